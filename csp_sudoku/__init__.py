@@ -1,0 +1,68 @@
+"""csp_sudoku: a constraint-programming and SAT engine for Sudoku.
+
+Quick use::
+
+    import csp_sudoku as cs
+    cs.is_unique("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
+    cs.count_solutions(puzzle, limit=10)
+    cs.solve(puzzle)
+
+See the README for the command line and the rest of the API.
+"""
+
+from csp_sudoku.api import (
+    Checker,
+    PuzzleLike,
+    as_puzzle,
+    count_many,
+    count_solutions,
+    is_minimal,
+    is_unique,
+    removable_clues,
+    solutions,
+    solve,
+)
+from csp_sudoku.backends import backend_names, get_backend
+from csp_sudoku.errors import (
+    BackendError,
+    GeometryError,
+    NotUniqueError,
+    ParseError,
+    SudokuError,
+)
+from csp_sudoku.geometry import Geometry
+from csp_sudoku.io import format_grid, format_line, parse, read_puzzles, write_puzzles
+from csp_sudoku.puzzle import Clash, Puzzle
+from csp_sudoku.verify import is_solution
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BackendError",
+    "Checker",
+    "Clash",
+    "Geometry",
+    "GeometryError",
+    "NotUniqueError",
+    "ParseError",
+    "Puzzle",
+    "PuzzleLike",
+    "SudokuError",
+    "__version__",
+    "as_puzzle",
+    "backend_names",
+    "count_many",
+    "count_solutions",
+    "format_grid",
+    "format_line",
+    "get_backend",
+    "is_minimal",
+    "is_solution",
+    "is_unique",
+    "parse",
+    "read_puzzles",
+    "removable_clues",
+    "solutions",
+    "solve",
+    "write_puzzles",
+]

@@ -1,0 +1,218 @@
+"""The public solving API: one call per question, any puzzle-like input.
+
+Every function accepts a :class:`~csp_sudoku.puzzle.Puzzle`, a puzzle string in
+any supported text form, or a numpy array / sequence of cells. Backends and
+their loaded solvers are cached behind these calls, so ``is_unique(s)`` in a
+loop is already fast; :class:`Checker` is the same thing as an object for hot
+loops that also know a solution.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Union
+
+import numpy as np
+from numpy.typing import NDArray
+
+from csp_sudoku.backends import backend_for
+from csp_sudoku.backends.base import Backend, Cells
+from csp_sudoku.errors import NotUniqueError, ParseError
+from csp_sudoku.geometry import Geometry
+from csp_sudoku.io import fast_cells, parse
+from csp_sudoku.puzzle import Puzzle
+
+PuzzleLike = Union[Puzzle, str, NDArray[np.integer], Sequence[int]]
+
+
+def as_puzzle(puzzle: PuzzleLike, geometry: Geometry | None = None) -> Puzzle:
+    """Convert any supported input to a :class:`Puzzle` (text is parsed, arrays validated)."""
+    if isinstance(puzzle, Puzzle):
+        return puzzle
+    if isinstance(puzzle, str):
+        return parse(puzzle, geometry)
+    return Puzzle(puzzle, geometry)
+
+
+def _cells_and_geometry(puzzle: PuzzleLike, geometry: Geometry | None) -> tuple[Cells, Geometry]:
+    """The cheapest route from input to a validated flat int8 array."""
+    if isinstance(puzzle, Puzzle):
+        return puzzle.cells, puzzle.geometry
+    if isinstance(puzzle, str):
+        quick = fast_cells(puzzle, geometry)
+        if quick is not None:
+            return quick
+    p = as_puzzle(puzzle, geometry)
+    return p.cells, p.geometry
+
+
+def solve(
+    puzzle: PuzzleLike, *, backend: str = "auto", geometry: Geometry | None = None
+) -> Puzzle | None:
+    """One solution of ``puzzle`` as a full :class:`Puzzle`, or None when it has none.
+
+    Args:
+        puzzle: the clues, in any supported form.
+        backend: ``auto``, ``fast``, ``sat`` (``sat:glucose4`` ...), ``cpsat`` or ``dlx``.
+        geometry: the shape, when it cannot be inferred from the input.
+    """
+    cells, geo = _cells_and_geometry(puzzle, geometry)
+    sol = backend_for(geo, backend).solve(cells, geo)
+    return None if sol is None else Puzzle(sol, geo)
+
+
+def count_solutions(
+    puzzle: PuzzleLike, limit: int = 2, *, backend: str = "auto", geometry: Geometry | None = None
+) -> int:
+    """The number of solutions, exact when below ``limit``; ``limit`` means "at least that many"."""
+    if limit < 1:
+        raise ValueError(f"limit must be at least 1, got {limit}")
+    cells, geo = _cells_and_geometry(puzzle, geometry)
+    return backend_for(geo, backend).count(cells, geo, limit)
+
+
+def is_unique(
+    puzzle: PuzzleLike, *, backend: str = "auto", geometry: Geometry | None = None
+) -> bool:
+    """True when ``puzzle`` has exactly one solution."""
+    cells, geo = _cells_and_geometry(puzzle, geometry)
+    return backend_for(geo, backend).count(cells, geo, 2) == 1
+
+
+def solutions(
+    puzzle: PuzzleLike, limit: int = 10, *, backend: str = "auto", geometry: Geometry | None = None
+) -> list[Puzzle]:
+    """Up to ``limit`` distinct solutions, as full puzzles."""
+    cells, geo = _cells_and_geometry(puzzle, geometry)
+    return [Puzzle(s, geo) for s in backend_for(geo, backend).solutions(cells, geo, limit)]
+
+
+def count_many(
+    puzzles: NDArray[np.integer] | Sequence[PuzzleLike],
+    limit: int = 2,
+    *,
+    backend: str = "auto",
+    geometry: Geometry | None = None,
+) -> NDArray[np.int64]:
+    """Solution counts (capped at ``limit``) for many puzzles of one geometry.
+
+    Args:
+        puzzles: an ``(n, ncells)`` integer array (0 = empty), or a sequence of puzzle-likes.
+        limit: the cap on each count.
+        backend: as for :func:`solve`.
+        geometry: the shape; inferred from ``ncells`` when omitted.
+
+    Returns:
+        An ``(n,)`` int64 array of counts.
+    """
+    if isinstance(puzzles, np.ndarray):
+        arr = puzzles
+        if arr.ndim != 2:
+            raise ParseError(f"count_many needs an (n, cells) array, got shape {arr.shape}")
+        geo = geometry or Geometry.for_cells(arr.shape[1])
+        if arr.size and (arr.min() < 0 or arr.max() > geo.size):
+            raise ParseError(f"cell values must be in 0..{geo.size}")
+        return backend_for(geo, backend).count_many(arr.astype(np.int8, copy=False), geo, limit)
+    items = [as_puzzle(p, geometry) for p in puzzles]
+    if not items:
+        return np.zeros(0, dtype=np.int64)
+    geo = items[0].geometry
+    if any(p.geometry != geo for p in items):
+        raise ParseError("count_many needs puzzles of one geometry")
+    return backend_for(geo, backend).count_many(np.stack([p.cells for p in items]), geo, limit)
+
+
+class Checker:
+    """A uniqueness checker for hot loops: rules loaded once, clues as assumptions.
+
+    Methods take raw flat cell arrays (``int8``, 0 = empty) as well as puzzles;
+    raw arrays skip validation, which is what a generator's inner loop wants.
+
+    Args:
+        geometry: the shape of every puzzle checked.
+        backend: ``auto`` (the fastest that applies), or any backend name.
+
+    Example:
+        >>> chk = Checker(Geometry.standard(9))
+        >>> chk.is_unique(puzzle)          # doctest: +SKIP
+        >>> chk.has_other_solution(clues, solution)   # one solver call  # doctest: +SKIP
+    """
+
+    def __init__(self, geometry: Geometry | None = None, backend: str = "auto") -> None:
+        self.geometry = geometry or Geometry.standard(9)
+        self.backend: Backend = backend_for(self.geometry, backend)
+
+    def _cells(self, puzzle: PuzzleLike | Cells) -> Cells:
+        if isinstance(puzzle, np.ndarray) and puzzle.dtype == np.int8 and puzzle.ndim == 1:
+            return puzzle
+        cells, _geo = _cells_and_geometry(puzzle, self.geometry)
+        return cells
+
+    def count(self, puzzle: PuzzleLike | Cells, limit: int = 2) -> int:
+        """Solution count, capped at ``limit``."""
+        return self.backend.count(self._cells(puzzle), self.geometry, limit)
+
+    def is_unique(self, puzzle: PuzzleLike | Cells) -> bool:
+        """True when the puzzle has exactly one solution."""
+        return self.backend.count(self._cells(puzzle), self.geometry, 2) == 1
+
+    def solve(self, puzzle: PuzzleLike | Cells) -> Cells | None:
+        """One solution as a flat array, or None."""
+        return self.backend.solve(self._cells(puzzle), self.geometry)
+
+    def has_other_solution(self, clues: PuzzleLike | Cells, solution: PuzzleLike | Cells) -> bool:
+        """True when ``clues`` admit a solution other than ``solution`` (one solver call)."""
+        return (
+            self.backend.other_solution(self._cells(clues), self.geometry, self._cells(solution))
+            is not None
+        )
+
+    def removable_clues(
+        self, puzzle: PuzzleLike | Cells, solution: PuzzleLike | Cells | None = None
+    ) -> NDArray[np.intp]:
+        """Cells whose clue can be removed alone while the puzzle stays unique.
+
+        An empty result means the puzzle is *minimal*.
+
+        Raises:
+            NotUniqueError: when the puzzle does not have exactly one solution.
+        """
+        cells = self._cells(puzzle)
+        if solution is None:
+            sols = self.backend.solutions(cells, self.geometry, 2)
+            if len(sols) != 1:
+                raise NotUniqueError(
+                    f"removable clues need a unique puzzle; this one has "
+                    f"{'no' if not sols else 'several'} solutions"
+                )
+            known = sols[0]
+        else:
+            known = self._cells(solution)
+        return self.backend.removable_clues(cells, self.geometry, known)
+
+    def is_minimal(self, puzzle: PuzzleLike | Cells) -> bool:
+        """True when the puzzle is unique and no single clue can be removed."""
+        return self.removable_clues(puzzle).size == 0
+
+
+def removable_clues(puzzle: PuzzleLike, *, backend: str = "auto") -> NDArray[np.intp]:
+    """Cells of a unique puzzle whose clue can be removed alone keeping it unique."""
+    p = as_puzzle(puzzle)
+    return _checker(p.geometry, backend).removable_clues(p.cells)
+
+
+def is_minimal(puzzle: PuzzleLike, *, backend: str = "auto") -> bool:
+    """True when ``puzzle`` is unique and no clue can be removed (see :func:`removable_clues`)."""
+    p = as_puzzle(puzzle)
+    return _checker(p.geometry, backend).is_minimal(p.cells)
+
+
+_CHECKERS: dict[tuple[Geometry, str], Checker] = {}
+
+
+def _checker(geometry: Geometry, backend: str) -> Checker:
+    key = (geometry, backend)
+    chk = _CHECKERS.get(key)
+    if chk is None:
+        chk = _CHECKERS[key] = Checker(geometry, backend)
+    return chk

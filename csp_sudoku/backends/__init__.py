@@ -1,0 +1,97 @@
+"""Solving backends, found by name.
+
+=========  ==========================================================
+name       engine
+=========  ==========================================================
+``sat``    python-sat, incremental; ``sat:glucose4`` picks the solver
+``cpsat``  OR-tools CP-SAT
+``dlx``    Knuth's Algorithm X over the exact-cover matrix
+``fast``   compiled bitset propagation + search (standard geometries)
+``auto``   ``fast`` where it applies, else ``sat``
+=========  ==========================================================
+
+Each module imports its solver library only when the backend is first used.
+To add a backend, subclass :class:`~csp_sudoku.backends.base.Backend` in a
+module of its own and add a line to ``_FACTORIES``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from functools import cache, lru_cache
+
+from csp_sudoku.backends.base import Backend, Cells
+from csp_sudoku.errors import BackendError
+from csp_sudoku.geometry import Geometry
+
+_FACTORIES: dict[str, tuple[str, str]] = {
+    "sat": ("csp_sudoku.backends.sat", "SatBackend"),
+    "cpsat": ("csp_sudoku.backends.cpsat", "CpSatBackend"),
+    "dlx": ("csp_sudoku.backends.dlx", "DlxBackend"),
+    "fast": ("csp_sudoku.backends.fast", "FastBackend"),
+}
+
+
+def backend_names() -> list[str]:
+    """The registered backend names (plus ``auto``)."""
+    return [*_FACTORIES, "auto"]
+
+
+def _factory(name: str) -> Callable[..., Backend]:
+    module, cls = _FACTORIES[name]
+    factory: Callable[..., Backend] = getattr(importlib.import_module(module), cls)
+    return factory
+
+
+@cache
+def get_backend(name: str = "auto") -> Backend:
+    """The shared backend instance called ``name`` (``"sat:cadical153"`` picks a SAT solver).
+
+    Raises:
+        BackendError: for an unknown name.
+    """
+    base, _, option = name.partition(":")
+    if base not in _FACTORIES and base != "auto":
+        raise BackendError(f"unknown backend {name!r}; choose one of {', '.join(backend_names())}")
+    if base == "auto":
+        return _AutoBackend()
+    try:
+        factory = _factory(base)
+    except ImportError as err:  # pragma: no cover - depends on the installation
+        raise BackendError(f"backend {base!r} is not available: {err}") from err
+    return factory(option) if option else factory()
+
+
+def backend_for(geometry: Geometry, name: str = "auto") -> Backend:
+    """The backend ``name`` resolved for ``geometry`` (``auto`` picks the fastest that applies)."""
+    backend = get_backend(name)
+    if isinstance(backend, _AutoBackend):
+        return backend.pick(geometry)
+    if not backend.supports(geometry):
+        raise BackendError(f"backend {name!r} does not support {geometry.name} grids")
+    return backend
+
+
+class _AutoBackend(Backend):
+    """Delegates to ``fast`` where it supports the geometry, else to ``sat``."""
+
+    name = "auto"
+
+    def pick(self, geometry: Geometry) -> Backend:
+        return _auto_choice(geometry)
+
+    def solutions(self, cells: Cells, geometry: Geometry, limit: int) -> list[Cells]:
+        return self.pick(geometry).solutions(cells, geometry, limit)
+
+
+@cache
+def _auto_choice(geometry: Geometry) -> Backend:
+    try:
+        fast = get_backend("fast")
+    except (BackendError, KeyError):
+        return get_backend("sat")
+    return fast if fast.supports(geometry) else get_backend("sat")
+
+
+__all__ = ["Backend", "backend_for", "backend_names", "get_backend"]

@@ -1,0 +1,162 @@
+"""The SAT backend: python-sat, one incremental solver per geometry.
+
+The rules (:func:`csp_sudoku.encodings.cnf.rules_cnf`) are loaded once per
+geometry; clues are passed as assumptions. To look for a further solution the
+backend adds the clause "some empty cell differs from the solution found",
+guarded by a fresh *selector* literal that is assumed true for that query and
+then retired with a unit clause. Selectors grow the solver, which slows every
+later call (see DESIGN.md), so the solver is rebuilt after
+:attr:`SatBackend.rebuild_after` selectors.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+from pysat.solvers import Solver, SolverNames
+
+from csp_sudoku.backends.base import Backend, Cells
+from csp_sudoku.encodings.cnf import rules_cnf
+from csp_sudoku.errors import BackendError
+from csp_sudoku.geometry import Geometry
+
+#: The python-sat solver used when none is named. Chosen by measurement
+#: (benchmarks/bench_sat_solvers.py, docs/benchmarks.md).
+DEFAULT_SOLVER = "cadical153"
+
+
+def _known_solver_names() -> set[str]:
+    names: set[str] = set()
+    for aliases in vars(SolverNames).values():
+        if isinstance(aliases, (list, tuple)):
+            names.update(str(a) for a in aliases)
+    return names
+
+
+class _Session:
+    """A loaded solver for one geometry, with its selector bookkeeping."""
+
+    def __init__(self, geometry: Geometry, solver_name: str) -> None:
+        self.geometry = geometry
+        self.solver_name = solver_name
+        cnf = rules_cnf(geometry)
+        self.base_top = max(cnf.nv, geometry.ncandidates)
+        self.solver = Solver(name=solver_name, bootstrap_with=cnf.clauses)
+        self.top = self.base_top
+        self.selectors = 0
+
+    def new_selector(self) -> int:
+        self.top += 1
+        self.selectors += 1
+        return self.top
+
+    def close(self) -> None:
+        self.solver.delete()
+
+
+class SatBackend(Backend):
+    """Count and enumerate solutions with a python-sat solver.
+
+    Args:
+        solver: a python-sat solver name (``"minisat22"``, ``"glucose4"``,
+            ``"cadical153"``, ...); default :data:`DEFAULT_SOLVER`.
+        rebuild_after: rebuild a geometry's solver after this many selector variables.
+    """
+
+    name = "sat"
+
+    def __init__(self, solver: str | None = None, rebuild_after: int = 400) -> None:
+        self.solver_name = solver or DEFAULT_SOLVER
+        if self.solver_name not in _known_solver_names():
+            raise BackendError(
+                f"unknown python-sat solver {self.solver_name!r}; "
+                f"known: {', '.join(sorted(_known_solver_names()))}"
+            )
+        self.rebuild_after = rebuild_after
+        self._sessions: dict[Geometry, _Session] = {}
+
+    def _session(self, geometry: Geometry) -> _Session:
+        s = self._sessions.get(geometry)
+        if s is None or s.selectors >= self.rebuild_after:
+            if s is not None:
+                s.close()
+            s = _Session(geometry, self.solver_name)
+            self._sessions[geometry] = s
+        return s
+
+    @staticmethod
+    def _assumptions(cells: Cells, n: int) -> list[int]:
+        idx = np.flatnonzero(cells)
+        return (idx * n + cells[idx].astype(np.int64)).tolist()
+
+    @staticmethod
+    def _read(model: list[int], geometry: Geometry) -> Cells:
+        n = geometry.size
+        vals = np.asarray(model[: geometry.ncandidates]) > 0
+        return (vals.reshape(-1, n).argmax(axis=1) + 1).astype(np.int8)
+
+    def _block(self, s: _Session, cells: Cells, sol: Cells) -> int | None:
+        """Add "differ from ``sol`` in some empty cell" under a new selector."""
+        empty = np.flatnonzero(cells == 0)
+        if empty.size == 0:
+            return None
+        n = s.geometry.size
+        sel = s.new_selector()
+        clause = [-sel, *(-(empty * n + sol[empty].astype(np.int64))).tolist()]
+        s.solver.add_clause(clause)
+        return sel
+
+    def solutions(self, cells: Cells, geometry: Geometry, limit: int) -> list[Cells]:
+        if limit <= 0:
+            return []
+        s = self._session(geometry)
+        base = self._assumptions(cells, geometry.size)
+        found: list[Cells] = []
+        selectors: list[int] = []
+        try:
+            while s.solver.solve(assumptions=base + selectors):
+                sol = self._read(s.solver.get_model(), geometry)
+                found.append(sol)
+                if len(found) >= limit:
+                    break
+                sel = self._block(s, cells, sol)
+                if sel is None:
+                    break
+                selectors.append(sel)
+        finally:
+            for sel in selectors:
+                s.solver.add_clause([-sel])
+        return found
+
+    def other_solution(self, cells: Cells, geometry: Geometry, known: Cells) -> Cells | None:
+        s = self._session(geometry)
+        sel = self._block(s, cells, known)
+        if sel is None:
+            return None
+        try:
+            if s.solver.solve(assumptions=[*self._assumptions(cells, geometry.size), sel]):
+                return self._read(s.solver.get_model(), geometry)
+            return None
+        finally:
+            s.solver.add_clause([-sel])
+
+    def close(self) -> None:
+        for s in self._sessions.values():
+            s.close()
+        self._sessions.clear()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # pragma: no cover - interpreter shutdown
+            pass
+
+
+def solver_names() -> list[str]:
+    """Every solver name python-sat accepts."""
+    return sorted(_known_solver_names())
+
+
+def model_to_cells(model: NDArray[np.int64], geometry: Geometry) -> Cells:
+    """Turn a SAT model over candidate variables into a flat solution array."""
+    return SatBackend._read(list(model), geometry)

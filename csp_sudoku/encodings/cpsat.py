@@ -1,0 +1,112 @@
+"""Sudoku as an OR-tools CP-SAT model.
+
+The model has one Boolean per candidate (``x[cell, digit-1]``) and one
+``add_exactly_one`` per exact-cover column, the same model as the CNF. A
+:class:`SudokuModel` is what users extend: add constraints or an objective to
+``model`` over ``x`` (or over the integer view ``value(cell)``), then solve with
+:meth:`SudokuModel.solve` or :meth:`SudokuModel.solutions`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+
+import numpy as np
+from numpy.typing import NDArray
+from ortools.sat.python import cp_model
+
+from csp_sudoku.encodings.exact_cover import exact_cover
+from csp_sudoku.geometry import Geometry
+from csp_sudoku.puzzle import Puzzle
+
+
+@lru_cache(maxsize=32)
+def _rules_model(geometry: Geometry) -> cp_model.CpModel:
+    """The cached rules model; never handed out, only cloned."""
+    model = cp_model.CpModel()
+    n = geometry.size
+    xs = [model.new_bool_var(f"x{c // n}_{c % n + 1}") for c in range(geometry.ncandidates)]
+    for cands in exact_cover(geometry).column_candidates.tolist():
+        model.add_exactly_one([xs[c] for c in cands])
+    return model
+
+
+class SudokuModel:
+    """A CP-SAT model of one puzzle that the user may extend.
+
+    Args:
+        puzzle: the clues (fixed as ``x == 1``).
+
+    Attributes:
+        model: the ``cp_model.CpModel``; add your own constraints to it.
+        x: ``(ncells, N)`` object array of Boolean variables, ``x[cell, digit-1]``.
+    """
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        g = puzzle.geometry
+        self.puzzle = puzzle
+        self.model: cp_model.CpModel = _rules_model(g).clone()
+        n = g.size
+        flat = [self.model.get_bool_var_from_proto_index(i) for i in range(g.ncandidates)]
+        self.x: NDArray[np.object_] = np.array(flat, dtype=object).reshape(g.ncells, n)
+        cells = puzzle.cells
+        for c in puzzle.clue_cells().tolist():
+            self.model.add(self.x[c, int(cells[c]) - 1] == 1)
+        self._values: dict[int, cp_model.IntVar] = {}
+
+    def value(self, cell: int) -> cp_model.IntVar:
+        """An integer variable equal to the digit of ``cell`` (made on first use)."""
+        if cell not in self._values:
+            n = self.puzzle.geometry.size
+            v = self.model.new_int_var(1, n, f"v{cell}")
+            self.model.add(v == sum((d + 1) * self.x[cell, d] for d in range(n)))
+            self._values[cell] = v
+        return self._values[cell]
+
+    def _solver(self, workers: int, time_limit: float | None) -> cp_model.CpSolver:
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = workers
+        if time_limit is not None:
+            solver.parameters.max_time_in_seconds = time_limit
+        return solver
+
+    def _grid(
+        self, read: cp_model.CpSolverSolutionCallback | cp_model.CpSolver
+    ) -> NDArray[np.int8]:
+        n = self.puzzle.geometry.size
+        vals = np.array([read.boolean_value(v) for v in self.x.reshape(-1)], dtype=bool)
+        return (vals.reshape(-1, n).argmax(axis=1) + 1).astype(np.int8)
+
+    def solve(
+        self, *, workers: int = 1, time_limit: float | None = None
+    ) -> NDArray[np.int8] | None:
+        """One solution (honouring any added objective), or None when there is none."""
+        solver = self._solver(workers, time_limit)
+        status = solver.solve(self.model)
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return self._grid(solver)
+        return None
+
+    def solutions(self, limit: int) -> Iterator[NDArray[np.int8]]:
+        """Enumerate up to ``limit`` distinct solutions (single worker, complete search).
+
+        Any objective added to the model is ignored during enumeration.
+        """
+        found: list[NDArray[np.int8]] = []
+        owner = self
+
+        class _Collect(cp_model.CpSolverSolutionCallback):
+            def on_solution_callback(self) -> None:
+                found.append(owner._grid(self))
+                if len(found) >= limit:
+                    self.stop_search()
+
+        if limit <= 0:
+            return iter(())
+        solver = self._solver(1, None)
+        solver.parameters.enumerate_all_solutions = True
+        if self.model.has_objective():
+            self.model.clear_objective()
+        solver.solve(self.model, _Collect())
+        return iter(found)

@@ -1,0 +1,274 @@
+"""The shape of a Sudoku grid: its size, its units and the peers of each cell.
+
+A geometry of size ``N`` has ``N * N`` cells numbered row-major from 0 and digits
+``1..N``. Its *units* are the groups of ``N`` cells that must hold every digit
+once: the rows, the columns, the boxes (``box_rows x box_cols`` rectangles, or
+the irregular regions of a jigsaw), and any extra units of a variant (the two
+diagonals of X-Sudoku, the four windows of Windoku). Everything downstream reads
+units from here and never assumes 9x9.
+
+Geometries are immutable and hashable; the constructors are cached, so
+``Geometry.standard(9) is Geometry.standard(9)`` and the derived tables (units,
+peers, the exact-cover matrix) are computed once per geometry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache, cached_property, lru_cache
+
+import numpy as np
+from numpy.typing import NDArray
+
+from csp_sudoku.errors import GeometryError
+
+IntArray = NDArray[np.int32]
+
+#: Box shapes used when a geometry is inferred from a size alone.
+STANDARD_BOXES: dict[int, tuple[int, int]] = {
+    4: (2, 2),
+    6: (2, 3),
+    8: (2, 4),
+    9: (3, 3),
+    10: (2, 5),
+    12: (3, 4),
+    15: (3, 5),
+    16: (4, 4),
+    20: (4, 5),
+    25: (5, 5),
+}
+
+
+@dataclass(frozen=True, eq=True)
+class Geometry:
+    """An ``N x N`` Sudoku shape with its units.
+
+    Build one with :meth:`standard`, :meth:`x_sudoku`, :meth:`windoku` or
+    :meth:`jigsaw` rather than directly.
+
+    Attributes:
+        size: ``N``, the number of digits, rows and columns.
+        box_rows: rows of a box (0 for a jigsaw, whose regions replace the boxes).
+        box_cols: columns of a box (0 for a jigsaw).
+        regions: for a jigsaw, the region label (0..N-1) of every cell, row-major.
+        extra_units: further units, each a tuple of N cell indices.
+        name: a short label ("9x9", "x-9x9", "windoku", "jigsaw-9x9").
+    """
+
+    size: int
+    box_rows: int
+    box_cols: int
+    regions: tuple[int, ...] | None = None
+    extra_units: tuple[tuple[int, ...], ...] = ()
+    name: str = field(default="", compare=False)
+
+    # ------------------------------------------------------------------ constructors
+    @staticmethod
+    @cache
+    def standard(
+        size: int = 9, box_rows: int | None = None, box_cols: int | None = None
+    ) -> Geometry:
+        """The plain Sudoku of ``size`` digits with ``box_rows x box_cols`` boxes.
+
+        Args:
+            size: N (4, 6, 9, 12, 16, 25, ...).
+            box_rows: rows of a box; inferred from ``size`` when omitted.
+            box_cols: columns of a box; inferred from ``size`` when omitted.
+
+        Raises:
+            GeometryError: when ``box_rows * box_cols != size`` or no box shape is known.
+        """
+        br, bc = _box_shape(size, box_rows, box_cols)
+        return Geometry(size, br, bc, name=f"{size}x{size}")
+
+    @staticmethod
+    @cache
+    def x_sudoku(size: int = 9) -> Geometry:
+        """Sudoku-X: the standard units plus both main diagonals."""
+        br, bc = _box_shape(size, None, None)
+        diag = tuple(i * size + i for i in range(size))
+        anti = tuple(i * size + (size - 1 - i) for i in range(size))
+        return Geometry(size, br, bc, extra_units=(diag, anti), name=f"x-{size}x{size}")
+
+    @staticmethod
+    @cache
+    def windoku() -> Geometry:
+        """Windoku (Hyper Sudoku): 9x9 plus four 3x3 windows at rows/cols 1-3 and 5-7."""
+        windows = []
+        for r0 in (1, 5):
+            for c0 in (1, 5):
+                windows.append(tuple((r0 + r) * 9 + c0 + c for r in range(3) for c in range(3)))
+        return Geometry(9, 3, 3, extra_units=tuple(windows), name="windoku")
+
+    @staticmethod
+    def jigsaw(labels: Sequence[int] | Sequence[Sequence[int]] | NDArray[np.integer]) -> Geometry:
+        """A jigsaw Sudoku whose boxes are irregular regions.
+
+        Args:
+            labels: the region of every cell, as an ``N x N`` grid or a flat
+                row-major sequence of ``N * N`` labels. Any N distinct labels
+                may be used; each region must have exactly N cells.
+
+        Raises:
+            GeometryError: when the labels do not cut the grid into N regions of N cells.
+        """
+        arr = np.asarray(labels).reshape(-1)
+        ncells = arr.size
+        size = round(ncells**0.5)
+        if size * size != ncells or size < 2:
+            raise GeometryError(f"a jigsaw needs N*N region labels, got {ncells}")
+        values, relabelled, counts = np.unique(arr, return_inverse=True, return_counts=True)
+        if len(values) != size:
+            raise GeometryError(f"a {size}x{size} jigsaw needs {size} regions, got {len(values)}")
+        bad = [str(v) for v, c in zip(values.tolist(), counts.tolist(), strict=False) if c != size]
+        if bad:
+            raise GeometryError(f"regions {', '.join(bad)} do not have exactly {size} cells")
+        return _jigsaw_cached(tuple(int(x) for x in relabelled.reshape(-1)), size)
+
+    @staticmethod
+    def for_cells(ncells: int) -> Geometry:
+        """The standard geometry with ``ncells`` cells (81 -> 9x9, 256 -> 16x16).
+
+        Raises:
+            GeometryError: when ``ncells`` is not the square of a known size.
+        """
+        size = round(ncells**0.5)
+        if size * size != ncells or size not in STANDARD_BOXES:
+            raise GeometryError(
+                f"{ncells} cells is not a known grid size "
+                f"(expected one of {', '.join(str(n * n) for n in STANDARD_BOXES)})"
+            )
+        return Geometry.standard(size)
+
+    # ------------------------------------------------------------------ basic facts
+    def __post_init__(self) -> None:
+        if self.size < 1 or self.size > 36:
+            raise GeometryError(f"size must be 1..36, got {self.size}")
+        if not self.name:
+            object.__setattr__(self, "name", f"{self.size}x{self.size}")
+
+    @property
+    def ncells(self) -> int:
+        """Number of cells, N*N."""
+        return self.size * self.size
+
+    @property
+    def ncandidates(self) -> int:
+        """Number of (cell, digit) candidates, N**3."""
+        return self.size**3
+
+    @property
+    def is_standard(self) -> bool:
+        """True for a plain box Sudoku with no extra units and no jigsaw regions."""
+        return self.regions is None and not self.extra_units
+
+    def __repr__(self) -> str:
+        return f"Geometry({self.name!r})"
+
+    # ------------------------------------------------------------------ derived tables
+    @cached_property
+    def units(self) -> IntArray:
+        """All units as an ``(n_units, N)`` array of cell indices.
+
+        Order: the N rows, the N columns, the N boxes (or jigsaw regions), then
+        the extra units in the order given.
+        """
+        n = self.size
+        idx = np.arange(self.ncells, dtype=np.int32).reshape(n, n)
+        rows = [idx[r, :] for r in range(n)]
+        cols = [idx[:, c] for c in range(n)]
+        if self.regions is not None:
+            lab = np.asarray(self.regions)
+            boxes = [np.flatnonzero(lab == k).astype(np.int32) for k in range(n)]
+        else:
+            boxes = []
+            for br in range(0, n, self.box_rows):
+                for bc in range(0, n, self.box_cols):
+                    boxes.append(idx[br : br + self.box_rows, bc : bc + self.box_cols].reshape(-1))
+        extra = [np.asarray(u, dtype=np.int32) for u in self.extra_units]
+        table = np.stack(rows + cols + boxes + extra).astype(np.int32)
+        table.setflags(write=False)
+        return table
+
+    @cached_property
+    def unit_kinds(self) -> tuple[str, ...]:
+        """The kind of each unit: ``row``, ``col``, ``box`` (or ``region``), ``extra``."""
+        n = self.size
+        box = "region" if self.regions is not None else "box"
+        return ("row",) * n + ("col",) * n + (box,) * n + ("extra",) * len(self.extra_units)
+
+    @property
+    def nunits(self) -> int:
+        """Number of units."""
+        return int(self.units.shape[0])
+
+    @cached_property
+    def cell_units(self) -> IntArray:
+        """For every cell, the units it belongs to, padded with -1: ``(ncells, k)``."""
+        members: list[list[int]] = [[] for _ in range(self.ncells)]
+        for u, cells in enumerate(self.units.tolist()):
+            for c in cells:
+                members[c].append(u)
+        width = max(len(m) for m in members)
+        table = np.full((self.ncells, width), -1, dtype=np.int32)
+        for c, m in enumerate(members):
+            table[c, : len(m)] = m
+        table.setflags(write=False)
+        return table
+
+    @cached_property
+    def peer_matrix(self) -> NDArray[np.bool_]:
+        """``(ncells, ncells)`` booleans: True where two distinct cells share a unit."""
+        m = np.zeros((self.ncells, self.ncells), dtype=bool)
+        for cells in self.units:
+            m[np.ix_(cells, cells)] = True
+        np.fill_diagonal(m, False)
+        m.setflags(write=False)
+        return m
+
+    @cached_property
+    def peers(self) -> tuple[IntArray, ...]:
+        """The peers of every cell (cells sharing a unit with it), as arrays."""
+        return tuple(np.flatnonzero(row).astype(np.int32) for row in self.peer_matrix)
+
+    def cell_name(self, cell: int) -> str:
+        """The ``rXcY`` name of a cell (1-based), as players write it."""
+        r, c = divmod(int(cell), self.size)
+        return f"r{r + 1}c{c + 1}"
+
+    def unit_name(self, unit: int) -> str:
+        """A readable name of a unit: ``row 3``, ``column 5``, ``box 9``, ``extra 1``."""
+        kind = self.unit_kinds[unit]
+        n = self.size
+        if kind == "row":
+            return f"row {unit + 1}"
+        if kind == "col":
+            return f"column {unit - n + 1}"
+        if kind in ("box", "region"):
+            return f"{kind} {unit - 2 * n + 1}"
+        extra = unit - 3 * n
+        if self.name.startswith("x-"):
+            return "main diagonal" if extra == 0 else "anti-diagonal"
+        return f"{'window' if self.name == 'windoku' else 'extra unit'} {extra + 1}"
+
+
+def _box_shape(size: int, box_rows: int | None, box_cols: int | None) -> tuple[int, int]:
+    if box_rows is None and box_cols is None:
+        if size not in STANDARD_BOXES:
+            raise GeometryError(
+                f"no standard box shape for size {size}; give box_rows and box_cols"
+            )
+        return STANDARD_BOXES[size]
+    if box_rows is None:
+        box_rows = size // box_cols if box_cols else 0
+    elif box_cols is None:
+        box_cols = size // box_rows if box_rows else 0
+    if box_rows < 1 or box_cols < 1 or box_rows * box_cols != size:
+        raise GeometryError(f"boxes of {box_rows}x{box_cols} do not tile a {size}x{size} grid")
+    return box_rows, box_cols
+
+
+@lru_cache(maxsize=256)
+def _jigsaw_cached(labels: tuple[int, ...], size: int) -> Geometry:
+    return Geometry(size, 0, 0, regions=labels, name=f"jigsaw-{size}x{size}")

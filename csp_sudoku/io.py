@@ -1,0 +1,416 @@
+"""Reading and writing puzzles as text.
+
+Formats read:
+
+* **one puzzle per line**: ``N * N`` characters row by row, e.g. the 81
+  characters of a 9x9. Empty cells are any of ``.``, ``0``, ``-``, ``*``, ``_``.
+  Anything after the first run of white space is ignored (ratings, names), so
+  ``"4.....8.5.3...  ED=11.9"`` reads.
+* **multi-line grids**: N rows of N cells, with or without ``|`` between boxes,
+  spaces between cells, and separator lines made of ``-``, ``+``, ``=``. Rows may
+  also be N white-space separated numbers (``10 . 3 16 ...``) for big grids.
+* files with ``#`` comment lines, blank lines, Windows line ends and a UTF-8 BOM.
+
+**Symbols** (documented convention): digits 1-9 are ``1``-``9``; digits from 10
+up are letters ``A``, ``B``, ... (``A`` = 10, ``G`` = 16, ``P`` = 25), upper or
+lower case. So a 16x16 uses ``1-9A-G`` and a 25x25 ``1-9A-P``. Writing uses
+the same convention with upper-case letters.
+
+A 16-character line is read as a 4x4 puzzle; pass ``geometry=Geometry.standard(16)``
+(or ``--size 16``) to read 16x16 grids written one row per line without ``|``.
+
+Errors are :class:`~csp_sudoku.errors.ParseError` naming the line, the column
+(1-based, in the original line) and the reason.
+"""
+
+from __future__ import annotations
+
+import io as _io
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import IO, Union
+
+import numpy as np
+
+from csp_sudoku.errors import GeometryError, ParseError
+from csp_sudoku.geometry import STANDARD_BOXES, Geometry
+from csp_sudoku.puzzle import Puzzle
+
+BLANKS = frozenset(".0-*_")
+_SEPARATOR_CHARS = frozenset("-+=|: \t")
+_VALID_CELL_COUNTS = {n * n: n for n in STANDARD_BOXES}
+
+PathOrLines = Union[str, "os.PathLike[str]", IO[str], Iterable[str]]
+
+
+def symbol(digit: int) -> str:
+    """The character written for ``digit`` (1-9, then A=10, B=11, ...)."""
+    if digit < 10:
+        return str(digit)
+    return chr(ord("A") + digit - 10)
+
+
+def digit_of(ch: str) -> int | None:
+    """The digit a character stands for, 0 for a blank, None if it is no symbol."""
+    if ch in BLANKS:
+        return 0
+    if "1" <= ch <= "9":
+        return ord(ch) - ord("0")
+    up = ch.upper()
+    if "A" <= up <= "Z" and ch.isascii():
+        return ord(up) - ord("A") + 10
+    return None
+
+
+# ---------------------------------------------------------------------- reading one
+def _cells_from_chars(chars: list[tuple[int, str]], size: int) -> list[int]:
+    """Convert (column, character) pairs to digits, checking each symbol."""
+    out: list[int] = []
+    for col, ch in chars:
+        d = digit_of(ch)
+        if d is None:
+            raise ParseError(f"unknown character {ch!r}", column=col)
+        if d > size:
+            raise ParseError(
+                f"digit {ch!r} ({d}) is out of range for a {size}x{size} grid (1..{size})",
+                column=col,
+            )
+        out.append(d)
+    return out
+
+
+def parse_line(line: str, geometry: Geometry | None = None) -> Puzzle:
+    """Parse a one-line puzzle (``N*N`` cell characters, then anything).
+
+    Args:
+        line: the text; leading white space and anything after the first
+            white-space gap are ignored.
+        geometry: the shape; inferred from the length (81 -> 9x9) when omitted.
+
+    Raises:
+        ParseError: naming the column and the reason.
+    """
+    text = line.rstrip("\r\n")
+    start = len(text) - len(text.lstrip())
+    body = text[start:]
+    if "\x00" in body:
+        raise ParseError(
+            "binary data (NUL byte), not puzzle text", column=start + body.index("\x00") + 1
+        )
+    token = body.split(None, 1)[0] if body.strip() else ""
+    chars = [(start + i + 1, ch) for i, ch in enumerate(token)]
+    if geometry is None:
+        if len(chars) not in _VALID_CELL_COUNTS:
+            counts = ", ".join(str(k) for k in sorted(_VALID_CELL_COUNTS))
+            raise ParseError(
+                f"line has {len(chars)} cells; a puzzle line has 81 (or one of {counts})",
+                column=start + len(token) + 1 if token else 1,
+            )
+        geometry = Geometry.for_cells(len(chars))
+    elif len(chars) != geometry.ncells:
+        raise ParseError(
+            f"line has {len(chars)} cells; a {geometry.name} puzzle line has {geometry.ncells}",
+            column=start + len(token) + 1 if token else 1,
+        )
+    return Puzzle(np.array(_cells_from_chars(chars, geometry.size), dtype=np.int8), geometry)
+
+
+def _row_cells(line: str, size: int | None) -> list[tuple[int, str]] | list[tuple[int, int]]:
+    """Cells of a grid row: characters, or whole numbers when separated by spaces."""
+    tokens: list[tuple[int, str]] = []
+    i = 0
+    n = len(line)
+    while i < n:
+        if line[i] in " \t|":
+            i += 1
+            continue
+        j = i
+        while j < n and line[j] not in " \t|":
+            j += 1
+        tokens.append((i + 1, line[i:j]))
+        i = j
+    numeric = any(len(t) > 1 for _, t in tokens) and all(
+        t.isdigit() or (len(t) == 1 and t in BLANKS) for _, t in tokens
+    )
+    if numeric:
+        return [(col, 0 if t in BLANKS else int(t)) for col, t in tokens]
+    chars: list[tuple[int, str]] = []
+    for col, t in tokens:
+        chars.extend((col + k, ch) for k, ch in enumerate(t))
+    return chars
+
+
+def _is_separator(line: str, size: int | None) -> bool:
+    stripped = line.strip()
+    if not stripped or not set(stripped) <= _SEPARATOR_CHARS:
+        return False
+    if "+" in stripped or "=" in stripped or ":" in stripped:
+        return True
+    dashes = stripped.count("-")
+    return size is None or dashes != size
+
+
+def _grid_from_rows(
+    rows: list[tuple[int, str]], geometry: Geometry | None, source: str | None
+) -> Puzzle:
+    """Build a puzzle from N (line number, row text) pairs."""
+    values: list[int] = []
+    size = geometry.size if geometry is not None else None
+    for lineno, text in rows:
+        cells = _row_cells(text, size)
+        if size is None:
+            size = len(cells)
+        try:
+            if len(cells) != size:
+                raise ParseError(f"grid row has {len(cells)} cells, expected {size}", column=1)
+            if cells and isinstance(cells[0][1], int):
+                for col, v in cells:
+                    assert isinstance(v, int)
+                    if v > size:
+                        raise ParseError(f"number {v} is out of range 1..{size}", column=col)
+                    values.append(v)
+            else:
+                values.extend(_cells_from_chars(cells, size))  # type: ignore[arg-type]
+        except ParseError as err:
+            raise err.located(source=source, line=lineno) from None
+    if size is None:
+        raise ParseError("empty grid", source=source)
+    if geometry is None:
+        try:
+            geometry = Geometry.standard(size)
+        except GeometryError as err:
+            raise ParseError(str(err), source=source, line=rows[0][0]) from None
+    return Puzzle(np.array(values, dtype=np.int8), geometry)
+
+
+def parse(text: str, geometry: Geometry | None = None) -> Puzzle:
+    """Parse exactly one puzzle from text in any supported form.
+
+    Args:
+        text: a one-line puzzle or a multi-line grid (comments and blank lines allowed).
+        geometry: the shape; inferred when omitted.
+
+    Raises:
+        ParseError: when the text holds no puzzle, more than one, or a bad cell.
+    """
+    entries = list(read_puzzles(_io.StringIO(text), geometry, source_name="<string>"))
+    if not entries:
+        raise ParseError("no puzzle in the text", source="<string>")
+    for entry in entries:
+        if entry.error is not None:
+            raise entry.error
+    if len(entries) > 1:
+        raise ParseError(f"expected one puzzle, found {len(entries)}", source="<string>")
+    puzzle = entries[0].puzzle
+    assert puzzle is not None  # an entry has a puzzle or an error
+    return puzzle
+
+
+# ---------------------------------------------------------------------- reading many
+@dataclass(frozen=True)
+class Entry:
+    """One item read from a puzzle file: a puzzle or the error that stands in its place.
+
+    Attributes:
+        line: 1-based line number where the puzzle (or grid) starts.
+        text: the raw text of that line (without the line end).
+        puzzle: the puzzle, or None when the line is bad.
+        error: why the line is bad, or None.
+        source: the file name.
+    """
+
+    line: int
+    text: str
+    puzzle: Puzzle | None
+    error: ParseError | None
+    source: str
+
+
+def _open_lines(source: PathOrLines) -> tuple[Iterable[str], str, IO[str] | None]:
+    if isinstance(source, (str, os.PathLike)):
+        name = os.fspath(source)
+        if name == "-":
+            import sys
+
+            return sys.stdin, "<stdin>", None
+        fh = open(name, encoding="utf-8-sig", errors="replace", newline=None)  # noqa: SIM115
+        return fh, name, fh
+    name = getattr(source, "name", "<input>")
+    return source, str(name), None
+
+
+def read_puzzles(
+    source: PathOrLines, geometry: Geometry | None = None, *, source_name: str | None = None
+) -> Iterator[Entry]:
+    """Read puzzles lazily from a file path, an open text file or an iterable of lines.
+
+    Each puzzle (or each bad line, in its place) is yielded as an :class:`Entry`
+    as soon as it is read, so files of millions of lines stream in constant memory.
+    A bad line does not stop the reading, except binary data, which ends it.
+
+    Args:
+        source: a path (``"-"`` for standard input), an open text file, or lines.
+        geometry: the shape of every puzzle; inferred per puzzle when omitted.
+        source_name: the name used in error messages (defaults to the path).
+    """
+    lines, name, handle = _open_lines(source)
+    name = source_name or name
+    try:
+        yield from _entries(lines, geometry, name)
+    finally:
+        if handle is not None:
+            handle.close()
+
+
+def _entries(lines: Iterable[str], geometry: Geometry | None, name: str) -> Iterator[Entry]:
+    block: list[tuple[int, str]] = []
+    block_size: int | None = None
+    lineno = 0
+
+    def flush_incomplete() -> Entry:
+        first, text = block[0]
+        err = ParseError(
+            f"grid has {len(block)} rows, expected {block_size}", source=name, line=first
+        )
+        return Entry(first, text, None, err, name)
+
+    for lineno, raw in enumerate(lines, start=1):
+        text = raw.rstrip("\r\n")
+        if "\x00" in text:
+            err = ParseError(
+                "binary data (NUL byte): this is not a puzzle text file",
+                source=name,
+                line=lineno,
+                column=text.index("\x00") + 1,
+            )
+            yield Entry(lineno, text[:80], None, err, name)
+            return
+        stripped = text.strip()
+        if not stripped or stripped.startswith("#"):
+            if block and not stripped:
+                yield flush_incomplete()
+                block, block_size = [], None
+            continue
+        if block:
+            if _is_separator(text, block_size):
+                continue
+            block.append((lineno, text))
+            if len(block) == block_size:
+                yield _finish_block(block, geometry, name)
+                block, block_size = [], None
+            continue
+        # Not inside a grid: a one-line puzzle, a separator, or the first row of a grid.
+        first_token = stripped.split(None, 1)[0]
+        one_line = "|" not in text and (
+            len(first_token) == geometry.ncells
+            if geometry is not None
+            else len(first_token) in _VALID_CELL_COUNTS
+        )
+        if one_line:
+            try:
+                yield Entry(lineno, text, parse_line(text, geometry), None, name)
+            except ParseError as err:
+                yield Entry(lineno, text, None, err.located(source=name, line=lineno), name)
+            continue
+        if _is_separator(text, geometry.size if geometry else None):
+            continue
+        row_len = len(_row_cells(text, None))
+        expected_row = geometry.size if geometry is not None else row_len
+        if row_len == expected_row and row_len in STANDARD_BOXES and row_len > 1:
+            block, block_size = [(lineno, text)], row_len
+            if block_size == 1:
+                yield _finish_block(block, geometry, name)
+                block, block_size = [], None
+            continue
+        try:
+            parse_line(text, geometry)  # raises the precise reason
+        except ParseError as err:
+            yield Entry(lineno, text, None, err.located(source=name, line=lineno), name)
+        else:  # pragma: no cover - a valid line was handled above
+            continue
+    if block:
+        yield flush_incomplete()
+
+
+def _finish_block(block: list[tuple[int, str]], geometry: Geometry | None, name: str) -> Entry:
+    first, text = block[0]
+    try:
+        return Entry(first, text, _grid_from_rows(block, geometry, name), None, name)
+    except ParseError as err:
+        located = err if err.line is not None else err.located(source=name, line=first)
+        return Entry(first, text, None, located, name)
+
+
+# ---------------------------------------------------------------------- writing
+def format_line(puzzle: Puzzle, blank: str = ".") -> str:
+    """The one-line form: ``N*N`` symbols, ``blank`` for empty cells."""
+    return "".join(symbol(int(v)) if v else blank for v in puzzle.cells.tolist())
+
+
+def format_grid(puzzle: Puzzle, blank: str = ".") -> str:
+    """A multi-line grid with ``|`` and ``+`` between boxes (no box lines for jigsaws)."""
+    g = puzzle.geometry
+    n = g.size
+    rows = puzzle.grid.tolist()
+    out: list[str] = []
+    bc = g.box_cols if g.regions is None else n
+    br = g.box_rows if g.regions is None else n
+    for r, row in enumerate(rows):
+        if r and r % br == 0:
+            out.append("-+-".join("-" * (2 * bc - 1) for _ in range(n // bc)))
+        cells = [symbol(v) if v else blank for v in row]
+        out.append(" | ".join(" ".join(cells[c : c + bc]) for c in range(0, n, bc)))
+    return "\n".join(out)
+
+
+def write_puzzles(puzzles: Iterable[Puzzle], target: str | os.PathLike[str] | IO[str]) -> int:
+    """Write puzzles one per line; returns how many were written."""
+    count = 0
+    if isinstance(target, (str, os.PathLike)):
+        with open(target, "w", encoding="utf-8") as fh:
+            for p in puzzles:
+                fh.write(format_line(p) + "\n")
+                count += 1
+        return count
+    for p in puzzles:
+        target.write(format_line(p) + "\n")
+        count += 1
+    return count
+
+
+# ---------------------------------------------------------------------- fast path
+def _build_lut() -> np.ndarray:
+    lut = np.full(256, 255, dtype=np.uint8)
+    for b in range(256):
+        d = digit_of(chr(b)) if b < 128 else None
+        if d is not None:
+            lut[b] = d
+    return lut
+
+
+_LUT = _build_lut()
+
+
+def fast_cells(text: str, geometry: Geometry | None = None) -> tuple[np.ndarray, Geometry] | None:
+    """Convert a clean one-line puzzle to ``(cells, geometry)`` with no Python loop.
+
+    Returns None whenever the text is anything but a plain line of exactly
+    ``N*N`` valid symbols; the caller then takes the full parser, which also
+    explains what is wrong.
+    """
+    t = text.strip()
+    size = _VALID_CELL_COUNTS.get(len(t))
+    if size is None or (geometry is not None and geometry.ncells != len(t)):
+        return None
+    try:
+        raw = np.frombuffer(t.encode("ascii"), dtype=np.uint8)
+    except UnicodeEncodeError:
+        return None
+    vals = _LUT[raw]
+    if int(vals.max()) > size:
+        return None
+    geo = geometry or Geometry.standard(size)
+    cells = vals.astype(np.int8)
+    cells.setflags(write=False)
+    return cells, geo

@@ -1,0 +1,194 @@
+"""The puzzle value: an immutable grid of clues with its geometry.
+
+A :class:`Puzzle` holds a flat, read-only numpy array of ``N * N`` small
+integers (0 = empty, ``1..N`` = a clue) and the :class:`~csp_sudoku.geometry.Geometry`
+it lives on. Text conversion lives in :mod:`csp_sudoku.io`; this module only
+knows values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from csp_sudoku.errors import ParseError
+from csp_sudoku.geometry import Geometry
+
+Grid = NDArray[np.int8]
+"""A flat row-major array of ``N * N`` cells, 0 for empty."""
+
+
+@dataclass(frozen=True)
+class Clash:
+    """Two clues that break a unit: the same digit twice in one row/column/box."""
+
+    cell_a: int
+    cell_b: int
+    digit: int
+    unit: int
+    geometry: Geometry
+
+    def __str__(self) -> str:
+        g = self.geometry
+        return (
+            f"{g.cell_name(self.cell_a)} and {g.cell_name(self.cell_b)} are both "
+            f"{self.digit} ({g.unit_name(self.unit)})"
+        )
+
+
+class Puzzle:
+    """An immutable Sudoku puzzle: clues on a geometry.
+
+    Args:
+        cells: ``N * N`` values (any shape that flattens to that), 0 = empty.
+        geometry: the shape; inferred from the number of cells when omitted.
+
+    Raises:
+        ParseError: when a value is outside ``0..N`` or the cell count does not fit.
+    """
+
+    __slots__ = ("_cells", "_geometry", "_hash")
+
+    def __init__(self, cells: Any, geometry: Geometry | None = None) -> None:
+        arr = np.asarray(cells)
+        if arr.dtype.kind not in "iu":
+            if arr.dtype.kind == "f" and np.all(np.mod(arr, 1) == 0):
+                arr = arr.astype(np.int64)
+            else:
+                raise ParseError(f"puzzle cells must be integers, got dtype {arr.dtype}")
+        flat = arr.reshape(-1)
+        geo = geometry if geometry is not None else Geometry.for_cells(flat.size)
+        if flat.size != geo.ncells:
+            raise ParseError(f"{geo.name} puzzle needs {geo.ncells} cells, got {flat.size}")
+        if flat.size and (flat.min() < 0 or flat.max() > geo.size):
+            bad = int(np.flatnonzero((flat < 0) | (flat > geo.size))[0])
+            raise ParseError(
+                f"value {int(flat[bad])} at {geo.cell_name(bad)} is outside 0..{geo.size}",
+                column=bad + 1,
+            )
+        stored = flat.astype(np.int8, copy=True)
+        stored.setflags(write=False)
+        self._cells = stored
+        self._geometry = geo
+        self._hash: int | None = None
+
+    # ------------------------------------------------------------------ access
+    @property
+    def cells(self) -> Grid:
+        """The flat read-only cell array (0 = empty)."""
+        return self._cells
+
+    @property
+    def geometry(self) -> Geometry:
+        """The grid shape."""
+        return self._geometry
+
+    @property
+    def grid(self) -> Grid:
+        """The cells as an ``N x N`` read-only view."""
+        n = self._geometry.size
+        return self._cells.reshape(n, n)
+
+    @property
+    def clue_count(self) -> int:
+        """Number of filled cells."""
+        return int(np.count_nonzero(self._cells))
+
+    @property
+    def is_complete(self) -> bool:
+        """True when every cell is filled."""
+        return bool(np.all(self._cells))
+
+    def clue_cells(self) -> NDArray[np.intp]:
+        """Indices of the filled cells, ascending."""
+        return np.flatnonzero(self._cells)
+
+    def with_cells(self, changes: dict[int, int]) -> Puzzle:
+        """A new puzzle with some cells set (digit) or cleared (0)."""
+        new = self._cells.copy()
+        for cell, digit in changes.items():
+            new[cell] = digit
+        return Puzzle(new, self._geometry)
+
+    def without(self, cells: Any) -> Puzzle:
+        """A new puzzle with the given cells emptied."""
+        new = self._cells.copy()
+        new[np.asarray(cells, dtype=np.intp)] = 0
+        return Puzzle(new, self._geometry)
+
+    # ------------------------------------------------------------------ validity
+    def clashes(self) -> list[Clash]:
+        """Every pair of equal clues sharing a unit, in unit order.
+
+        A puzzle with a clash has no solution; ``str(clash)`` says why, e.g.
+        ``"r1c2 and r1c7 are both 5 (row 1)"``.
+        """
+        found: list[Clash] = []
+        cells = self._cells
+        for u, unit in enumerate(self._geometry.units):
+            values = cells[unit]
+            filled = values[values > 0]
+            if filled.size == np.unique(filled).size:
+                continue
+            first: dict[int, int] = {}
+            for cell, v in zip(unit.tolist(), values.tolist(), strict=False):
+                if v == 0:
+                    continue
+                if v in first:
+                    found.append(Clash(first[v], cell, v, u, self._geometry))
+                else:
+                    first[v] = cell
+        return found
+
+    def is_consistent(self) -> bool:
+        """True when no two equal clues share a unit."""
+        cells = self._cells
+        for unit in self._geometry.units:
+            filled = cells[unit]
+            filled = filled[filled > 0]
+            if filled.size != np.unique(filled).size:
+                return False
+        return True
+
+    # ------------------------------------------------------------------ text
+    def to_line(self, blank: str = ".") -> str:
+        """The one-line form (``"53..7...."``); see :func:`csp_sudoku.io.format_line`."""
+        from csp_sudoku.io import format_line
+
+        return format_line(self, blank=blank)
+
+    def to_grid_text(self) -> str:
+        """A multi-line grid with box separators; see :func:`csp_sudoku.io.format_grid`."""
+        from csp_sudoku.io import format_grid
+
+        return format_grid(self)
+
+    @classmethod
+    def from_text(cls, text: str, geometry: Geometry | None = None) -> Puzzle:
+        """Parse one puzzle in any supported text form (see :func:`csp_sudoku.io.parse`)."""
+        from csp_sudoku.io import parse
+
+        return parse(text, geometry)
+
+    # ------------------------------------------------------------------ dunder
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Puzzle):
+            return NotImplemented
+        return self._geometry == other._geometry and bool(np.array_equal(self._cells, other._cells))
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash((self._geometry, self._cells.tobytes()))
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"Puzzle({self.to_line()!r}, {self._geometry.name})"
+
+    def __str__(self) -> str:
+        return self.to_line()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Puzzle, (np.asarray(self._cells), self._geometry))
