@@ -1,0 +1,207 @@
+"""Candidate state: the pencil marks of a solver, over any geometry.
+
+Each cell holds a bitmask of its candidate digits (bit ``d - 1`` for digit
+``d``) and, once filled, its value. In exact-cover terms (Hunt, Pong, Tucker,
+*Difficulty-Driven Sudoku Puzzle Generation*, section 2) a live candidate is a
+live row of the matrix; a cell column is *covered* when the cell is filled and a
+unit-digit column when the digit is placed in the unit. A **contradiction** is an
+uncovered column with no live candidate: an empty cell with no candidate, or a
+unit where a missing digit has no place.
+
+The state is plain numpy (``masks``: int64 per cell; ``values``: int8 per cell),
+so compiled kernels can work on the same arrays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from csp_sudoku.geometry import Geometry
+from csp_sudoku.puzzle import Puzzle
+
+
+@dataclass(frozen=True, order=True)
+class Single:
+    """A placement forced by a single.
+
+    Attributes:
+        cell: 0-based row-major cell index.
+        digit: 1-based digit.
+        unit: the unit for a hidden single, -1 for a naked single.
+    """
+
+    cell: int
+    digit: int
+    unit: int = -1
+
+    @property
+    def naked(self) -> bool:
+        """True for a naked single (the cell has one candidate left)."""
+        return self.unit < 0
+
+
+class CandidateState:
+    """Mutable pencil marks of a puzzle being solved.
+
+    Build one with :meth:`from_puzzle`; :meth:`copy` before trying something
+    that may be undone.
+
+    Attributes:
+        geometry: the grid shape.
+        masks: int64 per cell, bit ``d-1`` set while ``d`` is a candidate.
+            A filled cell keeps only the bit of its value.
+        values: int8 per cell, 0 while empty.
+    """
+
+    __slots__ = ("geometry", "masks", "values")
+
+    def __init__(self, geometry: Geometry, masks: NDArray[np.int64], values: NDArray[np.int8]) -> None:
+        self.geometry = geometry
+        self.masks = masks
+        self.values = values
+
+    @classmethod
+    def from_puzzle(cls, puzzle: Puzzle) -> CandidateState:
+        """The state after placing every clue and removing it from its peers.
+
+        A puzzle with clashing clues gives a state where :meth:`is_contradiction` holds.
+        """
+        g = puzzle.geometry
+        full = (1 << g.size) - 1
+        state = cls(g, np.full(g.ncells, full, dtype=np.int64), np.zeros(g.ncells, dtype=np.int8))
+        for cell in puzzle.clue_cells().tolist():
+            d = int(puzzle.cells[cell])
+            if state.masks[cell] >> (d - 1) & 1:
+                state.place(cell, d)
+            else:  # clashing clue: record it and leave the contradiction visible
+                state.values[cell] = d
+                state.masks[cell] = 0
+        return state
+
+    def copy(self) -> CandidateState:
+        """An independent copy."""
+        return CandidateState(self.geometry, self.masks.copy(), self.values.copy())
+
+    # ------------------------------------------------------------------ changes
+    def place(self, cell: int, digit: int) -> None:
+        """Fill ``cell`` with ``digit`` and remove ``digit`` from every peer."""
+        bit = np.int64(1 << (digit - 1))
+        self.values[cell] = digit
+        self.masks[self.geometry.peers[cell]] &= ~bit
+        self.masks[cell] = bit
+
+    def eliminate(self, cell: int, digit: int) -> bool:
+        """Remove candidate ``digit`` from empty ``cell``; True if it was there."""
+        bit = 1 << (digit - 1)
+        if self.values[cell] or not (int(self.masks[cell]) & bit):
+            return False
+        self.masks[cell] &= ~np.int64(bit)
+        return True
+
+    # ------------------------------------------------------------------ queries
+    def has(self, cell: int, digit: int) -> bool:
+        """True when ``digit`` is a live candidate of empty ``cell``."""
+        return not self.values[cell] and bool(int(self.masks[cell]) >> (digit - 1) & 1)
+
+    def candidates(self, cell: int) -> list[int]:
+        """The candidate digits of ``cell`` (its value when filled)."""
+        m = int(self.masks[cell])
+        return [d + 1 for d in range(self.geometry.size) if m >> d & 1]
+
+    def empty_cells(self) -> NDArray[np.intp]:
+        """Indices of the cells not yet filled."""
+        return np.flatnonzero(self.values == 0)
+
+    def is_solved(self) -> bool:
+        """True when every cell is filled (and, if built by placing, consistently)."""
+        return bool(np.all(self.values))
+
+    def digit_bits(self) -> NDArray[np.bool_]:
+        """``(ncells, N)`` booleans: live candidates of *empty* cells."""
+        n = self.geometry.size
+        bits = (self.masks[:, None] >> np.arange(n)) & 1
+        bits[self.values != 0] = 0
+        return bits.astype(bool)
+
+    def alive(self) -> NDArray[np.bool_]:
+        """Live candidates as exact-cover rows: ``(ncandidates,)`` booleans, empty cells only."""
+        return self.digit_bits().reshape(-1)
+
+    def unit_digit_counts(self) -> NDArray[np.int64]:
+        """``(nunits, N)``: live places for each digit in each unit (empty cells only)."""
+        return self.digit_bits()[self.geometry.units].sum(axis=1)
+
+    def placed_in_units(self) -> NDArray[np.bool_]:
+        """``(nunits, N)``: True where the digit is already placed in the unit."""
+        g = self.geometry
+        vals = self.values[g.units].astype(np.int64)  # (nunits, N)
+        out = np.zeros((g.nunits, g.size), dtype=bool)
+        rows, cols = np.nonzero(vals)
+        out[rows, vals[rows, cols] - 1] = True
+        return out
+
+    def is_contradiction(self) -> bool:
+        """True when an uncovered exact-cover column has no live candidate.
+
+        That is an empty cell with no candidate, a unit missing a digit that has
+        nowhere to go, or a digit placed twice in a unit.
+        """
+        empty = self.values == 0
+        if np.any(self.masks[empty] == 0):
+            return True
+        g = self.geometry
+        vals = self.values[g.units]
+        placed = self.placed_in_units()
+        if int(np.count_nonzero(vals)) != int(np.count_nonzero(placed)):
+            return True  # a digit twice in a unit
+        counts = self.unit_digit_counts()
+        return bool(np.any((counts == 0) & ~placed))
+
+    # ------------------------------------------------------------------ singles
+    def naked_singles(self) -> list[Single]:
+        """Empty cells with exactly one candidate (a cell column with one live row)."""
+        m = self.masks
+        idx = np.flatnonzero((self.values == 0) & (m != 0) & ((m & (m - 1)) == 0))
+        return [Single(int(c), int(m[c]).bit_length()) for c in idx.tolist()]
+
+    def hidden_singles(self) -> list[Single]:
+        """(unit, digit) columns with exactly one live candidate, as placements.
+
+        A placement seen from several units is listed once per unit.
+        """
+        g = self.geometry
+        bits = self.digit_bits()[g.units]  # (nunits, N cells, N digits)
+        counts = bits.sum(axis=1)
+        placed = self.placed_in_units()
+        us, ds = np.nonzero((counts == 1) & ~placed)
+        out: list[Single] = []
+        for u, d in zip(us.tolist(), ds.tolist(), strict=True):
+            pos = int(np.argmax(bits[u, :, d]))
+            out.append(Single(int(g.units[u, pos]), d + 1, u))
+        return out
+
+    def singles(self) -> list[Single]:
+        """Every available single: naked ones, then hidden ones not already naked.
+
+        Each distinct placement ``(cell, digit)`` appears once; the count of this
+        list is the "number of options" the dependency and rounds metrics use.
+        """
+        naked = self.naked_singles()
+        seen = {(s.cell, s.digit) for s in naked}
+        out = list(naked)
+        for s in self.hidden_singles():
+            if (s.cell, s.digit) not in seen:
+                seen.add((s.cell, s.digit))
+                out.append(s)
+        return out
+
+    def to_puzzle(self) -> Puzzle:
+        """The filled cells as a puzzle."""
+        return Puzzle(self.values.copy(), self.geometry)
+
+    def __repr__(self) -> str:
+        filled = int(np.count_nonzero(self.values))
+        return f"CandidateState({self.geometry.name}, {filled}/{self.geometry.ncells} filled)"
