@@ -71,6 +71,12 @@ def _cells_from_chars(chars: list[tuple[int, str]], size: int) -> list[int]:
         d = digit_of(ch)
         if d is None:
             raise ParseError(f"unknown character {ch!r}", column=col)
+        if d > size and ch.isalpha() and size < 10:
+            raise ParseError(
+                f"unknown character {ch!r} (letters stand for digits 10 and up, "
+                f"not used in a {size}x{size} grid)",
+                column=col,
+            )
         if d > size:
             raise ParseError(
                 f"digit {ch!r} ({d}) is out of range for a {size}x{size} grid (1..{size})",
@@ -99,6 +105,9 @@ def parse_line(line: str, geometry: Geometry | None = None) -> Puzzle:
             "binary data (NUL byte), not puzzle text", column=start + body.index("\x00") + 1
         )
     token = body.split(None, 1)[0] if body.strip() else ""
+    quick = fast_cells(token, geometry)
+    if quick is not None:
+        return Puzzle(quick[0], quick[1])
     chars = [(start + i + 1, ch) for i, ch in enumerate(token)]
     if geometry is None:
         if len(chars) not in _VALID_CELL_COUNTS:
@@ -277,6 +286,8 @@ def _entries(lines: Iterable[str], geometry: Geometry | None, name: str) -> Iter
 
     for lineno, raw in enumerate(lines, start=1):
         text = raw.rstrip("\r\n")
+        if lineno == 1:
+            text = text.lstrip("\ufeff")  # a byte-order mark from a Windows editor
         if "\x00" in text:
             err = ParseError(
                 "binary data (NUL byte): this is not a puzzle text file",

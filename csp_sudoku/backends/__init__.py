@@ -17,9 +17,10 @@ module of its own and add a line to ``_FACTORIES``.
 
 from __future__ import annotations
 
+import atexit
 import importlib
 from collections.abc import Callable
-from functools import cache, lru_cache
+from functools import cache
 
 from csp_sudoku.backends.base import Backend, Cells
 from csp_sudoku.errors import BackendError
@@ -44,18 +45,27 @@ def _factory(name: str) -> Callable[..., Backend]:
     return factory
 
 
-@cache
+_INSTANCES: dict[str, Backend] = {}
+
+
 def get_backend(name: str = "auto") -> Backend:
     """The shared backend instance called ``name`` (``"sat:cadical153"`` picks a SAT solver).
 
     Raises:
         BackendError: for an unknown name.
     """
+    backend = _INSTANCES.get(name)
+    if backend is None:
+        backend = _INSTANCES[name] = _make(name)
+    return backend
+
+
+def _make(name: str) -> Backend:
     base, _, option = name.partition(":")
-    if base not in _FACTORIES and base != "auto":
-        raise BackendError(f"unknown backend {name!r}; choose one of {', '.join(backend_names())}")
     if base == "auto":
         return _AutoBackend()
+    if base not in _FACTORIES:
+        raise BackendError(f"unknown backend {name!r}; choose one of {', '.join(backend_names())}")
     try:
         factory = _factory(base)
     except ImportError as err:  # pragma: no cover - depends on the installation
@@ -92,6 +102,14 @@ def _auto_choice(geometry: Geometry) -> Backend:
     except (BackendError, KeyError):
         return get_backend("sat")
     return fast if fast.supports(geometry) else get_backend("sat")
+
+
+@atexit.register
+def _close_all() -> None:
+    """Free native solvers before interpreter shutdown tears their modules down."""
+    for backend in _INSTANCES.values():
+        backend.close()
+    _INSTANCES.clear()
 
 
 __all__ = ["Backend", "backend_for", "backend_names", "get_backend"]

@@ -1,0 +1,192 @@
+"""Many puzzles at once: chunked, ordered, streamed, on local cores.
+
+:func:`check_entries` turns a stream of :class:`~csp_sudoku.io.Entry` (as
+:func:`~csp_sudoku.io.read_puzzles` yields them) into a stream of
+:class:`CheckResult` in the same order. Puzzles are grouped into chunks of one
+geometry; each chunk is counted by one backend call (``count_many``, which the
+fast backend runs wholly in compiled code). With ``jobs > 1`` chunks go to a
+process pool; at most ``2 * jobs`` chunks are in flight, so memory stays bounded
+on files of millions of lines and results stream as soon as their turn comes.
+
+Any ``concurrent.futures.Executor``-like object with ``submit`` (a Dask
+``distributed.Client`` included) can be passed as ``executor``.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+from csp_sudoku.backends import backend_for
+from csp_sudoku.geometry import Geometry
+from csp_sudoku.io import Entry, format_line
+
+
+class Status(str, enum.Enum):
+    """The verdict on one input puzzle."""
+
+    UNIQUE = "unique"
+    MULTIPLE = "multiple"
+    NONE = "none"
+    INVALID = "invalid"
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """The verdict on one entry of the input.
+
+    Attributes:
+        source: the file name.
+        line: 1-based line number of the puzzle in its file.
+        puzzle: the puzzle as a one-line text (the raw line for an invalid entry).
+        status: unique, multiple, none or invalid.
+        count: number of solutions, capped at the limit (0 for invalid lines).
+        reason: why a puzzle has no solution (clashing clues) or why a line is invalid.
+    """
+
+    source: str
+    line: int
+    puzzle: str
+    status: Status
+    count: int
+    reason: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (``reason`` only when there is one)."""
+        out: dict[str, Any] = {
+            "file": self.source,
+            "line": self.line,
+            "puzzle": self.puzzle,
+            "status": self.status.value,
+            "count": self.count,
+        }
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+
+class _Future(Protocol):
+    def result(self) -> Any: ...
+
+
+class _Submitter(Protocol):
+    def submit(self, fn: Callable[..., Any], /, *args: Any) -> Any: ...
+
+
+def _count_chunk(
+    geometry: Geometry, cells: NDArray[np.int8], limit: int, backend: str
+) -> NDArray[np.int64]:
+    """Worker task: solution counts of one chunk (runs in a worker process)."""
+    return backend_for(geometry, backend).count_many(cells, geometry, limit)
+
+
+def _verdict(count: int) -> Status:
+    if count == 0:
+        return Status.NONE
+    return Status.UNIQUE if count == 1 else Status.MULTIPLE
+
+
+def _results(chunk: list[Entry], counts: NDArray[np.int64] | None) -> Iterator[CheckResult]:
+    k = 0
+    for e in chunk:
+        if e.puzzle is None:
+            reason = e.error.describe() if e.error is not None else "invalid"
+            yield CheckResult(e.source, e.line, e.text.strip(), Status.INVALID, 0, reason)
+            continue
+        assert counts is not None  # chunks with puzzles always carry counts
+        n = int(counts[k])
+        k += 1
+        reason = ""
+        if n == 0:
+            clashes = e.puzzle.clashes()
+            reason = str(clashes[0]) if clashes else "no solution"
+        yield CheckResult(e.source, e.line, format_line(e.puzzle), _verdict(n), n, reason)
+
+
+def _chunks(entries: Iterable[Entry], size: int) -> Iterator[tuple[Geometry | None, list[Entry]]]:
+    """Group entries into runs of at most ``size`` puzzles of one geometry."""
+    chunk: list[Entry] = []
+    geo: Geometry | None = None
+    npuzzles = 0
+    for e in entries:
+        if e.puzzle is not None:
+            if geo is not None and e.puzzle.geometry != geo:
+                yield geo, chunk
+                chunk, npuzzles = [], 0
+            geo = e.puzzle.geometry
+            npuzzles += 1
+        chunk.append(e)
+        if npuzzles >= size or len(chunk) >= 4 * size:
+            yield geo, chunk
+            chunk, npuzzles, geo = [], 0, None
+    if chunk:
+        yield geo, chunk
+
+
+def check_entries(
+    entries: Iterable[Entry],
+    *,
+    limit: int = 2,
+    backend: str = "auto",
+    jobs: int = 1,
+    chunk_size: int = 1000,
+    executor: Executor | _Submitter | None = None,
+) -> Iterator[CheckResult]:
+    """Count the solutions of every entry, in input order, streaming.
+
+    Args:
+        entries: what :func:`csp_sudoku.io.read_puzzles` yields (bad lines included).
+        limit: the cap on each count (2 answers "unique or not").
+        backend: the backend name used in every worker.
+        jobs: worker processes; 1 runs in this process, 0 means every core.
+        chunk_size: puzzles per task; large enough that task overhead stays small.
+        executor: an executor to use instead of a private process pool (e.g. a
+            ``dask.distributed.Client``); ``jobs`` then only sets how many chunks
+            are kept in flight.
+
+    Yields:
+        One :class:`CheckResult` per entry, in order.
+    """
+    if jobs <= 0:
+        jobs = os.cpu_count() or 1
+    chunks = _chunks(entries, chunk_size)
+    if executor is None and jobs == 1:
+        for geo, chunk in chunks:
+            yield from _results(chunk, _count_local(geo, chunk, limit, backend))
+        return
+    own = executor is None
+    pool: Executor | _Submitter = executor if executor is not None else ProcessPoolExecutor(jobs)
+    pending: deque[tuple[list[Entry], _Future | None]] = deque()
+    try:
+        for geo, chunk in chunks:
+            future = None
+            if geo is not None:
+                cells = np.stack([e.puzzle.cells for e in chunk if e.puzzle is not None])
+                future = pool.submit(_count_chunk, geo, cells, limit, backend)
+            pending.append((chunk, future))
+            while len(pending) > 2 * jobs:
+                done, fut = pending.popleft()
+                yield from _results(done, None if fut is None else fut.result())
+        while pending:
+            done, fut = pending.popleft()
+            yield from _results(done, None if fut is None else fut.result())
+    finally:
+        if own and isinstance(pool, Executor):
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _count_local(
+    geo: Geometry | None, chunk: list[Entry], limit: int, backend: str
+) -> NDArray[np.int64] | None:
+    if geo is None:
+        return None
+    cells = np.stack([e.puzzle.cells for e in chunk if e.puzzle is not None])
+    return _count_chunk(geo, cells, limit, backend)

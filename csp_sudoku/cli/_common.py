@@ -1,0 +1,129 @@
+"""Helpers shared by the subcommands: geometry options, inputs, output formats."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from typing import IO, Any
+
+from csp_sudoku.errors import ParseError
+from csp_sudoku.geometry import Geometry
+from csp_sudoku.io import Entry, read_puzzles
+
+
+def add_geometry_args(parser: argparse.ArgumentParser) -> None:
+    """``--size``, ``--variant`` and ``--jigsaw``: the grid shape of the inputs."""
+    g = parser.add_argument_group("grid shape (inferred from the line length when omitted)")
+    g.add_argument("--size", type=int, metavar="N", help="digits per row: 4, 6, 9, 12, 16, 25")
+    g.add_argument(
+        "--variant",
+        choices=("standard", "x", "windoku"),
+        default="standard",
+        help="extra units: x = both diagonals, windoku = four extra windows",
+    )
+    g.add_argument(
+        "--jigsaw",
+        metavar="FILE",
+        help="a jigsaw: FILE holds the region of every cell (N rows of N labels 0-9/A-Z)",
+    )
+
+
+def geometry_from_args(args: argparse.Namespace) -> Geometry | None:
+    """The geometry the options ask for, or None to infer it per puzzle."""
+    if getattr(args, "jigsaw", None):
+        with open(args.jigsaw, encoding="utf-8") as fh:
+            labels = [
+                ch for line in fh for ch in line.strip() if not ch.isspace() and ch not in "|+-"
+            ]
+        return Geometry.jigsaw([int(ch, 36) for ch in labels])
+    variant = getattr(args, "variant", "standard")
+    size = getattr(args, "size", None)
+    if variant == "x":
+        return Geometry.x_sudoku(size or 9)
+    if variant == "windoku":
+        return Geometry.windoku()
+    return Geometry.standard(size) if size else None
+
+
+def add_input_args(parser: argparse.ArgumentParser, *, many: bool = True) -> None:
+    """Positional inputs: files, ``-`` for standard input, or a puzzle written inline."""
+    parser.add_argument(
+        "inputs",
+        nargs="*" if many else 1,
+        metavar="FILE|PUZZLE",
+        help="puzzle files, '-' for standard input, or a puzzle line itself (default: stdin)",
+    )
+
+
+def iter_entries(inputs: Sequence[str], geometry: Geometry | None) -> Iterator[Entry]:
+    """Entries of every input in turn; an argument that is no file is read as a puzzle."""
+    if not inputs:
+        inputs = ["-"]
+    for item in inputs:
+        if item == "-" or os.path.exists(item):
+            if os.path.isdir(item):
+                raise ParseError(f"{item} is a folder, not a puzzle file")
+            yield from read_puzzles(item, geometry)
+        elif _looks_like_path(item):
+            raise ParseError(f"{item}: no such file")
+        else:
+            yield from read_puzzles([item], geometry, source_name="<argument>")
+
+
+def _looks_like_path(item: str) -> bool:
+    return "/" in item or item.endswith((".txt", ".sdk", ".csv", ".tsv"))
+
+
+class RowWriter:
+    """Writes result rows as text, JSON Lines or CSV, flushing each row (streamed)."""
+
+    def __init__(self, fmt: str, fields: Sequence[str], out: IO[str] | None = None) -> None:
+        self.fmt = fmt
+        self.fields = list(fields)
+        self.out = out or sys.stdout
+        self._csv: Any = None
+        if fmt == "csv":
+            self._csv = csv.DictWriter(self.out, fieldnames=self.fields, extrasaction="ignore")
+            self._csv.writeheader()
+
+    def write(self, row: dict[str, Any], text: str) -> None:
+        """Write one row; ``text`` is the human-readable form."""
+        if self.fmt == "jsonl":
+            self.out.write(json.dumps(row) + "\n")
+        elif self.fmt == "csv":
+            self._csv.writerow(row)
+        else:
+            self.out.write(text + "\n")
+        self.out.flush()
+
+
+def progress(total: int | None, enabled: bool, unit: str = "puzzle") -> Any:
+    """A tqdm bar on stderr, or a stand-in that does nothing."""
+    if not enabled:
+        return _NoBar()
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit=unit, file=sys.stderr, dynamic_ncols=True, mininterval=0.5)
+
+
+class _NoBar:
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def count_lines(inputs: Sequence[str]) -> int | None:
+    """Non-comment line count of the input files (for the progress bar), None for stdin."""
+    total = 0
+    for item in inputs or ["-"]:
+        if item == "-" or not os.path.isfile(item):
+            return None
+        with open(item, "rb") as fh:
+            total += sum(1 for line in fh if line.strip() and not line.startswith(b"#"))
+    return total

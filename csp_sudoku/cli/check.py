@@ -1,0 +1,99 @@
+"""``csp-sudoku check``: a verdict for every puzzle of one or more files."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any
+
+from csp_sudoku.batch import Status, check_entries
+from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
+from csp_sudoku.cli._common import (
+    RowWriter,
+    add_geometry_args,
+    add_input_args,
+    count_lines,
+    geometry_from_args,
+    iter_entries,
+    progress,
+)
+
+FIELDS = ("file", "line", "puzzle", "status", "count", "reason")
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "check",
+        help="say whether each puzzle has one, several or no solution",
+        description=(
+            "Check every puzzle of the given files (one per line, or multi-line grids). "
+            "Exit code: 0 all unique, 1 some not unique, 2 bad input."
+        ),
+    )
+    add_input_args(p)
+    p.add_argument(
+        "--limit", type=int, default=2, help="count solutions up to this many (default 2)"
+    )
+    p.add_argument("--format", choices=("text", "jsonl", "csv"), default="text")
+    p.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (0 = all cores)")
+    p.add_argument("--backend", default="auto", help="auto, fast, sat[:solver], cpsat, dlx")
+    p.add_argument(
+        "--skip-invalid",
+        action="store_true",
+        help="report a bad line as 'invalid' and go on (default: stop at the first bad line)",
+    )
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no summary")
+    p.add_argument("--chunk-size", type=int, default=1000, help=argparse.SUPPRESS)
+    add_geometry_args(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.limit < 1:
+        print("csp-sudoku check: --limit must be at least 1", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    geometry = geometry_from_args(args)
+    writer = RowWriter(args.format, FIELDS)
+    show_bar = not args.quiet and sys.stderr.isatty()
+    bar = progress(count_lines(args.inputs) if show_bar else None, show_bar)
+    tally = {s: 0 for s in Status}
+    started = time.perf_counter()
+    code = EXIT_OK
+    try:
+        results = check_entries(
+            iter_entries(args.inputs, geometry),
+            limit=args.limit,
+            backend=args.backend,
+            jobs=args.jobs,
+            chunk_size=args.chunk_size,
+        )
+        for r in results:
+            if r.status is Status.INVALID and not args.skip_invalid:
+                bar.close()
+                print(f"csp-sudoku: error: {r.reason}", file=sys.stderr)
+                print("  (use --skip-invalid to report bad lines and go on)", file=sys.stderr)
+                return EXIT_BAD_INPUT
+            tally[r.status] += 1
+            shown = f"{r.status.value}" if args.limit == 2 else f"{r.status.value} {r.count}"
+            extra = f"  # {r.reason}" if r.reason else ""
+            writer.write(r.as_dict(), f"{r.source}:{r.line}\t{shown}\t{r.puzzle}{extra}")
+            bar.update(1)
+    finally:
+        bar.close()
+    total = sum(tally.values())
+    if total == 0:
+        print("csp-sudoku: error: no puzzles found in the input", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if not args.quiet:
+        secs = time.perf_counter() - started
+        parts = ", ".join(f"{tally[s]} {s.value}" for s in Status)
+        print(
+            f"{total} puzzles: {parts} in {secs:.2f} s ({total / max(secs, 1e-9):,.0f}/s)",
+            file=sys.stderr,
+        )
+    if tally[Status.INVALID]:
+        code = EXIT_BAD_INPUT
+    elif tally[Status.MULTIPLE] or tally[Status.NONE]:
+        code = EXIT_NOT_ALL
+    return code

@@ -1,0 +1,59 @@
+"""``csp-sudoku export``: the models behind the engine, as files other tools read."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
+from csp_sudoku.cli._common import add_geometry_args, geometry_from_args, iter_entries
+from csp_sudoku.encodings.cnf import write_dimacs
+from csp_sudoku.encodings.exact_cover import exact_cover
+from csp_sudoku.geometry import Geometry
+from csp_sudoku.puzzle import Puzzle
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "export",
+        help="write the DIMACS CNF or the exact-cover matrix of a grid shape or a puzzle",
+        description=(
+            "cnf: DIMACS CNF (variable cell*N+digit); with a PUZZLE, its clues are unit clauses. "
+            "exact-cover: '<ncolumns> <nrows>' then one line of 0-based columns per candidate."
+        ),
+    )
+    p.add_argument("model", choices=("cnf", "exact-cover"))
+    p.add_argument(
+        "puzzle", nargs="?", help="a puzzle (text or file with one puzzle); default: rules only"
+    )
+    p.add_argument("--output", "-o", default="-", help="output file (default: stdout)")
+    add_geometry_args(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    geometry = geometry_from_args(args)
+    target: Puzzle | Geometry
+    if args.puzzle:
+        entries = list(iter_entries([args.puzzle], geometry))
+        if len(entries) != 1 or entries[0].puzzle is None:
+            why = (
+                entries[0].error if entries and entries[0].error else "expected exactly one puzzle"
+            )
+            print(f"csp-sudoku export: error: {why}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        target = entries[0].puzzle
+    else:
+        target = geometry or Geometry.standard(9)
+    out = sys.stdout if args.output == "-" else open(args.output, "w", encoding="utf-8")  # noqa: SIM115
+    try:
+        if args.model == "cnf":
+            write_dimacs(target, out)
+        else:
+            geo = target.geometry if isinstance(target, Puzzle) else target
+            exact_cover(geo).write(out)
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    return EXIT_OK

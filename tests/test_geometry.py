@@ -1,0 +1,93 @@
+"""Geometry: units, peers and the exact-cover matrix for every supported shape."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from csp_sudoku import Geometry, GeometryError
+from csp_sudoku.encodings.exact_cover import exact_cover
+
+
+@pytest.mark.parametrize("size", [4, 6, 9, 12, 16, 25])
+def test_standard_units_cover_each_cell_three_times(size: int) -> None:
+    g = Geometry.standard(size)
+    assert g.units.shape == (3 * size, size)
+    counts = np.bincount(g.units.reshape(-1), minlength=g.ncells)
+    assert np.all(counts == 3)
+    for unit in g.units:
+        assert len(set(unit.tolist())) == size
+
+
+def test_nine_by_nine_peers() -> None:
+    g = Geometry.standard(9)
+    assert all(len(p) == 20 for p in g.peers)
+    assert set(g.peers[0].tolist()) >= {1, 8, 9, 72, 10, 20}
+    assert 30 not in g.peers[0]
+
+
+def test_constructors_are_cached_and_hashable() -> None:
+    assert Geometry.standard(9) is Geometry.standard(9)
+    assert Geometry.x_sudoku() is Geometry.x_sudoku()
+    assert Geometry.standard(9) != Geometry.x_sudoku()
+    assert len({Geometry.standard(9), Geometry.standard(9), Geometry.windoku()}) == 2
+
+
+def test_x_sudoku_and_windoku_extra_units() -> None:
+    x = Geometry.x_sudoku()
+    assert x.nunits == 29
+    assert x.units[27].tolist() == [0, 10, 20, 30, 40, 50, 60, 70, 80]
+    assert x.units[28].tolist() == [8, 16, 24, 32, 40, 48, 56, 64, 72]
+    assert len(x.peers[40]) > 20  # the centre is on both diagonals
+    w = Geometry.windoku()
+    assert w.nunits == 31
+    assert w.units[27].tolist() == [10, 11, 12, 19, 20, 21, 28, 29, 30]
+
+
+def test_jigsaw_regions() -> None:
+    labels = np.array([[0, 0, 1, 1], [0, 0, 1, 1], [2, 3, 3, 3], [2, 2, 2, 3]])
+    g = Geometry.jigsaw(labels)
+    assert g.size == 4
+    assert sorted(map(sorted, g.units[8:].tolist())) == [
+        [0, 1, 4, 5],
+        [2, 3, 6, 7],
+        [8, 12, 13, 14],
+        [9, 10, 11, 15],
+    ]
+    with pytest.raises(GeometryError, match="exactly 4 cells"):
+        Geometry.jigsaw([[0, 0, 0, 0], [0, 1, 1, 1], [1, 2, 2, 2], [2, 3, 3, 3]])
+    with pytest.raises(GeometryError):
+        Geometry.jigsaw([0, 1, 2])
+
+
+def test_bad_shapes_are_refused() -> None:
+    with pytest.raises(GeometryError):
+        Geometry.standard(9, 2, 4)
+    with pytest.raises(GeometryError):
+        Geometry.standard(7)
+    with pytest.raises(GeometryError, match="not a known grid size"):
+        Geometry.for_cells(80)
+
+
+@pytest.mark.parametrize(
+    "geo", [Geometry.standard(4), Geometry.standard(9), Geometry.x_sudoku(), Geometry.standard(16)]
+)
+def test_exact_cover_columns_have_n_candidates_each(geo: Geometry) -> None:
+    ec = exact_cover(geo)
+    n = geo.size
+    assert ec.ncolumns == geo.ncells + geo.nunits * n
+    dense = ec.to_dense()
+    assert dense.shape == (geo.ncandidates, ec.ncolumns)
+    assert np.all(dense.sum(axis=0) == n)
+    # every candidate covers its cell column and one column per unit of its cell
+    per_cell_units = (geo.cell_units >= 0).sum(axis=1)
+    assert np.array_equal(dense.sum(axis=1), np.repeat(per_cell_units + 1, n))
+    assert ec.to_sparse().shape == dense.shape  # type: ignore[attr-defined]
+
+
+def test_exact_cover_nine_by_nine_is_729_by_324() -> None:
+    ec = exact_cover(Geometry.standard(9))
+    assert (ec.ncandidates, ec.ncolumns) == (729, 324)
+    assert ec.column_name(0) == "r1c1"
+    assert ec.column_name(81) == "1 in row 1"
+    assert ec.column_name(81 + 9 * 9 + 4) == "5 in column 1"

@@ -1,0 +1,167 @@
+"""Parsing and formatting: every supported form, every kind of bad input."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from csp_sudoku import Geometry, ParseError, Puzzle, format_grid, format_line, parse, read_puzzles
+
+LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+def test_one_line_with_every_blank_and_trailing_text() -> None:
+    p = parse(LINE)
+    assert p.clue_count == 17
+    for blank in "0-*_":
+        assert parse(LINE.replace(".", blank)) == p
+    assert parse("  " + LINE + "\t ED=11.9/11.9/11.3 name") == p
+
+
+def test_multi_line_grids_with_and_without_separators() -> None:
+    p = parse(LINE)
+    assert parse(format_grid(p)) == p
+    plain = "\n".join(LINE[i : i + 9] for i in range(0, 81, 9))
+    assert parse(plain) == p
+    spaced = "\n".join(" ".join(LINE[i : i + 9]) for i in range(0, 81, 9))
+    assert parse(spaced) == p
+    boxed = "+-------+-------+-------+\n" + "\n".join(
+        "| " + " | ".join(LINE[i + j : i + j + 3] for j in (0, 3, 6)) + " |"
+        for i in range(0, 81, 9)
+    )
+    assert parse(boxed) == p
+
+
+def test_big_grids_use_letters_and_numbers() -> None:
+    g = Geometry.standard(16)
+    cells = np.zeros(256, dtype=np.int8)
+    cells[:16] = np.arange(1, 17)
+    p = Puzzle(cells, g)
+    line = format_line(p)
+    assert line.startswith("123456789ABCDEFG")
+    assert parse(line) == p
+    assert parse(line.lower()) == p
+    assert parse(format_grid(p)) == p
+    numbers = "\n".join(" ".join(str(v) if v else "." for v in row) for row in p.grid.tolist())
+    assert parse(numbers, g) == p
+
+
+def test_file_with_comments_blank_lines_crlf_and_bom() -> None:
+    text = (
+        "\ufeff# a comment\r\n\r\n"
+        + LINE
+        + "\r\n   \r\n# another\r\n"
+        + LINE.replace(".", "0")
+        + "\r\n"
+    )
+    entries = list(read_puzzles(io.StringIO(text)))
+    assert [e.line for e in entries] == [3, 6]
+    assert all(e.puzzle == parse(LINE) for e in entries)
+
+
+@pytest.mark.parametrize(
+    ("line", "column", "reason"),
+    [
+        (LINE[:-1], 81, "80 cells"),
+        (LINE + "1", 83, "82 cells"),
+        (LINE[:10] + "x" + LINE[11:], 11, "unknown character 'x'"),
+        (LINE[:5] + "A" + LINE[6:], 6, "unknown character 'A' (letters stand for digits 10"),
+        (LINE[:5] + "é" + LINE[6:], 6, "unknown character"),
+    ],
+)
+def test_bad_lines_name_line_column_and_reason(line: str, column: int, reason: str) -> None:
+    entries = list(
+        read_puzzles(io.StringIO(LINE + "\n" + line + "\n" + LINE + "\n"), source_name="f.txt")
+    )
+    assert [e.puzzle is not None for e in entries] == [True, False, True]
+    err = entries[1].error
+    assert err is not None
+    assert err.line == 2
+    assert err.column == column
+    assert reason in err.reason
+    assert err.describe().startswith(f"f.txt:2:{column}: ")
+
+
+def test_digit_out_of_range_for_a_small_grid() -> None:
+    (e,) = read_puzzles(io.StringIO("1234" + "." * 11 + "5\n"))
+    assert e.error is not None
+    assert e.error.column == 16
+    assert "digit '5' (5) is out of range for a 4x4 grid" in e.error.reason
+
+
+def test_binary_data_stops_reading_with_a_message() -> None:
+    entries = list(read_puzzles(io.StringIO(LINE + "\n\x00\x01\x02binary\n" + LINE + "\n")))
+    assert entries[0].puzzle is not None
+    assert entries[1].error is not None and "binary" in entries[1].error.reason
+    assert len(entries) == 2
+
+
+def test_incomplete_grid_is_reported() -> None:
+    rows = "\n".join(LINE[i : i + 9] for i in range(0, 72, 9))
+    entries = list(read_puzzles(io.StringIO(rows + "\n\n" + LINE + "\n")))
+    assert entries[0].error is not None and "8 rows, expected 9" in entries[0].error.reason
+    assert entries[1].puzzle == parse(LINE)
+
+
+def test_parse_refuses_empty_and_several() -> None:
+    with pytest.raises(ParseError, match="no puzzle"):
+        parse("# nothing\n\n")
+    with pytest.raises(ParseError, match="expected one puzzle"):
+        parse(LINE + "\n" + LINE)
+
+
+def test_reading_is_lazy() -> None:
+    def lines():  # type: ignore[no-untyped-def]
+        yield LINE + "\n"
+        raise RuntimeError("read too far")
+
+    it = read_puzzles(lines())
+    assert next(it).puzzle is not None
+
+
+def test_clashes_are_reportable() -> None:
+    p = parse("5" + "." * 5 + "5" + "." * 74)
+    (clash,) = p.clashes()
+    assert str(clash) == "r1c1 and r1c7 are both 5 (row 1)"
+    assert not p.is_consistent()
+    assert parse(LINE).clashes() == []
+
+
+def test_puzzle_is_immutable_and_validated() -> None:
+    p = parse(LINE)
+    with pytest.raises(ValueError):
+        p.cells[0] = 3
+    with pytest.raises(ParseError, match="outside 0..9"):
+        Puzzle([10] + [0] * 80)
+    with pytest.raises(ParseError, match="needs 81 cells"):
+        Puzzle([0] * 80, Geometry.standard(9))
+
+
+sizes = st.sampled_from([4, 6, 9, 12, 16, 25])
+
+
+@st.composite
+def puzzles(draw: st.DrawFn) -> Puzzle:
+    n = draw(sizes)
+    cells = draw(st.lists(st.integers(0, n), min_size=n * n, max_size=n * n))
+    return Puzzle(np.array(cells), Geometry.standard(n))
+
+
+@settings(max_examples=150, deadline=None)
+@given(puzzles(), st.sampled_from(".0-*_"))
+def test_parse_format_round_trip(p: Puzzle, blank: str) -> None:
+    assert parse(format_line(p, blank=blank), p.geometry) == p
+    assert parse(format_grid(p), p.geometry) == p
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=120))
+def test_arbitrary_text_never_crashes_the_reader(text: str) -> None:
+    for e in read_puzzles(io.StringIO(text)):
+        assert (e.puzzle is None) != (e.error is None)
+        if e.error is not None:
+            assert e.error.line is not None
