@@ -9,7 +9,9 @@ import pytest
 
 #: ../shared/data beside the repository (CI clones the repo with shared/ beside it).
 SHARED_DATA = Path(
-    os.environ.get("CSP_SUDOKU_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")
+    os.environ.get(
+        "CSP_SUDOKU_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"
+    )
 )
 TEST_DATA = Path(__file__).resolve().parent / "data"
 

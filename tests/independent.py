@@ -37,7 +37,14 @@ def check_solution(
             groups.append([i for i, x in enumerate(labels) if x == lab])
     else:
         if box_rows is None or box_cols is None:
-            box_rows, box_cols = {4: (2, 2), 6: (2, 3), 9: (3, 3), 12: (3, 4), 16: (4, 4), 25: (5, 5)}[n]
+            box_rows, box_cols = {
+                4: (2, 2),
+                6: (2, 3),
+                9: (3, 3),
+                12: (3, 4),
+                16: (4, 4),
+                25: (5, 5),
+            }[n]
         for r0 in range(0, n, box_rows):
             for c0 in range(0, n, box_cols):
                 groups.append(
