@@ -1,0 +1,146 @@
+"""The command line: verdicts, formats, exit codes and bad input without tracebacks."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pysat.formula import CNF
+from pysat.solvers import Solver
+
+from csp_sudoku.cli import main
+from tests.conftest import load_lines
+
+LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "data"
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return code, out, err
+
+
+def write(tmp_path: Path, name: str, lines: list[str]) -> Path:
+    p = tmp_path / name
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return p
+
+
+def test_check_all_unique_exits_zero_with_jsonl(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = load_lines("top1465.txt", limit=12, step=100)
+    f = write(tmp_path, "p.txt", ["# header", *lines])
+    code, out, err = run(["check", str(f), "--format", "jsonl"], capsys)
+    assert code == 0
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert [r["line"] for r in rows] == list(range(2, 14))
+    assert all(r["status"] == "unique" and r["count"] == 1 for r in rows)
+    assert [r["puzzle"] for r in rows] == lines
+    assert "12 puzzles: 12 unique" in err
+
+
+def test_check_multiple_exits_one_and_counts_with_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = write(tmp_path, "m.txt", [LINE, *load_lines("multi_solution_serg.txt", limit=3)])
+    code, out, _ = run(["check", str(f), "--limit", "5", "--format", "csv"], capsys)
+    assert code == 1
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert rows[0]["status"] == "unique"
+    assert all(r["status"] == "multiple" and int(r["count"]) >= 2 for r in rows[1:])
+
+
+def test_bad_line_stops_with_location_and_keeps_earlier_verdicts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = write(tmp_path, "bad.txt", [LINE, LINE[:40] + "?" + LINE[41:], LINE])
+    code, out, err = run(["check", str(f)], capsys)
+    assert code == 2
+    assert out.count("unique") == 1
+    assert f"{f}:2:41: unknown character '?'" in err
+
+
+def test_skip_invalid_gives_every_good_line_its_verdict(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["check", str(EXAMPLES / "mixed.txt"), "--skip-invalid", "--format", "jsonl"], capsys)
+    assert code == 2
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert [r["status"] for r in rows] == ["unique", "multiple", "multiple", "none", "invalid", "invalid", "unique", "unique"]
+    assert rows[3]["reason"] == "r1c1 and r1c2 are both 5 (row 1)"
+    assert "line has 80 cells" in rows[4]["reason"]
+    assert "2 invalid" in err
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "no puzzles found"),
+        (b"# only a comment\n\n", "no puzzles found"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "binary data"),
+        (("1" * 81 + "\n").encode(), None),  # parses; all 1s clash
+        (b"12\n", "line has 2 cells"),
+    ],
+)
+def test_malformed_files(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes, message: str | None) -> None:
+    f = tmp_path / "x.txt"
+    f.write_bytes(content)
+    code, out, err = run(["check", str(f)], capsys)
+    if message is None:
+        assert code == 1 and "none" in out and "are both 1" in out
+    else:
+        assert code == 2
+        assert message in err
+
+
+def test_missing_file_and_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["check", str(tmp_path / "nope.txt")], capsys)
+    assert code == 2 and "no such file" in err
+    code, _, err = run(["check", str(EXAMPLES / "sample.txt"), "--limit", "0"], capsys)
+    assert code == 2 and "--limit" in err
+    with pytest.raises(SystemExit) as exc:
+        main(["check", "--format", "xml"])
+    assert exc.value.code == 2
+
+
+def test_jobs_keep_input_order(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = load_lines("17_clue.txt", limit=300, step=101) + load_lines("multi_solution_serg.txt", limit=50, step=77)
+    f = write(tmp_path, "many.txt", lines)
+    _, one, _ = run(["check", str(f), "--format", "jsonl", "--chunk-size", "40"], capsys)
+    _, two, _ = run(["check", str(f), "--format", "jsonl", "--jobs", "2", "--chunk-size", "40"], capsys)
+    assert one == two
+    assert len(one.splitlines()) == 350
+
+
+def test_solve_count_and_inline_puzzles(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["solve", LINE], capsys)
+    assert code == 0 and out.strip() == "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
+    code, out, _ = run(["count", "." * 16, "--limit", "1000"], capsys)
+    assert out.split("\t")[1] == "288"
+    code, out, _ = run(["count", "." * 81, "--limit", "3"], capsys)
+    assert out.split("\t")[1] == "3+"
+
+
+def test_export_cnf_is_a_correct_dimacs_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out_file = tmp_path / "p.cnf"
+    code, _, _ = run(["export", "cnf", LINE, "-o", str(out_file)], capsys)
+    assert code == 0
+    cnf = CNF(from_file=str(out_file))
+    with Solver(name="minisat22", bootstrap_with=cnf.clauses) as s:
+        assert s.solve()
+        model = [v for v in s.get_model() if 0 < v <= 729]
+        s.add_clause([-v for v in model])
+        assert not s.solve()  # unique
+    code, out, _ = run(["export", "exact-cover", "--size", "4"], capsys)
+    lines = [x for x in out.splitlines() if not x.startswith("c")]
+    assert lines[0] == "64 64"
+    assert len(lines) == 65
+
+
+def test_console_script_runs_from_stdin() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "csp_sudoku", "check", "-", "--format", "jsonl"],
+        input=LINE + "\n", capture_output=True, text=True, check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["status"] == "unique"
