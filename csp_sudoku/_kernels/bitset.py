@@ -1,0 +1,386 @@
+"""Bitset constraint propagation and search over any unit table (numba).
+
+The state of a search is one ``int64`` candidate mask per cell (bit ``d - 1``
+set when digit ``d`` is still possible), so any geometry of up to 62 digits
+fits, and the same code serves 4x4 .. 25x25, X-Sudoku, Windoku and jigsaws:
+everything geometry-specific comes in as tables (the peers of each cell and
+the cells of each unit), built once per geometry by the backend.
+
+Propagation, to a fixed point:
+
+* **naked singles**: a cell left with one candidate is *placed*: its digit is
+  removed from every peer (a peer left with none is a contradiction; a peer
+  left with one joins the queue);
+* **hidden singles**: in each unit, a digit that appears in one cell only is
+  placed there (a digit appearing nowhere, or two digits forced into one cell,
+  is a contradiction);
+* **locked candidates** (pointing and claiming): for each pair of units that
+  intersect in more than one cell (box and line), a digit of one unit that is
+  confined to the intersection is removed from the rest of the other unit.
+  It is optional (``locked``): it prunes hard puzzles' trees, at a cost on
+  easy ones.
+
+Search: depth-first, branching on an unplaced cell with the fewest candidates
+(minimum remaining values), one saved state per level. Counting stops at
+``limit``; the first solutions are written to an output array.
+
+Return conventions: counts are ``>= 0``; ``-1`` means a cell value outside
+``0..N`` (the backend turns it into an exception).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+# --------------------------------------------------------------------------- bit helpers
+
+
+def _ctpop_impl(typingctx, x):  # type: ignore[no-untyped-def]
+    """Population count of an int64 (LLVM ``ctpop``: one instruction on x86-64)."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+_ctpop: Any = intrinsic(_ctpop_impl)
+
+
+def _cttz_impl(typingctx, x):  # type: ignore[no-untyped-def]
+    """Count of trailing zero bits of a non-zero int64 (LLVM ``cttz``)."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.cttz(args[0], cgutils.false_bit)
+
+    return sig, codegen
+
+
+_cttz: Any = intrinsic(_cttz_impl)
+
+
+# --------------------------------------------------------------------------- propagation
+
+
+@njit(cache=True)
+def _propagate(cand, placed, queue, nq, peers, npeers, units, full, locked, inter, inter_n):  # type: ignore[no-untyped-def]
+    """Run singles (and locked candidates) to a fixed point; False on a contradiction.
+
+    ``queue[:nq]`` holds cells that have one candidate but are not placed yet.
+    """
+    nunits = units.shape[0]
+    size = units.shape[1]
+    ninter = inter_n.shape[0]
+    while True:
+        # naked singles
+        head = 0
+        while head < nq:
+            c = queue[head]
+            head += 1
+            b = cand[c]
+            placed[c] = 1
+            for k in range(npeers[c]):
+                p = peers[c, k]
+                m = cand[p]
+                if m & b:
+                    m ^= b
+                    if m == 0:
+                        return False
+                    cand[p] = m
+                    if m & (m - 1) == 0:
+                        queue[nq] = p
+                        nq += 1
+        nq = 0
+        # hidden singles
+        for u in range(nunits):
+            once = 0
+            twice = 0
+            solved = 0
+            for k in range(size):
+                m = cand[units[u, k]]
+                twice |= once & m
+                once |= m
+                if m & (m - 1) == 0:
+                    solved |= m
+            if once != full:
+                return False
+            hid = once & ~twice & ~solved
+            if hid == 0:
+                continue
+            for k in range(size):
+                c = units[u, k]
+                m = cand[c]
+                x = m & hid
+                if x != 0 and m & (m - 1) != 0:
+                    if x & (x - 1):
+                        return False
+                    cand[c] = x
+                    queue[nq] = c
+                    nq += 1
+        if nq > 0:
+            continue
+        if not locked:
+            return True
+        # locked candidates over each intersection t of units a and b:
+        # inter[t, 0] = a & b, inter[t, 1] = a - b, inter[t, 2] = b - a.
+        changed = False
+        for t in range(ninter):
+            inside = 0
+            for k in range(inter_n[t, 0]):
+                inside |= cand[inter[t, 0, k]]
+            rest_a = 0
+            for k in range(inter_n[t, 1]):
+                rest_a |= cand[inter[t, 1, k]]
+            rest_b = 0
+            for k in range(inter_n[t, 2]):
+                rest_b |= cand[inter[t, 2, k]]
+            # a digit of a confined to a & b leaves b - a, and the other way round
+            for side in range(1, 3):
+                rm = inside & ~rest_b & rest_a if side == 1 else inside & ~rest_a & rest_b
+                if rm == 0:
+                    continue
+                for k in range(inter_n[t, side]):
+                    c = inter[t, side, k]
+                    m = cand[c]
+                    if m & rm:
+                        m &= ~rm
+                        if m == 0:
+                            return False
+                        cand[c] = m
+                        changed = True
+                        if m & (m - 1) == 0:
+                            queue[nq] = c
+                            nq += 1
+        if not changed:
+            return True
+
+
+# --------------------------------------------------------------------------- search
+
+
+@njit(cache=True)
+def _search(  # type: ignore[no-untyped-def]
+    cand,
+    limit,
+    avoid,
+    out,
+    peers,
+    npeers,
+    units,
+    full,
+    locked,
+    inter,
+    inter_n,
+    st_cand,
+    st_placed,
+    st_cell,
+    st_left,
+    queue,
+    placed,
+):
+    """Count solutions (up to ``limit``) from the candidate masks ``cand``.
+
+    ``cand`` is overwritten. Solutions equal to ``avoid`` (when it is not
+    empty) are skipped and not counted. The first ``out.shape[0]`` solutions
+    counted are written to ``out``. The ``st_*``, ``queue`` and ``placed``
+    arrays are workspace of at least ``ncells`` (+1 levels) rows.
+    """
+    ncells = cand.shape[0]
+    nq = 0
+    for c in range(ncells):
+        placed[c] = 0
+        m = cand[c]
+        if m == 0:
+            return 0
+        if m & (m - 1) == 0:
+            queue[nq] = c
+            nq += 1
+    count = 0
+    if not _propagate(
+        cand, placed, queue, nq, peers, npeers, units, full, locked > 0, inter, inter_n
+    ):
+        return 0
+    depth = 0
+    while True:
+        # cand is a consistent fixed point here: branch or record a solution
+        best = -1
+        bestn = 1 << 30
+        for c in range(ncells):
+            if placed[c] == 0:
+                pc = _ctpop(cand[c])
+                if pc < bestn:
+                    bestn = pc
+                    best = c
+                    if pc == 2:
+                        break
+        if best < 0:
+            same = avoid.shape[0] == ncells
+            if same:
+                for c in range(ncells):
+                    if avoid[c] != _cttz(cand[c]) + 1:
+                        same = False
+                        break
+            if not same:
+                if count < out.shape[0]:
+                    for c in range(ncells):
+                        out[count, c] = _cttz(cand[c]) + 1
+                count += 1
+                if count >= limit:
+                    return count
+        else:
+            for c in range(ncells):
+                st_cand[depth, c] = cand[c]
+                st_placed[depth, c] = placed[c]
+            st_cell[depth] = best
+            st_left[depth] = cand[best]
+            depth += 1
+        # take the next alternative, backtracking as needed
+        while True:
+            if depth == 0:
+                return count
+            d = depth - 1
+            left = st_left[d]
+            b = left & -left
+            left ^= b
+            c = st_cell[d]
+            for k in range(ncells):
+                cand[k] = st_cand[d, k]
+                placed[k] = st_placed[d, k]
+            if left == 0:
+                depth -= 1  # last alternative: this level is spent
+            else:
+                st_left[d] = left
+            cand[c] = b
+            queue[0] = c
+            if _propagate(
+                cand, placed, queue, 1, peers, npeers, units, full, depth < locked, inter, inter_n
+            ):
+                break
+
+
+@njit(cache=True)
+def _load(cells, cand, full):  # type: ignore[no-untyped-def]
+    """Fill ``cand`` from clue values; False when a value is outside ``0..N``."""
+    size = 0
+    m = full
+    while m:
+        size += 1
+        m >>= 1
+    for c in range(cells.shape[0]):
+        v = cells[c]
+        if v == 0:
+            cand[c] = full
+        elif v < 0 or v > size:
+            return False
+        else:
+            cand[c] = np.int64(1) << (v - 1)
+    return True
+
+
+# --------------------------------------------------------------------------- entry points
+
+
+@njit(cache=True)
+def _workspace(ncells):  # type: ignore[no-untyped-def]
+    st_cand = np.empty((ncells + 1, ncells), np.int64)
+    st_placed = np.empty((ncells + 1, ncells), np.uint8)
+    st_cell = np.empty(ncells + 1, np.int64)
+    st_left = np.empty(ncells + 1, np.int64)
+    queue = np.empty(ncells + 1, np.int64)
+    placed = np.empty(ncells, np.uint8)
+    cand = np.empty(ncells, np.int64)
+    return st_cand, st_placed, st_cell, st_left, queue, placed, cand
+
+
+@njit(cache=True)
+def count_cells(cells, limit, avoid, out, peers, npeers, units, full, locked, inter, inter_n):  # type: ignore[no-untyped-def]
+    """Solutions of the clues ``cells`` (flat, 0 = empty), up to ``limit``.
+
+    Solutions equal to ``avoid`` (if not empty) are not counted; the first
+    ``out.shape[0]`` are written to ``out``. Returns -1 for a bad cell value.
+    """
+    ncells = cells.shape[0]
+    st_cand, st_placed, st_cell, st_left, queue, placed, cand = _workspace(ncells)
+    if not _load(cells, cand, full):
+        return -1
+    return _search(
+        cand, limit, avoid, out, peers, npeers, units, full, locked, inter, inter_n,
+        st_cand, st_placed, st_cell, st_left, queue, placed,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def count_batch(batch, limit, peers, npeers, units, full, locked, inter, inter_n):  # type: ignore[no-untyped-def]
+    """Counts (capped at ``limit``) for every row of ``batch``; -1 marks a bad row."""
+    n = batch.shape[0]
+    ncells = batch.shape[1]
+    counts = np.empty(n, np.int64)
+    st_cand, st_placed, st_cell, st_left, queue, placed, cand = _workspace(ncells)
+    avoid = np.empty(0, np.int8)
+    out = np.empty((0, ncells), np.int8)
+    for i in range(n):
+        if not _load(batch[i], cand, full):
+            counts[i] = -1
+            continue
+        counts[i] = _search(
+            cand, limit, avoid, out, peers, npeers, units, full, locked, inter, inter_n,
+            st_cand, st_placed, st_cell, st_left, queue, placed,
+        )  # fmt: skip
+    return counts
+
+
+@njit(cache=True)
+def removable(cells, known, peers, npeers, units, full, locked, inter, inter_n):  # type: ignore[no-untyped-def]
+    """The clue cells whose removal alone keeps ``known`` the only solution.
+
+    ``known`` must be the unique solution of ``cells``. Any other solution of
+    the clues less clue ``c`` differs from ``known`` at ``c`` (else it would
+    solve the full clues too), so each test is one search for *any* solution
+    with cell ``c`` restricted to the digits other than ``known[c]``.
+    Returns the cell indices, or a one-element ``[-1]`` for a bad cell value.
+    """
+    ncells = cells.shape[0]
+    st_cand, st_placed, st_cell, st_left, queue, placed, cand = _workspace(ncells)
+    avoid = np.empty(0, np.int8)
+    out = np.empty((0, ncells), np.int8)
+    res = np.empty(ncells, np.int64)
+    nres = 0
+    base = np.empty(ncells, np.int64)
+    if not _load(cells, base, full):
+        res[0] = -1
+        return res[:1]
+    for c in range(ncells):
+        if cells[c] == 0:
+            continue
+        cand[:] = base
+        cand[c] = full & ~(np.int64(1) << (known[c] - 1))
+        found = _search(
+            cand,
+            1,
+            avoid,
+            out,
+            peers,
+            npeers,
+            units,
+            full,
+            locked,
+            inter,
+            inter_n,
+            st_cand,
+            st_placed,
+            st_cell,
+            st_left,
+            queue,
+            placed,
+        )
+        if found == 0:
+            res[nres] = c
+            nres += 1
+    return res[:nres]
