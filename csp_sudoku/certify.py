@@ -1,0 +1,188 @@
+"""Uniqueness certificates: a DRAT proof that a puzzle has no second solution.
+
+A puzzle with solution ``S`` is unique exactly when the formula
+
+    rules  AND  clues  AND  (some cell differs from S)
+
+is unsatisfiable. :func:`certify` builds that CNF (the rules of
+:func:`csp_sudoku.encodings.cnf.rules_cnf`, one unit clause per clue, and the
+clause blocking ``S``), solves it with a python-sat solver that logs a proof
+(Glucose 4 by default, which writes DRUP: every lemma is a reverse-unit-
+propagation consequence), and returns the proof lines. Anyone can then check
+the claim without trusting csp_sudoku: ``drat-trim puzzle.cnf puzzle.drat``
+(or any DRAT checker) must print ``s VERIFIED``, and the solution itself is
+checked by reading the grid.
+
+:func:`certify_to` writes both files, for ``csp-sudoku check --certify``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from pysat.formula import CNF
+from pysat.solvers import Solver
+
+from csp_sudoku.encodings.cnf import puzzle_cnf, variable
+from csp_sudoku.errors import NotUniqueError, SudokuError
+from csp_sudoku.puzzle import Puzzle
+
+#: python-sat solvers that log DRAT proofs with ``with_proof=True``.
+PROOF_SOLVERS = ("glucose4", "glucose3", "cadical153", "cadical195", "lingeling")
+DEFAULT_PROOF_SOLVER = "glucose4"
+
+
+class CertificateError(SudokuError):
+    """A certificate could not be produced (unknown solver, solver disagreement)."""
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """A written uniqueness certificate.
+
+    Attributes:
+        puzzle: the certified puzzle.
+        solution: its only solution.
+        cnf_path: the DIMACS formula (rules, clues, blocked solution).
+        proof_path: the DRAT proof that the formula is unsatisfiable.
+        lemmas: number of lemma lines in the proof (deletions not counted).
+        solver: the python-sat solver that wrote the proof.
+    """
+
+    puzzle: Puzzle
+    solution: Puzzle
+    cnf_path: Path
+    proof_path: Path
+    lemmas: int
+    solver: str
+
+
+def blocking_clause(solution: Puzzle) -> list[int]:
+    """The clause "some cell differs from ``solution``" over the candidate variables."""
+    n = solution.geometry.size
+    return [-variable(c, int(d), n) for c, d in enumerate(solution.cells.tolist())]
+
+
+def uniqueness_cnf(puzzle: Puzzle, solution: Puzzle) -> CNF:
+    """Rules + clues + the clause blocking ``solution``: UNSAT iff ``solution`` is the only one."""
+    cnf = puzzle_cnf(puzzle)
+    cnf.append(blocking_clause(solution))
+    return cnf
+
+
+def _solve_once(puzzle: Puzzle, solver: str) -> Puzzle:
+    n = puzzle.geometry.size
+    with Solver(name=solver, bootstrap_with=puzzle_cnf(puzzle).clauses) as s:
+        if not s.solve():
+            raise NotUniqueError("the puzzle has no solution: nothing to certify")
+        model = np.asarray(s.get_model()[: puzzle.geometry.ncandidates]) > 0
+    return Puzzle((model.reshape(-1, n).argmax(axis=1) + 1).astype(np.int8), puzzle.geometry)
+
+
+def certify(
+    puzzle: Puzzle, solution: Puzzle | None = None, *, solver: str = DEFAULT_PROOF_SOLVER
+) -> tuple[CNF, list[str], Puzzle]:
+    """Build the uniqueness formula of a puzzle and a DRAT proof of its unsatisfiability.
+
+    Args:
+        puzzle: the puzzle to certify.
+        solution: its solution when known (it is checked, not trusted); found otherwise.
+        solver: a python-sat solver with proof logging (see :data:`PROOF_SOLVERS`).
+
+    Returns:
+        ``(cnf, proof_lines, solution)``; the proof lines are DRAT text without
+        line ends, the last being ``"0"`` (the empty clause).
+
+    Raises:
+        NotUniqueError: when the puzzle has no solution or more than one.
+        CertificateError: for an unknown proof solver.
+    """
+    if solver not in PROOF_SOLVERS:
+        raise CertificateError(
+            f"solver {solver!r} cannot log proofs; use one of {', '.join(PROOF_SOLVERS)}"
+        )
+    if solution is None:
+        solution = _solve_once(puzzle, solver)
+    else:
+        from csp_sudoku.verify import is_solution
+
+        if not is_solution(solution, puzzle):
+            raise CertificateError("the given solution does not solve the puzzle")
+    cnf = uniqueness_cnf(puzzle, solution)
+    with Solver(name=solver, bootstrap_with=cnf.clauses, with_proof=True) as s:
+        if s.solve():
+            raise NotUniqueError(
+                "the puzzle has a second solution: "
+                + "".join(str(int(v)) for v in _model_cells(s.get_model(), puzzle))
+            )
+        proof = [str(line) for line in s.get_proof()]
+    if not proof or proof[-1].strip() != "0":
+        proof.append("0")
+    return cnf, proof, solution
+
+
+def _model_cells(model: list[int], puzzle: Puzzle) -> list[int]:
+    n = puzzle.geometry.size
+    vals = np.asarray(model[: puzzle.geometry.ncandidates]) > 0
+    return [int(x) for x in vals.reshape(-1, n).argmax(axis=1) + 1]
+
+
+def certify_to(
+    puzzle: Puzzle,
+    path: str | os.PathLike[str],
+    *,
+    cnf_path: str | os.PathLike[str] | None = None,
+    solution: Puzzle | None = None,
+    solver: str = DEFAULT_PROOF_SOLVER,
+) -> Certificate:
+    """Write the DRAT proof of uniqueness to ``path`` and its formula beside it.
+
+    The formula goes to ``cnf_path``, by default ``path`` with the suffix
+    ``.cnf`` (``p1.drat`` -> ``p1.cnf``). Check with ``drat-trim p1.cnf p1.drat``.
+
+    Raises:
+        NotUniqueError: when the puzzle has no solution or more than one.
+        CertificateError: for an unknown proof solver.
+        OSError: when a file cannot be written.
+    """
+    proof_path = Path(path)
+    formula_path = Path(cnf_path) if cnf_path is not None else proof_path.with_suffix(".cnf")
+    if formula_path == proof_path:
+        formula_path = proof_path.with_name(proof_path.name + ".cnf")
+    cnf, proof, sol = certify(puzzle, solution, solver=solver)
+    g = puzzle.geometry
+    cnf.to_file(
+        os.fspath(formula_path),
+        comments=[
+            f"c csp_sudoku uniqueness certificate, {g.name} puzzle {puzzle.to_line()}",
+            f"c solution {sol.to_line()}",
+            f"c variable cell*{g.size}+digit: the 0-based cell holds the digit",
+            "c the last clause blocks the solution: UNSAT means it is the only one",
+        ],
+    )
+    with open(proof_path, "w", encoding="ascii") as fh:
+        fh.write("\n".join(proof) + "\n")
+    lemmas = sum(1 for line in proof if not line.startswith("d "))
+    return Certificate(puzzle, sol, formula_path, proof_path, lemmas, solver)
+
+
+def drat_trim(
+    cnf_path: str | os.PathLike[str], proof_path: str | os.PathLike[str], timeout: float = 60.0
+) -> bool | None:
+    """Run ``drat-trim`` when it is installed: True for ``s VERIFIED``, None if absent."""
+    exe = shutil.which("drat-trim")
+    if exe is None:
+        return None
+    done = subprocess.run(
+        [exe, os.fspath(cnf_path), os.fspath(proof_path)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    return "s VERIFIED" in done.stdout
