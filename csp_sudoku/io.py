@@ -25,6 +25,7 @@ Errors are :class:`~csp_sudoku.errors.ParseError` naming the line, the column
 
 from __future__ import annotations
 
+import functools
 import io as _io
 import os
 from collections.abc import Iterable, Iterator
@@ -107,7 +108,7 @@ def parse_line(line: str, geometry: Geometry | None = None) -> Puzzle:
     token = body.split(None, 1)[0] if body.strip() else ""
     quick = fast_cells(token, geometry)
     if quick is not None:
-        return Puzzle(quick[0], quick[1])
+        return Puzzle.trusted(quick[0], quick[1])
     chars = [(start + i + 1, ch) for i, ch in enumerate(token)]
     if geometry is None:
         if len(chars) not in _VALID_CELL_COUNTS:
@@ -356,7 +357,17 @@ def _finish_block(block: list[tuple[int, str]], geometry: Geometry | None, name:
 # ---------------------------------------------------------------------- writing
 def format_line(puzzle: Puzzle, blank: str = ".") -> str:
     """The one-line form: ``N*N`` symbols, ``blank`` for empty cells."""
-    return "".join(symbol(int(v)) if v else blank for v in puzzle.cells.tolist())
+    return puzzle.cells.tobytes().translate(_symbol_table(blank)).decode("ascii")
+
+
+@functools.cache
+def _symbol_table(blank: str) -> bytes:
+    """bytes.translate table: digit byte -> its symbol, 0 -> ``blank``."""
+    table = bytearray(range(256))
+    table[0] = ord(blank)
+    for d in range(1, 36):
+        table[d] = ord(symbol(d))
+    return bytes(table)
 
 
 def format_grid(puzzle: Puzzle, blank: str = ".") -> str:

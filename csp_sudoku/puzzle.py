@@ -75,6 +75,22 @@ class Puzzle:
         self._geometry = geo
         self._hash: int | None = None
 
+    @classmethod
+    def trusted(cls, cells: Grid, geometry: Geometry) -> Puzzle:
+        """Wrap an already validated flat int8 array without copying or checking it.
+
+        For the parsers' fast path only: ``cells`` must hold ``geometry.ncells``
+        values in ``0..N`` and must not be changed afterwards.
+        """
+        self = cls.__new__(cls)
+        if cells.flags.writeable:
+            cells = cells.copy()
+            cells.setflags(write=False)
+        self._cells = cells
+        self._geometry = geometry
+        self._hash = None
+        return self
+
     # ------------------------------------------------------------------ access
     @property
     def cells(self) -> Grid:
