@@ -132,7 +132,8 @@ class CandidateState:
 
     def unit_digit_counts(self) -> NDArray[np.int64]:
         """``(nunits, N)``: live places for each digit in each unit (empty cells only)."""
-        return self.digit_bits()[self.geometry.units].sum(axis=1)
+        counts: NDArray[np.int64] = self.digit_bits()[self.geometry.units].sum(axis=1)
+        return counts
 
     def placed_in_units(self) -> NDArray[np.bool_]:
         """``(nunits, N)``: True where the digit is already placed in the unit."""
@@ -147,18 +148,24 @@ class CandidateState:
         """True when an uncovered exact-cover column has no live candidate.
 
         That is an empty cell with no candidate, a unit missing a digit that has
-        nowhere to go, or a digit placed twice in a unit.
+        nowhere to go, or a digit placed twice in a unit (one compiled scan).
         """
-        empty = self.values == 0
-        if np.any(self.masks[empty] == 0):
-            return True
-        g = self.geometry
-        vals = self.values[g.units]
-        placed = self.placed_in_units()
-        if int(np.count_nonzero(vals)) != int(np.count_nonzero(placed)):
-            return True  # a digit twice in a unit
-        counts = self.unit_digit_counts()
-        return bool(np.any((counts == 0) & ~placed))
+        return self._scan()[0] < 0
+
+    def _scan(self) -> tuple[int, NDArray[np.int32], NDArray[np.int32], NDArray[np.int32]]:
+        """Count and arrays (cell, digit, unit) of the available singles; count -1 on a
+        contradiction (see :func:`csp_sudoku._kernels.human.scan_singles`)."""
+        from csp_sudoku._kernels.human import scan_singles
+        from csp_sudoku.human._tables import tables
+
+        t = tables(self.geometry)
+        cap = self.geometry.ncells + t.units.size
+        oc = np.empty(cap, dtype=np.int32)
+        od = np.empty(cap, dtype=np.int32)
+        ou = np.empty(cap, dtype=np.int32)
+        seen = np.empty(self.geometry.ncells, dtype=np.int64)
+        cnt = int(scan_singles(self.masks, self.values, t.units, oc, od, ou, seen))
+        return cnt, oc, od, ou
 
     # ------------------------------------------------------------------ singles
     def naked_singles(self) -> list[Single]:
@@ -188,7 +195,19 @@ class CandidateState:
 
         Each distinct placement ``(cell, digit)`` appears once; the count of this
         list is the "number of options" the dependency and rounds metrics use.
+        Naked singles come by cell, hidden ones by (unit, digit). In a
+        contradictory state the list holds what was found before the
+        contradiction; check :meth:`is_contradiction` first when it matters.
         """
+        cnt, oc, od, ou = self._scan()
+        if cnt < 0:
+            return self._singles_slow()
+        return [
+            Single(c, d, u)
+            for c, d, u in zip(oc[:cnt].tolist(), od[:cnt].tolist(), ou[:cnt].tolist(), strict=True)
+        ]
+
+    def _singles_slow(self) -> list[Single]:
         naked = self.naked_singles()
         seen = {(s.cell, s.digit) for s in naked}
         out = list(naked)

@@ -1,0 +1,444 @@
+"""Compiled kernels of the human-solver model (numba).
+
+The state is the one of :class:`csp_sudoku.human.state.CandidateState`: an
+``int64`` candidate mask per cell (bit ``d - 1`` for digit ``d``) and an ``int8``
+value per cell (0 while empty). Geometry comes in as tables (padded peers, the
+cells of each unit, the exact-cover columns), so one compiled kernel serves
+every geometry of up to 62 digits.
+
+Kernels:
+
+* :func:`scan_singles`: every available single, in the order of
+  ``CandidateState.singles`` (naked by cell, then hidden by unit and digit,
+  each placement once), or -1 on a contradiction (an uncovered exact-cover
+  column with no candidate: Hunt, Pong, Tucker, *Difficulty-Driven Sudoku
+  Puzzle Generation*, section 2).
+* :func:`singles_run`: place singles one at a time (first or random) until
+  solved, stuck or contradicted, recording every step and its option count
+  (Pelanek, *Difficulty Rating of Sudoku Puzzles by a Computational Model*,
+  the SiSuS model and the dependency metric).
+* :func:`refute_many`: the refutation of many candidates (Pelanek, section on
+  the refutation score).
+* :func:`subset_search`: the constraint subset rule (Hunt, Pong, Tucker,
+  theorem "Constraint Subset Rule").
+
+Nothing imports this module at package import time.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# --------------------------------------------------------------------------- singles
+
+
+@njit(cache=True)
+def place(masks, values, peers, npeers, cell, digit):  # type: ignore[no-untyped-def]
+    """Fill ``cell`` with ``digit`` and remove the digit from every peer."""
+    bit = np.int64(1) << (digit - 1)
+    nb = ~bit
+    for k in range(npeers[cell]):
+        p = peers[cell, k]
+        masks[p] &= nb
+    masks[cell] = bit
+    values[cell] = digit
+
+
+@njit(cache=True)
+def scan_singles(masks, values, units, out_cell, out_digit, out_unit, seen):  # type: ignore[no-untyped-def]
+    """Write every available single to the ``out_*`` arrays; return the count or -1.
+
+    -1 means a contradiction: an empty cell without candidates, a digit placed
+    twice in a unit, or a unit where a missing digit has no place left.
+    ``seen`` is scratch space of one int64 per cell (overwritten).
+    """
+    ncells = masks.shape[0]
+    nunits = units.shape[0]
+    size = units.shape[1]
+    full = (np.int64(1) << size) - 1
+    count = 0
+    for c in range(ncells):
+        seen[c] = 0
+        if values[c] == 0:
+            m = masks[c]
+            if m == 0:
+                return -1
+            if m & (m - 1) == 0:
+                d = 0
+                while (m >> d) & 1 == 0:
+                    d += 1
+                out_cell[count] = c
+                out_digit[count] = d + 1
+                out_unit[count] = -1
+                seen[c] = m
+                count += 1
+    for u in range(nunits):
+        once = np.int64(0)
+        twice = np.int64(0)
+        placed = np.int64(0)
+        for k in range(size):
+            c = units[u, k]
+            v = values[c]
+            if v != 0:
+                b = np.int64(1) << (v - 1)
+                if placed & b:
+                    return -1
+                placed |= b
+            else:
+                m = masks[c]
+                twice |= once & m
+                once |= m
+        if (once | placed) != full:
+            return -1
+        hid = once & ~twice & ~placed
+        if hid == 0:
+            continue
+        for d in range(size):
+            b = np.int64(1) << d
+            if hid & b == 0:
+                continue
+            for k in range(size):
+                c = units[u, k]
+                if values[c] == 0 and masks[c] & b:
+                    if seen[c] & b == 0:
+                        seen[c] |= b
+                        out_cell[count] = c
+                        out_digit[count] = d + 1
+                        out_unit[count] = u
+                        count += 1
+                    break
+    return count
+
+
+@njit(cache=True)
+def singles_run(  # type: ignore[no-untyped-def]
+    masks, values, peers, npeers, units, rand, max_steps, rec_cell, rec_digit, rec_unit, rec_options
+):
+    """Place singles one per step until solved, stuck, contradicted or ``max_steps``.
+
+    The single placed is the first available one when ``rand`` is empty, else
+    number ``floor(rand[step] * options)`` of the list. Steps are recorded in
+    the ``rec_*`` arrays (``rec_options``: how many singles were available).
+
+    Returns:
+        (steps, status): status 1 solved, 0 stuck (no single), -1 contradiction,
+        2 the step limit was reached first.
+    """
+    ncells = masks.shape[0]
+    oc = np.empty(ncells * 4 + units.shape[0] * units.shape[1], dtype=np.int32)
+    od = np.empty_like(oc)
+    ou = np.empty_like(oc)
+    seen = np.empty(ncells, dtype=np.int64)
+    steps = 0
+    use_rand = rand.shape[0] > 0
+    while True:
+        cnt = scan_singles(masks, values, units, oc, od, ou, seen)
+        if cnt < 0:
+            return steps, -1
+        if cnt == 0:
+            for c in range(ncells):
+                if values[c] == 0:
+                    return steps, 0
+            return steps, 1
+        if steps >= max_steps:
+            return steps, 2
+        k = 0
+        if use_rand:
+            k = int(rand[steps] * cnt)
+            if k >= cnt:
+                k = cnt - 1
+        place(masks, values, peers, npeers, oc[k], od[k])
+        rec_cell[steps] = oc[k]
+        rec_digit[steps] = od[k]
+        rec_unit[steps] = ou[k]
+        rec_options[steps] = cnt
+        steps += 1
+
+
+@njit(cache=True)
+def singles_rounds(masks, values, peers, npeers, units):  # type: ignore[no-untyped-def]
+    """Rounds of singles (Hunt, Pong, Tucker, section "Building the Metrics").
+
+    Each round places every single visible at its start. Returns
+    ``(rounds, status)`` with status as in :func:`singles_run` (never 2).
+    """
+    ncells = masks.shape[0]
+    oc = np.empty(ncells * 4 + units.shape[0] * units.shape[1], dtype=np.int32)
+    od = np.empty_like(oc)
+    ou = np.empty_like(oc)
+    seen = np.empty(ncells, dtype=np.int64)
+    rounds = 0
+    while True:
+        cnt = scan_singles(masks, values, units, oc, od, ou, seen)
+        if cnt < 0:
+            return rounds, -1
+        if cnt == 0:
+            for c in range(ncells):
+                if values[c] == 0:
+                    return rounds, 0
+            return rounds, 1
+        for k in range(cnt):
+            c = oc[k]
+            if values[c] != 0:
+                if values[c] != od[k]:
+                    return rounds + 1, -1
+                continue
+            if masks[c] & (np.int64(1) << (od[k] - 1)) == 0:
+                return rounds + 1, -1
+            place(masks, values, peers, npeers, c, od[k])
+        rounds += 1
+
+
+@njit(cache=True)
+def refute_many(masks, values, peers, npeers, units, cells, digits, rand, limit):  # type: ignore[no-untyped-def]
+    """Refutation steps of each candidate ``(cells[i], digits[i])``.
+
+    Pelanek, *Difficulty Rating of Sudoku Puzzles by a Computational Model*,
+    section "Refutation score": assume the candidate, then place singles chosen
+    at random (``rand[i]`` gives the draws) until a contradiction; the result
+    is the number of singles placed, or ``inf`` when the singles run out (or
+    ``limit`` steps pass) first.
+    """
+    n = cells.shape[0]
+    out = np.empty(n, dtype=np.float64)
+    ncells = masks.shape[0]
+    oc = np.empty(ncells * 4 + units.shape[0] * units.shape[1], dtype=np.int32)
+    od = np.empty_like(oc)
+    ou = np.empty_like(oc)
+    seen = np.empty(ncells, dtype=np.int64)
+    m2 = np.empty_like(masks)
+    v2 = np.empty_like(values)
+    for i in range(n):
+        m2[:] = masks
+        v2[:] = values
+        place(m2, v2, peers, npeers, cells[i], digits[i])
+        steps = 0
+        result = np.inf
+        while True:
+            cnt = scan_singles(m2, v2, units, oc, od, ou, seen)
+            if cnt < 0:
+                result = float(steps)
+                break
+            if cnt == 0 or steps >= limit or steps >= rand.shape[1]:
+                break
+            k = int(rand[i, steps] * cnt)
+            if k >= cnt:
+                k = cnt - 1
+            place(m2, v2, peers, npeers, oc[k], od[k])
+            steps += 1
+        out[i] = result
+    return out
+
+
+# --------------------------------------------------------------------------- subset rule
+
+
+@njit(cache=True)
+def subset_search(alive, column_candidates, candidate_columns, n, first, out):  # type: ignore[no-untyped-def]
+    """Applications of the constraint subset rule of size ``n``.
+
+    Hunt, Pong, Tucker, *Difficulty-Driven Sudoku Puzzle Generation*, theorem
+    "Constraint Subset Rule": ``n`` pairwise disjoint constraints A (no two
+    share a live candidate) whose live candidates all lie in ``n`` constraints
+    B let every other live candidate of B go.
+
+    The search is depth first: A starts with its lowest column ``a1``; a
+    candidate of A not yet covered branches on its other columns as the next B;
+    once A is covered, the next A is a column above ``a1``, disjoint from A,
+    sharing a candidate with B (and inside B when B is full). Only *connected*
+    applications are produced (A and B linked by shared candidates); any other
+    application splits into connected ones of smaller sizes that eliminate at
+    least as much. B never contains an A column (such an application reduces
+    to a smaller one too). The same (A, B) may be written more than once.
+
+    Args:
+        alive: one bool per candidate (exact-cover row).
+        column_candidates: ``(ncols, N)`` candidates of every column.
+        candidate_columns: ``(ncand, k)`` columns of every candidate, -1 padded.
+        n: the size.
+        first: stop at the first application found.
+        out: ``(cap, 2n)`` int32; row i gets A (n columns) then B (n columns).
+
+    Returns:
+        The number of applications found (rows beyond ``cap`` are not written).
+    """
+    ncols = column_candidates.shape[0]
+    width = column_candidates.shape[1]
+    ncand = alive.shape[0]
+    colk = np.zeros(ncols, dtype=np.int32)
+    colc = np.empty((ncols, width), dtype=np.int32)
+    for c in range(ncols):
+        k = 0
+        for t in range(width):
+            x = column_candidates[c, t]
+            if alive[x]:
+                colc[c, k] = x
+                k += 1
+        colk[c] = k
+    uA = np.zeros(ncand, dtype=np.int8)
+    vB = np.zeros(ncand, dtype=np.int32)
+    inA = np.zeros(ncols, dtype=np.bool_)
+    inB = np.zeros(ncols, dtype=np.bool_)
+    alist = np.empty(n, dtype=np.int32)
+    blist = np.empty(n, dtype=np.int32)
+    ulist = np.empty(n * width, dtype=np.int32)
+    stamp = np.zeros(ncols, dtype=np.int64)
+    tick = 0
+    kk = candidate_columns.shape[1]
+    depth = 2 * n + 1
+    kind = np.zeros(depth, dtype=np.int8)  # 1: choose a B for candidate x; 2: choose a next A
+    pos = np.zeros(depth, dtype=np.int32)
+    xs = np.zeros(depth, dtype=np.int32)
+    added = np.full(depth, -1, dtype=np.int32)
+    cand_a = np.empty((depth, n * width * kk), dtype=np.int32)
+    ncand_a = np.zeros(depth, dtype=np.int32)
+    nout = 0
+    for a1 in range(ncols):
+        if colk[a1] == 0:
+            continue
+        inA[a1] = True
+        alist[0] = a1
+        for s in range(colk[a1]):
+            uA[colc[a1, s]] = 1
+            ulist[s] = colc[a1, s]
+        nA = 1
+        nB = 0
+        nU = colk[a1]
+        lv = -1
+        expand = True
+        while True:
+            if expand:
+                # classify the current node and push it (or record a leaf)
+                expand = False
+                x = -1
+                for i in range(nU):
+                    if vB[ulist[i]] == 0:
+                        x = ulist[i]
+                        break
+                if x >= 0:
+                    if nB < n:
+                        lv += 1
+                        kind[lv] = 1
+                        xs[lv] = x
+                        pos[lv] = 0
+                        added[lv] = -1
+                elif nA == n:
+                    if nB == n:  # (fewer B than A covering A happens only in a contradiction)
+                        hit = False
+                        for i in range(nB):
+                            b = blist[i]
+                            for t in range(colk[b]):
+                                if uA[colc[b, t]] == 0:
+                                    hit = True
+                                    break
+                            if hit:
+                                break
+                        if hit:
+                            if nout < out.shape[0]:
+                                for q in range(n):
+                                    out[nout, q] = alist[q]
+                                    out[nout, n + q] = blist[q]
+                            nout += 1
+                            if first:
+                                break
+                else:
+                    # next A: above a1, disjoint from A, sharing a candidate with B
+                    # (inside B when B is full)
+                    tick += 1
+                    na = 0
+                    lv += 1
+                    for i in range(nB):
+                        b = blist[i]
+                        for t in range(colk[b]):
+                            y = colc[b, t]
+                            if uA[y]:
+                                continue
+                            for j in range(kk):
+                                a = candidate_columns[y, j]
+                                if a <= a1 or inA[a] or inB[a] or stamp[a] == tick:
+                                    continue
+                                stamp[a] = tick
+                                ok = True
+                                for s in range(colk[a]):
+                                    z = colc[a, s]
+                                    if uA[z] or (nB == n and vB[z] == 0):
+                                        ok = False
+                                        break
+                                if ok:
+                                    cand_a[lv, na] = a
+                                    na += 1
+                    kind[lv] = 2
+                    ncand_a[lv] = na
+                    pos[lv] = 0
+                    added[lv] = -1
+            if lv < 0:
+                break
+            # undo the previous choice of this level
+            c = added[lv]
+            if c >= 0:
+                if kind[lv] == 1:
+                    for t in range(colk[c]):
+                        vB[colc[c, t]] -= 1
+                    inB[c] = False
+                    nB -= 1
+                else:
+                    for s in range(colk[c]):
+                        uA[colc[c, s]] = 0
+                    inA[c] = False
+                    nA -= 1
+                    nU -= colk[c]
+                added[lv] = -1
+            # the next choice of this level
+            if kind[lv] == 1:
+                x = xs[lv]
+                b = -1
+                while pos[lv] < kk:
+                    cb = candidate_columns[x, pos[lv]]
+                    pos[lv] += 1
+                    if cb >= 0 and not inA[cb]:
+                        b = cb
+                        break
+                if b < 0:
+                    lv -= 1
+                    continue
+                inB[b] = True
+                blist[nB] = b
+                nB += 1
+                for t in range(colk[b]):
+                    vB[colc[b, t]] += 1
+                added[lv] = b
+            else:
+                if pos[lv] >= ncand_a[lv]:
+                    lv -= 1
+                    continue
+                a = cand_a[lv, pos[lv]]
+                pos[lv] += 1
+                inA[a] = True
+                alist[nA] = a
+                nA += 1
+                for s in range(colk[a]):
+                    z = colc[a, s]
+                    uA[z] = 1
+                    ulist[nU + s] = z
+                nU += colk[a]
+                added[lv] = a
+            expand = True
+        # reset the whole state for the next a1
+        for i in range(lv + 1):
+            c = added[i]
+            if c >= 0:
+                if kind[i] == 1:
+                    for t in range(colk[c]):
+                        vB[colc[c, t]] -= 1
+                    inB[c] = False
+                else:
+                    for s in range(colk[c]):
+                        uA[colc[c, s]] = 0
+                    inA[c] = False
+        for s in range(colk[a1]):
+            uA[colc[a1, s]] = 0
+        inA[a1] = False
+        if first and nout > 0:
+            break
+    return nout
