@@ -144,9 +144,10 @@ class Checker:
 
     def _cells(self, puzzle: PuzzleLike | Cells) -> Cells:
         if isinstance(puzzle, np.ndarray) and puzzle.dtype == np.int8 and puzzle.ndim == 1:
-            return puzzle
+            raw: Cells = puzzle
+            return raw
         cells, _geo = _cells_and_geometry(puzzle, self.geometry)
-        return cells
+        return np.asarray(cells, dtype=np.int8)
 
     def count(self, puzzle: PuzzleLike | Cells, limit: int = 2) -> int:
         """Solution count, capped at ``limit``."""

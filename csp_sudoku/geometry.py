@@ -260,13 +260,11 @@ def _box_shape(size: int, box_rows: int | None, box_cols: int | None) -> tuple[i
                 f"no standard box shape for size {size}; give box_rows and box_cols"
             )
         return STANDARD_BOXES[size]
-    if box_rows is None:
-        box_rows = size // box_cols if box_cols else 0
-    elif box_cols is None:
-        box_cols = size // box_rows if box_rows else 0
-    if box_rows < 1 or box_cols < 1 or box_rows * box_cols != size:
-        raise GeometryError(f"boxes of {box_rows}x{box_cols} do not tile a {size}x{size} grid")
-    return box_rows, box_cols
+    rows = box_rows if box_rows is not None else (size // box_cols if box_cols else 0)
+    cols = box_cols if box_cols is not None else (size // rows if rows else 0)
+    if rows < 1 or cols < 1 or rows * cols != size:
+        raise GeometryError(f"boxes of {rows}x{cols} do not tile a {size}x{size} grid")
+    return rows, cols
 
 
 @lru_cache(maxsize=256)

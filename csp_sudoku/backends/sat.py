@@ -42,7 +42,7 @@ class _Session:
         cnf = rules_cnf(geometry)
         self.base_top = max(cnf.nv, geometry.ncandidates)
         self.solver = Solver(name=solver_name, bootstrap_with=cnf.clauses)
-        self.top = self.base_top
+        self.top: int = self.base_top
         self.selectors = 0
 
     def new_selector(self) -> int:
@@ -87,13 +87,15 @@ class SatBackend(Backend):
     @staticmethod
     def _assumptions(cells: Cells, n: int) -> list[int]:
         idx = np.flatnonzero(cells)
-        return (idx * n + cells[idx].astype(np.int64)).tolist()
+        lits: list[int] = (idx * n + cells[idx].astype(np.int64)).tolist()
+        return lits
 
     @staticmethod
     def _read(model: list[int], geometry: Geometry) -> Cells:
         n = geometry.size
         vals = np.asarray(model[: geometry.ncandidates]) > 0
-        return (vals.reshape(-1, n).argmax(axis=1) + 1).astype(np.int8)
+        grid: Cells = (vals.reshape(-1, n).argmax(axis=1) + 1).astype(np.int8)
+        return grid
 
     def _block(self, s: _Session, cells: Cells, sol: Cells) -> int | None:
         """Add "differ from ``sol`` in some empty cell" under a new selector."""

@@ -76,7 +76,8 @@ class SudokuModel:
     ) -> NDArray[np.int8]:
         n = self.puzzle.geometry.size
         vals = np.array([read.boolean_value(v) for v in self.x.reshape(-1)], dtype=bool)
-        return (vals.reshape(-1, n).argmax(axis=1) + 1).astype(np.int8)
+        grid: NDArray[np.int8] = (vals.reshape(-1, n).argmax(axis=1) + 1).astype(np.int8)
+        return grid
 
     def solve(
         self, *, workers: int = 1, time_limit: float | None = None
@@ -107,6 +108,6 @@ class SudokuModel:
         solver = self._solver(1, None)
         solver.parameters.enumerate_all_solutions = True
         if self.model.has_objective():
-            self.model.clear_objective()
+            self.model.clear_objective()  # type: ignore[no-untyped-call]
         solver.solve(self.model, _Collect())
         return iter(found)
