@@ -10,7 +10,7 @@ loops that also know a solution.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Union
+from typing import Union, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -144,8 +144,7 @@ class Checker:
 
     def _cells(self, puzzle: PuzzleLike | Cells) -> Cells:
         if isinstance(puzzle, np.ndarray) and puzzle.dtype == np.int8 and puzzle.ndim == 1:
-            raw: Cells = puzzle
-            return raw
+            return cast(Cells, puzzle)
         cells, _geo = _cells_and_geometry(puzzle, self.geometry)
         return np.asarray(cells, dtype=np.int8)
 
