@@ -23,6 +23,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "check",
     "solve",
     "export",
+    "bank",
 )
 
 EXIT_OK = 0

@@ -1,0 +1,132 @@
+"""The puzzle bank: dedup by canonical form, queries, ratings, exports."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from csp_sudoku.bank import BankError, BankQuery, PuzzleBank, pattern_symmetries
+from csp_sudoku.canonical import random_isomorphism
+from csp_sudoku.errors import NotUniqueError
+from csp_sudoku.geometry import Geometry
+from csp_sudoku.io import parse_line
+from csp_sudoku.puzzle import Puzzle
+from tests.conftest import load_lines
+
+#: A minimal puzzle with a rot180 clue pattern (Wikipedia's example is not minimal).
+EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+
+
+@dataclass
+class FakeRating:
+    metric: str
+    score: float
+    level: str
+    level_rank: int
+    parameters: dict[str, Any] = field(default_factory=dict)
+    runs: int | None = None
+    seed: int | None = 5
+    version: str = "test"
+
+
+@pytest.fixture
+def bank(tmp_path: Path) -> PuzzleBank:
+    b = PuzzleBank(tmp_path / "bank.db")
+    yield b  # type: ignore[misc]
+    b.close()
+
+
+def test_isomorphs_are_duplicates(bank: PuzzleBank) -> None:
+    p = parse_line(load_lines("17_clue.txt", limit=1)[0])
+    first = bank.add(p, generator="royle", seed=1)
+    assert first.added
+    for s in range(5):
+        again = bank.add(random_isomorphism(s).apply(p))
+        assert not again.added and again.id == first.id
+    assert len(bank) == 1
+    e = bank.get(first.id)
+    assert e.minimal is True and e.clues == 17 and e.generator == "royle" and e.seed == 1
+    assert e.puzzle == p
+    assert bank.find(random_isomorphism(9).apply(p)) is not None
+    assert random_isomorphism(3).apply(p) in bank
+
+
+def test_non_unique_puzzles_are_refused(bank: PuzzleBank) -> None:
+    with pytest.raises(NotUniqueError):
+        bank.add(Puzzle(np.zeros(81, np.int8)))
+    assert len(bank) == 0
+
+
+def test_query_minimal_symmetry_level_not_exported(bank: PuzzleBank, tmp_path: Path) -> None:
+    easy = parse_line(EASY)
+    assert "rot180" in pattern_symmetries(easy)
+    seventeen = [parse_line(s) for s in load_lines("17_clue.txt", limit=6)]
+    res = bank.add_many([easy, *seventeen], generator="mix")
+    assert all(r.added for r in res)
+    ids = [r.id for r in res]
+    assert bank.get(ids[0]).minimal is False  # the classic example has removable clues
+    for i, pid in enumerate(ids):
+        bank.add_rating(pid, FakeRating("rounds", float(i), "Hard" if i % 2 else "Easy", i % 2))
+
+    hard = BankQuery(limit=20, minimal=True, metric="rounds", level="hard", not_exported=True)
+    picked = bank.query(hard)
+    assert [e.id for e in picked] == [pid for i, pid in enumerate(ids) if i % 2 and i > 0]
+    assert all(e.ratings["rounds"][1] == "Hard" for e in picked)
+    assert bank.count(BankQuery(symmetry="rot180")) >= 1
+    assert bank.count(BankQuery(min_clues=18)) == 1
+    by_score = bank.query(BankQuery(metric="rounds", order="-score", limit=2))
+    assert [e.ratings["rounds"][0] for e in by_score] == [6.0, 5.0]
+
+    out = tmp_path / "out.txt"
+    assert bank.export(picked[:2], out, batch="book-1") == 2
+    assert out.read_text().splitlines() == [e.puzzle.to_line() for e in picked[:2]]
+    remaining = bank.query(hard)
+    assert [e.id for e in remaining] == [e.id for e in picked[2:]]
+    assert bank.count(BankQuery(not_in_batch="book-2")) == len(ids)
+    st = bank.stats()
+    assert st["puzzles"] == 7 and st["exported"] == 2 and st["clues"][17] == 6
+
+
+def test_values_never_enter_sql(bank: PuzzleBank) -> None:
+    evil = "x'); DROP TABLE puzzles; --"
+    bank.add(parse_line(EASY), generator=evil, check_minimal=False)
+    assert bank.count(BankQuery(generator=evil)) == 1
+    assert bank.count(BankQuery(level=evil, metric=evil)) == 0
+    assert len(bank) == 1
+    with pytest.raises(BankError):
+        BankQuery(symmetry=evil).sql()
+    with pytest.raises(BankError):
+        BankQuery(order=evil).sql()
+    with pytest.raises(BankError):
+        BankQuery(level="Hard").sql()  # a level needs a metric
+
+
+def test_other_geometries_and_reopen(tmp_path: Path) -> None:
+    path = tmp_path / "b.db"
+    x = Geometry.x_sudoku(4)
+    solution = Puzzle([1, 2, 3, 4, 3, 4, 1, 2, 4, 3, 2, 1, 2, 1, 4, 3], x)
+    with PuzzleBank(path) as bank:
+        r = bank.add(solution.without(range(0, 16, 2)))
+        assert r.added
+    with PuzzleBank(path) as bank:
+        e = bank.get(r.id)
+        assert e.puzzle.geometry == x and e.solution == solution
+        assert bank.count(BankQuery(geometry="x-4x4")) == 1
+    bad = tmp_path / "not.db"
+    bad.write_text("hello, this is not SQLite" * 100)
+    with pytest.raises(BankError):
+        PuzzleBank(bad)
+
+
+def test_rate_with_the_metrics_module(bank: PuzzleBank) -> None:
+    pytest.importorskip("csp_sudoku.metrics")
+    bank.add_many([parse_line(s) for s in load_lines("17_clue.txt", limit=3)])
+    assert bank.rate("oracle", seed=1, runs=2) == 3
+    assert bank.rate("oracle", seed=1, runs=2) == 0  # already rated
+    e = bank.query(BankQuery(limit=1))[0]
+    assert "oracle" in e.ratings
+    assert bank.count(BankQuery(metric="oracle", level=e.ratings["oracle"][1])) >= 1
