@@ -69,17 +69,23 @@ class CandidateState:
 
         A puzzle with clashing clues gives a state where :meth:`is_contradiction` holds.
         """
+        from csp_sudoku.human._tables import tables
+
         g = puzzle.geometry
+        t = tables(g)
+        values = np.array(puzzle.cells, dtype=np.int8)
+        v64 = values.astype(np.int64)
+        # one extra zero slot for the -1 padding of the peer table
+        bits = np.zeros(g.ncells + 1, dtype=np.int64)
+        bits[: g.ncells] = np.where(v64 > 0, np.left_shift(1, np.maximum(v64 - 1, 0)), 0)
+        used = np.bitwise_or.reduce(bits[t.peers], axis=1)
         full = (1 << g.size) - 1
-        state = cls(g, np.full(g.ncells, full, dtype=np.int64), np.zeros(g.ncells, dtype=np.int8))
-        for cell in puzzle.clue_cells().tolist():
-            d = int(puzzle.cells[cell])
-            if state.masks[cell] >> (d - 1) & 1:
-                state.place(cell, d)
-            else:  # clashing clue: record it and leave the contradiction visible
-                state.values[cell] = d
-                state.masks[cell] = 0
-        return state
+        own = bits[: g.ncells]
+        clue = v64 > 0
+        # an empty cell keeps the digits no peer holds; a clue keeps its own bit,
+        # or nothing when a peer holds the same digit (the clash stays visible)
+        masks = np.where(clue, np.where(used & own, 0, own), full & ~used).astype(np.int64)
+        return cls(g, masks, values)
 
     def copy(self) -> CandidateState:
         """An independent copy."""

@@ -1,0 +1,409 @@
+"""Solve paths: the human model run step by step, with what it saw and did.
+
+The solver repeats: try the techniques in the configured order and apply one
+move of the first that has any, then start again from the first. Techniques:
+
+``singles``
+    one naked or hidden single (the first available, or one chosen at random
+    when an ``rng`` is given: Pelanek's SiSuS model, *Difficulty Rating of
+    Sudoku Puzzles by a Computational Model*, section "SiSuS");
+``subsets``
+    one application of the constraint subset rule of the smallest size
+    ``n = 1, 2, ..., max_subset`` that has any (Hunt, Pong, Tucker,
+    *Difficulty-Driven Sudoku Puzzle Generation*, sections "Constraint Subset
+    Rule" and "Human Model");
+``refutation``
+    fill the cell of lowest refutation score with its solution digit
+    (Pelanek, section "Refutation score");
+``oracle``
+    reveal one cell of the solution (Fletcher, Johnson, Morrison, *Taking the
+    Mystery Out of Sudoku Difficulty: An Oracular Model*): the empty cell with
+    fewest candidates, or a random empty cell when an ``rng`` is given.
+
+Every :class:`Step` records its ``options``: how many moves of its kind were
+available at that moment (distinct singles; applications of that subset size;
+cells with a finite refutation score; empty cells for the oracle). The path is
+JSON serialisable (:meth:`SolvePath.to_dict`; schema in docs/explain_schema.md).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from csp_sudoku.errors import NotUniqueError
+from csp_sudoku.human._tables import tables
+from csp_sudoku.human.state import CandidateState
+from csp_sudoku.human.subsets import apply_subset, find_subsets
+from csp_sudoku.puzzle import Puzzle
+
+#: Technique families a path solver can use, in their default order.
+TECHNIQUES: tuple[str, ...] = ("singles", "subsets", "refutation", "oracle")
+DEFAULT_TECHNIQUES: tuple[str, ...] = ("singles", "subsets")
+
+Pair = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One move of a solve path.
+
+    Attributes:
+        technique: ``naked single``, ``hidden single``, a classic subset name
+            (``pointing``, ``claiming``, ``naked pair``, ``hidden triple``,
+            ``X-Wing``, ...), ``subset`` for an unnamed subset-rule application,
+            ``refutation`` or ``oracle``.
+        kind: the family: ``single``, ``subset``, ``refutation`` or ``oracle``.
+        size: the subset size n for subset steps, 0 otherwise.
+        placements: ``(cell, digit)`` pairs filled (cell 0-based row-major, digit 1-based).
+        eliminations: ``(cell, digit)`` candidates removed.
+        options: moves of this kind available at that moment (see the module doc).
+        a: the exact-cover columns of A (subset steps).
+        b: the exact-cover columns of B (subset steps).
+        cells: the cells the move looked at (the single's cell; A's and B's
+            cells for a subset; the refuted cell).
+        unit: the unit of a hidden single, -1 otherwise.
+        score: the refutation score of the cell filled (refutation steps).
+    """
+
+    technique: str
+    kind: str
+    size: int
+    placements: tuple[Pair, ...]
+    eliminations: tuple[Pair, ...]
+    options: int
+    a: tuple[int, ...] = ()
+    b: tuple[int, ...] = ()
+    cells: tuple[int, ...] = ()
+    unit: int = -1
+    score: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (see docs/explain_schema.md)."""
+        d: dict[str, Any] = {
+            "technique": self.technique,
+            "kind": self.kind,
+            "size": self.size,
+            "placements": [list(p) for p in self.placements],
+            "eliminations": [list(e) for e in self.eliminations],
+            "options": self.options,
+            "cells": list(self.cells),
+        }
+        if self.kind == "subset":
+            d["a"] = list(self.a)
+            d["b"] = list(self.b)
+        if self.unit >= 0:
+            d["unit"] = self.unit
+        if self.score is not None:
+            d["score"] = None if math.isinf(self.score) else self.score
+        return d
+
+
+@dataclass
+class SolvePath:
+    """The steps of one run of the human model on a puzzle.
+
+    Attributes:
+        puzzle: the puzzle solved.
+        steps: the moves, in order.
+        solved: True when every cell got filled.
+        contradiction: True when the position became contradictory (only for
+            puzzles without a solution).
+        techniques: the technique order used.
+        final: the cells at the end (0 = still empty).
+    """
+
+    puzzle: Puzzle
+    steps: list[Step] = field(default_factory=list)
+    solved: bool = False
+    contradiction: bool = False
+    techniques: tuple[str, ...] = DEFAULT_TECHNIQUES
+    final: NDArray[np.int8] | None = None
+
+    @property
+    def max_subset_size(self) -> int:
+        """The largest subset size used (0 when none)."""
+        return max((s.size for s in self.steps if s.kind == "subset"), default=0)
+
+    def technique_counts(self) -> dict[str, int]:
+        """How many steps used each technique name."""
+        out: dict[str, int] = {}
+        for s in self.steps:
+            out[s.technique] = out.get(s.technique, 0) + 1
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of docs/explain_schema.md."""
+        final = self.final if self.final is not None else self.puzzle.cells
+        return {
+            "puzzle": self.puzzle.to_line(),
+            "geometry": self.puzzle.geometry.name,
+            "solved": self.solved,
+            "contradiction": self.contradiction,
+            "techniques": list(self.techniques),
+            "max_subset_size": self.max_subset_size,
+            "technique_counts": self.technique_counts(),
+            "final": Puzzle(final, self.puzzle.geometry).to_line(),
+            "steps": [s.to_dict() for s in self.steps],
+        }
+
+    def to_json(self, indent: int | None = None) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json.dumps(self.to_dict(), indent=indent)
+
+    def describe(self) -> list[str]:
+        """One readable line per step (``r1c2`` cell names, technique names)."""
+        return [describe_step(self.puzzle, s, i + 1) for i, s in enumerate(self.steps)]
+
+
+def _pairs(geometry_cell_name: Any, pairs: Sequence[Pair], sep: str) -> str:
+    return ", ".join(f"{geometry_cell_name(c)}{sep}{d}" for c, d in pairs)
+
+
+def describe_step(puzzle: Puzzle, step: Step, number: int) -> str:
+    """A readable line for one step, e.g. ``12. hidden single: r4c5 = 7 (box 5)``."""
+    from csp_sudoku.encodings.exact_cover import exact_cover
+
+    g = puzzle.geometry
+    name = g.cell_name
+    opts = f"[{step.options} option{'s' if step.options != 1 else ''}]"
+    if step.kind == "single":
+        where = f" ({g.unit_name(step.unit)})" if step.unit >= 0 else ""
+        return f"{number}. {step.technique}: {_pairs(name, step.placements, ' = ')}{where} {opts}"
+    if step.kind == "subset":
+        ec = exact_cover(g)
+        a = ", ".join(ec.column_name(c) for c in step.a)
+        b = ", ".join(ec.column_name(c) for c in step.b)
+        return (
+            f"{number}. {step.technique} (size {step.size}): {{{a}}} covered by {{{b}}}; "
+            f"removes {_pairs(name, step.eliminations, '<>')} {opts}"
+        )
+    extra = ""
+    if step.score is not None:
+        extra = f", refutation score {step.score:g}"
+    return f"{number}. {step.technique}: {_pairs(name, step.placements, ' = ')}{extra} {opts}"
+
+
+def _check_techniques(techniques: Sequence[str]) -> tuple[str, ...]:
+    out = tuple(techniques)
+    for t in out:
+        if t not in TECHNIQUES:
+            raise ValueError(f"unknown technique {t!r}; choose from {', '.join(TECHNIQUES)}")
+    if not out:
+        raise ValueError("give at least one technique")
+    return out
+
+
+def _singles_steps(
+    state: CandidateState, rng: np.random.Generator | None, max_steps: int
+) -> tuple[list[Step], int]:
+    """Run singles in the compiled kernel until none is left; return the steps and status."""
+    from csp_sudoku._kernels.human import singles_run
+
+    t = tables(state.geometry)
+    nempty = int(np.count_nonzero(state.values == 0))
+    rand = rng.random(nempty) if rng is not None else np.empty(0, dtype=np.float64)
+    rc = np.empty(nempty + 1, dtype=np.int32)
+    rd = np.empty_like(rc)
+    ru = np.empty_like(rc)
+    ro = np.empty_like(rc)
+    nsteps, status = singles_run(
+        state.masks, state.values, t.peers, t.npeers, t.units, rand, max_steps, rc, rd, ru, ro
+    )
+    steps = [
+        Step(
+            "naked single" if u < 0 else "hidden single",
+            "single",
+            0,
+            ((c, d),),
+            (),
+            o,
+            cells=(c,),
+            unit=u,
+        )
+        for c, d, u, o in zip(
+            rc[:nsteps].tolist(),
+            rd[:nsteps].tolist(),
+            ru[:nsteps].tolist(),
+            ro[:nsteps].tolist(),
+            strict=True,
+        )
+    ]
+    return steps, int(status)
+
+
+def _subset_step(state: CandidateState, max_subset: int) -> Step | None:
+    g = state.geometry
+    cols_table = tables(g).column_candidates
+    for n in range(1, max_subset + 1):
+        apps = find_subsets(state, n)
+        if not apps:
+            continue
+        app = apps[0]
+        alive = state.alive()
+        live = [x for x in cols_table[list(app.a)].reshape(-1).tolist() if alive[x]]
+        cells = sorted({x // g.size for x in live} | {c for c, _d in app.eliminations})
+        apply_subset(state, app)
+        return Step(
+            app.name or "subset",
+            "subset",
+            n,
+            (),
+            app.eliminations,
+            len(apps),
+            a=app.a,
+            b=app.b,
+            cells=tuple(cells),
+        )
+    return None
+
+
+def _refutation_step(
+    state: CandidateState, solution: NDArray[np.int8], rng: np.random.Generator
+) -> Step | None:
+    from csp_sudoku.human.refutation import refutation_scores
+
+    scores = refutation_scores(state, solution, rng)
+    finite = {c: s for c, s in scores.items() if not math.isinf(s)}
+    if not finite:
+        return None
+    cell = min(finite, key=lambda c: (finite[c], c))
+    digit = int(solution[cell])
+    state.place(cell, digit)
+    return Step(
+        "refutation",
+        "refutation",
+        0,
+        ((cell, digit),),
+        (),
+        len(finite),
+        cells=(cell,),
+        score=finite[cell],
+    )
+
+
+def _oracle_step(
+    state: CandidateState, solution: NDArray[np.int8], rng: np.random.Generator | None
+) -> Step | None:
+    empty = state.empty_cells()
+    if empty.size == 0:
+        return None
+    if rng is not None:
+        cell = int(empty[int(rng.integers(empty.size))])
+    else:
+        counts = np.array([bin(int(m)).count("1") for m in state.masks[empty]])
+        cell = int(empty[int(np.argmin(counts))])
+    digit = int(solution[cell])
+    state.place(cell, digit)
+    return Step("oracle", "oracle", 0, ((cell, digit),), (), int(empty.size), cells=(cell,))
+
+
+def solve_path(
+    puzzle: Puzzle,
+    techniques: Sequence[str] = DEFAULT_TECHNIQUES,
+    *,
+    max_subset: int = 4,
+    rng: np.random.Generator | None = None,
+    solution: NDArray[np.integer] | Puzzle | None = None,
+    max_steps: int | None = None,
+) -> SolvePath:
+    """Run the human model on ``puzzle`` and return its path.
+
+    Args:
+        puzzle: the puzzle.
+        techniques: the technique families in order of preference (see the module doc).
+        max_subset: the largest subset size the ``subsets`` technique tries.
+        rng: random choice of singles (and of oracle cells; refutation always
+            needs one and makes a seeded generator from ``0`` when this is None).
+            None takes the first available single, so the path is deterministic.
+        solution: the solution grid, for ``refutation`` and ``oracle``; computed
+            with :func:`csp_sudoku.solve` when needed and not given.
+        max_steps: stop after this many steps (None: no limit).
+
+    Returns:
+        The :class:`SolvePath`; ``solved`` is False when the techniques got stuck.
+
+    Raises:
+        ValueError: for an unknown technique or ``max_subset < 1``.
+        NotUniqueError: when ``refutation`` or ``oracle`` need a solution and
+            the puzzle has none.
+    """
+    order = _check_techniques(techniques)
+    if max_subset < 1:
+        raise ValueError(f"max_subset must be at least 1, got {max_subset}")
+    state = CandidateState.from_puzzle(puzzle)
+    path = SolvePath(puzzle, techniques=order)
+    sol: NDArray[np.int8] | None = None
+    if ("refutation" in order or "oracle" in order) and puzzle.is_consistent():
+        if solution is not None:
+            sol = np.asarray(
+                solution.cells if isinstance(solution, Puzzle) else solution, dtype=np.int8
+            ).reshape(-1)
+        else:
+            from csp_sudoku.api import solve
+
+            solved = solve(puzzle)
+            if solved is None:
+                raise NotUniqueError("the puzzle has no solution to refute against or reveal")
+            sol = np.asarray(solved.cells, dtype=np.int8)
+    ref_rng = rng if rng is not None else np.random.default_rng(0)
+    limit = max_steps if max_steps is not None else 10 * puzzle.geometry.ncandidates
+
+    while len(path.steps) < limit:
+        if state.is_contradiction():
+            path.contradiction = True
+            break
+        if state.is_solved():
+            break
+        step: Step | None = None
+        for tech in order:
+            if tech == "singles":
+                steps, status = _singles_steps(state, rng, limit - len(path.steps))
+                if steps:
+                    path.steps.extend(steps)
+                    step = steps[-1]
+                if status < 0:
+                    path.contradiction = True
+                if steps or status < 0:
+                    break
+            elif tech == "subsets":
+                step = _subset_step(state, max_subset)
+                if step is not None:
+                    path.steps.append(step)
+                    break
+            elif sol is not None:
+                step = (
+                    _refutation_step(state, sol, ref_rng)
+                    if tech == "refutation"
+                    else _oracle_step(state, sol, rng)
+                )
+                if step is not None:
+                    path.steps.append(step)
+                    break
+        if step is None or path.contradiction:
+            break
+    path.solved = state.is_solved() and not path.contradiction
+    path.final = state.values.copy()
+    return path
+
+
+def explain(puzzle: Puzzle, **kwargs: Any) -> SolvePath:
+    """Alias of :func:`solve_path` (the ``csp-sudoku explain`` command's engine)."""
+    return solve_path(puzzle, **kwargs)
+
+
+__all__ = [
+    "DEFAULT_TECHNIQUES",
+    "TECHNIQUES",
+    "SolvePath",
+    "Step",
+    "describe_step",
+    "explain",
+    "solve_path",
+]
