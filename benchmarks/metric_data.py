@@ -1,0 +1,107 @@
+"""Shared helpers of the metric benchmarks: puzzle samples and cached metric scores.
+
+Scores are cached in benchmarks/results/ as TSV (puzzle, metric, runs, seed,
+score, level_rank, seconds) so that the reference distribution, the validation
+report and the figures can be rebuilt without re-rating.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import time
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("CSP_SUDOKU_SHARED_DATA", ROOT.parent / "shared" / "data"))
+RESULTS = ROOT / "benchmarks" / "results"
+FIGURES = ROOT / "docs" / "figures"
+
+
+def read_set(name: str) -> list[str]:
+    """Puzzle lines of a shared data file."""
+    out = []
+    with (SHARED / name).open(encoding="utf-8") as fh:
+        for line in fh:
+            s = line.strip()
+            if s and not s.startswith("#"):
+                out.append(s.split()[0])
+    return out
+
+
+def sample(name: str, n: int, seed: int) -> list[str]:
+    """``n`` puzzles of a shared set, chosen with ``numpy.random.default_rng(seed)``."""
+    lines = read_set(name)
+    idx = np.random.default_rng(seed).choice(len(lines), size=min(n, len(lines)), replace=False)
+    return [lines[i] for i in sorted(idx.tolist())]
+
+
+def read_calibration() -> list[dict[str, str]]:
+    """Rows of se_calibration.tsv."""
+    with (SHARED / "se_calibration.tsv").open(encoding="utf-8") as fh:
+        return list(csv.DictReader(fh, delimiter="\t"))
+
+
+def _rate_one(args: tuple[str, str, int | None, int]) -> tuple[str, str, float, int, float]:
+    from csp_sudoku.metrics import rate
+
+    puzzle, metric, runs, seed = args
+    t = time.perf_counter()
+    r = rate(puzzle, metric, runs, seed)
+    return puzzle, metric, r.score, r.level_rank, time.perf_counter() - t
+
+
+def scores(
+    puzzles: Sequence[str],
+    metrics: Iterable[str],
+    *,
+    cache: str,
+    runs: dict[str, int | None] | None = None,
+    seed: int = 1,
+    jobs: int = 1,
+) -> dict[str, dict[str, tuple[float, int, float]]]:
+    """``{metric: {puzzle: (score, level_rank, seconds)}}``, computed once and cached."""
+    runs = runs or {}
+    path = RESULTS / cache
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    have: dict[tuple[str, str, str, int], tuple[float, int, float]] = {}
+    if path.exists():
+        with path.open(encoding="utf-8") as fh:
+            for row in csv.DictReader(fh, delimiter="\t"):
+                have[(row["puzzle"], row["metric"], row["runs"], int(row["seed"]))] = (
+                    float(row["score"]),
+                    int(row["level_rank"]),
+                    float(row["seconds"]),
+                )
+    todo = []
+    for m in metrics:
+        for i, p in enumerate(puzzles):
+            key = (p, m, str(runs.get(m)), seed + i)
+            if key not in have:
+                todo.append((p, m, runs.get(m), seed + i))
+    if todo:
+        new = not path.exists()
+        with path.open("a", encoding="utf-8") as fh:
+            if new:
+                fh.write("puzzle\tmetric\truns\tseed\tscore\tlevel_rank\tseconds\n")
+            if jobs > 1:
+                with ProcessPoolExecutor(jobs) as ex:
+                    results = ex.map(_rate_one, todo, chunksize=4)
+                    for (p, m, r, s), res in zip(todo, results, strict=True):
+                        _, _, sc, lr, sec = res
+                        fh.write(f"{p}\t{m}\t{r}\t{s}\t{sc!r}\t{lr}\t{sec:.6f}\n")
+                        have[(p, m, str(r), s)] = (sc, lr, sec)
+            else:
+                for p, m, r, s in todo:
+                    _, _, sc, lr, sec = _rate_one((p, m, r, s))
+                    fh.write(f"{p}\t{m}\t{r}\t{s}\t{sc!r}\t{lr}\t{sec:.6f}\n")
+                    fh.flush()
+                    have[(p, m, str(r), s)] = (sc, lr, sec)
+    out: dict[str, dict[str, tuple[float, int, float]]] = {}
+    for m in metrics:
+        out[m] = {p: have[(p, m, str(runs.get(m)), seed + i)] for i, p in enumerate(puzzles)}
+    return out

@@ -1,0 +1,963 @@
+"""Compiled loops of the difficulty metrics (numba): hsolve, the oracle and SiSuS singles.
+
+Everything here works on plain arrays so that any geometry runs through the
+same code: ``masks`` (int64 candidate bits per cell, bit ``d-1`` for digit
+``d``), ``values`` (int8 per cell, 0 = empty), ``units`` (``(U, N)`` cell
+indices), ``cell_units`` and ``peers`` (padded with -1) and the line/box
+``intersections`` used by locked candidates. :func:`tables` builds these once per
+geometry.
+
+Randomness: a splitmix64 generator whose 64-bit state lives in a one-element
+``uint64`` array. Its seed is drawn by the caller from a
+``numpy.random.Generator``, so every run is reproducible under a seed and no
+global random state is touched.
+
+Strategy ids follow Appendix A of Chang, Fan, Sun, *hsolve: A Difficulty Metric
+and Puzzle Generator for Sudoku* (tiers 0-5); see :data:`STRATEGY_NAMES`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+from numba import njit
+from numpy.typing import NDArray
+
+from csp_sudoku.geometry import Geometry
+
+I64 = NDArray[np.int64]
+
+#: Names of the hsolve strategies, indexed by strategy id.
+STRATEGY_NAMES: tuple[str, ...] = (
+    "naked single",
+    "hidden single",
+    "naked double",
+    "hidden double",
+    "locked candidates",
+    "naked triple",
+    "hidden triple",
+    "x-wing",
+    "naked quad",
+    "hidden quad",
+    "swordfish",
+    "jellyfish",
+    "backtracking",
+)
+#: Tier of each strategy id.
+STRATEGY_TIERS: tuple[int, ...] = (0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 5)
+#: First strategy id of each tier, and one past the last (tier t is ids TIER_START[t]:TIER_START[t+1]).
+TIER_START: tuple[int, ...] = (0, 2, 5, 8, 11, 12, 13)
+N_STRATEGIES = 13
+N_TIERS = 6
+
+
+@dataclass(frozen=True)
+class Tables:
+    """The geometry as flat int64 arrays for the kernels."""
+
+    size: int
+    units: I64
+    kinds: I64  # 0 row, 1 column, 2 box/region, 3 extra
+    cell_units: I64
+    peers: I64
+    inter_cells: I64  # (I, width) cells of each line/box intersection, padded with -1
+    inter_line: I64
+    inter_box: I64
+
+
+@cache
+def tables(geometry: Geometry) -> Tables:
+    """The kernel tables of ``geometry`` (cached)."""
+    kinds_map = {"row": 0, "col": 1, "box": 2, "region": 2, "extra": 3}
+    units = np.ascontiguousarray(geometry.units, dtype=np.int64)
+    kinds = np.array([kinds_map[k] for k in geometry.unit_kinds], dtype=np.int64)
+    peers_list = geometry.peers
+    width = max(len(p) for p in peers_list)
+    peers = np.full((geometry.ncells, width), -1, dtype=np.int64)
+    for c, p in enumerate(peers_list):
+        peers[c, : len(p)] = p
+    cells: list[list[int]] = []
+    lines: list[int] = []
+    boxes: list[int] = []
+    unit_sets = [set(u.tolist()) for u in geometry.units]
+    for li in range(geometry.nunits):
+        if kinds[li] > 1:
+            continue
+        for bi in range(geometry.nunits):
+            if kinds[bi] != 2:
+                continue
+            common = sorted(unit_sets[li] & unit_sets[bi])
+            if len(common) >= 2:
+                cells.append(common)
+                lines.append(li)
+                boxes.append(bi)
+    iw = max((len(c) for c in cells), default=1)
+    inter = np.full((max(len(cells), 1), iw), -1, dtype=np.int64)
+    for i, common_cells in enumerate(cells):
+        inter[i, : len(common_cells)] = common_cells
+    return Tables(
+        size=geometry.size,
+        units=units,
+        kinds=kinds,
+        cell_units=np.ascontiguousarray(geometry.cell_units, dtype=np.int64),
+        peers=peers,
+        inter_cells=inter if cells else inter[:0],
+        inter_line=np.array(lines, dtype=np.int64),
+        inter_box=np.array(boxes, dtype=np.int64),
+    )
+
+
+# ---------------------------------------------------------------------- basics
+@njit(cache=True)
+def rng_next(st: NDArray[np.uint64]) -> np.uint64:  # pragma: no cover - compiled
+    """splitmix64: advance the state and return 64 random bits."""
+    st[0] = st[0] + np.uint64(0x9E3779B97F4A7C15)
+    z = st[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    out: np.uint64 = z ^ (z >> np.uint64(31))
+    return out
+
+
+@njit(cache=True)
+def rng_below(st: NDArray[np.uint64], n: int) -> int:  # pragma: no cover - compiled
+    """A random integer in ``0 .. n-1`` (``n > 0``)."""
+    return int(rng_next(st) % np.uint64(n))
+
+
+@njit(cache=True)
+def popcount(x: int | np.int64) -> int:  # pragma: no cover - compiled
+    c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def low_digit(x: int | np.int64) -> int:  # pragma: no cover - compiled
+    """The 1-based digit of the lowest set bit of ``x`` (``x != 0``)."""
+    d = 1
+    while not (x & 1):
+        x >>= 1
+        d += 1
+    return d
+
+
+@njit(cache=True)
+def place(
+    masks: I64, values: NDArray[np.int8], peers: I64, cell: int, d: int
+) -> None:  # pragma: no cover
+    bit = np.int64(1) << np.int64(d - 1)
+    values[cell] = d
+    for j in range(peers.shape[1]):
+        p = peers[cell, j]
+        if p < 0:
+            break
+        masks[p] &= ~bit
+    masks[cell] = bit
+
+
+@njit(cache=True)
+def count_empty(values: NDArray[np.int8]) -> int:  # pragma: no cover - compiled
+    n = 0
+    for c in range(values.shape[0]):
+        if values[c] == 0:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def unit_once(
+    masks: I64, values: NDArray[np.int8], units: I64, once: I64, union: I64
+) -> None:  # pragma: no cover
+    """Per unit: digits with exactly one place among empty cells, and all digits there."""
+    for u in range(units.shape[0]):
+        o = np.int64(0)
+        t = np.int64(0)
+        for j in range(units.shape[1]):
+            c = units[u, j]
+            if values[c] == 0:
+                m = masks[c]
+                t |= o & m
+                o |= m
+        once[u] = o & ~t
+        union[u] = o
+
+
+@njit(cache=True)
+def contradiction(
+    masks: I64, values: NDArray[np.int8], units: I64, n: int
+) -> bool:  # pragma: no cover
+    """An empty cell without candidates, a digit twice in a unit, or a digit with no place."""
+    full = (np.int64(1) << np.int64(n)) - 1
+    for c in range(values.shape[0]):
+        if values[c] == 0 and masks[c] == 0:
+            return True
+    for u in range(units.shape[0]):
+        placed = np.int64(0)
+        union = np.int64(0)
+        for j in range(units.shape[1]):
+            c = units[u, j]
+            v = values[c]
+            if v:
+                bit = np.int64(1) << np.int64(v - 1)
+                if placed & bit:
+                    return True
+                placed |= bit
+            else:
+                union |= masks[c]
+        if (placed | union) != full:
+            return True
+    return False
+
+
+@njit(cache=True)
+def singles_fixpoint(
+    masks: I64, values: NDArray[np.int8], units: I64, peers: I64, n: int
+) -> int:  # pragma: no cover - compiled
+    """Naked and hidden singles until none is left: 1 solved, 0 stuck, -1 contradiction."""
+    nu = units.shape[0]
+    once = np.empty(nu, dtype=np.int64)
+    union = np.empty(nu, dtype=np.int64)
+    while True:
+        changed = False
+        for c in range(values.shape[0]):
+            if values[c] == 0:
+                m = masks[c]
+                if m == 0:
+                    return -1
+                if m & (m - 1) == 0:
+                    place(masks, values, peers, c, low_digit(m))
+                    changed = True
+        unit_once(masks, values, units, once, union)
+        for u in range(nu):
+            o = once[u]
+            if o == 0:
+                continue
+            for j in range(units.shape[1]):
+                c = units[u, j]
+                if values[c] == 0:
+                    h = masks[c] & o
+                    if h:
+                        place(masks, values, peers, c, low_digit(h))
+                        changed = True
+        if contradiction(masks, values, units, n):
+            return -1
+        if not changed:
+            break
+    return 1 if count_empty(values) == 0 else 0
+
+
+@njit(cache=True)
+def apply_ops(
+    masks: I64, values: NDArray[np.int8], peers: I64, ops: I64, nops: int
+) -> None:  # pragma: no cover
+    """Apply ``nops`` rows ``(cell, digit, is_placement)`` of ``ops``."""
+    for i in range(nops):
+        c = ops[i, 0]
+        d = ops[i, 1]
+        if ops[i, 2]:
+            if values[c] == 0:
+                place(masks, values, peers, c, d)
+        elif values[c] == 0:
+            masks[c] &= ~(np.int64(1) << np.int64(d - 1))
+
+
+@njit(cache=True)
+def _choose(n: int, k: int) -> int:  # pragma: no cover - compiled
+    if n < k:
+        return 0
+    r = 1
+    for i in range(k):
+        r = r * (n - i) // (i + 1)
+    return r
+
+
+@njit(cache=True)
+def _next_combo(idx: I64, k: int, n: int) -> bool:  # pragma: no cover - compiled
+    i = k - 1
+    while i >= 0 and idx[i] == n - k + i:
+        i -= 1
+    if i < 0:
+        return False
+    idx[i] += 1
+    for j in range(i + 1, k):
+        idx[j] = idx[j - 1] + 1
+    return True
+
+
+# ---------------------------------------------------------------------- strategies
+# Each enumerator returns (p, v, nops): the possible applications p as Appendix A
+# counts them, the number v of valid applications, and, when the valid application
+# with index ``target`` was met, its operations written to ``ops``.
+
+
+@njit(cache=True)
+def _naked_single(
+    masks: I64, values: NDArray[np.int8], target: int, ops: I64
+) -> tuple[int, int, int]:  # pragma: no cover
+    p = 0
+    v = 0
+    nops = 0
+    for c in range(values.shape[0]):
+        if values[c] == 0:
+            p += 1
+            m = masks[c]
+            if m != 0 and m & (m - 1) == 0:
+                if v == target:
+                    ops[0, 0] = c
+                    ops[0, 1] = low_digit(m)
+                    ops[0, 2] = 1
+                    nops = 1
+                v += 1
+    return p, v, nops
+
+
+@njit(cache=True)
+def _hidden_single(
+    masks: I64, values: NDArray[np.int8], units: I64, cell_units: I64, target: int, ops: I64
+) -> tuple[int, int, int]:  # pragma: no cover
+    nu = units.shape[0]
+    once = np.empty(nu, dtype=np.int64)
+    union = np.empty(nu, dtype=np.int64)
+    unit_once(masks, values, units, once, union)
+    p = 0
+    v = 0
+    nops = 0
+    for c in range(values.shape[0]):
+        if values[c] == 0:
+            p += 1
+            h = np.int64(0)
+            for j in range(cell_units.shape[1]):
+                u = cell_units[c, j]
+                if u < 0:
+                    break
+                h |= once[u]
+            h &= masks[c]
+            if h:
+                if v == target:
+                    ops[0, 0] = c
+                    ops[0, 1] = low_digit(h)
+                    ops[0, 2] = 1
+                    nops = 1
+                v += 1
+    return p, v, nops
+
+
+@njit(cache=True)
+def _naked_subset(
+    masks: I64, values: NDArray[np.int8], units: I64, k: int, target: int, ops: I64
+) -> tuple[int, int, int]:  # pragma: no cover
+    """Naked double/triple/quad: k empty cells of a unit whose candidates are k digits."""
+    p = 0
+    v = 0
+    nops = 0
+    w = units.shape[1]
+    empt = np.empty(w, dtype=np.int64)
+    idx = np.empty(k, dtype=np.int64)
+    insub = np.zeros(w, dtype=np.bool_)
+    for u in range(units.shape[0]):
+        n = 0
+        for j in range(w):
+            if values[units[u, j]] == 0:
+                empt[n] = units[u, j]
+                n += 1
+        if n < k:
+            continue
+        p += _choose(n, k)
+        for i in range(k):
+            idx[i] = i
+        while True:
+            un = np.int64(0)
+            for i in range(k):
+                un |= masks[empt[idx[i]]]
+            if popcount(un) == k:
+                for i in range(n):
+                    insub[i] = False
+                for i in range(k):
+                    insub[idx[i]] = True
+                found = False
+                for i in range(n):
+                    if not insub[i] and masks[empt[i]] & un:
+                        found = True
+                        break
+                if found:
+                    if v == target:
+                        for i in range(n):
+                            if not insub[i]:
+                                b = masks[empt[i]] & un
+                                while b:
+                                    low = b & -b
+                                    ops[nops, 0] = empt[i]
+                                    ops[nops, 1] = low_digit(low)
+                                    ops[nops, 2] = 0
+                                    nops += 1
+                                    b ^= low
+                    v += 1
+            if not _next_combo(idx, k, n):
+                break
+    return p, v, nops
+
+
+@njit(cache=True)
+def _hidden_subset(
+    masks: I64, values: NDArray[np.int8], units: I64, k: int, target: int, ops: I64
+) -> tuple[int, int, int]:  # pragma: no cover
+    """Hidden double/triple/quad: k digits of a unit confined to k empty cells."""
+    p = 0
+    v = 0
+    nops = 0
+    w = units.shape[1]
+    empt = np.empty(w, dtype=np.int64)
+    idx = np.empty(k, dtype=np.int64)
+    insub = np.zeros(w, dtype=np.bool_)
+    for u in range(units.shape[0]):
+        n = 0
+        for j in range(w):
+            if values[units[u, j]] == 0:
+                empt[n] = units[u, j]
+                n += 1
+        if n < k:
+            continue
+        p += _choose(n, k)
+        for i in range(k):
+            idx[i] = i
+        while True:
+            for i in range(n):
+                insub[i] = False
+            for i in range(k):
+                insub[idx[i]] = True
+            other = np.int64(0)
+            sub = np.int64(0)
+            for i in range(n):
+                if insub[i]:
+                    sub |= masks[empt[i]]
+                else:
+                    other |= masks[empt[i]]
+            dd = sub & ~other
+            if popcount(dd) == k:
+                ok = True
+                extra = False
+                for i in range(k):
+                    m = masks[empt[idx[i]]]
+                    if not (m & dd):
+                        ok = False
+                    if m & ~dd:
+                        extra = True
+                if ok and extra:
+                    if v == target:
+                        for i in range(k):
+                            b = masks[empt[idx[i]]] & ~dd
+                            while b:
+                                low = b & -b
+                                ops[nops, 0] = empt[idx[i]]
+                                ops[nops, 1] = low_digit(low)
+                                ops[nops, 2] = 0
+                                nops += 1
+                                b ^= low
+                    v += 1
+            if not _next_combo(idx, k, n):
+                break
+    return p, v, nops
+
+
+@njit(cache=True)
+def _in_unit(cell_units: I64, c: int, u: int) -> bool:  # pragma: no cover - compiled
+    for j in range(cell_units.shape[1]):
+        x = cell_units[c, j]
+        if x < 0:
+            return False
+        if x == u:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _locked_candidates(
+    masks: I64,
+    values: NDArray[np.int8],
+    units: I64,
+    cell_units: I64,
+    inter_cells: I64,
+    inter_line: I64,
+    inter_box: I64,
+    target: int,
+    ops: I64,
+) -> tuple[int, int, int]:  # pragma: no cover
+    """Pointing and claiming at each line/box intersection with two or more empty cells."""
+    p = 0
+    v = 0
+    nops = 0
+    w = units.shape[1]
+    for i in range(inter_cells.shape[0]):
+        ne = 0
+        ini = np.int64(0)
+        for j in range(inter_cells.shape[1]):
+            c = inter_cells[i, j]
+            if c < 0:
+                break
+            if values[c] == 0:
+                ne += 1
+                ini |= masks[c]
+        if ne < 2:
+            continue
+        p += 1
+        line = inter_line[i]
+        box = inter_box[i]
+        line_rest = np.int64(0)
+        box_rest = np.int64(0)
+        for j in range(w):
+            c = units[line, j]
+            if values[c] == 0 and not _in_unit(cell_units, c, box):
+                line_rest |= masks[c]
+            c = units[box, j]
+            if values[c] == 0 and not _in_unit(cell_units, c, line):
+                box_rest |= masks[c]
+        pointing = ini & ~box_rest & line_rest  # digit only in the intersection within the box
+        claiming = ini & ~line_rest & box_rest  # digit only in the intersection within the line
+        if pointing == 0 and claiming == 0:
+            continue
+        if v == target:
+            for j in range(w):
+                c = units[line, j]
+                if values[c] == 0 and not _in_unit(cell_units, c, box):
+                    b = masks[c] & pointing
+                    while b:
+                        low = b & -b
+                        ops[nops, 0] = c
+                        ops[nops, 1] = low_digit(low)
+                        ops[nops, 2] = 0
+                        nops += 1
+                        b ^= low
+                c = units[box, j]
+                if values[c] == 0 and not _in_unit(cell_units, c, line):
+                    b = masks[c] & claiming
+                    while b:
+                        low = b & -b
+                        ops[nops, 0] = c
+                        ops[nops, 1] = low_digit(low)
+                        ops[nops, 2] = 0
+                        nops += 1
+                        b ^= low
+        v += 1
+    return p, v, nops
+
+
+@njit(cache=True)
+def _fish(
+    masks: I64, values: NDArray[np.int8], n: int, k: int, target: int, ops: I64
+) -> tuple[int, int, int]:  # pragma: no cover
+    """X-Wing (k=2), Swordfish (3), Jellyfish (4): a digit in k lines confined to k cross lines."""
+    p = 0
+    v = 0
+    nops = 0
+    pos = np.empty(n, dtype=np.int64)
+    base = np.empty(n, dtype=np.int64)
+    idx = np.empty(k, dtype=np.int64)
+    inset = np.zeros(n, dtype=np.bool_)
+    for d in range(1, n + 1):
+        bit = np.int64(1) << np.int64(d - 1)
+        for orient in range(2):
+            nb = 0
+            for a in range(n):
+                m = np.int64(0)
+                for b in range(n):
+                    c = a * n + b if orient == 0 else b * n + a
+                    if values[c] == 0 and masks[c] & bit:
+                        m |= np.int64(1) << np.int64(b)
+                pos[a] = m
+                cnt = popcount(m)
+                if 2 <= cnt <= k:
+                    base[nb] = a
+                    nb += 1
+            if nb < k:
+                continue
+            p += _choose(nb, k)
+            for i in range(k):
+                idx[i] = i
+            while True:
+                cover = np.int64(0)
+                for i in range(k):
+                    cover |= pos[base[idx[i]]]
+                if popcount(cover) == k:
+                    for a in range(n):
+                        inset[a] = False
+                    for i in range(k):
+                        inset[base[idx[i]]] = True
+                    found = False
+                    for a in range(n):
+                        if not inset[a] and pos[a] & cover:
+                            found = True
+                            break
+                    if found:
+                        if v == target:
+                            for a in range(n):
+                                if not inset[a]:
+                                    b2 = pos[a] & cover
+                                    while b2:
+                                        low = b2 & -b2
+                                        b = low_digit(low) - 1
+                                        ops[nops, 0] = a * n + b if orient == 0 else b * n + a
+                                        ops[nops, 1] = d
+                                        ops[nops, 2] = 0
+                                        nops += 1
+                                        b2 ^= low
+                        v += 1
+                if not _next_combo(idx, k, nb):
+                    break
+    return p, v, nops
+
+
+@njit(cache=True)
+def _backtracking(
+    masks: I64, values: NDArray[np.int8], units: I64, peers: I64, n: int, target: int, ops: I64
+) -> tuple[int, int, int]:  # pragma: no cover
+    """Tier 5: a cell with two candidates; assume one and run tier 0 (singles).
+
+    Valid when a test value leads to a contradiction (the other value is placed)
+    or to the solution (the test value is placed). The lower digit is tried first,
+    then the higher.
+    """
+    p = 0
+    v = 0
+    nops = 0
+    for c in range(values.shape[0]):
+        if values[c] != 0:
+            continue
+        m = masks[c]
+        if popcount(m) != 2:
+            continue
+        p += 1
+        d1 = low_digit(m)
+        d2 = low_digit(m & ~(np.int64(1) << np.int64(d1 - 1)))
+        result = 0
+        for t in range(2):
+            dt = d1 if t == 0 else d2
+            do = d2 if t == 0 else d1
+            mm = masks.copy()
+            vv = values.copy()
+            place(mm, vv, peers, c, dt)
+            s = singles_fixpoint(mm, vv, units, peers, n)
+            if s == -1:
+                result = do
+                break
+            if s == 1:
+                result = dt
+                break
+        if result:
+            if v == target:
+                ops[0, 0] = c
+                ops[0, 1] = result
+                ops[0, 2] = 1
+                nops = 1
+            v += 1
+    return p, v, nops
+
+
+@njit(cache=True)
+def enumerate_strategy(
+    s: int,
+    masks: I64,
+    values: NDArray[np.int8],
+    units: I64,
+    cell_units: I64,
+    peers: I64,
+    inter_cells: I64,
+    inter_line: I64,
+    inter_box: I64,
+    n: int,
+    target: int,
+    ops: I64,
+) -> tuple[int, int, int]:  # pragma: no cover - compiled
+    """Dispatch to the enumerator of strategy ``s``: returns ``(p, v, nops)``."""
+    if s == 0:
+        return _naked_single(masks, values, target, ops)
+    if s == 1:
+        return _hidden_single(masks, values, units, cell_units, target, ops)
+    if s == 2:
+        return _naked_subset(masks, values, units, 2, target, ops)
+    if s == 3:
+        return _hidden_subset(masks, values, units, 2, target, ops)
+    if s == 4:
+        return _locked_candidates(
+            masks, values, units, cell_units, inter_cells, inter_line, inter_box, target, ops
+        )
+    if s == 5:
+        return _naked_subset(masks, values, units, 3, target, ops)
+    if s == 6:
+        return _hidden_subset(masks, values, units, 3, target, ops)
+    if s == 7:
+        return _fish(masks, values, n, 2, target, ops)
+    if s == 8:
+        return _naked_subset(masks, values, units, 4, target, ops)
+    if s == 9:
+        return _hidden_subset(masks, values, units, 4, target, ops)
+    if s == 10:
+        return _fish(masks, values, n, 3, target, ops)
+    if s == 11:
+        return _fish(masks, values, n, 4, target, ops)
+    return _backtracking(masks, values, units, peers, n, target, ops)
+
+
+@njit(cache=True)
+def hsolve_runs(
+    masks0: I64,
+    values0: NDArray[np.int8],
+    solution: NDArray[np.int8],
+    units: I64,
+    cell_units: I64,
+    peers: I64,
+    inter_cells: I64,
+    inter_line: I64,
+    inter_box: I64,
+    n: int,
+    max_tier: int,
+    seeds: NDArray[np.uint64],
+    scores: NDArray[np.float64],
+    stuck: I64,
+    counts: I64,
+) -> None:  # pragma: no cover - compiled
+    """``len(seeds)`` runs of hsolve (section 3.2); per run: score, stuck count, strategy counts.
+
+    Each step searches tiers from 0 up; a searched tier adds E(p, v) = (p+1)/(v+1)
+    (Lemma 1) and, when v > 0, a uniformly random valid application is applied and
+    the search restarts at tier 0. When no tier up to ``max_tier`` applies, a
+    cell of ``solution`` (if given: non-zero) is revealed and counted in ``stuck``.
+    """
+    ncells = values0.shape[0]
+    ops = np.empty((ncells * n + ncells, 3), dtype=np.int64)
+    tier_start = np.array([0, 2, 5, 8, 11, 12, 13], dtype=np.int64)
+    vs = np.zeros(13, dtype=np.int64)
+    st = np.zeros(1, dtype=np.uint64)
+    has_solution = solution[0] != 0
+    for r in range(seeds.shape[0]):
+        st[0] = seeds[r]
+        masks = masks0.copy()
+        values = values0.copy()
+        d = 0.0
+        nstuck = 0
+        while True:
+            empty = 0
+            bad = False
+            for c in range(ncells):
+                if values[c] == 0:
+                    empty += 1
+                    if masks[c] == 0:
+                        bad = True
+            if empty == 0 or bad:
+                break
+            applied = False
+            for t in range(max_tier + 1):
+                pt = 0
+                vt = 0
+                for s in range(tier_start[t], tier_start[t + 1]):
+                    p, v, _ = enumerate_strategy(
+                        s,
+                        masks,
+                        values,
+                        units,
+                        cell_units,
+                        peers,
+                        inter_cells,
+                        inter_line,
+                        inter_box,
+                        n,
+                        -1,
+                        ops,
+                    )
+                    vs[s] = v
+                    pt += p
+                    vt += v
+                d += (pt + 1.0) / (vt + 1.0)
+                if vt > 0:
+                    k = rng_below(st, vt)
+                    for s in range(tier_start[t], tier_start[t + 1]):
+                        if k < vs[s]:
+                            _, _, nops = enumerate_strategy(
+                                s,
+                                masks,
+                                values,
+                                units,
+                                cell_units,
+                                peers,
+                                inter_cells,
+                                inter_line,
+                                inter_box,
+                                n,
+                                k,
+                                ops,
+                            )
+                            apply_ops(masks, values, peers, ops, nops)
+                            counts[r, s] += 1
+                            break
+                        k -= vs[s]
+                    applied = True
+                    break
+            if not applied:
+                if not has_solution:
+                    break
+                k = rng_below(st, empty)
+                for c in range(ncells):
+                    if values[c] == 0:
+                        if k == 0:
+                            place(masks, values, peers, c, solution[c])
+                            break
+                        k -= 1
+                nstuck += 1
+        scores[r] = d
+        stuck[r] = nstuck
+
+
+# ---------------------------------------------------------------------- oracle
+@njit(cache=True)
+def oracle_runs(
+    masks0: I64,
+    values0: NDArray[np.int8],
+    solution: NDArray[np.int8],
+    units: I64,
+    peers: I64,
+    seeds: NDArray[np.uint64],
+    out: NDArray[np.float64],
+) -> None:  # pragma: no cover - compiled
+    """Runs of the oracle model (Fletcher, Johnson, Morrison, Algorithm 1).
+
+    Per run ``r``, ``out[r]`` = (naked singles, hidden singles, iterations, oracle
+    visits). An iteration fills naked singles until none is left, then makes one
+    pass over the units placing hidden singles; when an iteration places nothing
+    the oracle reveals a random empty cell of ``solution``.
+    """
+    ncells = values0.shape[0]
+    nu = units.shape[0]
+    w = units.shape[1]
+    st = np.zeros(1, dtype=np.uint64)
+    for r in range(seeds.shape[0]):
+        st[0] = seeds[r]
+        masks = masks0.copy()
+        values = values0.copy()
+        naked = 0
+        hidden = 0
+        iters = 0
+        oracle = 0
+        while True:
+            empty = count_empty(values)
+            if empty == 0:
+                break
+            iters += 1
+            found = 0
+            while True:
+                more = False
+                for c in range(ncells):
+                    if values[c] == 0:
+                        m = masks[c]
+                        if m != 0 and m & (m - 1) == 0:
+                            place(masks, values, peers, c, low_digit(m))
+                            naked += 1
+                            found += 1
+                            more = True
+                if not more:
+                    break
+            for u in range(nu):
+                o = np.int64(0)
+                t = np.int64(0)
+                for j in range(w):
+                    c = units[u, j]
+                    if values[c] == 0:
+                        m = masks[c]
+                        t |= o & m
+                        o |= m
+                o &= ~t
+                while o:
+                    low = o & -o
+                    o ^= low
+                    for j in range(w):
+                        c = units[u, j]
+                        if values[c] == 0 and masks[c] & low:
+                            place(masks, values, peers, c, low_digit(low))
+                            hidden += 1
+                            found += 1
+                            break
+            if found == 0:
+                empty = count_empty(values)
+                if empty == 0:
+                    break
+                k = rng_below(st, empty)
+                for c in range(ncells):
+                    if values[c] == 0:
+                        if k == 0:
+                            place(masks, values, peers, c, solution[c])
+                            break
+                        k -= 1
+                oracle += 1
+        out[r, 0] = naked
+        out[r, 1] = hidden
+        out[r, 2] = iters
+        out[r, 3] = oracle
+
+
+# ---------------------------------------------------------------------- SiSuS singles
+@njit(cache=True)
+def sisus_singles(
+    masks: I64,
+    values: NDArray[np.int8],
+    units: I64,
+    cell_units: I64,
+    peers: I64,
+    st: NDArray[np.uint64],
+    options: I64,
+    nsteps: int,
+) -> int:  # pragma: no cover - compiled
+    """Random singles (Pelanek's SiSuS model) until stuck or solved, in place.
+
+    At each step every available single (distinct placement, naked or hidden)
+    is an option; one is chosen uniformly at random and placed. The number of
+    options at each step is written to ``options[nsteps], options[nsteps+1], ...``
+    (the stuck step, with 0 options, is not written). Returns the new step count.
+    """
+    ncells = values.shape[0]
+    nu = units.shape[0]
+    once = np.empty(nu, dtype=np.int64)
+    union = np.empty(nu, dtype=np.int64)
+    cand = np.empty(ncells, dtype=np.int64)
+    while True:
+        unit_once(masks, values, units, once, union)
+        total = 0
+        for c in range(ncells):
+            cand[c] = 0
+            if values[c] == 0:
+                m = masks[c]
+                if m == 0:
+                    return nsteps
+                if m & (m - 1) == 0:
+                    cand[c] = m
+                    total += 1
+                else:
+                    h = np.int64(0)
+                    for j in range(cell_units.shape[1]):
+                        u = cell_units[c, j]
+                        if u < 0:
+                            break
+                        h |= once[u]
+                    h &= m
+                    if h:
+                        cand[c] = h
+                        total += popcount(h)
+        if total == 0:
+            return nsteps
+        if nsteps < options.shape[0]:
+            options[nsteps] = total
+        nsteps += 1
+        k = rng_below(st, total)
+        for c in range(ncells):
+            h = cand[c]
+            if h:
+                pc = popcount(h)
+                if k < pc:
+                    while k > 0:
+                        h &= h - 1
+                        k -= 1
+                    place(masks, values, peers, c, low_digit(h))
+                    break
+                k -= pc

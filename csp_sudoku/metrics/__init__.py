@@ -1,0 +1,370 @@
+"""Difficulty metrics behind one entry point: :func:`rate` and :func:`rate_many`.
+
+====================  =============================================================
+metric                what it is (paper)
+====================  =============================================================
+``hsolve``            expected checks of a strategy search, tiers 0-5 (Chang, Fan,
+                      Sun, *hsolve*, section 3.2, Appendix A); 20 runs
+``rounds``            rounds of the human model and its level (Hunt, Pong, Tucker,
+                      *Difficulty-Driven Sudoku Puzzle Generation*)
+``mdrt``              the most difficult required technique (Hunt, Pong, Tucker)
+``oracle``            singles + oracle visits, equation (1) scaled by tanh
+                      (Fletcher, Johnson, Morrison, *An Oracular Model*); 100 runs
+``refutation``        SiSuS refutation sum (Pelanek, FLAIRS 2011); 30 runs
+``dependency``        SiSuS mean options over the first k steps (Pelanek); 30 runs;
+                      lower is harder
+``combined``          a linear model of several metrics fitted to Sudoku Explainer
+                      ratings (see :func:`fit_combined` and docs/validation.md)
+====================  =============================================================
+
+Every rating is a :class:`Rating` with its provenance; the same ``seed`` gives
+the same rating. Example::
+
+    from csp_sudoku.metrics import rate
+    r = rate("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+             metric="oracle", seed=1)
+    r.score, r.level, r.details["oracle_visits"]
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from csp_sudoku.api import PuzzleLike, as_puzzle
+from csp_sudoku.metrics.base import (
+    MetricError,
+    Rating,
+    quantile_level,
+    unique_solution,
+)
+from csp_sudoku.metrics.combined import CombinedRater, fit_combined, shipped_rater
+from csp_sudoku.puzzle import Puzzle
+
+__all__ = [
+    "METRICS",
+    "CombinedRater",
+    "MetricError",
+    "Rating",
+    "fit_combined",
+    "rate",
+    "rate_many",
+]
+
+#: The metric names :func:`rate` knows.
+METRICS: tuple[str, ...] = (
+    "hsolve",
+    "rounds",
+    "mdrt",
+    "oracle",
+    "refutation",
+    "dependency",
+    "combined",
+)
+
+_Result = tuple[float, str, int, dict[str, Any], dict[str, Any]]
+_MetricFn = Callable[[Puzzle, Puzzle, int, np.random.Generator, dict[str, Any]], _Result]
+
+
+def _version() -> str:
+    from csp_sudoku import __version__
+
+    return __version__
+
+
+def _pop(params: dict[str, Any], name: str, default: Any) -> Any:
+    return params.pop(name, default)
+
+
+def _no_more(metric: str, params: dict[str, Any]) -> None:
+    if params:
+        raise MetricError(
+            f"unknown parameter(s) for metric {metric!r}: {', '.join(sorted(params))}"
+        )
+
+
+# ---------------------------------------------------------------------- adapters
+def _hsolve(
+    puzzle: Puzzle, solution: Puzzle, runs: int, rng: np.random.Generator, params: dict[str, Any]
+) -> _Result:
+    from csp_sudoku.human.strategies import STRATEGIES
+    from csp_sudoku.metrics.hsolve import hsolve_runs
+
+    max_tier = int(_pop(params, "max_tier", 5))
+    on_stuck = str(_pop(params, "on_stuck", "reveal"))
+    levels = int(_pop(params, "levels", 4))
+    _no_more("hsolve", params)
+    res = hsolve_runs(puzzle, solution, runs=runs, rng=rng, max_tier=max_tier, on_stuck=on_stuck)
+    score = res.mean
+    level, rank, info = quantile_level("hsolve", score, levels)
+    mean_counts = res.counts.mean(axis=0)
+    details = {
+        "std": float(res.scores.std(ddof=1)) if runs > 1 else 0.0,
+        "min": float(res.scores.min()),
+        "max": float(res.scores.max()),
+        "stuck": float(res.stuck.mean()),
+        "technique_counts": {
+            name: round(float(c), 3) for name, c in zip(STRATEGIES, mean_counts, strict=True) if c
+        },
+        "max_tier_used": _tier_of_id(int(np.flatnonzero(mean_counts).max()))
+        if np.any(mean_counts)
+        else 0,
+        **info,
+    }
+    return (
+        score,
+        level,
+        rank,
+        details,
+        {"max_tier": max_tier, "on_stuck": on_stuck, "levels": levels},
+    )
+
+
+def _tier_of_id(s: int) -> int:
+    from csp_sudoku._kernels.metrics import STRATEGY_TIERS
+
+    return STRATEGY_TIERS[s]
+
+
+def _oracle(
+    puzzle: Puzzle, solution: Puzzle, runs: int, rng: np.random.Generator, params: dict[str, Any]
+) -> _Result:
+    from csp_sudoku.metrics.oracle import OracleParams, level_of, oracle_trials, score_trials
+
+    try:
+        op = OracleParams(**params)
+    except TypeError as err:
+        raise MetricError(f"bad parameter for metric 'oracle': {err}") from None
+    trials = oracle_trials(puzzle, solution, runs=runs, rng=rng)
+    score, n, h, o = score_trials(trials, op)
+    level, rank = level_of(score)
+    details = {
+        "naked_per_iteration": n,
+        "hidden_per_iteration": h,
+        "oracle_visits": o,
+        "oracle_visits_std": float(trials[:, 3].std(ddof=1)) if runs > 1 else 0.0,
+        "iterations": float(trials[:, 2].mean()),
+        "naked_singles": float(trials[:, 0].mean()),
+        "hidden_singles": float(trials[:, 1].mean()),
+    }
+    return score, level, rank, details, op.as_dict()
+
+
+def _sisus(kind: str) -> _MetricFn:
+    def run(
+        puzzle: Puzzle,
+        solution: Puzzle,
+        runs: int,
+        rng: np.random.Generator,
+        params: dict[str, Any],
+    ) -> _Result:
+        from csp_sudoku.metrics.sisus import DEFAULT_INF_SCORE, DEFAULT_K, sisus_runs
+
+        k = int(_pop(params, "k", DEFAULT_K))
+        inf_score = float(_pop(params, "inf_score", DEFAULT_INF_SCORE))
+        levels = int(_pop(params, "levels", 4))
+        _no_more(kind, params)
+        res = sisus_runs(
+            puzzle,
+            solution,
+            runs=runs,
+            rng=rng,
+            k=k,
+            inf_score=inf_score,
+            stop_after_k=(kind == "dependency"),
+        )
+        values = res.refutation_sums if kind == "refutation" else res.dependency
+        score = float(values.mean())
+        level, rank, info = quantile_level(
+            kind, score, levels, higher_is_harder=(kind == "refutation")
+        )
+        details = {
+            "std": float(values.std(ddof=1)) if runs > 1 else 0.0,
+            "stuck": float(res.stuck.mean()),
+            "unrefutable": float(res.unrefutable.mean()),
+            **info,
+        }
+        used: dict[str, Any] = {"k": k, "levels": levels}
+        if kind == "refutation":
+            used["inf_score"] = inf_score
+        return score, level, rank, details, used
+
+    return run
+
+
+def _rounds(
+    puzzle: Puzzle, solution: Puzzle, runs: int, rng: np.random.Generator, params: dict[str, Any]
+) -> _Result:
+    from csp_sudoku.metrics.mdrt import rounds_rating
+
+    _no_more("rounds", params)
+    return rounds_rating(puzzle)
+
+
+def _mdrt(
+    puzzle: Puzzle, solution: Puzzle, runs: int, rng: np.random.Generator, params: dict[str, Any]
+) -> _Result:
+    from csp_sudoku.metrics.mdrt import mdrt_rating
+
+    _no_more("mdrt", params)
+    return mdrt_rating(puzzle)
+
+
+def _combined(
+    puzzle: Puzzle, solution: Puzzle, runs: int, rng: np.random.Generator, params: dict[str, Any]
+) -> _Result:
+    rater = _pop(params, "rater", None)
+    _no_more("combined", params)
+    if rater is None:
+        rater = shipped_rater()
+    if not isinstance(rater, CombinedRater):
+        raise MetricError("the 'rater' parameter must be a CombinedRater (see fit_combined)")
+    score, feats = rater.score_with_features(puzzle, solution=solution, rng=rng)
+    level, rank = rater.level_of(score)
+    details = {"features": feats}
+    return score, level, rank, details, {"model": rater.describe()}
+
+
+_METRICS: dict[str, tuple[_MetricFn, int | None]] = {
+    "hsolve": (_hsolve, 20),
+    "rounds": (_rounds, None),
+    "mdrt": (_mdrt, None),
+    "oracle": (_oracle, 100),
+    "refutation": (_sisus("refutation"), 30),
+    "dependency": (_sisus("dependency"), 30),
+    "combined": (_combined, 1),
+}
+
+
+def _fresh_seed() -> int:
+    return int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
+def derive_seed(seed: int, index: int) -> int:
+    """The seed of item ``index`` in a batch rated with ``seed`` (non-negative 63-bit)."""
+    return int(
+        np.random.SeedSequence([seed, index]).generate_state(1, np.uint64)[0] >> np.uint64(1)
+    )
+
+
+def rate(
+    puzzle: PuzzleLike,
+    metric: str = "hsolve",
+    runs: int | None = None,
+    seed: int | None = None,
+    *,
+    solution: PuzzleLike | None = None,
+    **params: Any,
+) -> Rating:
+    """Rate the difficulty of one puzzle.
+
+    Args:
+        puzzle: the clues, in any supported form; it must have exactly one solution.
+        metric: one of :data:`METRICS`.
+        runs: randomised runs to average (None: the metric's default: hsolve 20,
+            oracle 100, refutation and dependency 30; ignored by deterministic metrics).
+        seed: makes the rating reproducible; None draws a fresh seed, which is
+            recorded in the rating.
+        solution: the solution, when known (saves a solver call).
+        **params: the metric's parameters (e.g. ``alpha=-0.1`` for the oracle,
+            ``k=20`` for dependency, ``max_tier=3`` for hsolve, ``levels=8``).
+
+    Returns:
+        A :class:`Rating`.
+
+    Raises:
+        MetricError: an unknown metric or parameter.
+        NotUniqueError: the puzzle has no or several solutions.
+        ParseError: the puzzle cannot be read.
+    """
+    try:
+        fn, default_runs = _METRICS[metric]
+    except (KeyError, TypeError):
+        raise MetricError(f"unknown metric {metric!r}; known: {', '.join(METRICS)}") from None
+    p = as_puzzle(puzzle)
+    sol = as_puzzle(solution, p.geometry) if solution is not None else unique_solution(p)
+    randomised = default_runs is not None and metric != "combined"
+    n_runs = (runs if runs is not None else default_runs) if randomised else None
+    if seed is None:
+        seed = _fresh_seed()
+    elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise MetricError(f"seed must be a non-negative integer, got {seed!r}")
+    rng = np.random.default_rng(int(seed))
+    score, level, rank, details, used = fn(p, sol, int(n_runs or 1), rng, dict(params))
+    deterministic = metric in ("rounds", "mdrt")
+    return Rating(
+        metric=metric,
+        score=float(score),
+        level=level,
+        level_rank=int(rank),
+        details=details,
+        parameters=used,
+        runs=None if deterministic else n_runs,
+        seed=None if deterministic else int(seed),
+        version=_version(),
+    )
+
+
+def _rate_chunk(
+    args: tuple[list[NDArray[np.int8] | str], list[int], str, int | None, dict[str, Any]],
+) -> list[Rating]:
+    items, seeds, metric, runs, params = args
+    return [rate(it, metric, runs, s, **params) for it, s in zip(items, seeds, strict=True)]
+
+
+def rate_many(
+    puzzles: NDArray[np.integer] | Iterable[PuzzleLike],
+    metric: str = "hsolve",
+    runs: int | None = None,
+    seed: int | None = None,
+    *,
+    jobs: int = 1,
+    **params: Any,
+) -> list[Rating]:
+    """Rate many puzzles with one metric, in order.
+
+    Item ``i`` is rated with seed :func:`derive_seed` ``(seed, i)`` (recorded in its
+    rating), so the result does not depend on ``jobs`` and any item can be
+    re-rated alone.
+
+    Args:
+        puzzles: an ``(n, cells)`` integer array (0 = empty) or puzzle-likes.
+        metric: as for :func:`rate`.
+        runs: as for :func:`rate`.
+        seed: the batch seed (None: a fresh one).
+        jobs: worker processes (``0``: all cores).
+        **params: as for :func:`rate`.
+    """
+    if metric not in _METRICS:
+        raise MetricError(f"unknown metric {metric!r}; known: {', '.join(METRICS)}")
+    if isinstance(puzzles, np.ndarray):
+        if puzzles.ndim != 2:
+            raise MetricError(f"rate_many needs an (n, cells) array, got shape {puzzles.shape}")
+        items: list[Any] = [row.astype(np.int8) for row in puzzles]
+    else:
+        items = [p.cells if isinstance(p, Puzzle) else p for p in puzzles]
+    base = _fresh_seed() if seed is None else int(seed)
+    seeds = [derive_seed(base, i) for i in range(len(items))]
+    jobs = (os.cpu_count() or 1) if jobs == 0 else max(1, int(jobs))
+    if jobs == 1 or len(items) < 2:
+        return _rate_chunk((items, seeds, metric, runs, params))
+    size = max(1, -(-len(items) // (jobs * 4)))
+    chunks = [
+        (items[i : i + size], seeds[i : i + size], metric, runs, params)
+        for i in range(0, len(items), size)
+    ]
+    out: list[Rating] = []
+    with ProcessPoolExecutor(max_workers=jobs) as ex:
+        for part in ex.map(_rate_chunk, chunks):
+            out.extend(part)
+    return out
+
+
+def metric_names() -> Sequence[str]:
+    """The names :func:`rate` accepts."""
+    return METRICS
