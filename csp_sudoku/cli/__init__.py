@@ -24,6 +24,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "solve",
     "export",
     "bank",
+    "render",
 )
 
 EXIT_OK = 0
