@@ -1,0 +1,237 @@
+"""hsolve's two generators: the standard generator and the pseudo-generator.
+
+Chang, Fan, Sun, *hsolve: A Difficulty Metric and Puzzle Generator for Sudoku*
+(MCM 2008):
+
+- **Standard generator** (section 4.1): start from an empty board; repeatedly
+  fill a random empty cell with a random candidate and let the strategies
+  make every deduction they can; abort on a contradiction. The puzzle is the
+  cells filled by hand. It is unique *by construction* (section 4.1.1): every
+  other cell was deduced by sound rules, so no solver call is needed.
+- **Pseudo-generator** (section 4.2): from a hard *seed board*, find the
+  *reserved cells* that strategies of tiers ``0..k`` cannot fill; then, from an
+  empty board, reveal random unreserved cells of the seed's solution (with
+  tier-``k`` deductions after each) until every unreserved cell is known. The
+  reserved cells still need a strategy above tier ``k``, so the new puzzle
+  keeps the seed's hard step. As the paper suggests (section 4.2.2), the seed is
+  first disguised by a random validity-preserving transformation and drawn
+  from a bank (:data:`SEED_BANK`, hard puzzles published on the forums).
+
+The strategies are hsolve's own (:mod:`csp_sudoku.human.strategies`, tiers
+0-5); tier 0 (naked and hidden singles) uses the candidate state directly.
+Tier 5 (backtracking) is not used for deduction here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from csp_sudoku.generators._rng import SeedLike, as_generator
+from csp_sudoku.generators.errors import GenerationError
+from csp_sudoku.geometry import Geometry
+from csp_sudoku.human.state import CandidateState
+from csp_sudoku.puzzle import Grid, Puzzle
+
+__all__ = [
+    "SEED_BANK",
+    "deduce",
+    "pseudo_from_bank",
+    "pseudo_puzzle",
+    "reserved_cells",
+    "standard_clues",
+    "standard_puzzle",
+]
+
+#: Hard 9x9 seed boards for the pseudo-generator: puzzles from the forums'
+#: "hardest" lists (they need more than subsets of size 2).
+SEED_BANK: tuple[str, ...] = (
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+    "52...6.........7.13...........4..8..6......5...........418.........3..2...87.....",
+    "6.....8.3.4.7.................5.4.7.3..2.....1.6.......2.....5.....8.6......1....",
+    "48.3............71.2.......7.5....6....2..8.............1.76...3.....4......5....",
+    "....14....3....2...7..........9...3.6.1.............8.2.....1.4....5.6.....7.8...",
+    "......52..8.4......3...9...5.1...6..2..7........3.....6...1..........7.4.......3.",
+    "6.2.5.........3.4..........43...8....1....2........7..5..27...........81...6.....",
+    ".524.........7.1..............8.2...3.....6...9.5.....1.6.3...........897........",
+    "6.2.5.........4.3..........43...8....1....2........7..5..27...........81...6.....",
+    ".923.........8.1...........1.7.4...........658.........6.5.2...4.....7.....9.....",
+)
+
+
+def _place_singles(state: CandidateState) -> bool:
+    """Tier 0 to a fixpoint; False on a contradiction."""
+    while True:
+        if state.is_contradiction():
+            return False
+        found = state.singles()
+        if not found:
+            return True
+        for s in found:
+            if state.values[s.cell]:
+                continue
+            if not state.has(s.cell, s.digit):
+                return False
+            state.place(s.cell, s.digit)
+
+
+def deduce(state: CandidateState, max_tier: int = 0) -> bool:
+    """Apply hsolve's strategies of tiers ``0..max_tier`` until none applies.
+
+    Higher tiers run only when the lower ones are stuck (the paper's order).
+
+    Returns:
+        False when the state reaches a contradiction.
+    """
+    if max_tier < 0 or max_tier > 4:
+        raise GenerationError(f"max_tier must be 0..4 for deduction, got {max_tier}")
+    while True:
+        if not _place_singles(state):
+            return False
+        if state.is_solved() or max_tier == 0:
+            return True
+        from csp_sudoku.human.strategies import TIERS, apply, valid_applications
+
+        progressed = False
+        for tier in range(1, max_tier + 1):
+            for name in TIERS[tier]:
+                apps = valid_applications(state, name)
+                if apps:
+                    for app in apps:
+                        apply(state, app)
+                    progressed = True
+                    break
+            if progressed:
+                break
+        if not progressed:
+            return not state.is_contradiction()
+
+
+def standard_clues(
+    geometry: Geometry, rng: np.random.Generator, *, max_tier: int = 0, tries: int = 50
+) -> tuple[Grid, Grid] | None:
+    """Section 4.1: the hand-filled cells and the completed board, or None after ``tries``."""
+    n = geometry.size
+    empty = Puzzle(np.zeros(geometry.ncells, dtype=np.int8), geometry)
+    for _ in range(tries):
+        state = CandidateState.from_puzzle(empty)
+        clues = np.zeros(geometry.ncells, dtype=np.int8)
+        ok = True
+        while not state.is_solved():
+            open_cells = state.empty_cells()
+            c = int(open_cells[rng.integers(open_cells.size)])
+            mask = int(state.masks[c])
+            digits = [d + 1 for d in range(n) if mask >> d & 1]
+            if not digits:
+                ok = False
+                break
+            d = digits[int(rng.integers(len(digits)))]
+            clues[c] = d
+            state.place(c, d)
+            if not deduce(state, max_tier):
+                ok = False
+                break
+        if ok:
+            return clues, state.values.copy()
+    return None
+
+
+def standard_puzzle(
+    geometry: Geometry | None = None, seed: SeedLike = None, *, max_tier: int = 0
+) -> Puzzle:
+    """A puzzle from hsolve's standard generator (unique by construction, not minimal).
+
+    Raises:
+        GenerationError: when 50 restarts all ended in contradictions.
+    """
+    geo = geometry or Geometry.standard(9)
+    made = standard_clues(geo, as_generator(seed), max_tier=max_tier)
+    if made is None:
+        raise GenerationError("the standard generator hit a contradiction 50 times in a row")
+    return Puzzle(made[0], geo)
+
+
+def reserved_cells(puzzle: Puzzle, k: int) -> NDArray[np.intp]:
+    """Section 4.2 steps 1-3: the cells still empty after tiers ``0..k`` on the seed board."""
+    state = CandidateState.from_puzzle(puzzle)
+    deduce(state, k)
+    return np.flatnonzero(state.values == 0)
+
+
+def _transform_pair(
+    clues: Grid, solution: Grid, geometry: Geometry, rng: np.random.Generator
+) -> tuple[Grid, Grid]:
+    """One random validity-preserving transformation applied to a puzzle and its solution."""
+    from csp_sudoku.generators.grids import random_transform
+
+    state = rng.bit_generator.state
+    a = random_transform(clues, geometry, rng)
+    rng.bit_generator.state = state
+    b = random_transform(solution, geometry, rng)
+    return a, b
+
+
+def pseudo_puzzle(
+    seed_board: Puzzle | str,
+    seed: SeedLike = None,
+    *,
+    k: int = 1,
+    disguise: bool = True,
+) -> Puzzle:
+    """Section 4.2: a new puzzle keeping the hard step of ``seed_board``.
+
+    Args:
+        seed_board: a unique puzzle that tiers ``0..k`` cannot finish.
+        seed: an int, a numpy Generator or None.
+        k: the highest tier the generator deduces with.
+        disguise: first apply a random row/column/digit transformation.
+
+    Raises:
+        NotUniqueError: when the seed board is not unique.
+    """
+    from csp_sudoku.api import as_puzzle
+    from csp_sudoku.metrics.base import unique_solution
+
+    board = as_puzzle(seed_board)
+    sol = unique_solution(board).cells
+    clues, _ = _pseudo(board.cells, sol, board.geometry, as_generator(seed), k, disguise)
+    return Puzzle(clues, board.geometry)
+
+
+def _pseudo(
+    seed_clues: Grid,
+    sol: Grid,
+    geometry: Geometry,
+    rng: np.random.Generator,
+    k: int,
+    disguise: bool,
+) -> tuple[Grid, Grid]:
+    """The pseudo-generated clues and the (disguised) solution."""
+    if disguise:
+        seed_clues, sol = _transform_pair(seed_clues, sol, geometry, rng)
+    reserved = np.zeros(geometry.ncells, dtype=bool)
+    reserved[reserved_cells(Puzzle(seed_clues, geometry), k)] = True
+    state = CandidateState.from_puzzle(Puzzle(np.zeros(geometry.ncells, dtype=np.int8), geometry))
+    clues = np.zeros(geometry.ncells, dtype=np.int8)
+    while True:
+        todo = np.flatnonzero((state.values == 0) & ~reserved)
+        if todo.size == 0:
+            return clues, sol
+        c = int(todo[rng.integers(todo.size)])
+        clues[c] = sol[c]
+        state.place(c, int(sol[c]))
+        deduce(state, k)
+
+
+def pseudo_from_bank(
+    geometry: Geometry, rng: np.random.Generator, *, k: int = 1
+) -> tuple[Grid, Grid] | None:
+    """A pseudo-generated puzzle from a random board of :data:`SEED_BANK` (9x9 only)."""
+    if geometry != Geometry.standard(9):
+        raise GenerationError("the pseudo-generator's seed bank holds 9x9 puzzles only")
+    from csp_sudoku.api import as_puzzle
+    from csp_sudoku.metrics.base import unique_solution
+
+    board = as_puzzle(SEED_BANK[int(rng.integers(len(SEED_BANK)))])
+    sol = unique_solution(board).cells
+    return _pseudo(board.cells, sol, geometry, rng, k, True)

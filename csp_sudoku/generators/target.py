@@ -1,0 +1,547 @@
+"""Generation to a target difficulty: :func:`generate`.
+
+The loop is the one every paper uses to hit a level (Chang, Fan, Sun,
+*hsolve*, section 4.3.2; Hunt, Pong, Tucker, RG1/RG2 step "assess the
+difficulty, restarting generation if the difficulty is not the desired
+difficulty"; Fletcher, Johnson, Morrison: "repeatedly generating boards until
+one of the desired difficulty level is produced"): make a puzzle, rate it with
+:func:`csp_sudoku.metrics.rate`, keep it if it is on target.
+
+For rare (hard) targets, blind repetition wastes most puzzles, so the default
+``method="auto"`` **hill-climbs on the metric** when the first puzzle of an
+attempt misses: keeping the solution grid, it swaps one clue orbit for one or
+two others (adding more until the puzzle is unique again), makes the result
+minimal again (RG2 removal) and keeps the neighbour when its rating is at least
+as close to the target. It is the "guide the generation by the metric" idea of
+Difficulty-Driven Generation (Hunt, Pong, Tucker), applied top-down so that
+every step stays a unique minimal puzzle. docs/generators.md measures it.
+
+Seeds. ``generate(count, seed=s)`` gives puzzle ``i`` its own stream seed
+(``derive(s, i)``, with ``derive(s, 0) == s``); attempt ``j`` of a stream uses
+``derive(stream_seed, j)``. Each :class:`Generated` reports the seed of the
+attempt that made it, and ``generate(1, seed=that, <same options>)`` makes the
+same puzzle again. With ``jobs > 1`` the streams run in a process pool; the
+output order and content do not depend on ``jobs``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from csp_sudoku.generators._rng import SeedLike, as_seed, derive
+from csp_sudoku.generators.errors import BudgetExhaustedError, GenerationError
+from csp_sudoku.generators.minimal import checker_for, reduce_clues
+from csp_sudoku.generators.symmetry import check_name, orbit_index, orbits
+from csp_sudoku.geometry import Geometry
+from csp_sudoku.puzzle import Grid, Puzzle
+
+if TYPE_CHECKING:
+    from csp_sudoku.api import Checker
+    from csp_sudoku.metrics.base import Rating
+
+__all__ = ["METHODS", "Generated", "Target", "generate", "make_one"]
+
+#: ``method`` names :func:`generate` accepts.
+METHODS: tuple[str, ...] = (
+    "auto",
+    "random",
+    "climb",
+    "rg1",
+    "ddg",
+    "oracle",
+    "hsolve",
+    "pseudo",
+)
+
+#: Level names from easiest to hardest, for the metrics whose names are fixed.
+_LEVEL_ORDERS: dict[str, tuple[str, ...]] = {
+    "rounds": ("easy", "medium", "hard", "fiendish"),
+    "oracle": ("cinch", "confusing", "challenging", "crazy"),
+    "hsolve": ("easy", "medium", "hard", "very hard"),
+    "refutation": ("easy", "medium", "hard", "very hard"),
+    "dependency": ("easy", "medium", "hard", "very hard"),
+}
+
+#: Metrics where a lower score means a harder puzzle.
+_LOWER_IS_HARDER = frozenset({"dependency"})
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a generated puzzle must satisfy: a metric's level(s) and/or score range.
+
+    Attributes:
+        metric: the metric name (see :data:`csp_sudoku.metrics.METRICS`).
+        levels: accepted level names, lower case (empty: any level).
+        score_range: inclusive ``(low, high)`` bounds of the score, or None.
+    """
+
+    metric: str = "rounds"
+    levels: tuple[str, ...] = ()
+    score_range: tuple[float, float] | None = None
+
+    @property
+    def active(self) -> bool:
+        """True when some puzzles can miss this target."""
+        return bool(self.levels) or self.score_range is not None
+
+    def matches(self, rating: Rating) -> bool:
+        """True when ``rating`` is on target."""
+        if self.levels and rating.level.lower() not in self.levels:
+            return False
+        if self.score_range is not None:
+            lo, hi = self.score_range
+            return lo <= rating.score <= hi
+        return True
+
+    def _target_ranks(self) -> list[int]:
+        order = _LEVEL_ORDERS.get(self.metric, ())
+        return [order.index(lv) for lv in self.levels if lv in order]
+
+    def distance(self, rating: Rating) -> tuple[float, float]:
+        """How far ``rating`` is from the target (0, 0 on target); compared as a tuple."""
+        if self.matches(rating):
+            return (0.0, 0.0)
+        hardness = -rating.score if self.metric in _LOWER_IS_HARDER else rating.score
+        if self.score_range is not None and not self.levels:
+            lo, hi = self.score_range
+            return (0.0, lo - rating.score if rating.score < lo else rating.score - hi)
+        ranks = self._target_ranks()
+        if not ranks:
+            return (1.0, -hardness)  # unknown order: assume the target is harder
+        gaps = [t - rating.level_rank for t in ranks]
+        gap = min(gaps, key=abs)
+        if gap == 0 and self.score_range is not None:
+            lo, hi = self.score_range
+            return (0.0, lo - rating.score if rating.score < lo else rating.score - hi)
+        return (float(abs(gap)), -hardness if gap > 0 else hardness)
+
+
+@dataclass(frozen=True)
+class Generated:
+    """One generated puzzle with its ratings and the seed that reproduces it.
+
+    Attributes:
+        puzzle: the puzzle.
+        solution: its unique solution.
+        seed: the attempt seed: ``generate(1, seed=seed, <same options>)`` makes it again.
+        ratings: ratings by metric name (the target metric first).
+        symmetry: the clue-pattern symmetry asked for.
+        minimal: True when no clue (or orbit, with a symmetry) can be removed.
+        method: the generator that made it.
+        attempts: attempts its stream used.
+        steps: hill-climbing steps taken in the successful attempt.
+        seconds: time spent on this puzzle's stream.
+    """
+
+    puzzle: Puzzle
+    solution: Puzzle
+    seed: int
+    ratings: dict[str, Rating] = field(default_factory=dict)
+    symmetry: str = "none"
+    minimal: bool = True
+    method: str = "random"
+    attempts: int = 1
+    steps: int = 0
+    seconds: float = 0.0
+
+    @property
+    def clues(self) -> int:
+        """The number of clues."""
+        return self.puzzle.clue_count
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: puzzle line, clues, minimal, symmetry, seed, ratings ..."""
+        return {
+            "puzzle": self.puzzle.to_line(),
+            "clues": self.clues,
+            "minimal": self.minimal,
+            "symmetry": self.symmetry,
+            "seed": self.seed,
+            "method": self.method,
+            "size": self.puzzle.geometry.size,
+            "ratings": {
+                name: {"score": r.score, "level": r.level, "level_rank": r.level_rank}
+                for name, r in self.ratings.items()
+            },
+            "attempts": self.attempts,
+            "steps": self.steps,
+            "seconds": round(self.seconds, 4),
+        }
+
+
+@dataclass(frozen=True)
+class _Options:
+    """Everything one stream needs (picklable, for the process pool)."""
+
+    geometry: Geometry
+    target: Target
+    rate_with: tuple[str, ...]
+    symmetry: str
+    minimal: bool
+    method: str
+    backend: str
+    attempts: int | None
+    climb_steps: int
+    max_clues: int | None
+    pseudo_seeds: tuple[str, ...] | None = None
+
+
+def generate(
+    count: int = 1,
+    *,
+    level: str | Sequence[str] | None = None,
+    score_range: tuple[float, float] | None = None,
+    metric: str = "rounds",
+    rate_with: Sequence[str] = (),
+    symmetry: str = "none",
+    minimal: bool = True,
+    seed: SeedLike = None,
+    budget_seconds: float | None = None,
+    attempts: int | None = None,
+    geometry: Geometry | None = None,
+    method: str = "auto",
+    backend: str = "auto",
+    climb_steps: int = 40,
+    max_clues: int | None = None,
+    jobs: int = 1,
+) -> Iterator[Generated]:
+    """Generate ``count`` unique puzzles on target, streaming each as it is found.
+
+    Args:
+        count: how many puzzles.
+        level: the wanted level name(s) of ``metric`` (case-insensitive, e.g.
+            ``"hard"`` or ``("Hard", "Fiendish")`` for rounds).
+        score_range: inclusive ``(low, high)`` bounds of ``metric``'s score.
+        metric: the metric the target refers to (see :func:`csp_sudoku.metrics.rate`).
+        rate_with: further metrics to rate every output with.
+        symmetry: the clue-pattern symmetry (``none``, ``rot180``, ``rot90``,
+            ``mirror``, ``flip``, ``diagonal``, ``antidiagonal``).
+        minimal: make every puzzle minimal (among puzzles of that symmetry).
+        seed: an int (reproducible), a numpy Generator, or None (fresh).
+        budget_seconds: wall-clock budget for the whole call.
+        attempts: the most attempts per puzzle (one attempt = one solution
+            grid, with its hill climb when climbing).
+        geometry: the shape (default 9x9).
+        method: ``auto`` (RG2, hill-climbing on the metric when a target is
+            set), ``random`` (RG2 generate-and-test), ``climb``, ``rg1``,
+            ``ddg``, ``oracle``, ``hsolve`` (standard generator), ``pseudo``
+            (hsolve's pseudo-generator on a bank of hard seed puzzles).
+        backend: the uniqueness checker's backend.
+        climb_steps: hill-climbing steps per attempt.
+        max_clues: reject puzzles with more clues.
+        jobs: worker processes (results and order do not depend on it).
+
+    Yields:
+        :class:`Generated`, in order.
+
+    Raises:
+        BudgetExhaustedError: the budget ran out (after yielding what was found).
+        GenerationError: bad options.
+    """
+    if count < 0:
+        raise GenerationError(f"count must be non-negative, got {count}")
+    if method not in METHODS:
+        raise GenerationError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+    if budget_seconds is not None and budget_seconds <= 0:
+        raise GenerationError(f"budget_seconds must be positive, got {budget_seconds}")
+    if attempts is not None and attempts < 1:
+        raise GenerationError(f"attempts must be at least 1, got {attempts}")
+    target = _make_target(metric, level, score_range)
+    opts = _Options(
+        geometry=geometry or Geometry.standard(9),
+        target=target,
+        rate_with=tuple(m for m in rate_with if m != metric),
+        symmetry=check_name(symmetry),
+        minimal=minimal,
+        method=method,
+        backend=backend,
+        attempts=attempts,
+        climb_steps=climb_steps,
+        max_clues=max_clues,
+    )
+    _check_metrics(opts)
+    base = as_seed(seed)
+    deadline = None if budget_seconds is None else time.time() + budget_seconds
+    seeds = [derive(base, i) for i in range(count)]
+    found = 0
+    if jobs <= 1 or count < 2:
+        for s in seeds:
+            res = _stream(opts, s, deadline)
+            if isinstance(res, str):
+                raise _budget_error(res, found, count, opts, budget_seconds)
+            found += 1
+            yield res
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending: list[Future[Generated | str]] = []
+        nxt = 0
+        try:
+            while found < count:
+                while nxt < count and len(pending) < 2 * jobs:
+                    pending.append(pool.submit(_stream, opts, seeds[nxt], deadline))
+                    nxt += 1
+                res = pending.pop(0).result()
+                if isinstance(res, str):
+                    raise _budget_error(res, found, count, opts, budget_seconds)
+                found += 1
+                yield res
+        finally:
+            for fut in pending:
+                fut.cancel()
+
+
+def make_one(
+    seed: int,
+    *,
+    level: str | Sequence[str] | None = None,
+    score_range: tuple[float, float] | None = None,
+    metric: str = "rounds",
+    **options: Any,
+) -> Generated:
+    """The first puzzle of ``generate(1, seed=seed, ...)``: reproduce a reported seed."""
+    return next(
+        iter(generate(1, level=level, score_range=score_range, metric=metric, seed=seed, **options))
+    )
+
+
+# ---------------------------------------------------------------------- internals
+def _make_target(
+    metric: str, level: str | Sequence[str] | None, score_range: tuple[float, float] | None
+) -> Target:
+    if level is None:
+        levels: tuple[str, ...] = ()
+    elif isinstance(level, str):
+        levels = (level.strip().lower(),)
+    else:
+        levels = tuple(str(lv).strip().lower() for lv in level)
+    order = _LEVEL_ORDERS.get(metric)
+    if order is not None:
+        bad = [lv for lv in levels if lv not in order]
+        if bad:
+            raise GenerationError(
+                f"unknown {metric} level(s) {', '.join(map(repr, bad))}; "
+                f"choose from {', '.join(order)}"
+            )
+    rng: tuple[float, float] | None = None
+    if score_range is not None:
+        lo, hi = (float(x) for x in score_range)
+        if lo > hi:
+            raise GenerationError(f"score_range low {lo} is above high {hi}")
+        rng = (lo, hi)
+    return Target(metric=metric, levels=levels, score_range=rng)
+
+
+def _check_metrics(opts: _Options) -> None:
+    if not opts.target.active and not opts.rate_with:
+        return
+    from csp_sudoku.metrics import METRICS
+
+    for m in (opts.target.metric, *opts.rate_with):
+        if m not in METRICS:
+            raise GenerationError(f"unknown metric {m!r}; known: {', '.join(METRICS)}")
+
+
+def _budget_error(
+    why: str, found: int, count: int, opts: _Options, budget_seconds: float | None
+) -> BudgetExhaustedError:
+    t = opts.target
+    what = []
+    if t.levels:
+        what.append(f"level {' or '.join(t.levels)}")
+    if t.score_range is not None:
+        what.append(f"score in [{t.score_range[0]:g}, {t.score_range[1]:g}]")
+    aim = f" at {' and '.join(what)} of metric {t.metric!r}" if what else ""
+    limit = (
+        f"the time budget of {budget_seconds:g} s"
+        if why == "time"
+        else f"the budget of {opts.attempts} attempt(s) per puzzle"
+    )
+    return BudgetExhaustedError(
+        f"generated {found} of {count} puzzle(s){aim} before {limit} ran out; "
+        "raise budget_seconds/attempts (--budget-seconds/--attempts), or widen the target",
+        found=found,
+        wanted=count,
+    )
+
+
+def _stream(opts: _Options, stream_seed: int, deadline: float | None) -> Generated | str:
+    """Attempts with seeds ``derive(stream_seed, j)`` until one is on target.
+
+    Returns the puzzle, or ``"time"`` / ``"attempts"`` when the budget ran out.
+    """
+    start = time.perf_counter()
+    j = 0
+    while True:
+        if opts.attempts is not None and j >= opts.attempts:
+            return "attempts"
+        if deadline is not None and time.time() >= deadline:
+            return "time"
+        seed = derive(stream_seed, j)
+        j += 1
+        got = _attempt(opts, seed, deadline)
+        if got is not None:
+            puzzle, solution, ratings, steps, method = got
+            return Generated(
+                puzzle=puzzle,
+                solution=solution,
+                seed=seed,
+                ratings=ratings,
+                symmetry=opts.symmetry,
+                minimal=opts.minimal,
+                method=method,
+                attempts=j,
+                steps=steps,
+                seconds=time.perf_counter() - start,
+            )
+
+
+def _rate(puzzle: Puzzle, solution: Puzzle, metric: str, seed: int) -> Rating:
+    from csp_sudoku.metrics import rate
+
+    return rate(puzzle, metric, seed=seed, solution=solution)
+
+
+_Attempt = tuple[Puzzle, Puzzle, dict[str, "Rating"], int, str]
+
+
+def _attempt(opts: _Options, seed: int, deadline: float | None) -> _Attempt | None:
+    """One attempt: a puzzle from ``opts.method`` (plus a hill climb), or None."""
+    rng = np.random.default_rng(seed)
+    geo = opts.geometry
+    chk = checker_for(geo, opts.backend)
+    method = opts.method
+    if method == "auto":
+        method = "climb" if opts.target.active else "random"
+    base_method = "random" if method == "climb" else method
+    made = _base_puzzle(base_method, opts, rng, chk)
+    if made is None:
+        return None
+    clues, sol = made
+    if opts.symmetry != "none":
+        clues = _symmetrize(clues, sol, opts.symmetry, geo.size)
+    if opts.minimal:
+        clues = reduce_clues(clues, sol, geo, rng, symmetry=opts.symmetry, checker=chk)
+    solution = Puzzle(sol, geo)
+    target = opts.target
+    rating_seed = derive(seed, 1 << 20)
+    steps = 0
+    if target.active:
+        rating = _rate(Puzzle(clues, geo), solution, target.metric, rating_seed)
+        if not target.matches(rating) and method == "climb":
+            clues, rating, steps = _climb(clues, sol, rating, opts, rng, chk, rating_seed, deadline)
+        if not target.matches(rating):
+            return None
+        ratings = {target.metric: rating}
+    else:
+        ratings = {}
+    if opts.max_clues is not None and int(np.count_nonzero(clues)) > opts.max_clues:
+        return None
+    puzzle = Puzzle(clues, geo)
+    for m in opts.rate_with:
+        ratings[m] = _rate(puzzle, solution, m, rating_seed)
+    return puzzle, solution, ratings, steps, method
+
+
+def _base_puzzle(
+    method: str, opts: _Options, rng: np.random.Generator, chk: Checker
+) -> tuple[Grid, Grid] | None:
+    """A unique puzzle and its solution from one of the generators."""
+    from csp_sudoku.generators.grids import _grid_cells
+
+    geo = opts.geometry
+    if method == "random":
+        sol = _grid_cells(geo, rng)
+        return sol.copy(), sol
+    if method == "rg1":
+        from csp_sudoku.generators.rg1 import rg1_clues
+
+        return rg1_clues(geo, rng, checker=chk)
+    if method == "oracle":
+        from csp_sudoku.generators.oracle_gen import oracle_grid
+
+        sol = oracle_grid(geo, rng, checker=chk)
+        return sol.copy(), sol
+    if method == "hsolve":
+        from csp_sudoku.generators.hsolve_gen import standard_clues
+
+        return standard_clues(geo, rng)
+    if method == "pseudo":
+        from csp_sudoku.generators.hsolve_gen import pseudo_from_bank
+
+        return pseudo_from_bank(geo, rng)
+    if method == "ddg":
+        from csp_sudoku.generators.ddg import ddg_clues
+
+        return ddg_clues(geo, rng, metric=opts.target.metric, target=opts.target, checker=chk)
+    raise GenerationError(f"unknown method {method!r}")  # pragma: no cover - checked before
+
+
+def _symmetrize(clues: Grid, sol: Grid, symmetry: str, size: int) -> Grid:
+    """Fill every orbit that holds a clue (clues from the solution keep the puzzle unique)."""
+    idx = orbit_index(size, symmetry)
+    used = np.unique(idx[clues != 0])
+    out = clues.copy()
+    orbs = orbits(size, symmetry)
+    for k in used.tolist():
+        out[orbs[k]] = sol[orbs[k]]
+    return out
+
+
+def _neighbour(
+    clues: Grid, sol: Grid, opts: _Options, rng: np.random.Generator, chk: Checker
+) -> Grid:
+    """Swap one clue orbit for one or two empty ones; re-add until unique; re-minimise."""
+    geo = opts.geometry
+    orbs = orbits(geo.size, opts.symmetry)
+    filled = [k for k, o in enumerate(orbs) if clues[o].any()]
+    empty = [k for k, o in enumerate(orbs) if not clues[o].any()]
+    work = clues.copy()
+    drop = filled[int(rng.integers(len(filled)))]
+    work[orbs[drop]] = 0
+    order = rng.permutation(len(empty)).tolist()
+    adds = 1 + int(rng.integers(2))
+    for taken, pos in enumerate(order, start=1):
+        k = empty[pos]
+        work[orbs[k]] = sol[orbs[k]]
+        if taken >= adds and not chk.has_other_solution(work, sol):
+            break
+    if opts.minimal:
+        work = reduce_clues(work, sol, geo, rng, symmetry=opts.symmetry, checker=chk)
+    return work
+
+
+def _climb(
+    clues: Grid,
+    sol: Grid,
+    rating: Rating,
+    opts: _Options,
+    rng: np.random.Generator,
+    chk: Checker,
+    rating_seed: int,
+    deadline: float | None,
+) -> tuple[Grid, Rating, int]:
+    """Hill-climb on the target metric, keeping the solution grid."""
+    target = opts.target
+    geo = opts.geometry
+    solution = Puzzle(sol, geo)
+    best = target.distance(rating)
+    steps = 0
+    for _ in range(opts.climb_steps):
+        if deadline is not None and time.time() >= deadline:
+            break
+        steps += 1
+        cand = _neighbour(clues, sol, opts, rng, chk)
+        r = _rate(Puzzle(cand, geo), solution, target.metric, rating_seed)
+        d = target.distance(r)
+        if d <= best:
+            clues, rating, best = cand, r, d
+            if target.matches(r):
+                break
+    return clues, rating, steps
