@@ -25,6 +25,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "export",
     "bank",
     "render",
+    "report",
     "explain",
 )
 

@@ -1,0 +1,81 @@
+"""``csp-sudoku report``: an HTML or PNG report of a puzzle set's distributions."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
+from csp_sudoku.cli._common import (
+    add_geometry_args,
+    add_input_args,
+    geometry_from_args,
+    iter_entries,
+)
+from csp_sudoku.puzzle import Puzzle
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "report",
+        help="an HTML or PNG report: clue counts, solution counts, metric distributions",
+        description=(
+            "Draw the distributions of a puzzle set: clue counts, solution counts and, with "
+            "--metric, each metric's scores and levels and a scatter plot between metrics."
+        ),
+    )
+    add_input_args(p)
+    p.add_argument("--output", "-o", required=True, help="report file: .html or .png")
+    p.add_argument(
+        "--metric",
+        "-m",
+        action="append",
+        default=[],
+        help="a difficulty metric to rate with (repeat for several); none: counts only",
+    )
+    p.add_argument("--seed", type=int, default=0, help="rating seed (default 0)")
+    p.add_argument("--runs", type=int, help="randomised runs per rating (default: the metric's)")
+    p.add_argument("--jobs", "-j", type=int, default=1, help="worker processes for rating")
+    p.add_argument("--count", "-n", type=int, help="use at most this many puzzles")
+    p.add_argument("--title", help="report heading (default: the input names)")
+    p.add_argument("--backend", default="auto", help="solution-count backend")
+    add_geometry_args(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from csp_sudoku.report import collect, write_report
+
+    geometry = geometry_from_args(args)
+    puzzles: list[Puzzle] = []
+    skipped = 0
+    for entry in iter_entries(args.inputs, geometry):
+        if entry.puzzle is None:
+            print(f"csp-sudoku report: skipped {entry.error}", file=sys.stderr)
+            skipped += 1
+            continue
+        puzzles.append(entry.puzzle)
+        if args.count is not None and len(puzzles) >= args.count:
+            break
+    if not puzzles:
+        print("csp-sudoku report: error: no puzzles in the input", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    title = args.title or ", ".join(os.path.basename(i) for i in args.inputs) or "stdin"
+    data = collect(
+        puzzles,
+        args.metric,
+        seed=args.seed,
+        runs=args.runs,
+        jobs=args.jobs,
+        backend=args.backend,
+        title=title,
+    )
+    if skipped:
+        data.notes.append(f"{skipped} bad lines were skipped.")
+    path = write_report(data, args.output)
+    for note in data.notes:
+        print(note, file=sys.stderr)
+    print(path)
+    return EXIT_OK

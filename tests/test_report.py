@@ -1,0 +1,62 @@
+"""Reports of a puzzle set: HTML and PNG, with and without metrics."""
+
+from __future__ import annotations
+
+import base64
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("matplotlib")
+
+from csp_sudoku.cli import main
+from csp_sudoku.io import parse_line
+from csp_sudoku.puzzle import Puzzle
+from csp_sudoku.report import ReportError, collect, write_report
+from tests.conftest import load_lines
+
+
+def _puzzles() -> list[Puzzle]:
+    unique = [parse_line(s) for s in load_lines("top1465.txt", limit=12)]
+    several = [parse_line(s) for s in load_lines("multi_solution_serg.txt", limit=3)]
+    return [*unique, *several, Puzzle(np.zeros(81, np.int8))]
+
+
+def test_counts_only_report(tmp_path: Path) -> None:
+    data = collect(_puzzles(), backend="sat", title="mixed")
+    assert data.counts.tolist().count(1) == 12 and (data.counts >= 2).sum() == 4
+    assert any("clue and solution counts only" in n for n in data.notes)
+    page = write_report(data, tmp_path / "r.html").read_text()
+    assert page.startswith("<!DOCTYPE html>") and "</html>" in page
+    assert "12 with one solution" in page
+    m = re.search(r'src="data:image/png;base64,([^"]+)"', page)
+    assert m is not None and base64.b64decode(m.group(1))[:4] == b"\x89PNG"
+    png = write_report(data, tmp_path / "r.png")
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    with pytest.raises(ReportError):
+        write_report(data, tmp_path / "r.doc")
+    with pytest.raises(ReportError):
+        collect([])
+
+
+def test_report_with_metrics(tmp_path: Path) -> None:
+    pytest.importorskip("csp_sudoku.metrics")
+    data = collect(_puzzles(), ["oracle", "hsolve"], seed=3, runs=2, backend="sat")
+    assert set(data.scores) == {"oracle", "hsolve"}
+    rated = ~np.isnan(data.scores["oracle"])
+    assert rated.sum() == 12 and not rated[-1]  # only unique puzzles are rated
+    assert all(lv is not None for lv, r in zip(data.levels["oracle"], rated, strict=True) if r)
+    page = write_report(data, tmp_path / "m.html").read_text()
+    assert "oracle (min / median / max)" in page
+
+
+def test_cli_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(p.to_line() for p in _puzzles()[:5]) + "\nnot a puzzle\n")
+    out = tmp_path / "cli.png"
+    assert main(["report", str(src), "-o", str(out), "--backend", "sat"]) == 0
+    assert out.read_bytes()[:4] == b"\x89PNG"
+    captured = capsys.readouterr()
+    assert str(out) in captured.out and "skipped" in captured.err
