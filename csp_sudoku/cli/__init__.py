@@ -27,6 +27,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "render",
     "report",
     "explain",
+    "generate", "minimize",
 )
 
 EXIT_OK = 0

@@ -257,7 +257,7 @@ def generate(
     opts = _Options(
         geometry=geometry or Geometry.standard(9),
         target=target,
-        rate_with=tuple(m for m in rate_with if m != metric),
+        rate_with=tuple(dict.fromkeys(m for m in rate_with if m != metric or not target.active)),
         symmetry=check_name(symmetry),
         minimal=minimal,
         method=method,
