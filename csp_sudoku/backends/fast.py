@@ -47,6 +47,7 @@ class _Tables:
     inter: NDArray[np.int32]  # (nint, 3, N): a & b, a - b, b - a, padded with -1
     inter_n: NDArray[np.int32]  # (nint, 3): their lengths
     no_out: NDArray[np.int8]  # (0, ncells): "store no solution"
+    geo: tuple[object, ...]  # the tuple the kernels read (see bitset.count_cells)
 
 
 def _build_tables(geometry: Geometry) -> _Tables:
@@ -73,15 +74,17 @@ def _build_tables(geometry: Geometry) -> _Tables:
         for side, cells in enumerate(parts):
             inter[t, side, : len(cells)] = cells
             inter_n[t, side] = len(cells)
+    full = (1 << size) - 1
     return _Tables(
         ncells=ncells,
-        full=(1 << size) - 1,
+        full=full,
         peers=peers,
         npeers=npeers,
         units=units,
         inter=inter,
         inter_n=inter_n,
         no_out=np.empty((0, ncells), dtype=np.int8),
+        geo=(peers, npeers, units, inter, inter_n, full),
     )
 
 
@@ -131,17 +134,7 @@ class FastBackend(Backend):
                 f"a {geometry.name} puzzle has {t.ncells} cells, got an array of shape {cells.shape}"
             )
         n = bitset.count_cells(
-            cells,
-            limit,
-            avoid,
-            t.no_out if out is None else out,
-            t.peers,
-            t.npeers,
-            t.units,
-            t.full,
-            self.locked,
-            t.inter,
-            t.inter_n,
+            cells, limit, avoid, t.no_out if out is None else out, t.geo, self.locked
         )
         if n < 0:
             raise ParseError(f"cell values must be in 0..{geometry.size}")
@@ -185,13 +178,8 @@ class FastBackend(Backend):
         res = bitset.removable(
             np.ascontiguousarray(cells, dtype=np.int8),
             np.ascontiguousarray(known, dtype=np.int8),
-            t.peers,
-            t.npeers,
-            t.units,
-            t.full,
+            t.geo,
             self.locked,
-            t.inter,
-            t.inter_n,
         )
         if res.shape[0] == 1 and res[0] < 0:
             raise ParseError(f"cell values must be in 0..{geometry.size}")
@@ -210,9 +198,7 @@ class FastBackend(Backend):
             )
         if limit <= 0:
             return np.zeros(arr.shape[0], dtype=np.int64)
-        counts: NDArray[np.int64] = bitset.count_batch(
-            arr, limit, t.peers, t.npeers, t.units, t.full, self.locked, t.inter, t.inter_n
-        )
+        counts: NDArray[np.int64] = bitset.count_batch(arr, limit, t.geo, self.locked)
         if arr.shape[0] and counts.min() < 0:
             bad = int(np.flatnonzero(counts < 0)[0])
             raise ParseError(f"row {bad}: cell values must be in 0..{geometry.size}")
