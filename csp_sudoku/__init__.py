@@ -32,6 +32,7 @@ from csp_sudoku.errors import (
 )
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.io import format_grid, format_line, parse, read_puzzles, write_puzzles
+from csp_sudoku.metrics import Rating, rate, rate_many
 from csp_sudoku.puzzle import Clash, Puzzle
 from csp_sudoku.verify import is_solution
 
@@ -47,6 +48,7 @@ __all__ = [
     "ParseError",
     "Puzzle",
     "PuzzleLike",
+    "Rating",
     "SudokuError",
     "__version__",
     "as_puzzle",
@@ -60,6 +62,8 @@ __all__ = [
     "is_solution",
     "is_unique",
     "parse",
+    "rate",
+    "rate_many",
     "read_puzzles",
     "removable_clues",
     "solutions",

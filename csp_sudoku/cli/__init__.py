@@ -28,6 +28,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "report",
     "explain",
     "generate", "minimize",
+    "rate",
 )
 
 EXIT_OK = 0

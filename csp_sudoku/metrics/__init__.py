@@ -40,6 +40,7 @@ from csp_sudoku.api import PuzzleLike, as_puzzle
 from csp_sudoku.metrics.base import (
     MetricError,
     Rating,
+    check_runs,
     quantile_level,
     unique_solution,
 )
@@ -167,6 +168,7 @@ def _sisus(kind: str) -> _MetricFn:
 
         k = int(_pop(params, "k", DEFAULT_K))
         inf_score = float(_pop(params, "inf_score", DEFAULT_INF_SCORE))
+        count_assumption = bool(_pop(params, "count_assumption", True))
         levels = int(_pop(params, "levels", 4))
         _no_more(kind, params)
         res = sisus_runs(
@@ -177,6 +179,7 @@ def _sisus(kind: str) -> _MetricFn:
             k=k,
             inf_score=inf_score,
             stop_after_k=(kind == "dependency"),
+            count_assumption=count_assumption,
         )
         values = res.refutation_sums if kind == "refutation" else res.dependency
         score = float(values.mean())
@@ -189,7 +192,7 @@ def _sisus(kind: str) -> _MetricFn:
             "unrefutable": float(res.unrefutable.mean()),
             **info,
         }
-        used: dict[str, Any] = {"k": k, "levels": levels}
+        used: dict[str, Any] = {"k": k, "levels": levels, "count_assumption": count_assumption}
         if kind == "refutation":
             used["inf_score"] = inf_score
         return score, level, rank, details, used
@@ -286,6 +289,8 @@ def rate(
         fn, default_runs = _METRICS[metric]
     except (KeyError, TypeError):
         raise MetricError(f"unknown metric {metric!r}; known: {', '.join(METRICS)}") from None
+    if runs is not None:
+        check_runs(runs)
     p = as_puzzle(puzzle)
     sol = as_puzzle(solution, p.geometry) if solution is not None else unique_solution(p)
     randomised = default_runs is not None and metric != "combined"

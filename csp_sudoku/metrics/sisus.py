@@ -21,6 +21,15 @@ cell with the lowest score.
 The singles loop runs compiled (:func:`csp_sudoku._kernels.metrics.sisus_singles`);
 refutation scores come from :mod:`csp_sudoku.human.refutation`.
 
+Counting convention: :func:`csp_sudoku.human.refutation.refute` counts the
+singles placed *after* the assumption, so a candidate whose assumption
+contradicts at once costs 0, and on hard puzzles many stuck positions have a
+cell whose every wrong candidate is refuted at once (a locked-candidates
+pattern): the sum would be 0 there. We count the assumption as a step too
+(``count_assumption=True``, the default): a cell's score is the sum over its
+wrong candidates of (1 + singles placed). ``count_assumption=False`` gives the
+raw sums.
+
 When every cell of a stuck position has an infinite score (some wrong candidate
 cannot be refuted by singles, which Pelanek never met but the hardest puzzles
 do), the step adds ``inf_score`` (default 200) instead of infinity and a random
@@ -73,6 +82,7 @@ def sisus_runs(
     k: int = DEFAULT_K,
     inf_score: float = DEFAULT_INF_SCORE,
     stop_after_k: bool = False,
+    count_assumption: bool = True,
 ) -> SisusResult:
     """Run SiSuS ``runs`` times.
 
@@ -85,6 +95,7 @@ def sisus_runs(
         inf_score: what a stuck moment adds when no cell can be refuted by singles.
         stop_after_k: end each run once ``k`` steps are known (enough for the
             dependency metric; the refutation sums are then partial).
+        count_assumption: count the assumption of each wrong candidate as one step.
     """
     from csp_sudoku.human.refutation import refutation_scores
 
@@ -131,6 +142,9 @@ def sisus_runs(
             vals = np.fromiter(scores.values(), dtype=float, count=len(scores))
             if cells.size == 0:
                 break
+            if count_assumption:
+                wrong = np.array([bin(int(masks[c])).count("1") - 1 for c in cells.tolist()])
+                vals = vals + wrong
             best = float(vals.min())
             ties = cells[vals == best]
             cell = int(ties[int(rng.integers(ties.size))]) if ties.size > 1 else int(ties[0])

@@ -1,0 +1,190 @@
+"""The difficulty metrics: hand-checked formulas, levels, determinism, the entry point."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+import csp_sudoku as cs
+from csp_sudoku.errors import NotUniqueError, SudokuError
+from csp_sudoku.metrics import METRICS, MetricError, derive_seed, rate, rate_many
+from csp_sudoku.metrics.base import quantile_level
+from csp_sudoku.metrics.combined import CombinedRater, fit_combined, fit_features
+from csp_sudoku.metrics.oracle import OracleParams, level_of, scaled_score, unscaled_score
+from tests.conftest import load_lines
+
+SOLVED = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+HARD = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+
+
+def one_hole() -> cs.Puzzle:
+    return cs.parse(SOLVED).without([0])
+
+
+def two_holes() -> cs.Puzzle:
+    return cs.parse(SOLVED).without([0, 4])  # row 1, different columns and boxes
+
+
+# ------------------------------------------------------------------ hsolve
+def test_hsolve_hand_checked() -> None:
+    # one empty cell: tier 0 has p = 2 (naked + hidden single checks), v = 2: E = 3/3
+    assert rate(one_hole(), "hsolve", seed=0).score == pytest.approx(1.0)
+    # two empty cells of one row: p = 4, v = 4 (each is naked and hidden): E = 1, then 1
+    r = rate(two_holes(), "hsolve", seed=0)
+    assert r.score == pytest.approx(2.0)
+    counts = r.details["technique_counts"]
+    assert set(counts) <= {"naked single", "hidden single"}
+    assert sum(counts.values()) == pytest.approx(2.0)
+    assert r.details["max_tier_used"] == 0
+    assert r.runs == 20 and r.seed == 0
+
+
+def test_hsolve_runs_and_levels() -> None:
+    r = rate(HARD, "hsolve", runs=5, seed=3)
+    assert r.runs == 5
+    assert r.score > 500
+    assert r.level in ("easy", "medium", "hard", "very hard")
+    assert r.details["percentile"] is not None
+    r8 = rate(HARD, "hsolve", runs=5, seed=3, levels=8)
+    assert r8.score == r.score and r8.level.startswith("level ")
+    stop = rate(HARD, "hsolve", runs=3, seed=3, max_tier=0, on_stuck="stop")
+    assert stop.score > 0
+    with pytest.raises(MetricError):
+        rate(HARD, "hsolve", runs=3, max_tier=7)
+
+
+# ------------------------------------------------------------------ oracle
+def test_oracle_equation_hand_checked() -> None:
+    p = OracleParams()
+    assert unscaled_score(10, 2, 0.5, p) == pytest.approx(0.1 * 10 + 0.5 * 2)  # gamma = 0 below 1
+    assert unscaled_score(0, 0, 3, p) == pytest.approx(15 * (1 - math.exp(-0.5 * 2)))
+    assert unscaled_score(0, 0, 1, p) == pytest.approx(0.0)
+    assert scaled_score(10, p) == pytest.approx(0.5)
+    assert scaled_score(2, p) == pytest.approx((1 + math.tanh(0.25 * (2 - 10))) / 2)
+    q = OracleParams(alpha=-0.1, beta=-0.5, gamma=20, B=5)
+    assert unscaled_score(10, 2, 2, q) == pytest.approx(-1 - 1 + 20 * (1 - math.exp(-0.5)))
+
+
+def test_oracle_levels() -> None:
+    assert level_of(0.0) == ("Cinch", 0)
+    assert level_of(0.179) == ("Cinch", 0)
+    assert level_of(0.18) == ("Confusing", 1)
+    assert level_of(0.6) == ("Challenging", 2)
+    assert level_of(0.8) == ("Crazy", 3)
+    assert level_of(1.0) == ("Crazy", 3)
+
+
+def test_oracle_on_one_hole_and_hard() -> None:
+    r = rate(one_hole(), "oracle", seed=1, runs=10)
+    assert r.details["naked_per_iteration"] == 1.0
+    assert r.details["oracle_visits"] == 0.0
+    assert r.score == pytest.approx((1 + math.tanh(0.25 * (0.1 - 10))) / 2)
+    assert r.level == "Cinch"
+    h = rate(HARD, "oracle", seed=1)
+    assert h.details["oracle_visits"] >= 1 and h.level in ("Challenging", "Crazy")
+    assert h.parameters == OracleParams().as_dict()
+    neg = rate(HARD, "oracle", seed=1, alpha=-0.1)
+    assert neg.parameters["alpha"] == -0.1 and neg.score < h.score
+    with pytest.raises(MetricError):
+        rate(HARD, "oracle", seed=1, epsilon=1)
+
+
+# ------------------------------------------------------------------ SiSuS
+def test_sisus_metrics() -> None:
+    easy = rate(EASY, "refutation", seed=2, runs=5)
+    assert easy.score == 0.0  # singles solve it: no stuck moment
+    dep_easy = rate(EASY, "dependency", seed=2, runs=5)
+    dep_hard = rate(HARD, "dependency", seed=2, runs=5)
+    assert dep_easy.score > dep_hard.score  # fewer options = harder
+    assert dep_easy.parameters["k"] == 25
+    hard = rate(HARD, "refutation", seed=2, runs=3)
+    assert hard.score > 0 and hard.details["stuck"] >= 1
+    assert rate(HARD, "dependency", seed=2, runs=3, k=20).parameters["k"] == 20
+    with pytest.raises(MetricError):
+        rate(HARD, "dependency", runs=3, k=0)
+
+
+def test_mdrt() -> None:
+    assert rate(EASY, "mdrt").level == "singles"
+    r = rate(HARD, "mdrt")
+    assert r.level_rank >= 1 and r.seed is None and r.runs is None
+
+
+# ------------------------------------------------------------------ entry point
+@pytest.mark.parametrize("metric", ["hsolve", "oracle", "refutation", "dependency"])
+def test_same_seed_same_rating(metric: str) -> None:
+    a = rate(HARD, metric, runs=3, seed=11)
+    b = rate(HARD, metric, runs=3, seed=11)
+    assert a == b
+    assert a.version == cs.__version__ and a.metric == metric
+    json.dumps(a.to_dict())
+
+
+def test_fresh_seed_is_recorded_and_reproduces() -> None:
+    a = rate(HARD, "oracle", runs=20)
+    assert a.seed is not None
+    assert rate(HARD, "oracle", runs=20, seed=a.seed) == a
+
+
+def test_rate_many_matches_rate() -> None:
+    lines = [EASY, HARD, SOLVED[:-1] + "."]
+    many = rate_many(lines, "oracle", runs=10, seed=5)
+    for i, (line, r) in enumerate(zip(lines, many, strict=True)):
+        assert r.seed == derive_seed(5, i)
+        assert rate(line, "oracle", runs=10, seed=r.seed) == r
+    arr = np.stack([cs.parse(x).cells for x in lines])
+    assert rate_many(arr, "oracle", runs=10, seed=5) == many
+    with pytest.raises(MetricError):
+        rate_many(arr[0], "oracle")
+
+
+def test_errors_are_sudoku_errors() -> None:
+    with pytest.raises(MetricError) as info:
+        rate(HARD, "nope")
+    assert isinstance(info.value, SudokuError)
+    with pytest.raises(NotUniqueError):
+        rate("." * 81, "oracle")
+    with pytest.raises(MetricError):
+        rate(HARD, "oracle", runs=0)
+    with pytest.raises(MetricError):
+        rate(HARD, "oracle", seed=-1)
+    assert set(METRICS) >= {"hsolve", "rounds", "mdrt", "oracle", "refutation", "dependency"}
+
+
+def test_quantile_levels_are_monotone() -> None:
+    ranks = [quantile_level("hsolve", s)[1] for s in (0, 500, 1000, 2000, 5000, 1e9)]
+    assert ranks == sorted(ranks) and ranks[0] == 0 and ranks[-1] == 3
+    dep = [quantile_level("dependency", s, higher_is_harder=False)[1] for s in (0.5, 3, 10)]
+    assert dep == sorted(dep, reverse=True)
+
+
+def test_combined_fit_recovers_a_linear_model(tmp_path: object) -> None:
+    rng = np.random.default_rng(0)
+    x = rng.uniform(0, 5, size=(40, 2))
+    y = 1.5 + 2.0 * np.log1p(x[:, 0]) - 0.5 * np.log1p(x[:, 1])
+    model = fit_features(x, y, ["refutation", "dependency"])
+    assert model.intercept == pytest.approx(1.5)
+    assert model.coefficients == pytest.approx((2.0, -0.5))
+    assert model.predict(x) == pytest.approx(y)
+    again = CombinedRater.from_dict(json.loads(json.dumps(model.describe())))
+    assert again.predict(x) == pytest.approx(y)
+    with pytest.raises(MetricError):
+        fit_features(x[:2], y[:2], ["refutation", "dependency"])
+
+
+def test_fit_combined_on_puzzles() -> None:
+    lines = load_lines("top1465.txt", limit=4, step=101) + load_lines(
+        "17_clue.txt", limit=4, step=997
+    )
+    targets = [5.0] * 4 + [2.0] * 4
+    model = fit_combined(
+        lines, targets, ["oracle", "hsolve"], runs={"oracle": 10, "hsolve": 3}, seed=1
+    )
+    assert model.runs == {"oracle": 10, "hsolve": 3}
+    r = rate(lines[0], "combined", seed=4, rater=model)
+    assert r.details["features"].keys() == {"oracle", "hsolve"}
+    assert r.score == pytest.approx(model.predict([list(r.details["features"].values())])[0])
