@@ -10,6 +10,8 @@ Quick use::
 See the README for the command line and the rest of the API.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from csp_sudoku.api import (
     Checker,
     PuzzleLike,
@@ -70,3 +72,17 @@ __all__ = [
     "solve",
     "write_puzzles",
 ]
+
+if TYPE_CHECKING:
+    from csp_sudoku.generators import generate
+
+__all__ += ["generate"]
+
+
+def __getattr__(name: str) -> Any:
+    """Lazy export: ``csp_sudoku.generate`` loads the generators (and numba) on first use."""
+    if name == "generate":
+        from csp_sudoku.generators import generate
+
+        return generate
+    raise AttributeError(f"module 'csp_sudoku' has no attribute {name!r}")

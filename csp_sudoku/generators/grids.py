@@ -31,7 +31,6 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
-from numba import njit
 from numpy.typing import NDArray
 
 from csp_sudoku.errors import GeometryError
@@ -52,104 +51,6 @@ def padded_peers(geometry: Geometry) -> NDArray[np.int32]:
         table[c, : len(p)] = p
     table.setflags(write=False)
     return table
-
-
-@njit(cache=True)
-def _popcount(x: int) -> int:  # pragma: no cover - compiled
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
-
-
-@njit(cache=True)
-def _random_bit(mask: int, k: int) -> int:  # pragma: no cover - compiled
-    """The ``k``-th (0-based) set bit of ``mask``, as a bit value."""
-    while True:
-        low = mask & -mask
-        if k == 0:
-            return low
-        mask ^= low
-        k -= 1
-
-
-@njit(cache=True)
-def _fill(
-    peers: NDArray[np.int32], n: int, seed: int, max_nodes: int, mrv: bool
-) -> NDArray[np.int8]:  # pragma: no cover - compiled
-    """Randomised MRV depth-first search for one full grid; restarts after ``max_nodes``."""
-    np.random.seed(seed)
-    ncells = n * n
-    full = (1 << n) - 1
-    npeer = peers.shape[1]
-    while True:
-        masks = np.empty((ncells + 1, ncells), dtype=np.int64)
-        masks[0, :] = full
-        values = np.zeros(ncells, dtype=np.int8)
-        chosen = np.full(ncells, -1, dtype=np.int64)
-        untried = np.zeros(ncells, dtype=np.int64)
-        depth = 0
-        nodes = 0
-        select = True
-        while depth < ncells and nodes < max_nodes:
-            if select:
-                # pick the empty cell with the fewest candidates, scanning from a random start
-                best = -1
-                best_count = n + 1
-                start = np.random.randint(0, ncells) if mrv else 0
-                for j in range(ncells):
-                    c = (start + j) % ncells
-                    if values[c] != 0:
-                        continue
-                    k = _popcount(masks[depth, c])
-                    if k < best_count:
-                        best_count = k
-                        best = c
-                        if k <= 1 or not mrv:
-                            break
-                chosen[depth] = best
-                untried[depth] = masks[depth, best]
-                select = False
-            cell = chosen[depth]
-            rem = untried[depth]
-            if rem == 0:
-                # dead end: undo this level's cell and go back one level
-                if depth == 0:
-                    break
-                depth -= 1
-                values[chosen[depth]] = 0
-                continue
-            nodes += 1
-            bit = _random_bit(rem, np.random.randint(0, _popcount(rem)))
-            untried[depth] = rem & ~bit
-            nxt = masks[depth + 1]
-            nxt[:] = masks[depth]
-            nxt[cell] = bit
-            ok = True
-            for j in range(npeer):
-                p = peers[cell, j]
-                if p < 0:
-                    break
-                if values[p] == 0:
-                    m = nxt[p] & ~bit
-                    nxt[p] = m
-                    if m == 0:
-                        ok = False
-            if not ok:
-                continue
-            d = 0
-            b = bit
-            while b > 1:
-                b >>= 1
-                d += 1
-            values[cell] = d + 1
-            depth += 1
-            select = True
-        if depth == ncells:
-            return values
-        seed = np.random.randint(0, 2**31 - 1)
-        np.random.seed(seed)
 
 
 def random_transform(grid: Grid, geometry: Geometry, seed: SeedLike = None) -> NDArray[np.int8]:
@@ -216,7 +117,9 @@ def _grid_cells(geometry: Geometry, rng: np.random.Generator, transform: bool = 
     """The flat cells of a random grid (no Puzzle wrapper, for hot loops)."""
     n = geometry.size
     budget = 50 * geometry.ncells
-    cells = _fill(padded_peers(geometry), n, numba_seed(rng), budget, True)
+    from csp_sudoku.generators import _kernels
+
+    cells = _kernels.fill(padded_peers(geometry), n, numba_seed(rng), budget, True)
     if transform:
         cells = random_transform(cells, geometry, rng)
     out: Grid = cells.astype(np.int8)

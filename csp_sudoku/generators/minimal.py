@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
-from numba import njit
 from numpy.typing import NDArray
 
 from csp_sudoku.api import Checker, PuzzleLike, as_puzzle
@@ -70,64 +69,6 @@ def _unit_tables(geometry: Geometry) -> tuple[NDArray[np.int32], NDArray[np.int3
     units = np.ascontiguousarray(geometry.units, dtype=np.int32)
     cell_units = np.ascontiguousarray(geometry.cell_units, dtype=np.int32)
     return units, cell_units
-
-
-@njit(cache=True)
-def _sees(
-    cells: NDArray[np.int8], peers: NDArray[np.int32], q: int, d: int
-) -> bool:  # pragma: no cover - compiled
-    for j in range(peers.shape[1]):
-        p = peers[q, j]
-        if p < 0:
-            break
-        if cells[p] == d:
-            return True
-    return False
-
-
-@njit(cache=True)
-def _implied(
-    cells: NDArray[np.int8],
-    solution: NDArray[np.int8],
-    group: NDArray[np.intp],
-    peers: NDArray[np.int32],
-    units: NDArray[np.int32],
-    cell_units: NDArray[np.int32],
-    n: int,
-) -> bool:  # pragma: no cover - compiled
-    """True when every cell of ``group`` (emptied in ``cells``) is a naked or hidden single."""
-    full = (1 << n) - 1
-    for g in range(group.shape[0]):
-        c = group[g]
-        d = solution[c]
-        seen = 0
-        for j in range(peers.shape[1]):
-            p = peers[c, j]
-            if p < 0:
-                break
-            if cells[p] != 0:
-                seen |= 1 << (cells[p] - 1)
-        if (seen | (1 << (d - 1))) == full:
-            continue  # naked single
-        hidden = False
-        for k in range(cell_units.shape[1]):
-            u = cell_units[c, k]
-            if u < 0:
-                break
-            ok = True
-            for j in range(units.shape[1]):
-                q = units[u, j]
-                if q == c or cells[q] != 0:
-                    continue
-                if not _sees(cells, peers, q, d):
-                    ok = False
-                    break
-            if ok:
-                hidden = True
-                break
-        if not hidden:
-            return False
-    return True
 
 
 def checker_for(geometry: Geometry, backend: str = "auto") -> Checker:
@@ -169,6 +110,8 @@ def reduce_clues(
     Returns:
         The reduced clues as a new flat int8 array.
     """
+    from csp_sudoku.generators import _kernels
+
     chk = checker or _checker(geometry, "auto")
     work = np.array(clues, dtype=np.int8, copy=True)
     sol = np.ascontiguousarray(solution, dtype=np.int8)
@@ -184,7 +127,7 @@ def reduce_clues(
         work[group] = 0
         if stats is not None:
             stats.tried += 1
-        if shortcut and _implied(work, sol, group, peers, units, cell_units, n):
+        if shortcut and _kernels.implied(work, sol, group, peers, units, cell_units, n):
             if stats is not None:
                 stats.shortcuts += 1
                 stats.removed += 1
