@@ -1,0 +1,162 @@
+"""Solve paths: never a wrong placement or elimination; singles paths equal a plain
+singles solver; JSON form; the explain command."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from csp_sudoku import Geometry, Puzzle, parse
+from csp_sudoku.cli import main
+from csp_sudoku.human.path import SolvePath, solve_path
+from tests.test_human_helpers import generated_puzzles, lines_of, plain_singles_path, solution_of
+
+ALL = ("singles", "subsets", "refutation", "oracle")
+
+
+def check_path(p: Puzzle, max_subset: int, seed: int) -> SolvePath:
+    """Run every technique and check each step against the solution."""
+    sol = solution_of(p)
+    path = solve_path(p, ALL, max_subset=max_subset, rng=np.random.default_rng(seed), solution=sol)
+    grid = p.cells.astype(np.int64).copy()
+    for step in path.steps:
+        for c, d in step.placements:
+            assert sol[c] == d, (p.to_line(), step)
+            assert grid[c] == 0
+            grid[c] = d
+        for c, d in step.eliminations:
+            assert sol[c] != d, (p.to_line(), step)
+        assert step.options >= 1
+        if step.kind == "subset":
+            assert 1 <= step.size <= max_subset and step.eliminations
+    assert path.solved and not path.contradiction
+    assert np.array_equal(grid, sol)
+    assert path.final is not None and np.array_equal(path.final, sol)
+    return path
+
+
+def _sample() -> list[tuple[str, int]]:
+    out = [(x, 4) for x in lines_of("17_clue.txt", limit=200, step=241)]
+    out += [(x, 2) for x in lines_of("top1465.txt", limit=100, step=14)]
+    out += [(x, 4) for x in lines_of("top1465.txt", limit=30, step=47)]
+    out += [(x, 2) for x in lines_of("forum_hardest_1106.txt", limit=60, step=6)]
+    out += [(x, 4) for x in lines_of("forum_hardest_1106.txt", limit=8, step=45)]
+    return out
+
+
+def test_paths_never_go_wrong_on_a_sample() -> None:
+    sample = _sample()
+    assert len(sample) >= 380
+    used: set[str] = set()
+    for i, (line, size) in enumerate(sample):
+        path = check_path(parse(line), size, i)
+        used.update(s.kind for s in path.steps)
+    assert used == {"single", "subset", "refutation", "oracle"}
+
+
+@pytest.mark.slow
+def test_paths_never_go_wrong_on_2000_puzzles(request: pytest.FixtureRequest) -> None:
+    if "slow" not in str(request.config.getoption("markexpr", "")):
+        pytest.skip("over 2,000 puzzles: run with -m slow")
+    lines = lines_of("17_clue.txt", limit=1000, step=49)
+    lines += lines_of("top1465.txt") + lines_of("forum_hardest_1106.txt")
+    assert len(lines) >= 2000
+    for i, line in enumerate(lines):
+        check_path(parse(line), 4, i)
+
+
+@pytest.mark.parametrize(
+    ("geometry", "remove"),
+    [(Geometry.standard(16), 120), (Geometry.x_sudoku(), 56), (Geometry.standard(6), 22)],
+)
+def test_paths_on_generated_variants(geometry: Geometry, remove: int) -> None:
+    puzzles = generated_puzzles(geometry, 4, seed=21, remove=remove)
+    assert len(puzzles) == 4
+    for i, p in enumerate(puzzles):
+        check_path(p, 3, i)
+
+
+def test_singles_paths_equal_a_plain_singles_solver() -> None:
+    checked = 0
+    for line in lines_of("17_clue.txt", limit=80, step=601):
+        p = parse(line)
+        want, ok = plain_singles_path(p)
+        if not ok:
+            continue
+        checked += 1
+        for techniques in (("singles",), ("singles", "subsets"), ALL):
+            path = solve_path(p, techniques)
+            got = [(s.placements[0][0], s.placements[0][1], s.unit, s.options) for s in path.steps]
+            assert got == want and path.solved
+            assert {s.technique for s in path.steps} <= {"naked single", "hidden single"}
+        nempty = 81 - p.clue_count
+        rand = np.random.default_rng(checked).random(nempty)
+        want_r, _ = plain_singles_path(p, rand)
+        path = solve_path(p, ("singles", "subsets"), rng=np.random.default_rng(checked))
+        got = [(s.placements[0][0], s.placements[0][1], s.unit, s.options) for s in path.steps]
+        assert got == want_r
+    assert checked >= 30
+
+
+def test_json_form() -> None:
+    p = parse("3.7.4...........918........4.....7.....16.......25..........38..9....5...2.6.....")
+    path = solve_path(p)
+    obj = json.loads(path.to_json())
+    assert obj["puzzle"] == p.to_line() and obj["solved"] is True
+    assert obj["max_subset_size"] == 2
+    for step in obj["steps"]:
+        assert {"technique", "size", "placements", "eliminations", "options"} <= set(step)
+        for pair in step["placements"] + step["eliminations"]:
+            assert len(pair) == 2 and 0 <= pair[0] < 81 and 1 <= pair[1] <= 9
+        assert (step["size"] > 0) == (step["kind"] == "subset")
+    kinds = {s["technique"] for s in obj["steps"]}
+    assert {"naked single", "hidden single", "pointing", "claiming", "hidden pair"} <= kinds
+    lines = path.describe()
+    assert len(lines) == len(path.steps)
+    assert any("r3c3 = 9" in x for x in lines)
+
+
+def test_stuck_and_bad_arguments() -> None:
+    line = lines_of("forum_hardest_1106.txt", limit=1)[0]
+    path = solve_path(parse(line), ("singles",))
+    assert not path.solved and not path.contradiction
+    with pytest.raises(ValueError, match="unknown technique"):
+        solve_path(parse(line), ("guessing",))
+    with pytest.raises(ValueError, match="max_subset"):
+        solve_path(parse(line), max_subset=0)
+    clash = Puzzle(np.array([4, 4] + [0] * 79))
+    bad = solve_path(clash)
+    assert bad.contradiction and not bad.solved
+
+
+def test_explain_command(capsys: pytest.CaptureFixture[str]) -> None:
+    line = "3.7.4...........918........4.....7.....16.......25..........38..9....5...2.6....."
+    assert main(["explain", line]) == 0
+    out = capsys.readouterr().out
+    assert "hidden single: r3c3 = 9 (box 1)" in out and "solved in 81 steps" in out
+    assert main(["explain", "--json", line]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["solved"] and len(obj["steps"]) == 81
+    hard = lines_of("forum_hardest_1106.txt", limit=1)[0]
+    assert main(["explain", "--max-subset", "1", hard]) == 0
+    assert "stuck after" in capsys.readouterr().out
+    assert main(["explain", "--techniques", "singles,oracle", "--seed", "3", hard]) == 0
+    assert "oracle" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["explain", "3.7.4..x"],
+        ["explain", "44" + "." * 79],
+        ["explain", "--techniques", "guessing", "." * 81],
+        ["explain", "--max-subset", "0", "." * 81],
+        ["explain", "no/such/file.txt"],
+    ],
+)
+def test_explain_bad_input(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("csp-sudoku: error:") and "Traceback" not in err
