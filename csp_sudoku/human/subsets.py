@@ -105,10 +105,6 @@ def classic_name(geometry: Geometry, a: tuple[int, ...], b: tuple[int, ...]) -> 
     return None
 
 
-def _alive(state: CandidateState) -> np.ndarray:
-    return state.alive()
-
-
 def find_subsets(
     state: CandidateState, size: int, *, first: bool = False
 ) -> list[SubsetApplication]:
@@ -132,7 +128,7 @@ def find_subsets(
     if size < 1:
         raise ValueError(f"subset size must be at least 1, got {size}")
     t = tables(state.geometry)
-    alive = _alive(state)
+    alive = state.alive()
     cap = 1 if first else 4096
     while True:
         out = np.empty((cap, 2 * size), dtype=np.int32)
