@@ -10,6 +10,14 @@ on files of millions of lines and results stream as soon as their turn comes.
 
 Any ``concurrent.futures.Executor``-like object with ``submit`` (a Dask
 ``distributed.Client`` included) can be passed as ``executor``.
+
+**Dask.** :func:`dask_client` connects to a scheduler (``tcp://host:8786``) or
+starts a local cluster (``local:4``); a ``distributed.Client`` passed as
+``executor`` is wrapped in :class:`DaskSubmitter`, which submits every chunk as
+a distinct task (``pure=False``) with retries. When a worker dies, the
+scheduler runs its tasks again elsewhere and the results are still consumed in
+input order, so no puzzle is lost or reported twice. Dask is optional:
+``pip install 'csp_sudoku[dask]'``.
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku.backends import backend_for
+from csp_sudoku.errors import SudokuError
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.io import Entry, format_line
 
@@ -76,9 +85,71 @@ class CheckResult:
 class _Future(Protocol):
     def result(self) -> Any: ...
 
+    def cancel(self) -> Any: ...
+
 
 class _Submitter(Protocol):
     def submit(self, fn: Callable[..., Any], /, *args: Any) -> Any: ...
+
+
+class BatchError(SudokuError):
+    """A batch run that cannot start: Dask missing, a scheduler that cannot be reached."""
+
+
+def _is_dask_client(obj: object) -> bool:
+    return type(obj).__module__.startswith("distributed") and hasattr(obj, "nthreads")
+
+
+class DaskSubmitter:
+    """Submit tasks to a ``dask.distributed.Client`` as distinct, retried tasks.
+
+    Args:
+        client: a connected ``distributed.Client``.
+        retries: how many times a task is run again after it failed (a worker
+            killed while running a task is handled by the scheduler on top).
+    """
+
+    def __init__(self, client: Any, retries: int = 3) -> None:
+        self.client = client
+        self.retries = retries
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any) -> Any:
+        """Submit ``fn(*args)``; returns a Dask future."""
+        return self.client.submit(fn, *args, pure=False, retries=self.retries)
+
+    def slots(self) -> int:
+        """Worker threads of the cluster (at least 1)."""
+        return max(1, int(sum(self.client.nthreads().values())))
+
+
+def dask_client(scheduler: str, *, timeout: float = 30.0) -> Any:
+    """A ``distributed.Client`` for a scheduler address, or a new local cluster.
+
+    Args:
+        scheduler: ``tcp://host:8786`` (any address Dask accepts), or
+            ``local`` / ``local:N`` to start a ``LocalCluster`` of N worker
+            processes with one thread each (N = every core when omitted).
+        timeout: seconds to wait for the scheduler.
+
+    Raises:
+        BatchError: when Dask is not installed or the scheduler cannot be reached.
+    """
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise BatchError(
+            "a Dask scheduler needs dask.distributed: pip install 'csp_sudoku[dask]'"
+        ) from None
+    if scheduler == "local" or scheduler.startswith("local:"):
+        n = int(scheduler.split(":", 1)[1]) if ":" in scheduler else (os.cpu_count() or 1)
+        cluster = LocalCluster(  # type: ignore[no-untyped-call,unused-ignore]
+            n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+        return Client(cluster)  # type: ignore[no-untyped-call,unused-ignore]
+    try:
+        return Client(scheduler, timeout=timeout)  # type: ignore[no-untyped-call,unused-ignore]
+    except (OSError, TimeoutError) as err:
+        raise BatchError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from None
 
 
 def _count_chunk(
@@ -149,14 +220,17 @@ def check_entries(
         jobs: worker processes; 1 runs in this process, 0 means every core.
         chunk_size: puzzles per task; large enough that task overhead stays small.
         executor: an executor to use instead of a private process pool (e.g. a
-            ``dask.distributed.Client``); ``jobs`` then only sets how many chunks
-            are kept in flight.
+            ``dask.distributed.Client``, wrapped in :class:`DaskSubmitter`);
+            ``jobs`` then only sets how many chunks are kept in flight (for a
+            Dask client, ``jobs=0`` means twice its worker threads).
 
     Yields:
         One :class:`CheckResult` per entry, in order.
     """
+    if executor is not None and _is_dask_client(executor):
+        executor = DaskSubmitter(executor)
     if jobs <= 0:
-        jobs = os.cpu_count() or 1
+        jobs = executor.slots() if isinstance(executor, DaskSubmitter) else os.cpu_count() or 1
     chunks = _chunks(entries, chunk_size)
     if executor is None and jobs == 1:
         for geo, chunk in chunks:
@@ -179,6 +253,9 @@ def check_entries(
             done, fut = pending.popleft()
             yield from _results(done, None if fut is None else fut.result())
     finally:
+        for _chunk, fut in pending:  # interrupted: drop the work nobody will read
+            if fut is not None:
+                fut.cancel()
         if own and isinstance(pool, Executor):
             pool.shutdown(wait=False, cancel_futures=True)
 

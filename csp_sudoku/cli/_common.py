@@ -89,7 +89,9 @@ class RowWriter:
 
     flush_every = 0.2
 
-    def __init__(self, fmt: str, fields: Sequence[str], out: IO[str] | None = None) -> None:
+    def __init__(
+        self, fmt: str, fields: Sequence[str], out: IO[str] | None = None, *, header: bool = True
+    ) -> None:
         self.fmt = fmt
         self.fields = list(fields)
         self.out = out or sys.stdout
@@ -97,7 +99,8 @@ class RowWriter:
         self._last_flush = time.monotonic()
         if fmt == "csv":
             self._csv = csv.DictWriter(self.out, fieldnames=self.fields, extrasaction="ignore")
-            self._csv.writeheader()
+            if header:  # a resumed run appends to a file that has its header
+                self._csv.writeheader()
 
     def write(self, row: dict[str, Any], text: str) -> None:
         """Write one row; ``text`` is the human-readable form."""

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Any
+from typing import IO, Any
 
-from csp_sudoku.batch import Status, check_entries
+from csp_sudoku.batch import Status, check_entries, dask_client
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import (
     RowWriter,
@@ -18,6 +18,8 @@ from csp_sudoku.cli._common import (
     iter_entries,
     progress,
 )
+from csp_sudoku.cli._resume import ResumePoint, read_resume_point, skip_done
+from csp_sudoku.geometry import Geometry
 
 FIELDS = ("file", "line", "puzzle", "status", "count", "reason")
 
@@ -45,6 +47,18 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no summary")
     p.add_argument("--chunk-size", type=int, default=1000, help=argparse.SUPPRESS)
+    p.add_argument("--output", "-o", help="write the rows to this file (default: stdout)")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue an interrupted run: keep the rows already in --output, check the rest",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on a Dask cluster (tcp://host:8786, or local:N for N local workers); "
+        "needs pip install 'csp_sudoku[dask]'",
+    )
     add_geometry_args(p)
     p.set_defaults(func=run)
 
@@ -53,20 +67,55 @@ def run(args: argparse.Namespace) -> int:
     if args.limit < 1:
         print("csp-sudoku check: --limit must be at least 1", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if args.resume and not args.output:
+        print("csp-sudoku check: --resume needs --output FILE", file=sys.stderr)
+        return EXIT_BAD_INPUT
     geometry = geometry_from_args(args)
-    writer = RowWriter(args.format, FIELDS)
+    point = read_resume_point(args.output, args.format) if args.resume else ResumePoint()
+    out: IO[str] | None = None
+    if args.output:
+        appending = point.rows > 0 or point.has_header
+        out = open(args.output, "a" if appending else "w", encoding="utf-8", newline="")  # noqa: SIM115
+    client: Any = None
+    try:
+        if args.scheduler:
+            client = dask_client(args.scheduler)
+        writer = RowWriter(args.format, FIELDS, out, header=not point.has_header)
+        return _check(args, geometry, writer, point, client)
+    finally:
+        if out is not None:
+            out.close()
+        if client is not None:
+            cluster = getattr(client, "cluster", None)
+            client.close()
+            if cluster is not None and args.scheduler.startswith("local"):
+                cluster.close()
+
+
+def _check(
+    args: argparse.Namespace,
+    geometry: Geometry | None,
+    writer: RowWriter,
+    point: ResumePoint,
+    client: Any,
+) -> int:
     show_bar = not args.quiet and sys.stderr.isatty()
-    bar = progress(count_lines(args.inputs) if show_bar else None, show_bar)
-    tally = {s: 0 for s in Status}
+    total_lines = count_lines(args.inputs) if show_bar else None
+    bar = progress(None if total_lines is None else total_lines - point.rows, show_bar)
+    tally = {s: point.tally.get(s.value, 0) for s in Status}
     started = time.perf_counter()
     code = EXIT_OK
     try:
+        entries = iter_entries(args.inputs, geometry)
+        if point.rows:
+            entries = skip_done(entries, point)
         results = check_entries(
-            iter_entries(args.inputs, geometry),
+            entries,
             limit=args.limit,
             backend=args.backend,
-            jobs=args.jobs,
+            jobs=0 if client is not None and args.jobs == 1 else args.jobs,
             chunk_size=args.chunk_size,
+            executor=client,
         )
         for r in results:
             if r.status is Status.INVALID and not args.skip_invalid:
@@ -88,8 +137,10 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         secs = time.perf_counter() - started
         parts = ", ".join(f"{tally[s]} {s.value}" for s in Status)
+        fresh = total - point.rows
+        resumed = f" ({point.rows} from the earlier run)" if point.rows else ""
         print(
-            f"{total} puzzles: {parts} in {secs:.2f} s ({total / max(secs, 1e-9):,.0f}/s)",
+            f"{total} puzzles{resumed}: {parts} in {secs:.2f} s ({fresh / max(secs, 1e-9):,.0f}/s)",
             file=sys.stderr,
         )
     if tally[Status.INVALID]:

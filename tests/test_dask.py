@@ -1,0 +1,71 @@
+"""check on a Dask LocalCluster, including a worker killed in the middle of a run."""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("distributed")
+
+from distributed import Client, LocalCluster
+
+from csp_sudoku.batch import BatchError, check_entries, dask_client
+from csp_sudoku.cli import main
+from csp_sudoku.io import read_puzzles
+from tests.conftest import load_lines
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[LocalCluster]:
+    with LocalCluster(
+        n_workers=3, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as c:
+        yield c
+
+
+def _lines() -> list[str]:
+    hard = load_lines("forum_hardest_11plus.txt", limit=400)
+    multi = load_lines("multi_solution_serg.txt", limit=200)
+    mixed = [x for pair in zip(hard[:200], multi, strict=True) for x in pair]
+    return [*mixed, "x" * 81, *hard[200:]]
+
+
+def test_killed_worker_loses_and_duplicates_nothing(cluster: LocalCluster) -> None:
+    lines = _lines()
+    expected = list(check_entries(read_puzzles(lines), backend="sat", chunk_size=25))
+    with Client(cluster) as client:
+        pids = client.run(os.getpid)
+        got = []
+        killed = False
+        for r in check_entries(
+            read_puzzles(lines), backend="sat", chunk_size=25, jobs=3, executor=client
+        ):
+            got.append(r)
+            if len(got) == 100 and not killed:
+                victim = sorted(pids.values())[0]
+                os.kill(victim, signal.SIGKILL)
+                killed = True
+        assert killed
+    assert [(r.line, r.status, r.count) for r in got] == [
+        (r.line, r.status, r.count) for r in expected
+    ]
+    assert len(got) == len(lines)
+
+
+def test_cli_scheduler_address(cluster: LocalCluster, tmp_path: Path) -> None:
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(load_lines("top1465.txt", limit=300)) + "\n")
+    local, remote = tmp_path / "local.txt", tmp_path / "dask.txt"
+    assert main(["check", str(src), "-o", str(local), "-q"]) == 0
+    args = ["check", str(src), "-o", str(remote), "-q", "--chunk-size", "30"]
+    assert main([*args, "--scheduler", cluster.scheduler_address]) == 0
+    assert remote.read_text() == local.read_text()
+
+
+def test_unreachable_scheduler_is_a_clear_error() -> None:
+    with pytest.raises(BatchError, match="cannot reach"):
+        dask_client("tcp://127.0.0.1:9", timeout=1)

@@ -1,0 +1,74 @@
+"""check --output/--resume: an interrupted run keeps its rows and finishes later."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from csp_sudoku.cli import EXIT_INTERRUPTED, main
+from tests.conftest import load_lines
+
+
+def _input(tmp_path: Path) -> Path:
+    lines = load_lines("top1465.txt", limit=150) + load_lines("multi_solution_serg.txt", limit=50)
+    src = tmp_path / "in.txt"
+    src.write_text("# header\n" + "\n".join(lines) + "\n")
+    return src
+
+
+@pytest.mark.parametrize("fmt", ["text", "jsonl", "csv"])
+def test_resume_after_a_cut_keeps_rows_and_matches_a_full_run(tmp_path: Path, fmt: str) -> None:
+    src = _input(tmp_path)
+    full = tmp_path / f"full.{fmt}"
+    assert (
+        main(["check", str(src), "-o", str(full), "--format", fmt, "-q", "--chunk-size", "20"]) == 1
+    )
+    data = full.read_bytes()
+    part = tmp_path / f"part.{fmt}"
+    part.write_bytes(data[: len(data) // 2 + 7])  # cut in the middle of a row
+    args = ["check", str(src), "-o", str(part), "--format", fmt, "--resume", "-q"]
+    assert main(args) == 1  # the summary covers the earlier rows too (multiple puzzles)
+    assert part.read_bytes() == data
+    assert main(args) == 1  # resuming a finished run changes nothing
+    assert part.read_bytes() == data
+
+
+def test_ctrl_c_keeps_written_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import csp_sudoku.cli.check as check_cli
+
+    src = _input(tmp_path)
+    full = tmp_path / "full.txt"
+    main(["check", str(src), "-o", str(full), "-q"])
+    real = check_cli.iter_entries
+
+    def interrupted(*a: Any, **k: Any) -> Iterator[Any]:
+        for i, e in enumerate(real(*a, **k)):
+            if i == 120:
+                raise KeyboardInterrupt
+            yield e
+
+    monkeypatch.setattr(check_cli, "iter_entries", interrupted)
+    out = tmp_path / "out.txt"
+    assert main(["check", str(src), "-o", str(out), "-q", "--chunk-size", "10"]) == EXIT_INTERRUPTED
+    kept = out.read_text().splitlines()
+    assert 0 < len(kept) <= 120
+    assert kept == full.read_text().splitlines()[: len(kept)]
+    monkeypatch.setattr(check_cli, "iter_entries", real)
+    main(["check", str(src), "-o", str(out), "-q", "--resume"])
+    assert out.read_text() == full.read_text()
+
+
+def test_resume_refuses_another_input_and_needs_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = _input(tmp_path)
+    other = tmp_path / "other.txt"
+    other.write_text("\n".join(load_lines("17_clue.txt", limit=300)) + "\n")
+    out = tmp_path / "out.txt"
+    main(["check", str(src), "-o", str(out), "-q"])
+    assert main(["check", str(other), "-o", str(out), "--resume", "-q"]) == 2
+    assert "not this input's output" in capsys.readouterr().err
+    assert main(["check", str(src), "--resume"]) == 2
