@@ -70,40 +70,50 @@ _cttz: Any = intrinsic(_cttz_impl)
 
 
 @njit(cache=True)
+def _drain(cand, placed, queue, nq, peers, npeers):  # type: ignore[no-untyped-def]
+    """Place the queued naked singles ``queue[:nq]`` and their consequences; False on a clash."""
+    head = 0
+    while head < nq:
+        c = queue[head]
+        head += 1
+        b = cand[c]
+        placed[c] = 1
+        for k in range(npeers[c]):
+            p = peers[c, k]
+            m = cand[p]
+            if m & b:
+                m ^= b
+                if m == 0:
+                    return False
+                cand[p] = m
+                if m & (m - 1) == 0:
+                    queue[nq] = p
+                    nq += 1
+    return True
+
+
+@njit(cache=True)
 def _propagate(  # type: ignore[no-untyped-def]
     cand, placed, queue, nq, peers, npeers, units, full, locked, inter, inter_n
 ):
     """Run singles (and locked candidates) to a fixed point; False on a contradiction.
 
     ``queue[:nq]`` holds cells that have one candidate but are not placed yet.
-    Every unit is scanned for hidden singles in each round: tracking the units
-    that changed and scanning only those measured slower on 9x9.
+    Units are scanned for hidden singles in turn; the singles a unit yields
+    are placed at once, before the next unit is scanned, and the scan stops
+    after a full turn of units that yield nothing. (Scanning every unit before
+    placing, and tracking which units changed, both measured slower on 9x9.)
     """
     nunits = units.shape[0]
     size = units.shape[1]
     ninter = inter_n.shape[0]
+    if not _drain(cand, placed, queue, nq, peers, npeers):
+        return False
+    u = 0
     while True:
-        # naked singles
-        head = 0
-        while head < nq:
-            c = queue[head]
-            head += 1
-            b = cand[c]
-            placed[c] = 1
-            for k in range(npeers[c]):
-                p = peers[c, k]
-                m = cand[p]
-                if m & b:
-                    m ^= b
-                    if m == 0:
-                        return False
-                    cand[p] = m
-                    if m & (m - 1) == 0:
-                        queue[nq] = p
-                        nq += 1
-        nq = 0
-        # hidden singles
-        for u in range(nunits):
+        # hidden singles, unit by unit, until a full turn finds nothing
+        quiet = 0
+        while quiet < nunits:
             once = 0
             twice = 0
             solved = 0
@@ -116,25 +126,33 @@ def _propagate(  # type: ignore[no-untyped-def]
             if once != full:
                 return False
             hid = once & ~twice & ~solved
-            if hid == 0:
-                continue
-            for k in range(size):
-                c = units[u, k]
-                m = cand[c]
-                x = m & hid
-                if x != 0 and m & (m - 1) != 0:
-                    if x & (x - 1):
-                        return False
-                    cand[c] = x
-                    queue[nq] = c
-                    nq += 1
-        if nq > 0:
-            continue
+            nq = 0
+            if hid != 0:
+                for k in range(size):
+                    c = units[u, k]
+                    m = cand[c]
+                    x = m & hid
+                    if x != 0 and m & (m - 1) != 0:
+                        if x & (x - 1):
+                            return False
+                        cand[c] = x
+                        queue[nq] = c
+                        nq += 1
+            u += 1
+            if u == nunits:
+                u = 0
+            if nq > 0:
+                if not _drain(cand, placed, queue, nq, peers, npeers):
+                    return False
+                quiet = 0
+            else:
+                quiet += 1
         if not locked:
             return True
         # locked candidates over each intersection t of units a and b:
         # inter[t, 0] = a & b, inter[t, 1] = a - b, inter[t, 2] = b - a.
         changed = False
+        nq = 0
         for t in range(ninter):
             inside = 0
             for k in range(inter_n[t, 0]):
@@ -164,6 +182,8 @@ def _propagate(  # type: ignore[no-untyped-def]
                             nq += 1
         if not changed:
             return True
+        if not _drain(cand, placed, queue, nq, peers, npeers):
+            return False
 
 
 # --------------------------------------------------------------------------- search
