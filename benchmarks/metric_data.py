@@ -8,6 +8,7 @@ report and the figures can be rebuilt without re-rating.
 from __future__ import annotations
 
 import csv
+import json
 import os
 import time
 from collections.abc import Iterable, Sequence
@@ -20,6 +21,15 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("CSP_SUDOKU_SHARED_DATA", ROOT.parent / "shared" / "data"))
 RESULTS = ROOT / "benchmarks" / "results"
 FIGURES = ROOT / "docs" / "figures"
+
+
+#: details of every cached rating, by (puzzle, metric, runs, seed)
+DETAILS: dict[tuple[str, str, str, int], dict[str, object]] = {}
+
+
+def details(puzzle: str, metric: str, runs: int | None, seed: int) -> dict[str, object]:
+    """The scalar details of a cached rating (empty when not cached)."""
+    return DETAILS.get((puzzle, metric, str(runs), seed), {})
 
 
 def read_set(name: str) -> list[str]:
@@ -46,13 +56,14 @@ def read_calibration() -> list[dict[str, str]]:
         return list(csv.DictReader(fh, delimiter="\t"))
 
 
-def _rate_one(args: tuple[str, str, int | None, int]) -> tuple[str, str, float, int, float]:
+def _rate_one(args: tuple[str, str, int | None, int]) -> tuple[str, str, float, int, float, str]:
     from csp_sudoku.metrics import rate
 
     puzzle, metric, runs, seed = args
     t = time.perf_counter()
     r = rate(puzzle, metric, runs, seed)
-    return puzzle, metric, r.score, r.level_rank, time.perf_counter() - t
+    keep = {k: v for k, v in r.to_dict()["details"].items() if not isinstance(v, (dict, list))}
+    return puzzle, metric, r.score, r.level_rank, time.perf_counter() - t, json.dumps(keep)
 
 
 def scores(
@@ -87,20 +98,22 @@ def scores(
         new = not path.exists()
         with path.open("a", encoding="utf-8") as fh:
             if new:
-                fh.write("puzzle\tmetric\truns\tseed\tscore\tlevel_rank\tseconds\n")
+                fh.write("puzzle\tmetric\truns\tseed\tscore\tlevel_rank\tseconds\tdetails\n")
             if jobs > 1:
                 with ProcessPoolExecutor(jobs) as ex:
                     results = ex.map(_rate_one, todo, chunksize=4)
                     for (p, m, r, s), res in zip(todo, results, strict=True):
-                        _, _, sc, lr, sec = res
-                        fh.write(f"{p}\t{m}\t{r}\t{s}\t{sc!r}\t{lr}\t{sec:.6f}\n")
+                        _, _, sc, lr, sec, det = res
+                        fh.write(f"{p}\t{m}\t{r}\t{s}\t{sc!r}\t{lr}\t{sec:.6f}\t{det}\n")
                         have[(p, m, str(r), s)] = (sc, lr, sec)
+                        DETAILS[(p, m, str(r), s)] = json.loads(det)
             else:
                 for p, m, r, s in todo:
-                    _, _, sc, lr, sec = _rate_one((p, m, r, s))
-                    fh.write(f"{p}\t{m}\t{r}\t{s}\t{sc!r}\t{lr}\t{sec:.6f}\n")
+                    _, _, sc, lr, sec, det = _rate_one((p, m, r, s))
+                    fh.write(f"{p}\t{m}\t{r}\t{s}\t{sc!r}\t{lr}\t{sec:.6f}\t{det}\n")
                     fh.flush()
                     have[(p, m, str(r), s)] = (sc, lr, sec)
+                    DETAILS[(p, m, str(r), s)] = json.loads(det)
     out: dict[str, dict[str, tuple[float, int, float]]] = {}
     for m in metrics:
         out[m] = {p: have[(p, m, str(runs.get(m)), seed + i)] for i, p in enumerate(puzzles)}

@@ -108,6 +108,13 @@ def test_sisus_metrics() -> None:
         rate(HARD, "dependency", runs=3, k=0)
 
 
+def test_rounds() -> None:
+    easy = rate(EASY, "rounds")
+    assert easy.level == "Easy" and easy.score == easy.details["rounds"]
+    hard = rate(HARD, "rounds")
+    assert hard.level_rank >= 1 and hard.score == 1000 * hard.level_rank + hard.details["rounds"]
+
+
 def test_mdrt() -> None:
     assert rate(EASY, "mdrt").level == "singles"
     r = rate(HARD, "mdrt")

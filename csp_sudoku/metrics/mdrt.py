@@ -66,9 +66,9 @@ def rounds_rating(puzzle: Puzzle) -> _Result:
     (``1000 * level_rank + rounds``), as the paper ranks them: "within each
     category, the number of rounds can be used to rank puzzles".
     """
-    from csp_sudoku.metrics.rounds import LEVELS, rounds
+    from csp_sudoku.metrics.rounds import rounds
 
     res = rounds(puzzle)
-    rank = LEVELS.index(res.level)
+    rank = res.level_rank
     details = res.to_dict()
     return 1000.0 * rank + float(res.rounds), res.level, rank, details, {}
