@@ -66,7 +66,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--skip-stability", action="store_true")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument(
+        "--reuse", action="store_true", help="reuse the k sweep and stability of the last run"
+    )
     args = ap.parse_args()
+    last = RESULTS / "validation.json"
+    previous = json.loads(last.read_text()) if args.reuse and last.exists() else {}
     t0 = time.perf_counter()
     rows = read_calibration()
     puzzles = [r["puzzle"] for r in rows]
@@ -75,6 +80,13 @@ def main() -> None:
     table = scores(puzzles, BASE, cache="calibration_scores.tsv", seed=SEED, jobs=args.jobs)
     x = {m: np.array([table[m][p][0] for p in puzzles]) for m in BASE}
     ranks = {m: np.array([table[m][p][1] for p in puzzles]) for m in BASE}
+    from csp_sudoku.metrics import rate
+    from csp_sudoku.metrics.base import quantile_level
+
+    for m in ("hsolve", "refutation", "dependency"):  # levels from the shipped reference
+        ranks[m] = np.array(
+            [quantile_level(m, v, higher_is_harder=(m != "dependency"))[1] for v in x[m]]
+        )
     secs = {m: np.array([table[m][p][2] for p in puzzles]) for m in BASE}
     out: dict[str, Any] = {"n": len(rows), "er_range": [float(er.min()), float(er.max())]}
 
@@ -87,6 +99,16 @@ def main() -> None:
         c["gamma_8x8"] = gk_gamma(equal_groups(x[m]), equal_groups(er))
         c["median_seconds"] = float(np.median(secs[m]))
         single[m] = c
+    neg = np.array(
+        [
+            rate(p, "oracle", None, SEED + i, alpha=-0.1, beta=-0.5).score
+            for i, p in enumerate(puzzles)
+        ]
+    )
+    single["oracle, alpha=-0.1 beta=-0.5"] = {
+        **corr(neg, er),
+        "gamma_8x8": gk_gamma(equal_groups(neg), equal_groups(er)),
+    }
     single["clues (baseline)"] = {
         **corr(-clues, er),
         "gamma_8x8": gk_gamma(equal_groups(-clues), equal_groups(er)),
@@ -144,12 +166,10 @@ def main() -> None:
     final.to_json(ROOT / "csp_sudoku" / "data" / "combined_se.json")
 
     # 4: dependency k and refutation inf_score
-    ksweep = {}
-    for k in (20, 25, 30):
+    ksweep = previous.get("dependency_k", {})
+    for k in (20, 25, 30) if not ksweep else ():
         vals = []
         for i, p in enumerate(puzzles):
-            from csp_sudoku.metrics import rate
-
             vals.append(
                 rate(p, "dependency", None, SEED + i, k=k).score if k != 25 else x["dependency"][i]
             )
@@ -168,7 +188,9 @@ def main() -> None:
     out["refutation_share_unrefutable"] = float((unref > 0).mean())
 
     # 5: stability over seeds
-    if not args.skip_stability:
+    if "stability" in previous:
+        out["stability"] = previous["stability"]
+    elif not args.skip_stability:
         out["stability"] = stability()
 
     # 6: figures

@@ -146,7 +146,11 @@ def quantile_level(
     if not np.isfinite(score):
         pct = 100.0 if score > 0 else 0.0
     else:
-        pct = float(np.interp(score, q, np.linspace(0, 100, q.size)))
+        first = int(np.searchsorted(q, score, side="left"))
+        if first < q.size and q[first] == score:  # a tied value: its lowest percentile
+            pct = 100.0 * first / (q.size - 1)
+        else:
+            pct = float(np.interp(score, q, np.linspace(0, 100, q.size)))
     bounds = [float(np.interp(100.0 * k / m, np.linspace(0, 100, q.size), q)) for k in range(1, m)]
     hard_pct = pct if higher_is_harder else 100.0 - pct
     rank = min(int(hard_pct * m / 100.0), m - 1)
