@@ -83,11 +83,10 @@ def scores(
     if path.exists():
         with path.open(encoding="utf-8") as fh:
             for row in csv.DictReader(fh, delimiter="\t"):
-                have[(row["puzzle"], row["metric"], row["runs"], int(row["seed"]))] = (
-                    float(row["score"]),
-                    int(row["level_rank"]),
-                    float(row["seconds"]),
-                )
+                key = (row["puzzle"], row["metric"], row["runs"], int(row["seed"]))
+                have[key] = (float(row["score"]), int(row["level_rank"]), float(row["seconds"]))
+                if row.get("details"):
+                    DETAILS[key] = json.loads(row["details"])
     todo = []
     for m in metrics:
         for i, p in enumerate(puzzles):
