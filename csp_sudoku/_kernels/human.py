@@ -250,7 +250,8 @@ def subset_search(alive, column_candidates, candidate_columns, n, first, out):  
     applications are produced (A and B linked by shared candidates); any other
     application splits into connected ones of smaller sizes that eliminate at
     least as much. B never contains an A column (such an application reduces
-    to a smaller one too). The same (A, B) may be written more than once.
+    to a smaller one too). A choice tried at a level is barred (in the same
+    role) from its later siblings' subtrees, so each (A, B) is written once.
 
     Args:
         alive: one bool per candidate (exact-cover row).
@@ -292,6 +293,12 @@ def subset_search(alive, column_candidates, candidate_columns, n, first, out):  
     xs = np.zeros(depth, dtype=np.int32)
     added = np.full(depth, -1, dtype=np.int32)
     cand_a = np.empty((depth, n * width * kk), dtype=np.int32)
+    # choices tried at a level are banned (in that role) for its later siblings,
+    # so every (A, B) is reached once
+    ban_a = np.zeros(ncols, dtype=np.int32)
+    ban_b = np.zeros(ncols, dtype=np.int32)
+    tried = np.empty((depth, n * width * kk), dtype=np.int32)
+    ntried = np.zeros(depth, dtype=np.int32)
     ncand_a = np.zeros(depth, dtype=np.int32)
     nout = 0
     for a1 in range(ncols):
@@ -323,6 +330,7 @@ def subset_search(alive, column_candidates, candidate_columns, n, first, out):  
                         xs[lv] = x
                         pos[lv] = 0
                         added[lv] = -1
+                        ntried[lv] = 0
                 elif nA == n:
                     if nB == n:  # (fewer B than A covering A happens only in a contradiction)
                         hit = False
@@ -356,7 +364,7 @@ def subset_search(alive, column_candidates, candidate_columns, n, first, out):  
                                 continue
                             for j in range(kk):
                                 a = candidate_columns[y, j]
-                                if a <= a1 or inA[a] or inB[a] or stamp[a] == tick:
+                                if a <= a1 or inA[a] or inB[a] or ban_a[a] or stamp[a] == tick:
                                     continue
                                 stamp[a] = tick
                                 ok = True
@@ -372,6 +380,7 @@ def subset_search(alive, column_candidates, candidate_columns, n, first, out):  
                     ncand_a[lv] = na
                     pos[lv] = 0
                     added[lv] = -1
+                    ntried[lv] = 0
             if lv < 0:
                 break
             # undo the previous choice of this level
@@ -382,12 +391,16 @@ def subset_search(alive, column_candidates, candidate_columns, n, first, out):  
                         vB[colc[c, t]] -= 1
                     inB[c] = False
                     nB -= 1
+                    ban_b[c] += 1
                 else:
                     for s in range(colk[c]):
                         uA[colc[c, s]] = 0
                     inA[c] = False
                     nA -= 1
                     nU -= colk[c]
+                    ban_a[c] += 1
+                tried[lv, ntried[lv]] = c
+                ntried[lv] += 1
                 added[lv] = -1
             # the next choice of this level
             if kind[lv] == 1:
@@ -396,10 +409,12 @@ def subset_search(alive, column_candidates, candidate_columns, n, first, out):  
                 while pos[lv] < kk:
                     cb = candidate_columns[x, pos[lv]]
                     pos[lv] += 1
-                    if cb >= 0 and not inA[cb]:
+                    if cb >= 0 and not inA[cb] and ban_b[cb] == 0:
                         b = cb
                         break
                 if b < 0:
+                    for t in range(ntried[lv]):
+                        ban_b[tried[lv, t]] -= 1
                     lv -= 1
                     continue
                 inB[b] = True
@@ -410,6 +425,8 @@ def subset_search(alive, column_candidates, candidate_columns, n, first, out):  
                 added[lv] = b
             else:
                 if pos[lv] >= ncand_a[lv]:
+                    for t in range(ntried[lv]):
+                        ban_a[tried[lv, t]] -= 1
                     lv -= 1
                     continue
                 a = cand_a[lv, pos[lv]]
@@ -426,6 +443,11 @@ def subset_search(alive, column_candidates, candidate_columns, n, first, out):  
             expand = True
         # reset the whole state for the next a1
         for i in range(lv + 1):
+            for t in range(ntried[i]):
+                if kind[i] == 1:
+                    ban_b[tried[i, t]] -= 1
+                else:
+                    ban_a[tried[i, t]] -= 1
             c = added[i]
             if c >= 0:
                 if kind[i] == 1:

@@ -21,10 +21,11 @@ n row-digits (one digit)      n column-digits (same digit)     X-Wing/Swordfish/
 
 (and columns for rows in the last line). Everything else is reported without a
 name. The search (:func:`csp_sudoku._kernels.human.subset_search`) lists the
-*connected* applications of a size: those where A and B are linked through
-shared candidates. An application that is not connected is a union of smaller
-connected ones that together eliminate at least as much, so searching sizes
-1, 2, ..., n finds every elimination the rule can make up to size n.
+*connected* applications of a size it reaches by growing A and B through
+shared candidates, each once. An application it does not reach splits into
+smaller ones that together eliminate at least as much, so searching sizes
+1, 2, ..., n finds every elimination the rule can make up to size n
+(docs/human_model.md).
 """
 
 from __future__ import annotations
