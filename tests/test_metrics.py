@@ -183,6 +183,20 @@ def test_combined_fit_recovers_a_linear_model(tmp_path: object) -> None:
         fit_features(x[:2], y[:2], ["refutation", "dependency"])
 
 
+def test_shipped_combined_model() -> None:
+    r = rate(EASY, "combined", seed=1)
+    assert set(r.details["features"]) == {
+        "hsolve",
+        "oracle",
+        "refutation",
+        "dependency",
+        "rounds",
+        "mdrt",
+    }
+    assert 0.0 < r.score < 4.0  # an SE-like scale: this puzzle needs singles only
+    assert r.level in ("easy", "medium", "hard", "very hard")
+
+
 def test_fit_combined_on_puzzles() -> None:
     lines = load_lines("top1465.txt", limit=4, step=101) + load_lines(
         "17_clue.txt", limit=4, step=997
