@@ -48,6 +48,7 @@ def main() -> None:
         "numpy.random.default_rng(2026); each metric with its default runs; "
         "made by benchmarks/make_reference.py"
     )
+    data["geometry"] = "9x9"
     for m in metrics:
         vals = np.array([table[m][p][0] for p in puzzles], dtype=float)
         vals = vals[np.isfinite(vals)]

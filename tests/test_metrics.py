@@ -209,3 +209,16 @@ def test_fit_combined_on_puzzles() -> None:
     r = rate(lines[0], "combined", seed=4, rater=model)
     assert r.details["features"].keys() == {"oracle", "hsolve"}
     assert r.score == pytest.approx(model.predict([list(r.details["features"].values())])[0])
+
+
+def test_other_geometries() -> None:
+    rng = np.random.default_rng(0)
+    for geo, holes in ((cs.Geometry.standard(16), 60), (cs.Geometry.x_sudoku(9), 25)):
+        full = cs.solve(cs.Puzzle(np.zeros(geo.ncells, dtype=np.int8), geo))
+        assert full is not None
+        p = full.without(rng.choice(geo.ncells, size=holes, replace=False).tolist())
+        assert cs.is_unique(p)
+        for metric in ("hsolve", "oracle", "dependency"):
+            r = rate(p, metric, runs=2, seed=1)
+            assert r.score > 0
+        assert rate(p, "hsolve", runs=2, seed=1).level == "unrated"  # the reference is 9x9

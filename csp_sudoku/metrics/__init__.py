@@ -102,7 +102,7 @@ def _hsolve(
     _no_more("hsolve", params)
     res = hsolve_runs(puzzle, solution, runs=runs, rng=rng, max_tier=max_tier, on_stuck=on_stuck)
     score = res.mean
-    level, rank, info = quantile_level("hsolve", score, levels)
+    level, rank, info = quantile_level("hsolve", score, levels, geometry=puzzle.geometry.name)
     mean_counts = res.counts.mean(axis=0)
     details = {
         "std": float(res.scores.std(ddof=1)) if runs > 1 else 0.0,
@@ -184,7 +184,11 @@ def _sisus(kind: str) -> _MetricFn:
         values = res.refutation_sums if kind == "refutation" else res.dependency
         score = float(values.mean())
         level, rank, info = quantile_level(
-            kind, score, levels, higher_is_harder=(kind == "refutation")
+            kind,
+            score,
+            levels,
+            higher_is_harder=(kind == "refutation"),
+            geometry=puzzle.geometry.name,
         )
         details = {
             "std": float(values.std(ddof=1)) if runs > 1 else 0.0,

@@ -129,16 +129,25 @@ def level_names(m: int) -> tuple[str, ...]:
 
 
 def quantile_level(
-    metric: str, score: float, m: int = 4, *, higher_is_harder: bool = True
+    metric: str,
+    score: float,
+    m: int = 4,
+    *,
+    higher_is_harder: bool = True,
+    geometry: str = "9x9",
 ) -> tuple[str, int, dict[str, Any]]:
     """The level of ``score`` as one of ``m`` equal-count bins of the reference distribution.
+
+    The shipped reference holds classic 9x9 puzzles; other geometries get the
+    level ``unrated`` (rank 0).
 
     Returns ``(name, rank, info)``; ``info`` holds the score's percentile in the
     reference sample and the bin bounds used.
     """
     if m < 1:
         raise MetricError(f"levels must be at least 1, got {m}")
-    ref = reference()["metrics"].get(metric)
+    data = reference()
+    ref = data["metrics"].get(metric) if data.get("geometry", "9x9") == geometry else None
     names = level_names(m)
     if ref is None:
         return "unrated", 0, {"percentile": None, "bounds": []}

@@ -144,8 +144,7 @@ def sisus_runs(
             if cells.size == 0:
                 break
             if count_assumption:
-                wrong = np.array([bin(int(masks[c])).count("1") - 1 for c in cells.tolist()])
-                vals = vals + wrong
+                vals = vals + (np.bitwise_count(masks[cells]) - 1)
             best = float(vals.min())
             ties = cells[vals == best]
             cell = int(ties[int(rng.integers(ties.size))]) if ties.size > 1 else int(ties[0])
