@@ -96,8 +96,7 @@ def random_grid(
             int gives the same grid.
         transform: apply :func:`random_transform` (see the module notes on uniformity).
         uniform: draw exactly uniformly from every grid of the geometry, which
-            are enumerated once (only for geometries with at most
-            :data:`MAX_ENUMERATED` grids, in practice 4x4).
+            are enumerated once (only up to 4x4: see :func:`all_grids`).
 
     Raises:
         GeometryError: ``uniform=True`` on a geometry with too many grids.
@@ -132,13 +131,18 @@ MAX_ENUMERATED = 100_000
 
 @cache
 def all_grids(geometry: Geometry) -> NDArray[np.int8]:
-    """Every full grid of a small geometry, as a read-only ``(count, ncells)`` array.
+    """Every full grid of a small geometry (up to 4x4), as a read-only ``(count, ncells)`` array.
 
     Raises:
-        GeometryError: when the geometry has more than :data:`MAX_ENUMERATED` grids.
+        GeometryError: for geometries above 4x4 or with more than :data:`MAX_ENUMERATED` grids.
     """
     from csp_sudoku.backends import get_backend
 
+    if geometry.size > 4:  # 6x6 already has 28,200,960 grids
+        raise GeometryError(
+            f"{geometry.name} has too many grids: exact uniform sampling by enumeration "
+            "is only for grids up to 4x4 (use uniform=False)"
+        )
     empty = np.zeros(geometry.ncells, dtype=np.int8)
     found = get_backend("sat").solutions(empty, geometry, MAX_ENUMERATED + 1)
     if len(found) > MAX_ENUMERATED:
