@@ -236,10 +236,43 @@ def test_16x16_puzzles_agree_with_sat(fast: Backend, sat: Backend) -> None:
 
 def test_25x25_is_solved(fast: Backend) -> None:
     g = Geometry.standard(25)
+    assert backend_for(g).name == "fast"
     grid = _solved_grid(fast, g)
     assert check_solution(grid)
     cells = _puzzle_from(grid, 0.7, 3)
     assert fast.count(cells, g, 2) >= 1
+
+
+# ----------------------------------------------------------------------- node budget
+def test_searches_over_budget_go_to_sat(sat: Backend) -> None:
+    tight = fast_module.FastBackend(work_budget=81 * 3)  # 3 branch nodes on 9x9
+    lines = load_lines("forum_hardest_1106.txt", step=40) + load_lines(
+        "multi_solution_serg.txt", step=1000
+    )
+    batch = _batch(lines)
+    want = [sat.count(row, G9, 2) for row in batch]
+    assert tight.count_many(batch, G9, 2).tolist() == want
+    assert tight.fallbacks > 0
+    before = tight.fallbacks
+    for row, count in zip(batch, want, strict=True):
+        assert tight.count(row, G9, 2) == count
+        sol = tight.solve(row, G9)
+        assert sol is not None and check_solution(sol, row)
+        sols = tight.solutions(row, G9, 2)
+        assert len(sols) == count
+        if count == 1:
+            assert tight.other_solution(row, G9, sol) is None
+            assert tight.removable_clues(row, G9, sol).tolist() == sorted(
+                sat.removable_clues(row, G9, sol).tolist()
+            )
+    assert tight.fallbacks > before
+
+
+def test_no_budget_means_no_fallback() -> None:
+    unbounded = fast_module.FastBackend(work_budget=0)
+    batch = _batch(load_lines("forum_hardest_1106.txt", step=25))
+    assert unbounded.count_many(batch, G9, 2).tolist() == [1] * len(batch)
+    assert unbounded.fallbacks == 0
 
 
 # ----------------------------------------------------------------------- generator queries
@@ -302,6 +335,9 @@ def test_every_shared_puzzle(
     if "slow" not in str(request.config.getoption("markexpr", "")):
         pytest.skip("whole data sets: run with -m slow")
     lines = load_lines(name)
+    assert isinstance(fast, fast_module.FastBackend)
+    before = fast.fallbacks
     counts = fast.count_many(_batch(lines), G9, 2)
+    assert fast.fallbacks == before  # the node budget is never reached on 9x9 sets
     bad = [lines[i] for i in np.flatnonzero(counts != expected).tolist()]
     assert not bad, f"{len(bad)} puzzles of {name} do not have count {expected}: {bad[:3]}"

@@ -25,7 +25,8 @@ Search: depth-first, branching on an unplaced cell with the fewest candidates
 ``limit``; the first solutions are written to an output array.
 
 Return conventions: counts are ``>= 0``; ``-1`` means a cell value outside
-``0..N`` (the backend turns it into an exception).
+``0..N`` (the backend turns it into an exception); ``-2`` means the search
+gave up after its node budget (the backend then asks the SAT backend).
 """
 
 from __future__ import annotations
@@ -190,7 +191,7 @@ def _propagate(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _search(cand, limit, avoid, out, geo, locked, ws):  # type: ignore[no-untyped-def]
+def _search(cand, limit, avoid, out, geo, locked, budget, ws):  # type: ignore[no-untyped-def]
     """Count solutions (up to ``limit``) from the candidate masks ``cand``.
 
     ``cand`` is overwritten. Solutions equal to ``avoid`` (when it is not
@@ -198,6 +199,9 @@ def _search(cand, limit, avoid, out, geo, locked, ws):  # type: ignore[no-untype
     counted are written to ``out``. ``geo`` is the geometry's table tuple
     (see :func:`count_cells`), ``ws`` the workspace from :func:`_workspace`.
     Locked candidates run in the first ``locked`` levels of the tree.
+    After ``budget`` branch nodes (when ``budget > 0``) the search gives up
+    and returns -2: plain depth-first search has heavy tails on big sparse
+    grids, where the caller hands the puzzle to a solver that learns.
     """
     peers, npeers, units, inter, inter_n, full = geo
     st_cand, st_placed, st_cell, st_left, queue, placed = ws
@@ -217,6 +221,7 @@ def _search(cand, limit, avoid, out, geo, locked, ws):  # type: ignore[no-untype
     ):
         return 0
     depth = 0
+    nodes = 0
     while True:
         # cand is a consistent fixed point here: branch or record a solution
         best = -1
@@ -268,6 +273,9 @@ def _search(cand, limit, avoid, out, geo, locked, ws):  # type: ignore[no-untype
                 st_left[d] = left
             cand[c] = b
             queue[0] = c
+            nodes += 1
+            if nodes > budget > 0:
+                return -2
             if _propagate(
                 cand, placed, queue, 1, peers, npeers, units, full, depth < locked, inter, inter_n
             ):
@@ -309,7 +317,7 @@ def _workspace(ncells):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def count_cells(cells, limit, avoid, out, geo, locked):  # type: ignore[no-untyped-def]
+def count_cells(cells, limit, avoid, out, geo, locked, budget):  # type: ignore[no-untyped-def]
     """Solutions of the clues ``cells`` (flat, 0 = empty), up to ``limit``.
 
     ``geo`` is ``(peers, npeers, units, inter, inter_n, full)``: the peers of
@@ -317,19 +325,23 @@ def count_cells(cells, limit, avoid, out, geo, locked):  # type: ignore[no-untyp
     intersections for locked candidates (``inter[t, 0]`` = a & b, ``[t, 1]`` =
     a - b, ``[t, 2]`` = b - a, lengths in ``inter_n``), and the all-digits mask.
     Solutions equal to ``avoid`` (if not empty) are not counted; the first
-    ``out.shape[0]`` are written to ``out``. Returns -1 for a bad cell value.
+    ``out.shape[0]`` are written to ``out``. Returns -1 for a bad cell value,
+    -2 when the search gave up after ``budget`` branch nodes.
     """
     ncells = cells.shape[0]
     ws = _workspace(ncells)
     cand = np.empty(ncells, np.int64)
     if not _load(cells, cand, geo[5]):
         return -1
-    return _search(cand, limit, avoid, out, geo, locked, ws)
+    return _search(cand, limit, avoid, out, geo, locked, budget, ws)
 
 
 @njit(cache=True)
-def count_batch(batch, limit, geo, locked):  # type: ignore[no-untyped-def]
-    """Counts (capped at ``limit``) for every row of ``batch``; -1 marks a bad row."""
+def count_batch(batch, limit, geo, locked, budget):  # type: ignore[no-untyped-def]
+    """Counts (capped at ``limit``) for every row of ``batch``.
+
+    -1 marks a row with a bad cell value, -2 a row whose search gave up.
+    """
     n = batch.shape[0]
     ncells = batch.shape[1]
     counts = np.empty(n, np.int64)
@@ -341,19 +353,20 @@ def count_batch(batch, limit, geo, locked):  # type: ignore[no-untyped-def]
         if not _load(batch[i], cand, geo[5]):
             counts[i] = -1
             continue
-        counts[i] = _search(cand, limit, avoid, out, geo, locked, ws)
+        counts[i] = _search(cand, limit, avoid, out, geo, locked, budget, ws)
     return counts
 
 
 @njit(cache=True)
-def removable(cells, known, geo, locked):  # type: ignore[no-untyped-def]
+def removable(cells, known, geo, locked, budget):  # type: ignore[no-untyped-def]
     """The clue cells whose removal alone keeps ``known`` the only solution.
 
     ``known`` must be the unique solution of ``cells``. Any other solution of
     the clues less clue ``c`` differs from ``known`` at ``c`` (else it would
     solve the full clues too), so each test is one search for *any* solution
     with cell ``c`` restricted to the digits other than ``known[c]``.
-    Returns the cell indices, or a one-element ``[-1]`` for a bad cell value.
+    Returns the cell indices, or a one-element ``[-1]`` for a bad cell value
+    or ``[-2]`` when a search gave up.
     """
     ncells = cells.shape[0]
     full = geo[5]
@@ -372,7 +385,11 @@ def removable(cells, known, geo, locked):  # type: ignore[no-untyped-def]
             continue
         cand[:] = base
         cand[c] = full & ~(np.int64(1) << (known[c] - 1))
-        if _search(cand, 1, avoid, out, geo, locked, ws) == 0:
+        found = _search(cand, 1, avoid, out, geo, locked, budget, ws)
+        if found == -2:
+            res[0] = -2
+            return res[:1]
+        if found == 0:
             res[nres] = c
             nres += 1
     return res[:nres]
