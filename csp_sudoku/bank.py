@@ -38,20 +38,14 @@ from typing import IO, Any
 import numpy as np
 
 from csp_sudoku.errors import NotUniqueError, SudokuError
+from csp_sudoku.generators.symmetry import SYMMETRIES, is_symmetric
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.puzzle import Puzzle
 
 SCHEMA_VERSION = 1
 
-#: Clue-pattern symmetries recorded for each puzzle (names as in the generators).
-PATTERN_SYMMETRIES: tuple[str, ...] = (
-    "rot180",
-    "rot90",
-    "mirror",
-    "flip",
-    "diagonal",
-    "antidiagonal",
-)
+#: Clue-pattern symmetries recorded for each puzzle (the generators' names, less "none").
+PATTERN_SYMMETRIES: tuple[str, ...] = tuple(name for name in SYMMETRIES if name != "none")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -273,16 +267,8 @@ def _geometry_of(name: str, regions: str | None) -> Geometry:
 
 def pattern_symmetries(puzzle: Puzzle) -> tuple[str, ...]:
     """The symmetries (of :data:`PATTERN_SYMMETRIES`) that map the clue pattern onto itself."""
-    m = puzzle.grid != 0
-    tests = {
-        "rot180": np.rot90(m, 2),
-        "rot90": np.rot90(m, 1),
-        "mirror": m[:, ::-1],
-        "flip": m[::-1, :],
-        "diagonal": m.T,
-        "antidiagonal": np.rot90(m, 2).T,
-    }
-    return tuple(name for name in PATTERN_SYMMETRIES if np.array_equal(tests[name], m))
+    n = puzzle.geometry.size
+    return tuple(name for name in PATTERN_SYMMETRIES if is_symmetric(puzzle.cells, n, name))
 
 
 def dedup_key(puzzle: Puzzle) -> str:
