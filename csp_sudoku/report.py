@@ -114,7 +114,9 @@ def collect(
         ranks: dict[str, int] = {}
         if unique.size:
             try:
-                ratings = rate_many([puzzles[int(i)] for i in unique], metric, runs, seed, jobs=jobs)
+                ratings = rate_many(
+                    [puzzles[int(i)] for i in unique], metric, runs, seed, jobs=jobs
+                )
             except SudokuError as err:
                 raise ReportError(f"metric {metric!r}: {err}") from None
             for i, r in zip(unique.tolist(), ratings, strict=True):
