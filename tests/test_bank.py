@@ -130,3 +130,26 @@ def test_rate_with_the_metrics_module(bank: PuzzleBank) -> None:
     e = bank.query(BankQuery(limit=1))[0]
     assert "oracle" in e.ratings
     assert bank.count(BankQuery(metric="oracle", level=e.ratings["oracle"][1])) >= 1
+
+
+def test_cli_bank_add_query_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from csp_sudoku.cli import main
+
+    db = str(tmp_path / "cli.db")
+    lines = load_lines("17_clue.txt", limit=4)
+    iso = random_isomorphism(1).apply(parse_line(lines[0])).to_line()
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join([*lines, iso, "." * 81]) + "\n")
+    assert main(["bank", "add", db, str(src), "--generator", "royle"]) == 2  # one skipped
+    out = capsys.readouterr()
+    assert "added 4, duplicates 1, skipped 1" in out.out
+    assert main(["bank", "query", db, "--minimal", "--min-clues", "17", "-n", "3"]) == 0
+    assert capsys.readouterr().out.splitlines() == lines[:3]
+    book = tmp_path / "book.txt"
+    args = ["bank", "export", db, "-o", str(book), "--batch", "b1", "-n", "2", "--not-exported"]
+    assert main(args) == 0
+    assert main(args) == 0
+    capsys.readouterr()
+    assert main(["bank", "stats", db]) == 0
+    assert "puzzles: 4 (minimal 4, exported 4)" in capsys.readouterr().out
+    assert book.read_text().splitlines() == lines[2:4]  # the second export skipped the first two
