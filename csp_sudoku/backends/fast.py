@@ -51,7 +51,7 @@ class _Tables:
     inter: NDArray[np.int32]  # (nint, 3, N): a & b, a - b, b - a, padded with -1
     inter_n: NDArray[np.int32]  # (nint, 3): their lengths
     no_out: NDArray[np.int8]  # (0, ncells): "store no solution"
-    geo: tuple[object, ...]  # the tuple the kernels read (see bitset.count_cells)
+    packed: NDArray[np.int64]  # all of the above in one array, as the kernels take them
 
 
 def _build_tables(geometry: Geometry) -> _Tables:
@@ -88,7 +88,7 @@ def _build_tables(geometry: Geometry) -> _Tables:
         inter=inter,
         inter_n=inter_n,
         no_out=np.empty((0, ncells), dtype=np.int8),
-        geo=(peers, npeers, units, inter, inter_n, full),
+        packed=bitset.pack(peers, npeers, units, inter, inter_n, full),
     )
 
 
@@ -171,7 +171,7 @@ class FastBackend(Backend):
                 limit,
                 avoid,
                 t.no_out if out is None else out,
-                t.geo,
+                t.packed,
                 self.locked,
                 self._budget(t, limit),
             )
@@ -227,7 +227,7 @@ class FastBackend(Backend):
         res = bitset.removable(
             np.ascontiguousarray(cells, dtype=np.int8),
             np.ascontiguousarray(known, dtype=np.int8),
-            t.geo,
+            t.packed,
             self.locked,
             self._budget(t, 1),
         )
@@ -254,7 +254,7 @@ class FastBackend(Backend):
         if limit <= 0:
             return np.zeros(arr.shape[0], dtype=np.int64)
         counts: NDArray[np.int64] = bitset.count_batch(
-            arr, limit, t.geo, self.locked, self._budget(t, limit)
+            arr, limit, t.packed, self.locked, self._budget(t, limit)
         )
         if arr.shape[0] and counts.min() < 0:
             bad = np.flatnonzero(counts == -1)
