@@ -41,6 +41,7 @@ def test_killed_worker_loses_and_duplicates_nothing(cluster: LocalCluster) -> No
         pids = client.run(os.getpid)
         got = []
         killed = False
+        victim = -1
         for r in check_entries(
             read_puzzles(lines), backend="sat", chunk_size=25, jobs=3, executor=client
         ):
@@ -50,6 +51,7 @@ def test_killed_worker_loses_and_duplicates_nothing(cluster: LocalCluster) -> No
                 os.kill(victim, signal.SIGKILL)
                 killed = True
         assert killed
+        assert victim not in client.run(os.getpid).values()  # the worker really died
     assert [(r.line, r.status, r.count) for r in got] == [
         (r.line, r.status, r.count) for r in expected
     ]
