@@ -271,3 +271,54 @@ def _count_local(
         return None
     cells = np.stack([e.puzzle.cells for e in chunk if e.puzzle is not None])
     return _count_chunk(geo, cells, limit, backend)
+
+
+def ordered_map(
+    fn: Callable[..., Any],
+    tasks: Iterable[tuple[Any, ...]],
+    *,
+    jobs: int = 1,
+    executor: Executor | _Submitter | None = None,
+) -> Iterator[Any]:
+    """``fn(*task)`` for every task, in order, on local processes or any executor.
+
+    The building block for batch work other than checking (rating, generating):
+    give it chunks (a task per chunk keeps the per-task overhead small). At most
+    ``2 * jobs`` tasks are in flight, so a long stream of tasks runs in bounded
+    memory; when the caller stops early (an exception, Ctrl-C, ``close()``),
+    the tasks not yet read are cancelled.
+
+    Args:
+        fn: a picklable function (module level).
+        tasks: argument tuples, read lazily.
+        jobs: worker processes when no executor is given (1 runs here, 0 every
+            core); with an executor, the in-flight window (0: twice a Dask
+            cluster's threads, else the cores here).
+        executor: a ``concurrent.futures.Executor`` or a ``distributed.Client``.
+
+    Yields:
+        The results, in task order.
+    """
+    if executor is not None and _is_dask_client(executor):
+        executor = DaskSubmitter(executor)
+    if jobs <= 0:
+        jobs = executor.slots() if isinstance(executor, DaskSubmitter) else os.cpu_count() or 1
+    if executor is None and jobs == 1:
+        for args in tasks:
+            yield fn(*args)
+        return
+    own = executor is None
+    pool: Executor | _Submitter = executor if executor is not None else ProcessPoolExecutor(jobs)
+    pending: deque[_Future] = deque()
+    try:
+        for args in tasks:
+            pending.append(pool.submit(fn, *args))
+            while len(pending) > 2 * jobs:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    finally:
+        for fut in pending:
+            fut.cancel()
+        if own and isinstance(pool, Executor):
+            pool.shutdown(wait=False, cancel_futures=True)

@@ -71,3 +71,21 @@ def test_cli_scheduler_address(cluster: LocalCluster, tmp_path: Path) -> None:
 def test_unreachable_scheduler_is_a_clear_error() -> None:
     with pytest.raises(BatchError, match="cannot reach"):
         dask_client("tcp://127.0.0.1:9", timeout=1)
+
+
+def _square_sum(a: int, b: int) -> int:
+    return a * a + b
+
+
+def test_ordered_map_on_pool_and_dask(cluster: LocalCluster) -> None:
+    from csp_sudoku.batch import ordered_map
+
+    tasks = [(i, i % 3) for i in range(40)]
+    want = [_square_sum(*t) for t in tasks]
+    assert list(ordered_map(_square_sum, iter(tasks))) == want
+    assert list(ordered_map(_square_sum, iter(tasks), jobs=2)) == want
+    with Client(cluster) as client:
+        assert list(ordered_map(_square_sum, iter(tasks), jobs=0, executor=client)) == want
+        gen = ordered_map(_square_sum, iter(tasks), jobs=2, executor=client)
+        assert next(gen) == want[0]
+        gen.close()  # stopping early cancels the rest
