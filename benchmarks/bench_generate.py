@@ -25,6 +25,7 @@ from csp_sudoku.encodings.cnf import rules_cnf
 from csp_sudoku.generators import BudgetExhaustedError, generate, minimal_puzzle
 from csp_sudoku.generators.grids import _grid_cells
 from csp_sudoku.geometry import Geometry
+from csp_sudoku.metrics.base import reference
 
 
 def baseline_minimal(geo: Geometry, rng: np.random.Generator) -> np.ndarray:
@@ -97,8 +98,12 @@ def bench_target(label: str, count: int, budget: float, **kw: object) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--only-targets", action="store_true", help="only the top-1% targets")
     args = ap.parse_args()
     q = args.quick
+    if args.only_targets:
+        top_percent(q)
+        return
     bench_minimal(9, 100 if q else 300, 3 if q else 5)
     bench_minimal(16, 2 if q else 5, 3)
     print("\n## hard puzzles, 9x9, minimal (rounds level Hard or Fiendish: subsets of size >= 2)")
@@ -141,6 +146,28 @@ def main() -> None:
         bench_target(
             f"{metric} {level}", 3 if q else 5, 120.0 if q else 300.0, level=level, metric=metric
         )
+    top_percent(q)
+
+
+def top_percent(q: bool) -> None:
+    """Scores beyond the 99th percentile of the reference sample: auto (climb) vs random."""
+    print("\n## top 1% of the reference distribution (17-clue + top1465 sample), auto vs random")
+    ref = reference()["metrics"]
+    for metric in ("hsolve", "oracle", "refutation", "dependency"):
+        pct = ref[metric]["percentiles"]
+        if metric == "dependency":  # lower is harder
+            lo, hi = float("-inf"), float(pct[1])
+        else:
+            lo, hi = float(pct[99]), float("inf")
+        for method in ("auto", "random"):
+            bench_target(
+                f"{metric} in [{lo:.4g}, {hi:.4g}], {method}",
+                2 if q else 3,
+                60.0 if q else 120.0,
+                score_range=(lo, hi),
+                metric=metric,
+                method=method,
+            )
 
 
 if __name__ == "__main__":

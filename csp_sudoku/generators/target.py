@@ -59,14 +59,23 @@ METHODS: tuple[str, ...] = (
     "pseudo",
 )
 
-#: Level names from easiest to hardest, for the metrics whose names are fixed.
-_LEVEL_ORDERS: dict[str, tuple[str, ...]] = {
-    "rounds": ("easy", "medium", "hard", "fiendish"),
-    "oracle": ("cinch", "confusing", "challenging", "crazy"),
-    "hsolve": ("easy", "medium", "hard", "very hard"),
-    "refutation": ("easy", "medium", "hard", "very hard"),
-    "dependency": ("easy", "medium", "hard", "very hard"),
-}
+def _level_order(metric: str) -> tuple[str, ...]:
+    """The metric's level names from easiest to hardest, lower case (empty if unknown).
+
+    Read from the metric modules (one definition of each fact).
+    """
+    if metric == "rounds":
+        from csp_sudoku.metrics.rounds import LEVELS as names
+    elif metric == "oracle":
+        from csp_sudoku.metrics.oracle import LEVELS as names
+    elif metric == "mdrt":
+        from csp_sudoku.metrics.mdrt import MDRT_LEVELS as names
+    elif metric in ("hsolve", "refutation", "dependency", "combined"):
+        from csp_sudoku.metrics.base import LEVEL_NAMES_4 as names
+    else:
+        return ()
+    return tuple(n.lower() for n in names)
+
 
 #: Metrics where a lower score means a harder puzzle.
 _LOWER_IS_HARDER = frozenset({"dependency"})
@@ -101,7 +110,7 @@ class Target:
         return True
 
     def _target_ranks(self) -> list[int]:
-        order = _LEVEL_ORDERS.get(self.metric, ())
+        order = _level_order(self.metric)
         return [order.index(lv) for lv in self.levels if lv in order]
 
     def distance(self, rating: Rating) -> tuple[float, float]:
@@ -321,8 +330,8 @@ def _make_target(
         levels = (level.strip().lower(),)
     else:
         levels = tuple(str(lv).strip().lower() for lv in level)
-    order = _LEVEL_ORDERS.get(metric)
-    if order is not None:
+    order = _level_order(metric)
+    if order:
         bad = [lv for lv in levels if lv not in order]
         if bad:
             raise GenerationError(
