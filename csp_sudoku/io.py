@@ -28,6 +28,7 @@ from __future__ import annotations
 import functools
 import io as _io
 import os
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, Union
@@ -40,6 +41,8 @@ from csp_sudoku.puzzle import Puzzle
 
 BLANKS = frozenset(".0-*_")
 _SEPARATOR_CHARS = frozenset("-+=|: \t")
+#: Control characters that never occur in puzzle text: their presence means a binary file.
+_BINARY = re.compile("[\x00-\x08\x0e-\x1f\x7f]")
 _VALID_CELL_COUNTS = {n * n: n for n in STANDARD_BOXES}
 
 PathOrLines = Union[str, "os.PathLike[str]", IO[str], Iterable[str]]
@@ -289,15 +292,26 @@ def _entries(lines: Iterable[str], geometry: Geometry | None, name: str) -> Iter
         text = raw.rstrip("\r\n")
         if lineno == 1:
             text = text.lstrip("\ufeff")  # a byte-order mark from a Windows editor
-        if "\x00" in text:
+        bad = _BINARY.search(text)
+        if bad is not None:
+            what = "NUL byte" if bad.group() == "\x00" else f"control byte {ord(bad.group()):#04x}"
             err = ParseError(
-                "binary data (NUL byte): this is not a puzzle text file",
+                f"binary data ({what}): this is not a puzzle text file",
                 source=name,
                 line=lineno,
-                column=text.index("\x00") + 1,
+                column=bad.start() + 1,
             )
             yield Entry(lineno, text[:80], None, err, name)
             return
+        if "\ufffd" in text:
+            err = ParseError(
+                "bytes that are not UTF-8 text (binary data?)",
+                source=name,
+                line=lineno,
+                column=text.index("\ufffd") + 1,
+            )
+            yield Entry(lineno, text[:80], None, err, name)
+            continue
         stripped = text.strip()
         if not stripped or stripped.startswith("#"):
             if block and not stripped:
@@ -307,11 +321,15 @@ def _entries(lines: Iterable[str], geometry: Geometry | None, name: str) -> Iter
         if block:
             if _is_separator(text, block_size):
                 continue
-            block.append((lineno, text))
-            if len(block) == block_size:
-                yield _finish_block(block, geometry, name)
-                block, block_size = [], None
-            continue
+            if _grid_row_size(text, block_size) == block_size:
+                block.append((lineno, text))
+                if len(block) == block_size:
+                    yield _finish_block(block, geometry, name)
+                    block, block_size = [], None
+                continue
+            # Not a row of this grid: the grid ends short, and this line starts afresh.
+            yield flush_incomplete()
+            block, block_size = [], None
         # Not inside a grid: a one-line puzzle, a separator, or the first row of a grid.
         first_token = stripped.split(None, 1)[0]
         one_line = "|" not in text and (
@@ -327,13 +345,9 @@ def _entries(lines: Iterable[str], geometry: Geometry | None, name: str) -> Iter
             continue
         if _is_separator(text, geometry.size if geometry else None):
             continue
-        row_len = len(_row_cells(text, None))
-        expected_row = geometry.size if geometry is not None else row_len
-        if row_len == expected_row and row_len in STANDARD_BOXES and row_len > 1:
-            block, block_size = [(lineno, text)], row_len
-            if block_size == 1:
-                yield _finish_block(block, geometry, name)
-                block, block_size = [], None
+        row_size = _grid_row_size(text, geometry.size if geometry is not None else None)
+        if row_size is not None:
+            block, block_size = [(lineno, text)], row_size
             continue
         try:
             parse_line(text, geometry)  # raises the precise reason
@@ -343,6 +357,23 @@ def _entries(lines: Iterable[str], geometry: Geometry | None, name: str) -> Iter
             continue
     if block:
         yield flush_incomplete()
+
+
+def _grid_row_size(text: str, size: int | None) -> int | None:
+    """The grid size N if ``text`` reads as a row of N valid cells (of ``size``, when given).
+
+    Every cell must be a symbol of an N-digit grid, so a stray line of words is
+    not mistaken for the first row of a 10x10 grid.
+    """
+    cells = _row_cells(text, size)
+    k = len(cells)
+    if k < 2 or k not in STANDARD_BOXES or (size is not None and k != size):
+        return None
+    for _, v in cells:
+        d = v if isinstance(v, int) else digit_of(v)
+        if d is None or d > k:
+            return None
+    return k
 
 
 def _finish_block(block: list[tuple[int, str]], geometry: Geometry | None, name: str) -> Entry:

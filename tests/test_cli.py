@@ -78,6 +78,8 @@ def test_skip_invalid_gives_every_good_line_its_verdict(capsys: pytest.CaptureFi
         (b"", "no puzzles found"),
         (b"# only a comment\n\n", "no puzzles found"),
         (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "binary data"),
+        (b"\x00\x01\x02\x03" * 50, "binary data (NUL byte)"),
+        (("\u00e9" * 81 + "\n").encode("latin-1"), "not UTF-8 text"),
         (("1" * 81 + "\n").encode(), None),  # parses; all 1s clash
         (b"12\n", "line has 2 cells"),
     ],

@@ -107,6 +107,21 @@ def test_incomplete_grid_is_reported() -> None:
     assert entries[1].puzzle == parse(LINE)
 
 
+def test_a_line_of_words_does_not_swallow_the_puzzles_after_it() -> None:
+    text = "not a puzzle\n" + "\n".join([LINE] * 10) + "\n"
+    entries = list(read_puzzles(io.StringIO(text)))
+    assert entries[0].error is not None and entries[0].line == 1
+    assert [e.line for e in entries[1:]] == list(range(2, 12))
+    assert all(e.puzzle == parse(LINE) for e in entries[1:])
+
+
+def test_a_grid_cut_short_by_a_puzzle_line_reports_and_goes_on() -> None:
+    rows = "\n".join(LINE[i : i + 9] for i in range(0, 36, 9))
+    entries = list(read_puzzles(io.StringIO(rows + "\n" + LINE + "\n")))
+    assert entries[0].error is not None and "4 rows, expected 9" in entries[0].error.reason
+    assert entries[1].puzzle == parse(LINE) and entries[1].line == 5
+
+
 def test_parse_refuses_empty_and_several() -> None:
     with pytest.raises(ParseError, match="no puzzle"):
         parse("# nothing\n\n")
