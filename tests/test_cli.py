@@ -33,7 +33,9 @@ def write(tmp_path: Path, name: str, lines: list[str]) -> Path:
     return p
 
 
-def test_check_all_unique_exits_zero_with_jsonl(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_all_unique_exits_zero_with_jsonl(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     lines = load_lines("top1465.txt", limit=12, step=100)
     f = write(tmp_path, "p.txt", ["# header", *lines])
     code, out, err = run(["check", str(f), "--format", "jsonl"], capsys)
@@ -45,7 +47,9 @@ def test_check_all_unique_exits_zero_with_jsonl(tmp_path: Path, capsys: pytest.C
     assert "12 puzzles: 12 unique" in err
 
 
-def test_check_multiple_exits_one_and_counts_with_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_multiple_exits_one_and_counts_with_limit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     f = write(tmp_path, "m.txt", [LINE, *load_lines("multi_solution_serg.txt", limit=3)])
     code, out, _ = run(["check", str(f), "--limit", "5", "--format", "csv"], capsys)
     assert code == 1
@@ -54,7 +58,9 @@ def test_check_multiple_exits_one_and_counts_with_limit(tmp_path: Path, capsys: 
     assert all(r["status"] == "multiple" and int(r["count"]) >= 2 for r in rows[1:])
 
 
-def test_bad_line_stops_with_location_and_keeps_earlier_verdicts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_line_stops_with_location_and_keeps_earlier_verdicts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     f = write(tmp_path, "bad.txt", [LINE, LINE[:40] + "?" + LINE[41:], LINE])
     code, out, err = run(["check", str(f)], capsys)
     assert code == 2
@@ -63,10 +69,21 @@ def test_bad_line_stops_with_location_and_keeps_earlier_verdicts(tmp_path: Path,
 
 
 def test_skip_invalid_gives_every_good_line_its_verdict(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(["check", str(EXAMPLES / "mixed.txt"), "--skip-invalid", "--format", "jsonl"], capsys)
+    code, out, err = run(
+        ["check", str(EXAMPLES / "mixed.txt"), "--skip-invalid", "--format", "jsonl"], capsys
+    )
     assert code == 2
     rows = [json.loads(x) for x in out.splitlines()]
-    assert [r["status"] for r in rows] == ["unique", "multiple", "multiple", "none", "invalid", "invalid", "unique", "unique"]
+    assert [r["status"] for r in rows] == [
+        "unique",
+        "multiple",
+        "multiple",
+        "none",
+        "invalid",
+        "invalid",
+        "unique",
+        "unique",
+    ]
     assert rows[3]["reason"] == "r1c1 and r1c2 are both 5 (row 1)"
     assert "line has 80 cells" in rows[4]["reason"]
     assert "2 invalid" in err
@@ -84,7 +101,9 @@ def test_skip_invalid_gives_every_good_line_its_verdict(capsys: pytest.CaptureFi
         (b"12\n", "line has 2 cells"),
     ],
 )
-def test_malformed_files(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes, message: str | None) -> None:
+def test_malformed_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes, message: str | None
+) -> None:
     f = tmp_path / "x.txt"
     f.write_bytes(content)
     code, out, err = run(["check", str(f)], capsys)
@@ -106,24 +125,34 @@ def test_missing_file_and_bad_options(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 def test_jobs_keep_input_order(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    lines = load_lines("17_clue.txt", limit=300, step=101) + load_lines("multi_solution_serg.txt", limit=50, step=77)
+    lines = load_lines("17_clue.txt", limit=300, step=101) + load_lines(
+        "multi_solution_serg.txt", limit=50, step=77
+    )
     f = write(tmp_path, "many.txt", lines)
     _, one, _ = run(["check", str(f), "--format", "jsonl", "--chunk-size", "40"], capsys)
-    _, two, _ = run(["check", str(f), "--format", "jsonl", "--jobs", "2", "--chunk-size", "40"], capsys)
+    _, two, _ = run(
+        ["check", str(f), "--format", "jsonl", "--jobs", "2", "--chunk-size", "40"], capsys
+    )
     assert one == two
     assert len(one.splitlines()) == 350
 
 
 def test_solve_count_and_inline_puzzles(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["solve", LINE], capsys)
-    assert code == 0 and out.strip() == "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
+    assert (
+        code == 0
+        and out.strip()
+        == "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
+    )
     code, out, _ = run(["count", "." * 16, "--limit", "1000"], capsys)
     assert out.split("\t")[1] == "288"
     code, out, _ = run(["count", "." * 81, "--limit", "3"], capsys)
     assert out.split("\t")[1] == "3+"
 
 
-def test_export_cnf_is_a_correct_dimacs_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_export_cnf_is_a_correct_dimacs_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out_file = tmp_path / "p.cnf"
     code, _, _ = run(["export", "cnf", LINE, "-o", str(out_file)], capsys)
     assert code == 0
@@ -139,10 +168,32 @@ def test_export_cnf_is_a_correct_dimacs_model(tmp_path: Path, capsys: pytest.Cap
     assert len(lines) == 65
 
 
+def test_check_certify_writes_proofs_an_independent_checker_accepts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.drup_check import check_drat
+
+    f = write(tmp_path, "two.txt", [LINE, *load_lines("multi_solution_serg.txt", limit=1)])
+    code, _, _ = run(["check", str(f), "--certify", str(tmp_path / "certs")], capsys)
+    assert code == 1  # the second puzzle is not unique, so it gets no certificate
+    proofs = sorted((tmp_path / "certs").glob("*.drat"))
+    assert [p.name for p in proofs] == ["two-1.drat"]
+    assert check_drat(proofs[0].with_suffix(".cnf"), proofs[0])
+
+
+def test_export_minizinc(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["export", "minizinc", LINE], capsys)
+    assert code == 0
+    assert "alldifferent" in out or "all_different" in out
+
+
 def test_console_script_runs_from_stdin() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "csp_sudoku", "check", "-", "--format", "jsonl"],
-        input=LINE + "\n", capture_output=True, text=True, check=False,
+        input=LINE + "\n",
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["status"] == "unique"

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 from typing import IO, Any
 
-from csp_sudoku.batch import Status, check_entries, dask_client
+from csp_sudoku.batch import CheckResult, Status, check_entries, dask_client
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import (
     RowWriter,
@@ -20,6 +21,7 @@ from csp_sudoku.cli._common import (
 )
 from csp_sudoku.cli._resume import ResumePoint, read_resume_point, skip_done
 from csp_sudoku.geometry import Geometry
+from csp_sudoku.io import parse_line
 
 FIELDS = ("file", "line", "puzzle", "status", "count", "reason")
 
@@ -59,6 +61,12 @@ def register(sub: Any) -> None:
         help="run on a Dask cluster (tcp://host:8786, or local:N for N local workers); "
         "needs pip install 'csp_sudoku[dask]'",
     )
+    p.add_argument(
+        "--certify",
+        metavar="DIR",
+        help="for every unique puzzle, write a DRAT proof that no second solution exists "
+        "(DIR/<file>-<line>.drat, with its formula beside it as .cnf; check with drat-trim)",
+    )
     add_geometry_args(p)
     p.set_defaults(func=run)
 
@@ -90,6 +98,14 @@ def run(args: argparse.Namespace) -> int:
             client.close()
             if cluster is not None and args.scheduler.startswith("local"):
                 cluster.close()
+
+
+def _certify(r: CheckResult, geometry: Geometry | None, folder: Path) -> None:
+    """Write the uniqueness certificate of one unique puzzle."""
+    from csp_sudoku.certify import certify_to
+
+    folder.mkdir(parents=True, exist_ok=True)
+    certify_to(parse_line(r.puzzle, geometry), folder / f"{Path(r.source).stem}-{r.line}.drat")
 
 
 def _check(
@@ -124,6 +140,8 @@ def _check(
                 print("  (use --skip-invalid to report bad lines and go on)", file=sys.stderr)
                 return EXIT_BAD_INPUT
             tally[r.status] += 1
+            if args.certify and r.status is Status.UNIQUE:
+                _certify(r, geometry, Path(args.certify))
             shown = f"{r.status.value}" if args.limit == 2 else f"{r.status.value} {r.count}"
             extra = f"  # {r.reason}" if r.reason else ""
             writer.write(r.as_dict(), f"{r.source}:{r.line}\t{shown}\t{r.puzzle}{extra}")

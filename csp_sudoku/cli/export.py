@@ -10,6 +10,7 @@ from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
 from csp_sudoku.cli._common import add_geometry_args, geometry_from_args, iter_entries
 from csp_sudoku.encodings.cnf import write_dimacs
 from csp_sudoku.encodings.exact_cover import exact_cover
+from csp_sudoku.encodings.minizinc import write_minizinc
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.puzzle import Puzzle
 
@@ -20,10 +21,11 @@ def register(sub: Any) -> None:
         help="write the DIMACS CNF or the exact-cover matrix of a grid shape or a puzzle",
         description=(
             "cnf: DIMACS CNF (variable cell*N+digit); with a PUZZLE, its clues are unit clauses. "
-            "exact-cover: '<ncolumns> <nrows>' then one line of 0-based columns per candidate."
+            "exact-cover: '<ncolumns> <nrows>' then one line of 0-based columns per candidate. "
+            "minizinc: a MiniZinc model (with the clues when a PUZZLE is given)."
         ),
     )
-    p.add_argument("model", choices=("cnf", "exact-cover"))
+    p.add_argument("model", choices=("cnf", "exact-cover", "minizinc"))
     p.add_argument(
         "puzzle", nargs="?", help="a puzzle (text or file with one puzzle); default: rules only"
     )
@@ -50,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.model == "cnf":
             write_dimacs(target, out)
+        elif args.model == "minizinc":
+            write_minizinc(target, out)
         else:
             geo = target.geometry if isinstance(target, Puzzle) else target
             exact_cover(geo).write(out)
