@@ -13,16 +13,18 @@ Propagation, to a fixed point:
   left with one joins the queue);
 * **hidden singles**: in each unit, a digit that appears in one cell only is
   placed there (a digit appearing nowhere, or two digits forced into one cell,
-  is a contradiction);
+  is a contradiction); units are scanned in turn and each unit's singles are
+  placed before the next unit is scanned;
 * **locked candidates** (pointing and claiming): for each pair of units that
   intersect in more than one cell (box and line), a digit of one unit that is
   confined to the intersection is removed from the rest of the other unit.
-  It is optional (``locked``): it prunes hard puzzles' trees, at a cost on
-  easy ones.
+  They run only in the top ``locked`` levels of the tree (the backend uses 1:
+  the root only): deeper they cost more than they prune.
 
 Search: depth-first, branching on an unplaced cell with the fewest candidates
 (minimum remaining values), one saved state per level. Counting stops at
-``limit``; the first solutions are written to an output array.
+``limit``; the first solutions are written to an output array; a search may
+be given a budget of branch nodes.
 
 Return conventions: counts are ``>= 0``; ``-1`` means a cell value outside
 ``0..N`` (the backend turns it into an exception); ``-2`` means the search
@@ -199,7 +201,9 @@ def _search(cand, limit, avoid, out, geo, locked, budget, ws):  # type: ignore[n
     empty) are skipped and not counted. The first ``out.shape[0]`` solutions
     counted are written to ``out``. ``geo`` is the geometry's table tuple
     (see :func:`_unpack`), ``ws`` the workspace from :func:`_workspace`.
-    Locked candidates run in the first ``locked`` levels of the tree.
+    Locked candidates run at the nodes of the first ``locked`` levels of the
+    tree (the root is level 0; the children of saved level ``d`` are at
+    level ``d + 1``).
     After ``budget`` branch nodes (when ``budget > 0``) the search gives up
     and returns -2: plain depth-first search has heavy tails on big sparse
     grids, where the caller hands the puzzle to a solver that learns.
@@ -278,7 +282,7 @@ def _search(cand, limit, avoid, out, geo, locked, budget, ws):  # type: ignore[n
             if nodes > budget > 0:
                 return -2
             if _propagate(
-                cand, placed, queue, 1, peers, npeers, units, full, depth < locked, inter, inter_n
+                cand, placed, queue, 1, peers, npeers, units, full, d + 1 < locked, inter, inter_n
             ):
                 break
 
