@@ -14,6 +14,8 @@ EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
 #: Arguments that keep each example small enough for the test run.
 ARGS: dict[str, list[str]] = {
     "check_file.py": [str(ROOT / "examples" / "data" / "mixed.txt"), "--quick"],
+    "anneal_hard_minimal.py": ["--steps", "40", "--seed", "1", "--runs", "2"],
+    "make_book.py": ["--quick"],
 }
 
 
