@@ -10,7 +10,7 @@ loops that also know a solution.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Union, cast
+from typing import cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -22,7 +22,7 @@ from csp_sudoku.geometry import Geometry
 from csp_sudoku.io import fast_cells, parse
 from csp_sudoku.puzzle import Puzzle
 
-PuzzleLike = Union[Puzzle, str, NDArray[np.integer], Sequence[int]]
+PuzzleLike = Puzzle | str | NDArray[np.integer] | Sequence[int]
 
 
 def as_puzzle(puzzle: PuzzleLike, geometry: Geometry | None = None) -> Puzzle:

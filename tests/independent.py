@@ -24,7 +24,7 @@ def check_solution(
 ) -> bool:
     """True when ``solution`` is a full grid obeying every unit and keeping ``clues``."""
     sol = [int(v) for v in np.asarray(solution).reshape(-1)]
-    n = int(round(len(sol) ** 0.5))
+    n = round(len(sol) ** 0.5)
     if n * n != len(sol):
         return False
     want = set(range(1, n + 1))

@@ -161,7 +161,7 @@ def test_any_subset_of_a_solution_is_solvable_and_keeps_its_clues(
     sol, clues, g = case
     for b in ("sat", "cpsat", *(["fast"] if "fast" in ALL_BACKENDS else [])):
         found = get_backend(b).solutions(clues, g, 3)
-        assert 1 <= len(found)
+        assert len(found) >= 1
         for s in found:
             assert check_solution(s, clues)
         if len(found) == 1:

@@ -150,7 +150,7 @@ def test_puzzle_is_immutable_and_validated() -> None:
     p = parse(LINE)
     with pytest.raises(ValueError):
         p.cells[0] = 3
-    with pytest.raises(ParseError, match="outside 0..9"):
+    with pytest.raises(ParseError, match=r"outside 0\.\.9"):
         Puzzle([10] + [0] * 80)
     with pytest.raises(ParseError, match="needs 81 cells"):
         Puzzle([0] * 80, Geometry.standard(9))

@@ -78,7 +78,7 @@ class Backend(ABC):
             (self.count(row, geometry, limit) for row in arr), dtype=np.int64, count=arr.shape[0]
         )
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - an optional hook, not abstract
         """Free native resources (no-op by default)."""
 
     def __enter__(self) -> Backend:

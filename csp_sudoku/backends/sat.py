@@ -11,6 +11,8 @@ later call (see DESIGN.md), so the solver is rebuilt after
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 from numpy.typing import NDArray
 from pysat.solvers import Solver, SolverNames
@@ -148,10 +150,8 @@ class SatBackend(Backend):
         self._sessions.clear()
 
     def __del__(self) -> None:
-        try:
+        with contextlib.suppress(Exception):  # interpreter shutdown may have freed pysat
             self.close()
-        except Exception:  # pragma: no cover - interpreter shutdown
-            pass
 
 
 def solver_names() -> list[str]:
