@@ -366,12 +366,13 @@ def test_generate_not_minimal() -> None:
 
 
 def test_generate_budget_message() -> None:
-    it = generate(3, level="crazy", metric="oracle", seed=1, attempts=1, climb_steps=1)
-    with pytest.raises(BudgetExhaustedError, match=r"generated 0 of 3 .*crazy.*attempt") as err:
+    impossible = {"score_range": (2.0, 3.0), "metric": "oracle"}  # oracle scores are in [0, 1]
+    it = generate(3, seed=1, attempts=1, climb_steps=1, **impossible)  # type: ignore[arg-type]
+    with pytest.raises(BudgetExhaustedError, match=r"generated 0 of 3 .*\[2, 3\].*attempt") as err:
         list(it)
     assert err.value.found == 0 and err.value.wanted == 3
     with pytest.raises(BudgetExhaustedError, match="time budget"):
-        list(generate(2, level="crazy", metric="oracle", seed=1, budget_seconds=0.2))
+        list(generate(2, seed=1, budget_seconds=0.2, **impossible))  # type: ignore[arg-type]
 
 
 def test_generate_bad_options() -> None:
@@ -404,3 +405,18 @@ def test_minimal_16x16() -> None:
     assert cs.count_solutions(p, backend="sat") == 1
     for c in p.clue_cells().tolist():
         assert cs.count_solutions(p.without([c]), backend="sat") >= 2
+
+
+def test_generate_top_percentile_uses_the_bank() -> None:
+    """auto reaches the top 1% of hsolve's reference scores (pseudo-generation from the bank)."""
+    from csp_sudoku.metrics import rate
+    from csp_sudoku.metrics.base import reference
+
+    lo = float(reference()["metrics"]["hsolve"]["percentiles"][99])
+    got = list(generate(2, score_range=(lo, float("inf")), metric="hsolve", seed=4, attempts=20))
+    assert len({g.puzzle for g in got}) == 2
+    for g in got:
+        verify(g.puzzle)
+        assert g.ratings["hsolve"].score >= lo
+        assert rate(g.puzzle, "hsolve", seed=g.ratings["hsolve"].seed).score >= lo
+        assert make_one(g.seed, score_range=(lo, float("inf")), metric="hsolve").puzzle == g.puzzle

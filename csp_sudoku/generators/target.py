@@ -109,6 +109,21 @@ class Target:
             return lo <= rating.score <= hi
         return True
 
+    def wants_harder(self, rating: Rating) -> bool:
+        """True when ``rating`` misses the target on the easy side."""
+        if self.matches(rating):
+            return False
+        ranks = self._target_ranks()
+        if self.levels and ranks:
+            if rating.level_rank < min(ranks):
+                return True
+            if rating.level_rank > max(ranks):
+                return False
+        if self.score_range is not None:
+            below = rating.score < self.score_range[0]
+            return not below if self.metric in _LOWER_IS_HARDER else below
+        return not ranks  # unknown level order: assume the target is the harder side
+
     def _target_ranks(self) -> list[int]:
         order = _level_order(self.metric)
         return [order.index(lv) for lv in self.levels if lv in order]
@@ -198,6 +213,7 @@ class _Options:
     backend: str
     attempts: int | None
     climb_steps: int
+    climb_patience: int
     max_clues: int | None
     pseudo_seeds: tuple[str, ...] | None = None
 
@@ -217,7 +233,8 @@ def generate(
     geometry: Geometry | None = None,
     method: str = "auto",
     backend: str = "auto",
-    climb_steps: int = 40,
+    climb_steps: int = 200,
+    climb_patience: int = 25,
     max_clues: int | None = None,
     jobs: int = 1,
 ) -> Iterator[Generated]:
@@ -243,7 +260,9 @@ def generate(
             ``ddg``, ``oracle``, ``hsolve`` (standard generator), ``pseudo``
             (hsolve's pseudo-generator on a bank of hard seed puzzles).
         backend: the uniqueness checker's backend.
-        climb_steps: hill-climbing steps per attempt.
+        climb_steps: the most hill-climbing steps per attempt.
+        climb_patience: end an attempt's climb after this many steps without
+            getting closer to the target.
         max_clues: reject puzzles with more clues.
         jobs: worker processes (results and order do not depend on it).
 
@@ -273,6 +292,7 @@ def generate(
         backend=backend,
         attempts=attempts,
         climb_steps=climb_steps,
+        climb_patience=climb_patience,
         max_clues=max_clues,
     )
     _check_metrics(opts)
@@ -421,41 +441,71 @@ _Attempt = tuple[Puzzle, Puzzle, dict[str, "Rating"], int, str]
 
 
 def _attempt(opts: _Options, seed: int, deadline: float | None) -> _Attempt | None:
-    """One attempt: a puzzle from ``opts.method`` (plus a hill climb), or None."""
+    """One attempt: a puzzle from ``opts.method`` (plus a hill climb), or None.
+
+    ``auto`` with a target: an RG2 puzzle; if it is too easy (9x9), a
+    pseudo-generated one from the bank of hard seeds; then a hill climb from
+    whichever of the two is closer to the target.
+    """
     rng = np.random.default_rng(seed)
     geo = opts.geometry
     chk = checker_for(geo, opts.backend)
+    target = opts.target
     method = opts.method
-    if method == "auto":
-        method = "climb" if opts.target.active else "random"
-    base_method = "random" if method == "climb" else method
-    made = _base_puzzle(base_method, opts, rng, chk)
+    if method == "auto" and not target.active:
+        method = "random"
+    base_method = "random" if method in ("auto", "climb") else method
+    made = _prepared(base_method, opts, rng, chk)
     if made is None:
         return None
     clues, sol = made
-    if opts.symmetry != "none":
-        clues = _symmetrize(clues, sol, opts.symmetry, geo.size)
-    if opts.minimal:
-        clues = reduce_clues(clues, sol, geo, rng, symmetry=opts.symmetry, checker=chk)
     solution = Puzzle(sol, geo)
-    target = opts.target
     rating_seed = derive(seed, 1 << 20)
     steps = 0
+    produced = base_method
+    ratings: dict[str, Rating] = {}
     if target.active:
         rating = _rate(Puzzle(clues, geo), solution, target.metric, rating_seed)
-        if not target.matches(rating) and method == "climb":
+        if (
+            method == "auto"
+            and not target.matches(rating)
+            and target.wants_harder(rating)
+            and geo == Geometry.standard(9)
+        ):
+            alt = _prepared("pseudo", opts, rng, chk)
+            if alt is not None:
+                alt_solution = Puzzle(alt[1], geo)
+                r2 = _rate(Puzzle(alt[0], geo), alt_solution, target.metric, rating_seed)
+                if target.distance(r2) < target.distance(rating):
+                    (clues, sol), solution, rating, produced = alt, alt_solution, r2, "pseudo"
+        if not target.matches(rating) and method in ("auto", "climb"):
             clues, rating, steps = _climb(clues, sol, rating, opts, rng, chk, rating_seed, deadline)
+            produced = "climb" if steps else produced
         if not target.matches(rating):
             return None
-        ratings = {target.metric: rating}
-    else:
-        ratings = {}
+        ratings[target.metric] = rating
     if opts.max_clues is not None and int(np.count_nonzero(clues)) > opts.max_clues:
         return None
     puzzle = Puzzle(clues, geo)
     for m in opts.rate_with:
         ratings[m] = _rate(puzzle, solution, m, rating_seed)
-    return puzzle, solution, ratings, steps, method
+    return puzzle, solution, ratings, steps, produced
+
+
+def _prepared(
+    method: str, opts: _Options, rng: np.random.Generator, chk: Checker
+) -> tuple[Grid, Grid] | None:
+    """A base puzzle, closed under the symmetry and made minimal when asked."""
+    made = _base_puzzle(method, opts, rng, chk)
+    if made is None:
+        return None
+    clues, sol = made
+    geo = opts.geometry
+    if opts.symmetry != "none":
+        clues = _symmetrize(clues, sol, opts.symmetry, geo.size)
+    if opts.minimal:
+        clues = reduce_clues(clues, sol, geo, rng, symmetry=opts.symmetry, checker=chk)
+    return clues, sol
 
 
 def _base_puzzle(
@@ -542,6 +592,7 @@ def _climb(
     solution = Puzzle(sol, geo)
     best = target.distance(rating)
     steps = 0
+    stale = 0
     for _ in range(opts.climb_steps):
         if deadline is not None and time.time() >= deadline:
             break
@@ -549,8 +600,11 @@ def _climb(
         cand = _neighbour(clues, sol, opts, rng, chk)
         r = _rate(Puzzle(cand, geo), solution, target.metric, rating_seed)
         d = target.distance(r)
+        stale = 0 if d < best else stale + 1
         if d <= best:
             clues, rating, best = cand, r, d
             if target.matches(r):
                 break
+        if stale >= opts.climb_patience:
+            break
     return clues, rating, steps
