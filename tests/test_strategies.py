@@ -155,3 +155,35 @@ def test_backtracking_finds_the_forced_value() -> None:
     sol = p.cells
     for a in apps:
         assert all(sol[c] == d for c, d in a.placements)
+
+
+SUBSET_SIZE = {
+    "locked candidates": 1,
+    "naked double": 2,
+    "hidden double": 2,
+    "x-wing": 2,
+    "naked triple": 3,
+    "hidden triple": 3,
+    "swordfish": 3,
+    "naked quad": 4,
+    "hidden quad": 4,
+    "jellyfish": 4,
+}
+
+
+def test_named_strategies_are_found_by_the_subset_rule() -> None:
+    """Every elimination of a named strategy of size n is made by the constraint
+    subset rule (Hunt, Pong, Tucker) of size <= n: a cross-check of both models."""
+    from csp_sudoku.human.subsets import find_subsets_upto
+
+    checked = 0
+    for st, _ in _stuck_states(10):
+        by_size = {n: set() for n in range(1, 5)}
+        for app in find_subsets_upto(st, 4):
+            by_size[app.size].update(app.eliminations)
+        for name, size in SUBSET_SIZE.items():
+            found = set().union(*(by_size[n] for n in range(1, size + 1)))
+            for app in valid_applications(st, name):
+                assert set(app.eliminations) <= found, (name, app)
+                checked += 1
+    assert checked > 0
