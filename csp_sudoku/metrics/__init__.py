@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -367,6 +366,8 @@ def rate_many(
         (items[i : i + size], seeds[i : i + size], metric, runs, params)
         for i in range(0, len(items), size)
     ]
+    from concurrent.futures import ProcessPoolExecutor
+
     out: list[Rating] = []
     with ProcessPoolExecutor(max_workers=jobs) as ex:
         for part in ex.map(_rate_chunk, chunks):

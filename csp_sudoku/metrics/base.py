@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from functools import cache
-from importlib import resources
 from typing import Any
 
 import numpy as np
@@ -113,6 +112,8 @@ LEVEL_NAMES_4: tuple[str, ...] = ("easy", "medium", "hard", "very hard")
 @cache
 def reference() -> dict[str, Any]:
     """The shipped reference distribution (``csp_sudoku/data/metric_reference.json``)."""
+    from importlib import resources
+
     try:
         text = resources.files("csp_sudoku").joinpath("data/metric_reference.json").read_text()
     except FileNotFoundError:

@@ -21,7 +21,6 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -247,6 +246,8 @@ def fit_combined(
 @cache
 def shipped_rater() -> CombinedRater:
     """The combined model shipped with the package (fitted to SE's ER)."""
+    from importlib import resources
+
     try:
         text = resources.files("csp_sudoku").joinpath("data/combined_se.json").read_text()
     except FileNotFoundError:
