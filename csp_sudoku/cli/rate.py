@@ -178,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
         print("csp-sudoku: error: no puzzles found in the input", file=sys.stderr)
         return EXIT_BAD_INPUT
     if not args.quiet:
-        print(f"{rated} puzzles rated, {bad} bad", file=sys.stderr)
+        print(f"{rated} puzzle{'s' * (rated != 1)} rated, {bad} bad", file=sys.stderr)
     if bad and not args.skip_invalid:
         return EXIT_BAD_INPUT
     return EXIT_OK
