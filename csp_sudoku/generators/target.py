@@ -476,7 +476,10 @@ def _attempt(opts: _Options, seed: int, deadline: float | None) -> _Attempt | No
             if alt is not None:
                 alt_solution = Puzzle(alt[1], geo)
                 r2 = _rate(Puzzle(alt[0], geo), alt_solution, target.metric, rating_seed)
-                if target.distance(r2) < target.distance(rating):
+                # take it when on target, or still too easy but closer (an
+                # overshoot is left: climbing down from it costs more than a restart)
+                closer = target.distance(r2) < target.distance(rating)
+                if target.matches(r2) or (target.wants_harder(r2) and closer):
                     (clues, sol), solution, rating, produced = alt, alt_solution, r2, "pseudo"
         if not target.matches(rating) and method in ("auto", "climb"):
             clues, rating, steps = _climb(clues, sol, rating, opts, rng, chk, rating_seed, deadline)
