@@ -420,3 +420,23 @@ def test_generate_top_percentile_uses_the_bank() -> None:
         assert g.ratings["hsolve"].score >= lo
         assert rate(g.puzzle, "hsolve", seed=g.ratings["hsolve"].seed).score >= lo
         assert make_one(g.seed, score_range=(lo, float("inf")), metric="hsolve").puzzle == g.puzzle
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda s: random_grid(cs.Geometry.standard(16), s),
+        lambda s: minimal_puzzle(cs.Geometry.standard(6), s, symmetry="mirror"),
+        lambda s: rg1_puzzle(seed=s),
+        lambda s: oracle_puzzle(seed=s),
+        lambda s: standard_puzzle(seed=s),
+        lambda s: pseudo_puzzle(SEED_BANK[2], s),
+        lambda s: ddg_puzzle(seed=s, level="medium"),
+    ],
+    ids=["grid16", "minimal6", "rg1", "oracle", "hsolve", "pseudo", "ddg"],
+)
+def test_same_seed_same_output(make: object) -> None:
+    assert callable(make)
+    assert make(21) == make(21)
+    rng_a, rng_b = np.random.default_rng(3), np.random.default_rng(3)
+    assert make(rng_a) == make(rng_b)
