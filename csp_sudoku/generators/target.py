@@ -59,6 +59,7 @@ METHODS: tuple[str, ...] = (
     "pseudo",
 )
 
+
 def _level_order(metric: str) -> tuple[str, ...]:
     """The metric's level names from easiest to hardest, lower case (empty if unknown).
 
