@@ -338,6 +338,8 @@ def test_generate_reports_reproducing_seed() -> None:
     opts = {"level": "medium", "metric": "rounds"}
     got = list(generate(2, seed=8, **opts))  # type: ignore[arg-type]
     for g in got:
+        verify(g.puzzle)
+        assert g.ratings["rounds"].level == "Medium"
         assert make_one(g.seed, **opts).puzzle == g.puzzle  # type: ignore[arg-type]
     assert [g.puzzle for g in generate(2, seed=8, **opts)] == [g.puzzle for g in got]  # type: ignore[arg-type]
 

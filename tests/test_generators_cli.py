@@ -58,6 +58,8 @@ def test_generate_jobs_gives_same_output(capsys: pytest.CaptureFixture[str]) -> 
     strip = [{k: v for k, v in r.items() if k != "seconds"} for r in one]
     assert strip == [{k: v for k, v in r.items() if k != "seconds"} for r in two]
     assert len({r["seed"] for r in one}) == 3
+    for r in one:
+        verify(cs.parse(str(r["puzzle"])))
     assert all("rounds" in r["ratings"] for r in one)  # type: ignore[operator]
 
 
@@ -65,6 +67,8 @@ def test_generate_text_and_seed_reproduces(capsys: pytest.CaptureFixture[str]) -
     assert main(["generate", "-n", "2", "--seed", "5"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2
+    for line in lines:
+        verify(cs.parse(line.split("\t")[0]))
     seed = int(lines[1].split("\t")[2].removeprefix("seed="))
     assert main(["generate", "-n", "1", "--seed", str(seed)]) == 0
     assert capsys.readouterr().out.split("\t")[0] == lines[1].split("\t")[0]
