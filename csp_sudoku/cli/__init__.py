@@ -22,13 +22,14 @@ from csp_sudoku.errors import SudokuError
 SUBCOMMANDS: tuple[str, ...] = (
     "check",
     "solve",
+    "explain",
+    "rate",
+    "generate",
+    "minimize",
     "export",
-    "bank",
     "render",
     "report",
-    "explain",
-    "generate", "minimize",
-    "rate",
+    "bank",
 )
 
 EXIT_OK = 0

@@ -18,7 +18,7 @@ from csp_sudoku.puzzle import Puzzle
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "export",
-        help="write the DIMACS CNF or the exact-cover matrix of a grid shape or a puzzle",
+        help="write the DIMACS CNF, exact-cover matrix or MiniZinc model of a shape or a puzzle",
         description=(
             "cnf: DIMACS CNF (variable cell*N+digit); with a PUZZLE, its clues are unit clauses. "
             "exact-cover: '<ncolumns> <nrows>' then one line of 0-based columns per candidate. "
