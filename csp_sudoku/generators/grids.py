@@ -86,7 +86,7 @@ def random_grid(
     seed: SeedLike = None,
     *,
     transform: bool = True,
-    uniform: bool = False,
+    uniform: bool | None = None,
 ) -> Puzzle:
     """A random full solution grid of ``geometry`` (default 9x9).
 
@@ -96,7 +96,9 @@ def random_grid(
             int gives the same grid.
         transform: apply :func:`random_transform` (see the module notes on uniformity).
         uniform: draw exactly uniformly from every grid of the geometry, which
-            are enumerated once (only up to 4x4: see :func:`all_grids`).
+            are enumerated once (only up to 4x4: see :func:`all_grids`). The
+            default, None, does so wherever it can (grids up to 4x4) and uses
+            the fast sampler elsewhere; False always uses the fast sampler.
 
     Raises:
         GeometryError: ``uniform=True`` on a geometry with too many grids.
@@ -106,6 +108,8 @@ def random_grid(
     """
     geo = geometry or Geometry.standard(9)
     rng = as_generator(seed)
+    if uniform is None:
+        uniform = geo.size <= 4
     if uniform:
         table = all_grids(geo)
         return Puzzle(table[int(rng.integers(0, table.shape[0]))], geo)
