@@ -23,7 +23,7 @@ Each refutation draws one block of ``empty cells`` uniforms from it, so
 
 from __future__ import annotations
 
-import math
+from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import NDArray
@@ -34,8 +34,8 @@ from csp_sudoku.human.state import CandidateState
 
 def _refute_batch(
     state: CandidateState,
-    cells: list[int],
-    digits: list[int],
+    cells: Sequence[int] | NDArray[np.integer],
+    digits: Sequence[int] | NDArray[np.integer],
     rng: np.random.Generator,
     limit: int | None,
 ) -> NDArray[np.float64]:
@@ -139,19 +139,16 @@ def refutation_scores(
     Returns:
         ``{cell: score}`` for every empty cell, ascending cell order.
     """
-    sol = np.asarray(solution).reshape(-1)
-    cells: list[int] = []
-    digits: list[int] = []
-    owner: list[int] = []
-    empties = state.empty_cells().tolist()
-    for cell in empties:
-        for d in _wrong_candidates(state, cell, sol):
-            cells.append(cell)
-            digits.append(d)
-            owner.append(cell)
-    scores = dict.fromkeys(empties, 0.0)
-    if cells:
-        steps = _refute_batch(state, cells, digits, rng, None)
-        for cell, s in zip(owner, steps.tolist(), strict=True):
-            scores[cell] += s
-    return {c: (math.inf if math.isinf(v) else v) for c, v in scores.items()}
+    sol = np.asarray(solution).reshape(-1).astype(np.int64)
+    bits = state.digit_bits()  # live candidates of empty cells, (ncells, N)
+    filled = sol > 0
+    bits[np.flatnonzero(filled), sol[filled] - 1] = False  # keep the wrong ones only
+    cells, digits0 = np.nonzero(bits)  # ascending cell, then digit
+    empties = state.empty_cells()
+    totals = np.zeros(state.geometry.ncells, dtype=np.float64)
+    if cells.size:
+        steps = _refute_batch(state, cells, digits0 + 1, rng, None)
+        totals = np.asarray(
+            np.bincount(cells, weights=steps, minlength=state.geometry.ncells), dtype=np.float64
+        )
+    return dict(zip(empties.tolist(), totals[empties].tolist(), strict=True))
