@@ -157,9 +157,11 @@ def dask_client(scheduler: str, *, timeout: float = 30.0) -> Any:
 
 
 def _count_chunk(
-    geometry: Geometry, cells: NDArray[np.int8], limit: int, backend: str
-) -> NDArray[np.int64]:
-    """Worker task: solution counts of one chunk (runs in a worker process)."""
+    geometry: Geometry | None, cells: NDArray[np.int8] | None, limit: int, backend: str
+) -> NDArray[np.int64] | None:
+    """Worker task: solution counts of one chunk (None for a chunk of bad lines only)."""
+    if geometry is None or cells is None:
+        return None
     return backend_for(geometry, backend).count_many(cells, geometry, limit)
 
 
@@ -231,46 +233,20 @@ def check_entries(
     Yields:
         One :class:`CheckResult` per entry, in order.
     """
-    if executor is not None and _is_dask_client(executor):
-        executor = DaskSubmitter(executor)
-    if jobs <= 0:
-        jobs = executor.slots() if isinstance(executor, DaskSubmitter) else os.cpu_count() or 1
-    chunks = _chunks(entries, chunk_size)
-    if executor is None and jobs == 1:
-        for geo, chunk in chunks:
-            yield from _results(chunk, _count_local(geo, chunk, limit, backend))
-        return
-    own = executor is None
-    pool: Executor | _Submitter = executor if executor is not None else ProcessPoolExecutor(jobs)
-    pending: deque[tuple[list[Entry], _Future | None]] = deque()
-    try:
-        for geo, chunk in chunks:
-            future = None
-            if geo is not None:
-                cells = np.stack([e.puzzle.cells for e in chunk if e.puzzle is not None])
-                future = pool.submit(_count_chunk, geo, cells, limit, backend)
-            pending.append((chunk, future))
-            while len(pending) > 2 * jobs:
-                done, fut = pending.popleft()
-                yield from _results(done, None if fut is None else fut.result())
-        while pending:
-            done, fut = pending.popleft()
-            yield from _results(done, None if fut is None else fut.result())
-    finally:
-        for _chunk, fut in pending:  # interrupted: drop the work nobody will read
-            if fut is not None:
-                fut.cancel()
-        if own and isinstance(pool, Executor):
-            pool.shutdown(wait=False, cancel_futures=True)
+    held: deque[list[Entry]] = deque()  # chunks whose counts are in flight, in order
 
+    def tasks() -> Iterator[tuple[Geometry | None, NDArray[np.int8] | None, int, str]]:
+        for geo, chunk in _chunks(entries, chunk_size):
+            held.append(chunk)
+            cells = (
+                np.stack([e.puzzle.cells for e in chunk if e.puzzle is not None])
+                if geo is not None
+                else None
+            )
+            yield geo, cells, limit, backend
 
-def _count_local(
-    geo: Geometry | None, chunk: list[Entry], limit: int, backend: str
-) -> NDArray[np.int64] | None:
-    if geo is None:
-        return None
-    cells = np.stack([e.puzzle.cells for e in chunk if e.puzzle is not None])
-    return _count_chunk(geo, cells, limit, backend)
+    for counts in ordered_map(_count_chunk, tasks(), jobs=jobs, executor=executor):
+        yield from _results(held.popleft(), counts)
 
 
 def ordered_map(
