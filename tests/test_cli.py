@@ -197,3 +197,21 @@ def test_console_script_runs_from_stdin() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["status"] == "unique"
+
+
+def test_jigsaw_option_reads_regions_and_reports_bad_labels(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.independent import check_solution
+
+    labels = [(r // 3) * 3 + ((c + r % 3) % 9) // 3 for r in range(9) for c in range(9)]
+    good = write(
+        tmp_path, "regions.txt", ["".join(map(str, labels[i : i + 9])) for i in range(0, 81, 9)]
+    )
+    code, out, _ = run(["solve", "--jigsaw", str(good), "." * 81], capsys)
+    assert code == 0
+    assert check_solution([int(ch) for ch in out.strip()], regions=labels)
+    bad = write(tmp_path, "bad.txt", ["000111222", "00.111222"])
+    code, _, err = run(["check", "--jigsaw", str(bad), "." * 81], capsys)
+    assert code == 2
+    assert f"{bad}:2:3: a region label must be 0-9 or A-Z, got '.'" in err

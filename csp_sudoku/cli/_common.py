@@ -36,11 +36,7 @@ def add_geometry_args(parser: argparse.ArgumentParser) -> None:
 def geometry_from_args(args: argparse.Namespace) -> Geometry | None:
     """The geometry the options ask for, or None to infer it per puzzle."""
     if getattr(args, "jigsaw", None):
-        with open(args.jigsaw, encoding="utf-8") as fh:
-            labels = [
-                ch for line in fh for ch in line.strip() if not ch.isspace() and ch not in "|+-"
-            ]
-        return Geometry.jigsaw([int(ch, 36) for ch in labels])
+        return read_jigsaw(args.jigsaw)
     variant = getattr(args, "variant", "standard")
     size = getattr(args, "size", None)
     if variant == "x":
@@ -48,6 +44,36 @@ def geometry_from_args(args: argparse.Namespace) -> Geometry | None:
     if variant == "windoku":
         return Geometry.windoku()
     return Geometry.standard(size) if size else None
+
+
+def read_jigsaw(path: str) -> Geometry:
+    """A jigsaw geometry from a file of N rows of N region labels (``0-9``, ``A-Z``).
+
+    Spaces and ``|``/``+``/``-`` separators are ignored; ``#`` lines are comments.
+
+    Raises:
+        ParseError: naming the line and column of a bad label.
+        GeometryError: when the labels do not cut the grid into N regions of N cells.
+    """
+    labels: list[int] = []
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        for lineno, line in enumerate(fh, start=1):
+            if line.lstrip().startswith("#"):
+                continue
+            for col, ch in enumerate(line.rstrip("\r\n"), start=1):
+                if ch.isspace() or ch in "|+-":
+                    continue
+                if not (ch.isascii() and ch.isalnum()):
+                    raise ParseError(
+                        f"a region label must be 0-9 or A-Z, got {ch!r}",
+                        source=path,
+                        line=lineno,
+                        column=col,
+                    )
+                labels.append(int(ch, 36))
+    if not labels:
+        raise ParseError("no region labels in the jigsaw file", source=path)
+    return Geometry.jigsaw(labels)
 
 
 def add_input_args(parser: argparse.ArgumentParser, *, many: bool = True) -> None:
