@@ -222,3 +222,14 @@ def test_other_geometries() -> None:
             r = rate(p, metric, runs=2, seed=1)
             assert r.score > 0
         assert rate(p, "hsolve", runs=2, seed=1).level == "unrated"  # the reference is 9x9
+
+
+def test_oracle_parameters_must_be_numbers() -> None:
+    from csp_sudoku.metrics.base import MetricError
+    from csp_sudoku.metrics.oracle import OracleParams
+
+    assert OracleParams(alpha="-0.1").alpha == -0.1  # type: ignore[arg-type]
+    with pytest.raises(MetricError, match="alpha must be a number"):
+        OracleParams(alpha="x")  # type: ignore[arg-type]
+    with pytest.raises(MetricError, match="must be finite"):
+        OracleParams(beta=float("nan"))

@@ -41,7 +41,7 @@ from numpy.typing import NDArray
 
 from csp_sudoku._kernels import metrics as _k
 from csp_sudoku.human.state import CandidateState
-from csp_sudoku.metrics.base import check_runs, seeds_for
+from csp_sudoku.metrics.base import MetricError, check_runs, seeds_for
 from csp_sudoku.puzzle import Puzzle
 
 DEFAULT_RUNS = 100
@@ -61,6 +61,19 @@ class OracleParams:
     sigma: float = 1.0
     A: float = 0.25
     B: float = 10.0
+
+    def __post_init__(self) -> None:
+        for name, value in asdict(self).items():
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                try:
+                    number = float(value)
+                except (TypeError, ValueError):
+                    raise MetricError(
+                        f"oracle parameter {name} must be a number, got {value!r}"
+                    ) from None
+                object.__setattr__(self, name, number)
+            if not math.isfinite(float(getattr(self, name))):
+                raise MetricError(f"oracle parameter {name} must be finite, got {value!r}")
 
     def as_dict(self) -> dict[str, float]:
         """The parameters by name."""
