@@ -3,20 +3,30 @@
 One puzzle per line as it is found: ``--format text`` prints the puzzle line,
 clue count, seed and ratings; ``--format jsonl`` one JSON object with at least
 ``puzzle``, ``clues``, ``minimal``, ``symmetry``, ``seed`` and ``ratings``.
-``--jobs`` runs puzzle streams in worker processes with seeds spawned from
-``--seed`` (numpy SeedSequence); the output is the same, in the same order,
-for any ``--jobs``. Exit code 1 when the budget runs out before ``--count``.
+``--jobs`` runs puzzle streams in worker processes (``--scheduler``: on a
+Dask cluster) with seeds spawned from ``--seed`` (numpy SeedSequence); the
+output is the same, in the same order, for any ``--jobs`` or scheduler.
+``--output FILE --resume`` continues an interrupted run: puzzle k depends on
+``--seed`` and k alone, so the rows already in FILE are kept and only the rest
+are generated. Exit code 1 when the budget runs out before ``--count``.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
+import json
+import os
 import sys
-from typing import Any
+from dataclasses import dataclass
+from typing import IO, Any
 
+from csp_sudoku.batch import dask_client
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import RowWriter, add_geometry_args, geometry_from_args
+from csp_sudoku.errors import SudokuError
 from csp_sudoku.generators import METHODS, SYMMETRIES, BudgetExhaustedError, generate
+from csp_sudoku.generators._rng import derive, fresh_seed
 
 _FIELDS = ("puzzle", "clues", "minimal", "symmetry", "seed", "method", "ratings")
 
@@ -60,20 +70,171 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--method", choices=METHODS, default="auto", help="generator (default auto)")
     p.add_argument("--seed", type=int, help="seed for reproducible output")
-    p.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument(
+        "--jobs", "-j", type=int, default=1, help="worker processes (default 1, 0 = all cores)"
+    )
     p.add_argument("--budget-seconds", type=float, help="stop after this many seconds")
     p.add_argument("--attempts", type=int, help="most attempts per puzzle")
     p.add_argument("--max-clues", type=int, help="reject puzzles with more clues")
     p.add_argument("--backend", default="auto", help="uniqueness checker backend")
     p.add_argument("--format", choices=("text", "jsonl", "csv"), default="text")
+    p.add_argument("--output", "-o", help="write the rows to this file (default: stdout)")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue an interrupted run: keep the puzzles already in --output, "
+        "generate the rest (needs the run's --seed and options)",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on a Dask cluster (tcp://host:8786, or local:N for N local workers); "
+        "needs pip install 'csp_sudoku[dask]'",
+    )
     add_geometry_args(p)
     p.set_defaults(func=run)
 
 
+class GenerateResumeError(SudokuError):
+    """The file given to ``generate --resume`` is not the output of this run."""
+
+
+@dataclass
+class _Done:
+    """What an earlier run wrote: complete rows, and whether a CSV header is there."""
+
+    rows: int = 0
+    has_header: bool = False
+
+
+#: how far to look for a row's attempt number when the format does not record it
+_MAX_ATTEMPT_SEARCH = 100_000
+
+
+def _truncate_partial_line(path: str) -> None:
+    """Drop a last line without its line end (a row cut short by the interruption)."""
+    with open(path, "rb+") as fh:
+        data = fh.read()
+        if data and not data.endswith(b"\n"):
+            fh.truncate(data.rfind(b"\n") + 1)
+
+
+def _row_fields(line: str, fmt: str, header: list[str] | None) -> dict[str, Any]:
+    if fmt == "jsonl":
+        rec = json.loads(line)
+        if not isinstance(rec, dict):
+            raise ValueError("not an object")
+        return rec
+    if fmt == "csv":
+        assert header is not None
+        values = next(csv.reader([line]))
+        if len(values) != len(header):
+            raise ValueError("wrong number of fields")
+        return dict(zip(header, values, strict=True))
+    parts = line.rstrip("\r\n").split("\t")
+    if len(parts) < 3 or not parts[2].startswith("seed="):
+        raise ValueError("no seed= field")
+    return {"puzzle": parts[0], "clues": parts[1], "seed": parts[2][len("seed=") :]}
+
+
+def _read_done(path: str, args: argparse.Namespace, seed: int) -> _Done:
+    """Check the rows of an earlier run against this one's seed and options.
+
+    Row ``i`` must carry a seed of puzzle ``i``'s stream under ``seed``
+    (``derive(derive(seed, i), j)`` for its attempt ``j``).
+
+    Raises:
+        GenerateResumeError: when a row is unreadable or belongs to another run.
+    """
+    done = _Done()
+    if not os.path.exists(path):
+        return done
+    _truncate_partial_line(path)
+    with open(path, encoding="utf-8", newline="") as fh:
+        lines = fh.read().splitlines(keepends=True)
+    header: list[str] | None = None
+    if args.format == "csv" and lines:
+        header = next(csv.reader([lines[0]]))
+        if header != list(_FIELDS):
+            raise GenerateResumeError(f"{path}: not the output of 'generate --format csv'")
+        done.has_header = True
+        lines = lines[1:]
+    for i, line in enumerate(lines):
+        n = i + 1 + done.has_header
+        if i >= args.count:
+            raise GenerateResumeError(
+                f"{path} already has more than --count {args.count} puzzles: not this run's output"
+            )
+        try:
+            row = _row_fields(line, args.format, header)
+            row_seed = int(row["seed"])
+            tried = int(row["attempts"]) if "attempts" in row else None
+        except (ValueError, KeyError, TypeError):
+            raise GenerateResumeError(
+                f"{path}:{n}: not a row of 'generate --format {args.format}'"
+            ) from None
+        for name, want in (("symmetry", args.symmetry), ("minimal", args.minimal)):
+            if name in row and str(row[name]) != str(want):
+                raise GenerateResumeError(
+                    f"{path}:{n}: the earlier run used {name} {row[name]}, this one {want}"
+                )
+        stream = derive(seed, i)
+        if tried is not None:
+            ok = tried >= 1 and derive(stream, tried - 1) == row_seed
+        else:
+            bound = args.attempts or _MAX_ATTEMPT_SEARCH
+            ok = any(derive(stream, j) == row_seed for j in range(bound))
+        if not ok:
+            raise GenerateResumeError(
+                f"{path}:{n}: seed {row_seed} is not a seed of puzzle {i + 1} under --seed "
+                f"{seed}: the file was written with another --seed (or other options)"
+            )
+        done.rows += 1
+    return done
+
+
 def run(args: argparse.Namespace) -> int:
-    if args.count < 0 or args.jobs < 1:
-        print("csp-sudoku generate: --count must be >= 0 and --jobs >= 1", file=sys.stderr)
+    if args.count < 0 or args.jobs < 0:
+        print("csp-sudoku generate: --count and --jobs must be >= 0", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if args.resume and not args.output:
+        print("csp-sudoku generate: --resume needs --output FILE", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.resume and args.seed is None:
+        print(
+            "csp-sudoku generate: --resume needs the --seed of the interrupted run",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
+    if args.output and args.seed is None:
+        args.seed = fresh_seed()
+        print(
+            f"csp-sudoku generate: --seed {args.seed} (add --seed {args.seed} --resume "
+            "to continue this run if it is interrupted)",
+            file=sys.stderr,
+        )
+    done = _read_done(args.output, args, args.seed) if args.resume else _Done()
+    out: IO[str] | None = None
+    if args.output:
+        appending = done.rows > 0 or done.has_header
+        out = open(args.output, "a" if appending else "w", encoding="utf-8", newline="")  # noqa: SIM115
+    client: Any = None
+    try:
+        if args.scheduler:
+            client = dask_client(args.scheduler)
+        writer = RowWriter(args.format, _FIELDS, out, header=not done.has_header)
+        return _generate(args, writer, done.rows, client)
+    finally:
+        if out is not None:
+            out.close()
+        if client is not None:
+            cluster = getattr(client, "cluster", None)
+            client.close()
+            if cluster is not None and args.scheduler.startswith("local"):
+                cluster.close()
+
+
+def _generate(args: argparse.Namespace, writer: RowWriter, start: int, client: Any) -> int:
     score_range = None
     if args.score_min is not None or args.score_max is not None:
         lo = args.score_min if args.score_min is not None else float("-inf")
@@ -98,9 +259,10 @@ def run(args: argparse.Namespace) -> int:
         method=args.method,
         backend=args.backend,
         max_clues=args.max_clues,
-        jobs=args.jobs,
+        jobs=args.jobs or (1 if client is not None else os.cpu_count() or 1),
+        executor=client,
+        start=start,
     )
-    writer = RowWriter(args.format, _FIELDS)
     try:
         for g in stream:
             row = g.to_dict()
@@ -110,9 +272,9 @@ def run(args: argparse.Namespace) -> int:
             writer.write(
                 row, f"{row['puzzle']}\t{row['clues']}\tseed={row['seed']}\t{rated}".rstrip()
             )
-            sys.stdout.flush()
+            writer.out.flush()
     except BudgetExhaustedError as err:
-        sys.stdout.flush()
+        writer.out.flush()
         print(f"csp-sudoku generate: {err}", file=sys.stderr)
         return EXIT_NOT_ALL
     return EXIT_OK

@@ -20,20 +20,24 @@ Seeds. ``generate(count, seed=s)`` gives puzzle ``i`` its own stream seed
 (``derive(s, i)``, with ``derive(s, 0) == s``); attempt ``j`` of a stream uses
 ``derive(stream_seed, j)``. Each :class:`Generated` reports the seed of the
 attempt that made it, and ``generate(1, seed=that, <same options>)`` makes the
-same puzzle again. With ``jobs > 1`` the streams run in a process pool; the
-output order and content do not depend on ``jobs``.
+same puzzle again. With ``jobs > 1`` (or an ``executor``: a
+``concurrent.futures`` executor or a ``dask.distributed.Client``) the streams
+run through :func:`csp_sudoku.batch.ordered_map`; the output order and content
+do not depend on where they run. Since puzzle ``i`` depends on ``seed`` and
+``i`` alone, ``generate(count, seed=s, start=k)`` yields exactly puzzles
+``k .. count - 1`` of ``generate(count, seed=s)``: how an interrupted run resumes.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from csp_sudoku.batch import ordered_map
 from csp_sudoku.generators._rng import SeedLike, as_seed, derive
 from csp_sudoku.generators.errors import BudgetExhaustedError, GenerationError
 from csp_sudoku.generators.minimal import checker_for, reduce_clues
@@ -238,6 +242,8 @@ def generate(
     climb_patience: int = 25,
     max_clues: int | None = None,
     jobs: int = 1,
+    executor: Any = None,
+    start: int = 0,
 ) -> Iterator[Generated]:
     """Generate ``count`` unique puzzles on target, streaming each as it is found.
 
@@ -265,7 +271,14 @@ def generate(
         climb_patience: end an attempt's climb after this many steps without
             getting closer to the target.
         max_clues: reject puzzles with more clues.
-        jobs: worker processes (results and order do not depend on it).
+        jobs: worker processes (results and order do not depend on it); with
+            an ``executor``, how many streams are kept in flight (1 or less:
+            chosen from the executor, e.g. twice a Dask cluster's threads).
+        executor: run the streams on this ``concurrent.futures.Executor`` or
+            ``dask.distributed.Client`` instead of a private process pool (see
+            :func:`csp_sudoku.batch.ordered_map`).
+        start: skip the first ``start`` puzzles: yield puzzles ``start`` to
+            ``count - 1``, the same as the full run yields them (resuming).
 
     Yields:
         :class:`Generated`, in order.
@@ -282,6 +295,8 @@ def generate(
         raise GenerationError(f"budget_seconds must be positive, got {budget_seconds}")
     if attempts is not None and attempts < 1:
         raise GenerationError(f"attempts must be at least 1, got {attempts}")
+    if not 0 <= start <= count:
+        raise GenerationError(f"start must be between 0 and count ({count}), got {start}")
     target = _make_target(metric, level, score_range)
     opts = _Options(
         geometry=geometry or Geometry.standard(9),
@@ -299,32 +314,22 @@ def generate(
     _check_metrics(opts)
     base = as_seed(seed)
     deadline = None if budget_seconds is None else time.time() + budget_seconds
-    seeds = [derive(base, i) for i in range(count)]
-    found = 0
-    if jobs <= 1 or count < 2:
-        for s in seeds:
-            res = _stream(opts, s, deadline)
+    found = start
+    if executor is None:
+        window = jobs if jobs > 1 and count - start >= 2 else 1
+    else:
+        window = jobs if jobs > 1 else 0
+    tasks = ((opts, derive(base, i), deadline) for i in range(start, count))
+    results = ordered_map(_stream, tasks, jobs=window, executor=executor)
+    try:
+        for res in results:
             if isinstance(res, str):
                 raise _budget_error(res, found, count, opts, budget_seconds)
             found += 1
             yield res
-        return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        pending: list[Future[Generated | str]] = []
-        nxt = 0
-        try:
-            while found < count:
-                while nxt < count and len(pending) < 2 * jobs:
-                    pending.append(pool.submit(_stream, opts, seeds[nxt], deadline))
-                    nxt += 1
-                res = pending.pop(0).result()
-                if isinstance(res, str):
-                    raise _budget_error(res, found, count, opts, budget_seconds)
-                found += 1
-                yield res
-        finally:
-            for fut in pending:
-                fut.cancel()
+    finally:
+        if isinstance(results, Generator):
+            results.close()  # stopped early: cancel the streams nobody will read
 
 
 def make_one(
