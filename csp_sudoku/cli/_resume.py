@@ -1,10 +1,27 @@
-"""Resuming an interrupted ``check`` run from the rows it already wrote.
+"""Resuming an interrupted ``check`` or ``rate`` run from the rows it already wrote.
 
-Every input entry gives exactly one output row, in input order, so the rows
-already in the output file say how many entries are done. A row cut short by
-the interruption is removed; the file and line of the last complete row are
-checked against the input, so a resumed run never appends to the output of a
-different input.
+Both commands write their rows in input order, and every row carries the
+``file`` and ``line`` of its puzzle, so the rows already in the output file
+say which entries are done. A row cut short by the interruption (no line end)
+is removed first.
+
+* ``check`` writes exactly one row per entry: the number of rows is the number
+  of entries done (:func:`skip_done`), and the file and line of the last row
+  are checked against the input, so a resumed run never appends to the output
+  of a different input.
+* ``rate`` writes one row per puzzle *and metric* (a *group* of rows, in the
+  order of ``--metric``), and none for a bad line or a puzzle that cannot be
+  rated. A puzzle is done when its whole group is in the file. A trailing
+  group cut short (the run stopped between two metrics of one puzzle) is
+  **dropped**: the file is truncated to the end of the last complete group and
+  that puzzle is rated again. Completing the group instead would save at most
+  one puzzle's work but needs a second, per-metric code path; since a rating
+  depends only on the puzzle, the metric and the puzzle's seed, the rows
+  written again are the ones that were lost. :func:`mark_done` then walks the
+  input beside the done groups: a done puzzle is skipped, and an entry of the
+  done part without rows (a bad line, a puzzle without one solution) is handed
+  back to be reported again, so the errors, the counts and the exit code are
+  those of an uninterrupted run.
 """
 
 from __future__ import annotations
@@ -12,9 +29,11 @@ from __future__ import annotations
 import csv
 import json
 import os
+from array import array
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any, BinaryIO, Literal
 
 from csp_sudoku.errors import SudokuError
 from csp_sudoku.io import Entry
@@ -29,16 +48,31 @@ class ResumePoint:
     """What an earlier run wrote.
 
     Attributes:
-        rows: complete result rows in the file.
-        tally: rows per status (``unique``, ``multiple``, ``none``, ``invalid``).
-        last: ``(file, line)`` of the last row, None when there is none.
+        rows: complete result rows kept in the file.
+        tally: rows per value of the key column (``check``: the status;
+            ``rate``: the metric).
+        last: ``(file, line)`` of the last kept row, None when there is none.
         has_header: a CSV file whose header is written.
+        groups: complete groups kept (``check``: equal to ``rows``).
+        done: with groups, the ``(file, line)`` of every done entry in order,
+            stored per run of one file as compact arrays of line numbers.
+        last_group: the rows of the last complete group, as read (the text
+            format gives ``file``, ``line``, the key and ``puzzle`` only).
     """
 
     rows: int = 0
     tally: Counter[str] = field(default_factory=Counter)
     last: tuple[str, int] | None = None
     has_header: bool = False
+    groups: int = 0
+    done: list[tuple[str, array[int]]] = field(default_factory=list)
+    last_group: list[dict[str, Any]] = field(default_factory=list)
+
+    def done_keys(self) -> Iterator[tuple[str, int]]:
+        """``(file, line)`` of the done entries, in order."""
+        for source, lines in self.done:
+            for line in lines:
+                yield source, line
 
 
 def _truncate_partial_line(path: str) -> None:
@@ -64,49 +98,112 @@ def _truncate_partial_line(path: str) -> None:
         fh.truncate(0)
 
 
-def read_resume_point(path: str, fmt: str) -> ResumePoint:
-    """Read the complete rows of an earlier run's output (``text``, ``jsonl`` or ``csv``).
+def _rows(
+    fh: BinaryIO, fmt: str, key: str, what: str
+) -> Iterator[tuple[dict[str, Any] | None, int]]:
+    """``(row, end offset)`` for every row; ``(None, offset)`` for a CSV header.
+
+    Every row has ``file``, ``line`` (an int) and ``key``; a text row also has
+    ``puzzle`` (its last field).
+    """
+    fieldnames: list[str] | None = None
+    end = 0
+    for n, raw in enumerate(fh, start=1):
+        end += len(raw)
+        text = raw.decode("utf-8").rstrip("\r\n")
+        try:
+            if fmt == "csv":
+                values = next(csv.reader([text]))
+                if fieldnames is None:
+                    fieldnames = values
+                    yield None, end
+                    continue
+                rec: dict[str, Any] = dict(zip(fieldnames, values, strict=False))
+            elif fmt == "jsonl":
+                rec = json.loads(text)
+            else:
+                fields = text.split("\t")
+                source, num = fields[0].rsplit(":", 1)
+                rec = {"file": source, "line": num, key: fields[1].split(" ", 1)[0]}
+                rec["puzzle"] = fields[-1]
+            rec["line"] = int(rec["line"])
+            if not isinstance(rec["file"], str) or not isinstance(rec[key], str):
+                raise TypeError
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError):
+            raise ResumeError(f"{fh.name}:{n}: not a row of '{what} --format {fmt}'") from None
+        yield rec, end
+
+
+def read_resume_point(
+    path: str,
+    fmt: str,
+    *,
+    key: str = "status",
+    group: Sequence[str] | None = None,
+    what: str = "check",
+) -> ResumePoint:
+    """Read the complete rows (or groups of rows) of an earlier run's output.
+
+    Args:
+        path: the output file (a missing file is an empty point).
+        fmt: ``text``, ``jsonl`` or ``csv``.
+        key: the column tallied and, with ``group``, checked (``status``, ``metric``).
+        group: the key values of one entry's rows, in order (``rate``: the
+            metrics); None for one row per entry (``check``). A trailing group
+            cut short is removed from the file.
+        what: the command, for error messages.
 
     Raises:
-        ResumeError: when a row cannot be read in the given format.
+        ResumeError: when a row cannot be read in the given format, or rows
+            are not grouped as ``group`` says (another ``--metric``).
     """
     point = ResumePoint()
     if not os.path.exists(path):
         return point
     _truncate_partial_line(path)
-    with open(path, encoding="utf-8", newline="") as fh:
-        if fmt == "csv":
-            reader = csv.DictReader(fh)
-            if reader.fieldnames is None:
-                return point
-            point.has_header = True
-            for row in reader:
-                try:
-                    point.last = (row["file"], int(row["line"]))
-                    point.tally[row["status"]] += 1
-                except (KeyError, TypeError, ValueError):
-                    raise ResumeError(f"{path}: row {point.rows + 1} is not a check row") from None
-                point.rows += 1
-            return point
-        for n, line in enumerate(fh, start=1):
-            try:
-                if fmt == "jsonl":
-                    rec = json.loads(line)
-                    source, lineno, status = rec["file"], int(rec["line"]), rec["status"]
+    size = len(group) if group else 1
+    current: list[dict[str, Any]] = []
+    keep = 0  # end of the last complete group
+    with open(path, "rb") as fh:
+        for rec, end in _rows(fh, fmt, key, what):
+            if rec is None:
+                point.has_header = True
+                keep = end
+                continue
+            where = (rec["file"], rec["line"])
+            if group:
+                if current and where != (current[0]["file"], current[0]["line"]):
+                    raise ResumeError(
+                        f"{path}: {current[0]['file']}:{current[0]['line']} has rows for "
+                        f"{len(current)} of the metrics {','.join(group)}: not this run's output"
+                    )
+                if rec[key] != group[len(current)]:
+                    raise ResumeError(
+                        f"{path}: {where[0]}:{where[1]} has a row for {rec[key]!r} where "
+                        f"{group[len(current)]!r} was expected: written with another --{key}"
+                    )
+            current.append(rec)
+            if len(current) < size:
+                continue
+            keep = end
+            point.rows += size
+            point.groups += 1
+            point.tally.update(r[key] for r in current)
+            point.last = where
+            if group:
+                if point.done and point.done[-1][0] == where[0]:
+                    point.done[-1][1].append(where[1])
                 else:
-                    where, shown = line.split("\t", 2)[:2]
-                    source, num = where.rsplit(":", 1)
-                    lineno, status = int(num), shown.split(" ", 1)[0]
-            except (ValueError, KeyError, TypeError):
-                raise ResumeError(f"{path}:{n}: not a row of 'check --format {fmt}'") from None
-            point.last = (source, lineno)
-            point.tally[status] += 1
-            point.rows += 1
+                    point.done.append((where[0], array("q", [where[1]])))
+            point.last_group, current = current, []
+    if current:  # a group cut short: rated again from the start
+        with open(path, "rb+") as fh:
+            fh.truncate(keep)
     return point
 
 
 def skip_done(entries: Iterator[Entry], point: ResumePoint) -> Iterator[Entry]:
-    """The entries after the first ``point.rows``, checking the last done one matches.
+    """The entries after the first ``point.rows`` (one row per entry), checking the last.
 
     Raises:
         ResumeError: when the input is shorter than the output or the last row's
@@ -125,3 +222,51 @@ def skip_done(entries: Iterator[Entry], point: ResumePoint) -> Iterator[Entry]:
             f"{point.rows} of the input is {last.source}:{last.line}: not this input's output"
         )
     yield from entries
+
+
+State = Literal["done", "again", "new"]
+
+
+def mark_done(entries: Iterator[Entry], point: ResumePoint) -> Iterator[tuple[Entry, State]]:
+    """Every entry with its state against the groups of ``point`` (``rate``).
+
+    ``done``: its rows are in the file. ``again``: an entry of the done part
+    without rows (a bad line or a puzzle that could not be rated), to be
+    reported again; it must not give rows. ``new``: after the done part.
+
+    Raises:
+        ResumeError: when the done groups are not entries of this input, in order,
+            or the last done puzzle is not the one in the file.
+    """
+    keys = point.done_keys()
+    expected = next(keys, None)
+    seen = 0
+    for e in entries:
+        if expected is None:
+            yield e, "new"
+            continue
+        where = (e.source, e.line)
+        if where != expected:
+            if e.source == expected[0] and e.line > expected[1]:
+                raise ResumeError(
+                    f"the output has rows for {expected[0]}:{expected[1]}, which is not a "
+                    f"puzzle of the input: not this input's output"
+                )
+            yield e, "again"
+            continue
+        seen += 1
+        puzzle = point.last_group[0].get("puzzle") if point.last_group else None
+        if e.puzzle is None or (
+            seen == point.groups and puzzle is not None and puzzle != e.puzzle.to_line()
+        ):
+            raise ResumeError(
+                f"the output's rows for {e.source}:{e.line} are not about its puzzle: "
+                f"not this input's output"
+            )
+        expected = next(keys, None)
+        yield e, "done"
+    if expected is not None:
+        raise ResumeError(
+            f"the output has rows for {expected[0]}:{expected[1]} but the input has no "
+            f"such entry after the ones before it: not this input's output"
+        )

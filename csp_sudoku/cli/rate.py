@@ -6,6 +6,11 @@ One output row per puzzle and metric (text, JSON Lines or CSV). Puzzle ``i``
 whatever ``--jobs``. A bad line is reported on stderr as ``file:line:column:
 reason``; the other puzzles are still rated, and the exit code is 2 unless
 ``--skip-invalid``.
+
+Puzzles go to worker processes (``--jobs``) or a Dask cluster (``--scheduler``)
+in chunks through :func:`csp_sudoku.batch.ordered_map`; rows come out in input
+order either way. ``--output FILE --resume`` continues an interrupted run from
+the complete puzzles already in FILE (see :mod:`csp_sudoku.cli._resume`).
 """
 
 from __future__ import annotations
@@ -14,9 +19,9 @@ import argparse
 import sys
 from collections import deque
 from collections.abc import Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any
+from typing import IO, Any
 
+from csp_sudoku.batch import dask_client, ordered_map
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
 from csp_sudoku.cli._common import (
     RowWriter,
@@ -27,7 +32,9 @@ from csp_sudoku.cli._common import (
     iter_entries,
     progress,
 )
+from csp_sudoku.cli._resume import ResumeError, ResumePoint, State, mark_done, read_resume_point
 from csp_sudoku.errors import SudokuError
+from csp_sudoku.io import Entry
 from csp_sudoku.puzzle import Puzzle
 
 FIELDS = ("file", "line", "puzzle", "metric", "score", "level", "level_rank", "runs", "seed")
@@ -65,6 +72,20 @@ def register(sub: Any) -> None:
         help="report bad lines but exit 0 when the rest is rated",
     )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no summary")
+    p.add_argument("--chunk-size", type=int, default=16, help=argparse.SUPPRESS)
+    p.add_argument("--output", "-o", help="write the rows to this file (default: stdout)")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue an interrupted run: keep the puzzles already rated in --output, "
+        "rate the rest (give the same --seed)",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on a Dask cluster (tcp://host:8786, or local:N for N local workers); "
+        "needs pip install 'csp_sudoku[dask]'",
+    )
     add_geometry_args(p)
     p.set_defaults(func=run)
 
@@ -78,20 +99,30 @@ def _value(text: str) -> Any:
     return text
 
 
-def _rate_item(
-    item: tuple[Puzzle, list[str], int | None, int, dict[str, Any]],
-) -> list[dict[str, Any]] | str:
+_Result = list[dict[str, Any]] | str
+
+
+def _rate_chunk(
+    puzzles: list[Puzzle],
+    seeds: list[int],
+    metrics: list[str],
+    runs: int | None,
+    params: dict[str, Any],
+) -> list[_Result]:
+    """Worker task: the rows of every puzzle of a chunk, or why it cannot be rated."""
     from csp_sudoku.metrics import rate
 
-    puzzle, metrics, runs, seed, params = item
-    try:
-        return [rate(puzzle, m, runs, seed, **params).to_dict() for m in metrics]
-    except SudokuError as err:
-        return str(err)
+    out: list[_Result] = []
+    for puzzle, seed in zip(puzzles, seeds, strict=True):
+        try:
+            out.append([rate(puzzle, m, runs, seed, **params).to_dict() for m in metrics])
+        except SudokuError as err:
+            out.append(str(err))
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
-    from csp_sudoku.metrics import METRICS, _fresh_seed, derive_seed
+    from csp_sudoku.metrics import METRICS
 
     metrics = [m.strip() for m in args.metric.split(",") if m.strip()]
     unknown = [m for m in metrics if m not in METRICS]
@@ -105,6 +136,9 @@ def run(args: argparse.Namespace) -> int:
     if args.runs is not None and args.runs < 1:
         print("csp-sudoku rate: --runs must be at least 1", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if args.resume and not args.output:
+        print("csp-sudoku rate: --resume needs --output FILE", file=sys.stderr)
+        return EXIT_BAD_INPUT
     params: dict[str, Any] = {}
     for kv in args.param:
         key, sep, val = kv.partition("=")
@@ -112,26 +146,103 @@ def run(args: argparse.Namespace) -> int:
             print(f"csp-sudoku rate: --param needs KEY=VALUE, got {kv!r}", file=sys.stderr)
             return EXIT_BAD_INPUT
         params[key.strip()] = _value(val.strip())
+    point = ResumePoint()
+    if args.resume:
+        point = read_resume_point(
+            args.output, args.format, key="metric", group=metrics, what="rate"
+        )
+    out: IO[str] | None = None
+    if args.output:
+        appending = point.rows > 0 or point.has_header
+        out = open(args.output, "a" if appending else "w", encoding="utf-8", newline="")  # noqa: SIM115
+    client: Any = None
+    try:
+        if args.scheduler:
+            client = dask_client(args.scheduler)
+        writer = RowWriter(args.format, FIELDS, out, header=not point.has_header)
+        return _rate(args, metrics, params, writer, point, client)
+    finally:
+        if out is not None:
+            out.close()
+        if client is not None:
+            cluster = getattr(client, "cluster", None)
+            client.close()
+            if cluster is not None and args.scheduler.startswith("local"):
+                cluster.close()
+
+
+def _rate(
+    args: argparse.Namespace,
+    metrics: list[str],
+    params: dict[str, Any],
+    writer: RowWriter,
+    point: ResumePoint,
+    client: Any,
+) -> int:
+    from csp_sudoku.metrics import _fresh_seed, derive_seed
+
     base = args.seed if args.seed is not None else _fresh_seed()
+    if args.seed is None and point.groups:
+        print(
+            "csp-sudoku rate: resuming without --seed: the rest is rated with a fresh seed",
+            file=sys.stderr,
+        )
+    elif args.seed is None and args.output:
+        print(f"csp-sudoku rate: seed {base} (--resume needs --seed {base})", file=sys.stderr)
     geometry = geometry_from_args(args)
-    writer = RowWriter(args.format, FIELDS)
     show_bar = not args.quiet and sys.stderr.isatty()
-    bar = progress(count_lines(args.inputs) if show_bar else None, show_bar)
+    total_lines = count_lines(args.inputs) if show_bar else None
+    bar = progress(None if total_lines is None else total_lines - point.groups, show_bar)
     bad = 0
-    rated = 0
+    rated = point.groups
+    serial = args.jobs == 1 and client is None
+    size = 1 if serial else max(1, args.chunk_size)
+    held: deque[list[tuple[Entry, State]]] = deque()
 
-    def items() -> Iterator[
-        tuple[Any, tuple[Puzzle, list[str], int | None, int, dict[str, Any]] | None]
-    ]:
-        k = 0
-        for e in iter_entries(args.inputs, geometry):
-            if e.puzzle is None:
-                yield e, None
-            else:
-                yield e, (e.puzzle, metrics, args.runs, derive_seed(base, k), params)
+    def check_seed(index: int) -> None:
+        """The last done puzzle's rows must carry the seed this run gives it."""
+        if args.seed is None:
+            return
+        want = derive_seed(base, index)
+        for row in point.last_group:
+            seed = row.get("seed")
+            if seed not in (None, "") and int(seed) != want:
+                raise ResumeError(
+                    f"{args.output} was rated with another seed: resume with the --seed "
+                    f"of the interrupted run"
+                )
+
+    def tasks() -> Iterator[tuple[Any, ...]]:
+        entries = iter_entries(args.inputs, geometry)
+        marked: Iterator[tuple[Entry, State]] = (
+            mark_done(entries, point) if point.groups else ((e, "new") for e in entries)
+        )
+        k = 0  # index of the next good puzzle: its seed is derive_seed(base, k)
+        done = 0
+        chunk: list[tuple[Entry, State]] = []
+        puzzles: list[Puzzle] = []
+        seeds: list[int] = []
+        for e, state in marked:
+            if state == "done":
+                done += 1
+                if done == point.groups:
+                    check_seed(k)
                 k += 1
+                continue
+            chunk.append((e, state))
+            if e.puzzle is not None:
+                puzzles.append(e.puzzle)
+                seeds.append(derive_seed(base, k))
+                k += 1
+            if len(puzzles) >= size or len(chunk) >= 4 * size:
+                held.append(chunk)
+                yield puzzles, seeds, metrics, args.runs, params
+                chunk, puzzles, seeds = [], [], []
+        if chunk:
+            held.append(chunk)
+            yield puzzles, seeds, metrics, args.runs, params
 
-    def emit(entry: Any, result: list[dict[str, Any]] | str | None) -> None:
+    def emit(entry: Entry, state: State, result: _Result | None) -> None:
         nonlocal bad, rated
         bar.update(1)
         if result is None:
@@ -144,6 +255,12 @@ def run(args: argparse.Namespace) -> int:
             bad += 1
             print(f"csp-sudoku: {entry.source}:{entry.line}: {result}", file=sys.stderr)
             return
+        if state == "again":
+            raise ResumeError(
+                f"{entry.source}:{entry.line} has no rows in {args.output} but can be rated: "
+                f"not this input's output"
+            )
+        assert entry.puzzle is not None  # only puzzles are rated
         rated += 1
         text = entry.puzzle.to_line()
         for r in result:
@@ -153,24 +270,12 @@ def run(args: argparse.Namespace) -> int:
                 row, f"{entry.source}:{entry.line}\t{r['metric']}\t{shown}\t{r['level']}\t{text}"
             )
 
+    jobs = 0 if client is not None and args.jobs == 1 else args.jobs
     try:
-        if args.jobs == 1:
-            for entry, item in items():
-                emit(entry, None if item is None else _rate_item(item))
-        else:
-            import os
-
-            jobs = (os.cpu_count() or 1) if args.jobs <= 0 else args.jobs
-            pending: deque[tuple[Any, Future[Any] | None]] = deque()
-            with ProcessPoolExecutor(max_workers=jobs) as ex:
-                for entry, item in items():
-                    pending.append((entry, None if item is None else ex.submit(_rate_item, item)))
-                    while len(pending) > 4 * jobs or (pending and pending[0][1] is None):
-                        e, fut = pending.popleft()
-                        emit(e, None if fut is None else fut.result())
-                while pending:
-                    e, fut = pending.popleft()
-                    emit(e, None if fut is None else fut.result())
+        for results in ordered_map(_rate_chunk, tasks(), jobs=jobs, executor=client):
+            it = iter(results)
+            for entry, state in held.popleft():
+                emit(entry, state, None if entry.puzzle is None else next(it))
     finally:
         bar.close()
     sys.stdout.flush()
@@ -178,7 +283,8 @@ def run(args: argparse.Namespace) -> int:
         print("csp-sudoku: error: no puzzles found in the input", file=sys.stderr)
         return EXIT_BAD_INPUT
     if not args.quiet:
-        print(f"{rated} puzzle{'s' * (rated != 1)} rated, {bad} bad", file=sys.stderr)
+        earlier = f" ({point.groups} in the earlier run)" if point.groups else ""
+        print(f"{rated} puzzle{'s' * (rated != 1)} rated{earlier}, {bad} bad", file=sys.stderr)
     if bad and not args.skip_invalid:
         return EXIT_BAD_INPUT
     return EXIT_OK

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Executor
 from typing import Any
 
 import numpy as np
@@ -319,10 +320,28 @@ def rate(
 
 
 def _rate_chunk(
-    args: tuple[list[NDArray[np.int8] | str], list[int], str, int | None, dict[str, Any]],
+    items: list[NDArray[np.int8] | str],
+    seeds: list[int],
+    metric: str,
+    runs: int | None,
+    params: dict[str, Any],
 ) -> list[Rating]:
-    items, seeds, metric, runs, params = args
+    """Worker task: the ratings of one chunk of puzzles."""
     return [rate(it, metric, runs, s, **params) for it, s in zip(items, seeds, strict=True)]
+
+
+#: The most puzzles in one task: enough that task overhead stays small next to
+#: the ratings (a millisecond and up each), few enough to spread small batches.
+_MAX_CHUNK = 64
+
+
+def _capacity(executor: Any) -> int:
+    """How many tasks an executor runs at once (a Dask client: its worker threads)."""
+    nthreads = getattr(executor, "nthreads", None)
+    if callable(nthreads):
+        return max(1, int(sum(nthreads().values())))
+    workers = getattr(executor, "_max_workers", None)
+    return workers if isinstance(workers, int) and workers > 0 else os.cpu_count() or 1
 
 
 def rate_many(
@@ -332,20 +351,25 @@ def rate_many(
     seed: int | None = None,
     *,
     jobs: int = 1,
+    executor: Executor | Any | None = None,
     **params: Any,
 ) -> list[Rating]:
     """Rate many puzzles with one metric, in order.
 
     Item ``i`` is rated with seed :func:`derive_seed` ``(seed, i)`` (recorded in its
-    rating), so the result does not depend on ``jobs`` and any item can be
-    re-rated alone.
+    rating), so the result does not depend on ``jobs`` or ``executor`` and any
+    item can be re-rated alone. Puzzles go to the workers in chunks (at most 64
+    per task) through :func:`csp_sudoku.batch.ordered_map`.
 
     Args:
         puzzles: an ``(n, cells)`` integer array (0 = empty) or puzzle-likes.
         metric: as for :func:`rate`.
         runs: as for :func:`rate`.
         seed: the batch seed (None: a fresh one).
-        jobs: worker processes (``0``: all cores).
+        jobs: worker processes (``0``: all cores); with an ``executor``, the
+            tasks kept in flight (``0`` or ``1``: as many as it has workers).
+        executor: run on this ``concurrent.futures.Executor`` or
+            ``dask.distributed.Client`` instead of a private process pool.
         **params: as for :func:`rate`.
     """
     if metric not in _METRICS:
@@ -358,20 +382,24 @@ def rate_many(
         items = [p.cells if isinstance(p, Puzzle) else p for p in puzzles]
     base = _fresh_seed() if seed is None else int(seed)
     seeds = [derive_seed(base, i) for i in range(len(items))]
-    jobs = (os.cpu_count() or 1) if jobs == 0 else max(1, int(jobs))
-    if jobs == 1 or len(items) < 2:
-        return _rate_chunk((items, seeds, metric, runs, params))
-    size = max(1, -(-len(items) // (jobs * 4)))
-    chunks = [
+    if executor is None:
+        jobs = (os.cpu_count() or 1) if jobs == 0 else max(1, int(jobs))
+        if jobs == 1 or len(items) < 2:
+            return _rate_chunk(items, seeds, metric, runs, params)
+        width = window = jobs
+    else:
+        window = int(jobs) if jobs > 1 else 0
+        width = window or _capacity(executor)
+    from csp_sudoku.batch import ordered_map
+
+    size = max(1, min(_MAX_CHUNK, -(-len(items) // (width * 4))))
+    tasks = (
         (items[i : i + size], seeds[i : i + size], metric, runs, params)
         for i in range(0, len(items), size)
-    ]
-    from concurrent.futures import ProcessPoolExecutor
-
+    )
     out: list[Rating] = []
-    with ProcessPoolExecutor(max_workers=jobs) as ex:
-        for part in ex.map(_rate_chunk, chunks):
-            out.extend(part)
+    for part in ordered_map(_rate_chunk, tasks, jobs=window, executor=executor):
+        out.extend(part)
     return out
 
 
