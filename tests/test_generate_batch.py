@@ -96,3 +96,15 @@ def test_resume_refuses_another_run(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["generate", "-n", "3", "--seed", "4", "-o", str(out), "--resume"]) == 0
     assert out.read_bytes().startswith(before)
     assert len(out.read_text().splitlines()) == 3
+
+
+def test_no_two_attempts_of_a_run_share_a_seed() -> None:
+    """Puzzle 0's later attempts must not replay other puzzles' first attempts."""
+    from csp_sudoku.generators._rng import derive, stream_seed
+
+    seeds = [derive(stream_seed(9, i), j) for i in range(30) for j in range(30)]
+    assert len(set(seeds)) == len(seeds)
+    puzzles = [
+        g.puzzle for g in cs.generate(5, level="Hard", metric="rounds", method="random", seed=9)
+    ]
+    assert len(set(puzzles)) == 5

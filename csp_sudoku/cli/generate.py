@@ -26,7 +26,7 @@ from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import RowWriter, add_geometry_args, geometry_from_args
 from csp_sudoku.errors import SudokuError
 from csp_sudoku.generators import METHODS, SYMMETRIES, BudgetExhaustedError, generate
-from csp_sudoku.generators._rng import derive, fresh_seed
+from csp_sudoku.generators._rng import derive, fresh_seed, stream_seed
 
 _FIELDS = ("puzzle", "clues", "minimal", "symmetry", "seed", "method", "ratings")
 
@@ -141,7 +141,7 @@ def _read_done(path: str, args: argparse.Namespace, seed: int) -> _Done:
     """Check the rows of an earlier run against this one's seed and options.
 
     Row ``i`` must carry a seed of puzzle ``i``'s stream under ``seed``
-    (``derive(derive(seed, i), j)`` for its attempt ``j``).
+    (``derive(stream_seed(seed, i), j)`` for its attempt ``j``).
 
     Raises:
         GenerateResumeError: when a row is unreadable or belongs to another run.
@@ -178,7 +178,7 @@ def _read_done(path: str, args: argparse.Namespace, seed: int) -> _Done:
                 raise GenerateResumeError(
                     f"{path}:{n}: the earlier run used {name} {row[name]}, this one {want}"
                 )
-        stream = derive(seed, i)
+        stream = stream_seed(seed, i)
         if tried is not None:
             ok = tried >= 1 and derive(stream, tried - 1) == row_seed
         else:

@@ -50,6 +50,26 @@ def derive(seed: int, index: int) -> int:
     return int(child.generate_state(2, np.uint64)[0]) & _MASK63
 
 
+#: A spawn-key word that sets puzzle streams apart from the attempts of a stream.
+_STREAM_KEY = 0x5EED5
+
+
+def stream_seed(seed: int, index: int) -> int:
+    """The seed of puzzle ``index``'s stream of attempts in a run seeded with ``seed``.
+
+    Stream 0 is ``seed`` itself (so ``generate(1, seed=s)`` starts with ``s``).
+    The other streams come from a spawn key of their own, so no stream's seed is
+    ever an attempt seed of another stream: attempt ``j`` of stream 0 is
+    ``derive(seed, j)``, which stream ``j`` never starts with. (With one
+    derivation for both, puzzle 0's second attempt repeated puzzle 1's first,
+    and a run could print the same puzzle twice.)
+    """
+    if index == 0:
+        return seed
+    child = np.random.SeedSequence(seed, spawn_key=(_STREAM_KEY, index))
+    return int(child.generate_state(2, np.uint64)[0]) & _MASK63
+
+
 def numba_seed(rng: np.random.Generator) -> int:
     """A seed for numba's internal generator, drawn from ``rng``."""
     return int(rng.integers(0, 2**31 - 1))

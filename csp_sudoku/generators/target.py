@@ -17,8 +17,9 @@ Difficulty-Driven Generation (Hunt, Pong, Tucker), applied top-down so that
 every step stays a unique minimal puzzle. docs/generators.md measures it.
 
 Seeds. ``generate(count, seed=s)`` gives puzzle ``i`` its own stream seed
-(``derive(s, i)``, with ``derive(s, 0) == s``); attempt ``j`` of a stream uses
-``derive(stream_seed, j)``. Each :class:`Generated` reports the seed of the
+(``stream_seed(s, i)``, with ``stream_seed(s, 0) == s``); attempt ``j`` of a
+stream uses ``derive(stream, j)``, with ``derive(stream, 0) == stream``. The two
+derivations use different spawn keys, so no two attempts of a run share a seed. Each :class:`Generated` reports the seed of the
 attempt that made it, and ``generate(1, seed=that, <same options>)`` makes the
 same puzzle again. With ``jobs > 1`` (or an ``executor``: a
 ``concurrent.futures`` executor or a ``dask.distributed.Client``) the streams
@@ -38,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from csp_sudoku.batch import ordered_map
-from csp_sudoku.generators._rng import SeedLike, as_seed, derive
+from csp_sudoku.generators._rng import SeedLike, as_seed, derive, stream_seed
 from csp_sudoku.generators.errors import BudgetExhaustedError, GenerationError
 from csp_sudoku.generators.minimal import checker_for, reduce_clues
 from csp_sudoku.generators.symmetry import check_name, orbit_index, orbits
@@ -319,7 +320,7 @@ def generate(
         window = jobs if jobs > 1 and count - start >= 2 else 1
     else:
         window = jobs if jobs > 1 else 0
-    tasks = ((opts, derive(base, i), deadline) for i in range(start, count))
+    tasks = ((opts, stream_seed(base, i), deadline) for i in range(start, count))
     results = ordered_map(_stream, tasks, jobs=window, executor=executor)
     try:
         for res in results:
