@@ -147,7 +147,7 @@ def dask_client(scheduler: str, *, timeout: float = 30.0) -> Any:
         # the workers' statistical profiler samples every 10 ms: measurable on CPU-bound tasks
         with dask.config.set({"distributed.worker.profile.enabled": False}):
             cluster = LocalCluster(  # type: ignore[no-untyped-call,unused-ignore]
-                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None
+                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0"
             )
         return Client(cluster)  # type: ignore[no-untyped-call,unused-ignore]
     try:

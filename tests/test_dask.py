@@ -22,7 +22,7 @@ from tests.conftest import load_lines
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[LocalCluster]:
     with LocalCluster(
-        n_workers=3, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=3, threads_per_worker=1, processes=True, dashboard_address=":0"
     ) as c:
         yield c
 

@@ -39,7 +39,6 @@ def test_jobs_give_the_same_rows(src: Path, capsys: pytest.CaptureFixture[str]) 
 
 
 # another local cluster on this machine may hold the default dashboard port (a warning)
-@pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
 @pytest.mark.skipif(importlib.util.find_spec("distributed") is None, reason="needs dask")
 def test_scheduler_gives_the_same_rows(src: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(_rate(src, "--jobs", "2")) == 2
