@@ -233,3 +233,17 @@ def test_oracle_parameters_must_be_numbers() -> None:
         OracleParams(alpha="x")  # type: ignore[arg-type]
     with pytest.raises(MetricError, match="must be finite"):
         OracleParams(beta=float("nan"))
+
+
+def test_metric_parameters_from_text_are_typed_or_refused() -> None:
+    from csp_sudoku.metrics.base import MetricError
+
+    p = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    as_text = cs.rate(p, "dependency", seed=1, k="20")
+    assert as_text.score == cs.rate(p, "dependency", seed=1, k=20).score
+    off = cs.rate(p, "refutation", seed=1, runs=3, count_assumption="false")
+    assert off.score == cs.rate(p, "refutation", seed=1, runs=3, count_assumption=False).score
+    for bad in ({"k": "x"}, {"k": "2.5"}, {"count_assumption": "maybe"}, {"inf_score": "high"}):
+        metric = "dependency" if "k" in bad else "refutation"
+        with pytest.raises(MetricError, match="parameter"):
+            cs.rate(p, metric, seed=1, runs=3, **bad)

@@ -78,8 +78,35 @@ def _version() -> str:
     return __version__
 
 
+_TRUE = frozenset({"true", "yes", "1", "on"})
+_FALSE = frozenset({"false", "no", "0", "off"})
+
+
 def _pop(params: dict[str, Any], name: str, default: Any) -> Any:
-    return params.pop(name, default)
+    """Take parameter ``name``, converted to the type of its default.
+
+    Values from the command line arrive as text; a value that cannot be read as
+    the default's type is a :class:`MetricError` naming the parameter.
+    """
+    if name not in params:
+        return default
+    value = params.pop(name)
+    if isinstance(default, bool):
+        text = str(value).strip().lower()
+        if isinstance(value, bool) or text in _TRUE | _FALSE:
+            return value if isinstance(value, bool) else text in _TRUE
+        raise MetricError(f"parameter {name} must be true or false, got {value!r}")
+    if isinstance(default, (int, float)):
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            raise MetricError(f"parameter {name} must be a number, got {value!r}") from None
+        if isinstance(default, int):
+            if not number.is_integer():
+                raise MetricError(f"parameter {name} must be a whole number, got {value!r}")
+            return int(number)
+        return number
+    return value
 
 
 def _no_more(metric: str, params: dict[str, Any]) -> None:
