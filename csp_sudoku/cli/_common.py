@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import os
@@ -74,6 +75,47 @@ def read_jigsaw(path: str) -> Geometry:
     if not labels:
         raise ParseError("no region labels in the jigsaw file", source=path)
     return Geometry.jigsaw(labels)
+
+
+def add_batch_args(parser: argparse.ArgumentParser, *, resume_help: str) -> None:
+    """``--output``, ``--resume`` and ``--scheduler``: the options of a long batch run."""
+    parser.add_argument("--output", "-o", help="write the rows to this file (default: stdout)")
+    parser.add_argument("--resume", action="store_true", help=resume_help)
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on a Dask cluster (tcp://host:8786, or local:N for N local workers); "
+        "needs pip install 'csp_sudoku[dask]'",
+    )
+
+
+@contextlib.contextmanager
+def batch_session(
+    output: str | None, *, appending: bool, scheduler: str | None
+) -> Iterator[tuple[IO[str] | None, Any]]:
+    """Open the output file (appended to when resuming) and the Dask client, if any.
+
+    Yields ``(out, client)``; on the way out the file is closed, and the client
+    with it the local cluster it started (``local:N``).
+    """
+    from csp_sudoku.batch import dask_client
+
+    out: IO[str] | None = None
+    client: Any = None
+    try:
+        if output:
+            out = open(output, "a" if appending else "w", encoding="utf-8", newline="")  # noqa: SIM115
+        if scheduler:
+            client = dask_client(scheduler)
+        yield out, client
+    finally:
+        if out is not None:
+            out.close()
+        if client is not None:
+            cluster = getattr(client, "cluster", None)
+            client.close()
+            if cluster is not None and scheduler is not None and scheduler.startswith("local"):
+                cluster.close()
 
 
 def add_input_args(parser: argparse.ArgumentParser, *, many: bool = True) -> None:

@@ -6,14 +6,16 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
-from csp_sudoku.batch import CheckResult, Status, check_entries, dask_client
+from csp_sudoku.batch import CheckResult, Status, check_entries
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import (
     RowWriter,
+    add_batch_args,
     add_geometry_args,
     add_input_args,
+    batch_session,
     count_lines,
     geometry_from_args,
     iter_entries,
@@ -49,17 +51,9 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no summary")
     p.add_argument("--chunk-size", type=int, default=1000, help=argparse.SUPPRESS)
-    p.add_argument("--output", "-o", help="write the rows to this file (default: stdout)")
-    p.add_argument(
-        "--resume",
-        action="store_true",
-        help="continue an interrupted run: keep the rows already in --output, check the rest",
-    )
-    p.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="run on a Dask cluster (tcp://host:8786, or local:N for N local workers); "
-        "needs pip install 'csp_sudoku[dask]'",
+    add_batch_args(
+        p,
+        resume_help="continue an interrupted run: keep the rows already in --output, check the rest",
     )
     p.add_argument(
         "--certify",
@@ -80,24 +74,13 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     geometry = geometry_from_args(args)
     point = read_resume_point(args.output, args.format) if args.resume else ResumePoint()
-    out: IO[str] | None = None
-    if args.output:
-        appending = point.rows > 0 or point.has_header
-        out = open(args.output, "a" if appending else "w", encoding="utf-8", newline="")  # noqa: SIM115
-    client: Any = None
-    try:
-        if args.scheduler:
-            client = dask_client(args.scheduler)
+    appending = point.rows > 0 or point.has_header
+    with batch_session(args.output, appending=appending, scheduler=args.scheduler) as (
+        out,
+        client,
+    ):
         writer = RowWriter(args.format, FIELDS, out, header=not point.has_header)
         return _check(args, geometry, writer, point, client)
-    finally:
-        if out is not None:
-            out.close()
-        if client is not None:
-            cluster = getattr(client, "cluster", None)
-            client.close()
-            if cluster is not None and args.scheduler.startswith("local"):
-                cluster.close()
 
 
 def _certify(r: CheckResult, geometry: Geometry | None, folder: Path) -> None:

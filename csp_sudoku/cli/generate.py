@@ -19,11 +19,16 @@ import json
 import os
 import sys
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import Any
 
-from csp_sudoku.batch import dask_client
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
-from csp_sudoku.cli._common import RowWriter, add_geometry_args, geometry_from_args
+from csp_sudoku.cli._common import (
+    RowWriter,
+    add_batch_args,
+    add_geometry_args,
+    batch_session,
+    geometry_from_args,
+)
 from csp_sudoku.errors import SudokuError
 from csp_sudoku.generators import METHODS, SYMMETRIES, BudgetExhaustedError, generate
 from csp_sudoku.generators._rng import derive, fresh_seed, stream_seed
@@ -78,18 +83,10 @@ def register(sub: Any) -> None:
     p.add_argument("--max-clues", type=int, help="reject puzzles with more clues")
     p.add_argument("--backend", default="auto", help="uniqueness checker backend")
     p.add_argument("--format", choices=("text", "jsonl", "csv"), default="text")
-    p.add_argument("--output", "-o", help="write the rows to this file (default: stdout)")
-    p.add_argument(
-        "--resume",
-        action="store_true",
-        help="continue an interrupted run: keep the puzzles already in --output, "
+    add_batch_args(
+        p,
+        resume_help="continue an interrupted run: keep the puzzles already in --output, "
         "generate the rest (needs the run's --seed and options)",
-    )
-    p.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="run on a Dask cluster (tcp://host:8786, or local:N for N local workers); "
-        "needs pip install 'csp_sudoku[dask]'",
     )
     add_geometry_args(p)
     p.set_defaults(func=run)
@@ -214,24 +211,13 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     done = _read_done(args.output, args, args.seed) if args.resume else _Done()
-    out: IO[str] | None = None
-    if args.output:
-        appending = done.rows > 0 or done.has_header
-        out = open(args.output, "a" if appending else "w", encoding="utf-8", newline="")  # noqa: SIM115
-    client: Any = None
-    try:
-        if args.scheduler:
-            client = dask_client(args.scheduler)
+    appending = done.rows > 0 or done.has_header
+    with batch_session(args.output, appending=appending, scheduler=args.scheduler) as (
+        out,
+        client,
+    ):
         writer = RowWriter(args.format, _FIELDS, out, header=not done.has_header)
         return _generate(args, writer, done.rows, client)
-    finally:
-        if out is not None:
-            out.close()
-        if client is not None:
-            cluster = getattr(client, "cluster", None)
-            client.close()
-            if cluster is not None and args.scheduler.startswith("local"):
-                cluster.close()
 
 
 def _generate(args: argparse.Namespace, writer: RowWriter, start: int, client: Any) -> int:
