@@ -40,7 +40,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "generate",
         help="generate unique puzzles (minimal, symmetric, at a target level)",
-        description=__doc__,
+        description=(__doc__ or "").replace("``", "`"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--count", "-n", type=int, default=1, help="how many puzzles (default 1)")

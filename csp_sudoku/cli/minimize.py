@@ -29,7 +29,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "minimize",
         help="remove clues from unique puzzles until they are minimal",
-        description=__doc__,
+        description=(__doc__ or "").replace("``", "`"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_input_args(p)
