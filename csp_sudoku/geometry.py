@@ -232,6 +232,26 @@ class Geometry:
         """The peers of every cell (cells sharing a unit with it), as arrays."""
         return tuple(np.flatnonzero(row).astype(np.int32) for row in self.peer_matrix)
 
+    @cached_property
+    def peer_table(self) -> IntArray:
+        """The peers of every cell as an ``(ncells, max_peers)`` array padded with -1.
+
+        The form compiled kernels read; :attr:`peer_counts` gives each row's length.
+        """
+        width = max(len(p) for p in self.peers)
+        table = np.full((self.ncells, width), -1, dtype=np.int32)
+        for c, p in enumerate(self.peers):
+            table[c, : len(p)] = p
+        table.setflags(write=False)
+        return table
+
+    @cached_property
+    def peer_counts(self) -> IntArray:
+        """How many peers each cell has (the used width of :attr:`peer_table`)."""
+        counts = np.array([len(p) for p in self.peers], dtype=np.int32)
+        counts.setflags(write=False)
+        return counts
+
     def cell_name(self, cell: int) -> str:
         """The ``rXcY`` name of a cell (1-based), as players write it."""
         r, c = divmod(int(cell), self.size)

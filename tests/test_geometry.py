@@ -91,3 +91,12 @@ def test_exact_cover_nine_by_nine_is_729_by_324() -> None:
     assert ec.column_name(0) == "r1c1"
     assert ec.column_name(81) == "1 in row 1"
     assert ec.column_name(81 + 9 * 9 + 4) == "5 in column 1"
+
+
+@pytest.mark.parametrize("geo", [Geometry.standard(4), Geometry.x_sudoku(), Geometry.standard(16)])
+def test_peer_table_is_the_padded_peer_lists(geo: Geometry) -> None:
+    table, counts = geo.peer_table, geo.peer_counts
+    assert table.shape == (geo.ncells, int(counts.max()))
+    for cell, peers in enumerate(geo.peers):
+        assert table[cell, : counts[cell]].tolist() == peers.tolist()
+        assert np.all(table[cell, counts[cell] :] == -1)

@@ -73,11 +73,7 @@ def tables(geometry: Geometry) -> Tables:
     kinds_map = {"row": 0, "col": 1, "box": 2, "region": 2, "extra": 3}
     units = np.ascontiguousarray(geometry.units, dtype=np.int64)
     kinds = np.array([kinds_map[k] for k in geometry.unit_kinds], dtype=np.int64)
-    peers_list = geometry.peers
-    width = max(len(p) for p in peers_list)
-    peers = np.full((geometry.ncells, width), -1, dtype=np.int64)
-    for c, p in enumerate(peers_list):
-        peers[c, : len(p)] = p
+    peers = geometry.peer_table.astype(np.int64)
     cells: list[list[int]] = []
     lines: list[int] = []
     boxes: list[int] = []

@@ -57,13 +57,8 @@ class _Tables:
 def _build_tables(geometry: Geometry) -> _Tables:
     """Derive the kernel tables from the geometry's units and peers."""
     ncells, size = geometry.ncells, geometry.size
-    peer_lists = geometry.peers
-    width = max(len(p) for p in peer_lists)
-    peers = np.full((ncells, width), -1, dtype=np.int32)
-    npeers = np.zeros(ncells, dtype=np.int32)
-    for c, p in enumerate(peer_lists):
-        peers[c, : len(p)] = p
-        npeers[c] = len(p)
+    peers = geometry.peer_table
+    npeers = geometry.peer_counts
     units = np.ascontiguousarray(geometry.units, dtype=np.int32)
     sets = [set(u) for u in units.tolist()]
     triples: list[tuple[list[int], list[int], list[int]]] = []

@@ -41,18 +41,6 @@ from csp_sudoku.puzzle import Grid, Puzzle
 __all__ = ["random_grid", "random_grids", "random_transform"]
 
 
-@cache
-def padded_peers(geometry: Geometry) -> NDArray[np.int32]:
-    """The peers of every cell as an ``(ncells, max_peers)`` array padded with -1."""
-    peers = geometry.peers
-    width = max(len(p) for p in peers)
-    table = np.full((geometry.ncells, width), -1, dtype=np.int32)
-    for c, p in enumerate(peers):
-        table[c, : len(p)] = p
-    table.setflags(write=False)
-    return table
-
-
 def random_transform(grid: Grid, geometry: Geometry, seed: SeedLike = None) -> NDArray[np.int8]:
     """A uniformly random validity-preserving transformation of a full grid.
 
@@ -122,7 +110,7 @@ def _grid_cells(geometry: Geometry, rng: np.random.Generator, transform: bool = 
     budget = 50 * geometry.ncells
     from csp_sudoku.generators import _kernels
 
-    cells = _kernels.fill(padded_peers(geometry), n, numba_seed(rng), budget, True)
+    cells = _kernels.fill(geometry.peer_table, n, numba_seed(rng), budget, True)
     if transform:
         cells = random_transform(cells, geometry, rng)
     out: Grid = cells.astype(np.int8)

@@ -39,7 +39,7 @@ from csp_sudoku.api import Checker, PuzzleLike, as_puzzle
 from csp_sudoku.errors import NotUniqueError
 from csp_sudoku.generators._rng import SeedLike, as_generator
 from csp_sudoku.generators.errors import BudgetExhaustedError, GenerationError
-from csp_sudoku.generators.grids import _grid_cells, padded_peers
+from csp_sudoku.generators.grids import _grid_cells
 from csp_sudoku.generators.symmetry import check_name, orbits, symmetric_mask
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.puzzle import Grid, Puzzle
@@ -116,7 +116,7 @@ def reduce_clues(
     work = np.array(clues, dtype=np.int8, copy=True)
     sol = np.ascontiguousarray(solution, dtype=np.int8)
     orbs = orbits(geometry.size, check_name(symmetry))
-    peers = padded_peers(geometry)
+    peers = geometry.peer_table
     units, cell_units = _unit_tables(geometry)
     n = geometry.size
     for k in rng.permutation(len(orbs)).tolist():

@@ -38,17 +38,10 @@ class Tables:
 @lru_cache(maxsize=64)
 def tables(geometry: Geometry) -> Tables:
     """The (cached) kernel tables of ``geometry``."""
-    plist = geometry.peers
-    width = max(len(p) for p in plist)
-    peers = np.full((geometry.ncells, width), -1, dtype=np.int32)
-    npeers = np.zeros(geometry.ncells, dtype=np.int32)
-    for c, p in enumerate(plist):
-        peers[c, : len(p)] = p
-        npeers[c] = len(p)
     ec = exact_cover(geometry)
     return Tables(
-        peers,
-        npeers,
+        geometry.peer_table,
+        geometry.peer_counts,
         np.ascontiguousarray(geometry.units, dtype=np.int32),
         np.ascontiguousarray(ec.column_candidates, dtype=np.int32),
         np.ascontiguousarray(ec.candidate_columns, dtype=np.int32),
