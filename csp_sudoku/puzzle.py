@@ -160,14 +160,8 @@ class Puzzle:
         return found
 
     def is_consistent(self) -> bool:
-        """True when no two equal clues share a unit."""
-        cells = self._cells
-        for unit in self._geometry.units:
-            filled = cells[unit]
-            filled = filled[filled > 0]
-            if filled.size != np.unique(filled).size:
-                return False
-        return True
+        """True when no two equal clues share a unit (see :meth:`clashes`)."""
+        return not self.clashes()
 
     # ------------------------------------------------------------------ text
     def to_line(self, blank: str = ".") -> str:
