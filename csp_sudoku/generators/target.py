@@ -76,6 +76,10 @@ def _level_order(metric: str) -> tuple[str, ...]:
         from csp_sudoku.metrics.oracle import LEVELS as names
     elif metric == "mdrt":
         from csp_sudoku.metrics.mdrt import MDRT_LEVELS as names
+    elif metric == "se":
+        from csp_sudoku.metrics.se import SE_LEVELS
+
+        names = tuple(name for name, _upper in SE_LEVELS)
     elif metric in ("hsolve", "refutation", "dependency", "combined"):
         from csp_sudoku.metrics.base import LEVEL_NAMES_4 as names
     else:

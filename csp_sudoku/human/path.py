@@ -12,6 +12,12 @@ move of the first that has any, then start again from the first. Techniques:
     ``n = 1, 2, ..., max_subset`` that has any (Hunt, Pong, Tucker,
     *Difficulty-Driven Sudoku Puzzle Generation*, sections "Constraint Subset
     Rule" and "Human Model");
+``chains``
+    graded refutation (:mod:`csp_sudoku.human.chains`): the cheapest
+    contradiction, cell or region forcing chain, lowest propagation level
+    first (0 singles, 1 with the subset rule, 2 nested), then shortest chain.
+    It needs no solution: every step is a proof from the pencil marks, and the
+    step carries its chain;
 ``refutation``
     fill the cell of lowest refutation score with its solution digit
     (Pelanek, section "Refutation score");
@@ -39,13 +45,42 @@ from numpy.typing import NDArray
 
 from csp_sudoku.errors import NotUniqueError
 from csp_sudoku.human._tables import tables
+from csp_sudoku.human.chains import (
+    Chain,
+    ChainBudgetExceeded,
+    ChainMove,
+    ChainSettings,
+    describe_chain,
+    find_chain_move,
+    move_cells,
+)
 from csp_sudoku.human.state import CandidateState
 from csp_sudoku.human.subsets import apply_subset, find_subsets
 from csp_sudoku.puzzle import Puzzle
 
 #: Technique families a path solver can use, in their default order.
-TECHNIQUES: tuple[str, ...] = ("singles", "subsets", "refutation", "oracle")
-DEFAULT_TECHNIQUES: tuple[str, ...] = ("singles", "subsets")
+TECHNIQUES: tuple[str, ...] = ("singles", "subsets", "chains", "refutation", "oracle")
+#: The default model never gets stuck on a valid puzzle: singles, the subset
+#: rule by size, then graded refutation by level.
+DEFAULT_TECHNIQUES: tuple[str, ...] = ("singles", "subsets", "chains")
+
+#: Technique names of chain moves, by (form, level).
+_CHAIN_NAMES = {
+    "contradiction": "contradiction chain",
+    "cell": "cell forcing chain",
+    "region": "region forcing chain",
+}
+
+
+def chain_technique(form: str, level: int) -> str:
+    """The technique name of a chain move: ``contradiction chain``, ``cell forcing
+    chain (+)`` (level 1), ``nested region forcing chain`` (level 2), ..."""
+    name = _CHAIN_NAMES[form]
+    if level == 1:
+        return f"{name} (+)"
+    if level >= 2:
+        return f"nested {name}"
+    return name
 
 Pair = tuple[int, int]
 
@@ -58,8 +93,8 @@ class Step:
         technique: ``naked single``, ``hidden single``, a classic subset name
             (``pointing``, ``claiming``, ``naked pair``, ``hidden triple``,
             ``X-Wing``, ...), ``subset`` for an unnamed subset-rule application,
-            ``refutation`` or ``oracle``.
-        kind: the family: ``single``, ``subset``, ``refutation`` or ``oracle``.
+            a chain name (:func:`chain_technique`), ``refutation`` or ``oracle``.
+        kind: the family: ``single``, ``subset``, ``chain``, ``refutation`` or ``oracle``.
         size: the subset size n for subset steps, 0 otherwise.
         placements: ``(cell, digit)`` pairs filled (cell 0-based row-major, digit 1-based).
         eliminations: ``(cell, digit)`` candidates removed.
@@ -70,6 +105,12 @@ class Step:
             cells for a subset; the refuted cell).
         unit: the unit of a hidden single, -1 otherwise.
         score: the refutation score of the cell filled (refutation steps).
+        level: the propagation level of a chain step (0, 1, 2), -1 otherwise.
+        form: ``contradiction``, ``cell`` or ``region`` for chain steps.
+        length: the chain length of a chain step (implications needed).
+        chains: the chains of a chain step (one, or one per branch).
+        column: the cell or unit-digit column whose branches all agree
+            (cell and region forcing chains), -1 otherwise.
     """
 
     technique: str
@@ -83,6 +124,11 @@ class Step:
     cells: tuple[int, ...] = ()
     unit: int = -1
     score: float | None = None
+    level: int = -1
+    form: str = ""
+    length: int = 0
+    chains: tuple[Chain, ...] = ()
+    column: int = -1
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (see docs/explain_schema.md)."""
@@ -102,6 +148,13 @@ class Step:
             d["unit"] = self.unit
         if self.score is not None:
             d["score"] = None if math.isinf(self.score) else self.score
+        if self.kind == "chain":
+            d["level"] = self.level
+            d["form"] = self.form
+            d["length"] = self.length
+            d["chains"] = [c.to_dict() for c in self.chains]
+            if self.column >= 0:
+                d["column"] = self.column
         return d
 
 
@@ -117,6 +170,8 @@ class SolvePath:
             puzzles without a solution).
         techniques: the technique order used.
         final: the cells at the end (0 = still empty).
+        stopped: why the run ended early: ``""`` (it did not), ``budget``
+            (a nested refutation search ran past its budget), ``max_steps``.
     """
 
     puzzle: Puzzle
@@ -125,11 +180,17 @@ class SolvePath:
     contradiction: bool = False
     techniques: tuple[str, ...] = DEFAULT_TECHNIQUES
     final: NDArray[np.int8] | None = None
+    stopped: str = ""
 
     @property
     def max_subset_size(self) -> int:
         """The largest subset size used (0 when none)."""
         return max((s.size for s in self.steps if s.kind == "subset"), default=0)
+
+    @property
+    def max_level(self) -> int:
+        """The highest chain level used (-1 when no chain step)."""
+        return max((s.level for s in self.steps if s.kind == "chain"), default=-1)
 
     def technique_counts(self) -> dict[str, int]:
         """How many steps used each technique name."""
@@ -150,6 +211,8 @@ class SolvePath:
             "max_subset_size": self.max_subset_size,
             "technique_counts": self.technique_counts(),
             "final": Puzzle(final, self.puzzle.geometry).to_line(),
+            "stopped": self.stopped,
+            "max_level": self.max_level,
             "steps": [s.to_dict() for s in self.steps],
         }
 
@@ -184,6 +247,16 @@ def describe_step(puzzle: Puzzle, step: Step, number: int) -> str:
             f"{number}. {step.technique} (size {step.size}): {{{a}}} covered by {{{b}}}; "
             f"removes {_pairs(name, step.eliminations, '<>')} {opts}"
         )
+    if step.kind == "chain":
+        what = ", ".join(
+            [f"{name(c)} = {d}" for c, d in step.placements]
+            + [f"{name(c)}<>{d}" for c, d in step.eliminations]
+        )
+        head = f"{number}. {step.technique} (level {step.level}, length {step.length}): {what} {opts}"
+        lines = [head]
+        for ch in step.chains:
+            lines.extend(describe_chain(ch, g, "    "))
+        return "\n".join(lines)
     extra = ""
     if step.score is not None:
         extra = f", refutation score {step.score:g}"
@@ -288,6 +361,30 @@ def _refutation_step(
     )
 
 
+def _chain_step(state: CandidateState, settings: ChainSettings) -> Step | None:
+    move: ChainMove | None = find_chain_move(state, settings)
+    if move is None:
+        return None
+    for c, d in move.placements:
+        state.place(c, d)
+    for c, d in move.eliminations:
+        state.eliminate(c, d)
+    return Step(
+        chain_technique(move.form, move.level),
+        "chain",
+        0,
+        move.placements,
+        move.eliminations,
+        1,
+        cells=move_cells(move, state.geometry),
+        level=move.level,
+        form=move.form,
+        length=move.length,
+        chains=move.chains,
+        column=move.column,
+    )
+
+
 def _oracle_step(
     state: CandidateState, solution: NDArray[np.int8], rng: np.random.Generator | None
 ) -> Step | None:
@@ -312,6 +409,7 @@ def solve_path(
     rng: np.random.Generator | None = None,
     solution: NDArray[np.integer] | Puzzle | None = None,
     max_steps: int | None = None,
+    chains: ChainSettings | None = None,
 ) -> SolvePath:
     """Run the human model on ``puzzle`` and return its path.
 
@@ -325,6 +423,8 @@ def solve_path(
         solution: the solution grid, for ``refutation`` and ``oracle``; computed
             with :func:`csp_sudoku.solve` when needed and not given.
         max_steps: stop after this many steps (None: no limit).
+        chains: how far the ``chains`` technique goes (levels, subset size
+            inside assumptions, budget); None for :class:`ChainSettings` defaults.
 
     Returns:
         The :class:`SolvePath`; ``solved`` is False when the techniques got stuck.
@@ -353,6 +453,7 @@ def solve_path(
                 raise NotUniqueError("the puzzle has no solution to refute against or reveal")
             sol = np.asarray(solved.cells, dtype=np.int8)
     ref_rng = rng if rng is not None else np.random.default_rng(0)
+    chain_settings = chains if chains is not None else ChainSettings()
     limit = max_steps if max_steps is not None else 10 * puzzle.geometry.ncandidates
 
     while len(path.steps) < limit:
@@ -377,6 +478,15 @@ def solve_path(
                 if step is not None:
                     path.steps.append(step)
                     break
+            elif tech == "chains":
+                try:
+                    step = _chain_step(state, chain_settings)
+                except ChainBudgetExceeded:
+                    path.stopped = "budget"
+                    break
+                if step is not None:
+                    path.steps.append(step)
+                    break
             elif sol is not None:
                 step = (
                     _refutation_step(state, sol, ref_rng)
@@ -386,8 +496,10 @@ def solve_path(
                 if step is not None:
                     path.steps.append(step)
                     break
-        if step is None or path.contradiction:
+        if step is None or path.contradiction or path.stopped:
             break
+    else:
+        path.stopped = "max_steps"
     path.solved = state.is_solved() and not path.contradiction
     path.final = state.values.copy()
     return path

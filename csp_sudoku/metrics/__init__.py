@@ -13,6 +13,9 @@ metric                what it is (paper)
 ``refutation``        SiSuS refutation sum (Pelanek, FLAIRS 2011); 30 runs
 ``dependency``        SiSuS mean options over the first k steps (Pelanek); 30 runs;
                       lower is harder
+``se``                an estimate of Sudoku Explainer's ER (and EP, ED) from the
+                      hardest step of the never-stuck human model (graded
+                      refutation); fitted to SE ratings (docs/validation.md)
 ``combined``          a linear model of several metrics fitted to Sudoku Explainer
                       ratings (see :func:`fit_combined` and docs/validation.md)
 ====================  =============================================================
@@ -65,6 +68,7 @@ METRICS: tuple[str, ...] = (
     "oracle",
     "refutation",
     "dependency",
+    "se",
     "combined",
 )
 
@@ -249,6 +253,15 @@ def _mdrt(
     return mdrt_rating(puzzle)
 
 
+def _se(
+    puzzle: Puzzle, solution: Puzzle, runs: int, rng: np.random.Generator, params: dict[str, Any]
+) -> _Result:
+    from csp_sudoku.metrics.se import se_rating
+
+    _no_more("se", params)
+    return se_rating(puzzle)
+
+
 def _combined(
     puzzle: Puzzle, solution: Puzzle, runs: int, rng: np.random.Generator, params: dict[str, Any]
 ) -> _Result:
@@ -271,6 +284,7 @@ _METRICS: dict[str, tuple[_MetricFn, int | None]] = {
     "oracle": (_oracle, 100),
     "refutation": (_sisus("refutation"), 30),
     "dependency": (_sisus("dependency"), 30),
+    "se": (_se, None),
     "combined": (_combined, 1),
 }
 
@@ -332,7 +346,7 @@ def rate(
         raise MetricError(f"seed must be a non-negative integer, got {seed!r}")
     rng = np.random.default_rng(int(seed))
     score, level, rank, details, used = fn(p, sol, int(n_runs or 1), rng, dict(params))
-    deterministic = metric in ("rounds", "mdrt")
+    deterministic = metric in ("rounds", "mdrt", "se")
     return Rating(
         metric=metric,
         score=float(score),

@@ -1,0 +1,444 @@
+"""Compiled kernels of graded refutation: forcing chains over the exact-cover matrix.
+
+A *hypothesis* assumes one candidate true and propagates its consequences
+until a contradiction or a fixpoint. Every consequence is a **record** (one
+literal made true: a candidate placed, ON, or removed, OFF) with the records
+it follows from (its *parents*), so the chain from the assumption to the
+contradiction can be read back: it is an implication graph, as in Sudoku
+Explainer's dynamic forcing chains. The levels of propagation (Pelanek's
+refutation, *Difficulty Rating of Sudoku Puzzles by a Computational Model*,
+section "Refutation score", made stronger step by step):
+
+* level 0: singles only. An ON candidate removes the other candidates of its
+  columns (:data:`ELIM`); a column left with one candidate places it
+  (:data:`SINGLE`: a naked single for a cell column, a hidden single for a
+  unit-digit column); a column left with none is a contradiction.
+* level 1: singles, then the constraint subset rule (Hunt, Pong, Tucker,
+  *Difficulty-Driven Sudoku Puzzle Generation*, theorem "Constraint Subset
+  Rule") up to a size, on the hypothetical candidates (:data:`SUBSET`).
+* level 2: level 1, then *nested* refutation: a candidate whose own level-1
+  (or level-0) hypothesis contradicts inside the outer hypothesis is removed
+  (:data:`NESTED`); its parents are the outer records the inner chain used.
+
+Records are appended in breadth-first order and processed from a queue, so a
+contradiction is reached by (near) shortest chains. A record's parents are
+record indices of the same hypothesis; a negative parent ``-(r + 1)`` is
+record ``r`` of the enclosing hypothesis (for nested refutations). Literals
+false before the hypothesis began are facts and have no record.
+
+Layout: ``rec[i] = (literal, kind, info, parent start, parent count, weight)``
+with literal ``k`` for "candidate k ON", ``ncand + k`` for "candidate k OFF"
+and -1 for the contradiction; ``info`` is the column of a single, an
+elimination or a contradiction, the application index of a subset step, or
+the inner chain's length of a nested one; ``weight`` is what the record adds to
+a chain's length (1, or 1 + the inner chain's length for a nested step).
+``meta = (records, parents, queue head, applications)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from csp_sudoku._kernels.human import subset_search
+
+ASSUME = 0
+ELIM = 1
+SINGLE = 2
+SUBSET = 3
+NESTED = 4
+CONTRA = 5
+
+REC_WIDTH = 6
+
+
+@njit(cache=True)
+def _new(rec, meta, lit_rec, lit, kind, info):  # type: ignore[no-untyped-def]
+    i = meta[0]
+    rec[i, 0] = lit
+    rec[i, 1] = kind
+    rec[i, 2] = info
+    rec[i, 3] = meta[1]
+    rec[i, 4] = 0
+    rec[i, 5] = 1
+    if lit >= 0:
+        lit_rec[lit] = i
+    meta[0] = i + 1
+    return i
+
+
+@njit(cache=True)
+def _par(rec, par, meta, i, p):  # type: ignore[no-untyped-def]
+    par[meta[1]] = p
+    meta[1] += 1
+    rec[i, 4] += 1
+
+
+@njit(cache=True)
+def _off_parent(rec, par, meta, lit_rec, ext, i, ncand, x):  # type: ignore[no-untyped-def]
+    """Add the record that removed candidate ``x`` as a parent of ``i`` (none for a fact)."""
+    r = lit_rec[ncand + x]
+    if r >= 0:
+        _par(rec, par, meta, i, r)
+    else:
+        e = ext[ncand + x]
+        if e >= 0:
+            _par(rec, par, meta, i, -(e + 1))
+
+
+@njit(cache=True)
+def reset(rec, meta, lit_rec):  # type: ignore[no-untyped-def]
+    """Forget the records of a hypothesis (``lit_rec`` back to -1)."""
+    for i in range(meta[0]):
+        lit = rec[i, 0]
+        if lit >= 0:
+            lit_rec[lit] = -1
+    meta[0] = 0
+    meta[1] = 0
+    meta[2] = 0
+    meta[3] = 0
+
+
+@njit(cache=True)
+def assume(alive, on, rec, meta, lit_rec, k):  # type: ignore[no-untyped-def]
+    """Start a hypothesis: candidate ``k`` ON (returns its record)."""
+    on[k] = 1
+    return _new(rec, meta, lit_rec, k, ASSUME, -1)
+
+
+@njit(cache=True)
+def propagate(alive, on, cnt, cov, cc, kc, rec, par, meta, lit_rec, ext, maxsub, apps):  # type: ignore[no-untyped-def]
+    """Process the queue to a fixpoint (singles, then subsets up to ``maxsub``).
+
+    Returns the contradiction's record, or -1 at a fixpoint without one.
+    ``cnt`` counts the live candidates of every column not yet covered and
+    ``cov`` marks the covered columns (a column holding an ON candidate whose
+    record has been processed).
+    """
+    ncand = alive.shape[0]
+    width = cc.shape[1]
+    kk = kc.shape[1]
+    while True:
+        while meta[2] < meta[0]:
+            i = meta[2]
+            meta[2] += 1
+            lit = rec[i, 0]
+            if lit < ncand:
+                k = lit
+                for t in range(kk):
+                    c = kc[k, t]
+                    if c < 0:
+                        break
+                    if cov[c]:
+                        continue
+                    cov[c] = 1
+                    for s in range(width):
+                        j = cc[c, s]
+                        if j == k or not alive[j]:
+                            continue
+                        if on[j]:
+                            r = _new(rec, meta, lit_rec, -1, CONTRA, c)
+                            _par(rec, par, meta, r, i)
+                            _par(rec, par, meta, r, lit_rec[j])
+                            return r
+                        alive[j] = 0
+                        r = _new(rec, meta, lit_rec, ncand + j, ELIM, c)
+                        _par(rec, par, meta, r, i)
+            else:
+                j = lit - ncand
+                for t in range(kk):
+                    c = kc[j, t]
+                    if c < 0:
+                        break
+                    if cov[c]:
+                        continue
+                    cnt[c] -= 1
+                    if cnt[c] == 0:
+                        r = _new(rec, meta, lit_rec, -1, CONTRA, c)
+                        for s in range(width):
+                            _off_parent(rec, par, meta, lit_rec, ext, r, ncand, cc[c, s])
+                        return r
+                    if cnt[c] == 1:
+                        x = -1
+                        for s in range(width):
+                            if alive[cc[c, s]]:
+                                x = cc[c, s]
+                                break
+                        if x < 0 or on[x]:
+                            continue
+                        on[x] = 1
+                        r = _new(rec, meta, lit_rec, x, SINGLE, c)
+                        for s in range(width):
+                            y = cc[c, s]
+                            if y != x:
+                                _off_parent(rec, par, meta, lit_rec, ext, r, ncand, y)
+        if maxsub <= 0:
+            return -1
+        if not _subset_move(alive, on, cc, kc, rec, par, meta, lit_rec, ext, maxsub, apps):
+            return -1
+
+
+@njit(cache=True)
+def _subset_move(alive, on, cc, kc, rec, par, meta, lit_rec, ext, maxsub, apps):  # type: ignore[no-untyped-def]
+    """Apply the first subset-rule application of the smallest size; False if none."""
+    ncand = alive.shape[0]
+    width = cc.shape[1]
+    live = np.empty(ncand, dtype=np.bool_)
+    for x in range(ncand):
+        live[x] = alive[x] != 0 and on[x] == 0
+    out = np.empty((1, 2 * maxsub), dtype=np.int32)
+    for n in range(1, maxsub + 1):
+        if subset_search(live, cc, kc, n, True, out) == 0:
+            continue
+        a = meta[3]
+        if a >= apps.shape[0]:
+            return False
+        meta[3] += 1
+        apps[a, 0] = n
+        for q in range(2 * n):
+            apps[a, 1 + q] = out[0, q]
+        in_a = np.zeros(ncand, dtype=np.bool_)
+        for q in range(n):
+            for s in range(width):
+                in_a[cc[out[0, q], s]] = True
+        first = -1
+        for q in range(n, 2 * n):
+            b = out[0, q]
+            for s in range(width):
+                x = cc[b, s]
+                if not live[x] or in_a[x]:
+                    continue
+                live[x] = False
+                alive[x] = 0
+                r = _new(rec, meta, lit_rec, ncand + x, SUBSET, a)
+                if first < 0:
+                    first = r
+                    for q2 in range(n):
+                        for s2 in range(width):
+                            y = cc[out[0, q2], s2]
+                            if not alive[y]:
+                                _off_parent(rec, par, meta, lit_rec, ext, r, ncand, y)
+                else:
+                    # the same reasons as the first elimination of this application
+                    for p in range(rec[first, 3], rec[first, 3] + rec[first, 4]):
+                        _par(rec, par, meta, r, par[p])
+        return first >= 0
+    return False
+
+
+@njit(cache=True)
+def chain_length(rec, par, start, stamp, stack):  # type: ignore[no-untyped-def]
+    """Total weight of the records ``start`` depends on (itself excluded)."""
+    for i in range(rec.shape[0]):
+        stamp[i] = 0
+    total = 0
+    top = 0
+    for p in range(rec[start, 3], rec[start, 3] + rec[start, 4]):
+        q = par[p]
+        if q >= 0 and stamp[q] == 0:
+            stamp[q] = 1
+            stack[top] = q
+            top += 1
+    while top > 0:
+        top -= 1
+        i = stack[top]
+        total += rec[i, 5]
+        for p in range(rec[i, 3], rec[i, 3] + rec[i, 4]):
+            q = par[p]
+            if q >= 0 and stamp[q] == 0:
+                stamp[q] = 1
+                stack[top] = q
+                top += 1
+    return total
+
+
+@njit(cache=True)
+def _externals(rec, par, start, stamp, stack, out):  # type: ignore[no-untyped-def]
+    """Outer records (negative parents) that record ``start`` depends on; returns count."""
+    for i in range(rec.shape[0]):
+        stamp[i] = 0
+    n = 0
+    top = 1
+    stack[0] = start
+    stamp[start] = 1
+    while top > 0:
+        top -= 1
+        i = stack[top]
+        for p in range(rec[i, 3], rec[i, 3] + rec[i, 4]):
+            q = par[p]
+            if q < 0:
+                e = -q - 1
+                seen = False
+                for t in range(n):
+                    if out[t] == e:
+                        seen = True
+                        break
+                if not seen:
+                    out[n] = e
+                    n += 1
+            elif stamp[q] == 0:
+                stamp[q] = 1
+                stack[top] = q
+                top += 1
+    return n
+
+
+@njit(cache=True)
+def propagate_nested(  # type: ignore[no-untyped-def]
+    alive, on, cnt, cov, cc, kc, rec, par, meta, lit_rec, ext, maxsub, apps, inner_maxsub, budget
+):
+    """Level 2: :func:`propagate`, then one nested refutation at a time, until a
+    contradiction (its record) or a fixpoint (-1); -2 when ``budget[0]`` (inner
+    hypotheses allowed) runs out."""
+    ncand = alive.shape[0]
+    nrec = rec.shape[0]
+    alive2 = np.empty_like(alive)
+    on2 = np.empty_like(on)
+    cnt2 = np.empty_like(cnt)
+    cov2 = np.empty_like(cov)
+    rec2 = np.empty_like(rec)
+    par2 = np.empty_like(par)
+    meta2 = np.zeros(4, dtype=np.int32)
+    lit2 = np.full(2 * ncand, -1, dtype=np.int32)
+    apps2 = np.empty_like(apps)
+    stamp = np.empty(nrec, dtype=np.int8)
+    stack = np.empty(nrec, dtype=np.int32)
+    extern = np.empty(nrec, dtype=np.int32)
+    while True:
+        r = propagate(alive, on, cnt, cov, cc, kc, rec, par, meta, lit_rec, ext, maxsub, apps)
+        if r >= 0:
+            return r
+        done = False
+        for y in range(ncand):
+            if not alive[y] or on[y]:
+                continue
+            if budget[0] <= 0:
+                return -2
+            budget[0] -= 1
+            alive2[:] = alive
+            on2[:] = on
+            cnt2[:] = cnt
+            cov2[:] = cov
+            assume(alive2, on2, rec2, meta2, lit2, y)
+            r2 = propagate(
+                alive2, on2, cnt2, cov2, cc, kc, rec2, par2, meta2, lit2, lit_rec, inner_maxsub, apps2
+            )
+            if r2 >= 0:
+                n = _externals(rec2, par2, r2, stamp, stack, extern)
+                length = chain_length(rec2, par2, r2, stamp, stack)
+                alive[y] = 0
+                i = _new(rec, meta, lit_rec, ncand + y, NESTED, length)
+                rec[i, 5] = 1 + length
+                for t in range(n):
+                    _par(rec, par, meta, i, extern[t])
+                done = True
+            reset(rec2, meta2, lit2)
+            if done:
+                break
+        if not done:
+            return -1
+
+
+@njit(cache=True)
+def hypothesis(  # type: ignore[no-untyped-def]
+    alive, on, cnt, cov, cc, kc, k, level, maxsub, inner_maxsub, rec, par, meta, lit_rec, ext, apps, budget
+):
+    """Run one hypothesis (candidate ``k`` ON) at ``level`` on copies the caller made.
+
+    Returns the contradiction's record, -1 at a fixpoint, -2 out of budget.
+    """
+    assume(alive, on, rec, meta, lit_rec, k)
+    if level >= 2:
+        return propagate_nested(
+            alive, on, cnt, cov, cc, kc, rec, par, meta, lit_rec, ext, maxsub, apps, inner_maxsub, budget
+        )
+    return propagate(
+        alive, on, cnt, cov, cc, kc, rec, par, meta, lit_rec, ext, maxsub if level >= 1 else 0, apps
+    )
+
+
+@njit(cache=True)
+def refute_all(  # type: ignore[no-untyped-def]
+    alive, on, cnt, cov, cc, kc, cands, level, maxsub, inner_maxsub, budget, out_len, keep, out_alive, out_on, stop_first
+):
+    """Run the hypothesis of every candidate in ``cands`` at ``level``.
+
+    With ``stop_first`` the run ends at the first contradiction (the rest of
+    ``out_len`` is left -1).
+
+    ``out_len[i]`` gets the chain length of the contradiction (ancestors'
+    weight), -1 when the hypothesis reaches a fixpoint, -2 when the budget ran
+    out. With ``keep``, the fixpoint's candidates (alive, ON) are stored in
+    ``out_alive[i]``/``out_on[i]`` for the verity forms (cell and region
+    forcing chains).
+    """
+    ncand = alive.shape[0]
+    nrec = 2 * ncand + 2
+    rec = np.empty((nrec, REC_WIDTH), dtype=np.int32)
+    par = np.empty(nrec * (cc.shape[1] * max(maxsub, 1) + 2), dtype=np.int32)
+    meta = np.zeros(4, dtype=np.int32)
+    lit_rec = np.full(2 * ncand, -1, dtype=np.int32)
+    ext = np.full(2 * ncand, -1, dtype=np.int32)
+    apps = np.empty((ncand, 2 * max(maxsub, 1) + 1), dtype=np.int32)
+    a2 = np.empty_like(alive)
+    o2 = np.empty_like(on)
+    c2 = np.empty_like(cnt)
+    v2 = np.empty_like(cov)
+    stamp = np.empty(nrec, dtype=np.int8)
+    stack = np.empty(nrec, dtype=np.int32)
+    for i in range(cands.shape[0]):
+        a2[:] = alive
+        o2[:] = on
+        c2[:] = cnt
+        v2[:] = cov
+        r = hypothesis(
+            a2, o2, c2, v2, cc, kc, cands[i], level, maxsub, inner_maxsub, rec, par, meta, lit_rec, ext, apps, budget
+        )
+        if r >= 0:
+            out_len[i] = chain_length(rec, par, r, stamp, stack)
+        else:
+            out_len[i] = r
+            if keep and r == -1:
+                out_alive[i, :] = a2
+                out_on[i, :] = o2
+        reset(rec, meta, lit_rec)
+        if r == -2 or (stop_first and r >= 0):
+            for j in range(i + 1, cands.shape[0]):
+                out_len[j] = -1
+            break
+    return 0
+
+
+@njit(cache=True)
+def trace(rec, par, start, out):  # type: ignore[no-untyped-def]
+    """The records ``start`` depends on, itself included, in record order; returns count."""
+    nrec = rec.shape[0]
+    stamp = np.zeros(nrec, dtype=np.int8)
+    stack = np.empty(nrec, dtype=np.int32)
+    stamp[start] = 1
+    stack[0] = start
+    top = 1
+    while top > 0:
+        top -= 1
+        i = stack[top]
+        for p in range(rec[i, 3], rec[i, 3] + rec[i, 4]):
+            q = par[p]
+            if q >= 0 and stamp[q] == 0:
+                stamp[q] = 1
+                stack[top] = q
+                top += 1
+    n = 0
+    for i in range(nrec):
+        if stamp[i]:
+            out[n] = i
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def find_record(rec, meta, lit):  # type: ignore[no-untyped-def]
+    """The record that made literal ``lit`` true, or -1."""
+    for i in range(meta[0]):
+        if rec[i, 0] == lit:
+            return i
+    return -1

@@ -1,0 +1,554 @@
+"""Graded refutation: contradiction and forcing chains a person can follow.
+
+Pelanek's refutation (*Difficulty Rating of Sudoku Puzzles by a Computational
+Model*, section "Refutation score") assumes a candidate and propagates singles
+until a contradiction. Read as an implication graph it is a chain: "assume
+r3c7=7; then r3c2<>7; then r5c2=7 (hidden single in column 2); ...; then box 5
+has no place for 4". This module runs that idea at three **levels** of
+propagation inside the assumption and keeps every implication with its reason,
+so each step can be shown and checked:
+
+======  ======================================  ======================================
+level   propagation inside the assumption       Sudoku Explainer / HoDoKu terms
+======  ======================================  ======================================
+0       naked and hidden singles                forcing chains, dynamic forcing
+                                                chains (SE 7.0-9.0); HoDoKu's forcing
+                                                chains / nets
+1       singles and the constraint subset       dynamic forcing chains (+) (SE 8.5-
+        rule up to ``max_subset`` (pointing,    9.5): the chain may use locked
+        claiming, pairs, X-Wing, ...)           candidates, subsets and fish
+2       level 1 and nested refutation: a        nested forcing chains (SE 9.5 and
+        candidate whose own level-``inner``     above); HoDoKu's "Kraken"/nested
+        refutation contradicts inside the       nets
+        assumption is removed
+======  ======================================  ======================================
+
+Three **forms** come from the same machinery (Berthier's T&E(n) and SE's
+chain kinds):
+
+* ``contradiction``: assuming a candidate leads to a contradiction, so it is
+  eliminated (SE's "dynamic contradiction forcing chain").
+* ``cell``: every candidate of one cell implies the same placement or
+  elimination (SE's "cell forcing chains").
+* ``region``: every place of a digit in a unit implies it (SE's "region
+  forcing chains").
+
+The model picks the cheapest move: the lowest level that has one, then the
+shortest chain. A chain's **length** is the number of implications it needs
+(the ancestors of the contradiction or of the common conclusion in the
+implication graph; a nested refutation counts 1 plus its own chain's length).
+Implications are found breadth first, so the chain to a contradiction is short
+(not always the shortest possible: the first contradiction reached is kept).
+
+Nothing here uses the solution: every elimination is a proof from the pencil
+marks alone. The tests replay every chain with an independent checker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+from csp_sudoku.encodings.exact_cover import exact_cover
+from csp_sudoku.errors import SudokuError
+from csp_sudoku.geometry import Geometry
+from csp_sudoku.human._tables import tables
+from csp_sudoku.human.state import CandidateState
+
+Form = Literal["contradiction", "cell", "region"]
+
+#: Record kinds of the kernel, by name (see :mod:`csp_sudoku._kernels.chains`).
+REASONS = ("assume", "elim", "single", "subset", "nested", "contradiction")
+
+#: The highest propagation level.
+MAX_LEVEL = 2
+
+#: Inner hypotheses a level-2 search may run per step before it gives up.
+DEFAULT_BUDGET = 5_000_000
+
+
+class ChainBudgetExceeded(SudokuError):
+    """A nested refutation search ran out of its budget of inner hypotheses."""
+
+
+@dataclass(frozen=True)
+class Link:
+    """One implication of a chain.
+
+    Attributes:
+        cell: the cell (0-based row-major); -1 for the contradiction.
+        digit: the digit (1-based); -1 for the contradiction.
+        on: True for "cell holds digit", False for "digit removed from cell".
+        reason: ``assume``, ``elim`` (a placed digit's peer), ``single`` (the
+            only place left in ``column``), ``subset`` (a subset-rule
+            application inside the assumption), ``nested`` (a refutation inside
+            the assumption) or ``contradiction`` (``column`` has no candidate,
+            or two placements clash in it).
+        column: the exact-cover column of a single, an elimination or the
+            contradiction; -1 otherwise.
+        parents: indices (in the chain) of the links this one follows from.
+        subset: the subset application (A columns, B columns) of a ``subset`` link.
+        inner: the inner chain of a ``nested`` link.
+    """
+
+    cell: int
+    digit: int
+    on: bool
+    reason: str
+    column: int = -1
+    parents: tuple[int, ...] = ()
+    subset: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+    inner: Chain | None = None
+
+
+@dataclass(frozen=True)
+class Chain:
+    """The implications of one assumption, in the order they were found.
+
+    Only the links the conclusion depends on are kept. ``links[0]`` is the
+    assumption; the last link is the contradiction (contradiction chains) or
+    the conclusion (a branch of a cell or region forcing chain).
+    """
+
+    assumption: tuple[int, int]
+    links: tuple[Link, ...]
+    level: int
+    length: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: the implication graph with parent links (docs/explain_schema.md)."""
+        out = []
+        for link in self.links:
+            d: dict[str, Any] = {
+                "cell": link.cell,
+                "digit": link.digit,
+                "on": link.on,
+                "reason": link.reason,
+                "parents": list(link.parents),
+            }
+            if link.column >= 0:
+                d["column"] = link.column
+            if link.subset is not None:
+                d["a"] = list(link.subset[0])
+                d["b"] = list(link.subset[1])
+            if link.inner is not None:
+                d["inner"] = link.inner.to_dict()
+            out.append(d)
+        return {
+            "assumption": list(self.assumption),
+            "level": self.level,
+            "length": self.length,
+            "links": out,
+        }
+
+    def describe(self, geometry: Geometry, indent: str = "  ") -> list[str]:
+        """One line per link, in the compact notation of docs/human_model.md."""
+        return describe_chain(self, geometry, indent)
+
+
+@dataclass(frozen=True)
+class ChainMove:
+    """A move found by graded refutation.
+
+    Attributes:
+        form: ``contradiction``, ``cell`` or ``region``.
+        level: the propagation level (0, 1, 2).
+        length: the chain length (for cell/region forms, the sum over branches).
+        placements: ``(cell, digit)`` placed (cell and region forms).
+        eliminations: ``(cell, digit)`` removed.
+        chains: the chain of the refuted candidate, or one chain per branch.
+        column: the cell or unit-digit column whose branches agree (cell and
+            region forms), -1 otherwise.
+    """
+
+    form: str
+    level: int
+    length: int
+    placements: tuple[tuple[int, int], ...]
+    eliminations: tuple[tuple[int, int], ...]
+    chains: tuple[Chain, ...] = field(default=())
+    column: int = -1
+
+
+# --------------------------------------------------------------------------- state
+
+
+@dataclass
+class _Base:
+    """The pencil marks as the kernel reads them (candidate-level arrays)."""
+
+    alive: NDArray[np.int8]
+    on: NDArray[np.int8]
+    cnt: NDArray[np.int32]
+    cov: NDArray[np.int8]
+
+
+def _base(state: CandidateState) -> _Base:
+    g = state.geometry
+    n = g.size
+    bits = ((state.masks[:, None] >> np.arange(n)) & 1).astype(np.int8)
+    filled = state.values != 0
+    on = np.zeros((g.ncells, n), dtype=np.int8)
+    cells = np.flatnonzero(filled)
+    on[cells, state.values[cells].astype(np.int64) - 1] = 1
+    alive = np.where(filled[:, None], on, bits).astype(np.int8).reshape(-1)
+    on = on.reshape(-1)
+    return _state_from(state.geometry, alive, on)
+
+
+def _state_from(g: Geometry, alive: NDArray[np.int8], on: NDArray[np.int8]) -> _Base:
+    cc = tables(g).column_candidates
+    cov = on[cc].any(axis=1).astype(np.int8)
+    cnt = alive[cc].sum(axis=1).astype(np.int32)
+    return _Base(alive.copy(), on.copy(), cnt, cov)
+
+
+def _free(base: _Base) -> NDArray[np.int32]:
+    return np.flatnonzero((base.alive != 0) & (base.on == 0)).astype(np.int32)
+
+
+# --------------------------------------------------------------------------- search
+
+
+@dataclass(frozen=True)
+class ChainSettings:
+    """How far graded refutation goes.
+
+    Attributes:
+        max_level: the highest level tried (0, 1 or 2).
+        max_subset: the subset-rule size used inside level-1 and level-2 assumptions.
+        inner_level: the level of the refutations nested at level 2 (0: singles,
+            Berthier's T&E(2); 1: with the subset rule, stronger and slower).
+        verity: also look for cell and region forcing chains (levels 0 and 1).
+        budget: inner hypotheses a level-2 search may run for one move.
+    """
+
+    max_level: int = MAX_LEVEL
+    max_subset: int = 2
+    inner_level: int = 0
+    verity: bool = True
+    budget: int = DEFAULT_BUDGET
+
+
+def find_chain_move(state: CandidateState, settings: ChainSettings = ChainSettings()) -> ChainMove | None:
+    """The cheapest chain move in ``state``: lowest level, then shortest chain.
+
+    At each level the contradiction form comes first; when no candidate can be
+    refuted at that level, cell and region forcing chains of that level are
+    tried (levels 0 and 1). Returns None when no level up to
+    ``settings.max_level`` finds a move.
+
+    Raises:
+        ChainBudgetExceeded: the level-2 search ran past ``settings.budget``.
+    """
+    from csp_sudoku._kernels.chains import refute_all
+
+    g = state.geometry
+    t = tables(g)
+    base = _base(state)
+    cands = _free(base)
+    if cands.size == 0:
+        return None
+    ncand = base.alive.size
+    inner_sub = settings.max_subset if settings.inner_level >= 1 else 0
+    # level 2 keeps the first contradiction it meets: candidates of cells with
+    # fewest candidates first, where short nested chains are most likely
+    per_cell = base.alive.reshape(g.ncells, g.size).sum(axis=1)
+    by_cell = cands[np.argsort(per_cell[cands // g.size], kind="stable")]
+    for level in range(settings.max_level + 1):
+        order = by_cell if level >= 2 else cands
+        keep = settings.verity and level <= 1
+        lens = np.empty(cands.size, dtype=np.int64)
+        rows = cands.size if keep else 0
+        out_alive = np.empty((rows, ncand), dtype=np.int8)
+        out_on = np.empty((rows, ncand), dtype=np.int8)
+        budget = np.array([settings.budget], dtype=np.int64)
+        refute_all(
+            base.alive, base.on, base.cnt, base.cov, t.column_candidates, t.candidate_columns,
+            order, level, settings.max_subset, inner_sub, budget, lens, keep, out_alive, out_on,
+            level >= 2,
+        )  # fmt: skip
+        if np.any(lens == -2):
+            raise ChainBudgetExceeded(
+                f"the level-{level} refutation search ran past its budget of "
+                f"{settings.budget} inner hypotheses"
+            )
+        hits = np.flatnonzero(lens >= 0)
+        if hits.size:
+            best = int(hits[np.argmin(lens[hits])])
+            k = int(order[best])
+            chain = build_chain(state, k, level, settings, base=base)
+            return ChainMove(
+                "contradiction", level, chain.length, (), ((k // g.size, k % g.size + 1),), (chain,)
+            )
+        if keep:
+            move = _verity(state, base, cands, out_alive, out_on, level, settings)
+            if move is not None:
+                return move
+    return None
+
+
+def _verity(
+    state: CandidateState,
+    base: _Base,
+    cands: NDArray[np.int32],
+    out_alive: NDArray[np.int8],
+    out_on: NDArray[np.int8],
+    level: int,
+    settings: ChainSettings,
+) -> ChainMove | None:
+    """Cell and region forcing chains from the fixpoints of every hypothesis."""
+    g = state.geometry
+    t = tables(g)
+    cc = t.column_candidates
+    row_of = np.full(base.alive.size, -1, dtype=np.int64)
+    row_of[cands] = np.arange(cands.size)
+    best: tuple[int, int, int, list[int], list[int]] | None = None
+    for col in np.flatnonzero(base.cov == 0).tolist():
+        members = [int(x) for x in cc[col] if row_of[x] >= 0]
+        if len(members) < 2:
+            continue
+        rows = row_of[members]
+        all_on = np.all(out_on[rows] != 0, axis=0) & (base.on == 0)
+        all_off = np.all(out_alive[rows] == 0, axis=0) & (base.alive != 0)
+        ons = np.flatnonzero(all_on).tolist()
+        offs = np.flatnonzero(all_off).tolist()
+        if not ons and not offs:
+            continue
+        key = (len(members), -len(ons), -len(offs))
+        if best is None or key < best[:3]:
+            best = (key[0], key[1], key[2], ons, offs)
+            best_col, best_members = col, members
+    if best is None:
+        return None
+    ons, offs = best[3], best[4]
+    n = g.size
+    conclusion = ons[0] if ons else ncand_off(base, offs[0])
+    chains = tuple(
+        build_chain(state, k, level, settings, base=base, target=conclusion) for k in best_members
+    )
+    return ChainMove(
+        "cell" if best_col < g.ncells else "region",
+        level,
+        sum(c.length for c in chains),
+        tuple((x // n, x % n + 1) for x in ons),
+        tuple((x // n, x % n + 1) for x in offs),
+        chains,
+        best_col,
+    )
+
+
+def ncand_off(base: _Base, k: int) -> int:
+    """The literal "candidate ``k`` removed"."""
+    return int(base.alive.size + k)
+
+
+# --------------------------------------------------------------------------- chains
+
+
+def build_chain(
+    state: CandidateState,
+    k: int,
+    level: int,
+    settings: ChainSettings,
+    *,
+    base: _Base | None = None,
+    target: int | None = None,
+    ext: NDArray[np.int32] | None = None,
+    ext_links: dict[int, tuple[int, int, bool]] | None = None,
+) -> Chain:
+    """The chain of the hypothesis "candidate ``k`` ON" at ``level``.
+
+    Kept links: those the contradiction depends on, or (with ``target``, a
+    literal) those the target literal depends on. ``ext`` and ``ext_links``
+    describe the enclosing hypothesis of a nested chain (internal use).
+    """
+    from csp_sudoku._kernels.chains import REC_WIDTH, find_record, hypothesis, reset, trace
+
+    g = state.geometry
+    t = tables(g)
+    b = base if base is not None else _base(state)
+    ncand = b.alive.size
+    alive, on, cnt, cov = b.alive.copy(), b.on.copy(), b.cnt.copy(), b.cov.copy()
+    nrec = 2 * ncand + 2
+    rec = np.empty((nrec, REC_WIDTH), dtype=np.int32)
+    par = np.empty(nrec * 64, dtype=np.int32)
+    meta = np.zeros(4, dtype=np.int32)
+    lit_rec = np.full(2 * ncand, -1, dtype=np.int32)
+    outer = ext if ext is not None else np.full(2 * ncand, -1, dtype=np.int32)
+    maxsub = settings.max_subset
+    apps = np.empty((ncand, 2 * max(maxsub, 1) + 1), dtype=np.int32)
+    budget = np.array([settings.budget], dtype=np.int64)
+    inner_sub = settings.max_subset if settings.inner_level >= 1 else 0
+    end = int(
+        hypothesis(
+            alive, on, cnt, cov, t.column_candidates, t.candidate_columns, k, level,
+            maxsub if level >= 1 else 0, inner_sub, rec, par, meta, lit_rec, outer, apps, budget,
+        )
+    )  # fmt: skip
+    if target is not None:
+        end = int(find_record(rec, meta, target))
+    if end < 0:
+        reset(rec, meta, lit_rec)
+        raise SudokuError("internal: the chain to rebuild did not reach its conclusion")
+    order = np.empty(nrec, dtype=np.int32)
+    m = int(trace(rec, par, end, order))
+    keep = order[:m].tolist()
+    index = {r: i for i, r in enumerate(keep)}
+    n = g.size
+    links: list[Link] = []
+    nrecs = int(meta[0])
+    rec_rows = rec[:nrecs].tolist()
+    for r in keep:
+        lit, kind, info, p0, pn, _w = rec_rows[r]
+        parents = [int(p) for p in par[p0 : p0 + pn].tolist()]
+        inner_parents = tuple(index[p] for p in parents if p >= 0)
+        reason = REASONS[kind]
+        cell, digit, is_on = -1, -1, False
+        if lit >= 0:
+            x = lit % ncand
+            cell, digit, is_on = x // n, x % n + 1, lit < ncand
+        subset = None
+        inner = None
+        column = info if kind in (1, 2, 5) else -1
+        if kind == 3:
+            size = int(apps[info, 0])
+            row = apps[info, 1 : 1 + 2 * size].tolist()
+            subset = (tuple(sorted(row[:size])), tuple(sorted(row[size:])))
+        if kind == 4:
+            inner = _nested_chain(state, b, rec_rows, r, lit % ncand, settings, t)
+        links.append(
+            Link(cell, digit, is_on, reason, column, inner_parents, subset, inner)
+        )
+    weights = sum(1 + (lk.inner.length if lk.inner is not None else 0) for lk in links[1:])
+    reset(rec, meta, lit_rec)
+    return Chain((k // n, k % n + 1), tuple(links), level, weights)
+
+
+def _nested_chain(
+    state: CandidateState,
+    base: _Base,
+    rec_rows: list[list[int]],
+    r: int,
+    y: int,
+    settings: ChainSettings,
+    t: Any,
+) -> Chain:
+    """Rebuild the inner refutation behind nested record ``r`` (candidate ``y`` removed).
+
+    Nested refutations run at a fixpoint, so the outer state then is the base
+    plus every record before ``r``.
+    """
+    ncand = base.alive.size
+    alive = base.alive.copy()
+    on = base.on.copy()
+    ext = np.full(2 * ncand, -1, dtype=np.int32)
+    for i in range(r):
+        lit = rec_rows[i][0]
+        if lit < 0:
+            continue
+        ext[lit] = i
+        if lit < ncand:
+            on[lit] = 1
+        else:
+            alive[lit - ncand] = 0
+    inner_base = _state_from(state.geometry, alive, on)
+    return build_chain(state, y, settings.inner_level, settings, base=inner_base, ext=ext)
+
+
+# --------------------------------------------------------------------------- text
+
+
+def _lit_text(geometry: Geometry, link: Link) -> str:
+    sign = "=" if link.on else "<>"
+    return f"{geometry.cell_name(link.cell)}{sign}{link.digit}"
+
+
+def describe_chain(chain: Chain, geometry: Geometry, indent: str = "  ") -> list[str]:
+    """The chain in the compact notation of docs/human_model.md, one link a line.
+
+    ``[3] r5c2=7  hidden single in column 2  <- [1] [2]``: link 3 places 7 in
+    r5c2 because the other places of 7 in column 2 went in links 1 and 2.
+    """
+    ec = exact_cover(geometry)
+    lines: list[str] = []
+    for i, link in enumerate(chain.links):
+        src = " ".join(f"[{p}]" for p in link.parents)
+        arrow = f"  <- {src}" if src else ""
+        if link.reason == "assume":
+            lines.append(f"{indent}[{i}] assume {_lit_text(geometry, link)}")
+            continue
+        if link.reason == "contradiction":
+            what = ec.column_name(link.column) if link.column >= 0 else "?"
+            clash = bool(link.parents) and all(chain.links[p].on for p in link.parents)
+            tail = "is placed twice" if clash else "has no candidate left"
+            lines.append(f"{indent}[{i}] contradiction: {what} {tail}{arrow}")
+            continue
+        why = _reason_text(geometry, ec, link)
+        lines.append(f"{indent}[{i}] {_lit_text(geometry, link)}  {why}{arrow}")
+        if link.inner is not None:
+            lines.extend(describe_chain(link.inner, geometry, indent + "    "))
+    return lines
+
+
+def _reason_text(geometry: Geometry, ec: Any, link: Link) -> str:
+    if link.reason == "elim":
+        return f"peer in {_column_place(geometry, ec, link.column)}"
+    if link.reason == "single":
+        if link.column < geometry.ncells:
+            return "naked single"
+        unit = ec.column_unit(link.column)
+        return f"hidden single in {geometry.unit_name(unit)}"
+    if link.reason == "subset" and link.subset is not None:
+        from csp_sudoku.human.subsets import classic_name
+
+        a, b = link.subset
+        name = classic_name(geometry, a, b) or "subset rule"
+        aa = ", ".join(ec.column_name(c) for c in a)
+        bb = ", ".join(ec.column_name(c) for c in b)
+        return f"{name}: {{{aa}}} covered by {{{bb}}}"
+    if link.reason == "nested":
+        return "nested refutation:"
+    return link.reason
+
+
+def _column_place(geometry: Geometry, ec: Any, column: int) -> str:
+    if column < geometry.ncells:
+        return f"cell {geometry.cell_name(column)}"
+    return geometry.unit_name(ec.column_unit(column))
+
+
+def move_cells(move: ChainMove, geometry: Geometry) -> tuple[int, ...]:
+    """The cells a chain move touches (assumptions and conclusions), sorted."""
+    cells = {c.assumption[0] for c in move.chains}
+    cells |= {c for c, _d in move.placements} | {c for c, _d in move.eliminations}
+    return tuple(sorted(cells))
+
+
+def chain_links(chains: Sequence[Chain]) -> int:
+    """Total links over ``chains`` (nested links included)."""
+    total = 0
+    for ch in chains:
+        for lk in ch.links:
+            total += 1
+            if lk.inner is not None:
+                total += chain_links((lk.inner,))
+    return total
+
+
+__all__ = [
+    "DEFAULT_BUDGET",
+    "MAX_LEVEL",
+    "Chain",
+    "ChainBudgetExceeded",
+    "ChainMove",
+    "ChainSettings",
+    "Link",
+    "build_chain",
+    "describe_chain",
+    "find_chain_move",
+]
