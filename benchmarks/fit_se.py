@@ -31,7 +31,7 @@ from scipy.stats import spearmanr
 
 import csp_sudoku as cs
 from csp_sudoku.human.path import solve_path
-from csp_sudoku.metrics.se import SeModel, step_difficulty
+from csp_sudoku.metrics.se import SeModel, difficulties
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data"
@@ -76,11 +76,11 @@ def features(puzzle: str) -> dict[str, Any]:
     path = solve_path(p)
     fixed = 0.0
     chains: list[tuple[int, str, int]] = []
-    for s in path.steps:
+    for s, d in zip(path.steps, difficulties(path), strict=True):
         if s.kind == "chain":
             chains.append((s.level, s.form, s.length))
         else:
-            fixed = max(fixed, step_difficulty(s, p))
+            fixed = max(fixed, d)
     return {"puzzle": puzzle, "solved": path.solved, "fixed": fixed, "chains": chains}
 
 
@@ -109,8 +109,9 @@ def predict(model: SeModel, f: dict[str, Any]) -> float:
 
 
 def to_model(x: np.ndarray, fitted_on: str) -> SeModel:
-    base = ((x[0], x[1]), (x[2], x[3]), (x[4], x[5]))
-    return SeModel(base, (x[6], x[7], x[8]), 12.0, fitted_on)  # type: ignore[arg-type]
+    return SeModel(
+        (float(x[0]), float(x[1]), float(x[2])), float(x[3]), float(x[4]), 12.0, fitted_on
+    )
 
 
 def figures(model: SeModel, rows: list[dict[str, Any]], feats: dict[str, Any]) -> dict[str, Any]:
@@ -142,12 +143,18 @@ def main(argv: list[str] | None = None) -> int:
     train = [r for r in rows if not held_out(r["puzzle"])]
     test = [r for r in rows if held_out(r["puzzle"])]
 
-    def loss(x: np.ndarray) -> float:
+    def loss(x: np.ndarray, huber: float) -> float:
         m = to_model(x, "")
-        return float(np.mean([abs(predict(m, feats[r["puzzle"]]) - r["er"]) for r in train]))
+        r = np.array([predict(m, feats[row["puzzle"]]) - row["er"] for row in train])
+        if huber <= 0:
+            return float(np.mean(np.abs(r)))
+        return float(np.mean(np.sqrt(huber**2 + r**2) - huber))
 
-    x0 = np.array([6.6, 7.6, 8.2, 8.6, 9.3, 9.6, 0.3, 0.25, 0.2])
-    best = minimize(loss, x0, method="Powell", options={"maxiter": 20000, "xtol": 1e-3})
+    # a smooth (pseudo-Huber) fit first, then the mean absolute error itself
+    x = np.array([4.0, 6.0, 8.0, 0.8, 0.5])
+    for huber in (0.5, 0.1, 0.0):
+        x = minimize(loss, x, args=(huber,), method="Powell", options={"xtol": 1e-3}).x
+    best = type("Fit", (), {"x": x})
     model = to_model(best.x, f"fitted on {len(train)} SE-rated puzzles (benchmarks/fit_se.py)")
     report = {
         "unsolved": len(unsolved),

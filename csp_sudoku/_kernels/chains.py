@@ -304,12 +304,17 @@ def propagate_nested(  # type: ignore[no-untyped-def]
     stamp = np.empty(nrec, dtype=np.int8)
     stack = np.empty(nrec, dtype=np.int32)
     extern = np.empty(nrec, dtype=np.int32)
+    # round robin over the inner candidates: after a nested elimination the
+    # sweep goes on from the next candidate, and a fixpoint is a whole turn
+    # without one
+    nxt = 0
     while True:
         r = propagate(alive, on, cnt, cov, cc, kc, rec, par, meta, lit_rec, ext, maxsub, apps)
         if r >= 0:
             return r
         done = False
-        for y in range(ncand):
+        for step in range(ncand):
+            y = (nxt + step) % ncand
             if not alive[y] or on[y]:
                 continue
             if budget[0] <= 0:
@@ -334,6 +339,7 @@ def propagate_nested(  # type: ignore[no-untyped-def]
                 done = True
             reset(rec2, meta2, lit2)
             if done:
+                nxt = y + 1
                 break
         if not done:
             return -1

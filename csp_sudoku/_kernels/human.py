@@ -236,6 +236,12 @@ def refute_many(masks, values, peers, npeers, units, cells, digits, rand, limit)
 
 @njit(cache=True)
 def subset_search(alive, column_candidates, candidate_columns, n, first, out):  # type: ignore[no-untyped-def]
+    """Applications of the constraint subset rule of size ``n`` (see :func:`rooted_subset_search`)."""
+    return rooted_subset_search(alive, column_candidates, candidate_columns, n, first, out, -1)
+
+
+@njit(cache=True)
+def rooted_subset_search(alive, column_candidates, candidate_columns, n, first, out, root):  # type: ignore[no-untyped-def]
     """Applications of the constraint subset rule of size ``n``.
 
     Hunt, Pong, Tucker, *Difficulty-Driven Sudoku Puzzle Generation*, theorem
@@ -260,6 +266,10 @@ def subset_search(alive, column_candidates, candidate_columns, n, first, out):  
         n: the size.
         first: stop at the first application found.
         out: ``(cap, 2n)`` int32; row i gets A (n columns) then B (n columns).
+        root: -1 for every application; a column ``r`` for the applications
+            whose A contains ``r`` (grown from ``r``; the other A columns may
+            be lower). A rooted search may list an application twice; it is
+            meant for "is there one touching these columns" questions.
 
     Returns:
         The number of applications found (rows beyond ``cap`` are not written).
@@ -302,7 +312,7 @@ def subset_search(alive, column_candidates, candidate_columns, n, first, out):  
     ncand_a = np.zeros(depth, dtype=np.int32)
     nout = 0
     for a1 in range(ncols):
-        if colk[a1] == 0:
+        if colk[a1] == 0 or (root >= 0 and a1 != root):
             continue
         inA[a1] = True
         alist[0] = a1
@@ -364,7 +374,9 @@ def subset_search(alive, column_candidates, candidate_columns, n, first, out):  
                                 continue
                             for j in range(kk):
                                 a = candidate_columns[y, j]
-                                if a <= a1 or inA[a] or inB[a] or ban_a[a] or stamp[a] == tick:
+                                if a < 0 or (a <= a1 and root < 0):
+                                    continue
+                                if inA[a] or inB[a] or ban_a[a] or stamp[a] == tick:
                                     continue
                                 stamp[a] = tick
                                 ok = True

@@ -21,6 +21,8 @@ from csp_sudoku.cli._common import (
     geometry_from_args,
     iter_entries,
 )
+from csp_sudoku.api import count_solutions
+from csp_sudoku.human.chains import DEFAULT_BUDGET, MAX_LEVEL, ChainSettings
 from csp_sudoku.human.path import DEFAULT_TECHNIQUES, TECHNIQUES, SolvePath, solve_path
 from csp_sudoku.io import format_grid
 from csp_sudoku.puzzle import Puzzle
@@ -33,7 +35,9 @@ def register(sub: Any) -> None:
         description=(
             "Solve with the human model step by step: singles, then the constraint "
             "subset rule by increasing size (pointing, claiming, pairs, X-Wing, ...), "
-            "optionally refutation or an oracle. Prints each step; --json writes it."
+            "then contradiction and forcing chains by level (0 singles, 1 with the "
+            "subset rule, 2 nested), each shown link by link; optionally Pelanek's "
+            "refutation or an oracle. Prints each step; --json writes it."
         ),
     )
     add_input_args(p)
@@ -51,6 +55,23 @@ def register(sub: Any) -> None:
         type=int,
         default=None,
         help="pick singles (and oracle cells) at random with this seed (default: first one)",
+    )
+    p.add_argument(
+        "--max-level",
+        type=int,
+        default=ChainSettings().max_level,
+        choices=range(MAX_LEVEL + 1),
+        metavar="L",
+        help="highest refutation level of the chains technique: 0 singles inside the "
+        "assumption, 1 with the subset rule, 2 nested (default %(default)s)",
+    )
+    p.add_argument(
+        "--budget",
+        type=int,
+        default=DEFAULT_BUDGET,
+        metavar="N",
+        help="inner hypotheses a nested refutation may try for one step before the "
+        "explanation stops and says so (default %(default)s)",
     )
     p.add_argument("--json", action="store_true", help="write the path as JSON")
     p.add_argument("--indent", type=int, default=None, help="indent the JSON (one puzzle only)")
@@ -82,6 +103,8 @@ def _readable(path: SolvePath) -> str:
         final = Puzzle(path.final if path.final is not None else p.cells, p.geometry)
         left = p.geometry.ncells - final.clue_count
         why = "contradiction" if path.contradiction else "stuck"
+        if path.stopped == "budget":
+            why = "stopped: the refutation search ran past its budget (--budget)"
         lines.append(
             f"{why} after {len(path.steps)} steps with {left} cells empty"
             + (f": {counts}" if counts else "")
@@ -102,6 +125,10 @@ def run_explain(args: argparse.Namespace) -> int:
     if args.max_subset < 1:
         print("csp-sudoku: error: --max-subset must be at least 1", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if args.budget < 1:
+        print("csp-sudoku: error: --budget must be at least 1", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    settings = ChainSettings(max_level=args.max_level, budget=args.budget)
     code = EXIT_OK
     first = True
     for e in iter_entries(args.inputs, geometry_from_args(args)):
@@ -112,9 +139,19 @@ def run_explain(args: argparse.Namespace) -> int:
         if clashes:
             print(f"csp-sudoku: error: {e.source}:{e.line}: {clashes[0]}", file=sys.stderr)
             return EXIT_BAD_INPUT
+        n = count_solutions(e.puzzle, limit=2)
+        if n != 1:
+            what = "no solution" if n == 0 else "more than one solution"
+            print(
+                f"csp-sudoku: {e.source}:{e.line}: the puzzle has {what}; "
+                "no logical explanation exists",
+                file=sys.stderr,
+            )
+            code = EXIT_NOT_ALL
+            continue
         rng = np.random.default_rng(args.seed) if args.seed is not None else None
-        path = solve_path(e.puzzle, order, max_subset=args.max_subset, rng=rng)
-        if path.contradiction:
+        path = solve_path(e.puzzle, order, max_subset=args.max_subset, rng=rng, chains=settings)
+        if not path.solved:
             code = EXIT_NOT_ALL
         if args.json:
             print(json.dumps(path.to_dict(), indent=args.indent))

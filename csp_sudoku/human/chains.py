@@ -163,6 +163,8 @@ class ChainMove:
         chains: the chain of the refuted candidate, or one chain per branch.
         column: the cell or unit-digit column whose branches agree (cell and
             region forms), -1 otherwise.
+        options: how many moves of this level and form were found (refutable
+            candidates for the contradiction form; 1 for the verity forms).
     """
 
     form: str
@@ -172,6 +174,7 @@ class ChainMove:
     eliminations: tuple[tuple[int, int], ...]
     chains: tuple[Chain, ...] = field(default=())
     column: int = -1
+    options: int = 1
 
 
 # --------------------------------------------------------------------------- state
@@ -283,7 +286,13 @@ def find_chain_move(state: CandidateState, settings: ChainSettings = ChainSettin
             k = int(order[best])
             chain = build_chain(state, k, level, settings, base=base)
             return ChainMove(
-                "contradiction", level, chain.length, (), ((k // g.size, k % g.size + 1),), (chain,)
+                "contradiction",
+                level,
+                chain.length,
+                (),
+                ((k // g.size, k % g.size + 1),),
+                (chain,),
+                options=int(hits.size),
             )
         if keep:
             move = _verity(state, base, cands, out_alive, out_on, level, settings)
@@ -497,7 +506,7 @@ def describe_chain(chain: Chain, geometry: Geometry, indent: str = "  ") -> list
 
 def _reason_text(geometry: Geometry, ec: Any, link: Link) -> str:
     if link.reason == "elim":
-        return f"peer in {_column_place(geometry, ec, link.column)}"
+        return f"same {_column_place(geometry, ec, link.column)}"
     if link.reason == "single":
         if link.column < geometry.ncells:
             return "naked single"
@@ -518,7 +527,7 @@ def _reason_text(geometry: Geometry, ec: Any, link: Link) -> str:
 
 def _column_place(geometry: Geometry, ec: Any, column: int) -> str:
     if column < geometry.ncells:
-        return f"cell {geometry.cell_name(column)}"
+        return "cell"
     return geometry.unit_name(ec.column_unit(column))
 
 

@@ -9,7 +9,9 @@ move of the first that has any, then start again from the first. Techniques:
     Sudoku Puzzles by a Computational Model*, section "SiSuS");
 ``subsets``
     one application of the constraint subset rule of the smallest size
-    ``n = 1, 2, ..., max_subset`` that has any (Hunt, Pong, Tucker,
+    ``n = 1, 2, ..., max_subset`` that has any, the easiest by Sudoku
+    Explainer's values within that size (pointing before claiming, naked pair
+    before X-Wing before hidden pair; :mod:`csp_sudoku.human.costs`) (Hunt, Pong, Tucker,
     *Difficulty-Driven Sudoku Puzzle Generation*, sections "Constraint Subset
     Rule" and "Human Model");
 ``chains``
@@ -54,6 +56,7 @@ from csp_sudoku.human.chains import (
     find_chain_move,
     move_cells,
 )
+from csp_sudoku.human.costs import subset_value
 from csp_sudoku.human.state import CandidateState
 from csp_sudoku.human.subsets import apply_subset, find_subsets
 from csp_sudoku.puzzle import Puzzle
@@ -311,18 +314,62 @@ def _singles_steps(
     return steps, int(status)
 
 
-def _subset_step(state: CandidateState, max_subset: int) -> Step | None:
+#: Above this many changed columns a full subset search is cheaper than rooted ones.
+_ROOTED_LIMIT = 48
+
+
+@dataclass
+class _SubsetMemo:
+    """The live candidates when the last subset search up to the path's size found nothing.
+
+    A later application must have an A column holding a candidate removed since
+    then (otherwise it applied then too, or splits into smaller ones that
+    did), so the next search only needs to look at A grown from those columns
+    (:func:`csp_sudoku._kernels.human.rooted_subset_search`). The result is the
+    same as a full search: when a rooted search finds something, the full
+    search of that size runs and gives the step.
+    """
+
+    alive: NDArray[np.bool_] | None = None
+
+
+def _none_touching(state: CandidateState, n: int, memo: _SubsetMemo) -> bool:
+    """True when the memo proves that no size-``n`` application exists now."""
+    from csp_sudoku._kernels.human import rooted_subset_search
+
+    if memo.alive is None:
+        return False
+    t = tables(state.geometry)
+    alive = state.alive()
+    removed = np.flatnonzero(memo.alive & ~alive)
+    cols = np.unique(t.candidate_columns[removed].reshape(-1))
+    cols = cols[cols >= 0]
+    if cols.size > _ROOTED_LIMIT:
+        return False
+    out = np.empty((1, 2 * n), dtype=np.int32)
+    cc, kc = t.column_candidates, t.candidate_columns
+    return not any(rooted_subset_search(alive, cc, kc, n, True, out, int(r)) for r in cols)
+
+
+def _subset_step(
+    state: CandidateState, max_subset: int, memo: _SubsetMemo | None = None
+) -> Step | None:
     g = state.geometry
     cols_table = tables(g).column_candidates
+    memo = memo if memo is not None else _SubsetMemo()
     for n in range(1, max_subset + 1):
+        if _none_touching(state, n, memo):
+            continue
         apps = find_subsets(state, n)
         if not apps:
             continue
-        app = apps[0]
+        # the easiest application of the size, as Sudoku Explainer would take it
+        app = min(apps, key=lambda x: subset_value(x.name, n))
         alive = state.alive()
         live = [x for x in cols_table[list(app.a)].reshape(-1).tolist() if alive[x]]
         cells = sorted({x // g.size for x in live} | {c for c, _d in app.eliminations})
         apply_subset(state, app)
+        memo.alive = None
         return Step(
             app.name or "subset",
             "subset",
@@ -334,6 +381,7 @@ def _subset_step(state: CandidateState, max_subset: int) -> Step | None:
             b=app.b,
             cells=tuple(cells),
         )
+    memo.alive = state.alive()
     return None
 
 
@@ -375,7 +423,7 @@ def _chain_step(state: CandidateState, settings: ChainSettings) -> Step | None:
         0,
         move.placements,
         move.eliminations,
-        1,
+        move.options,
         cells=move_cells(move, state.geometry),
         level=move.level,
         form=move.form,
@@ -454,6 +502,7 @@ def solve_path(
             sol = np.asarray(solved.cells, dtype=np.int8)
     ref_rng = rng if rng is not None else np.random.default_rng(0)
     chain_settings = chains if chains is not None else ChainSettings()
+    subset_memo = _SubsetMemo()
     limit = max_steps if max_steps is not None else 10 * puzzle.geometry.ncandidates
 
     while len(path.steps) < limit:
@@ -474,7 +523,7 @@ def solve_path(
                 if steps or status < 0:
                     break
             elif tech == "subsets":
-                step = _subset_step(state, max_subset)
+                step = _subset_step(state, max_subset, subset_memo)
                 if step is not None:
                     path.steps.append(step)
                     break

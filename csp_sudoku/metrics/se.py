@@ -7,11 +7,13 @@ figure up to the first placement and for the first step. The human model
 graded refutation) takes its steps in a similar order, cheapest first, so the
 estimate gives every step a difficulty on SE's scale and takes the maximum:
 
-* singles and named subset-rule moves take SE's published values (hidden
-  single 1.2 in a box, 1.5 in a line; naked single 2.3; pointing 2.6; claiming
-  2.8; naked pair 3.0; X-Wing 3.2; hidden pair 3.4; naked triple 3.6;
-  Swordfish 3.8; hidden triple 4.0; naked quad 5.0; Jellyfish 5.2; hidden quad
-  5.4); unnamed subset-rule moves take the value of a hidden subset of their size;
+* singles and named subset-rule moves take SE's published values
+  (:mod:`csp_sudoku.human.costs`: hidden single 1.2 in a box, 1.5 in a line;
+  naked single 2.3; pointing 2.6; ... hidden quad 5.4); unnamed subset-rule
+  moves take the value of a hidden subset of their size. Within a run of
+  singles the easiest single is taken each time, as SE does; a subset move
+  that at once makes a single takes SE's "direct" value (direct pointing 1.7,
+  direct claiming 1.9, direct hidden pair 2.0, direct hidden triple 2.5);
 * a chain step of level ``L`` and form ``f`` (contradiction, or cell/region
   forcing) with chain length ``n`` takes ``base[L][f] + slope[L] * log2(1 + n)``:
   SE too adds to a chain's base rating as the chain grows, by steps that
@@ -27,34 +29,15 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from csp_sudoku.human.costs import SE_DIRECT, SE_VALUES, subset_value
 from csp_sudoku.human.path import SolvePath, Step
+from csp_sudoku.human.state import CandidateState
 from csp_sudoku.puzzle import Puzzle
-
-#: SE's values of the techniques the subset rule and singles cover.
-SE_VALUES: dict[str, float] = {
-    "hidden single": 1.5,
-    "hidden single (box)": 1.2,
-    "naked single": 2.3,
-    "pointing": 2.6,
-    "claiming": 2.8,
-    "naked pair": 3.0,
-    "X-Wing": 3.2,
-    "hidden pair": 3.4,
-    "naked triple": 3.6,
-    "Swordfish": 3.8,
-    "hidden triple": 4.0,
-    "naked quad": 5.0,
-    "Jellyfish": 5.2,
-    "hidden quad": 5.4,
-}
-
-#: Unnamed subset-rule moves, by size.
-SUBSET_BY_SIZE: dict[int, float] = {1: 2.8, 2: 3.4, 3: 4.0, 4: 5.4}
 
 #: Level names of the ``se`` metric, easiest first, with the upper ER bound of each.
 SE_LEVELS: tuple[tuple[str, float], ...] = (
@@ -71,19 +54,23 @@ SE_LEVELS: tuple[tuple[str, float], ...] = (
 class SeModel:
     """The chain part of the estimate (see the module doc).
 
+    A chain step of level ``L`` with chain length ``n`` is rated
+    ``base[L] + slope * log2(1 + n)``, plus ``verity`` for the cell and region
+    forms, capped at ``cap``.
+
     Attributes:
-        base: ``base[level][form]`` for level 0, 1, 2 and forms
-            ``contradiction``, ``verity`` (cell and region forcing chains).
-        slope: ``slope[level]``, added per doubling of the chain length.
+        base: ``base[level]`` for levels 0, 1, 2.
+        slope: added per doubling of the chain length.
+        verity: added for cell and region forcing chains.
         cap: the largest value a step can take (SE's scale ends near 12).
         fitted_on: where the parameters come from.
     """
 
-    base: tuple[tuple[float, float], ...] = ((6.6, 7.6), (8.2, 8.6), (9.3, 9.6))
-    slope: tuple[float, ...] = (0.3, 0.25, 0.2)
+    base: tuple[float, ...] = (4.0, 6.0, 8.0)
+    slope: float = 0.8
+    verity: float = 0.5
     cap: float = 12.0
     fitted_on: str = "defaults (not fitted)"
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
@@ -93,18 +80,20 @@ class SeModel:
     def from_dict(cls, d: dict[str, Any]) -> SeModel:
         """Inverse of :meth:`to_dict`."""
         return cls(
-            tuple(tuple(float(v) for v in row) for row in d["base"]),  # type: ignore[misc]
-            tuple(float(v) for v in d["slope"]),
+            tuple(float(v) for v in d["base"]),
+            float(d["slope"]),
+            float(d["verity"]),
             float(d.get("cap", 12.0)),
             str(d.get("fitted_on", "")),
-            dict(d.get("extra", {})),
         )
 
     def chain_value(self, level: int, form: str, length: int) -> float:
         """The difficulty of a chain step."""
         lv = min(max(level, 0), len(self.base) - 1)
-        base = self.base[lv][0 if form == "contradiction" else 1]
-        return min(self.cap, base + self.slope[lv] * math.log2(1 + max(length, 0)))
+        value = self.base[lv] + self.slope * math.log2(1 + max(length, 0))
+        if form != "contradiction":
+            value += self.verity
+        return min(self.cap, value)
 
 
 @lru_cache(maxsize=1)
@@ -121,19 +110,24 @@ def step_difficulty(step: Step, puzzle: Puzzle, model: SeModel | None = None) ->
     """The difficulty of one step on SE's scale."""
     m = model if model is not None else shipped_model()
     if step.kind == "single":
-        if step.technique == "hidden single":
-            kinds = puzzle.geometry.unit_kinds
-            if 0 <= step.unit < len(kinds) and kinds[step.unit] in ("box", "region"):
-                return SE_VALUES["hidden single (box)"]
-            return SE_VALUES["hidden single"]
-        return SE_VALUES["naked single"]
+        return _single_value(puzzle, step.unit)
     if step.kind == "subset":
-        return SE_VALUES.get(step.technique, SUBSET_BY_SIZE.get(step.size, 5.4))
+        return subset_value(step.technique, step.size)
     if step.kind == "chain":
         return m.chain_value(step.level, step.form, step.length)
     # refutation and oracle steps are outside SE's techniques: rate them as the
     # hardest chain level, so a path that needed them is never rated easy
     return m.chain_value(len(m.base) - 1, "contradiction", 64)
+
+
+def _single_value(puzzle: Puzzle, unit: int) -> float:
+    """SE's value of a single: hidden in a box, hidden in a line, naked (``unit`` -1)."""
+    if unit < 0:
+        return SE_VALUES["naked single"]
+    kinds = puzzle.geometry.unit_kinds
+    if 0 <= unit < len(kinds) and kinds[unit] in ("box", "region"):
+        return SE_VALUES["hidden single (box)"]
+    return SE_VALUES["hidden single"]
 
 
 @dataclass(frozen=True)
@@ -157,10 +151,74 @@ class SeEstimate:
         }
 
 
+def _greedy_singles(state: CandidateState, count: int, puzzle: Puzzle) -> list[float]:
+    """SE's order within a run of singles: the easiest single each time.
+
+    SE takes a hidden single in a box (1.2) before one in a line (1.5) before
+    a naked single (2.3). Singles only ever add placements, so any order
+    places the same cells; the order changes only how hard the run is. The
+    model's path takes the first single it sees, so the run is replayed here
+    on a copy, ``count`` placements long.
+    """
+    work = state.copy()
+    out: list[float] = []
+    for _ in range(count):
+        best: dict[tuple[int, int], float] = {}
+        for single in work.naked_singles():
+            best[(single.cell, single.digit)] = SE_VALUES["naked single"]
+        for single in work.hidden_singles():
+            key = (single.cell, single.digit)
+            best[key] = min(best.get(key, math.inf), _single_value(puzzle, single.unit))
+        if not best:
+            break
+        (cell, digit), value = min(best.items(), key=lambda kv: (kv[1], kv[0]))
+        out.append(value)
+        work.place(cell, digit)
+    return out
+
+
+def difficulties(path: SolvePath, model: SeModel | None = None) -> list[float]:
+    """The difficulty of every step of ``path`` on SE's scale.
+
+    Singles are rated in SE's order within each run of singles (see
+    :func:`_greedy_singles`); other steps by :func:`step_difficulty`.
+    """
+    puzzle = path.puzzle
+    state = CandidateState.from_puzzle(puzzle)
+    out: list[float] = []
+    steps = path.steps
+    i = 0
+    while i < len(steps):
+        if steps[i].kind == "single":
+            j = i
+            while j < len(steps) and steps[j].kind == "single":
+                j += 1
+            run = _greedy_singles(state, j - i, puzzle)
+            run += [step_difficulty(s, puzzle, model) for s in steps[i + len(run) : j]]
+            out.extend(run)
+            for s in steps[i:j]:
+                for c, d in s.placements:
+                    state.place(c, d)
+            i = j
+            continue
+        s = steps[i]
+        value = step_difficulty(s, puzzle, model)
+        if s.kind == "subset" and i + 1 < len(steps) and steps[i + 1].kind == "single":
+            # no single was available before it, so it made the next one: SE's direct form
+            value = min(value, SE_DIRECT.get(s.technique, value))
+        out.append(value)
+        for c, d in s.placements:
+            state.place(c, d)
+        for c, d in s.eliminations:
+            state.eliminate(c, d)
+        i += 1
+    return out
+
+
 def estimate(path: SolvePath, model: SeModel | None = None) -> SeEstimate:
     """ER (the hardest step), EP (the hardest up to the first placement) and ED
     (the first step) of a solved path."""
-    diffs = tuple(step_difficulty(s, path.puzzle, model) for s in path.steps)
+    diffs = tuple(difficulties(path, model))
     if not diffs:
         return SeEstimate(0.0, 0.0, 0.0, (), "")
     first_place = next((i for i, s in enumerate(path.steps) if s.placements), len(diffs) - 1)
