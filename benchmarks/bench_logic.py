@@ -103,6 +103,9 @@ def summary(res: list[tuple[bool, float, int]]) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sample", type=int, default=100, help="puzzles per set (default 100)")
+    ap.add_argument(
+        "--sample-hard", type=int, default=None, help="puzzles of the two forum sets (default --sample)"
+    )
     ap.add_argument("--sets", default=",".join(SETS))
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--no-peer", action="store_true")
@@ -117,7 +120,8 @@ def main(argv: list[str] | None = None) -> int:
         print("peer not installed (pip install larsdoku): ours only", file=sys.stderr)
     report: dict[str, Any] = {}
     for name in args.sets.split(","):
-        puzzles = sample(name, args.sample)
+        n = args.sample_hard if args.sample_hard and name.startswith("forum") else args.sample
+        puzzles = sample(name, n)
         row = {"ours": summary(run(ours, puzzles, args.jobs))}
         if have_peer:
             row["peer"] = summary(run(peer, puzzles, args.jobs))

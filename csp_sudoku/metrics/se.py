@@ -34,6 +34,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+import numpy as np
+
 from csp_sudoku.human.costs import SE_DIRECT, SE_VALUES, subset_value
 from csp_sudoku.human.path import SolvePath, Step
 from csp_sudoku.human.state import CandidateState
@@ -50,25 +52,39 @@ SE_LEVELS: tuple[tuple[str, float], ...] = (
 )
 
 
+#: Where the level-0 curve has its knots: log2(1 + chain length) = 2 .. 7
+#: (lengths 3, 7, 15, 31, 63, 127).
+KNOTS_X: tuple[float, ...] = (2.0, 3.0, 4.0, 5.0, 6.0, 7.0)
+
+
 @dataclass(frozen=True)
 class SeModel:
     """The chain part of the estimate (see the module doc).
 
-    A chain step of level ``L`` with chain length ``n`` is rated
-    ``base[L] + slope * log2(1 + n)``, plus ``verity`` for the cell and region
-    forms, capped at ``cap``.
+    With ``x = log2(1 + n)`` for a chain of length ``n``:
+
+    * level 0: a monotone piecewise-linear curve through ``knots`` at
+      :data:`KNOTS_X` (flat beyond the ends): SE's chain ratings grow with the
+      chain's length and level off near 9;
+    * level 1: the level-0 curve plus ``level1``;
+    * level 2: ``nested_base + nested_slope * x``;
+    * cell and region forcing chains add ``verity``; nothing goes above ``cap``.
 
     Attributes:
-        base: ``base[level]`` for levels 0, 1, 2.
-        slope: added per doubling of the chain length.
+        knots: the level-0 values at :data:`KNOTS_X`.
+        level1: what the subset rule inside the assumption adds.
+        nested_base: level 2 at ``x = 0``.
+        nested_slope: level 2 per doubling of the length.
         verity: added for cell and region forcing chains.
         cap: the largest value a step can take (SE's scale ends near 12).
         fitted_on: where the parameters come from.
     """
 
-    base: tuple[float, ...] = (4.0, 6.0, 8.0)
-    slope: float = 0.8
-    verity: float = 0.5
+    knots: tuple[float, ...] = (4.5, 6.6, 8.4, 9.0, 9.3, 9.5)
+    level1: float = 0.5
+    nested_base: float = 9.5
+    nested_slope: float = 0.15
+    verity: float = 0.3
     cap: float = 12.0
     fitted_on: str = "defaults (not fitted)"
 
@@ -80,8 +96,10 @@ class SeModel:
     def from_dict(cls, d: dict[str, Any]) -> SeModel:
         """Inverse of :meth:`to_dict`."""
         return cls(
-            tuple(float(v) for v in d["base"]),
-            float(d["slope"]),
+            tuple(float(v) for v in d["knots"]),
+            float(d["level1"]),
+            float(d["nested_base"]),
+            float(d["nested_slope"]),
             float(d["verity"]),
             float(d.get("cap", 12.0)),
             str(d.get("fitted_on", "")),
@@ -89,8 +107,13 @@ class SeModel:
 
     def chain_value(self, level: int, form: str, length: int) -> float:
         """The difficulty of a chain step."""
-        lv = min(max(level, 0), len(self.base) - 1)
-        value = self.base[lv] + self.slope * math.log2(1 + max(length, 0))
+        x = math.log2(1 + max(length, 0))
+        if level >= 2:
+            value = self.nested_base + self.nested_slope * x
+        else:
+            value = float(np.interp(x, KNOTS_X, np.maximum.accumulate(self.knots)))
+            if level == 1:
+                value += self.level1
         if form != "contradiction":
             value += self.verity
         return min(self.cap, value)
