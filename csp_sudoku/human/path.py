@@ -320,35 +320,39 @@ _ROOTED_LIMIT = 48
 
 @dataclass
 class _SubsetMemo:
-    """The live candidates when the last subset search up to the path's size found nothing.
+    """Per size, the live candidates when a search of that size last found nothing.
 
-    A later application must have an A column holding a candidate removed since
-    then (otherwise it applied then too, or splits into smaller ones that
-    did), so the next search only needs to look at A grown from those columns
-    (:func:`csp_sudoku._kernels.human.rooted_subset_search`). The result is the
-    same as a full search: when a rooted search finds something, the full
-    search of that size runs and gives the step.
+    A later application of size n must have an A column holding a candidate
+    removed since then (otherwise it applied then too, or splits into smaller
+    ones that did), so the next search of size n only needs to look at A grown
+    from those columns (:func:`csp_sudoku._kernels.human.rooted_subset_search`).
+    The result is the same as a full search: when a rooted search finds
+    something, the full search of that size runs and gives the step.
     """
 
-    alive: NDArray[np.bool_] | None = None
+    alive: dict[int, NDArray[np.bool_]] = field(default_factory=dict)
 
 
 def _none_touching(state: CandidateState, n: int, memo: _SubsetMemo) -> bool:
     """True when the memo proves that no size-``n`` application exists now."""
     from csp_sudoku._kernels.human import rooted_subset_search
 
-    if memo.alive is None:
+    base = memo.alive.get(n)
+    if base is None:
         return False
     t = tables(state.geometry)
     alive = state.alive()
-    removed = np.flatnonzero(memo.alive & ~alive)
+    removed = np.flatnonzero(base & ~alive)
     cols = np.unique(t.candidate_columns[removed].reshape(-1))
     cols = cols[cols >= 0]
     if cols.size > _ROOTED_LIMIT:
         return False
     out = np.empty((1, 2 * n), dtype=np.int32)
     cc, kc = t.column_candidates, t.candidate_columns
-    return not any(rooted_subset_search(alive, cc, kc, n, True, out, int(r)) for r in cols)
+    if any(rooted_subset_search(alive, cc, kc, n, True, out, int(r)) for r in cols):
+        return False
+    memo.alive[n] = alive
+    return True
 
 
 def _subset_step(
@@ -362,6 +366,7 @@ def _subset_step(
             continue
         apps = find_subsets(state, n)
         if not apps:
+            memo.alive[n] = state.alive()
             continue
         # the easiest application of the size, as Sudoku Explainer would take it
         app = min(apps, key=lambda x: subset_value(x.name, n))
@@ -369,7 +374,6 @@ def _subset_step(
         live = [x for x in cols_table[list(app.a)].reshape(-1).tolist() if alive[x]]
         cells = sorted({x // g.size for x in live} | {c for c, _d in app.eliminations})
         apply_subset(state, app)
-        memo.alive = None
         return Step(
             app.name or "subset",
             "subset",
@@ -381,7 +385,6 @@ def _subset_step(
             b=app.b,
             cells=tuple(cells),
         )
-    memo.alive = state.alive()
     return None
 
 
