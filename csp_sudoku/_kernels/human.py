@@ -237,11 +237,13 @@ def refute_many(masks, values, peers, npeers, units, cells, digits, rand, limit)
 @njit(cache=True)
 def subset_search(alive, column_candidates, candidate_columns, n, first, out):  # type: ignore[no-untyped-def]
     """Applications of the constraint subset rule of size ``n`` (see :func:`rooted_subset_search`)."""
-    return rooted_subset_search(alive, column_candidates, candidate_columns, n, first, out, -1)
+    return rooted_subset_search(
+        alive, column_candidates, candidate_columns, n, first, out, np.empty(0, dtype=np.int32)
+    )
 
 
 @njit(cache=True)
-def rooted_subset_search(alive, column_candidates, candidate_columns, n, first, out, root):  # type: ignore[no-untyped-def]
+def rooted_subset_search(alive, column_candidates, candidate_columns, n, first, out, roots):  # type: ignore[no-untyped-def]
     """Applications of the constraint subset rule of size ``n``.
 
     Hunt, Pong, Tucker, *Difficulty-Driven Sudoku Puzzle Generation*, theorem
@@ -266,10 +268,11 @@ def rooted_subset_search(alive, column_candidates, candidate_columns, n, first, 
         n: the size.
         first: stop at the first application found.
         out: ``(cap, 2n)`` int32; row i gets A (n columns) then B (n columns).
-        root: -1 for every application; a column ``r`` for the applications
-            whose A contains ``r`` (grown from ``r``; the other A columns may
-            be lower). A rooted search may list an application twice; it is
-            meant for "is there one touching these columns" questions.
+        roots: empty for every application; else columns ``r``: only the
+            applications whose A contains one of them (grown from ``r``; the
+            other A columns may be lower). A rooted search may list an
+            application twice; it is meant for "is there one touching these
+            columns" questions.
 
     Returns:
         The number of applications found (rows beyond ``cap`` are not written).
@@ -311,8 +314,11 @@ def rooted_subset_search(alive, column_candidates, candidate_columns, n, first, 
     ntried = np.zeros(depth, dtype=np.int32)
     ncand_a = np.zeros(depth, dtype=np.int32)
     nout = 0
-    for a1 in range(ncols):
-        if colk[a1] == 0 or (root >= 0 and a1 != root):
+    rooted = roots.shape[0] > 0
+    nroots = roots.shape[0] if rooted else ncols
+    for ri in range(nroots):
+        a1 = roots[ri] if rooted else ri
+        if colk[a1] == 0:
             continue
         inA[a1] = True
         alist[0] = a1
@@ -374,7 +380,7 @@ def rooted_subset_search(alive, column_candidates, candidate_columns, n, first, 
                                 continue
                             for j in range(kk):
                                 a = candidate_columns[y, j]
-                                if a < 0 or (a <= a1 and root < 0):
+                                if a < 0 or (a <= a1 and not rooted):
                                     continue
                                 if inA[a] or inB[a] or ban_a[a] or stamp[a] == tick:
                                     continue

@@ -15,8 +15,9 @@ level   propagation inside the assumption       Sudoku Explainer / HoDoKu terms
                                                 chains (SE 7.0-9.0); HoDoKu's forcing
                                                 chains / nets
 1       singles and the constraint subset       dynamic forcing chains (+) (SE 8.5-
-        rule up to ``max_subset`` (pointing,    9.5): the chain may use locked
-        claiming, pairs, X-Wing, ...)           candidates, subsets and fish
+        rule up to ``max_subset`` (default 1:   9.5): the chain may use locked
+        pointing and claiming; 2 adds pairs     candidates (and, with a larger
+        and X-Wing, ...)                        size, subsets and fish)
 2       level 1 and nested refutation: a        nested forcing chains (SE 9.5 and
         candidate whose own level-``inner``     above); HoDoKu's "Kraken"/nested
         refutation contradicts inside the       nets
@@ -231,7 +232,7 @@ class ChainSettings:
     """
 
     max_level: int = MAX_LEVEL
-    max_subset: int = 2
+    max_subset: int = 1
     inner_level: int = 0
     verity: bool = True
     budget: int = DEFAULT_BUDGET

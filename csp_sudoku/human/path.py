@@ -349,7 +349,7 @@ def _none_touching(state: CandidateState, n: int, memo: _SubsetMemo) -> bool:
         return False
     out = np.empty((1, 2 * n), dtype=np.int32)
     cc, kc = t.column_candidates, t.candidate_columns
-    if any(rooted_subset_search(alive, cc, kc, n, True, out, int(r)) for r in cols):
+    if cols.size and rooted_subset_search(alive, cc, kc, n, True, out, cols.astype(np.int32)):
         return False
     memo.alive[n] = alive
     return True
