@@ -1,0 +1,483 @@
+"""A solution counter for the standard 9x9 grid only: digit-major bit boards (numba).
+
+The generic kernel (:mod:`csp_sudoku._kernels.bitset`) keeps one candidate
+mask per cell and reads the geometry from tables, so every step walks lists
+of peers and units. This one knows the 9x9 shape and keeps the state the way
+the fastest native solvers do, *digit-major*: for each digit and each band
+(three rows) one 27-bit word whose bit ``(row % 3) * 9 + col`` is set while
+the digit is still possible in that cell. 27 words hold every candidate, and
+one more word per band marks the cells already placed; a whole search state
+is 30 integers, copied in one go when the search branches.
+
+Reasoning, to a fixed point, all of it bit arithmetic on those words:
+
+* **band matching** (box-line reasoning, both ways): inside a band a digit
+  sits once in each of the three rows and once in each of the three boxes, so
+  its row-by-box occupancy must hold a permutation. A table indexed by the
+  9-bit occupancy keeps only the (row, box) pairs that lie on some
+  permutation (0 when none does: a contradiction). This is pointing and
+  claiming between the band's rows and boxes, done for every digit and band
+  at every node for a few table look-ups.
+* **hidden singles** in rows and boxes (a band word masked to one row or box
+  with one bit left) and in columns (per digit, a once/twice count over the
+  nine rows);
+* **naked singles**: per band, a once/twice count over the nine digit words
+  gives the cells with exactly one candidate, and the cells with none (a
+  contradiction), with no loop over cells.
+
+Placing a digit clears its cell in the other eight words, its row and box in
+its own word, and its column in the two other bands of its digit.
+
+Search branches on a cell with two candidates when there is one (else three,
+else the fewest), depth-first, one saved state per level, and stops at
+``limit`` solutions.
+
+Return conventions (as in the generic kernel): counts are ``>= 0``; ``-1``
+means a cell value outside ``0..9``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from numpy.typing import NDArray
+
+from csp_sudoku._kernels.bitset import _cttz
+
+#: Words in a state: 27 digit-band boards, then the placed cells of each band.
+_WORDS = 30
+_SOLVED = 27
+_ALL27 = (1 << 27) - 1
+
+
+def _tables() -> tuple[NDArray[np.int64], ...]:
+    """The constant tables the kernel reads (built once, at import, in numpy)."""
+    # triad occupancy of a 9-bit row: bit k set when columns 3k..3k+2 hold a bit
+    tri = np.zeros(512, np.int64)
+    for m in range(512):
+        tri[m] = sum(1 << k for k in range(3) if (m >> (3 * k)) & 7)
+    # band matching: occupancy bit r*3+k (row r of the band meets box k) ->
+    # the 27-bit mask of the cells of the (row, box) pairs on some permutation
+    perms = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
+    keep = np.zeros(512, np.int64)
+    pairs9 = np.zeros(512, np.int64)
+    for occ in range(512):
+        pairs = 0
+        for p in perms:
+            bits = [r * 3 + p[r] for r in range(3)]
+            if all((occ >> b) & 1 for b in bits):
+                for b in bits:
+                    pairs |= 1 << b
+        pairs9[occ] = pairs
+        mask = 0
+        for b in range(9):
+            if (pairs >> b) & 1:
+                r, k = divmod(b, 3)
+                mask |= 7 << (r * 9 + 3 * k)
+        keep[occ] = mask
+    # for a cell bit of a band: its row and box inside the band, itself excluded
+    peer = np.zeros(27, np.int64)
+    for bit in range(27):
+        r, c = divmod(bit, 9)
+        m = 0x1FF << (9 * r)
+        for rr in range(3):
+            m |= 7 << (9 * rr + 3 * (c // 3))
+        peer[bit] = m & ~(1 << bit)
+    col = np.array([(1 << c) | (1 << (9 + c)) | (1 << (18 + c)) for c in range(9)], np.int64)
+    row = np.array([0x1FF << (9 * r) for r in range(3)], np.int64)
+    box = np.array([0x1C0E07 << (3 * k) for k in range(3)], np.int64)
+    # a 9-bit set of columns -> those columns in all three rows of a band word
+    colrep = np.array([m | (m << 9) | (m << 18) for m in range(512)], np.int64)
+    return tri, keep, pairs9, peer, col, row, box, colrep
+
+
+_TRI, _KEEP, _PAIRS, _PEER, _COL, _ROW, _BOX, _COLREP = _tables()
+
+
+@njit(cache=True, inline="always")
+def _place(st, d, b, bit):  # type: ignore[no-untyped-def]
+    """Place digit ``d`` (0-based) at cell bit ``bit`` (a one-bit mask) of band ``b``."""
+    for e in range(9):
+        st[e * 3 + b] &= ~bit
+    p = _cttz(bit)
+    i = d * 3 + b
+    st[i] = (st[i] & ~_PEER[p]) | bit
+    cm = _COL[p % 9]
+    for b2 in range(3):
+        if b2 != b:
+            st[d * 3 + b2] &= ~cm
+    st[_SOLVED + b] |= bit
+
+
+@njit(cache=True)
+def _propagate(st):  # type: ignore[no-untyped-def]
+    """Band matching and singles to a fixed point; False on a contradiction."""
+    while True:
+        again = False
+        # band matching, then hidden singles in the band's rows and boxes
+        for b in range(3):
+            for d in range(9):
+                i = d * 3 + b
+                f = st[i]
+                occ = _TRI[f & 0x1FF] | (_TRI[(f >> 9) & 0x1FF] << 3) | (_TRI[f >> 18] << 6)
+                g = f & _KEEP[occ]
+                if g == 0:
+                    return False
+                if g != f:
+                    st[i] = g
+                    f = g
+                if f & ~st[_SOLVED + b] == 0:
+                    continue
+                for k in range(3):
+                    x = f & _ROW[k]
+                    if x & (x - 1) == 0 and x & ~st[_SOLVED + b]:
+                        _place(st, d, b, x)
+                        f = st[i]
+                        again = True
+                    x = f & _BOX[k]
+                    if x & (x - 1) == 0 and x & ~st[_SOLVED + b]:
+                        _place(st, d, b, x)
+                        f = st[i]
+                        again = True
+        # hidden singles in columns: per digit, a once/twice count over the nine rows
+        s0 = st[_SOLVED]
+        s1 = st[_SOLVED + 1]
+        s2 = st[_SOLVED + 2]
+        for d in range(9):
+            f0 = st[d * 3]
+            f1 = st[d * 3 + 1]
+            f2 = st[d * 3 + 2]
+            # stack matching: in each stack the digit's band-by-column occupancy
+            # must hold a permutation (box-line reasoning along columns)
+            c0 = (f0 | (f0 >> 9) | (f0 >> 18)) & 0x1FF
+            c1 = (f1 | (f1 >> 9) | (f1 >> 18)) & 0x1FF
+            c2 = (f2 | (f2 >> 9) | (f2 >> 18)) & 0x1FF
+            k0 = 0
+            k1 = 0
+            k2 = 0
+            for s_ in range(3):
+                sh = 3 * s_
+                occ = ((c0 >> sh) & 7) | (((c1 >> sh) & 7) << 3) | (((c2 >> sh) & 7) << 6)
+                p = _PAIRS[occ]
+                if p == 0:
+                    return False
+                k0 |= (p & 7) << sh
+                k1 |= ((p >> 3) & 7) << sh
+                k2 |= ((p >> 6) & 7) << sh
+            if k0 != c0 or k1 != c1 or k2 != c2:
+                f0 &= _COLREP[k0]
+                f1 &= _COLREP[k1]
+                f2 &= _COLREP[k2]
+                st[d * 3] = f0
+                st[d * 3 + 1] = f1
+                st[d * 3 + 2] = f2
+                again = True
+            once = 0
+            twice = 0
+            for f in (f0, f1, f2):
+                for r in range(3):
+                    x = (f >> (9 * r)) & 0x1FF
+                    twice |= once & x
+                    once |= x
+            if once != 0x1FF:
+                return False
+            placed = f0 & s0 | f1 & s1 | f2 & s2
+            placed = (placed | (placed >> 9) | (placed >> 18)) & 0x1FF
+            new = once & ~twice & ~placed
+            while new:
+                c = new & -new
+                new ^= c
+                cm = _COL[_cttz(c)]
+                for b in range(3):
+                    x = st[d * 3 + b] & cm
+                    if x:
+                        _place(st, d, b, x)
+                        again = True
+                        break
+        # naked singles (and empty cells): per band, a once/twice count over the digits
+        for b in range(3):
+            once = 0
+            twice = 0
+            for d in range(9):
+                f = st[d * 3 + b]
+                twice |= once & f
+                once |= f
+            if once != _ALL27:
+                return False
+            single = once & ~twice & ~st[_SOLVED + b]
+            while single:
+                x = single & -single
+                single ^= x
+                found = False
+                for d in range(9):
+                    if st[d * 3 + b] & x:
+                        _place(st, d, b, x)
+                        found = True
+                        break
+                if not found:
+                    return False
+                again = True
+        if not again:
+            return True
+
+
+@njit(cache=True)
+def _pick(st):  # type: ignore[no-untyped-def]
+    """The branch cell as ``band * 27 + bit``: two candidates if any, else three, else fewest."""
+    best = -1
+    bestn = 99
+    for b in range(3):
+        c1 = 0
+        c2 = 0
+        c3 = 0
+        c4 = 0
+        for d in range(9):
+            f = st[d * 3 + b]
+            c4 |= c3 & f
+            c3 |= c2 & f
+            c2 |= c1 & f
+            c1 |= f
+        open_ = ~st[_SOLVED + b] & _ALL27
+        x = c2 & ~c3 & open_
+        if x:
+            return b * 27 + _cttz(x)
+        x = c3 & ~c4 & open_
+        if x and bestn > 3:
+            best = b * 27 + _cttz(x)
+            bestn = 3
+        elif bestn > 4:
+            x = open_
+            while x:
+                p = _cttz(x)
+                x &= x - 1
+                n = 0
+                for d in range(9):
+                    n += (st[d * 3 + b] >> p) & 1
+                if n < bestn:
+                    bestn = n
+                    best = b * 27 + p
+    return best
+
+
+@njit(cache=True)
+def _load(cells, st):  # type: ignore[no-untyped-def]
+    """Fill and propagate ``st`` from 81 clue values.
+
+    Returns 1 when the clues are consistent so far, 0 when they clash (or
+    propagation finds a contradiction), -1 for a value outside ``0..9``.
+    """
+    for i in range(27):
+        st[i] = _ALL27
+    for b in range(3):
+        st[_SOLVED + b] = 0
+    for c in range(81):
+        v = cells[c]
+        if v == 0:
+            continue
+        if v < 0 or v > 9:
+            return -1
+    for c in range(81):
+        v = cells[c]
+        if v == 0:
+            continue
+        r = c // 9
+        b = r // 3
+        bit = np.int64(1) << ((r % 3) * 9 + c % 9)
+        i = (v - 1) * 3 + b
+        if st[i] & bit == 0:
+            return 0
+        _place(st, v - 1, b, bit)
+    if not _propagate(st):
+        return 0
+    return 1
+
+
+@njit(cache=True)
+def _write(st, row):  # type: ignore[no-untyped-def]
+    """Write the solved state ``st`` as 81 digits into ``row``."""
+    for d in range(9):
+        for b in range(3):
+            f = st[d * 3 + b]
+            while f:
+                p = _cttz(f)
+                f &= f - 1
+                row[b * 27 + (p // 9) * 9 + p % 9] = d + 1
+
+
+@njit(cache=True)
+def _same(st, avoid):  # type: ignore[no-untyped-def]
+    """True when the solved state ``st`` equals the grid ``avoid`` (81 digits)."""
+    for d in range(9):
+        for b in range(3):
+            f = st[d * 3 + b]
+            while f:
+                p = _cttz(f)
+                f &= f - 1
+                if avoid[b * 27 + p] != d + 1:
+                    return False
+    return True
+
+
+@njit(cache=True)
+def _search(st, limit, avoid, out, budget, ws):  # type: ignore[no-untyped-def]
+    """Count solutions (up to ``limit``) from the propagated state ``st``.
+
+    Solutions equal to ``avoid`` (when it has 81 cells) are not counted; the
+    first ``out.shape[0]`` counted are written to ``out``. After ``budget``
+    branch nodes (when ``budget > 0``) the search gives up and returns -2, as
+    the generic kernel does. ``ws`` is the workspace from :func:`_workspace`;
+    its ``nodes[0]`` receives the number of branch nodes visited.
+    """
+    stack, cells_, lefts, nodes_out = ws
+    count = 0
+    depth = 0
+    nodes = 0
+    while True:
+        # st is a consistent fixed point here: branch, or record a solution
+        if (st[_SOLVED] & st[_SOLVED + 1] & st[_SOLVED + 2]) == _ALL27:
+            if avoid.shape[0] != 81 or not _same(st, avoid):
+                if count < out.shape[0]:
+                    _write(st, out[count])
+                count += 1
+                if count >= limit:
+                    nodes_out[0] = nodes
+                    return count
+        else:
+            cell = _pick(st)
+            b = cell // 27
+            bit = np.int64(1) << (cell % 27)
+            left = 0
+            for d in range(9):
+                if st[d * 3 + b] & bit:
+                    left |= 1 << d
+            stack[depth, :] = st
+            cells_[depth] = cell
+            lefts[depth] = left
+            depth += 1
+        # take the next alternative, backtracking as needed
+        while True:
+            if depth == 0:
+                nodes_out[0] = nodes
+                return count
+            k = depth - 1
+            left = lefts[k]
+            d = _cttz(left)
+            left &= left - 1
+            if left == 0:
+                depth -= 1  # last alternative: this level is spent
+            else:
+                lefts[k] = left
+            st[:] = stack[k]
+            cell = cells_[k]
+            _place(st, d, cell // 27, np.int64(1) << (cell % 27))
+            nodes += 1
+            if nodes > budget > 0:
+                nodes_out[0] = nodes
+                return -2
+            if _propagate(st):
+                break
+
+
+@njit(cache=True)
+def _workspace():  # type: ignore[no-untyped-def]
+    """A state, and the search workspace: saved states, branch cells and digits, a node count."""
+    st = np.empty(_WORDS, np.int64)
+    stack = np.empty((82, _WORDS), np.int64)
+    cells_ = np.empty(82, np.int64)
+    lefts = np.empty(82, np.int64)
+    nodes = np.zeros(1, np.int64)
+    return st, (stack, cells_, lefts, nodes)
+
+
+@njit(cache=True)
+def count_cells(cells, limit, avoid, out, budget):  # type: ignore[no-untyped-def]
+    """Solutions of the 81 clues ``cells`` (0 = empty), up to ``limit``.
+
+    Solutions equal to ``avoid`` (if it has 81 cells) are not counted; the
+    first ``out.shape[0]`` are written to ``out``. Returns -1 for a bad value,
+    -2 when the search gave up after ``budget`` branch nodes.
+    """
+    st, ws = _workspace()
+    ok = _load(cells, st)
+    if ok <= 0:
+        return ok
+    return _search(st, limit, avoid, out, budget, ws)
+
+
+@njit(cache=True)
+def count_batch(batch, limit, budget):  # type: ignore[no-untyped-def]
+    """Counts (capped at ``limit``) for every row of an ``(n, 81)`` batch.
+
+    -1 marks a row with a bad value, -2 a row whose search gave up.
+    """
+    n = batch.shape[0]
+    counts = np.empty(n, np.int64)
+    st, ws = _workspace()
+    avoid = np.empty(0, np.int8)
+    out = np.empty((0, 81), np.int8)
+    for i in range(n):
+        ok = _load(batch[i], st)
+        if ok <= 0:
+            counts[i] = ok
+            continue
+        counts[i] = _search(st, limit, avoid, out, budget, ws)
+    return counts
+
+
+@njit(cache=True)
+def removable(cells, known, budget):  # type: ignore[no-untyped-def]
+    """The clue cells whose removal alone keeps ``known`` the only solution.
+
+    ``known`` must be the unique solution of ``cells``; as in the generic
+    kernel, each test searches for any solution of the clues less clue ``c``
+    with ``c`` barred from ``known[c]``. Returns the cell indices, or a
+    one-element ``[-1]`` for a bad cell value or ``[-2]`` when a search gave up.
+    """
+    st, ws = _workspace()
+    avoid = np.empty(0, np.int8)
+    out = np.empty((0, 81), np.int8)
+    res = np.empty(81, np.int64)
+    nres = 0
+    for c in range(81):
+        v = cells[c]
+        if v < 0 or v > 9:
+            res[0] = -1
+            return res[:1]
+    work = cells.copy()
+    for c in range(81):
+        v = cells[c]
+        if v == 0:
+            continue
+        work[c] = 0
+        ok = _load(work, st)
+        work[c] = v
+        if ok > 0:
+            r = c // 9
+            b = r // 3
+            bit = np.int64(1) << ((r % 3) * 9 + c % 9)
+            st[(v - 1) * 3 + b] &= ~bit
+            if _propagate(st):
+                found = _search(st, 1, avoid, out, budget, ws)
+                if found == -2:
+                    res[0] = -2
+                    return res[:1]
+                if found > 0:
+                    continue
+        res[nres] = c
+        nres += 1
+    return res[:nres]
+
+
+@njit(cache=True)
+def nodes_batch(batch, limit):  # type: ignore[no-untyped-def]
+    """Branch nodes each count-to-``limit`` of an ``(n, 81)`` batch visits (for benchmarks)."""
+    n = batch.shape[0]
+    nodes = np.zeros(n, np.int64)
+    st, ws = _workspace()
+    avoid = np.empty(0, np.int8)
+    out = np.empty((0, 81), np.int8)
+    for i in range(n):
+        if _load(batch[i], st) > 0:
+            _search(st, limit, avoid, out, 0, ws)
+            nodes[i] = ws[3][0]
+    return nodes
