@@ -28,9 +28,9 @@ Reasoning, to a fixed point, all of it bit arithmetic on those words:
 Placing a digit clears its cell in the other eight words, its row and box in
 its own word, and its column in the two other bands of its digit.
 
-Search branches on a cell with two candidates when there is one (else three,
-else the fewest), depth-first, one saved state per level, and stops at
-``limit`` solutions.
+Search branches on a cell with the fewest candidates (two, nearly always),
+taking among those the one whose placement removes the most candidates;
+depth-first, one saved state per level; it stops at ``limit`` solutions.
 
 Return conventions (as in the generic kernel): counts are ``>= 0``; ``-1``
 means a cell value outside ``0..9``.
@@ -42,11 +42,15 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from csp_sudoku._kernels.bitset import _cttz
+from csp_sudoku._kernels.bitset import _ctpop, _cttz
 
-#: Words in a state: 27 digit-band boards, then the placed cells of each band.
-_WORDS = 30
+#: Words in a state: 27 digit-band boards, the placed cells of each band,
+#: then what each propagation step last saw of the boards (see :func:`_propagate`).
 _SOLVED = 27
+_SEEN_BAND = 30
+_SEEN_STACK = 57
+_SEEN_NAKED = 84
+_WORDS = 111
 _ALL27 = (1 << 27) - 1
 
 
@@ -54,8 +58,15 @@ def _tables() -> tuple[NDArray[np.int64], ...]:
     """The constant tables the kernel reads (built once, at import, in numpy)."""
     # triad occupancy of a 9-bit row: bit k set when columns 3k..3k+2 hold a bit
     tri = np.zeros(512, np.int64)
+    full3 = np.zeros(512, np.int64)
     for m in range(512):
         tri[m] = sum(1 << k for k in range(3) if (m >> (3 * k)) & 7)
+        full3[m] = sum(1 << k for k in range(3) if (m >> (3 * k)) & 7 == 7)
+    # for a (row, box) occupancy bit r*3+k of a band: the other bits of its row and box
+    line = np.array(
+        [((7 << (3 * (q // 3))) | (0b001001001 << (q % 3))) & ~(1 << q) for q in range(9)],
+        np.int64,
+    )
     # band matching: occupancy bit r*3+k (row r of the band meets box k) ->
     # the 27-bit mask of the cells of the (row, box) pairs on some permutation
     perms = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
@@ -88,10 +99,19 @@ def _tables() -> tuple[NDArray[np.int64], ...]:
     box = np.array([0x1C0E07 << (3 * k) for k in range(3)], np.int64)
     # a 9-bit set of columns -> those columns in all three rows of a band word
     colrep = np.array([m | (m << 9) | (m << 18) for m in range(512)], np.int64)
-    return tri, keep, pairs9, peer, col, row, box, colrep
+    # the minirows (bit r*3+k) a digit is confined to within its row or its box
+    conf = np.zeros(512, np.int64)
+    for occ in range(512):
+        for q in range(9):
+            r, k = divmod(q, 3)
+            rowbits = [(occ >> (r * 3 + kk)) & 1 for kk in range(3)]
+            boxbits = [(occ >> (rr * 3 + k)) & 1 for rr in range(3)]
+            if (occ >> q) & 1 and (sum(rowbits) == 1 or sum(boxbits) == 1):
+                conf[occ] |= 1 << q
+    return tri, full3, line, keep, pairs9, peer, col, row, box, colrep, conf
 
 
-_TRI, _KEEP, _PAIRS, _PEER, _COL, _ROW, _BOX, _COLREP = _tables()
+(_TRI, _FULL3, _LINE, _KEEP, _PAIRS, _PEER, _COL, _ROW, _BOX, _COLREP, _CONF) = _tables()
 
 
 @njit(cache=True, inline="always")
@@ -109,17 +129,76 @@ def _place(st, d, b, bit):  # type: ignore[no-untyped-def]
     st[_SOLVED + b] |= bit
 
 
+@njit(cache=True, inline="always")
+def _dirty_band(st, seen, b):  # type: ignore[no-untyped-def]
+    """True (and the snapshot renewed) when a word of band ``b`` changed since ``seen``."""
+    dirty = False
+    for d in range(9):
+        i = d * 3 + b
+        if st[i] != st[seen + i]:
+            st[seen + i] = st[i]
+            dirty = True
+    return dirty
+
+
 @njit(cache=True)
 def _propagate(st):  # type: ignore[no-untyped-def]
-    """Band matching and singles to a fixed point; False on a contradiction."""
+    """Band and stack matching and singles to a fixed point; False on a contradiction.
+
+    Each of the three steps keeps a snapshot of the words it last read (in
+    ``st`` itself, so saved states carry it) and skips the bands or digits
+    whose words have not changed since: at a fixed point it would find
+    nothing new there. On success the snapshots equal the words.
+    """
     while True:
         again = False
         # band matching, then hidden singles in the band's rows and boxes
         for b in range(3):
+            if not _dirty_band(st, _SEEN_BAND, b):
+                continue
+            # how many digits each minirow (three cells of a row in a box) still
+            # holds: fewer than three is a contradiction; with exactly three,
+            # those digits are confined to it within its row and its box
+            n1 = 0
+            n2 = 0
+            n3 = 0
+            n4 = 0
+            g1 = 0
+            g2 = 0
+            g3 = 0
+            g4 = 0
+            for d in range(9):
+                f = st[d * 3 + b]
+                occ = _TRI[f & 0x1FF] | (_TRI[(f >> 9) & 0x1FF] << 3) | (_TRI[f >> 18] << 6)
+                n4 |= n3 & occ
+                n3 |= n2 & occ
+                n2 |= n1 & occ
+                n1 |= occ
+                cf = _CONF[occ]
+                g4 |= g3 & cf
+                g3 |= g2 & cf
+                g2 |= g1 & cf
+                g1 |= cf
+            if n3 != 0x1FF or g4 != 0:
+                return False
+            # a minirow that three digits must occupy holds nothing else
+            c3 = g3
+            sv = st[_SOLVED + b]
+            e3 = (
+                n3
+                & ~n4
+                & ~(_FULL3[sv & 0x1FF] | (_FULL3[(sv >> 9) & 0x1FF] << 3) | (_FULL3[sv >> 18] << 6))
+            )
             for d in range(9):
                 i = d * 3 + b
                 f = st[i]
                 occ = _TRI[f & 0x1FF] | (_TRI[(f >> 9) & 0x1FF] << 3) | (_TRI[f >> 18] << 6)
+                h = occ & e3
+                while h:
+                    q = h & -h
+                    h ^= q
+                    occ &= ~_LINE[_cttz(q)]
+                occ &= ~(c3 & ~_CONF[occ])
                 g = f & _KEEP[occ]
                 if g == 0:
                     return False
@@ -139,25 +218,76 @@ def _propagate(st):  # type: ignore[no-untyped-def]
                         _place(st, d, b, x)
                         f = st[i]
                         again = True
-        # hidden singles in columns: per digit, a once/twice count over the nine rows
+        # how many digits each minicolumn (three cells of a column in a box)
+        # still holds, as for minirows; bit 9 * band + column
+        m1 = 0
+        m2 = 0
+        m3 = 0
+        m4 = 0
+        for d in range(9):
+            i = d * 3
+            f0 = st[i]
+            f1 = st[i + 1]
+            f2 = st[i + 2]
+            occ = (
+                ((f0 | (f0 >> 9) | (f0 >> 18)) & 0x1FF)
+                | (((f1 | (f1 >> 9) | (f1 >> 18)) & 0x1FF) << 9)
+                | (((f2 | (f2 >> 9) | (f2 >> 18)) & 0x1FF) << 18)
+            )
+            m4 |= m3 & occ
+            m3 |= m2 & occ
+            m2 |= m1 & occ
+            m1 |= occ
+        if m3 != _ALL27:
+            return False
         s0 = st[_SOLVED]
         s1 = st[_SOLVED + 1]
         s2 = st[_SOLVED + 2]
+        v3 = (
+            m3
+            & ~m4
+            & ~(
+                (s0 & (s0 >> 9) & (s0 >> 18) & 0x1FF)
+                | ((s1 & (s1 >> 9) & (s1 >> 18) & 0x1FF) << 9)
+                | ((s2 & (s2 >> 9) & (s2 >> 18) & 0x1FF) << 18)
+            )
+        )
+        # stack matching and hidden singles in columns, digit by digit
         for d in range(9):
-            f0 = st[d * 3]
-            f1 = st[d * 3 + 1]
-            f2 = st[d * 3 + 2]
-            # stack matching: in each stack the digit's band-by-column occupancy
-            # must hold a permutation (box-line reasoning along columns)
+            i = d * 3
+            f0 = st[i]
+            f1 = st[i + 1]
+            f2 = st[i + 2]
+            if (
+                f0 == st[_SEEN_STACK + i]
+                and f1 == st[_SEEN_STACK + i + 1]
+                and f2 == st[_SEEN_STACK + i + 2]
+            ):
+                continue
+            st[_SEEN_STACK + i] = f0
+            st[_SEEN_STACK + i + 1] = f1
+            st[_SEEN_STACK + i + 2] = f2
+            # in each stack the digit's band-by-column occupancy must hold a
+            # permutation (box-line reasoning along columns)
             c0 = (f0 | (f0 >> 9) | (f0 >> 18)) & 0x1FF
             c1 = (f1 | (f1 >> 9) | (f1 >> 18)) & 0x1FF
             c2 = (f2 | (f2 >> 9) | (f2 >> 18)) & 0x1FF
             k0 = 0
             k1 = 0
             k2 = 0
+            h0 = c0 & v3
+            h1 = c1 & (v3 >> 9)
+            h2 = c2 & (v3 >> 18)
             for s_ in range(3):
                 sh = 3 * s_
                 occ = ((c0 >> sh) & 7) | (((c1 >> sh) & 7) << 3) | (((c2 >> sh) & 7) << 6)
+                # a minicolumn holding exactly three digits confines each of them
+                # to it within its column and its box (bit band * 3 + column here)
+                h = ((h0 >> sh) & 7) | (((h1 >> sh) & 7) << 3) | (((h2 >> sh) & 7) << 6)
+                while h:
+                    q = h & -h
+                    h ^= q
+                    occ &= ~_LINE[_cttz(q)]
                 p = _PAIRS[occ]
                 if p == 0:
                     return False
@@ -168,10 +298,11 @@ def _propagate(st):  # type: ignore[no-untyped-def]
                 f0 &= _COLREP[k0]
                 f1 &= _COLREP[k1]
                 f2 &= _COLREP[k2]
-                st[d * 3] = f0
-                st[d * 3 + 1] = f1
-                st[d * 3 + 2] = f2
+                st[i] = f0
+                st[i + 1] = f1
+                st[i + 2] = f2
                 again = True
+            # a once/twice count over the nine rows
             once = 0
             twice = 0
             for f in (f0, f1, f2):
@@ -181,7 +312,7 @@ def _propagate(st):  # type: ignore[no-untyped-def]
                     once |= x
             if once != 0x1FF:
                 return False
-            placed = f0 & s0 | f1 & s1 | f2 & s2
+            placed = f0 & st[_SOLVED] | f1 & st[_SOLVED + 1] | f2 & st[_SOLVED + 2]
             placed = (placed | (placed >> 9) | (placed >> 18)) & 0x1FF
             new = once & ~twice & ~placed
             while new:
@@ -189,13 +320,15 @@ def _propagate(st):  # type: ignore[no-untyped-def]
                 new ^= c
                 cm = _COL[_cttz(c)]
                 for b in range(3):
-                    x = st[d * 3 + b] & cm
+                    x = st[i + b] & cm
                     if x:
                         _place(st, d, b, x)
                         again = True
                         break
         # naked singles (and empty cells): per band, a once/twice count over the digits
         for b in range(3):
+            if not _dirty_band(st, _SEEN_NAKED, b):
+                continue
             once = 0
             twice = 0
             for d in range(9):
@@ -218,14 +351,44 @@ def _propagate(st):  # type: ignore[no-untyped-def]
                     return False
                 again = True
         if not again:
+            for i in range(27):
+                st[_SEEN_BAND + i] = st[i]
+                st[_SEEN_STACK + i] = st[i]
+                st[_SEEN_NAKED + i] = st[i]
             return True
+
+
+@njit(cache=True, inline="always")
+def _reach(st, b, p):  # type: ignore[no-untyped-def]
+    """How many candidates placing a digit of cell bit ``p`` of band ``b`` would remove.
+
+    Summed over the cell's digits: the digit's other places in the cell's row,
+    box and column.
+    """
+    bit = np.int64(1) << p
+    cm = _COL[p % 9]
+    sc = 0
+    for d in range(9):
+        f = st[d * 3 + b]
+        if f & bit:
+            sc += _ctpop(f & _PEER[p])
+            for b2 in range(3):
+                if b2 != b:
+                    sc += _ctpop(st[d * 3 + b2] & cm)
+    return sc
 
 
 @njit(cache=True)
 def _pick(st):  # type: ignore[no-untyped-def]
-    """The branch cell as ``band * 27 + bit``: two candidates if any, else three, else fewest."""
+    """The branch cell as ``band * 27 + bit``.
+
+    Among the cells with the fewest candidates (two, nearly always), the one
+    whose placement removes the most candidates (see :func:`_reach`): on the
+    hardest sets this halved the tree against taking the first such cell.
+    """
     best = -1
-    bestn = 99
+    bestn = 10
+    bests = -1
     for b in range(3):
         c1 = 0
         c2 = 0
@@ -238,24 +401,26 @@ def _pick(st):  # type: ignore[no-untyped-def]
             c2 |= c1 & f
             c1 |= f
         open_ = ~st[_SOLVED + b] & _ALL27
-        x = c2 & ~c3 & open_
-        if x:
-            return b * 27 + _cttz(x)
-        x = c3 & ~c4 & open_
-        if x and bestn > 3:
-            best = b * 27 + _cttz(x)
-            bestn = 3
-        elif bestn > 4:
-            x = open_
+        for n, x in ((2, c2 & ~c3 & open_), (3, c3 & ~c4 & open_), (4, c4 & open_)):
+            if n > bestn:
+                break
             while x:
                 p = _cttz(x)
                 x &= x - 1
-                n = 0
-                for d in range(9):
-                    n += (st[d * 3 + b] >> p) & 1
-                if n < bestn:
-                    bestn = n
+                m = n
+                if n == 4:
+                    m = 0
+                    for d in range(9):
+                        m += (st[d * 3 + b] >> p) & 1
+                if m > bestn:
+                    continue
+                sc = _reach(st, b, p)
+                if m < bestn or sc > bests:
                     best = b * 27 + p
+                    bestn = m
+                    bests = sc
+            if bestn <= n:
+                break
     return best
 
 
@@ -270,6 +435,8 @@ def _load(cells, st):  # type: ignore[no-untyped-def]
         st[i] = _ALL27
     for b in range(3):
         st[_SOLVED + b] = 0
+    for i in range(_SEEN_BAND, _WORDS):
+        st[i] = -1
     for c in range(81):
         v = cells[c]
         if v == 0:
