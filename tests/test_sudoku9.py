@@ -78,8 +78,17 @@ def test_counts_match_the_generic_kernel(name: str, step: int) -> None:
 def test_counts_match_an_independent_counter(name: str, step: int) -> None:
     lines = load_lines(name, step=step)
     # the plain Python counter is slow on the hardest sets: take a few of each
-    take = 6 if "hardest" in name or "17" in name else 12
-    batch = _variants(_batch(lines[:: max(1, len(lines) // take)][:take]), seed=step + 1)
+    take = 6 if "hardest" in name else 12
+    base = _batch(lines[:: max(1, len(lines) // take)][:take])
+    if name.startswith("17"):
+        # the plain counter needs seconds per 17-clue puzzle: give it 10 clues more
+        rng = np.random.default_rng(step)
+        for p in base:
+            sol = np.empty((1, 81), dtype=np.int8)
+            sudoku9.count_cells(p, 1, NO_AVOID, sol, 0)
+            extra = rng.choice(np.flatnonzero(p == 0), 10, replace=False)
+            p[extra] = sol[0, extra]
+    batch = _variants(base, seed=step + 1)
     ours = sudoku9.count_batch(batch, 2, 0).tolist()
     assert ours == [count_solutions_9x9(p, 2) for p in batch]
 
