@@ -149,3 +149,20 @@ def test_only_the_plain_grid_takes_the_9x9_kernel() -> None:
     labels[2], labels[3] = labels[3], labels[2]  # a jigsaw with two cells swapped
     labels[9 + 2], labels[9 + 3] = labels[9 + 3], labels[9 + 2]
     assert not fast_module._is_plain9(Geometry.jigsaw(labels))
+
+
+def test_text_path_agrees_and_falls_back() -> None:
+    import csp_sudoku
+    from csp_sudoku.errors import ParseError
+
+    lines = load_lines("top1465.txt", step=300) + load_lines("multi_solution_serg.txt", step=900)
+    for s in lines:
+        want = sudoku9.count_batch(_batch([s]), 2, 0)[0]
+        assert fast_module.count_text9(s) == want
+        assert fast_module.count_text9(" " + s.replace(".", "0") + "\n") == want
+        assert csp_sudoku.is_unique(s) == (want == 1)
+    assert fast_module.count_text9("1" * 81) == 0  # clashing clues: no solution
+    assert fast_module.count_text9("x" * 81) is None  # not a symbol: the full parser explains
+    assert fast_module.count_text9("." * 80) is None
+    with pytest.raises(ParseError):
+        csp_sudoku.is_unique("x" * 81)

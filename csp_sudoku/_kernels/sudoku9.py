@@ -572,6 +572,28 @@ def count_cells(cells, limit, avoid, out, budget):  # type: ignore[no-untyped-de
 
 
 @njit(cache=True)
+def count_text(raw, lut, limit, budget):  # type: ignore[no-untyped-def]
+    """Solutions, up to ``limit``, of a puzzle given as its 81 text bytes (``uint8``).
+
+    ``lut`` maps each byte to its cell value (0 = empty) or to -1 for a byte
+    that is no symbol; such a byte gives -3, and the caller takes its full
+    parser (which explains what is wrong). This lets ``is_unique(str)`` skip
+    building a cell array in Python. -2: gave up after ``budget`` nodes.
+    """
+    cells = np.empty(81, np.int8)
+    for c in range(81):
+        v = lut[raw[c]]
+        if v < 0:
+            return -3
+        cells[c] = v
+    st, ws = _workspace()
+    ok = _load(cells, st)
+    if ok <= 0:
+        return ok
+    return _search(st, limit, np.empty(0, np.int8), np.empty((0, 81), np.int8), budget, ws)
+
+
+@njit(cache=True)
 def count_batch(batch, limit, budget):  # type: ignore[no-untyped-def]
     """Counts (capped at ``limit``) for every row of an ``(n, 81)`` batch.
 

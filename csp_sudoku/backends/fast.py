@@ -31,6 +31,7 @@ from csp_sudoku._kernels import bitset, sudoku9
 from csp_sudoku.backends.base import Backend, Cells
 from csp_sudoku.errors import ParseError
 from csp_sudoku.geometry import Geometry
+from csp_sudoku.io import _LUT
 
 #: Largest digit count a candidate mask (``int64``) holds.
 MAX_SIZE = 62
@@ -43,6 +44,36 @@ _SOLUTION_CHUNK = 4096
 
 _NO_AVOID = np.empty(0, dtype=np.int8)
 _NO_OUT9 = np.empty((0, 81), dtype=np.int8)
+
+
+#: Text byte -> 9x9 cell value (0 = empty), -1 for a byte that is no 9x9 symbol.
+_LUT9 = np.where(_LUT <= 9, _LUT, -1).astype(np.int8)
+
+#: Branch nodes a count-to-2 from :func:`count_text9` may take (the backend's default).
+_BUDGET9_2 = 2 * 10_000
+
+
+def count_text9(text: str, limit: int = 2) -> int | None:
+    """Solutions (up to ``limit``) of a one-line 9x9 puzzle, straight from its text.
+
+    The hot path of ``is_unique(str)``: the 81 bytes go to the 9x9 kernel as
+    they are, with no cell array built in Python. None when the text is not a
+    clean 81-symbol line or the search ran out of its node budget: the caller
+    then takes the general path (full parser with its messages; SAT fallback).
+    """
+    t = text.strip()
+    if len(t) != 81:
+        return None
+    try:
+        raw = t.encode("ascii")
+    except UnicodeEncodeError:
+        return None
+    n = int(
+        sudoku9.count_text(
+            np.frombuffer(raw, dtype=np.uint8), _LUT9, limit, _BUDGET9_2 * limit // 2
+        )
+    )
+    return n if n >= 0 else None
 
 
 def _is_plain9(geometry: Geometry) -> bool:
