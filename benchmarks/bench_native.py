@@ -16,9 +16,10 @@ For each set, over the same puzzles, the mean time per count-to-2 of:
 * *generic*: the generic bitset kernel (:mod:`csp_sudoku._kernels.bitset`),
   the fast backend's route for 9x9 before this kernel, as one batch call.
 
-Each figure is the best of ``--rounds`` rounds (the mean over the whole set
-within a round; best of rounds to shed noise from the other process on the
-machine); ratios divide mean by mean.
+Each figure is the best of ``--rounds`` rounds of the mean over the whole
+set, in CPU time of this process (``time.process_time``: the machine is
+shared, and wall time then counts the time other jobs hold the core); ratios
+divide mean by mean.
 
 Usage (one core):
     .venv/bin/python benchmarks/bench_native.py            # the sets as in docs (~1 min)
@@ -102,12 +103,12 @@ def build_tdoku(src: Path, into: Path) -> ctypes.CDLL | None:
 
 
 def best_mean(run: Callable[[], object], n: int, rounds: int) -> float:
-    """The best over ``rounds`` of the mean microseconds per puzzle of ``run`` (all ``n``)."""
+    """The best over ``rounds`` of the mean CPU microseconds per puzzle of ``run`` (all ``n``)."""
     best = float("inf")
     for _ in range(rounds):
-        t = time.perf_counter()
+        t = time.process_time()
         run()
-        best = min(best, (time.perf_counter() - t) / n * 1e6)
+        best = min(best, (time.process_time() - t) / n * 1e6)
     return best
 
 
@@ -158,7 +159,7 @@ def main() -> None:
     """Run every set and print one table (markdown) with ratios against tdoku."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="a tenth of each sample")
-    ap.add_argument("--rounds", type=int, default=3, help="rounds per figure (best is kept)")
+    ap.add_argument("--rounds", type=int, default=5, help="rounds per figure (best is kept)")
     ap.add_argument("--tdoku", type=Path, default=TDOKU, help="tdoku's source tree")
     ap.add_argument("--data", type=Path, default=DATA, help="the shared data folder")
     args = ap.parse_args()

@@ -166,3 +166,23 @@ def test_text_path_agrees_and_falls_back() -> None:
     assert fast_module.count_text9("." * 80) is None
     with pytest.raises(ParseError):
         csp_sudoku.is_unique("x" * 81)
+
+
+@pytest.mark.parametrize("symmetry", ["none", "rot180", "rot90"])
+def test_reduce_in_the_kernel_gives_the_loops_puzzles(
+    symmetry: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import csp_sudoku
+    from csp_sudoku.generators import RemovalStats, minimal_puzzle
+    from csp_sudoku.generators import minimal as minimal_module
+
+    stats = RemovalStats()
+    ours = [minimal_puzzle(G9, s, symmetry=symmetry, stats=stats) for s in range(12)]
+    assert stats.solver_calls + stats.shortcuts == stats.tried and stats.shortcuts > 0
+    monkeypatch.setattr(minimal_module, "_reduce9", lambda *args: None)
+    loop = [minimal_puzzle(G9, s, symmetry=symmetry) for s in range(12)]
+    assert [p.cells.tolist() for p in ours] == [p.cells.tolist() for p in loop]
+    for p in ours[:4]:
+        assert csp_sudoku.count_solutions(p, backend="sat") == 1
+        if symmetry == "none":
+            assert csp_sudoku.is_minimal(p, backend="sat")

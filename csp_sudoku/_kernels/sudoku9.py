@@ -111,6 +111,19 @@ def _tables() -> tuple[NDArray[np.int64], ...]:
     return tri, full3, line, keep, pairs9, peer, col, row, box, colrep, conf
 
 
+def _peers81() -> NDArray[np.int64]:
+    """The 20 peers of each of the 81 cells (same row, column or box)."""
+    out = np.zeros((81, 20), np.int64)
+    for c in range(81):
+        r, k = divmod(c, 9)
+        ps = [r * 9 + j for j in range(9)] + [j * 9 + k for j in range(9)]
+        ps += [(r // 3 * 3 + i) * 9 + k // 3 * 3 + j for i in range(3) for j in range(3)]
+        out[c] = sorted(set(ps) - {c})
+    return out
+
+
+_PEERS81 = _peers81()
+
 (_TRI, _FULL3, _LINE, _KEEP, _PAIRS, _PEER, _COL, _ROW, _BOX, _COLREP, _CONF) = _tables()
 
 
@@ -655,6 +668,77 @@ def removable(cells, known, budget):  # type: ignore[no-untyped-def]
         res[nres] = c
         nres += 1
     return res[:nres]
+
+
+@njit(cache=True)
+def reduce(work, sol, orbits, order, budget, stats):  # type: ignore[no-untyped-def]
+    """Remove clues of ``work`` orbit by orbit while ``sol`` stays the only solution.
+
+    The generator's removal loop in one call. ``work`` (clues of a unique
+    puzzle whose solution is ``sol``) is reduced in place. ``orbits`` is an
+    ``(norbits, 4)`` table of cell groups padded with -1; ``order`` the order
+    to visit them. An orbit is removed unless the clues without it admit
+    another solution: a removal that propagation alone answers (every cell
+    placed) is a *shortcut*; otherwise one search, with a lone removed cell
+    barred from its digit in ``sol`` (any other solution differs there), or
+    for a larger orbit one that skips ``sol``. ``stats`` (4 ints) receives
+    tried, shortcuts, solver calls and removed. Returns 0, or -2 when a search
+    gave up after ``budget`` nodes (``work`` is then partly reduced).
+    """
+    st, ws = _workspace()
+    out = np.empty((0, 81), np.int8)
+    no_avoid = np.empty(0, np.int8)
+    saved = np.empty(4, np.int8)
+    for k in range(order.shape[0]):
+        g = order[k]
+        n = 0
+        last = -1
+        taken = 0
+        for j in range(orbits.shape[1]):
+            c = orbits[g, j]
+            if c >= 0 and work[c] != 0:
+                saved[j] = work[c]
+                work[c] = 0
+                taken |= 1 << j
+                n += 1
+                last = c
+        if n == 0:
+            continue
+        stats[0] += 1
+        if n == 1:
+            # a lone cell whose peers hold the eight other digits is a naked
+            # single of the remaining clues: removable, no propagation needed
+            seen = 0
+            for j in range(20):
+                seen |= 1 << work[_PEERS81[last, j]]
+            if (seen | 1 | (1 << sol[last])) == 0x3FF:
+                stats[1] += 1
+                stats[3] += 1
+                continue
+        other = 0
+        if _load(work, st) > 0:
+            if (st[_SOLVED] & st[_SOLVED + 1] & st[_SOLVED + 2]) == _ALL27:
+                stats[1] += 1
+            else:
+                stats[2] += 1
+                if n == 1:
+                    v = sol[last]
+                    r = last // 9
+                    bit = np.int64(1) << ((r % 3) * 9 + last % 9)
+                    st[(v - 1) * 3 + r // 3] &= ~bit
+                    if _propagate(st):
+                        other = _search(st, 1, no_avoid, out, budget, ws)
+                else:
+                    other = _search(st, 1, sol, out, budget, ws)
+        if other == -2:
+            return -2
+        if other > 0:
+            for j in range(orbits.shape[1]):
+                if (taken >> j) & 1:
+                    work[orbits[g, j]] = saved[j]
+        else:
+            stats[3] += 1
+    return 0
 
 
 @njit(cache=True)
