@@ -9,6 +9,8 @@ one solve per clue (same grid sampler as ours, so only the removal differs).
 Usage (one core):
     .venv/bin/python benchmarks/bench_generate.py            # everything (~5 min)
     .venv/bin/python benchmarks/bench_generate.py --quick    # smaller samples
+    .venv/bin/python benchmarks/bench_generate.py --only-minimal9 [--generic]
+                                                     # minimal 9x9 only [as before issue 11]
 """
 
 from __future__ import annotations
@@ -99,8 +101,23 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--only-targets", action="store_true", help="only the top-1% targets")
+    ap.add_argument("--only-minimal9", action="store_true", help="only minimal 9x9 puzzles")
+    ap.add_argument(
+        "--generic",
+        action="store_true",
+        help="9x9 as before issue 11: the generic kernel and the Python removal loop",
+    )
     args = ap.parse_args()
     q = args.quick
+    if args.generic:
+        from csp_sudoku.backends import fast
+        from csp_sudoku.generators import minimal
+
+        fast._is_plain9 = lambda geometry: False  # type: ignore[assignment]
+        minimal._reduce9 = lambda *args: None  # type: ignore[assignment]
+    if args.only_minimal9:
+        bench_minimal(9, 100 if q else 300, 3 if q else 5)
+        return
     if args.only_targets:
         top_percent(q)
         return

@@ -16,6 +16,9 @@ For each set, over the same puzzles, the mean time per count-to-2 of:
 * *generic*: the generic bitset kernel (:mod:`csp_sudoku._kernels.bitset`),
   the fast backend's route for 9x9 before this kernel, as one batch call.
 
+It also prints the mean search size: tdoku's ``num_guesses`` (binary branch
+points) and our branch nodes (alternatives tried: a two-way branch is two).
+
 Each figure is the best of ``--rounds`` rounds of the mean over the whole
 set, in CPU time of this process (``time.process_time``: the machine is
 shared, and wall time then counts the time other jobs hold the core); ratios
@@ -40,7 +43,7 @@ from pathlib import Path
 import numpy as np
 
 import csp_sudoku
-from csp_sudoku._kernels import bitset
+from csp_sudoku._kernels import bitset, sudoku9
 from csp_sudoku.backends.fast import FastBackend
 from csp_sudoku.geometry import Geometry
 
@@ -132,7 +135,12 @@ def bench_set(
         sol = ctypes.create_string_buffer(82)
         guesses = ctypes.c_size_t(0)
         ref = ctypes.byref(guesses)
-        theirs = np.array([min(fn(p, 2, 0, sol, ref), 2) for p in raw])
+        theirs = np.empty(n, dtype=np.int64)
+        total_guesses = 0
+        for k, p in enumerate(raw):
+            theirs[k] = min(fn(p, 2, 0, sol, ref), 2)
+            total_guesses += guesses.value
+        res["tdoku guesses"] = total_guesses / n
         if not np.array_equal(theirs, np.minimum(ours, 2)):
             raise SystemExit(f"{name}: tdoku and count_many disagree")
 
@@ -141,6 +149,7 @@ def bench_set(
                 fn(p, 2, 0, sol, ref)
 
         res["tdoku"] = best_mean(run_tdoku, n, rounds)
+    res["nodes"] = float(sudoku9.nodes_batch(arr, 2).mean())
     res["count_many"] = best_mean(lambda: csp_sudoku.count_many(arr, 2), n, rounds)
 
     def run_unique() -> None:
@@ -170,9 +179,10 @@ def main() -> None:
         csp_sudoku.is_unique("." * 81)
         print(
             "| set | puzzles | tdoku | count_many | is_unique(str) | generic kernel "
-            "| count_many / tdoku | is_unique / tdoku | is_unique / count_many | generic / tdoku |"
+            "| count_many / tdoku | is_unique / tdoku | is_unique / count_many | generic / tdoku "
+            "| tdoku guesses | our nodes |"
         )
-        print("|---|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
         for name, sample in SETS:
             if args.quick and sample is not None:
                 sample //= 10
@@ -183,7 +193,8 @@ def main() -> None:
                 f"| {name.removesuffix('.txt')} | {len(lines):,} | {td:.1f} | "
                 f"{r['count_many']:.1f} | {r['is_unique']:.1f} | {r['generic']:.1f} | "
                 f"{r['count_many'] / td:.2f}x | {r['is_unique'] / td:.2f}x | "
-                f"{r['is_unique'] / r['count_many']:.2f}x | {r['generic'] / td:.2f}x |",
+                f"{r['is_unique'] / r['count_many']:.2f}x | {r['generic'] / td:.2f}x | "
+                f"{r.get('tdoku guesses', float('nan')):.1f} | {r['nodes']:.1f} |",
                 flush=True,
             )
 
