@@ -6,8 +6,9 @@ of peers and units. This one knows the 9x9 shape and keeps the state the way
 the fastest native solvers do, *digit-major*: for each digit and each band
 (three rows) one 27-bit word whose bit ``(row % 3) * 9 + col`` is set while
 the digit is still possible in that cell. 27 words hold every candidate, and
-one more word per band marks the cells already placed; a whole search state
-is 30 integers, copied in one go when the search branches.
+one more word per band marks the cells already placed; with the propagation
+steps' snapshots (below) a search state is 111 integers, copied in one go
+when the search branches.
 
 Reasoning, to a fixed point, all of it bit arithmetic on those words:
 
@@ -17,7 +18,12 @@ Reasoning, to a fixed point, all of it bit arithmetic on those words:
   9-bit occupancy keeps only the (row, box) pairs that lie on some
   permutation (0 when none does: a contradiction). This is pointing and
   claiming between the band's rows and boxes, done for every digit and band
-  at every node for a few table look-ups.
+  at every node for a few table look-ups. **Stack matching** does the same
+  for the columns and boxes of each stack.
+* **minirow and minicolumn triples**: a minirow (three cells of a row in a
+  box) with exactly three possible digits confines them to it within its row
+  and box; a minirow that three digits must occupy holds nothing else; fewer
+  than three possible digits is a contradiction. The same for minicolumns.
 * **hidden singles** in rows and boxes (a band word masked to one row or box
   with one bit left) and in columns (per digit, a once/twice count over the
   nine rows);
@@ -25,15 +31,21 @@ Reasoning, to a fixed point, all of it bit arithmetic on those words:
   gives the cells with exactly one candidate, and the cells with none (a
   contradiction), with no loop over cells.
 
-Placing a digit clears its cell in the other eight words, its row and box in
-its own word, and its column in the two other bands of its digit.
+Each step keeps a snapshot of the words it last read and skips the bands or
+digits that have not changed since. Placing a digit clears its cell in the
+other eight words, its row and box in its own word, and its column in the two
+other bands of its digit.
 
 Search branches on a cell with the fewest candidates (two, nearly always),
 taking among those the one whose placement removes the most candidates;
 depth-first, one saved state per level; it stops at ``limit`` solutions.
 
-Return conventions (as in the generic kernel): counts are ``>= 0``; ``-1``
-means a cell value outside ``0..9``.
+Entry points: :func:`count_cells`, :func:`count_batch`, :func:`count_text`
+(from the bytes of a line), :func:`removable` and :func:`reduce` (the
+generator's removal questions), :func:`nodes_batch` (search sizes, for
+benchmarks). Return conventions (as in the generic kernel): counts are
+``>= 0``; ``-1`` means a cell value outside ``0..9``; ``-2`` that the search
+gave up after its node budget; ``-3`` (text only) a byte that is no symbol.
 """
 
 from __future__ import annotations
@@ -55,71 +67,59 @@ _ALL27 = (1 << 27) - 1
 
 
 def _tables() -> tuple[NDArray[np.int64], ...]:
-    """The constant tables the kernel reads (built once, at import, in numpy)."""
-    # triad occupancy of a 9-bit row: bit k set when columns 3k..3k+2 hold a bit
+    """The constant tables the kernel reads (built once, at import, with numpy: about 1 ms)."""
+    m = np.arange(512, dtype=np.int64)  # every 9-bit value
+    rows3 = np.array([7 << (3 * r) for r in range(3)], np.int64)  # (row, box) bits of a row
+    boxes3 = np.array([0b001001001 << k for k in range(3)], np.int64)  # ... of a box
+
+    def popcount9(x: NDArray[np.int64]) -> NDArray[np.int64]:
+        return sum(((x >> j) & 1) for j in range(9))  # type: ignore[return-value]
+
+    # triad occupancy of a 9-bit row: bit k set when columns 3k..3k+2 hold a bit;
+    # full3: bit k set when all three do
     tri = np.zeros(512, np.int64)
     full3 = np.zeros(512, np.int64)
-    for m in range(512):
-        tri[m] = sum(1 << k for k in range(3) if (m >> (3 * k)) & 7)
-        full3[m] = sum(1 << k for k in range(3) if (m >> (3 * k)) & 7 == 7)
-    # for a (row, box) occupancy bit r*3+k of a band: the other bits of its row and box
-    line = np.array(
-        [((7 << (3 * (q // 3))) | (0b001001001 << (q % 3))) & ~(1 << q) for q in range(9)],
-        np.int64,
-    )
-    # band matching: occupancy bit r*3+k (row r of the band meets box k) ->
-    # the 27-bit mask of the cells of the (row, box) pairs on some permutation
-    perms = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
-    keep = np.zeros(512, np.int64)
+    for k in range(3):
+        t = (m >> (3 * k)) & 7
+        tri |= (t != 0).astype(np.int64) << k
+        full3 |= (t == 7).astype(np.int64) << k
+    # for a (row, box) occupancy bit q = r*3+k of a band: the other bits of its row and box
+    line = np.array([(rows3[q // 3] | boxes3[q % 3]) & ~(1 << q) for q in range(9)], np.int64)
+    # band matching: occupancy bit r*3+k (row r of the band meets box k) -> pairs9,
+    # the (row, box) pairs on some permutation, and keep, those pairs' cells
     pairs9 = np.zeros(512, np.int64)
-    for occ in range(512):
-        pairs = 0
-        for p in perms:
-            bits = [r * 3 + p[r] for r in range(3)]
-            if all((occ >> b) & 1 for b in bits):
-                for b in bits:
-                    pairs |= 1 << b
-        pairs9[occ] = pairs
-        mask = 0
-        for b in range(9):
-            if (pairs >> b) & 1:
-                r, k = divmod(b, 3)
-                mask |= 7 << (r * 9 + 3 * k)
-        keep[occ] = mask
+    for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)):
+        pm = sum(1 << (r * 3 + perm[r]) for r in range(3))
+        pairs9 |= np.where(m & pm == pm, pm, 0)
+    keep = np.zeros(512, np.int64)
+    for q in range(9):
+        keep |= ((pairs9 >> q) & 1) * (7 << ((q // 3) * 9 + 3 * (q % 3)))
+    # the minirows (bit q) a digit is confined to within its row or its box
+    conf = np.zeros(512, np.int64)
+    for q in range(9):
+        alone = (popcount9(m & rows3[q // 3]) == 1) | (popcount9(m & boxes3[q % 3]) == 1)
+        conf |= (((m >> q) & 1) & alone) << q
     # for a cell bit of a band: its row and box inside the band, itself excluded
     peer = np.zeros(27, np.int64)
     for bit in range(27):
         r, c = divmod(bit, 9)
-        m = 0x1FF << (9 * r)
-        for rr in range(3):
-            m |= 7 << (9 * rr + 3 * (c // 3))
-        peer[bit] = m & ~(1 << bit)
+        peer[bit] = ((0x1FF << (9 * r)) | (0x1C0E07 << (3 * (c // 3)))) & ~(1 << bit)
     col = np.array([(1 << c) | (1 << (9 + c)) | (1 << (18 + c)) for c in range(9)], np.int64)
     row = np.array([0x1FF << (9 * r) for r in range(3)], np.int64)
     box = np.array([0x1C0E07 << (3 * k) for k in range(3)], np.int64)
     # a 9-bit set of columns -> those columns in all three rows of a band word
-    colrep = np.array([m | (m << 9) | (m << 18) for m in range(512)], np.int64)
-    # the minirows (bit r*3+k) a digit is confined to within its row or its box
-    conf = np.zeros(512, np.int64)
-    for occ in range(512):
-        for q in range(9):
-            r, k = divmod(q, 3)
-            rowbits = [(occ >> (r * 3 + kk)) & 1 for kk in range(3)]
-            boxbits = [(occ >> (rr * 3 + k)) & 1 for rr in range(3)]
-            if (occ >> q) & 1 and (sum(rowbits) == 1 or sum(boxbits) == 1):
-                conf[occ] |= 1 << q
+    colrep = m | (m << 9) | (m << 18)
     return tri, full3, line, keep, pairs9, peer, col, row, box, colrep, conf
 
 
 def _peers81() -> NDArray[np.int64]:
-    """The 20 peers of each of the 81 cells (same row, column or box)."""
-    out = np.zeros((81, 20), np.int64)
-    for c in range(81):
-        r, k = divmod(c, 9)
-        ps = [r * 9 + j for j in range(9)] + [j * 9 + k for j in range(9)]
-        ps += [(r // 3 * 3 + i) * 9 + k // 3 * 3 + j for i in range(3) for j in range(3)]
-        out[c] = sorted(set(ps) - {c})
-    return out
+    """The 20 peers of each of the 81 cells (same row, column or box), in order."""
+    cell = np.arange(81)
+    r, c = cell // 9, cell % 9
+    b = (r // 3) * 3 + c // 3
+    same = (r[:, None] == r) | (c[:, None] == c) | (b[:, None] == b)
+    np.fill_diagonal(same, False)
+    return np.nonzero(same)[1].astype(np.int64).reshape(81, 20)
 
 
 _PEERS81 = _peers81()
