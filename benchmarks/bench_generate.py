@@ -9,6 +9,7 @@ one solve per clue (same grid sampler as ours, so only the removal differs).
 Usage (one core):
     .venv/bin/python benchmarks/bench_generate.py            # everything (~5 min)
     .venv/bin/python benchmarks/bench_generate.py --quick    # smaller samples
+    .venv/bin/python benchmarks/bench_generate.py --only-minimal9    # minimal 9x9 only
 """
 
 from __future__ import annotations
@@ -64,11 +65,29 @@ def bench_minimal(size: int, count: int, repeats: int) -> None:
     clues = [minimal_puzzle(geo, s).clue_count for s in range(count)]
     ours, _ = rate_of(lambda s: minimal_puzzle(geo, s), count, repeats)
     ours_sat, _ = rate_of(lambda s: minimal_puzzle(geo, s, backend="sat"), count, repeats)
+    before = 0.0
+    if size == 9:  # as before issue 11: the generic kernel and the Python removal loop
+        from csp_sudoku.backends import fast
+        from csp_sudoku.generators import minimal
+
+        plain9, reduce9 = fast._is_plain9, minimal._reduce9
+        fast._is_plain9 = lambda geometry: False  # type: ignore[assignment]
+        minimal._reduce9 = lambda *args: None  # type: ignore[assignment]
+        try:
+            minimal_puzzle(geo, 0)
+            before, _ = rate_of(lambda s: minimal_puzzle(geo, s), count, repeats)
+        finally:
+            fast._is_plain9, minimal._reduce9 = plain9, reduce9  # type: ignore[assignment]
     base, _ = rate_of(lambda s: baseline_minimal(geo, np.random.default_rng(s)), count, repeats)
     print(f"\n## minimal {geo.name} ({repeats} x {count} puzzles, median)")
     print(f"  baseline python-sat:        {base:8.2f} /s")
     print(f"  ours, backend=auto:         {ours:8.2f} /s   ({ours / base:.2f}x baseline)")
     print(f"  ours, backend=sat:          {ours_sat:8.2f} /s   ({ours_sat / base:.2f}x baseline)")
+    if before:
+        print(
+            f"  ours, as before issue 11:   {before:8.2f} /s   ({before / base:.2f}x baseline; "
+            f"now {ours / before:.2f}x that)"
+        )
     print(
         f"  mean clue count:            {np.mean(clues):8.2f}  (min {min(clues)}, max {max(clues)})"
     )
@@ -99,8 +118,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--only-targets", action="store_true", help="only the top-1% targets")
+    ap.add_argument("--only-minimal9", action="store_true", help="only minimal 9x9 puzzles")
     args = ap.parse_args()
     q = args.quick
+    if args.only_minimal9:
+        bench_minimal(9, 100 if q else 300, 3 if q else 5)
+        return
     if args.only_targets:
         top_percent(q)
         return

@@ -9,7 +9,7 @@ loops that also know a solution.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import cast
 
 import numpy as np
@@ -75,8 +75,37 @@ def is_unique(
     puzzle: PuzzleLike, *, backend: str = "auto", geometry: Geometry | None = None
 ) -> bool:
     """True when ``puzzle`` has exactly one solution."""
+    plain9 = geometry is None or geometry == Geometry.standard(9)
+    if isinstance(puzzle, str) and backend == "auto" and plain9:
+        n = _text9()(puzzle)  # a clean 81-symbol line: straight to the 9x9 kernel
+        if n is not None:
+            return n == 1
     cells, geo = _cells_and_geometry(puzzle, geometry)
     return backend_for(geo, backend).count(cells, geo, 2) == 1
+
+
+_TEXT9: list[Callable[[str], int | None]] = []
+
+
+def _no_text9(text: str) -> None:
+    """The text fast path when ``auto`` does not pick the fast backend for 9x9: none."""
+    return None
+
+
+def _text9() -> Callable[[str], int | None]:
+    """Count-to-2 from a 9x9 line's text (:func:`csp_sudoku.backends.fast.count_text9`).
+
+    Looked up on first use, so importing the API does not import the compiled
+    kernels; None-returning when ``auto`` does not resolve to the fast backend.
+    """
+    if not _TEXT9:
+        if backend_for(Geometry.standard(9), "auto").name == "fast":
+            from csp_sudoku.backends.fast import count_text9
+
+            _TEXT9.append(count_text9)
+        else:
+            _TEXT9.append(_no_text9)
+    return _TEXT9[0]
 
 
 def solutions(

@@ -65,3 +65,48 @@ def check_solution(
         if len(cl) != len(sol) or any(c and c != s for c, s in zip(cl, sol, strict=True)):
             return False
     return True
+
+
+def count_solutions_9x9(clues: Sequence[int] | np.ndarray, limit: int = 2) -> int:
+    """Solutions of a plain 9x9 puzzle, up to ``limit``, by a plain Python search.
+
+    Shares nothing with csp_sudoku: candidates are recomputed from the grid at
+    every node, the search fills the empty cell with the fewest candidates, and
+    clues that clash count as no solution. Slow (tens of milliseconds to a few
+    seconds a puzzle), so tests give it small samples.
+    """
+    grid = [int(v) for v in np.asarray(clues).reshape(-1)]
+    if len(grid) != 81:
+        raise ValueError("a 9x9 puzzle has 81 cells")
+    peers = []
+    for i in range(81):
+        r, c = divmod(i, 9)
+        b0 = (r // 3) * 27 + (c // 3) * 3
+        ps = {r * 9 + k for k in range(9)} | {k * 9 + c for k in range(9)}
+        ps |= {b0 + dr * 9 + dc for dr in range(3) for dc in range(3)}
+        ps.discard(i)
+        peers.append(tuple(ps))
+    for i, v in enumerate(grid):
+        if v and any(grid[p] == v for p in peers[i]):
+            return 0
+
+    def search(found: int) -> int:
+        best, best_opts = -1, None
+        for i in range(81):
+            if grid[i] == 0:
+                opts = set(range(1, 10)) - {grid[p] for p in peers[i]}
+                if best_opts is None or len(opts) < len(best_opts):
+                    best, best_opts = i, opts
+                    if len(opts) <= 1:
+                        break
+        if best_opts is None:
+            return found + 1
+        for v in sorted(best_opts):
+            grid[best] = v
+            found = search(found)
+            grid[best] = 0
+            if found >= limit:
+                break
+        return found
+
+    return search(0)

@@ -8,6 +8,11 @@ cached here, so one compiled code serves every geometry of up to 62 digits:
 4x4 to 25x25, X-Sudoku, Windoku, jigsaws. A search that runs out of its node
 budget (heavy tails on big sparse grids) is answered by the SAT backend.
 
+The standard 9x9 grid has a kernel of its own (:mod:`csp_sudoku._kernels.sudoku9`:
+digit-major bit boards, box-line reasoning at every node, singles from bit
+arithmetic), which serves every query on it; the generic kernel serves every
+other shape (X-Sudoku, Windoku and jigsaws included, though they have 81 cells).
+
 Every query is a single compiled call: :meth:`FastBackend.count_many` runs a
 whole ``(n, cells)`` batch, :meth:`FastBackend.removable_clues` the whole
 removal loop, and :meth:`FastBackend.other_solution` one search that skips the
@@ -22,10 +27,11 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku._kernels import bitset
+from csp_sudoku._kernels import bitset, sudoku9
 from csp_sudoku.backends.base import Backend, Cells
 from csp_sudoku.errors import ParseError
 from csp_sudoku.geometry import Geometry
+from csp_sudoku.io import _LUT
 
 #: Largest digit count a candidate mask (``int64``) holds.
 MAX_SIZE = 62
@@ -37,6 +43,42 @@ GAVE_UP = -2
 _SOLUTION_CHUNK = 4096
 
 _NO_AVOID = np.empty(0, dtype=np.int8)
+_NO_OUT9 = np.empty((0, 81), dtype=np.int8)
+
+
+#: Text byte -> 9x9 cell value (0 = empty), -1 for a byte that is no 9x9 symbol.
+_LUT9 = np.where(_LUT <= 9, _LUT, -1).astype(np.int8)
+
+#: Branch nodes a count-to-2 from :func:`count_text9` may take (the backend's default).
+_BUDGET9_2 = 2 * 10_000
+
+
+def count_text9(text: str, limit: int = 2) -> int | None:
+    """Solutions (up to ``limit``) of a one-line 9x9 puzzle, straight from its text.
+
+    The hot path of ``is_unique(str)``: the 81 bytes go to the 9x9 kernel as
+    they are, with no cell array built in Python. None when the text is not a
+    clean 81-symbol line or the search ran out of its node budget: the caller
+    then takes the general path (full parser with its messages; SAT fallback).
+    """
+    t = text.strip()
+    if len(t) != 81:
+        return None
+    try:
+        raw = t.encode("ascii")
+    except UnicodeEncodeError:
+        return None
+    n = int(
+        sudoku9.count_text(
+            np.frombuffer(raw, dtype=np.uint8), _LUT9, limit, _BUDGET9_2 * limit // 2
+        )
+    )
+    return n if n >= 0 else None
+
+
+def _is_plain9(geometry: Geometry) -> bool:
+    """True for the standard 9x9 grid (3x3 boxes, no extra units or regions): the 9x9 kernel's."""
+    return geometry.is_standard and geometry.size == 9 and geometry.box_rows == 3
 
 
 @dataclass(frozen=True)
@@ -139,6 +181,12 @@ class FastBackend(Backend):
             return 0
         return max(1, self.work_budget // t.ncells) * max(1, limit)
 
+    def _budget9(self, limit: int) -> int:
+        """Branch nodes allowed to a 9x9-kernel search for ``limit`` solutions (0 = no limit)."""
+        if self.work_budget <= 0:
+            return 0
+        return max(1, self.work_budget // 81) * max(1, limit)
+
     def _fallback(self) -> Backend:
         """The SAT backend, for the searches that ran out of budget."""
         from csp_sudoku.backends import get_backend
@@ -155,6 +203,23 @@ class FastBackend(Backend):
         out: NDArray[np.int8] | None,
     ) -> int:
         """One compiled search; the count, or :data:`GAVE_UP`."""
+        if _is_plain9(geometry):
+            if cells.shape != (81,):
+                raise ParseError(
+                    f"a {geometry.name} puzzle has 81 cells, got an array of shape {cells.shape}"
+                )
+            n = int(
+                sudoku9.count_cells(
+                    cells,
+                    limit,
+                    avoid,
+                    _NO_OUT9 if out is None else out,
+                    self._budget9(limit),
+                )
+            )
+            if n == -1:
+                raise ParseError("cell values must be in 0..9")
+            return n
         t = self.tables(geometry)
         if cells.shape != (t.ncells,):
             raise ParseError(
@@ -216,6 +281,20 @@ class FastBackend(Backend):
 
     def removable_clues(self, cells: Cells, geometry: Geometry, known: Cells) -> NDArray[np.intp]:
         """Clues removable alone keeping ``known`` the only solution (one compiled loop)."""
+        if _is_plain9(geometry):
+            if cells.shape != (81,) or known.shape != (81,):
+                raise ParseError(f"a {geometry.name} puzzle and its solution need 81 cells")
+            res9 = sudoku9.removable(
+                np.ascontiguousarray(cells, dtype=np.int8),
+                np.ascontiguousarray(known, dtype=np.int8),
+                self._budget9(1),
+            )
+            if res9.shape[0] == 1 and res9[0] == -1:
+                raise ParseError("cell values must be in 0..9")
+            if res9.shape[0] == 1 and res9[0] == GAVE_UP:
+                return self._fallback().removable_clues(cells, geometry, known)
+            found9: NDArray[np.intp] = res9.astype(np.intp, copy=False)
+            return found9
         t = self.tables(geometry)
         if cells.shape != (t.ncells,) or known.shape != (t.ncells,):
             raise ParseError(f"a {geometry.name} puzzle and its solution need {t.ncells} cells")
@@ -240,17 +319,30 @@ class FastBackend(Backend):
 
         Rows whose search ran out of budget are then counted by the SAT backend.
         """
-        t = self.tables(geometry)
         arr = np.ascontiguousarray(cells, dtype=np.int8)
+        if _is_plain9(geometry):
+            if arr.ndim != 2 or arr.shape[1] != 81:
+                raise ParseError(
+                    f"count_many needs an (n, 81) array for {geometry.name}, got {arr.shape}"
+                )
+            if limit <= 0:
+                return np.zeros(arr.shape[0], dtype=np.int64)
+            counts: NDArray[np.int64] = sudoku9.count_batch(arr, limit, self._budget9(limit))
+            return self._check_counts(counts, arr, geometry, limit)
+        t = self.tables(geometry)
         if arr.ndim != 2 or arr.shape[1] != t.ncells:
             raise ParseError(
                 f"count_many needs an (n, {t.ncells}) array for {geometry.name}, got {arr.shape}"
             )
         if limit <= 0:
             return np.zeros(arr.shape[0], dtype=np.int64)
-        counts: NDArray[np.int64] = bitset.count_batch(
-            arr, limit, t.packed, self.locked, self._budget(t, limit)
-        )
+        counts = bitset.count_batch(arr, limit, t.packed, self.locked, self._budget(t, limit))
+        return self._check_counts(counts, arr, geometry, limit)
+
+    def _check_counts(
+        self, counts: NDArray[np.int64], arr: NDArray[np.int8], geometry: Geometry, limit: int
+    ) -> NDArray[np.int64]:
+        """Raise for a row with a bad value; count the rows that ran out of budget with SAT."""
         if arr.shape[0] and counts.min() < 0:
             bad = np.flatnonzero(counts == -1)
             if bad.size:
