@@ -95,3 +95,11 @@ def test_generate_with_an_se_target() -> None:
     for g in generate(count=2, metric="se", score_range=(1.0, 2.3), seed=11):
         r = g.ratings["se"]
         assert 1.0 <= r.score <= 2.3
+
+
+def test_oracle_steps_rate_as_the_hardest_chains() -> None:
+    """A path that needed the oracle is never rated easy."""
+    p = cs.parse("7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5...........")
+    path = solve_path(p, ("singles", "oracle"))
+    assert path.solved and any(s.kind == "oracle" for s in path.steps)
+    assert estimate(path).er >= shipped_model().chain_value(2, "contradiction", 64) - 1e-9

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from csp_sudoku.api import count_solutions
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import (
     add_geometry_args,
@@ -21,7 +22,6 @@ from csp_sudoku.cli._common import (
     geometry_from_args,
     iter_entries,
 )
-from csp_sudoku.api import count_solutions
 from csp_sudoku.human.chains import DEFAULT_BUDGET, MAX_LEVEL, ChainSettings
 from csp_sudoku.human.path import DEFAULT_TECHNIQUES, TECHNIQUES, SolvePath, solve_path
 from csp_sudoku.io import format_grid

@@ -196,18 +196,18 @@ def _base(state: CandidateState) -> _Base:
     n = g.size
     bits = ((state.masks[:, None] >> np.arange(n)) & 1).astype(np.int8)
     filled = state.values != 0
-    on = np.zeros((g.ncells, n), dtype=np.int8)
+    on2 = np.zeros((g.ncells, n), dtype=np.int8)
     cells = np.flatnonzero(filled)
-    on[cells, state.values[cells].astype(np.int64) - 1] = 1
-    alive = np.where(filled[:, None], on, bits).astype(np.int8).reshape(-1)
-    on = on.reshape(-1)
+    on2[cells, state.values[cells].astype(np.int64) - 1] = 1
+    alive: NDArray[np.int8] = np.where(filled[:, None], on2, bits).astype(np.int8).reshape(-1)
+    on: NDArray[np.int8] = on2.reshape(-1)
     return _state_from(state.geometry, alive, on)
 
 
 def _state_from(g: Geometry, alive: NDArray[np.int8], on: NDArray[np.int8]) -> _Base:
     cc = tables(g).column_candidates
-    cov = on[cc].any(axis=1).astype(np.int8)
-    cnt = alive[cc].sum(axis=1).astype(np.int32)
+    cov: NDArray[np.int8] = np.asarray(on[cc].any(axis=1), dtype=np.int8)
+    cnt: NDArray[np.int32] = np.asarray(alive[cc].sum(axis=1), dtype=np.int32)
     return _Base(alive.copy(), on.copy(), cnt, cov)
 
 

@@ -140,7 +140,7 @@ def step_difficulty(step: Step, puzzle: Puzzle, model: SeModel | None = None) ->
         return m.chain_value(step.level, step.form, step.length)
     # refutation and oracle steps are outside SE's techniques: rate them as the
     # hardest chain level, so a path that needed them is never rated easy
-    return m.chain_value(len(m.base) - 1, "contradiction", 64)
+    return m.chain_value(2, "contradiction", 64)
 
 
 def _single_value(puzzle: Puzzle, unit: int) -> float:
