@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from csp_sudoku._version import __version__
 from csp_sudoku.api import PuzzleLike, as_puzzle
 from csp_sudoku.metrics.base import (
     MetricError,
@@ -73,8 +74,6 @@ _MetricFn = Callable[[Puzzle, Puzzle, int, np.random.Generator, dict[str, Any]],
 
 
 def _version() -> str:
-    from csp_sudoku import __version__
-
     return __version__
 
 
@@ -386,7 +385,7 @@ def rate_many(
     Item ``i`` is rated with seed :func:`derive_seed` ``(seed, i)`` (recorded in its
     rating), so the result does not depend on ``jobs`` or ``executor`` and any
     item can be re-rated alone. Puzzles go to the workers in chunks (at most 64
-    per task) through :func:`csp_sudoku.batch.ordered_map`.
+    per task) through :func:`csp_sudoku.parallel.ordered_map`.
 
     Args:
         puzzles: an ``(n, cells)`` integer array (0 = empty) or puzzle-likes.
@@ -417,7 +416,7 @@ def rate_many(
     else:
         window = int(jobs) if jobs > 1 else 0
         width = window or _capacity(executor)
-    from csp_sudoku.batch import ordered_map
+    from csp_sudoku.parallel import ordered_map
 
     size = max(1, min(_MAX_CHUNK, -(-len(items) // (width * 4))))
     tasks = (
