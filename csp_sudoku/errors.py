@@ -61,3 +61,7 @@ class BackendError(SudokuError):
 
 class NotUniqueError(SudokuError):
     """An operation that needs a puzzle with exactly one solution got another."""
+
+
+class SeedError(SudokuError, ValueError):
+    """A ``seed`` argument that is not a non-negative integer, a Generator, a SeedSequence or None."""

@@ -31,7 +31,8 @@ from csp_sudoku.cli._common import (
 )
 from csp_sudoku.errors import SudokuError
 from csp_sudoku.generators import METHODS, SYMMETRIES, BudgetExhaustedError, generate
-from csp_sudoku.generators._rng import derive, fresh_seed, stream_seed
+from csp_sudoku.seeds import attempt_seed as derive
+from csp_sudoku.seeds import fresh_seed, stream_seed
 
 _FIELDS = ("puzzle", "clues", "minimal", "symmetry", "seed", "method", "ratings")
 

@@ -18,8 +18,9 @@ every step stays a unique minimal puzzle. docs/generators.md measures it.
 
 Seeds. ``generate(count, seed=s)`` gives puzzle ``i`` its own stream seed
 (``stream_seed(s, i)``, with ``stream_seed(s, 0) == s``); attempt ``j`` of a
-stream uses ``derive(stream, j)``, with ``derive(stream, 0) == stream``. The two
-derivations use different spawn keys, so no two attempts of a run share a seed. Each :class:`Generated` reports the seed of the
+stream uses ``attempt_seed(stream, j)``, with ``attempt_seed(stream, 0) == stream``
+(both in :mod:`csp_sudoku.seeds`). The two derivations use different spawn keys,
+so no two attempts of a run share a seed. Each :class:`Generated` reports the seed of the
 attempt that made it, and ``generate(1, seed=that, <same options>)`` makes the
 same puzzle again. With ``jobs > 1`` (or an ``executor``: a
 ``concurrent.futures`` executor or a ``dask.distributed.Client``) the streams
@@ -38,7 +39,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from csp_sudoku.generators._rng import SeedLike, as_seed, derive, stream_seed
 from csp_sudoku.generators.errors import BudgetExhaustedError, GenerationError
 from csp_sudoku.generators.minimal import checker_for, reduce_clues
 from csp_sudoku.generators.symmetry import check_name, orbit_index, orbits
@@ -48,6 +48,7 @@ from csp_sudoku.generators.targeting import rate_with_solution as _rate
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.parallel import ordered_map
 from csp_sudoku.puzzle import Grid, Puzzle
+from csp_sudoku.seeds import SeedLike, as_generator, as_seed, attempt_seed, stream_seed
 
 if TYPE_CHECKING:
     from csp_sudoku.api import Checker
@@ -297,7 +298,7 @@ def _budget_error(
 
 
 def _stream(opts: _Options, stream_seed: int, deadline: float | None) -> Generated | str:
-    """Attempts with seeds ``derive(stream_seed, j)`` until one is on target.
+    """Attempts with seeds ``attempt_seed(stream_seed, j)`` until one is on target.
 
     Returns the puzzle, or ``"time"`` / ``"attempts"`` when the budget ran out.
     """
@@ -308,7 +309,7 @@ def _stream(opts: _Options, stream_seed: int, deadline: float | None) -> Generat
             return "attempts"
         if deadline is not None and time.time() >= deadline:
             return "time"
-        seed = derive(stream_seed, j)
+        seed = attempt_seed(stream_seed, j)
         j += 1
         got = _attempt(opts, seed, deadline)
         if got is not None:
@@ -337,7 +338,7 @@ def _attempt(opts: _Options, seed: int, deadline: float | None) -> _Attempt | No
     pseudo-generated one from the bank of hard seeds; then a hill climb from
     whichever of the two is closer to the target.
     """
-    rng = np.random.default_rng(seed)
+    rng = as_generator(seed)
     geo = opts.geometry
     chk = checker_for(geo, opts.backend)
     target = opts.target
@@ -350,7 +351,7 @@ def _attempt(opts: _Options, seed: int, deadline: float | None) -> _Attempt | No
         return None
     clues, sol = made
     solution = Puzzle(sol, geo)
-    rating_seed = derive(seed, 1 << 20)
+    rating_seed = attempt_seed(seed, 1 << 20)
     steps = 0
     produced = base_method
     ratings: dict[str, Rating] = {}

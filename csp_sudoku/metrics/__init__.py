@@ -47,6 +47,8 @@ from csp_sudoku.metrics.base import (
 )
 from csp_sudoku.metrics.combined import CombinedRater, fit_combined, shipped_rater
 from csp_sudoku.puzzle import Puzzle
+from csp_sudoku.seeds import fresh_seed as _fresh_seed
+from csp_sudoku.seeds import item_seed
 
 __all__ = [
     "METRICS",
@@ -68,6 +70,9 @@ METRICS: tuple[str, ...] = (
     "dependency",
     "combined",
 )
+
+#: The seed of item ``index`` of a batch rated with ``seed`` (:func:`csp_sudoku.seeds.item_seed`).
+derive_seed = item_seed
 
 _Result = tuple[float, str, int, dict[str, Any], dict[str, Any]]
 _MetricFn = Callable[[Puzzle, Puzzle, int, np.random.Generator, dict[str, Any]], _Result]
@@ -272,17 +277,6 @@ _METRICS: dict[str, tuple[_MetricFn, int | None]] = {
     "dependency": (_sisus("dependency"), 30),
     "combined": (_combined, 1),
 }
-
-
-def _fresh_seed() -> int:
-    return int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(1))
-
-
-def derive_seed(seed: int, index: int) -> int:
-    """The seed of item ``index`` in a batch rated with ``seed`` (non-negative 63-bit)."""
-    return int(
-        np.random.SeedSequence([seed, index]).generate_state(1, np.uint64)[0] >> np.uint64(1)
-    )
 
 
 def rate(
