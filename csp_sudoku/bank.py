@@ -37,7 +37,8 @@ from typing import IO, Any
 
 import numpy as np
 
-from csp_sudoku.errors import NotUniqueError, SudokuError
+from csp_sudoku.errors import BankError as BankError
+from csp_sudoku.errors import NotUniqueError
 from csp_sudoku.generators.symmetry import SYMMETRIES, is_symmetric
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.puzzle import Puzzle
@@ -89,10 +90,6 @@ CREATE TABLE IF NOT EXISTS exports (
 CREATE INDEX IF NOT EXISTS ratings_by_metric ON ratings(metric, level, score);
 CREATE INDEX IF NOT EXISTS puzzles_by_clues ON puzzles(clues);
 """
-
-
-class BankError(SudokuError):
-    """A bank file that cannot be used, or a query that makes no sense."""
 
 
 @dataclass(frozen=True)

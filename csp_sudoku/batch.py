@@ -34,7 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku.backends import backend_for
-from csp_sudoku.errors import SudokuError
+from csp_sudoku.errors import BatchError as BatchError
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.io import Entry, format_line
 from csp_sudoku.parallel import DaskSubmitter as DaskSubmitter
@@ -83,10 +83,6 @@ class CheckResult:
         if self.reason:
             out["reason"] = self.reason
         return out
-
-
-class BatchError(SudokuError):
-    """A batch run that cannot start: Dask missing, a scheduler that cannot be reached."""
 
 
 def dask_client(scheduler: str, *, timeout: float = 30.0) -> Any:

@@ -30,12 +30,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from csp_sudoku.errors import ReportError as ReportError
 from csp_sudoku.errors import SudokuError
 from csp_sudoku.puzzle import Puzzle
-
-
-class ReportError(SudokuError):
-    """A report that cannot be made (no puzzles, unknown format, unknown metric)."""
 
 
 @dataclass
