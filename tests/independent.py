@@ -1,8 +1,9 @@
-"""An independent solution checker for the tests.
+"""An independent solution checker and solution counter for the tests.
 
-It shares no code with csp_sudoku: it derives rows, columns, boxes, diagonals and
-jigsaw regions from first principles, so a bug in the library's geometry or
-backends cannot hide itself.
+It shares no code with csp_sudoku (tests/test_samples.py checks that it imports
+nothing from the package): it derives rows, columns, boxes, diagonals and jigsaw
+regions from first principles, so a bug in the library's geometry or backends
+cannot hide itself.
 """
 
 from __future__ import annotations
@@ -65,3 +66,65 @@ def check_solution(
         if len(cl) != len(sol) or any(c and c != s for c, s in zip(cl, sol, strict=True)):
             return False
     return True
+
+
+_BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3), 12: (3, 4), 16: (4, 4), 25: (5, 5)}
+
+
+def count_solutions(clues: Sequence[int] | np.ndarray, limit: int = 2) -> int:
+    """Solutions of a standard N x N puzzle (0 = empty), counted up to ``limit``.
+
+    Plain backtracking: fill the empty cell with the fewest candidates first.
+    Clues that clash already give 0. Meant for 4x4 and 9x9 test puzzles.
+    """
+    grid = [int(v) for v in np.asarray(clues).reshape(-1)]
+    n = round(len(grid) ** 0.5)
+    br, bc = _BOXES[n]
+    unit_of = [
+        (c // n, n + c % n, 2 * n + (c // n // br) * (n // bc) + (c % n) // bc)
+        for c in range(len(grid))
+    ]
+    used = [0] * (3 * n)
+    for c, v in enumerate(grid):
+        if v:
+            bit = 1 << v
+            if any(used[u] & bit for u in unit_of[c]):
+                return 0
+            for u in unit_of[c]:
+                used[u] |= bit
+    full = ((1 << n) - 1) << 1
+    found = 0
+
+    def search() -> None:
+        nonlocal found
+        best, best_free = -1, 0
+        best_count = n + 1
+        for c, v in enumerate(grid):
+            if v:
+                continue
+            a, b, x = unit_of[c]
+            free = full & ~(used[a] | used[b] | used[x])
+            k = bin(free).count("1")
+            if k < best_count:
+                best, best_free, best_count = c, free, k
+                if k <= 1:
+                    break
+        if best < 0:
+            found += 1
+            return
+        for d in range(1, n + 1):
+            bit = 1 << d
+            if not best_free & bit:
+                continue
+            grid[best] = d
+            for u in unit_of[best]:
+                used[u] |= bit
+            search()
+            for u in unit_of[best]:
+                used[u] &= ~bit
+            grid[best] = 0
+            if found >= limit:
+                return
+
+    search()
+    return min(found, limit)
