@@ -31,7 +31,6 @@ import sqlite3
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
@@ -41,6 +40,7 @@ from csp_sudoku.errors import BankError as BankError
 from csp_sudoku.errors import NotUniqueError
 from csp_sudoku.generators.symmetry import SYMMETRIES, is_symmetric
 from csp_sudoku.geometry import Geometry
+from csp_sudoku.io import open_output
 from csp_sudoku.puzzle import Puzzle
 
 SCHEMA_VERSION = 1
@@ -597,10 +597,8 @@ class PuzzleBank:
             e.puzzle.to_line() + (" " + e.solution.to_line() if solutions else "") for e in entries
         ]
         text = "".join(line + "\n" for line in lines)
-        if isinstance(target, (str, os.PathLike)):
-            Path(target).write_text(text, encoding="utf-8")
-        else:
-            target.write(text)
+        with open_output(target) as fh:
+            fh.write(text)
         if batch is not None:
             self.mark_exported((e.id for e in entries), batch)
         return len(lines)

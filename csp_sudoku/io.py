@@ -25,6 +25,7 @@ Errors are :class:`~csp_sudoku.errors.ParseError` naming the line, the column
 
 from __future__ import annotations
 
+import contextlib
 import io as _io
 import os
 import re
@@ -381,18 +382,29 @@ def _finish_block(block: list[tuple[int, str]], geometry: Geometry | None, name:
 
 
 # ---------------------------------------------------------------------- writing
+@contextlib.contextmanager
+def open_output(target: str | os.PathLike[str] | IO[str]) -> Iterator[IO[str]]:
+    """Write to a path (opened as UTF-8 text and closed after) or to an open text file (left open).
+
+    The one "write to a path or a file object" of the package::
+
+        with open_output(target) as fh:
+            fh.write(text)
+    """
+    if isinstance(target, (str, os.PathLike)):
+        with open(target, "w", encoding="utf-8") as fh:
+            yield fh
+    else:
+        yield target
+
+
 def write_puzzles(puzzles: Iterable[Puzzle], target: str | os.PathLike[str] | IO[str]) -> int:
     """Write puzzles one per line; returns how many were written."""
     count = 0
-    if isinstance(target, (str, os.PathLike)):
-        with open(target, "w", encoding="utf-8") as fh:
-            for p in puzzles:
-                fh.write(format_line(p) + "\n")
-                count += 1
-        return count
-    for p in puzzles:
-        target.write(format_line(p) + "\n")
-        count += 1
+    with open_output(target) as fh:
+        for p in puzzles:
+            fh.write(format_line(p) + "\n")
+            count += 1
     return count
 
 

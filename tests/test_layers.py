@@ -39,6 +39,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "csp_sudoku.verify",
             "csp_sudoku.seeds",
             "csp_sudoku.parallel",
+            "csp_sudoku.bits",
         ),
     ),
     ("encodings", ("csp_sudoku.encodings",)),
