@@ -10,7 +10,8 @@ so. Only puzzles with exactly one solution are rated.
 
 Example::
 
-    write_report(puzzles, "report.html", metrics=["oracle", "hsolve"], seed=1)
+    data = collect(puzzles, metrics=["oracle", "hsolve"], seed=1)
+    write_report(data, "report.html")
 """
 
 from __future__ import annotations
