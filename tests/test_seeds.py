@@ -18,6 +18,7 @@ from csp_sudoku.seeds import (
 )
 
 MASK63 = (1 << 63) - 1
+HARD = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
 
 
 def _spawned(seed: int, *keys: int) -> int:
@@ -82,6 +83,8 @@ def test_negative_seeds_in_the_library_are_project_errors() -> None:
     "argv",
     [
         ["generate", "--seed", "-1"],
+        ["explain", "--seed", "-1", HARD],
+        ["rate", "--seed", "-1", HARD],
         [
             "minimize",
             "--seed",
