@@ -32,7 +32,7 @@ def test_derivations_are_the_ones_used_before(seed: int) -> None:
     for j in range(4):
         assert attempt_seed(seed, j) == (seed if j == 0 else _spawned(seed, j - 1))
         assert stream_seed(seed, j) == (seed if j == 0 else _spawned(seed, STREAM_KEY, j))
-        old_item = np.random.SeedSequence([seed, j]).generate_state(1, np.uint64)[0] >> 1
+        old_item = np.random.SeedSequence([seed, j]).generate_state(1, np.uint64)[0] >> np.uint64(1)
         assert item_seed(seed, j) == int(old_item)
     assert derive(seed, 3, 4) == _spawned(seed, 3, 4)
     assert 0 <= derive(seed, 1) <= MASK63
