@@ -21,6 +21,20 @@ from tests.independent import check_solution
 Pair = tuple[int, int]
 
 
+def available_backends(names: tuple[str, ...] = ("sat", "cpsat", "dlx", "fast")) -> list[str]:
+    """The backends of ``names`` that load here (``fast`` needs numba, ``cpsat`` OR-tools)."""
+    from csp_sudoku.backends import BackendError, get_backend
+
+    out = []
+    for name in names:
+        try:
+            get_backend(name)
+        except BackendError:
+            continue
+        out.append(name)
+    return out
+
+
 def lines_of(name: str, limit: int | None = None, step: int = 1) -> list[str]:
     """Puzzle lines of a reference set (see :func:`tests.conftest.load_lines`)."""
     from tests.conftest import load_lines

@@ -6,8 +6,9 @@ import pytest
 
 import csp_sudoku as cs
 from csp_sudoku import Geometry
-from csp_sudoku.backends import BackendError, get_backend
+from csp_sudoku.backends import get_backend
 from tests.conftest import SAMPLE_SIZE, SAMPLES, SHARED_DATA, _read, sample_lines
+from tests.helpers import available_backends
 from tests.independent import check_solution, count_solutions
 
 SETS = {
@@ -19,15 +20,7 @@ SETS = {
 }
 
 
-def _available(name: str) -> bool:
-    try:
-        get_backend(name)
-    except BackendError:
-        return False
-    return True
-
-
-BACKENDS = [b for b in ("fast", "sat", "cpsat", "dlx") if _available(b)]
+BACKENDS = available_backends(("fast", "sat", "cpsat", "dlx"))
 #: Puzzles per backend and set (dlx and cpsat are the slow ones on the hardest sets).
 PER_BACKEND = {"fast": SAMPLE_SIZE, "sat": SAMPLE_SIZE, "cpsat": 12, "dlx": 6}
 
