@@ -12,6 +12,7 @@ See the README for the command line and the rest of the API.
 
 from typing import TYPE_CHECKING, Any
 
+from csp_sudoku._version import __version__
 from csp_sudoku.api import (
     Checker,
     PuzzleLike,
@@ -37,8 +38,6 @@ from csp_sudoku.io import format_grid, format_line, parse, read_puzzles, write_p
 from csp_sudoku.metrics import Rating, rate, rate_many
 from csp_sudoku.puzzle import Clash, Puzzle
 from csp_sudoku.verify import is_solution
-
-__version__ = "0.1.0"
 
 __all__ = [
     "BackendError",

@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 from csp_sudoku.backends import backend_for
 from csp_sudoku.backends.base import Backend, Cells
-from csp_sudoku.errors import NotUniqueError, ParseError
+from csp_sudoku.errors import ArgumentError, NotUniqueError, ParseError
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.io import fast_cells, parse
 from csp_sudoku.puzzle import Puzzle
@@ -66,7 +66,7 @@ def count_solutions(
 ) -> int:
     """The number of solutions, exact when below ``limit``; ``limit`` means "at least that many"."""
     if limit < 1:
-        raise ValueError(f"limit must be at least 1, got {limit}")
+        raise ArgumentError(f"limit must be at least 1, got {limit}")
     cells, geo = _cells_and_geometry(puzzle, geometry)
     return backend_for(geo, backend).count(cells, geo, limit)
 

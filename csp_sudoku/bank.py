@@ -31,15 +31,16 @@ import sqlite3
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
 import numpy as np
 
-from csp_sudoku.errors import NotUniqueError, SudokuError
+from csp_sudoku.errors import BankError as BankError
+from csp_sudoku.errors import NotUniqueError
 from csp_sudoku.generators.symmetry import SYMMETRIES, is_symmetric
 from csp_sudoku.geometry import Geometry
+from csp_sudoku.io import open_output
 from csp_sudoku.puzzle import Puzzle
 
 SCHEMA_VERSION = 1
@@ -89,10 +90,6 @@ CREATE TABLE IF NOT EXISTS exports (
 CREATE INDEX IF NOT EXISTS ratings_by_metric ON ratings(metric, level, score);
 CREATE INDEX IF NOT EXISTS puzzles_by_clues ON puzzles(clues);
 """
-
-
-class BankError(SudokuError):
-    """A bank file that cannot be used, or a query that makes no sense."""
 
 
 @dataclass(frozen=True)
@@ -600,10 +597,8 @@ class PuzzleBank:
             e.puzzle.to_line() + (" " + e.solution.to_line() if solutions else "") for e in entries
         ]
         text = "".join(line + "\n" for line in lines)
-        if isinstance(target, (str, os.PathLike)):
-            Path(target).write_text(text, encoding="utf-8")
-        else:
-            target.write(text)
+        with open_output(target) as fh:
+            fh.write(text)
         if batch is not None:
             self.mark_exported((e.id for e in entries), batch)
         return len(lines)

@@ -25,18 +25,21 @@ from __future__ import annotations
 import enum
 import os
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku.backends import backend_for
-from csp_sudoku.errors import SudokuError
+from csp_sudoku.errors import BatchError as BatchError
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.io import Entry, format_line
+from csp_sudoku.parallel import DaskSubmitter as DaskSubmitter
+from csp_sudoku.parallel import Submitter
+from csp_sudoku.parallel import ordered_map as ordered_map
 
 
 class Status(str, enum.Enum):
@@ -80,46 +83,6 @@ class CheckResult:
         if self.reason:
             out["reason"] = self.reason
         return out
-
-
-class _Future(Protocol):
-    def result(self) -> Any: ...
-
-    def cancel(self) -> Any: ...
-
-
-class _Submitter(Protocol):
-    def submit(self, fn: Callable[..., Any], /, *args: Any) -> Any: ...
-
-
-class BatchError(SudokuError):
-    """A batch run that cannot start: Dask missing, a scheduler that cannot be reached."""
-
-
-def _is_dask_client(obj: object) -> bool:
-    return type(obj).__module__.startswith("distributed") and hasattr(obj, "nthreads")
-
-
-class DaskSubmitter:
-    """Submit tasks to a ``dask.distributed.Client`` as distinct, retried tasks.
-
-    Args:
-        client: a connected ``distributed.Client``.
-        retries: how many times a task is run again after it failed (a worker
-            killed while running a task is handled by the scheduler on top).
-    """
-
-    def __init__(self, client: Any, retries: int = 3) -> None:
-        self.client = client
-        self.retries = retries
-
-    def submit(self, fn: Callable[..., Any], /, *args: Any) -> Any:
-        """Submit ``fn(*args)``; returns a Dask future."""
-        return self.client.submit(fn, *args, pure=False, retries=self.retries)
-
-    def slots(self) -> int:
-        """Worker threads of the cluster (at least 1)."""
-        return max(1, int(sum(self.client.nthreads().values())))
 
 
 def dask_client(scheduler: str, *, timeout: float = 30.0) -> Any:
@@ -215,7 +178,7 @@ def check_entries(
     backend: str = "auto",
     jobs: int = 1,
     chunk_size: int = 1000,
-    executor: Executor | _Submitter | None = None,
+    executor: Executor | Submitter | None = None,
 ) -> Iterator[CheckResult]:
     """Count the solutions of every entry, in input order, streaming.
 
@@ -247,54 +210,3 @@ def check_entries(
 
     for counts in ordered_map(_count_chunk, tasks(), jobs=jobs, executor=executor):
         yield from _results(held.popleft(), counts)
-
-
-def ordered_map(
-    fn: Callable[..., Any],
-    tasks: Iterable[tuple[Any, ...]],
-    *,
-    jobs: int = 1,
-    executor: Executor | _Submitter | None = None,
-) -> Iterator[Any]:
-    """``fn(*task)`` for every task, in order, on local processes or any executor.
-
-    The building block for batch work other than checking (rating, generating):
-    give it chunks (a task per chunk keeps the per-task overhead small). At most
-    ``2 * jobs`` tasks are in flight, so a long stream of tasks runs in bounded
-    memory; when the caller stops early (an exception, Ctrl-C, ``close()``),
-    the tasks not yet read are cancelled.
-
-    Args:
-        fn: a picklable function (module level).
-        tasks: argument tuples, read lazily.
-        jobs: worker processes when no executor is given (1 runs here, 0 every
-            core); with an executor, the in-flight window (0: twice a Dask
-            cluster's threads, else the cores here).
-        executor: a ``concurrent.futures.Executor`` or a ``distributed.Client``.
-
-    Yields:
-        The results, in task order.
-    """
-    if executor is not None and _is_dask_client(executor):
-        executor = DaskSubmitter(executor)
-    if jobs <= 0:
-        jobs = executor.slots() if isinstance(executor, DaskSubmitter) else os.cpu_count() or 1
-    if executor is None and jobs == 1:
-        for args in tasks:
-            yield fn(*args)
-        return
-    own = executor is None
-    pool: Executor | _Submitter = executor if executor is not None else ProcessPoolExecutor(jobs)
-    pending: deque[_Future] = deque()
-    try:
-        for args in tasks:
-            pending.append(pool.submit(fn, *args))
-            while len(pending) > 2 * jobs:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
-    finally:
-        for fut in pending:
-            fut.cancel()
-        if own and isinstance(pool, Executor):
-            pool.shutdown(wait=False, cancel_futures=True)

@@ -33,6 +33,7 @@ from csp_sudoku._kernels import canonical as _k
 from csp_sudoku.errors import GeometryError
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.puzzle import Puzzle
+from csp_sudoku.seeds import SeedLike, as_generator
 
 _NINE = Geometry.standard(9)
 
@@ -90,13 +91,13 @@ def _as_cells(puzzle: Puzzle | NDArray[np.integer]) -> NDArray[np.int8]:
     return np.ascontiguousarray(arr.reshape(-1), dtype=np.int8)
 
 
-def random_isomorphism(seed: int | np.random.Generator | None = None) -> Isomorphism:
+def random_isomorphism(seed: SeedLike = None) -> Isomorphism:
     """A uniformly random element of the symmetry group.
 
     Args:
-        seed: an int or a numpy ``Generator``; None draws fresh entropy.
+        seed: see :mod:`csp_sudoku.seeds`; None draws fresh entropy.
     """
-    rng = np.random.default_rng(seed)
+    rng = as_generator(seed)
 
     def block_map() -> tuple[int, ...]:
         outer = rng.permutation(3)

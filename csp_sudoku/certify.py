@@ -29,16 +29,13 @@ from pysat.formula import CNF
 from pysat.solvers import Solver
 
 from csp_sudoku.encodings.cnf import puzzle_cnf, variable
-from csp_sudoku.errors import NotUniqueError, SudokuError
+from csp_sudoku.errors import CertificateError as CertificateError
+from csp_sudoku.errors import NotUniqueError
 from csp_sudoku.puzzle import Puzzle
 
 #: python-sat solvers that log DRAT proofs with ``with_proof=True``.
 PROOF_SOLVERS = ("glucose4", "glucose3", "cadical153", "cadical195", "lingeling")
 DEFAULT_PROOF_SOLVER = "glucose4"
-
-
-class CertificateError(SudokuError):
-    """A certificate could not be produced (unknown solver, solver disagreement)."""
 
 
 @dataclass(frozen=True)

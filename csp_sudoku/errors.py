@@ -1,4 +1,4 @@
-"""The one exception hierarchy of csp_sudoku.
+"""The one exception hierarchy of csp_sudoku: every error class is defined here.
 
 Every error the library raises on purpose derives from :class:`SudokuError`, so a
 caller can catch one class. A bad puzzle is reported with where (source, line,
@@ -61,3 +61,62 @@ class BackendError(SudokuError):
 
 class NotUniqueError(SudokuError):
     """An operation that needs a puzzle with exactly one solution got another."""
+
+
+class SeedError(SudokuError, ValueError):
+    """A ``seed`` argument that is not a non-negative integer, a Generator, a SeedSequence or None."""
+
+
+class ArgumentError(SudokuError, ValueError):
+    """An argument outside its domain (a limit below 1, an unknown technique name ...)."""
+
+
+class MetricError(SudokuError, ValueError):
+    """An unknown metric, a bad metric parameter, or a puzzle a metric cannot rate."""
+
+
+class ChainBudgetExceeded(SudokuError):
+    """A nested refutation search (the human model's chains) ran out of its
+    budget of inner hypotheses; the path so far is kept."""
+
+
+class GenerationError(SudokuError):
+    """A generator could not make what was asked (bad options, impossible target)."""
+
+
+class BudgetExhaustedError(GenerationError):
+    """The time or attempt budget ran out before every puzzle asked for was found.
+
+    Attributes:
+        found: how many puzzles were produced before the budget ran out.
+        wanted: how many were asked for.
+    """
+
+    def __init__(self, message: str, *, found: int = 0, wanted: int = 0) -> None:
+        super().__init__(message)
+        self.found = found
+        self.wanted = wanted
+
+
+class SymmetryError(GenerationError, ValueError):
+    """An unknown symmetry name."""
+
+
+class BatchError(SudokuError):
+    """A batch run that cannot start: Dask missing, a scheduler that cannot be reached."""
+
+
+class BankError(SudokuError):
+    """A bank file that cannot be used, or a query that makes no sense."""
+
+
+class CertificateError(SudokuError):
+    """A certificate could not be produced (unknown solver, solver disagreement)."""
+
+
+class RenderError(SudokuError):
+    """An unknown output format, a missing matplotlib, or a layout that does not fit."""
+
+
+class ReportError(SudokuError):
+    """A report that cannot be made (no puzzles, unknown format, unknown metric)."""

@@ -25,7 +25,7 @@ Errors are :class:`~csp_sudoku.errors.ParseError` naming the line, the column
 
 from __future__ import annotations
 
-import functools
+import contextlib
 import io as _io
 import os
 import re
@@ -38,6 +38,9 @@ import numpy as np
 from csp_sudoku.errors import GeometryError, ParseError
 from csp_sudoku.geometry import STANDARD_BOXES, Geometry
 from csp_sudoku.puzzle import Puzzle
+from csp_sudoku.puzzle import format_grid as format_grid
+from csp_sudoku.puzzle import format_line as format_line
+from csp_sudoku.puzzle import symbol as symbol
 
 BLANKS = frozenset(".0-*_")
 _SEPARATOR_CHARS = frozenset("-+=|: \t")
@@ -46,13 +49,6 @@ _BINARY = re.compile("[\x00-\x08\x0e-\x1f\x7f]")
 _VALID_CELL_COUNTS = {n * n: n for n in STANDARD_BOXES}
 
 PathOrLines = Union[str, "os.PathLike[str]", IO[str], Iterable[str]]
-
-
-def symbol(digit: int) -> str:
-    """The character written for ``digit`` (1-9, then A=10, B=11, ...)."""
-    if digit < 10:
-        return str(digit)
-    return chr(ord("A") + digit - 10)
 
 
 def digit_of(ch: str) -> int | None:
@@ -144,7 +140,7 @@ def _row_cells(line: str, size: int | None) -> list[tuple[int, str]] | list[tupl
         tokens.append((i + 1, line[i:j]))
         i = j
     numeric = any(len(t) > 1 for _, t in tokens) and all(
-        t.isdigit() or (len(t) == 1 and t in BLANKS) for _, t in tokens
+        (t.isascii() and t.isdigit()) or (len(t) == 1 and t in BLANKS) for _, t in tokens
     )
     if numeric:
         return [(col, 0 if t in BLANKS else int(t)) for col, t in tokens]
@@ -386,49 +382,29 @@ def _finish_block(block: list[tuple[int, str]], geometry: Geometry | None, name:
 
 
 # ---------------------------------------------------------------------- writing
-def format_line(puzzle: Puzzle, blank: str = ".") -> str:
-    """The one-line form: ``N*N`` symbols, ``blank`` for empty cells."""
-    return puzzle.cells.tobytes().translate(_symbol_table(blank)).decode("ascii")
+@contextlib.contextmanager
+def open_output(target: str | os.PathLike[str] | IO[str]) -> Iterator[IO[str]]:
+    """Write to a path (opened as UTF-8 text and closed after) or to an open text file (left open).
 
+    The one "write to a path or a file object" of the package::
 
-@functools.cache
-def _symbol_table(blank: str) -> bytes:
-    """bytes.translate table: digit byte -> its symbol, 0 -> ``blank``."""
-    table = bytearray(range(256))
-    table[0] = ord(blank)
-    for d in range(1, 36):
-        table[d] = ord(symbol(d))
-    return bytes(table)
-
-
-def format_grid(puzzle: Puzzle, blank: str = ".") -> str:
-    """A multi-line grid with ``|`` and ``+`` between boxes (no box lines for jigsaws)."""
-    g = puzzle.geometry
-    n = g.size
-    rows = puzzle.grid.tolist()
-    out: list[str] = []
-    bc = g.box_cols if g.regions is None else n
-    br = g.box_rows if g.regions is None else n
-    for r, row in enumerate(rows):
-        if r and r % br == 0:
-            out.append("-+-".join("-" * (2 * bc - 1) for _ in range(n // bc)))
-        cells = [symbol(v) if v else blank for v in row]
-        out.append(" | ".join(" ".join(cells[c : c + bc]) for c in range(0, n, bc)))
-    return "\n".join(out)
+        with open_output(target) as fh:
+            fh.write(text)
+    """
+    if isinstance(target, (str, os.PathLike)):
+        with open(target, "w", encoding="utf-8") as fh:
+            yield fh
+    else:
+        yield target
 
 
 def write_puzzles(puzzles: Iterable[Puzzle], target: str | os.PathLike[str] | IO[str]) -> int:
     """Write puzzles one per line; returns how many were written."""
     count = 0
-    if isinstance(target, (str, os.PathLike)):
-        with open(target, "w", encoding="utf-8") as fh:
-            for p in puzzles:
-                fh.write(format_line(p) + "\n")
-                count += 1
-        return count
-    for p in puzzles:
-        target.write(format_line(p) + "\n")
-        count += 1
+    with open_output(target) as fh:
+        for p in puzzles:
+            fh.write(format_line(p) + "\n")
+            count += 1
     return count
 
 
@@ -445,9 +421,7 @@ def _build_lut() -> np.ndarray:
 _LUT = _build_lut()
 #: bytes.translate tables: symbol byte -> digit byte, and per size the bytes it accepts.
 _TRANSLATE = bytes(_LUT.tolist())
-_ACCEPTED = {
-    n: bytes(b for b in range(256) if _LUT[b] <= n) for n in _VALID_CELL_COUNTS.values()
-}
+_ACCEPTED = {n: bytes(b for b in range(256) if _LUT[b] <= n) for n in _VALID_CELL_COUNTS.values()}
 
 
 def fast_cells(text: str, geometry: Geometry | None = None) -> tuple[np.ndarray, Geometry] | None:

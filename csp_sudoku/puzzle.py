@@ -2,12 +2,14 @@
 
 A :class:`Puzzle` holds a flat, read-only numpy array of ``N * N`` small
 integers (0 = empty, ``1..N`` = a clue) and the :class:`~csp_sudoku.geometry.Geometry`
-it lives on. Text conversion lives in :mod:`csp_sudoku.io`; this module only
-knows values.
+it lives on. Reading text lives in :mod:`csp_sudoku.io`; this module knows
+values and how to write one as text (:func:`format_line`, :func:`format_grid`,
+re-exported by :mod:`csp_sudoku.io`), so that it needs nothing above it.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -165,23 +167,12 @@ class Puzzle:
 
     # ------------------------------------------------------------------ text
     def to_line(self, blank: str = ".") -> str:
-        """The one-line form (``"53..7...."``); see :func:`csp_sudoku.io.format_line`."""
-        from csp_sudoku.io import format_line
-
+        """The one-line form (``"53..7...."``); see :func:`format_line`."""
         return format_line(self, blank=blank)
 
     def to_grid_text(self) -> str:
-        """A multi-line grid with box separators; see :func:`csp_sudoku.io.format_grid`."""
-        from csp_sudoku.io import format_grid
-
+        """A multi-line grid with box separators; see :func:`format_grid`."""
         return format_grid(self)
-
-    @classmethod
-    def from_text(cls, text: str, geometry: Geometry | None = None) -> Puzzle:
-        """Parse one puzzle in any supported text form (see :func:`csp_sudoku.io.parse`)."""
-        from csp_sudoku.io import parse
-
-        return parse(text, geometry)
 
     # ------------------------------------------------------------------ dunder
     def __eq__(self, other: object) -> bool:
@@ -202,3 +193,42 @@ class Puzzle:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Puzzle, (np.asarray(self._cells), self._geometry))
+
+
+# ---------------------------------------------------------------------- text
+def symbol(digit: int) -> str:
+    """The character written for ``digit`` (1-9, then A=10, B=11, ...)."""
+    if digit < 10:
+        return str(digit)
+    return chr(ord("A") + digit - 10)
+
+
+def format_line(puzzle: Puzzle, blank: str = ".") -> str:
+    """The one-line form: ``N*N`` symbols, ``blank`` for empty cells."""
+    return puzzle.cells.tobytes().translate(_symbol_table(blank)).decode("ascii")
+
+
+@functools.cache
+def _symbol_table(blank: str) -> bytes:
+    """bytes.translate table: digit byte -> its symbol, 0 -> ``blank``."""
+    table = bytearray(range(256))
+    table[0] = ord(blank)
+    for d in range(1, 36):
+        table[d] = ord(symbol(d))
+    return bytes(table)
+
+
+def format_grid(puzzle: Puzzle, blank: str = ".") -> str:
+    """A multi-line grid with ``|`` and ``+`` between boxes (no box lines for jigsaws)."""
+    g = puzzle.geometry
+    n = g.size
+    rows = puzzle.grid.tolist()
+    out: list[str] = []
+    bc = g.box_cols if g.regions is None else n
+    br = g.box_rows if g.regions is None else n
+    for r, row in enumerate(rows):
+        if r and r % br == 0:
+            out.append("-+-".join("-" * (2 * bc - 1) for _ in range(n // bc)))
+        cells = [symbol(v) if v else blank for v in row]
+        out.append(" | ".join(" ".join(cells[c : c + bc]) for c in range(0, n, bc)))
+    return "\n".join(out)

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from csp_sudoku.errors import SudokuError
+from csp_sudoku.errors import RenderError as RenderError
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.io import symbol
 from csp_sudoku.puzzle import Puzzle
@@ -36,10 +36,6 @@ from csp_sudoku.puzzle import Puzzle
 #: Page size in inches (A4 portrait).
 A4 = (8.27, 11.69)
 FORMATS = ("svg", "pdf", "png")
-
-
-class RenderError(SudokuError):
-    """An unknown output format, a missing matplotlib, or a layout that does not fit."""
 
 
 def _figure_class() -> Any:

@@ -10,7 +10,8 @@ so. Only puzzles with exactly one solution are rated.
 
 Example::
 
-    write_report(puzzles, "report.html", metrics=["oracle", "hsolve"], seed=1)
+    data = collect(puzzles, metrics=["oracle", "hsolve"], seed=1)
+    write_report(data, "report.html")
 """
 
 from __future__ import annotations
@@ -30,12 +31,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from csp_sudoku.errors import ReportError as ReportError
 from csp_sudoku.errors import SudokuError
 from csp_sudoku.puzzle import Puzzle
-
-
-class ReportError(SudokuError):
-    """A report that cannot be made (no puzzles, unknown format, unknown metric)."""
 
 
 @dataclass

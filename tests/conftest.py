@@ -1,4 +1,14 @@
-"""Shared fixtures: the reference puzzle sets in ../shared/data."""
+"""Shared fixtures: the reference puzzle sets in ../shared/data, and their samples in tests/data.
+
+The reference sets are public puzzle collections kept beside the repository
+(../shared/data, or ``CSP_SUDOKU_SHARED_DATA``). tests/data/samples holds the
+first 50 puzzles of each, so that a plain clone still tests every backend:
+:func:`load_lines` serves a request from the sample whenever the sample gives
+the very same lines (``step`` 1 and ``limit`` at most 50), and reads the shared
+set otherwise. A missing shared set **fails** the tests that need it (a clone
+without the data must not pass green with tests skipped); set
+``CSP_SUDOKU_SKIP_SHARED_DATA=1`` to skip them instead on purpose (never in CI).
+"""
 
 from __future__ import annotations
 
@@ -14,17 +24,24 @@ SHARED_DATA = Path(
     )
 )
 TEST_DATA = Path(__file__).resolve().parent / "data"
+SAMPLES = TEST_DATA / "samples"
+#: Puzzles in each sample file: the first ones of its reference set.
+SAMPLE_SIZE = 50
 
 
-def load_lines(name: str, limit: int | None = None, step: int = 1) -> list[str]:
-    """Puzzle lines of a shared data file (comments and blanks skipped).
+def _missing(what: Path) -> None:
+    """Fail (or, when asked for explicitly outside CI, skip) a test whose data is missing."""
+    message = (
+        f"reference data {what} not found: clone the shared data beside the repository "
+        "or set CSP_SUDOKU_SHARED_DATA"
+    )
+    in_ci = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+    if os.environ.get("CSP_SUDOKU_SKIP_SHARED_DATA") == "1" and not in_ci:
+        pytest.skip(message)
+    pytest.fail(message)
 
-    ``step`` takes every step-th puzzle, to spread a sample over the whole file.
-    Skips the calling test when the shared data is not there.
-    """
-    path = SHARED_DATA / name
-    if not path.exists():
-        pytest.skip(f"shared data {path} not found")
+
+def _read(path: Path, limit: int | None, step: int) -> list[str]:
     out: list[str] = []
     with path.open(encoding="utf-8") as fh:
         k = 0
@@ -40,9 +57,29 @@ def load_lines(name: str, limit: int | None = None, step: int = 1) -> list[str]:
     return out
 
 
+def sample_lines(name: str, limit: int | None = None) -> list[str]:
+    """The first puzzles of a reference set from its sample in tests/data (always there)."""
+    return _read(SAMPLES / name, limit, 1)
+
+
+def load_lines(name: str, limit: int | None = None, step: int = 1) -> list[str]:
+    """Puzzle lines of a reference set (comments and blanks skipped).
+
+    ``step`` takes every step-th puzzle, to spread a sample over the whole file.
+    Served from tests/data/samples when that gives the same lines; otherwise
+    read from the shared data, and a missing file fails the calling test.
+    """
+    if step == 1 and limit is not None and limit <= SAMPLE_SIZE and (SAMPLES / name).exists():
+        return sample_lines(name, limit)
+    path = SHARED_DATA / name
+    if not path.exists():
+        _missing(path)
+    return _read(path, limit, step)
+
+
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     """The folder of the reference puzzle sets."""
     if not SHARED_DATA.exists():
-        pytest.skip(f"shared data {SHARED_DATA} not found")
+        _missing(SHARED_DATA)
     return SHARED_DATA

@@ -1,8 +1,9 @@
-"""An independent solution checker for the tests.
+"""An independent solution checker and solution counter for the tests.
 
-It shares no code with csp_sudoku: it derives rows, columns, boxes, diagonals and
-jigsaw regions from first principles, so a bug in the library's geometry or
-backends cannot hide itself.
+It shares no code with csp_sudoku (tests/test_samples.py checks that it imports
+nothing from the package): it derives rows, columns, boxes, diagonals and jigsaw
+regions from first principles, so a bug in the library's geometry or backends
+cannot hide itself.
 """
 
 from __future__ import annotations
@@ -67,46 +68,63 @@ def check_solution(
     return True
 
 
-def count_solutions_9x9(clues: Sequence[int] | np.ndarray, limit: int = 2) -> int:
-    """Solutions of a plain 9x9 puzzle, up to ``limit``, by a plain Python search.
+_BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3), 12: (3, 4), 16: (4, 4), 25: (5, 5)}
 
-    Shares nothing with csp_sudoku: candidates are recomputed from the grid at
-    every node, the search fills the empty cell with the fewest candidates, and
-    clues that clash count as no solution. Slow (tens of milliseconds to a few
-    seconds a puzzle), so tests give it small samples.
+
+def count_solutions(clues: Sequence[int] | np.ndarray, limit: int = 2) -> int:
+    """Solutions of a standard N x N puzzle (0 = empty), counted up to ``limit``.
+
+    Plain backtracking: fill the empty cell with the fewest candidates first.
+    Clues that clash already give 0. Meant for 4x4 and 9x9 test puzzles.
     """
     grid = [int(v) for v in np.asarray(clues).reshape(-1)]
-    if len(grid) != 81:
-        raise ValueError("a 9x9 puzzle has 81 cells")
-    peers = []
-    for i in range(81):
-        r, c = divmod(i, 9)
-        b0 = (r // 3) * 27 + (c // 3) * 3
-        ps = {r * 9 + k for k in range(9)} | {k * 9 + c for k in range(9)}
-        ps |= {b0 + dr * 9 + dc for dr in range(3) for dc in range(3)}
-        ps.discard(i)
-        peers.append(tuple(ps))
-    for i, v in enumerate(grid):
-        if v and any(grid[p] == v for p in peers[i]):
-            return 0
+    n = round(len(grid) ** 0.5)
+    br, bc = _BOXES[n]
+    unit_of = [
+        (c // n, n + c % n, 2 * n + (c // n // br) * (n // bc) + (c % n) // bc)
+        for c in range(len(grid))
+    ]
+    used = [0] * (3 * n)
+    for c, v in enumerate(grid):
+        if v:
+            bit = 1 << v
+            if any(used[u] & bit for u in unit_of[c]):
+                return 0
+            for u in unit_of[c]:
+                used[u] |= bit
+    full = ((1 << n) - 1) << 1
+    found = 0
 
-    def search(found: int) -> int:
-        best, best_opts = -1, None
-        for i in range(81):
-            if grid[i] == 0:
-                opts = set(range(1, 10)) - {grid[p] for p in peers[i]}
-                if best_opts is None or len(opts) < len(best_opts):
-                    best, best_opts = i, opts
-                    if len(opts) <= 1:
-                        break
-        if best_opts is None:
-            return found + 1
-        for v in sorted(best_opts):
-            grid[best] = v
-            found = search(found)
+    def search() -> None:
+        nonlocal found
+        best, best_free = -1, 0
+        best_count = n + 1
+        for c, v in enumerate(grid):
+            if v:
+                continue
+            a, b, x = unit_of[c]
+            free = full & ~(used[a] | used[b] | used[x])
+            k = bin(free).count("1")
+            if k < best_count:
+                best, best_free, best_count = c, free, k
+                if k <= 1:
+                    break
+        if best < 0:
+            found += 1
+            return
+        for d in range(1, n + 1):
+            bit = 1 << d
+            if not best_free & bit:
+                continue
+            grid[best] = d
+            for u in unit_of[best]:
+                used[u] |= bit
+            search()
+            for u in unit_of[best]:
+                used[u] &= ~bit
             grid[best] = 0
             if found >= limit:
-                break
-        return found
+                return
 
-    return search(0)
+    search()
+    return min(found, limit)

@@ -11,6 +11,7 @@ import csp_sudoku as cs
 from csp_sudoku import Geometry, Puzzle
 from csp_sudoku.backends import BackendError, backend_for, get_backend
 from tests.conftest import load_lines
+from tests.helpers import available_backends
 from tests.independent import check_solution
 
 FILES = [
@@ -23,15 +24,7 @@ FILES = [
 BACKENDS = ["sat", "cpsat", "dlx"]
 
 
-def _available(name: str) -> bool:
-    try:
-        get_backend(name)
-    except BackendError:
-        return False
-    return True
-
-
-ALL_BACKENDS = [b for b in ["sat", "cpsat", "dlx", "fast"] if _available(b)]
+ALL_BACKENDS = available_backends(("sat", "cpsat", "dlx", "fast"))
 
 
 def _cells(line: str) -> np.ndarray:

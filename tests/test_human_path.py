@@ -11,7 +11,7 @@ import pytest
 from csp_sudoku import Geometry, Puzzle, parse
 from csp_sudoku.cli import main
 from csp_sudoku.human.path import SolvePath, solve_path
-from tests.test_human_helpers import generated_puzzles, lines_of, plain_singles_path, solution_of
+from tests.helpers import generated_puzzles, lines_of, plain_singles_path, solution_of
 
 ALL = ("singles", "subsets", "refutation", "oracle")
 

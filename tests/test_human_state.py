@@ -7,7 +7,7 @@ import pytest
 
 from csp_sudoku import Geometry, Puzzle, parse
 from csp_sudoku.human.state import CandidateState, Single
-from tests.test_human_helpers import cand_sets, generated_puzzles, lines_of, plain_singles
+from tests.helpers import cand_sets, generated_puzzles, lines_of, plain_singles
 
 
 def _placed_by_hand(p: Puzzle) -> CandidateState:

@@ -17,7 +17,7 @@ from csp_sudoku.human.subsets import (
     find_subsets_upto,
     smallest_subsets,
 )
-from tests.test_human_helpers import generated_puzzles, lines_of, named_eliminations, solution_of
+from tests.helpers import generated_puzzles, lines_of, named_eliminations, solution_of
 
 
 def _states(lines: list[str], per_puzzle: int, rng: np.random.Generator) -> list[CandidateState]:

@@ -10,7 +10,7 @@ from csp_sudoku import parse
 from csp_sudoku.human.state import CandidateState
 from csp_sudoku.human.subsets import apply_subset, find_subsets
 from csp_sudoku.metrics.rounds import LEVELS, RoundsResult, level_of, rounds
-from tests.test_human_helpers import cand_sets, lines_of, plain_singles, plain_singles_path
+from tests.helpers import cand_sets, lines_of, plain_singles, plain_singles_path
 
 SOLUTION = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
 

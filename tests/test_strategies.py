@@ -146,15 +146,26 @@ def test_tier_counts_and_apply() -> None:
         tier_counts(st, 6)
 
 
+#: top1465 puzzle 30: after singles it has three two-candidate cells, and testing
+#: them settles exactly one, r5c7 (cell 42) = 4, which the solution confirms.
+BACKTRACK = "2...4.5...1.....3............6...8.2.7.3.9......1.....4...5.6.....7...9...8......"
+
+
 def test_backtracking_finds_the_forced_value() -> None:
-    # a near-complete grid: every two-candidate test resolves by singles
-    p = cs.parse(SOLVED)
-    holes = p.without([0, 1, 9, 10])
-    st = CandidateState.from_puzzle(holes)
+    p = cs.parse(BACKTRACK)
+    st = CandidateState.from_puzzle(p)
+    singles_fixpoint(st)
+    sol = cs.solve(p)
+    assert sol is not None
+    two = [c for c in st.empty_cells().tolist() if len(st.candidates(c)) == 2]
+    assert possible_applications(st, "backtracking") == len(two) == 3
     apps = valid_applications(st, "backtracking")
-    sol = p.cells
-    for a in apps:
-        assert all(sol[c] == d for c, d in a.placements)
+    assert [a.placements for a in apps] == [((42, 4),)]
+    assert all(sol.cells[c] == d for a in apps for c, d in a.placements)
+    # a position where every hole is a naked single has no two-candidate cell to test
+    full = CandidateState.from_puzzle(cs.parse(SOLVED).without([0, 1, 9, 10]))
+    assert possible_applications(full, "backtracking") == 0
+    assert valid_applications(full, "backtracking") == []
 
 
 SUBSET_SIZE = {

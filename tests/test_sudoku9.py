@@ -11,7 +11,7 @@ from csp_sudoku._kernels import bitset, sudoku9
 from csp_sudoku.backends import fast as fast_module
 from csp_sudoku.geometry import Geometry
 from tests.conftest import load_lines
-from tests.independent import check_solution, count_solutions_9x9
+from tests.independent import check_solution, count_solutions
 
 G9 = Geometry.standard(9)
 NO_AVOID = np.empty(0, dtype=np.int8)
@@ -90,7 +90,7 @@ def test_counts_match_an_independent_counter(name: str, step: int) -> None:
             p[extra] = sol[0, extra]
     batch = _variants(base, seed=step + 1)
     ours = sudoku9.count_batch(batch, 2, 0).tolist()
-    assert ours == [count_solutions_9x9(p, 2) for p in batch]
+    assert ours == [count_solutions(p, 2) for p in batch]
 
 
 def test_solutions_written_are_valid_and_distinct() -> None:

@@ -23,7 +23,7 @@ from csp_sudoku.errors import BackendError
 from csp_sudoku.geometry import Geometry
 
 #: The python-sat solver used when none is named. Chosen by measurement
-#: (benchmarks/bench_sat_solvers.py, docs/benchmarks.md).
+#: (``benchmarks/bench_check.py --sat-solvers ...``; docs/benchmarks.md, "SAT solvers").
 DEFAULT_SOLVER = "cadical153"
 
 

@@ -16,6 +16,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from csp_sudoku._version import __version__
 from csp_sudoku.errors import SudokuError
 
 #: Subcommand modules, in the order ``--help`` lists them.
@@ -48,8 +49,6 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """The full parser with every registered subcommand."""
-    from csp_sudoku import __version__
-
     parser = _Parser(
         prog="csp-sudoku",
         description="Check, solve, rate, explain and generate Sudoku puzzles.",

@@ -75,7 +75,7 @@ class ResumePoint:
                 yield source, line
 
 
-def _truncate_partial_line(path: str) -> None:
+def truncate_partial_line(path: str) -> None:
     """Cut a trailing line without its line end (a row interrupted mid-write)."""
     size = os.path.getsize(path)
     if size == 0:
@@ -160,7 +160,7 @@ def read_resume_point(
     point = ResumePoint()
     if not os.path.exists(path):
         return point
-    _truncate_partial_line(path)
+    truncate_partial_line(path)
     size = len(group) if group else 1
     current: list[dict[str, Any]] = []
     keep = 0  # end of the last complete group

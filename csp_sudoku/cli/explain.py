@@ -12,8 +12,6 @@ import json
 import sys
 from typing import Any
 
-import numpy as np
-
 from csp_sudoku.api import count_solutions
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import (
@@ -26,6 +24,7 @@ from csp_sudoku.human.chains import DEFAULT_BUDGET, MAX_LEVEL, ChainSettings
 from csp_sudoku.human.path import DEFAULT_TECHNIQUES, TECHNIQUES, SolvePath, solve_path
 from csp_sudoku.io import format_grid
 from csp_sudoku.puzzle import Puzzle
+from csp_sudoku.seeds import as_generator
 
 
 def register(sub: Any) -> None:
@@ -149,7 +148,7 @@ def run_explain(args: argparse.Namespace) -> int:
             )
             code = EXIT_NOT_ALL
             continue
-        rng = np.random.default_rng(args.seed) if args.seed is not None else None
+        rng = as_generator(args.seed) if args.seed is not None else None
         path = solve_path(e.puzzle, order, max_subset=args.max_subset, rng=rng, chains=settings)
         if not path.solved:
             code = EXIT_NOT_ALL

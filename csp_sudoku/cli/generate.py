@@ -29,9 +29,11 @@ from csp_sudoku.cli._common import (
     batch_session,
     geometry_from_args,
 )
+from csp_sudoku.cli._resume import truncate_partial_line
 from csp_sudoku.errors import SudokuError
 from csp_sudoku.generators import METHODS, SYMMETRIES, BudgetExhaustedError, generate
-from csp_sudoku.generators._rng import derive, fresh_seed, stream_seed
+from csp_sudoku.seeds import attempt_seed as derive
+from csp_sudoku.seeds import fresh_seed, stream_seed
 
 _FIELDS = ("puzzle", "clues", "minimal", "symmetry", "seed", "method", "ratings")
 
@@ -108,14 +110,6 @@ class _Done:
 _MAX_ATTEMPT_SEARCH = 100_000
 
 
-def _truncate_partial_line(path: str) -> None:
-    """Drop a last line without its line end (a row cut short by the interruption)."""
-    with open(path, "rb+") as fh:
-        data = fh.read()
-        if data and not data.endswith(b"\n"):
-            fh.truncate(data.rfind(b"\n") + 1)
-
-
 def _row_fields(line: str, fmt: str, header: list[str] | None) -> dict[str, Any]:
     if fmt == "jsonl":
         rec = json.loads(line)
@@ -146,7 +140,7 @@ def _read_done(path: str, args: argparse.Namespace, seed: int) -> _Done:
     done = _Done()
     if not os.path.exists(path):
         return done
-    _truncate_partial_line(path)
+    truncate_partial_line(path)
     with open(path, encoding="utf-8", newline="") as fh:
         lines = fh.read().splitlines(keepends=True)
     header: list[str] | None = None

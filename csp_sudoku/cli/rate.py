@@ -162,7 +162,8 @@ def _rate(
     point: ResumePoint,
     client: Any,
 ) -> int:
-    from csp_sudoku.metrics import _fresh_seed, derive_seed
+    from csp_sudoku.seeds import fresh_seed as _fresh_seed
+    from csp_sudoku.seeds import item_seed as derive_seed
 
     base = args.seed if args.seed is not None else _fresh_seed()
     if args.seed is None and point.groups:

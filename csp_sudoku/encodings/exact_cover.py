@@ -24,6 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku.geometry import Geometry
+from csp_sudoku.io import open_output
 
 IntArray = NDArray[np.int32]
 
@@ -103,11 +104,8 @@ class ExactCover:
             for cols in self.candidate_columns:
                 fh.write(" ".join(str(c) for c in cols.tolist() if c >= 0) + "\n")
 
-        if isinstance(target, (str, os.PathLike)):
-            with open(target, "w", encoding="utf-8") as fh:
-                emit(fh)
-        else:
-            emit(target)
+        with open_output(target) as fh:
+            emit(fh)
 
 
 @lru_cache(maxsize=64)

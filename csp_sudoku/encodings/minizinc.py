@@ -20,6 +20,7 @@ import os
 from typing import IO
 
 from csp_sudoku.geometry import Geometry
+from csp_sudoku.io import open_output
 from csp_sudoku.puzzle import Puzzle
 
 
@@ -87,8 +88,5 @@ def write_minizinc(
 ) -> None:
     """Write :func:`minizinc_model` to a path or an open text file (for ``csp-sudoku export``)."""
     text = minizinc_model(puzzle_or_geometry)
-    if isinstance(target, (str, os.PathLike)):
-        with open(target, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    else:
-        target.write(text)
+    with open_output(target) as fh:
+        fh.write(text)

@@ -12,14 +12,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-
-@njit(cache=True)
-def _popcount(x: int) -> int:  # pragma: no cover - compiled
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
+from csp_sudoku._kernels.metrics import popcount as _popcount
 
 
 @njit(cache=True)

@@ -24,19 +24,15 @@ The result is unique; :func:`csp_sudoku.generators.generate` with
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from csp_sudoku.api import Checker
-from csp_sudoku.generators._rng import SeedLike, as_generator
 from csp_sudoku.generators.grids import _grid_cells
 from csp_sudoku.generators.minimal import checker_for
+from csp_sudoku.generators.targeting import Target, make_target, rate_with_solution
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.puzzle import Grid, Puzzle
-
-if TYPE_CHECKING:
-    from csp_sudoku.generators.target import Target
+from csp_sudoku.seeds import SeedLike, as_generator
 
 __all__ = ["ddg_clues", "ddg_puzzle"]
 
@@ -76,8 +72,6 @@ def ddg_clues(
         branch: ``n``, the choices tried per step.
         initial: cells filled at random first (step 2; fewer than 17 on 9x9).
     """
-    from csp_sudoku.generators.target import Target, _rate
-
     tgt = target or Target(metric=metric)
     chk = checker or checker_for(geometry)
     sol = _grid_cells(geometry, rng)
@@ -101,7 +95,9 @@ def ddg_clues(
             trial = clues.copy()
             trial[c] = sol[c]
             done = _make_unique(trial, sol, geometry, rng, chk)
-            d = tgt.distance(_rate(Puzzle(done, geometry), solution, tgt.metric, rating_seed))
+            d = tgt.distance(
+                rate_with_solution(Puzzle(done, geometry), solution, tgt.metric, rating_seed)
+            )
             if best is None or d < best[0]:
                 best = (d, int(c))
         assert best is not None  # diff is never empty while a second solution exists
@@ -117,10 +113,8 @@ def ddg_puzzle(
     backend: str = "auto",
 ) -> Puzzle:
     """A unique (not necessarily minimal) puzzle grown by DDG toward ``level`` of ``metric``."""
-    from csp_sudoku.generators.target import _make_target
-
     geo = geometry or Geometry.standard(9)
-    tgt = _make_target(metric, level, None)
+    tgt = make_target(metric, level, None)
     clues, _ = ddg_clues(
         geo, as_generator(seed), metric=metric, target=tgt, checker=checker_for(geo, backend)
     )

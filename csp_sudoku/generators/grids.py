@@ -34,9 +34,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku.errors import GeometryError
-from csp_sudoku.generators._rng import SeedLike, as_generator, numba_seed
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.puzzle import Grid, Puzzle
+from csp_sudoku.seeds import SeedLike, as_generator, numba_seed
 
 __all__ = ["random_grid", "random_grids", "random_transform"]
 

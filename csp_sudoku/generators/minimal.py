@@ -37,12 +37,12 @@ from numpy.typing import NDArray
 
 from csp_sudoku.api import Checker, PuzzleLike, as_puzzle
 from csp_sudoku.errors import NotUniqueError
-from csp_sudoku.generators._rng import SeedLike, as_generator
 from csp_sudoku.generators.errors import BudgetExhaustedError, GenerationError
 from csp_sudoku.generators.grids import _grid_cells
 from csp_sudoku.generators.symmetry import check_name, orbits, symmetric_mask
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.puzzle import Grid, Puzzle
+from csp_sudoku.seeds import SeedLike, as_generator
 
 __all__ = [
     "RemovalStats",

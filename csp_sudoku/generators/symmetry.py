@@ -28,7 +28,7 @@ from functools import cache
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.generators.errors import GenerationError
+from csp_sudoku.errors import SymmetryError as SymmetryError
 
 __all__ = ["SYMMETRIES", "is_symmetric", "orbit_index", "orbits", "symmetric_mask"]
 
@@ -42,10 +42,6 @@ SYMMETRIES: tuple[str, ...] = (
     "diagonal",
     "antidiagonal",
 )
-
-
-class SymmetryError(GenerationError, ValueError):
-    """An unknown symmetry name."""
 
 
 def _mapping(size: int, name: str) -> NDArray[np.intp]:

@@ -18,12 +18,13 @@ every step stays a unique minimal puzzle. docs/generators.md measures it.
 
 Seeds. ``generate(count, seed=s)`` gives puzzle ``i`` its own stream seed
 (``stream_seed(s, i)``, with ``stream_seed(s, 0) == s``); attempt ``j`` of a
-stream uses ``derive(stream, j)``, with ``derive(stream, 0) == stream``. The two
-derivations use different spawn keys, so no two attempts of a run share a seed. Each :class:`Generated` reports the seed of the
+stream uses ``attempt_seed(stream, j)``, with ``attempt_seed(stream, 0) == stream``
+(both in :mod:`csp_sudoku.seeds`). The two derivations use different spawn keys,
+so no two attempts of a run share a seed. Each :class:`Generated` reports the seed of the
 attempt that made it, and ``generate(1, seed=that, <same options>)`` makes the
 same puzzle again. With ``jobs > 1`` (or an ``executor``: a
 ``concurrent.futures`` executor or a ``dask.distributed.Client``) the streams
-run through :func:`csp_sudoku.batch.ordered_map`; the output order and content
+run through :func:`csp_sudoku.parallel.ordered_map`; the output order and content
 do not depend on where they run. Since puzzle ``i`` depends on ``seed`` and
 ``i`` alone, ``generate(count, seed=s, start=k)`` yields exactly puzzles
 ``k .. count - 1`` of ``generate(count, seed=s)``: how an interrupted run resumes.
@@ -38,13 +39,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from csp_sudoku.batch import ordered_map
-from csp_sudoku.generators._rng import SeedLike, as_seed, derive, stream_seed
 from csp_sudoku.generators.errors import BudgetExhaustedError, GenerationError
 from csp_sudoku.generators.minimal import checker_for, reduce_clues
 from csp_sudoku.generators.symmetry import check_name, orbit_index, orbits
+from csp_sudoku.generators.targeting import Target
+from csp_sudoku.generators.targeting import make_target as _make_target
+from csp_sudoku.generators.targeting import rate_with_solution as _rate
 from csp_sudoku.geometry import Geometry
+from csp_sudoku.parallel import ordered_map
 from csp_sudoku.puzzle import Grid, Puzzle
+from csp_sudoku.seeds import SeedLike, as_generator, as_seed, attempt_seed, stream_seed
 
 if TYPE_CHECKING:
     from csp_sudoku.api import Checker
@@ -63,98 +67,6 @@ METHODS: tuple[str, ...] = (
     "hsolve",
     "pseudo",
 )
-
-
-def _level_order(metric: str) -> tuple[str, ...]:
-    """The metric's level names from easiest to hardest, lower case (empty if unknown).
-
-    Read from the metric modules (one definition of each fact).
-    """
-    if metric == "rounds":
-        from csp_sudoku.metrics.rounds import LEVELS as names
-    elif metric == "oracle":
-        from csp_sudoku.metrics.oracle import LEVELS as names
-    elif metric == "mdrt":
-        from csp_sudoku.metrics.mdrt import MDRT_LEVELS as names
-    elif metric == "se":
-        from csp_sudoku.metrics.se import SE_LEVELS
-
-        names = tuple(name for name, _upper in SE_LEVELS)
-    elif metric in ("hsolve", "refutation", "dependency", "combined"):
-        from csp_sudoku.metrics.base import LEVEL_NAMES_4 as names
-    else:
-        return ()
-    return tuple(n.lower() for n in names)
-
-
-#: Metrics where a lower score means a harder puzzle.
-_LOWER_IS_HARDER = frozenset({"dependency"})
-
-
-@dataclass(frozen=True)
-class Target:
-    """What a generated puzzle must satisfy: a metric's level(s) and/or score range.
-
-    Attributes:
-        metric: the metric name (see :data:`csp_sudoku.metrics.METRICS`).
-        levels: accepted level names, lower case (empty: any level).
-        score_range: inclusive ``(low, high)`` bounds of the score, or None.
-    """
-
-    metric: str = "rounds"
-    levels: tuple[str, ...] = ()
-    score_range: tuple[float, float] | None = None
-
-    @property
-    def active(self) -> bool:
-        """True when some puzzles can miss this target."""
-        return bool(self.levels) or self.score_range is not None
-
-    def matches(self, rating: Rating) -> bool:
-        """True when ``rating`` is on target."""
-        if self.levels and rating.level.lower() not in self.levels:
-            return False
-        if self.score_range is not None:
-            lo, hi = self.score_range
-            return lo <= rating.score <= hi
-        return True
-
-    def wants_harder(self, rating: Rating) -> bool:
-        """True when ``rating`` misses the target on the easy side."""
-        if self.matches(rating):
-            return False
-        ranks = self._target_ranks()
-        if self.levels and ranks:
-            if rating.level_rank < min(ranks):
-                return True
-            if rating.level_rank > max(ranks):
-                return False
-        if self.score_range is not None:
-            below = rating.score < self.score_range[0]
-            return not below if self.metric in _LOWER_IS_HARDER else below
-        return not ranks  # unknown level order: assume the target is the harder side
-
-    def _target_ranks(self) -> list[int]:
-        order = _level_order(self.metric)
-        return [order.index(lv) for lv in self.levels if lv in order]
-
-    def distance(self, rating: Rating) -> tuple[float, float]:
-        """How far ``rating`` is from the target (0, 0 on target); compared as a tuple."""
-        if self.matches(rating):
-            return (0.0, 0.0)
-        hardness = -rating.score if self.metric in _LOWER_IS_HARDER else rating.score
-        if self.score_range is not None and not self.levels:
-            lo, hi = self.score_range
-            return (0.0, lo - rating.score if rating.score < lo else rating.score - hi)
-        ranks = self._target_ranks()
-        if not ranks:
-            return (1.0, -hardness)  # unknown order: assume the target is harder
-        gaps = [t - rating.level_rank for t in ranks]
-        gap = min(gaps, key=abs)
-        if gap == 0 and self.score_range is not None:
-            lo, hi = self.score_range
-            return (0.0, lo - rating.score if rating.score < lo else rating.score - hi)
-        return (float(abs(gap)), -hardness if gap > 0 else hardness)
 
 
 @dataclass(frozen=True)
@@ -281,7 +193,7 @@ def generate(
             chosen from the executor, e.g. twice a Dask cluster's threads).
         executor: run the streams on this ``concurrent.futures.Executor`` or
             ``dask.distributed.Client`` instead of a private process pool (see
-            :func:`csp_sudoku.batch.ordered_map`).
+            :func:`csp_sudoku.parallel.ordered_map`).
         start: skip the first ``start`` puzzles: yield puzzles ``start`` to
             ``count - 1``, the same as the full run yields them (resuming).
 
@@ -352,32 +264,6 @@ def make_one(
 
 
 # ---------------------------------------------------------------------- internals
-def _make_target(
-    metric: str, level: str | Sequence[str] | None, score_range: tuple[float, float] | None
-) -> Target:
-    if level is None:
-        levels: tuple[str, ...] = ()
-    elif isinstance(level, str):
-        levels = (level.strip().lower(),)
-    else:
-        levels = tuple(str(lv).strip().lower() for lv in level)
-    order = _level_order(metric)
-    if order:
-        bad = [lv for lv in levels if lv not in order]
-        if bad:
-            raise GenerationError(
-                f"unknown {metric} level(s) {', '.join(map(repr, bad))}; "
-                f"choose from {', '.join(order)}"
-            )
-    rng: tuple[float, float] | None = None
-    if score_range is not None:
-        lo, hi = (float(x) for x in score_range)
-        if lo > hi:
-            raise GenerationError(f"score_range low {lo} is above high {hi}")
-        rng = (lo, hi)
-    return Target(metric=metric, levels=levels, score_range=rng)
-
-
 def _check_metrics(opts: _Options) -> None:
     if not opts.target.active and not opts.rate_with:
         return
@@ -412,7 +298,7 @@ def _budget_error(
 
 
 def _stream(opts: _Options, stream_seed: int, deadline: float | None) -> Generated | str:
-    """Attempts with seeds ``derive(stream_seed, j)`` until one is on target.
+    """Attempts with seeds ``attempt_seed(stream_seed, j)`` until one is on target.
 
     Returns the puzzle, or ``"time"`` / ``"attempts"`` when the budget ran out.
     """
@@ -423,7 +309,7 @@ def _stream(opts: _Options, stream_seed: int, deadline: float | None) -> Generat
             return "attempts"
         if deadline is not None and time.time() >= deadline:
             return "time"
-        seed = derive(stream_seed, j)
+        seed = attempt_seed(stream_seed, j)
         j += 1
         got = _attempt(opts, seed, deadline)
         if got is not None:
@@ -442,12 +328,6 @@ def _stream(opts: _Options, stream_seed: int, deadline: float | None) -> Generat
             )
 
 
-def _rate(puzzle: Puzzle, solution: Puzzle, metric: str, seed: int) -> Rating:
-    from csp_sudoku.metrics import rate
-
-    return rate(puzzle, metric, seed=seed, solution=solution)
-
-
 _Attempt = tuple[Puzzle, Puzzle, dict[str, "Rating"], int, str]
 
 
@@ -458,7 +338,7 @@ def _attempt(opts: _Options, seed: int, deadline: float | None) -> _Attempt | No
     pseudo-generated one from the bank of hard seeds; then a hill climb from
     whichever of the two is closer to the target.
     """
-    rng = np.random.default_rng(seed)
+    rng = as_generator(seed)
     geo = opts.geometry
     chk = checker_for(geo, opts.backend)
     target = opts.target
@@ -471,7 +351,7 @@ def _attempt(opts: _Options, seed: int, deadline: float | None) -> _Attempt | No
         return None
     clues, sol = made
     solution = Puzzle(sol, geo)
-    rating_seed = derive(seed, 1 << 20)
+    rating_seed = attempt_seed(seed, 1 << 20)
     steps = 0
     produced = base_method
     ratings: dict[str, Rating] = {}

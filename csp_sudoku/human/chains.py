@@ -55,7 +55,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku.encodings.exact_cover import exact_cover
-from csp_sudoku.errors import SudokuError
+from csp_sudoku.errors import ChainBudgetExceeded, SudokuError
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.human._tables import tables
 from csp_sudoku.human.state import CandidateState
@@ -70,10 +70,6 @@ MAX_LEVEL = 2
 
 #: Inner hypotheses a level-2 search may run per step before it gives up.
 DEFAULT_BUDGET = 5_000_000
-
-
-class ChainBudgetExceeded(SudokuError):
-    """A nested refutation search ran out of its budget of inner hypotheses."""
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.errors import NotUniqueError
+from csp_sudoku.errors import ArgumentError, NotUniqueError
 from csp_sudoku.human._tables import tables
 from csp_sudoku.human.chains import (
     Chain,
@@ -270,9 +270,9 @@ def _check_techniques(techniques: Sequence[str]) -> tuple[str, ...]:
     out = tuple(techniques)
     for t in out:
         if t not in TECHNIQUES:
-            raise ValueError(f"unknown technique {t!r}; choose from {', '.join(TECHNIQUES)}")
+            raise ArgumentError(f"unknown technique {t!r}; choose from {', '.join(TECHNIQUES)}")
     if not out:
-        raise ValueError("give at least one technique")
+        raise ArgumentError("give at least one technique")
     return out
 
 
@@ -481,13 +481,13 @@ def solve_path(
         The :class:`SolvePath`; ``solved`` is False when the techniques got stuck.
 
     Raises:
-        ValueError: for an unknown technique or ``max_subset < 1``.
+        ArgumentError: for an unknown technique or ``max_subset < 1``.
         NotUniqueError: when ``refutation`` or ``oracle`` need a solution and
             the puzzle has none.
     """
     order = _check_techniques(techniques)
     if max_subset < 1:
-        raise ValueError(f"max_subset must be at least 1, got {max_subset}")
+        raise ArgumentError(f"max_subset must be at least 1, got {max_subset}")
     state = CandidateState.from_puzzle(puzzle)
     path = SolvePath(puzzle, techniques=order)
     sol: NDArray[np.int8] | None = None

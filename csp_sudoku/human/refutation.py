@@ -28,6 +28,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from csp_sudoku.errors import ArgumentError
 from csp_sudoku.human._tables import tables
 from csp_sudoku.human.state import CandidateState
 
@@ -85,10 +86,10 @@ def refute(
         ``math.inf`` when the singles ran out (or ``limit`` passed) first.
 
     Raises:
-        ValueError: when ``cell`` is filled or ``digit`` is not one of its candidates.
+        ArgumentError: when ``cell`` is filled or ``digit`` is not one of its candidates.
     """
     if not state.has(cell, digit):
-        raise ValueError(
+        raise ArgumentError(
             f"{digit} is not a candidate of empty cell {state.geometry.cell_name(cell)}"
         )
     return float(_refute_batch(state, [cell], [digit], rng, limit)[0])
@@ -116,10 +117,10 @@ def cell_refutation_score(
         rng: the source of the random choices.
 
     Raises:
-        ValueError: when ``cell`` is filled.
+        ArgumentError: when ``cell`` is filled.
     """
     if state.values[cell]:
-        raise ValueError(f"cell {state.geometry.cell_name(cell)} is already filled")
+        raise ArgumentError(f"cell {state.geometry.cell_name(cell)} is already filled")
     wrong = _wrong_candidates(state, cell, np.asarray(solution).reshape(-1))
     if not wrong:
         return 0.0

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from csp_sudoku._kernels import metrics as _k
+from csp_sudoku.errors import ArgumentError
 from csp_sudoku.human.state import CandidateState
 
 #: The strategies in tier order (the paper's Appendix A).
@@ -73,7 +74,7 @@ def _index(strategy: str) -> int:
     try:
         return _k.STRATEGY_NAMES.index(strategy)
     except ValueError:
-        raise ValueError(
+        raise ArgumentError(
             f"unknown strategy {strategy!r}; known: {', '.join(_k.STRATEGY_NAMES)}"
         ) from None
 
@@ -125,7 +126,7 @@ def valid_applications(state: CandidateState, strategy: str) -> list[Application
 def tier_counts(state: CandidateState, tier: int) -> tuple[int, int]:
     """``(p, v)`` of a whole tier: possible and valid applications of its strategies."""
     if not 0 <= tier < _k.N_TIERS:
-        raise ValueError(f"tier must be 0..{_k.N_TIERS - 1}, got {tier}")
+        raise ArgumentError(f"tier must be 0..{_k.N_TIERS - 1}, got {tier}")
     p = v = 0
     for s in range(_k.TIER_START[tier], _k.TIER_START[tier + 1]):
         ps, vs, _ = _enumerate(state, s, -1)
@@ -151,5 +152,5 @@ def expected_checks(p: int, v: int) -> float:
     ``p`` (and ``p + 1`` when ``v = 0``).
     """
     if p < 0 or v < 0:
-        raise ValueError(f"p and v must be non-negative, got p={p}, v={v}")
+        raise ArgumentError(f"p and v must be non-negative, got p={p}, v={v}")
     return (p + 1) / (v + 1)

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from csp_sudoku.encodings.exact_cover import exact_cover
+from csp_sudoku.errors import ArgumentError
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.human._tables import tables
 from csp_sudoku.human.state import CandidateState
@@ -122,12 +123,12 @@ def find_subsets(
         search order.
 
     Raises:
-        ValueError: when ``size < 1``.
+        ArgumentError: when ``size < 1``.
     """
     from csp_sudoku._kernels.human import subset_search
 
     if size < 1:
-        raise ValueError(f"subset size must be at least 1, got {size}")
+        raise ArgumentError(f"subset size must be at least 1, got {size}")
     t = tables(state.geometry)
     alive = state.alive()
     cap = 1 if first else 4096

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from csp_sudoku._version import __version__
 from csp_sudoku.api import PuzzleLike, as_puzzle
 from csp_sudoku.metrics.base import (
     MetricError,
@@ -49,6 +50,8 @@ from csp_sudoku.metrics.base import (
 )
 from csp_sudoku.metrics.combined import CombinedRater, fit_combined, shipped_rater
 from csp_sudoku.puzzle import Puzzle
+from csp_sudoku.seeds import fresh_seed as _fresh_seed
+from csp_sudoku.seeds import item_seed
 
 __all__ = [
     "METRICS",
@@ -72,13 +75,14 @@ METRICS: tuple[str, ...] = (
     "combined",
 )
 
+#: The seed of item ``index`` of a batch rated with ``seed`` (:func:`csp_sudoku.seeds.item_seed`).
+derive_seed = item_seed
+
 _Result = tuple[float, str, int, dict[str, Any], dict[str, Any]]
 _MetricFn = Callable[[Puzzle, Puzzle, int, np.random.Generator, dict[str, Any]], _Result]
 
 
 def _version() -> str:
-    from csp_sudoku import __version__
-
     return __version__
 
 
@@ -289,17 +293,6 @@ _METRICS: dict[str, tuple[_MetricFn, int | None]] = {
 }
 
 
-def _fresh_seed() -> int:
-    return int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(1))
-
-
-def derive_seed(seed: int, index: int) -> int:
-    """The seed of item ``index`` in a batch rated with ``seed`` (non-negative 63-bit)."""
-    return int(
-        np.random.SeedSequence([seed, index]).generate_state(1, np.uint64)[0] >> np.uint64(1)
-    )
-
-
 def rate(
     puzzle: PuzzleLike,
     metric: str = "hsolve",
@@ -400,7 +393,7 @@ def rate_many(
     Item ``i`` is rated with seed :func:`derive_seed` ``(seed, i)`` (recorded in its
     rating), so the result does not depend on ``jobs`` or ``executor`` and any
     item can be re-rated alone. Puzzles go to the workers in chunks (at most 64
-    per task) through :func:`csp_sudoku.batch.ordered_map`.
+    per task) through :func:`csp_sudoku.parallel.ordered_map`.
 
     Args:
         puzzles: an ``(n, cells)`` integer array (0 = empty) or puzzle-likes.
@@ -431,7 +424,7 @@ def rate_many(
     else:
         window = int(jobs) if jobs > 1 else 0
         width = window or _capacity(executor)
-    from csp_sudoku.batch import ordered_map
+    from csp_sudoku.parallel import ordered_map
 
     size = max(1, min(_MAX_CHUNK, -(-len(items) // (width * 4))))
     tasks = (

@@ -23,12 +23,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.errors import NotUniqueError, SudokuError
+from csp_sudoku.errors import MetricError as MetricError
+from csp_sudoku.errors import NotUniqueError
 from csp_sudoku.puzzle import Puzzle
-
-
-class MetricError(SudokuError, ValueError):
-    """An unknown metric, a bad metric parameter, or a puzzle a metric cannot rate."""
 
 
 @dataclass(frozen=True)

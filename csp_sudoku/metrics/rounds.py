@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from csp_sudoku.api import PuzzleLike, as_puzzle
+from csp_sudoku.errors import ArgumentError
 from csp_sudoku.human._tables import tables
 from csp_sudoku.human.state import CandidateState
 from csp_sudoku.human.subsets import apply_subset, find_subsets
@@ -93,13 +94,13 @@ def rounds(puzzle: PuzzleLike, max_size: int = 4) -> RoundsResult:
         A :class:`RoundsResult`.
 
     Raises:
-        ValueError: when ``max_size < 2``.
+        ArgumentError: when ``max_size < 2``.
         ParseError: when the puzzle cannot be read.
     """
     from csp_sudoku._kernels.human import singles_rounds
 
     if max_size < 2:
-        raise ValueError(f"max_size must be at least 2, got {max_size}")
+        raise ArgumentError(f"max_size must be at least 2, got {max_size}")
     p = as_puzzle(puzzle)
     state = CandidateState.from_puzzle(p)
     t = tables(p.geometry)

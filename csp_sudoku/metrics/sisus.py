@@ -46,6 +46,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku._kernels import metrics as _k
+from csp_sudoku.bits import popcount
 from csp_sudoku.human.state import CandidateState
 from csp_sudoku.metrics.base import MetricError, check_runs
 from csp_sudoku.puzzle import Puzzle
@@ -144,7 +145,7 @@ def sisus_runs(
             if cells.size == 0:
                 break
             if count_assumption:
-                vals = vals + (np.bitwise_count(masks[cells]) - 1)
+                vals = vals + (popcount(masks[cells]) - 1)
             best = float(vals.min())
             ties = cells[vals == best]
             cell = int(ties[int(rng.integers(ties.size))]) if ties.size > 1 else int(ties[0])

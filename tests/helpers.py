@@ -21,7 +21,22 @@ from tests.independent import check_solution
 Pair = tuple[int, int]
 
 
+def available_backends(names: tuple[str, ...] = ("sat", "cpsat", "dlx", "fast")) -> list[str]:
+    """The backends of ``names`` that load here (``fast`` needs numba, ``cpsat`` OR-tools)."""
+    from csp_sudoku.backends import BackendError, get_backend
+
+    out = []
+    for name in names:
+        try:
+            get_backend(name)
+        except BackendError:
+            continue
+        out.append(name)
+    return out
+
+
 def lines_of(name: str, limit: int | None = None, step: int = 1) -> list[str]:
+    """Puzzle lines of a reference set (see :func:`tests.conftest.load_lines`)."""
     from tests.conftest import load_lines
 
     return load_lines(name, limit=limit, step=step)
@@ -81,10 +96,7 @@ def plain_singles_path(
     """A plain singles solver: (cell, digit, unit, options) per step, and solved."""
     g = puzzle.geometry
     units = [list(map(int, u)) for u in g.units]
-    peers = [set() for _ in range(g.ncells)]
-    for u in units:
-        for c in u:
-            peers[c].update(x for x in u if x != c)
+    peers = plain_peers(units, g.ncells)
     values = [int(v) for v in puzzle.cells]
     cands = [
         set() if values[c] else set(range(1, g.size + 1)) - {values[p] for p in peers[c]}
@@ -103,6 +115,66 @@ def plain_singles_path(
         for p in peers[c]:
             cands[p].discard(d)
     return steps, all(values)
+
+
+def plain_peers(units: list[list[int]], ncells: int) -> list[set[int]]:
+    """The peers of every cell: the other cells of its units."""
+    peers: list[set[int]] = [set() for _ in range(ncells)]
+    for u in units:
+        for c in u:
+            peers[c].update(x for x in u if x != c)
+    return peers
+
+
+def plain_contradiction(values: list[int], cands: list[set[int]], units: list[list[int]]) -> bool:
+    """True when the position cannot be completed by the exact-cover rules, checked plainly.
+
+    An empty cell without candidates, a digit placed twice in a unit, or a unit
+    where a digit is neither placed nor a candidate of any of its empty cells.
+    """
+    if any(not values[c] and not cands[c] for c in range(len(values))):
+        return True
+    n = len(units[0])
+    for cells in units:
+        placed = [values[c] for c in cells if values[c]]
+        if len(placed) != len(set(placed)):
+            return True
+        for d in range(1, n + 1):
+            if d not in placed and not any(not values[c] and d in cands[c] for c in cells):
+                return True
+    return False
+
+
+def plain_refute(state: CandidateState, cell: int, digit: int, rand: np.ndarray) -> float:
+    """Pelanek's refutation in plain Python: lists and sets, no method of the package model.
+
+    Assume ``digit`` in ``cell``; then, until the position is contradictory, place
+    the single at index ``floor(rand[step] * count)`` of :func:`plain_singles`;
+    the steps taken, or ``inf`` when the singles run out first.
+    """
+    g = state.geometry
+    units = [list(map(int, u)) for u in g.units]
+    peers = plain_peers(units, g.ncells)
+    values = [int(v) for v in state.values]
+    cands = cand_sets(state)
+
+    def place(c: int, d: int) -> None:
+        values[c] = d
+        cands[c] = set()
+        for q in peers[c]:
+            cands[q].discard(d)
+
+    place(cell, digit)
+    steps = 0
+    while True:
+        if plain_contradiction(values, cands, units):
+            return float(steps)
+        singles = plain_singles(values, cands, units)
+        if not singles:
+            return float("inf")
+        k = min(int(rand[steps] * len(singles)), len(singles) - 1)
+        place(singles[k][0], singles[k][1])
+        steps += 1
 
 
 # --------------------------------------------------------------------------- named techniques

@@ -1,0 +1,147 @@
+"""What a generated puzzle must satisfy, and how an attempt is rated against it.
+
+:class:`Target` and :func:`make_target` are used by :mod:`~csp_sudoku.generators.target`
+(the :func:`~csp_sudoku.generators.generate` driver) and by the generators that
+steer toward a target while they build (:mod:`~csp_sudoku.generators.ddg`); they
+live here, below both, so that neither imports the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from csp_sudoku.generators.errors import GenerationError
+from csp_sudoku.puzzle import Puzzle
+
+if TYPE_CHECKING:
+    from csp_sudoku.metrics.base import Rating
+
+__all__ = ["LOWER_IS_HARDER", "Target", "level_order", "make_target", "rate_with_solution"]
+
+
+def level_order(metric: str) -> tuple[str, ...]:
+    """The metric's level names from easiest to hardest, lower case (empty if unknown).
+
+    Read from the metric modules (one definition of each fact).
+    """
+    if metric == "rounds":
+        from csp_sudoku.metrics.rounds import LEVELS as names
+    elif metric == "oracle":
+        from csp_sudoku.metrics.oracle import LEVELS as names
+    elif metric == "mdrt":
+        from csp_sudoku.metrics.mdrt import MDRT_LEVELS as names
+    elif metric == "se":
+        from csp_sudoku.metrics.se import SE_LEVELS
+
+        names = tuple(name for name, _upper in SE_LEVELS)
+    elif metric in ("hsolve", "refutation", "dependency", "combined"):
+        from csp_sudoku.metrics.base import LEVEL_NAMES_4 as names
+    else:
+        return ()
+    return tuple(n.lower() for n in names)
+
+
+#: Metrics where a lower score means a harder puzzle.
+LOWER_IS_HARDER = frozenset({"dependency"})
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a generated puzzle must satisfy: a metric's level(s) and/or score range.
+
+    Attributes:
+        metric: the metric name (see :data:`csp_sudoku.metrics.METRICS`).
+        levels: accepted level names, lower case (empty: any level).
+        score_range: inclusive ``(low, high)`` bounds of the score, or None.
+    """
+
+    metric: str = "rounds"
+    levels: tuple[str, ...] = ()
+    score_range: tuple[float, float] | None = None
+
+    @property
+    def active(self) -> bool:
+        """True when some puzzles can miss this target."""
+        return bool(self.levels) or self.score_range is not None
+
+    def matches(self, rating: Rating) -> bool:
+        """True when ``rating`` is on target."""
+        if self.levels and rating.level.lower() not in self.levels:
+            return False
+        if self.score_range is not None:
+            lo, hi = self.score_range
+            return lo <= rating.score <= hi
+        return True
+
+    def wants_harder(self, rating: Rating) -> bool:
+        """True when ``rating`` misses the target on the easy side."""
+        if self.matches(rating):
+            return False
+        ranks = self._target_ranks()
+        if self.levels and ranks:
+            if rating.level_rank < min(ranks):
+                return True
+            if rating.level_rank > max(ranks):
+                return False
+        if self.score_range is not None:
+            below = rating.score < self.score_range[0]
+            return not below if self.metric in LOWER_IS_HARDER else below
+        return not ranks  # unknown level order: assume the target is the harder side
+
+    def _target_ranks(self) -> list[int]:
+        order = level_order(self.metric)
+        return [order.index(lv) for lv in self.levels if lv in order]
+
+    def distance(self, rating: Rating) -> tuple[float, float]:
+        """How far ``rating`` is from the target (0, 0 on target); compared as a tuple."""
+        if self.matches(rating):
+            return (0.0, 0.0)
+        hardness = -rating.score if self.metric in LOWER_IS_HARDER else rating.score
+        if self.score_range is not None and not self.levels:
+            lo, hi = self.score_range
+            return (0.0, lo - rating.score if rating.score < lo else rating.score - hi)
+        ranks = self._target_ranks()
+        if not ranks:
+            return (1.0, -hardness)  # unknown order: assume the target is harder
+        gaps = [t - rating.level_rank for t in ranks]
+        gap = min(gaps, key=abs)
+        if gap == 0 and self.score_range is not None:
+            lo, hi = self.score_range
+            return (0.0, lo - rating.score if rating.score < lo else rating.score - hi)
+        return (float(abs(gap)), -hardness if gap > 0 else hardness)
+
+
+def make_target(
+    metric: str, level: str | Sequence[str] | None, score_range: tuple[float, float] | None
+) -> Target:
+    """A :class:`Target` from a metric, level name(s) and a score range, checked."""
+    if level is None:
+        levels: tuple[str, ...] = ()
+    elif isinstance(level, str):
+        levels = (level.strip().lower(),)
+    else:
+        levels = tuple(str(lv).strip().lower() for lv in level)
+    order = level_order(metric)
+    if order:
+        bad = [lv for lv in levels if lv not in order]
+        if bad:
+            raise GenerationError(
+                f"unknown {metric} level(s) {', '.join(map(repr, bad))}; "
+                f"choose from {', '.join(order)}"
+            )
+    rng: tuple[float, float] | None = None
+    if score_range is not None:
+        lo, hi = (float(x) for x in score_range)
+        if lo > hi:
+            raise GenerationError(f"score_range low {lo} is above high {hi}")
+        rng = (lo, hi)
+    return Target(metric=metric, levels=levels, score_range=rng)
+
+
+def rate_with_solution(puzzle: Puzzle, solution: Puzzle, metric: str, seed: int) -> Rating:
+    """``metric``'s rating of ``puzzle`` with a known ``solution`` and a fixed seed."""
+    from csp_sudoku.metrics import rate
+
+    return rate(puzzle, metric, seed=seed, solution=solution)

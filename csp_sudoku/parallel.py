@@ -1,0 +1,104 @@
+"""Run tasks in order on local processes or any executor (a Dask client included).
+
+:func:`ordered_map` is the one building block of the batch work in every layer
+(checking, rating, generating): it needs nothing from the rest of the package,
+so metrics and generators can use it without importing :mod:`csp_sudoku.batch`.
+:mod:`csp_sudoku.batch` re-exports it with :class:`DaskSubmitter`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any, Protocol
+
+__all__ = ["DaskSubmitter", "Submitter", "ordered_map"]
+
+
+class _Future(Protocol):
+    def result(self) -> Any: ...
+
+    def cancel(self) -> Any: ...
+
+
+class Submitter(Protocol):
+    def submit(self, fn: Callable[..., Any], /, *args: Any) -> Any: ...
+
+
+def _is_dask_client(obj: object) -> bool:
+    return type(obj).__module__.startswith("distributed") and hasattr(obj, "nthreads")
+
+
+class DaskSubmitter:
+    """Submit tasks to a ``dask.distributed.Client`` as distinct, retried tasks.
+
+    Args:
+        client: a connected ``distributed.Client``.
+        retries: how many times a task is run again after it failed (a worker
+            killed while running a task is handled by the scheduler on top).
+    """
+
+    def __init__(self, client: Any, retries: int = 3) -> None:
+        self.client = client
+        self.retries = retries
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any) -> Any:
+        """Submit ``fn(*args)``; returns a Dask future."""
+        return self.client.submit(fn, *args, pure=False, retries=self.retries)
+
+    def slots(self) -> int:
+        """Worker threads of the cluster (at least 1)."""
+        return max(1, int(sum(self.client.nthreads().values())))
+
+
+def ordered_map(
+    fn: Callable[..., Any],
+    tasks: Iterable[tuple[Any, ...]],
+    *,
+    jobs: int = 1,
+    executor: Executor | Submitter | None = None,
+) -> Iterator[Any]:
+    """``fn(*task)`` for every task, in order, on local processes or any executor.
+
+    The building block for batch work other than checking (rating, generating):
+    give it chunks (a task per chunk keeps the per-task overhead small). At most
+    ``2 * jobs`` tasks are in flight, so a long stream of tasks runs in bounded
+    memory; when the caller stops early (an exception, Ctrl-C, ``close()``),
+    the tasks not yet read are cancelled.
+
+    Args:
+        fn: a picklable function (module level).
+        tasks: argument tuples, read lazily.
+        jobs: worker processes when no executor is given (1 runs here, 0 every
+            core); with an executor, the in-flight window (0: twice a Dask
+            cluster's threads, else the cores here).
+        executor: a ``concurrent.futures.Executor`` or a ``distributed.Client``.
+
+    Yields:
+        The results, in task order.
+    """
+    if executor is not None and _is_dask_client(executor):
+        executor = DaskSubmitter(executor)
+    if jobs <= 0:
+        jobs = executor.slots() if isinstance(executor, DaskSubmitter) else os.cpu_count() or 1
+    if executor is None and jobs == 1:
+        for args in tasks:
+            yield fn(*args)
+        return
+    own = executor is None
+    pool: Executor | Submitter = executor if executor is not None else ProcessPoolExecutor(jobs)
+    pending: deque[_Future] = deque()
+    try:
+        for args in tasks:
+            pending.append(pool.submit(fn, *args))
+            while len(pending) > 2 * jobs:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    finally:
+        for fut in pending:
+            fut.cancel()
+        if own and isinstance(pool, Executor):
+            pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,104 @@
+"""csp_sudoku.seeds: one seed convention, the old derivations kept, clear errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from csp_sudoku.errors import SeedError, SudokuError
+from csp_sudoku.seeds import (
+    STREAM_KEY,
+    as_generator,
+    as_seed,
+    attempt_seed,
+    check_seed,
+    derive,
+    item_seed,
+    stream_seed,
+)
+
+MASK63 = (1 << 63) - 1
+HARD = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+
+
+def _spawned(seed: int, *keys: int) -> int:
+    """The derivation the generators used before csp_sudoku.seeds, written out."""
+    state = np.random.SeedSequence(seed, spawn_key=keys).generate_state(2, np.uint64)
+    return int(state[0]) & MASK63
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 2**40 + 3, MASK63])
+def test_derivations_are_the_ones_used_before(seed: int) -> None:
+    for j in range(4):
+        assert attempt_seed(seed, j) == (seed if j == 0 else _spawned(seed, j - 1))
+        assert stream_seed(seed, j) == (seed if j == 0 else _spawned(seed, STREAM_KEY, j))
+        old_item = np.random.SeedSequence([seed, j]).generate_state(1, np.uint64)[0] >> np.uint64(1)
+        assert item_seed(seed, j) == int(old_item)
+    assert derive(seed, 3, 4) == _spawned(seed, 3, 4)
+    assert 0 <= derive(seed, 1) <= MASK63
+
+
+def test_every_seed_like_makes_a_generator() -> None:
+    a = as_generator(5).integers(0, 1000, 5)
+    assert np.array_equal(a, np.random.default_rng(5).integers(0, 1000, 5))
+    assert np.array_equal(as_generator(np.int64(5)).integers(0, 1000, 5), a)
+    ss = np.random.SeedSequence(5)
+    assert np.array_equal(as_generator(ss).integers(0, 1000, 5), a)
+    g = np.random.default_rng(1)
+    assert as_generator(g) is g
+    assert isinstance(as_generator(None), np.random.Generator)
+    assert as_seed(9) == 9 and 0 <= as_seed(None) <= MASK63
+    assert 0 <= as_seed(np.random.default_rng(2)) <= MASK63
+    assert as_seed(np.random.SeedSequence(3)) == as_seed(np.random.SeedSequence(3))
+
+
+@pytest.mark.parametrize("bad", [-1, -(2**70), True, 1.5, "3"])
+def test_bad_seeds_are_a_seed_error_naming_the_value(bad: object) -> None:
+    with pytest.raises(SeedError, match="seed must be"):
+        check_seed(bad)
+    with pytest.raises(SeedError) as info:
+        as_generator(bad)  # type: ignore[arg-type]
+    assert isinstance(info.value, SudokuError) and isinstance(info.value, ValueError)
+
+
+def test_negative_seeds_in_the_library_are_project_errors() -> None:
+    from csp_sudoku.generators import generate, minimal_puzzle, random_grid
+    from csp_sudoku.metrics import rate_many
+
+    for call in (
+        lambda: random_grid(seed=-1),
+        lambda: minimal_puzzle(seed=-2),
+        lambda: next(iter(generate(1, seed=-3))),
+        lambda: rate_many(
+            ["4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"],
+            "rounds",
+            seed=-4,
+        ),
+    ):
+        with pytest.raises(SudokuError, match="seed must be"):
+            call()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["generate", "--seed", "-1"],
+        ["explain", "--seed", "-1", HARD],
+        ["rate", "--seed", "-1", HARD],
+        [
+            "minimize",
+            "--seed",
+            "-1",
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+        ],
+    ],
+)
+def test_cli_negative_seed_is_a_message_not_a_traceback(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from csp_sudoku.cli import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "seed must be a non-negative integer, got -1" in err
+    assert "Traceback" not in err
