@@ -446,6 +446,14 @@ class PuzzleBank:
         return isinstance(puzzle, Puzzle) and self.find(puzzle) is not None
 
     # ------------------------------------------------------------------ ratings
+    def has_rating(self, puzzle_id: int, metric: str) -> bool:
+        """Whether the puzzle has a rating with ``metric`` already."""
+        row = self._db.execute(
+            "SELECT 1 FROM ratings WHERE puzzle_id = ? AND metric = ? LIMIT 1",
+            (int(puzzle_id), str(metric)),
+        ).fetchone()
+        return row is not None
+
     def add_rating(self, puzzle_id: int, rating: Any) -> None:
         """Store a :class:`csp_sudoku.metrics.Rating` (or any object with its fields)."""
         params = getattr(rating, "parameters", {}) or {}

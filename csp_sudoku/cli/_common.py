@@ -9,7 +9,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import IO, Any
 
 from csp_sudoku.errors import ParseError
@@ -147,12 +147,23 @@ def _looks_like_path(item: str) -> bool:
     return "/" in item or item.endswith((".txt", ".sdk", ".csv", ".tsv"))
 
 
+#: Input fields never passed through: where the input row came from, not the puzzle.
+_LOCATION_FIELDS = frozenset({"file", "line"})
+
+
 class RowWriter:
     """Writes result rows as text, JSON Lines or CSV, streamed.
 
     Rows are flushed at least every :attr:`flush_every` seconds, so a reader of
     the output (``tail -f``, a pipe) sees results as they come without paying a
     system call per row on fast runs.
+
+    The fields of an input record (:attr:`csp_sudoku.io.Entry.fields`: a
+    generator's ``seed``, ``ratings``, ``source``, ...) given to :meth:`write`
+    pass through to JSON and CSV rows, after the command's own fields, which
+    win on a clash; ``file`` and ``line`` of the input never pass through. A
+    CSV header is written with the first row, so it names the passed-through
+    columns of that row; nested values are written as JSON in CSV cells.
     """
 
     flush_every = 0.2
@@ -164,18 +175,29 @@ class RowWriter:
         self.fields = list(fields)
         self.out = out or sys.stdout
         self._csv: Any = None
+        self._header = header  # a resumed run appends to a file that has its header
         self._last_flush = time.monotonic()
-        if fmt == "csv":
-            self._csv = csv.DictWriter(self.out, fieldnames=self.fields, extrasaction="ignore")
-            if header:  # a resumed run appends to a file that has its header
-                self._csv.writeheader()
 
-    def write(self, row: dict[str, Any], text: str) -> None:
-        """Write one row; ``text`` is the human-readable form."""
+    def write(
+        self, row: dict[str, Any], text: str, passthrough: Mapping[str, Any] | None = None
+    ) -> None:
+        """Write one row; ``text`` is the human-readable form, ``passthrough`` the input's fields."""
+        if passthrough and self.fmt != "text":
+            extra = {
+                k: v for k, v in passthrough.items() if k not in row and k not in _LOCATION_FIELDS
+            }
+            row = {**row, **extra}
         if self.fmt == "jsonl":
             self.out.write(json.dumps(row) + "\n")
         elif self.fmt == "csv":
-            self._csv.writerow(row)
+            if self._csv is None:
+                names = self.fields + [k for k in row if k not in self.fields]
+                self._csv = csv.DictWriter(self.out, fieldnames=names, extrasaction="ignore")
+                if self._header:
+                    self._csv.writeheader()
+            self._csv.writerow(
+                {k: json.dumps(v) if isinstance(v, (dict, list)) else v for k, v in row.items()}
+            )
         else:
             self.out.write(text + "\n")
         now = time.monotonic()

@@ -127,7 +127,9 @@ def _check(
                 _certify(r, geometry, Path(args.certify))
             shown = f"{r.status.value}" if args.limit == 2 else f"{r.status.value} {r.count}"
             extra = f"  # {r.reason}" if r.reason else ""
-            writer.write(r.as_dict(), f"{r.source}:{r.line}\t{shown}\t{r.puzzle}{extra}")
+            writer.write(
+                r.as_dict(), f"{r.source}:{r.line}\t{shown}\t{r.puzzle}{extra}", r.fields
+            )
             bar.update(1)
     finally:
         bar.close()

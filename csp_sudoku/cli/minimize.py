@@ -64,5 +64,6 @@ def run(args: argparse.Namespace) -> int:
                 "removed": removed,
             },
             format_line(out),
+            e.fields,
         )
     return code

@@ -250,7 +250,9 @@ def _rate(
             row = {"file": entry.source, "line": entry.line, "puzzle": text, **r}
             shown = f"{r['score']:.4g}" if isinstance(r["score"], float) else str(r["score"])
             writer.write(
-                row, f"{entry.source}:{entry.line}\t{r['metric']}\t{shown}\t{r['level']}\t{text}"
+                row,
+                f"{entry.source}:{entry.line}\t{r['metric']}\t{shown}\t{r['level']}\t{text}",
+                entry.fields,
             )
 
     jobs = 0 if client is not None and args.jobs == 1 else args.jobs

@@ -51,6 +51,7 @@ def run_solve(args: argparse.Namespace) -> int:
             writer.write(
                 {"line": e.line, "puzzle": format_line(e.puzzle), "solution": None, "solutions": 0},
                 f"{e.source}:{e.line}: no solution{why}",
+                e.fields,
             )
             code = EXIT_NOT_ALL
             continue
@@ -64,6 +65,7 @@ def run_solve(args: argparse.Namespace) -> int:
                     "solutions": len(sols),
                 },
                 text,
+                e.fields,
             )
     return code
 
@@ -83,5 +85,6 @@ def run_count(args: argparse.Namespace) -> int:
         writer.write(
             {"line": e.line, "puzzle": format_line(e.puzzle), "count": n, "capped": capped},
             f"{e.source}:{e.line}\t{shown}\t{format_line(e.puzzle)}",
+            e.fields,
         )
     return EXIT_OK
