@@ -179,9 +179,7 @@ def _results(chunk: list[Entry], counts: NDArray[np.int64] | None) -> Iterator[C
     for e in chunk:
         if e.puzzle is None:
             reason = e.error.describe() if e.error is not None else "invalid"
-            yield CheckResult(
-                e.source, e.line, e.text.strip(), Status.INVALID, 0, reason, e.fields
-            )
+            yield CheckResult(e.source, e.line, e.text.strip(), Status.INVALID, 0, reason, e.fields)
             continue
         assert counts is not None  # chunks with puzzles always carry counts
         n = int(counts[k])
@@ -190,9 +188,7 @@ def _results(chunk: list[Entry], counts: NDArray[np.int64] | None) -> Iterator[C
         if n == 0:
             clashes = e.puzzle.clashes()
             reason = str(clashes[0]) if clashes else "no solution"
-        yield CheckResult(
-            e.source, e.line, format_line(e.puzzle), _verdict(n), n, reason, e.fields
-        )
+        yield CheckResult(e.source, e.line, format_line(e.puzzle), _verdict(n), n, reason, e.fields)
 
 
 def _chunks(entries: Iterable[Entry], size: int) -> Iterator[tuple[Geometry | None, list[Entry]]]:

@@ -6,21 +6,77 @@ import argparse
 import contextlib
 import csv
 import json
+import math
 import os
 import sys
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, Any
 
 from csp_sudoku.errors import ParseError
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.io import Entry, read_puzzles
 
+#: Seeds are non-negative integers below this (numpy's SeedSequence takes any such int).
+MAX_SEED = 2**128
+#: The largest count or limit an option takes: far beyond any run, and safe to pass to
+#: compiled code that works with 64-bit integers (a limit is scaled there).
+MAX_COUNT = 10**12
+
+
+def int_in(low: int, high: int, what: str = "an integer") -> Callable[[str], int]:
+    """An argparse ``type`` for integers in ``low..high``, with a message naming the range.
+
+    Text of more digits than any value in range is refused before ``int`` reads it
+    (``int`` refuses over 4300 digits with a ValueError that names no option).
+    """
+
+    def parse(text: str) -> int:
+        t = text.strip()
+        digits = t.lstrip("+-")
+        if not digits.isdigit() or len(digits) > len(str(high)) + 1:
+            raise argparse.ArgumentTypeError(f"must be {what} from {low} to {high}, got {text!r}")
+        value = int(t)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be {what} from {low} to {high}, got {value}")
+        return value
+
+    parse.__name__ = what  # argparse names the type in some messages
+    return parse
+
+
+#: ``--jobs``: worker processes, 0 for every core.
+JOBS = int_in(0, 1024, "a number of worker processes")
+
+
+def seed_arg(text: str) -> int:
+    """An argparse ``type`` for ``--seed``: a non-negative integer."""
+    t = text.strip()
+    if not t.isdigit() or len(t) > len(str(MAX_SEED)):
+        raise argparse.ArgumentTypeError(f"a seed is a non-negative integer, got {text!r}")
+    value = int(t)
+    if value >= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"a seed is below 2**128, got {value}")
+    return value
+
+
+def finite_float(text: str) -> float:
+    """An argparse ``type`` for a finite number (no ``nan`` or ``inf``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number, got {text!r}")
+    return value
+
 
 def add_geometry_args(parser: argparse.ArgumentParser) -> None:
     """``--size``, ``--variant`` and ``--jigsaw``: the grid shape of the inputs."""
     g = parser.add_argument_group("grid shape (inferred from the line length when omitted)")
-    g.add_argument("--size", type=int, metavar="N", help="digits per row: 4, 6, 9, 12, 16, 25")
+    g.add_argument(
+        "--size", type=int_in(1, 64), metavar="N", help="digits per row: 4, 6, 9, 12, 16, 25"
+    )
     g.add_argument(
         "--variant",
         choices=("standard", "x", "windoku"),

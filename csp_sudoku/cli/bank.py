@@ -21,22 +21,32 @@ from typing import IO, Any
 
 from csp_sudoku.bank import PATTERN_SYMMETRIES, BankEntry, BankQuery, PuzzleBank
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
-from csp_sudoku.cli._common import RowWriter, add_geometry_args, geometry_from_args, iter_entries
+from csp_sudoku.cli._common import (
+    JOBS,
+    MAX_COUNT,
+    RowWriter,
+    add_geometry_args,
+    finite_float,
+    geometry_from_args,
+    int_in,
+    iter_entries,
+    seed_arg,
+)
 from csp_sudoku.errors import NotUniqueError
 
 
 def _add_query_args(p: argparse.ArgumentParser) -> None:
     q = p.add_argument_group("selection")
-    q.add_argument("--count", "-n", type=int, help="at most this many puzzles")
+    q.add_argument("--count", "-n", type=int_in(0, MAX_COUNT), help="at most this many puzzles")
     q.add_argument("--minimal", action="store_true", help="only minimal puzzles")
     q.add_argument("--not-minimal", action="store_true", help="only non-minimal puzzles")
     q.add_argument("--symmetry", choices=PATTERN_SYMMETRIES, help="clue-pattern symmetry")
     q.add_argument("--metric", help="rating metric for --level/--min-score/--max-score/--order")
     q.add_argument("--level", help="rating level (case-insensitive), e.g. Hard")
-    q.add_argument("--min-score", type=float)
-    q.add_argument("--max-score", type=float)
-    q.add_argument("--min-clues", type=int)
-    q.add_argument("--max-clues", type=int)
+    q.add_argument("--min-score", type=finite_float)
+    q.add_argument("--max-score", type=finite_float)
+    q.add_argument("--min-clues", type=int_in(0, 10**6))
+    q.add_argument("--max-clues", type=int_in(0, 10**6))
     q.add_argument("--generator", help="made by this generator")
     q.add_argument("--geometry", help="geometry name: 9x9, x-9x9, windoku, jigsaw-9x9, ...")
     q.add_argument("--not-exported", action="store_true", help="never exported before")
@@ -82,7 +92,7 @@ def register(sub: Any) -> None:
     add.add_argument("bank", help="the bank file (created when missing)")
     add.add_argument("inputs", nargs="*", metavar="FILE|PUZZLE", help="default: stdin")
     add.add_argument("--generator", help="record this generator name")
-    add.add_argument("--seed", type=int, help="record this seed")
+    add.add_argument("--seed", type=seed_arg, help="record this seed")
     add.add_argument(
         "--no-minimal-check", action="store_true", help="do not compute minimality (faster)"
     )
@@ -91,9 +101,11 @@ def register(sub: Any) -> None:
 
     rate = bsub.add_parser("rate", help="rate selected puzzles not yet rated with a metric")
     rate.add_argument("bank")
-    rate.add_argument("--seed", type=int, default=0, help="batch seed (default 0)")
-    rate.add_argument("--runs", type=int, help="randomised runs (default: the metric's)")
-    rate.add_argument("--jobs", "-j", type=int, default=1)
+    rate.add_argument("--seed", type=seed_arg, default=0, help="batch seed (default 0)")
+    rate.add_argument(
+        "--runs", type=int_in(1, 10**6), help="randomised runs (default: the metric's)"
+    )
+    rate.add_argument("--jobs", "-j", type=JOBS, default=1)
     _add_query_args(rate)
     rate.set_defaults(func=_run_rate)
 

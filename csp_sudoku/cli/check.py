@@ -11,6 +11,8 @@ from typing import Any
 from csp_sudoku.batch import CheckResult, Status, check_entries
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import (
+    JOBS,
+    MAX_COUNT,
     RowWriter,
     add_batch_args,
     add_geometry_args,
@@ -18,6 +20,7 @@ from csp_sudoku.cli._common import (
     batch_session,
     count_lines,
     geometry_from_args,
+    int_in,
     iter_entries,
     progress,
 )
@@ -39,10 +42,13 @@ def register(sub: Any) -> None:
     )
     add_input_args(p)
     p.add_argument(
-        "--limit", type=int, default=2, help="count solutions up to this many (default 2)"
+        "--limit",
+        type=int_in(1, MAX_COUNT),
+        default=2,
+        help="count solutions up to this many (default 2)",
     )
     p.add_argument("--format", choices=("text", "jsonl", "csv"), default="text")
-    p.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (0 = all cores)")
+    p.add_argument("--jobs", "-j", type=JOBS, default=1, help="worker processes (0 = all cores)")
     p.add_argument("--backend", default="auto", help="auto, fast, sat[:solver], cpsat, dlx")
     p.add_argument(
         "--skip-invalid",
@@ -50,7 +56,7 @@ def register(sub: Any) -> None:
         help="report a bad line as 'invalid' and go on (default: stop at the first bad line)",
     )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no summary")
-    p.add_argument("--chunk-size", type=int, default=1000, help=argparse.SUPPRESS)
+    p.add_argument("--chunk-size", type=int_in(1, 10**7), default=1000, help=argparse.SUPPRESS)
     add_batch_args(
         p,
         resume_help="continue an interrupted run: keep the rows already in --output, check the rest",
@@ -127,9 +133,7 @@ def _check(
                 _certify(r, geometry, Path(args.certify))
             shown = f"{r.status.value}" if args.limit == 2 else f"{r.status.value} {r.count}"
             extra = f"  # {r.reason}" if r.reason else ""
-            writer.write(
-                r.as_dict(), f"{r.source}:{r.line}\t{shown}\t{r.puzzle}{extra}", r.fields
-            )
+            writer.write(r.as_dict(), f"{r.source}:{r.line}\t{shown}\t{r.puzzle}{extra}", r.fields)
             bar.update(1)
     finally:
         bar.close()

@@ -19,7 +19,9 @@ from csp_sudoku.cli._common import (
     add_geometry_args,
     add_input_args,
     geometry_from_args,
+    int_in,
     iter_entries,
+    seed_arg,
 )
 from csp_sudoku.human.path import DEFAULT_TECHNIQUES, TECHNIQUES, SolvePath, solve_path
 from csp_sudoku.io import format_grid
@@ -44,16 +46,22 @@ def register(sub: Any) -> None:
         f"(default {','.join(DEFAULT_TECHNIQUES)})",
     )
     p.add_argument(
-        "--max-subset", type=int, default=4, metavar="N", help="largest subset size (default 4)"
+        "--max-subset",
+        type=int_in(1, 64),
+        default=4,
+        metavar="N",
+        help="largest subset size (default 4)",
     )
     p.add_argument(
         "--seed",
-        type=int,
+        type=seed_arg,
         default=None,
         help="pick singles (and oracle cells) at random with this seed (default: first one)",
     )
     p.add_argument("--json", action="store_true", help="write the path as JSON")
-    p.add_argument("--indent", type=int, default=None, help="indent the JSON (one puzzle only)")
+    p.add_argument(
+        "--indent", type=int_in(0, 16), default=None, help="indent the JSON (one puzzle only)"
+    )
     add_geometry_args(p)
     p.set_defaults(func=run_explain)
 

@@ -23,11 +23,16 @@ from typing import Any
 
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import (
+    JOBS,
+    MAX_COUNT,
     RowWriter,
     add_batch_args,
     add_geometry_args,
     batch_session,
+    finite_float,
     geometry_from_args,
+    int_in,
+    seed_arg,
 )
 from csp_sudoku.errors import SudokuError
 from csp_sudoku.generators import METHODS, SYMMETRIES, BudgetExhaustedError, generate
@@ -43,7 +48,9 @@ def register(sub: Any) -> None:
         description=(__doc__ or "").replace("``", "`"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--count", "-n", type=int, default=1, help="how many puzzles (default 1)")
+    p.add_argument(
+        "--count", "-n", type=int_in(0, MAX_COUNT), default=1, help="how many puzzles (default 1)"
+    )
     m = p.add_mutually_exclusive_group()
     m.add_argument(
         "--minimal",
@@ -60,8 +67,8 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--symmetry", choices=SYMMETRIES, default="none", help="clue-pattern symmetry")
     p.add_argument("--level", action="append", metavar="NAME", help="target level (repeatable)")
-    p.add_argument("--score-min", type=float, help="lowest accepted score of --metric")
-    p.add_argument("--score-max", type=float, help="highest accepted score of --metric")
+    p.add_argument("--score-min", type=finite_float, help="lowest accepted score of --metric")
+    p.add_argument("--score-max", type=finite_float, help="highest accepted score of --metric")
     p.add_argument(
         "--metric",
         help="metric of the target, also reported (default rounds when a target is set)",
@@ -74,13 +81,13 @@ def register(sub: Any) -> None:
         help="also rate every puzzle with METRIC (repeatable)",
     )
     p.add_argument("--method", choices=METHODS, default="auto", help="generator (default auto)")
-    p.add_argument("--seed", type=int, help="seed for reproducible output")
+    p.add_argument("--seed", type=seed_arg, help="seed for reproducible output")
     p.add_argument(
-        "--jobs", "-j", type=int, default=1, help="worker processes (default 1, 0 = all cores)"
+        "--jobs", "-j", type=JOBS, default=1, help="worker processes (default 1, 0 = all cores)"
     )
-    p.add_argument("--budget-seconds", type=float, help="stop after this many seconds")
-    p.add_argument("--attempts", type=int, help="most attempts per puzzle")
-    p.add_argument("--max-clues", type=int, help="reject puzzles with more clues")
+    p.add_argument("--budget-seconds", type=finite_float, help="stop after this many seconds")
+    p.add_argument("--attempts", type=int_in(1, MAX_COUNT), help="most attempts per puzzle")
+    p.add_argument("--max-clues", type=int_in(0, 10**6), help="reject puzzles with more clues")
     p.add_argument("--backend", default="auto", help="uniqueness checker backend")
     p.add_argument("--format", choices=("text", "jsonl", "csv"), default="text")
     add_batch_args(

@@ -19,6 +19,7 @@ from csp_sudoku.cli._common import (
     add_input_args,
     geometry_from_args,
     iter_entries,
+    seed_arg,
 )
 from csp_sudoku.errors import NotUniqueError
 from csp_sudoku.generators import SYMMETRIES, minimize
@@ -34,7 +35,7 @@ def register(sub: Any) -> None:
     )
     add_input_args(p)
     p.add_argument("--symmetry", choices=SYMMETRIES, default="none", help="remove orbits together")
-    p.add_argument("--seed", type=int, help="seed of the removal order")
+    p.add_argument("--seed", type=seed_arg, help="seed of the removal order")
     p.add_argument("--backend", default="auto", help="uniqueness checker backend")
     p.add_argument("--format", choices=("text", "jsonl", "csv"), default="text")
     add_geometry_args(p)

@@ -24,6 +24,7 @@ from typing import Any
 from csp_sudoku.batch import ordered_map
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
 from csp_sudoku.cli._common import (
+    JOBS,
     RowWriter,
     add_batch_args,
     add_geometry_args,
@@ -31,8 +32,10 @@ from csp_sudoku.cli._common import (
     batch_session,
     count_lines,
     geometry_from_args,
+    int_in,
     iter_entries,
     progress,
+    seed_arg,
 )
 from csp_sudoku.cli._resume import ResumeError, ResumePoint, State, mark_done, read_resume_point
 from csp_sudoku.errors import SudokuError
@@ -58,9 +61,16 @@ def register(sub: Any) -> None:
         "--metric", "-m", default="hsolve", help="metric name(s), comma-separated (default hsolve)"
     )
     p.add_argument("--format", choices=("text", "jsonl", "csv"), default="text")
-    p.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (0 = all cores)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the whole run (default: fresh)")
-    p.add_argument("--runs", type=int, default=None, help="runs per puzzle (default: the metric's)")
+    p.add_argument("--jobs", "-j", type=JOBS, default=1, help="worker processes (0 = all cores)")
+    p.add_argument(
+        "--seed", type=seed_arg, default=None, help="seed of the whole run (default: fresh)"
+    )
+    p.add_argument(
+        "--runs",
+        type=int_in(1, 10**6),
+        default=None,
+        help="runs per puzzle (default: the metric's)",
+    )
     p.add_argument(
         "--param",
         action="append",
@@ -74,7 +84,7 @@ def register(sub: Any) -> None:
         help="report bad lines but exit 0 when the rest is rated",
     )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no summary")
-    p.add_argument("--chunk-size", type=int, default=16, help=argparse.SUPPRESS)
+    p.add_argument("--chunk-size", type=int_in(1, 10**6), default=16, help=argparse.SUPPRESS)
     add_batch_args(
         p,
         resume_help="continue an interrupted run: keep the puzzles already rated in --output, "

@@ -9,10 +9,12 @@ from typing import Any
 from csp_sudoku.api import count_solutions, solutions
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import (
+    MAX_COUNT,
     RowWriter,
     add_geometry_args,
     add_input_args,
     geometry_from_args,
+    int_in,
     iter_entries,
 )
 from csp_sudoku.io import format_grid, format_line
@@ -22,7 +24,9 @@ def register(sub: Any) -> None:
     p = sub.add_parser("solve", help="print the solution of each puzzle")
     add_input_args(p)
     p.add_argument("--grid", action="store_true", help="print solutions as grids, not lines")
-    p.add_argument("--all", type=int, default=1, metavar="K", help="print up to K solutions each")
+    p.add_argument(
+        "--all", type=int_in(1, 10**6), default=1, metavar="K", help="print up to K solutions each"
+    )
     p.add_argument("--format", choices=("text", "jsonl", "csv"), default="text")
     p.add_argument("--backend", default="auto")
     add_geometry_args(p)
@@ -30,7 +34,9 @@ def register(sub: Any) -> None:
 
     c = sub.add_parser("count", help="count the solutions of each puzzle, up to a limit")
     add_input_args(c)
-    c.add_argument("--limit", type=int, default=1000, help="stop counting here (default 1000)")
+    c.add_argument(
+        "--limit", type=int_in(1, MAX_COUNT), default=1000, help="stop counting here (default 1000)"
+    )
     c.add_argument("--format", choices=("text", "jsonl", "csv"), default="text")
     c.add_argument("--backend", default="auto")
     add_geometry_args(c)
