@@ -33,13 +33,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any
+from typing import IO, Any, cast
 
 import numpy as np
 
 from csp_sudoku.errors import NotUniqueError, SudokuError
 from csp_sudoku.generators.symmetry import SYMMETRIES, is_symmetric
 from csp_sudoku.geometry import Geometry
+from csp_sudoku.names import MetricName
 from csp_sudoku.puzzle import Puzzle
 
 SCHEMA_VERSION = 1
@@ -497,7 +498,9 @@ class PuzzleBank:
         entries = self.query(q)
         if not entries:
             return 0
-        ratings = rate_many([e.puzzle for e in entries], metric, runs, seed, jobs=jobs)
+        ratings = rate_many(
+            [e.puzzle for e in entries], cast(MetricName, metric), runs=runs, seed=seed, jobs=jobs
+        )
         for e, r in zip(entries, ratings, strict=True):
             self.add_rating(e.id, r)
         return len(entries)

@@ -19,7 +19,7 @@ import argparse
 import sys
 from collections import deque
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 from csp_sudoku.batch import ordered_map
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
@@ -40,6 +40,7 @@ from csp_sudoku.cli._common import (
 from csp_sudoku.cli._resume import ResumeError, ResumePoint, State, mark_done, read_resume_point
 from csp_sudoku.errors import SudokuError
 from csp_sudoku.io import Entry
+from csp_sudoku.names import MetricName
 from csp_sudoku.puzzle import Puzzle
 
 FIELDS = ("file", "line", "puzzle", "metric", "score", "level", "level_rank", "runs", "seed")
@@ -119,7 +120,12 @@ def _rate_chunk(
     out: list[_Result] = []
     for puzzle, seed in zip(puzzles, seeds, strict=True):
         try:
-            out.append([rate(puzzle, m, runs, seed, **params).to_dict() for m in metrics])
+            out.append(
+                [
+                    rate(puzzle, cast(MetricName, m), runs=runs, seed=seed, **params).to_dict()
+                    for m in metrics
+                ]
+            )
         except SudokuError as err:
             out.append(str(err))
     return out

@@ -34,7 +34,7 @@ from __future__ import annotations
 import time
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -44,6 +44,7 @@ from csp_sudoku.generators.errors import BudgetExhaustedError, GenerationError
 from csp_sudoku.generators.minimal import checker_for, reduce_clues
 from csp_sudoku.generators.symmetry import check_name, orbit_index, orbits
 from csp_sudoku.geometry import Geometry
+from csp_sudoku.names import MetricName
 from csp_sudoku.puzzle import Grid, Puzzle
 
 if TYPE_CHECKING:
@@ -441,7 +442,7 @@ def _stream(opts: _Options, stream_seed: int, deadline: float | None) -> Generat
 def _rate(puzzle: Puzzle, solution: Puzzle, metric: str, seed: int) -> Rating:
     from csp_sudoku.metrics import rate
 
-    return rate(puzzle, metric, seed=seed, solution=solution)
+    return rate(puzzle, cast(MetricName, metric), seed=seed, solution=solution)
 
 
 _Attempt = tuple[Puzzle, Puzzle, dict[str, "Rating"], int, str]

@@ -31,7 +31,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -45,6 +45,7 @@ from csp_sudoku.metrics.base import (
     unique_solution,
 )
 from csp_sudoku.metrics.combined import CombinedRater, fit_combined, shipped_rater
+from csp_sudoku.names import MetricName
 from csp_sudoku.puzzle import Puzzle
 
 __all__ = [
@@ -288,10 +289,10 @@ def derive_seed(seed: int, index: int) -> int:
 
 def rate(
     puzzle: PuzzleLike,
-    metric: str = "hsolve",
+    metric: MetricName = "hsolve",
+    *,
     runs: int | None = None,
     seed: int | None = None,
-    *,
     solution: PuzzleLike | None = None,
     **params: Any,
 ) -> Rating:
@@ -354,7 +355,10 @@ def _rate_chunk(
     params: dict[str, Any],
 ) -> list[Rating]:
     """Worker task: the ratings of one chunk of puzzles."""
-    return [rate(it, metric, runs, s, **params) for it, s in zip(items, seeds, strict=True)]
+    return [
+        rate(it, cast(MetricName, metric), runs=runs, seed=s, **params)
+        for it, s in zip(items, seeds, strict=True)
+    ]
 
 
 #: The most puzzles in one task: enough that task overhead stays small next to
@@ -373,10 +377,10 @@ def _capacity(executor: Any) -> int:
 
 def rate_many(
     puzzles: NDArray[np.integer] | Iterable[PuzzleLike],
-    metric: str = "hsolve",
+    metric: MetricName = "hsolve",
+    *,
     runs: int | None = None,
     seed: int | None = None,
-    *,
     jobs: int = 1,
     executor: Executor | Any | None = None,
     **params: Any,
