@@ -68,7 +68,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``csp-sudoku`` script; returns the exit code."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as done:  # a usage error (2, message printed), --help or --version (0)
+        return done.code if isinstance(done.code, int) else EXIT_OK
     try:
         code: int = args.func(args)
     except KeyboardInterrupt:

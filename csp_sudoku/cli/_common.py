@@ -9,6 +9,7 @@ import json
 import math
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, Any
@@ -133,11 +134,53 @@ def read_jigsaw(path: str) -> Geometry:
     return Geometry.jigsaw(labels)
 
 
-def add_batch_args(parser: argparse.ArgumentParser, *, resume_help: str) -> None:
-    """``--output``, ``--resume`` and ``--scheduler``: the options of a long batch run."""
-    parser.add_argument("--output", "-o", help="write the rows to this file (default: stdout)")
-    parser.add_argument("--resume", action="store_true", help=resume_help)
-    parser.add_argument(
+#: The batch flags: every command that reads or makes puzzles in a stream has all
+#: of them, with the same meaning (a test walks the parsers and checks this table).
+BATCH_FLAGS: tuple[str, ...] = (
+    "--quiet",
+    "--output",
+    "--format",
+    "--jobs",
+    "--seed",
+    "--skip-invalid",
+    "--resume",
+    "--scheduler",
+)
+#: The commands that take every one of :data:`BATCH_FLAGS`.
+BATCH_COMMANDS: tuple[str, ...] = ("check", "solve", "count", "rate", "generate", "minimize")
+
+
+def add_batch_args(
+    parser: argparse.ArgumentParser,
+    *,
+    resume_help: str,
+    seed_help: str,
+    skip_invalid_help: str = "bad lines are still reported, but do not make the exit code 2",
+) -> None:
+    """The batch flags (:data:`BATCH_FLAGS`) of a command that streams puzzles to rows.
+
+    ``-q`` hides the progress bar and summary; ``-o`` writes the rows to a file;
+    ``--format`` text, jsonl or csv; ``--jobs`` worker processes (0 = every
+    core); ``--seed`` a non-negative seed of the whole run; ``--skip-invalid``
+    keeps bad lines out of the exit code (they are reported either way, and
+    the good lines around them processed); ``--resume`` continues an
+    interrupted ``-o`` run; ``--scheduler`` runs on a Dask cluster.
+    """
+    g = parser.add_argument_group("batch options (the same on every batch command)")
+    g.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no summary")
+    g.add_argument("--output", "-o", help="write the rows to this file (default: stdout)")
+    g.add_argument(
+        "--format",
+        choices=("text", "jsonl", "csv"),
+        default="text",
+        help="rows as text, JSON Lines or CSV; the fields of JSON/CSV input records "
+        "pass through (default text)",
+    )
+    g.add_argument("--jobs", "-j", type=JOBS, default=1, help="worker processes (0 = all cores)")
+    g.add_argument("--seed", type=seed_arg, default=None, help=seed_help)
+    g.add_argument("--skip-invalid", action="store_true", help=skip_invalid_help)
+    g.add_argument("--resume", action="store_true", help=resume_help)
+    g.add_argument(
         "--scheduler",
         metavar="ADDRESS",
         help="run on a Dask cluster (tcp://host:8786, or local:N for N local workers); "
@@ -218,8 +261,9 @@ class RowWriter:
     generator's ``seed``, ``ratings``, ``source``, ...) given to :meth:`write`
     pass through to JSON and CSV rows, after the command's own fields, which
     win on a clash; ``file`` and ``line`` of the input never pass through. A
-    CSV header is written with the first row, so it names the passed-through
-    columns of that row; nested values are written as JSON in CSV cells.
+    CSV header is written with the first row: the command's ``fields``, then
+    the passed-through columns of that row; nested values are written as JSON
+    in CSV cells.
     """
 
     flush_every = 0.2
@@ -238,6 +282,7 @@ class RowWriter:
         self, row: dict[str, Any], text: str, passthrough: Mapping[str, Any] | None = None
     ) -> None:
         """Write one row; ``text`` is the human-readable form, ``passthrough`` the input's fields."""
+        extra: dict[str, Any] = {}
         if passthrough and self.fmt != "text":
             extra = {
                 k: v for k, v in passthrough.items() if k not in row and k not in _LOCATION_FIELDS
@@ -247,7 +292,7 @@ class RowWriter:
             self.out.write(json.dumps(row) + "\n")
         elif self.fmt == "csv":
             if self._csv is None:
-                names = self.fields + [k for k in row if k not in self.fields]
+                names = self.fields + [k for k in extra if k not in self.fields]
                 self._csv = csv.DictWriter(self.out, fieldnames=names, extrasaction="ignore")
                 if self._header:
                     self._csv.writeheader()
@@ -263,12 +308,43 @@ class RowWriter:
 
 
 def progress(total: int | None, enabled: bool, unit: str = "puzzle") -> Any:
-    """A tqdm bar on stderr, or a stand-in that does nothing."""
+    """A tqdm bar on stderr, or a stand-in that does nothing.
+
+    The bar is redrawn every second even while no item finishes, so one long
+    item (a 25x25 puzzle being generated, a count with a big limit) shows its
+    elapsed time instead of a frozen line.
+    """
     if not enabled:
         return _NoBar()
     from tqdm import tqdm
 
-    return tqdm(total=total, unit=unit, file=sys.stderr, dynamic_ncols=True, mininterval=0.5)
+    bar = tqdm(total=total, unit=unit, file=sys.stderr, dynamic_ncols=True, mininterval=0.5)
+    return _Ticking(bar)
+
+
+class _Ticking:
+    """A tqdm bar with a daemon thread that refreshes it every second until closed."""
+
+    def __init__(self, bar: Any) -> None:
+        self._bar = bar
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._tick, daemon=True)
+        self._thread.start()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(1.0):
+            with self._lock:
+                self._bar.refresh()
+
+    def update(self, n: int = 1) -> None:
+        with self._lock:
+            self._bar.update(n)
+
+    def close(self) -> None:
+        self._stop.set()
+        with self._lock:
+            self._bar.close()
 
 
 class _NoBar:

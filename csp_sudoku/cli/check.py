@@ -11,7 +11,6 @@ from typing import Any
 from csp_sudoku.batch import CheckResult, Status, check_entries
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import (
-    JOBS,
     MAX_COUNT,
     RowWriter,
     add_batch_args,
@@ -36,8 +35,9 @@ def register(sub: Any) -> None:
         "check",
         help="say whether each puzzle has one, several or no solution",
         description=(
-            "Check every puzzle of the given files (one per line, or multi-line grids). "
-            "Exit code: 0 all unique, 1 some not unique, 2 bad input."
+            "Check every puzzle of the given files (one per line, multi-line grids, "
+            "JSON Lines or CSV with a puzzle column). Exit code: 0 all unique, "
+            "1 some not unique, 2 bad input (a bad line, unless --skip-invalid)."
         ),
     )
     add_input_args(p)
@@ -47,19 +47,14 @@ def register(sub: Any) -> None:
         default=2,
         help="count solutions up to this many (default 2)",
     )
-    p.add_argument("--format", choices=("text", "jsonl", "csv"), default="text")
-    p.add_argument("--jobs", "-j", type=JOBS, default=1, help="worker processes (0 = all cores)")
     p.add_argument("--backend", default="auto", help="auto, fast, sat[:solver], cpsat, dlx")
-    p.add_argument(
-        "--skip-invalid",
-        action="store_true",
-        help="report a bad line as 'invalid' and go on (default: stop at the first bad line)",
-    )
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no summary")
     p.add_argument("--chunk-size", type=int_in(1, 10**7), default=1000, help=argparse.SUPPRESS)
     add_batch_args(
         p,
         resume_help="continue an interrupted run: keep the rows already in --output, check the rest",
+        seed_help="accepted like on every batch command; a verdict depends on no seed",
+        skip_invalid_help="keep bad lines out of the exit code (each is reported on stderr "
+        "and written as an 'invalid' row either way, and the run goes on)",
     )
     p.add_argument(
         "--certify",
@@ -123,11 +118,8 @@ def _check(
             executor=client,
         )
         for r in results:
-            if r.status is Status.INVALID and not args.skip_invalid:
-                bar.close()
-                print(f"csp-sudoku: error: {r.reason}", file=sys.stderr)
-                print("  (use --skip-invalid to report bad lines and go on)", file=sys.stderr)
-                return EXIT_BAD_INPUT
+            if r.status is Status.INVALID:  # reported, and the run goes on
+                print(f"csp-sudoku: {r.reason}", file=sys.stderr)
             tally[r.status] += 1
             if args.certify and r.status is Status.UNIQUE:
                 _certify(r, geometry, Path(args.certify))
@@ -150,7 +142,7 @@ def _check(
             f"{total} puzzles{resumed}: {parts} in {secs:.2f} s ({fresh / max(secs, 1e-9):,.0f}/s)",
             file=sys.stderr,
         )
-    if tally[Status.INVALID]:
+    if tally[Status.INVALID] and not args.skip_invalid:
         code = EXIT_BAD_INPUT
     elif tally[Status.MULTIPLE] or tally[Status.NONE]:
         code = EXIT_NOT_ALL

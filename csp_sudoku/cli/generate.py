@@ -23,7 +23,6 @@ from typing import Any
 
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import (
-    JOBS,
     MAX_COUNT,
     RowWriter,
     add_batch_args,
@@ -32,7 +31,7 @@ from csp_sudoku.cli._common import (
     finite_float,
     geometry_from_args,
     int_in,
-    seed_arg,
+    progress,
 )
 from csp_sudoku.errors import SudokuError
 from csp_sudoku.generators import METHODS, SYMMETRIES, BudgetExhaustedError, generate
@@ -81,19 +80,16 @@ def register(sub: Any) -> None:
         help="also rate every puzzle with METRIC (repeatable)",
     )
     p.add_argument("--method", choices=METHODS, default="auto", help="generator (default auto)")
-    p.add_argument("--seed", type=seed_arg, help="seed for reproducible output")
-    p.add_argument(
-        "--jobs", "-j", type=JOBS, default=1, help="worker processes (default 1, 0 = all cores)"
-    )
     p.add_argument("--budget-seconds", type=finite_float, help="stop after this many seconds")
     p.add_argument("--attempts", type=int_in(1, MAX_COUNT), help="most attempts per puzzle")
     p.add_argument("--max-clues", type=int_in(0, 10**6), help="reject puzzles with more clues")
     p.add_argument("--backend", default="auto", help="uniqueness checker backend")
-    p.add_argument("--format", choices=("text", "jsonl", "csv"), default="text")
     add_batch_args(
         p,
         resume_help="continue an interrupted run: keep the puzzles already in --output, "
         "generate the rest (needs the run's --seed and options)",
+        seed_help="seed for reproducible output (default: fresh)",
+        skip_invalid_help="accepted like on every batch command; generate reads no input",
     )
     add_geometry_args(p)
     p.set_defaults(func=run)
@@ -212,11 +208,12 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     if args.output and args.seed is None:
         args.seed = fresh_seed()
-        print(
-            f"csp-sudoku generate: --seed {args.seed} (add --seed {args.seed} --resume "
-            "to continue this run if it is interrupted)",
-            file=sys.stderr,
-        )
+        if not args.quiet:
+            print(
+                f"csp-sudoku generate: --seed {args.seed} (add --seed {args.seed} --resume "
+                "to continue this run if it is interrupted)",
+                file=sys.stderr,
+            )
     done = _read_done(args.output, args, args.seed) if args.resume else _Done()
     appending = done.rows > 0 or done.has_header
     with batch_session(args.output, appending=appending, scheduler=args.scheduler) as (
@@ -256,8 +253,10 @@ def _generate(args: argparse.Namespace, writer: RowWriter, start: int, client: A
         executor=client,
         start=start,
     )
+    bar = progress(args.count - start, not args.quiet and sys.stderr.isatty())
     try:
         for g in stream:
+            bar.update(1)
             row = g.to_dict()
             rated = " ".join(
                 f"{name}={r['level']}({r['score']:.4g})" for name, r in row["ratings"].items()
@@ -268,6 +267,9 @@ def _generate(args: argparse.Namespace, writer: RowWriter, start: int, client: A
             writer.out.flush()
     except BudgetExhaustedError as err:
         writer.out.flush()
+        bar.close()
         print(f"csp-sudoku generate: {err}", file=sys.stderr)
         return EXIT_NOT_ALL
+    finally:
+        bar.close()
     return EXIT_OK

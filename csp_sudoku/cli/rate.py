@@ -24,7 +24,6 @@ from typing import Any, cast
 from csp_sudoku.batch import ordered_map
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
 from csp_sudoku.cli._common import (
-    JOBS,
     RowWriter,
     add_batch_args,
     add_geometry_args,
@@ -35,7 +34,6 @@ from csp_sudoku.cli._common import (
     int_in,
     iter_entries,
     progress,
-    seed_arg,
 )
 from csp_sudoku.cli._resume import ResumeError, ResumePoint, State, mark_done, read_resume_point
 from csp_sudoku.errors import SudokuError
@@ -61,11 +59,6 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--metric", "-m", default="hsolve", help="metric name(s), comma-separated (default hsolve)"
     )
-    p.add_argument("--format", choices=("text", "jsonl", "csv"), default="text")
-    p.add_argument("--jobs", "-j", type=JOBS, default=1, help="worker processes (0 = all cores)")
-    p.add_argument(
-        "--seed", type=seed_arg, default=None, help="seed of the whole run (default: fresh)"
-    )
     p.add_argument(
         "--runs",
         type=int_in(1, 10**6),
@@ -79,17 +72,12 @@ def register(sub: Any) -> None:
         metavar="KEY=VALUE",
         help="a metric parameter, e.g. --param alpha=-0.1 (repeatable)",
     )
-    p.add_argument(
-        "--skip-invalid",
-        action="store_true",
-        help="report bad lines but exit 0 when the rest is rated",
-    )
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no summary")
     p.add_argument("--chunk-size", type=int_in(1, 10**6), default=16, help=argparse.SUPPRESS)
     add_batch_args(
         p,
         resume_help="continue an interrupted run: keep the puzzles already rated in --output, "
         "rate the rest (give the same --seed)",
+        seed_help="seed of the whole run (default: fresh)",
     )
     add_geometry_args(p)
     p.set_defaults(func=run)
