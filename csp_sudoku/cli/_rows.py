@@ -133,6 +133,7 @@ def run_rows(
     fields: Sequence[str],
     work: Work,
     options: dict[str, Any],
+    located_text: bool = False,
 ) -> int:
     """Run ``work`` on every puzzle of the inputs and write its rows; returns the exit code.
 
@@ -144,9 +145,18 @@ def run_rows(
         fields: the row columns after ``file`` and ``line``.
         work: the per-puzzle function (module level, for worker processes).
         options: its options.
+        located_text: whether the text rows start with ``file:line`` (so that
+            ``--resume`` can read them); else it needs ``--format jsonl|csv``.
     """
     if args.resume and not args.output:
         print(f"csp-sudoku {what}: --resume needs --output FILE", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.resume and args.format == "text" and not located_text:
+        print(
+            f"csp-sudoku {what}: --resume needs --format jsonl or csv (the text rows do not "
+            "name their puzzle's line)",
+            file=sys.stderr,
+        )
         return EXIT_BAD_INPUT
     done: tuple[str, int] | None = None
     has_header = False

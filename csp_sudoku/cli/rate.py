@@ -174,7 +174,7 @@ def _rate(
             "csp-sudoku rate: resuming without --seed: the rest is rated with a fresh seed",
             file=sys.stderr,
         )
-    elif args.seed is None and args.output:
+    elif args.seed is None and args.output and not args.quiet:
         print(f"csp-sudoku rate: seed {base} (--resume needs --seed {base})", file=sys.stderr)
     geometry = geometry_from_args(args)
     show_bar = not args.quiet and sys.stderr.isatty()

@@ -104,4 +104,5 @@ def run_count(args: argparse.Namespace) -> int:
         fields=("puzzle", "count", "capped"),
         work=count_one,
         options={"limit": args.limit, "backend": args.backend},
+        located_text=True,
     )
