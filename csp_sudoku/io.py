@@ -444,7 +444,7 @@ def _record_entry(
             return bad(reason)
         rec = {k: _csv_value(v) for k, v in zip(header, values, strict=True)}
         return _field_entry(rec, text, lineno, geometry, name)
-    if "," in stripped:
+    if "," in stripped or stripped == "puzzle":
         columns = [c.strip() for c in next(csv.reader([text]), [])]
         if "puzzle" in columns:
             return columns
