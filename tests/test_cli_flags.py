@@ -12,7 +12,9 @@ batch-flag table, which lists every batch command).
 from __future__ import annotations
 
 import argparse
+import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -145,3 +147,64 @@ def test_geometry_options_are_documented_once() -> None:
     formats = _sections()["Input formats"]
     for flag in GEOMETRY:
         assert f"`{flag}" in formats
+
+
+LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+#: One short run of each batch command: the same flags give the same behaviour.
+RUNS = {
+    "check": ["check", LINE],
+    "solve": ["solve", LINE],
+    "count": ["count", LINE],
+    "rate": ["rate", LINE, "--seed", "1"],
+    "generate": ["generate", "--count", "2", "--size", "4", "--seed", "1"],
+    "minimize": ["minimize", LINE, "--seed", "1"],
+}
+
+
+def test_runs_cover_every_batch_command() -> None:
+    assert set(RUNS) == set(BATCH_COMMANDS)
+
+
+@pytest.mark.parametrize("command", BATCH_COMMANDS)
+def test_quiet_leaves_stderr_empty_and_a_terminal_gets_a_progress_bar(
+    command: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from csp_sudoku.cli import main
+
+    out = tmp_path / "rows.jsonl"
+    argv = [*RUNS[command], "--format", "jsonl", "-o", str(out)]
+    assert main([*argv, "-q"]) == 0
+    assert capsys.readouterr().err == ""
+    rows = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+    assert rows and all("puzzle" in r for r in rows)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert main(argv) == 0
+    assert re.search(r"\[\d\d:\d\d", capsys.readouterr().err)  # tqdm's elapsed time
+
+
+@pytest.mark.parametrize("command", ["solve", "count", "minimize"])
+def test_resume_keeps_done_puzzles_and_redoes_the_last(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from csp_sudoku.cli import main
+
+    src = tmp_path / "in.txt"
+    src.write_text(f"{LINE}\nbad line\n{LINE}\n{LINE}\n", encoding="utf-8")
+    full, part = tmp_path / "full.jsonl", tmp_path / "part.jsonl"
+    args = [*RUNS[command][:1], str(src), "--format", "jsonl", "-q", "--skip-invalid"]
+    if command == "minimize":
+        args += ["--seed", "1"]
+    assert main([*args, "-o", str(full)]) == 0
+    lines = full.read_bytes().splitlines(keepends=True)
+    assert len(lines) == 3
+    part.write_bytes(b"".join(lines[:2]) + lines[2][:30])  # cut in the third row
+    assert main([*args, "-o", str(part), "--resume"]) == 0
+    assert part.read_bytes() == full.read_bytes()
+    other = tmp_path / "other.txt"
+    other.write_text(f"{LINE}\n", encoding="utf-8")
+    part.write_bytes(b"".join(lines[:3]))
+    code = main([args[0], str(other), "--format", "jsonl", "-q", "-o", str(part), "--resume"])
+    assert code == 2 and "not this input's output" in capsys.readouterr().err

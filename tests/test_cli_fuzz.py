@@ -93,7 +93,9 @@ def _value(option: str, action: argparse.Action, tmp: Path) -> st.SearchStrategy
         )
     if option == "--jigsaw":
         return st.sampled_from([str(tmp / "input.txt"), str(tmp / "nope.txt")])
-    if option in ("--jobs", "-j", "--runs", "--count", "-n", "--attempts"):
+    if option in ("--jobs", "-j"):  # one process: starting pools would dominate the run time
+        return st.sampled_from(["1", "-1", "1025", "99999999999999999999", BIG, "x"])
+    if option in ("--runs", "--count", "-n", "--attempts"):
         return st.one_of(small_valid, st.sampled_from(["-1", "99999999999999999999", BIG, "x"]))
     if option == "--size":
         return st.sampled_from(["4", "9", "7", "0", "-3", BIG, "x"])
