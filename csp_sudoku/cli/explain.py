@@ -47,7 +47,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--max-subset",
-        type=int_in(1, 64),
+        type=int,
         default=4,
         metavar="N",
         help="largest subset size (default 4)",
