@@ -398,7 +398,7 @@ def _entries(lines: Iterable[str], geometry: Geometry | None, name: str) -> Iter
 
 
 #: ``file:line`` at the start of a result row written as text by check, count and rate.
-_LOCATION = re.compile(r"\S+:\d+\t")
+_LOCATION = re.compile(r"[^\t]+:\d+\t")
 
 
 def _record_entry(

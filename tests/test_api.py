@@ -97,6 +97,11 @@ def test_option_name_literals_match_the_runtime_names() -> None:
 
 
 def test_rate_takes_runs_and_seed_by_keyword_only() -> None:
+    from csp_sudoku.generators import minimize
+
+    with pytest.raises(TypeError):
+        minimize(LINE, 1)  # type: ignore[misc]
+    assert minimize(LINE, seed=1).clue_count <= cs.parse(LINE).clue_count
     with pytest.raises(TypeError):
         cs.rate(LINE, "hsolve", 2, 1)  # type: ignore[misc]
     with pytest.raises(TypeError):

@@ -19,7 +19,7 @@ import json
 import os
 import sys
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import (
@@ -36,6 +36,7 @@ from csp_sudoku.cli._common import (
 from csp_sudoku.errors import SudokuError
 from csp_sudoku.generators import METHODS, SYMMETRIES, BudgetExhaustedError, generate
 from csp_sudoku.generators._rng import derive, fresh_seed, stream_seed
+from csp_sudoku.names import MetricName
 
 _FIELDS = ("puzzle", "clues", "minimal", "symmetry", "seed", "method", "ratings")
 
@@ -230,7 +231,7 @@ def _generate(args: argparse.Namespace, writer: RowWriter, start: int, client: A
         lo = args.score_min if args.score_min is not None else float("-inf")
         hi = args.score_max if args.score_max is not None else float("inf")
         score_range = (lo, hi)
-    metric = args.metric or "rounds"
+    metric = cast(MetricName, args.metric or "rounds")  # checked by generate
     extra = [m for r in args.rate for m in r.split(",") if m]
     if args.metric and not args.level and score_range is None:
         extra.insert(0, args.metric)

@@ -45,7 +45,7 @@ def minimize_one(puzzle: Puzzle, options: dict[str, Any]) -> Outcome:
     """The row of one puzzle for ``minimize``, or a note when it is not unique."""
     try:
         out = minimize(
-            puzzle, options["seed"], symmetry=options["symmetry"], backend=options["backend"]
+            puzzle, seed=options["seed"], symmetry=options["symmetry"], backend=options["backend"]
         )
     except NotUniqueError as err:
         return EXIT_NOT_ALL, [], str(err)

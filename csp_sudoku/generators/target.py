@@ -44,7 +44,7 @@ from csp_sudoku.generators.errors import BudgetExhaustedError, GenerationError
 from csp_sudoku.generators.minimal import checker_for, reduce_clues
 from csp_sudoku.generators.symmetry import check_name, orbit_index, orbits
 from csp_sudoku.geometry import Geometry
-from csp_sudoku.names import MetricName
+from csp_sudoku.names import MethodName, MetricName, SymmetryName
 from csp_sudoku.puzzle import Grid, Puzzle
 
 if TYPE_CHECKING:
@@ -230,15 +230,15 @@ def generate(
     *,
     level: str | Sequence[str] | None = None,
     score_range: tuple[float, float] | None = None,
-    metric: str = "rounds",
-    rate_with: Sequence[str] = (),
-    symmetry: str = "none",
+    metric: MetricName = "rounds",
+    rate_with: Sequence[MetricName] = (),
+    symmetry: SymmetryName = "none",
     minimal: bool = True,
     seed: SeedLike = None,
     budget_seconds: float | None = None,
     attempts: int | None = None,
     geometry: Geometry | None = None,
-    method: str = "auto",
+    method: MethodName = "auto",
     backend: str = "auto",
     climb_steps: int = 200,
     climb_patience: int = 25,
@@ -339,7 +339,7 @@ def make_one(
     *,
     level: str | Sequence[str] | None = None,
     score_range: tuple[float, float] | None = None,
-    metric: str = "rounds",
+    metric: MetricName = "rounds",
     **options: Any,
 ) -> Generated:
     """The first puzzle of ``generate(1, seed=seed, ...)``: reproduce a reported seed."""
