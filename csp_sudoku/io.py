@@ -434,7 +434,9 @@ def _record_entry(
             return bad("a JSON line must be an object")
         return _field_entry(rec, text, lineno, geometry, name)
     if header is not None and ("," in stripped or len(header) == 1):
-        values = next(csv.reader([text]), [])
+        values = _csv_fields(text)
+        if values is None:
+            return bad(f"a CSV field longer than {csv.field_size_limit()} characters")
         if "puzzle" in values and [v.strip() for v in values] != header:
             return [v.strip() for v in values]  # the header of a next CSV file
         if [v.strip() for v in values] == header:
@@ -445,7 +447,7 @@ def _record_entry(
         rec = {k: _csv_value(v) for k, v in zip(header, values, strict=True)}
         return _field_entry(rec, text, lineno, geometry, name)
     if "," in stripped or stripped == "puzzle":
-        columns = [c.strip() for c in next(csv.reader([text]), [])]
+        columns = [c.strip() for c in _csv_fields(text) or []]
         if "puzzle" in columns:
             return columns
         if name.lower().endswith(".csv"):
@@ -455,6 +457,14 @@ def _record_entry(
         start = text.rindex("\t") + 1
         return _puzzle_entry(text[start:], start, text, lineno, geometry, name, {})
     return None
+
+
+def _csv_fields(text: str) -> list[str] | None:
+    """The fields of one CSV line, or None when the csv module refuses it (a huge field)."""
+    try:
+        return next(csv.reader([text]), [])
+    except csv.Error:
+        return None
 
 
 def _csv_value(value: str) -> Any:

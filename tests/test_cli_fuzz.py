@@ -89,7 +89,7 @@ def _value(option: str, action: argparse.Action, tmp: Path) -> st.SearchStrategy
     if option in ("--output", "-o", "--certify"):
         return st.sampled_from(
             [str(tmp / f"out{s}") for s in (".txt", ".jsonl", ".csv", ".svg", ".html", "")]
-            + [str(tmp), str(tmp / "missing" / "x.txt")]
+            + [str(tmp), str(tmp / "missing" / "x.txt"), str(tmp / "input.txt")]
         )
     if option == "--jigsaw":
         return st.sampled_from([str(tmp / "input.txt"), str(tmp / "nope.txt")])
@@ -196,6 +196,22 @@ def test_no_traceback_for_any_command_line(warm: None, data: st.DataObject, cont
     assert "Traceback" not in err, err
     assert "internal error" not in err, err
     assert code in (0, 1, 2), (code, err)
+
+
+@pytest.mark.parametrize("command", ["check", "rate", "count", "solve", "minimize", "generate"])
+@pytest.mark.parametrize(
+    ("fmt", "content"),
+    [("jsonl", "[" * 5000 + "\n"), ("csv", "file,line,puzzle\na,1," + "1" * 200_000 + "\n")],
+)
+def test_resume_from_a_file_that_is_no_output(
+    command: str, fmt: str, content: str, tmp_path: Path
+) -> None:
+    out = tmp_path / f"out.{fmt}"
+    out.write_text(content, encoding="utf-8")
+    argv = [command] + ([] if command == "generate" else [LINE])
+    code, err = drive([*argv, "--seed", "1", "--format", fmt, "-o", str(out), "--resume"], "")
+    assert code == 2, err
+    assert "not a row of" in err or "not the output of" in err, err
 
 
 @pytest.mark.parametrize(

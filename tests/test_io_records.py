@@ -143,3 +143,10 @@ def test_a_csv_file_without_a_puzzle_column_is_refused(tmp_path: Any) -> None:
     assert first.error is not None and "needs a header line naming a 'puzzle' column" in str(
         first.error
     )
+
+
+def test_a_huge_csv_field_is_a_bad_line_not_a_crash() -> None:
+    text = "file,line,puzzle\n" + "a,1," + "1" * 200_000 + f"\na,2,{LINE}\n"
+    first, second = read_puzzles(io.StringIO(text), source_name="s")
+    assert first.error is not None and "s:2:1: a CSV field longer than" in str(first.error)
+    assert second.puzzle is not None

@@ -97,7 +97,15 @@ def _last_entry(path: str, fmt: str, what: str) -> tuple[tuple[str, int] | None,
                 source, num = text.split("\t", 1)[0].rsplit(":", 1)
                 rec = {"file": source, "line": num}
             key = (str(rec["file"]), int(rec["line"]))
-        except (ValueError, KeyError, TypeError, IndexError, AttributeError):
+        except (
+            ValueError,
+            KeyError,
+            TypeError,
+            IndexError,
+            AttributeError,
+            RecursionError,
+            csv.Error,
+        ):
             raise ResumeError(f"{path}:{n}: not a row of '{what} --format {fmt}'") from None
         keys.append(key)
         ends.append(offset)

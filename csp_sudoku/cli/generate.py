@@ -151,11 +151,14 @@ def _read_done(path: str, args: argparse.Namespace, seed: int) -> _Done:
     if not os.path.exists(path):
         return done
     _truncate_partial_line(path)
-    with open(path, encoding="utf-8", newline="") as fh:
+    with open(path, encoding="utf-8", errors="replace", newline="") as fh:
         lines = fh.read().splitlines(keepends=True)
     header: list[str] | None = None
     if args.format == "csv" and lines:
-        header = next(csv.reader([lines[0]]))
+        try:
+            header = next(csv.reader([lines[0]]))
+        except csv.Error:
+            header = None
         if header != list(_FIELDS):
             raise GenerateResumeError(f"{path}: not the output of 'generate --format csv'")
         done.has_header = True
@@ -170,7 +173,7 @@ def _read_done(path: str, args: argparse.Namespace, seed: int) -> _Done:
             row = _row_fields(line, args.format, header)
             row_seed = int(row["seed"])
             tried = int(row["attempts"]) if "attempts" in row else None
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, RecursionError, csv.Error):  # deep JSON, huge CSV
             raise GenerateResumeError(
                 f"{path}:{n}: not a row of 'generate --format {args.format}'"
             ) from None
