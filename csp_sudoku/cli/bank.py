@@ -92,7 +92,9 @@ def register(sub: Any) -> None:
     add.add_argument("bank", help="the bank file (created when missing)")
     add.add_argument("inputs", nargs="*", metavar="FILE|PUZZLE", help="default: stdin")
     add.add_argument("--generator", help="record this generator name")
-    add.add_argument("--seed", type=seed_arg, help="record this seed")
+    add.add_argument(
+        "--seed", type=int_in(0, 2**63 - 1, "a seed"), help="record this seed (64-bit)"
+    )
     add.add_argument(
         "--no-minimal-check", action="store_true", help="do not compute minimality (faster)"
     )
@@ -141,14 +143,27 @@ def register(sub: Any) -> None:
     stats.set_defaults(func=_run_stats)
 
 
+#: SQLite integers are 64-bit: a bigger seed in a record is not stored.
+_SQLITE_INT = range(-(2**63), 2**63)
+
+
 def _int_or_none(value: Any) -> int | None:
-    """An integer field of an input record (JSON number or CSV text), None when it is none."""
+    """An integer field of an input record (JSON number or CSV text) that SQLite can hold,
+    else None."""
     if isinstance(value, bool) or value in (None, ""):
         return None
-    try:
-        return int(value)
-    except (TypeError, ValueError):
+    if isinstance(value, str) and len(value) > 25:
         return None
+    try:
+        number = int(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return number if number in _SQLITE_INT else None
+
+
+def _text_or_none(value: Any) -> str | None:
+    """A text field of an input record (a level name), None when absent or not text."""
+    return value if isinstance(value, str) and value else None
 
 
 def _flag(value: Any) -> bool | None:
@@ -168,7 +183,7 @@ def _ratings(fields: dict[str, Any]) -> list[SimpleNamespace]:
             SimpleNamespace(
                 metric=fields["metric"],
                 score=fields["score"],
-                level=fields.get("level") or None,
+                level=_text_or_none(fields.get("level")),
                 level_rank=_int_or_none(fields.get("level_rank")),
                 runs=_int_or_none(fields.get("runs")),
                 seed=_int_or_none(fields.get("seed")),
@@ -182,7 +197,7 @@ def _ratings(fields: dict[str, Any]) -> list[SimpleNamespace]:
                     SimpleNamespace(
                         metric=name,
                         score=r["score"],
-                        level=r.get("level"),
+                        level=_text_or_none(r.get("level")),
                         level_rank=_int_or_none(r.get("level_rank")),
                     )
                 )
@@ -208,7 +223,7 @@ def _run_add(args: argparse.Namespace) -> int:
                 bad += 1
                 continue
             f = entry.fields
-            generator = args.generator or f.get("generator") or f.get("method") or None
+            generator = args.generator or _text_or_none(f.get("generator") or f.get("method"))
             seed = args.seed if args.seed is not None else None
             if seed is None and "metric" not in f:
                 seed = _int_or_none(f.get("seed"))
@@ -216,7 +231,7 @@ def _run_add(args: argparse.Namespace) -> int:
                 res = bank.add(
                     entry.puzzle,
                     minimal=_flag(f.get("minimal")),
-                    generator=None if generator is None else str(generator),
+                    generator=generator,
                     seed=seed,
                     check_minimal=not args.no_minimal_check,
                 )
@@ -229,7 +244,7 @@ def _run_add(args: argparse.Namespace) -> int:
                 )
                 bad += 1
                 continue
-            except (TypeError, ValueError) as err:  # a rating field that is no number
+            except (TypeError, ValueError, OverflowError) as err:  # a score that is no number
                 print(
                     f"csp-sudoku bank: skipped {entry.source}:{entry.line}: bad rating ({err})",
                     file=sys.stderr,
