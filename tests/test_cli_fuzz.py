@@ -157,11 +157,17 @@ def command_lines(draw: st.DrawFn, tmp: Path) -> list[str]:
     return argv
 
 
-def drive(argv: list[str], stdin: str) -> tuple[int, str]:
-    """Run the entry point in this process; returns the exit code and stderr."""
+def drive(argv: list[str], stdin: str, cwd: Path | None = None) -> tuple[int, str]:
+    """Run the entry point in this process; returns the exit code and stderr.
+
+    With ``cwd``, the command runs there, so a file it makes from a random
+    argument (``bank`` creates a database at any path) lands in that folder.
+    """
     out, err = io.StringIO(), io.StringIO()
-    old_stdin = sys.stdin
+    old_stdin, old_cwd = sys.stdin, os.getcwd()
     sys.stdin = io.StringIO(stdin)
+    if cwd is not None:
+        os.chdir(cwd)
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
@@ -170,6 +176,7 @@ def drive(argv: list[str], stdin: str) -> tuple[int, str]:
                 code = exc.code if isinstance(exc.code, int) else 2
     finally:
         sys.stdin = old_stdin
+        os.chdir(old_cwd)
     return code, err.getvalue()
 
 
@@ -191,7 +198,7 @@ def test_no_traceback_for_any_command_line(warm: None, data: st.DataObject, cont
         tmp = Path(folder)
         (tmp / "input.txt").write_bytes(content)
         argv = data.draw(command_lines(tmp), label="argv")
-        code, err = drive(argv, content.decode("utf-8", "replace"))
+        code, err = drive(argv, content.decode("utf-8", "replace"), cwd=tmp)
     event(f"{argv[0]} exit {code}")
     assert "Traceback" not in err, err
     assert "internal error" not in err, err
