@@ -13,6 +13,7 @@ bug: any input or option gets a message and exit code 2 instead), 130 interrupte
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import os
 import sys
@@ -65,9 +66,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@functools.cache
+def _parser() -> argparse.ArgumentParser:
+    """The parser, built once per process (it takes ~10 ms: main() in a loop pays it once)."""
+    return build_parser()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``csp-sudoku`` script; returns the exit code."""
-    parser = build_parser()
+    parser = _parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as done:  # a usage error (2, message printed), --help or --version (0)
