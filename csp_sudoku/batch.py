@@ -174,12 +174,19 @@ def _verdict(count: int) -> Status:
     return Status.UNIQUE if count == 1 else Status.MULTIPLE
 
 
+#: The most characters of a bad line echoed in its 'invalid' row (a 25x25 line is 625).
+_MAX_SHOWN = 1000
+
+
 def _results(chunk: list[Entry], counts: NDArray[np.int64] | None) -> Iterator[CheckResult]:
     k = 0
     for e in chunk:
         if e.puzzle is None:
             reason = e.error.describe() if e.error is not None else "invalid"
-            yield CheckResult(e.source, e.line, e.text.strip(), Status.INVALID, 0, reason, e.fields)
+            text = e.text.strip()
+            if len(text) > _MAX_SHOWN:  # a 10 MB line is not echoed whole
+                text = text[:_MAX_SHOWN] + "..."
+            yield CheckResult(e.source, e.line, text, Status.INVALID, 0, reason, e.fields)
             continue
         assert counts is not None  # chunks with puzzles always carry counts
         n = int(counts[k])
