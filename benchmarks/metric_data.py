@@ -61,7 +61,7 @@ def _rate_one(args: tuple[str, str, int | None, int]) -> tuple[str, str, float, 
 
     puzzle, metric, runs, seed = args
     t = time.perf_counter()
-    r = rate(puzzle, metric, runs, seed)
+    r = rate(puzzle, metric, runs=runs, seed=seed)
     keep = {k: v for k, v in r.to_dict()["details"].items() if not isinstance(v, (dict, list))}
     return puzzle, metric, r.score, r.level_rank, time.perf_counter() - t, json.dumps(keep)
 

@@ -101,7 +101,7 @@ def main() -> None:
         single[m] = c
     neg = np.array(
         [
-            rate(p, "oracle", None, SEED + i, alpha=-0.1, beta=-0.5).score
+            rate(p, "oracle", seed=SEED + i, alpha=-0.1, beta=-0.5).score
             for i, p in enumerate(puzzles)
         ]
     )

@@ -36,6 +36,7 @@ from csp_sudoku.errors import (
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.io import format_grid, format_line, parse, read_puzzles, write_puzzles
 from csp_sudoku.metrics import Rating, rate, rate_many
+from csp_sudoku.names import MethodName, MetricName, SymmetryName, TechniqueName
 from csp_sudoku.puzzle import Clash, Puzzle
 from csp_sudoku.verify import is_solution
 
@@ -45,12 +46,16 @@ __all__ = [
     "Clash",
     "Geometry",
     "GeometryError",
+    "MethodName",
+    "MetricName",
     "NotUniqueError",
     "ParseError",
     "Puzzle",
     "PuzzleLike",
     "Rating",
     "SudokuError",
+    "SymmetryName",
+    "TechniqueName",
     "__version__",
     "as_puzzle",
     "backend_names",

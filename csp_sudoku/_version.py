@@ -3,4 +3,4 @@
 Keep it equal to ``version`` in pyproject.toml (tests/test_layers.py checks).
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -32,7 +32,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import IO, Any
+from typing import IO, Any, cast
 
 import numpy as np
 
@@ -41,6 +41,7 @@ from csp_sudoku.errors import NotUniqueError
 from csp_sudoku.generators.symmetry import SYMMETRIES, is_symmetric
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.io import open_output
+from csp_sudoku.names import MetricName
 from csp_sudoku.puzzle import Puzzle
 
 SCHEMA_VERSION = 1
@@ -443,6 +444,14 @@ class PuzzleBank:
         return isinstance(puzzle, Puzzle) and self.find(puzzle) is not None
 
     # ------------------------------------------------------------------ ratings
+    def has_rating(self, puzzle_id: int, metric: str) -> bool:
+        """Whether the puzzle has a rating with ``metric`` already."""
+        row = self._db.execute(
+            "SELECT 1 FROM ratings WHERE puzzle_id = ? AND metric = ? LIMIT 1",
+            (int(puzzle_id), str(metric)),
+        ).fetchone()
+        return row is not None
+
     def add_rating(self, puzzle_id: int, rating: Any) -> None:
         """Store a :class:`csp_sudoku.metrics.Rating` (or any object with its fields)."""
         params = getattr(rating, "parameters", {}) or {}
@@ -486,7 +495,9 @@ class PuzzleBank:
         entries = self.query(q)
         if not entries:
             return 0
-        ratings = rate_many([e.puzzle for e in entries], metric, runs, seed, jobs=jobs)
+        ratings = rate_many(
+            [e.puzzle for e in entries], cast(MetricName, metric), runs=runs, seed=seed, jobs=jobs
+        )
         for e, r in zip(entries, ratings, strict=True):
             self.add_rating(e.id, r)
         return len(entries)

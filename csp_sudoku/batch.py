@@ -27,7 +27,7 @@ import os
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -62,6 +62,8 @@ class CheckResult:
         status: unique, multiple, none or invalid.
         count: number of solutions, capped at the limit (0 for invalid lines).
         reason: why a puzzle has no solution (clashing clues) or why a line is invalid.
+        fields: the other fields of the input record (:attr:`csp_sudoku.io.Entry.fields`),
+            for a writer to pass through; not part of :meth:`as_dict`.
     """
 
     source: str
@@ -70,6 +72,7 @@ class CheckResult:
     status: Status
     count: int
     reason: str = ""
+    fields: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (``reason`` only when there is one)."""
@@ -134,12 +137,19 @@ def _verdict(count: int) -> Status:
     return Status.UNIQUE if count == 1 else Status.MULTIPLE
 
 
+#: The most characters of a bad line echoed in its 'invalid' row (a 25x25 line is 625).
+_MAX_SHOWN = 1000
+
+
 def _results(chunk: list[Entry], counts: NDArray[np.int64] | None) -> Iterator[CheckResult]:
     k = 0
     for e in chunk:
         if e.puzzle is None:
             reason = e.error.describe() if e.error is not None else "invalid"
-            yield CheckResult(e.source, e.line, e.text.strip(), Status.INVALID, 0, reason)
+            text = e.text.strip()
+            if len(text) > _MAX_SHOWN:  # a 10 MB line is not echoed whole
+                text = text[:_MAX_SHOWN] + "..."
+            yield CheckResult(e.source, e.line, text, Status.INVALID, 0, reason, e.fields)
             continue
         assert counts is not None  # chunks with puzzles always carry counts
         n = int(counts[k])
@@ -148,7 +158,7 @@ def _results(chunk: list[Entry], counts: NDArray[np.int64] | None) -> Iterator[C
         if n == 0:
             clashes = e.puzzle.clashes()
             reason = str(clashes[0]) if clashes else "no solution"
-        yield CheckResult(e.source, e.line, format_line(e.puzzle), _verdict(n), n, reason)
+        yield CheckResult(e.source, e.line, format_line(e.puzzle), _verdict(n), n, reason, e.fields)
 
 
 def _chunks(entries: Iterable[Entry], size: int) -> Iterator[tuple[Geometry | None, list[Entry]]]:

@@ -10,6 +10,16 @@ Formats read:
   spaces between cells, and separator lines made of ``-``, ``+``, ``=``. Rows may
   also be N white-space separated numbers (``10 . 3 16 ...``) for big grids.
 * files with ``#`` comment lines, blank lines, Windows line ends and a UTF-8 BOM.
+* **JSON Lines**: a line starting with ``{`` is a JSON object whose ``puzzle``
+  field is a puzzle line; its other fields are kept in :attr:`Entry.fields`.
+* **CSV**: a line with commas that names a ``puzzle`` column is a header; the
+  lines after it are rows (``csv`` quoting), the ``puzzle`` column is read and
+  the other columns are kept in :attr:`Entry.fields`.
+* **result rows of the commands**: ``file:line<TAB>...<TAB>PUZZLE`` (what
+  ``check``, ``count`` and ``rate`` print as text) reads the puzzle of the last
+  tab-separated field.
+
+So every format a ``csp-sudoku`` command writes is read by every command.
 
 **Symbols** (documented convention): digits 1-9 are ``1``-``9``; digits from 10
 up are letters ``A``, ``B``, ... (``A`` = 10, ``G`` = 16, ``P`` = 25), upper or
@@ -26,12 +36,14 @@ Errors are :class:`~csp_sudoku.errors.ParseError` naming the line, the column
 from __future__ import annotations
 
 import contextlib
+import csv
 import io as _io
+import json
 import os
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import IO, Union
+from dataclasses import dataclass, field
+from typing import IO, Any, Union
 
 import numpy as np
 
@@ -108,20 +120,21 @@ def parse_line(line: str, geometry: Geometry | None = None) -> Puzzle:
     quick = fast_cells(token, geometry)
     if quick is not None:
         return Puzzle.trusted(quick[0], quick[1])
-    chars = [(start + i + 1, ch) for i, ch in enumerate(token)]
+    # the length is checked before the cells are listed: a 10 MB line costs no more
     if geometry is None:
-        if len(chars) not in _VALID_CELL_COUNTS:
+        if len(token) not in _VALID_CELL_COUNTS:
             counts = ", ".join(str(k) for k in sorted(_VALID_CELL_COUNTS))
             raise ParseError(
-                f"line has {len(chars)} cells; a puzzle line has 81 (or one of {counts})",
+                f"line has {len(token)} cells; a puzzle line has 81 (or one of {counts})",
                 column=start + len(token) + 1 if token else 1,
             )
-        geometry = Geometry.for_cells(len(chars))
-    elif len(chars) != geometry.ncells:
+        geometry = Geometry.for_cells(len(token))
+    elif len(token) != geometry.ncells:
         raise ParseError(
-            f"line has {len(chars)} cells; a {geometry.name} puzzle line has {geometry.ncells}",
+            f"line has {len(token)} cells; a {geometry.name} puzzle line has {geometry.ncells}",
             column=start + len(token) + 1 if token else 1,
         )
+    chars = [(start + i + 1, ch) for i, ch in enumerate(token)]
     return Puzzle(np.array(_cells_from_chars(chars, geometry.size), dtype=np.int8), geometry)
 
 
@@ -143,11 +156,22 @@ def _row_cells(line: str, size: int | None) -> list[tuple[int, str]] | list[tupl
         (t.isascii() and t.isdigit()) or (len(t) == 1 and t in BLANKS) for _, t in tokens
     )
     if numeric:
-        return [(col, 0 if t in BLANKS else int(t)) for col, t in tokens]
+        return [(col, 0 if t in BLANKS else _number(t)) for col, t in tokens]
     chars: list[tuple[int, str]] = []
     for col, t in tokens:
         chars.extend((col + k, ch) for k, ch in enumerate(t))
     return chars
+
+
+#: A number cell longer than this is out of range for any grid; it is not converted
+#: (``int`` refuses strings of more than 4300 digits, and would be slow before that).
+_MAX_NUMBER_DIGITS = 6
+_TOO_BIG = 10**_MAX_NUMBER_DIGITS
+
+
+def _number(token: str) -> int:
+    """The value of a cell written as a number; huge ones all read as :data:`_TOO_BIG`."""
+    return int(token) if len(token) <= _MAX_NUMBER_DIGITS else _TOO_BIG
 
 
 def _is_separator(line: str, size: int | None) -> bool:
@@ -177,7 +201,8 @@ def _grid_from_rows(
                 for col, v in cells:
                     assert isinstance(v, int)
                     if v > size:
-                        raise ParseError(f"number {v} is out of range 1..{size}", column=col)
+                        shown = v if v < _TOO_BIG else f"of more than {_MAX_NUMBER_DIGITS} digits"
+                        raise ParseError(f"number {shown} is out of range 1..{size}", column=col)
                     values.append(v)
             else:
                 values.extend(_cells_from_chars(cells, size))  # type: ignore[arg-type]
@@ -227,6 +252,9 @@ class Entry:
         puzzle: the puzzle, or None when the line is bad.
         error: why the line is bad, or None.
         source: the file name.
+        fields: the other fields of a JSON Lines or CSV record (``seed``,
+            ``ratings``, ...; empty for plain text), so that a command can pass
+            them through to rows it writes in the same format.
     """
 
     line: int
@@ -234,6 +262,7 @@ class Entry:
     puzzle: Puzzle | None
     error: ParseError | None
     source: str
+    fields: dict[str, Any] = field(default_factory=dict, compare=False)
 
 
 def _open_lines(source: PathOrLines) -> tuple[Iterable[str], str, IO[str] | None]:
@@ -276,6 +305,7 @@ def _entries(lines: Iterable[str], geometry: Geometry | None, name: str) -> Iter
     block: list[tuple[int, str]] = []
     block_size: int | None = None
     lineno = 0
+    header: list[str] | None = None  # the columns of a CSV file, once its header is read
 
     def flush_incomplete() -> Entry:
         first, text = block[0]
@@ -314,6 +344,14 @@ def _entries(lines: Iterable[str], geometry: Geometry | None, name: str) -> Iter
                 yield flush_incomplete()
                 block, block_size = [], None
             continue
+        if not block:
+            record = _record_entry(text, stripped, lineno, geometry, name, header)
+            if isinstance(record, list):
+                header = record
+                continue
+            if record is not None:
+                yield record
+                continue
         if block:
             if _is_separator(text, block_size):
                 continue
@@ -353,6 +391,120 @@ def _entries(lines: Iterable[str], geometry: Geometry | None, name: str) -> Iter
             continue
     if block:
         yield flush_incomplete()
+
+
+#: ``file:line`` at the start of a result row written as text by check, count and rate.
+_LOCATION = re.compile(r"[^\t]+:\d+\t")
+
+
+def _record_entry(
+    text: str,
+    stripped: str,
+    lineno: int,
+    geometry: Geometry | None,
+    name: str,
+    header: list[str] | None,
+) -> Entry | list[str] | None:
+    """A line read as a record (JSON object, CSV row or header, text result row).
+
+    Returns the entry, the column names when the line is a CSV header, or None
+    when the line is plain puzzle text for the caller to read.
+    """
+
+    def bad(reason: str, column: int = 1) -> Entry:
+        return Entry(
+            lineno, text, None, ParseError(reason, source=name, line=lineno, column=column), name
+        )
+
+    if stripped.startswith("{"):
+        try:
+            rec = json.loads(stripped)
+        except json.JSONDecodeError as err:
+            reason = f"not a JSON object: {err.msg}"
+            column = len(text) - len(text.lstrip()) + err.colno
+            return bad(reason, column)
+        except (ValueError, RecursionError):  # a number of over 4300 digits, deep nesting
+            reason = "not a JSON object: a number too long or nesting too deep to read"
+            return bad(reason)
+        if not isinstance(rec, dict):
+            return bad("a JSON line must be an object")
+        return _field_entry(rec, text, lineno, geometry, name)
+    if header is not None and ("," in stripped or len(header) == 1):
+        values = _csv_fields(text)
+        if values is None:
+            return bad(f"a CSV field longer than {csv.field_size_limit()} characters")
+        if "puzzle" in values and [v.strip() for v in values] != header:
+            return [v.strip() for v in values]  # the header of a next CSV file
+        if [v.strip() for v in values] == header:
+            return header  # the same header again (files joined with cat)
+        if len(values) != len(header):
+            reason = f"CSV row has {len(values)} fields, the header {len(header)}"
+            return bad(reason)
+        rec = {k: _csv_value(v) for k, v in zip(header, values, strict=True)}
+        return _field_entry(rec, text, lineno, geometry, name)
+    if "," in stripped or stripped == "puzzle":
+        columns = [c.strip() for c in _csv_fields(text) or []]
+        if "puzzle" in columns:
+            return columns
+        if name.lower().endswith(".csv"):
+            reason = "a CSV file needs a header line naming a 'puzzle' column"
+            return bad(reason)
+    if _LOCATION.match(stripped):
+        start = text.rindex("\t") + 1
+        return _puzzle_entry(text[start:], start, text, lineno, geometry, name, {})
+    return None
+
+
+def _csv_fields(text: str) -> list[str] | None:
+    """The fields of one CSV line, or None when the csv module refuses it (a huge field)."""
+    try:
+        return next(csv.reader([text]), [])
+    except csv.Error:
+        return None
+
+
+def _csv_value(value: str) -> Any:
+    """A CSV cell, with the JSON a writer put in it for a nested value (``ratings``) decoded."""
+    if value[:1] in "{[":
+        try:
+            return json.loads(value)
+        except (ValueError, RecursionError):
+            return value
+    return value
+
+
+def _field_entry(
+    rec: dict[str, Any], text: str, lineno: int, geometry: Geometry | None, name: str
+) -> Entry:
+    """The entry of a JSON or CSV record: its ``puzzle`` field read, the others kept."""
+    value = rec.get("puzzle")
+    fields = {k: v for k, v in rec.items() if k != "puzzle"}
+    if not isinstance(value, str):
+        reason = "no 'puzzle' field" if value is None else "the 'puzzle' field is not a string"
+        err = ParseError(reason, source=name, line=lineno, column=1)
+        return Entry(lineno, text, None, err, name, fields)
+    found = text.find(value) if value else -1
+    return _puzzle_entry(value, max(found, 0), text, lineno, geometry, name, fields)
+
+
+def _puzzle_entry(
+    value: str,
+    offset: int,
+    text: str,
+    lineno: int,
+    geometry: Geometry | None,
+    name: str,
+    fields: dict[str, Any],
+) -> Entry:
+    """The entry of a puzzle line found at ``offset`` inside ``text`` (errors located there)."""
+    try:
+        grid = "\n" in value.strip()  # a grid written into one JSON string
+        puzzle = parse(value, geometry) if grid else parse_line(value, geometry)
+    except ParseError as err:
+        column = None if err.column is None else err.column + (offset if err.line is None else 0)
+        located = ParseError(err.reason, source=name, line=lineno, column=column)
+        return Entry(lineno, text, None, located, name, fields)
+    return Entry(lineno, text, puzzle, None, name, fields)
 
 
 def _grid_row_size(text: str, size: int | None) -> int | None:

@@ -26,13 +26,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku.errors import ReportError as ReportError
 from csp_sudoku.errors import SudokuError
+from csp_sudoku.names import MetricName
 from csp_sudoku.puzzle import Puzzle
 
 
@@ -113,7 +114,11 @@ def collect(
         if unique.size:
             try:
                 ratings = rate_many(
-                    [puzzles[int(i)] for i in unique], metric, runs, seed, jobs=jobs
+                    [puzzles[int(i)] for i in unique],
+                    cast(MetricName, metric),
+                    runs=runs,
+                    seed=seed,
+                    jobs=jobs,
                 )
             except SudokuError as err:
                 raise ReportError(f"metric {metric!r}: {err}") from None

@@ -81,7 +81,7 @@ def anneal(
 
     def score(p: cs.Puzzle) -> float:
         res.rate_calls += 1
-        r = cs.rate(p, metric, runs, int(rng.integers(2**62)), solution=solution)
+        r = cs.rate(p, metric, runs=runs, seed=int(rng.integers(2**62)), solution=solution)
         return max(r.score, 1e-9) if metric != "dependency" else 1.0 / max(r.score, 1e-9)
 
     res = AnnealResult(best=current, best_score=0.0, start_score=0.0, steps=steps)

@@ -71,10 +71,10 @@ def compute() -> dict[str, Any]:
     out: dict[str, Any] = {"rate": [], "rate_many": [], "explain": [], "generate": [], "grids": []}
     for line in PUZZLES:
         for metric, runs, seed in RATE_CASES:
-            r = rate(line, metric, runs, seed)
+            r = rate(line, metric, runs=runs, seed=seed)
             out["rate"].append({"puzzle": line, "metric": metric, **_rating(r)})
     for metric, runs, _ in RATE_CASES[:3]:
-        rs = rate_many(list(PUZZLES), metric, runs, 21)
+        rs = rate_many(list(PUZZLES), metric, runs=runs, seed=21)
         out["rate_many"].append({"metric": metric, "ratings": [_rating(r) for r in rs]})
     for line in PUZZLES:
         p = parse(line)

@@ -80,3 +80,73 @@ def test_checker_other_solution_and_removable_clues(backend: str) -> None:
 def test_module_level_minimality() -> None:
     assert cs.is_minimal(LINE)
     assert list(cs.removable_clues(LINE)) == []
+
+
+# ---------------------------------------------------------------- API traps (issue 13)
+def test_option_name_literals_match_the_runtime_names() -> None:
+    from typing import get_args
+
+    from csp_sudoku.generators import METHODS, SYMMETRIES
+    from csp_sudoku.human.path import TECHNIQUES
+    from csp_sudoku.metrics import METRICS
+
+    assert get_args(cs.MetricName) == METRICS
+    assert get_args(cs.MethodName) == METHODS
+    assert get_args(cs.SymmetryName) == SYMMETRIES
+    assert get_args(cs.TechniqueName) == TECHNIQUES
+
+
+def test_rate_takes_runs_and_seed_by_keyword_only() -> None:
+    from csp_sudoku.generators import minimize
+
+    with pytest.raises(TypeError):
+        minimize(LINE, 1)  # type: ignore[misc]
+    assert minimize(LINE, seed=1).clue_count <= cs.parse(LINE).clue_count
+    with pytest.raises(TypeError):
+        cs.rate(LINE, "hsolve", 2, 1)  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        cs.rate_many([LINE], "hsolve", 2, 1)  # type: ignore[misc]
+    assert cs.rate(LINE, "hsolve", runs=2, seed=1) == cs.rate(LINE, "hsolve", runs=2, seed=1)
+
+
+def test_model_solutions_leave_the_objective_as_found() -> None:
+    from csp_sudoku.encodings.cpsat import SudokuModel
+
+    m = SudokuModel(cs.parse("." * 16))
+    m.model.maximize(m.value(0))
+    before = str(m.model.proto.objective)
+    assert len(list(m.solutions(5))) == 5
+    assert m.model.has_objective() and str(m.model.proto.objective) == before
+    best = m.solve()
+    assert best is not None and int(np.asarray(best)[0]) == 4  # still maximised
+
+
+@pytest.mark.parametrize(
+    "method", ["solutions", "count", "solve", "other_solution", "removable_clues", "count_many"]
+)
+def test_auto_backend_delegates_every_method(method: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    auto = cs.get_backend("auto")
+    geo = Geometry.standard(9)
+    resolved = auto.pick(geo)  # type: ignore[attr-defined]
+    assert resolved.name != "auto"
+    calls: list[str] = []
+    real = getattr(resolved, method)
+
+    def spy(*args: object, **kwargs: object) -> object:
+        calls.append(method)
+        return real(*args, **kwargs)
+
+    p = cs.parse(LINE)
+    sol = cs.solve(LINE)
+    assert sol is not None
+    monkeypatch.setattr(resolved, method, spy)
+    args: dict[str, tuple[object, ...]] = {
+        "solutions": (p.cells, geo, 2),
+        "count": (p.cells, geo, 2),
+        "solve": (p.cells, geo),
+        "other_solution": (p.cells, geo, sol.cells),
+        "removable_clues": (p.cells, geo, sol.cells),
+        "count_many": (p.cells[None, :], geo, 2),
+    }
+    getattr(auto, method)(*args[method])
+    assert calls == [method]

@@ -59,7 +59,7 @@ def test_rate_jsonl(puzzles: Path, capsys: pytest.CaptureFixture[str]) -> None:
         assert {"line", "puzzle", "metric", "score", "level", "seed", "runs", "version"} <= set(r)
     # puzzle i of the file gets derive_seed(seed, i): the CLI agrees with the API
     assert rows[2]["seed"] == derive_seed(7, 1)
-    assert rows[2]["score"] == rate(HARD, "oracle", 5, derive_seed(7, 1)).score
+    assert rows[2]["score"] == rate(HARD, "oracle", runs=5, seed=derive_seed(7, 1)).score
 
 
 def test_rate_skip_invalid_csv_and_text(puzzles: Path, capsys: pytest.CaptureFixture[str]) -> None:

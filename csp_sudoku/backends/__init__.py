@@ -22,6 +22,9 @@ import importlib
 from collections.abc import Callable
 from functools import cache
 
+import numpy as np
+from numpy.typing import NDArray
+
 from csp_sudoku.backends.base import Backend, Cells
 from csp_sudoku.errors import BackendError
 from csp_sudoku.geometry import Geometry
@@ -84,15 +87,41 @@ def backend_for(geometry: Geometry, name: str = "auto") -> Backend:
 
 
 class _AutoBackend(Backend):
-    """Delegates to ``fast`` where it supports the geometry, else to ``sat``."""
+    """Delegates to ``fast`` where it supports the geometry, else to ``sat``.
+
+    Every method of :class:`Backend` is delegated, not only ``solutions``: the
+    generic defaults (a Python loop over ``count`` for ``count_many``, one
+    ``other_solution`` per clue for ``removable_clues``) are much slower than
+    the resolved backend's own.
+    """
 
     name = "auto"
 
     def pick(self, geometry: Geometry) -> Backend:
         return _auto_choice(geometry)
 
+    def supports(self, geometry: Geometry) -> bool:
+        return self.pick(geometry).supports(geometry)
+
     def solutions(self, cells: Cells, geometry: Geometry, limit: int) -> list[Cells]:
         return self.pick(geometry).solutions(cells, geometry, limit)
+
+    def count(self, cells: Cells, geometry: Geometry, limit: int = 2) -> int:
+        return self.pick(geometry).count(cells, geometry, limit)
+
+    def solve(self, cells: Cells, geometry: Geometry) -> Cells | None:
+        return self.pick(geometry).solve(cells, geometry)
+
+    def other_solution(self, cells: Cells, geometry: Geometry, known: Cells) -> Cells | None:
+        return self.pick(geometry).other_solution(cells, geometry, known)
+
+    def removable_clues(self, cells: Cells, geometry: Geometry, known: Cells) -> NDArray[np.intp]:
+        return self.pick(geometry).removable_clues(cells, geometry, known)
+
+    def count_many(
+        self, cells: NDArray[np.integer], geometry: Geometry, limit: int = 2
+    ) -> NDArray[np.int64]:
+        return self.pick(geometry).count_many(cells, geometry, limit)
 
 
 @cache

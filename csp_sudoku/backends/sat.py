@@ -11,8 +11,6 @@ later call (see DESIGN.md), so the solver is rebuilt after
 
 from __future__ import annotations
 
-import contextlib
-
 import numpy as np
 from numpy.typing import NDArray
 from pysat.solvers import Solver, SolverNames
@@ -150,8 +148,12 @@ class SatBackend(Backend):
         self._sessions.clear()
 
     def __del__(self) -> None:
-        with contextlib.suppress(Exception):  # interpreter shutdown may have freed pysat
+        # At interpreter shutdown the module globals (contextlib itself) may be gone
+        # already, so no name from this module is used here.
+        try:  # noqa: SIM105 - contextlib.suppress is a module global, maybe gone
             self.close()
+        except Exception:
+            pass
 
 
 def solver_names() -> list[str]:

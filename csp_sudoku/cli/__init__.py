@@ -6,13 +6,16 @@ taking the parsed arguments and returning the exit code). To add a command,
 write the module and add its name to :data:`SUBCOMMANDS`.
 
 Exit codes: 0 success (for ``check``: every puzzle unique), 1 a puzzle is not
-unique / a target was not met, 2 bad input or usage, 130 interrupted.
+unique / a target was not met, 2 bad input or usage, 70 an internal error (a
+bug: any input or option gets a message and exit code 2 instead), 130 interrupted.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -36,6 +39,7 @@ SUBCOMMANDS: tuple[str, ...] = (
 EXIT_OK = 0
 EXIT_NOT_ALL = 1
 EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 70
 EXIT_INTERRUPTED = 130
 
 
@@ -61,10 +65,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@functools.cache
+def _parser() -> argparse.ArgumentParser:
+    """The parser, built once per process (it takes ~10 ms: main() in a loop pays it once)."""
+    return build_parser()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``csp-sudoku`` script; returns the exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as done:  # a usage error (2, message printed), --help or --version (0)
+        return done.code if isinstance(done.code, int) else EXIT_OK
     try:
         code: int = args.func(args)
     except KeyboardInterrupt:
@@ -80,6 +93,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as err:
         print(f"csp-sudoku: error: {err.strerror or err}: {err.filename or ''}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except Exception as err:  # a bug: say so in one line rather than a traceback
+        if os.environ.get("CSP_SUDOKU_DEBUG"):
+            raise
+        print(
+            f"csp-sudoku: internal error ({type(err).__name__}: {err}); please report it "
+            "with the command line that caused it",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
     return code
 
 

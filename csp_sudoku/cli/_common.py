@@ -6,21 +6,78 @@ import argparse
 import contextlib
 import csv
 import json
+import math
 import os
 import sys
+import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, Any
 
 from csp_sudoku.errors import ParseError
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.io import Entry, read_puzzles
 
+#: Seeds are non-negative integers below this (numpy's SeedSequence takes any such int).
+MAX_SEED = 2**128
+#: The largest count or limit an option takes: far beyond any run, and safe to pass to
+#: compiled code that works with 64-bit integers (a limit is scaled there).
+MAX_COUNT = 10**12
+
+
+def int_in(low: int, high: int, what: str = "an integer") -> Callable[[str], int]:
+    """An argparse ``type`` for integers in ``low..high``, with a message naming the range.
+
+    Text of more digits than any value in range is refused before ``int`` reads it
+    (``int`` refuses over 4300 digits with a ValueError that names no option).
+    """
+
+    def parse(text: str) -> int:
+        t = text.strip()
+        digits = t.lstrip("+-")
+        if not digits.isdigit() or len(digits) > len(str(high)) + 1:
+            raise argparse.ArgumentTypeError(f"must be {what} from {low} to {high}, got {text!r}")
+        value = int(t)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be {what} from {low} to {high}, got {value}")
+        return value
+
+    parse.__name__ = what  # argparse names the type in some messages
+    return parse
+
+
+#: ``--jobs``: worker processes, 0 for every core.
+JOBS = int_in(0, 1024, "a number of worker processes")
+
+
+def seed_arg(text: str) -> int:
+    """An argparse ``type`` for ``--seed``: a non-negative integer."""
+    t = text.strip()
+    if not t.isdigit() or len(t) > len(str(MAX_SEED)):
+        raise argparse.ArgumentTypeError(f"a seed is a non-negative integer, got {text!r}")
+    value = int(t)
+    if value >= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"a seed is below 2**128, got {value}")
+    return value
+
+
+def finite_float(text: str) -> float:
+    """An argparse ``type`` for a finite number (no ``nan`` or ``inf``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number, got {text!r}")
+    return value
+
 
 def add_geometry_args(parser: argparse.ArgumentParser) -> None:
     """``--size``, ``--variant`` and ``--jigsaw``: the grid shape of the inputs."""
     g = parser.add_argument_group("grid shape (inferred from the line length when omitted)")
-    g.add_argument("--size", type=int, metavar="N", help="digits per row: 4, 6, 9, 12, 16, 25")
+    g.add_argument(
+        "--size", type=int_in(1, 64), metavar="N", help="digits per row: 4, 6, 9, 12, 16, 25"
+    )
     g.add_argument(
         "--variant",
         choices=("standard", "x", "windoku"),
@@ -77,11 +134,53 @@ def read_jigsaw(path: str) -> Geometry:
     return Geometry.jigsaw(labels)
 
 
-def add_batch_args(parser: argparse.ArgumentParser, *, resume_help: str) -> None:
-    """``--output``, ``--resume`` and ``--scheduler``: the options of a long batch run."""
-    parser.add_argument("--output", "-o", help="write the rows to this file (default: stdout)")
-    parser.add_argument("--resume", action="store_true", help=resume_help)
-    parser.add_argument(
+#: The batch flags: every command that reads or makes puzzles in a stream has all
+#: of them, with the same meaning (a test walks the parsers and checks this table).
+BATCH_FLAGS: tuple[str, ...] = (
+    "--quiet",
+    "--output",
+    "--format",
+    "--jobs",
+    "--seed",
+    "--skip-invalid",
+    "--resume",
+    "--scheduler",
+)
+#: The commands that take every one of :data:`BATCH_FLAGS`.
+BATCH_COMMANDS: tuple[str, ...] = ("check", "solve", "count", "rate", "generate", "minimize")
+
+
+def add_batch_args(
+    parser: argparse.ArgumentParser,
+    *,
+    resume_help: str,
+    seed_help: str,
+    skip_invalid_help: str = "bad lines are still reported, but do not make the exit code 2",
+) -> None:
+    """The batch flags (:data:`BATCH_FLAGS`) of a command that streams puzzles to rows.
+
+    ``-q`` hides the progress bar and summary; ``-o`` writes the rows to a file;
+    ``--format`` text, jsonl or csv; ``--jobs`` worker processes (0 = every
+    core); ``--seed`` a non-negative seed of the whole run; ``--skip-invalid``
+    keeps bad lines out of the exit code (they are reported either way, and
+    the good lines around them processed); ``--resume`` continues an
+    interrupted ``-o`` run; ``--scheduler`` runs on a Dask cluster.
+    """
+    g = parser.add_argument_group("batch options (the same on every batch command)")
+    g.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no summary")
+    g.add_argument("--output", "-o", help="write the rows to this file (default: stdout)")
+    g.add_argument(
+        "--format",
+        choices=("text", "jsonl", "csv"),
+        default="text",
+        help="rows as text, JSON Lines or CSV; the fields of JSON/CSV input records "
+        "pass through (default text)",
+    )
+    g.add_argument("--jobs", "-j", type=JOBS, default=1, help="worker processes (0 = all cores)")
+    g.add_argument("--seed", type=seed_arg, default=None, help=seed_help)
+    g.add_argument("--skip-invalid", action="store_true", help=skip_invalid_help)
+    g.add_argument("--resume", action="store_true", help=resume_help)
+    g.add_argument(
         "--scheduler",
         metavar="ADDRESS",
         help="run on a Dask cluster (tcp://host:8786, or local:N for N local workers); "
@@ -147,12 +246,24 @@ def _looks_like_path(item: str) -> bool:
     return "/" in item or item.endswith((".txt", ".sdk", ".csv", ".tsv"))
 
 
+#: Input fields never passed through: where the input row came from, not the puzzle.
+_LOCATION_FIELDS = frozenset({"file", "line"})
+
+
 class RowWriter:
     """Writes result rows as text, JSON Lines or CSV, streamed.
 
     Rows are flushed at least every :attr:`flush_every` seconds, so a reader of
     the output (``tail -f``, a pipe) sees results as they come without paying a
     system call per row on fast runs.
+
+    The fields of an input record (:attr:`csp_sudoku.io.Entry.fields`: a
+    generator's ``seed``, ``ratings``, ``source``, ...) given to :meth:`write`
+    pass through to JSON and CSV rows, after the command's own fields, which
+    win on a clash; ``file`` and ``line`` of the input never pass through. A
+    CSV header is written with the first row: the command's ``fields``, then
+    the passed-through columns of that row; nested values are written as JSON
+    in CSV cells.
     """
 
     flush_every = 0.2
@@ -164,18 +275,30 @@ class RowWriter:
         self.fields = list(fields)
         self.out = out or sys.stdout
         self._csv: Any = None
+        self._header = header  # a resumed run appends to a file that has its header
         self._last_flush = time.monotonic()
-        if fmt == "csv":
-            self._csv = csv.DictWriter(self.out, fieldnames=self.fields, extrasaction="ignore")
-            if header:  # a resumed run appends to a file that has its header
-                self._csv.writeheader()
 
-    def write(self, row: dict[str, Any], text: str) -> None:
-        """Write one row; ``text`` is the human-readable form."""
+    def write(
+        self, row: dict[str, Any], text: str, passthrough: Mapping[str, Any] | None = None
+    ) -> None:
+        """Write one row; ``text`` is the human-readable form, ``passthrough`` the input's fields."""
+        extra: dict[str, Any] = {}
+        if passthrough and self.fmt != "text":
+            extra = {
+                k: v for k, v in passthrough.items() if k not in row and k not in _LOCATION_FIELDS
+            }
+            row = {**row, **extra}
         if self.fmt == "jsonl":
             self.out.write(json.dumps(row) + "\n")
         elif self.fmt == "csv":
-            self._csv.writerow(row)
+            if self._csv is None:
+                names = self.fields + [k for k in extra if k not in self.fields]
+                self._csv = csv.DictWriter(self.out, fieldnames=names, extrasaction="ignore")
+                if self._header:
+                    self._csv.writeheader()
+            self._csv.writerow(
+                {k: json.dumps(v) if isinstance(v, (dict, list)) else v for k, v in row.items()}
+            )
         else:
             self.out.write(text + "\n")
         now = time.monotonic()
@@ -185,12 +308,43 @@ class RowWriter:
 
 
 def progress(total: int | None, enabled: bool, unit: str = "puzzle") -> Any:
-    """A tqdm bar on stderr, or a stand-in that does nothing."""
+    """A tqdm bar on stderr, or a stand-in that does nothing.
+
+    The bar is redrawn every second even while no item finishes, so one long
+    item (a 25x25 puzzle being generated, a count with a big limit) shows its
+    elapsed time instead of a frozen line.
+    """
     if not enabled:
         return _NoBar()
     from tqdm import tqdm
 
-    return tqdm(total=total, unit=unit, file=sys.stderr, dynamic_ncols=True, mininterval=0.5)
+    bar = tqdm(total=total, unit=unit, file=sys.stderr, dynamic_ncols=True, mininterval=0.5)
+    return _Ticking(bar)
+
+
+class _Ticking:
+    """A tqdm bar with a daemon thread that refreshes it every second until closed."""
+
+    def __init__(self, bar: Any) -> None:
+        self._bar = bar
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._tick, daemon=True)
+        self._thread.start()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(1.0):
+            with self._lock:
+                self._bar.refresh()
+
+    def update(self, n: int = 1) -> None:
+        with self._lock:
+            self._bar.update(n)
+
+    def close(self) -> None:
+        self._stop.set()
+        with self._lock:
+            self._bar.close()
 
 
 class _NoBar:

@@ -129,7 +129,15 @@ def _rows(
             rec["line"] = int(rec["line"])
             if not isinstance(rec["file"], str) or not isinstance(rec[key], str):
                 raise TypeError
-        except (ValueError, KeyError, TypeError, IndexError, AttributeError):
+        except (
+            ValueError,
+            KeyError,
+            TypeError,
+            IndexError,
+            AttributeError,
+            RecursionError,
+            csv.Error,
+        ):
             raise ResumeError(f"{fh.name}:{n}: not a row of '{what} --format {fmt}'") from None
         yield rec, end
 

@@ -13,28 +13,40 @@ Example: 20 minimal rot180 puzzles with rounds level Hard not yet exported::
 from __future__ import annotations
 
 import argparse
-import json
+import contextlib
 import sys
-from typing import Any
+from collections.abc import Sequence
+from types import SimpleNamespace
+from typing import IO, Any
 
-from csp_sudoku.bank import PATTERN_SYMMETRIES, BankQuery, PuzzleBank
+from csp_sudoku.bank import PATTERN_SYMMETRIES, BankEntry, BankQuery, PuzzleBank
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
-from csp_sudoku.cli._common import add_geometry_args, geometry_from_args, iter_entries
+from csp_sudoku.cli._common import (
+    JOBS,
+    MAX_COUNT,
+    RowWriter,
+    add_geometry_args,
+    finite_float,
+    geometry_from_args,
+    int_in,
+    iter_entries,
+    seed_arg,
+)
 from csp_sudoku.errors import NotUniqueError
 
 
 def _add_query_args(p: argparse.ArgumentParser) -> None:
     q = p.add_argument_group("selection")
-    q.add_argument("--count", "-n", type=int, help="at most this many puzzles")
+    q.add_argument("--count", "-n", type=int_in(0, MAX_COUNT), help="at most this many puzzles")
     q.add_argument("--minimal", action="store_true", help="only minimal puzzles")
     q.add_argument("--not-minimal", action="store_true", help="only non-minimal puzzles")
     q.add_argument("--symmetry", choices=PATTERN_SYMMETRIES, help="clue-pattern symmetry")
     q.add_argument("--metric", help="rating metric for --level/--min-score/--max-score/--order")
     q.add_argument("--level", help="rating level (case-insensitive), e.g. Hard")
-    q.add_argument("--min-score", type=float)
-    q.add_argument("--max-score", type=float)
-    q.add_argument("--min-clues", type=int)
-    q.add_argument("--max-clues", type=int)
+    q.add_argument("--min-score", type=finite_float)
+    q.add_argument("--max-score", type=finite_float)
+    q.add_argument("--min-clues", type=int_in(0, 10**6))
+    q.add_argument("--max-clues", type=int_in(0, 10**6))
     q.add_argument("--generator", help="made by this generator")
     q.add_argument("--geometry", help="geometry name: 9x9, x-9x9, windoku, jigsaw-9x9, ...")
     q.add_argument("--not-exported", action="store_true", help="never exported before")
@@ -80,7 +92,9 @@ def register(sub: Any) -> None:
     add.add_argument("bank", help="the bank file (created when missing)")
     add.add_argument("inputs", nargs="*", metavar="FILE|PUZZLE", help="default: stdin")
     add.add_argument("--generator", help="record this generator name")
-    add.add_argument("--seed", type=int, help="record this seed")
+    add.add_argument(
+        "--seed", type=int_in(0, 2**63 - 1, "a seed"), help="record this seed (64-bit)"
+    )
     add.add_argument(
         "--no-minimal-check", action="store_true", help="do not compute minimality (faster)"
     )
@@ -89,22 +103,37 @@ def register(sub: Any) -> None:
 
     rate = bsub.add_parser("rate", help="rate selected puzzles not yet rated with a metric")
     rate.add_argument("bank")
-    rate.add_argument("--seed", type=int, default=0, help="batch seed (default 0)")
-    rate.add_argument("--runs", type=int, help="randomised runs (default: the metric's)")
-    rate.add_argument("--jobs", "-j", type=int, default=1)
+    rate.add_argument("--seed", type=seed_arg, default=0, help="batch seed (default 0)")
+    rate.add_argument(
+        "--runs", type=int_in(1, 10**6), help="randomised runs (default: the metric's)"
+    )
+    rate.add_argument("--jobs", "-j", type=JOBS, default=1)
     _add_query_args(rate)
     rate.set_defaults(func=_run_rate)
 
     query = bsub.add_parser("query", help="print the selected puzzles")
     query.add_argument("bank")
-    query.add_argument("--format", choices=("lines", "jsonl"), default="lines")
+    query.add_argument(
+        "--format",
+        choices=("text", "jsonl", "csv", "lines"),
+        default="text",
+        help="text: one puzzle line each ('lines' is an old name of it); jsonl/csv: the "
+        "puzzle with its solution, clues, generator, seed and ratings",
+    )
     _add_query_args(query)
     query.set_defaults(func=_run_query)
 
     export = bsub.add_parser("export", help="write the selected puzzles and record the batch")
     export.add_argument("bank")
-    export.add_argument("--output", "-o", required=True, help="the puzzle file to write")
-    export.add_argument("--batch", help="batch name recorded (default: the output file name)")
+    export.add_argument(
+        "--output", "-o", default="-", help="the puzzle file to write (default: stdout)"
+    )
+    export.add_argument(
+        "--format", choices=("text", "jsonl", "csv"), default="text", help="as for query"
+    )
+    export.add_argument(
+        "--batch", help="batch name recorded (default: the output file name, or 'stdout')"
+    )
     export.add_argument("--solutions", action="store_true", help="append each solution")
     _add_query_args(export)
     export.set_defaults(func=_run_export)
@@ -114,7 +143,77 @@ def register(sub: Any) -> None:
     stats.set_defaults(func=_run_stats)
 
 
+#: SQLite integers are 64-bit: a bigger seed in a record is not stored.
+_SQLITE_INT = range(-(2**63), 2**63)
+
+
+def _int_or_none(value: Any) -> int | None:
+    """An integer field of an input record (JSON number or CSV text) that SQLite can hold,
+    else None."""
+    if isinstance(value, bool) or value in (None, ""):
+        return None
+    if isinstance(value, str) and len(value) > 25:
+        return None
+    try:
+        number = int(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return number if number in _SQLITE_INT else None
+
+
+def _text_or_none(value: Any) -> str | None:
+    """A text field of an input record (a level name), None when absent or not text."""
+    return value if isinstance(value, str) and value else None
+
+
+def _flag(value: Any) -> bool | None:
+    """A yes/no field of an input record (JSON ``true`` or CSV ``True``), None when absent."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    return None
+
+
+def _ratings(fields: dict[str, Any]) -> list[SimpleNamespace]:
+    """The ratings an input record carries: a ``rate`` row, or ``generate``'s ``ratings``."""
+    found: list[SimpleNamespace] = []
+    if isinstance(fields.get("metric"), str) and fields.get("score") not in (None, ""):
+        found.append(
+            SimpleNamespace(
+                metric=fields["metric"],
+                score=fields["score"],
+                level=_text_or_none(fields.get("level")),
+                level_rank=_int_or_none(fields.get("level_rank")),
+                runs=_int_or_none(fields.get("runs")),
+                seed=_int_or_none(fields.get("seed")),
+            )
+        )
+    ratings = fields.get("ratings")
+    if isinstance(ratings, dict):
+        for name, r in ratings.items():
+            if isinstance(r, dict) and r.get("score") is not None:
+                found.append(
+                    SimpleNamespace(
+                        metric=name,
+                        score=r["score"],
+                        level=_text_or_none(r.get("level")),
+                        level_rank=_int_or_none(r.get("level_rank")),
+                    )
+                )
+    return found
+
+
 def _run_add(args: argparse.Namespace) -> int:
+    """Add the puzzles of the inputs, with what their records say about them.
+
+    A JSON Lines or CSV record gives the generator (``generator``, else
+    ``method``), the seed (``seed``, except in a ``rate`` row, where it is the
+    rating's seed), minimality (``minimal``) and ratings (a ``rate`` row's
+    ``metric``/``score``/``level``, or ``generate``'s ``ratings``); a rating is
+    stored unless the puzzle has one with that metric already. ``--generator``
+    and ``--seed`` win over the records.
+    """
     geometry = geometry_from_args(args)
     added = dup = bad = 0
     with PuzzleBank(args.bank) as bank:
@@ -123,16 +222,32 @@ def _run_add(args: argparse.Namespace) -> int:
                 print(f"csp-sudoku bank: skipped {entry.error}", file=sys.stderr)
                 bad += 1
                 continue
+            f = entry.fields
+            generator = args.generator or _text_or_none(f.get("generator") or f.get("method"))
+            seed = args.seed if args.seed is not None else None
+            if seed is None and "metric" not in f:
+                seed = _int_or_none(f.get("seed"))
             try:
                 res = bank.add(
                     entry.puzzle,
-                    generator=args.generator,
-                    seed=args.seed,
+                    minimal=_flag(f.get("minimal")),
+                    generator=generator,
+                    seed=seed,
                     check_minimal=not args.no_minimal_check,
                 )
+                for rating in _ratings(f):
+                    if not bank.has_rating(res.id, rating.metric):
+                        bank.add_rating(res.id, rating)
             except NotUniqueError as err:
                 print(
                     f"csp-sudoku bank: skipped {entry.source}:{entry.line}: {err}", file=sys.stderr
+                )
+                bad += 1
+                continue
+            except (TypeError, ValueError, OverflowError) as err:  # a score that is no number
+                print(
+                    f"csp-sudoku bank: skipped {entry.source}:{entry.line}: bad rating ({err})",
+                    file=sys.stderr,
                 )
                 bad += 1
                 continue
@@ -155,34 +270,61 @@ def _run_rate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+_RECORD_FIELDS = (
+    "id", "puzzle", "solution", "clues", "minimal", "symmetries", "generator", "seed", "ratings",
+)  # fmt: skip
+
+
+def _record(e: BankEntry) -> dict[str, Any]:
+    """A banked puzzle as a JSON Lines / CSV row (what ``bank add`` reads back)."""
+    return {
+        "id": e.id,
+        "puzzle": e.puzzle.to_line(),
+        "solution": e.solution.to_line(),
+        "clues": e.clues,
+        "minimal": e.minimal,
+        "symmetries": list(e.symmetries),
+        "generator": e.generator,
+        "seed": e.seed,
+        "ratings": {m: {"score": s, "level": lv} for m, (s, lv) in e.ratings.items()},
+    }
+
+
+def _write_entries(
+    entries: Sequence[BankEntry], fmt: str, out: IO[str], *, solutions: bool = False
+) -> None:
+    writer = RowWriter(fmt, _RECORD_FIELDS, out)
+    for e in entries:
+        text = e.puzzle.to_line() + (" " + e.solution.to_line() if solutions else "")
+        writer.write(_record(e), text)
+
+
 def _run_query(args: argparse.Namespace) -> int:
+    fmt = "text" if args.format == "lines" else args.format
     with PuzzleBank(args.bank) as bank:
-        for e in bank.query(_query(args)):
-            if args.format == "jsonl":
-                rec = {
-                    "id": e.id,
-                    "puzzle": e.puzzle.to_line(),
-                    "solution": e.solution.to_line(),
-                    "clues": e.clues,
-                    "minimal": e.minimal,
-                    "symmetries": list(e.symmetries),
-                    "generator": e.generator,
-                    "seed": e.seed,
-                    "ratings": {m: {"score": s, "level": lv} for m, (s, lv) in e.ratings.items()},
-                }
-                print(json.dumps(rec))
-            else:
-                print(e.puzzle.to_line())
+        _write_entries(bank.query(_query(args)), fmt, sys.stdout)
     return EXIT_OK
 
 
 def _run_export(args: argparse.Namespace) -> int:
+    to_stdout = args.output == "-"
+    batch = args.batch or ("stdout" if to_stdout else args.output)
     with PuzzleBank(args.bank) as bank:
         entries = bank.query(_query(args))
-        n = bank.export(
-            entries, args.output, batch=args.batch or args.output, solutions=args.solutions
-        )
-    print(f"exported {n} puzzles to {args.output}", file=sys.stderr)
+        if args.format == "text":
+            target: Any = sys.stdout if to_stdout else args.output
+            n = bank.export(entries, target, batch=batch, solutions=args.solutions)
+        else:
+            with contextlib.ExitStack() as stack:
+                out = (
+                    sys.stdout
+                    if to_stdout
+                    else stack.enter_context(open(args.output, "w", encoding="utf-8", newline=""))
+                )
+                _write_entries(entries, args.format, out, solutions=args.solutions)
+            bank.mark_exported((e.id for e in entries), batch)
+            n = len(entries)
+    print(f"exported {n} puzzles to {'stdout' if to_stdout else args.output}", file=sys.stderr)
     return EXIT_OK
 
 

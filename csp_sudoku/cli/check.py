@@ -11,6 +11,7 @@ from typing import Any
 from csp_sudoku.batch import CheckResult, Status, check_entries
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import (
+    MAX_COUNT,
     RowWriter,
     add_batch_args,
     add_geometry_args,
@@ -18,6 +19,7 @@ from csp_sudoku.cli._common import (
     batch_session,
     count_lines,
     geometry_from_args,
+    int_in,
     iter_entries,
     progress,
 )
@@ -33,27 +35,26 @@ def register(sub: Any) -> None:
         "check",
         help="say whether each puzzle has one, several or no solution",
         description=(
-            "Check every puzzle of the given files (one per line, or multi-line grids). "
-            "Exit code: 0 all unique, 1 some not unique, 2 bad input."
+            "Check every puzzle of the given files (one per line, multi-line grids, "
+            "JSON Lines or CSV with a puzzle column). Exit code: 0 all unique, "
+            "1 some not unique, 2 bad input (a bad line, unless --skip-invalid)."
         ),
     )
     add_input_args(p)
     p.add_argument(
-        "--limit", type=int, default=2, help="count solutions up to this many (default 2)"
+        "--limit",
+        type=int_in(1, MAX_COUNT),
+        default=2,
+        help="count solutions up to this many (default 2)",
     )
-    p.add_argument("--format", choices=("text", "jsonl", "csv"), default="text")
-    p.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (0 = all cores)")
     p.add_argument("--backend", default="auto", help="auto, fast, sat[:solver], cpsat, dlx")
-    p.add_argument(
-        "--skip-invalid",
-        action="store_true",
-        help="report a bad line as 'invalid' and go on (default: stop at the first bad line)",
-    )
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no summary")
-    p.add_argument("--chunk-size", type=int, default=1000, help=argparse.SUPPRESS)
+    p.add_argument("--chunk-size", type=int_in(1, 10**7), default=1000, help=argparse.SUPPRESS)
     add_batch_args(
         p,
         resume_help="continue an interrupted run: keep the rows already in --output, check the rest",
+        seed_help="accepted like on every batch command; a verdict depends on no seed",
+        skip_invalid_help="keep bad lines out of the exit code (each is reported on stderr "
+        "and written as an 'invalid' row either way, and the run goes on)",
     )
     p.add_argument(
         "--certify",
@@ -117,17 +118,14 @@ def _check(
             executor=client,
         )
         for r in results:
-            if r.status is Status.INVALID and not args.skip_invalid:
-                bar.close()
-                print(f"csp-sudoku: error: {r.reason}", file=sys.stderr)
-                print("  (use --skip-invalid to report bad lines and go on)", file=sys.stderr)
-                return EXIT_BAD_INPUT
+            if r.status is Status.INVALID:  # reported, and the run goes on
+                print(f"csp-sudoku: {r.reason}", file=sys.stderr)
             tally[r.status] += 1
             if args.certify and r.status is Status.UNIQUE:
                 _certify(r, geometry, Path(args.certify))
             shown = f"{r.status.value}" if args.limit == 2 else f"{r.status.value} {r.count}"
             extra = f"  # {r.reason}" if r.reason else ""
-            writer.write(r.as_dict(), f"{r.source}:{r.line}\t{shown}\t{r.puzzle}{extra}")
+            writer.write(r.as_dict(), f"{r.source}:{r.line}\t{shown}\t{r.puzzle}{extra}", r.fields)
             bar.update(1)
     finally:
         bar.close()
@@ -144,7 +142,7 @@ def _check(
             f"{total} puzzles{resumed}: {parts} in {secs:.2f} s ({fresh / max(secs, 1e-9):,.0f}/s)",
             file=sys.stderr,
         )
-    if tally[Status.INVALID]:
+    if tally[Status.INVALID] and not args.skip_invalid:
         code = EXIT_BAD_INPUT
     elif tally[Status.MULTIPLE] or tally[Status.NONE]:
         code = EXIT_NOT_ALL

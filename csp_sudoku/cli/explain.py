@@ -18,7 +18,9 @@ from csp_sudoku.cli._common import (
     add_geometry_args,
     add_input_args,
     geometry_from_args,
+    int_in,
     iter_entries,
+    seed_arg,
 )
 from csp_sudoku.human.chains import DEFAULT_BUDGET, MAX_LEVEL, ChainSettings
 from csp_sudoku.human.path import DEFAULT_TECHNIQUES, TECHNIQUES, SolvePath, solve_path
@@ -47,11 +49,15 @@ def register(sub: Any) -> None:
         f"(default {','.join(DEFAULT_TECHNIQUES)})",
     )
     p.add_argument(
-        "--max-subset", type=int, default=4, metavar="N", help="largest subset size (default 4)"
+        "--max-subset",
+        type=int,
+        default=4,
+        metavar="N",
+        help="largest subset size (default 4)",
     )
     p.add_argument(
         "--seed",
-        type=int,
+        type=seed_arg,
         default=None,
         help="pick singles (and oracle cells) at random with this seed (default: first one)",
     )
@@ -73,7 +79,9 @@ def register(sub: Any) -> None:
         "explanation stops and says so (default %(default)s)",
     )
     p.add_argument("--json", action="store_true", help="write the path as JSON")
-    p.add_argument("--indent", type=int, default=None, help="indent the JSON (one puzzle only)")
+    p.add_argument(
+        "--indent", type=int_in(0, 16), default=None, help="indent the JSON (one puzzle only)"
+    )
     add_geometry_args(p)
     p.set_defaults(func=run_explain)
 

@@ -19,19 +19,24 @@ import json
 import os
 import sys
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import (
+    MAX_COUNT,
     RowWriter,
     add_batch_args,
     add_geometry_args,
     batch_session,
+    finite_float,
     geometry_from_args,
+    int_in,
+    progress,
 )
 from csp_sudoku.cli._resume import truncate_partial_line
 from csp_sudoku.errors import SudokuError
 from csp_sudoku.generators import METHODS, SYMMETRIES, BudgetExhaustedError, generate
+from csp_sudoku.names import MetricName
 from csp_sudoku.seeds import attempt_seed as derive
 from csp_sudoku.seeds import fresh_seed, stream_seed
 
@@ -45,7 +50,9 @@ def register(sub: Any) -> None:
         description=(__doc__ or "").replace("``", "`"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--count", "-n", type=int, default=1, help="how many puzzles (default 1)")
+    p.add_argument(
+        "--count", "-n", type=int_in(0, MAX_COUNT), default=1, help="how many puzzles (default 1)"
+    )
     m = p.add_mutually_exclusive_group()
     m.add_argument(
         "--minimal",
@@ -62,8 +69,8 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--symmetry", choices=SYMMETRIES, default="none", help="clue-pattern symmetry")
     p.add_argument("--level", action="append", metavar="NAME", help="target level (repeatable)")
-    p.add_argument("--score-min", type=float, help="lowest accepted score of --metric")
-    p.add_argument("--score-max", type=float, help="highest accepted score of --metric")
+    p.add_argument("--score-min", type=finite_float, help="lowest accepted score of --metric")
+    p.add_argument("--score-max", type=finite_float, help="highest accepted score of --metric")
     p.add_argument(
         "--metric",
         help="metric of the target, also reported (default rounds when a target is set)",
@@ -76,19 +83,16 @@ def register(sub: Any) -> None:
         help="also rate every puzzle with METRIC (repeatable)",
     )
     p.add_argument("--method", choices=METHODS, default="auto", help="generator (default auto)")
-    p.add_argument("--seed", type=int, help="seed for reproducible output")
-    p.add_argument(
-        "--jobs", "-j", type=int, default=1, help="worker processes (default 1, 0 = all cores)"
-    )
-    p.add_argument("--budget-seconds", type=float, help="stop after this many seconds")
-    p.add_argument("--attempts", type=int, help="most attempts per puzzle")
-    p.add_argument("--max-clues", type=int, help="reject puzzles with more clues")
+    p.add_argument("--budget-seconds", type=finite_float, help="stop after this many seconds")
+    p.add_argument("--attempts", type=int_in(1, MAX_COUNT), help="most attempts per puzzle")
+    p.add_argument("--max-clues", type=int_in(0, 10**6), help="reject puzzles with more clues")
     p.add_argument("--backend", default="auto", help="uniqueness checker backend")
-    p.add_argument("--format", choices=("text", "jsonl", "csv"), default="text")
     add_batch_args(
         p,
         resume_help="continue an interrupted run: keep the puzzles already in --output, "
         "generate the rest (needs the run's --seed and options)",
+        seed_help="seed for reproducible output (default: fresh)",
+        skip_invalid_help="accepted like on every batch command; generate reads no input",
     )
     add_geometry_args(p)
     p.set_defaults(func=run)
@@ -141,11 +145,14 @@ def _read_done(path: str, args: argparse.Namespace, seed: int) -> _Done:
     if not os.path.exists(path):
         return done
     truncate_partial_line(path)
-    with open(path, encoding="utf-8", newline="") as fh:
+    with open(path, encoding="utf-8", errors="replace", newline="") as fh:
         lines = fh.read().splitlines(keepends=True)
     header: list[str] | None = None
     if args.format == "csv" and lines:
-        header = next(csv.reader([lines[0]]))
+        try:
+            header = next(csv.reader([lines[0]]))
+        except csv.Error:
+            header = None
         if header != list(_FIELDS):
             raise GenerateResumeError(f"{path}: not the output of 'generate --format csv'")
         done.has_header = True
@@ -160,7 +167,7 @@ def _read_done(path: str, args: argparse.Namespace, seed: int) -> _Done:
             row = _row_fields(line, args.format, header)
             row_seed = int(row["seed"])
             tried = int(row["attempts"]) if "attempts" in row else None
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, RecursionError, csv.Error):  # deep JSON, huge CSV
             raise GenerateResumeError(
                 f"{path}:{n}: not a row of 'generate --format {args.format}'"
             ) from None
@@ -199,11 +206,12 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     if args.output and args.seed is None:
         args.seed = fresh_seed()
-        print(
-            f"csp-sudoku generate: --seed {args.seed} (add --seed {args.seed} --resume "
-            "to continue this run if it is interrupted)",
-            file=sys.stderr,
-        )
+        if not args.quiet:
+            print(
+                f"csp-sudoku generate: --seed {args.seed} (add --seed {args.seed} --resume "
+                "to continue this run if it is interrupted)",
+                file=sys.stderr,
+            )
     done = _read_done(args.output, args, args.seed) if args.resume else _Done()
     appending = done.rows > 0 or done.has_header
     with batch_session(args.output, appending=appending, scheduler=args.scheduler) as (
@@ -220,7 +228,7 @@ def _generate(args: argparse.Namespace, writer: RowWriter, start: int, client: A
         lo = args.score_min if args.score_min is not None else float("-inf")
         hi = args.score_max if args.score_max is not None else float("inf")
         score_range = (lo, hi)
-    metric = args.metric or "rounds"
+    metric = cast(MetricName, args.metric or "rounds")  # checked by generate
     extra = [m for r in args.rate for m in r.split(",") if m]
     if args.metric and not args.level and score_range is None:
         extra.insert(0, args.metric)
@@ -243,8 +251,10 @@ def _generate(args: argparse.Namespace, writer: RowWriter, start: int, client: A
         executor=client,
         start=start,
     )
+    bar = progress(args.count - start, not args.quiet and sys.stderr.isatty())
     try:
         for g in stream:
+            bar.update(1)
             row = g.to_dict()
             rated = " ".join(
                 f"{name}={r['level']}({r['score']:.4g})" for name, r in row["ratings"].items()
@@ -255,6 +265,9 @@ def _generate(args: argparse.Namespace, writer: RowWriter, start: int, client: A
             writer.out.flush()
     except BudgetExhaustedError as err:
         writer.out.flush()
+        bar.close()
         print(f"csp-sudoku generate: {err}", file=sys.stderr)
         return EXIT_NOT_ALL
+    finally:
+        bar.close()
     return EXIT_OK

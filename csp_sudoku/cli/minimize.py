@@ -3,26 +3,22 @@
 Clues are removed in random order (``--seed``), one solver call each, until none
 can go (RG2 of Hunt, Pong, Tucker). With ``--symmetry``, the clues of a symmetry
 orbit go together: the result is minimal among puzzles with that pattern.
-A puzzle that is not unique is reported and gives exit code 1.
+A puzzle that is not unique is reported and gives exit code 1. The batch
+flags (``-o``, ``--format``, ``--jobs``, ``--resume``, ...) work as on ``check``.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
-from csp_sudoku.cli._common import (
-    RowWriter,
-    add_geometry_args,
-    add_input_args,
-    geometry_from_args,
-    iter_entries,
-)
+from csp_sudoku.cli import EXIT_NOT_ALL, EXIT_OK
+from csp_sudoku.cli._common import add_batch_args, add_geometry_args, add_input_args
+from csp_sudoku.cli._rows import Outcome, run_rows
 from csp_sudoku.errors import NotUniqueError
 from csp_sudoku.generators import SYMMETRIES, minimize
 from csp_sudoku.io import format_line
+from csp_sudoku.puzzle import Puzzle
 
 
 def register(sub: Any) -> None:
@@ -34,35 +30,40 @@ def register(sub: Any) -> None:
     )
     add_input_args(p)
     p.add_argument("--symmetry", choices=SYMMETRIES, default="none", help="remove orbits together")
-    p.add_argument("--seed", type=int, help="seed of the removal order")
     p.add_argument("--backend", default="auto", help="uniqueness checker backend")
-    p.add_argument("--format", choices=("text", "jsonl", "csv"), default="text")
+    add_batch_args(
+        p,
+        resume_help="continue an interrupted run: keep the puzzles whose rows are in --output, "
+        "minimise the rest (give the same --seed)",
+        seed_help="seed of the removal order (the same for every puzzle; default: fresh)",
+    )
     add_geometry_args(p)
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    writer = RowWriter(args.format, ("line", "puzzle", "minimal", "clues", "removed"))
-    code = EXIT_OK
-    for e in iter_entries(args.inputs, geometry_from_args(args)):
-        if e.puzzle is None:
-            print(f"csp-sudoku: error: {e.error}", file=sys.stderr)
-            return EXIT_BAD_INPUT
-        try:
-            out = minimize(e.puzzle, args.seed, symmetry=args.symmetry, backend=args.backend)
-        except NotUniqueError as err:
-            print(f"{e.source}:{e.line}: {err}", file=sys.stderr)
-            code = EXIT_NOT_ALL
-            continue
-        removed = e.puzzle.clue_count - out.clue_count
-        writer.write(
-            {
-                "line": e.line,
-                "puzzle": format_line(e.puzzle),
-                "minimal": format_line(out),
-                "clues": out.clue_count,
-                "removed": removed,
-            },
-            format_line(out),
+def minimize_one(puzzle: Puzzle, options: dict[str, Any]) -> Outcome:
+    """The row of one puzzle for ``minimize``, or a note when it is not unique."""
+    try:
+        out = minimize(
+            puzzle, seed=options["seed"], symmetry=options["symmetry"], backend=options["backend"]
         )
-    return code
+    except NotUniqueError as err:
+        return EXIT_NOT_ALL, [], str(err)
+    row = {
+        "puzzle": format_line(puzzle),
+        "minimal": format_line(out),
+        "clues": out.clue_count,
+        "removed": puzzle.clue_count - out.clue_count,
+    }
+    return EXIT_OK, [(row, format_line(out))], None
+
+
+def run(args: argparse.Namespace) -> int:
+    options = {"seed": args.seed, "symmetry": args.symmetry, "backend": args.backend}
+    return run_rows(
+        args,
+        what="minimize",
+        fields=("puzzle", "minimal", "clues", "removed"),
+        work=minimize_one,
+        options=options,
+    )

@@ -19,7 +19,7 @@ import argparse
 import sys
 from collections import deque
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 from csp_sudoku.batch import ordered_map
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
@@ -31,12 +31,14 @@ from csp_sudoku.cli._common import (
     batch_session,
     count_lines,
     geometry_from_args,
+    int_in,
     iter_entries,
     progress,
 )
 from csp_sudoku.cli._resume import ResumeError, ResumePoint, State, mark_done, read_resume_point
 from csp_sudoku.errors import SudokuError
 from csp_sudoku.io import Entry
+from csp_sudoku.names import MetricName
 from csp_sudoku.puzzle import Puzzle
 
 FIELDS = ("file", "line", "puzzle", "metric", "score", "level", "level_rank", "runs", "seed")
@@ -57,10 +59,12 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--metric", "-m", default="hsolve", help="metric name(s), comma-separated (default hsolve)"
     )
-    p.add_argument("--format", choices=("text", "jsonl", "csv"), default="text")
-    p.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (0 = all cores)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the whole run (default: fresh)")
-    p.add_argument("--runs", type=int, default=None, help="runs per puzzle (default: the metric's)")
+    p.add_argument(
+        "--runs",
+        type=int_in(1, 10**6),
+        default=None,
+        help="runs per puzzle (default: the metric's)",
+    )
     p.add_argument(
         "--param",
         action="append",
@@ -68,17 +72,12 @@ def register(sub: Any) -> None:
         metavar="KEY=VALUE",
         help="a metric parameter, e.g. --param alpha=-0.1 (repeatable)",
     )
-    p.add_argument(
-        "--skip-invalid",
-        action="store_true",
-        help="report bad lines but exit 0 when the rest is rated",
-    )
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no summary")
-    p.add_argument("--chunk-size", type=int, default=16, help=argparse.SUPPRESS)
+    p.add_argument("--chunk-size", type=int_in(1, 10**6), default=16, help=argparse.SUPPRESS)
     add_batch_args(
         p,
         resume_help="continue an interrupted run: keep the puzzles already rated in --output, "
         "rate the rest (give the same --seed)",
+        seed_help="seed of the whole run (default: fresh)",
     )
     add_geometry_args(p)
     p.set_defaults(func=run)
@@ -109,7 +108,12 @@ def _rate_chunk(
     out: list[_Result] = []
     for puzzle, seed in zip(puzzles, seeds, strict=True):
         try:
-            out.append([rate(puzzle, m, runs, seed, **params).to_dict() for m in metrics])
+            out.append(
+                [
+                    rate(puzzle, cast(MetricName, m), runs=runs, seed=seed, **params).to_dict()
+                    for m in metrics
+                ]
+            )
         except SudokuError as err:
             out.append(str(err))
     return out
@@ -171,7 +175,7 @@ def _rate(
             "csp-sudoku rate: resuming without --seed: the rest is rated with a fresh seed",
             file=sys.stderr,
         )
-    elif args.seed is None and args.output:
+    elif args.seed is None and args.output and not args.quiet:
         print(f"csp-sudoku rate: seed {base} (--resume needs --seed {base})", file=sys.stderr)
     geometry = geometry_from_args(args)
     show_bar = not args.quiet and sys.stderr.isatty()
@@ -251,7 +255,9 @@ def _rate(
             row = {"file": entry.source, "line": entry.line, "puzzle": text, **r}
             shown = f"{r['score']:.4g}" if isinstance(r["score"], float) else str(r["score"])
             writer.write(
-                row, f"{entry.source}:{entry.line}\t{r['metric']}\t{shown}\t{r['level']}\t{text}"
+                row,
+                f"{entry.source}:{entry.line}\t{r['metric']}\t{shown}\t{r['level']}\t{text}",
+                entry.fields,
             )
 
     jobs = 0 if client is not None and args.jobs == 1 else args.jobs

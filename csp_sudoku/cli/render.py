@@ -8,9 +8,11 @@ from typing import Any
 
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
 from csp_sudoku.cli._common import (
+    MAX_COUNT,
     add_geometry_args,
     add_input_args,
     geometry_from_args,
+    int_in,
     iter_entries,
 )
 from csp_sudoku.puzzle import Puzzle
@@ -28,10 +30,12 @@ def register(sub: Any) -> None:
     add_input_args(p)
     p.add_argument("--output", "-o", required=True, help="output file: .svg, .pdf or .png")
     p.add_argument("--format", choices=("svg", "pdf", "png"), help="default: from the suffix")
-    p.add_argument("--per-page", type=int, help="puzzles per page (default 6 for 9x9)")
+    p.add_argument("--per-page", type=int_in(1, 100), help="puzzles per page (default 6 for 9x9)")
     p.add_argument("--solutions", action="store_true", help="add solution pages")
     p.add_argument("--title", help="heading on every page")
-    p.add_argument("--count", "-n", type=int, help="render at most this many puzzles")
+    p.add_argument(
+        "--count", "-n", type=int_in(0, MAX_COUNT), help="render at most this many puzzles"
+    )
     add_geometry_args(p)
     p.set_defaults(func=run)
 

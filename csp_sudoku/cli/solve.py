@@ -1,87 +1,108 @@
-"""``csp-sudoku solve`` and ``csp-sudoku count``: solutions and solution counts."""
+"""``csp-sudoku solve`` and ``csp-sudoku count``: solutions and solution counts.
+
+Both are batch commands (:mod:`csp_sudoku.cli._rows`): every puzzle of the
+inputs gives its rows, bad lines are reported and skipped, and the batch
+flags (``-o``, ``--format``, ``--jobs``, ``--resume``, ...) work as on
+``check`` and ``rate``.
+"""
 
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 from csp_sudoku.api import count_solutions, solutions
-from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
+from csp_sudoku.cli import EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import (
-    RowWriter,
+    MAX_COUNT,
+    add_batch_args,
     add_geometry_args,
     add_input_args,
-    geometry_from_args,
-    iter_entries,
+    int_in,
 )
+from csp_sudoku.cli._rows import WHERE, Outcome, run_rows
 from csp_sudoku.io import format_grid, format_line
+from csp_sudoku.puzzle import Puzzle
+
+_NO_SEED = "accepted like on every batch command; the result depends on no seed"
+_RESUME = "continue an interrupted run: keep the puzzles whose rows are in --output, do the rest"
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("solve", help="print the solution of each puzzle")
     add_input_args(p)
     p.add_argument("--grid", action="store_true", help="print solutions as grids, not lines")
-    p.add_argument("--all", type=int, default=1, metavar="K", help="print up to K solutions each")
-    p.add_argument("--format", choices=("text", "jsonl", "csv"), default="text")
+    p.add_argument(
+        "--all", type=int_in(1, 10**6), default=1, metavar="K", help="print up to K solutions each"
+    )
     p.add_argument("--backend", default="auto")
+    add_batch_args(p, resume_help=_RESUME, seed_help=_NO_SEED)
     add_geometry_args(p)
     p.set_defaults(func=run_solve)
 
     c = sub.add_parser("count", help="count the solutions of each puzzle, up to a limit")
     add_input_args(c)
-    c.add_argument("--limit", type=int, default=1000, help="stop counting here (default 1000)")
-    c.add_argument("--format", choices=("text", "jsonl", "csv"), default="text")
+    c.add_argument(
+        "--limit",
+        type=int_in(1, MAX_COUNT),
+        default=1000,
+        help="stop counting here (default 1000)",
+    )
     c.add_argument("--backend", default="auto")
+    add_batch_args(c, resume_help=_RESUME, seed_help=_NO_SEED)
     add_geometry_args(c)
     c.set_defaults(func=run_count)
 
 
+def solve_one(puzzle: Puzzle, options: dict[str, Any]) -> Outcome:
+    """The rows of one puzzle for ``solve``: one per solution, or one saying it has none."""
+    sols = solutions(puzzle, limit=options["all"], backend=options["backend"])
+    line = format_line(puzzle)
+    if not sols:
+        clashes = puzzle.clashes()
+        why = f" ({clashes[0]})" if clashes else ""
+        row = {"puzzle": line, "solution": None, "solutions": 0}
+        return EXIT_NOT_ALL, [(row, f"{WHERE}: no solution{why}")], None
+    rows = [
+        (
+            {"puzzle": line, "solution": format_line(s), "solutions": len(sols)},
+            format_grid(s) + "\n" if options["grid"] else format_line(s),
+        )
+        for s in sols
+    ]
+    return EXIT_OK, rows, None
+
+
+def count_one(puzzle: Puzzle, options: dict[str, Any]) -> Outcome:
+    """The row of one puzzle for ``count``: its solution count, capped at ``--limit``."""
+    limit = options["limit"]
+    n = count_solutions(puzzle, limit=limit, backend=options["backend"])
+    line = format_line(puzzle)
+    shown = f"{n}+" if n >= limit else str(n)
+    return (
+        EXIT_OK,
+        [({"puzzle": line, "count": n, "capped": n >= limit}, f"{WHERE}\t{shown}\t{line}")],
+        None,
+    )
+
+
 def run_solve(args: argparse.Namespace) -> int:
-    writer = RowWriter(args.format, ("line", "puzzle", "solution", "solutions"))
-    code = EXIT_OK
-    for e in iter_entries(args.inputs, geometry_from_args(args)):
-        if e.puzzle is None:
-            print(f"csp-sudoku: error: {e.error}", file=sys.stderr)
-            return EXIT_BAD_INPUT
-        sols = solutions(e.puzzle, limit=max(1, args.all), backend=args.backend)
-        if not sols:
-            clashes = e.puzzle.clashes()
-            why = f" ({clashes[0]})" if clashes else ""
-            writer.write(
-                {"line": e.line, "puzzle": format_line(e.puzzle), "solution": None, "solutions": 0},
-                f"{e.source}:{e.line}: no solution{why}",
-            )
-            code = EXIT_NOT_ALL
-            continue
-        for s in sols:
-            text = format_grid(s) + "\n" if args.grid else format_line(s)
-            writer.write(
-                {
-                    "line": e.line,
-                    "puzzle": format_line(e.puzzle),
-                    "solution": format_line(s),
-                    "solutions": len(sols),
-                },
-                text,
-            )
-    return code
+    options = {"all": args.all, "backend": args.backend, "grid": args.grid}
+    return run_rows(
+        args,
+        what="solve",
+        fields=("puzzle", "solution", "solutions"),
+        work=solve_one,
+        options=options,
+    )
 
 
 def run_count(args: argparse.Namespace) -> int:
-    if args.limit < 1:
-        print("csp-sudoku count: --limit must be at least 1", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    writer = RowWriter(args.format, ("line", "puzzle", "count", "capped"))
-    for e in iter_entries(args.inputs, geometry_from_args(args)):
-        if e.puzzle is None:
-            print(f"csp-sudoku: error: {e.error}", file=sys.stderr)
-            return EXIT_BAD_INPUT
-        n = count_solutions(e.puzzle, limit=args.limit, backend=args.backend)
-        capped = n >= args.limit
-        shown = f"{n}+" if capped else str(n)
-        writer.write(
-            {"line": e.line, "puzzle": format_line(e.puzzle), "count": n, "capped": capped},
-            f"{e.source}:{e.line}\t{shown}\t{format_line(e.puzzle)}",
-        )
-    return EXIT_OK
+    return run_rows(
+        args,
+        what="count",
+        fields=("puzzle", "count", "capped"),
+        work=count_one,
+        options={"limit": args.limit, "backend": args.backend},
+        located_text=True,
+    )

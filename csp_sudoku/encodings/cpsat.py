@@ -92,7 +92,8 @@ class SudokuModel:
     def solutions(self, limit: int) -> Iterator[NDArray[np.int8]]:
         """Enumerate up to ``limit`` distinct solutions (single worker, complete search).
 
-        Any objective added to the model is ignored during enumeration.
+        Any objective added to the model is ignored during enumeration (which
+        runs on a copy of the model without it): the model is left as it was found.
         """
         found: list[NDArray[np.int8]] = []
         owner = self
@@ -107,7 +108,9 @@ class SudokuModel:
             return iter(())
         solver = self._solver(1, None)
         solver.parameters.enumerate_all_solutions = True
-        if self.model.has_objective():
-            self.model.clear_objective()  # type: ignore[no-untyped-call]
-        solver.solve(self.model, _Collect())
+        model = self.model
+        if model.has_objective():  # enumerate on a copy without it; the caller's stays
+            model = model.clone()
+            model.clear_objective()  # type: ignore[no-untyped-call]
+        solver.solve(model, _Collect())
         return iter(found)

@@ -41,6 +41,7 @@ from csp_sudoku.generators.errors import BudgetExhaustedError, GenerationError
 from csp_sudoku.generators.grids import _grid_cells
 from csp_sudoku.generators.symmetry import check_name, orbits, symmetric_mask
 from csp_sudoku.geometry import Geometry
+from csp_sudoku.names import SymmetryName
 from csp_sudoku.puzzle import Grid, Puzzle
 from csp_sudoku.seeds import SeedLike, as_generator
 
@@ -323,9 +324,9 @@ def minimal_puzzles(
 
 def minimize(
     puzzle: PuzzleLike,
-    seed: SeedLike = None,
     *,
-    symmetry: str = "none",
+    seed: SeedLike = None,
+    symmetry: SymmetryName = "none",
     backend: str = "auto",
 ) -> Puzzle:
     """Make a unique puzzle minimal by removing clues in random order (RG2 step (a)-(b)).

@@ -46,6 +46,7 @@ from csp_sudoku.generators.targeting import Target
 from csp_sudoku.generators.targeting import make_target as _make_target
 from csp_sudoku.generators.targeting import rate_with_solution as _rate
 from csp_sudoku.geometry import Geometry
+from csp_sudoku.names import MethodName, MetricName, SymmetryName
 from csp_sudoku.parallel import ordered_map
 from csp_sudoku.puzzle import Grid, Puzzle
 from csp_sudoku.seeds import SeedLike, as_generator, as_seed, attempt_seed, stream_seed
@@ -145,15 +146,15 @@ def generate(
     *,
     level: str | Sequence[str] | None = None,
     score_range: tuple[float, float] | None = None,
-    metric: str = "rounds",
-    rate_with: Sequence[str] = (),
-    symmetry: str = "none",
+    metric: MetricName = "rounds",
+    rate_with: Sequence[MetricName] = (),
+    symmetry: SymmetryName = "none",
     minimal: bool = True,
     seed: SeedLike = None,
     budget_seconds: float | None = None,
     attempts: int | None = None,
     geometry: Geometry | None = None,
-    method: str = "auto",
+    method: MethodName = "auto",
     backend: str = "auto",
     climb_steps: int = 200,
     climb_patience: int = 25,
@@ -254,7 +255,7 @@ def make_one(
     *,
     level: str | Sequence[str] | None = None,
     score_range: tuple[float, float] | None = None,
-    metric: str = "rounds",
+    metric: MetricName = "rounds",
     **options: Any,
 ) -> Generated:
     """The first puzzle of ``generate(1, seed=seed, ...)``: reproduce a reported seed."""

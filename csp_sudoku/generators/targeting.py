@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from csp_sudoku.generators.errors import GenerationError
 from csp_sudoku.puzzle import Puzzle
 
 if TYPE_CHECKING:
     from csp_sudoku.metrics.base import Rating
+    from csp_sudoku.names import MetricName
 
 __all__ = ["LOWER_IS_HARDER", "Target", "level_order", "make_target", "rate_with_solution"]
 
@@ -144,4 +145,4 @@ def rate_with_solution(puzzle: Puzzle, solution: Puzzle, metric: str, seed: int)
     """``metric``'s rating of ``puzzle`` with a known ``solution`` and a fixed seed."""
     from csp_sudoku.metrics import rate
 
-    return rate(puzzle, metric, seed=seed, solution=solution)
+    return rate(puzzle, cast("MetricName", metric), seed=seed, solution=solution)

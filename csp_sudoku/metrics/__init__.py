@@ -34,7 +34,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -49,6 +49,7 @@ from csp_sudoku.metrics.base import (
     unique_solution,
 )
 from csp_sudoku.metrics.combined import CombinedRater, fit_combined, shipped_rater
+from csp_sudoku.names import MetricName
 from csp_sudoku.puzzle import Puzzle
 from csp_sudoku.seeds import fresh_seed as _fresh_seed
 from csp_sudoku.seeds import item_seed
@@ -295,10 +296,10 @@ _METRICS: dict[str, tuple[_MetricFn, int | None]] = {
 
 def rate(
     puzzle: PuzzleLike,
-    metric: str = "hsolve",
+    metric: MetricName = "hsolve",
+    *,
     runs: int | None = None,
     seed: int | None = None,
-    *,
     solution: PuzzleLike | None = None,
     **params: Any,
 ) -> Rating:
@@ -361,7 +362,10 @@ def _rate_chunk(
     params: dict[str, Any],
 ) -> list[Rating]:
     """Worker task: the ratings of one chunk of puzzles."""
-    return [rate(it, metric, runs, s, **params) for it, s in zip(items, seeds, strict=True)]
+    return [
+        rate(it, cast(MetricName, metric), runs=runs, seed=s, **params)
+        for it, s in zip(items, seeds, strict=True)
+    ]
 
 
 #: The most puzzles in one task: enough that task overhead stays small next to
@@ -380,10 +384,10 @@ def _capacity(executor: Any) -> int:
 
 def rate_many(
     puzzles: NDArray[np.integer] | Iterable[PuzzleLike],
-    metric: str = "hsolve",
+    metric: MetricName = "hsolve",
+    *,
     runs: int | None = None,
     seed: int | None = None,
-    *,
     jobs: int = 1,
     executor: Executor | Any | None = None,
     **params: Any,

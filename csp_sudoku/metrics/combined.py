@@ -22,12 +22,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku.metrics.base import MetricError, level_names
+from csp_sudoku.names import MetricName
 from csp_sudoku.puzzle import Puzzle
 
 _TRANSFORMS = ("log1p", "none")
@@ -90,7 +91,11 @@ class CombinedRater:
         out = []
         for m in self.metrics:
             seed = int(gen.integers(0, 2**63 - 1))
-            out.append(rate(puzzle, m, self.runs.get(m), seed, solution=solution).score)
+            out.append(
+                rate(
+                    puzzle, cast(MetricName, m), runs=self.runs.get(m), seed=seed, solution=solution
+                ).score
+            )
         return out
 
     def score_with_features(
@@ -231,7 +236,12 @@ def fit_combined(
     cols = []
     for j, m in enumerate(metrics):
         s = None if seed is None else seed + j
-        cols.append([r.score for r in rate_many(items, m, runs.get(m), s, jobs=jobs)])
+        cols.append(
+            [
+                r.score
+                for r in rate_many(items, cast(MetricName, m), runs=runs.get(m), seed=s, jobs=jobs)
+            ]
+        )
     return fit_features(
         np.array(cols).T,
         targets,

@@ -1,0 +1,176 @@
+"""Commands read each other's output: real pipes between ``csp-sudoku`` processes.
+
+Each test starts the commands as separate processes (``python -m csp_sudoku``,
+no shell), the standard output of one feeding the standard input (``-``) of
+the next, as a user's shell pipeline does.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from csp_sudoku.bank import PuzzleBank
+from csp_sudoku.io import parse_line
+from tests.independent import check_solution
+
+LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+def pipeline(*commands: list[str], cwd: Path, stdin: bytes = b"") -> list[tuple[int, str]]:
+    """Run ``csp-sudoku`` commands joined by pipes.
+
+    Returns ``(exit code, stderr)`` of each command, then ``(0, stdout)`` of the
+    last. Standard error goes to files, so no pipe fills up while another is read.
+    """
+    procs: list[subprocess.Popen[bytes]] = []
+    errs = []
+    prev: subprocess.Popen[bytes] | None = None
+    for k, args in enumerate(commands):
+        err = open(cwd / f"stderr-{k}.txt", "wb")  # noqa: SIM115 - closed below
+        errs.append(err)
+        p = subprocess.Popen(
+            [sys.executable, "-m", "csp_sudoku", *args],
+            stdin=prev.stdout if prev is not None else subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=err,
+            cwd=cwd,
+        )
+        if prev is not None and prev.stdout is not None:
+            prev.stdout.close()  # the next process owns the read end now
+        procs.append(p)
+        prev = p
+    first = procs[0]
+    assert first.stdin is not None
+    first.stdin.write(stdin)
+    first.stdin.close()
+    out, _ = procs[-1].communicate(timeout=300)
+    results = []
+    for k, p in enumerate(procs):
+        code = p.wait(timeout=300)
+        errs[k].close()
+        text = (cwd / f"stderr-{k}.txt").read_text(encoding="utf-8")
+        assert "Traceback" not in text, text
+        results.append((code, text))
+    results.append((0, out.decode()))
+    return results
+
+
+def test_generate_rate_bank_add(tmp_path: Path) -> None:
+    gen, rate, add, (_, out) = pipeline(
+        ["generate", "--count", "3", "--seed", "5", "--format", "jsonl"],
+        ["rate", "-", "--format", "jsonl", "--seed", "2", "-m", "hsolve,rounds", "-q"],
+        ["bank", "add", "bank.db", "-"],
+        cwd=tmp_path,
+    )
+    assert gen[0] == 0 and rate[0] == 0 and add[0] == 0, (gen, rate, add)
+    assert "added 3, duplicates 3, skipped 0" in out  # 3 puzzles, 2 rows each
+    with PuzzleBank(tmp_path / "bank.db") as bank:
+        entries = bank.query()
+    assert len(entries) == 3
+    for e in entries:
+        assert set(e.ratings) == {"hsolve", "rounds"}  # stored from the rate rows
+        assert e.generator == "random"  # generate's 'method', passed through rate
+        assert e.minimal is True
+
+
+def test_generate_rows_pass_through_rate(tmp_path: Path) -> None:
+    _, _, (_, out) = pipeline(
+        ["generate", "--count", "2", "--seed", "5", "--format", "jsonl"],
+        ["rate", "-", "--format", "jsonl", "--seed", "2", "-q"],
+        cwd=tmp_path,
+    )
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert len(rows) == 2
+    for r in rows:
+        assert r["metric"] == "hsolve" and r["file"] == "<stdin>"
+        assert r["method"] == "random" and r["clues"] == parse_line(r["puzzle"]).clue_count
+        assert "ratings" in r and "symmetry" in r
+
+
+def test_bank_export_render(tmp_path: Path) -> None:
+    (tmp_path / "p.txt").write_text(LINE + "\n", encoding="utf-8")
+    subprocess.run(
+        [sys.executable, "-m", "csp_sudoku", "bank", "add", "bank.db", "p.txt"],
+        cwd=tmp_path,
+        check=True,
+        capture_output=True,
+    )
+    export, render, (_, out) = pipeline(
+        ["bank", "export", "bank.db", "--batch", "b1"],
+        ["render", "-", "-o", "book.svg"],
+        cwd=tmp_path,
+    )
+    assert export[0] == 0 and render[0] == 0, (export, render)
+    assert out.strip() == "book.svg"
+    svg = (tmp_path / "book.svg").read_text(encoding="utf-8")
+    assert svg.startswith("<?xml") or svg.startswith("<svg")
+    with PuzzleBank(tmp_path / "bank.db") as bank:
+        assert bank.query() and bank.stats()["exported"] == 1
+
+
+def test_bank_export_jsonl_render_pdf(tmp_path: Path) -> None:
+    (tmp_path / "p.txt").write_text(LINE + "\n", encoding="utf-8")
+    subprocess.run(
+        [sys.executable, "-m", "csp_sudoku", "bank", "add", "bank.db", "p.txt"],
+        cwd=tmp_path,
+        check=True,
+        capture_output=True,
+    )
+    export, render, _ = pipeline(
+        ["bank", "export", "bank.db", "--format", "jsonl"],
+        ["render", "-", "-o", "book.pdf"],
+        cwd=tmp_path,
+    )
+    assert export[0] == 0 and render[0] == 0, (export, render)
+    assert (tmp_path / "book.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_check_csv_into_check(tmp_path: Path) -> None:
+    bad = LINE[:40] + "?" + LINE[41:]
+    first, second, (_, out) = pipeline(
+        ["check", "--format", "csv", "-q", "-"],
+        ["check", "-", "--format", "csv", "-q"],
+        cwd=tmp_path,
+        stdin=f"{LINE}\n{bad}\n{'.' * 81}\n".encode(),
+    )
+    assert first[0] == 2 and "<stdin>:2:41: unknown character '?'" in first[1]
+    rows = list(csv.DictReader(io.StringIO(out)))
+    # the good rows read again (line = the row's line in the CSV stream); the
+    # 'invalid' row is reported again with its place in the CSV text
+    assert [(r["line"], r["status"]) for r in rows] == [
+        ("2", "unique"),
+        ("3", "invalid"),
+        ("4", "multiple"),
+    ]
+    assert second[0] == 2 and "<stdin>:3:" in second[1]
+
+
+def test_text_rows_of_check_and_count_read_back(tmp_path: Path) -> None:
+    _, _, solve, (_, out) = pipeline(
+        ["check", "-", "-q"],
+        ["count", "-", "-q"],
+        ["solve", "-", "-q"],
+        cwd=tmp_path,
+        stdin=f"{LINE}\n".encode(),
+    )
+    assert solve[0] == 0
+    assert check_solution(parse_line(out.strip()).cells, parse_line(LINE).cells)
+
+
+def test_csv_rows_pass_through_minimize_and_solve(tmp_path: Path) -> None:
+    _, _, _, (_, out) = pipeline(
+        ["generate", "--count", "2", "--seed", "3", "--format", "csv", "--not-minimal"],
+        ["minimize", "-", "--format", "csv", "--seed", "1", "-q"],
+        ["solve", "-", "--format", "csv", "-q"],
+        cwd=tmp_path,
+    )
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert len(rows) == 2
+    for r in rows:
+        assert r["method"] and r["removed"] and r["minimal"]  # from generate and minimize
+        assert check_solution(parse_line(r["solution"]).cells, parse_line(r["puzzle"]).cells)
