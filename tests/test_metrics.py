@@ -292,10 +292,10 @@ def test_metrics_order_easy_and_hard_sets(
     from tests.conftest import sample_lines
 
     easy = [
-        rate(x, metric, runs, seed=i).score for i, x in enumerate(sample_lines("17_clue.txt", 5))
+        rate(x, metric, runs=runs, seed=i).score for i, x in enumerate(sample_lines("17_clue.txt", 5))
     ]
     hard = [
-        rate(x, metric, runs, seed=i).score
+        rate(x, metric, runs=runs, seed=i).score
         for i, x in enumerate(sample_lines("forum_hardest_1106.txt", 5))
     ]
     if lower_is_harder:

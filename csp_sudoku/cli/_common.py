@@ -14,9 +14,10 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, Any
 
-from csp_sudoku.errors import ParseError
+from csp_sudoku.errors import ParseError, SeedError
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.io import Entry, read_puzzles
+from csp_sudoku.seeds import check_seed
 
 #: Seeds are non-negative integers below this (numpy's SeedSequence takes any such int).
 MAX_SEED = 2**128
@@ -53,8 +54,13 @@ JOBS = int_in(0, 1024, "a number of worker processes")
 def seed_arg(text: str) -> int:
     """An argparse ``type`` for ``--seed``: a non-negative integer."""
     t = text.strip()
+    if t.startswith("-") and t[1:].isdigit() and len(t) <= len(str(MAX_SEED)) + 1:
+        try:
+            check_seed(int(t))  # the one wording of a bad seed (csp_sudoku.seeds)
+        except SeedError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
     if not t.isdigit() or len(t) > len(str(MAX_SEED)):
-        raise argparse.ArgumentTypeError(f"a seed is a non-negative integer, got {text!r}")
+        raise argparse.ArgumentTypeError(f"seed must be a non-negative integer, got {text!r}")
     value = int(t)
     if value >= MAX_SEED:
         raise argparse.ArgumentTypeError(f"a seed is below 2**128, got {value}")
