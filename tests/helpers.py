@@ -8,6 +8,7 @@ naked and hidden subsets, X-Wing / Swordfish / Jellyfish).
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Iterator
 from itertools import combinations
 
@@ -270,3 +271,21 @@ def generated_puzzles(geometry: Geometry, count: int, seed: int, remove: int) ->
         if cs.is_unique(p):
             out.append(p)
     return out
+
+
+def cli_commands() -> dict[tuple[str, ...], argparse.ArgumentParser]:
+    """Every (sub)command's parser of ``csp-sudoku``, keyed by its words (``("bank", "add")``)."""
+    from csp_sudoku.cli import build_parser
+
+    found: dict[tuple[str, ...], argparse.ArgumentParser] = {}
+
+    def walk(parser: argparse.ArgumentParser, words: tuple[str, ...]) -> None:
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if words and not subs:
+            found[words] = parser
+        for action in subs:
+            for name, child in action.choices.items():
+                walk(child, (*words, name))
+
+    walk(build_parser(), ())
+    return found

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from csp_sudoku.cli import build_parser
 from csp_sudoku.cli._common import BATCH_COMMANDS, BATCH_FLAGS
+from tests.helpers import cli_commands
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "cli.md"
 #: Flags of the geometry group, documented once under "Input formats".
@@ -33,22 +33,7 @@ EXCEPTIONS = {
 }
 
 
-def _commands() -> dict[tuple[str, ...], argparse.ArgumentParser]:
-    found: dict[tuple[str, ...], argparse.ArgumentParser] = {}
-
-    def walk(parser: argparse.ArgumentParser, words: tuple[str, ...]) -> None:
-        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-        if words and not subs:
-            found[words] = parser
-        for action in subs:
-            for name, child in action.choices.items():
-                walk(child, (*words, name))
-
-    walk(build_parser(), ())
-    return found
-
-
-COMMANDS = _commands()
+COMMANDS = cli_commands()
 
 
 def _flags(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:

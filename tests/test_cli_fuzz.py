@@ -28,7 +28,8 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from csp_sudoku.cli import build_parser, main
+from csp_sudoku.cli import main
+from tests.helpers import cli_commands
 
 LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 EXAMPLES = 2000 if os.environ.get("CI") == "true" else 150
@@ -36,23 +37,7 @@ EXAMPLES = 2000 if os.environ.get("CI") == "true" else 150
 SKIPPED = {"--scheduler", "-h", "--help", "--version"}
 
 
-def _subcommands() -> dict[tuple[str, ...], argparse.ArgumentParser]:
-    """Every (sub)command's parser, keyed by its words (``("bank", "add")``)."""
-    found: dict[tuple[str, ...], argparse.ArgumentParser] = {}
-
-    def walk(parser: argparse.ArgumentParser, words: tuple[str, ...]) -> None:
-        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-        if words and not subs:
-            found[words] = parser
-        for action in subs:
-            for name, child in action.choices.items():
-                walk(child, (*words, name))
-
-    walk(build_parser(), ())
-    return found
-
-
-COMMANDS = _subcommands()
+COMMANDS = cli_commands()
 BIG = "9" * 5000
 
 numbers = st.sampled_from(

@@ -38,6 +38,17 @@ from typing import Any, BinaryIO, Literal
 from csp_sudoku.errors import SudokuError
 from csp_sudoku.io import Entry
 
+#: What reading a row of a damaged or foreign output file can raise.
+BAD_ROW_ERRORS = (
+    ValueError,
+    KeyError,
+    TypeError,
+    IndexError,
+    AttributeError,
+    RecursionError,
+    csv.Error,
+)
+
 
 class ResumeError(SudokuError):
     """The output file does not belong to this input, or cannot be read."""
@@ -129,15 +140,7 @@ def _rows(
             rec["line"] = int(rec["line"])
             if not isinstance(rec["file"], str) or not isinstance(rec[key], str):
                 raise TypeError
-        except (
-            ValueError,
-            KeyError,
-            TypeError,
-            IndexError,
-            AttributeError,
-            RecursionError,
-            csv.Error,
-        ):
+        except BAD_ROW_ERRORS:
             raise ResumeError(f"{fh.name}:{n}: not a row of '{what} --format {fmt}'") from None
         yield rec, end
 

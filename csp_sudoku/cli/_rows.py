@@ -36,7 +36,7 @@ from csp_sudoku.cli._common import (
     iter_entries,
     progress,
 )
-from csp_sudoku.cli._resume import ResumeError
+from csp_sudoku.cli._resume import BAD_ROW_ERRORS, ResumeError
 from csp_sudoku.errors import SudokuError
 from csp_sudoku.io import Entry
 from csp_sudoku.puzzle import Puzzle
@@ -97,15 +97,7 @@ def _last_entry(path: str, fmt: str, what: str) -> tuple[tuple[str, int] | None,
                 source, num = text.split("\t", 1)[0].rsplit(":", 1)
                 rec = {"file": source, "line": num}
             key = (str(rec["file"]), int(rec["line"]))
-        except (
-            ValueError,
-            KeyError,
-            TypeError,
-            IndexError,
-            AttributeError,
-            RecursionError,
-            csv.Error,
-        ):
+        except BAD_ROW_ERRORS:
             raise ResumeError(f"{path}:{n}: not a row of '{what} --format {fmt}'") from None
         keys.append(key)
         ends.append(offset)
