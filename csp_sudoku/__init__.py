@@ -78,15 +78,18 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from csp_sudoku.generators import generate
+    from csp_sudoku.generators import generate, minimize, neighbour, random_grid
 
-__all__ += ["generate"]
+#: Names loaded from the generators on first use (they bring numba in).
+_LAZY = ("generate", "minimize", "neighbour", "random_grid")
+__all__ += ["generate", "minimize", "neighbour", "random_grid"]
 
 
 def __getattr__(name: str) -> Any:
-    """Lazy export: ``csp_sudoku.generate`` loads the generators (and numba) on first use."""
-    if name == "generate":
-        from csp_sudoku.generators import generate
+    """Lazy export: ``csp_sudoku.generate`` (and the other generator functions
+    of :data:`_LAZY`) load the generators, and numba, on first use."""
+    if name in _LAZY:
+        from csp_sudoku import generators
 
-        return generate
+        return getattr(generators, name)
     raise AttributeError(f"module 'csp_sudoku' has no attribute {name!r}")

@@ -185,8 +185,13 @@ class Checker:
         """True when the puzzle has exactly one solution."""
         return self.backend.count(self._cells(puzzle), self.geometry, 2) == 1
 
-    def solve(self, puzzle: PuzzleLike | Cells) -> Cells | None:
-        """One solution as a flat array, or None."""
+    def solve(self, puzzle: PuzzleLike | Cells) -> Puzzle | None:
+        """One solution as a :class:`Puzzle` (like :func:`solve`), or None."""
+        cells = self.solve_cells(puzzle)
+        return None if cells is None else Puzzle(cells, self.geometry)
+
+    def solve_cells(self, puzzle: PuzzleLike | Cells) -> Cells | None:
+        """One solution as a flat ``int8`` array (no object made: for hot loops), or None."""
         return self.backend.solve(self._cells(puzzle), self.geometry)
 
     def has_other_solution(self, clues: PuzzleLike | Cells, solution: PuzzleLike | Cells) -> bool:

@@ -1,14 +1,13 @@
 """Simulated annealing toward hard *minimal* puzzles.
 
-A state is a minimal puzzle (unique, and no clue can be removed). A move keeps
-the solution grid and removes one clue; while the puzzle has another solution,
-it adds the solution's digit at a random cell where that other solution differs
-(never the removed cell); once ``csp_sudoku.is_unique`` confirms it, random
-removable clues are removed until it is minimal again. The energy is ``-log(score)`` of a difficulty metric
-(``csp_sudoku.rate``, hsolve with 5 runs by default); moves are accepted by the
-Metropolis rule under a temperature that falls geometrically. Each step calls
-``csp_sudoku.is_unique`` and ``csp_sudoku.rate`` (plus ``removable_clues``), so
-a run of a few thousand steps exercises them thousands of times.
+A state is a minimal puzzle (unique, and no clue can be removed). A move is
+``csp_sudoku.neighbour``: it keeps the solution grid, removes one clue, adds
+solution clues until the puzzle is unique again and makes it minimal in one
+pass. The energy is ``-log(score)`` of a difficulty metric (``csp_sudoku.rate``,
+hsolve with 5 runs by default); moves are accepted by the Metropolis rule under
+a temperature that falls geometrically. Each step calls the compiled solver a
+few times and ``csp_sudoku.rate`` once, so a run of a few thousand steps
+exercises them thousands of times.
 
 Usage:
     .venv/bin/python examples/anneal_hard_minimal.py --steps 2000 --seed 1
@@ -42,30 +41,6 @@ class AnnealResult:
     history: list[float] = field(default_factory=list)
 
 
-def random_grid(rng: np.random.Generator) -> cs.Puzzle:
-    """A random full grid: the three diagonal boxes shuffled, then solved, then relabelled."""
-    cells = np.zeros(81, dtype=np.int8)
-    for b in range(3):
-        perm = rng.permutation(9) + 1
-        for k in range(9):
-            r, c = 3 * b + k // 3, 3 * b + k % 3
-            cells[9 * r + c] = perm[k]
-    sol = cs.solve(cs.Puzzle(cells))
-    if sol is None:  # cannot happen: diagonal boxes never clash
-        raise cs.SudokuError("no completion of the diagonal boxes")
-    relabel = np.concatenate([[0], rng.permutation(9) + 1]).astype(np.int8)
-    return cs.Puzzle(relabel[sol.cells])
-
-
-def minimise(puzzle: cs.Puzzle, rng: np.random.Generator) -> cs.Puzzle:
-    """Remove random removable clues until the puzzle is minimal."""
-    while True:
-        removable = cs.removable_clues(puzzle)
-        if removable.size == 0:
-            return puzzle
-        puzzle = puzzle.without([int(rng.choice(removable))])
-
-
 def anneal(
     steps: int = 2000,
     seed: int | None = None,
@@ -76,8 +51,8 @@ def anneal(
 ) -> AnnealResult:
     """Anneal from a random minimal puzzle toward a high ``metric`` score."""
     rng = np.random.default_rng(seed)
-    solution = random_grid(rng)
-    current = minimise(solution, rng)
+    solution = cs.random_grid(seed=rng)
+    current = cs.minimize(solution, seed=rng)
 
     def score(p: cs.Puzzle) -> float:
         res.rate_calls += 1
@@ -87,24 +62,13 @@ def anneal(
     res = AnnealResult(best=current, best_score=0.0, start_score=0.0, steps=steps)
     cur_score = score(current)
     res.best_score = res.start_score = cur_score
-    sol = solution.cells
     for step in range(steps):
         temp = t_start * (t_end / t_start) ** (step / max(steps - 1, 1))
-        out_cell = int(rng.choice(current.clue_cells()))
-        cand = current.without([out_cell])
-        while True:
-            others = [s for s in cs.solutions(cand, 2) if not np.array_equal(s.cells, sol)]
-            if not others:
-                break
-            differ = np.flatnonzero((others[0].cells != sol) & (np.arange(81) != out_cell))
-            if differ.size == 0:
-                break
-            c = int(rng.choice(differ))
-            cand = cand.with_cells({c: int(sol[c])})
+        # the library's move: remove a clue, add solution clues until unique, minimise
+        cand = cs.neighbour(current, solution, seed=rng)
         res.unique_calls += 1
-        if not cs.is_unique(cand) or cand == current:
+        if cand == current:
             continue
-        cand = minimise(cand, rng)
         new_score = score(cand)
         delta = math.log(new_score) - math.log(cur_score)
         if delta >= 0 or rng.random() < math.exp(delta / temp):

@@ -68,7 +68,7 @@ def test_checker_other_solution_and_removable_clues(backend: str) -> None:
         assert chk.has_other_solution(p.without([c]).cells, sol)
     # add a redundant clue: exactly the removable ones keep uniqueness
     empty = int(np.flatnonzero(p.cells == 0)[0])
-    bigger = p.with_cells({empty: int(sol[empty])})
+    bigger = p.with_cells({empty: int(sol.cells[empty])})
     removable = set(chk.removable_clues(bigger).tolist())
     assert empty in removable
     for c in bigger.clue_cells().tolist():

@@ -29,6 +29,7 @@ from csp_sudoku.generators.minimal import (
     minimal_puzzle,
     minimal_puzzles,
     minimize,
+    neighbour,
     reduce_clues,
 )
 from csp_sudoku.generators.symmetry import SYMMETRIES, SymmetryError, is_symmetric, orbits
@@ -49,6 +50,7 @@ __all__ = [
     "minimal_puzzle",
     "minimal_puzzles",
     "minimize",
+    "neighbour",
     "orbits",
     "random_grid",
     "random_grids",

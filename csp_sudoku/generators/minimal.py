@@ -351,3 +351,55 @@ def minimize(
         p.cells, sols[0], p.geometry, as_generator(seed), symmetry=symmetry, checker=chk
     )
     return Puzzle(out, p.geometry)
+
+
+def neighbour(
+    puzzle: PuzzleLike,
+    solution: PuzzleLike,
+    *,
+    seed: SeedLike = None,
+    backend: str = "auto",
+) -> Puzzle:
+    """A random minimal neighbour of a minimal puzzle, with the same solution.
+
+    The move of a local search over minimal puzzles (simulated annealing,
+    hill climbing): remove one random clue; while the puzzle has a solution
+    other than ``solution``, add ``solution``'s digit at a random cell where
+    that other solution differs (never the removed cell); then make the result
+    minimal again in one pass (:func:`reduce_clues`, random order). Each call
+    is a handful of compiled solver calls.
+
+    Args:
+        puzzle: a unique puzzle whose solution is ``solution``.
+        solution: its full solution grid.
+        seed: the randomness (int, Generator, SeedSequence or None; see
+            :mod:`csp_sudoku.seeds`): a Generator is advanced, so a loop can
+            pass one generator to every call.
+        backend: the uniqueness backend.
+
+    Returns:
+        A minimal puzzle with the same solution; it may equal ``puzzle`` when
+        the move found nothing new.
+    """
+    p = as_puzzle(puzzle)
+    sol = as_puzzle(solution, p.geometry).cells
+    rng = as_generator(seed)
+    chk = _checker(p.geometry, backend)
+    clues = np.flatnonzero(p.cells)
+    if clues.size == 0:
+        return p
+    out_cell = int(rng.choice(clues))
+    work = p.cells.copy()
+    work[out_cell] = 0
+    everywhere = np.arange(p.geometry.ncells) != out_cell
+    while True:
+        other = chk.backend.other_solution(work, p.geometry, sol)
+        if other is None:
+            break
+        differ = np.flatnonzero((np.asarray(other) != sol) & everywhere & (work == 0))
+        if differ.size == 0:  # cannot happen: the other solution differs at an empty cell
+            work[out_cell] = sol[out_cell]
+            continue
+        c = int(rng.choice(differ))
+        work[c] = sol[c]
+    return Puzzle(reduce_clues(work, sol, p.geometry, rng, checker=chk), p.geometry)

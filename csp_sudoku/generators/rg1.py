@@ -51,7 +51,7 @@ def rg1_clues(
             if k == 0:
                 continue
             if k == 1:
-                sol = chk.solve(clues)
+                sol = chk.solve_cells(clues)
                 if sol is None:  # pragma: no cover - counted one solution
                     raise GenerationError("solver found no solution after counting one")
                 return clues, sol

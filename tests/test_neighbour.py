@@ -1,0 +1,60 @@
+"""The optimisation-loop API: one-pass minimiser, neighbour move, solve vs solve_cells."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import csp_sudoku as cs
+from csp_sudoku import Checker, Geometry
+from tests.independent import check_solution, count_solutions
+
+SOLUTION = cs.random_grid(seed=3)
+START = cs.minimize(SOLUTION, seed=4)
+
+
+def _is_minimal_independently(p: cs.Puzzle) -> bool:
+    """Unique, and every single clue removed opens a second solution (plain counter)."""
+    cells = np.asarray(p.cells)
+    if count_solutions(cells, 2) != 1:
+        return False
+    for c in np.flatnonzero(cells):
+        work = cells.copy()
+        work[c] = 0
+        if count_solutions(work, 2) == 1:
+            return False
+    return True
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**63 - 1))
+def test_neighbour_is_a_minimal_puzzle_with_the_same_solution(seed: int) -> None:
+    nxt = cs.neighbour(START, SOLUTION, seed=seed)
+    assert _is_minimal_independently(nxt)
+    sol = cs.solve(nxt)
+    assert sol is not None and np.array_equal(sol.cells, SOLUTION.cells)
+    assert check_solution(SOLUTION.cells, nxt.cells)
+    # same seed, same neighbour
+    assert cs.neighbour(START, SOLUTION, seed=seed) == nxt
+
+
+def test_a_generator_seed_is_advanced_between_moves() -> None:
+    rng = np.random.default_rng(9)
+    moves = {cs.neighbour(START, SOLUTION, seed=rng).to_line() for _ in range(6)}
+    assert len(moves) >= 2
+
+
+def test_minimize_is_one_pass_and_minimal() -> None:
+    p = cs.minimize(SOLUTION, seed=11)
+    assert _is_minimal_independently(p)
+    assert cs.minimize(SOLUTION, seed=11) == p
+
+
+def test_checker_solve_returns_a_puzzle_and_solve_cells_an_array() -> None:
+    chk = Checker(Geometry.standard(9))
+    sol = chk.solve(START)
+    assert isinstance(sol, cs.Puzzle) and sol == cs.solve(START)
+    cells = chk.solve_cells(START.cells)
+    assert isinstance(cells, np.ndarray) and np.array_equal(cells, sol.cells)
+    assert chk.solve(cs.parse("11" + "." * 79)) is None
