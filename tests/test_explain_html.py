@@ -269,3 +269,9 @@ def test_browser_screenshot(hard_page: Path) -> None:
     data = shot.read_bytes()
     assert data.startswith(b"\x89PNG")
     assert len(data) > 20_000  # a drawn grid, not a blank page
+
+
+def test_browser_test_skips_without_chromium(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    with pytest.raises(pytest.skip.Exception, match="no chromium binary found"):
+        _browser(["--dump-dom"], "file:///nowhere.html")

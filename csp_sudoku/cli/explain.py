@@ -189,7 +189,7 @@ def run_explain(args: argparse.Namespace) -> int:
                     write_html(path, args.html)
                 if args.svg:
                     write_svgs(path, args.svg)
-            except OSError as exc:
+            except (OSError, ValueError) as exc:
                 print(f"csp-sudoku: error: cannot write: {exc}", file=sys.stderr)
                 return EXIT_BAD_INPUT
         if args.json:
