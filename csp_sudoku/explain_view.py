@@ -55,7 +55,12 @@ _STYLE = (
     ".h{fill:#fff3b0}.hb{fill:#fde0e6}.pl{fill:#7ed37e}.el{fill:#f28b82}.sa{fill:#9cc7f0}"
     ".st{stroke:#c00;stroke-width:1.2}.ra{fill:none;stroke:#f08c00;stroke-width:2.2}"
     ".ron{fill:none;stroke:#2a9d2a;stroke-width:1.6}.rof{fill:none;stroke:#d33;stroke-width:1.6}"
-    ".cx{fill:none;stroke:#d00;stroke-width:2.5}.ar{fill:none;stroke-width:1.3;opacity:.85}"
+    ".cx{fill:none;stroke:#d00;stroke-width:2.5}"
+    "g[class^=k] path{fill:none;stroke-width:1.3;opacity:.85}"
+    + "".join(
+        f".k{i} path{{stroke:{c};marker-end:url(#m{i})}}.k{i} .n{{fill:{c}}}"
+        for i, c in enumerate(BRANCH_COLOURS)
+    )
 )
 
 
@@ -106,7 +111,13 @@ def frame_svg(g: Geometry) -> str:
                 seg = f"M{x} {y + cs}h{cs}"
                 (thick if labels[r, c] != labels[r + 1, c] else thin).append(seg)
     side = n * cs
+    markers = "".join(
+        f'<marker id="m{i}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" '
+        f'markerHeight="5" orient="auto"><path d="M0 0L10 5L0 10z" fill="{colour}"/></marker>'
+        for i, colour in enumerate(BRANCH_COLOURS)
+    )
     out = [
+        f"<defs>{markers}</defs>",
         f'<rect x="{MARGIN}" y="{MARGIN}" width="{side}" height="{side}" fill="#fff"/>',
     ]
     # extra units: diagonals dashed, other extra units (windows) shaded
@@ -167,10 +178,9 @@ def pencil_marks(path: SolvePath) -> list[tuple[list[int], list[set[int]]]]:
     return out
 
 
-def _chain_layer(
-    lay: _Layout, chain: Chain, colour: str, marker: str, parts: list[str], rings: list[str]
-) -> None:
-    """Rings on every link's candidate and arrows from parents, for one chain."""
+def _chain_layer(lay: _Layout, chain: Chain, parts: list[str], rings: list[str]) -> None:
+    """Rings on every link's candidate (into ``rings``), link numbers and arrows
+    from parents (into ``parts``, drawn in a group that gives the branch colour)."""
     links = chain.links
     for i, link in enumerate(links):
         if link.cell < 0:  # the contradiction: outline the cells of its parents
@@ -186,7 +196,7 @@ def _chain_layer(
         cx, cy = lay.centre(link.cell, link.digit)
         cls = "ra" if link.reason == "assume" else "ron" if link.on else "rof"
         rings.append(f"<circle class='{cls}' cx='{cx}' cy='{cy}' r='6'/>")
-        rings.append(f"<text class='n' x='{cx + 6}' y='{cy - 4}' fill='{colour}'>{i}</text>")
+        parts.append(f"<text class='n' x='{cx + 6}' y='{cy - 4}'>{i}</text>")
         for p in link.parents:
             par = links[p]
             if par.cell < 0:
@@ -201,10 +211,7 @@ def _chain_layer(
             mx, my = (px + cx) / 2 - uy * dist * 0.12, (py + cy) / 2 + ux * dist * 0.12
             sx, sy = px + ux * 6, py + uy * 6
             ex, ey = cx - ux * 7, cy - uy * 7
-            parts.append(
-                f"<path class='ar' stroke='{colour}' marker-end='url(#{marker})' "
-                f"d='M{sx:.0f} {sy:.0f}Q{mx:.0f} {my:.0f} {ex:.0f} {ey:.0f}'/>"
-            )
+            parts.append(f"<path d='M{sx:.0f} {sy:.0f}Q{mx:.0f} {my:.0f} {ex:.0f} {ey:.0f}'/>")
 
 
 def _glyph_row(cls: str, y: float, items: list[tuple[int, str]], extra: str = "") -> str:
@@ -275,21 +282,14 @@ def step_layer(
             cx, cy = lay.centre(cell, d)
             out.append(f"<path class='st' d='M{cx - 5} {cy + 5}l10 -10'/>")
     if step.kind == "chain":
-        arrows: list[str] = []
+        groups: list[str] = []
         rings: list[str] = []
-        defs: list[str] = []
         for i, chain in enumerate(step.chains):
-            colour = BRANCH_COLOURS[i % len(BRANCH_COLOURS)]
-            marker = f"m{i}"
-            defs.append(
-                f"<marker id='{marker}' viewBox='0 0 10 10' refX='9' refY='5' "
-                f"markerWidth='5' markerHeight='5' orient='auto'>"
-                f"<path d='M0 0L10 5L0 10z' fill='{colour}'/></marker>"
-            )
-            _chain_layer(lay, chain, colour, marker, arrows, rings)
-        out.append(f"<defs>{''.join(defs)}</defs>")
+            parts: list[str] = []
+            _chain_layer(lay, chain, parts, rings)
+            groups.append(f"<g class='k{i % len(BRANCH_COLOURS)}'>{''.join(parts)}</g>")
         out.extend(rings)
-        out.extend(arrows)
+        out.extend(groups)
     return "".join(out)
 
 
@@ -380,7 +380,8 @@ function show(k){
   layer.innerHTML=s.layer;
   counter.textContent='Step '+(cur+1)+' / '+N;
   title.textContent=s.title;
-  text.textContent=s.text;
+  var body=s.text.split('\n').slice(1).join('\n');
+  text.textContent=body;text.style.display=body?'':'none';
   document.body.setAttribute('data-step',String(cur+1));
   document.getElementById('prev').disabled=cur===0;
   document.getElementById('next').disabled=cur===N-1;
