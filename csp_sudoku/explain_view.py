@@ -364,7 +364,7 @@ _PAGE_CSS = (
     "#text{background:#f6f6f6;padding:.6em;white-space:pre-wrap;font-size:.85em;"
     "max-height:60vh;overflow:auto}.key span{display:inline-block;width:.9em;height:.9em;"
     "border-radius:50%;vertical-align:middle;margin:0 .2em 0 .8em}"
-    "small{color:#666}"
+    "small{color:#666}code{word-break:break-all}"
 )
 
 _PAGE_JS = r"""
@@ -478,7 +478,7 @@ def html_page(path: SolvePath, *, include_path: bool = True) -> str:
         '<button id="next" title="ArrowRight">Next &#x25B6;</button>'
         '<button id="last" title="End">Last</button>'
         '<span id="counter"></span></div>'
-        f'<div id="wrap"><div style="width:{round(side * 1.6)}px;max-width:95vw">{svg}</div>'
+        f'<div id="wrap"><div style="width:{min(round(side * 1.6), 760)}px;max-width:95vw">{svg}</div>'
         '<div id="side"><div id="title"></div><pre id="text"></pre>'
         f'<div class="key"><small>{key}</small></div>'
         "<p><small>Keys: &larr; / &rarr; previous / next, Home / End first / last. "

@@ -169,6 +169,21 @@ def test_subset_page(tmp_path: Path) -> None:
     assert any("covered by" in s["text"] for s in data["steps"])
 
 
+def test_other_shapes(tmp_path: Path) -> None:
+    """A 6x6 puzzle: 2x3 boxes, candidates in a 3x3 block per cell."""
+    six = "....5..2......1......23...6....4.1.3"
+    out, svg_dir = tmp_path / "six.html", tmp_path / "six"
+    assert main(["explain", six, "--html", str(out), "--svg", str(svg_dir)]) == 0
+    data = page_data(out)
+    assert data["geometry"] == "6x6"
+    files = sorted(svg_dir.glob("*.svg"))
+    assert len(files) == len(data["steps"]) > 0
+    for f in files:
+        ET.fromstring(f.read_text(encoding="utf-8"))
+    first = parse_marks(data["steps"][0]["marks"])
+    assert len(first) == 36 and max(max(c, default=0) for c in first) <= 6
+
+
 # ---- the images ----
 
 
