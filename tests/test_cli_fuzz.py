@@ -71,7 +71,7 @@ def _contents() -> st.SearchStrategy[bytes]:
 
 def _value(option: str, action: argparse.Action, tmp: Path) -> st.SearchStrategy[str]:
     """Values for one option: valid ones kept cheap, and bad ones."""
-    if option in ("--output", "-o", "--certify"):
+    if option in ("--output", "-o", "--certify", "--html", "--svg"):
         return st.sampled_from(
             [str(tmp / f"out{s}") for s in (".txt", ".jsonl", ".csv", ".svg", ".html", "")]
             + [str(tmp), str(tmp / "missing" / "x.txt"), str(tmp / "input.txt")]

@@ -59,6 +59,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "csp_sudoku.report",
             "csp_sudoku.certify",
             "csp_sudoku.canonical",
+            "csp_sudoku.explain_view",
         ),
     ),
     ("cli", ("csp_sudoku.cli", "csp_sudoku.__main__")),

@@ -80,6 +80,19 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help="write the path as JSON")
     p.add_argument(
+        "--html",
+        metavar="FILE",
+        default=None,
+        help="also write one self-contained HTML page that steps through the path "
+        "(pencil marks before each step, the step marked; one puzzle only)",
+    )
+    p.add_argument(
+        "--svg",
+        metavar="DIR",
+        default=None,
+        help="also write one SVG image per step (step-001.svg, ...) into DIR (one puzzle only)",
+    )
+    p.add_argument(
         "--indent", type=int_in(0, 16), default=None, help="indent the JSON (one puzzle only)"
     )
     add_geometry_args(p)
@@ -138,7 +151,15 @@ def run_explain(args: argparse.Namespace) -> int:
     settings = ChainSettings(max_level=args.max_level, budget=args.budget)
     code = EXIT_OK
     first = True
+    seen = 0
     for e in iter_entries(args.inputs, geometry_from_args(args)):
+        seen += 1
+        if seen > 1 and (args.html or args.svg):
+            print(
+                "csp-sudoku: error: --html and --svg take one puzzle; more were given",
+                file=sys.stderr,
+            )
+            return EXIT_BAD_INPUT
         if e.puzzle is None:
             print(f"csp-sudoku: error: {e.error}", file=sys.stderr)
             return EXIT_BAD_INPUT
@@ -160,6 +181,17 @@ def run_explain(args: argparse.Namespace) -> int:
         path = solve_path(e.puzzle, order, max_subset=args.max_subset, rng=rng, chains=settings)
         if not path.solved:
             code = EXIT_NOT_ALL
+        if args.html or args.svg:
+            from csp_sudoku.explain_view import write_html, write_svgs
+
+            try:
+                if args.html:
+                    write_html(path, args.html)
+                if args.svg:
+                    write_svgs(path, args.svg)
+            except (OSError, ValueError) as exc:
+                print(f"csp-sudoku: error: cannot write: {exc}", file=sys.stderr)
+                return EXIT_BAD_INPUT
         if args.json:
             print(json.dumps(path.to_dict(), indent=args.indent))
         else:
