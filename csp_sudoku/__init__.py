@@ -34,7 +34,6 @@ from csp_sudoku.errors import (
 )
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.io import format_grid, format_line, parse, read_puzzles, write_puzzles
-from csp_sudoku.metrics import Rating, rate, rate_many
 from csp_sudoku.puzzle import Clash, Puzzle
 from csp_sudoku.verify import is_solution
 
@@ -75,14 +74,21 @@ __all__ = [
 
 if TYPE_CHECKING:
     from csp_sudoku.generators import generate
+    from csp_sudoku.metrics import Rating, rate, rate_many
 
 __all__ += ["generate"]
 
 
 def __getattr__(name: str) -> Any:
-    """Lazy export: ``csp_sudoku.generate`` loads the generators (and numba) on first use."""
+    """Lazy exports: ``generate`` loads the generators (and numba), ``rate``,
+    ``rate_many`` and ``Rating`` the metrics, on first use, so that importing
+    the package (and ``csp-sudoku check``) pays for neither."""
     if name == "generate":
         from csp_sudoku.generators import generate
 
         return generate
+    if name in ("Rating", "rate", "rate_many"):
+        from csp_sudoku import metrics
+
+        return getattr(metrics, name)
     raise AttributeError(f"module 'csp_sudoku' has no attribute {name!r}")

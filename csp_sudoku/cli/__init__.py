@@ -46,8 +46,13 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full parser with every registered subcommand."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The full parser with every registered subcommand (or just ``only``, when given).
+
+    A subcommand's module imports what the command needs, so registering one
+    command only keeps the other commands' dependencies (the human model,
+    the generators, python-sat ...) out of a short run's start-up.
+    """
     from csp_sudoku import __version__
 
     parser = _Parser(
@@ -57,15 +62,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"csp-sudoku {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    for name in SUBCOMMANDS:
+    for name in SUBCOMMANDS if only is None else (only,):
         importlib.import_module(f"csp_sudoku.cli.{name}").register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``csp-sudoku`` script; returns the exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args_list = sys.argv[1:] if argv is None else list(argv)
+    # ``csp-sudoku CMD ...`` needs CMD's parser only: the top-level parser has no
+    # option taking a value, so a first argument naming a command is the command
+    first = args_list[0] if args_list else None
+    parser = build_parser(first if first in SUBCOMMANDS else None)
+    args = parser.parse_args(args_list)
     try:
         code: int = args.func(args)
     except KeyboardInterrupt:
