@@ -26,7 +26,7 @@ import enum
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -284,7 +284,11 @@ def ordered_map(
             yield fn(*args)
         return
     own = executor is None
-    pool: Executor | _Submitter = executor if executor is not None else ProcessPoolExecutor(jobs)
+    if executor is None:
+        from concurrent.futures import ProcessPoolExecutor  # multiprocessing: only for --jobs
+
+        executor = ProcessPoolExecutor(jobs)
+    pool: Executor | _Submitter = executor
     pending: deque[_Future] = deque()
     try:
         for args in tasks:
