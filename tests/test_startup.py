@@ -103,3 +103,18 @@ def test_full_parser_still_lists_every_command() -> None:
     assert proc.returncode == 2
     for name in ("check", "solve", "rate", "generate", "export", "bank"):
         assert repr(name) in proc.stderr
+
+
+def test_numba_blas_still_works_after_the_fast_backend_started_numba() -> None:
+    # the fast backend starts numba's target without its BLAS probe; np.dot in
+    # numba code compiled afterwards still finds BLAS (scipy.linalg) as usual
+    loaded, out = _modules_after(
+        "import numpy as np\n"
+        "import csp_sudoku.backends.fast\n"
+        "assert 'scipy.linalg' not in sys.modules\n"
+        "from numba import njit\n"
+        "dot = njit(lambda a, b: np.dot(a, b))\n"
+        "print(dot(np.arange(3.0), np.arange(3.0)))"
+    )
+    assert float(out) == 5.0
+    assert "scipy.linalg" in loaded

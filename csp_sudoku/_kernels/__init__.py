@@ -51,5 +51,7 @@ def init_numba_target() -> None:
     sys.meta_path.insert(0, blocker)
     try:
         cpu_target.target_context.refresh()
+    except ImportError:  # a numba that needs scipy.linalg to start: the first call starts it
+        pass
     finally:
         sys.meta_path.remove(blocker)
