@@ -35,7 +35,6 @@ from csp_sudoku.errors import (
 )
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.io import format_grid, format_line, parse, read_puzzles, write_puzzles
-from csp_sudoku.metrics import Rating, rate, rate_many
 from csp_sudoku.names import MethodName, MetricName, SymmetryName, TechniqueName
 from csp_sudoku.puzzle import Clash, Puzzle
 from csp_sudoku.verify import is_solution
@@ -79,6 +78,7 @@ __all__ = [
 
 if TYPE_CHECKING:
     from csp_sudoku.generators import generate, minimize, neighbour, random_grid
+    from csp_sudoku.metrics import Rating, rate, rate_many
 
 #: Names loaded from the generators on first use (they bring numba in).
 _LAZY = ("generate", "minimize", "neighbour", "random_grid")
@@ -86,10 +86,16 @@ __all__ += ["generate", "minimize", "neighbour", "random_grid"]
 
 
 def __getattr__(name: str) -> Any:
-    """Lazy export: ``csp_sudoku.generate`` (and the other generator functions
-    of :data:`_LAZY`) load the generators, and numba, on first use."""
+    """Lazy exports: ``generate`` (and the other generator functions of
+    :data:`_LAZY`) load the generators (and numba), ``rate``, ``rate_many`` and
+    ``Rating`` the metrics, on first use, so that importing the package (and
+    ``csp-sudoku check``) pays for neither."""
     if name in _LAZY:
         from csp_sudoku import generators
 
         return getattr(generators, name)
+    if name in ("Rating", "rate", "rate_many"):
+        from csp_sudoku import metrics
+
+        return getattr(metrics, name)
     raise AttributeError(f"module 'csp_sudoku' has no attribute {name!r}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from typing import Any, Protocol
 
 __all__ = ["DaskSubmitter", "Submitter", "ordered_map"]
@@ -88,7 +88,11 @@ def ordered_map(
             yield fn(*args)
         return
     own = executor is None
-    pool: Executor | Submitter = executor if executor is not None else ProcessPoolExecutor(jobs)
+    if executor is None:
+        from concurrent.futures import ProcessPoolExecutor  # multiprocessing: only for --jobs
+
+        executor = ProcessPoolExecutor(jobs)
+    pool: Executor | Submitter = executor
     pending: deque[_Future] = deque()
     try:
         for args in tasks:

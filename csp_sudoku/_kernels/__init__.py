@@ -4,4 +4,54 @@ Kernels take plain numpy arrays and integers only, so they compile once, are
 cached on disk (``cache=True``) and load quickly in a fresh process. This
 package imports nothing: each kernel module is imported by its caller when
 first used.
+
+:func:`init_numba_target` starts numba's CPU target without its BLAS probe;
+the fast backend calls it before its first kernel call.
 """
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from importlib.abc import MetaPathFinder
+from importlib.machinery import ModuleSpec
+from types import ModuleType
+
+
+class _NoScipyLinalg(MetaPathFinder):
+    """Makes ``import scipy.linalg...`` fail (see :func:`init_numba_target`)."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
+        if fullname == "scipy.linalg" or fullname.startswith("scipy.linalg."):
+            raise ImportError(f"{fullname} is not loaded while csp_sudoku starts numba")
+        return None
+
+
+def init_numba_target() -> None:
+    """Start numba's CPU target now, without its BLAS probe.
+
+    numba's first call of a kernel, even one loaded from the disk cache, loads
+    every lowering registry; one of them (``numba.np.arraymath``) probes for
+    BLAS by importing ``scipy.linalg.cython_blas``, that is all of
+    ``scipy.linalg``: about 0.2 s of a warm ``csp-sudoku check PUZZLE``. No
+    kernel of ours calls BLAS, so the probe is made to fail while the target
+    starts. The one effect, for the rest of the process: numba's
+    ``np.correlate``/``np.convolve`` on floats use numba's own loop instead of
+    BLAS (``np.dot`` and the ``np.linalg`` functions load BLAS when they are
+    compiled, as before). Nothing is done when the target is already up or
+    ``scipy.linalg`` is already loaded.
+    """
+    if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
+        return
+    from numba.core.registry import cpu_target
+
+    blocker = _NoScipyLinalg()
+    sys.meta_path.insert(0, blocker)
+    try:
+        cpu_target.target_context.refresh()
+    except ImportError:  # a numba that needs scipy.linalg to start: the first call starts it
+        pass
+    finally:
+        sys.meta_path.remove(blocker)

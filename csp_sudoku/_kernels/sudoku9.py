@@ -530,7 +530,8 @@ def _search(st, limit, avoid, out, budget, ws):  # type: ignore[no-untyped-def]
             for d in range(9):
                 if st[d * 3 + b] & bit:
                     left |= 1 << d
-            stack[depth, :] = st
+            for i in range(_WORDS):  # a loop, not a slice copy: see below
+                stack[depth, i] = st[i]
             cells_[depth] = cell
             lefts[depth] = left
             depth += 1
@@ -547,7 +548,10 @@ def _search(st, limit, avoid, out, budget, ws):  # type: ignore[no-untyped-def]
                 depth -= 1  # last alternative: this level is spent
             else:
                 lefts[k] = left
-            st[:] = stack[k]
+            # element by element: a slice assignment brings numba's shape-mismatch
+            # message (string formatting), which doubles the first compile of _search
+            for i in range(_WORDS):
+                st[i] = stack[k, i]
             cell = cells_[k]
             _place(st, d, cell // 27, np.int64(1) << (cell % 27))
             nodes += 1

@@ -51,8 +51,13 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full parser with every registered subcommand."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The full parser with every registered subcommand (or just ``only``, when given).
+
+    A subcommand's module imports what the command needs, so registering one
+    command only keeps the other commands' dependencies (the human model,
+    the generators, python-sat ...) out of a short run's start-up.
+    """
     parser = _Parser(
         prog="csp-sudoku",
         description="Check, solve, rate, explain and generate Sudoku puzzles.",
@@ -60,22 +65,26 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"csp-sudoku {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    for name in SUBCOMMANDS:
+    for name in SUBCOMMANDS if only is None else (only,):
         importlib.import_module(f"csp_sudoku.cli.{name}").register(sub)
     return parser
 
 
 @functools.cache
-def _parser() -> argparse.ArgumentParser:
-    """The parser, built once per process (it takes ~10 ms: main() in a loop pays it once)."""
-    return build_parser()
+def _parser(only: str | None) -> argparse.ArgumentParser:
+    """The parser, built once per process and command (main() in a loop pays it once)."""
+    return build_parser(only)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``csp-sudoku`` script; returns the exit code."""
-    parser = _parser()
+    args_list = sys.argv[1:] if argv is None else list(argv)
+    # ``csp-sudoku CMD ...`` needs CMD's parser only: the top-level parser has no
+    # option taking a value, so a first argument naming a command is the command
+    first = args_list[0] if args_list else None
+    parser = _parser(first if first in SUBCOMMANDS else None)
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(args_list)
     except SystemExit as done:  # a usage error (2, message printed), --help or --version (0)
         return done.code if isinstance(done.code, int) else EXIT_OK
     try:

@@ -1,0 +1,120 @@
+"""Start-up: what ``import csp_sudoku`` and ``csp-sudoku check PUZZLE`` load (no timings).
+
+Each case runs in a fresh interpreter and inspects its ``sys.modules``, so the
+modules this test process has already imported do not hide a regression.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Libraries that neither the package import nor ``check`` on the 9x9 path needs.
+HEAVY = ("ortools", "pysat", "dask", "distributed", "matplotlib")
+
+
+def _modules_after(code: str) -> tuple[set[str], str]:
+    """The modules loaded after running ``code`` in a fresh interpreter, and its stdout."""
+    script = (
+        "import json, sys\n" + code + "\nprint(json.dumps(sorted(sys.modules)), file=sys.stderr)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    loaded = set(json.loads(proc.stderr.strip().splitlines()[-1]))
+    return loaded, proc.stdout
+
+
+def _tops(modules: set[str]) -> set[str]:
+    return {m.partition(".")[0] for m in modules}
+
+
+def test_import_loads_no_solver_library_and_no_numba() -> None:
+    loaded, _ = _modules_after("import csp_sudoku")
+    tops = _tops(loaded)
+    for name in (*HEAVY, "scipy", "numba", "tqdm"):
+        assert name not in tops, f"import csp_sudoku loaded {name}"
+    assert "csp_sudoku.metrics" not in loaded
+    assert "csp_sudoku.generators" not in loaded
+
+
+def test_lazy_exports_still_resolve() -> None:
+    loaded, out = _modules_after(
+        "import csp_sudoku as cs\nprint(cs.rate.__name__, cs.rate_many.__name__, "
+        "cs.Rating.__name__, cs.generate.__name__)"
+    )
+    assert out.split() == ["rate", "rate_many", "Rating", "generate"]
+    assert "csp_sudoku.metrics" in loaded
+
+
+def test_check_path_loads_only_what_check_needs() -> None:
+    loaded, out = _modules_after(
+        "from csp_sudoku.cli import main\n"
+        f"code = main(['check', '--quiet', {LINE!r}])\n"
+        "assert code == 0, code"
+    )
+    assert out.split("\t")[1] == "unique"
+    tops = _tops(loaded)
+    for name in (*HEAVY, "tqdm"):
+        assert name not in tops, f"check loaded {name}"
+    # numba imports the top-level scipy package (a version check); no subpackage
+    for sub in ("linalg", "sparse", "stats", "optimize"):
+        assert f"scipy.{sub}" not in loaded, f"check loaded scipy.{sub}"
+    # the other commands, their libraries and kernels stay out
+    for mod in (
+        "csp_sudoku.cli.rate",
+        "csp_sudoku.cli.explain",
+        "csp_sudoku.cli.generate",
+        "csp_sudoku.cli.export",
+        "csp_sudoku.metrics",
+        "csp_sudoku.human",
+        "csp_sudoku.generators",
+        "csp_sudoku.encodings",
+        "csp_sudoku.bank",
+        "csp_sudoku._kernels.metrics",
+        "csp_sudoku._kernels.human",
+        "csp_sudoku._kernels.chains",
+        "csp_sudoku._kernels.canonical",
+        "concurrent.futures.process",
+    ):
+        assert mod not in loaded, f"check loaded {mod}"
+    assert "csp_sudoku._kernels.sudoku9" in loaded
+
+
+def test_full_parser_still_lists_every_command() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "csp_sudoku", "nosuchcommand"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert proc.returncode == 2
+    for name in ("check", "solve", "rate", "generate", "export", "bank"):
+        assert repr(name) in proc.stderr
+
+
+def test_numba_blas_still_works_after_the_fast_backend_started_numba() -> None:
+    # the fast backend starts numba's target without its BLAS probe; np.dot in
+    # numba code compiled afterwards still finds BLAS (scipy.linalg) as usual
+    loaded, out = _modules_after(
+        "import numpy as np\n"
+        "import csp_sudoku.backends.fast\n"
+        "assert 'scipy.linalg' not in sys.modules\n"
+        "from numba import njit\n"
+        "dot = njit(lambda a, b: np.dot(a, b))\n"
+        "print(dot(np.arange(3.0), np.arange(3.0)))"
+    )
+    assert float(out) == 5.0
+    assert "scipy.linalg" in loaded
