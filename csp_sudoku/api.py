@@ -9,6 +9,7 @@ loops that also know a solution.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import cast
 
@@ -17,7 +18,7 @@ from numpy.typing import NDArray
 
 from csp_sudoku.backends import backend_for
 from csp_sudoku.backends.base import Backend, Cells
-from csp_sudoku.errors import ArgumentError, NotUniqueError, ParseError
+from csp_sudoku.errors import ArgumentError, CountBudgetExceeded, NotUniqueError, ParseError
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.io import fast_cells, parse
 from csp_sudoku.puzzle import Puzzle
@@ -62,13 +63,95 @@ def solve(
 
 
 def count_solutions(
-    puzzle: PuzzleLike, limit: int = 2, *, backend: str = "auto", geometry: Geometry | None = None
+    puzzle: PuzzleLike,
+    limit: int = 2,
+    *,
+    backend: str = "auto",
+    geometry: Geometry | None = None,
+    budget_seconds: float | None = None,
+    progress: Callable[[int, int, int], None] | None = None,
 ) -> int:
-    """The number of solutions, exact when below ``limit``; ``limit`` means "at least that many"."""
+    """The number of solutions, exact when below ``limit``; ``limit`` means "at least that many".
+
+    A count with a big limit can run for hours (an empty 9x9 grid has about
+    6.7e21 solutions). With ``budget_seconds`` or ``progress`` the search is
+    split into parts of at most 10,000 solutions (by the candidates of the
+    most constrained empty cell), counted one after the other:
+    ``progress(parts_done, parts_known, solutions_so_far)`` is called after
+    each, and past the budget :class:`~csp_sudoku.errors.CountBudgetExceeded`
+    is raised with the solutions found so far (a lower bound).
+    """
     if limit < 1:
         raise ArgumentError(f"limit must be at least 1, got {limit}")
     cells, geo = _cells_and_geometry(puzzle, geometry)
-    return backend_for(geo, backend).count(cells, geo, limit)
+    be = backend_for(geo, backend)
+    if budget_seconds is None and progress is None:
+        return be.count(cells, geo, limit)
+    return _count_in_parts(np.asarray(cells, dtype=np.int8), geo, be, limit, budget_seconds, progress)
+
+
+#: Solutions one part of a split count may reach before it is split further.
+_CHUNK = 10_000
+
+
+def _children(part: Cells, geo: Geometry) -> list[Cells]:
+    """One part per candidate of ``part``'s most constrained empty cell (none: a dead end)."""
+    empty = np.flatnonzero(part == 0)
+    padded = np.append(part, 0)
+    peers = geo.peer_table
+    full = (1 << geo.size) - 1
+    free = []
+    for c in empty.tolist():
+        used = 0
+        for v in padded[peers[c]].tolist():
+            if v:
+                used |= 1 << (v - 1)
+        free.append(full & ~used)
+    k = min(range(empty.size), key=lambda j: bin(free[j]).count("1"))
+    out = []
+    for d in range(geo.size):
+        if free[k] >> d & 1:
+            child = part.copy()
+            child[int(empty[k])] = d + 1
+            out.append(child)
+    return out
+
+
+def _count_in_parts(
+    cells: Cells,
+    geo: Geometry,
+    be: Backend,
+    limit: int,
+    budget_seconds: float | None,
+    progress: Callable[[int, int, int], None] | None,
+) -> int:
+    """:func:`count_solutions` in parts of at most :data:`_CHUNK` solutions each.
+
+    A part that reaches the chunk is split by the candidates of its most
+    constrained empty cell (the parts always partition the solutions, so the
+    sum is exact); the budget is checked after every part, so it is kept to
+    within one chunk's count.
+    """
+    start = time.monotonic()
+    stack: list[Cells] = [cells]
+    total = 0
+    done = 0
+    while stack:
+        part = stack.pop()
+        want = min(limit - total, _CHUNK)
+        n = be.count(part, geo, want)
+        if n >= want and want < limit - total and np.any(part == 0):
+            stack.extend(reversed(_children(part, geo)))  # count it again, in smaller parts
+        else:
+            total += n
+            done += 1
+        if progress is not None:
+            progress(done, done + len(stack), total)
+        if total >= limit:
+            return total
+        if budget_seconds is not None and time.monotonic() - start > budget_seconds and stack:
+            raise CountBudgetExceeded(total, budget_seconds)
+    return total
 
 
 def is_unique(

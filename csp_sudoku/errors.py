@@ -75,6 +75,14 @@ class MetricError(SudokuError, ValueError):
     """An unknown metric, a bad metric parameter, or a puzzle a metric cannot rate."""
 
 
+class CountBudgetExceeded(SudokuError):
+    """A solution count ran past its time budget; ``at_least`` solutions were found."""
+
+    def __init__(self, at_least: int, seconds: float) -> None:
+        super().__init__(f"the count ran past its budget of {seconds:g} s with {at_least} solutions so far")
+        self.at_least = at_least
+
+
 class ChainBudgetExceeded(SudokuError):
     """A nested refutation search (the human model's chains) ran out of its
     budget of inner hypotheses; the path so far is kept."""

@@ -9,6 +9,7 @@ flags (``-o``, ``--format``, ``--jobs``, ``--resume``, ...) work as on
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from csp_sudoku.api import count_solutions, solutions
@@ -18,9 +19,11 @@ from csp_sudoku.cli._common import (
     add_batch_args,
     add_geometry_args,
     add_input_args,
+    finite_float,
     int_in,
 )
 from csp_sudoku.cli._rows import WHERE, Outcome, run_rows
+from csp_sudoku.errors import CountBudgetExceeded
 from csp_sudoku.io import format_grid, format_line
 from csp_sudoku.puzzle import Puzzle
 
@@ -47,6 +50,15 @@ def register(sub: Any) -> None:
         type=int_in(1, MAX_COUNT),
         default=1000,
         help="stop counting here (default 1000)",
+    )
+    c.add_argument(
+        "--budget",
+        type=finite_float,
+        default=None,
+        metavar="SECONDS",
+        help="give up on a puzzle after about this long and report the solutions found so "
+        "far as a lower bound (exit 1); the count is then split into parts, and a "
+        "terminal shows each puzzle's progress through them",
     )
     c.add_argument("--backend", default="auto")
     add_batch_args(c, resume_help=_RESUME, seed_help=_NO_SEED)
@@ -76,14 +88,32 @@ def solve_one(puzzle: Puzzle, options: dict[str, Any]) -> Outcome:
 def count_one(puzzle: Puzzle, options: dict[str, Any]) -> Outcome:
     """The row of one puzzle for ``count``: its solution count, capped at ``--limit``."""
     limit = options["limit"]
-    n = count_solutions(puzzle, limit=limit, backend=options["backend"])
+    budget = options.get("budget")
     line = format_line(puzzle)
+    try:
+        n = count_solutions(
+            puzzle,
+            limit=limit,
+            backend=options["backend"],
+            budget_seconds=budget,
+            progress=_part_progress if budget is not None and options.get("show") else None,
+        )
+    except CountBudgetExceeded as err:
+        n = err.at_least
+        row = {"puzzle": line, "count": n, "capped": True, "budget": True}
+        return EXIT_NOT_ALL, [(row, f"{WHERE}\t{n}+ (budget)\t{line}")], None
     shown = f"{n}+" if n >= limit else str(n)
     return (
         EXIT_OK,
         [({"puzzle": line, "count": n, "capped": n >= limit}, f"{WHERE}\t{shown}\t{line}")],
         None,
     )
+
+
+def _part_progress(done: int, parts: int, found: int) -> None:
+    """One count's progress on stderr: parts done and solutions so far."""
+    end = "\n" if done == parts else ""
+    print(f"\rcount: part {done}/{parts}, {found} solutions so far", end=end, file=sys.stderr)
 
 
 def run_solve(args: argparse.Namespace) -> int:
@@ -103,6 +133,11 @@ def run_count(args: argparse.Namespace) -> int:
         what="count",
         fields=("puzzle", "count", "capped"),
         work=count_one,
-        options={"limit": args.limit, "backend": args.backend},
+        options={
+            "limit": args.limit,
+            "backend": args.backend,
+            "budget": args.budget,
+            "show": sys.stderr.isatty() and not args.quiet and args.jobs <= 1,
+        },
         located_text=True,
     )
