@@ -44,7 +44,7 @@ def test_budget_gives_the_count_so_far() -> None:
 
 
 def test_count_command_budget(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["count", "--limit", "1000000000000", "--budget", "0.5", "-q", "." * 81]) == 1
+    assert main(["count", "--limit", "1000000000000", "--budget-seconds", "0.5", "-q", "." * 81]) == 1
     out = capsys.readouterr().out
     assert "+ (budget)" in out
-    assert main(["count", "--budget", "nan", "." * 81]) == 2
+    assert main(["count", "--budget-seconds", "nan", "." * 81]) == 2

@@ -52,7 +52,7 @@ def register(sub: Any) -> None:
         help="stop counting here (default 1000)",
     )
     c.add_argument(
-        "--budget",
+        "--budget-seconds",
         type=finite_float,
         default=None,
         metavar="SECONDS",
@@ -136,7 +136,7 @@ def run_count(args: argparse.Namespace) -> int:
         options={
             "limit": args.limit,
             "backend": args.backend,
-            "budget": args.budget,
+            "budget": args.budget_seconds,
             "show": sys.stderr.isatty() and not args.quiet and args.jobs <= 1,
         },
         located_text=True,
