@@ -14,7 +14,7 @@ from csp_sudoku.metrics import METRICS, MetricError, derive_seed, rate, rate_man
 from csp_sudoku.metrics.base import quantile_level
 from csp_sudoku.metrics.combined import CombinedRater, fit_combined, fit_features, shipped_rater
 from csp_sudoku.metrics.oracle import OracleParams, level_of, scaled_score, unscaled_score
-from tests.conftest import load_lines
+from tests.conftest import load_lines, sample_lines
 
 SOLVED = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
 HARD = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
@@ -302,3 +302,26 @@ def test_metrics_order_easy_and_hard_sets(
         easy, hard = [-x for x in easy], [-x for x in hard]
     assert np.mean(easy) < np.mean(hard)
     assert np.median(easy) < min(hard)
+
+
+def test_registry_declares_every_metric_once() -> None:
+    """One table holds each metric's facts; rate() and the targets read it."""
+    from csp_sudoku.generators.targeting import level_order, lower_is_harder
+    from csp_sudoku.metrics import METRICS, REGISTRY
+
+    assert tuple(REGISTRY) == METRICS
+    for name, spec in REGISTRY.items():
+        assert spec.name == name
+        levels = spec.levels()
+        assert len(levels) >= 4 and len(set(levels)) == len(levels)
+        assert level_order(name) == tuple(x.lower() for x in levels)
+        assert lower_is_harder(name) == spec.lower_is_harder
+    assert [n for n, s in REGISTRY.items() if s.lower_is_harder] == ["dependency"]
+    assert {n for n, s in REGISTRY.items() if s.deterministic} == {"rounds", "mdrt", "se"}
+    assert level_order("no-such-metric") == () and not lower_is_harder("no-such-metric")
+    # a deterministic metric's rating records no seed and no runs; a randomised one both
+    easy = sample_lines("17_clue.txt", 1)[0]
+    r = rate(easy, "mdrt", seed=3)
+    assert r.seed is None and r.runs is None
+    r = rate(easy, "oracle", seed=3)
+    assert r.seed == 3 and r.runs == REGISTRY["oracle"].runs

@@ -19,33 +19,28 @@ if TYPE_CHECKING:
     from csp_sudoku.metrics.base import Rating
     from csp_sudoku.names import MetricName
 
-__all__ = ["LOWER_IS_HARDER", "Target", "level_order", "make_target", "rate_with_solution"]
+__all__ = ["Target", "level_order", "lower_is_harder", "make_target", "rate_with_solution"]
 
 
 def level_order(metric: str) -> tuple[str, ...]:
     """The metric's level names from easiest to hardest, lower case (empty if unknown).
 
-    Read from the metric modules (one definition of each fact).
+    Read from the metric registry (:data:`csp_sudoku.metrics.REGISTRY`).
     """
-    if metric == "rounds":
-        from csp_sudoku.metrics.rounds import LEVELS as names
-    elif metric == "oracle":
-        from csp_sudoku.metrics.oracle import LEVELS as names
-    elif metric == "mdrt":
-        from csp_sudoku.metrics.mdrt import MDRT_LEVELS as names
-    elif metric == "se":
-        from csp_sudoku.metrics.se import SE_LEVELS
+    from csp_sudoku.metrics import REGISTRY
 
-        names = tuple(name for name, _upper in SE_LEVELS)
-    elif metric in ("hsolve", "refutation", "dependency", "combined"):
-        from csp_sudoku.metrics.base import LEVEL_NAMES_4 as names
-    else:
-        return ()
-    return tuple(n.lower() for n in names)
+    spec = REGISTRY.get(metric)
+    return tuple(n.lower() for n in spec.levels()) if spec is not None else ()
 
 
-#: Metrics where a lower score means a harder puzzle.
-LOWER_IS_HARDER = frozenset({"dependency"})
+def lower_is_harder(metric: str) -> bool:
+    """True when a lower score of ``metric`` means a harder puzzle (from the registry)."""
+    from csp_sudoku.metrics import REGISTRY
+
+    spec = REGISTRY.get(metric)
+    return spec is not None and spec.lower_is_harder
+
+
 
 
 @dataclass(frozen=True)
@@ -88,7 +83,7 @@ class Target:
                 return False
         if self.score_range is not None:
             below = rating.score < self.score_range[0]
-            return not below if self.metric in LOWER_IS_HARDER else below
+            return not below if lower_is_harder(self.metric) else below
         return not ranks  # unknown level order: assume the target is the harder side
 
     def _target_ranks(self) -> list[int]:
@@ -99,7 +94,7 @@ class Target:
         """How far ``rating`` is from the target (0, 0 on target); compared as a tuple."""
         if self.matches(rating):
             return (0.0, 0.0)
-        hardness = -rating.score if self.metric in LOWER_IS_HARDER else rating.score
+        hardness = -rating.score if lower_is_harder(self.metric) else rating.score
         if self.score_range is not None and not self.levels:
             lo, hi = self.score_range
             return (0.0, lo - rating.score if rating.score < lo else rating.score - hi)

@@ -34,6 +34,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
+from dataclasses import dataclass
 from typing import Any, cast
 
 import numpy as np
@@ -56,25 +57,16 @@ from csp_sudoku.seeds import item_seed
 
 __all__ = [
     "METRICS",
+    "REGISTRY",
     "CombinedRater",
     "MetricError",
+    "MetricSpec",
     "Rating",
     "fit_combined",
     "rate",
     "rate_many",
 ]
 
-#: The metric names :func:`rate` knows.
-METRICS: tuple[str, ...] = (
-    "hsolve",
-    "rounds",
-    "mdrt",
-    "oracle",
-    "refutation",
-    "dependency",
-    "se",
-    "combined",
-)
 
 #: The seed of item ``index`` of a batch rated with ``seed`` (:func:`csp_sudoku.seeds.item_seed`).
 derive_seed = item_seed
@@ -282,16 +274,86 @@ def _combined(
     return score, level, rank, details, {"model": rater.describe()}
 
 
-_METRICS: dict[str, tuple[_MetricFn, int | None]] = {
-    "hsolve": (_hsolve, 20),
-    "rounds": (_rounds, None),
-    "mdrt": (_mdrt, None),
-    "oracle": (_oracle, 100),
-    "refutation": (_sisus("refutation"), 30),
-    "dependency": (_sisus("dependency"), 30),
-    "se": (_se, None),
-    "combined": (_combined, 1),
+def _levels_4() -> tuple[str, ...]:
+    from csp_sudoku.metrics.base import LEVEL_NAMES_4
+
+    return LEVEL_NAMES_4
+
+
+def _levels_rounds() -> tuple[str, ...]:
+    from csp_sudoku.metrics.rounds import LEVELS
+
+    return LEVELS
+
+
+def _levels_mdrt() -> tuple[str, ...]:
+    from csp_sudoku.metrics.mdrt import MDRT_LEVELS
+
+    return MDRT_LEVELS
+
+
+def _levels_oracle() -> tuple[str, ...]:
+    from csp_sudoku.metrics.oracle import LEVELS
+
+    return LEVELS
+
+
+def _levels_se() -> tuple[str, ...]:
+    from csp_sudoku.metrics.se import SE_LEVELS
+
+    return tuple(name for name, _upper in SE_LEVELS)
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """Everything the package knows about one metric, declared once.
+
+    To add a metric: write its module (copy ``metrics/mdrt.py`` for a
+    deterministic one, ``metrics/oracle.py`` for a randomised one), an adapter
+    here returning ``(score, level, rank, details, parameters)``, and one
+    :class:`MetricSpec` line in :data:`REGISTRY`; ``rate``, ``rate_many``,
+    the CLI, the generators' targets and the reports read it from there.
+
+    Attributes:
+        name: the metric's name.
+        run: the adapter ``(puzzle, solution, runs, rng, params) -> result``.
+        runs: default runs of a randomised metric; None when it is not
+            randomised (its rating records no runs).
+        seeded: whether its rating records the seed (False: deterministic).
+        levels: its level names, easiest first (a function: loaded on use).
+        lower_is_harder: True when a lower score means a harder puzzle.
+    """
+
+    name: str
+    run: _MetricFn
+    runs: int | None
+    seeded: bool
+    levels: Callable[[], tuple[str, ...]]
+    lower_is_harder: bool = False
+
+    @property
+    def deterministic(self) -> bool:
+        """Same puzzle, same rating, whatever the seed."""
+        return not self.seeded
+
+
+#: Every metric, in the order ``METRICS`` lists them.
+REGISTRY: dict[str, MetricSpec] = {
+    spec.name: spec
+    for spec in (
+        MetricSpec("hsolve", _hsolve, 20, True, _levels_4),
+        MetricSpec("rounds", _rounds, None, False, _levels_rounds),
+        MetricSpec("mdrt", _mdrt, None, False, _levels_mdrt),
+        MetricSpec("oracle", _oracle, 100, True, _levels_oracle),
+        MetricSpec("refutation", _sisus("refutation"), 30, True, _levels_4),
+        MetricSpec("dependency", _sisus("dependency"), 30, True, _levels_4, lower_is_harder=True),
+        MetricSpec("se", _se, None, False, _levels_se),
+        MetricSpec("combined", _combined, None, True, _levels_4),
+    )
 }
+
+#: The metric names :func:`rate` knows.
+METRICS: tuple[str, ...] = tuple(REGISTRY)
 
 
 def rate(
@@ -325,22 +387,21 @@ def rate(
         ParseError: the puzzle cannot be read.
     """
     try:
-        fn, default_runs = _METRICS[metric]
+        spec = REGISTRY[metric]
     except (KeyError, TypeError):
         raise MetricError(f"unknown metric {metric!r}; known: {', '.join(METRICS)}") from None
     if runs is not None:
         check_runs(runs)
     p = as_puzzle(puzzle)
     sol = as_puzzle(solution, p.geometry) if solution is not None else unique_solution(p)
-    randomised = default_runs is not None and metric != "combined"
-    n_runs = (runs if runs is not None else default_runs) if randomised else None
+    n_runs = (runs if runs is not None else spec.runs) if spec.runs is not None else None
     if seed is None:
         seed = _fresh_seed()
     elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise MetricError(f"seed must be a non-negative integer, got {seed!r}")
     rng = np.random.default_rng(int(seed))
-    score, level, rank, details, used = fn(p, sol, int(n_runs or 1), rng, dict(params))
-    deterministic = metric in ("rounds", "mdrt", "se")
+    score, level, rank, details, used = spec.run(p, sol, int(n_runs or 1), rng, dict(params))
+    deterministic = spec.deterministic
     return Rating(
         metric=metric,
         score=float(score),
@@ -410,7 +471,7 @@ def rate_many(
             ``dask.distributed.Client`` instead of a private process pool.
         **params: as for :func:`rate`.
     """
-    if metric not in _METRICS:
+    if metric not in REGISTRY:
         raise MetricError(f"unknown metric {metric!r}; known: {', '.join(METRICS)}")
     if isinstance(puzzles, np.ndarray):
         if puzzles.ndim != 2:
