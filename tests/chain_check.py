@@ -201,6 +201,8 @@ def check_step(step: dict[str, Any], pos: Position, solution: list[int]) -> None
     live = sorted(x for x in column_candidates(column) if pos.live(*x))
     if live != assumptions:
         raise ChainError(f"the branches {assumptions} do not cover column {column}: {live}")
+    if len(concl) != 1:
+        raise ChainError("a forcing-chain step draws one conclusion, the one its chains reach")
     for ch in chains:
         got = check_chain(ch, pos)
         last = ch["links"][-1]

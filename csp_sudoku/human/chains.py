@@ -333,16 +333,21 @@ def _verity(
         return None
     ons, offs = best[3], best[4]
     n = g.size
+    # one conclusion per step, the one every branch's chain is cut to: a
+    # placement when there is one, else the first common elimination (the
+    # others, if still there, come as steps of their own)
     conclusion = ons[0] if ons else ncand_off(base, offs[0])
     chains = tuple(
         build_chain(state, k, level, settings, base=base, target=conclusion) for k in best_members
     )
+    placed = ons[:1]
+    removed = [] if ons else offs[:1]
     return ChainMove(
         "cell" if best_col < g.ncells else "region",
         level,
         sum(c.length for c in chains),
-        tuple((x // n, x % n + 1) for x in ons),
-        tuple((x // n, x % n + 1) for x in offs),
+        tuple((x // n, x % n + 1) for x in placed),
+        tuple((x // n, x % n + 1) for x in removed),
         chains,
         best_col,
     )
