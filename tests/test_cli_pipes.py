@@ -92,7 +92,8 @@ def test_generate_rows_pass_through_rate(tmp_path: Path) -> None:
         assert "ratings" in r and "symmetry" in r
 
 
-def test_bank_export_render(tmp_path: Path) -> None:
+def _bank_with_one_puzzle(tmp_path: Path) -> None:
+    """bank.db in ``tmp_path`` holding LINE, added through the command line."""
     (tmp_path / "p.txt").write_text(LINE + "\n", encoding="utf-8")
     subprocess.run(
         [sys.executable, "-m", "csp_sudoku", "bank", "add", "bank.db", "p.txt"],
@@ -100,6 +101,10 @@ def test_bank_export_render(tmp_path: Path) -> None:
         check=True,
         capture_output=True,
     )
+
+
+def test_bank_export_render(tmp_path: Path) -> None:
+    _bank_with_one_puzzle(tmp_path)
     export, render, (_, out) = pipeline(
         ["bank", "export", "bank.db", "--batch", "b1"],
         ["render", "-", "-o", "book.svg"],
@@ -114,13 +119,7 @@ def test_bank_export_render(tmp_path: Path) -> None:
 
 
 def test_bank_export_jsonl_render_pdf(tmp_path: Path) -> None:
-    (tmp_path / "p.txt").write_text(LINE + "\n", encoding="utf-8")
-    subprocess.run(
-        [sys.executable, "-m", "csp_sudoku", "bank", "add", "bank.db", "p.txt"],
-        cwd=tmp_path,
-        check=True,
-        capture_output=True,
-    )
+    _bank_with_one_puzzle(tmp_path)
     export, render, _ = pipeline(
         ["bank", "export", "bank.db", "--format", "jsonl"],
         ["render", "-", "-o", "book.pdf"],
