@@ -32,7 +32,12 @@ and -1 for the contradiction; ``info`` is the column of a single, an
 elimination or a contradiction, the application index of a subset step, or
 the inner chain's length of a nested one; ``weight`` is what the record adds to
 a chain's length (1, or 1 + the inner chain's length for a nested step).
-``meta = (records, parents, queue head, applications)``.
+``meta = (records, parents, queue head, applications, overflow)``: the parent
+array is sized by :func:`parent_slots`, enough for every record of a
+hypothesis without nested refutations; a nested record lists the outer
+records its inner chain used, which has no small bound, so a parent that does
+not fit is dropped and ``meta[4]`` set (the caller sizes up and runs again when
+it needs the whole graph).
 """
 
 from __future__ import annotations
@@ -50,6 +55,17 @@ NESTED = 4
 CONTRA = 5
 
 REC_WIDTH = 6
+META_WIDTH = 5
+
+
+@njit(cache=True)
+def parent_slots(nrec, width, maxsub):  # type: ignore[no-untyped-def]
+    """Parent entries that records of a hypothesis without nesting can need.
+
+    A single or a contradiction has at most ``width`` parents, an elimination
+    one, a subset-rule elimination at most ``maxsub * width``.
+    """
+    return nrec * (width * max(maxsub, 1) + 2)
 
 
 @njit(cache=True)
@@ -69,6 +85,9 @@ def _new(rec, meta, lit_rec, lit, kind, info):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _par(rec, par, meta, i, p):  # type: ignore[no-untyped-def]
+    if meta[1] >= par.shape[0]:
+        meta[4] = 1  # no room: see the module doc
+        return
     par[meta[1]] = p
     meta[1] += 1
     rec[i, 4] += 1
@@ -97,6 +116,7 @@ def reset(rec, meta, lit_rec):  # type: ignore[no-untyped-def]
     meta[1] = 0
     meta[2] = 0
     meta[3] = 0
+    meta[4] = 0
 
 
 @njit(cache=True)
@@ -298,7 +318,7 @@ def propagate_nested(  # type: ignore[no-untyped-def]
     cov2 = np.empty_like(cov)
     rec2 = np.empty_like(rec)
     par2 = np.empty_like(par)
-    meta2 = np.zeros(4, dtype=np.int32)
+    meta2 = np.zeros(META_WIDTH, dtype=np.int32)
     lit2 = np.full(2 * ncand, -1, dtype=np.int32)
     apps2 = np.empty_like(apps)
     stamp = np.empty(nrec, dtype=np.int8)
@@ -381,8 +401,9 @@ def refute_all(  # type: ignore[no-untyped-def]
     ncand = alive.shape[0]
     nrec = 2 * ncand + 2
     rec = np.empty((nrec, REC_WIDTH), dtype=np.int32)
-    par = np.empty(nrec * (cc.shape[1] * max(maxsub, 1) + 2), dtype=np.int32)
-    meta = np.zeros(4, dtype=np.int32)
+    # a nested record that overflows this only shortens the length counted here
+    par = np.empty(parent_slots(nrec, cc.shape[1], maxsub), dtype=np.int32)
+    meta = np.zeros(META_WIDTH, dtype=np.int32)
     lit_rec = np.full(2 * ncand, -1, dtype=np.int32)
     ext = np.full(2 * ncand, -1, dtype=np.int32)
     apps = np.empty((ncand, 2 * max(maxsub, 1) + 1), dtype=np.int32)

@@ -47,7 +47,6 @@ marks alone. The tests replay every chain with an independent checker.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -336,7 +335,7 @@ def _verity(
     # one conclusion per step, the one every branch's chain is cut to: a
     # placement when there is one, else the first common elimination (the
     # others, if still there, come as steps of their own)
-    conclusion = ons[0] if ons else ncand_off(base, offs[0])
+    conclusion = ons[0] if ons else base.alive.size + offs[0]  # literal: ON k, or OFF k
     chains = tuple(
         build_chain(state, k, level, settings, base=base, target=conclusion) for k in best_members
     )
@@ -351,11 +350,6 @@ def _verity(
         chains,
         best_col,
     )
-
-
-def ncand_off(base: _Base, k: int) -> int:
-    """The literal "candidate ``k`` removed"."""
-    return int(base.alive.size + k)
 
 
 # --------------------------------------------------------------------------- chains
@@ -378,29 +372,45 @@ def build_chain(
     literal) those the target literal depends on. ``ext`` and ``ext_links``
     describe the enclosing hypothesis of a nested chain (internal use).
     """
-    from csp_sudoku._kernels.chains import REC_WIDTH, find_record, hypothesis, reset, trace
+    from csp_sudoku._kernels.chains import (
+        META_WIDTH,
+        REC_WIDTH,
+        find_record,
+        hypothesis,
+        parent_slots,
+        reset,
+        trace,
+    )
 
     g = state.geometry
     t = tables(g)
     b = base if base is not None else _base(state)
     ncand = b.alive.size
-    alive, on, cnt, cov = b.alive.copy(), b.on.copy(), b.cnt.copy(), b.cov.copy()
     nrec = 2 * ncand + 2
     rec = np.empty((nrec, REC_WIDTH), dtype=np.int32)
-    par = np.empty(nrec * 64, dtype=np.int32)
-    meta = np.zeros(4, dtype=np.int32)
+    meta = np.zeros(META_WIDTH, dtype=np.int32)
     lit_rec = np.full(2 * ncand, -1, dtype=np.int32)
     outer = ext if ext is not None else np.full(2 * ncand, -1, dtype=np.int32)
     maxsub = settings.max_subset
     apps = np.empty((ncand, 2 * max(maxsub, 1) + 1), dtype=np.int32)
-    budget = np.array([settings.budget], dtype=np.int64)
     inner_sub = settings.max_subset if settings.inner_level >= 1 else 0
-    end = int(
-        hypothesis(
-            alive, on, cnt, cov, t.column_candidates, t.candidate_columns, k, level,
-            maxsub if level >= 1 else 0, inner_sub, rec, par, meta, lit_rec, outer, apps, budget,
-        )
-    )  # fmt: skip
+    slots = int(parent_slots(nrec, t.column_candidates.shape[1], maxsub))
+    while True:
+        # the same hypothesis again with room for every parent (a nested
+        # record's list of outer parents has no small bound)
+        par = np.empty(slots, dtype=np.int32)
+        alive, on, cnt, cov = b.alive.copy(), b.on.copy(), b.cnt.copy(), b.cov.copy()
+        budget = np.array([settings.budget], dtype=np.int64)
+        end = int(
+            hypothesis(
+                alive, on, cnt, cov, t.column_candidates, t.candidate_columns, k, level,
+                maxsub if level >= 1 else 0, inner_sub, rec, par, meta, lit_rec, outer, apps, budget,
+            )
+        )  # fmt: skip
+        if not meta[4]:
+            break
+        reset(rec, meta, lit_rec)
+        slots *= 2
     if target is not None:
         end = int(find_record(rec, meta, target))
     if end < 0:
@@ -538,17 +548,6 @@ def move_cells(move: ChainMove, geometry: Geometry) -> tuple[int, ...]:
     cells = {c.assumption[0] for c in move.chains}
     cells |= {c for c, _d in move.placements} | {c for c, _d in move.eliminations}
     return tuple(sorted(cells))
-
-
-def chain_links(chains: Sequence[Chain]) -> int:
-    """Total links over ``chains`` (nested links included)."""
-    total = 0
-    for ch in chains:
-        for lk in ch.links:
-            total += 1
-            if lk.inner is not None:
-                total += chain_links((lk.inner,))
-    return total
 
 
 __all__ = [
