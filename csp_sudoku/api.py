@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 
 from csp_sudoku.backends import backend_for
 from csp_sudoku.backends.base import Backend, Cells
+from csp_sudoku.bits import popcount
 from csp_sudoku.errors import ArgumentError, CountBudgetExceeded, NotUniqueError, ParseError
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.io import fast_cells, parse
@@ -97,20 +98,14 @@ _CHUNK = 10_000
 def _children(part: Cells, geo: Geometry) -> list[Cells]:
     """One part per candidate of ``part``'s most constrained empty cell (none: a dead end)."""
     empty = np.flatnonzero(part == 0)
-    padded = np.append(part, 0)
-    peers = geo.peer_table
-    full = (1 << geo.size) - 1
-    free = []
-    for c in empty.tolist():
-        used = 0
-        for v in padded[peers[c]].tolist():
-            if v:
-                used |= 1 << (v - 1)
-        free.append(full & ~used)
-    k = min(range(empty.size), key=lambda j: bin(free[j]).count("1"))
+    values = np.append(part, 0).astype(np.int64)  # the extra 0 answers the -1 peer padding
+    digit_bits = np.where(values > 0, np.left_shift(1, np.maximum(values - 1, 0)), 0)
+    used = np.bitwise_or.reduce(digit_bits[geo.peer_table[empty]], axis=1)
+    free = ((1 << geo.size) - 1) & ~used
+    k = int(np.argmin(popcount(free)))
     out = []
     for d in range(geo.size):
-        if free[k] >> d & 1:
+        if int(free[k]) >> d & 1:
             child = part.copy()
             child[int(empty[k])] = d + 1
             out.append(child)
