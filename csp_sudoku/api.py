@@ -16,7 +16,7 @@ from typing import cast
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.backends import backend_for
+from csp_sudoku.backends import backend_for, backend_per_call
 from csp_sudoku.backends.base import Backend, Cells
 from csp_sudoku.bits import popcount
 from csp_sudoku.errors import ArgumentError, CountBudgetExceeded, NotUniqueError, ParseError
@@ -59,7 +59,7 @@ def solve(
         geometry: the shape, when it cannot be inferred from the input.
     """
     cells, geo = _cells_and_geometry(puzzle, geometry)
-    sol = backend_for(geo, backend).solve(cells, geo)
+    sol = backend_per_call(geo, backend).solve(cells, geo)
     return None if sol is None else Puzzle(sol, geo)
 
 
@@ -85,7 +85,7 @@ def count_solutions(
     if limit < 1:
         raise ArgumentError(f"limit must be at least 1, got {limit}")
     cells, geo = _cells_and_geometry(puzzle, geometry)
-    be = backend_for(geo, backend)
+    be = backend_per_call(geo, backend)
     if budget_seconds is None and progress is None:
         return be.count(cells, geo, limit)
     return _count_in_parts(np.asarray(cells, dtype=np.int8), geo, be, limit, budget_seconds, progress)
@@ -159,7 +159,7 @@ def is_unique(
         if n is not None:
             return n == 1
     cells, geo = _cells_and_geometry(puzzle, geometry)
-    return backend_for(geo, backend).count(cells, geo, 2) == 1
+    return backend_per_call(geo, backend).count(cells, geo, 2) == 1
 
 
 _TEXT9: list[Callable[[str], int | None]] = []
@@ -191,7 +191,7 @@ def solutions(
 ) -> list[Puzzle]:
     """Up to ``limit`` distinct solutions, as full puzzles."""
     cells, geo = _cells_and_geometry(puzzle, geometry)
-    return [Puzzle(s, geo) for s in backend_for(geo, backend).solutions(cells, geo, limit)]
+    return [Puzzle(s, geo) for s in backend_per_call(geo, backend).solutions(cells, geo, limit)]
 
 
 def count_many(
@@ -219,14 +219,16 @@ def count_many(
         geo = geometry or Geometry.for_cells(arr.shape[1])
         if arr.size and (arr.min() < 0 or arr.max() > geo.size):
             raise ParseError(f"cell values must be in 0..{geo.size}")
-        return backend_for(geo, backend).count_many(arr.astype(np.int8, copy=False), geo, limit)
+        return backend_per_call(geo, backend).count_many(
+            arr.astype(np.int8, copy=False), geo, limit
+        )
     items = [as_puzzle(p, geometry) for p in puzzles]
     if not items:
         return np.zeros(0, dtype=np.int64)
     geo = items[0].geometry
     if any(p.geometry != geo for p in items):
         raise ParseError("count_many needs puzzles of one geometry")
-    return backend_for(geo, backend).count_many(np.stack([p.cells for p in items]), geo, limit)
+    return backend_per_call(geo, backend).count_many(np.stack([p.cells for p in items]), geo, limit)
 
 
 class Checker:

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.backends import backend_for
+from csp_sudoku.backends import backend_per_call
 from csp_sudoku.errors import BatchError as BatchError
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.io import Entry, format_line
@@ -128,7 +128,7 @@ def _count_chunk(
     """Worker task: solution counts of one chunk (None for a chunk of bad lines only)."""
     if geometry is None or cells is None:
         return None
-    return backend_for(geometry, backend).count_many(cells, geometry, limit)
+    return backend_per_call(geometry, backend).count_many(cells, geometry, limit)
 
 
 def _verdict(count: int) -> Status:

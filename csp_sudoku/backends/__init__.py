@@ -7,7 +7,8 @@ name       engine
 ``cpsat``  OR-tools CP-SAT
 ``dlx``    Knuth's Algorithm X over the exact-cover matrix
 ``fast``   compiled bitset propagation + search (standard geometries)
-``auto``   ``fast`` where it applies, else ``sat``
+``auto``   ``fast`` where it applies, else ``sat``; a few 9x9 puzzles
+           before numba has started: a pure-Python search first
 =========  ==========================================================
 
 Each module imports its solver library only when the backend is first used.
@@ -19,12 +20,14 @@ from __future__ import annotations
 
 import atexit
 import importlib
+import sys
 from collections.abc import Callable
 from functools import cache
 
 import numpy as np
 from numpy.typing import NDArray
 
+from csp_sudoku.backends import small9
 from csp_sudoku.backends.base import Backend, Cells
 from csp_sudoku.errors import BackendError
 from csp_sudoku.geometry import Geometry
@@ -77,13 +80,32 @@ def _make(name: str) -> Backend:
 
 
 def backend_for(geometry: Geometry, name: str = "auto") -> Backend:
-    """The backend ``name`` resolved for ``geometry`` (``auto`` picks the fastest that applies)."""
+    """The backend ``name`` resolved for ``geometry`` (``auto`` picks the fastest that applies).
+
+    For hot loops: ``auto`` resolves here, once. For one request use
+    :func:`backend_per_call`.
+    """
     backend = get_backend(name)
     if isinstance(backend, _AutoBackend):
         return backend.pick(geometry)
     if not backend.supports(geometry):
         raise BackendError(f"backend {name!r} does not support {geometry.name} grids")
     return backend
+
+
+def backend_per_call(geometry: Geometry, name: str = "auto") -> Backend:
+    """The backend ``name`` for one request on ``geometry``: ``auto`` stays undecided.
+
+    The ``auto`` backend chooses at each call, so a short run (``csp-sudoku
+    check PUZZLE``, one puzzle's rating) can be answered without starting numba
+    (see :class:`_AutoBackend`); other names are resolved as by :func:`backend_for`.
+    """
+    backend = get_backend(name)
+    return backend if isinstance(backend, _AutoBackend) else backend_for(geometry, name)
+
+
+#: The module whose import starts numba (and loads or compiles its kernels).
+_FAST_MODULE = "csp_sudoku.backends.fast"
 
 
 class _AutoBackend(Backend):
@@ -93,23 +115,66 @@ class _AutoBackend(Backend):
     generic defaults (a Python loop over ``count`` for ``count_many``, one
     ``other_solution`` per clue for ``removable_clues``) are much slower than
     the resolved backend's own.
+
+    Until the fast backend is loaded, counts and solutions of standard 9x9
+    puzzles are first asked of the pure-Python search of
+    :mod:`~csp_sudoku.backends.small9`: starting numba costs a process about
+    0.4 s (seconds of compiling on a machine's first run), which is most of a
+    short run. The process may spend :data:`small9.BUDGET` branch nodes in
+    Python in all (a puzzle counts one more), about as long as numba's start;
+    a search that runs out of them, and everything after, goes to the fast
+    backend. Answers do not
+    depend on the route: counts are exact, and a solution list comes from
+    Python only when it holds at most one solution, so the order in which a
+    backend meets solutions never shows.
     """
 
     name = "auto"
 
+    def __init__(self) -> None:
+        #: Work (branch nodes, and one per puzzle) the Python search may still do in this process.
+        self.python_work = small9.BUDGET
+
     def pick(self, geometry: Geometry) -> Backend:
         return _auto_choice(geometry)
+
+    def _python_first(self, geometry: Geometry) -> bool:
+        """True while a 9x9 request should go to the Python search first."""
+        return (
+            self.python_work > 0 and _FAST_MODULE not in sys.modules and small9.is_plain9(geometry)
+        )
 
     def supports(self, geometry: Geometry) -> bool:
         return self.pick(geometry).supports(geometry)
 
+    def _python_solutions(self, cells: Cells) -> list[Cells] | None:
+        """The solutions of a 9x9 puzzle with at most one, from Python; None otherwise."""
+        found, work = small9.solutions9(cells.tolist(), 2, self.python_work)
+        self.python_work -= work
+        if found is None or len(found) > 1:  # out of budget, a bad value, or an order to keep
+            return None
+        return [np.array(s, dtype=np.int8) for s in found]
+
     def solutions(self, cells: Cells, geometry: Geometry, limit: int) -> list[Cells]:
+        if limit > 0 and self._python_first(geometry):
+            found = self._python_solutions(cells)
+            if found is not None:
+                return found
         return self.pick(geometry).solutions(cells, geometry, limit)
 
     def count(self, cells: Cells, geometry: Geometry, limit: int = 2) -> int:
+        if limit > 0 and self._python_first(geometry):
+            n, work = small9.count9(cells.tolist(), limit, self.python_work)
+            self.python_work -= work
+            if n >= 0:
+                return n
         return self.pick(geometry).count(cells, geometry, limit)
 
     def solve(self, cells: Cells, geometry: Geometry) -> Cells | None:
+        if self._python_first(geometry):
+            found = self._python_solutions(cells)
+            if found is not None:
+                return found[0] if found else None
         return self.pick(geometry).solve(cells, geometry)
 
     def other_solution(self, cells: Cells, geometry: Geometry, known: Cells) -> Cells | None:
@@ -121,6 +186,20 @@ class _AutoBackend(Backend):
     def count_many(
         self, cells: NDArray[np.integer], geometry: Geometry, limit: int = 2
     ) -> NDArray[np.int64]:
+        if (
+            limit > 0
+            and cells.ndim == 2
+            and cells.shape[1] == 81
+            and cells.shape[0] <= small9.MAX_BATCH
+            and self._python_first(geometry)
+        ):
+            counts, work = small9.count_many9(cells, limit, self.python_work)
+            self.python_work -= work
+            if not (counts == small9.BAD_VALUE).any():  # else the backend's own error message
+                rest = np.flatnonzero(counts == small9.GAVE_UP)
+                if rest.size:
+                    counts[rest] = self.pick(geometry).count_many(cells[rest], geometry, limit)
+                return counts
         return self.pick(geometry).count_many(cells, geometry, limit)
 
 
@@ -141,4 +220,4 @@ def _close_all() -> None:
     _INSTANCES.clear()
 
 
-__all__ = ["Backend", "backend_for", "backend_names", "get_backend"]
+__all__ = ["Backend", "backend_for", "backend_names", "backend_per_call", "get_backend"]

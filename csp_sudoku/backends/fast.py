@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 
 from csp_sudoku._kernels import bitset, init_numba_target, sudoku9
 from csp_sudoku.backends.base import Backend, Cells
+from csp_sudoku.backends.small9 import is_plain9 as _is_plain9
 from csp_sudoku.errors import ParseError
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.io import _LUT
@@ -76,11 +77,6 @@ def count_text9(text: str, limit: int = 2) -> int | None:
         )
     )
     return n if n >= 0 else None
-
-
-def _is_plain9(geometry: Geometry) -> bool:
-    """True for the standard 9x9 grid (3x3 boxes, no extra units or regions): the 9x9 kernel's."""
-    return geometry.is_standard and geometry.size == 9 and geometry.box_rows == 3
 
 
 @dataclass(frozen=True)
