@@ -119,8 +119,14 @@ def rng_next(st: NDArray[np.uint64]) -> np.uint64:  # pragma: no cover - compile
 
 @njit(cache=True)
 def rng_below(st: NDArray[np.uint64], n: int) -> int:  # pragma: no cover - compiled
-    """A random integer in ``0 .. n-1`` (``n > 0``)."""
-    return int(rng_next(st) % np.uint64(n))
+    """A random integer in ``0 .. n-1`` (``n > 0``), an ``int64``.
+
+    ``int64``, not the ``uint64`` of the draw: a caller's ``k -= count`` then
+    stays an integer, and every call passes ``enumerate_strategy`` an ``int64``
+    target (a ``uint64`` or ``float64`` one compiled it, and everything below
+    it, once more each).
+    """
+    return np.int64(rng_next(st) % np.uint64(n))
 
 
 @njit(cache=True)
@@ -668,33 +674,39 @@ def enumerate_strategy(
     target: int,
     ops: I64,
 ) -> tuple[int, int, int]:  # pragma: no cover - compiled
-    """Dispatch to the enumerator of strategy ``s``: returns ``(p, v, nops)``."""
+    """Dispatch to the enumerator of strategy ``s``: returns ``(p, v, nops)``.
+
+    Subset sizes are passed as ``np.int64(k)``, not as literals: numba
+    compiles a callee once per literal argument value, so ``_fish(..., 2, ...)``,
+    ``3`` and ``4`` would be three compilations of ``_fish`` (seconds each on a
+    first run) instead of one.
+    """
     if s == 0:
         return _naked_single(masks, values, target, ops)
     if s == 1:
         return _hidden_single(masks, values, units, cell_units, target, ops)
     if s == 2:
-        return _naked_subset(masks, values, units, 2, target, ops)
+        return _naked_subset(masks, values, units, np.int64(2), target, ops)
     if s == 3:
-        return _hidden_subset(masks, values, units, 2, target, ops)
+        return _hidden_subset(masks, values, units, np.int64(2), target, ops)
     if s == 4:
         return _locked_candidates(
             masks, values, units, cell_units, inter_cells, inter_line, inter_box, target, ops
         )
     if s == 5:
-        return _naked_subset(masks, values, units, 3, target, ops)
+        return _naked_subset(masks, values, units, np.int64(3), target, ops)
     if s == 6:
-        return _hidden_subset(masks, values, units, 3, target, ops)
+        return _hidden_subset(masks, values, units, np.int64(3), target, ops)
     if s == 7:
-        return _fish(masks, values, n, 2, target, ops)
+        return _fish(masks, values, n, np.int64(2), target, ops)
     if s == 8:
-        return _naked_subset(masks, values, units, 4, target, ops)
+        return _naked_subset(masks, values, units, np.int64(4), target, ops)
     if s == 9:
-        return _hidden_subset(masks, values, units, 4, target, ops)
+        return _hidden_subset(masks, values, units, np.int64(4), target, ops)
     if s == 10:
-        return _fish(masks, values, n, 3, target, ops)
+        return _fish(masks, values, n, np.int64(3), target, ops)
     if s == 11:
-        return _fish(masks, values, n, 4, target, ops)
+        return _fish(masks, values, n, np.int64(4), target, ops)
     return _backtracking(masks, values, units, peers, n, target, ops)
 
 
@@ -761,7 +773,7 @@ def hsolve_runs(
                         inter_line,
                         inter_box,
                         n,
-                        -1,
+                        np.int64(-1),  # count only (an int64 like the target below: one compile)
                         ops,
                     )
                     vs[s] = v
