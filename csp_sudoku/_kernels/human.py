@@ -210,8 +210,11 @@ def refute_many(masks, values, peers, npeers, units, cells, digits, rand, limit)
     m2 = np.empty_like(masks)
     v2 = np.empty_like(values)
     for i in range(n):
-        m2[:] = masks
-        v2[:] = values
+        # element loops, not ``m2[:] = masks``: a slice assignment makes numba compile
+        # its shape-mismatch error message (string formatting: seconds of a first run)
+        for c in range(ncells):
+            m2[c] = masks[c]
+            v2[c] = values[c]
         place(m2, v2, peers, npeers, cells[i], digits[i])
         steps = 0
         result = np.inf

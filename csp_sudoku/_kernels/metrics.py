@@ -47,6 +47,11 @@ STRATEGY_NAMES: tuple[str, ...] = (
 )
 #: Tier of each strategy id.
 STRATEGY_TIERS: tuple[int, ...] = (0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 5)
+#: The k of each subset and fish strategy id (0 for the others), read by
+#: :func:`enumerate_strategy` from this array rather than written 2, 3, 4 (see there).
+_SUBSET_SIZE = np.array([0, 0, 2, 2, 0, 3, 3, 2, 4, 4, 3, 4, 0], dtype=np.int64)
+#: The target "count only" (-1) of :func:`enumerate_strategy`, as an int64 for the same reason.
+_COUNT_ONLY = np.array([-1], dtype=np.int64)
 #: First strategy id of each tier, and one past the last (tier t is ids TIER_START[t]:TIER_START[t+1]).
 TIER_START: tuple[int, ...] = (0, 2, 5, 8, 11, 12, 13)
 N_STRATEGIES = 13
@@ -121,12 +126,12 @@ def rng_next(st: NDArray[np.uint64]) -> np.uint64:  # pragma: no cover - compile
 def rng_below(st: NDArray[np.uint64], n: int) -> int:  # pragma: no cover - compiled
     """A random integer in ``0 .. n-1`` (``n > 0``), an ``int64``.
 
-    ``int64``, not the ``uint64`` of the draw: a caller's ``k -= count`` then
-    stays an integer, and every call passes ``enumerate_strategy`` an ``int64``
-    target (a ``uint64`` or ``float64`` one compiled it, and everything below
-    it, once more each).
+    ``int64``, not the ``uint64`` of the draw (``int()`` of a ``uint64`` is a
+    ``uint64`` in numba): a caller's ``k -= count`` then stays an integer, and
+    every call passes ``enumerate_strategy`` an ``int64`` target (a ``uint64``
+    or ``float64`` one compiled it, and everything below it, once more each).
     """
-    return np.int64(rng_next(st) % np.uint64(n))
+    return int(np.int64(rng_next(st) % np.uint64(n)))
 
 
 @njit(cache=True)
@@ -676,38 +681,29 @@ def enumerate_strategy(
 ) -> tuple[int, int, int]:  # pragma: no cover - compiled
     """Dispatch to the enumerator of strategy ``s``: returns ``(p, v, nops)``.
 
-    Subset sizes are passed as ``np.int64(k)``, not as literals: numba
-    compiles a callee once per literal argument value, so ``_fish(..., 2, ...)``,
-    ``3`` and ``4`` would be three compilations of ``_fish`` (seconds each on a
-    first run) instead of one.
+    One call site per enumerator, with the subset size read from
+    :data:`_SUBSET_SIZE`: numba compiles a callee once per literal argument
+    value (``_fish(..., 2, ...)``, ``3`` and ``4`` were three compilations of
+    ``_fish``), and LLVM inlines and optimises a callee once per call site, in
+    this function and again in every kernel that calls it. Seconds each, on a
+    machine's first run.
     """
     if s == 0:
         return _naked_single(masks, values, target, ops)
     if s == 1:
         return _hidden_single(masks, values, units, cell_units, target, ops)
-    if s == 2:
-        return _naked_subset(masks, values, units, np.int64(2), target, ops)
-    if s == 3:
-        return _hidden_subset(masks, values, units, np.int64(2), target, ops)
     if s == 4:
         return _locked_candidates(
             masks, values, units, cell_units, inter_cells, inter_line, inter_box, target, ops
         )
-    if s == 5:
-        return _naked_subset(masks, values, units, np.int64(3), target, ops)
-    if s == 6:
-        return _hidden_subset(masks, values, units, np.int64(3), target, ops)
-    if s == 7:
-        return _fish(masks, values, n, np.int64(2), target, ops)
-    if s == 8:
-        return _naked_subset(masks, values, units, np.int64(4), target, ops)
-    if s == 9:
-        return _hidden_subset(masks, values, units, np.int64(4), target, ops)
-    if s == 10:
-        return _fish(masks, values, n, np.int64(3), target, ops)
-    if s == 11:
-        return _fish(masks, values, n, np.int64(4), target, ops)
-    return _backtracking(masks, values, units, peers, n, target, ops)
+    if s >= 12:
+        return _backtracking(masks, values, units, peers, n, target, ops)
+    k = _SUBSET_SIZE[s]
+    if s == 7 or s == 10 or s == 11:  # x-wing, swordfish, jellyfish
+        return _fish(masks, values, n, k, target, ops)
+    if s % 3 == 2:  # 2, 5, 8: naked double, triple, quad
+        return _naked_subset(masks, values, units, k, target, ops)
+    return _hidden_subset(masks, values, units, k, target, ops)  # 3, 6, 9
 
 
 @njit(cache=True)
@@ -773,7 +769,7 @@ def hsolve_runs(
                         inter_line,
                         inter_box,
                         n,
-                        np.int64(-1),  # count only (an int64 like the target below: one compile)
+                        _COUNT_ONLY[0],  # not a literal -1: see _COUNT_ONLY
                         ops,
                     )
                     vs[s] = v
