@@ -155,7 +155,7 @@ def low_digit(x: int | np.int64) -> int:  # pragma: no cover - compiled
 
 @njit(cache=True)
 def place(
-    masks: I64, values: NDArray[np.int8], peers: I64, cell: int, d: int
+    masks: I64, values: NDArray[np.int8], peers: I64, cell: int, d: int | np.int64
 ) -> None:  # pragma: no cover
     bit = np.int64(1) << np.int64(d - 1)
     values[cell] = d
@@ -807,7 +807,8 @@ def hsolve_runs(
                 for c in range(ncells):
                     if values[c] == 0:
                         if k == 0:
-                            place(masks, values, peers, c, solution[c])
+                            # an int64 digit, like every other call's (one compile)
+                            place(masks, values, peers, c, np.int64(solution[c]))
                             break
                         k -= 1
                 nstuck += 1
@@ -891,7 +892,8 @@ def oracle_runs(
                 for c in range(ncells):
                     if values[c] == 0:
                         if k == 0:
-                            place(masks, values, peers, c, solution[c])
+                            # an int64 digit, like every other call's (one compile)
+                            place(masks, values, peers, c, np.int64(solution[c]))
                             break
                         k -= 1
                 oracle += 1
