@@ -132,3 +132,17 @@ def test_numba_blas_still_works_after_the_fast_backend_started_numba() -> None:
     )
     assert float(out) == 5.0
     assert "scipy.linalg" in loaded
+
+
+def test_rate_of_one_puzzle_needs_no_solver_kernel_and_no_blas_probe() -> None:
+    # the puzzle's solution comes from the Python search; the metric kernels start
+    # numba's target without the BLAS probe (which imports all of scipy.linalg)
+    loaded, out = _modules_after(
+        "from csp_sudoku.cli import main\n"
+        f"code = main(['rate', '--quiet', '--seed', '1', '--metric', 'hsolve,oracle', {LINE!r}])\n"
+        "assert code == 0, code"
+    )
+    assert [row.split("\t")[1] for row in out.splitlines()] == ["hsolve", "oracle"]
+    assert "csp_sudoku._kernels.metrics" in loaded
+    for mod in ("csp_sudoku.backends.fast", "csp_sudoku._kernels.sudoku9", "scipy.linalg"):
+        assert mod not in loaded, f"rate loaded {mod}"

@@ -6,7 +6,7 @@ package imports nothing: each kernel module is imported by its caller when
 first used.
 
 :func:`init_numba_target` starts numba's CPU target without its BLAS probe;
-the fast backend calls it before its first kernel call.
+every kernel module calls it when imported, before any kernel runs.
 """
 
 from __future__ import annotations

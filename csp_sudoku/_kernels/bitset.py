@@ -41,6 +41,10 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 from numpy.typing import NDArray
 
+from csp_sudoku._kernels import init_numba_target
+
+init_numba_target()  # numba's CPU target without its BLAS probe (see there)
+
 # --------------------------------------------------------------------------- bit helpers
 
 

@@ -34,6 +34,10 @@ import numba as nb
 import numpy as np
 from numpy.typing import NDArray
 
+from csp_sudoku._kernels import init_numba_target
+
+init_numba_target()  # numba's CPU target without its BLAS probe (see there)
+
 _PERM3 = np.array(list(permutations(range(3))), dtype=np.int64)  # 6 x 3
 
 

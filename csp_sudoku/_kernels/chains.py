@@ -45,7 +45,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from csp_sudoku._kernels import init_numba_target
 from csp_sudoku._kernels.human import subset_search
+
+init_numba_target()  # numba's CPU target without its BLAS probe (see there)
 
 ASSUME = 0
 ELIM = 1

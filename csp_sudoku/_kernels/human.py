@@ -30,6 +30,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from csp_sudoku._kernels import init_numba_target
+
+init_numba_target()  # numba's CPU target without its BLAS probe (see there)
+
 # --------------------------------------------------------------------------- singles
 
 

@@ -25,7 +25,10 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from csp_sudoku._kernels import init_numba_target
 from csp_sudoku.geometry import Geometry
+
+init_numba_target()  # numba's CPU target without its BLAS probe (see there)
 
 I64 = NDArray[np.int64]
 

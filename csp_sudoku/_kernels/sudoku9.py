@@ -54,7 +54,10 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from csp_sudoku._kernels import init_numba_target
 from csp_sudoku._kernels.bitset import _ctpop, _cttz
+
+init_numba_target()  # numba's CPU target without its BLAS probe (see there)
 
 #: Words in a state: 27 digit-band boards, the placed cells of each band,
 #: then what each propagation step last saw of the boards (see :func:`_propagate`).

@@ -27,14 +27,12 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku._kernels import bitset, init_numba_target, sudoku9
+from csp_sudoku._kernels import bitset, sudoku9
 from csp_sudoku.backends.base import Backend, Cells
 from csp_sudoku.backends.small9 import is_plain9 as _is_plain9
 from csp_sudoku.errors import ParseError
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.io import _LUT
-
-init_numba_target()  # numba's start without scipy.linalg: about 0.2 s less per process
 
 #: Largest digit count a candidate mask (``int64``) holds.
 MAX_SIZE = 62

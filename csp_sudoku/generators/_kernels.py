@@ -12,7 +12,10 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from csp_sudoku._kernels import init_numba_target
 from csp_sudoku._kernels.metrics import popcount as _popcount
+
+init_numba_target()  # numba's CPU target without its BLAS probe (see there)
 
 
 @njit(cache=True)
