@@ -13,3 +13,7 @@ if ! .venv/bin/python -c "import csp_sudoku, pytest, hypothesis, mypy, ruff" >/d
   .venv/bin/python -m pip install --quiet -e ".[dev]"
   touch .venv/.installed
 fi
+# Byte-compile the package, as pip does for a regular install: an editable install is
+# otherwise compiled from source at every start when PYTHONDONTWRITEBYTECODE is set
+# (about 30 ms of a 0.25 s `csp-sudoku check PUZZLE`). Up-to-date files are skipped.
+.venv/bin/python -m compileall -q csp_sudoku >/dev/null

@@ -68,6 +68,7 @@ def test_check_path_loads_only_what_check_needs() -> None:
     # one 9x9 puzzle is answered in Python: numba is not even imported
     for name in (*HEAVY, "tqdm", "numba", "llvmlite", "scipy"):
         assert name not in tops, f"check loaded {name}"
+    assert "numpy.random" not in loaded  # (csp_sudoku.seeds loads it: only for --seed)
     # the other commands, their libraries and kernels stay out
     for mod in (
         "csp_sudoku.cli.rate",

@@ -17,7 +17,6 @@ from typing import IO, Any
 from csp_sudoku.errors import ParseError, SeedError
 from csp_sudoku.geometry import Geometry
 from csp_sudoku.io import Entry, read_puzzles
-from csp_sudoku.seeds import check_seed
 
 #: Seeds are non-negative integers below this (numpy's SeedSequence takes any such int).
 MAX_SEED = 2**128
@@ -55,6 +54,8 @@ def seed_arg(text: str) -> int:
     """An argparse ``type`` for ``--seed``: a non-negative integer."""
     t = text.strip()
     if t.startswith("-") and t[1:].isdigit() and len(t) <= len(str(MAX_SEED)) + 1:
+        from csp_sudoku.seeds import check_seed  # here: it loads numpy.random (10 ms a start)
+
         try:
             check_seed(int(t))  # the one wording of a bad seed (csp_sudoku.seeds)
         except SeedError as err:
