@@ -1,0 +1,109 @@
+"""Start-up of the command line: warm and first-run (empty numba cache) times, interleaved.
+
+Each ROOT is a source tree of csp_sudoku (the repository, or another commit
+exported with ``git archive REV | tar -x -C DIR``), run with this
+interpreter's packages through ``PYTHONPATH=ROOT`` from a scratch folder (so
+the current folder does not shadow it). The runs of the roots alternate, so
+a change in the machine's load hits every root alike; the figures are the
+median wall and CPU (user + system) seconds of the runs, with their range.
+
+* ``warm check``: ``csp-sudoku check PUZZLE`` with the numba cache in place
+  (one untimed run first fills it);
+* ``first check`` and ``first rate``: the same after deleting ROOT's numba
+  cache (``*.nbi``/``*.nbc``), as on a fresh machine: ``rate`` with every
+  metric (``--metric hsolve,rounds,...,combined``).
+
+Usage:
+    .venv/bin/python benchmarks/bench_startup.py [--warm 9] [--cold 3] ROOT [ROOT ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+#: The README's puzzle.
+PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+METRICS = "hsolve,rounds,mdrt,oracle,refutation,dependency,se,combined"
+RUN_CLI = "import sys; from csp_sudoku.cli import main; sys.exit(main())"
+COMMANDS = {
+    "check": ["check", PUZZLE],
+    "rate": ["rate", "--seed", "1", "--metric", METRICS, PUZZLE],
+}
+
+
+def _clear_numba_cache(root: Path) -> None:
+    for pattern in ("*.nbi", "*.nbc"):
+        for f in (root / "csp_sudoku").rglob(pattern):
+            f.unlink()
+
+
+def _run(root: Path, args: list[str], scratch: str) -> tuple[float, float]:
+    """Wall and CPU seconds of one CLI run from ``root``."""
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-c", RUN_CLI, *args],
+        cwd=scratch,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=True,
+    )
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def _report(label: str, root: Path, runs: list[tuple[float, float]]) -> None:
+    walls = [w for w, _ in runs]
+    cpus = [c for _, c in runs]
+    print(
+        f"{label:12s} {root}: wall median {statistics.median(walls):.2f} s "
+        f"({min(walls):.2f}-{max(walls):.2f}), CPU median {statistics.median(cpus):.2f} s "
+        f"({min(cpus):.2f}-{max(cpus):.2f}), {len(runs)} runs"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("roots", nargs="+", type=Path, help="source trees of csp_sudoku")
+    ap.add_argument("--warm", type=int, default=9, help="warm check runs per root")
+    ap.add_argument("--cold", type=int, default=3, help="first runs per root and command")
+    args = ap.parse_args()
+    roots = [r.resolve() for r in args.roots]
+    loads = [os.getloadavg()[0]]
+    with tempfile.TemporaryDirectory() as scratch:
+        results: dict[tuple[str, Path], list[tuple[float, float]]] = {}
+        for cmd in ("check", "rate"):
+            for _ in range(args.cold):
+                for root in roots:
+                    _clear_numba_cache(root)
+                    results.setdefault((f"first {cmd}", root), []).append(
+                        _run(root, COMMANDS[cmd], scratch)
+                    )
+                    loads.append(os.getloadavg()[0])
+        for root in roots:
+            _run(root, COMMANDS["check"], scratch)  # the cache of check's kernels, if any
+        for _ in range(args.warm):
+            for root in roots:
+                results.setdefault(("warm check", root), []).append(
+                    _run(root, COMMANDS["check"], scratch)
+                )
+        loads.append(os.getloadavg()[0])
+    for (label, root), runs in results.items():
+        _report(label, root, runs)
+    print(f"load average (1 min) during the runs: {min(loads):.1f}-{max(loads):.1f}")
+
+
+if __name__ == "__main__":
+    main()
