@@ -153,9 +153,14 @@ def is_unique(
     puzzle: PuzzleLike, *, backend: str = "auto", geometry: Geometry | None = None
 ) -> bool:
     """True when ``puzzle`` has exactly one solution."""
-    plain9 = geometry is None or geometry == Geometry.standard(9)
-    if isinstance(puzzle, str) and backend == "auto" and plain9:
-        n = _text9()(puzzle)  # a clean 81-symbol line: straight to the 9x9 kernel
+    if (
+        isinstance(puzzle, str)
+        and backend == "auto"
+        and (geometry is None or geometry == Geometry.standard(9))
+    ):
+        # a clean 81-symbol line: straight to the 9x9 kernel (this is the hot
+        # path of a caller's loop, so it is kept to a few operations)
+        n = (_TEXT9 or _text9_list())[0](puzzle)
         if n is not None:
             return n == 1
     cells, geo = _cells_and_geometry(puzzle, geometry)
@@ -170,11 +175,12 @@ def _no_text9(text: str) -> None:
     return None
 
 
-def _text9() -> Callable[[str], int | None]:
-    """Count-to-2 from a 9x9 line's text (:func:`csp_sudoku.backends.fast.count_text9`).
+def _text9_list() -> list[Callable[[str], int | None]]:
+    """:data:`_TEXT9` filled: count-to-2 from a 9x9 line's text.
 
-    Looked up on first use, so importing the API does not import the compiled
-    kernels; None-returning when ``auto`` does not resolve to the fast backend.
+    That is :func:`csp_sudoku.backends.fast.count_text9`, looked up on first
+    use, so importing the API does not import the compiled kernels; a
+    None-returning function when ``auto`` does not resolve to the fast backend.
     """
     if not _TEXT9:
         if backend_for(Geometry.standard(9), "auto").name == "fast":
@@ -183,7 +189,7 @@ def _text9() -> Callable[[str], int | None]:
             _TEXT9.append(count_text9)
         else:
             _TEXT9.append(_no_text9)
-    return _TEXT9[0]
+    return _TEXT9
 
 
 def solutions(

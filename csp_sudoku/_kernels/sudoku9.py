@@ -3,42 +3,41 @@
 The generic kernel (:mod:`csp_sudoku._kernels.bitset`) keeps one candidate
 mask per cell and reads the geometry from tables, so every step walks lists
 of peers and units. This one knows the 9x9 shape and keeps the state the way
-the fastest native solvers do, *digit-major*: for each digit and each band
-(three rows) one 27-bit word whose bit ``(row % 3) * 9 + col`` is set while
-the digit is still possible in that cell. 27 words hold every candidate, and
-one more word per band marks the cells already placed; with the propagation
-steps' snapshots (below) a search state is 111 integers, copied in one go
-when the search branches.
+the fastest native solvers do, *digit-major*: for each band (three rows) and
+digit one 27-bit word, index ``9 * band + digit``, whose bit
+``(row % 3) * 9 + col`` is set while the digit is still possible in that
+cell; three more words hold the cells of each band not placed yet. A search
+state is those 30 integers, copied in one go when the search branches.
 
-Reasoning, to a fixed point, all of it bit arithmetic on those words:
+Propagation (:func:`_propagate`) is a worklist over the 27 words: a bit mask
+of the words changed since they were last read (no snapshots to compare).
+Reading a word does, all in bit arithmetic and 512-entry tables:
 
-* **band matching** (box-line reasoning, both ways): inside a band a digit
-  sits once in each of the three rows and once in each of the three boxes, so
-  its row-by-box occupancy must hold a permutation. A table indexed by the
-  9-bit occupancy keeps only the (row, box) pairs that lie on some
-  permutation (0 when none does: a contradiction). This is pointing and
-  claiming between the band's rows and boxes, done for every digit and band
-  at every node for a few table look-ups. **Stack matching** does the same
-  for the columns and boxes of each stack.
-* **minirow and minicolumn triples**: a minirow (three cells of a row in a
-  box) with exactly three possible digits confines them to it within its row
-  and box; a minirow that three digits must occupy holds nothing else; fewer
-  than three possible digits is a contradiction. The same for minicolumns.
-* **hidden singles** in rows and boxes (a band word masked to one row or box
-  with one bit left) and in columns (per digit, a once/twice count over the
-  nine rows);
-* **naked singles**: per band, a once/twice count over the nine digit words
-  gives the cells with exactly one candidate, and the cells with none (a
-  contradiction), with no loop over cells.
+* **band matching** (box-line reasoning along rows, both ways): inside a
+  band the digit sits once in each of the three rows and once in each of the
+  three boxes, so its row-by-box occupancy must hold a permutation; a table
+  indexed by the 9-bit occupancy keeps the cells of the (row, box) pairs on
+  some permutation (none left: a contradiction). This turns a hidden single
+  in a box into one in its row;
+* **row singles**: a row of the band with one cell left for the digit places
+  the digit there (the cell is cleared in the band's other eight words and
+  leaves the unplaced cells);
+* **stack singles and pairs** (box-line reasoning along columns): in a stack
+  the digit sits once in each band and once in each column. A band left with
+  one column of the stack takes it from the other two bands; two bands left
+  with the same two columns take both from the third. With the band matching
+  this places hidden singles of columns too.
 
-Each step keeps a snapshot of the words it last read and skips the bands or
-digits that have not changed since. Placing a digit clears its cell in the
-other eight words, its row and box in its own word, and its column in the two
-other bands of its digit.
+Each write that changes a word marks it for reading again. When no word is
+marked, a once/twice count over the nine words of each band gives the
+**naked singles** (placed by clearing the rest of the cell's row and box in
+the digit's word, which the next reading turns into a row single) and the
+cells with no candidate left (a contradiction), with no loop over cells.
 
-Search branches on a cell with the fewest candidates (two, nearly always),
-taking among those the one whose placement removes the most candidates;
-depth-first, one saved state per level; it stops at ``limit`` solutions.
+Search branches on a cell with two candidates (three when there is none),
+taking among those the one whose placement removes the most candidates from
+its row, box and column (:func:`_score`); depth-first, one saved state per
+level; it stops at ``limit`` solutions.
 
 Entry points: :func:`count_cells`, :func:`count_batch`, :func:`count_text`
 (from the bytes of a line), :func:`removable` and :func:`reduce` (the
@@ -56,37 +55,26 @@ from numpy.typing import NDArray
 
 from csp_sudoku._kernels.bitset import _ctpop, _cttz
 
-#: Words in a state: 27 digit-band boards, the placed cells of each band,
-#: then what each propagation step last saw of the boards (see :func:`_propagate`).
-_SOLVED = 27
-_SEEN_BAND = 30
-_SEEN_STACK = 57
-_SEEN_NAKED = 84
-_WORDS = 111
+#: Words in a state: 27 band-digit boards (index ``9 * band + digit``), then
+#: the unplaced cells of each band.
+_UNPLACED = 27
+_WORDS = 30
 _ALL27 = (1 << 27) - 1
+#: Every one of the 27 words marked for reading.
+_ALL_WORDS = (1 << 27) - 1
 
 
 def _tables() -> tuple[NDArray[np.int64], ...]:
     """The constant tables the kernel reads (built once, at import, with numpy: about 1 ms)."""
     m = np.arange(512, dtype=np.int64)  # every 9-bit value
-    rows3 = np.array([7 << (3 * r) for r in range(3)], np.int64)  # (row, box) bits of a row
-    boxes3 = np.array([0b001001001 << k for k in range(3)], np.int64)  # ... of a box
-
-    def popcount9(x: NDArray[np.int64]) -> NDArray[np.int64]:
-        return sum(((x >> j) & 1) for j in range(9))  # type: ignore[return-value]
-
-    # triad occupancy of a 9-bit row: bit k set when columns 3k..3k+2 hold a bit;
-    # full3: bit k set when all three do
-    tri = np.zeros(512, np.int64)
-    full3 = np.zeros(512, np.int64)
+    ones = sum(((m >> j) & 1) for j in range(9))
+    # a 9-bit row of a band word -> bits 0-2: which of its three minirows hold a
+    # bit (its boxes); bits 3-11: the row itself when it holds one bit, else 0
+    rowt = np.where(ones == 1, m, 0) << 3
     for k in range(3):
-        t = (m >> (3 * k)) & 7
-        tri |= (t != 0).astype(np.int64) << k
-        full3 |= (t == 7).astype(np.int64) << k
-    # for a (row, box) occupancy bit q = r*3+k of a band: the other bits of its row and box
-    line = np.array([(rows3[q // 3] | boxes3[q % 3]) & ~(1 << q) for q in range(9)], np.int64)
-    # band matching: occupancy bit r*3+k (row r of the band meets box k) -> pairs9,
-    # the (row, box) pairs on some permutation, and keep, those pairs' cells
+        rowt |= (((m >> (3 * k)) & 7) != 0).astype(np.int64) << k
+    # band matching: occupancy bit r*3+k (row r of the band meets box k) -> the
+    # cells of the (row, box) pairs that lie on some permutation
     pairs9 = np.zeros(512, np.int64)
     for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)):
         pm = sum(1 << (r * 3 + perm[r]) for r in range(3))
@@ -94,22 +82,33 @@ def _tables() -> tuple[NDArray[np.int64], ...]:
     keep = np.zeros(512, np.int64)
     for q in range(9):
         keep |= ((pairs9 >> q) & 1) * (7 << ((q // 3) * 9 + 3 * (q % 3)))
-    # the minirows (bit q) a digit is confined to within its row or its box
-    conf = np.zeros(512, np.int64)
-    for q in range(9):
-        alone = (popcount9(m & rows3[q // 3]) == 1) | (popcount9(m & boxes3[q % 3]) == 1)
-        conf |= (((m >> q) & 1) & alone) << q
+    # a 9-bit set of columns -> those columns in all three rows of a band word
+    colrep = m | (m << 9) | (m << 18)
+    # the columns a band's word uses -> what the other bands of its digit keep:
+    # stack1, without the columns of a stack where it uses one column only;
+    # stack2 (given the columns two bands use together), without the columns of
+    # a stack where they use two only
+    stack1 = np.full(512, _ALL27, np.int64)
+    stack2 = np.full(512, _ALL27, np.int64)
+    for s in range(3):
+        part = (m >> (3 * s)) & 7
+        n = sum(((part >> j) & 1) for j in range(3))
+        stack1 &= ~np.where(n == 1, colrep[part << (3 * s)], 0)
+        stack2 &= ~np.where(n == 2, colrep[part << (3 * s)], 0)
     # for a cell bit of a band: its row and box inside the band, itself excluded
     peer = np.zeros(27, np.int64)
     for bit in range(27):
         r, c = divmod(bit, 9)
         peer[bit] = ((0x1FF << (9 * r)) | (0x1C0E07 << (3 * (c // 3)))) & ~(1 << bit)
-    col = np.array([(1 << c) | (1 << (9 + c)) | (1 << (18 + c)) for c in range(9)], np.int64)
-    row = np.array([0x1FF << (9 * r) for r in range(3)], np.int64)
-    box = np.array([0x1C0E07 << (3 * k) for k in range(3)], np.int64)
-    # a 9-bit set of columns -> those columns in all three rows of a band word
-    colrep = m | (m << 9) | (m << 18)
-    return tri, full3, line, keep, pairs9, peer, col, row, box, colrep, conf
+    # a 3-bit set of rows (or boxes) of a band -> their cells
+    rows3 = np.zeros(8, np.int64)
+    boxes3 = np.zeros(8, np.int64)
+    for x in range(8):
+        for k in range(3):
+            if x >> k & 1:
+                rows3[x] |= 0x1FF << (9 * k)
+                boxes3[x] |= 0x1C0E07 << (3 * k)
+    return rowt, keep, colrep, stack1, stack2, peer, rows3, boxes3
 
 
 def _peers81() -> NDArray[np.int64]:
@@ -124,317 +123,150 @@ def _peers81() -> NDArray[np.int64]:
 
 _PEERS81 = _peers81()
 
-(_TRI, _FULL3, _LINE, _KEEP, _PAIRS, _PEER, _COL, _ROW, _BOX, _COLREP, _CONF) = _tables()
+
+def _text_values() -> NDArray[np.int8]:
+    """Text byte -> 9x9 cell value: the digits 1-9, 0 for a blank, -1 for no symbol."""
+    table = np.full(256, -1, np.int8)
+    for ch in ".0-*_":  # the blanks of csp_sudoku.io (a test checks they agree)
+        table[ord(ch)] = 0
+    for d in range(1, 10):
+        table[ord(str(d))] = d
+    return table
 
 
-@njit(cache=True, inline="always")
-def _place(st, d, b, bit):  # type: ignore[no-untyped-def]
-    """Place digit ``d`` (0-based) at cell bit ``bit`` (a one-bit mask) of band ``b``."""
-    for e in range(9):
-        st[e * 3 + b] &= ~bit
-    p = _cttz(bit)
-    i = d * 3 + b
-    st[i] = (st[i] & ~_PEER[p]) | bit
-    cm = _COL[p % 9]
-    for b2 in range(3):
-        if b2 != b:
-            st[d * 3 + b2] &= ~cm
-    st[_SOLVED + b] |= bit
+#: The byte table of :func:`count_text`, compiled in as a constant (an array
+#: argument less saves its conversion at every single call).
+TEXT_VALUES = _text_values()
 
-
-@njit(cache=True, inline="always")
-def _dirty_band(st, seen, b):  # type: ignore[no-untyped-def]
-    """True (and the snapshot renewed) when a word of band ``b`` changed since ``seen``."""
-    dirty = False
-    for d in range(9):
-        i = d * 3 + b
-        if st[i] != st[seen + i]:
-            st[seen + i] = st[i]
-            dirty = True
-    return dirty
+(_ROWT, _KEEP, _COLREP, _STACK1, _STACK2, _PEER, _ROWS3, _BOXES3) = _tables()
 
 
 @njit(cache=True)
-def _propagate(st):  # type: ignore[no-untyped-def]
-    """Band and stack matching and singles to a fixed point; False on a contradiction.
+def _propagate(st, dirty):  # type: ignore[no-untyped-def]
+    """Read the marked words (bit ``i`` of ``dirty``: word ``i``) to a fixed point.
 
-    Each of the three steps keeps a snapshot of the words it last read (in
-    ``st`` itself, so saved states carry it) and skips the bands or digits
-    whose words have not changed since: at a fixed point it would find
-    nothing new there. On success the snapshots equal the words.
+    See the module notes for what a reading does. False on a contradiction
+    (``st`` is then partly updated and must be dropped); True at a fixed
+    point, where every unplaced cell has two candidates or more.
     """
     while True:
-        again = False
-        # band matching, then hidden singles in the band's rows and boxes
-        for b in range(3):
-            if not _dirty_band(st, _SEEN_BAND, b):
-                continue
-            # how many digits each minirow (three cells of a row in a box) still
-            # holds: fewer than three is a contradiction; with exactly three,
-            # those digits are confined to it within its row and its box
-            n1 = 0
-            n2 = 0
-            n3 = 0
-            n4 = 0
-            g1 = 0
-            g2 = 0
-            g3 = 0
-            g4 = 0
-            for d in range(9):
-                f = st[d * 3 + b]
-                occ = _TRI[f & 0x1FF] | (_TRI[(f >> 9) & 0x1FF] << 3) | (_TRI[f >> 18] << 6)
-                n4 |= n3 & occ
-                n3 |= n2 & occ
-                n2 |= n1 & occ
-                n1 |= occ
-                cf = _CONF[occ]
-                g4 |= g3 & cf
-                g3 |= g2 & cf
-                g2 |= g1 & cf
-                g1 |= cf
-            if n3 != 0x1FF or g4 != 0:
+        while dirty:
+            i = _cttz(dirty)
+            dirty &= dirty - 1
+            f = st[i]
+            t0 = _ROWT[f & 0x1FF]
+            t1 = _ROWT[(f >> 9) & 0x1FF]
+            t2 = _ROWT[f >> 18]
+            g = f & _KEEP[(t0 & 7) | ((t1 & 7) << 3) | ((t2 & 7) << 6)]
+            if g == 0:
                 return False
-            # a minirow that three digits must occupy holds nothing else
-            c3 = g3
-            sv = st[_SOLVED + b]
-            e3 = (
-                n3
-                & ~n4
-                & ~(_FULL3[sv & 0x1FF] | (_FULL3[(sv >> 9) & 0x1FF] << 3) | (_FULL3[sv >> 18] << 6))
-            )
-            for d in range(9):
-                i = d * 3 + b
-                f = st[i]
-                occ = _TRI[f & 0x1FF] | (_TRI[(f >> 9) & 0x1FF] << 3) | (_TRI[f >> 18] << 6)
-                h = occ & e3
-                while h:
-                    q = h & -h
-                    h ^= q
-                    occ &= ~_LINE[_cttz(q)]
-                occ &= ~(c3 & ~_CONF[occ])
-                g = f & _KEEP[occ]
-                if g == 0:
-                    return False
-                if g != f:
-                    st[i] = g
-                    f = g
-                if f & ~st[_SOLVED + b] == 0:
-                    continue
-                for k in range(3):
-                    x = f & _ROW[k]
-                    if x & (x - 1) == 0 and x & ~st[_SOLVED + b]:
-                        _place(st, d, b, x)
-                        f = st[i]
-                        again = True
-                    x = f & _BOX[k]
-                    if x & (x - 1) == 0 and x & ~st[_SOLVED + b]:
-                        _place(st, d, b, x)
-                        f = st[i]
-                        again = True
-        # how many digits each minicolumn (three cells of a column in a box)
-        # still holds, as for minirows; bit 9 * band + column
-        m1 = 0
-        m2 = 0
-        m3 = 0
-        m4 = 0
-        for d in range(9):
-            i = d * 3
-            f0 = st[i]
-            f1 = st[i + 1]
-            f2 = st[i + 2]
-            occ = (
-                ((f0 | (f0 >> 9) | (f0 >> 18)) & 0x1FF)
-                | (((f1 | (f1 >> 9) | (f1 >> 18)) & 0x1FF) << 9)
-                | (((f2 | (f2 >> 9) | (f2 >> 18)) & 0x1FF) << 18)
-            )
-            m4 |= m3 & occ
-            m3 |= m2 & occ
-            m2 |= m1 & occ
-            m1 |= occ
-        if m3 != _ALL27:
-            return False
-        s0 = st[_SOLVED]
-        s1 = st[_SOLVED + 1]
-        s2 = st[_SOLVED + 2]
-        v3 = (
-            m3
-            & ~m4
-            & ~(
-                (s0 & (s0 >> 9) & (s0 >> 18) & 0x1FF)
-                | ((s1 & (s1 >> 9) & (s1 >> 18) & 0x1FF) << 9)
-                | ((s2 & (s2 >> 9) & (s2 >> 18) & 0x1FF) << 18)
-            )
-        )
-        # stack matching and hidden singles in columns, digit by digit
-        for d in range(9):
-            i = d * 3
-            f0 = st[i]
-            f1 = st[i + 1]
-            f2 = st[i + 2]
-            if (
-                f0 == st[_SEEN_STACK + i]
-                and f1 == st[_SEEN_STACK + i + 1]
-                and f2 == st[_SEEN_STACK + i + 2]
-            ):
-                continue
-            st[_SEEN_STACK + i] = f0
-            st[_SEEN_STACK + i + 1] = f1
-            st[_SEEN_STACK + i + 2] = f2
-            # in each stack the digit's band-by-column occupancy must hold a
-            # permutation (box-line reasoning along columns)
-            c0 = (f0 | (f0 >> 9) | (f0 >> 18)) & 0x1FF
-            c1 = (f1 | (f1 >> 9) | (f1 >> 18)) & 0x1FF
-            c2 = (f2 | (f2 >> 9) | (f2 >> 18)) & 0x1FF
-            k0 = 0
-            k1 = 0
-            k2 = 0
-            h0 = c0 & v3
-            h1 = c1 & (v3 >> 9)
-            h2 = c2 & (v3 >> 18)
-            for s_ in range(3):
-                sh = 3 * s_
-                occ = ((c0 >> sh) & 7) | (((c1 >> sh) & 7) << 3) | (((c2 >> sh) & 7) << 6)
-                # a minicolumn holding exactly three digits confines each of them
-                # to it within its column and its box (bit band * 3 + column here)
-                h = ((h0 >> sh) & 7) | (((h1 >> sh) & 7) << 3) | (((h2 >> sh) & 7) << 6)
-                while h:
-                    q = h & -h
-                    h ^= q
-                    occ &= ~_LINE[_cttz(q)]
-                p = _PAIRS[occ]
-                if p == 0:
-                    return False
-                k0 |= (p & 7) << sh
-                k1 |= ((p >> 3) & 7) << sh
-                k2 |= ((p >> 6) & 7) << sh
-            if k0 != c0 or k1 != c1 or k2 != c2:
-                f0 &= _COLREP[k0]
-                f1 &= _COLREP[k1]
-                f2 &= _COLREP[k2]
-                st[i] = f0
-                st[i + 1] = f1
-                st[i + 2] = f2
-                again = True
-            # a once/twice count over the nine rows
-            once = 0
-            twice = 0
-            for f in (f0, f1, f2):
-                for r in range(3):
-                    x = (f >> (9 * r)) & 0x1FF
-                    twice |= once & x
-                    once |= x
-            if once != 0x1FF:
-                return False
-            placed = f0 & st[_SOLVED] | f1 & st[_SOLVED + 1] | f2 & st[_SOLVED + 2]
-            placed = (placed | (placed >> 9) | (placed >> 18)) & 0x1FF
-            new = once & ~twice & ~placed
-            while new:
-                c = new & -new
-                new ^= c
-                cm = _COL[_cttz(c)]
-                for b in range(3):
-                    x = st[i + b] & cm
-                    if x:
-                        _place(st, d, b, x)
-                        again = True
-                        break
-        # naked singles (and empty cells): per band, a once/twice count over the digits
+            if g != f:
+                st[i] = g
+                t0 = _ROWT[g & 0x1FF]
+                t1 = _ROWT[(g >> 9) & 0x1FF]
+                t2 = _ROWT[g >> 18]
+            b = i // 9
+            # row singles not placed yet: clear them in the band's other words
+            new = ((t0 >> 3) | ((t1 >> 3) << 9) | ((t2 >> 3) << 18)) & st[_UNPLACED + b]
+            if new:
+                st[_UNPLACED + b] &= ~new
+                for j in range(9 * b, 9 * b + 9):
+                    o = st[j]
+                    n = o & ~new
+                    st[j] = n
+                    dirty |= (o != n) << j
+                st[i] = g  # the word itself keeps its cells
+                dirty &= ~(1 << i)
+            # stack singles and pairs, towards the digit's other two bands
+            p = i + 9 if i < 18 else i - 18
+            q = i + 18 if i < 9 else i - 9
+            fp = st[p]
+            fq = st[q]
+            cols = (g | (g >> 9) | (g >> 18)) & 0x1FF
+            one = _STACK1[cols]
+            gp = fp & one & _STACK2[cols | ((fq | (fq >> 9) | (fq >> 18)) & 0x1FF)]
+            gq = fq & one & _STACK2[cols | ((fp | (fp >> 9) | (fp >> 18)) & 0x1FF)]
+            st[p] = gp
+            st[q] = gq
+            dirty |= ((gp != fp) << p) | ((gq != fq) << q)
+        # naked singles, and cells left with no candidate
         for b in range(3):
-            if not _dirty_band(st, _SEEN_NAKED, b):
+            u = st[_UNPLACED + b]
+            if u == 0:
                 continue
             once = 0
             twice = 0
-            for d in range(9):
-                f = st[d * 3 + b]
+            for j in range(9 * b, 9 * b + 9):
+                f = st[j]
                 twice |= once & f
                 once |= f
             if once != _ALL27:
                 return False
-            single = once & ~twice & ~st[_SOLVED + b]
-            while single:
-                x = single & -single
-                single ^= x
-                found = False
-                for d in range(9):
-                    if st[d * 3 + b] & x:
-                        _place(st, d, b, x)
-                        found = True
-                        break
-                if not found:
-                    return False
-                again = True
-        if not again:
-            for i in range(27):
-                st[_SEEN_BAND + i] = st[i]
-                st[_SEEN_STACK + i] = st[i]
-                st[_SEEN_NAKED + i] = st[i]
+            single = once & ~twice & u
+            if single:
+                for j in range(9 * b, 9 * b + 9):
+                    x = st[j] & single
+                    while x:
+                        st[j] &= ~_PEER[_cttz(x)]
+                        x &= x - 1
+                        dirty |= 1 << j
+        if dirty == 0:
             return True
 
 
 @njit(cache=True, inline="always")
-def _reach(st, b, p):  # type: ignore[no-untyped-def]
-    """How many candidates placing a digit of cell bit ``p`` of band ``b`` would remove.
-
-    Summed over the cell's digits: the digit's other places in the cell's row,
-    box and column.
-    """
-    bit = np.int64(1) << p
-    cm = _COL[p % 9]
-    sc = 0
-    for d in range(9):
-        f = st[d * 3 + b]
-        if f & bit:
-            sc += _ctpop(f & _PEER[p])
-            for b2 in range(3):
-                if b2 != b:
-                    sc += _ctpop(st[d * 3 + b2] & cm)
-    return sc
+def _clue(st, c, v):  # type: ignore[no-untyped-def]
+    """Mark a clue ``v`` (1-9) at cell ``c`` (0-80) in a state being loaded (see :func:`_build`)."""
+    r = c // 9
+    b = r // 3
+    bit = np.int64(1) << ((r - 3 * b) * 9 + c - 9 * r)
+    st[9 * b + v - 1] |= bit
+    st[_UNPLACED + b] |= bit
 
 
 @njit(cache=True)
-def _pick(st):  # type: ignore[no-untyped-def]
-    """The branch cell as ``band * 27 + bit``.
+def _build(st):  # type: ignore[no-untyped-def]
+    """Turn the clues marked by :func:`_clue` into a propagated state.
 
-    Among the cells with the fewest candidates (two, nearly always), the one
-    whose placement removes the most candidates (see :func:`_reach`): on the
-    hardest sets this halved the tree against taking the first such cell.
+    On entry each word holds its digit's clue cells and ``st[_UNPLACED + b]``
+    the clue cells of band ``b`` (everything else zero). The words are built
+    in bulk: each digit's clues clear their rows, boxes and columns, and every
+    clue cell keeps only its own digit. Returns 1 when the clues are
+    consistent so far, 0 when two clash (or propagation finds a contradiction).
     """
-    best = -1
-    bestn = 10
-    bests = -1
+    for d in range(9):
+        w0 = st[d]
+        w1 = st[9 + d]
+        w2 = st[18 + d]
+        k0 = (w0 | (w0 >> 9) | (w0 >> 18)) & 0x1FF
+        k1 = (w1 | (w1 >> 9) | (w1 >> 18)) & 0x1FF
+        k2 = (w2 | (w2 >> 9) | (w2 >> 18)) & 0x1FF
+        if (k0 & k1) | (k0 & k2) | (k1 & k2):
+            return 0  # the digit twice in a column
+        cols = _COLREP[k0 | k1 | k2]
+        for b in range(3):
+            x = st[9 * b + d]
+            rows = 0
+            boxes = 0
+            for k in range(3):
+                y = (x >> (9 * k)) & 0x1FF
+                if y & (y - 1):
+                    return 0  # twice in a row
+                if y:
+                    rows |= 1 << k
+                y = x & (0x1C0E07 << (3 * k))
+                if y & (y - 1):
+                    return 0  # twice in a box
+                if y:
+                    boxes |= 1 << k
+            st[9 * b + d] = x | (
+                _ALL27 & ~st[_UNPLACED + b] & ~_ROWS3[rows] & ~_BOXES3[boxes] & ~cols
+            )
     for b in range(3):
-        c1 = 0
-        c2 = 0
-        c3 = 0
-        c4 = 0
-        for d in range(9):
-            f = st[d * 3 + b]
-            c4 |= c3 & f
-            c3 |= c2 & f
-            c2 |= c1 & f
-            c1 |= f
-        open_ = ~st[_SOLVED + b] & _ALL27
-        for n, x in ((2, c2 & ~c3 & open_), (3, c3 & ~c4 & open_), (4, c4 & open_)):
-            if n > bestn:
-                break
-            while x:
-                p = _cttz(x)
-                x &= x - 1
-                m = n
-                if n == 4:
-                    m = 0
-                    for d in range(9):
-                        m += (st[d * 3 + b] >> p) & 1
-                if m > bestn:
-                    continue
-                sc = _reach(st, b, p)
-                if m < bestn or sc > bests:
-                    best = b * 27 + p
-                    bestn = m
-                    bests = sc
-            if bestn <= n:
-                break
-    return best
+        st[_UNPLACED + b] = _ALL27 & ~st[_UNPLACED + b]
+    if not _propagate(st, _ALL_WORDS):
+        return 0
+    return 1
 
 
 @njit(cache=True)
@@ -444,57 +276,125 @@ def _load(cells, st):  # type: ignore[no-untyped-def]
     Returns 1 when the clues are consistent so far, 0 when they clash (or
     propagation finds a contradiction), -1 for a value outside ``0..9``.
     """
-    for i in range(27):
-        st[i] = _ALL27
-    for b in range(3):
-        st[_SOLVED + b] = 0
-    for i in range(_SEEN_BAND, _WORDS):
-        st[i] = -1
     for c in range(81):
         v = cells[c]
-        if v == 0:
-            continue
         if v < 0 or v > 9:
             return -1
+    for i in range(_WORDS):
+        st[i] = 0
     for c in range(81):
         v = cells[c]
-        if v == 0:
+        if v != 0:
+            _clue(st, c, v)
+    return _build(st)
+
+
+@njit(cache=True, inline="always")
+def _score(st, b, p):  # type: ignore[no-untyped-def]
+    """How many candidates placing a digit at cell bit ``p`` of band ``b`` would remove.
+
+    Summed over the cell's digits: the digit's other places in the cell's row
+    and box, and in its column in the other two bands.
+    """
+    digits = 0
+    for d in range(9):
+        digits |= ((st[9 * b + d] >> p) & 1) << d
+    cm = _COLREP[1 << (p % 9)]
+    pm = _PEER[p]
+    sc = 0
+    while digits:
+        d = _cttz(digits)
+        digits &= digits - 1
+        f = st[9 * b + d]
+        sc += _ctpop(f & pm) + _ctpop((st[d] | st[9 + d] | st[18 + d]) & ~f & cm)
+    return sc
+
+
+@njit(cache=True)
+def _pick(st):  # type: ignore[no-untyped-def]
+    """The branch cell as ``band * 27 + bit``.
+
+    A cell with two candidates (three when no cell has two; the fewest
+    otherwise), and among those the one with the highest :func:`_score`: on
+    the hardest sets this halves the tree against taking the first such cell.
+    """
+    best = -1
+    best_score = -1
+    three = 0
+    three_band = 0
+    for b in range(3):
+        u = st[_UNPLACED + b]
+        if u == 0:
             continue
-        r = c // 9
-        b = r // 3
-        bit = np.int64(1) << ((r % 3) * 9 + c % 9)
-        i = (v - 1) * 3 + b
-        if st[i] & bit == 0:
-            return 0
-        _place(st, v - 1, b, bit)
-    if not _propagate(st):
-        return 0
-    return 1
+        c1 = 0
+        c2 = 0
+        c3 = 0
+        c4 = 0
+        for j in range(9 * b, 9 * b + 9):
+            f = st[j]
+            c4 |= c3 & f
+            c3 |= c2 & f
+            c2 |= c1 & f
+            c1 |= f
+        x = c2 & ~c3 & u
+        if x == 0 and three == 0:
+            three = c3 & ~c4 & u
+            three_band = b
+        while x:
+            p = _cttz(x)
+            x &= x - 1
+            sc = _score(st, b, p)
+            if sc > best_score:
+                best_score = sc
+                best = b * 27 + p
+    if best >= 0:
+        return best
+    while three:
+        p = _cttz(three)
+        three &= three - 1
+        sc = _score(st, three_band, p)
+        if sc > best_score:
+            best_score = sc
+            best = three_band * 27 + p
+    if best >= 0:
+        return best
+    # every unplaced cell has four candidates or more (rare): the fewest, first found
+    fewest = 10
+    for b in range(3):
+        u = st[_UNPLACED + b]
+        while u:
+            p = _cttz(u)
+            u &= u - 1
+            n = 0
+            for d in range(9):
+                n += (st[9 * b + d] >> p) & 1
+            if n < fewest:
+                fewest = n
+                best = b * 27 + p
+    return best
 
 
 @njit(cache=True)
 def _write(st, row):  # type: ignore[no-untyped-def]
     """Write the solved state ``st`` as 81 digits into ``row``."""
-    for d in range(9):
-        for b in range(3):
-            f = st[d * 3 + b]
+    for b in range(3):
+        for d in range(9):
+            f = st[9 * b + d]
             while f:
-                p = _cttz(f)
+                row[b * 27 + _cttz(f)] = d + 1
                 f &= f - 1
-                row[b * 27 + (p // 9) * 9 + p % 9] = d + 1
 
 
 @njit(cache=True)
 def _same(st, avoid):  # type: ignore[no-untyped-def]
     """True when the solved state ``st`` equals the grid ``avoid`` (81 digits)."""
-    for d in range(9):
-        for b in range(3):
-            f = st[d * 3 + b]
+    for b in range(3):
+        for d in range(9):
+            f = st[9 * b + d]
             while f:
-                p = _cttz(f)
-                f &= f - 1
-                if avoid[b * 27 + p] != d + 1:
+                if avoid[b * 27 + _cttz(f)] != d + 1:
                     return False
+                f &= f - 1
     return True
 
 
@@ -514,7 +414,7 @@ def _search(st, limit, avoid, out, budget, ws):  # type: ignore[no-untyped-def]
     nodes = 0
     while True:
         # st is a consistent fixed point here: branch, or record a solution
-        if (st[_SOLVED] & st[_SOLVED + 1] & st[_SOLVED + 2]) == _ALL27:
+        if (st[_UNPLACED] | st[_UNPLACED + 1] | st[_UNPLACED + 2]) == 0:
             if avoid.shape[0] != 81 or not _same(st, avoid):
                 if count < out.shape[0]:
                     _write(st, out[count])
@@ -525,11 +425,10 @@ def _search(st, limit, avoid, out, budget, ws):  # type: ignore[no-untyped-def]
         else:
             cell = _pick(st)
             b = cell // 27
-            bit = np.int64(1) << (cell % 27)
+            p = cell - 27 * b
             left = 0
             for d in range(9):
-                if st[d * 3 + b] & bit:
-                    left |= 1 << d
+                left |= ((st[9 * b + d] >> p) & 1) << d
             for i in range(_WORDS):  # a loop, not a slice copy: see below
                 stack[depth, i] = st[i]
             cells_[depth] = cell
@@ -553,23 +452,43 @@ def _search(st, limit, avoid, out, budget, ws):  # type: ignore[no-untyped-def]
             for i in range(_WORDS):
                 st[i] = stack[k, i]
             cell = cells_[k]
-            _place(st, d, cell // 27, np.int64(1) << (cell % 27))
+            b = cell // 27
+            # place d: clear the rest of the cell's row and box in its word, which
+            # propagation reads as a row single
+            i = 9 * b + d
+            st[i] &= ~_PEER[cell - 27 * b]
             nodes += 1
             if nodes > budget > 0:
                 nodes_out[0] = nodes
                 return -2
-            if _propagate(st):
+            if _propagate(st, np.int64(1) << i):
                 break
+
+
+@njit(cache=True, inline="always")
+def _bar(st, c, v):  # type: ignore[no-untyped-def]
+    """Remove digit ``v`` (1-9) from cell ``c`` (0-80) of ``st``; the index of the word changed."""
+    r = c // 9
+    b = r // 3
+    i = 9 * b + v - 1
+    st[i] &= ~(np.int64(1) << ((r - 3 * b) * 9 + c - 9 * r))
+    return i
 
 
 @njit(cache=True)
 def _workspace():  # type: ignore[no-untyped-def]
-    """A state, and the search workspace: saved states, branch cells and digits, a node count."""
-    st = np.empty(_WORDS, np.int64)
-    stack = np.empty((82, _WORDS), np.int64)
-    cells_ = np.empty(82, np.int64)
-    lefts = np.empty(82, np.int64)
-    nodes = np.zeros(1, np.int64)
+    """A state, and the search workspace: saved states, branch cells and digits, a node count.
+
+    All views of one allocation: a single call (``is_unique(str)``) pays for
+    one allocation instead of five.
+    """
+    mem = np.empty(_WORDS + 82 * _WORDS + 82 + 82 + 1, np.int64)
+    st = mem[:_WORDS]
+    stack = mem[_WORDS : _WORDS + 82 * _WORDS].reshape((82, _WORDS))
+    cells_ = mem[_WORDS + 82 * _WORDS : _WORDS + 82 * _WORDS + 82]
+    lefts = mem[_WORDS + 82 * _WORDS + 82 : _WORDS + 82 * _WORDS + 164]
+    nodes = mem[_WORDS + 82 * _WORDS + 164 :]
+    nodes[0] = 0
     return st, (stack, cells_, lefts, nodes)
 
 
@@ -589,24 +508,25 @@ def count_cells(cells, limit, avoid, out, budget):  # type: ignore[no-untyped-de
 
 
 @njit(cache=True)
-def count_text(raw, lut, limit, budget):  # type: ignore[no-untyped-def]
-    """Solutions, up to ``limit``, of a puzzle given as its 81 text bytes (``uint8``).
+def count_text(raw, limit, budget):  # type: ignore[no-untyped-def]
+    """Solutions, up to ``limit``, of a puzzle given as its 81 text bytes (``bytes``).
 
-    ``lut`` maps each byte to its cell value (0 = empty) or to -1 for a byte
-    that is no symbol; such a byte gives -3, and the caller takes its full
-    parser (which explains what is wrong). This lets ``is_unique(str)`` skip
-    building a cell array in Python. -2: gave up after ``budget`` nodes.
+    Each byte goes through :data:`TEXT_VALUES`; a byte that is no symbol gives
+    -3, and the caller takes its full parser (which explains what is wrong).
+    This lets ``is_unique(str)`` skip building a cell array: the clues go
+    from the bytes into the state. -2: gave up after ``budget`` nodes.
     """
-    cells = np.empty(81, np.int8)
-    for c in range(81):
-        v = lut[raw[c]]
-        if v < 0:
-            return -3
-        cells[c] = v
     st, ws = _workspace()
-    ok = _load(cells, st)
-    if ok <= 0:
-        return ok
+    for i in range(_WORDS):
+        st[i] = 0
+    for c in range(81):
+        v = TEXT_VALUES[raw[c]]
+        if v != 0:
+            if v < 0:
+                return -3
+            _clue(st, c, v)
+    if _build(st) == 0:
+        return 0
     return _search(st, limit, np.empty(0, np.int8), np.empty((0, 81), np.int8), budget, ws)
 
 
@@ -658,11 +578,8 @@ def removable(cells, known, budget):  # type: ignore[no-untyped-def]
         ok = _load(work, st)
         work[c] = v
         if ok > 0:
-            r = c // 9
-            b = r // 3
-            bit = np.int64(1) << ((r % 3) * 9 + c % 9)
-            st[(v - 1) * 3 + b] &= ~bit
-            if _propagate(st):
+            i = _bar(st, c, v)
+            if _propagate(st, np.int64(1) << i):
                 found = _search(st, 1, avoid, out, budget, ws)
                 if found == -2:
                     res[0] = -2
@@ -721,16 +638,13 @@ def reduce(work, sol, orbits, order, budget, stats):  # type: ignore[no-untyped-
                 continue
         other = 0
         if _load(work, st) > 0:
-            if (st[_SOLVED] & st[_SOLVED + 1] & st[_SOLVED + 2]) == _ALL27:
+            if (st[_UNPLACED] | st[_UNPLACED + 1] | st[_UNPLACED + 2]) == 0:
                 stats[1] += 1
             else:
                 stats[2] += 1
                 if n == 1:
-                    v = sol[last]
-                    r = last // 9
-                    bit = np.int64(1) << ((r % 3) * 9 + last % 9)
-                    st[(v - 1) * 3 + r // 3] &= ~bit
-                    if _propagate(st):
+                    i = _bar(st, last, sol[last])
+                    if _propagate(st, np.int64(1) << i):
                         other = _search(st, 1, no_avoid, out, budget, ws)
                 else:
                     other = _search(st, 1, sol, out, budget, ws)
