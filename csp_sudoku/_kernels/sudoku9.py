@@ -111,17 +111,26 @@ def _tables() -> tuple[NDArray[np.int64], ...]:
     return rowt, keep, colrep, stack1, stack2, peer, rows3, boxes3
 
 
-def _peers81() -> NDArray[np.int64]:
-    """The 20 peers of each of the 81 cells (same row, column or box), in order."""
+def _cell_tables() -> tuple[NDArray[np.int64], ...]:
+    """Cell-indexed tables of the generator's removal loop (:func:`reduce`).
+
+    The 20 peers of each of the 81 cells (same row, column or box), in order;
+    the 9 cells of each of the 27 units (rows, columns, boxes); the 3 units of
+    each cell; and each cell's units as bits of a 27-bit word.
+    """
     cell = np.arange(81)
     r, c = cell // 9, cell % 9
     b = (r // 3) * 3 + c // 3
     same = (r[:, None] == r) | (c[:, None] == c) | (b[:, None] == b)
     np.fill_diagonal(same, False)
-    return np.nonzero(same)[1].astype(np.int64).reshape(81, 20)
+    peers = np.nonzero(same)[1].astype(np.int64).reshape(81, 20)
+    labels = np.stack([r, 9 + c, 18 + b], axis=1).astype(np.int64)  # (81, 3)
+    units = np.array([np.flatnonzero((labels == u).any(axis=1)) for u in range(27)], np.int64)
+    bits = (np.int64(1) << labels).sum(axis=1).astype(np.int64)
+    return peers, units, labels, bits
 
 
-_PEERS81 = _peers81()
+_PEERS81, _UNIT_CELLS, _CELL_UNITS, _CELL_UNIT_BITS = _cell_tables()
 
 
 def _text_values() -> NDArray[np.int8]:
@@ -228,11 +237,22 @@ def _clue(st, c, v):  # type: ignore[no-untyped-def]
 def _build(st):  # type: ignore[no-untyped-def]
     """Turn the clues marked by :func:`_clue` into a propagated state.
 
+    Returns 1 when the clues are consistent so far, 0 when two clash (or
+    propagation finds a contradiction). See :func:`_words`.
+    """
+    if not _words(st) or not _propagate(st, _ALL_WORDS):
+        return 0
+    return 1
+
+
+@njit(cache=True)
+def _words(st):  # type: ignore[no-untyped-def]
+    """Turn the clues marked by :func:`_clue` into words, not propagated; False if two clash.
+
     On entry each word holds its digit's clue cells and ``st[_UNPLACED + b]``
     the clue cells of band ``b`` (everything else zero). The words are built
     in bulk: each digit's clues clear their rows, boxes and columns, and every
-    clue cell keeps only its own digit. Returns 1 when the clues are
-    consistent so far, 0 when two clash (or propagation finds a contradiction).
+    clue cell keeps only its own digit.
     """
     for d in range(9):
         w0 = st[d]
@@ -242,7 +262,7 @@ def _build(st):  # type: ignore[no-untyped-def]
         k1 = (w1 | (w1 >> 9) | (w1 >> 18)) & 0x1FF
         k2 = (w2 | (w2 >> 9) | (w2 >> 18)) & 0x1FF
         if (k0 & k1) | (k0 & k2) | (k1 & k2):
-            return 0  # the digit twice in a column
+            return False  # the digit twice in a column
         cols = _COLREP[k0 | k1 | k2]
         for b in range(3):
             x = st[9 * b + d]
@@ -251,12 +271,12 @@ def _build(st):  # type: ignore[no-untyped-def]
             for k in range(3):
                 y = (x >> (9 * k)) & 0x1FF
                 if y & (y - 1):
-                    return 0  # twice in a row
+                    return False  # twice in a row
                 if y:
                     rows |= 1 << k
                 y = x & (0x1C0E07 << (3 * k))
                 if y & (y - 1):
-                    return 0  # twice in a box
+                    return False  # twice in a box
                 if y:
                     boxes |= 1 << k
             st[9 * b + d] = x | (
@@ -264,9 +284,7 @@ def _build(st):  # type: ignore[no-untyped-def]
             )
     for b in range(3):
         st[_UNPLACED + b] = _ALL27 & ~st[_UNPLACED + b]
-    if not _propagate(st, _ALL_WORDS):
-        return 0
-    return 1
+    return True
 
 
 @njit(cache=True)
@@ -591,6 +609,33 @@ def removable(cells, known, budget):  # type: ignore[no-untyped-def]
     return res[:nres]
 
 
+@njit(cache=True, inline="always")
+def _single(work, holds, c, v):  # type: ignore[no-untyped-def]
+    """True when the empty cell ``c`` must hold ``v`` by a naked or hidden single of ``work``.
+
+    Naked: the peers of ``c`` hold the eight other digits. Hidden: in one of
+    the units of ``c`` every other cell is a clue or sees a clue ``v`` (its
+    units meet ``holds[v]``, the units holding a clue ``v``).
+    """
+    seen = 0
+    for j in range(20):
+        seen |= 1 << work[_PEERS81[c, j]]
+    if (seen | 1 | (1 << v)) == 0x3FF:
+        return True
+    h = holds[v]
+    for k in range(3):
+        u = _CELL_UNITS[c, k]
+        hidden = True
+        for j in range(9):
+            q = _UNIT_CELLS[u, j]
+            if q != c and work[q] == 0 and h & _CELL_UNIT_BITS[q] == 0:
+                hidden = False
+                break
+        if hidden:
+            return True
+    return False
+
+
 @njit(cache=True)
 def reduce(work, sol, orbits, order, budget, stats):  # type: ignore[no-untyped-def]
     """Remove clues of ``work`` orbit by orbit while ``sol`` stays the only solution.
@@ -599,10 +644,10 @@ def reduce(work, sol, orbits, order, budget, stats):  # type: ignore[no-untyped-
     puzzle whose solution is ``sol``) is reduced in place. ``orbits`` is an
     ``(norbits, 4)`` table of cell groups padded with -1; ``order`` the order
     to visit them. An orbit is removed unless the clues without it admit
-    another solution: a removal that propagation alone answers (every cell
-    placed) is a *shortcut*; otherwise one search, with a lone removed cell
-    barred from its digit in ``sol`` (any other solution differs there), or
-    for a larger orbit one that skips ``sol``. ``stats`` (4 ints) receives
+    another solution: a removal that a naked or hidden single, or propagation
+    alone, answers is a *shortcut*; otherwise one search, with a lone removed
+    cell barred from its digit in ``sol`` (any other solution differs there),
+    or for a larger orbit one that skips ``sol``. ``stats`` (4 ints) receives
     tried, shortcuts, solver calls and removed. Returns 0, or -2 when a search
     gave up after ``budget`` nodes (``work`` is then partly reduced).
     """
@@ -610,6 +655,11 @@ def reduce(work, sol, orbits, order, budget, stats):  # type: ignore[no-untyped-
     out = np.empty((0, 81), np.int8)
     no_avoid = np.empty(0, np.int8)
     saved = np.empty(4, np.int8)
+    # the units (bits as in _CELL_UNIT_BITS) holding a clue of each digit: a
+    # digit of the solution sits once in a unit, so a removal clears its bits
+    holds = np.zeros(10, np.int64)
+    for c in range(81):
+        holds[work[c]] |= _CELL_UNIT_BITS[c]
     for k in range(order.shape[0]):
         g = order[k]
         n = 0
@@ -619,6 +669,7 @@ def reduce(work, sol, orbits, order, budget, stats):  # type: ignore[no-untyped-
             c = orbits[g, j]
             if c >= 0 and work[c] != 0:
                 saved[j] = work[c]
+                holds[work[c]] &= ~_CELL_UNIT_BITS[c]
                 work[c] = 0
                 taken |= 1 << j
                 n += 1
@@ -626,34 +677,42 @@ def reduce(work, sol, orbits, order, budget, stats):  # type: ignore[no-untyped-
         if n == 0:
             continue
         stats[0] += 1
-        if n == 1:
-            # a lone cell whose peers hold the eight other digits is a naked
-            # single of the remaining clues: removable, no propagation needed
-            seen = 0
-            for j in range(20):
-                seen |= 1 << work[_PEERS81[last, j]]
-            if (seen | 1 | (1 << sol[last])) == 0x3FF:
-                stats[1] += 1
-                stats[3] += 1
-                continue
+        if n == 1 and _single(work, holds, last, sol[last]):
+            # a single of the remaining clues: removable, no propagation needed
+            stats[1] += 1
+            stats[3] += 1
+            continue
         other = 0
-        if _load(work, st) > 0:
+        for i in range(_WORDS):
+            st[i] = 0
+        for c in range(81):
+            if work[c] != 0:
+                _clue(st, c, work[c])
+        _words(st)  # clues of the solution never clash
+        if n == 1:
+            # any other solution differs from sol at the removed cell: bar its
+            # digit there before propagating, so that a removal that propagation
+            # alone answers stops at the first contradiction
+            _bar(st, last, sol[last])
+            if not _propagate(st, _ALL_WORDS):
+                stats[1] += 1
+            else:
+                stats[2] += 1
+                other = _search(st, 1, no_avoid, out, budget, ws)
+        elif _propagate(st, _ALL_WORDS):
             if (st[_UNPLACED] | st[_UNPLACED + 1] | st[_UNPLACED + 2]) == 0:
                 stats[1] += 1
             else:
                 stats[2] += 1
-                if n == 1:
-                    i = _bar(st, last, sol[last])
-                    if _propagate(st, np.int64(1) << i):
-                        other = _search(st, 1, no_avoid, out, budget, ws)
-                else:
-                    other = _search(st, 1, sol, out, budget, ws)
+                other = _search(st, 1, sol, out, budget, ws)
         if other == -2:
             return -2
         if other > 0:
             for j in range(orbits.shape[1]):
                 if (taken >> j) & 1:
-                    work[orbits[g, j]] = saved[j]
+                    c = orbits[g, j]
+                    work[c] = saved[j]
+                    holds[saved[j]] |= _CELL_UNIT_BITS[c]
         else:
             stats[3] += 1
     return 0
