@@ -61,9 +61,9 @@ def _text_entry() -> list[Callable[[bytes, int, int], int]]:
 
     A numba dispatcher works out the types of the arguments at every call and
     looks up the compiled version for them: about 0.3 us, a tenth of an easy
-    puzzle's whole count. :func:`count_text9` always passes the same types, so
-    it calls the compiled version's entry point directly (it still converts
-    the arguments, and raises on a wrong type like the dispatcher). A numba
+    puzzle's whole count. The text path always passes the same types, so it
+    calls the compiled version's entry point directly (it still converts the
+    arguments, and raises on a wrong type like the dispatcher). A numba
     without ``overloads`` / ``entry_point`` gets the dispatcher itself.
     """
     if not _TEXT_ENTRY:
@@ -77,6 +77,17 @@ def _text_entry() -> list[Callable[[bytes, int, int], int]]:
             entry = kernel
         _TEXT_ENTRY.append(entry)
     return _TEXT_ENTRY
+
+
+def text9_counter(limit: int = 2) -> tuple[Callable[[bytes, int, int], int], int]:
+    """The 9x9 text counter and the node budget of a count to ``limit``.
+
+    ``counter(raw, limit, budget)`` takes the 81 bytes of a stripped line and
+    returns the count, capped at ``limit``; below 0 (a byte that is no symbol,
+    or the budget ran out) the caller takes the general path. For
+    ``is_unique(str)``, which inlines :func:`count_text9` around it.
+    """
+    return (_TEXT_ENTRY or _text_entry())[0], _BUDGET9 * limit
 
 
 def count_text9(text: str, limit: int = 2) -> int | None:
