@@ -393,6 +393,33 @@ def _pick(st):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _pick_first(st):  # type: ignore[no-untyped-def]
+    """The first cell with two candidates, as ``band * 27 + bit`` (else :func:`_pick`'s).
+
+    For the generator's removal tests: their searches all but always end at
+    a first solution (or propagation alone answers them), where the scoring
+    of :func:`_pick`, made to keep the trees of unique puzzles small, costs
+    more than it saves.
+    """
+    for b in range(3):
+        u = st[_UNPLACED + b]
+        if u == 0:
+            continue
+        c1 = 0
+        c2 = 0
+        c3 = 0
+        for j in range(9 * b, 9 * b + 9):
+            f = st[j]
+            c3 |= c2 & f
+            c2 |= c1 & f
+            c1 |= f
+        x = c2 & ~c3 & u
+        if x:
+            return b * 27 + _cttz(x)
+    return _pick(st)
+
+
+@njit(cache=True)
 def _write(st, row):  # type: ignore[no-untyped-def]
     """Write the solved state ``st`` as 81 digits into ``row``."""
     for b in range(3):
@@ -417,14 +444,16 @@ def _same(st, avoid):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _search(st, limit, avoid, out, budget, ws):  # type: ignore[no-untyped-def]
+def _search(st, limit, avoid, out, budget, ws, quick=False):  # type: ignore[no-untyped-def]
     """Count solutions (up to ``limit``) from the propagated state ``st``.
 
     Solutions equal to ``avoid`` (when it has 81 cells) are not counted; the
     first ``out.shape[0]`` counted are written to ``out``. After ``budget``
     branch nodes (when ``budget > 0``) the search gives up and returns -2, as
     the generic kernel does. ``ws`` is the workspace from :func:`_workspace`;
-    its ``nodes[0]`` receives the number of branch nodes visited.
+    its ``nodes[0]`` receives the number of branch nodes visited. ``quick``
+    branches on the first cell with two candidates (:func:`_pick_first`), for
+    searches that mostly end at a first solution.
     """
     stack, cells_, lefts, nodes_out = ws
     count = 0
@@ -441,7 +470,7 @@ def _search(st, limit, avoid, out, budget, ws):  # type: ignore[no-untyped-def]
                     nodes_out[0] = nodes
                     return count
         else:
-            cell = _pick(st)
+            cell = _pick_first(st) if quick else _pick(st)
             b = cell // 27
             p = cell - 27 * b
             left = 0
@@ -481,6 +510,46 @@ def _search(st, limit, avoid, out, budget, ws):  # type: ignore[no-untyped-def]
                 return -2
             if _propagate(st, np.int64(1) << i):
                 break
+
+
+@njit(cache=True, inline="always")
+def _place_clue(st, c, v):  # type: ignore[no-untyped-def]
+    """Place ``v`` (1-9) at cell ``c`` (0-80) of a state; the index of the word changed.
+
+    The rest of the cell's row and box is cleared in the digit's word, which
+    propagation reads as a row single (as the search places its guesses).
+    """
+    r = c // 9
+    b = r // 3
+    i = 9 * b + v - 1
+    st[i] &= ~_PEER[(r - 3 * b) * 9 + c - 9 * r]
+    return i
+
+
+@njit(cache=True, inline="always")
+def _open(st):  # type: ignore[no-untyped-def]
+    """Make ``st`` the state of no clues: every digit possible everywhere, nothing placed."""
+    for i in range(_WORDS):
+        st[i] = _ALL27
+
+
+@njit(cache=True, inline="always")
+def _meet(st, a, b):  # type: ignore[no-untyped-def]
+    """``st`` = the word-by-word intersection of the propagated states ``a`` and ``b``.
+
+    For clue sets ``A`` and ``B`` the intersection holds every solution of
+    ``A | B``; returns the words where it differs from ``a`` (as bits), the
+    only ones :func:`_propagate` must read to bring it to the state of
+    ``A | B``: every other word and its rules are as in ``a``, a fixed point.
+    """
+    dirty = 0
+    for i in range(27):
+        x = a[i] & b[i]
+        st[i] = x
+        dirty |= np.int64(x != a[i]) << i
+    for i in range(27, _WORDS):
+        st[i] = a[i] & b[i]
+    return dirty
 
 
 @njit(cache=True, inline="always")
@@ -574,19 +643,72 @@ def removable(cells, known, budget):  # type: ignore[no-untyped-def]
 
     ``known`` must be the unique solution of ``cells``; as in the generic
     kernel, each test searches for any solution of the clues less clue ``c``
-    with ``c`` barred from ``known[c]``. Returns the cell indices, or a
-    one-element ``[-1]`` for a bad cell value or ``[-2]`` when a search gave up.
+    with ``c`` barred from ``known[c]``. The clues less ``c`` are those before
+    ``c`` and those after it: their propagated states are built once, clue by
+    clue from each end, and each test starts from the intersection of two
+    (:func:`_meet`) instead of loading 80 clues. Returns the cell indices, or
+    a one-element ``[-1]`` for a bad cell value or ``[-2]`` when a search gave up.
     """
     st, ws = _workspace()
     avoid = np.empty(0, np.int8)
     out = np.empty((0, 81), np.int8)
     res = np.empty(81, np.int64)
     nres = 0
+    ok = _load(cells, st)
+    if ok < 0:
+        res[0] = -1
+        return res[:1]
+    if ok == 0:
+        return _removable_loaded(cells, budget)
+    # before[c]: the clues in cells 0 .. c-1; after[c]: those in cells c+1 .. 80
+    # (the clues are consistent: no propagation below meets a contradiction)
+    before = np.empty((81, _WORDS), np.int64)
+    after = np.empty((81, _WORDS), np.int64)
+    _open(before[0])
+    for c in range(80):
+        _clue_state(before[c + 1], before[c], c, cells[c])
+    _open(after[80])
+    for c in range(79, -1, -1):
+        _clue_state(after[c], after[c + 1], c + 1, cells[c + 1])
     for c in range(81):
         v = cells[c]
-        if v < 0 or v > 9:
-            res[0] = -1
-            return res[:1]
+        if v == 0:
+            continue
+        dirty = _meet(st, after[c], before[c])
+        dirty |= np.int64(1) << _bar(st, c, v)
+        if _propagate(st, dirty):
+            found = _search(st, 1, avoid, out, budget, ws, True)
+            if found == -2:
+                res[0] = -2
+                return res[:1]
+            if found > 0:
+                continue
+        res[nres] = c
+        nres += 1
+    return res[:nres]
+
+
+@njit(cache=True, inline="always")
+def _clue_state(st, prev, c, v):  # type: ignore[no-untyped-def]
+    """``st`` = the propagated state ``prev`` with clue ``v`` at cell ``c`` (0 = none) added."""
+    for i in range(_WORDS):
+        st[i] = prev[i]
+    if v != 0:
+        _propagate(st, np.int64(1) << _place_clue(st, c, v))
+
+
+@njit(cache=True)
+def _removable_loaded(cells, budget):  # type: ignore[no-untyped-def]
+    """:func:`removable` for clues that clash: each test loads the clues less one.
+
+    The answers are those of the clues as given (a clash makes every clue
+    whose removal leaves one removable), as before the intersections.
+    """
+    st, ws = _workspace()
+    avoid = np.empty(0, np.int8)
+    out = np.empty((0, 81), np.int8)
+    res = np.empty(81, np.int64)
+    nres = 0
     work = cells.copy()
     for c in range(81):
         v = cells[c]
@@ -650,22 +772,48 @@ def reduce(work, sol, orbits, order, budget, stats):  # type: ignore[no-untyped-
     or for a larger orbit one that skips ``sol``. ``stats`` (4 ints) receives
     tried, shortcuts, solver calls and removed. Returns 0, or -2 when a search
     gave up after ``budget`` nodes (``work`` is then partly reduced).
+
+    When orbit ``k`` is tested the clues are those of the orbits tested before
+    and kept, and those of the orbits not tested yet (all of their clues). The
+    propagated state of the first set grows as orbits are kept; the states of
+    the second, for every ``k``, are built once from the end of ``order``;
+    each test starts from their intersection (:func:`_meet`) instead of
+    loading its clues.
     """
     st, ws = _workspace()
     out = np.empty((0, 81), np.int8)
     no_avoid = np.empty(0, np.int8)
     saved = np.empty(4, np.int8)
+    norbits = order.shape[0]
+    width = orbits.shape[1]
     # the units (bits as in _CELL_UNIT_BITS) holding a clue of each digit: a
     # digit of the solution sits once in a unit, so a removal clears its bits
     holds = np.zeros(10, np.int64)
     for c in range(81):
         holds[work[c]] |= _CELL_UNIT_BITS[c]
-    for k in range(order.shape[0]):
+    # untested[k]: the propagated state of the clues in orbits order[k:]
+    # (clues of the solution: no propagation here meets a contradiction)
+    untested = np.empty((norbits + 1, _WORDS), np.int64)
+    _open(untested[norbits])
+    for k in range(norbits - 1, -1, -1):
+        row = untested[k]
+        for i in range(_WORDS):
+            row[i] = untested[k + 1, i]
+        dirty = 0
+        for j in range(width):
+            c = orbits[order[k], j]
+            if c >= 0 and work[c] != 0:
+                dirty |= np.int64(1) << _place_clue(row, c, work[c])
+        if dirty:
+            _propagate(row, dirty)
+    kept = np.empty(_WORDS, np.int64)  # the state of the clues tested and kept
+    _open(kept)
+    for k in range(norbits):
         g = order[k]
         n = 0
         last = -1
         taken = 0
-        for j in range(orbits.shape[1]):
+        for j in range(width):
             c = orbits[g, j]
             if c >= 0 and work[c] != 0:
                 saved[j] = work[c]
@@ -683,36 +831,34 @@ def reduce(work, sol, orbits, order, budget, stats):  # type: ignore[no-untyped-
             stats[3] += 1
             continue
         other = 0
-        for i in range(_WORDS):
-            st[i] = 0
-        for c in range(81):
-            if work[c] != 0:
-                _clue(st, c, work[c])
-        _words(st)  # clues of the solution never clash
+        dirty = _meet(st, untested[k + 1], kept)
         if n == 1:
             # any other solution differs from sol at the removed cell: bar its
             # digit there before propagating, so that a removal that propagation
             # alone answers stops at the first contradiction
-            _bar(st, last, sol[last])
-            if not _propagate(st, _ALL_WORDS):
+            dirty |= np.int64(1) << _bar(st, last, sol[last])
+            if not _propagate(st, dirty):
                 stats[1] += 1
             else:
                 stats[2] += 1
-                other = _search(st, 1, no_avoid, out, budget, ws)
-        elif _propagate(st, _ALL_WORDS):
+                other = _search(st, 1, no_avoid, out, budget, ws, True)
+        elif _propagate(st, dirty):
             if (st[_UNPLACED] | st[_UNPLACED + 1] | st[_UNPLACED + 2]) == 0:
                 stats[1] += 1
             else:
                 stats[2] += 1
-                other = _search(st, 1, sol, out, budget, ws)
+                other = _search(st, 1, sol, out, budget, ws, True)
         if other == -2:
             return -2
         if other > 0:
-            for j in range(orbits.shape[1]):
+            dirty = 0
+            for j in range(width):
                 if (taken >> j) & 1:
                     c = orbits[g, j]
                     work[c] = saved[j]
                     holds[saved[j]] |= _CELL_UNIT_BITS[c]
+                    dirty |= np.int64(1) << _place_clue(kept, c, saved[j])
+            _propagate(kept, dirty)
         else:
             stats[3] += 1
     return 0
