@@ -546,7 +546,7 @@ def _meet(st, a, b):  # type: ignore[no-untyped-def]
     for i in range(27):
         x = a[i] & b[i]
         st[i] = x
-        dirty |= np.int64(x != a[i]) << i
+        dirty |= (x != a[i]) << i
     for i in range(27, _WORDS):
         st[i] = a[i] & b[i]
     return dirty
