@@ -328,13 +328,52 @@ def _score(st, b, p):  # type: ignore[no-untyped-def]
     return sc
 
 
+@njit(cache=True, inline="always")
+def _at_least(st, b):  # type: ignore[no-untyped-def]
+    """The cells of band ``b`` with two, three and four candidates or more (three masks).
+
+    A count over the nine digit words, kept as bit planes: no loop over cells.
+    """
+    c1 = 0
+    c2 = 0
+    c3 = 0
+    c4 = 0
+    for j in range(9 * b, 9 * b + 9):
+        f = st[j]
+        c4 |= c3 & f
+        c3 |= c2 & f
+        c2 |= c1 & f
+        c1 |= f
+    return c2, c3, c4
+
+
+@njit(cache=True, inline="always")
+def _best_scored(st, b, x, best, best_score):  # type: ignore[no-untyped-def]
+    """Among the cells ``x`` (bits) of band ``b``, the one with the highest :func:`_score`.
+
+    Returns ``(cell, score)``, the cell as ``band * 27 + bit``; ``(best,
+    best_score)`` when no cell of ``x`` scores higher.
+    """
+    while x:
+        p = _cttz(x)
+        x &= x - 1
+        sc = _score(st, b, p)
+        if sc > best_score:
+            best_score = sc
+            best = b * 27 + p
+    return best, best_score
+
+
 @njit(cache=True)
-def _pick(st):  # type: ignore[no-untyped-def]
+def _pick(st, quick):  # type: ignore[no-untyped-def]
     """The branch cell as ``band * 27 + bit``.
 
     A cell with two candidates (three when no cell has two; the fewest
     otherwise), and among those the one with the highest :func:`_score`: on
     the hardest sets this halves the tree against taking the first such cell.
+    With ``quick``, the first cell with two candidates: for the generator's
+    removal tests, whose searches all but always end at a first solution (or
+    propagation alone answers them), the scoring costs more than it saves.
     """
     best = -1
     best_score = -1
@@ -344,36 +383,17 @@ def _pick(st):  # type: ignore[no-untyped-def]
         u = st[_UNPLACED + b]
         if u == 0:
             continue
-        c1 = 0
-        c2 = 0
-        c3 = 0
-        c4 = 0
-        for j in range(9 * b, 9 * b + 9):
-            f = st[j]
-            c4 |= c3 & f
-            c3 |= c2 & f
-            c2 |= c1 & f
-            c1 |= f
+        c2, c3, c4 = _at_least(st, b)
         x = c2 & ~c3 & u
+        if quick and x:
+            return b * 27 + _cttz(x)
         if x == 0 and three == 0:
             three = c3 & ~c4 & u
             three_band = b
-        while x:
-            p = _cttz(x)
-            x &= x - 1
-            sc = _score(st, b, p)
-            if sc > best_score:
-                best_score = sc
-                best = b * 27 + p
+        best, best_score = _best_scored(st, b, x, best, best_score)
     if best >= 0:
         return best
-    while three:
-        p = _cttz(three)
-        three &= three - 1
-        sc = _score(st, three_band, p)
-        if sc > best_score:
-            best_score = sc
-            best = three_band * 27 + p
+    best, best_score = _best_scored(st, three_band, three, best, best_score)
     if best >= 0:
         return best
     # every unplaced cell has four candidates or more (rare): the fewest, first found
@@ -390,33 +410,6 @@ def _pick(st):  # type: ignore[no-untyped-def]
                 fewest = n
                 best = b * 27 + p
     return best
-
-
-@njit(cache=True)
-def _pick_first(st):  # type: ignore[no-untyped-def]
-    """The first cell with two candidates, as ``band * 27 + bit`` (else :func:`_pick`'s).
-
-    For the generator's removal tests: their searches all but always end at
-    a first solution (or propagation alone answers them), where the scoring
-    of :func:`_pick`, made to keep the trees of unique puzzles small, costs
-    more than it saves.
-    """
-    for b in range(3):
-        u = st[_UNPLACED + b]
-        if u == 0:
-            continue
-        c1 = 0
-        c2 = 0
-        c3 = 0
-        for j in range(9 * b, 9 * b + 9):
-            f = st[j]
-            c3 |= c2 & f
-            c2 |= c1 & f
-            c1 |= f
-        x = c2 & ~c3 & u
-        if x:
-            return b * 27 + _cttz(x)
-    return _pick(st)
 
 
 @njit(cache=True)
@@ -452,7 +445,7 @@ def _search(st, limit, avoid, out, budget, ws, quick=False):  # type: ignore[no-
     branch nodes (when ``budget > 0``) the search gives up and returns -2, as
     the generic kernel does. ``ws`` is the workspace from :func:`_workspace`;
     its ``nodes[0]`` receives the number of branch nodes visited. ``quick``
-    branches on the first cell with two candidates (:func:`_pick_first`), for
+    branches on the first cell with two candidates (see :func:`_pick`), for
     searches that mostly end at a first solution.
     """
     stack, cells_, lefts, nodes_out = ws
@@ -470,7 +463,7 @@ def _search(st, limit, avoid, out, budget, ws, quick=False):  # type: ignore[no-
                     nodes_out[0] = nodes
                     return count
         else:
-            cell = _pick_first(st) if quick else _pick(st)
+            cell = _pick(st, quick)
             b = cell // 27
             p = cell - 27 * b
             left = 0
@@ -646,8 +639,10 @@ def removable(cells, known, budget):  # type: ignore[no-untyped-def]
     with ``c`` barred from ``known[c]``. The clues less ``c`` are those before
     ``c`` and those after it: their propagated states are built once, clue by
     clue from each end, and each test starts from the intersection of two
-    (:func:`_meet`) instead of loading 80 clues. Returns the cell indices, or
-    a one-element ``[-1]`` for a bad cell value or ``[-2]`` when a search gave up.
+    (:func:`_meet`) instead of loading 80 clues. (Clues that clash, which have
+    no such states, are loaded less one clue for each test, which gives the
+    answers of the clues as given.) Returns the cell indices, or a
+    one-element ``[-1]`` for a bad cell value or ``[-2]`` when a search gave up.
     """
     st, ws = _workspace()
     avoid = np.empty(0, np.int8)
@@ -658,31 +653,39 @@ def removable(cells, known, budget):  # type: ignore[no-untyped-def]
     if ok < 0:
         res[0] = -1
         return res[:1]
-    if ok == 0:
-        return _removable_loaded(cells, budget)
+    consistent = ok > 0
     # before[c]: the clues in cells 0 .. c-1; after[c]: those in cells c+1 .. 80
-    # (the clues are consistent: no propagation below meets a contradiction)
+    # (consistent clues: no propagation here meets a contradiction)
     before = np.empty((81, _WORDS), np.int64)
     after = np.empty((81, _WORDS), np.int64)
-    _open(before[0])
-    for c in range(80):
-        _clue_state(before[c + 1], before[c], c, cells[c])
-    _open(after[80])
-    for c in range(79, -1, -1):
-        _clue_state(after[c], after[c + 1], c + 1, cells[c + 1])
+    if consistent:
+        _open(before[0])
+        for c in range(80):
+            _clue_state(before[c + 1], before[c], c, cells[c])
+        _open(after[80])
+        for c in range(79, -1, -1):
+            _clue_state(after[c], after[c + 1], c + 1, cells[c + 1])
+    work = cells.copy()
     for c in range(81):
         v = cells[c]
         if v == 0:
             continue
-        dirty = _meet(st, after[c], before[c])
-        dirty |= np.int64(1) << _bar(st, c, v)
-        if _propagate(st, dirty):
-            found = _search(st, 1, avoid, out, budget, ws, True)
-            if found == -2:
-                res[0] = -2
-                return res[:1]
-            if found > 0:
-                continue
+        dirty = 0
+        if consistent:
+            dirty = _meet(st, after[c], before[c])
+        else:
+            work[c] = 0
+            ok = _load(work, st)
+            work[c] = v
+        if ok > 0:
+            dirty |= np.int64(1) << _bar(st, c, v)
+            if _propagate(st, dirty):
+                found = _search(st, 1, avoid, out, budget, ws, True)
+                if found == -2:
+                    res[0] = -2
+                    return res[:1]
+                if found > 0:
+                    continue
         res[nres] = c
         nres += 1
     return res[:nres]
@@ -695,40 +698,6 @@ def _clue_state(st, prev, c, v):  # type: ignore[no-untyped-def]
         st[i] = prev[i]
     if v != 0:
         _propagate(st, np.int64(1) << _place_clue(st, c, v))
-
-
-@njit(cache=True)
-def _removable_loaded(cells, budget):  # type: ignore[no-untyped-def]
-    """:func:`removable` for clues that clash: each test loads the clues less one.
-
-    The answers are those of the clues as given (a clash makes every clue
-    whose removal leaves one removable), as before the intersections.
-    """
-    st, ws = _workspace()
-    avoid = np.empty(0, np.int8)
-    out = np.empty((0, 81), np.int8)
-    res = np.empty(81, np.int64)
-    nres = 0
-    work = cells.copy()
-    for c in range(81):
-        v = cells[c]
-        if v == 0:
-            continue
-        work[c] = 0
-        ok = _load(work, st)
-        work[c] = v
-        if ok > 0:
-            i = _bar(st, c, v)
-            if _propagate(st, np.int64(1) << i):
-                found = _search(st, 1, avoid, out, budget, ws)
-                if found == -2:
-                    res[0] = -2
-                    return res[:1]
-                if found > 0:
-                    continue
-        res[nres] = c
-        nres += 1
-    return res[:nres]
 
 
 @njit(cache=True, inline="always")
