@@ -40,9 +40,9 @@ import numpy as np
 import csp_sudoku
 from csp_sudoku.api import Checker
 from csp_sudoku.backends import get_backend
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import fast_cells
 from csp_sudoku.encodings.cnf import rules_cnf
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.io import fast_cells
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 G9 = Geometry.standard(9)

@@ -14,10 +14,10 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, Any
 
-from csp_sudoku.errors import ParseError, SeedError
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.io import Entry, read_puzzles
-from csp_sudoku.seeds import check_seed
+from csp_sudoku.core.errors import ParseError, SeedError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import Entry, read_puzzles
+from csp_sudoku.core.seeds import check_seed
 
 #: Seeds are non-negative integers below this (numpy's SeedSequence takes any such int).
 MAX_SEED = 2**128
@@ -56,7 +56,7 @@ def seed_arg(text: str) -> int:
     t = text.strip()
     if t.startswith("-") and t[1:].isdigit() and len(t) <= len(str(MAX_SEED)) + 1:
         try:
-            check_seed(int(t))  # the one wording of a bad seed (csp_sudoku.seeds)
+            check_seed(int(t))  # the one wording of a bad seed (csp_sudoku.core.seeds)
         except SeedError as err:
             raise argparse.ArgumentTypeError(str(err)) from None
     if not t.isdigit() or len(t) > len(str(MAX_SEED)):
@@ -203,7 +203,7 @@ def batch_session(
     Yields ``(out, client)``; on the way out the file is closed, and the client
     with it the local cluster it started (``local:N``).
     """
-    from csp_sudoku.batch import dask_client
+    from csp_sudoku.tools.batch import dask_client
 
     out: IO[str] | None = None
     client: Any = None
@@ -263,7 +263,7 @@ class RowWriter:
     the output (``tail -f``, a pipe) sees results as they come without paying a
     system call per row on fast runs.
 
-    The fields of an input record (:attr:`csp_sudoku.io.Entry.fields`: a
+    The fields of an input record (:attr:`csp_sudoku.core.io.Entry.fields`: a
     generator's ``seed``, ``ratings``, ``source``, ...) given to :meth:`write`
     pass through to JSON and CSV rows, after the command's own fields, which
     win on a clash; ``file`` and ``line`` of the input never pass through. A

@@ -35,8 +35,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Literal
 
-from csp_sudoku.errors import SudokuError
-from csp_sudoku.io import Entry
+from csp_sudoku.core.errors import SudokuError
+from csp_sudoku.core.io import Entry
 
 #: What reading a row of a damaged or foreign output file can raise.
 BAD_ROW_ERRORS = (

@@ -8,7 +8,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from csp_sudoku.batch import CheckResult, Status, check_entries
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import (
     MAX_COUNT,
@@ -24,8 +23,9 @@ from csp_sudoku.cli._common import (
     progress,
 )
 from csp_sudoku.cli._resume import ResumePoint, read_resume_point, skip_done
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.io import parse_line
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import parse_line
+from csp_sudoku.tools.batch import CheckResult, Status, check_entries
 
 FIELDS = ("file", "line", "puzzle", "status", "count", "reason")
 
@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _certify(r: CheckResult, geometry: Geometry | None, folder: Path) -> None:
     """Write the uniqueness certificate of one unique puzzle."""
-    from csp_sudoku.certify import certify_to
+    from csp_sudoku.tools.certify import certify_to
 
     folder.mkdir(parents=True, exist_ok=True)
     certify_to(parse_line(r.puzzle, geometry), folder / f"{Path(r.source).stem}-{r.line}.drat")

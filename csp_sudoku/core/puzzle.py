@@ -1,10 +1,10 @@
 """The puzzle value: an immutable grid of clues with its geometry.
 
 A :class:`Puzzle` holds a flat, read-only numpy array of ``N * N`` small
-integers (0 = empty, ``1..N`` = a clue) and the :class:`~csp_sudoku.geometry.Geometry`
-it lives on. Reading text lives in :mod:`csp_sudoku.io`; this module knows
+integers (0 = empty, ``1..N`` = a clue) and the :class:`~csp_sudoku.core.geometry.Geometry`
+it lives on. Reading text lives in :mod:`csp_sudoku.core.io`; this module knows
 values and how to write one as text (:func:`format_line`, :func:`format_grid`,
-re-exported by :mod:`csp_sudoku.io`), so that it needs nothing above it.
+re-exported by :mod:`csp_sudoku.core.io`), so that it needs nothing above it.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.errors import ParseError
-from csp_sudoku.geometry import Geometry
+from csp_sudoku.core.errors import ParseError
+from csp_sudoku.core.geometry import Geometry
 
 Grid = NDArray[np.int8]
 """A flat row-major array of ``N * N`` cells, 0 for empty."""

@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from csp_sudoku.geometry import Geometry
+from csp_sudoku.core.geometry import Geometry
 
 I64 = NDArray[np.int64]
 

@@ -2,8 +2,8 @@
 
 :func:`ordered_map` is the one building block of the batch work in every layer
 (checking, rating, generating): it needs nothing from the rest of the package,
-so metrics and generators can use it without importing :mod:`csp_sudoku.batch`.
-:mod:`csp_sudoku.batch` re-exports it with :class:`DaskSubmitter`.
+so metrics and generators can use it without importing :mod:`csp_sudoku.tools.batch`.
+:mod:`csp_sudoku.tools.batch` re-exports it with :class:`DaskSubmitter`.
 """
 
 from __future__ import annotations

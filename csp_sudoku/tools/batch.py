@@ -1,7 +1,7 @@
 """Many puzzles at once: chunked, ordered, streamed, on local cores.
 
-:func:`check_entries` turns a stream of :class:`~csp_sudoku.io.Entry` (as
-:func:`~csp_sudoku.io.read_puzzles` yields them) into a stream of
+:func:`check_entries` turns a stream of :class:`~csp_sudoku.core.io.Entry` (as
+:func:`~csp_sudoku.core.io.read_puzzles` yields them) into a stream of
 :class:`CheckResult` in the same order. Puzzles are grouped into chunks of one
 geometry; each chunk is counted by one backend call (``count_many``, which the
 fast backend runs wholly in compiled code). With ``jobs > 1`` chunks go to a
@@ -34,12 +34,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku.backends import backend_for
-from csp_sudoku.errors import BatchError as BatchError
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.io import Entry, format_line
-from csp_sudoku.parallel import DaskSubmitter as DaskSubmitter
-from csp_sudoku.parallel import Submitter
-from csp_sudoku.parallel import ordered_map as ordered_map
+from csp_sudoku.core.errors import BatchError as BatchError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import Entry, format_line
+from csp_sudoku.core.parallel import DaskSubmitter as DaskSubmitter
+from csp_sudoku.core.parallel import Submitter
+from csp_sudoku.core.parallel import ordered_map as ordered_map
 
 
 class Status(str, enum.Enum):
@@ -62,7 +62,7 @@ class CheckResult:
         status: unique, multiple, none or invalid.
         count: number of solutions, capped at the limit (0 for invalid lines).
         reason: why a puzzle has no solution (clashing clues) or why a line is invalid.
-        fields: the other fields of the input record (:attr:`csp_sudoku.io.Entry.fields`),
+        fields: the other fields of the input record (:attr:`csp_sudoku.core.io.Entry.fields`),
             for a writer to pass through; not part of :meth:`as_dict`.
     """
 
@@ -193,7 +193,7 @@ def check_entries(
     """Count the solutions of every entry, in input order, streaming.
 
     Args:
-        entries: what :func:`csp_sudoku.io.read_puzzles` yields (bad lines included).
+        entries: what :func:`csp_sudoku.core.io.read_puzzles` yields (bad lines included).
         limit: the cap on each count (2 answers "unique or not").
         backend: the backend name used in every worker.
         jobs: worker processes; 1 runs in this process, 0 means every core.

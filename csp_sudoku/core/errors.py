@@ -79,7 +79,9 @@ class CountBudgetExceeded(SudokuError):
     """A solution count ran past its time budget; ``at_least`` solutions were found."""
 
     def __init__(self, at_least: int, seconds: float) -> None:
-        super().__init__(f"the count ran past its budget of {seconds:g} s with {at_least} solutions so far")
+        super().__init__(
+            f"the count ran past its budget of {seconds:g} s with {at_least} solutions so far"
+        )
         self.at_least = at_least
 
 

@@ -29,7 +29,7 @@ the same convention with upper-case letters.
 A 16-character line is read as a 4x4 puzzle; pass ``geometry=Geometry.standard(16)``
 (or ``--size 16``) to read 16x16 grids written one row per line without ``|``.
 
-Errors are :class:`~csp_sudoku.errors.ParseError` naming the line, the column
+Errors are :class:`~csp_sudoku.core.errors.ParseError` naming the line, the column
 (1-based, in the original line) and the reason.
 """
 
@@ -47,12 +47,12 @@ from typing import IO, Any, Union
 
 import numpy as np
 
-from csp_sudoku.errors import GeometryError, ParseError
-from csp_sudoku.geometry import STANDARD_BOXES, Geometry
-from csp_sudoku.puzzle import Puzzle
-from csp_sudoku.puzzle import format_grid as format_grid
-from csp_sudoku.puzzle import format_line as format_line
-from csp_sudoku.puzzle import symbol as symbol
+from csp_sudoku.core.errors import GeometryError, ParseError
+from csp_sudoku.core.geometry import STANDARD_BOXES, Geometry
+from csp_sudoku.core.puzzle import Puzzle
+from csp_sudoku.core.puzzle import format_grid as format_grid
+from csp_sudoku.core.puzzle import format_line as format_line
+from csp_sudoku.core.puzzle import symbol as symbol
 
 BLANKS = frozenset(".0-*_")
 _SEPARATOR_CHARS = frozenset("-+=|: \t")
