@@ -120,7 +120,7 @@ def rng_next(st: NDArray[np.uint64]) -> np.uint64:  # pragma: no cover - compile
 @njit(cache=True)
 def rng_below(st: NDArray[np.uint64], n: int) -> int:  # pragma: no cover - compiled
     """A random integer in ``0 .. n-1`` (``n > 0``)."""
-    return int(rng_next(st) % np.uint64(n))
+    return np.int64(rng_next(st) % np.uint64(n))  # int64: uint64 mixed with int64 is float64
 
 
 @njit(cache=True)
@@ -363,7 +363,7 @@ def _naked_subset(
                 n += 1
         if n < k:
             continue
-        p += _choose(n, k)
+        p += _choose(np.int64(n), np.int64(k))
         for i in range(k):
             idx[i] = i
         while True:
@@ -393,7 +393,7 @@ def _naked_subset(
                                     nops += 1
                                     b ^= low
                     v += 1
-            if not _next_combo(idx, k, n):
+            if not _next_combo(idx, np.int64(k), np.int64(n)):
                 break
     return p, v, nops
 
@@ -418,7 +418,7 @@ def _hidden_subset(
                 n += 1
         if n < k:
             continue
-        p += _choose(n, k)
+        p += _choose(np.int64(n), np.int64(k))
         for i in range(k):
             idx[i] = i
         while True:
@@ -455,7 +455,7 @@ def _hidden_subset(
                                 nops += 1
                                 b ^= low
                     v += 1
-            if not _next_combo(idx, k, n):
+            if not _next_combo(idx, np.int64(k), np.int64(n)):
                 break
     return p, v, nops
 
@@ -571,7 +571,7 @@ def _fish(
                     nb += 1
             if nb < k:
                 continue
-            p += _choose(nb, k)
+            p += _choose(np.int64(nb), np.int64(k))
             for i in range(k):
                 idx[i] = i
             while True:
@@ -602,7 +602,7 @@ def _fish(
                                         nops += 1
                                         b2 ^= low
                         v += 1
-                if not _next_combo(idx, k, nb):
+                if not _next_combo(idx, np.int64(k), np.int64(nb)):
                     break
     return p, v, nops
 
@@ -674,27 +674,27 @@ def enumerate_strategy(
     if s == 1:
         return _hidden_single(masks, values, units, cell_units, target, ops)
     if s == 2:
-        return _naked_subset(masks, values, units, 2, target, ops)
+        return _naked_subset(masks, values, units, np.int64(2), target, ops)
     if s == 3:
-        return _hidden_subset(masks, values, units, 2, target, ops)
+        return _hidden_subset(masks, values, units, np.int64(2), target, ops)
     if s == 4:
         return _locked_candidates(
             masks, values, units, cell_units, inter_cells, inter_line, inter_box, target, ops
         )
     if s == 5:
-        return _naked_subset(masks, values, units, 3, target, ops)
+        return _naked_subset(masks, values, units, np.int64(3), target, ops)
     if s == 6:
-        return _hidden_subset(masks, values, units, 3, target, ops)
+        return _hidden_subset(masks, values, units, np.int64(3), target, ops)
     if s == 7:
-        return _fish(masks, values, n, 2, target, ops)
+        return _fish(masks, values, n, np.int64(2), target, ops)
     if s == 8:
-        return _naked_subset(masks, values, units, 4, target, ops)
+        return _naked_subset(masks, values, units, np.int64(4), target, ops)
     if s == 9:
-        return _hidden_subset(masks, values, units, 4, target, ops)
+        return _hidden_subset(masks, values, units, np.int64(4), target, ops)
     if s == 10:
-        return _fish(masks, values, n, 3, target, ops)
+        return _fish(masks, values, n, np.int64(3), target, ops)
     if s == 11:
-        return _fish(masks, values, n, 4, target, ops)
+        return _fish(masks, values, n, np.int64(4), target, ops)
     return _backtracking(masks, values, units, peers, n, target, ops)
 
 
@@ -761,7 +761,7 @@ def hsolve_runs(
                         inter_line,
                         inter_box,
                         n,
-                        -1,
+                        np.int64(-1),
                         ops,
                     )
                     vs[s] = v
@@ -769,7 +769,7 @@ def hsolve_runs(
                     vt += v
                 d += (pt + 1.0) / (vt + 1.0)
                 if vt > 0:
-                    k = rng_below(st, vt)
+                    k = rng_below(st, np.int64(vt))
                     for s in range(tier_start[t], tier_start[t + 1]):
                         if k < vs[s]:
                             _, _, nops = enumerate_strategy(
@@ -795,11 +795,11 @@ def hsolve_runs(
             if not applied:
                 if not has_solution:
                     break
-                k = rng_below(st, empty)
+                k = rng_below(st, np.int64(empty))
                 for c in range(ncells):
                     if values[c] == 0:
                         if k == 0:
-                            place(masks, values, peers, c, solution[c])
+                            place(masks, values, peers, c, np.int64(solution[c]))
                             break
                         k -= 1
                 nstuck += 1
@@ -879,11 +879,11 @@ def oracle_runs(
                 empty = count_empty(values)
                 if empty == 0:
                     break
-                k = rng_below(st, empty)
+                k = rng_below(st, np.int64(empty))
                 for c in range(ncells):
                     if values[c] == 0:
                         if k == 0:
-                            place(masks, values, peers, c, solution[c])
+                            place(masks, values, peers, c, np.int64(solution[c]))
                             break
                         k -= 1
                 oracle += 1
@@ -945,7 +945,7 @@ def sisus_singles(
         if nsteps < options.shape[0]:
             options[nsteps] = total
         nsteps += 1
-        k = rng_below(st, total)
+        k = rng_below(st, np.int64(total))
         for c in range(ncells):
             h = cand[c]
             if h:
