@@ -622,11 +622,6 @@ def _open_bytes(
     return source, str(getattr(source, "name", "<input>")), None
 
 
-def _estimated_lines(data: bytes) -> int:
-    """Line ends in ``data``, counting a ``\\r\\n`` cut between two reads twice."""
-    return data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
-
-
 def _line_ends(buf: bytes, eof: bool) -> NDArray[np.int64]:
     """The offsets just after each line end of ``buf``, in order.
 
@@ -663,25 +658,24 @@ def read_chunks(
     fh, name, handle = _open_bytes(source)
     name = source_name or name
     try:
-        first, rest, eof = 1, b"", False
+        first, buf, eof = 1, b"", False
+        width = 0.0  # bytes per line so far: one read mostly brings a chunk's lines
         while True:
-            pieces, have = [rest], _estimated_lines(rest)
-            while have <= lines and not eof:
-                more = fh.read(_READ_BYTES)
-                eof = not more
-                pieces.append(more)
-                have += _estimated_lines(more)
-            buf = b"".join(pieces)
             ends = _line_ends(buf, eof)
+            while ends.size <= lines and not eof:
+                want = int((lines + 1 - ends.size) * width * 1.1) if width else _READ_BYTES
+                more = fh.read(max(want, len(buf), 4096))  # at least doubling: linear time
+                eof = not more
+                buf += more
+                ends = _line_ends(buf, eof)
             if ends.size > lines:
-                cut = int(ends[lines - 1])
-            else:
-                cut = len(buf) if eof or not ends.size else int(ends[-1])
-            data, rest = buf[:cut], buf[cut:]
-            count = int(np.searchsorted(ends, cut, side="right"))
-            if data and (count == 0 or int(ends[count - 1]) != cut):
-                count += 1  # the input's last line, without its line end
-            last = eof and not rest
+                cut, count = int(ends[lines - 1]), lines
+            else:  # the rest of the input, maybe with a last line without its line end
+                cut = len(buf)
+                count = ends.size + (bool(buf) and (not ends.size or int(ends[-1]) != cut))
+            width = cut / max(count, 1)
+            data, buf = buf[:cut], buf[cut:]
+            last = eof and not buf
             yield TextChunk(name, first, count, data, last)
             if last:
                 return
