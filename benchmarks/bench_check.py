@@ -241,14 +241,14 @@ class Run:
     rss_sum: int
     pss_sum: int
     main_plus_worker: int
+    main_cpu: float  # CPU seconds of the main process, last sampled
     worker_cpu: list[float]  # CPU seconds of each worker process, last sampled
 
     def two_core_wall(self) -> float:
         """Wall seconds with a free core per process: the main process's CPU (its start
         before the workers, reading, writing), then its busiest worker's (a bound from above:
         the main process's reading overlaps the workers)."""
-        main = self.cpu - sum(self.worker_cpu)
-        return max(self.cpu / 2, main + max(self.worker_cpu, default=0.0))
+        return max(self.cpu / 2, self.main_cpu + max(self.worker_cpu, default=0.0))
 
 
 def _children_cpu() -> float:
@@ -260,9 +260,9 @@ def _children_cpu() -> float:
 def run_check(path: Path, jobs: int, *, memory: bool = False) -> Run:
     """Run ``csp-sudoku check PATH -o /dev/null --jobs JOBS``.
 
-    With ``memory`` the processes' memory is sampled every 0.1 s (reading
-    /proc/PID/smaps costs CPU, which a timed run must not lose to it); else
-    only the workers' CPU seconds, every 0.5 s.
+    The CPU seconds of each process are sampled every 0.1 s; with ``memory``
+    their memory too (reading /proc/PID/smaps costs CPU, which a timed run
+    must not lose to it).
     """
     import psutil
 
@@ -277,9 +277,11 @@ def run_check(path: Path, jobs: int, *, memory: bool = False) -> Run:
     main = psutil.Process(proc.pid)
     rss = pss = pair = 0
     worker_cpu: dict[int, float] = {}
+    main_cpu = 0.0
     while proc.poll() is None:
-        time.sleep(0.1 if memory else 0.5)
+        time.sleep(0.1)
         try:
+            main_cpu = sum(main.cpu_times()[:2])
             workers = main.children(recursive=True)
             for w in workers:
                 worker_cpu[w.pid] = sum(w.cpu_times()[:2])
@@ -299,7 +301,7 @@ def run_check(path: Path, jobs: int, *, memory: bool = False) -> Run:
     if proc.returncode != 0 or found is None:
         sys.exit(f"check failed ({proc.returncode}): {err[-500:]}")
     rate = float(found.group(1).replace(",", ""))
-    return Run(wall, cpu, rate, rss, pss, pair, list(worker_cpu.values()))
+    return Run(wall, cpu, rate, rss, pss, pair, main_cpu, list(worker_cpu.values()))
 
 
 def count_many_seconds(base: np.ndarray, n: int) -> tuple[float, float]:
