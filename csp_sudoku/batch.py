@@ -11,6 +11,13 @@ on files of millions of lines and results stream as soon as their turn comes.
 Any ``concurrent.futures.Executor``-like object with ``submit`` (a Dask
 ``distributed.Client`` included) can be passed as ``executor``.
 
+:func:`check_chunk` is the task of ``csp-sudoku check``, whose main process
+only reads bytes: it reads one chunk of an input's lines
+(:class:`~csp_sudoku.io.TextChunk`) and judges every entry in it, returning
+:class:`Verdicts`, the verdicts as lists (a chunk of bare puzzle lines is
+read, counted and judged from arrays; both ways share the verdict of a count
+and the reason a puzzle has no solution).
+
 **Dask.** :func:`dask_client` connects to a scheduler (``tcp://host:8786``) or
 starts a local cluster (``local:4``); a ``distributed.Client`` passed as
 ``executor`` is wrapped in :class:`DaskSubmitter`, which submits every chunk as
