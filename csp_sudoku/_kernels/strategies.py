@@ -28,6 +28,8 @@ from numpy.typing import NDArray
 from csp_sudoku.core.geometry import Geometry
 
 I64 = NDArray[np.int64]
+#: An integer argument of a kernel: callers pass ``np.int64`` so each compiles once.
+Int = int | np.int64
 
 #: Names of the hsolve strategies, indexed by strategy id.
 STRATEGY_NAMES: tuple[str, ...] = (
@@ -118,7 +120,7 @@ def rng_next(st: NDArray[np.uint64]) -> np.uint64:  # pragma: no cover - compile
 
 
 @njit(cache=True)
-def rng_below(st: NDArray[np.uint64], n: int) -> int:  # pragma: no cover - compiled
+def rng_below(st: NDArray[np.uint64], n: Int) -> np.int64:  # pragma: no cover - compiled
     """A random integer in ``0 .. n-1`` (``n > 0``)."""
     return np.int64(rng_next(st) % np.uint64(n))  # int64: uint64 mixed with int64 is float64
 
@@ -144,7 +146,7 @@ def low_digit(x: int | np.int64) -> int:  # pragma: no cover - compiled
 
 @njit(cache=True)
 def place(
-    masks: I64, values: NDArray[np.int8], peers: I64, cell: int, d: int
+    masks: I64, values: NDArray[np.int8], peers: I64, cell: Int, d: Int
 ) -> None:  # pragma: no cover
     bit = np.int64(1) << np.int64(d - 1)
     values[cell] = d
@@ -185,7 +187,7 @@ def unit_once(
 
 @njit(cache=True)
 def contradiction(
-    masks: I64, values: NDArray[np.int8], units: I64, n: int
+    masks: I64, values: NDArray[np.int8], units: I64, n: Int
 ) -> bool:  # pragma: no cover
     """An empty cell without candidates, a digit twice in a unit, or a digit with no place."""
     full = (np.int64(1) << np.int64(n)) - 1
@@ -212,7 +214,7 @@ def contradiction(
 
 @njit(cache=True)
 def singles_fixpoint(
-    masks: I64, values: NDArray[np.int8], units: I64, peers: I64, n: int
+    masks: I64, values: NDArray[np.int8], units: I64, peers: I64, n: Int
 ) -> int:  # pragma: no cover - compiled
     """Naked and hidden singles until none is left: 1 solved, 0 stuck, -1 contradiction."""
     nu = units.shape[0]
@@ -263,17 +265,17 @@ def apply_ops(
 
 
 @njit(cache=True)
-def _choose(n: int, k: int) -> int:  # pragma: no cover - compiled
+def _choose(n: Int, k: Int) -> int:  # pragma: no cover - compiled
     if n < k:
         return 0
     r = 1
     for i in range(k):
-        r = r * (n - i) // (i + 1)
+        r = int(r * (n - i) // (i + 1))
     return r
 
 
 @njit(cache=True)
-def _next_combo(idx: I64, k: int, n: int) -> bool:  # pragma: no cover - compiled
+def _next_combo(idx: I64, k: Int, n: Int) -> bool:  # pragma: no cover - compiled
     i = k - 1
     while i >= 0 and idx[i] == n - k + i:
         i -= 1
@@ -293,7 +295,7 @@ def _next_combo(idx: I64, k: int, n: int) -> bool:  # pragma: no cover - compile
 
 @njit(cache=True)
 def _naked_single(
-    masks: I64, values: NDArray[np.int8], target: int, ops: I64
+    masks: I64, values: NDArray[np.int8], target: Int, ops: I64
 ) -> tuple[int, int, int]:  # pragma: no cover
     p = 0
     v = 0
@@ -314,7 +316,7 @@ def _naked_single(
 
 @njit(cache=True)
 def _hidden_single(
-    masks: I64, values: NDArray[np.int8], units: I64, cell_units: I64, target: int, ops: I64
+    masks: I64, values: NDArray[np.int8], units: I64, cell_units: I64, target: Int, ops: I64
 ) -> tuple[int, int, int]:  # pragma: no cover
     nu = units.shape[0]
     once = np.empty(nu, dtype=np.int64)
@@ -345,7 +347,7 @@ def _hidden_single(
 
 @njit(cache=True)
 def _naked_subset(
-    masks: I64, values: NDArray[np.int8], units: I64, k: int, target: int, ops: I64
+    masks: I64, values: NDArray[np.int8], units: I64, k: Int, target: Int, ops: I64
 ) -> tuple[int, int, int]:  # pragma: no cover
     """Naked double/triple/quad: k empty cells of a unit whose candidates are k digits."""
     p = 0
@@ -400,7 +402,7 @@ def _naked_subset(
 
 @njit(cache=True)
 def _hidden_subset(
-    masks: I64, values: NDArray[np.int8], units: I64, k: int, target: int, ops: I64
+    masks: I64, values: NDArray[np.int8], units: I64, k: Int, target: Int, ops: I64
 ) -> tuple[int, int, int]:  # pragma: no cover
     """Hidden double/triple/quad: k digits of a unit confined to k empty cells."""
     p = 0
@@ -480,7 +482,7 @@ def _locked_candidates(
     inter_cells: I64,
     inter_line: I64,
     inter_box: I64,
-    target: int,
+    target: Int,
     ops: I64,
 ) -> tuple[int, int, int]:  # pragma: no cover
     """Pointing and claiming at each line/box intersection with two or more empty cells."""
@@ -544,7 +546,7 @@ def _locked_candidates(
 
 @njit(cache=True)
 def _fish(
-    masks: I64, values: NDArray[np.int8], n: int, k: int, target: int, ops: I64
+    masks: I64, values: NDArray[np.int8], n: Int, k: Int, target: Int, ops: I64
 ) -> tuple[int, int, int]:  # pragma: no cover
     """X-Wing (k=2), Swordfish (3), Jellyfish (4): a digit in k lines confined to k cross lines."""
     p = 0
@@ -609,7 +611,7 @@ def _fish(
 
 @njit(cache=True)
 def _backtracking(
-    masks: I64, values: NDArray[np.int8], units: I64, peers: I64, n: int, target: int, ops: I64
+    masks: I64, values: NDArray[np.int8], units: I64, peers: I64, n: Int, target: Int, ops: I64
 ) -> tuple[int, int, int]:  # pragma: no cover
     """Tier 5: a cell with two candidates; assume one and run tier 0 (singles).
 
@@ -664,8 +666,8 @@ def enumerate_strategy(
     inter_cells: I64,
     inter_line: I64,
     inter_box: I64,
-    n: int,
-    target: int,
+    n: Int,
+    target: Int,
     ops: I64,
 ) -> tuple[int, int, int]:  # pragma: no cover - compiled
     """Dispatch to the enumerator of strategy ``s``: returns ``(p, v, nops)``."""

@@ -113,7 +113,8 @@ class SymmetryError(GenerationError, ValueError):
 
 
 class BatchError(SudokuError):
-    """A batch run that cannot start: Dask missing, a scheduler that cannot be reached."""
+    """A batch run that cannot start or go on: Dask missing, a scheduler that cannot be
+    reached, a worker process that died."""
 
 
 class BankError(SudokuError):
