@@ -83,9 +83,64 @@ def _other(alive, cc, c, p):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _static_bfs(
+def listed(items, n, x):  # type: ignore[no-untyped-def]
+    """True when ``x`` is among ``items[:n]``."""
+    found = False
+    for m in range(n):
+        found = found or items[m] == x
+    return found
+
+
+@njit(cache=True)
+def _on_to_off(grid, cc, corder, ncellcols, yrule, p, out):  # type: ignore[no-untyped-def]
+    """SE's rule for "p ON" (``getOnToOff``): the candidates it turns OFF, in
+    SE's order, each once: p's digit in its units (X) and, with ``yrule``, the
+    other candidates of its cell (Y). Returns how many, written to ``out``."""
+    n = 0
+    for t in range(corder.shape[1]):
+        c = corder[p, t]
+        if c < 0:
+            break
+        if c < ncellcols and not yrule:
+            continue
+        for s in range(cc.shape[1]):
+            q = cc[c, s]
+            if q < 0 or q == p or not grid[q]:
+                continue
+            if not listed(out, n, q):
+                out[n] = q
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def _off_to_on(grid, cc, corder, ncellcols, cnt, xrule, yrule, p, out, out_col):  # type: ignore[no-untyped-def]
+    """SE's rule for "p OFF" (``getOffToOn``): the candidates it turns ON, each
+    once, with the column that forces each: the other candidate of a cell
+    (``yrule``) or unit-digit (``xrule``) holding two (``cnt``). Returns how
+    many, written to ``out`` and ``out_col``."""
+    n = 0
+    for t in range(corder.shape[1]):
+        c = corder[p, t]
+        if c < 0:
+            break
+        is_cell = c < ncellcols
+        if (is_cell and not yrule) or (not is_cell and not xrule) or cnt[c] != 2:
+            continue
+        q = _other(grid, cc, c, p)
+        if q < 0:
+            continue
+        if not listed(out, n, q):
+            out[n] = q
+            out_col[n] = c
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _static_bfs(  # type: ignore[no-untyped-def]
     alive, cc, corder, ncellcols, xy, cnt, k, premise, seen, depth, parent, lay_on, lay_off, stamp
-):  # type: ignore[no-untyped-def]
+):
     """One of SE's static forcing-chain searches: from "k ON" (``premise`` 0)
     to "k OFF", or from "k OFF" (1) to "k ON"; breadth first by layers (all
     ON literals of a layer, then all OFF ones), as SE's ``doForcingChains``.
@@ -96,8 +151,6 @@ def _static_bfs(
     before the target (its parent), or (-1, -1) when there is no chain.
     """
     ncand = alive.shape[0]
-    width = cc.shape[1]
-    kk = corder.shape[1]
     n_on = 0
     n_off = 0
     if premise == 0:
@@ -110,41 +163,28 @@ def _static_bfs(
     seen[lit0] = stamp
     depth[lit0] = 0
     parent[lit0] = -1
+    targets = np.empty(cc.shape[1] * corder.shape[1], dtype=np.int32)
+    cols = np.empty(corder.shape[1], dtype=np.int32)
     while n_on > 0 or n_off > 0:
-        # ON -> OFF: the other candidates of the cell (Y), the digit's peers (X)
         for a in range(n_on):
             p = lay_on[a]
-            for t in range(kk):
-                c = corder[p, t]
-                if c < 0:
-                    break
-                if c < ncellcols and not xy:
-                    continue
-                for s in range(width):
-                    q = cc[c, s]
-                    if q < 0 or q == p or not alive[q]:
-                        continue
-                    if premise == 0 and q == k:
-                        return depth[p] + 2, p
-                    if seen[ncand + q] != stamp:
-                        seen[ncand + q] = stamp
-                        depth[ncand + q] = depth[p] + 1
-                        parent[ncand + q] = p
-                        lay_off[n_off] = q
-                        n_off += 1
+            for m in range(_on_to_off(alive, cc, corder, ncellcols, xy, p, targets)):
+                q = targets[m]
+                if premise == 0 and q == k:
+                    return depth[p] + 2, p
+                if seen[ncand + q] != stamp:
+                    seen[ncand + q] = stamp
+                    depth[ncand + q] = depth[p] + 1
+                    parent[ncand + q] = p
+                    lay_off[n_off] = q
+                    n_off += 1
         n_on = 0
-        # OFF -> ON: a cell (Y) or unit-digit (X) left with two candidates
         for a in range(n_off):
             p = lay_off[a]
-            for t in range(kk):
-                c = corder[p, t]
-                if c < 0:
-                    break
-                if (c < ncellcols and not xy) or cnt[c] != 2:
-                    continue
-                q = _other(alive, cc, c, p)
-                if q < 0:
-                    continue
+            for m in range(
+                _off_to_on(alive, cc, corder, ncellcols, cnt, True, xy, p, targets, cols)
+            ):
+                q = targets[m]
                 if premise == 1 and q == k:
                     return depth[ncand + p] + 2, ncand + p
                 if seen[q] != stamp:
@@ -155,6 +195,19 @@ def _static_bfs(
                     n_on += 1
         n_off = 0
     return -1, -1
+
+
+@njit(cache=True)
+def _bfs_scratch(ncand):  # type: ignore[no-untyped-def]
+    """Literal arrays (seen, depth, parent) and two layers for :func:`_static_bfs`."""
+    lits = 2 * ncand
+    return (
+        np.zeros(lits, dtype=np.int32),
+        np.zeros(lits, dtype=np.int32),
+        np.zeros(lits, dtype=np.int32),
+        np.empty(ncand, dtype=np.int32),
+        np.empty(ncand, dtype=np.int32),
+    )
 
 
 @njit(cache=True)
@@ -169,11 +222,7 @@ def static_forcing(alive, cc, corder, ncellcols, xy, out_elim, out_place):  # ty
     """
     ncand = alive.shape[0]
     cnt = _counts(alive, cc)
-    seen = np.zeros(2 * ncand, dtype=np.int32)
-    depth = np.zeros(2 * ncand, dtype=np.int32)
-    parent = np.zeros(2 * ncand, dtype=np.int32)
-    lay_on = np.empty(ncand, dtype=np.int32)
-    lay_off = np.empty(ncand, dtype=np.int32)
+    seen, depth, parent, lay_on, lay_off = _bfs_scratch(ncand)
     stamp = 0
     for k in range(ncand):
         out_elim[k] = -1
@@ -212,11 +261,7 @@ def static_path(alive, cc, corder, ncellcols, xy, k, premise, out):  # type: ign
     in ``out``; returns how many (0 when there is no chain)."""
     ncand = alive.shape[0]
     cnt = _counts(alive, cc)
-    seen = np.zeros(2 * ncand, dtype=np.int32)
-    depth = np.zeros(2 * ncand, dtype=np.int32)
-    parent = np.zeros(2 * ncand, dtype=np.int32)
-    lay_on = np.empty(ncand, dtype=np.int32)
-    lay_off = np.empty(ncand, dtype=np.int32)
+    seen, depth, parent, lay_on, lay_off = _bfs_scratch(ncand)
     comp, last = _static_bfs(
         alive, cc, corder, ncellcols, xy, cnt, k, premise, seen, depth, parent, lay_on, lay_off, 1
     )
@@ -281,15 +326,12 @@ def propagate_many(alive, cc, corder, ncellcols, premises, dynamic, yrule, out_a
     q_off = np.empty(ncand + 1, dtype=np.int32)
     make_on = np.empty(kk, dtype=np.int32)
     make_col = np.empty(kk, dtype=np.int32)
+    targets = np.empty(width * kk, dtype=np.int32)
     scratch = maxrec - 1
     for i in range(premises.shape[0]):
         grid = alive.copy()
         cnt = cnt0.copy()
-        nrec = 0
-        h_on = 0
-        t_on = 0
-        h_off = 0
-        t_off = 0
+        h_on = t_on = h_off = t_off = 0
         absurd = -1
         lit0 = premises[i]
         for w in range(nw):
@@ -309,61 +351,32 @@ def propagate_many(alive, cc, corder, ncellcols, premises, dynamic, yrule, out_a
                 r = q_on[h_on]
                 h_on += 1
                 p = rec_lit[r]
-                for t in range(kk):
-                    c = corder[p, t]
-                    if c < 0:
+                for m in range(_on_to_off(grid, cc, corder, ncellcols, yrule, p, targets)):
+                    q = targets[m]
+                    if lit_rec[q] >= 0:
+                        # q is ON and now OFF: a contradiction
+                        for w in range(nw):
+                            bits[scratch, w] = bits[r, w]
+                        _set_bit(bits, scratch, ncand + q)
+                        absurd = _count_row(bits, lit_rec[q], nw) + _count_row(bits, scratch, nw)
                         break
-                    if c < ncellcols and not yrule:
-                        continue
-                    for s in range(width):
-                        q = cc[c, s]
-                        if q < 0 or q == p or not grid[q]:
-                            continue
-                        if lit_rec[q] >= 0:
-                            # q is ON and now OFF: a contradiction
-                            for w in range(nw):
-                                bits[scratch, w] = bits[r, w]
-                            _set_bit(bits, scratch, ncand + q)
-                            absurd = _count_row(bits, lit_rec[q], nw) + _count_row(
-                                bits, scratch, nw
-                            )
-                            break
-                        if lit_rec[ncand + q] < 0:
-                            n = nrec
-                            nrec += 1
-                            for w in range(nw):
-                                bits[n, w] = bits[r, w]
-                            _set_bit(bits, n, ncand + q)
-                            rec_lit[n] = ncand + q
-                            lit_rec[ncand + q] = n
-                            q_off[t_off] = n
-                            t_off += 1
-                    if absurd >= 0:
-                        break
+                    if lit_rec[ncand + q] < 0:
+                        n = nrec
+                        nrec += 1
+                        for w in range(nw):
+                            bits[n, w] = bits[r, w]
+                        _set_bit(bits, n, ncand + q)
+                        rec_lit[n] = ncand + q
+                        lit_rec[ncand + q] = n
+                        q_off[t_off] = n
+                        t_off += 1
             else:
                 r = q_off[h_off]
                 h_off += 1
                 p = rec_lit[r] - ncand
-                nmake = 0
-                for t in range(kk):
-                    c = corder[p, t]
-                    if c < 0:
-                        break
-                    if c < ncellcols and not yrule:
-                        continue
-                    if cnt[c] != 2:
-                        continue
-                    q = _other(grid, cc, c, p)
-                    if q < 0:
-                        continue
-                    dup = False
-                    for m in range(nmake):
-                        if make_on[m] == q:
-                            dup = True
-                    if not dup:
-                        make_on[nmake] = q
-                        make_col[nmake] = c
-                        nmake += 1
+                nmake = _off_to_on(
+                    grid, cc, corder, ncellcols, cnt, True, yrule, p, make_on, make_col
+                )
                 # the hidden parents are read before p leaves the grid
                 for m in range(nmake):
                     q = make_on[m]
@@ -518,9 +531,9 @@ def _is_ancestor(rec_lit, rec_par, r, lit):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def static_cycles(
+def static_cycles(  # type: ignore[no-untyped-def]
     alive, cc, corder, ncellcols, xrule, yrule, see, size, out_cells, out_digits, best
-):  # type: ignore[no-untyped-def]
+):
     """SE's bidirectional cycles (``Chaining.doCycles``): X-cycles (``xrule``
     only), Y-cycles (``yrule`` only, from bivalue cells) and cycles of both.
 
@@ -551,6 +564,8 @@ def static_cycles(
     in_cycle = np.zeros(ncells, dtype=np.int32)
     forw = np.zeros(ncand, dtype=np.int32)
     back = np.zeros(ncand, dtype=np.int32)
+    targets = np.empty(width * kk, dtype=np.int32)
+    cols = np.empty(kk, dtype=np.int32)
     best[0] = -1
     best[1] = 0
     stamp = 0
@@ -579,41 +594,28 @@ def static_cycles(
             for a in range(n_on):
                 r = q_on[a]
                 p = rec_lit[r]
-                for t in range(kk):
-                    c = corder[p, t]
-                    if c < 0:
-                        break
-                    if c < ncellcols and not yrule:
+                for m in range(_on_to_off(alive, cc, corder, ncellcols, yrule, p, targets)):
+                    q = targets[m]
+                    if _is_ancestor(rec_lit, rec_par, r, ncand + q):
                         continue
-                    for s in range(width):
-                        q = cc[c, s]
-                        if q < 0 or q == p or not alive[q]:
-                            continue
-                        if _is_ancestor(rec_lit, rec_par, r, ncand + q):
-                            continue
-                        if nrec >= maxrec:
-                            full = True
-                            break
-                        rec_lit[nrec] = ncand + q
-                        rec_par[nrec] = r
-                        q_off[n_off] = nrec
-                        n_off += 1
-                        nrec += 1
+                    if nrec >= maxrec:
+                        full = True
+                        break
+                    rec_lit[nrec] = ncand + q
+                    rec_par[nrec] = r
+                    q_off[n_off] = nrec
+                    n_off += 1
+                    nrec += 1
             n_on = 0
             length += 1
             for a in range(n_off):
                 r = q_off[a]
                 p = rec_lit[r] - ncand
-                for t in range(kk):
-                    c = corder[p, t]
-                    if c < 0:
-                        break
-                    is_cell = c < ncellcols
-                    if (is_cell and not yrule) or (not is_cell and not xrule) or cnt[c] != 2:
-                        continue
-                    q = _other(alive, cc, c, p)
-                    if q < 0:
-                        continue
+                nmake = _off_to_on(
+                    alive, cc, corder, ncellcols, cnt, xrule, yrule, p, targets, cols
+                )
+                for m in range(nmake):
+                    q = targets[m]
                     if length >= 4 and q == k:
                         # a cycle: its literals are r's first-parent chain
                         comp = 1

@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from csp_sudoku._kernels.se_chains import listed
 from csp_sudoku._kernels.strategies import popcount
 
 #: Base value (tenths) of a strong-linked fish of n links, index n.
@@ -329,11 +330,7 @@ def als_wings(masks, values, k, see, out_cells, out_masks):  # type: ignore[no-u
             my = masks[y]
             if (my & u) != my:
                 continue
-            inside = False
-            for q in range(k):
-                if pick[q] == y:
-                    inside = True
-            if inside:
+            if listed(pick, k, y):
                 continue
             # x: a digit every set cell holding it sees y for (restricted); z the other
             lo = my & -my
@@ -346,11 +343,7 @@ def als_wings(masks, values, k, see, out_cells, out_masks):  # type: ignore[no-u
             for e in range(ncells):
                 if values[e] != 0 or e == y:
                     continue
-                isset = False
-                for q in range(k):
-                    if pick[q] == e:
-                        isset = True
-                if isset:
+                if listed(pick, k, e):
                     continue
                 removed = np.int64(0)
                 for dbit in (lo, hi):
@@ -575,6 +568,20 @@ def _next_comb(v):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _emit(out, ne, c, bits):  # type: ignore[no-untyped-def]
+    """Append the removals ``(c, d)`` for every digit bit ``d`` of ``bits``."""
+    d = 0
+    while bits:
+        if bits & 1:
+            out[ne, 0] = c
+            out[ne, 1] = d
+            ne += 1
+        bits >>= 1
+        d += 1
+    return ne
+
+
+@njit(cache=True)
 def _positions(masks, values, units, u, d):  # type: ignore[no-untyped-def]
     """Bits (by place in unit ``u``) of the empty cells holding digit ``d``."""
     bits = np.int64(0)
@@ -706,12 +713,7 @@ def _naked(masks, values, units, ukind, n, out):  # type: ignore[no-untyped-def]
                     c = units[u, s]
                     if (comb >> s) & 1 or c < 0 or values[c] != 0:
                         continue
-                    both = masks[c] & union
-                    for d in range(64):
-                        if (both >> d) & 1:
-                            out[ne, 0] = c
-                            out[ne, 1] = d
-                            ne += 1
+                    ne = _emit(out, ne, c, masks[c] & union)
                 if ne > 0:
                     return ne, -1, -1, 0
             comb = _next_comb(comb)
@@ -742,12 +744,7 @@ def _hidden(masks, values, units, ukind, n, direct, out):  # type: ignore[no-unt
                 for s in range(width):
                     if (union >> s) & 1:
                         c = units[u, s]
-                        other = masks[c] & ~comb
-                        for d in range(size):
-                            if (other >> d) & 1:
-                                out[ne, 0] = c
-                                out[ne, 1] = d
-                                ne += 1
+                        ne = _emit(out, ne, c, masks[c] & ~comb)
                 if direct:
                     for d in range(size):
                         if (comb >> d) & 1:
@@ -805,12 +802,9 @@ def _fish(masks, values, units, ukind, n, out):  # type: ignore[no-untyped-def]
                             continue
                         inbase = False
                         for i in range(nb):
-                            if (comb >> i) & 1 and _in_unit(units, base[i], c):
-                                inbase = True
+                            inbase = inbase or ((comb >> i) & 1 and _in_unit(units, base[i], c))
                         if not inbase:
-                            out[ne, 0] = c
-                            out[ne, 1] = d
-                            ne += 1
+                            ne = _emit(out, ne, c, np.int64(1) << d)
                 if ne > 0:
                     return ne, -1, -1, 0
             comb = _next_comb(comb)

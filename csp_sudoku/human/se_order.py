@@ -186,6 +186,15 @@ def _alive8(state: CandidateState) -> NDArray[np.int8]:
     return state.alive().astype(np.int8)
 
 
+def _commit(state: CandidateState, step: SeStep) -> SeStep:
+    """Apply a hint as SE does (its removals, then its placement) and return it."""
+    for c, d in step.eliminations:
+        state.eliminate(c, d)
+    for c, d in step.placements:
+        state.place(c, d)
+    return step
+
+
 # --------------------------------------------------------------------------- singles and subsets
 
 
@@ -206,8 +215,7 @@ def _hidden_single(state: CandidateState) -> SeStep | None:
         return SE_VALUES["hidden single"]
 
     best = min(singles, key=lambda s: (value(s.unit), s.unit, s.cell))
-    state.place(best.cell, best.digit)
-    return SeStep("Hidden Single", value(best.unit), ((best.cell, best.digit),))
+    return _commit(state, SeStep("Hidden Single", value(best.unit), ((best.cell, best.digit),)))
 
 
 def _naked_single(state: CandidateState) -> SeStep | None:
@@ -215,8 +223,7 @@ def _naked_single(state: CandidateState) -> SeStep | None:
     if not singles:
         return None
     s = singles[0]
-    state.place(s.cell, s.digit)
-    return SeStep("Naked Single", SE_VALUES["naked single"], ((s.cell, s.digit),))
+    return _commit(state, SeStep("Naked Single", SE_VALUES["naked single"], ((s.cell, s.digit),)))
 
 
 _SET_WORDS = {2: "pair", 3: "triple", 4: "quad"}
@@ -246,34 +253,25 @@ def _basic(
     if ne < 0:
         return None
     removed = tuple((int(c), int(d) + 1) for c, d in out[:ne].tolist())
-    for c, d in removed:
-        state.eliminate(c, d)
-    placed: tuple[Pair, ...] = ()
-    if cell >= 0:
-        placed = ((int(cell), int(digit) + 1),)
-        state.place(int(cell), int(digit) + 1)
+    placed = ((int(cell), int(digit) + 1),) if cell >= 0 else ()
     if technique == "locking":
         name = "pointing" if kind == 0 else "claiming"
-        if direct:
-            return SeStep(f"Direct {name.capitalize()}", SE_DIRECT[name], placed, removed)
-        return SeStep(name.capitalize(), SE_VALUES[name], placed, removed)
-    if technique == "fish":
-        name = _FISH_NAMES[n]
-        return SeStep(name, SE_VALUES[name], placed, removed)
-    name = f"{technique} {_SET_WORDS[n]}"
+        label = name.capitalize()
+    elif technique == "fish":
+        name = label = _FISH_NAMES[n]
+    else:
+        name = f"{technique} {_SET_WORDS[n]}"
+        label = name.title()
     if direct:
-        return SeStep(f"Direct {name.title()}", SE_DIRECT[name], placed, removed)
-    return SeStep(name.title(), SE_VALUES[name], placed, removed)
+        return _commit(state, SeStep(f"Direct {label}", SE_DIRECT[name], placed, removed))
+    return _commit(state, SeStep(label, SE_VALUES[name], placed, removed))
 
 
 # --------------------------------------------------------------------------- named patterns
 
 
-def _removals(state: CandidateState, cells: NDArray[np.int32], digit: int) -> tuple[Pair, ...]:
-    out = tuple((int(c), digit) for c in cells.tolist())
-    for c, d in out:
-        state.eliminate(c, d)
-    return out
+def _removals(cells: NDArray[np.int32], digit: int) -> tuple[Pair, ...]:
+    return tuple((int(c), digit) for c in cells.tolist())
 
 
 def _strong_links(state: CandidateState, n: int) -> SeStep | None:
@@ -288,7 +286,7 @@ def _strong_links(state: CandidateState, n: int) -> SeStep | None:
     if ne == 0:
         return None
     name = "Turbot Fish" if n == 2 else f"{n} Strong Links"
-    return SeStep(name, tenths / 10, (), _removals(state, out[:ne], int(d) + 1))
+    return _commit(state, SeStep(name, tenths / 10, (), _removals(out[:ne], int(d) + 1)))
 
 
 _WING_NAMES = {2: "XY-Wing", 3: "WXYZ-Wing", 4: "VWXYZ-Wing", 5: "UVWXYZ-Wing", 6: "TUVWXYZ-Wing"}
@@ -310,10 +308,8 @@ def _wing(state: CandidateState, k: int) -> SeStep | None:
         for d in range(state.geometry.size)
         if m >> d & 1
     )
-    for c, d in removed:
-        state.eliminate(c, d)
     name = "XYZ-Wing" if tenths == 44 else _WING_NAMES[k]
-    return SeStep(name, tenths / 10, (), removed)
+    return _commit(state, SeStep(name, tenths / 10, (), removed))
 
 
 def _unique_rectangle(state: CandidateState) -> SeStep | None:
@@ -326,9 +322,7 @@ def _unique_rectangle(state: CandidateState) -> SeStep | None:
     if n == 0:
         return None
     removed = tuple((int(c), int(d) + 1) for c, d in out[:n].tolist())
-    for c, d in removed:
-        state.eliminate(c, d)
-    return SeStep("Unique Rectangle", 4.5, (), removed)
+    return _commit(state, SeStep("Unique Rectangle", 4.5, (), removed))
 
 
 def _bug(state: CandidateState) -> SeStep | None:
@@ -349,8 +343,7 @@ def _bug(state: CandidateState) -> SeStep | None:
             continue
         for d in state.candidates(cell):
             if int(bits[cells, d - 1].sum()) == 3:
-                state.place(cell, d)
-                return SeStep("BUG type 1", 5.6, ((cell, d),))
+                return _commit(state, SeStep("BUG type 1", 5.6, ((cell, d),)))
     return None
 
 
@@ -361,15 +354,11 @@ def _tenths(value: float) -> int:
     return round(value * 10)
 
 
-def _apply(state: CandidateState, k: int, on: bool) -> tuple[tuple[Pair, ...], tuple[Pair, ...]]:
-    """Apply a chain's conclusion on candidate ``k``: place it (ON) or remove it (OFF)."""
-    n = state.geometry.size
-    cell, digit = k // n, k % n + 1
-    if on:
-        state.place(cell, digit)
-        return ((cell, digit),), ()
-    state.eliminate(cell, digit)
-    return (), ((cell, digit),)
+def _conclusion(size: int, k: int, on: bool) -> tuple[tuple[Pair, ...], tuple[Pair, ...]]:
+    """A chain's conclusion on candidate ``k``: ``(placements, removals)``, placing
+    it (ON) or removing it (OFF)."""
+    pair = ((k // size, k % size + 1),)
+    return (pair, ()) if on else ((), pair)
 
 
 def _static_chains(state: CandidateState) -> SeStep | None:
@@ -389,13 +378,13 @@ def _static_chains(state: CandidateState) -> SeStep | None:
     alive = _alive8(state)
     ncand = alive.size
     n = g.size
-    # (tenths, complexity, SE's sort key, then position) -> what to apply
-    best: tuple[tuple[int, ...], SeStep, Callable[[], None]] | None = None
+    # (tenths, complexity, SE's sort key, then position) -> the hint
+    best: tuple[tuple[int, ...], SeStep] | None = None
 
-    def offer(key: tuple[int, ...], step: SeStep, apply: Callable[[], None]) -> None:
+    def offer(key: tuple[int, ...], step: SeStep) -> None:
         nonlocal best
         if best is None or key < best[0]:
-            best = (key, step, apply)
+            best = (key, step)
 
     cells = np.empty(ncand, dtype=np.int32)
     digits = np.empty(ncand, dtype=np.int32)
@@ -427,16 +416,7 @@ def _static_chains(state: CandidateState) -> SeStep | None:
                 for c, d in zip(cells[:ne].tolist(), digits[:ne].tolist(), strict=True)
             )
             tenths = _tenths(SE_CHAIN_BASE[family]) + int(length_steps(comp))
-
-            def apply_cycle(removed: tuple[Pair, ...] = removed) -> None:
-                for c, d in removed:
-                    state.eliminate(c, d)
-
-            offer(
-                (tenths, comp, key, group, -1),
-                SeStep(name, tenths / 10, (), removed, comp),
-                apply_cycle,
-            )
+            offer((tenths, comp, key, group, -1), SeStep(name, tenths / 10, (), removed, comp))
         if not xr:
             continue
         elim = np.empty(ncand, dtype=np.int32)
@@ -455,24 +435,13 @@ def _static_chains(state: CandidateState) -> SeStep | None:
                     alive, t.column_candidates, lay.corder, lay.ncellcols, yr, k, int(on), lits
                 )
                 chain = tuple(((x % ncand) // n, x % n + 1, x < ncand) for x in lits[:m].tolist())
-                cell, digit = k // n, k % n + 1
-                step = SeStep(
-                    "Forcing Chain" if yr else "Forcing X-Chain",
-                    tenths / 10,
-                    ((cell, digit),) if on else (),
-                    () if on else ((cell, digit),),
-                    comp,
-                    chain=chain,
-                )
-
-                def apply_chain(k: int = k, on: bool = on) -> None:
-                    _apply(state, k, on)
-
-                offer((tenths, comp, key, group, 2 * k + int(on)), step, apply_chain)
+                placed, removed = _conclusion(n, k, on)
+                name = "Forcing Chain" if yr else "Forcing X-Chain"
+                step = SeStep(name, tenths / 10, placed, removed, comp, chain=chain)
+                offer((tenths, comp, key, group, 2 * k + int(on)), step)
     if best is None:
         return None
-    best[2]()
-    return best[1]
+    return _commit(state, best[1])
 
 
 def _premises(alive: NDArray[np.int8], with_off: bool) -> NDArray[np.int32]:
@@ -516,9 +485,9 @@ def _nishio(state: CandidateState) -> SeStep | None:
     comp = int(absurd[i])
     lit = int(prem[i])
     ncand = alive.size
-    placed, removed = _apply(state, lit % ncand, lit >= ncand)
+    placed, removed = _conclusion(state.geometry.size, lit % ncand, lit >= ncand)
     tenths = _tenths(SE_CHAIN_BASE["Nishio"]) + int(length_steps(comp))
-    return SeStep("Nishio Forcing Chains", tenths / 10, placed, removed, comp)
+    return _commit(state, SeStep("Nishio Forcing Chains", tenths / 10, placed, removed, comp))
 
 
 _MULTIPLE_NAMES = {
@@ -566,9 +535,9 @@ def _multiple(state: CandidateState, dynamic: bool) -> SeStep | None:
     if best[0] < 0:
         return None
     tenths, comp, key, _pos, target = (int(v) for v in best)
-    placed, removed = _apply(state, target % ncand, target < ncand)
+    placed, removed = _conclusion(g.size, target % ncand, target < ncand)
     prefix = "Dynamic " if dynamic else ""
-    return SeStep(prefix + _MULTIPLE_NAMES[key], tenths / 10, placed, removed, comp)
+    return _commit(state, SeStep(prefix + _MULTIPLE_NAMES[key], tenths / 10, placed, removed, comp))
 
 
 def _refutation(state: CandidateState, rating: FallbackRating) -> SeStep | None:
@@ -578,20 +547,12 @@ def _refutation(state: CandidateState, rating: FallbackRating) -> SeStep | None:
     move = find_chain_move(state)
     if move is None:
         return None
-    for c, d in move.placements:
-        state.place(c, d)
-    for c, d in move.eliminations:
-        state.eliminate(c, d)
     name = "Dynamic Forcing Chains (+)" if move.level <= 1 else "Nested Forcing Chains"
-    return SeStep(
-        name,
-        rating(move.level, move.form, move.length),
-        move.placements,
-        move.eliminations,
-        move.length,
-        move.level,
-        move.form,
+    value = rating(move.level, move.form, move.length)
+    step = SeStep(
+        name, value, move.placements, move.eliminations, move.length, move.level, move.form
     )
+    return _commit(state, step)
 
 
 # --------------------------------------------------------------------------- the loop
