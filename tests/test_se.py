@@ -161,24 +161,54 @@ def _sample(rows: list[dict[str, str]], techniques: set[str], count: int) -> lis
     return [r["puzzle"] for r in rows if r.get("technique") in techniques][:count]
 
 
+def _solution(puzzle: str) -> list[int]:
+    solution = cs.solve(cs.parse(puzzle))
+    assert solution is not None
+    sol = [int(v) for v in np.asarray(solution.cells).reshape(-1)]
+    clues = [0 if ch == "." else int(ch) for ch in puzzle]
+    assert check_solution(sol, clues, box_rows=3, box_cols=3)
+    return sol
+
+
 def test_replay_steps_are_sound_and_static_chains_replay_link_by_link() -> None:
     top = _calibration("se_calibration_top1465.tsv")
     classic = _calibration("se_calibration.tsv")
     jobs = [(p, "sukaku") for p in _sample(top, {"Forcing Chain", "Bidirectional Cycle"}, 6)]
     jobs += [(p, "sukaku") for p in _sample(top, {"Region Forcing Chains", "XY-Wing"}, 4)]
     jobs += [(r["puzzle"], "classic") for r in classic if r["ER"] in ("6.6", "6.7", "7.2")][:6]
+    # a forum-hardest puzzle (SE 10.5): nested chains beyond SE's dynamic ones
+    jobs.append(
+        (
+            ".......1......4.32.2..3.5.......7....4..2...5..89..4....78..6...3..1..5.9........",
+            "classic",
+        )
+    )
     chains = 0
+    seen: set[str] = set()
     for puzzle, rater in jobs:
         run = replay(cs.parse(puzzle), rater)
         assert run.solved
-        solution = cs.solve(cs.parse(puzzle))
-        assert solution is not None
-        sol = [int(v) for v in np.asarray(solution.cells).reshape(-1)]
-        assert check_solution(
-            sol, [0 if ch == "." else int(ch) for ch in puzzle], box_rows=3, box_cols=3
-        )
-        chains += _replay_independently(puzzle, run.steps, sol)
+        chains += _replay_independently(puzzle, run.steps, _solution(puzzle))
+        seen |= {s.technique for s in run.steps}
     assert chains >= 10
+    assert {"Nested Forcing Chains", "Bidirectional Y-Cycle", "Forcing X-Chain"} <= seen
+
+
+def test_replay_on_other_geometries_is_sound() -> None:
+    """The searches run over exact-cover columns, so other grids replay too."""
+    from csp_sudoku.core.geometry import Geometry
+    from csp_sudoku.generators import generate
+
+    for geometry in (Geometry.standard(6), Geometry.x_sudoku(9)):
+        puzzle = next(iter(generate(count=1, geometry=geometry, seed=3, method="random"))).puzzle
+        solution = cs.solve(puzzle)
+        assert solution is not None
+        sol = np.asarray(solution.cells).reshape(-1)
+        run = replay(puzzle)
+        assert run.solved and run.er >= 1.0
+        for step in run.steps:
+            assert all(sol[c] == d for c, d in step.placements)
+            assert all(sol[c] != d for c, d in step.eliminations)
 
 
 def test_a_forged_chain_link_fails_the_replay() -> None:
@@ -216,7 +246,8 @@ def test_a_forged_chain_link_fails_the_replay() -> None:
 
 def test_replay_gives_se_rating_on_training_puzzles_of_each_technique() -> None:
     """Training rows of se_calibration_top1465.tsv (SukakuExplainer), one or two
-    per hardest technique: the replay's ER is SE's for nearly all."""
+    per hardest technique: every step is sound and the replay's ER is SE's for
+    nearly all."""
     rows = [r for r in _calibration("se_calibration_top1465.tsv") if not _held_out(r["puzzle"])]
     per: dict[str, int] = {}
     picked: list[dict[str, str]] = []
@@ -226,7 +257,11 @@ def test_replay_gives_se_rating_on_training_puzzles_of_each_technique() -> None:
             per[family] = per.get(family, 0) + 1
             picked.append(r)
     assert len(picked) >= 30
-    errors = [abs(replay(cs.parse(r["puzzle"])).er - float(r["ER"])) for r in picked]
+    errors = []
+    for r in picked:
+        run = replay(cs.parse(r["puzzle"]))
+        _replay_independently(r["puzzle"], run.steps, _solution(r["puzzle"]))
+        errors.append(abs(run.er - float(r["ER"])))
     assert sum(e < 0.05 for e in errors) >= 0.85 * len(errors), errors
     assert max(errors) < 2.5
 
