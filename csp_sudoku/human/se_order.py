@@ -679,3 +679,6 @@ def se_solve(
         run.steps.append(step)
     run.solved = state.is_solved() and not state.is_contradiction()
     return run
+
+
+__all__ = ["PROFILES", "FallbackRating", "SeRun", "SeStep", "length_bonus", "se_solve"]
