@@ -136,7 +136,7 @@ _PEERS81, _UNIT_CELLS, _CELL_UNITS, _CELL_UNIT_BITS = _cell_tables()
 def _text_values() -> NDArray[np.int8]:
     """Text byte -> 9x9 cell value: the digits 1-9, 0 for a blank, -1 for no symbol."""
     table = np.full(256, -1, np.int8)
-    for ch in ".0-*_":  # the blanks of csp_sudoku.io (a test checks they agree)
+    for ch in ".0-*_":  # the blanks of csp_sudoku.core.io (a test checks they agree)
         table[ord(ch)] = 0
     for d in range(1, 10):
         table[ord(str(d))] = d
