@@ -1,6 +1,6 @@
 """The public solving API: one call per question, any puzzle-like input.
 
-Every function accepts a :class:`~csp_sudoku.puzzle.Puzzle`, a puzzle string in
+Every function accepts a :class:`~csp_sudoku.core.puzzle.Puzzle`, a puzzle string in
 any supported text form, or a numpy array / sequence of cells. Backends and
 their loaded solvers are cached behind these calls, so ``is_unique(s)`` in a
 loop is already fast; :class:`Checker` is the same thing as an object for hot
@@ -11,18 +11,18 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku.backends import backend_for, backend_per_call
 from csp_sudoku.backends.base import Backend, Cells
-from csp_sudoku.bits import popcount
-from csp_sudoku.errors import ArgumentError, CountBudgetExceeded, NotUniqueError, ParseError
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.io import fast_cells, parse
-from csp_sudoku.puzzle import Puzzle
+from csp_sudoku.core.bits import popcount
+from csp_sudoku.core.errors import ArgumentError, CountBudgetExceeded, NotUniqueError, ParseError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import fast_cells, parse
+from csp_sudoku.core.puzzle import Puzzle
 
 PuzzleLike = Puzzle | str | NDArray[np.integer] | Sequence[int]
 
@@ -79,7 +79,7 @@ def count_solutions(
     split into parts of at most 10,000 solutions (by the candidates of the
     most constrained empty cell), counted one after the other:
     ``progress(parts_done, parts_known, solutions_so_far)`` is called after
-    each, and past the budget :class:`~csp_sudoku.errors.CountBudgetExceeded`
+    each, and past the budget :class:`~csp_sudoku.core.errors.CountBudgetExceeded`
     is raised with the solutions found so far (a lower bound).
     """
     if limit < 1:
@@ -88,7 +88,9 @@ def count_solutions(
     be = backend_per_call(geo, backend)
     if budget_seconds is None and progress is None:
         return be.count(cells, geo, limit)
-    return _count_in_parts(np.asarray(cells, dtype=np.int8), geo, be, limit, budget_seconds, progress)
+    return _count_in_parts(
+        np.asarray(cells, dtype=np.int8), geo, be, limit, budget_seconds, progress
+    )
 
 
 #: Solutions one part of a split count may reach before it is split further.
@@ -153,37 +155,50 @@ def is_unique(
     puzzle: PuzzleLike, *, backend: str = "auto", geometry: Geometry | None = None
 ) -> bool:
     """True when ``puzzle`` has exactly one solution."""
-    plain9 = geometry is None or geometry == Geometry.standard(9)
-    if isinstance(puzzle, str) and backend == "auto" and plain9:
-        n = _text9()(puzzle)  # a clean 81-symbol line: straight to the 9x9 kernel
-        if n is not None:
-            return n == 1
+    if (
+        isinstance(puzzle, str)
+        and backend == "auto"
+        and (geometry is None or geometry == Geometry.standard(9))
+    ):
+        # a clean 81-symbol line goes straight to the 9x9 kernel, as
+        # csp_sudoku.backends.fast.count_text9 does, inlined here: this is the
+        # hot path of a caller's loop, where a Python call level is a tenth of
+        # an easy puzzle's time
+        count, budget = _TEXT9 or _text9_kernel()
+        raw = puzzle.strip().encode("utf-8", "replace")
+        if len(raw) == 81:
+            n: int = count(raw, 2, budget)
+            if n >= 0:
+                return n == 1
     cells, geo = _cells_and_geometry(puzzle, geometry)
     return backend_per_call(geo, backend).count(cells, geo, 2) == 1
 
 
-_TEXT9: list[Callable[[str], int | None]] = []
+#: The 9x9 text counter and its node budget for a count to 2 (see :func:`_text9_kernel`).
+_TEXT9: list[Any] = []
 
 
-def _no_text9(text: str) -> None:
-    """The text fast path when ``auto`` does not pick the fast backend for 9x9: none."""
-    return None
+def _no_text9(raw: bytes, limit: int, budget: int) -> int:
+    """The text counter when ``auto`` does not pick the fast backend for 9x9: always "no"."""
+    return -1
 
 
-def _text9() -> Callable[[str], int | None]:
-    """Count-to-2 from a 9x9 line's text (:func:`csp_sudoku.backends.fast.count_text9`).
+def _text9_kernel() -> list[Any]:
+    """:data:`_TEXT9` filled: ``[counter, budget]``.
 
-    Looked up on first use, so importing the API does not import the compiled
-    kernels; None-returning when ``auto`` does not resolve to the fast backend.
+    The counter is :func:`csp_sudoku.backends.fast.text9_counter`'s, looked up
+    on first use, so importing the API does not import the compiled kernels;
+    when ``auto`` does not resolve to the fast backend, one that always
+    answers -1 (take the general path).
     """
     if not _TEXT9:
         if backend_for(Geometry.standard(9), "auto").name == "fast":
-            from csp_sudoku.backends.fast import count_text9
+            from csp_sudoku.backends.fast import text9_counter
 
-            _TEXT9.append(count_text9)
+            _TEXT9.extend(text9_counter(2))
         else:
-            _TEXT9.append(_no_text9)
-    return _TEXT9[0]
+            _TEXT9.extend((_no_text9, 0))
+    return _TEXT9
 
 
 def solutions(

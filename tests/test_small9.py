@@ -9,7 +9,7 @@ import pytest
 import csp_sudoku.backends as backends
 from csp_sudoku import Geometry
 from csp_sudoku.backends import _AutoBackend, get_backend, small9
-from csp_sudoku.errors import ParseError
+from csp_sudoku.core.errors import ParseError
 from tests.conftest import load_lines
 from tests.independent import check_solution
 

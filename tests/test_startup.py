@@ -68,7 +68,7 @@ def test_check_path_loads_only_what_check_needs() -> None:
     # one 9x9 puzzle is answered in Python: numba is not even imported
     for name in (*HEAVY, "tqdm", "numba", "llvmlite", "scipy"):
         assert name not in tops, f"check loaded {name}"
-    assert "numpy.random" not in loaded  # (csp_sudoku.seeds loads it: only for --seed)
+    assert "numpy.random" not in loaded  # (csp_sudoku.core.seeds loads it: only for --seed)
     # the other commands, their libraries and kernels stay out
     for mod in (
         "csp_sudoku.cli.rate",
@@ -79,8 +79,8 @@ def test_check_path_loads_only_what_check_needs() -> None:
         "csp_sudoku.human",
         "csp_sudoku.generators",
         "csp_sudoku.encodings",
-        "csp_sudoku.bank",
-        "csp_sudoku._kernels.metrics",
+        "csp_sudoku.tools.bank",
+        "csp_sudoku._kernels.strategies",
         "csp_sudoku._kernels.human",
         "csp_sudoku._kernels.chains",
         "csp_sudoku._kernels.canonical",
@@ -92,11 +92,13 @@ def test_check_path_loads_only_what_check_needs() -> None:
     assert "csp_sudoku.backends.small9" in loaded
 
 
-def test_check_of_many_puzzles_uses_the_kernel() -> None:
-    # more puzzles than the Python search takes: the compiled 9x9 kernel answers
+def test_check_of_a_file_of_puzzles_uses_the_kernel(tmp_path: Path) -> None:
+    # more puzzles in a batch than the Python search takes: the compiled 9x9 kernel answers
+    path = tmp_path / "forty.txt"
+    path.write_text(f"{LINE}\n" * 40)
     loaded, out = _modules_after(
         "from csp_sudoku.cli import main\n"
-        f"code = main(['check', '--quiet', *[{LINE!r}] * 40])\n"
+        f"code = main(['check', '--quiet', {str(path)!r}])\n"
         "assert code == 0, code"
     )
     assert out.count("\tunique\t") == 40
@@ -144,6 +146,6 @@ def test_rate_of_one_puzzle_needs_no_solver_kernel_and_no_blas_probe() -> None:
         "assert code == 0, code"
     )
     assert [row.split("\t")[1] for row in out.splitlines()] == ["hsolve", "oracle"]
-    assert "csp_sudoku._kernels.metrics" in loaded
+    assert "csp_sudoku._kernels.strategies" in loaded
     for mod in ("csp_sudoku.backends.fast", "csp_sudoku._kernels.sudoku9", "scipy.linalg"):
         assert mod not in loaded, f"rate loaded {mod}"

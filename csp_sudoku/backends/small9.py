@@ -26,7 +26,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.geometry import Geometry
+from csp_sudoku.core.geometry import Geometry
 
 #: What :func:`count9` returns for a search that ran out of its node budget
 #: (the compiled kernels' convention).

@@ -33,10 +33,10 @@ from functools import cache
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.errors import GeometryError
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.puzzle import Grid, Puzzle
-from csp_sudoku.seeds import SeedLike, as_generator, numba_seed
+from csp_sudoku.core.errors import GeometryError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.puzzle import Grid, Puzzle
+from csp_sudoku.core.seeds import SeedLike, as_generator, numba_seed
 
 __all__ = ["random_grid", "random_grids", "random_transform"]
 
@@ -55,18 +55,26 @@ def random_transform(grid: Grid, geometry: Geometry, seed: SeedLike = None) -> N
     """
     rng = as_generator(seed)
     n = geometry.size
-    g = np.asarray(grid, dtype=np.int8).reshape(n, n)
+    flat = np.asarray(grid, dtype=np.int8).reshape(-1)
     relabel = np.zeros(n + 1, dtype=np.int8)
     relabel[1:] = rng.permutation(n) + 1
-    g = relabel[g]
-    if geometry.is_standard:
-        br, bc = geometry.box_rows, geometry.box_cols
-        rows = np.concatenate([b * br + rng.permutation(br) for b in rng.permutation(n // br)])
-        cols = np.concatenate([s * bc + rng.permutation(bc) for s in rng.permutation(n // bc)])
-        g = g[rows][:, cols]
-        if br == bc and rng.random() < 0.5:
-            g = g.T
-    return np.ascontiguousarray(g).reshape(-1).astype(np.int8)
+    if not geometry.is_standard:
+        return relabel[flat]
+    # the draws in this order (bands, then the rows of each; stacks, then their
+    # columns; the transposition) are what a seed reproduces: keep it
+    br, bc = geometry.box_rows, geometry.box_cols
+    rows = [
+        b * br + r for b in rng.permutation(n // br).tolist() for r in rng.permutation(br).tolist()
+    ]
+    cols = [
+        s * bc + c for s in rng.permutation(n // bc).tolist() for c in rng.permutation(bc).tolist()
+    ]
+    # cell (i, j) of the result is cell (rows[i], cols[j]) of the grid, or
+    # (rows[j], cols[i]) transposed: one gather through a flat index
+    index = np.array(rows, dtype=np.intp)[:, None] * n + np.array(cols, dtype=np.intp)
+    if br == bc and rng.random() < 0.5:
+        index = index.T
+    return relabel[flat[index.reshape(-1)]]
 
 
 def random_grid(
@@ -92,7 +100,7 @@ def random_grid(
         GeometryError: ``uniform=True`` on a geometry with too many grids.
 
     Returns:
-        A complete :class:`~csp_sudoku.puzzle.Puzzle`.
+        A complete :class:`~csp_sudoku.core.puzzle.Puzzle`.
     """
     geo = geometry or Geometry.standard(9)
     rng = as_generator(seed)
@@ -113,7 +121,7 @@ def _grid_cells(geometry: Geometry, rng: np.random.Generator, transform: bool = 
     cells = _kernels.fill(geometry.peer_table, n, numba_seed(rng), budget, True)
     if transform:
         cells = random_transform(cells, geometry, rng)
-    out: Grid = cells.astype(np.int8)
+    out: Grid = cells.astype(np.int8, copy=False)
     return out
 
 

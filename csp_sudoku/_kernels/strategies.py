@@ -26,11 +26,13 @@ from numba import njit
 from numpy.typing import NDArray
 
 from csp_sudoku._kernels import init_numba_target
-from csp_sudoku.geometry import Geometry
+from csp_sudoku.core.geometry import Geometry
 
 init_numba_target()  # numba's CPU target without its BLAS probe (see there)
 
 I64 = NDArray[np.int64]
+#: An integer argument of a kernel: callers pass ``np.int64`` so each compiles once.
+Int = int | np.int64
 
 #: Names of the hsolve strategies, indexed by strategy id.
 STRATEGY_NAMES: tuple[str, ...] = (
@@ -53,8 +55,6 @@ STRATEGY_TIERS: tuple[int, ...] = (0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 5)
 #: The k of each subset and fish strategy id (0 for the others), read by
 #: :func:`enumerate_strategy` from this array rather than written 2, 3, 4 (see there).
 _SUBSET_SIZE = np.array([0, 0, 2, 2, 0, 3, 3, 2, 4, 4, 3, 4, 0], dtype=np.int64)
-#: The target "count only" (-1) of :func:`enumerate_strategy`, as an int64 for the same reason.
-_COUNT_ONLY = np.array([-1], dtype=np.int64)
 #: First strategy id of each tier, and one past the last (tier t is ids TIER_START[t]:TIER_START[t+1]).
 TIER_START: tuple[int, ...] = (0, 2, 5, 8, 11, 12, 13)
 N_STRATEGIES = 13
@@ -126,15 +126,9 @@ def rng_next(st: NDArray[np.uint64]) -> np.uint64:  # pragma: no cover - compile
 
 
 @njit(cache=True)
-def rng_below(st: NDArray[np.uint64], n: int) -> int:  # pragma: no cover - compiled
-    """A random integer in ``0 .. n-1`` (``n > 0``), an ``int64``.
-
-    ``int64``, not the ``uint64`` of the draw (``int()`` of a ``uint64`` is a
-    ``uint64`` in numba): a caller's ``k -= count`` then stays an integer, and
-    every call passes ``enumerate_strategy`` an ``int64`` target (a ``uint64``
-    or ``float64`` one compiled it, and everything below it, once more each).
-    """
-    return int(np.int64(rng_next(st) % np.uint64(n)))
+def rng_below(st: NDArray[np.uint64], n: Int) -> np.int64:  # pragma: no cover - compiled
+    """A random integer in ``0 .. n-1`` (``n > 0``)."""
+    return np.int64(rng_next(st) % np.uint64(n))  # int64: uint64 mixed with int64 is float64
 
 
 @njit(cache=True)
@@ -158,7 +152,7 @@ def low_digit(x: int | np.int64) -> int:  # pragma: no cover - compiled
 
 @njit(cache=True)
 def place(
-    masks: I64, values: NDArray[np.int8], peers: I64, cell: int, d: int | np.int64
+    masks: I64, values: NDArray[np.int8], peers: I64, cell: Int, d: Int
 ) -> None:  # pragma: no cover
     bit = np.int64(1) << np.int64(d - 1)
     values[cell] = d
@@ -199,7 +193,7 @@ def unit_once(
 
 @njit(cache=True)
 def contradiction(
-    masks: I64, values: NDArray[np.int8], units: I64, n: int
+    masks: I64, values: NDArray[np.int8], units: I64, n: Int
 ) -> bool:  # pragma: no cover
     """An empty cell without candidates, a digit twice in a unit, or a digit with no place."""
     full = (np.int64(1) << np.int64(n)) - 1
@@ -226,7 +220,7 @@ def contradiction(
 
 @njit(cache=True)
 def singles_fixpoint(
-    masks: I64, values: NDArray[np.int8], units: I64, peers: I64, n: int
+    masks: I64, values: NDArray[np.int8], units: I64, peers: I64, n: Int
 ) -> int:  # pragma: no cover - compiled
     """Naked and hidden singles until none is left: 1 solved, 0 stuck, -1 contradiction."""
     nu = units.shape[0]
@@ -277,17 +271,17 @@ def apply_ops(
 
 
 @njit(cache=True)
-def _choose(n: int, k: int) -> int:  # pragma: no cover - compiled
+def _choose(n: Int, k: Int) -> int:  # pragma: no cover - compiled
     if n < k:
         return 0
     r = 1
     for i in range(k):
-        r = r * (n - i) // (i + 1)
+        r = int(r * (n - i) // (i + 1))
     return r
 
 
 @njit(cache=True)
-def _next_combo(idx: I64, k: int, n: int) -> bool:  # pragma: no cover - compiled
+def _next_combo(idx: I64, k: Int, n: Int) -> bool:  # pragma: no cover - compiled
     i = k - 1
     while i >= 0 and idx[i] == n - k + i:
         i -= 1
@@ -307,7 +301,7 @@ def _next_combo(idx: I64, k: int, n: int) -> bool:  # pragma: no cover - compile
 
 @njit(cache=True)
 def _naked_single(
-    masks: I64, values: NDArray[np.int8], target: int, ops: I64
+    masks: I64, values: NDArray[np.int8], target: Int, ops: I64
 ) -> tuple[int, int, int]:  # pragma: no cover
     p = 0
     v = 0
@@ -328,7 +322,7 @@ def _naked_single(
 
 @njit(cache=True)
 def _hidden_single(
-    masks: I64, values: NDArray[np.int8], units: I64, cell_units: I64, target: int, ops: I64
+    masks: I64, values: NDArray[np.int8], units: I64, cell_units: I64, target: Int, ops: I64
 ) -> tuple[int, int, int]:  # pragma: no cover
     nu = units.shape[0]
     once = np.empty(nu, dtype=np.int64)
@@ -359,7 +353,7 @@ def _hidden_single(
 
 @njit(cache=True)
 def _naked_subset(
-    masks: I64, values: NDArray[np.int8], units: I64, k: int, target: int, ops: I64
+    masks: I64, values: NDArray[np.int8], units: I64, k: Int, target: Int, ops: I64
 ) -> tuple[int, int, int]:  # pragma: no cover
     """Naked double/triple/quad: k empty cells of a unit whose candidates are k digits."""
     p = 0
@@ -377,7 +371,7 @@ def _naked_subset(
                 n += 1
         if n < k:
             continue
-        p += _choose(n, k)
+        p += _choose(np.int64(n), np.int64(k))
         for i in range(k):
             idx[i] = i
         while True:
@@ -407,14 +401,14 @@ def _naked_subset(
                                     nops += 1
                                     b ^= low
                     v += 1
-            if not _next_combo(idx, k, n):
+            if not _next_combo(idx, np.int64(k), np.int64(n)):
                 break
     return p, v, nops
 
 
 @njit(cache=True)
 def _hidden_subset(
-    masks: I64, values: NDArray[np.int8], units: I64, k: int, target: int, ops: I64
+    masks: I64, values: NDArray[np.int8], units: I64, k: Int, target: Int, ops: I64
 ) -> tuple[int, int, int]:  # pragma: no cover
     """Hidden double/triple/quad: k digits of a unit confined to k empty cells."""
     p = 0
@@ -432,7 +426,7 @@ def _hidden_subset(
                 n += 1
         if n < k:
             continue
-        p += _choose(n, k)
+        p += _choose(np.int64(n), np.int64(k))
         for i in range(k):
             idx[i] = i
         while True:
@@ -469,7 +463,7 @@ def _hidden_subset(
                                 nops += 1
                                 b ^= low
                     v += 1
-            if not _next_combo(idx, k, n):
+            if not _next_combo(idx, np.int64(k), np.int64(n)):
                 break
     return p, v, nops
 
@@ -494,7 +488,7 @@ def _locked_candidates(
     inter_cells: I64,
     inter_line: I64,
     inter_box: I64,
-    target: int,
+    target: Int,
     ops: I64,
 ) -> tuple[int, int, int]:  # pragma: no cover
     """Pointing and claiming at each line/box intersection with two or more empty cells."""
@@ -558,7 +552,7 @@ def _locked_candidates(
 
 @njit(cache=True)
 def _fish(
-    masks: I64, values: NDArray[np.int8], n: int, k: int, target: int, ops: I64
+    masks: I64, values: NDArray[np.int8], n: Int, k: Int, target: Int, ops: I64
 ) -> tuple[int, int, int]:  # pragma: no cover
     """X-Wing (k=2), Swordfish (3), Jellyfish (4): a digit in k lines confined to k cross lines."""
     p = 0
@@ -585,7 +579,7 @@ def _fish(
                     nb += 1
             if nb < k:
                 continue
-            p += _choose(nb, k)
+            p += _choose(np.int64(nb), np.int64(k))
             for i in range(k):
                 idx[i] = i
             while True:
@@ -616,14 +610,14 @@ def _fish(
                                         nops += 1
                                         b2 ^= low
                         v += 1
-                if not _next_combo(idx, k, nb):
+                if not _next_combo(idx, np.int64(k), np.int64(nb)):
                     break
     return p, v, nops
 
 
 @njit(cache=True)
 def _backtracking(
-    masks: I64, values: NDArray[np.int8], units: I64, peers: I64, n: int, target: int, ops: I64
+    masks: I64, values: NDArray[np.int8], units: I64, peers: I64, n: Int, target: Int, ops: I64
 ) -> tuple[int, int, int]:  # pragma: no cover
     """Tier 5: a cell with two candidates; assume one and run tier 0 (singles).
 
@@ -678,8 +672,8 @@ def enumerate_strategy(
     inter_cells: I64,
     inter_line: I64,
     inter_box: I64,
-    n: int,
-    target: int,
+    n: Int,
+    target: Int,
     ops: I64,
 ) -> tuple[int, int, int]:  # pragma: no cover - compiled
     """Dispatch to the enumerator of strategy ``s``: returns ``(p, v, nops)``.
@@ -772,7 +766,7 @@ def hsolve_runs(
                         inter_line,
                         inter_box,
                         n,
-                        _COUNT_ONLY[0],  # not a literal -1: see _COUNT_ONLY
+                        np.int64(-1),
                         ops,
                     )
                     vs[s] = v
@@ -780,7 +774,7 @@ def hsolve_runs(
                     vt += v
                 d += (pt + 1.0) / (vt + 1.0)
                 if vt > 0:
-                    k = rng_below(st, vt)
+                    k = rng_below(st, np.int64(vt))
                     for s in range(tier_start[t], tier_start[t + 1]):
                         if k < vs[s]:
                             _, _, nops = enumerate_strategy(
@@ -806,11 +800,10 @@ def hsolve_runs(
             if not applied:
                 if not has_solution:
                     break
-                k = rng_below(st, empty)
+                k = rng_below(st, np.int64(empty))
                 for c in range(ncells):
                     if values[c] == 0:
                         if k == 0:
-                            # an int64 digit, like every other call's (one compile)
                             place(masks, values, peers, c, np.int64(solution[c]))
                             break
                         k -= 1
@@ -891,11 +884,10 @@ def oracle_runs(
                 empty = count_empty(values)
                 if empty == 0:
                     break
-                k = rng_below(st, empty)
+                k = rng_below(st, np.int64(empty))
                 for c in range(ncells):
                     if values[c] == 0:
                         if k == 0:
-                            # an int64 digit, like every other call's (one compile)
                             place(masks, values, peers, c, np.int64(solution[c]))
                             break
                         k -= 1
@@ -958,7 +950,7 @@ def sisus_singles(
         if nsteps < options.shape[0]:
             options[nsteps] = total
         nsteps += 1
-        k = rng_below(st, total)
+        k = rng_below(st, np.int64(total))
         for c in range(ncells):
             h = cand[c]
             if h:
