@@ -20,7 +20,10 @@ Kernels:
 * :func:`refute_many`: the refutation of many candidates (Pelanek, section on
   the refutation score).
 * :func:`subset_search`: the constraint subset rule (Hunt, Pong, Tucker,
-  theorem "Constraint Subset Rule").
+  theorem "Constraint Subset Rule"), every application of a size in search
+  order (:func:`subset_search_from`: the part of that list from given lowest
+  columns). The solve path's faster searches for a state with no smaller
+  application are in :mod:`csp_sudoku._kernels.subsets`.
 
 Nothing imports this module at package import time.
 """
@@ -236,14 +239,67 @@ def refute_many(masks, values, peers, npeers, units, cells, digits, rand, limit)
 
 @njit(cache=True)
 def subset_search(alive, column_candidates, candidate_columns, n, first, out):  # type: ignore[no-untyped-def]
-    """Applications of the constraint subset rule of size ``n`` (see :func:`rooted_subset_search`)."""
-    return rooted_subset_search(
-        alive, column_candidates, candidate_columns, n, first, out, np.empty(0, dtype=np.int32)
-    )
+    """Applications of the constraint subset rule of size ``n``, in search order.
+
+    The order: A's lowest column ascending, then depth first (see
+    :func:`_subset_core`); every (A, B) once.
+    """
+    ncols = column_candidates.shape[0]
+    order = np.arange(ncols).astype(np.int32)
+    return _subset_core(alive, column_candidates, candidate_columns, n, first, out, order, order)
 
 
 @njit(cache=True)
-def rooted_subset_search(alive, column_candidates, candidate_columns, n, first, out, roots):  # type: ignore[no-untyped-def]
+def subset_search_from(alive, column_candidates, candidate_columns, n, out, lowest):  # type: ignore[no-untyped-def]
+    """The part of :func:`subset_search`'s list whose A has its lowest column in
+    ``lowest`` (ascending), in the same order."""
+    ncols = column_candidates.shape[0]
+    rank = np.arange(ncols).astype(np.int32)
+    return _subset_core(alive, column_candidates, candidate_columns, n, False, out, lowest, rank)
+
+
+@njit(cache=True)
+def _cover_bound(a1, colc, colk, candidate_columns, mark, tick):  # type: ignore[no-untyped-def]
+    """A lower bound on the columns other than ``a1`` that cover its candidates:
+    candidates of ``a1`` that pairwise share no other column each need their own.
+    ``mark`` is scratch space, stamped with ``tick`` (which must be new)."""
+    bound = 0
+    for s in range(colk[a1]):
+        x = colc[a1, s]
+        free = True
+        for j in range(candidate_columns.shape[1]):
+            c = candidate_columns[x, j]
+            if c >= 0 and c != a1 and mark[c] == tick:
+                free = False
+                break
+        if free:
+            bound += 1
+            for j in range(candidate_columns.shape[1]):
+                c = candidate_columns[x, j]
+                if c >= 0:
+                    mark[c] = tick
+    return bound
+
+
+@njit(cache=True, inline="always")
+def _covers_rest(b, ulist, nu, vb, candidate_columns):  # type: ignore[no-untyped-def]
+    """True when column ``b`` holds every candidate of ``ulist[:nu]`` no B covers yet."""
+    for i in range(nu):
+        u = ulist[i]
+        if vb[u] != 0:
+            continue
+        hit = False
+        for j in range(candidate_columns.shape[1]):
+            if candidate_columns[u, j] == b:
+                hit = True
+                break
+        if not hit:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roots, rank):  # type: ignore[no-untyped-def]
     """Applications of the constraint subset rule of size ``n``.
 
     Hunt, Pong, Tucker, *Difficulty-Driven Sudoku Puzzle Generation*, theorem
@@ -251,15 +307,21 @@ def rooted_subset_search(alive, column_candidates, candidate_columns, n, first, 
     share a live candidate) whose live candidates all lie in ``n`` constraints
     B let every other live candidate of B go.
 
-    The search is depth first: A starts with its lowest column ``a1``; a
-    candidate of A not yet covered branches on its other columns as the next B;
-    once A is covered, the next A is a column above ``a1``, disjoint from A,
-    sharing a candidate with B (and inside B when B is full). Only *connected*
-    applications are produced (A and B linked by shared candidates); any other
-    application splits into connected ones of smaller sizes that eliminate at
-    least as much. B never contains an A column (such an application reduces
-    to a smaller one too). A choice tried at a level is barred (in the same
-    role) from its later siblings' subtrees, so each (A, B) is written once.
+    The search is depth first: A starts with a column ``a1`` of ``roots`` (in
+    that order); a candidate of A not yet covered branches on its other
+    columns as the next B; once A is covered, the next A is a column of rank
+    at least ``rank[a1]``, disjoint from A, sharing a candidate with B (and
+    inside B when B is full). Only *connected* applications are produced (A
+    and B linked by shared candidates); any other application splits into
+    connected ones of smaller sizes that eliminate at least as much. B never
+    contains an A column (such an application reduces to a smaller one too).
+    A choice tried at a level is barred (in the same role) from its later
+    siblings' subtrees, so each (A, B) is written once per root.
+
+    Two cuts leave the output and its order as they are: a root whose
+    candidates need more than ``n`` columns to cover is skipped
+    (:func:`_cover_bound`), and the last B must cover the rest of A (any
+    other ends its branch at once).
 
     Args:
         alive: one bool per candidate (exact-cover row).
@@ -268,11 +330,9 @@ def rooted_subset_search(alive, column_candidates, candidate_columns, n, first, 
         n: the size.
         first: stop at the first application found.
         out: ``(cap, 2n)`` int32; row i gets A (n columns) then B (n columns).
-        roots: empty for every application; else columns ``r``: only the
-            applications whose A contains one of them (grown from ``r``; the
-            other A columns may be lower). A rooted search may list an
-            application twice; it is meant for "is there one touching these
-            columns" questions.
+        roots: the columns A is grown from, in order.
+        rank: per column; A's other columns have a rank at least ``rank[a1]``
+            (all equal: no bound; the column index: ``a1`` is A's lowest).
 
     Returns:
         The number of applications found (rows beyond ``cap`` are not written).
@@ -314,11 +374,10 @@ def rooted_subset_search(alive, column_candidates, candidate_columns, n, first, 
     ntried = np.zeros(depth, dtype=np.int32)
     ncand_a = np.zeros(depth, dtype=np.int32)
     nout = 0
-    rooted = roots.shape[0] > 0
-    nroots = roots.shape[0] if rooted else ncols
-    for ri in range(nroots):
-        a1 = roots[ri] if rooted else ri
-        if colk[a1] == 0:
+    mark = np.zeros(ncols, dtype=np.int64)
+    for ri in range(roots.shape[0]):
+        a1 = roots[ri]
+        if colk[a1] == 0 or _cover_bound(a1, colc, colk, candidate_columns, mark, ri + 1) > n:
             continue
         inA[a1] = True
         alist[0] = a1
@@ -380,7 +439,7 @@ def rooted_subset_search(alive, column_candidates, candidate_columns, n, first, 
                                 continue
                             for j in range(kk):
                                 a = candidate_columns[y, j]
-                                if a < 0 or (a <= a1 and not rooted):
+                                if a < 0 or rank[a] < rank[a1]:
                                     continue
                                 if inA[a] or inB[a] or ban_a[a] or stamp[a] == tick:
                                     continue
@@ -428,6 +487,8 @@ def rooted_subset_search(alive, column_candidates, candidate_columns, n, first, 
                     cb = candidate_columns[x, pos[lv]]
                     pos[lv] += 1
                     if cb >= 0 and not inA[cb] and ban_b[cb] == 0:
+                        if nB == n - 1 and not _covers_rest(cb, ulist, nU, vB, candidate_columns):
+                            continue  # the last B must cover the rest of A
                         b = cb
                         break
                 if b < 0:

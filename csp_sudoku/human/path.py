@@ -58,7 +58,7 @@ from csp_sudoku.human.chains import (
 )
 from csp_sudoku.human.costs import subset_value
 from csp_sudoku.human.state import CandidateState
-from csp_sudoku.human.subsets import apply_subset, find_subsets
+from csp_sudoku.human.subsets import applications_of, apply_subset
 from csp_sudoku.puzzle import Puzzle
 
 #: Technique families a path solver can use, in their default order.
@@ -314,78 +314,131 @@ def _singles_steps(
     return steps, int(status)
 
 
-#: Above this many changed columns a full subset search is cheaper than rooted ones.
-_ROOTED_LIMIT = 48
+class _Guide:
+    """A solution of the puzzle, found once when first asked for (None when the
+    puzzle has none). The searches use it only to skip work that cannot find
+    anything (see :mod:`csp_sudoku._kernels.subsets`); the steps are the same
+    without it.
+    """
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.puzzle = puzzle
+        self._mask: NDArray[np.bool_] | None = None
+        self._known = False
+
+    def mask(self) -> NDArray[np.bool_] | None:
+        """One bool per candidate: True on the solution's candidates."""
+        if not self._known:
+            self._known = True
+            if self.puzzle.is_consistent():
+                from csp_sudoku.api import solve
+
+                solved = solve(self.puzzle)
+                if solved is not None:
+                    g = self.puzzle.geometry
+                    digits = np.asarray(solved.cells, dtype=np.int64)
+                    mask = np.zeros(g.ncandidates, dtype=np.bool_)
+                    mask[np.arange(g.ncells) * g.size + digits - 1] = True
+                    self._mask = mask
+        return self._mask
+
+    def columns(self, alive: NDArray[np.bool_]) -> NDArray[np.int32]:
+        """Per exact-cover column its solution candidate, for
+        :func:`csp_sudoku._kernels.subsets.size_search` (empty without one)."""
+        from csp_sudoku._kernels.subsets import solution_columns
+
+        mask = self.mask()
+        if mask is None:
+            return np.empty(0, dtype=np.int32)
+        cols: NDArray[np.int32] = solution_columns(
+            alive, tables(self.puzzle.geometry).column_candidates, mask
+        )
+        return cols
 
 
 @dataclass
 class _SubsetMemo:
-    """Per size, the live candidates when a search of that size last found nothing.
+    """Per size n, the live candidates when size n last had no application.
 
     A later application of size n must have an A column holding a candidate
     removed since then (otherwise it applied then too, or splits into smaller
     ones that did), so the next search of size n only needs to look at A grown
-    from those columns (:func:`csp_sudoku._kernels.human.rooted_subset_search`).
-    The result is the same as a full search: when a rooted search finds
-    something, the full search of that size runs and gives the step.
+    from those columns (:func:`csp_sudoku._kernels.subsets.subset_probe`).
     """
 
-    alive: dict[int, NDArray[np.bool_]] = field(default_factory=dict)
+    alive: NDArray[np.bool_] = field(default_factory=lambda: np.zeros((0, 0), dtype=np.bool_))
+    known: NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=np.bool_))
 
-
-def _none_touching(state: CandidateState, n: int, memo: _SubsetMemo) -> bool:
-    """True when the memo proves that no size-``n`` application exists now."""
-    from csp_sudoku._kernels.human import rooted_subset_search
-
-    base = memo.alive.get(n)
-    if base is None:
-        return False
-    t = tables(state.geometry)
-    alive = state.alive()
-    removed = np.flatnonzero(base & ~alive)
-    cols = np.unique(t.candidate_columns[removed].reshape(-1))
-    cols = cols[cols >= 0]
-    if cols.size > _ROOTED_LIMIT:
-        return False
-    out = np.empty((1, 2 * n), dtype=np.int32)
-    cc, kc = t.column_candidates, t.candidate_columns
-    if cols.size and rooted_subset_search(alive, cc, kc, n, True, out, cols.astype(np.int32)):
-        return False
-    memo.alive[n] = alive
-    return True
+    def fit(self, max_subset: int, ncandidates: int) -> None:
+        """Room for sizes 1..``max_subset``."""
+        if self.alive.shape != (max_subset + 1, ncandidates):
+            self.alive = np.zeros((max_subset + 1, ncandidates), dtype=np.bool_)
+            self.known = np.zeros(max_subset + 1, dtype=np.bool_)
 
 
 def _subset_step(
-    state: CandidateState, max_subset: int, memo: _SubsetMemo | None = None
+    state: CandidateState,
+    max_subset: int,
+    memo: _SubsetMemo | None = None,
+    guide: _Guide | None = None,
 ) -> Step | None:
+    """One application of the smallest size that has any, the easiest of that
+    size by Sudoku Explainer's values, the first of those in the order of
+    :func:`csp_sudoku.human.subsets.find_subsets`."""
+    from csp_sudoku._kernels.human import subset_search_from
+    from csp_sudoku._kernels.subsets import changed_roots, size_search, subset_probe
+
     g = state.geometry
-    cols_table = tables(g).column_candidates
+    t = tables(g)
+    cc, kc = t.column_candidates, t.candidate_columns
     memo = memo if memo is not None else _SubsetMemo()
-    for n in range(1, max_subset + 1):
-        if _none_touching(state, n, memo):
-            continue
-        apps = find_subsets(state, n)
-        if not apps:
-            memo.alive[n] = state.alive()
-            continue
-        # the easiest application of the size, as Sudoku Explainer would take it
-        app = min(apps, key=lambda x: subset_value(x.name, n))
-        alive = state.alive()
-        live = [x for x in cols_table[list(app.a)].reshape(-1).tolist() if alive[x]]
-        cells = sorted({x // g.size for x in live} | {c for c, _d in app.eliminations})
-        apply_subset(state, app)
-        return Step(
-            app.name or "subset",
-            "subset",
-            n,
-            (),
-            app.eliminations,
-            len(apps),
-            a=app.a,
-            b=app.b,
-            cells=tuple(cells),
-        )
-    return None
+    memo.fit(max_subset, g.ncandidates)
+    alive = state.alive()
+    truth = guide.columns(alive) if guide is not None else np.empty(0, dtype=np.int32)
+    # above this many changed columns a whole search is cheaper than rooted ones
+    limit = cc.shape[0] // 4
+    n = int(subset_probe(alive, cc, kc, truth, max_subset, memo.alive, memo.known, limit))
+    if n == 0:
+        return None
+    # every application of size n (the probe proved the smaller sizes empty)
+    roots = np.empty(0, dtype=np.int32)
+    if memo.known[n]:
+        roots = changed_roots(alive, memo.alive[n], cc, kc)
+        if roots.size > limit:
+            roots = np.empty(0, dtype=np.int32)
+    cap = 256
+    while True:
+        out = np.empty((cap, 2 * n), dtype=np.int32)
+        found = int(size_search(alive, cc, kc, truth, n, False, out, roots))
+        if found <= cap:
+            break
+        cap = found
+    apps = {(app.a, app.b): app for app in applications_of(state, out[:found], n, alive)}
+    # the easiest of the size; among those the first in find_subsets' order:
+    # A's lowest column first, then that column's search order
+    best = min(subset_value(app.name, n) for app in apps.values())
+    lowest = min(app.a[0] for app in apps.values() if subset_value(app.name, n) == best)
+    ordered = np.empty((len(apps), 2 * n), dtype=np.int32)
+    m = int(subset_search_from(alive, cc, kc, n, ordered, np.array([lowest], dtype=np.int32)))
+    app = next(
+        apps[key]
+        for key in ((tuple(sorted(r[:n])), tuple(sorted(r[n:]))) for r in ordered[:m].tolist())
+        if subset_value(apps[key].name, n) == best
+    )
+    live = [x for x in t.column_candidates[list(app.a)].reshape(-1).tolist() if alive[x]]
+    cells = sorted({x // g.size for x in live} | {c for c, _d in app.eliminations})
+    apply_subset(state, app)
+    return Step(
+        app.name or "subset",
+        "subset",
+        n,
+        (),
+        app.eliminations,
+        len(apps),
+        a=app.a,
+        b=app.b,
+        cells=tuple(cells),
+    )
 
 
 def _refutation_step(
@@ -506,6 +559,7 @@ def solve_path(
     ref_rng = rng if rng is not None else np.random.default_rng(0)
     chain_settings = chains if chains is not None else ChainSettings()
     subset_memo = _SubsetMemo()
+    guide = _Guide(puzzle)
     limit = max_steps if max_steps is not None else 10 * puzzle.geometry.ncandidates
 
     while len(path.steps) < limit:
@@ -526,7 +580,7 @@ def solve_path(
                 if steps or status < 0:
                     break
             elif tech == "subsets":
-                step = _subset_step(state, max_subset, subset_memo)
+                step = _subset_step(state, max_subset, subset_memo, guide)
                 if step is not None:
                     path.steps.append(step)
                     break

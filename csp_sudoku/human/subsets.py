@@ -140,12 +140,14 @@ def find_subsets(
         if found <= cap:
             break
         cap = found
-    return _collect(state, out[:found], size, alive)
+    return applications_of(state, out[:found], size, alive)
 
 
-def _collect(
+def applications_of(
     state: CandidateState, rows: np.ndarray, size: int, alive: np.ndarray
 ) -> list[SubsetApplication]:
+    """The distinct applications among the kernel's ``rows`` (A then B per row), in
+    their first order, with their eliminations in ``alive`` and classic names."""
     g = state.geometry
     t = tables(g)
     n = g.size
