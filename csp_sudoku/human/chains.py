@@ -233,7 +233,12 @@ class ChainSettings:
     budget: int = DEFAULT_BUDGET
 
 
-def find_chain_move(state: CandidateState, settings: ChainSettings = ChainSettings()) -> ChainMove | None:
+def find_chain_move(
+    state: CandidateState,
+    settings: ChainSettings = ChainSettings(),
+    *,
+    solution: NDArray[np.bool_] | None = None,
+) -> ChainMove | None:
     """The cheapest chain move in ``state``: lowest level, then shortest chain.
 
     At each level the contradiction form comes first; when no candidate can be
@@ -241,45 +246,40 @@ def find_chain_move(state: CandidateState, settings: ChainSettings = ChainSettin
     tried (levels 0 and 1). Returns None when no level up to
     ``settings.max_level`` finds a move.
 
-    Raises:
-        ChainBudgetExceeded: the level-2 search ran past ``settings.budget``.
-    """
-    from csp_sudoku._kernels.chains import refute_all
+    ``solution`` (one bool per candidate, True on a solution's candidates)
+    only saves work: a candidate of the solution cannot lead to a
+    contradiction (its consequences all hold in the solution), so its
+    hypothesis runs only when the forcing-chain forms need its fixpoint. The
+    move is the same without it. It is ignored when the state has lost one of
+    its candidates.
 
+    Raises:
+        ChainBudgetExceeded: the level-2 search ran past ``settings.budget``
+            (counting only the hypotheses run).
+    """
     g = state.geometry
-    t = tables(g)
     base = _base(state)
     cands = _free(base)
     if cands.size == 0:
         return None
-    ncand = base.alive.size
-    inner_sub = settings.max_subset if settings.inner_level >= 1 else 0
+    # the solution's candidates, when the state keeps every one of them
+    true = np.zeros(cands.size, dtype=np.bool_)
+    if solution is not None and np.all(base.alive[solution] != 0):
+        true = solution[cands]
     # level 2 keeps the first contradiction it meets: candidates of cells with
     # fewest candidates first, where short nested chains are most likely
     per_cell = base.alive.reshape(g.ncells, g.size).sum(axis=1)
-    by_cell = cands[np.argsort(per_cell[cands // g.size], kind="stable")]
+    by_cell = np.argsort(per_cell[cands // g.size], kind="stable")
     for level in range(settings.max_level + 1):
-        order = by_cell if level >= 2 else cands
+        # positions in cands, in the order the level tries them
+        order = by_cell if level >= 2 else np.arange(cands.size)
         keep = settings.verity and level <= 1
-        lens = np.empty(cands.size, dtype=np.int64)
-        rows = cands.size if keep else 0
-        out_alive = np.empty((rows, ncand), dtype=np.int8)
-        out_on = np.empty((rows, ncand), dtype=np.int8)
-        budget = np.array([settings.budget], dtype=np.int64)
-        refute_all(
-            base.alive, base.on, base.cnt, base.cov, t.column_candidates, t.candidate_columns,
-            order, level, settings.max_subset, inner_sub, budget, lens, keep, out_alive, out_on,
-            level >= 2,
-        )  # fmt: skip
-        if np.any(lens == -2):
-            raise ChainBudgetExceeded(
-                f"the level-{level} refutation search ran past its budget of "
-                f"{settings.budget} inner hypotheses"
-            )
+        run = order[~true[order]]
+        lens, out_alive, out_on = _refute(base, g, cands[run], level, settings, keep)
         hits = np.flatnonzero(lens >= 0)
         if hits.size:
             best = int(hits[np.argmin(lens[hits])])
-            k = int(order[best])
+            k = int(cands[run[best]])
             chain = build_chain(state, k, level, settings, base=base)
             return ChainMove(
                 "contradiction",
@@ -291,10 +291,56 @@ def find_chain_move(state: CandidateState, settings: ChainSettings = ChainSettin
                 options=int(hits.size),
             )
         if keep:
+            # every fixpoint, in cands order: the solution's candidates too
+            rest = np.flatnonzero(true)
+            if rest.size:
+                _lens, rest_alive, rest_on = _refute(base, g, cands[rest], level, settings, keep)
+                full_alive = np.empty((cands.size, base.alive.size), dtype=np.int8)
+                full_on = np.empty_like(full_alive)
+                full_alive[run], full_on[run] = out_alive, out_on
+                full_alive[rest], full_on[rest] = rest_alive, rest_on
+                out_alive, out_on = full_alive, full_on
             move = _verity(state, base, cands, out_alive, out_on, level, settings)
             if move is not None:
                 return move
     return None
+
+
+def _refute(
+    base: _Base,
+    g: Geometry,
+    cands: NDArray[np.int32],
+    level: int,
+    settings: ChainSettings,
+    keep: bool,
+) -> tuple[NDArray[np.int64], NDArray[np.int8], NDArray[np.int8]]:
+    """The hypotheses of ``cands`` at ``level``: chain lengths (-1 at a fixpoint)
+    and, with ``keep``, the fixpoints (see :func:`csp_sudoku._kernels.chains.refute_all`).
+
+    Raises:
+        ChainBudgetExceeded: a level-2 search ran past ``settings.budget``.
+    """
+    from csp_sudoku._kernels.chains import refute_all
+
+    t = tables(g)
+    ncand = base.alive.size
+    inner_sub = settings.max_subset if settings.inner_level >= 1 else 0
+    lens = np.empty(cands.size, dtype=np.int64)
+    rows = cands.size if keep else 0
+    out_alive = np.empty((rows, ncand), dtype=np.int8)
+    out_on = np.empty((rows, ncand), dtype=np.int8)
+    budget = np.array([settings.budget], dtype=np.int64)
+    refute_all(
+        base.alive, base.on, base.cnt, base.cov, t.column_candidates, t.candidate_columns,
+        cands, level, settings.max_subset, inner_sub, budget, lens, keep, out_alive, out_on,
+        level >= 2,
+    )  # fmt: skip
+    if np.any(lens == -2):
+        raise ChainBudgetExceeded(
+            f"the level-{level} refutation search ran past its budget of "
+            f"{settings.budget} inner hypotheses"
+        )
+    return lens, out_alive, out_on
 
 
 def _verity(

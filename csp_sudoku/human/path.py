@@ -465,8 +465,11 @@ def _refutation_step(
     )
 
 
-def _chain_step(state: CandidateState, settings: ChainSettings) -> Step | None:
-    move: ChainMove | None = find_chain_move(state, settings)
+def _chain_step(
+    state: CandidateState, settings: ChainSettings, guide: _Guide | None = None
+) -> Step | None:
+    solution = guide.mask() if guide is not None else None
+    move: ChainMove | None = find_chain_move(state, settings, solution=solution)
     if move is None:
         return None
     for c, d in move.placements:
@@ -586,7 +589,7 @@ def solve_path(
                     break
             elif tech == "chains":
                 try:
-                    step = _chain_step(state, chain_settings)
+                    step = _chain_step(state, chain_settings, guide)
                 except ChainBudgetExceeded:
                     path.stopped = "budget"
                     break
