@@ -469,3 +469,77 @@ def find_record(rec, meta, lit):  # type: ignore[no-untyped-def]
         if rec[i, 0] == lit:
             return i
     return -1
+
+
+@njit(cache=True)
+def verity_best(alive, on, cov, cc, row_of, out_alive, out_on):  # type: ignore[no-untyped-def]
+    """The column of the best cell or region forcing chain from the fixpoints.
+
+    For every uncovered column (ascending) with at least two hypotheses
+    (``row_of[x]``: the row of candidate ``x`` in ``out_alive``/``out_on``, -1
+    for none), the literals every member's fixpoint reaches that the base
+    does not hold: candidates ON in all (not ON in ``on``) and OFF in all
+    (alive in ``alive``). The best column has the fewest members, then the
+    most ONs, then the most OFFs (the first such column).
+
+    Returns:
+        ``(column, first ON, first OFF)``: the candidate indices of the column's
+        first common ON and OFF (-1 for none); column -1 when no column has a
+        common conclusion.
+    """
+    ncols = cc.shape[0]
+    width = cc.shape[1]
+    ncand = alive.shape[0]
+    rows = np.empty(width, dtype=np.int32)
+    best = -1
+    best_m = 0
+    best_on = 0
+    best_off = 0
+    first_on = -1
+    first_off = -1
+    for col in range(ncols):
+        if cov[col]:
+            continue
+        m = 0
+        for s in range(width):
+            r = row_of[cc[col, s]]
+            if r >= 0:
+                rows[m] = r
+                m += 1
+        if m < 2 or (best >= 0 and m > best_m):
+            continue
+        n_on = 0
+        n_off = 0
+        f_on = -1
+        f_off = -1
+        for x in range(ncand):
+            if on[x] == 0:
+                every = True
+                for i in range(m):
+                    if out_on[rows[i], x] == 0:
+                        every = False
+                        break
+                if every:
+                    n_on += 1
+                    if f_on < 0:
+                        f_on = x
+            if alive[x] != 0:
+                every = True
+                for i in range(m):
+                    if out_alive[rows[i], x] != 0:
+                        every = False
+                        break
+                if every:
+                    n_off += 1
+                    if f_off < 0:
+                        f_off = x
+        if n_on == 0 and n_off == 0:
+            continue
+        if best < 0 or (m, -n_on, -n_off) < (best_m, -best_on, -best_off):
+            best = col
+            best_m = m
+            best_on = n_on
+            best_off = n_off
+            first_on = f_on
+            first_off = f_off
+    return best, first_on, first_off

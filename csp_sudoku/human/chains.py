@@ -353,40 +353,28 @@ def _verity(
     settings: ChainSettings,
 ) -> ChainMove | None:
     """Cell and region forcing chains from the fixpoints of every hypothesis."""
+    from csp_sudoku._kernels.chains import verity_best
+
     g = state.geometry
-    t = tables(g)
-    cc = t.column_candidates
-    row_of = np.full(base.alive.size, -1, dtype=np.int64)
-    row_of[cands] = np.arange(cands.size)
-    best: tuple[int, int, int, list[int], list[int]] | None = None
-    for col in np.flatnonzero(base.cov == 0).tolist():
-        members = [int(x) for x in cc[col] if row_of[x] >= 0]
-        if len(members) < 2:
-            continue
-        rows = row_of[members]
-        all_on = np.all(out_on[rows] != 0, axis=0) & (base.on == 0)
-        all_off = np.all(out_alive[rows] == 0, axis=0) & (base.alive != 0)
-        ons = np.flatnonzero(all_on).tolist()
-        offs = np.flatnonzero(all_off).tolist()
-        if not ons and not offs:
-            continue
-        key = (len(members), -len(ons), -len(offs))
-        if best is None or key < best[:3]:
-            best = (key[0], key[1], key[2], ons, offs)
-            best_col, best_members = col, members
-    if best is None:
+    cc = tables(g).column_candidates
+    row_of = np.full(base.alive.size, -1, dtype=np.int32)
+    row_of[cands] = np.arange(cands.size, dtype=np.int32)
+    best_col, first_on, first_off = (
+        int(v) for v in verity_best(base.alive, base.on, base.cov, cc, row_of, out_alive, out_on)
+    )
+    if best_col < 0:
         return None
-    ons, offs = best[3], best[4]
+    best_members = [int(x) for x in cc[best_col] if row_of[x] >= 0]
     n = g.size
     # one conclusion per step, the one every branch's chain is cut to: a
     # placement when there is one, else the first common elimination (the
     # others, if still there, come as steps of their own)
-    conclusion = ons[0] if ons else base.alive.size + offs[0]  # literal: ON k, or OFF k
+    conclusion = first_on if first_on >= 0 else base.alive.size + first_off  # ON k, or OFF k
     chains = tuple(
         build_chain(state, k, level, settings, base=base, target=conclusion) for k in best_members
     )
-    placed = ons[:1]
-    removed = [] if ons else offs[:1]
+    placed = [first_on] if first_on >= 0 else []
+    removed = [] if first_on >= 0 else [first_off]
     return ChainMove(
         "cell" if best_col < g.ncells else "region",
         level,
