@@ -477,7 +477,8 @@ def verity_best(alive, on, cov, cc, row_of, out_alive, out_on):  # type: ignore[
 
     For every uncovered column (ascending) with at least two hypotheses
     (``row_of[x]``: the row of candidate ``x`` in ``out_alive``/``out_on``, -1
-    for none), the literals every member's fixpoint reaches that the base
+    for none; a column with a member of row -2 is known to have no common
+    conclusion and is passed over), the literals every member's fixpoint reaches that the base
     does not hold: candidates ON in all (not ON in ``on``) and OFF in all
     (alive in ``alive``). The best column has the fewest members, then the
     most ONs, then the most OFFs (the first such column).
@@ -501,12 +502,15 @@ def verity_best(alive, on, cov, cc, row_of, out_alive, out_on):  # type: ignore[
         if cov[col]:
             continue
         m = 0
+        skip = False
         for s in range(width):
             r = row_of[cc[col, s]]
             if r >= 0:
                 rows[m] = r
                 m += 1
-        if m < 2 or (best >= 0 and m > best_m):
+            elif r == -2:
+                skip = True
+        if skip or m < 2 or (best >= 0 and m > best_m):
             continue
         n_on = 0
         n_off = 0
@@ -543,3 +547,59 @@ def verity_best(alive, on, cov, cc, row_of, out_alive, out_on):  # type: ignore[
             first_on = f_on
             first_off = f_off
     return best, first_on, first_off
+
+
+@njit(cache=True)
+def verity_needs(alive, on, cov, cc, row_of, out_alive, out_on, solution):  # type: ignore[no-untyped-def]
+    """The solution candidates whose fixpoints :func:`verity_best` needs.
+
+    ``row_of`` gives the fixpoints of the other free candidates (ON in
+    ``on`` excluded, alive in ``alive``). In an uncovered column with at least
+    two free members, a common conclusion of all members is a literal the
+    solution candidate's fixpoint reaches, so it holds in the solution: when
+    the other members' fixpoints share no such literal (ON of a solution
+    candidate, OFF of another) the column has none. The solution member of a
+    column that may have one is needed (True in the result).
+    """
+    ncols = cc.shape[0]
+    width = cc.shape[1]
+    ncand = alive.shape[0]
+    need = np.zeros(ncand, dtype=np.bool_)
+    rows = np.empty(width, dtype=np.int32)
+    for col in range(ncols):
+        if cov[col]:
+            continue
+        m = 0
+        t = -1
+        for s in range(width):
+            x = cc[col, s]
+            if alive[x] == 0 or on[x] != 0:
+                continue
+            if solution[x]:
+                t = x
+            elif row_of[x] >= 0:
+                rows[m] = row_of[x]
+                m += 1
+        if t < 0 or m == 0 or need[t]:
+            continue
+        for x in range(ncand):
+            if solution[x]:
+                if on[x] != 0:
+                    continue
+                every = True
+                for i in range(m):
+                    if out_on[rows[i], x] == 0:
+                        every = False
+                        break
+            else:
+                if alive[x] == 0:
+                    continue
+                every = True
+                for i in range(m):
+                    if out_alive[rows[i], x] != 0:
+                        every = False
+                        break
+            if every:
+                need[t] = True
+                break
+    return need

@@ -291,16 +291,19 @@ def find_chain_move(
                 options=int(hits.size),
             )
         if keep:
-            # every fixpoint, in cands order: the solution's candidates too
-            rest = np.flatnonzero(true)
-            if rest.size:
-                _lens, rest_alive, rest_on = _refute(base, g, cands[rest], level, settings, keep)
-                full_alive = np.empty((cands.size, base.alive.size), dtype=np.int8)
-                full_on = np.empty_like(full_alive)
-                full_alive[run], full_on[run] = out_alive, out_on
-                full_alive[rest], full_on[rest] = rest_alive, rest_on
-                out_alive, out_on = full_alive, full_on
-            move = _verity(state, base, cands, out_alive, out_on, level, settings)
+            # the fixpoints by candidate (row_of); a solution candidate's runs
+            # only where its column may have a common conclusion
+            row_of = np.full(base.alive.size, -1, dtype=np.int32)
+            row_of[cands[run]] = np.arange(run.size, dtype=np.int32)
+            if solution is not None and true.any():
+                want, skip = _solution_rows(base, g, cands[true], row_of, out_alive, out_on, solution)
+                row_of[skip] = -2
+                if want.size:
+                    _lens, more_alive, more_on = _refute(base, g, want, level, settings, keep)
+                    row_of[want] = run.size + np.arange(want.size, dtype=np.int32)
+                    out_alive = np.concatenate([out_alive, more_alive])
+                    out_on = np.concatenate([out_on, more_on])
+            move = _verity(state, base, row_of, out_alive, out_on, level, settings)
             if move is not None:
                 return move
     return None
@@ -343,22 +346,47 @@ def _refute(
     return lens, out_alive, out_on
 
 
+def _solution_rows(
+    base: _Base,
+    g: Geometry,
+    true_cands: NDArray[np.int32],
+    row_of: NDArray[np.int32],
+    out_alive: NDArray[np.int8],
+    out_on: NDArray[np.int8],
+    solution: NDArray[np.bool_],
+) -> tuple[NDArray[np.int32], NDArray[np.int32]]:
+    """Which solution candidates' fixpoints the forcing chains need.
+
+    A common conclusion of a column's hypotheses holds in the solution (the
+    solution candidate's fixpoint holds only such literals), so a column
+    whose other members' fixpoints share no literal the solution agrees with
+    has none; a solution candidate all of whose columns are such is not
+    needed. Returns (needed, not needed), in ``true_cands`` order.
+    """
+    from csp_sudoku._kernels.chains import verity_needs
+
+    cc = tables(g).column_candidates
+    need = verity_needs(base.alive, base.on, base.cov, cc, row_of, out_alive, out_on, solution)
+    wanted = need[true_cands]
+    return true_cands[wanted], true_cands[~wanted]
+
+
 def _verity(
     state: CandidateState,
     base: _Base,
-    cands: NDArray[np.int32],
+    row_of: NDArray[np.int32],
     out_alive: NDArray[np.int8],
     out_on: NDArray[np.int8],
     level: int,
     settings: ChainSettings,
 ) -> ChainMove | None:
-    """Cell and region forcing chains from the fixpoints of every hypothesis."""
+    """Cell and region forcing chains from the fixpoints of the hypotheses
+    (``row_of``: the row of each candidate's fixpoint, -1 for none, -2 for a
+    candidate whose columns are known to have no common conclusion)."""
     from csp_sudoku._kernels.chains import verity_best
 
     g = state.geometry
     cc = tables(g).column_candidates
-    row_of = np.full(base.alive.size, -1, dtype=np.int32)
-    row_of[cands] = np.arange(cands.size, dtype=np.int32)
     best_col, first_on, first_off = (
         int(v) for v in verity_best(base.alive, base.on, base.cov, cc, row_of, out_alive, out_on)
     )
