@@ -323,7 +323,7 @@ def _refute(
     Raises:
         ChainBudgetExceeded: a level-2 search ran past ``settings.budget``.
     """
-    from csp_sudoku._kernels.chains import refute_all
+    from csp_sudoku._kernels.chains import refute_all, refute_level0
 
     t = tables(g)
     ncand = base.alive.size
@@ -332,6 +332,12 @@ def _refute(
     rows = cands.size if keep else 0
     out_alive = np.empty((rows, ncand), dtype=np.int8)
     out_on = np.empty((rows, ncand), dtype=np.int8)
+    if level == 0:
+        refute_level0(
+            base.alive, base.on, base.cnt, base.cov, t.column_candidates, t.candidate_columns,
+            cands, lens, keep, out_alive, out_on,
+        )  # fmt: skip
+        return lens, out_alive, out_on
     budget = np.array([settings.budget], dtype=np.int64)
     refute_all(
         base.alive, base.on, base.cnt, base.cov, t.column_candidates, t.candidate_columns,
