@@ -356,18 +356,44 @@ def guided_subsets(alive, column_candidates, candidate_columns, truth, n, first,
 
 
 @njit(cache=True)
-def size_search(alive, column_candidates, candidate_columns, truth, n, first, out, roots):  # type: ignore[no-untyped-def]
+def size_search(alive, column_candidates, candidate_columns, solution, n, first, out, roots):  # type: ignore[no-untyped-def]
     """The applications of size ``n`` whose A holds one of ``roots`` (all when
-    ``roots`` is empty) on a state with no smaller application: guided by
-    ``truth`` when it holds a solution (not all -1), else the plain growth.
-    Each is found once per root it holds (once with no roots)."""
+    ``roots`` is empty) on a state with no smaller application, each once:
+    guided by ``solution`` (one bool per candidate; empty for none) when the
+    state agrees with it, else the plain growth."""
+    truth = _truth(alive, column_candidates, solution)
+    return _size_search(alive, column_candidates, candidate_columns, truth, n, first, out, roots)
+
+
+@njit(cache=True)
+def _truth(alive, column_candidates, solution):  # type: ignore[no-untyped-def]
+    """:func:`solution_columns`, all -1 without a solution."""
+    if solution.shape[0] == 0:
+        return np.full(column_candidates.shape[0], -1, dtype=np.int32)
+    return solution_columns(alive, column_candidates, solution)
+
+
+@njit(cache=True)
+def _size_search(alive, column_candidates, candidate_columns, truth, n, first, out, roots):  # type: ignore[no-untyped-def]
+    """:func:`size_search` with the solution as :func:`solution_columns` gives it."""
     ncols = column_candidates.shape[0]
-    if truth.shape[0] == 0 or truth.max() < 0:
+    if truth.max() < 0:
         return connected_subsets(alive, column_candidates, candidate_columns, n, first, out, roots)
     if roots.shape[0] == 0:
-        order = np.arange(ncols).astype(np.int32)
+        # A's first column is its column of most candidates (then the lowest)
+        key = np.empty(ncols, dtype=np.int64)
+        for c in range(ncols):
+            live = 0
+            for t in range(column_candidates.shape[1]):
+                if alive[column_candidates[c, t]]:
+                    live += 1
+            key[c] = -live * ncols + c
+        order = np.argsort(key).astype(np.int32)
+        rank = np.empty(ncols, dtype=np.int32)
+        for i in range(ncols):
+            rank[order[i]] = i
         return guided_subsets(
-            alive, column_candidates, candidate_columns, truth, n, first, out, order, order
+            alive, column_candidates, candidate_columns, truth, n, first, out, order, rank
         )
     # A's first column is the first root it holds
     rank = np.full(ncols, roots.shape[0], dtype=np.int32)
@@ -402,7 +428,9 @@ def changed_roots(alive, base, column_candidates, candidate_columns):  # type: i
 
 
 @njit(cache=True)
-def subset_probe(alive, column_candidates, candidate_columns, truth, max_size, memo, known, limit):  # type: ignore[no-untyped-def]
+def subset_probe(  # type: ignore[no-untyped-def]
+    alive, column_candidates, candidate_columns, solution, max_size, memo, known, limit
+):
     """The smallest size ``1..max_size`` with an application of the subset rule, 0
     when none has any.
 
@@ -413,6 +441,7 @@ def subset_probe(alive, column_candidates, candidate_columns, truth, max_size, m
     """
     out = np.empty((1, 2 * max_size), dtype=np.int32)
     none = np.empty(0, dtype=np.int32)
+    truth = _truth(alive, column_candidates, solution)
     for n in range(1, max_size + 1):
         found = 1
         if known[n]:
@@ -420,15 +449,15 @@ def subset_probe(alive, column_candidates, candidate_columns, truth, max_size, m
             if roots.shape[0] == 0:
                 found = 0
             elif roots.shape[0] <= limit:
-                found = size_search(
+                found = _size_search(
                     alive, column_candidates, candidate_columns, truth, n, True, out, roots
                 )
             else:
-                found = size_search(
+                found = _size_search(
                     alive, column_candidates, candidate_columns, truth, n, True, out, none
                 )
         else:
-            found = size_search(
+            found = _size_search(
                 alive, column_candidates, candidate_columns, truth, n, True, out, none
             )
         if found > 0:

@@ -342,20 +342,6 @@ class _Guide:
                     self._mask = mask
         return self._mask
 
-    def columns(self, alive: NDArray[np.bool_]) -> NDArray[np.int32]:
-        """Per exact-cover column its solution candidate, for
-        :func:`csp_sudoku._kernels.subsets.size_search` (empty without one)."""
-        from csp_sudoku._kernels.subsets import solution_columns
-
-        mask = self.mask()
-        if mask is None:
-            return np.empty(0, dtype=np.int32)
-        cols: NDArray[np.int32] = solution_columns(
-            alive, tables(self.puzzle.geometry).column_candidates, mask
-        )
-        return cols
-
-
 @dataclass
 class _SubsetMemo:
     """Per size n, the live candidates when size n last had no application.
@@ -394,10 +380,12 @@ def _subset_step(
     memo = memo if memo is not None else _SubsetMemo()
     memo.fit(max_subset, g.ncandidates)
     alive = state.alive()
-    truth = guide.columns(alive) if guide is not None else np.empty(0, dtype=np.int32)
+    solution = guide.mask() if guide is not None else None
+    if solution is None:
+        solution = np.empty(0, dtype=np.bool_)
     # above this many changed columns a whole search is cheaper than rooted ones
     limit = cc.shape[0] // 4
-    n = int(subset_probe(alive, cc, kc, truth, max_subset, memo.alive, memo.known, limit))
+    n = int(subset_probe(alive, cc, kc, solution, max_subset, memo.alive, memo.known, limit))
     if n == 0:
         return None
     # every application of size n (the probe proved the smaller sizes empty)
@@ -409,7 +397,7 @@ def _subset_step(
     cap = 256
     while True:
         out = np.empty((cap, 2 * n), dtype=np.int32)
-        found = int(size_search(alive, cc, kc, truth, n, False, out, roots))
+        found = int(size_search(alive, cc, kc, solution, n, False, out, roots))
         if found <= cap:
             break
         cap = found
