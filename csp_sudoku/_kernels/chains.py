@@ -199,6 +199,58 @@ def propagate(alive, on, cnt, cov, cc, kc, rec, par, meta, lit_rec, ext, maxsub,
 
 
 @njit(cache=True)
+def _first_size1(live, cc, kc, out):  # type: ignore[no-untyped-def]
+    """The first application of size 1 in :func:`subset_search`'s order, into
+    ``out[0]`` (A then B); False when there is none.
+
+    A is the lowest column with live candidates all inside one other column
+    B holding more: B is the first such column of A's first candidate, as the
+    search's one branching step takes them.
+    """
+    width = cc.shape[1]
+    for a in range(cc.shape[0]):
+        x = -1
+        for s in range(width):
+            if live[cc[a, s]]:
+                x = cc[a, s]
+                break
+        if x < 0:
+            continue
+        for j in range(kc.shape[1]):
+            b = kc[x, j]
+            if b < 0 or b == a:
+                continue
+            inside = True
+            for s in range(width):
+                y = cc[a, s]
+                if live[y]:
+                    hit = False
+                    for j2 in range(kc.shape[1]):
+                        if kc[y, j2] == b:
+                            hit = True
+                            break
+                    if not hit:
+                        inside = False
+                        break
+            if not inside:
+                continue
+            # B holds a live candidate outside A
+            for s in range(width):
+                z = cc[b, s]
+                if live[z]:
+                    outside = True
+                    for j2 in range(kc.shape[1]):
+                        if kc[z, j2] == a:
+                            outside = False
+                            break
+                    if outside:
+                        out[0, 0] = a
+                        out[0, 1] = b
+                        return True
+    return False
+
+
+@njit(cache=True)
 def _subset_move(alive, on, cc, kc, rec, par, meta, lit_rec, ext, maxsub, apps):  # type: ignore[no-untyped-def]
     """Apply the first subset-rule application of the smallest size; False if none."""
     ncand = alive.shape[0]
@@ -208,7 +260,10 @@ def _subset_move(alive, on, cc, kc, rec, par, meta, lit_rec, ext, maxsub, apps):
         live[x] = alive[x] != 0 and on[x] == 0
     out = np.empty((1, 2 * maxsub), dtype=np.int32)
     for n in range(1, maxsub + 1):
-        if subset_search(live, cc, kc, n, True, out) == 0:
+        if n == 1:
+            if not _first_size1(live, cc, kc, out):
+                continue
+        elif subset_search(live, cc, kc, n, True, out) == 0:
             continue
         a = meta[3]
         if a >= apps.shape[0]:
