@@ -219,9 +219,10 @@ def test_path_searches_find_what_subset_search_finds() -> None:
                 want = _app_set(out[:m], n)
                 roots = rng.choice(cc.shape[0], 30, replace=False).astype(np.int32)
                 rooted = {app for app in want if set(app[0]) & set(roots.tolist())}
+                every = np.empty(0, dtype=np.int32)
                 for solution in (mask, np.empty(0, dtype=np.bool_)):
                     got = np.empty((4096, 2 * n), dtype=np.int32)
-                    k = int(size_search(alive, cc, kc, solution, n, False, got, np.empty(0, np.int32)))
+                    k = int(size_search(alive, cc, kc, solution, n, False, got, every))
                     assert k == len(want) and _app_set(got[:k], n) == want
                     k = int(size_search(alive, cc, kc, solution, n, False, got, roots))
                     assert k == len(rooted) and _app_set(got[:k], n) == rooted
