@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.errors import ArgumentError, NotUniqueError
+from csp_sudoku.errors import ArgumentError, NotUniqueError, SudokuError
 from csp_sudoku.human._tables import tables
 from csp_sudoku.human.chains import (
     Chain,
@@ -342,6 +342,7 @@ class _Guide:
                     self._mask = mask
         return self._mask
 
+
 @dataclass
 class _SubsetMemo:
     """Per size n, the live candidates when size n last had no application.
@@ -408,11 +409,12 @@ def _subset_step(
     lowest = min(app.a[0] for app in apps.values() if subset_value(app.name, n) == best)
     ordered = np.empty((len(apps), 2 * n), dtype=np.int32)
     m = int(subset_search_from(alive, cc, kc, n, ordered, np.array([lowest], dtype=np.int32)))
-    app = next(
-        apps[key]
-        for key in ((tuple(sorted(r[:n])), tuple(sorted(r[n:]))) for r in ordered[:m].tolist())
-        if subset_value(apps[key].name, n) == best
-    )
+    rows = ordered[: min(m, len(apps))].tolist()
+    keys = [(tuple(sorted(r[:n])), tuple(sorted(r[n:]))) for r in rows]
+    picked = [apps[k] for k in keys if k in apps and subset_value(apps[k].name, n) == best]
+    if m > len(apps) or not picked:  # cannot happen (the sets are the same); stay exact
+        raise SudokuError("internal: the subset search and its order disagree")
+    app = picked[0]
     live = [x for x in t.column_candidates[list(app.a)].reshape(-1).tolist() if alive[x]]
     cells = sorted({x // g.size for x in live} | {c for c, _d in app.eliminations})
     apply_subset(state, app)
