@@ -45,7 +45,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from csp_sudoku._kernels.human import subset_search
+from csp_sudoku._kernels.human import _holds, subset_search
 
 ASSUME = 0
 ELIM = 1
@@ -179,11 +179,7 @@ def propagate(alive, on, cnt, cov, cc, kc, rec, par, meta, lit_rec, ext, maxsub,
                             _off_parent(rec, par, meta, lit_rec, ext, r, ncand, cc[c, s])
                         return r
                     if cnt[c] == 1:
-                        x = -1
-                        for s in range(width):
-                            if alive[cc[c, s]]:
-                                x = cc[c, s]
-                                break
+                        x = _first_live(alive, cc, c)
                         if x < 0 or on[x]:
                             continue
                         on[x] = 1
@@ -198,6 +194,15 @@ def propagate(alive, on, cnt, cov, cc, kc, rec, par, meta, lit_rec, ext, maxsub,
             return -1
 
 
+@njit(cache=True, inline="always")
+def _first_live(alive, cc, c):  # type: ignore[no-untyped-def]
+    """The first live candidate of column ``c`` (in ``cc`` order), -1 for none."""
+    for s in range(cc.shape[1]):
+        if alive[cc[c, s]]:
+            return cc[c, s]
+    return -1
+
+
 @njit(cache=True)
 def _first_size1(live, cc, kc, out):  # type: ignore[no-untyped-def]
     """The first application of size 1 in :func:`subset_search`'s order, into
@@ -209,11 +214,7 @@ def _first_size1(live, cc, kc, out):  # type: ignore[no-untyped-def]
     """
     width = cc.shape[1]
     for a in range(cc.shape[0]):
-        x = -1
-        for s in range(width):
-            if live[cc[a, s]]:
-                x = cc[a, s]
-                break
+        x = _first_live(live, cc, a)
         if x < 0:
             continue
         for j in range(kc.shape[1]):
@@ -223,30 +224,18 @@ def _first_size1(live, cc, kc, out):  # type: ignore[no-untyped-def]
             inside = True
             for s in range(width):
                 y = cc[a, s]
-                if live[y]:
-                    hit = False
-                    for j2 in range(kc.shape[1]):
-                        if kc[y, j2] == b:
-                            hit = True
-                            break
-                    if not hit:
-                        inside = False
-                        break
+                if live[y] and not _holds(kc, y, b):
+                    inside = False
+                    break
             if not inside:
                 continue
             # B holds a live candidate outside A
             for s in range(width):
                 z = cc[b, s]
-                if live[z]:
-                    outside = True
-                    for j2 in range(kc.shape[1]):
-                        if kc[z, j2] == a:
-                            outside = False
-                            break
-                    if outside:
-                        out[0, 0] = a
-                        out[0, 1] = b
-                        return True
+                if live[z] and not _holds(kc, z, a):
+                    out[0, 0] = a
+                    out[0, 1] = b
+                    return True
     return False
 
 
@@ -787,11 +776,7 @@ def refute_level0(alive, on, cnt, cov, cc, kc, cands, out_len, keep, out_alive, 
                         n += 1
                         break
                     if cnt[c] == 1:
-                        x = -1
-                        for s in range(width):
-                            if alive[cc[c, s]]:
-                                x = cc[c, s]
-                                break
+                        x = _first_live(alive, cc, c)
                         if x < 0 or on[x]:
                             continue
                         on[x] = 1

@@ -259,17 +259,48 @@ def subset_search_from(alive, column_candidates, candidate_columns, n, out, lowe
 
 
 @njit(cache=True)
-def _cover_bound(a1, colc, colk, candidate_columns, mark, tick):  # type: ignore[no-untyped-def]
-    """A lower bound on the columns other than ``a1`` that cover its candidates:
-    candidates of ``a1`` that pairwise share no other column each need their own.
-    ``mark`` is scratch space, stamped with ``tick`` (which must be new)."""
+def _live_columns(alive, column_candidates):  # type: ignore[no-untyped-def]
+    """Per column, its live candidates: ``(count, candidates)``, the candidates
+    packed at the front of each row in ``column_candidates`` order."""
+    ncols = column_candidates.shape[0]
+    width = column_candidates.shape[1]
+    colk = np.zeros(ncols, dtype=np.int32)
+    colc = np.empty((ncols, width), dtype=np.int32)
+    for c in range(ncols):
+        k = 0
+        for t in range(width):
+            x = column_candidates[c, t]
+            if alive[x]:
+                colc[c, k] = x
+                k += 1
+        colk[c] = k
+    return colk, colc
+
+
+@njit(cache=True, inline="always")
+def _holds(candidate_columns, x, c):  # type: ignore[no-untyped-def]
+    """True when candidate ``x`` lies in column ``c``."""
+    for j in range(candidate_columns.shape[1]):  # noqa: SIM110 (numba: no generators in any)
+        if candidate_columns[x, j] == c:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _free_bound(xs, nx, covered, in_a, candidate_columns, mark, tick):  # type: ignore[no-untyped-def]
+    """A lower bound on the B columns still needed: candidates of ``xs[:nx]``
+    that no B covers yet (``covered[x] == 0``) and that pairwise share no
+    column outside A (``in_a``) each need a B of their own. ``mark`` is
+    scratch space, stamped with ``tick`` (which must be new)."""
     bound = 0
-    for s in range(colk[a1]):
-        x = colc[a1, s]
+    for i in range(nx):
+        x = xs[i]
+        if covered[x] != 0:
+            continue
         free = True
         for j in range(candidate_columns.shape[1]):
             c = candidate_columns[x, j]
-            if c >= 0 and c != a1 and mark[c] == tick:
+            if c >= 0 and not in_a[c] and mark[c] == tick:
                 free = False
                 break
         if free:
@@ -282,20 +313,39 @@ def _cover_bound(a1, colc, colk, candidate_columns, mark, tick):  # type: ignore
 
 
 @njit(cache=True, inline="always")
+def _first_uncovered(ulist, nu, vb):  # type: ignore[no-untyped-def]
+    """The first candidate of ``ulist[:nu]`` no B covers yet, -1 for none."""
+    for i in range(nu):
+        if vb[ulist[i]] == 0:
+            return ulist[i]
+    return -1
+
+
+@njit(cache=True, inline="always")
 def _covers_rest(b, ulist, nu, vb, candidate_columns):  # type: ignore[no-untyped-def]
     """True when column ``b`` holds every candidate of ``ulist[:nu]`` no B covers yet."""
     for i in range(nu):
         u = ulist[i]
-        if vb[u] != 0:
-            continue
-        hit = False
-        for j in range(candidate_columns.shape[1]):
-            if candidate_columns[u, j] == b:
-                hit = True
-                break
-        if not hit:
+        if vb[u] == 0 and not _holds(candidate_columns, u, b):
             return False
     return True
+
+
+@njit(cache=True)
+def _emit(alist, blist, n, colk, colc, in_u, out, nout):  # type: ignore[no-untyped-def]
+    """Write (A, B) as output row ``nout`` when B holds a live candidate outside A
+    (``in_u``: the candidates of A), returning ``nout + 1``; else ``nout``.
+    Rows beyond ``out``'s capacity are counted, not written."""
+    for i in range(n):
+        b = blist[i]
+        for t in range(colk[b]):
+            if not in_u[colc[b, t]]:
+                if nout < out.shape[0]:
+                    for q in range(n):
+                        out[nout, q] = alist[q]
+                        out[nout, n + q] = blist[q]
+                return nout + 1
+    return nout
 
 
 @njit(cache=True)
@@ -320,7 +370,7 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
 
     Two cuts leave the output and its order as they are: a root whose
     candidates need more than ``n`` columns to cover is skipped
-    (:func:`_cover_bound`), and the last B must cover the rest of A (any
+    (:func:`_free_bound`), and the last B must cover the rest of A (any
     other ends its branch at once).
 
     Args:
@@ -340,16 +390,7 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
     ncols = column_candidates.shape[0]
     width = column_candidates.shape[1]
     ncand = alive.shape[0]
-    colk = np.zeros(ncols, dtype=np.int32)
-    colc = np.empty((ncols, width), dtype=np.int32)
-    for c in range(ncols):
-        k = 0
-        for t in range(width):
-            x = column_candidates[c, t]
-            if alive[x]:
-                colc[c, k] = x
-                k += 1
-        colk[c] = k
+    colk, colc = _live_columns(alive, column_candidates)
     uA = np.zeros(ncand, dtype=np.int8)
     vB = np.zeros(ncand, dtype=np.int32)
     inA = np.zeros(ncols, dtype=np.bool_)
@@ -377,9 +418,12 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
     mark = np.zeros(ncols, dtype=np.int64)
     for ri in range(roots.shape[0]):
         a1 = roots[ri]
-        if colk[a1] == 0 or _cover_bound(a1, colc, colk, candidate_columns, mark, ri + 1) > n:
+        if colk[a1] == 0:
             continue
         inA[a1] = True
+        if _free_bound(colc[a1], colk[a1], vB, inA, candidate_columns, mark, ri + 1) > n:
+            inA[a1] = False  # its candidates need more than n columns to cover
+            continue
         alist[0] = a1
         for s in range(colk[a1]):
             uA[colc[a1, s]] = 1
@@ -393,11 +437,7 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
             if expand:
                 # classify the current node and push it (or record a leaf)
                 expand = False
-                x = -1
-                for i in range(nU):
-                    if vB[ulist[i]] == 0:
-                        x = ulist[i]
-                        break
+                x = _first_uncovered(ulist, nU, vB)
                 if x >= 0:
                     if nB < n:
                         lv += 1
@@ -408,21 +448,9 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
                         ntried[lv] = 0
                 elif nA == n:
                     if nB == n:  # (fewer B than A covering A happens only in a contradiction)
-                        hit = False
-                        for i in range(nB):
-                            b = blist[i]
-                            for t in range(colk[b]):
-                                if uA[colc[b, t]] == 0:
-                                    hit = True
-                                    break
-                            if hit:
-                                break
-                        if hit:
-                            if nout < out.shape[0]:
-                                for q in range(n):
-                                    out[nout, q] = alist[q]
-                                    out[nout, n + q] = blist[q]
-                            nout += 1
+                        found = _emit(alist, blist, n, colk, colc, uA, out, nout)
+                        if found > nout:
+                            nout = found
                             if first:
                                 break
                 else:

@@ -42,7 +42,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from csp_sudoku._kernels.human import _cover_bound, _subset_core
+from csp_sudoku._kernels.human import (
+    _emit,
+    _first_uncovered,
+    _free_bound,
+    _live_columns,
+    _subset_core,
+)
 
 
 @njit(cache=True)
@@ -58,16 +64,12 @@ def connected_subsets(alive, column_candidates, candidate_columns, n, first, out
     roots).
     """
     ncols = column_candidates.shape[0]
-    colk = np.zeros(ncols, dtype=np.int64)
-    for c in range(ncols):
-        for t in range(column_candidates.shape[1]):
-            if alive[column_candidates[c, t]]:
-                colk[c] += 1
+    colk, _colc = _live_columns(alive, column_candidates)
     cols = roots if roots.shape[0] > 0 else np.arange(ncols).astype(np.int32)
     nr = cols.shape[0]
     key = np.empty(nr, dtype=np.int64)
     for i in range(nr):
-        key[i] = -colk[cols[i]] * ncols + cols[i]  # most candidates first, then by column
+        key[i] = -np.int64(colk[cols[i]]) * ncols + cols[i]  # most candidates first, then by column
     order = cols[np.argsort(key)].astype(np.int32)
     rank = np.full(ncols, nr, dtype=np.int32)
     for i in range(nr):
@@ -97,30 +99,6 @@ def solution_columns(alive, column_candidates, solution):  # type: ignore[no-unt
 
 
 @njit(cache=True)
-def _uncovered_bound(ulist, nu, vb, in_a, candidate_columns, mark, tick):  # type: ignore[no-untyped-def]
-    """Uncovered candidates of ``ulist[:nu]`` that pairwise share no column outside
-    A: each needs a B column of its own (``mark`` is scratch, ``tick`` new)."""
-    bound = 0
-    for i in range(nu):
-        u = ulist[i]
-        if vb[u] != 0:
-            continue
-        free = True
-        for j in range(candidate_columns.shape[1]):
-            c = candidate_columns[u, j]
-            if c >= 0 and not in_a[c] and mark[c] == tick:
-                free = False
-                break
-        if free:
-            bound += 1
-            for j in range(candidate_columns.shape[1]):
-                c = candidate_columns[u, j]
-                if c >= 0:
-                    mark[c] = tick
-    return bound
-
-
-@njit(cache=True)
 def guided_subsets(alive, column_candidates, candidate_columns, truth, n, first, out, roots, rank):  # type: ignore[no-untyped-def]
     """Applications of size ``n`` grown along a solution (see the module doc).
 
@@ -134,7 +112,7 @@ def guided_subsets(alive, column_candidates, candidate_columns, truth, n, first,
     solution candidate ``p``, whose A column is one of ``p``'s other columns,
     disjoint from A, of rank at least ``rank[a1]``. A branch ends when its
     uncovered candidates need more B columns than are left
-    (:func:`_uncovered_bound`); a column tried as B is barred as B from its
+    (:func:`csp_sudoku._kernels.human._free_bound`); a column tried as B is barred as B from its
     later siblings' subtrees (so each (A, B) is written once per root).
 
     Args:
@@ -157,16 +135,7 @@ def guided_subsets(alive, column_candidates, candidate_columns, truth, n, first,
     width = cc.shape[1]
     kk = kc.shape[1]
     ncand = alive.shape[0]
-    colk = np.zeros(ncols, dtype=np.int32)
-    colc = np.empty((ncols, width), dtype=np.int32)
-    for c in range(ncols):
-        k = 0
-        for t in range(width):
-            x = cc[c, t]
-            if alive[x]:
-                colc[c, k] = x
-                k += 1
-        colk[c] = k
+    colk, colc = _live_columns(alive, cc)
     in_p = np.zeros(ncand, dtype=np.bool_)  # solution candidates of A
     u_a = np.zeros(ncand, dtype=np.bool_)  # candidates of A
     v_b = np.zeros(ncand, dtype=np.int32)  # B columns holding the candidate
@@ -190,10 +159,13 @@ def guided_subsets(alive, column_candidates, candidate_columns, truth, n, first,
     for ri in range(roots.shape[0]):
         a1 = roots[ri]
         tick += 1
-        if colk[a1] == 0 or _cover_bound(a1, colc, colk, kc, mark, tick) > n:
+        if colk[a1] == 0:
+            continue
+        in_a[a1] = True
+        if _free_bound(colc[a1], colk[a1], v_b, in_a, kc, mark, tick) > n:
+            in_a[a1] = False  # its candidates need more than n columns to cover
             continue
         p1 = truth[a1]
-        in_a[a1] = True
         alist[0] = a1
         n_a = 1
         n_b = 0
@@ -211,36 +183,19 @@ def guided_subsets(alive, column_candidates, candidate_columns, truth, n, first,
         while True:
             if expand:
                 expand = False
-                y = -1
-                for i in range(n_u):
-                    if v_b[ulist[i]] == 0:
-                        y = ulist[i]
-                        break
+                y = _first_uncovered(ulist, n_u, v_b)
                 if y < 0:
                     # A covered: a leaf (A and B are as many as their solution
                     # candidates); below size n it cannot grow (no smaller
                     # application, so B holds only A's candidates)
                     if n_a == n and n_b == n:
-                        hit = False
-                        for i in range(n_b):
-                            b = blist[i]
-                            for t in range(colk[b]):
-                                if not u_a[colc[b, t]]:
-                                    hit = True
-                                    break
-                            if hit:
-                                break
-                        if hit:
-                            if nout < out.shape[0]:
-                                for q in range(n):
-                                    out[nout, q] = alist[q]
-                                    out[nout, n + q] = blist[q]
-                            nout += 1
-                            if first:
-                                stop = True
+                        found = _emit(alist, blist, n, colk, colc, u_a, out, nout)
+                        if found > nout:
+                            nout = found
+                            stop = first
                 elif n_b < n:
                     tick += 1
-                    if _uncovered_bound(ulist, n_u, v_b, in_a, kc, mark, tick) <= n - n_b:
+                    if _free_bound(ulist, n_u, v_b, in_a, kc, mark, tick) <= n - n_b:
                         lv += 1
                         ys[lv] = y
                         ci[lv] = 0
@@ -381,13 +336,10 @@ def _size_search(alive, column_candidates, candidate_columns, truth, n, first, o
         return connected_subsets(alive, column_candidates, candidate_columns, n, first, out, roots)
     if roots.shape[0] == 0:
         # A's first column is its column of most candidates (then the lowest)
+        colk, _colc = _live_columns(alive, column_candidates)
         key = np.empty(ncols, dtype=np.int64)
         for c in range(ncols):
-            live = 0
-            for t in range(column_candidates.shape[1]):
-                if alive[column_candidates[c, t]]:
-                    live += 1
-            key[c] = -live * ncols + c
+            key[c] = -np.int64(colk[c]) * ncols + c
         order = np.argsort(key).astype(np.int32)
         rank = np.empty(ncols, dtype=np.int32)
         for i in range(ncols):

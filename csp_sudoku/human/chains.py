@@ -48,7 +48,7 @@ marks alone. The tests replay every chain with an independent checker.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -291,19 +291,14 @@ def find_chain_move(
                 options=int(hits.size),
             )
         if keep:
-            # the fixpoints by candidate (row_of); a solution candidate's runs
-            # only where its column may have a common conclusion
+            # the fixpoints by candidate; a solution candidate's runs only
+            # where its column may have a common conclusion
             row_of = np.full(base.alive.size, -1, dtype=np.int32)
             row_of[cands[run]] = np.arange(run.size, dtype=np.int32)
+            fix = _Fixpoints(row_of, out_alive, out_on)
             if solution is not None and true.any():
-                want, skip = _solution_rows(base, g, cands[true], row_of, out_alive, out_on, solution)
-                row_of[skip] = -2
-                if want.size:
-                    _lens, more_alive, more_on = _refute(base, g, want, level, settings, keep)
-                    row_of[want] = run.size + np.arange(want.size, dtype=np.int32)
-                    out_alive = np.concatenate([out_alive, more_alive])
-                    out_on = np.concatenate([out_on, more_on])
-            move = _verity(state, base, row_of, out_alive, out_on, level, settings)
+                fix = _with_solution_rows(base, g, cands[true], fix, solution, level, settings)
+            move = _verity(state, base, fix, level, settings)
             if move is not None:
                 return move
     return None
@@ -352,53 +347,63 @@ def _refute(
     return lens, out_alive, out_on
 
 
-def _solution_rows(
+class _Fixpoints(NamedTuple):
+    """The fixpoints of hypotheses: ``alive[r]``/``on[r]`` for candidate ``x`` at
+    row ``r = row_of[x]`` (-1: none; -2: none needed, its columns have no
+    common conclusion)."""
+
+    row_of: NDArray[np.int32]
+    alive: NDArray[np.int8]
+    on: NDArray[np.int8]
+
+
+def _with_solution_rows(
     base: _Base,
     g: Geometry,
     true_cands: NDArray[np.int32],
-    row_of: NDArray[np.int32],
-    out_alive: NDArray[np.int8],
-    out_on: NDArray[np.int8],
+    fix: _Fixpoints,
     solution: NDArray[np.bool_],
-) -> tuple[NDArray[np.int32], NDArray[np.int32]]:
-    """Which solution candidates' fixpoints the forcing chains need.
+    level: int,
+    settings: ChainSettings,
+) -> _Fixpoints:
+    """``fix`` with the fixpoints of the solution candidates the forcing chains need.
 
     A common conclusion of a column's hypotheses holds in the solution (the
     solution candidate's fixpoint holds only such literals), so a column
     whose other members' fixpoints share no literal the solution agrees with
-    has none; a solution candidate all of whose columns are such is not
-    needed. Returns (needed, not needed), in ``true_cands`` order.
+    has none; a solution candidate all of whose columns are such is not run
+    (row -2).
     """
     from csp_sudoku._kernels.chains import verity_needs
 
     cc = tables(g).column_candidates
-    need = verity_needs(base.alive, base.on, base.cov, cc, row_of, out_alive, out_on, solution)
-    wanted = need[true_cands]
-    return true_cands[wanted], true_cands[~wanted]
+    need = verity_needs(base.alive, base.on, base.cov, cc, *fix, solution)
+    want = true_cands[need[true_cands]]
+    row_of = fix.row_of.copy()
+    row_of[true_cands[~need[true_cands]]] = -2
+    if not want.size:
+        return _Fixpoints(row_of, fix.alive, fix.on)
+    _lens, more_alive, more_on = _refute(base, g, want, level, settings, True)
+    row_of[want] = fix.alive.shape[0] + np.arange(want.size, dtype=np.int32)
+    return _Fixpoints(
+        row_of, np.concatenate([fix.alive, more_alive]), np.concatenate([fix.on, more_on])
+    )
 
 
 def _verity(
-    state: CandidateState,
-    base: _Base,
-    row_of: NDArray[np.int32],
-    out_alive: NDArray[np.int8],
-    out_on: NDArray[np.int8],
-    level: int,
-    settings: ChainSettings,
+    state: CandidateState, base: _Base, fix: _Fixpoints, level: int, settings: ChainSettings
 ) -> ChainMove | None:
-    """Cell and region forcing chains from the fixpoints of the hypotheses
-    (``row_of``: the row of each candidate's fixpoint, -1 for none, -2 for a
-    candidate whose columns are known to have no common conclusion)."""
+    """Cell and region forcing chains from the fixpoints of the hypotheses."""
     from csp_sudoku._kernels.chains import verity_best
 
     g = state.geometry
     cc = tables(g).column_candidates
     best_col, first_on, first_off = (
-        int(v) for v in verity_best(base.alive, base.on, base.cov, cc, row_of, out_alive, out_on)
+        int(v) for v in verity_best(base.alive, base.on, base.cov, cc, *fix)
     )
     if best_col < 0:
         return None
-    best_members = [int(x) for x in cc[best_col] if row_of[x] >= 0]
+    best_members = [int(x) for x in cc[best_col] if fix.row_of[x] >= 0]
     n = g.size
     # one conclusion per step, the one every branch's chain is cut to: a
     # placement when there is one, else the first common elimination (the
