@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from csp_sudoku._kernels import canonical as k
-from csp_sudoku.canonical import canonical_many
+from csp_sudoku.tools.canonical import canonical_many
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 

@@ -4,6 +4,7 @@ Usage::
 
     .venv/bin/python benchmarks/bench_check.py [--sample N] [--reps R]
         [--sat-solvers cadical153,glucose4,minisat22] [--naive-solver minisat22]
+    .venv/bin/python benchmarks/bench_check.py --pipeline 1000000 [--repeats 3]
 
 For each shared data set (``../shared/data``), a sample of N puzzles spread
 over the file, the median microseconds per puzzle (count up to 2) of:
@@ -23,16 +24,40 @@ Ratios are printed against the naive baseline (measured here, same process)
 and against tdoku's figures measured on this machine (issue 3). Then the
 removable-clues query on 17-clue puzzles and the first call in a fresh process.
 Times are medians over puzzles; the machine is shared, so compare ratios.
+
+``--pipeline N`` measures the command instead: ``csp-sudoku check FILE -o
+/dev/null`` on a file of N lines (the 17-clue set repeated, comments left
+out) with ``--jobs 1`` and ``--jobs 2``, against ``count_many`` (the fast
+backend, one call per copy of the set) on the same N puzzles in this process.
+Each repeat runs the three in turn, so the ratios of a repeat share the
+machine's load; the medians of the repeats are printed. Throughput is lines
+over the command's wall time (interpreter start included); the rate the
+command prints itself (from the start of its work) is shown beside it. The
+peak memory is taken from one more run of each, sampled every 0.1 s with
+psutil (not during the timed runs: reading it costs CPU): the sum of the
+resident set sizes over the command and its workers, the same with PSS (a
+shared page counted once), and the main process plus its largest worker.
+
+On a shared machine ``--jobs 2`` gets no second core when other jobs keep
+both busy, so each ``--jobs 2`` run also gives its CPU model: the CPU seconds
+of ``--jobs 1`` over the wall time ``--jobs 2`` would take with a free core
+per process, counted as the main process's CPU seconds plus its busiest
+worker's (the reading overlaps the workers, so this errs on the slow side).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
+import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -40,11 +65,12 @@ import numpy as np
 import csp_sudoku
 from csp_sudoku.api import Checker
 from csp_sudoku.backends import get_backend
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import fast_cells
 from csp_sudoku.encodings.cnf import rules_cnf
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.io import fast_cells
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+CLI = Path(sys.executable).with_name("csp-sudoku")
 G9 = Geometry.standard(9)
 
 #: (file, expected count with limit 2, tdoku us/puzzle measured here, issue 3's table)
@@ -205,6 +231,140 @@ def removable_us(sample: int) -> tuple[float, float, float]:
     )
 
 
+@dataclass
+class Run:
+    """One ``check`` command: wall and CPU seconds, its own rate, its peak memory in bytes."""
+
+    wall: float
+    cpu: float
+    rate: float
+    rss_sum: int
+    pss_sum: int
+    main_plus_worker: int
+    main_cpu: float  # CPU seconds of the main process, last sampled
+    worker_cpu: list[float]  # CPU seconds of each worker process, last sampled
+
+    def two_core_wall(self) -> float:
+        """Wall seconds with a free core per process: the main process's CPU (its start
+        before the workers, reading, writing), then its busiest worker's (a bound from above:
+        the main process's reading overlaps the workers)."""
+        return max(self.cpu / 2, self.main_cpu + max(self.worker_cpu, default=0.0))
+
+
+def _children_cpu() -> float:
+    """User + system seconds of the waited-for child processes (and theirs) so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_check(path: Path, jobs: int, *, memory: bool = False) -> Run:
+    """Run ``csp-sudoku check PATH -o /dev/null --jobs JOBS``.
+
+    The CPU seconds of each process are sampled every 0.1 s; with ``memory``
+    their memory too (reading /proc/PID/smaps costs CPU, which a timed run
+    must not lose to it).
+    """
+    import psutil
+
+    cpu0 = _children_cpu()
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        [str(CLI), "check", str(path), "-o", "/dev/null", "--jobs", str(jobs)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    main = psutil.Process(proc.pid)
+    rss = pss = pair = 0
+    worker_cpu: dict[int, float] = {}
+    main_cpu = 0.0
+    while proc.poll() is None:
+        time.sleep(0.1)
+        try:
+            main_cpu = sum(main.cpu_times()[:2])
+            workers = main.children(recursive=True)
+            for w in workers:
+                worker_cpu[w.pid] = sum(w.cpu_times()[:2])
+            if not memory:
+                continue
+            m = main.memory_full_info()
+            ws = [w.memory_full_info() for w in workers if w.is_running()]
+        except psutil.Error:  # a process ended between two calls
+            continue
+        rss = max(rss, m.rss + sum(w.rss for w in ws))
+        pss = max(pss, m.pss + sum(w.pss for w in ws))
+        pair = max(pair, m.rss + max((w.rss for w in ws), default=0))
+    wall = time.perf_counter() - t0
+    cpu = _children_cpu() - cpu0  # the workers were waited for by the command
+    err = proc.stderr.read() if proc.stderr is not None else ""
+    found = re.search(r"\(([\d,]+)/s\)", err)
+    if proc.returncode != 0 or found is None:
+        sys.exit(f"check failed ({proc.returncode}): {err[-500:]}")
+    rate = float(found.group(1).replace(",", ""))
+    return Run(wall, cpu, rate, rss, pss, pair, main_cpu, list(worker_cpu.values()))
+
+
+def count_many_seconds(base: np.ndarray, n: int) -> tuple[float, float]:
+    """Wall and CPU seconds of ``count_many`` (fast backend) on ``n`` puzzles of ``base`` repeated."""
+    fast = get_backend("fast")
+    c0 = time.process_time()
+    t0 = time.perf_counter()
+    done = 0
+    while done < n:
+        part = base[: n - done]
+        counts = fast.count_many(part, G9, 2)
+        if counts.min() != 1:
+            sys.exit("count_many: a 17-clue puzzle is not unique?")
+        done += len(part)
+    return time.perf_counter() - t0, time.process_time() - c0
+
+
+def pipeline(lines: int, repeats: int) -> int:
+    """The throughput and memory of ``check`` on ``lines`` 17-clue lines, against ``count_many``."""
+    base_lines = load("17_clue.txt", 10**9)
+    base = np.stack([fast_cells(s)[0] for s in base_lines])  # type: ignore[index]
+    get_backend("fast").count_many(base[:10], G9, 2)  # load the kernel before timing it
+    mb = 2**20
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "17_clue_repeated.txt"
+        with path.open("w") as fh:
+            for i in range(lines):
+                fh.write(base_lines[i % len(base_lines)] + "\n")
+        print(f"{lines:,} lines, {path.stat().st_size / mb:.0f} MB; each repeat: count_many, "
+              "--jobs 1, --jobs 2")  # fmt: skip
+        header = ["repeat", "load", "count_many /s", "--jobs 1 /s (own)", "--jobs 2 /s (own)",
+                  "jobs 1 / count_many", "same, CPU time", "jobs 2 / jobs 1",
+                  "same, two free cores (CPU model)"]  # fmt: skip
+        print("| " + " | ".join(header) + " |")
+        print("|" + "---|" * len(header))
+        ratios1, cpu1, ratios2, model2 = [], [], [], []
+        for k in range(repeats):
+            busy = os.getloadavg()[0]
+            wall, cpu = count_many_seconds(base, lines)
+            one = run_check(path, 1)
+            two = run_check(path, 2)
+            kernel, r1, r2 = lines / wall, lines / one.wall, lines / two.wall
+            ratios1.append(r1 / kernel)
+            cpu1.append(cpu / one.cpu)
+            ratios2.append(r2 / r1)
+            model2.append(one.cpu / two.two_core_wall())
+            row = [str(k + 1), f"{busy:.1f}", f"{kernel:,.0f}", f"{r1:,.0f} ({one.rate:,.0f})",
+                   f"{r2:,.0f} ({two.rate:,.0f})", f"{r1 / kernel:.0%}", f"{cpu / one.cpu:.0%}",
+                   f"{r2 / r1:.2f}x", f"{model2[-1]:.2f}x"]  # fmt: skip
+            print("| " + " | ".join(row) + " |", flush=True)
+        med1, medc, med2, medm = (statistics.median(x) for x in (ratios1, cpu1, ratios2, model2))
+        print(f"median: --jobs 1 at {med1:.0%} of count_many's throughput (CPU time: {medc:.0%}; "
+              f"target >= 70%), --jobs 2 {med2:.2f}x --jobs 1 ({medm:.2f}x with two free cores "
+              "by the CPU model; target >= 1.8x)")  # fmt: skip
+        print("peak memory (one more run each, sampled every 0.1 s; target < 300 MB):")
+        for jobs in (1, 2):
+            run = run_check(path, jobs, memory=True)
+            print(f"  --jobs {jobs}: RSS summed over the processes {run.rss_sum / mb:.0f} MB, "
+                  f"PSS summed {run.pss_sum / mb:.0f} MB, main process + its largest worker "
+                  f"{run.main_plus_worker / mb:.0f} MB (RSS)")  # fmt: skip
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sample", type=int, default=200, help="puzzles per data set")
@@ -213,7 +373,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sat-solvers", default="cadical153,glucose4,minisat22")
     ap.add_argument("--naive-solver", default="minisat22")
     ap.add_argument("--naive-sample", type=int, default=60, help="puzzles for the naive baseline")
+    ap.add_argument(
+        "--pipeline",
+        type=int,
+        metavar="LINES",
+        help="measure `csp-sudoku check` on LINES 17-clue lines against count_many instead",
+    )
+    ap.add_argument("--repeats", type=int, default=3, help="repeats of the --pipeline runs")
     args = ap.parse_args(argv)
+    if args.pipeline:
+        return pipeline(args.pipeline, args.repeats)
 
     print(f"first call in a fresh process: {first_call_seconds():.2f} s (cache loaded)")
     # warm every path once

@@ -22,10 +22,10 @@ from collections.abc import Callable
 import numpy as np
 from pysat.solvers import Solver
 
+from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.encodings.cnf import rules_cnf
 from csp_sudoku.generators import BudgetExhaustedError, generate, minimal_puzzle
 from csp_sudoku.generators.grids import _grid_cells
-from csp_sudoku.geometry import Geometry
 from csp_sudoku.metrics.base import reference
 
 

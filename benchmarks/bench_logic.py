@@ -108,7 +108,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sample", type=int, default=100, help="puzzles per set (default 100)")
     ap.add_argument(
-        "--sample-hard", type=int, default=None, help="puzzles of the two forum sets (default --sample)"
+        "--sample-hard",
+        type=int,
+        default=None,
+        help="puzzles of the two forum sets (default --sample)",
     )
     ap.add_argument("--sets", default=",".join(SETS))
     ap.add_argument("--jobs", type=int, default=1)

@@ -45,7 +45,7 @@ import numpy as np
 import csp_sudoku
 from csp_sudoku._kernels import bitset, sudoku9
 from csp_sudoku.backends.fast import FastBackend
-from csp_sudoku.geometry import Geometry
+from csp_sudoku.core.geometry import Geometry
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"

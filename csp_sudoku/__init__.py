@@ -12,7 +12,6 @@ See the README for the command line and the rest of the API.
 
 from typing import TYPE_CHECKING, Any
 
-from csp_sudoku._version import __version__
 from csp_sudoku.api import (
     Checker,
     PuzzleLike,
@@ -26,18 +25,19 @@ from csp_sudoku.api import (
     solve,
 )
 from csp_sudoku.backends import backend_names, get_backend
-from csp_sudoku.errors import (
+from csp_sudoku.core._version import __version__
+from csp_sudoku.core.errors import (
     BackendError,
     GeometryError,
     NotUniqueError,
     ParseError,
     SudokuError,
 )
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.io import format_grid, format_line, parse, read_puzzles, write_puzzles
-from csp_sudoku.names import MethodName, MetricName, SymmetryName, TechniqueName
-from csp_sudoku.puzzle import Clash, Puzzle
-from csp_sudoku.verify import is_solution
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import format_grid, format_line, parse, read_puzzles, write_puzzles
+from csp_sudoku.core.names import MethodName, MetricName, SymmetryName, TechniqueName
+from csp_sudoku.core.puzzle import Clash, Puzzle
+from csp_sudoku.core.verify import is_solution
 
 __all__ = [
     "BackendError",

@@ -1,6 +1,6 @@
 """The public solving API: one call per question, any puzzle-like input.
 
-Every function accepts a :class:`~csp_sudoku.puzzle.Puzzle`, a puzzle string in
+Every function accepts a :class:`~csp_sudoku.core.puzzle.Puzzle`, a puzzle string in
 any supported text form, or a numpy array / sequence of cells. Backends and
 their loaded solvers are cached behind these calls, so ``is_unique(s)`` in a
 loop is already fast; :class:`Checker` is the same thing as an object for hot
@@ -18,11 +18,11 @@ from numpy.typing import NDArray
 
 from csp_sudoku.backends import backend_for
 from csp_sudoku.backends.base import Backend, Cells
-from csp_sudoku.bits import popcount
-from csp_sudoku.errors import ArgumentError, CountBudgetExceeded, NotUniqueError, ParseError
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.io import fast_cells, parse
-from csp_sudoku.puzzle import Puzzle
+from csp_sudoku.core.bits import popcount
+from csp_sudoku.core.errors import ArgumentError, CountBudgetExceeded, NotUniqueError, ParseError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import fast_cells, parse
+from csp_sudoku.core.puzzle import Puzzle
 
 PuzzleLike = Puzzle | str | NDArray[np.integer] | Sequence[int]
 
@@ -79,7 +79,7 @@ def count_solutions(
     split into parts of at most 10,000 solutions (by the candidates of the
     most constrained empty cell), counted one after the other:
     ``progress(parts_done, parts_known, solutions_so_far)`` is called after
-    each, and past the budget :class:`~csp_sudoku.errors.CountBudgetExceeded`
+    each, and past the budget :class:`~csp_sudoku.core.errors.CountBudgetExceeded`
     is raised with the solutions found so far (a lower bound).
     """
     if limit < 1:
@@ -88,7 +88,9 @@ def count_solutions(
     be = backend_for(geo, backend)
     if budget_seconds is None and progress is None:
         return be.count(cells, geo, limit)
-    return _count_in_parts(np.asarray(cells, dtype=np.int8), geo, be, limit, budget_seconds, progress)
+    return _count_in_parts(
+        np.asarray(cells, dtype=np.int8), geo, be, limit, budget_seconds, progress
+    )
 
 
 #: Solutions one part of a split count may reach before it is split further.

@@ -3,7 +3,7 @@
     python examples/check_file.py examples/data/mixed.txt [--jobs 2]
 
 This is what ``csp-sudoku check`` does, as library calls: read the file lazily
-with :func:`csp_sudoku.read_puzzles`, let :func:`csp_sudoku.batch.check_entries`
+with :func:`csp_sudoku.read_puzzles`, let :func:`csp_sudoku.tools.batch.check_entries`
 count solutions chunk by chunk (in worker processes with ``--jobs``), and
 handle each verdict as it arrives.
 """
@@ -14,7 +14,7 @@ import argparse
 from collections import Counter
 
 from csp_sudoku import read_puzzles
-from csp_sudoku.batch import Status, check_entries
+from csp_sudoku.tools.batch import Status, check_entries
 
 
 def main() -> None:

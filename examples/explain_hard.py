@@ -33,7 +33,9 @@ def main() -> int:
     path = solve_path(puzzle)
     est = estimate(path)
     print(cs.format_grid(puzzle))
-    print(f"\nsolved by logic: {path.solved}, {len(path.steps)} steps, chain levels up to {path.max_level}")
+    print(
+        f"\nsolved by logic: {path.solved}, {len(path.steps)} steps, chain levels up to {path.max_level}"
+    )
     for name, n in sorted(path.technique_counts().items(), key=lambda kv: -kv[1]):
         print(f"  {n:3d}  {name}")
     hardest = max(range(len(path.steps)), key=lambda i: est.difficulties[i])

@@ -5,7 +5,7 @@ pattern (csp_sudoku.generators.generate); each is rated with the rounds metric
 of Hunt, Pong and Tucker and with the oracle metric of Fletcher, Johnson and
 Morrison, and the book is sorted from easiest to hardest. The text file lists,
 per puzzle, its number, the puzzle line, the clue count, the ratings and the
-seed that regenerates it; when csp_sudoku.render is installed (matplotlib) a
+seed that regenerates it; when csp_sudoku.tools.render is installed (matplotlib) a
 PDF with solution pages is written too.
 
 Usage:
@@ -72,7 +72,7 @@ def main() -> None:
     if args.no_pdf:
         return
     try:
-        from csp_sudoku.render import render_book
+        from csp_sudoku.tools.render import render_book
     except ImportError as err:  # matplotlib missing
         print(f"no PDF: {err}")
         return

@@ -31,9 +31,7 @@ BOXES = [
     for c0 in (0, 3, 6)
 ]
 UNITS = ROWS + COLS + BOXES
-PEERS = [
-    sorted({x for u in UNITS if c in u for x in u} - {c}) for c in range(CELLS)
-]
+PEERS = [sorted({x for u in UNITS if c in u for x in u} - {c}) for c in range(CELLS)]
 
 
 class ChainError(AssertionError):
@@ -121,8 +119,10 @@ def check_chain(chain: dict[str, Any], pos: Position) -> dict[tuple[int, int, bo
                 raise ChainError(f"link {i}: an elimination has one placed parent")
             pc, pd, pon = lits[parents[0]]
             if not pon or not ((pc == cell and pd != digit) or (pd == digit and cell in PEERS[pc])):
-                raise ChainError(f"link {i}: r{cell // 9 + 1}c{cell % 9 + 1}<>{digit} "
-                                 "does not follow from its parent")
+                raise ChainError(
+                    f"link {i}: r{cell // 9 + 1}c{cell % 9 + 1}<>{digit} "
+                    "does not follow from its parent"
+                )
         elif reason == "single":
             if not on:
                 raise ChainError(f"link {i}: a single places")
@@ -207,7 +207,9 @@ def check_step(step: dict[str, Any], pos: Position, solution: list[int]) -> None
         got = check_chain(ch, pos)
         last = ch["links"][-1]
         if (last["cell"], last["digit"], last["on"]) not in set(concl) or (
-            last["cell"], last["digit"], last["on"]
+            last["cell"],
+            last["digit"],
+            last["on"],
         ) not in got:
             raise ChainError("a branch does not reach the step's conclusion")
         # the branch's conclusion must be the last link it kept

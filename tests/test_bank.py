@@ -9,12 +9,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from csp_sudoku.bank import BankError, BankQuery, PuzzleBank, pattern_symmetries
-from csp_sudoku.canonical import random_isomorphism
-from csp_sudoku.errors import NotUniqueError
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.io import parse_line
-from csp_sudoku.puzzle import Puzzle
+from csp_sudoku.core.errors import NotUniqueError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import parse_line
+from csp_sudoku.core.puzzle import Puzzle
+from csp_sudoku.tools.bank import BankError, BankQuery, PuzzleBank, pattern_symmetries
+from csp_sudoku.tools.canonical import random_isomorphism
 from tests.conftest import load_lines
 
 #: A minimal puzzle with a rot180 clue pattern (Wikipedia's example is not minimal).

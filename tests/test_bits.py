@@ -1,4 +1,4 @@
-"""csp_sudoku.bits: one popcount, the same with and without np.bitwise_count."""
+"""csp_sudoku.core.bits: one popcount, the same with and without np.bitwise_count."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from csp_sudoku.bits import _popcount_portable, popcount
-from csp_sudoku.errors import ArgumentError
+from csp_sudoku.core.bits import _popcount_portable, popcount
+from csp_sudoku.core.errors import ArgumentError
 
 
 @given(st.lists(st.integers(-(2**62), 2**62), min_size=0, max_size=40))

@@ -7,7 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from csp_sudoku.canonical import (
+from csp_sudoku.core.errors import GeometryError, SudokuError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import parse_line
+from csp_sudoku.core.puzzle import Puzzle
+from csp_sudoku.tools.canonical import (
     are_isomorphic,
     canonical_cells,
     canonical_form,
@@ -16,10 +20,6 @@ from csp_sudoku.canonical import (
     canonical_with_isomorphism,
     random_isomorphism,
 )
-from csp_sudoku.errors import GeometryError, SudokuError
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.io import parse_line
-from csp_sudoku.puzzle import Puzzle
 from tests.conftest import load_lines
 
 #: A solution grid (of the first 17-clue puzzle) to cut random puzzles from.

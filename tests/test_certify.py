@@ -7,17 +7,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from csp_sudoku.certify import (
+from csp_sudoku.core.errors import NotUniqueError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import parse_line
+from csp_sudoku.core.puzzle import Puzzle
+from csp_sudoku.tools.certify import (
     CertificateError,
     blocking_clause,
     certify,
     certify_to,
     drat_trim,
 )
-from csp_sudoku.errors import NotUniqueError
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.io import parse_line
-from csp_sudoku.puzzle import Puzzle
 from tests.conftest import load_lines
 from tests.drup_check import check_drat
 from tests.independent import check_solution

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 import csp_sudoku as cs
+from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.human.chains import ChainSettings, find_chain_move
 from csp_sudoku.human.path import solve_path
 from csp_sudoku.human.state import CandidateState
-from csp_sudoku.puzzle import Puzzle
 from tests.chain_check import ChainError, Position, check_chain, check_path, initial_marks
 from tests.conftest import load_lines
 from tests.independent import check_solution

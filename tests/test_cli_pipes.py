@@ -14,8 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from csp_sudoku.bank import PuzzleBank
-from csp_sudoku.io import parse_line
+from csp_sudoku.core.io import parse_line
+from csp_sudoku.tools.bank import PuzzleBank
 from tests.independent import check_solution
 
 LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"

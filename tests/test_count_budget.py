@@ -6,7 +6,7 @@ import pytest
 
 import csp_sudoku as cs
 from csp_sudoku.cli import main
-from csp_sudoku.errors import CountBudgetExceeded
+from csp_sudoku.core.errors import CountBudgetExceeded
 from tests.conftest import sample_lines
 from tests.independent import count_solutions as plain_count
 
@@ -44,7 +44,9 @@ def test_budget_gives_the_count_so_far() -> None:
 
 
 def test_count_command_budget(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["count", "--limit", "1000000000000", "--budget-seconds", "0.5", "-q", "." * 81]) == 1
+    assert (
+        main(["count", "--limit", "1000000000000", "--budget-seconds", "0.5", "-q", "." * 81]) == 1
+    )
     out = capsys.readouterr().out
     assert "+ (budget)" in out
     assert main(["count", "--budget-seconds", "nan", "." * 81]) == 2

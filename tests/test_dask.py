@@ -13,9 +13,9 @@ pytest.importorskip("distributed")
 
 from distributed import Client, LocalCluster
 
-from csp_sudoku.batch import BatchError, check_entries, dask_client
 from csp_sudoku.cli import main
-from csp_sudoku.io import read_puzzles
+from csp_sudoku.core.io import read_puzzles
+from csp_sudoku.tools.batch import BatchError, check_entries, dask_client
 from tests.conftest import load_lines
 
 
@@ -78,7 +78,7 @@ def _square_sum(a: int, b: int) -> int:
 
 
 def test_ordered_map_on_pool_and_dask(cluster: LocalCluster) -> None:
-    from csp_sudoku.batch import ordered_map
+    from csp_sudoku.tools.batch import ordered_map
 
     tasks = [(i, i % 3) for i in range(40)]
     want = [_square_sum(*t) for t in tasks]

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import csp_sudoku
-from csp_sudoku import errors
-from csp_sudoku.errors import SudokuError
+from csp_sudoku.core import errors
+from csp_sudoku.core.errors import SudokuError
 
 PACKAGE = Path(csp_sudoku.__file__).resolve().parent
 
@@ -94,10 +94,10 @@ def test_validation_errors_are_value_errors_too(name: str, also: type[Exception]
 
 
 def test_old_import_paths_still_name_the_same_classes() -> None:
-    from csp_sudoku.bank import BankError
     from csp_sudoku.generators import BudgetExhaustedError, GenerationError
     from csp_sudoku.generators.symmetry import SymmetryError
     from csp_sudoku.metrics import MetricError
+    from csp_sudoku.tools.bank import BankError
 
     assert BankError is errors.BankError and MetricError is errors.MetricError
     assert GenerationError is errors.GenerationError
@@ -121,9 +121,9 @@ def test_the_library_raises_its_own_errors() -> None:
 
 def test_bad_arguments_are_argument_errors() -> None:
     from csp_sudoku.api import count_solutions
-    from csp_sudoku.errors import ArgumentError
+    from csp_sudoku.core.errors import ArgumentError
+    from csp_sudoku.core.io import parse
     from csp_sudoku.human.path import solve_path
-    from csp_sudoku.io import parse
 
     p = parse("4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........")
     with pytest.raises(ArgumentError, match="limit must be at least 1"):

@@ -24,7 +24,11 @@ def test_example_runs(script: Path, tmp_path: Path) -> None:
     args = ARGS.get(script.name, ["--quick"])
     proc = subprocess.run(
         [sys.executable, str(script), *args],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "Traceback" not in proc.stderr

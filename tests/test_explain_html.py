@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from csp_sudoku.cli import main
+from csp_sudoku.core.io import parse_line
 from csp_sudoku.human.path import SolvePath, solve_path
-from csp_sudoku.io import parse_line
 
 #: top1465 puzzle with singles, subsets, contradiction chains at levels 0 and 1
 #: and a region forcing chain (113 steps).

@@ -14,9 +14,9 @@ import csp_sudoku
 from csp_sudoku.backends import backend_for, get_backend
 from csp_sudoku.backends import fast as fast_module
 from csp_sudoku.backends.base import Backend
-from csp_sudoku.errors import ParseError, SudokuError
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.io import fast_cells
+from csp_sudoku.core.errors import ParseError, SudokuError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import fast_cells
 from tests.conftest import load_lines
 from tests.independent import check_solution
 

@@ -134,7 +134,10 @@ def test_subset_steps_take_the_easiest_application_of_their_size() -> None:
             if step.kind == "subset":
                 apps = find_subsets(state, step.size)
                 best = min(subset_value(a.name, step.size) for a in apps)
-                assert subset_value(None if step.technique == "subset" else step.technique, step.size) == best
+                assert (
+                    subset_value(None if step.technique == "subset" else step.technique, step.size)
+                    == best
+                )
                 seen += 1
             for c, d in step.placements:
                 state.place(c, d)

@@ -16,9 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from csp_sudoku.cli._common import RowWriter
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.io import format_grid, format_line, read_puzzles
-from csp_sudoku.puzzle import Puzzle
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import format_grid, format_line, read_puzzles
+from csp_sudoku.core.puzzle import Puzzle
 
 LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 import csp_sudoku as cs
-from csp_sudoku.errors import NotUniqueError, SudokuError
-from csp_sudoku.metrics import METRICS, MetricError, derive_seed, rate, rate_many
+from csp_sudoku.core.errors import NotUniqueError, SudokuError
+from csp_sudoku.metrics import METRICS, MetricError, derive_seed, fit_combined, rate, rate_many
 from csp_sudoku.metrics.base import quantile_level
-from csp_sudoku.metrics.combined import CombinedRater, fit_combined, fit_features, shipped_rater
+from csp_sudoku.metrics.combined import CombinedRater, fit_features, shipped_rater
 from csp_sudoku.metrics.oracle import OracleParams, level_of, scaled_score, unscaled_score
 from tests.conftest import load_lines, sample_lines
 
@@ -292,7 +292,8 @@ def test_metrics_order_easy_and_hard_sets(
     from tests.conftest import sample_lines
 
     easy = [
-        rate(x, metric, runs=runs, seed=i).score for i, x in enumerate(sample_lines("17_clue.txt", 5))
+        rate(x, metric, runs=runs, seed=i).score
+        for i, x in enumerate(sample_lines("17_clue.txt", 5))
     ]
     hard = [
         rate(x, metric, runs=runs, seed=i).score

@@ -18,7 +18,7 @@ def test_version_has_one_source() -> None:
     assert "version" not in project["project"]
     assert "version" in project["project"]["dynamic"]
     attr = project["tool"]["setuptools"]["dynamic"]["version"]["attr"]
-    assert attr == "csp_sudoku._version.__version__"
+    assert attr == "csp_sudoku.core._version.__version__"
     assert importlib.metadata.version("csp_sudoku") == csp_sudoku.__version__
 
 

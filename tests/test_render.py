@@ -11,11 +11,11 @@ import pytest
 pytest.importorskip("matplotlib")
 
 from csp_sudoku.cli import main
-from csp_sudoku.errors import SudokuError
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.io import parse_line
-from csp_sudoku.puzzle import Puzzle
-from csp_sudoku.render import (
+from csp_sudoku.core.errors import SudokuError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import parse_line
+from csp_sudoku.core.puzzle import Puzzle
+from csp_sudoku.tools.render import (
     RenderError,
     region_labels,
     render_book,

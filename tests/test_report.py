@@ -12,9 +12,9 @@ import pytest
 pytest.importorskip("matplotlib")
 
 from csp_sudoku.cli import main
-from csp_sudoku.io import parse_line
-from csp_sudoku.puzzle import Puzzle
-from csp_sudoku.report import ReportError, collect, write_report
+from csp_sudoku.core.io import parse_line
+from csp_sudoku.core.puzzle import Puzzle
+from csp_sudoku.tools.report import ReportError, collect, write_report
 from tests.conftest import load_lines
 
 
@@ -60,3 +60,17 @@ def test_cli_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert out.read_bytes()[:4] == b"\x89PNG"
     captured = capsys.readouterr()
     assert str(out) in captured.out and "skipped" in captured.err
+
+
+def test_report_without_a_seed_draws_one_and_names_it() -> None:
+    """No seed means a fresh one (the package's convention), named in the notes so
+    that the same ratings can be had again with it."""
+    import re
+
+    puzzles = _puzzles()[:4]
+    data = collect(puzzles, ["oracle"], runs=2, backend="sat")
+    note = next(n for n in data.notes if n.startswith("oracle:"))
+    found = re.search(r"seed (\d+)", note)
+    assert found is not None, note
+    again = collect(puzzles, ["oracle"], seed=int(found.group(1)), runs=2, backend="sat")
+    assert np.array_equal(data.scores["oracle"], again.scores["oracle"], equal_nan=True)

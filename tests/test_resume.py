@@ -42,21 +42,21 @@ def test_ctrl_c_keeps_written_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     src = _input(tmp_path)
     full = tmp_path / "full.txt"
     main(["check", str(src), "-o", str(full), "-q"])
-    real = check_cli.iter_entries
+    real = check_cli.iter_chunks  # the main process reads the input in chunks of lines
 
     def interrupted(*a: Any, **k: Any) -> Iterator[Any]:
-        for i, e in enumerate(real(*a, **k)):
-            if i == 120:
+        for i, chunk in enumerate(real(*a, **k)):
+            if i == 12:  # Ctrl-C while reading line 121
                 raise KeyboardInterrupt
-            yield e
+            yield chunk
 
-    monkeypatch.setattr(check_cli, "iter_entries", interrupted)
+    monkeypatch.setattr(check_cli, "iter_chunks", interrupted)
     out = tmp_path / "out.txt"
     assert main(["check", str(src), "-o", str(out), "-q", "--chunk-size", "10"]) == EXIT_INTERRUPTED
     kept = out.read_text().splitlines()
     assert 0 < len(kept) <= 120
     assert kept == full.read_text().splitlines()[: len(kept)]
-    monkeypatch.setattr(check_cli, "iter_entries", real)
+    monkeypatch.setattr(check_cli, "iter_chunks", real)
     main(["check", str(src), "-o", str(out), "-q", "--resume"])
     assert out.read_text() == full.read_text()
 

@@ -1,7 +1,7 @@
 """Same outputs for the same seeds: generate / rate / explain against recorded values.
 
 The expected values in tests/data/same_outputs.json were recorded by
-scripts/record_same_outputs.py before the layering and seed refactor (issue 12)
+scripts/record_same_outputs.py before the layering and seed refactor
 and must not change unless a change of output is intended and recorded anew.
 """
 

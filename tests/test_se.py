@@ -21,7 +21,9 @@ def _calibration(name: str) -> list[tuple[str, str, float]]:
     if not path.exists():
         pytest.fail(f"reference data {path} is missing")
     with path.open() as fh:
-        return [(r["source"], r["puzzle"], float(r["ER"])) for r in csv.DictReader(fh, delimiter="\t")]
+        return [
+            (r["source"], r["puzzle"], float(r["ER"])) for r in csv.DictReader(fh, delimiter="\t")
+        ]
 
 
 def _held_out(puzzle: str) -> bool:
@@ -78,7 +80,9 @@ def test_chain_values_grow_with_level_and_length() -> None:
 
 
 def test_difficulties_follow_the_path() -> None:
-    p = cs.parse("3.7.4...........918........4.....7.....16.......25..........38..9....5...2.6.....")
+    p = cs.parse(
+        "3.7.4...........918........4.....7.....16.......25..........38..9....5...2.6....."
+    )
     path = solve_path(p)
     diffs = difficulties(path)
     assert len(diffs) == len(path.steps)
@@ -99,7 +103,9 @@ def test_generate_with_an_se_target() -> None:
 
 def test_oracle_steps_rate_as_the_hardest_chains() -> None:
     """A path that needed the oracle is never rated easy."""
-    p = cs.parse("7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5...........")
+    p = cs.parse(
+        "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5..........."
+    )
     path = solve_path(p, ("singles", "oracle"))
     assert path.solved and any(s.kind == "oracle" for s in path.steps)
     assert estimate(path).er >= shipped_model().chain_value(2, "contradiction", 64) - 1e-9

@@ -1,12 +1,12 @@
-"""csp_sudoku.seeds: one seed convention, the old derivations kept, clear errors."""
+"""csp_sudoku.core.seeds: one seed convention, the old derivations kept, clear errors."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from csp_sudoku.errors import SeedError, SudokuError
-from csp_sudoku.seeds import (
+from csp_sudoku.core.errors import SeedError, SudokuError
+from csp_sudoku.core.seeds import (
     STREAM_KEY,
     as_generator,
     as_seed,
@@ -22,7 +22,7 @@ HARD = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.
 
 
 def _spawned(seed: int, *keys: int) -> int:
-    """The derivation the generators used before csp_sudoku.seeds, written out."""
+    """The derivation the generators used before csp_sudoku.core.seeds, written out."""
     state = np.random.SeedSequence(seed, spawn_key=keys).generate_state(2, np.uint64)
     return int(state[0]) & MASK63
 

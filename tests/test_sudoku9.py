@@ -9,7 +9,7 @@ import pytest
 
 from csp_sudoku._kernels import bitset, sudoku9
 from csp_sudoku.backends import fast as fast_module
-from csp_sudoku.geometry import Geometry
+from csp_sudoku.core.geometry import Geometry
 from tests.conftest import load_lines
 from tests.independent import check_solution, count_solutions
 
@@ -153,7 +153,7 @@ def test_only_the_plain_grid_takes_the_9x9_kernel() -> None:
 
 def test_text_path_agrees_and_falls_back() -> None:
     import csp_sudoku
-    from csp_sudoku.errors import ParseError
+    from csp_sudoku.core.errors import ParseError
 
     lines = load_lines("top1465.txt", step=300) + load_lines("multi_solution_serg.txt", step=900)
     for s in lines:

@@ -390,7 +390,19 @@ def propagate_nested(  # type: ignore[no-untyped-def]
             cov2[:] = cov
             assume(alive2, on2, rec2, meta2, lit2, y)
             r2 = propagate(
-                alive2, on2, cnt2, cov2, cc, kc, rec2, par2, meta2, lit2, lit_rec, inner_maxsub, apps2
+                alive2,
+                on2,
+                cnt2,
+                cov2,
+                cc,
+                kc,
+                rec2,
+                par2,
+                meta2,
+                lit2,
+                lit_rec,
+                inner_maxsub,
+                apps2,
             )
             if r2 >= 0:
                 n = _externals(rec2, par2, r2, stamp, stack, extern)
@@ -411,7 +423,23 @@ def propagate_nested(  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def hypothesis(  # type: ignore[no-untyped-def]
-    alive, on, cnt, cov, cc, kc, k, level, maxsub, inner_maxsub, rec, par, meta, lit_rec, ext, apps, budget
+    alive,
+    on,
+    cnt,
+    cov,
+    cc,
+    kc,
+    k,
+    level,
+    maxsub,
+    inner_maxsub,
+    rec,
+    par,
+    meta,
+    lit_rec,
+    ext,
+    apps,
+    budget,
 ):
     """Run one hypothesis (candidate ``k`` ON) at ``level`` on copies the caller made.
 
@@ -420,7 +448,21 @@ def hypothesis(  # type: ignore[no-untyped-def]
     assume(alive, on, rec, meta, lit_rec, k)
     if level >= 2:
         return propagate_nested(
-            alive, on, cnt, cov, cc, kc, rec, par, meta, lit_rec, ext, maxsub, apps, inner_maxsub, budget
+            alive,
+            on,
+            cnt,
+            cov,
+            cc,
+            kc,
+            rec,
+            par,
+            meta,
+            lit_rec,
+            ext,
+            maxsub,
+            apps,
+            inner_maxsub,
+            budget,
         )
     return propagate(
         alive, on, cnt, cov, cc, kc, rec, par, meta, lit_rec, ext, maxsub if level >= 1 else 0, apps
@@ -429,7 +471,22 @@ def hypothesis(  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def refute_all(  # type: ignore[no-untyped-def]
-    alive, on, cnt, cov, cc, kc, cands, level, maxsub, inner_maxsub, budget, out_len, keep, out_alive, out_on, stop_first
+    alive,
+    on,
+    cnt,
+    cov,
+    cc,
+    kc,
+    cands,
+    level,
+    maxsub,
+    inner_maxsub,
+    budget,
+    out_len,
+    keep,
+    out_alive,
+    out_on,
+    stop_first,
 ):
     """Run the hypothesis of every candidate in ``cands`` at ``level``.
 
@@ -463,7 +520,23 @@ def refute_all(  # type: ignore[no-untyped-def]
         c2[:] = cnt
         v2[:] = cov
         r = hypothesis(
-            a2, o2, c2, v2, cc, kc, cands[i], level, maxsub, inner_maxsub, rec, par, meta, lit_rec, ext, apps, budget
+            a2,
+            o2,
+            c2,
+            v2,
+            cc,
+            kc,
+            cands[i],
+            level,
+            maxsub,
+            inner_maxsub,
+            rec,
+            par,
+            meta,
+            lit_rec,
+            ext,
+            apps,
+            budget,
         )
         if r >= 0:
             out_len[i] = chain_length(rec, par, r, stamp, stack)

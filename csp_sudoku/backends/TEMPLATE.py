@@ -17,8 +17,8 @@ To add a backend called ``mine``:
    reference sets (tests/test_template_backend.py shows the check on this file).
 
 Rules: work on the flat ``int8`` cell arrays (0 = empty) and the geometry you are
-given; read units from :class:`~csp_sudoku.geometry.Geometry`, never assume 9x9;
-raise only errors from :mod:`csp_sudoku.errors` (``BackendError`` for "cannot
+given; read units from :class:`~csp_sudoku.core.geometry.Geometry`, never assume 9x9;
+raise only errors from :mod:`csp_sudoku.core.errors` (``BackendError`` for "cannot
 do this geometry"); never print.
 
 The engine below is the smallest correct one: depth-first search on the cell
@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from csp_sudoku.backends.base import Backend, Cells
-from csp_sudoku.geometry import Geometry
+from csp_sudoku.core.geometry import Geometry
 
 
 class TemplateBackend(Backend):

@@ -26,8 +26,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku.backends.base import Backend, Cells
-from csp_sudoku.errors import BackendError
-from csp_sudoku.geometry import Geometry
+from csp_sudoku.core.errors import BackendError
+from csp_sudoku.core.geometry import Geometry
 
 _FACTORIES: dict[str, tuple[str, str]] = {
     "sat": ("csp_sudoku.backends.sat", "SatBackend"),

@@ -14,7 +14,7 @@ from types import TracebackType
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.geometry import Geometry
+from csp_sudoku.core.geometry import Geometry
 
 Cells = NDArray[np.int8]
 

@@ -7,9 +7,9 @@ independent engine: the tests use it to cross-check the others.
 from __future__ import annotations
 
 from csp_sudoku.backends.base import Backend, Cells
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.encodings.cpsat import SudokuModel
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.puzzle import Puzzle
 
 
 class CpSatBackend(Backend):

@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from csp_sudoku.backends.base import Backend, Cells
+from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.encodings.exact_cover import exact_cover
-from csp_sudoku.geometry import Geometry
 
 
 class DlxBackend(Backend):

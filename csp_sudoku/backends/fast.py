@@ -29,9 +29,9 @@ from numpy.typing import NDArray
 
 from csp_sudoku._kernels import bitset, init_numba_target, sudoku9
 from csp_sudoku.backends.base import Backend, Cells
-from csp_sudoku.errors import ParseError
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.io import _LUT
+from csp_sudoku.core.errors import ParseError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import _LUT
 
 init_numba_target()  # numba's start without scipy.linalg: about 0.2 s less per process
 

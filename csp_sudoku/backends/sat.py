@@ -16,9 +16,9 @@ from numpy.typing import NDArray
 from pysat.solvers import Solver, SolverNames
 
 from csp_sudoku.backends.base import Backend, Cells
+from csp_sudoku.core.errors import BackendError
+from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.encodings.cnf import rules_cnf
-from csp_sudoku.errors import BackendError
-from csp_sudoku.geometry import Geometry
 
 #: The python-sat solver used when none is named. Chosen by measurement
 #: (``benchmarks/bench_check.py --sat-solvers ...``; docs/benchmarks.md, "SAT solvers").

@@ -19,8 +19,8 @@ import os
 import sys
 from collections.abc import Sequence
 
-from csp_sudoku._version import __version__
-from csp_sudoku.errors import SudokuError
+from csp_sudoku.core._version import __version__
+from csp_sudoku.core.errors import SudokuError
 
 #: Subcommand modules, in the order ``--help`` lists them.
 SUBCOMMANDS: tuple[str, ...] = (

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
+import io
 import json
 import math
 import os
@@ -14,10 +15,10 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, Any
 
-from csp_sudoku.errors import ParseError, SeedError
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.io import Entry, read_puzzles
-from csp_sudoku.seeds import check_seed
+from csp_sudoku.core.errors import ParseError, SeedError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import Entry, TextChunk, read_chunks, read_puzzles
+from csp_sudoku.core.seeds import check_seed
 
 #: Seeds are non-negative integers below this (numpy's SeedSequence takes any such int).
 MAX_SEED = 2**128
@@ -56,7 +57,7 @@ def seed_arg(text: str) -> int:
     t = text.strip()
     if t.startswith("-") and t[1:].isdigit() and len(t) <= len(str(MAX_SEED)) + 1:
         try:
-            check_seed(int(t))  # the one wording of a bad seed (csp_sudoku.seeds)
+            check_seed(int(t))  # the one wording of a bad seed (csp_sudoku.core.seeds)
         except SeedError as err:
             raise argparse.ArgumentTypeError(str(err)) from None
     if not t.isdigit() or len(t) > len(str(MAX_SEED)):
@@ -203,7 +204,7 @@ def batch_session(
     Yields ``(out, client)``; on the way out the file is closed, and the client
     with it the local cluster it started (``local:N``).
     """
-    from csp_sudoku.batch import dask_client
+    from csp_sudoku.tools.batch import dask_client
 
     out: IO[str] | None = None
     client: Any = None
@@ -233,19 +234,36 @@ def add_input_args(parser: argparse.ArgumentParser, *, many: bool = True) -> Non
     )
 
 
-def iter_entries(inputs: Sequence[str], geometry: Geometry | None) -> Iterator[Entry]:
-    """Entries of every input in turn; an argument that is no file is read as a puzzle."""
-    if not inputs:
-        inputs = ["-"]
-    for item in inputs:
+def _inputs(inputs: Sequence[str]) -> Iterator[tuple[str, bool]]:
+    """Each input with whether it is read as a file (``-`` included) or is a puzzle itself."""
+    for item in inputs or ["-"]:
         if item == "-" or os.path.exists(item):
             if os.path.isdir(item):
                 raise ParseError(f"{item} is a folder, not a puzzle file")
-            yield from read_puzzles(item, geometry)
+            yield item, True
         elif _looks_like_path(item):
             raise ParseError(f"{item}: no such file")
         else:
+            yield item, False
+
+
+def iter_entries(inputs: Sequence[str], geometry: Geometry | None) -> Iterator[Entry]:
+    """Entries of every input in turn; an argument that is no file is read as a puzzle."""
+    for item, is_file in _inputs(inputs):
+        if is_file:
+            yield from read_puzzles(item, geometry)
+        else:
             yield from read_puzzles([item], geometry, source_name="<argument>")
+
+
+def iter_chunks(inputs: Sequence[str], lines: int) -> Iterator[TextChunk]:
+    """The inputs of :func:`iter_entries` as chunks of at most ``lines`` whole lines, in turn."""
+    for item, is_file in _inputs(inputs):
+        if is_file:
+            yield from read_chunks(item, lines)
+        else:
+            raw = io.BytesIO(item.encode("utf-8", "surrogateescape"))
+            yield from read_chunks(raw, lines, source_name="<argument>")
 
 
 def _looks_like_path(item: str) -> bool:
@@ -263,23 +281,34 @@ class RowWriter:
     the output (``tail -f``, a pipe) sees results as they come without paying a
     system call per row on fast runs.
 
-    The fields of an input record (:attr:`csp_sudoku.io.Entry.fields`: a
+    The fields of an input record (:attr:`csp_sudoku.core.io.Entry.fields`: a
     generator's ``seed``, ``ratings``, ``source``, ...) given to :meth:`write`
     pass through to JSON and CSV rows, after the command's own fields, which
     win on a clash; ``file`` and ``line`` of the input never pass through. A
     CSV header is written with the first row: the command's ``fields``, then
-    the passed-through columns of that row; nested values are written as JSON
-    in CSV cells.
+    the passed-through columns of that row (or ``names``, when the columns are
+    fixed in advance); nested values are written as JSON in CSV cells.
+
+    Rows formatted elsewhere (by a worker, with a writer of its own into a
+    string) are written with :meth:`write_rows`.
     """
 
     flush_every = 0.2
 
     def __init__(
-        self, fmt: str, fields: Sequence[str], out: IO[str] | None = None, *, header: bool = True
+        self,
+        fmt: str,
+        fields: Sequence[str],
+        out: IO[str] | None = None,
+        *,
+        header: bool = True,
+        names: Sequence[str] | None = None,
     ) -> None:
         self.fmt = fmt
         self.fields = list(fields)
         self.out = out or sys.stdout
+        #: The CSV columns, once the first row (or ``names``) has fixed them.
+        self.names: list[str] | None = None if names is None else list(names)
         self._csv: Any = None
         self._header = header  # a resumed run appends to a file that has its header
         self._last_flush = time.monotonic()
@@ -298,15 +327,33 @@ class RowWriter:
             self.out.write(json.dumps(row) + "\n")
         elif self.fmt == "csv":
             if self._csv is None:
-                names = self.fields + [k for k in extra if k not in self.fields]
-                self._csv = csv.DictWriter(self.out, fieldnames=names, extrasaction="ignore")
-                if self._header:
-                    self._csv.writeheader()
+                self._start_csv(
+                    self.names or self.fields + [k for k in extra if k not in self.fields]
+                )
             self._csv.writerow(
                 {k: json.dumps(v) if isinstance(v, (dict, list)) else v for k, v in row.items()}
             )
         else:
             self.out.write(text + "\n")
+        self._flush_now_and_then()
+
+    def write_rows(self, text: str, names: Sequence[str] | None = None) -> None:
+        """Write rows already formatted in this writer's format, with the CSV columns ``names``.
+
+        The CSV header is written before the first rows, as :meth:`write` would.
+        """
+        if self.fmt == "csv" and self._csv is None and names is not None:
+            self._start_csv(names)
+        self.out.write(text)
+        self._flush_now_and_then()
+
+    def _start_csv(self, names: Sequence[str]) -> None:
+        self.names = list(names)
+        self._csv = csv.DictWriter(self.out, fieldnames=self.names, extrasaction="ignore")
+        if self._header:
+            self._csv.writeheader()
+
+    def _flush_now_and_then(self) -> None:
         now = time.monotonic()
         if now - self._last_flush >= self.flush_every:
             self.out.flush()

@@ -6,9 +6,9 @@ say which entries are done. A row cut short by the interruption (no line end)
 is removed first.
 
 * ``check`` writes exactly one row per entry: the number of rows is the number
-  of entries done (:func:`skip_done`), and the file and line of the last row
-  are checked against the input, so a resumed run never appends to the output
-  of a different input.
+  of entries done (:func:`skip_done`, which finds the chunk of lines where
+  they end), and the file and line of the last row are checked against the
+  input, so a resumed run never appends to the output of a different input.
 * ``rate`` writes one row per puzzle *and metric* (a *group* of rows, in the
   order of ``--metric``), and none for a bad line or a puzzle that cannot be
   rated. A puzzle is done when its whole group is in the file. A trailing
@@ -26,6 +26,7 @@ is removed first.
 
 from __future__ import annotations
 
+import copy
 import csv
 import json
 import os
@@ -35,8 +36,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Literal
 
-from csp_sudoku.errors import SudokuError
-from csp_sudoku.io import Entry
+from csp_sudoku.core.errors import SudokuError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import Entry, ReadState, TextChunk, entry_lines
 
 #: What reading a row of a damaged or foreign output file can raise.
 BAD_ROW_ERRORS = (
@@ -213,26 +215,42 @@ def read_resume_point(
     return point
 
 
-def skip_done(entries: Iterator[Entry], point: ResumePoint) -> Iterator[Entry]:
-    """The entries after the first ``point.rows`` (one row per entry), checking the last.
+def skip_done(
+    chunks: Iterator[TextChunk], point: ResumePoint, geometry: Geometry | None
+) -> Iterator[tuple[TextChunk, ReadState | None, int]]:
+    """The chunks left after the first ``point.rows`` entries (one row per entry), checking the last.
+
+    Yields ``(chunk, start, skip)``: first the chunk holding the entry after the
+    done ones, with the reader's state at its start and how many of its entries
+    are done; then every chunk after it, with ``None`` and 0. The done chunks
+    are read here, not checked (a chunk of bare puzzle lines is read with no
+    work per line).
 
     Raises:
         ResumeError: when the input is shorter than the output or the last row's
             file and line are not those of the matching entry.
     """
-    last: Entry | None = None
-    for _ in range(point.rows):
-        last = next(entries, None)
-        if last is None:
+    seen = 0
+    state = ReadState()
+    for chunk in chunks:
+        if chunk.first_line == 1:
+            state = ReadState()
+        start = copy.deepcopy(state)
+        lines = entry_lines(chunk, state, geometry)
+        if seen + len(lines) < point.rows:
+            seen += len(lines)
+            continue
+        skip = point.rows - seen
+        last = (chunk.source, lines[skip - 1])
+        if point.last is not None and last != point.last:
             raise ResumeError(
-                f"the output already has {point.rows} rows but the input has fewer entries"
+                f"the output's last row is {point.last[0]}:{point.last[1]} but entry "
+                f"{point.rows} of the input is {last[0]}:{last[1]}: not this input's output"
             )
-    if last is not None and point.last is not None and (last.source, last.line) != point.last:
-        raise ResumeError(
-            f"the output's last row is {point.last[0]}:{point.last[1]} but entry "
-            f"{point.rows} of the input is {last.source}:{last.line}: not this input's output"
-        )
-    yield from entries
+        yield chunk, start, skip
+        yield from ((c, None, 0) for c in chunks)
+        return
+    raise ResumeError(f"the output already has {point.rows} rows but the input has fewer entries")
 
 
 State = Literal["done", "again", "new"]

@@ -2,7 +2,7 @@
 
 Each of them turns one puzzle into zero or more rows by a module-level
 function (picklable, so ``--jobs`` and ``--scheduler`` run it in workers
-through :func:`csp_sudoku.batch.ordered_map`). :func:`run_rows` does the rest
+through :func:`csp_sudoku.tools.batch.ordered_map`). :func:`run_rows` does the rest
 the same way for all of them, with the batch flags meaning what they mean on
 ``check``, ``rate`` and ``generate``:
 
@@ -26,7 +26,6 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from csp_sudoku.batch import ordered_map
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
 from csp_sudoku.cli._common import (
     RowWriter,
@@ -37,9 +36,10 @@ from csp_sudoku.cli._common import (
     progress,
 )
 from csp_sudoku.cli._resume import BAD_ROW_ERRORS, ResumeError
-from csp_sudoku.errors import SudokuError
-from csp_sudoku.io import Entry
-from csp_sudoku.puzzle import Puzzle
+from csp_sudoku.core.errors import SudokuError
+from csp_sudoku.core.io import Entry
+from csp_sudoku.core.puzzle import Puzzle
+from csp_sudoku.tools.batch import ordered_map
 
 #: In the text form of a row, replaced by the ``file:line`` of the puzzle (the work
 #: runs in a worker, on the puzzle alone).

@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from types import SimpleNamespace
 from typing import IO, Any
 
-from csp_sudoku.bank import PATTERN_SYMMETRIES, BankEntry, BankQuery, PuzzleBank
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
 from csp_sudoku.cli._common import (
     JOBS,
@@ -32,7 +31,8 @@ from csp_sudoku.cli._common import (
     iter_entries,
     seed_arg,
 )
-from csp_sudoku.errors import NotUniqueError
+from csp_sudoku.core.errors import NotUniqueError
+from csp_sudoku.tools.bank import PATTERN_SYMMETRIES, BankEntry, BankQuery, PuzzleBank
 
 
 def _add_query_args(p: argparse.ArgumentParser) -> None:
@@ -103,7 +103,11 @@ def register(sub: Any) -> None:
 
     rate = bsub.add_parser("rate", help="rate selected puzzles not yet rated with a metric")
     rate.add_argument("bank")
-    rate.add_argument("--seed", type=seed_arg, default=0, help="batch seed (default 0)")
+    rate.add_argument(
+        "--seed",
+        type=seed_arg,
+        help="batch seed (default: a fresh one; each rating records its seed)",
+    )
     rate.add_argument(
         "--runs", type=int_in(1, 10**6), help="randomised runs (default: the metric's)"
     )

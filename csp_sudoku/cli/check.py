@@ -1,14 +1,31 @@
-"""``csp-sudoku check``: a verdict for every puzzle of one or more files."""
+"""``csp-sudoku check``: a verdict for every puzzle of one or more files.
+
+A run is a pipeline that keeps up with its kernel. The main process moves
+bytes: it cuts the inputs into chunks of whole lines
+(:func:`csp_sudoku.core.io.read_chunks`: no work per line), hands each chunk to a
+task, and writes the tasks' output in input order. A task
+(:func:`_check_chunk`) parses its chunk, counts the solutions of its puzzles
+and formats its rows and error messages; it runs in a worker process with
+``--jobs N``, on a Dask worker with ``--scheduler``, and in the main process
+with ``--jobs 1``. At most ``2 x jobs`` chunks are in flight, so memory does
+not grow with the input. A worker that dies ends the run with an error once
+its chunk's turn comes; every row before that chunk is written, so
+``--resume`` goes on from there.
+"""
 
 from __future__ import annotations
 
 import argparse
+import copy
+import io
 import sys
 import time
+from collections import Counter, deque
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from csp_sudoku.batch import CheckResult, Status, check_entries
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import (
     MAX_COUNT,
@@ -20,14 +37,19 @@ from csp_sudoku.cli._common import (
     count_lines,
     geometry_from_args,
     int_in,
-    iter_entries,
+    iter_chunks,
     progress,
 )
 from csp_sudoku.cli._resume import ResumePoint, read_resume_point, skip_done
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.io import parse_line
+from csp_sudoku.core.errors import SudokuError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import ReadState, TextChunk, guess_state, parse_line
+from csp_sudoku.tools.batch import BatchError, Status, Verdicts, check_chunk, ordered_map
 
 FIELDS = ("file", "line", "puzzle", "status", "count", "reason")
+#: Lines per chunk: large enough that a task's overhead is small, small enough
+#: that the progress bar moves and memory stays low.
+CHUNK_LINES = 4096
 
 
 def register(sub: Any) -> None:
@@ -48,7 +70,9 @@ def register(sub: Any) -> None:
         help="count solutions up to this many (default 2)",
     )
     p.add_argument("--backend", default="auto", help="auto, fast, sat[:solver], cpsat, dlx")
-    p.add_argument("--chunk-size", type=int_in(1, 10**7), default=1000, help=argparse.SUPPRESS)
+    p.add_argument(
+        "--chunk-size", type=int_in(1, 10**7), default=CHUNK_LINES, help=argparse.SUPPRESS
+    )
     add_batch_args(
         p,
         resume_help="continue an interrupted run: keep the rows already in --output, check the rest",
@@ -84,12 +108,180 @@ def run(args: argparse.Namespace) -> int:
         return _check(args, geometry, writer, point, client)
 
 
-def _certify(r: CheckResult, geometry: Geometry | None, folder: Path) -> None:
+def _certify(source: str, line: int, puzzle: str, geometry: Geometry | None, folder: Path) -> None:
     """Write the uniqueness certificate of one unique puzzle."""
-    from csp_sudoku.certify import certify_to
+    from csp_sudoku.tools.certify import certify_to
 
     folder.mkdir(parents=True, exist_ok=True)
-    certify_to(parse_line(r.puzzle, geometry), folder / f"{Path(r.source).stem}-{r.line}.drat")
+    certify_to(parse_line(puzzle, geometry), folder / f"{Path(source).stem}-{line}.drat")
+
+
+@dataclass(frozen=True)
+class _Job:
+    """What every task of a run needs besides its chunk."""
+
+    geometry: Geometry | None
+    limit: int
+    backend: str
+    fmt: str
+    certify: bool
+
+
+@dataclass
+class _Output:
+    """A chunk's share of the run's output, as its task returns it.
+
+    Attributes:
+        text: the rows, formatted.
+        names: the CSV columns the rows were written with (None: no CSV row).
+        messages: the reason of every bad line, in order.
+        tally: rows per status.
+        unique: with ``--certify``, ``(file, line, puzzle)`` of every unique puzzle.
+        end: the reader's state at the chunk's end.
+    """
+
+    text: str
+    names: list[str] | None
+    messages: list[str]
+    tally: Counter[Status]
+    unique: list[tuple[str, int, str]]
+    end: ReadState
+
+
+def _check_chunk(
+    chunk: TextChunk, start: ReadState, skip: int, names: list[str] | None, job: _Job
+) -> _Output:
+    """Task: parse, check and format one chunk (in a worker, or in the main process).
+
+    ``start`` is the reader's state at the chunk's start, ``skip`` the entries
+    done by an earlier run, ``names`` the run's CSV columns when known.
+    """
+    end = copy.deepcopy(start)  # the caller keeps ``start`` to compare
+    verdicts = check_chunk(
+        chunk, end, geometry=job.geometry, limit=job.limit, backend=job.backend, skip=skip
+    )
+    text, names = _format(verdicts, job, names)
+    invalid = Status.INVALID
+    messages = [r for r, s in zip(verdicts.reasons, verdicts.statuses, strict=True) if s is invalid]
+    unique: list[tuple[str, int, str]] = []
+    if job.certify:
+        unique = [
+            (src, line, puzzle)
+            for src, line, puzzle, s in zip(
+                verdicts.sources, verdicts.lines, verdicts.puzzles, verdicts.statuses, strict=True
+            )
+            if s is Status.UNIQUE
+        ]
+    return _Output(text, names, messages, Counter(verdicts.statuses), unique, end)
+
+
+#: Each status as written (``Status.value`` is slow to look up row by row).
+_WORDS = {s: s.value for s in Status}
+
+
+def _format(verdicts: Verdicts, job: _Job, names: list[str] | None) -> tuple[str, list[str] | None]:
+    """The rows of ``verdicts`` in the run's format, and the CSV columns used.
+
+    Text rows are ``file:line<TAB>verdict<TAB>puzzle`` (the verdict with its
+    count when ``--limit`` is not 2), then ``  # reason`` when there is one.
+    """
+    if job.fmt == "text":
+        if job.limit == 2:
+            shown = list(map(_WORDS.__getitem__, verdicts.statuses))
+        else:
+            shown = [
+                f"{_WORDS[s]} {n}" for s, n in zip(verdicts.statuses, verdicts.counts, strict=True)
+            ]
+        rows = [
+            f"{src}:{line}\t{word}\t{puzzle}{reason and '  # ' + reason}\n"
+            for src, line, word, puzzle, reason in zip(
+                verdicts.sources,
+                verdicts.lines,
+                shown,
+                verdicts.puzzles,
+                verdicts.reasons,
+                strict=True,
+            )
+        ]
+        return "".join(rows), None
+    buf = io.StringIO()
+    writer = RowWriter(job.fmt, FIELDS, buf, header=False, names=names)
+    for r in verdicts.results():
+        writer.write(r.as_dict(), "", r.fields)
+    return buf.getvalue(), writer.names
+
+
+#: A chunk in flight: the chunk, the state its task started from, whether that
+#: state is sure (not a guess), the entries skipped, and the number of its
+#: input in the run.
+_Held = tuple[TextChunk, ReadState, bool, int, int]
+
+
+class _Pipeline:
+    """The main process's side of a run: chunks out, output back in input order.
+
+    Tasks are sent out ahead of the chunk being written, so a task may start
+    before the chunk before it is read: it then starts from a guess of the
+    reader's state (the input's CSV header, no grid open) and of the CSV
+    columns. When its turn comes the guess is checked against what the chunk
+    before really left; a task that started from a wrong guess (a multi-line
+    grid cut by the chunk's start, a CSV header met late, rows with other
+    pass-through columns) is done again here, from the right one.
+    """
+
+    def __init__(self, job: _Job, writer: RowWriter) -> None:
+        self.job = job
+        self.writer = writer
+        self.held: deque[_Held] = deque()
+        self.end: ReadState | None = None  # where the last chunk written left the reader
+        self.guess = ReadState()  # what a chunk sent out ahead starts from
+        self.input = 0  # the number of the input being sent out
+        self.failure: SudokuError | OSError | None = None
+
+    def _tasks(
+        self, starts: Iterator[tuple[TextChunk, ReadState | None, int]]
+    ) -> Iterator[tuple[Any, ...]]:
+        try:
+            for chunk, exact, skip in starts:
+                sure = True
+                if exact is not None:
+                    start = exact
+                elif chunk.first_line == 1:
+                    start = ReadState()
+                    self.input += 1
+                    self.guess = guess_state(chunk, self.job.geometry)
+                elif not self.held and self.end is not None:
+                    start = self.end  # the chunk before is written: no need to guess
+                else:
+                    start, sure = replace(self.guess, line=chunk.first_line - 1), False
+                names = self.writer.names
+                self.held.append((chunk, start, sure, skip, self.input))
+                yield chunk, start, skip, names, self.job
+        except (SudokuError, OSError) as err:  # an unreadable input: said after the rows before it
+            self.failure = err
+
+    def run(
+        self,
+        starts: Iterator[tuple[TextChunk, ReadState | None, int]],
+        jobs: int,
+        executor: Any,
+    ) -> Iterator[_Output]:
+        """Each chunk's output, in input order (the chunks from :func:`skip_done` or fresh)."""
+        tasks = self._tasks(starts)
+        for out in ordered_map(_check_chunk, tasks, jobs=jobs, executor=executor):
+            chunk, start, sure, skip, number = self.held.popleft()
+            known = self.writer.names
+            if not sure and start != self.end:
+                assert self.end is not None  # a guess is made only after an input's first chunk
+                out = _check_chunk(chunk, self.end, skip, known, self.job)
+            elif known is not None and out.names is not None and out.names != known:
+                out = _check_chunk(chunk, start, skip, known, self.job)
+            self.end = out.end
+            if number == self.input:  # a CSV header met inside the input being sent out
+                self.guess = replace(self.guess, header=out.end.header)
+            yield out
+        if self.failure is not None:
+            raise self.failure
 
 
 def _check(
@@ -105,28 +297,33 @@ def _check(
     tally = {s: point.tally.get(s.value, 0) for s in Status}
     started = time.perf_counter()
     code = EXIT_OK
+    job = _Job(geometry, args.limit, args.backend, args.format, bool(args.certify))
+    pipeline = _Pipeline(job, writer)
     try:
-        entries = iter_entries(args.inputs, geometry)
-        if point.rows:
-            entries = skip_done(entries, point)
-        results = check_entries(
-            entries,
-            limit=args.limit,
-            backend=args.backend,
-            jobs=0 if client is not None and args.jobs == 1 else args.jobs,
-            chunk_size=args.chunk_size,
-            executor=client,
+        chunks = iter_chunks(args.inputs, args.chunk_size)
+        starts = (
+            skip_done(chunks, point, geometry) if point.rows else ((c, None, 0) for c in chunks)
         )
-        for r in results:
-            if r.status is Status.INVALID:  # reported, and the run goes on
-                print(f"csp-sudoku: {r.reason}", file=sys.stderr)
-            tally[r.status] += 1
-            if args.certify and r.status is Status.UNIQUE:
-                _certify(r, geometry, Path(args.certify))
-            shown = f"{r.status.value}" if args.limit == 2 else f"{r.status.value} {r.count}"
-            extra = f"  # {r.reason}" if r.reason else ""
-            writer.write(r.as_dict(), f"{r.source}:{r.line}\t{shown}\t{r.puzzle}{extra}", r.fields)
-            bar.update(1)
+        jobs = 0 if client is not None and args.jobs == 1 else args.jobs
+        for out in pipeline.run(starts, jobs, client):
+            for reason in out.messages:  # reported, and the run goes on
+                print(f"csp-sudoku: {reason}", file=sys.stderr)
+            for status, n in out.tally.items():
+                tally[status] += n
+            for source, line, puzzle in out.unique:
+                _certify(source, line, puzzle, geometry, Path(args.certify))
+            writer.write_rows(out.text, out.names)
+            bar.update(out.tally.total())
+    except BatchError as err:
+        if not pipeline.held:
+            raise
+        chunk = pipeline.held[0][0]
+        kept = f"the rows of the lines before {chunk.source}:{chunk.first_line}"
+        if args.output:
+            kept += f" are in {args.output}: run the same command with --resume to check the rest"
+        else:
+            kept += " are written"
+        raise BatchError(f"{err}; {kept}") from err
     finally:
         bar.close()
     total = sum(tally.values())

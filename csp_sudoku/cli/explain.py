@@ -22,11 +22,11 @@ from csp_sudoku.cli._common import (
     iter_entries,
     seed_arg,
 )
+from csp_sudoku.core.io import format_grid
+from csp_sudoku.core.puzzle import Puzzle
+from csp_sudoku.core.seeds import as_generator
 from csp_sudoku.human.chains import DEFAULT_BUDGET, MAX_LEVEL, ChainSettings
 from csp_sudoku.human.path import DEFAULT_TECHNIQUES, TECHNIQUES, SolvePath, solve_path
-from csp_sudoku.io import format_grid
-from csp_sudoku.puzzle import Puzzle
-from csp_sudoku.seeds import as_generator
 
 
 def register(sub: Any) -> None:
@@ -59,7 +59,10 @@ def register(sub: Any) -> None:
         "--seed",
         type=seed_arg,
         default=None,
-        help="pick singles (and oracle cells) at random with this seed (default: first one)",
+        help=(
+            "pick singles and oracle cells at random with this seed (default: the first one);"
+            " refutation's estimate uses it too (default: a fresh seed)"
+        ),
     )
     p.add_argument(
         "--max-level",
@@ -182,7 +185,7 @@ def run_explain(args: argparse.Namespace) -> int:
         if not path.solved:
             code = EXIT_NOT_ALL
         if args.html or args.svg:
-            from csp_sudoku.explain_view import write_html, write_svgs
+            from csp_sudoku.tools.explain_view import write_html, write_svgs
 
             try:
                 if args.html:

@@ -8,11 +8,11 @@ from typing import Any
 
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
 from csp_sudoku.cli._common import add_geometry_args, geometry_from_args, iter_entries
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.encodings.cnf import write_dimacs
 from csp_sudoku.encodings.exact_cover import exact_cover
 from csp_sudoku.encodings.minizinc import write_minizinc
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.puzzle import Puzzle
 
 
 def register(sub: Any) -> None:

@@ -34,11 +34,11 @@ from csp_sudoku.cli._common import (
     progress,
 )
 from csp_sudoku.cli._resume import truncate_partial_line
-from csp_sudoku.errors import SudokuError
+from csp_sudoku.core.errors import SudokuError
+from csp_sudoku.core.names import MetricName
+from csp_sudoku.core.seeds import attempt_seed as derive
+from csp_sudoku.core.seeds import fresh_seed, stream_seed
 from csp_sudoku.generators import METHODS, SYMMETRIES, BudgetExhaustedError, generate
-from csp_sudoku.names import MetricName
-from csp_sudoku.seeds import attempt_seed as derive
-from csp_sudoku.seeds import fresh_seed, stream_seed
 
 _FIELDS = ("puzzle", "clues", "minimal", "symmetry", "seed", "method", "ratings")
 

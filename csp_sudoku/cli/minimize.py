@@ -15,10 +15,10 @@ from typing import Any
 from csp_sudoku.cli import EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import add_batch_args, add_geometry_args, add_input_args
 from csp_sudoku.cli._rows import Outcome, run_rows
-from csp_sudoku.errors import NotUniqueError
+from csp_sudoku.core.errors import NotUniqueError
+from csp_sudoku.core.io import format_line
+from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.generators import SYMMETRIES, minimize
-from csp_sudoku.io import format_line
-from csp_sudoku.puzzle import Puzzle
 
 
 def register(sub: Any) -> None:

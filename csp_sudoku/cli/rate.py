@@ -8,7 +8,7 @@ reason``; the other puzzles are still rated, and the exit code is 2 unless
 ``--skip-invalid``.
 
 Puzzles go to worker processes (``--jobs``) or a Dask cluster (``--scheduler``)
-in chunks through :func:`csp_sudoku.batch.ordered_map`; rows come out in input
+in chunks through :func:`csp_sudoku.tools.batch.ordered_map`; rows come out in input
 order either way. ``--output FILE --resume`` continues an interrupted run from
 the complete puzzles already in FILE (see :mod:`csp_sudoku.cli._resume`).
 """
@@ -21,7 +21,6 @@ from collections import deque
 from collections.abc import Iterator
 from typing import Any, cast
 
-from csp_sudoku.batch import ordered_map
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
 from csp_sudoku.cli._common import (
     RowWriter,
@@ -36,10 +35,11 @@ from csp_sudoku.cli._common import (
     progress,
 )
 from csp_sudoku.cli._resume import ResumeError, ResumePoint, State, mark_done, read_resume_point
-from csp_sudoku.errors import SudokuError
-from csp_sudoku.io import Entry
-from csp_sudoku.names import MetricName
-from csp_sudoku.puzzle import Puzzle
+from csp_sudoku.core.errors import SudokuError
+from csp_sudoku.core.io import Entry
+from csp_sudoku.core.names import MetricName
+from csp_sudoku.core.puzzle import Puzzle
+from csp_sudoku.tools.batch import ordered_map
 
 FIELDS = ("file", "line", "puzzle", "metric", "score", "level", "level_rank", "runs", "seed")
 
@@ -166,8 +166,8 @@ def _rate(
     point: ResumePoint,
     client: Any,
 ) -> int:
-    from csp_sudoku.seeds import fresh_seed as _fresh_seed
-    from csp_sudoku.seeds import item_seed as derive_seed
+    from csp_sudoku.core.seeds import fresh_seed as _fresh_seed
+    from csp_sudoku.core.seeds import item_seed as derive_seed
 
     base = args.seed if args.seed is not None else _fresh_seed()
     if args.seed is None and point.groups:

@@ -15,7 +15,7 @@ from csp_sudoku.cli._common import (
     int_in,
     iter_entries,
 )
-from csp_sudoku.puzzle import Puzzle
+from csp_sudoku.core.puzzle import Puzzle
 
 
 def register(sub: Any) -> None:
@@ -41,7 +41,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from csp_sudoku.render import render_book
+    from csp_sudoku.tools.render import render_book
 
     geometry = geometry_from_args(args)
     puzzles: list[Puzzle] = []

@@ -18,7 +18,7 @@ from csp_sudoku.cli._common import (
     iter_entries,
     seed_arg,
 )
-from csp_sudoku.puzzle import Puzzle
+from csp_sudoku.core.puzzle import Puzzle
 
 
 def register(sub: Any) -> None:
@@ -39,7 +39,9 @@ def register(sub: Any) -> None:
         default=[],
         help="a difficulty metric to rate with (repeat for several); none: counts only",
     )
-    p.add_argument("--seed", type=seed_arg, default=0, help="rating seed (default 0)")
+    p.add_argument(
+        "--seed", type=seed_arg, help="rating seed (default: a fresh one, shown in the report)"
+    )
     p.add_argument(
         "--runs", type=int_in(1, 10**6), help="randomised runs per rating (default: the metric's)"
     )
@@ -52,7 +54,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from csp_sudoku.report import collect, write_report
+    from csp_sudoku.tools.report import collect, write_report
 
     geometry = geometry_from_args(args)
     puzzles: list[Puzzle] = []

@@ -23,9 +23,9 @@ from csp_sudoku.cli._common import (
     int_in,
 )
 from csp_sudoku.cli._rows import WHERE, Outcome, run_rows
-from csp_sudoku.errors import CountBudgetExceeded
-from csp_sudoku.io import format_grid, format_line
-from csp_sudoku.puzzle import Puzzle
+from csp_sudoku.core.errors import CountBudgetExceeded
+from csp_sudoku.core.io import format_grid, format_line
+from csp_sudoku.core.puzzle import Puzzle
 
 _NO_SEED = "accepted like on every batch command; the result depends on no seed"
 _RESUME = "continue an interrupted run: keep the puzzles whose rows are in --output, do the rest"

@@ -1,6 +1,6 @@
 """Models of a Sudoku geometry: the exact-cover matrix, CNF and CP-SAT.
 
-Each encoding is a pure function of a :class:`~csp_sudoku.geometry.Geometry`,
+Each encoding is a pure function of a :class:`~csp_sudoku.core.geometry.Geometry`,
 built once per geometry and cached. Candidates are numbered
 ``cell * N + (digit - 1)`` everywhere in the library.
 """

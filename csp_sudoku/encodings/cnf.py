@@ -19,9 +19,9 @@ from typing import IO
 from pysat.card import CardEnc, EncType
 from pysat.formula import CNF, IDPool
 
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.encodings.exact_cover import exact_cover
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.puzzle import Puzzle
 
 
 def variable(cell: int, digit: int, size: int) -> int:

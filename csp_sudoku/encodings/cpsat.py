@@ -16,9 +16,9 @@ import numpy as np
 from numpy.typing import NDArray
 from ortools.sat.python import cp_model
 
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.encodings.exact_cover import exact_cover
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.puzzle import Puzzle
 
 
 @lru_cache(maxsize=32)

@@ -23,8 +23,8 @@ from typing import IO
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.io import open_output
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import open_output
 
 IntArray = NDArray[np.int32]
 

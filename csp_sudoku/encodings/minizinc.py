@@ -19,9 +19,9 @@ from __future__ import annotations
 import os
 from typing import IO
 
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.io import open_output
-from csp_sudoku.puzzle import Puzzle
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import open_output
+from csp_sudoku.core.puzzle import Puzzle
 
 
 def _int_list(values: list[int], per_line: int) -> str:

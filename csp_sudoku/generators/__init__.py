@@ -22,7 +22,7 @@ Example::
         print(g.puzzle, g.ratings["rounds"].level, g.seed)
 """
 
-from csp_sudoku.generators.errors import BudgetExhaustedError, GenerationError
+from csp_sudoku.core.errors import BudgetExhaustedError, GenerationError
 from csp_sudoku.generators.grids import random_grid, random_grids, random_transform
 from csp_sudoku.generators.minimal import (
     RemovalStats,

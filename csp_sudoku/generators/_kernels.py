@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from csp_sudoku._kernels.metrics import popcount as _popcount
+from csp_sudoku._kernels.strategies import popcount as _popcount
 
 
 @njit(cache=True)

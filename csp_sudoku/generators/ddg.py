@@ -27,12 +27,12 @@ from __future__ import annotations
 import numpy as np
 
 from csp_sudoku.api import Checker
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.puzzle import Grid, Puzzle
+from csp_sudoku.core.seeds import SeedLike, as_generator
 from csp_sudoku.generators.grids import _grid_cells
 from csp_sudoku.generators.minimal import checker_for
 from csp_sudoku.generators.targeting import Target, make_target, rate_with_solution
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.puzzle import Grid, Puzzle
-from csp_sudoku.seeds import SeedLike, as_generator
 
 __all__ = ["ddg_clues", "ddg_puzzle"]
 

@@ -33,10 +33,10 @@ from functools import cache
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.errors import GeometryError
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.puzzle import Grid, Puzzle
-from csp_sudoku.seeds import SeedLike, as_generator, numba_seed
+from csp_sudoku.core.errors import GeometryError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.puzzle import Grid, Puzzle
+from csp_sudoku.core.seeds import SeedLike, as_generator, numba_seed
 
 __all__ = ["random_grid", "random_grids", "random_transform"]
 
@@ -92,7 +92,7 @@ def random_grid(
         GeometryError: ``uniform=True`` on a geometry with too many grids.
 
     Returns:
-        A complete :class:`~csp_sudoku.puzzle.Puzzle`.
+        A complete :class:`~csp_sudoku.core.puzzle.Puzzle`.
     """
     geo = geometry or Geometry.standard(9)
     rng = as_generator(seed)

@@ -27,11 +27,11 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.generators.errors import GenerationError
-from csp_sudoku.geometry import Geometry
+from csp_sudoku.core.errors import GenerationError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.puzzle import Grid, Puzzle
+from csp_sudoku.core.seeds import SeedLike, as_generator
 from csp_sudoku.human.state import CandidateState
-from csp_sudoku.puzzle import Grid, Puzzle
-from csp_sudoku.seeds import SeedLike, as_generator
 
 __all__ = [
     "SEED_BANK",

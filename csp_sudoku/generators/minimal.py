@@ -36,14 +36,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku.api import Checker, PuzzleLike, as_puzzle
-from csp_sudoku.errors import NotUniqueError
-from csp_sudoku.generators.errors import BudgetExhaustedError, GenerationError
+from csp_sudoku.core.errors import BudgetExhaustedError, GenerationError, NotUniqueError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.names import SymmetryName
+from csp_sudoku.core.puzzle import Grid, Puzzle
+from csp_sudoku.core.seeds import SeedLike, as_generator
 from csp_sudoku.generators.grids import _grid_cells
 from csp_sudoku.generators.symmetry import check_name, orbits, symmetric_mask
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.names import SymmetryName
-from csp_sudoku.puzzle import Grid, Puzzle
-from csp_sudoku.seeds import SeedLike, as_generator
 
 __all__ = [
     "RemovalStats",
@@ -373,7 +372,7 @@ def neighbour(
         puzzle: a unique puzzle whose solution is ``solution``.
         solution: its full solution grid.
         seed: the randomness (int, Generator, SeedSequence or None; see
-            :mod:`csp_sudoku.seeds`): a Generator is advanced, so a loop can
+            :mod:`csp_sudoku.core.seeds`): a Generator is advanced, so a loop can
             pass one generator to every call.
         backend: the uniqueness backend.
 

@@ -18,11 +18,11 @@ from __future__ import annotations
 import numpy as np
 
 from csp_sudoku.api import Checker
-from csp_sudoku.generators.errors import GenerationError
+from csp_sudoku.core.errors import GenerationError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.puzzle import Grid, Puzzle
+from csp_sudoku.core.seeds import SeedLike, as_generator
 from csp_sudoku.generators.minimal import checker_for, reduce_clues
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.puzzle import Grid, Puzzle
-from csp_sudoku.seeds import SeedLike, as_generator
 
 __all__ = ["PAPER_COMPLETIONS", "diagonal_seed", "oracle_grid", "oracle_puzzle"]
 

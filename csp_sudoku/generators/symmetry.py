@@ -28,7 +28,7 @@ from functools import cache
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.errors import SymmetryError as SymmetryError
+from csp_sudoku.core.errors import SymmetryError as SymmetryError
 
 __all__ = ["SYMMETRIES", "is_symmetric", "orbit_index", "orbits", "symmetric_mask"]
 

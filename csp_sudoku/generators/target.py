@@ -19,12 +19,12 @@ every step stays a unique minimal puzzle. docs/generators.md measures it.
 Seeds. ``generate(count, seed=s)`` gives puzzle ``i`` its own stream seed
 (``stream_seed(s, i)``, with ``stream_seed(s, 0) == s``); attempt ``j`` of a
 stream uses ``attempt_seed(stream, j)``, with ``attempt_seed(stream, 0) == stream``
-(both in :mod:`csp_sudoku.seeds`). The two derivations use different spawn keys,
+(both in :mod:`csp_sudoku.core.seeds`). The two derivations use different spawn keys,
 so no two attempts of a run share a seed. Each :class:`Generated` reports the seed of the
 attempt that made it, and ``generate(1, seed=that, <same options>)`` makes the
 same puzzle again. With ``jobs > 1`` (or an ``executor``: a
 ``concurrent.futures`` executor or a ``dask.distributed.Client``) the streams
-run through :func:`csp_sudoku.parallel.ordered_map`; the output order and content
+run through :func:`csp_sudoku.core.parallel.ordered_map`; the output order and content
 do not depend on where they run. Since puzzle ``i`` depends on ``seed`` and
 ``i`` alone, ``generate(count, seed=s, start=k)`` yields exactly puzzles
 ``k .. count - 1`` of ``generate(count, seed=s)``: how an interrupted run resumes.
@@ -39,17 +39,17 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from csp_sudoku.generators.errors import BudgetExhaustedError, GenerationError
+from csp_sudoku.core.errors import BudgetExhaustedError, GenerationError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.names import MethodName, MetricName, SymmetryName
+from csp_sudoku.core.parallel import ordered_map
+from csp_sudoku.core.puzzle import Grid, Puzzle
+from csp_sudoku.core.seeds import SeedLike, as_generator, as_seed, attempt_seed, stream_seed
 from csp_sudoku.generators.minimal import checker_for, reduce_clues
 from csp_sudoku.generators.symmetry import check_name, orbit_index, orbits
 from csp_sudoku.generators.targeting import Target
 from csp_sudoku.generators.targeting import make_target as _make_target
 from csp_sudoku.generators.targeting import rate_with_solution as _rate
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.names import MethodName, MetricName, SymmetryName
-from csp_sudoku.parallel import ordered_map
-from csp_sudoku.puzzle import Grid, Puzzle
-from csp_sudoku.seeds import SeedLike, as_generator, as_seed, attempt_seed, stream_seed
 
 if TYPE_CHECKING:
     from csp_sudoku.api import Checker
@@ -194,7 +194,7 @@ def generate(
             chosen from the executor, e.g. twice a Dask cluster's threads).
         executor: run the streams on this ``concurrent.futures.Executor`` or
             ``dask.distributed.Client`` instead of a private process pool (see
-            :func:`csp_sudoku.parallel.ordered_map`).
+            :func:`csp_sudoku.core.parallel.ordered_map`).
         start: skip the first ``start`` puzzles: yield puzzles ``start`` to
             ``count - 1``, the same as the full run yields them (resuming).
 

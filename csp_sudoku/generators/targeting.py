@@ -12,12 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
-from csp_sudoku.generators.errors import GenerationError
-from csp_sudoku.puzzle import Puzzle
+from csp_sudoku.core.errors import GenerationError
+from csp_sudoku.core.puzzle import Puzzle
 
 if TYPE_CHECKING:
+    from csp_sudoku.core.names import MetricName
     from csp_sudoku.metrics.base import Rating
-    from csp_sudoku.names import MetricName
 
 __all__ = ["Target", "level_order", "lower_is_harder", "make_target", "rate_with_solution"]
 
@@ -39,8 +39,6 @@ def lower_is_harder(metric: str) -> bool:
 
     spec = REGISTRY.get(metric)
     return spec is not None and spec.lower_is_harder
-
-
 
 
 @dataclass(frozen=True)

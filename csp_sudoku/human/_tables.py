@@ -8,8 +8,8 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
+from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.encodings.exact_cover import exact_cover
-from csp_sudoku.geometry import Geometry
 
 I32 = NDArray[np.int32]
 

@@ -53,9 +53,9 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from csp_sudoku.core.errors import ChainBudgetExceeded, SudokuError
+from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.encodings.exact_cover import exact_cover
-from csp_sudoku.errors import ChainBudgetExceeded, SudokuError
-from csp_sudoku.geometry import Geometry
 from csp_sudoku.human._tables import tables
 from csp_sudoku.human.state import CandidateState
 
@@ -515,9 +515,7 @@ def build_chain(
             subset = (tuple(sorted(row[:size])), tuple(sorted(row[size:])))
         if kind == 4:
             inner = _nested_chain(state, b, rec_rows, r, lit % ncand, settings, t)
-        links.append(
-            Link(cell, digit, is_on, reason, column, inner_parents, subset, inner)
-        )
+        links.append(Link(cell, digit, is_on, reason, column, inner_parents, subset, inner))
     weights = sum(1 + (lk.inner.length if lk.inner is not None else 0) for lk in links[1:])
     reset(rec, meta, lit_rec)
     return Chain((k // n, k % n + 1), tuple(links), level, weights)

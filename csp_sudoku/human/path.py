@@ -45,7 +45,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.errors import ArgumentError, NotUniqueError, SudokuError
+from csp_sudoku.core.errors import ArgumentError, NotUniqueError, SudokuError
+from csp_sudoku.core.puzzle import Puzzle
+from csp_sudoku.core.seeds import as_generator
 from csp_sudoku.human._tables import tables
 from csp_sudoku.human.chains import (
     Chain,
@@ -59,7 +61,6 @@ from csp_sudoku.human.chains import (
 from csp_sudoku.human.costs import subset_value
 from csp_sudoku.human.state import CandidateState
 from csp_sudoku.human.subsets import applications_of, apply_subset
-from csp_sudoku.puzzle import Puzzle
 
 #: Technique families a path solver can use, in their default order.
 TECHNIQUES: tuple[str, ...] = ("singles", "subsets", "chains", "refutation", "oracle")
@@ -84,6 +85,7 @@ def chain_technique(form: str, level: int) -> str:
     if level >= 2:
         return f"nested {name}"
     return name
+
 
 Pair = tuple[int, int]
 
@@ -255,7 +257,9 @@ def describe_step(puzzle: Puzzle, step: Step, number: int) -> str:
             [f"{name(c)} = {d}" for c, d in step.placements]
             + [f"{name(c)}<>{d}" for c, d in step.eliminations]
         )
-        head = f"{number}. {step.technique} (level {step.level}, length {step.length}): {what} {opts}"
+        head = (
+            f"{number}. {step.technique} (level {step.level}, length {step.length}): {what} {opts}"
+        )
         lines = [head]
         for ch in step.chains:
             lines.extend(describe_chain(ch, g, "    "))
@@ -514,9 +518,11 @@ def solve_path(
         puzzle: the puzzle.
         techniques: the technique families in order of preference (see the module doc).
         max_subset: the largest subset size the ``subsets`` technique tries.
-        rng: random choice of singles (and of oracle cells; refutation always
-            needs one and makes a seeded generator from ``0`` when this is None).
-            None takes the first available single, so the path is deterministic.
+        rng: random choice of singles and of oracle cells; None takes the
+            first available one, so those paths are deterministic. Refutation's
+            scores are a Monte Carlo estimate and always draw from a generator:
+            this one, or a fresh one when None (the package's seed convention:
+            no seed, fresh randomness), so pass one for a repeatable path.
         solution: the solution grid, for ``refutation`` and ``oracle``; computed
             with :func:`csp_sudoku.solve` when needed and not given.
         max_steps: stop after this many steps (None: no limit).
@@ -549,7 +555,7 @@ def solve_path(
             if solved is None:
                 raise NotUniqueError("the puzzle has no solution to refute against or reveal")
             sol = np.asarray(solved.cells, dtype=np.int8)
-    ref_rng = rng if rng is not None else np.random.default_rng(0)
+    ref_rng = rng if rng is not None else as_generator(None)
     chain_settings = chains if chains is not None else ChainSettings()
     subset_memo = _SubsetMemo()
     guide = _Guide(puzzle)

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.errors import ArgumentError
+from csp_sudoku.core.errors import ArgumentError
 from csp_sudoku.human._tables import tables
 from csp_sudoku.human.state import CandidateState
 

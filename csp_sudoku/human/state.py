@@ -19,8 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.puzzle import Puzzle
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.puzzle import Puzzle
 
 
 @dataclass(frozen=True, order=True)
@@ -58,7 +58,9 @@ class CandidateState:
 
     __slots__ = ("geometry", "masks", "values")
 
-    def __init__(self, geometry: Geometry, masks: NDArray[np.int64], values: NDArray[np.int8]) -> None:
+    def __init__(
+        self, geometry: Geometry, masks: NDArray[np.int64], values: NDArray[np.int8]
+    ) -> None:
         self.geometry = geometry
         self.masks = masks
         self.values = values

@@ -29,7 +29,7 @@ Details the paper leaves open, and what we chose:
   when a test ends in a contradiction (the other value is placed) or in the
   solution (the test value is placed).
 
-The enumeration runs in compiled code (:mod:`csp_sudoku._kernels.metrics`), the
+The enumeration runs in compiled code (:mod:`csp_sudoku._kernels.strategies`), the
 same code the hsolve metric uses, so this listing and the metric never disagree.
 """
 
@@ -39,8 +39,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from csp_sudoku._kernels import metrics as _k
-from csp_sudoku.errors import ArgumentError
+from csp_sudoku._kernels import strategies as _k
+from csp_sudoku.core.errors import ArgumentError
 from csp_sudoku.human.state import CandidateState
 
 #: The strategies in tier order (the paper's Appendix A).

@@ -34,9 +34,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from csp_sudoku.core.errors import ArgumentError
+from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.encodings.exact_cover import exact_cover
-from csp_sudoku.errors import ArgumentError
-from csp_sudoku.geometry import Geometry
 from csp_sudoku.human._tables import tables
 from csp_sudoku.human.state import CandidateState
 

@@ -23,9 +23,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.errors import MetricError as MetricError
-from csp_sudoku.errors import NotUniqueError
-from csp_sudoku.puzzle import Puzzle
+from csp_sudoku.core.errors import MetricError as MetricError
+from csp_sudoku.core.errors import NotUniqueError
+from csp_sudoku.core.puzzle import Puzzle
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ calibration set (``csp_sudoku/data/combined_se.json``, made by
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -27,9 +27,12 @@ from typing import Any, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.metrics.base import MetricError, level_names
-from csp_sudoku.names import MetricName
-from csp_sudoku.puzzle import Puzzle
+from csp_sudoku.core.names import MetricName
+from csp_sudoku.core.puzzle import Puzzle
+from csp_sudoku.metrics.base import MetricError, Rating, level_names
+
+#: The signature of :func:`csp_sudoku.metrics.rate` as the combined model calls it.
+RateFn = Callable[..., Rating]
 
 _TRANSFORMS = ("log1p", "none")
 
@@ -80,13 +83,16 @@ class CombinedRater:
     def features(
         self,
         puzzle: Puzzle,
+        rate: RateFn,
         *,
         solution: Puzzle | None = None,
         rng: np.random.Generator | None = None,
     ) -> list[float]:
-        """The raw scores of :attr:`metrics` for one puzzle."""
-        from csp_sudoku.metrics import rate
+        """The raw scores of :attr:`metrics` for one puzzle.
 
+        ``rate`` is :func:`csp_sudoku.metrics.rate` (passed in so that this
+        module does not import the registry that lists the combined model).
+        """
         gen = rng if rng is not None else np.random.default_rng()
         out = []
         for m in self.metrics:
@@ -101,17 +107,14 @@ class CombinedRater:
     def score_with_features(
         self,
         puzzle: Puzzle,
+        rate: RateFn,
         *,
         solution: Puzzle | None = None,
         rng: np.random.Generator | None = None,
     ) -> tuple[float, dict[str, float]]:
-        """The model's score of ``puzzle`` and the metric scores it used."""
-        f = self.features(puzzle, solution=solution, rng=rng)
+        """The model's score of ``puzzle`` and the metric scores it used (``rate`` as for :meth:`features`)."""
+        f = self.features(puzzle, rate, solution=solution, rng=rng)
         return float(self.predict([f])[0]), dict(zip(self.metrics, f, strict=True))
-
-    def __call__(self, puzzle: Puzzle, seed: int | None = None) -> float:
-        """The model's score of ``puzzle``."""
-        return self.score_with_features(puzzle, rng=np.random.default_rng(seed))[0]
 
     def level_of(self, score: float) -> tuple[str, int]:
         """The level of a score: bins between :attr:`level_bounds`."""
@@ -196,60 +199,6 @@ def fit_features(
         runs=dict(runs or {}),
         level_bounds=bounds,
         info={**stats, **(info or {})},
-    )
-
-
-def fit_combined(
-    puzzles: Sequence[Any] | NDArray[np.integer],
-    targets: Sequence[float] | NDArray[np.floating],
-    metrics: Sequence[str] = ("refutation", "dependency"),
-    *,
-    runs: dict[str, int | None] | None = None,
-    seed: int | None = None,
-    transform: str = "log1p",
-    levels: int = 4,
-    jobs: int = 1,
-) -> CombinedRater:
-    """Fit a linear model of ``metrics`` to ``targets`` by least squares.
-
-    Args:
-        puzzles: puzzle-likes or an ``(n, cells)`` array.
-        targets: one number per puzzle (e.g. mean solving time, SE rating).
-        metrics: names of :func:`csp_sudoku.metrics.rate` metrics (default: Pelanek's
-            "RD" model, refutation sum and dependency).
-        runs: runs per metric (None or missing: the metric's default).
-        seed: makes the features reproducible.
-        transform: ``log1p`` (default) or ``none`` on every metric score.
-        levels: the number of levels (quantile bins of the training predictions).
-        jobs: worker processes for computing the features.
-
-    Returns:
-        A reusable :class:`CombinedRater`.
-    """
-    from csp_sudoku.metrics import rate_many
-
-    unknown = [m for m in metrics if m == "combined"]
-    if unknown or not metrics:
-        raise MetricError("metrics must name one or more base metrics (not 'combined')")
-    items = list(puzzles)
-    runs = dict(runs or {})
-    cols = []
-    for j, m in enumerate(metrics):
-        s = None if seed is None else seed + j
-        cols.append(
-            [
-                r.score
-                for r in rate_many(items, cast(MetricName, m), runs=runs.get(m), seed=s, jobs=jobs)
-            ]
-        )
-    return fit_features(
-        np.array(cols).T,
-        targets,
-        metrics,
-        transform=transform,
-        runs=runs,
-        levels=levels,
-        info={"seed": seed},
     )
 
 

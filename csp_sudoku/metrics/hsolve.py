@@ -25,10 +25,10 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku._kernels import metrics as _k
+from csp_sudoku._kernels import strategies as _k
+from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.human.state import CandidateState
 from csp_sudoku.metrics.base import MetricError, check_runs, seeds_for
-from csp_sudoku.puzzle import Puzzle
 
 DEFAULT_RUNS = 20
 

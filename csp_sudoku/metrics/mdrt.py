@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from csp_sudoku.puzzle import Puzzle
+from csp_sudoku.core.puzzle import Puzzle
 
 #: MDRT level names, from easiest to hardest.
 MDRT_LEVELS: tuple[str, ...] = (

@@ -39,10 +39,10 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku._kernels import metrics as _k
+from csp_sudoku._kernels import strategies as _k
+from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.human.state import CandidateState
 from csp_sudoku.metrics.base import MetricError, check_runs, seeds_for
-from csp_sudoku.puzzle import Puzzle
 
 DEFAULT_RUNS = 100
 #: Level names and the upper bounds of the scaled score (the last level has none).

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from csp_sudoku.api import PuzzleLike, as_puzzle
-from csp_sudoku.errors import ArgumentError
+from csp_sudoku.core.errors import ArgumentError
 from csp_sudoku.human._tables import tables
 from csp_sudoku.human.state import CandidateState
 from csp_sudoku.human.subsets import apply_subset, find_subsets

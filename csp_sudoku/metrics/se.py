@@ -36,10 +36,10 @@ from typing import Any
 
 import numpy as np
 
+from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.human.costs import SE_DIRECT, SE_VALUES, subset_value
 from csp_sudoku.human.path import SolvePath, Step
 from csp_sudoku.human.state import CandidateState
-from csp_sudoku.puzzle import Puzzle
 
 #: Level names of the ``se`` metric, easiest first, with the upper ER bound of each.
 SE_LEVELS: tuple[tuple[str, float], ...] = (

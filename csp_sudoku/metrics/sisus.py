@@ -19,7 +19,7 @@ cell with the lowest score.
   -0.781 for k = 20 / 25 / 30: k = 20 is marginally better there, but the gap
   to 25 (0.012) is within the spread of a 265-puzzle sample.
 
-The singles loop runs compiled (:func:`csp_sudoku._kernels.metrics.sisus_singles`);
+The singles loop runs compiled (:func:`csp_sudoku._kernels.strategies.sisus_singles`);
 refutation scores come from :mod:`csp_sudoku.human.refutation`.
 
 Counting convention: :func:`csp_sudoku.human.refutation.refute` counts the
@@ -45,11 +45,11 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku._kernels import metrics as _k
-from csp_sudoku.bits import popcount
+from csp_sudoku._kernels import strategies as _k
+from csp_sudoku.core.bits import popcount
+from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.human.state import CandidateState
 from csp_sudoku.metrics.base import MetricError, check_runs
-from csp_sudoku.puzzle import Puzzle
 
 DEFAULT_RUNS = 30
 DEFAULT_K = 25

@@ -16,7 +16,7 @@ cell as small digits. On top of it the step is marked:
 
 The drawing is plain SVG text built here (no matplotlib: a matplotlib SVG of a
 pencil-mark grid outlines every glyph and weighs ~100 kB). The grid lines,
-thick where :func:`csp_sudoku.render.region_labels` changes region, are drawn
+thick where :func:`csp_sudoku.tools.render.region_labels` changes region, are drawn
 once (:func:`frame_svg`); a step adds only its own layer
 (:func:`step_layer`), so the HTML page holds the frame once and swaps layers
 (a 60-step path with chains is a few hundred kB). :func:`step_svg` joins both
@@ -35,12 +35,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import symbol
 from csp_sudoku.encodings.exact_cover import exact_cover
-from csp_sudoku.geometry import Geometry
 from csp_sudoku.human.chains import Chain
 from csp_sudoku.human.path import SolvePath, Step, describe_step
-from csp_sudoku.io import symbol
-from csp_sudoku.render import _is_diagonal, region_labels
+from csp_sudoku.tools.render import _is_diagonal, region_labels
 
 #: Margin (px) around the grid, room for the row and column labels.
 MARGIN = 18

@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.puzzle import Puzzle
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.puzzle import Puzzle
 
 
 def is_solution(solution: Puzzle | NDArray[np.integer], puzzle: Puzzle | None = None) -> bool:

@@ -1,9 +1,10 @@
 """Run tasks in order on local processes or any executor (a Dask client included).
 
 :func:`ordered_map` is the one building block of the batch work in every layer
-(checking, rating, generating): it needs nothing from the rest of the package,
-so metrics and generators can use it without importing :mod:`csp_sudoku.batch`.
-:mod:`csp_sudoku.batch` re-exports it with :class:`DaskSubmitter`.
+(checking, rating, generating): it needs nothing from the rest of the package
+but its errors, so metrics and generators can use it without importing
+:mod:`csp_sudoku.tools.batch`.
+:mod:`csp_sudoku.tools.batch` re-exports it with :class:`DaskSubmitter`.
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor
+from concurrent.futures import BrokenExecutor, Executor
 from typing import Any, Protocol
+
+from csp_sudoku.core.errors import BatchError
 
 __all__ = ["DaskSubmitter", "Submitter", "ordered_map"]
 
@@ -21,6 +24,16 @@ class _Future(Protocol):
     def result(self) -> Any: ...
 
     def cancel(self) -> Any: ...
+
+
+def _result(future: _Future) -> Any:
+    """The result of a task; a worker process that died is a :class:`BatchError`."""
+    try:
+        return future.result()
+    except BrokenExecutor as err:
+        raise BatchError(
+            "a worker process died before finishing its task (killed, or out of memory?)"
+        ) from err
 
 
 class Submitter(Protocol):
@@ -66,7 +79,9 @@ def ordered_map(
     give it chunks (a task per chunk keeps the per-task overhead small). At most
     ``2 * jobs`` tasks are in flight, so a long stream of tasks runs in bounded
     memory; when the caller stops early (an exception, Ctrl-C, ``close()``),
-    the tasks not yet read are cancelled.
+    the tasks not yet read are cancelled. A worker process that dies (killed,
+    out of memory) ends the run with a :class:`~csp_sudoku.core.errors.BatchError`
+    once its task's turn comes: the results before it have been yielded.
 
     Args:
         fn: a picklable function (module level).
@@ -98,9 +113,9 @@ def ordered_map(
         for args in tasks:
             pending.append(pool.submit(fn, *args))
             while len(pending) > 2 * jobs:
-                yield pending.popleft().result()
+                yield _result(pending.popleft())
         while pending:
-            yield pending.popleft().result()
+            yield _result(pending.popleft())
     finally:
         for fut in pending:
             fut.cancel()

@@ -28,10 +28,10 @@ import numpy as np
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
+from csp_sudoku.core.errors import CertificateError as CertificateError
+from csp_sudoku.core.errors import NotUniqueError
+from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.encodings.cnf import puzzle_cnf, variable
-from csp_sudoku.errors import CertificateError as CertificateError
-from csp_sudoku.errors import NotUniqueError
-from csp_sudoku.puzzle import Puzzle
 
 #: python-sat solvers that log DRAT proofs with ``with_proof=True``.
 PROOF_SOLVERS = ("glucose4", "glucose3", "cadical153", "cadical195", "lingeling")
@@ -106,7 +106,7 @@ def certify(
     if solution is None:
         solution = _solve_once(puzzle, solver)
     else:
-        from csp_sudoku.verify import is_solution
+        from csp_sudoku.core.verify import is_solution
 
         if not is_solution(solution, puzzle):
             raise CertificateError("the given solution does not solve the puzzle")

@@ -21,7 +21,7 @@ from functools import cache, cached_property, lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.errors import GeometryError
+from csp_sudoku.core.errors import GeometryError
 
 IntArray = NDArray[np.int32]
 

@@ -7,7 +7,7 @@ Any geometry is drawn from its units: thin lines between cells, thick lines
 wherever two neighbouring cells are in different boxes or jigsaw regions,
 the two diagonals of X-Sudoku as dashed lines, and the cells of other extra
 units (Windoku's windows) shaded. Digits above 9 use the letters of
-:mod:`csp_sudoku.io` (A = 10).
+:mod:`csp_sudoku.core.io` (A = 10).
 
 matplotlib is an optional dependency (``pip install csp_sudoku[plot]``);
 importing this module without it raises :class:`RenderError` on first use.
@@ -28,10 +28,10 @@ from typing import Any
 
 import numpy as np
 
-from csp_sudoku.errors import RenderError as RenderError
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.io import symbol
-from csp_sudoku.puzzle import Puzzle
+from csp_sudoku.core.errors import RenderError as RenderError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import symbol
+from csp_sudoku.core.puzzle import Puzzle
 
 #: Page size in inches (A4 portrait).
 A4 = (8.27, 11.69)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from csp_sudoku.errors import ArgumentError
+from csp_sudoku.core.errors import ArgumentError
 
 __all__ = ["popcount"]
 

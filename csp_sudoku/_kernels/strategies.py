@@ -25,9 +25,11 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from csp_sudoku.geometry import Geometry
+from csp_sudoku.core.geometry import Geometry
 
 I64 = NDArray[np.int64]
+#: An integer argument of a kernel: callers pass ``np.int64`` so each compiles once.
+Int = int | np.int64
 
 #: Names of the hsolve strategies, indexed by strategy id.
 STRATEGY_NAMES: tuple[str, ...] = (
@@ -118,9 +120,9 @@ def rng_next(st: NDArray[np.uint64]) -> np.uint64:  # pragma: no cover - compile
 
 
 @njit(cache=True)
-def rng_below(st: NDArray[np.uint64], n: int) -> int:  # pragma: no cover - compiled
+def rng_below(st: NDArray[np.uint64], n: Int) -> np.int64:  # pragma: no cover - compiled
     """A random integer in ``0 .. n-1`` (``n > 0``)."""
-    return int(rng_next(st) % np.uint64(n))
+    return np.int64(rng_next(st) % np.uint64(n))  # int64: uint64 mixed with int64 is float64
 
 
 @njit(cache=True)
@@ -144,7 +146,7 @@ def low_digit(x: int | np.int64) -> int:  # pragma: no cover - compiled
 
 @njit(cache=True)
 def place(
-    masks: I64, values: NDArray[np.int8], peers: I64, cell: int, d: int
+    masks: I64, values: NDArray[np.int8], peers: I64, cell: Int, d: Int
 ) -> None:  # pragma: no cover
     bit = np.int64(1) << np.int64(d - 1)
     values[cell] = d
@@ -185,7 +187,7 @@ def unit_once(
 
 @njit(cache=True)
 def contradiction(
-    masks: I64, values: NDArray[np.int8], units: I64, n: int
+    masks: I64, values: NDArray[np.int8], units: I64, n: Int
 ) -> bool:  # pragma: no cover
     """An empty cell without candidates, a digit twice in a unit, or a digit with no place."""
     full = (np.int64(1) << np.int64(n)) - 1
@@ -212,7 +214,7 @@ def contradiction(
 
 @njit(cache=True)
 def singles_fixpoint(
-    masks: I64, values: NDArray[np.int8], units: I64, peers: I64, n: int
+    masks: I64, values: NDArray[np.int8], units: I64, peers: I64, n: Int
 ) -> int:  # pragma: no cover - compiled
     """Naked and hidden singles until none is left: 1 solved, 0 stuck, -1 contradiction."""
     nu = units.shape[0]
@@ -263,17 +265,17 @@ def apply_ops(
 
 
 @njit(cache=True)
-def _choose(n: int, k: int) -> int:  # pragma: no cover - compiled
+def _choose(n: Int, k: Int) -> int:  # pragma: no cover - compiled
     if n < k:
         return 0
     r = 1
     for i in range(k):
-        r = r * (n - i) // (i + 1)
+        r = int(r * (n - i) // (i + 1))
     return r
 
 
 @njit(cache=True)
-def _next_combo(idx: I64, k: int, n: int) -> bool:  # pragma: no cover - compiled
+def _next_combo(idx: I64, k: Int, n: Int) -> bool:  # pragma: no cover - compiled
     i = k - 1
     while i >= 0 and idx[i] == n - k + i:
         i -= 1
@@ -293,7 +295,7 @@ def _next_combo(idx: I64, k: int, n: int) -> bool:  # pragma: no cover - compile
 
 @njit(cache=True)
 def _naked_single(
-    masks: I64, values: NDArray[np.int8], target: int, ops: I64
+    masks: I64, values: NDArray[np.int8], target: Int, ops: I64
 ) -> tuple[int, int, int]:  # pragma: no cover
     p = 0
     v = 0
@@ -314,7 +316,7 @@ def _naked_single(
 
 @njit(cache=True)
 def _hidden_single(
-    masks: I64, values: NDArray[np.int8], units: I64, cell_units: I64, target: int, ops: I64
+    masks: I64, values: NDArray[np.int8], units: I64, cell_units: I64, target: Int, ops: I64
 ) -> tuple[int, int, int]:  # pragma: no cover
     nu = units.shape[0]
     once = np.empty(nu, dtype=np.int64)
@@ -345,7 +347,7 @@ def _hidden_single(
 
 @njit(cache=True)
 def _naked_subset(
-    masks: I64, values: NDArray[np.int8], units: I64, k: int, target: int, ops: I64
+    masks: I64, values: NDArray[np.int8], units: I64, k: Int, target: Int, ops: I64
 ) -> tuple[int, int, int]:  # pragma: no cover
     """Naked double/triple/quad: k empty cells of a unit whose candidates are k digits."""
     p = 0
@@ -363,7 +365,7 @@ def _naked_subset(
                 n += 1
         if n < k:
             continue
-        p += _choose(n, k)
+        p += _choose(np.int64(n), np.int64(k))
         for i in range(k):
             idx[i] = i
         while True:
@@ -393,14 +395,14 @@ def _naked_subset(
                                     nops += 1
                                     b ^= low
                     v += 1
-            if not _next_combo(idx, k, n):
+            if not _next_combo(idx, np.int64(k), np.int64(n)):
                 break
     return p, v, nops
 
 
 @njit(cache=True)
 def _hidden_subset(
-    masks: I64, values: NDArray[np.int8], units: I64, k: int, target: int, ops: I64
+    masks: I64, values: NDArray[np.int8], units: I64, k: Int, target: Int, ops: I64
 ) -> tuple[int, int, int]:  # pragma: no cover
     """Hidden double/triple/quad: k digits of a unit confined to k empty cells."""
     p = 0
@@ -418,7 +420,7 @@ def _hidden_subset(
                 n += 1
         if n < k:
             continue
-        p += _choose(n, k)
+        p += _choose(np.int64(n), np.int64(k))
         for i in range(k):
             idx[i] = i
         while True:
@@ -455,7 +457,7 @@ def _hidden_subset(
                                 nops += 1
                                 b ^= low
                     v += 1
-            if not _next_combo(idx, k, n):
+            if not _next_combo(idx, np.int64(k), np.int64(n)):
                 break
     return p, v, nops
 
@@ -480,7 +482,7 @@ def _locked_candidates(
     inter_cells: I64,
     inter_line: I64,
     inter_box: I64,
-    target: int,
+    target: Int,
     ops: I64,
 ) -> tuple[int, int, int]:  # pragma: no cover
     """Pointing and claiming at each line/box intersection with two or more empty cells."""
@@ -544,7 +546,7 @@ def _locked_candidates(
 
 @njit(cache=True)
 def _fish(
-    masks: I64, values: NDArray[np.int8], n: int, k: int, target: int, ops: I64
+    masks: I64, values: NDArray[np.int8], n: Int, k: Int, target: Int, ops: I64
 ) -> tuple[int, int, int]:  # pragma: no cover
     """X-Wing (k=2), Swordfish (3), Jellyfish (4): a digit in k lines confined to k cross lines."""
     p = 0
@@ -571,7 +573,7 @@ def _fish(
                     nb += 1
             if nb < k:
                 continue
-            p += _choose(nb, k)
+            p += _choose(np.int64(nb), np.int64(k))
             for i in range(k):
                 idx[i] = i
             while True:
@@ -602,14 +604,14 @@ def _fish(
                                         nops += 1
                                         b2 ^= low
                         v += 1
-                if not _next_combo(idx, k, nb):
+                if not _next_combo(idx, np.int64(k), np.int64(nb)):
                     break
     return p, v, nops
 
 
 @njit(cache=True)
 def _backtracking(
-    masks: I64, values: NDArray[np.int8], units: I64, peers: I64, n: int, target: int, ops: I64
+    masks: I64, values: NDArray[np.int8], units: I64, peers: I64, n: Int, target: Int, ops: I64
 ) -> tuple[int, int, int]:  # pragma: no cover
     """Tier 5: a cell with two candidates; assume one and run tier 0 (singles).
 
@@ -664,8 +666,8 @@ def enumerate_strategy(
     inter_cells: I64,
     inter_line: I64,
     inter_box: I64,
-    n: int,
-    target: int,
+    n: Int,
+    target: Int,
     ops: I64,
 ) -> tuple[int, int, int]:  # pragma: no cover - compiled
     """Dispatch to the enumerator of strategy ``s``: returns ``(p, v, nops)``."""
@@ -674,27 +676,27 @@ def enumerate_strategy(
     if s == 1:
         return _hidden_single(masks, values, units, cell_units, target, ops)
     if s == 2:
-        return _naked_subset(masks, values, units, 2, target, ops)
+        return _naked_subset(masks, values, units, np.int64(2), target, ops)
     if s == 3:
-        return _hidden_subset(masks, values, units, 2, target, ops)
+        return _hidden_subset(masks, values, units, np.int64(2), target, ops)
     if s == 4:
         return _locked_candidates(
             masks, values, units, cell_units, inter_cells, inter_line, inter_box, target, ops
         )
     if s == 5:
-        return _naked_subset(masks, values, units, 3, target, ops)
+        return _naked_subset(masks, values, units, np.int64(3), target, ops)
     if s == 6:
-        return _hidden_subset(masks, values, units, 3, target, ops)
+        return _hidden_subset(masks, values, units, np.int64(3), target, ops)
     if s == 7:
-        return _fish(masks, values, n, 2, target, ops)
+        return _fish(masks, values, n, np.int64(2), target, ops)
     if s == 8:
-        return _naked_subset(masks, values, units, 4, target, ops)
+        return _naked_subset(masks, values, units, np.int64(4), target, ops)
     if s == 9:
-        return _hidden_subset(masks, values, units, 4, target, ops)
+        return _hidden_subset(masks, values, units, np.int64(4), target, ops)
     if s == 10:
-        return _fish(masks, values, n, 3, target, ops)
+        return _fish(masks, values, n, np.int64(3), target, ops)
     if s == 11:
-        return _fish(masks, values, n, 4, target, ops)
+        return _fish(masks, values, n, np.int64(4), target, ops)
     return _backtracking(masks, values, units, peers, n, target, ops)
 
 
@@ -761,7 +763,7 @@ def hsolve_runs(
                         inter_line,
                         inter_box,
                         n,
-                        -1,
+                        np.int64(-1),
                         ops,
                     )
                     vs[s] = v
@@ -769,7 +771,7 @@ def hsolve_runs(
                     vt += v
                 d += (pt + 1.0) / (vt + 1.0)
                 if vt > 0:
-                    k = rng_below(st, vt)
+                    k = rng_below(st, np.int64(vt))
                     for s in range(tier_start[t], tier_start[t + 1]):
                         if k < vs[s]:
                             _, _, nops = enumerate_strategy(
@@ -795,11 +797,11 @@ def hsolve_runs(
             if not applied:
                 if not has_solution:
                     break
-                k = rng_below(st, empty)
+                k = rng_below(st, np.int64(empty))
                 for c in range(ncells):
                     if values[c] == 0:
                         if k == 0:
-                            place(masks, values, peers, c, solution[c])
+                            place(masks, values, peers, c, np.int64(solution[c]))
                             break
                         k -= 1
                 nstuck += 1
@@ -879,11 +881,11 @@ def oracle_runs(
                 empty = count_empty(values)
                 if empty == 0:
                     break
-                k = rng_below(st, empty)
+                k = rng_below(st, np.int64(empty))
                 for c in range(ncells):
                     if values[c] == 0:
                         if k == 0:
-                            place(masks, values, peers, c, solution[c])
+                            place(masks, values, peers, c, np.int64(solution[c]))
                             break
                         k -= 1
                 oracle += 1
@@ -945,7 +947,7 @@ def sisus_singles(
         if nsteps < options.shape[0]:
             options[nsteps] = total
         nsteps += 1
-        k = rng_below(st, total)
+        k = rng_below(st, np.int64(total))
         for c in range(ncells):
             h = cand[c]
             if h:

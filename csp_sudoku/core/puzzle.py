@@ -1,10 +1,10 @@
 """The puzzle value: an immutable grid of clues with its geometry.
 
 A :class:`Puzzle` holds a flat, read-only numpy array of ``N * N`` small
-integers (0 = empty, ``1..N`` = a clue) and the :class:`~csp_sudoku.geometry.Geometry`
-it lives on. Reading text lives in :mod:`csp_sudoku.io`; this module knows
+integers (0 = empty, ``1..N`` = a clue) and the :class:`~csp_sudoku.core.geometry.Geometry`
+it lives on. Reading text lives in :mod:`csp_sudoku.core.io`; this module knows
 values and how to write one as text (:func:`format_line`, :func:`format_grid`,
-re-exported by :mod:`csp_sudoku.io`), so that it needs nothing above it.
+re-exported by :mod:`csp_sudoku.core.io`), so that it needs nothing above it.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.errors import ParseError
-from csp_sudoku.geometry import Geometry
+from csp_sudoku.core.errors import ParseError
+from csp_sudoku.core.geometry import Geometry
 
 Grid = NDArray[np.int8]
 """A flat row-major array of ``N * N`` cells, 0 for empty."""
@@ -206,6 +206,17 @@ def symbol(digit: int) -> str:
 def format_line(puzzle: Puzzle, blank: str = ".") -> str:
     """The one-line form: ``N*N`` symbols, ``blank`` for empty cells."""
     return puzzle.cells.tobytes().translate(_symbol_table(blank)).decode("ascii")
+
+
+def format_lines(cells: NDArray[np.integer], blank: str = ".") -> list[str]:
+    """The one-line forms of an ``(n, ncells)`` batch of puzzles, as :func:`format_line` writes each.
+
+    One table look-up over the whole batch: for writers of millions of rows.
+    """
+    n, width = cells.shape
+    flat = np.ascontiguousarray(cells, dtype=np.int8).tobytes()
+    text = flat.translate(_symbol_table(blank)).decode("ascii")
+    return [text[i : i + width] for i in range(0, n * width, width)]
 
 
 @functools.cache

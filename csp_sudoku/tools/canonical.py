@@ -17,7 +17,7 @@ Only the plain 9x9 geometry is supported: variants (X, Windoku, jigsaw) have
 other symmetry groups.
 
 Example:
-    >>> from csp_sudoku.canonical import canonical_key
+    >>> from csp_sudoku.tools.canonical import canonical_key
     >>> canonical_key(puzzle)   # an 81-character line  # doctest: +SKIP
 """
 
@@ -30,10 +30,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku._kernels import canonical as _k
-from csp_sudoku.errors import GeometryError
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.puzzle import Puzzle
-from csp_sudoku.seeds import SeedLike, as_generator
+from csp_sudoku.core.errors import GeometryError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.puzzle import Puzzle
+from csp_sudoku.core.seeds import SeedLike, as_generator
 
 _NINE = Geometry.standard(9)
 
@@ -95,7 +95,7 @@ def random_isomorphism(seed: SeedLike = None) -> Isomorphism:
     """A uniformly random element of the symmetry group.
 
     Args:
-        seed: see :mod:`csp_sudoku.seeds`; None draws fresh entropy.
+        seed: see :mod:`csp_sudoku.core.seeds`; None draws fresh entropy.
     """
     rng = as_generator(seed)
 

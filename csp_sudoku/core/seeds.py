@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from csp_sudoku.errors import SeedError
+from csp_sudoku.core.errors import SeedError
 
 __all__ = [
     "STREAM_KEY",

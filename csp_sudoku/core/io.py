@@ -29,7 +29,7 @@ the same convention with upper-case letters.
 A 16-character line is read as a 4x4 puzzle; pass ``geometry=Geometry.standard(16)``
 (or ``--size 16``) to read 16x16 grids written one row per line without ``|``.
 
-Errors are :class:`~csp_sudoku.errors.ParseError` naming the line, the column
+Errors are :class:`~csp_sudoku.core.errors.ParseError` naming the line, the column
 (1-based, in the original line) and the reason.
 """
 
@@ -41,18 +41,19 @@ import io as _io
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any, Union
 
 import numpy as np
+from numpy.typing import NDArray
 
-from csp_sudoku.errors import GeometryError, ParseError
-from csp_sudoku.geometry import STANDARD_BOXES, Geometry
-from csp_sudoku.puzzle import Puzzle
-from csp_sudoku.puzzle import format_grid as format_grid
-from csp_sudoku.puzzle import format_line as format_line
-from csp_sudoku.puzzle import symbol as symbol
+from csp_sudoku.core.errors import GeometryError, ParseError
+from csp_sudoku.core.geometry import STANDARD_BOXES, Geometry
+from csp_sudoku.core.puzzle import Puzzle
+from csp_sudoku.core.puzzle import format_grid as format_grid
+from csp_sudoku.core.puzzle import format_line as format_line
+from csp_sudoku.core.puzzle import symbol as symbol
 
 BLANKS = frozenset(".0-*_")
 _SEPARATOR_CHARS = frozenset("-+=|: \t")
@@ -301,20 +302,62 @@ def read_puzzles(
             handle.close()
 
 
-def _entries(lines: Iterable[str], geometry: Geometry | None, name: str) -> Iterator[Entry]:
-    block: list[tuple[int, str]] = []
+@dataclass
+class ReadState:
+    """Where the reader of one input stands between two runs of its lines.
+
+    :func:`read_puzzles` reads a file in one go; a worker of ``check`` reads a
+    chunk of its lines (:class:`TextChunk`) starting from the state the chunk
+    before left, and hands back the state it ends in. Only a CSV header, a grid
+    cut in the middle or binary data carry over a chunk's end.
+
+    Attributes:
+        line: the lines read so far (the next one is ``line + 1``).
+        header: the columns of a CSV input, once its header is read.
+        block: the rows read of a multi-line grid not yet complete, as
+            ``(line number, text)``.
+        block_size: the number of rows that grid needs.
+        stopped: binary data was met: the rest of the input is not read.
+    """
+
+    line: int = 0
+    header: list[str] | None = None
+    block: list[tuple[int, str]] = field(default_factory=list)
     block_size: int | None = None
-    lineno = 0
-    header: list[str] | None = None  # the columns of a CSV file, once its header is read
+    stopped: bool = False
+
+    def at_rest(self) -> bool:
+        """Whether the next line starts afresh (no grid open, no CSV header, reading on)."""
+        return not self.block and self.header is None and not self.stopped
+
+
+def _entries(
+    lines: Iterable[str],
+    geometry: Geometry | None,
+    name: str,
+    state: ReadState | None = None,
+    *,
+    end: bool = True,
+) -> Iterator[Entry]:
+    """The entries of ``lines``, read on from ``state`` (updated as lines are read).
+
+    With ``end`` the lines are the last of the input: a grid still open there
+    is reported as cut short.
+    """
+    st = ReadState() if state is None else state
+    if st.stopped:
+        return
 
     def flush_incomplete() -> Entry:
-        first, text = block[0]
+        first, text = st.block[0]
         err = ParseError(
-            f"grid has {len(block)} rows, expected {block_size}", source=name, line=first
+            f"grid has {len(st.block)} rows, expected {st.block_size}", source=name, line=first
         )
+        st.block, st.block_size = [], None
         return Entry(first, text, None, err, name)
 
-    for lineno, raw in enumerate(lines, start=1):
+    for lineno, raw in enumerate(lines, start=st.line + 1):
+        st.line = lineno
         text = raw.rstrip("\r\n")
         if lineno == 1:
             text = text.lstrip("\ufeff")  # a byte-order mark from a Windows editor
@@ -327,6 +370,7 @@ def _entries(lines: Iterable[str], geometry: Geometry | None, name: str) -> Iter
                 line=lineno,
                 column=bad.start() + 1,
             )
+            st.stopped = True
             yield Entry(lineno, text[:80], None, err, name)
             return
         if "\ufffd" in text:
@@ -340,30 +384,28 @@ def _entries(lines: Iterable[str], geometry: Geometry | None, name: str) -> Iter
             continue
         stripped = text.strip()
         if not stripped or stripped.startswith("#"):
-            if block and not stripped:
+            if st.block and not stripped:
                 yield flush_incomplete()
-                block, block_size = [], None
             continue
-        if not block:
-            record = _record_entry(text, stripped, lineno, geometry, name, header)
+        if not st.block:
+            record = _record_entry(text, stripped, lineno, geometry, name, st.header)
             if isinstance(record, list):
-                header = record
+                st.header = record
                 continue
             if record is not None:
                 yield record
                 continue
-        if block:
-            if _is_separator(text, block_size):
+        if st.block:
+            if _is_separator(text, st.block_size):
                 continue
-            if _grid_row_size(text, block_size) == block_size:
-                block.append((lineno, text))
-                if len(block) == block_size:
-                    yield _finish_block(block, geometry, name)
-                    block, block_size = [], None
+            if _grid_row_size(text, st.block_size) == st.block_size:
+                st.block.append((lineno, text))
+                if len(st.block) == st.block_size:
+                    yield _finish_block(st.block, geometry, name)
+                    st.block, st.block_size = [], None
                 continue
             # Not a row of this grid: the grid ends short, and this line starts afresh.
             yield flush_incomplete()
-            block, block_size = [], None
         # Not inside a grid: a one-line puzzle, a separator, or the first row of a grid.
         first_token = stripped.split(None, 1)[0]
         one_line = "|" not in text and (
@@ -381,7 +423,7 @@ def _entries(lines: Iterable[str], geometry: Geometry | None, name: str) -> Iter
             continue
         row_size = _grid_row_size(text, geometry.size if geometry is not None else None)
         if row_size is not None:
-            block, block_size = [(lineno, text)], row_size
+            st.block, st.block_size = [(lineno, text)], row_size
             continue
         try:
             parse_line(text, geometry)  # raises the precise reason
@@ -389,7 +431,7 @@ def _entries(lines: Iterable[str], geometry: Geometry | None, name: str) -> Iter
             yield Entry(lineno, text, None, err.located(source=name, line=lineno), name)
         else:  # pragma: no cover - a valid line was handled above
             continue
-    if block:
+    if end and st.block:
         yield flush_incomplete()
 
 
@@ -531,6 +573,196 @@ def _finish_block(block: list[tuple[int, str]], geometry: Geometry | None, name:
     except ParseError as err:
         located = err if err.line is not None else err.located(source=name, line=first)
         return Entry(first, text, None, located, name)
+
+
+# ---------------------------------------------------------------------- reading in chunks
+@dataclass(frozen=True)
+class TextChunk:
+    """Whole lines of one input as the bytes read, with the number of the first.
+
+    What the main process of ``check`` hands to a worker: cutting an input into
+    chunks costs it no work per line; the worker decodes and parses them
+    (:func:`read_chunk`).
+
+    Attributes:
+        source: the input's name in messages (a path, ``<stdin>``, ``<argument>``).
+        first_line: the 1-based number of the first line.
+        lines: how many lines the chunk holds, counted as :func:`read_puzzles`
+            counts them (``\\n``, ``\\r\\n`` and a lone ``\\r`` each end a line).
+        data: the bytes, whole lines only.
+        last: whether the input ends with this chunk.
+    """
+
+    source: str
+    first_line: int
+    lines: int
+    data: bytes
+    last: bool
+
+
+#: Bytes asked of an input per read while a chunk is gathered.
+_READ_BYTES = 1 << 18
+
+
+def _open_bytes(
+    source: str | os.PathLike[str] | IO[bytes],
+) -> tuple[IO[bytes], str, IO[bytes] | None]:
+    """The binary stream of a path (``"-"``: standard input), its name, and what to close."""
+    if isinstance(source, (str, os.PathLike)):
+        name = os.fspath(source)
+        if name == "-":
+            import sys
+
+            raw: IO[bytes] | None = getattr(sys.stdin, "buffer", None)
+            if raw is None:  # a text stream put in place of stdin (an embedding program, a test)
+                raw = _io.BytesIO(sys.stdin.read().encode("utf-8", "surrogateescape"))
+            return raw, "<stdin>", None
+        fh = open(name, "rb")  # noqa: SIM115
+        return fh, name, fh
+    return source, str(getattr(source, "name", "<input>")), None
+
+
+def _line_ends(buf: bytes, eof: bool) -> NDArray[np.int64]:
+    """The offsets just after each line end of ``buf``, in order.
+
+    A ``\\r`` in the last byte ends a line only at the end of the input (else
+    the next read may bring its ``\\n``).
+    """
+    a = np.frombuffer(buf, dtype=np.uint8)
+    ends = np.flatnonzero(a == 10)
+    if b"\r" in buf:
+        cr = np.flatnonzero(a == 13)
+        inner = cr[cr + 1 < a.size]
+        alone = inner[a[inner + 1] != 10]
+        if eof and a[-1] == 13:
+            alone = np.append(alone, a.size - 1)
+        ends = np.union1d(ends, alone)
+    return ends + 1
+
+
+def read_chunks(
+    source: str | os.PathLike[str] | IO[bytes], lines: int = 4096, *, source_name: str | None = None
+) -> Iterator[TextChunk]:
+    """Cut an input into chunks of at most ``lines`` whole lines, reading bytes only.
+
+    The cuts and line counts are found by numpy over the bytes, with no
+    Python work per line, so the reading process keeps up with workers that
+    parse and check. The last chunk has ``last`` set (an empty input gives one
+    empty chunk). Memory: a chunk and one read beyond it.
+
+    Args:
+        source: a path (``"-"`` for standard input) or a binary stream.
+        lines: the most lines in a chunk.
+        source_name: the name used in messages (defaults to the path).
+    """
+    fh, name, handle = _open_bytes(source)
+    name = source_name or name
+    try:
+        first, buf, eof = 1, b"", False
+        width = 0.0  # bytes per line so far: one read mostly brings a chunk's lines
+        while True:
+            ends = _line_ends(buf, eof)
+            while ends.size <= lines and not eof:
+                want = int((lines + 1 - ends.size) * width * 1.1) if width else _READ_BYTES
+                more = fh.read(max(want, len(buf), 4096))  # at least doubling: linear time
+                eof = not more
+                buf += more
+                ends = _line_ends(buf, eof)
+            if ends.size > lines:
+                cut, count = int(ends[lines - 1]), lines
+            else:  # the rest of the input, maybe with a last line without its line end
+                cut = len(buf)
+                count = ends.size + (bool(buf) and (not ends.size or int(ends[-1]) != cut))
+            width = cut / max(count, 1)
+            data, buf = buf[:cut], buf[cut:]
+            last = eof and not buf
+            yield TextChunk(name, first, count, data, last)
+            if last:
+                return
+            first += count
+    finally:
+        if handle is not None:
+            handle.close()
+
+
+def _chunk_lines(chunk: TextChunk) -> _io.StringIO:
+    """The lines of a chunk decoded as :func:`read_puzzles` decodes a file."""
+    return _io.StringIO(chunk.data.decode("utf-8", "replace"), newline=None)
+
+
+def _plain_cells(
+    chunk: TextChunk, state: ReadState, geometry: Geometry | None
+) -> tuple[NDArray[np.int8], Geometry] | None:
+    """Every line's cells when each line is a bare puzzle of one size, else None.
+
+    The fast path of :func:`read_chunk`: with the reader at rest and every line
+    exactly ``N*N`` symbols (``\\n`` or ``\\r\\n`` ends), each line is one
+    puzzle, read here by one table look-up over the bytes.
+    """
+    data = chunk.data
+    if not data or not state.at_rest():
+        return None
+    if not data.endswith(b"\n"):
+        data += b"\n"  # the input's last line, without its line end
+    width = data.index(b"\n") + 1
+    crlf = width >= 2 and data[width - 2] == 13
+    ncells = width - 1 - crlf
+    size = _VALID_CELL_COUNTS.get(ncells)
+    if size is None or len(data) % width or (geometry is not None and geometry.ncells != ncells):
+        return None
+    rows = np.frombuffer(data, dtype=np.uint8).reshape(-1, width)
+    if (rows[:, -1] != 10).any() or (crlf and (rows[:, ncells] != 13).any()):
+        return None
+    cells = _LUT[rows[:, :ncells]]
+    if (cells > size).any():
+        return None
+    return cells.view(np.int8), geometry or Geometry.standard(size)
+
+
+def read_chunk(
+    chunk: TextChunk, state: ReadState, geometry: Geometry | None = None
+) -> list[Entry] | tuple[NDArray[np.int8], Geometry]:
+    """Read one chunk from ``state``, which is moved to the chunk's end.
+
+    Returns:
+        ``(cells, geometry)``, an ``(n, ncells)`` array of the chunk's puzzles,
+        one per line, when every line is a bare puzzle line (then entry ``i``
+        is line ``chunk.first_line + i`` and nothing is wrong with it); else
+        the entries, as :func:`read_puzzles` would give them.
+    """
+    plain = _plain_cells(chunk, state, geometry)
+    if plain is not None:
+        state.line = chunk.first_line + chunk.lines - 1
+        return plain
+    return list(_entries(_chunk_lines(chunk), geometry, chunk.source, state, end=chunk.last))
+
+
+def entry_lines(
+    chunk: TextChunk, state: ReadState, geometry: Geometry | None = None
+) -> Sequence[int]:
+    """The line numbers of a chunk's entries, read from ``state`` (moved to its end)."""
+    read = read_chunk(chunk, state, geometry)
+    if isinstance(read, list):
+        return [e.line for e in read]
+    return range(chunk.first_line, chunk.first_line + len(read[0]))
+
+
+def guess_state(chunk: TextChunk, geometry: Geometry | None = None) -> ReadState:
+    """The reader's state inside an input, guessed from its first chunk: its CSV header, if any.
+
+    Where the chunks of an input are read at once by several workers, each
+    starts from a guess; it is right for every chunk of a file of one-line
+    puzzles, JSON Lines or CSV (a chunk read from a wrong guess, e.g. inside
+    a multi-line grid, is read again from the right state).
+    """
+    state = ReadState()
+    head = chunk.data[:_READ_BYTES].decode("utf-8", "replace")
+    for line in _io.StringIO(head, newline=None):
+        for _ in _entries([line], geometry, chunk.source, state, end=False):
+            pass
+        if state.header is not None or (line.strip() and not line.lstrip().startswith("#")):
+            break
+    return ReadState(header=state.header)
 
 
 # ---------------------------------------------------------------------- writing

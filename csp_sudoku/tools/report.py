@@ -31,10 +31,11 @@ from typing import Any, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.errors import ReportError as ReportError
-from csp_sudoku.errors import SudokuError
-from csp_sudoku.names import MetricName
-from csp_sudoku.puzzle import Puzzle
+from csp_sudoku.core.errors import ReportError as ReportError
+from csp_sudoku.core.errors import SudokuError
+from csp_sudoku.core.names import MetricName
+from csp_sudoku.core.puzzle import Puzzle
+from csp_sudoku.core.seeds import fresh_seed
 
 
 @dataclass
@@ -69,7 +70,7 @@ def collect(
     puzzles: Sequence[Puzzle],
     metrics: Sequence[str] | None = None,
     *,
-    seed: int = 0,
+    seed: int | None = None,
     runs: int | None = None,
     jobs: int = 1,
     backend: str = "auto",
@@ -107,6 +108,7 @@ def collect(
         data.notes.append("csp_sudoku.metrics is not available: clue and solution counts only.")
         return data
     unique = np.flatnonzero(counts == 1)
+    seed = fresh_seed() if seed is None else seed
     for metric in metrics:
         scores = np.full(data.size, np.nan)
         levels: list[str | None] = [None] * data.size

@@ -1,7 +1,7 @@
 """Many puzzles at once: chunked, ordered, streamed, on local cores.
 
-:func:`check_entries` turns a stream of :class:`~csp_sudoku.io.Entry` (as
-:func:`~csp_sudoku.io.read_puzzles` yields them) into a stream of
+:func:`check_entries` turns a stream of :class:`~csp_sudoku.core.io.Entry` (as
+:func:`~csp_sudoku.core.io.read_puzzles` yields them) into a stream of
 :class:`CheckResult` in the same order. Puzzles are grouped into chunks of one
 geometry; each chunk is counted by one backend call (``count_many``, which the
 fast backend runs wholly in compiled code). With ``jobs > 1`` chunks go to a
@@ -10,6 +10,13 @@ on files of millions of lines and results stream as soon as their turn comes.
 
 Any ``concurrent.futures.Executor``-like object with ``submit`` (a Dask
 ``distributed.Client`` included) can be passed as ``executor``.
+
+:func:`check_chunk` is the task of ``csp-sudoku check``, whose main process
+only reads bytes: it reads one chunk of an input's lines
+(:class:`~csp_sudoku.core.io.TextChunk`) and judges every entry in it, returning
+:class:`Verdicts`, the verdicts as lists (a chunk of bare puzzle lines is
+read, counted and judged from arrays; both ways share the verdict of a count
+and the reason a puzzle has no solution).
 
 **Dask.** :func:`dask_client` connects to a scheduler (``tcp://host:8786``) or
 starts a local cluster (``local:4``); a ``distributed.Client`` passed as
@@ -34,12 +41,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku.backends import backend_for
-from csp_sudoku.errors import BatchError as BatchError
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.io import Entry, format_line
-from csp_sudoku.parallel import DaskSubmitter as DaskSubmitter
-from csp_sudoku.parallel import Submitter
-from csp_sudoku.parallel import ordered_map as ordered_map
+from csp_sudoku.core.errors import BatchError as BatchError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import Entry, ReadState, TextChunk, format_line, read_chunk
+from csp_sudoku.core.parallel import DaskSubmitter as DaskSubmitter
+from csp_sudoku.core.parallel import Submitter
+from csp_sudoku.core.parallel import ordered_map as ordered_map
+from csp_sudoku.core.puzzle import Puzzle, format_lines
 
 
 class Status(str, enum.Enum):
@@ -62,7 +70,7 @@ class CheckResult:
         status: unique, multiple, none or invalid.
         count: number of solutions, capped at the limit (0 for invalid lines).
         reason: why a puzzle has no solution (clashing clues) or why a line is invalid.
-        fields: the other fields of the input record (:attr:`csp_sudoku.io.Entry.fields`),
+        fields: the other fields of the input record (:attr:`csp_sudoku.core.io.Entry.fields`),
             for a writer to pass through; not part of :meth:`as_dict`.
     """
 
@@ -131,34 +139,121 @@ def _count_chunk(
     return backend_for(geometry, backend).count_many(cells, geometry, limit)
 
 
+#: The verdict on a puzzle by its count capped at 2.
+_VERDICTS = (Status.NONE, Status.UNIQUE, Status.MULTIPLE)
+
+
 def _verdict(count: int) -> Status:
-    if count == 0:
-        return Status.NONE
-    return Status.UNIQUE if count == 1 else Status.MULTIPLE
+    return _VERDICTS[min(count, 2)]
+
+
+def _no_solution_reason(puzzle: Puzzle) -> str:
+    """Why a puzzle has no solution: its first clash, when it has one."""
+    clashes = puzzle.clashes()
+    return str(clashes[0]) if clashes else "no solution"
 
 
 #: The most characters of a bad line echoed in its 'invalid' row (a 25x25 line is 625).
 _MAX_SHOWN = 1000
 
 
-def _results(chunk: list[Entry], counts: NDArray[np.int64] | None) -> Iterator[CheckResult]:
+@dataclass
+class Verdicts:
+    """The verdicts on consecutive entries, one list per field of :class:`CheckResult`.
+
+    What a chunk of input becomes in a worker of ``check``: a few lists built
+    from arrays, cheap to make and to format, where an object per puzzle
+    would cost more than checking it. :meth:`results` gives the objects.
+    ``fields`` is empty when no entry has any (puzzles read one per line).
+    """
+
+    sources: list[str] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+    puzzles: list[str] = field(default_factory=list)
+    statuses: list[Status] = field(default_factory=list)
+    counts: list[int] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)
+    fields: list[dict[str, Any]] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    @classmethod
+    def of_lines(
+        cls,
+        source: str,
+        first_line: int,
+        cells: NDArray[np.int8],
+        geometry: Geometry,
+        counts: NDArray[np.int64],
+    ) -> Verdicts:
+        """The verdicts on puzzles read one per line from ``first_line`` on, from their counts."""
+        n = len(counts)
+        reasons = [""] * n
+        for i in np.flatnonzero(counts == 0).tolist():
+            reasons[i] = _no_solution_reason(Puzzle.trusted(cells[i], geometry))
+        return cls(
+            [source] * n,
+            list(range(first_line, first_line + n)),
+            format_lines(cells),
+            list(map(_VERDICTS.__getitem__, np.minimum(counts, 2).tolist())),
+            counts.tolist(),
+            reasons,
+        )
+
+    def add(self, entry: Entry, count: int | None) -> None:
+        """Append the verdict on ``entry``: its count, or None for a bad line."""
+        if entry.puzzle is None:
+            reason = entry.error.describe() if entry.error is not None else "invalid"
+            text = entry.text.strip()
+            if len(text) > _MAX_SHOWN:  # a 10 MB line is not echoed whole
+                text = text[:_MAX_SHOWN] + "..."
+            status, count, puzzle = Status.INVALID, 0, text
+        else:
+            assert count is not None  # every puzzle is counted
+            status, puzzle = _verdict(count), format_line(entry.puzzle)
+            reason = _no_solution_reason(entry.puzzle) if count == 0 else ""
+        self.sources.append(entry.source)
+        self.lines.append(entry.line)
+        self.puzzles.append(puzzle)
+        self.statuses.append(status)
+        self.counts.append(count)
+        self.reasons.append(reason)
+        self.fields.append(entry.fields)
+
+    def results(self) -> Iterator[CheckResult]:
+        """One :class:`CheckResult` per entry, in order."""
+        fields: Iterable[dict[str, Any]] = self.fields or ({} for _ in self.lines)
+        for row in zip(
+            self.sources,
+            self.lines,
+            self.puzzles,
+            self.statuses,
+            self.counts,
+            self.reasons,
+            fields,
+            strict=True,
+        ):
+            yield CheckResult(*row)
+
+
+def _judge(chunk: list[Entry], counts: NDArray[np.int64] | None, into: Verdicts) -> None:
+    """Append the verdicts on a chunk's entries; ``counts`` holds one per puzzle, in order."""
     k = 0
     for e in chunk:
         if e.puzzle is None:
-            reason = e.error.describe() if e.error is not None else "invalid"
-            text = e.text.strip()
-            if len(text) > _MAX_SHOWN:  # a 10 MB line is not echoed whole
-                text = text[:_MAX_SHOWN] + "..."
-            yield CheckResult(e.source, e.line, text, Status.INVALID, 0, reason, e.fields)
+            into.add(e, None)
             continue
         assert counts is not None  # chunks with puzzles always carry counts
-        n = int(counts[k])
+        into.add(e, int(counts[k]))
         k += 1
-        reason = ""
-        if n == 0:
-            clashes = e.puzzle.clashes()
-            reason = str(clashes[0]) if clashes else "no solution"
-        yield CheckResult(e.source, e.line, format_line(e.puzzle), _verdict(n), n, reason, e.fields)
+
+
+def _cells(geometry: Geometry | None, chunk: list[Entry]) -> NDArray[np.int8] | None:
+    """The cells of a chunk's puzzles (all of ``geometry``), None when it has none."""
+    if geometry is None:
+        return None
+    return np.stack([e.puzzle.cells for e in chunk if e.puzzle is not None])
 
 
 def _chunks(entries: Iterable[Entry], size: int) -> Iterator[tuple[Geometry | None, list[Entry]]]:
@@ -193,7 +288,7 @@ def check_entries(
     """Count the solutions of every entry, in input order, streaming.
 
     Args:
-        entries: what :func:`csp_sudoku.io.read_puzzles` yields (bad lines included).
+        entries: what :func:`csp_sudoku.core.io.read_puzzles` yields (bad lines included).
         limit: the cap on each count (2 answers "unique or not").
         backend: the backend name used in every worker.
         jobs: worker processes; 1 runs in this process, 0 means every core.
@@ -211,12 +306,49 @@ def check_entries(
     def tasks() -> Iterator[tuple[Geometry | None, NDArray[np.int8] | None, int, str]]:
         for geo, chunk in _chunks(entries, chunk_size):
             held.append(chunk)
-            cells = (
-                np.stack([e.puzzle.cells for e in chunk if e.puzzle is not None])
-                if geo is not None
-                else None
-            )
-            yield geo, cells, limit, backend
+            yield geo, _cells(geo, chunk), limit, backend
 
     for counts in ordered_map(_count_chunk, tasks(), jobs=jobs, executor=executor):
-        yield from _results(held.popleft(), counts)
+        verdicts = Verdicts()
+        _judge(held.popleft(), counts, verdicts)
+        yield from verdicts.results()
+
+
+def check_chunk(
+    chunk: TextChunk,
+    state: ReadState,
+    *,
+    geometry: Geometry | None = None,
+    limit: int = 2,
+    backend: str = "auto",
+    skip: int = 0,
+) -> Verdicts:
+    """Read one chunk of an input's lines and count the solutions of its puzzles, here.
+
+    The work of one task of ``check``: a chunk of bare puzzle lines is read and
+    judged from arrays (:func:`csp_sudoku.core.io.read_chunk`'s fast path); any
+    other chunk entry by entry, as :func:`check_entries` judges entries.
+
+    Args:
+        chunk: the lines.
+        state: the reader's state at the chunk's start; moved to its end.
+        geometry: the shape of every puzzle; inferred per puzzle when omitted.
+        limit: the cap on each count.
+        backend: the backend name.
+        skip: entries at the start left out (done by an earlier run).
+
+    Returns:
+        The verdicts on the entries, in order.
+    """
+    read = read_chunk(chunk, state, geometry)
+    if isinstance(read, list):
+        verdicts = Verdicts()
+        for geo, part in _chunks(read[skip:], len(read) + 1):  # one count per geometry run
+            _judge(part, _count_chunk(geo, _cells(geo, part), limit, backend), verdicts)
+        return verdicts
+    cells, geo = read
+    cells = cells[skip:]
+    if not len(cells):
+        return Verdicts()
+    counts = backend_for(geo, backend).count_many(cells, geo, limit)
+    return Verdicts.of_lines(chunk.source, chunk.first_line + skip, cells, geo, counts)

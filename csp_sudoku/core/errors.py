@@ -79,7 +79,9 @@ class CountBudgetExceeded(SudokuError):
     """A solution count ran past its time budget; ``at_least`` solutions were found."""
 
     def __init__(self, at_least: int, seconds: float) -> None:
-        super().__init__(f"the count ran past its budget of {seconds:g} s with {at_least} solutions so far")
+        super().__init__(
+            f"the count ran past its budget of {seconds:g} s with {at_least} solutions so far"
+        )
         self.at_least = at_least
 
 
@@ -111,7 +113,8 @@ class SymmetryError(GenerationError, ValueError):
 
 
 class BatchError(SudokuError):
-    """A batch run that cannot start: Dask missing, a scheduler that cannot be reached."""
+    """A batch run that cannot start or go on: Dask missing, a scheduler that cannot be
+    reached, a worker process that died."""
 
 
 class BankError(SudokuError):

@@ -1,7 +1,7 @@
 """A puzzle bank: one SQLite file of puzzles without duplicates.
 
 Every puzzle is stored once per isomorphism class: a 9x9 puzzle's key is its
-canonical form (:mod:`csp_sudoku.canonical`), so a relabelled, rotated or
+canonical form (:mod:`csp_sudoku.tools.canonical`), so a relabelled, rotated or
 shuffled copy of a banked puzzle is recognised as a duplicate. Puzzles of
 other geometries are keyed by their geometry and their exact text (no
 symmetry reduction; the symmetry groups of variants differ).
@@ -36,13 +36,13 @@ from typing import IO, Any, cast
 
 import numpy as np
 
-from csp_sudoku.errors import BankError as BankError
-from csp_sudoku.errors import NotUniqueError
+from csp_sudoku.core.errors import BankError as BankError
+from csp_sudoku.core.errors import NotUniqueError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import open_output
+from csp_sudoku.core.names import MetricName
+from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.generators.symmetry import SYMMETRIES, is_symmetric
-from csp_sudoku.geometry import Geometry
-from csp_sudoku.io import open_output
-from csp_sudoku.names import MetricName
-from csp_sudoku.puzzle import Puzzle
 
 SCHEMA_VERSION = 1
 
@@ -248,7 +248,7 @@ class BankQuery:
 
 
 def _line(cells: Any) -> str:
-    from csp_sudoku.io import symbol
+    from csp_sudoku.core.io import symbol
 
     return "".join(symbol(int(v)) if v else "." for v in np.asarray(cells).reshape(-1).tolist())
 
@@ -273,7 +273,7 @@ def dedup_key(puzzle: Puzzle) -> str:
     """The bank's identity of a puzzle: its canonical form for 9x9, else geometry + text."""
     g = puzzle.geometry
     if g == Geometry.standard(9):
-        from csp_sudoku.canonical import canonical_key
+        from csp_sudoku.tools.canonical import canonical_key
 
         return canonical_key(puzzle)
     shape = g.name
@@ -373,7 +373,7 @@ class PuzzleBank:
     ) -> list[AddResult]:
         """Add many puzzles in one transaction (see :meth:`add`); returns one result each."""
         from csp_sudoku.api import Checker
-        from csp_sudoku.verify import is_solution
+        from csp_sudoku.core.verify import is_solution
 
         results: list[AddResult] = []
         checkers: dict[Geometry, Checker] = {}
@@ -517,7 +517,7 @@ class PuzzleBank:
         if row is None:
             raise BankError(f"no puzzle with id {puzzle_id}")
         pid, key, gname, regions, text, sol, clues, minimal, generator, seed = row
-        from csp_sudoku.io import parse_line
+        from csp_sudoku.core.io import parse_line
 
         geo = _geometry_of(gname, regions)
         syms = tuple(

@@ -1,0 +1,538 @@
+"""The metric registry and the dispatcher: :class:`MetricSpec`, :data:`REGISTRY`,
+:func:`rate`, :func:`rate_many` and :func:`fit_combined`.
+
+Each metric is declared once here (its adapter, default runs, whether it is
+seeded, its levels, its direction); the CLI, the generators' targets, the bank
+and the reports read these declarations. The combined model rates its features
+through :func:`rate`, handed to it as an argument, so that
+:mod:`csp_sudoku.metrics.combined` does not import this module.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import Any, cast
+
+import numpy as np
+from numpy.typing import NDArray
+
+from csp_sudoku.api import PuzzleLike, as_puzzle
+from csp_sudoku.core._version import __version__
+from csp_sudoku.core.names import MetricName
+from csp_sudoku.core.puzzle import Puzzle
+from csp_sudoku.core.seeds import fresh_seed as _fresh_seed
+from csp_sudoku.core.seeds import item_seed
+from csp_sudoku.metrics.base import (
+    MetricError,
+    Rating,
+    check_runs,
+    quantile_level,
+    unique_solution,
+)
+from csp_sudoku.metrics.combined import CombinedRater, fit_features, shipped_rater
+
+__all__ = [
+    "METRICS",
+    "REGISTRY",
+    "CombinedRater",
+    "MetricError",
+    "MetricSpec",
+    "Rating",
+    "fit_combined",
+    "rate",
+    "rate_many",
+]
+
+
+#: The seed of item ``index`` of a batch rated with ``seed`` (:func:`csp_sudoku.core.seeds.item_seed`).
+derive_seed = item_seed
+
+_Result = tuple[float, str, int, dict[str, Any], dict[str, Any]]
+_MetricFn = Callable[[Puzzle, Puzzle, int, np.random.Generator, dict[str, Any]], _Result]
+
+
+def _version() -> str:
+    return __version__
+
+
+_TRUE = frozenset({"true", "yes", "1", "on"})
+_FALSE = frozenset({"false", "no", "0", "off"})
+
+
+def _pop(params: dict[str, Any], name: str, default: Any) -> Any:
+    """Take parameter ``name``, converted to the type of its default.
+
+    Values from the command line arrive as text; a value that cannot be read as
+    the default's type is a :class:`MetricError` naming the parameter.
+    """
+    if name not in params:
+        return default
+    value = params.pop(name)
+    if isinstance(default, bool):
+        text = str(value).strip().lower()
+        if isinstance(value, bool) or text in _TRUE | _FALSE:
+            return value if isinstance(value, bool) else text in _TRUE
+        raise MetricError(f"parameter {name} must be true or false, got {value!r}")
+    if isinstance(default, (int, float)):
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            raise MetricError(f"parameter {name} must be a number, got {value!r}") from None
+        if isinstance(default, int):
+            if not number.is_integer():
+                raise MetricError(f"parameter {name} must be a whole number, got {value!r}")
+            return int(number)
+        return number
+    return value
+
+
+def _no_more(metric: str, params: dict[str, Any]) -> None:
+    if params:
+        raise MetricError(
+            f"unknown parameter(s) for metric {metric!r}: {', '.join(sorted(params))}"
+        )
+
+
+# ---------------------------------------------------------------------- adapters
+def _hsolve(
+    puzzle: Puzzle, solution: Puzzle, runs: int, rng: np.random.Generator, params: dict[str, Any]
+) -> _Result:
+    from csp_sudoku.human.strategies import STRATEGIES
+    from csp_sudoku.metrics.hsolve import hsolve_runs
+
+    max_tier = int(_pop(params, "max_tier", 5))
+    on_stuck = str(_pop(params, "on_stuck", "reveal"))
+    levels = int(_pop(params, "levels", 4))
+    _no_more("hsolve", params)
+    res = hsolve_runs(puzzle, solution, runs=runs, rng=rng, max_tier=max_tier, on_stuck=on_stuck)
+    score = res.mean
+    level, rank, info = quantile_level("hsolve", score, levels, geometry=puzzle.geometry.name)
+    mean_counts = res.counts.mean(axis=0)
+    details = {
+        "std": float(res.scores.std(ddof=1)) if runs > 1 else 0.0,
+        "min": float(res.scores.min()),
+        "max": float(res.scores.max()),
+        "stuck": float(res.stuck.mean()),
+        "technique_counts": {
+            name: round(float(c), 3) for name, c in zip(STRATEGIES, mean_counts, strict=True) if c
+        },
+        "max_tier_used": _tier_of_id(int(np.flatnonzero(mean_counts).max()))
+        if np.any(mean_counts)
+        else 0,
+        **info,
+    }
+    return (
+        score,
+        level,
+        rank,
+        details,
+        {"max_tier": max_tier, "on_stuck": on_stuck, "levels": levels},
+    )
+
+
+def _tier_of_id(s: int) -> int:
+    from csp_sudoku._kernels.strategies import STRATEGY_TIERS
+
+    return STRATEGY_TIERS[s]
+
+
+def _oracle(
+    puzzle: Puzzle, solution: Puzzle, runs: int, rng: np.random.Generator, params: dict[str, Any]
+) -> _Result:
+    from csp_sudoku.metrics.oracle import OracleParams, level_of, oracle_trials, score_trials
+
+    try:
+        op = OracleParams(**params)
+    except TypeError as err:
+        raise MetricError(f"bad parameter for metric 'oracle': {err}") from None
+    trials = oracle_trials(puzzle, solution, runs=runs, rng=rng)
+    score, n, h, o = score_trials(trials, op)
+    level, rank = level_of(score)
+    details = {
+        "naked_per_iteration": n,
+        "hidden_per_iteration": h,
+        "oracle_visits": o,
+        "oracle_visits_std": float(trials[:, 3].std(ddof=1)) if runs > 1 else 0.0,
+        "iterations": float(trials[:, 2].mean()),
+        "naked_singles": float(trials[:, 0].mean()),
+        "hidden_singles": float(trials[:, 1].mean()),
+    }
+    return score, level, rank, details, op.as_dict()
+
+
+def _sisus(kind: str) -> _MetricFn:
+    def run(
+        puzzle: Puzzle,
+        solution: Puzzle,
+        runs: int,
+        rng: np.random.Generator,
+        params: dict[str, Any],
+    ) -> _Result:
+        from csp_sudoku.metrics.sisus import DEFAULT_INF_SCORE, DEFAULT_K, sisus_runs
+
+        k = int(_pop(params, "k", DEFAULT_K))
+        inf_score = float(_pop(params, "inf_score", DEFAULT_INF_SCORE))
+        count_assumption = bool(_pop(params, "count_assumption", True))
+        levels = int(_pop(params, "levels", 4))
+        _no_more(kind, params)
+        res = sisus_runs(
+            puzzle,
+            solution,
+            runs=runs,
+            rng=rng,
+            k=k,
+            inf_score=inf_score,
+            stop_after_k=(kind == "dependency"),
+            count_assumption=count_assumption,
+        )
+        values = res.refutation_sums if kind == "refutation" else res.dependency
+        score = float(values.mean())
+        level, rank, info = quantile_level(
+            kind,
+            score,
+            levels,
+            higher_is_harder=(kind == "refutation"),
+            geometry=puzzle.geometry.name,
+        )
+        details = {
+            "std": float(values.std(ddof=1)) if runs > 1 else 0.0,
+            "stuck": float(res.stuck.mean()),
+            "unrefutable": float(res.unrefutable.mean()),
+            **info,
+        }
+        used: dict[str, Any] = {"k": k, "levels": levels, "count_assumption": count_assumption}
+        if kind == "refutation":
+            used["inf_score"] = inf_score
+        return score, level, rank, details, used
+
+    return run
+
+
+def _rounds(
+    puzzle: Puzzle, solution: Puzzle, runs: int, rng: np.random.Generator, params: dict[str, Any]
+) -> _Result:
+    from csp_sudoku.metrics.mdrt import rounds_rating
+
+    _no_more("rounds", params)
+    return rounds_rating(puzzle)
+
+
+def _mdrt(
+    puzzle: Puzzle, solution: Puzzle, runs: int, rng: np.random.Generator, params: dict[str, Any]
+) -> _Result:
+    from csp_sudoku.metrics.mdrt import mdrt_rating
+
+    _no_more("mdrt", params)
+    return mdrt_rating(puzzle)
+
+
+def _se(
+    puzzle: Puzzle, solution: Puzzle, runs: int, rng: np.random.Generator, params: dict[str, Any]
+) -> _Result:
+    from csp_sudoku.metrics.se import se_rating
+
+    _no_more("se", params)
+    return se_rating(puzzle)
+
+
+def _combined(
+    puzzle: Puzzle, solution: Puzzle, runs: int, rng: np.random.Generator, params: dict[str, Any]
+) -> _Result:
+    rater = _pop(params, "rater", None)
+    _no_more("combined", params)
+    if rater is None:
+        rater = shipped_rater()
+    if not isinstance(rater, CombinedRater):
+        raise MetricError("the 'rater' parameter must be a CombinedRater (see fit_combined)")
+    score, feats = rater.score_with_features(puzzle, rate, solution=solution, rng=rng)
+    level, rank = rater.level_of(score)
+    details = {"features": feats}
+    return score, level, rank, details, {"model": rater.describe()}
+
+
+def _levels_4() -> tuple[str, ...]:
+    from csp_sudoku.metrics.base import LEVEL_NAMES_4
+
+    return LEVEL_NAMES_4
+
+
+def _levels_rounds() -> tuple[str, ...]:
+    from csp_sudoku.metrics.rounds import LEVELS
+
+    return LEVELS
+
+
+def _levels_mdrt() -> tuple[str, ...]:
+    from csp_sudoku.metrics.mdrt import MDRT_LEVELS
+
+    return MDRT_LEVELS
+
+
+def _levels_oracle() -> tuple[str, ...]:
+    from csp_sudoku.metrics.oracle import LEVELS
+
+    return LEVELS
+
+
+def _levels_se() -> tuple[str, ...]:
+    from csp_sudoku.metrics.se import SE_LEVELS
+
+    return tuple(name for name, _upper in SE_LEVELS)
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """Everything the package knows about one metric, declared once.
+
+    To add a metric: write its module (copy ``metrics/mdrt.py`` for a
+    deterministic one, ``metrics/oracle.py`` for a randomised one), an adapter
+    here returning ``(score, level, rank, details, parameters)``, and one
+    :class:`MetricSpec` line in :data:`REGISTRY`; ``rate``, ``rate_many``,
+    the CLI, the generators' targets and the reports read it from there.
+
+    Attributes:
+        name: the metric's name.
+        run: the adapter ``(puzzle, solution, runs, rng, params) -> result``.
+        runs: default runs of a randomised metric; None when it is not
+            randomised (its rating records no runs).
+        seeded: whether its rating records the seed (False: deterministic).
+        levels: its level names, easiest first (a function: loaded on use).
+        lower_is_harder: True when a lower score means a harder puzzle.
+    """
+
+    name: str
+    run: _MetricFn
+    runs: int | None
+    seeded: bool
+    levels: Callable[[], tuple[str, ...]]
+    lower_is_harder: bool = False
+
+    @property
+    def deterministic(self) -> bool:
+        """Same puzzle, same rating, whatever the seed."""
+        return not self.seeded
+
+
+#: Every metric, in the order ``METRICS`` lists them.
+REGISTRY: dict[str, MetricSpec] = {
+    spec.name: spec
+    for spec in (
+        MetricSpec("hsolve", _hsolve, 20, True, _levels_4),
+        MetricSpec("rounds", _rounds, None, False, _levels_rounds),
+        MetricSpec("mdrt", _mdrt, None, False, _levels_mdrt),
+        MetricSpec("oracle", _oracle, 100, True, _levels_oracle),
+        MetricSpec("refutation", _sisus("refutation"), 30, True, _levels_4),
+        MetricSpec("dependency", _sisus("dependency"), 30, True, _levels_4, lower_is_harder=True),
+        MetricSpec("se", _se, None, False, _levels_se),
+        MetricSpec("combined", _combined, None, True, _levels_4),
+    )
+}
+
+#: The metric names :func:`rate` knows.
+METRICS: tuple[str, ...] = tuple(REGISTRY)
+
+
+def rate(
+    puzzle: PuzzleLike,
+    metric: MetricName = "hsolve",
+    *,
+    runs: int | None = None,
+    seed: int | None = None,
+    solution: PuzzleLike | None = None,
+    **params: Any,
+) -> Rating:
+    """Rate the difficulty of one puzzle.
+
+    Args:
+        puzzle: the clues, in any supported form; it must have exactly one solution.
+        metric: one of :data:`METRICS`.
+        runs: randomised runs to average (None: the metric's default: hsolve 20,
+            oracle 100, refutation and dependency 30; ignored by deterministic metrics).
+        seed: makes the rating reproducible; None draws a fresh seed, which is
+            recorded in the rating.
+        solution: the solution, when known (saves a solver call).
+        **params: the metric's parameters (e.g. ``alpha=-0.1`` for the oracle,
+            ``k=20`` for dependency, ``max_tier=3`` for hsolve, ``levels=8``).
+
+    Returns:
+        A :class:`Rating`.
+
+    Raises:
+        MetricError: an unknown metric or parameter.
+        NotUniqueError: the puzzle has no or several solutions.
+        ParseError: the puzzle cannot be read.
+    """
+    try:
+        spec = REGISTRY[metric]
+    except (KeyError, TypeError):
+        raise MetricError(f"unknown metric {metric!r}; known: {', '.join(METRICS)}") from None
+    if runs is not None:
+        check_runs(runs)
+    p = as_puzzle(puzzle)
+    sol = as_puzzle(solution, p.geometry) if solution is not None else unique_solution(p)
+    n_runs = (runs if runs is not None else spec.runs) if spec.runs is not None else None
+    if seed is None:
+        seed = _fresh_seed()
+    elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise MetricError(f"seed must be a non-negative integer, got {seed!r}")
+    rng = np.random.default_rng(int(seed))
+    score, level, rank, details, used = spec.run(p, sol, int(n_runs or 1), rng, dict(params))
+    deterministic = spec.deterministic
+    return Rating(
+        metric=metric,
+        score=float(score),
+        level=level,
+        level_rank=int(rank),
+        details=details,
+        parameters=used,
+        runs=None if deterministic else n_runs,
+        seed=None if deterministic else int(seed),
+        version=_version(),
+    )
+
+
+def _rate_chunk(
+    items: list[NDArray[np.int8] | str],
+    seeds: list[int],
+    metric: str,
+    runs: int | None,
+    params: dict[str, Any],
+) -> list[Rating]:
+    """Worker task: the ratings of one chunk of puzzles."""
+    return [
+        rate(it, cast(MetricName, metric), runs=runs, seed=s, **params)
+        for it, s in zip(items, seeds, strict=True)
+    ]
+
+
+#: The most puzzles in one task: enough that task overhead stays small next to
+#: the ratings (a millisecond and up each), few enough to spread small batches.
+_MAX_CHUNK = 64
+
+
+def _capacity(executor: Any) -> int:
+    """How many tasks an executor runs at once (a Dask client: its worker threads)."""
+    nthreads = getattr(executor, "nthreads", None)
+    if callable(nthreads):
+        return max(1, int(sum(nthreads().values())))
+    workers = getattr(executor, "_max_workers", None)
+    return workers if isinstance(workers, int) and workers > 0 else os.cpu_count() or 1
+
+
+def rate_many(
+    puzzles: NDArray[np.integer] | Iterable[PuzzleLike],
+    metric: MetricName = "hsolve",
+    *,
+    runs: int | None = None,
+    seed: int | None = None,
+    jobs: int = 1,
+    executor: Executor | Any | None = None,
+    **params: Any,
+) -> list[Rating]:
+    """Rate many puzzles with one metric, in order.
+
+    Item ``i`` is rated with seed :func:`derive_seed` ``(seed, i)`` (recorded in its
+    rating), so the result does not depend on ``jobs`` or ``executor`` and any
+    item can be re-rated alone. Puzzles go to the workers in chunks (at most 64
+    per task) through :func:`csp_sudoku.core.parallel.ordered_map`.
+
+    Args:
+        puzzles: an ``(n, cells)`` integer array (0 = empty) or puzzle-likes.
+        metric: as for :func:`rate`.
+        runs: as for :func:`rate`.
+        seed: the batch seed (None: a fresh one).
+        jobs: worker processes (``0``: all cores); with an ``executor``, the
+            tasks kept in flight (``0`` or ``1``: as many as it has workers).
+        executor: run on this ``concurrent.futures.Executor`` or
+            ``dask.distributed.Client`` instead of a private process pool.
+        **params: as for :func:`rate`.
+    """
+    if metric not in REGISTRY:
+        raise MetricError(f"unknown metric {metric!r}; known: {', '.join(METRICS)}")
+    if isinstance(puzzles, np.ndarray):
+        if puzzles.ndim != 2:
+            raise MetricError(f"rate_many needs an (n, cells) array, got shape {puzzles.shape}")
+        items: list[Any] = [row.astype(np.int8) for row in puzzles]
+    else:
+        items = [p.cells if isinstance(p, Puzzle) else p for p in puzzles]
+    base = _fresh_seed() if seed is None else int(seed)
+    seeds = [derive_seed(base, i) for i in range(len(items))]
+    if executor is None:
+        jobs = (os.cpu_count() or 1) if jobs == 0 else max(1, int(jobs))
+        if jobs == 1 or len(items) < 2:
+            return _rate_chunk(items, seeds, metric, runs, params)
+        width = window = jobs
+    else:
+        window = int(jobs) if jobs > 1 else 0
+        width = window or _capacity(executor)
+    from csp_sudoku.core.parallel import ordered_map
+
+    size = max(1, min(_MAX_CHUNK, -(-len(items) // (width * 4))))
+    tasks = (
+        (items[i : i + size], seeds[i : i + size], metric, runs, params)
+        for i in range(0, len(items), size)
+    )
+    out: list[Rating] = []
+    for part in ordered_map(_rate_chunk, tasks, jobs=window, executor=executor):
+        out.extend(part)
+    return out
+
+
+def metric_names() -> Sequence[str]:
+    """The names :func:`rate` accepts."""
+    return METRICS
+
+
+def fit_combined(
+    puzzles: Sequence[Any] | NDArray[np.integer],
+    targets: Sequence[float] | NDArray[np.floating],
+    metrics: Sequence[str] = ("refutation", "dependency"),
+    *,
+    runs: dict[str, int | None] | None = None,
+    seed: int | None = None,
+    transform: str = "log1p",
+    levels: int = 4,
+    jobs: int = 1,
+) -> CombinedRater:
+    """Fit a linear model of ``metrics`` to ``targets`` by least squares.
+
+    Args:
+        puzzles: puzzle-likes or an ``(n, cells)`` array.
+        targets: one number per puzzle (e.g. mean solving time, SE rating).
+        metrics: names of :func:`csp_sudoku.metrics.rate` metrics (default: Pelanek's
+            "RD" model, refutation sum and dependency).
+        runs: runs per metric (None or missing: the metric's default).
+        seed: makes the features reproducible.
+        transform: ``log1p`` (default) or ``none`` on every metric score.
+        levels: the number of levels (quantile bins of the training predictions).
+        jobs: worker processes for computing the features.
+
+    Returns:
+        A reusable :class:`CombinedRater`.
+    """
+    unknown = [m for m in metrics if m == "combined"]
+    if unknown or not metrics:
+        raise MetricError("metrics must name one or more base metrics (not 'combined')")
+    items = list(puzzles)
+    runs = dict(runs or {})
+    cols = []
+    for j, m in enumerate(metrics):
+        s = None if seed is None else seed + j
+        cols.append(
+            [
+                r.score
+                for r in rate_many(items, cast(MetricName, m), runs=runs.get(m), seed=s, jobs=jobs)
+            ]
+        )
+    return fit_features(
+        np.array(cols).T,
+        targets,
+        metrics,
+        transform=transform,
+        runs=runs,
+        levels=levels,
+        info={"seed": seed},
+    )

@@ -1,0 +1,145 @@
+"""The pipeline of ``check``: chunks of lines read like the whole file, a worker killed mid-run.
+
+The main process cuts the input into chunks of whole lines and workers parse
+them, so a chunk read from the state the chunk before left must give exactly
+the entries the file read in one go gives (line numbers, errors, grids cut by
+a chunk's start, CSV headers). A worker that dies must end the run with an
+error and a non-zero exit code, leave only whole rows of the lines before its
+chunk, and ``--resume`` must then finish the run as if nothing happened.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import signal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import csp_sudoku.cli.check as check_cli
+from csp_sudoku.cli import main
+from csp_sudoku.core.io import Entry, ReadState, TextChunk, read_chunk, read_chunks, read_puzzles
+from csp_sudoku.core.puzzle import format_lines
+from tests.conftest import load_lines
+
+LINES = load_lines("top1465.txt", limit=12)
+MULTI = load_lines("multi_solution_serg.txt", limit=3)
+
+
+def _grid(line: str) -> list[str]:
+    """A 9x9 puzzle as a grid of 9 rows with box separators."""
+    rows = [" ".join(line[r * 9 : r * 9 + 9]) for r in range(9)]
+    return [*rows[:3], "------+------+------", *rows[3:6], "------+------+------", *rows[6:]]
+
+
+#: Inputs whose reading carries state from line to line, or trips a line counter.
+TEXTS: dict[str, bytes] = {
+    "plain": ("\n".join(LINES) + "\n").encode(),
+    "crlf, no final line end": "\r\n".join(LINES).encode(),
+    "lone cr": ("\r".join(LINES[:5]) + "\r").encode(),
+    "bom, comments, bad lines": (
+        "\ufeff# head\n" + "\n".join([LINES[0], "x" * 81, "", "# c", LINES[1], "hello"]) + "\n"
+    ).encode(),
+    "grids, one cut short": (
+        "\n".join([*_grid(LINES[0]), "", *_grid(LINES[1])[:6], "", LINES[2], *_grid(LINES[3])])
+        + "\n"
+        + "\n".join(_grid(LINES[4])[:5])
+    ).encode(),
+    "csv with a second header": (
+        "id,puzzle\n"
+        + "\n".join(f"{i},{p}" for i, p in enumerate(LINES[:5]))
+        + "\nname,puzzle,x\n"
+        + "\n".join(f"n{i},{p},{i}" for i, p in enumerate(LINES[5:9]))
+        + "\n"
+    ).encode(),
+    "json lines": "\n".join(
+        [json.dumps({"puzzle": p, "seed": i}) for i, p in enumerate(LINES[:4])] + ["{bad"]
+    ).encode(),
+    "binary": ("\n".join(LINES[:3]) + "\nab\x00\n" + "\n".join(LINES[3:6]) + "\n").encode(),
+    "empty": b"",
+}
+
+
+def _key(e: Entry) -> tuple[Any, ...]:
+    puzzle = None if e.puzzle is None else e.puzzle.to_line()
+    error = None if e.error is None else e.error.describe()
+    return e.line, puzzle, error, e.source, e.fields
+
+
+@pytest.mark.parametrize("name", sorted(TEXTS))
+@pytest.mark.parametrize("size", [1, 2, 5, 4096])
+def test_chunks_read_as_the_whole_file(tmp_path: Path, name: str, size: int) -> None:
+    path = tmp_path / "in.txt"
+    path.write_bytes(TEXTS[name])
+    whole = [_key(e) for e in read_puzzles(str(path))]
+    chunks = list(read_chunks(str(path), size))
+    assert chunks[-1].last and not any(c.last for c in chunks[:-1])
+    assert [c.first_line for c in chunks[1:]] == [c.first_line + c.lines for c in chunks[:-1]]
+    got: list[tuple[Any, ...]] = []
+    state = ReadState()
+    for c in chunks:
+        read = read_chunk(c, state)
+        if isinstance(read, list):
+            got += [_key(e) for e in read]
+        else:  # the fast path: bare puzzle lines
+            puzzles = format_lines(read[0])
+            got += [(c.first_line + i, p, None, c.source, {}) for i, p in enumerate(puzzles)]
+    assert got == whole
+
+
+def test_jobs_read_grids_and_csv_headers_from_the_right_state(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Chunks sent out ahead start from a guess; a wrong guess is read again."""
+    src = tmp_path / "in.txt"
+    src.write_bytes(TEXTS["grids, one cut short"] + b"\n" + TEXTS["csv with a second header"])
+    outputs = []
+    for jobs in ("1", "2"):
+        args = ["check", str(src), "--format", "csv", "--chunk-size", "3", "--jobs", jobs]
+        assert main(args) == 2
+        outputs.append(capsys.readouterr())
+    assert outputs[0].out == outputs[1].out
+    assert outputs[0].err.splitlines()[:-1] == outputs[1].err.splitlines()[:-1]  # not the timing
+
+
+#: The first line of the chunk whose worker is killed.
+_DOOMED_LINE = 121
+
+
+def _dying_check_chunk(chunk: TextChunk, *args: Any) -> Any:
+    """Check a chunk, except that the worker given line 121 dies (SIGKILL, as the OOM killer)."""
+    if chunk.first_line == _DOOMED_LINE and multiprocessing.parent_process() is not None:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return _REAL_CHECK_CHUNK(chunk, *args)
+
+
+_REAL_CHECK_CHUNK = check_cli._check_chunk
+
+
+def test_killed_worker_fails_the_run_and_resume_finishes_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = load_lines("17_clue.txt", limit=300, step=97) + MULTI + ["x" * 81]
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(lines) + "\n")
+    clean, part = tmp_path / "clean.txt", tmp_path / "part.txt"
+    args = ["check", str(src), "-q", "--chunk-size", "20"]
+    assert main([*args, "-o", str(clean)]) == 2  # the bad last line
+    capsys.readouterr()
+
+    monkeypatch.setattr(check_cli, "_check_chunk", _dying_check_chunk)
+    code = main([*args, "-o", str(part), "--jobs", "2"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "a worker process died" in err and "--resume" in err and "Traceback" not in err
+    written = part.read_text()
+    assert written.endswith("\n") and clean.read_text().startswith(written)
+    assert len(written.splitlines()) < _DOOMED_LINE  # nothing of the dead chunk, or after it
+
+    monkeypatch.setattr(check_cli, "_check_chunk", _REAL_CHECK_CHUNK)
+    assert main([*args, "-o", str(part), "--jobs", "2", "--resume"]) == 2
+    assert part.read_bytes() == clean.read_bytes()
+    assert f"{src}:{len(lines)}:1: unknown character 'x'" in capsys.readouterr().err
