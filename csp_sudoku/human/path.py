@@ -28,6 +28,10 @@ move of the first that has any, then start again from the first. Techniques:
     Mystery Out of Sudoku Difficulty: An Oracular Model*): the empty cell with
     fewest candidates, or a random empty cell when an ``rng`` is given.
 
+The subset and chain searches find the puzzle's solution first (when it has
+one) and use it only to skip work that cannot find anything: the steps are the
+same without it (docs/human_model.md, "How a path is computed").
+
 Every :class:`Step` records its ``options``: how many moves of its kind were
 available at that moment (distinct singles; applications of that subset size;
 cells with a finite refutation score; empty cells for the oracle). The path is
