@@ -1,10 +1,17 @@
-"""Generator benchmarks (issue 6): minimal 9x9 / 16x16 puzzles per second, hard puzzles per
+"""Generator benchmarks: minimal 9x9 / 16x16 puzzles per second, hard puzzles per
 minute, and the time to reach the top level of each metric.
 
-Baseline, measured in the same run: the "straightforward python-sat generator" of
-the issue: a random grid, one CaDiCaL solver per grid loaded with the rules and a
-"not this grid" clause, clues passed as assumptions, random-order removal with
-one solve per clue (same grid sampler as ours, so only the removal differs).
+Baselines, measured in the same run: the "straightforward python-sat generator":
+a random grid, one CaDiCaL solver per grid loaded with the rules and a "not this
+grid" clause, clues passed as assumptions, random-order removal with one solve
+per clue (same grid sampler as ours, so only the removal differs); and for 9x9
+tdoku's minimiser (``TdokuMinimize``: every clue tested in random order by a
+count to 2 from scratch), compiled from ../shared/reference/tdoku at run time as
+in bench_native.py, on our grids and after its own ``TdokuConstrain``.
+
+Rates are puzzles per CPU second of this process (``time.process_time``, the
+median over batches): the machine is shared, and wall time would count the
+time other jobs hold the core.
 
 Usage (one core):
     .venv/bin/python benchmarks/bench_generate.py            # everything (~5 min)
@@ -15,9 +22,12 @@ Usage (one core):
 from __future__ import annotations
 
 import argparse
+import ctypes
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 from pysat.solvers import Solver
@@ -46,16 +56,47 @@ def baseline_minimal(geo: Geometry, rng: np.random.Generator) -> np.ndarray:
 
 
 def rate_of(make: Callable[[int], object], count: int, repeats: int) -> tuple[float, list[float]]:
-    """Median puzzles per second over ``repeats`` batches of ``count``."""
+    """Median puzzles per CPU second over ``repeats`` batches of ``count``."""
     rates = []
     seed = 0
     for _ in range(repeats):
-        t = time.perf_counter()
+        t = time.process_time()
         for _ in range(count):
             make(seed)
             seed += 1
-        rates.append(count / (time.perf_counter() - t))
+        rates.append(count / (time.process_time() - t))
     return statistics.median(rates), rates
+
+
+def tdoku_library(into: Path) -> ctypes.CDLL | None:
+    """tdoku built into ``into`` (see bench_native.build_tdoku), its minimiser declared; or None."""
+    from bench_native import TDOKU, build_tdoku
+
+    dll = build_tdoku(TDOKU, into)
+    if dll is None:
+        return None
+    for name in ("TdokuMinimize", "TdokuConstrain"):
+        fn = getattr(dll, name)
+        fn.restype = ctypes.c_bool
+    dll.TdokuMinimize.argtypes = [ctypes.c_bool, ctypes.c_bool, ctypes.c_char_p]
+    dll.TdokuConstrain.argtypes = [ctypes.c_bool, ctypes.c_char_p]
+    return dll
+
+
+def tdoku_minimal(dll: ctypes.CDLL, geo: Geometry, seed: int) -> int:
+    """tdoku's minimiser on our random grid for ``seed``; the clue count of its puzzle."""
+    sol = _grid_cells(geo, np.random.default_rng(seed))
+    buf = ctypes.create_string_buffer((sol + 48).astype(np.uint8).tobytes(), 96)
+    dll.TdokuMinimize(False, False, buf)
+    return 81 - buf.raw[:81].count(b".")
+
+
+def tdoku_generated(dll: ctypes.CDLL) -> int:
+    """tdoku's own generator: an empty grid constrained to a unique puzzle, then minimised."""
+    buf = ctypes.create_string_buffer(b"." * 81, 96)
+    dll.TdokuConstrain(False, buf)
+    dll.TdokuMinimize(False, False, buf)
+    return 81 - buf.raw[:81].count(b".")
 
 
 def bench_minimal(size: int, count: int, repeats: int) -> None:
@@ -66,7 +107,7 @@ def bench_minimal(size: int, count: int, repeats: int) -> None:
     ours, _ = rate_of(lambda s: minimal_puzzle(geo, s), count, repeats)
     ours_sat, _ = rate_of(lambda s: minimal_puzzle(geo, s, backend="sat"), count, repeats)
     before = 0.0
-    if size == 9:  # as before issue 11: the generic kernel and the Python removal loop
+    if size == 9:  # as in version 0.1: the generic kernel and the Python removal loop
         from csp_sudoku.backends import fast
         from csp_sudoku.generators import minimal
 
@@ -79,14 +120,30 @@ def bench_minimal(size: int, count: int, repeats: int) -> None:
         finally:
             fast._is_plain9, minimal._reduce9 = plain9, reduce9  # type: ignore[assignment]
     base, _ = rate_of(lambda s: baseline_minimal(geo, np.random.default_rng(s)), count, repeats)
-    print(f"\n## minimal {geo.name} ({repeats} x {count} puzzles, median)")
+    tdoku: list[tuple[str, float, list[int]]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        dll = tdoku_library(Path(tmp)) if size == 9 else None
+        if dll is not None:
+            lib = dll
+            td_clues = [tdoku_minimal(lib, geo, s) for s in range(count)]
+            rate, _ = rate_of(lambda s: tdoku_minimal(lib, geo, s), count, repeats)
+            tdoku.append(("tdoku minimiser, our grids:", rate, td_clues))
+            td_clues = [tdoku_generated(lib) for _ in range(count)]
+            rate, _ = rate_of(lambda s: tdoku_generated(lib), count, repeats)
+            tdoku.append(("tdoku constrain + minimise:", rate, td_clues))
+    print(f"\n## minimal {geo.name} ({repeats} x {count} puzzles, median, per CPU second)")
     print(f"  baseline python-sat:        {base:8.2f} /s")
     print(f"  ours, backend=auto:         {ours:8.2f} /s   ({ours / base:.2f}x baseline)")
     print(f"  ours, backend=sat:          {ours_sat:8.2f} /s   ({ours_sat / base:.2f}x baseline)")
     if before:
         print(
-            f"  ours, as before issue 11:   {before:8.2f} /s   ({before / base:.2f}x baseline; "
+            f"  ours, as in version 0.1:    {before:8.2f} /s   ({before / base:.2f}x baseline; "
             f"now {ours / before:.2f}x that)"
+        )
+    for label, rate, td_clues in tdoku:
+        print(
+            f"  {label:27s} {rate:8.2f} /s   (ours {ours / rate:.2f}x that; mean clue count "
+            f"{np.mean(td_clues):.2f})"
         )
     print(
         f"  mean clue count:            {np.mean(clues):8.2f}  (min {min(clues)}, max {max(clues)})"

@@ -1,4 +1,4 @@
-"""The 9x9 kernel against tdoku, in one process (issue 11): mean microseconds per count-to-2.
+"""The 9x9 kernel against tdoku, in one process: mean microseconds per count-to-2.
 
 tdoku (../shared/reference/tdoku, or ``--tdoku DIR``) is compiled from its
 source at run time with ``g++ -O3 -march=native`` into a temporary directory
@@ -22,7 +22,8 @@ points) and our branch nodes (alternatives tried: a two-way branch is two).
 Each figure is the best of ``--rounds`` rounds of the mean over the whole
 set, in CPU time of this process (``time.process_time``: the machine is
 shared, and wall time then counts the time other jobs hold the core); ratios
-divide mean by mean.
+divide mean by mean. A round times every contender once, one after the other,
+so that a busy spell of the machine falls on all of them alike.
 
 Usage (one core):
     .venv/bin/python benchmarks/bench_native.py            # the sets as in docs (~1 min)
@@ -105,13 +106,17 @@ def build_tdoku(src: Path, into: Path) -> ctypes.CDLL | None:
     return dll
 
 
-def best_mean(run: Callable[[], object], n: int, rounds: int) -> float:
-    """The best over ``rounds`` of the mean CPU microseconds per puzzle of ``run`` (all ``n``)."""
-    best = float("inf")
+def best_means(runs: dict[str, Callable[[], object]], n: int, rounds: int) -> dict[str, float]:
+    """The best over ``rounds`` of the mean CPU microseconds per puzzle of each run (all ``n``).
+
+    The runs take turns within a round (see the module notes).
+    """
+    best = dict.fromkeys(runs, float("inf"))
     for _ in range(rounds):
-        t = time.process_time()
-        run()
-        best = min(best, (time.process_time() - t) / n * 1e6)
+        for name, run in runs.items():
+            t = time.process_time()
+            run()
+            best[name] = min(best[name], (time.process_time() - t) / n * 1e6)
     return best
 
 
@@ -123,6 +128,7 @@ def bench_set(
     arr = np.array([[0 if ch == "." else int(ch) for ch in s] for s in lines], dtype=np.int8)
     n = len(lines)
     res: dict[str, float] = {}
+    runs: dict[str, Callable[[], object]] = {}
     ours = csp_sudoku.count_many(arr, 2)
     fb = FastBackend()
     t = fb.tables(geo)
@@ -148,19 +154,18 @@ def bench_set(
             for p in raw:
                 fn(p, 2, 0, sol, ref)
 
-        res["tdoku"] = best_mean(run_tdoku, n, rounds)
+        runs["tdoku"] = run_tdoku
     res["nodes"] = float(sudoku9.nodes_batch(arr, 2).mean())
-    res["count_many"] = best_mean(lambda: csp_sudoku.count_many(arr, 2), n, rounds)
+    runs["count_many"] = lambda: csp_sudoku.count_many(arr, 2)
 
     def run_unique() -> None:
         is_unique = csp_sudoku.is_unique
         for s in lines:
             is_unique(s)
 
-    res["is_unique"] = best_mean(run_unique, n, rounds)
-    res["generic"] = best_mean(
-        lambda: bitset.count_batch(arr, 2, t.packed, fb.locked, fb._budget(t, 2)), n, rounds
-    )
+    runs["is_unique"] = run_unique
+    runs["generic"] = lambda: bitset.count_batch(arr, 2, t.packed, fb.locked, fb._budget(t, 2))
+    res.update(best_means(runs, n, rounds))
     return res
 
 
@@ -168,7 +173,7 @@ def main() -> None:
     """Run every set and print one table (markdown) with ratios against tdoku."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="a tenth of each sample")
-    ap.add_argument("--rounds", type=int, default=5, help="rounds per figure (best is kept)")
+    ap.add_argument("--rounds", type=int, default=7, help="rounds per figure (best is kept)")
     ap.add_argument("--tdoku", type=Path, default=TDOKU, help="tdoku's source tree")
     ap.add_argument("--data", type=Path, default=DATA, help="the shared data folder")
     args = ap.parse_args()

@@ -1,16 +1,23 @@
-"""Fit the ``se`` metric's chain parameters to Sudoku Explainer's ratings, and validate.
+"""Fit the ``se`` metric to Sudoku Explainer's ratings, and validate.
 
-Reads ../shared/data/se_calibration.tsv and se_calibration_top1465.tsv, solves
-every puzzle with the default (never-stuck) human model, and keeps each step's
-features (cached in benchmarks/results/se_features.jsonl). A third of the
-puzzles, chosen by a hash of the puzzle text, is held out; the chain
-parameters of :class:`csp_sudoku.metrics.se.SeModel` are fitted on the rest
-by minimising the mean absolute error of ER, then judged on the held-out
-third: Spearman and MAE overall and within each source.
+Reads ../shared/data/se_calibration.tsv and se_calibration_top1465.tsv and
+replays SE's solving order on every puzzle (:func:`csp_sudoku.metrics.se.replay`)
+as the default rater (SukakuExplainer) and, for the puzzles of
+se_calibration.tsv, which Sudoku Explainer 1.2.1 rated, as the ``classic``
+rater too. Each replay's features are cached in
+benchmarks/results/se_features.jsonl: the hardest of SE's own steps and the
+(level, form, length) of every graded-refutation step beyond SE's dynamic
+forcing chains. A third of the puzzles, chosen by a hash of the puzzle text,
+is held out; the level-2 parameters of :class:`csp_sudoku.metrics.se.SeModel`
+are fitted on the rest by minimising the mean absolute error of ER (each
+puzzle replayed as the rater that rated it), then judged on the held-out third:
+Spearman and MAE overall, within each source and within each file, for the
+default rater and for the matched one.
 
     .venv/bin/python benchmarks/fit_se.py            # fit, write the model, print figures
     .venv/bin/python benchmarks/fit_se.py --no-write # figures only
     .venv/bin/python benchmarks/fit_se.py --recompute --jobs 2
+    .venv/bin/python benchmarks/fit_se.py --no-write --train-only  # while developing
 """
 
 from __future__ import annotations
@@ -26,25 +33,27 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy.optimize import minimize
 from scipy.stats import spearmanr
 
 import csp_sudoku as cs
-from csp_sudoku.human.path import solve_path
-from csp_sudoku.metrics.se import SeModel, difficulties
+from csp_sudoku.human.costs import SE_CHAIN_BASE
+from csp_sudoku.human.se_order import se_solve
+from csp_sudoku.metrics.se import DEFAULT_RATER, SeModel
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data"
 CACHE = ROOT / "benchmarks" / "results" / "se_features.jsonl"
 MODEL = ROOT / "csp_sudoku" / "data" / "se_model.json"
-FILES = ("se_calibration.tsv", "se_calibration_top1465.tsv")
+#: Each reference file and the rater that produced it (its ER values show it:
+#: se_calibration.tsv has none of SukakuExplainer's 4.0-4.3, 5.5-5.7 or 6.3).
+FILES = {"se_calibration.tsv": "classic", "se_calibration_top1465.tsv": "sukaku"}
 
 
 def load() -> list[dict[str, Any]]:
-    """Every calibration row (source, puzzle, ER, EP, ED), both files, puzzles once."""
+    """Every calibration row (file, rater, source, puzzle, ER, EP, ED), puzzles once."""
     rows: list[dict[str, Any]] = []
     seen: set[str] = set()
-    for name in FILES:
+    for name, rater in FILES.items():
         path = DATA / name
         if not path.exists():
             sys.exit(f"missing reference data: {path}")
@@ -55,6 +64,8 @@ def load() -> list[dict[str, Any]]:
                 seen.add(r["puzzle"])
                 rows.append(
                     {
+                        "file": name,
+                        "rater": rater,
                         "source": r["source"],
                         "puzzle": r["puzzle"],
                         "er": float(r["ER"]),
@@ -70,32 +81,40 @@ def held_out(puzzle: str) -> bool:
     return int(hashlib.sha1(puzzle.encode()).hexdigest(), 16) % 3 == 0
 
 
-def features(puzzle: str) -> dict[str, Any]:
-    """Fixed-value maximum (singles, subsets) and the chain steps of one solve."""
-    p = cs.parse(puzzle)
-    path = solve_path(p)
-    fixed = 0.0
-    chains: list[tuple[int, str, int]] = []
-    for s, d in zip(path.steps, difficulties(path), strict=True):
-        if s.kind == "chain":
-            chains.append((s.level, s.form, s.length))
-        else:
-            fixed = max(fixed, d)
-    return {"puzzle": puzzle, "solved": path.solved, "fixed": fixed, "chains": chains}
+def features(job: tuple[str, str]) -> dict[str, Any]:
+    """The hardest of SE's own steps and the graded-refutation steps of one replay."""
+    puzzle, rater = job
+    # the value of the graded-refutation steps does not change the replay's path
+    run = se_solve(cs.parse(puzzle), SeModel().chain_value, profile=rater)
+    fixed = max((s.difficulty for s in run.steps if s.level < 0), default=0.0)
+    chains = [(s.level, s.form, s.complexity) for s in run.steps if s.level >= 0]
+    return {
+        "puzzle": puzzle,
+        "rater": rater,
+        "solved": run.solved,
+        "fixed": fixed,
+        "chains": chains,
+    }
 
 
-def gather(rows: list[dict[str, Any]], jobs: int, recompute: bool) -> dict[str, dict[str, Any]]:
-    cache: dict[str, dict[str, Any]] = {}
+def gather(
+    rows: list[dict[str, Any]], jobs: int, recompute: bool
+) -> dict[tuple[str, str], dict[str, Any]]:
+    cache: dict[tuple[str, str], dict[str, Any]] = {}
     if CACHE.exists() and not recompute:
         for line in CACHE.read_text().splitlines():
             d = json.loads(line)
-            cache[d["puzzle"]] = d
-    todo = [r["puzzle"] for r in rows if r["puzzle"] not in cache]
+            if "rater" in d:
+                cache[(d["puzzle"], d["rater"])] = d
+    wanted = {(r["puzzle"], DEFAULT_RATER) for r in rows} | {
+        (r["puzzle"], r["rater"]) for r in rows
+    }
+    todo = sorted(wanted - cache.keys())
     if todo:
-        print(f"solving {len(todo)} puzzles with the human model ({jobs} jobs)", file=sys.stderr)
+        print(f"replaying {len(todo)} puzzles ({jobs} jobs)", file=sys.stderr)
         with ProcessPoolExecutor(jobs) as ex:
-            for i, d in enumerate(ex.map(features, todo, chunksize=4)):
-                cache[d["puzzle"]] = d
+            for i, d in enumerate(ex.map(features, todo, chunksize=2)):
+                cache[(d["puzzle"], d["rater"])] = d
                 if (i + 1) % 50 == 0:
                     print(f"  {i + 1}/{len(todo)}", file=sys.stderr)
         CACHE.parent.mkdir(parents=True, exist_ok=True)
@@ -109,23 +128,41 @@ def predict(model: SeModel, f: dict[str, Any]) -> float:
 
 
 def to_model(x: np.ndarray, fitted_on: str) -> SeModel:
-    """Parameters: the six level-0 knots, level-1 offset, level-2 base and slope, verity."""
-    # kept inside plausible ranges: SE's chains start near 4 (an XY-Wing is 4.2)
-    # and the scale ends near 12; few puzzles decide the extremes
-    knots = tuple(float(np.clip(v, 4.0, 11.0)) for v in x[:6])
-    level1 = float(np.clip(x[6], 0.0, 2.0))
-    verity = float(np.clip(x[9], 0.0, 1.5))
-    return SeModel(knots, level1, float(x[7]), float(x[8]), verity, 12.0, fitted_on)
+    """Parameters: the level-2 base and the length scale.
+
+    Level-1 steps never decide a calibration puzzle's ER (each puzzle that
+    needs one needs a harder level-2 step too), so their base stays SE's 9.0.
+    The others are kept inside plausible ranges: SE's nested chains start at
+    9.5 and few puzzles decide them.
+    """
+    return SeModel(
+        SE_CHAIN_BASE["dynamic (+)"],
+        float(np.clip(x[0], 9.0, 11.5)),
+        float(np.clip(x[1], 0.05, 20.0)),
+        12.0,
+        fitted_on,
+    )
 
 
-def figures(model: SeModel, rows: list[dict[str, Any]], feats: dict[str, Any]) -> dict[str, Any]:
+def figures(
+    model: SeModel,
+    rows: list[dict[str, Any]],
+    feats: dict[tuple[str, str], dict[str, Any]],
+    matched: bool,
+) -> dict[str, Any]:
     out: dict[str, Any] = {}
     groups: dict[str, list[dict[str, Any]]] = {"all": rows}
     for r in rows:
         groups.setdefault(r["source"], []).append(r)
+        groups.setdefault(r["file"], []).append(r)
     for name, rs in groups.items():
         y = np.array([r["er"] for r in rs])
-        yhat = np.array([predict(model, feats[r["puzzle"]]) for r in rs])
+        yhat = np.array(
+            [
+                predict(model, feats[(r["puzzle"], r["rater"] if matched else DEFAULT_RATER)])
+                for r in rs
+            ]
+        )
         rho = float(spearmanr(y, yhat).statistic) if len(rs) > 2 and np.ptp(y) > 0 else math.nan
         out[name] = {
             "n": len(rs),
@@ -140,32 +177,44 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--recompute", action="store_true")
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument(
+        "--train-only",
+        action="store_true",
+        help="leave the held-out figures out (while developing)",
+    )
     args = ap.parse_args(argv)
     rows = load()
     feats = gather(rows, args.jobs, args.recompute)
-    unsolved = [r["puzzle"] for r in rows if not feats[r["puzzle"]]["solved"]]
+    unsolved = sorted({k[0] for k, f in feats.items() if not f["solved"]})
     train = [r for r in rows if not held_out(r["puzzle"])]
     test = [r for r in rows if held_out(r["puzzle"])]
+    train_f = [feats[(r["puzzle"], r["rater"])] for r in train]
+    train_y = np.array([r["er"] for r in train])
 
-    def loss(x: np.ndarray, huber: float) -> float:
+    def loss(x: np.ndarray) -> float:
         m = to_model(x, "")
-        r = np.array([predict(m, feats[row["puzzle"]]) - row["er"] for row in train])
-        if huber <= 0:
-            return float(np.mean(np.abs(r)))
-        return float(np.mean(np.sqrt(huber**2 + r**2) - huber))
+        return float(np.mean(np.abs(np.array([predict(m, f) for f in train_f]) - train_y)))
 
-    # a smooth (pseudo-Huber) fit first, then the mean absolute error itself
-    x = np.array([4.5, 6.6, 8.4, 9.0, 9.3, 9.5, 0.5, 9.5, 0.15, 0.3])
-    for huber in (0.5, 0.1, 0.0):
-        x = minimize(loss, x, args=(huber,), method="Powell", options={"xtol": 1e-3}).x
-    best = type("Fit", (), {"x": x})
-    model = to_model(best.x, f"fitted on {len(train)} SE-rated puzzles (benchmarks/fit_se.py)")
-    report = {
+    # the loss is a step function of the parameters (SE's bonus moves in tenths):
+    # a grid, ties going to the values nearest SE's own (9.5, scale 1)
+    grid = [
+        (abs(b - SE_CHAIN_BASE["nested"]) + abs(math.log2(sc)), b, sc)
+        for b in np.round(np.arange(9.0, 11.01, 0.05), 2)
+        for sc in 2.0 ** np.arange(-3.0, 3.01, 0.25)
+    ]
+    scored = [(round(loss(np.array([b, sc])), 6), dist, b, sc) for dist, b, sc in grid]
+    _l, _d, b, sc = min(scored)
+    x = np.array([b, sc])
+    model = to_model(x, f"fitted on {len(train)} SE-rated puzzles (benchmarks/fit_se.py)")
+    report: dict[str, Any] = {
         "unsolved": len(unsolved),
-        "train": figures(model, train, feats),
-        "held_out": figures(model, test, feats),
-        "parameters": model.to_dict(),
+        "train": figures(model, train, feats, matched=False),
+        "train_matched_rater": figures(model, train, feats, matched=True),
     }
+    if not args.train_only:
+        report["held_out"] = figures(model, test, feats, matched=False)
+        report["held_out_matched_rater"] = figures(model, test, feats, matched=True)
+    report["parameters"] = model.to_dict()
     print(json.dumps(report, indent=2))
     if not args.no_write:
         MODEL.write_text(json.dumps(model.to_dict(), indent=2) + "\n")

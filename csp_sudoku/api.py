@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -155,37 +155,50 @@ def is_unique(
     puzzle: PuzzleLike, *, backend: str = "auto", geometry: Geometry | None = None
 ) -> bool:
     """True when ``puzzle`` has exactly one solution."""
-    plain9 = geometry is None or geometry == Geometry.standard(9)
-    if isinstance(puzzle, str) and backend == "auto" and plain9:
-        n = _text9()(puzzle)  # a clean 81-symbol line: straight to the 9x9 kernel
-        if n is not None:
-            return n == 1
+    if (
+        isinstance(puzzle, str)
+        and backend == "auto"
+        and (geometry is None or geometry == Geometry.standard(9))
+    ):
+        # a clean 81-symbol line goes straight to the 9x9 kernel, as
+        # csp_sudoku.backends.fast.count_text9 does, inlined here: this is the
+        # hot path of a caller's loop, where a Python call level is a tenth of
+        # an easy puzzle's time
+        count, budget = _TEXT9 or _text9_kernel()
+        raw = puzzle.strip().encode("utf-8", "replace")
+        if len(raw) == 81:
+            n: int = count(raw, 2, budget)
+            if n >= 0:
+                return n == 1
     cells, geo = _cells_and_geometry(puzzle, geometry)
     return backend_for(geo, backend).count(cells, geo, 2) == 1
 
 
-_TEXT9: list[Callable[[str], int | None]] = []
+#: The 9x9 text counter and its node budget for a count to 2 (see :func:`_text9_kernel`).
+_TEXT9: list[Any] = []
 
 
-def _no_text9(text: str) -> None:
-    """The text fast path when ``auto`` does not pick the fast backend for 9x9: none."""
-    return None
+def _no_text9(raw: bytes, limit: int, budget: int) -> int:
+    """The text counter when ``auto`` does not pick the fast backend for 9x9: always "no"."""
+    return -1
 
 
-def _text9() -> Callable[[str], int | None]:
-    """Count-to-2 from a 9x9 line's text (:func:`csp_sudoku.backends.fast.count_text9`).
+def _text9_kernel() -> list[Any]:
+    """:data:`_TEXT9` filled: ``[counter, budget]``.
 
-    Looked up on first use, so importing the API does not import the compiled
-    kernels; None-returning when ``auto`` does not resolve to the fast backend.
+    The counter is :func:`csp_sudoku.backends.fast.text9_counter`'s, looked up
+    on first use, so importing the API does not import the compiled kernels;
+    when ``auto`` does not resolve to the fast backend, one that always
+    answers -1 (take the general path).
     """
     if not _TEXT9:
         if backend_for(Geometry.standard(9), "auto").name == "fast":
-            from csp_sudoku.backends.fast import count_text9
+            from csp_sudoku.backends.fast import text9_counter
 
-            _TEXT9.append(count_text9)
+            _TEXT9.extend(text9_counter(2))
         else:
-            _TEXT9.append(_no_text9)
-    return _TEXT9[0]
+            _TEXT9.extend((_no_text9, 0))
+    return _TEXT9
 
 
 def solutions(

@@ -192,6 +192,21 @@ def test_minimal_9x9_verified_and_about_24_clues() -> None:
     assert 20 <= np.mean([p.clue_count for p in ps]) <= 28
 
 
+def test_minimal_9x9_many_checked_by_the_generic_kernel() -> None:
+    """A larger sample through the 9x9 kernel's removal loop, each puzzle checked unique
+    and minimal by the generic kernel (other code than the 9x9 kernel that made it)."""
+    from csp_sudoku._kernels import bitset
+    from csp_sudoku.backends import fast
+
+    t = fast._build_tables(cs.Geometry.standard(9))
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        p = minimal_puzzle(seed=rng)
+        sol = np.empty((1, 81), dtype=np.int8)
+        assert bitset.count_cells(p.cells, 2, np.empty(0, np.int8), sol, t.packed, 1, 0) == 1
+        assert bitset.removable(p.cells, sol[0], t.packed, 1, 0).size == 0, p
+
+
 @pytest.mark.parametrize("size", [4, 6])
 def test_minimal_small_geometries(size: int) -> None:
     for s in range(4):

@@ -162,10 +162,21 @@ def test_text_path_agrees_and_falls_back() -> None:
         assert fast_module.count_text9(" " + s.replace(".", "0") + "\n") == want
         assert csp_sudoku.is_unique(s) == (want == 1)
     assert fast_module.count_text9("1" * 81) == 0  # clashing clues: no solution
+    assert fast_module.count_text9("é" + s[1:]) is None  # not ASCII: the full parser
     assert fast_module.count_text9("x" * 81) is None  # not a symbol: the full parser explains
     assert fast_module.count_text9("." * 80) is None
     with pytest.raises(ParseError):
         csp_sudoku.is_unique("x" * 81)
+
+
+def test_the_kernels_text_table_is_the_parsers() -> None:
+    from csp_sudoku.core.io import digit_of
+
+    def value(byte: int) -> int:
+        d = digit_of(chr(byte)) if byte < 128 else None
+        return -1 if d is None or d > 9 else d
+
+    assert sudoku9.TEXT_VALUES.tolist() == [value(b) for b in range(256)]
 
 
 @pytest.mark.parametrize("symmetry", ["none", "rot180", "rot90"])

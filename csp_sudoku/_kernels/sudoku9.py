@@ -3,42 +3,41 @@
 The generic kernel (:mod:`csp_sudoku._kernels.bitset`) keeps one candidate
 mask per cell and reads the geometry from tables, so every step walks lists
 of peers and units. This one knows the 9x9 shape and keeps the state the way
-the fastest native solvers do, *digit-major*: for each digit and each band
-(three rows) one 27-bit word whose bit ``(row % 3) * 9 + col`` is set while
-the digit is still possible in that cell. 27 words hold every candidate, and
-one more word per band marks the cells already placed; with the propagation
-steps' snapshots (below) a search state is 111 integers, copied in one go
-when the search branches.
+the fastest native solvers do, *digit-major*: for each band (three rows) and
+digit one 27-bit word, index ``9 * band + digit``, whose bit
+``(row % 3) * 9 + col`` is set while the digit is still possible in that
+cell; three more words hold the cells of each band not placed yet. A search
+state is those 30 integers, copied in one go when the search branches.
 
-Reasoning, to a fixed point, all of it bit arithmetic on those words:
+Propagation (:func:`_propagate`) is a worklist over the 27 words: a bit mask
+of the words changed since they were last read (no snapshots to compare).
+Reading a word does, all in bit arithmetic and 512-entry tables:
 
-* **band matching** (box-line reasoning, both ways): inside a band a digit
-  sits once in each of the three rows and once in each of the three boxes, so
-  its row-by-box occupancy must hold a permutation. A table indexed by the
-  9-bit occupancy keeps only the (row, box) pairs that lie on some
-  permutation (0 when none does: a contradiction). This is pointing and
-  claiming between the band's rows and boxes, done for every digit and band
-  at every node for a few table look-ups. **Stack matching** does the same
-  for the columns and boxes of each stack.
-* **minirow and minicolumn triples**: a minirow (three cells of a row in a
-  box) with exactly three possible digits confines them to it within its row
-  and box; a minirow that three digits must occupy holds nothing else; fewer
-  than three possible digits is a contradiction. The same for minicolumns.
-* **hidden singles** in rows and boxes (a band word masked to one row or box
-  with one bit left) and in columns (per digit, a once/twice count over the
-  nine rows);
-* **naked singles**: per band, a once/twice count over the nine digit words
-  gives the cells with exactly one candidate, and the cells with none (a
-  contradiction), with no loop over cells.
+* **band matching** (box-line reasoning along rows, both ways): inside a
+  band the digit sits once in each of the three rows and once in each of the
+  three boxes, so its row-by-box occupancy must hold a permutation; a table
+  indexed by the 9-bit occupancy keeps the cells of the (row, box) pairs on
+  some permutation (none left: a contradiction). This turns a hidden single
+  in a box into one in its row;
+* **row singles**: a row of the band with one cell left for the digit places
+  the digit there (the cell is cleared in the band's other eight words and
+  leaves the unplaced cells);
+* **stack singles and pairs** (box-line reasoning along columns): in a stack
+  the digit sits once in each band and once in each column. A band left with
+  one column of the stack takes it from the other two bands; two bands left
+  with the same two columns take both from the third. With the band matching
+  this places hidden singles of columns too.
 
-Each step keeps a snapshot of the words it last read and skips the bands or
-digits that have not changed since. Placing a digit clears its cell in the
-other eight words, its row and box in its own word, and its column in the two
-other bands of its digit.
+Each write that changes a word marks it for reading again. When no word is
+marked, a once/twice count over the nine words of each band gives the
+**naked singles** (placed by clearing the rest of the cell's row and box in
+the digit's word, which the next reading turns into a row single) and the
+cells with no candidate left (a contradiction), with no loop over cells.
 
-Search branches on a cell with the fewest candidates (two, nearly always),
-taking among those the one whose placement removes the most candidates;
-depth-first, one saved state per level; it stops at ``limit`` solutions.
+Search branches on a cell with two candidates (three when there is none),
+taking among those the one whose placement removes the most candidates from
+its row, box and column (:func:`_score`); depth-first, one saved state per
+level; it stops at ``limit`` solutions.
 
 Entry points: :func:`count_cells`, :func:`count_batch`, :func:`count_text`
 (from the bytes of a line), :func:`removable` and :func:`reduce` (the
@@ -56,37 +55,26 @@ from numpy.typing import NDArray
 
 from csp_sudoku._kernels.bitset import _ctpop, _cttz
 
-#: Words in a state: 27 digit-band boards, the placed cells of each band,
-#: then what each propagation step last saw of the boards (see :func:`_propagate`).
-_SOLVED = 27
-_SEEN_BAND = 30
-_SEEN_STACK = 57
-_SEEN_NAKED = 84
-_WORDS = 111
+#: Words in a state: 27 band-digit boards (index ``9 * band + digit``), then
+#: the unplaced cells of each band.
+_UNPLACED = 27
+_WORDS = 30
 _ALL27 = (1 << 27) - 1
+#: Every one of the 27 words marked for reading.
+_ALL_WORDS = (1 << 27) - 1
 
 
 def _tables() -> tuple[NDArray[np.int64], ...]:
     """The constant tables the kernel reads (built once, at import, with numpy: about 1 ms)."""
     m = np.arange(512, dtype=np.int64)  # every 9-bit value
-    rows3 = np.array([7 << (3 * r) for r in range(3)], np.int64)  # (row, box) bits of a row
-    boxes3 = np.array([0b001001001 << k for k in range(3)], np.int64)  # ... of a box
-
-    def popcount9(x: NDArray[np.int64]) -> NDArray[np.int64]:
-        return sum(((x >> j) & 1) for j in range(9))  # type: ignore[return-value]
-
-    # triad occupancy of a 9-bit row: bit k set when columns 3k..3k+2 hold a bit;
-    # full3: bit k set when all three do
-    tri = np.zeros(512, np.int64)
-    full3 = np.zeros(512, np.int64)
+    ones = sum(((m >> j) & 1) for j in range(9))
+    # a 9-bit row of a band word -> bits 0-2: which of its three minirows hold a
+    # bit (its boxes); bits 3-11: the row itself when it holds one bit, else 0
+    rowt = np.where(ones == 1, m, 0) << 3
     for k in range(3):
-        t = (m >> (3 * k)) & 7
-        tri |= (t != 0).astype(np.int64) << k
-        full3 |= (t == 7).astype(np.int64) << k
-    # for a (row, box) occupancy bit q = r*3+k of a band: the other bits of its row and box
-    line = np.array([(rows3[q // 3] | boxes3[q % 3]) & ~(1 << q) for q in range(9)], np.int64)
-    # band matching: occupancy bit r*3+k (row r of the band meets box k) -> pairs9,
-    # the (row, box) pairs on some permutation, and keep, those pairs' cells
+        rowt |= (((m >> (3 * k)) & 7) != 0).astype(np.int64) << k
+    # band matching: occupancy bit r*3+k (row r of the band meets box k) -> the
+    # cells of the (row, box) pairs that lie on some permutation
     pairs9 = np.zeros(512, np.int64)
     for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)):
         pm = sum(1 << (r * 3 + perm[r]) for r in range(3))
@@ -94,347 +82,209 @@ def _tables() -> tuple[NDArray[np.int64], ...]:
     keep = np.zeros(512, np.int64)
     for q in range(9):
         keep |= ((pairs9 >> q) & 1) * (7 << ((q // 3) * 9 + 3 * (q % 3)))
-    # the minirows (bit q) a digit is confined to within its row or its box
-    conf = np.zeros(512, np.int64)
-    for q in range(9):
-        alone = (popcount9(m & rows3[q // 3]) == 1) | (popcount9(m & boxes3[q % 3]) == 1)
-        conf |= (((m >> q) & 1) & alone) << q
+    # a 9-bit set of columns -> those columns in all three rows of a band word
+    colrep = m | (m << 9) | (m << 18)
+    # the columns a band's word uses -> what the other bands of its digit keep:
+    # stack1, without the columns of a stack where it uses one column only;
+    # stack2 (given the columns two bands use together), without the columns of
+    # a stack where they use two only
+    stack1 = np.full(512, _ALL27, np.int64)
+    stack2 = np.full(512, _ALL27, np.int64)
+    for s in range(3):
+        part = (m >> (3 * s)) & 7
+        n = sum(((part >> j) & 1) for j in range(3))
+        stack1 &= ~np.where(n == 1, colrep[part << (3 * s)], 0)
+        stack2 &= ~np.where(n == 2, colrep[part << (3 * s)], 0)
     # for a cell bit of a band: its row and box inside the band, itself excluded
     peer = np.zeros(27, np.int64)
     for bit in range(27):
         r, c = divmod(bit, 9)
         peer[bit] = ((0x1FF << (9 * r)) | (0x1C0E07 << (3 * (c // 3)))) & ~(1 << bit)
-    col = np.array([(1 << c) | (1 << (9 + c)) | (1 << (18 + c)) for c in range(9)], np.int64)
-    row = np.array([0x1FF << (9 * r) for r in range(3)], np.int64)
-    box = np.array([0x1C0E07 << (3 * k) for k in range(3)], np.int64)
-    # a 9-bit set of columns -> those columns in all three rows of a band word
-    colrep = m | (m << 9) | (m << 18)
-    return tri, full3, line, keep, pairs9, peer, col, row, box, colrep, conf
+    # a 3-bit set of rows (or boxes) of a band -> their cells
+    rows3 = np.zeros(8, np.int64)
+    boxes3 = np.zeros(8, np.int64)
+    for x in range(8):
+        for k in range(3):
+            if x >> k & 1:
+                rows3[x] |= 0x1FF << (9 * k)
+                boxes3[x] |= 0x1C0E07 << (3 * k)
+    return rowt, keep, colrep, stack1, stack2, peer, rows3, boxes3
 
 
-def _peers81() -> NDArray[np.int64]:
-    """The 20 peers of each of the 81 cells (same row, column or box), in order."""
+def _cell_tables() -> tuple[NDArray[np.int64], ...]:
+    """Cell-indexed tables of the generator's removal loop (:func:`reduce`).
+
+    The 20 peers of each of the 81 cells (same row, column or box), in order;
+    the 9 cells of each of the 27 units (rows, columns, boxes); the 3 units of
+    each cell; and each cell's units as bits of a 27-bit word.
+    """
     cell = np.arange(81)
     r, c = cell // 9, cell % 9
     b = (r // 3) * 3 + c // 3
     same = (r[:, None] == r) | (c[:, None] == c) | (b[:, None] == b)
     np.fill_diagonal(same, False)
-    return np.nonzero(same)[1].astype(np.int64).reshape(81, 20)
+    peers = np.nonzero(same)[1].astype(np.int64).reshape(81, 20)
+    labels = np.stack([r, 9 + c, 18 + b], axis=1).astype(np.int64)  # (81, 3)
+    units = np.array([np.flatnonzero((labels == u).any(axis=1)) for u in range(27)], np.int64)
+    bits = (np.int64(1) << labels).sum(axis=1).astype(np.int64)
+    return peers, units, labels, bits
 
 
-_PEERS81 = _peers81()
-
-(_TRI, _FULL3, _LINE, _KEEP, _PAIRS, _PEER, _COL, _ROW, _BOX, _COLREP, _CONF) = _tables()
+_PEERS81, _UNIT_CELLS, _CELL_UNITS, _CELL_UNIT_BITS = _cell_tables()
 
 
-@njit(cache=True, inline="always")
-def _place(st, d, b, bit):  # type: ignore[no-untyped-def]
-    """Place digit ``d`` (0-based) at cell bit ``bit`` (a one-bit mask) of band ``b``."""
-    for e in range(9):
-        st[e * 3 + b] &= ~bit
-    p = _cttz(bit)
-    i = d * 3 + b
-    st[i] = (st[i] & ~_PEER[p]) | bit
-    cm = _COL[p % 9]
-    for b2 in range(3):
-        if b2 != b:
-            st[d * 3 + b2] &= ~cm
-    st[_SOLVED + b] |= bit
+def _text_values() -> NDArray[np.int8]:
+    """Text byte -> 9x9 cell value: the digits 1-9, 0 for a blank, -1 for no symbol."""
+    table = np.full(256, -1, np.int8)
+    for ch in ".0-*_":  # the blanks of csp_sudoku.core.io (a test checks they agree)
+        table[ord(ch)] = 0
+    for d in range(1, 10):
+        table[ord(str(d))] = d
+    return table
 
 
-@njit(cache=True, inline="always")
-def _dirty_band(st, seen, b):  # type: ignore[no-untyped-def]
-    """True (and the snapshot renewed) when a word of band ``b`` changed since ``seen``."""
-    dirty = False
-    for d in range(9):
-        i = d * 3 + b
-        if st[i] != st[seen + i]:
-            st[seen + i] = st[i]
-            dirty = True
-    return dirty
+#: The byte table of :func:`count_text`, compiled in as a constant (an array
+#: argument less saves its conversion at every single call).
+TEXT_VALUES = _text_values()
+
+(_ROWT, _KEEP, _COLREP, _STACK1, _STACK2, _PEER, _ROWS3, _BOXES3) = _tables()
 
 
 @njit(cache=True)
-def _propagate(st):  # type: ignore[no-untyped-def]
-    """Band and stack matching and singles to a fixed point; False on a contradiction.
+def _propagate(st, dirty):  # type: ignore[no-untyped-def]
+    """Read the marked words (bit ``i`` of ``dirty``: word ``i``) to a fixed point.
 
-    Each of the three steps keeps a snapshot of the words it last read (in
-    ``st`` itself, so saved states carry it) and skips the bands or digits
-    whose words have not changed since: at a fixed point it would find
-    nothing new there. On success the snapshots equal the words.
+    See the module notes for what a reading does. False on a contradiction
+    (``st`` is then partly updated and must be dropped); True at a fixed
+    point, where every unplaced cell has two candidates or more.
     """
     while True:
-        again = False
-        # band matching, then hidden singles in the band's rows and boxes
-        for b in range(3):
-            if not _dirty_band(st, _SEEN_BAND, b):
-                continue
-            # how many digits each minirow (three cells of a row in a box) still
-            # holds: fewer than three is a contradiction; with exactly three,
-            # those digits are confined to it within its row and its box
-            n1 = 0
-            n2 = 0
-            n3 = 0
-            n4 = 0
-            g1 = 0
-            g2 = 0
-            g3 = 0
-            g4 = 0
-            for d in range(9):
-                f = st[d * 3 + b]
-                occ = _TRI[f & 0x1FF] | (_TRI[(f >> 9) & 0x1FF] << 3) | (_TRI[f >> 18] << 6)
-                n4 |= n3 & occ
-                n3 |= n2 & occ
-                n2 |= n1 & occ
-                n1 |= occ
-                cf = _CONF[occ]
-                g4 |= g3 & cf
-                g3 |= g2 & cf
-                g2 |= g1 & cf
-                g1 |= cf
-            if n3 != 0x1FF or g4 != 0:
+        while dirty:
+            i = _cttz(dirty)
+            dirty &= dirty - 1
+            f = st[i]
+            t0 = _ROWT[f & 0x1FF]
+            t1 = _ROWT[(f >> 9) & 0x1FF]
+            t2 = _ROWT[f >> 18]
+            g = f & _KEEP[(t0 & 7) | ((t1 & 7) << 3) | ((t2 & 7) << 6)]
+            if g == 0:
                 return False
-            # a minirow that three digits must occupy holds nothing else
-            c3 = g3
-            sv = st[_SOLVED + b]
-            e3 = (
-                n3
-                & ~n4
-                & ~(_FULL3[sv & 0x1FF] | (_FULL3[(sv >> 9) & 0x1FF] << 3) | (_FULL3[sv >> 18] << 6))
-            )
-            for d in range(9):
-                i = d * 3 + b
-                f = st[i]
-                occ = _TRI[f & 0x1FF] | (_TRI[(f >> 9) & 0x1FF] << 3) | (_TRI[f >> 18] << 6)
-                h = occ & e3
-                while h:
-                    q = h & -h
-                    h ^= q
-                    occ &= ~_LINE[_cttz(q)]
-                occ &= ~(c3 & ~_CONF[occ])
-                g = f & _KEEP[occ]
-                if g == 0:
-                    return False
-                if g != f:
-                    st[i] = g
-                    f = g
-                if f & ~st[_SOLVED + b] == 0:
-                    continue
-                for k in range(3):
-                    x = f & _ROW[k]
-                    if x & (x - 1) == 0 and x & ~st[_SOLVED + b]:
-                        _place(st, d, b, x)
-                        f = st[i]
-                        again = True
-                    x = f & _BOX[k]
-                    if x & (x - 1) == 0 and x & ~st[_SOLVED + b]:
-                        _place(st, d, b, x)
-                        f = st[i]
-                        again = True
-        # how many digits each minicolumn (three cells of a column in a box)
-        # still holds, as for minirows; bit 9 * band + column
-        m1 = 0
-        m2 = 0
-        m3 = 0
-        m4 = 0
-        for d in range(9):
-            i = d * 3
-            f0 = st[i]
-            f1 = st[i + 1]
-            f2 = st[i + 2]
-            occ = (
-                ((f0 | (f0 >> 9) | (f0 >> 18)) & 0x1FF)
-                | (((f1 | (f1 >> 9) | (f1 >> 18)) & 0x1FF) << 9)
-                | (((f2 | (f2 >> 9) | (f2 >> 18)) & 0x1FF) << 18)
-            )
-            m4 |= m3 & occ
-            m3 |= m2 & occ
-            m2 |= m1 & occ
-            m1 |= occ
-        if m3 != _ALL27:
-            return False
-        s0 = st[_SOLVED]
-        s1 = st[_SOLVED + 1]
-        s2 = st[_SOLVED + 2]
-        v3 = (
-            m3
-            & ~m4
-            & ~(
-                (s0 & (s0 >> 9) & (s0 >> 18) & 0x1FF)
-                | ((s1 & (s1 >> 9) & (s1 >> 18) & 0x1FF) << 9)
-                | ((s2 & (s2 >> 9) & (s2 >> 18) & 0x1FF) << 18)
-            )
-        )
-        # stack matching and hidden singles in columns, digit by digit
-        for d in range(9):
-            i = d * 3
-            f0 = st[i]
-            f1 = st[i + 1]
-            f2 = st[i + 2]
-            if (
-                f0 == st[_SEEN_STACK + i]
-                and f1 == st[_SEEN_STACK + i + 1]
-                and f2 == st[_SEEN_STACK + i + 2]
-            ):
-                continue
-            st[_SEEN_STACK + i] = f0
-            st[_SEEN_STACK + i + 1] = f1
-            st[_SEEN_STACK + i + 2] = f2
-            # in each stack the digit's band-by-column occupancy must hold a
-            # permutation (box-line reasoning along columns)
-            c0 = (f0 | (f0 >> 9) | (f0 >> 18)) & 0x1FF
-            c1 = (f1 | (f1 >> 9) | (f1 >> 18)) & 0x1FF
-            c2 = (f2 | (f2 >> 9) | (f2 >> 18)) & 0x1FF
-            k0 = 0
-            k1 = 0
-            k2 = 0
-            h0 = c0 & v3
-            h1 = c1 & (v3 >> 9)
-            h2 = c2 & (v3 >> 18)
-            for s_ in range(3):
-                sh = 3 * s_
-                occ = ((c0 >> sh) & 7) | (((c1 >> sh) & 7) << 3) | (((c2 >> sh) & 7) << 6)
-                # a minicolumn holding exactly three digits confines each of them
-                # to it within its column and its box (bit band * 3 + column here)
-                h = ((h0 >> sh) & 7) | (((h1 >> sh) & 7) << 3) | (((h2 >> sh) & 7) << 6)
-                while h:
-                    q = h & -h
-                    h ^= q
-                    occ &= ~_LINE[_cttz(q)]
-                p = _PAIRS[occ]
-                if p == 0:
-                    return False
-                k0 |= (p & 7) << sh
-                k1 |= ((p >> 3) & 7) << sh
-                k2 |= ((p >> 6) & 7) << sh
-            if k0 != c0 or k1 != c1 or k2 != c2:
-                f0 &= _COLREP[k0]
-                f1 &= _COLREP[k1]
-                f2 &= _COLREP[k2]
-                st[i] = f0
-                st[i + 1] = f1
-                st[i + 2] = f2
-                again = True
-            # a once/twice count over the nine rows
-            once = 0
-            twice = 0
-            for f in (f0, f1, f2):
-                for r in range(3):
-                    x = (f >> (9 * r)) & 0x1FF
-                    twice |= once & x
-                    once |= x
-            if once != 0x1FF:
-                return False
-            placed = f0 & st[_SOLVED] | f1 & st[_SOLVED + 1] | f2 & st[_SOLVED + 2]
-            placed = (placed | (placed >> 9) | (placed >> 18)) & 0x1FF
-            new = once & ~twice & ~placed
-            while new:
-                c = new & -new
-                new ^= c
-                cm = _COL[_cttz(c)]
-                for b in range(3):
-                    x = st[i + b] & cm
-                    if x:
-                        _place(st, d, b, x)
-                        again = True
-                        break
-        # naked singles (and empty cells): per band, a once/twice count over the digits
+            if g != f:
+                st[i] = g
+                t0 = _ROWT[g & 0x1FF]
+                t1 = _ROWT[(g >> 9) & 0x1FF]
+                t2 = _ROWT[g >> 18]
+            b = i // 9
+            # row singles not placed yet: clear them in the band's other words
+            new = ((t0 >> 3) | ((t1 >> 3) << 9) | ((t2 >> 3) << 18)) & st[_UNPLACED + b]
+            if new:
+                st[_UNPLACED + b] &= ~new
+                for j in range(9 * b, 9 * b + 9):
+                    o = st[j]
+                    n = o & ~new
+                    st[j] = n
+                    dirty |= (o != n) << j
+                st[i] = g  # the word itself keeps its cells
+                dirty &= ~(1 << i)
+            # stack singles and pairs, towards the digit's other two bands
+            p = i + 9 if i < 18 else i - 18
+            q = i + 18 if i < 9 else i - 9
+            fp = st[p]
+            fq = st[q]
+            cols = (g | (g >> 9) | (g >> 18)) & 0x1FF
+            one = _STACK1[cols]
+            gp = fp & one & _STACK2[cols | ((fq | (fq >> 9) | (fq >> 18)) & 0x1FF)]
+            gq = fq & one & _STACK2[cols | ((fp | (fp >> 9) | (fp >> 18)) & 0x1FF)]
+            st[p] = gp
+            st[q] = gq
+            dirty |= ((gp != fp) << p) | ((gq != fq) << q)
+        # naked singles, and cells left with no candidate
         for b in range(3):
-            if not _dirty_band(st, _SEEN_NAKED, b):
+            u = st[_UNPLACED + b]
+            if u == 0:
                 continue
             once = 0
             twice = 0
-            for d in range(9):
-                f = st[d * 3 + b]
+            for j in range(9 * b, 9 * b + 9):
+                f = st[j]
                 twice |= once & f
                 once |= f
             if once != _ALL27:
                 return False
-            single = once & ~twice & ~st[_SOLVED + b]
-            while single:
-                x = single & -single
-                single ^= x
-                found = False
-                for d in range(9):
-                    if st[d * 3 + b] & x:
-                        _place(st, d, b, x)
-                        found = True
-                        break
-                if not found:
-                    return False
-                again = True
-        if not again:
-            for i in range(27):
-                st[_SEEN_BAND + i] = st[i]
-                st[_SEEN_STACK + i] = st[i]
-                st[_SEEN_NAKED + i] = st[i]
+            single = once & ~twice & u
+            if single:
+                for j in range(9 * b, 9 * b + 9):
+                    x = st[j] & single
+                    while x:
+                        st[j] &= ~_PEER[_cttz(x)]
+                        x &= x - 1
+                        dirty |= 1 << j
+        if dirty == 0:
             return True
 
 
 @njit(cache=True, inline="always")
-def _reach(st, b, p):  # type: ignore[no-untyped-def]
-    """How many candidates placing a digit of cell bit ``p`` of band ``b`` would remove.
-
-    Summed over the cell's digits: the digit's other places in the cell's row,
-    box and column.
-    """
-    bit = np.int64(1) << p
-    cm = _COL[p % 9]
-    sc = 0
-    for d in range(9):
-        f = st[d * 3 + b]
-        if f & bit:
-            sc += _ctpop(f & _PEER[p])
-            for b2 in range(3):
-                if b2 != b:
-                    sc += _ctpop(st[d * 3 + b2] & cm)
-    return sc
+def _clue(st, c, v):  # type: ignore[no-untyped-def]
+    """Mark a clue ``v`` (1-9) at cell ``c`` (0-80) in a state being loaded (see :func:`_build`)."""
+    r = c // 9
+    b = r // 3
+    bit = np.int64(1) << ((r - 3 * b) * 9 + c - 9 * r)
+    st[9 * b + v - 1] |= bit
+    st[_UNPLACED + b] |= bit
 
 
 @njit(cache=True)
-def _pick(st):  # type: ignore[no-untyped-def]
-    """The branch cell as ``band * 27 + bit``.
+def _build(st):  # type: ignore[no-untyped-def]
+    """Turn the clues marked by :func:`_clue` into a propagated state.
 
-    Among the cells with the fewest candidates (two, nearly always), the one
-    whose placement removes the most candidates (see :func:`_reach`): on the
-    hardest sets this halved the tree against taking the first such cell.
+    Returns 1 when the clues are consistent so far, 0 when two clash (or
+    propagation finds a contradiction). See :func:`_words`.
     """
-    best = -1
-    bestn = 10
-    bests = -1
+    if not _words(st) or not _propagate(st, _ALL_WORDS):
+        return 0
+    return 1
+
+
+@njit(cache=True)
+def _words(st):  # type: ignore[no-untyped-def]
+    """Turn the clues marked by :func:`_clue` into words, not propagated; False if two clash.
+
+    On entry each word holds its digit's clue cells and ``st[_UNPLACED + b]``
+    the clue cells of band ``b`` (everything else zero). The words are built
+    in bulk: each digit's clues clear their rows, boxes and columns, and every
+    clue cell keeps only its own digit.
+    """
+    for d in range(9):
+        w0 = st[d]
+        w1 = st[9 + d]
+        w2 = st[18 + d]
+        k0 = (w0 | (w0 >> 9) | (w0 >> 18)) & 0x1FF
+        k1 = (w1 | (w1 >> 9) | (w1 >> 18)) & 0x1FF
+        k2 = (w2 | (w2 >> 9) | (w2 >> 18)) & 0x1FF
+        if (k0 & k1) | (k0 & k2) | (k1 & k2):
+            return False  # the digit twice in a column
+        cols = _COLREP[k0 | k1 | k2]
+        for b in range(3):
+            x = st[9 * b + d]
+            rows = 0
+            boxes = 0
+            for k in range(3):
+                y = (x >> (9 * k)) & 0x1FF
+                if y & (y - 1):
+                    return False  # twice in a row
+                if y:
+                    rows |= 1 << k
+                y = x & (0x1C0E07 << (3 * k))
+                if y & (y - 1):
+                    return False  # twice in a box
+                if y:
+                    boxes |= 1 << k
+            st[9 * b + d] = x | (
+                _ALL27 & ~st[_UNPLACED + b] & ~_ROWS3[rows] & ~_BOXES3[boxes] & ~cols
+            )
     for b in range(3):
-        c1 = 0
-        c2 = 0
-        c3 = 0
-        c4 = 0
-        for d in range(9):
-            f = st[d * 3 + b]
-            c4 |= c3 & f
-            c3 |= c2 & f
-            c2 |= c1 & f
-            c1 |= f
-        open_ = ~st[_SOLVED + b] & _ALL27
-        for n, x in ((2, c2 & ~c3 & open_), (3, c3 & ~c4 & open_), (4, c4 & open_)):
-            if n > bestn:
-                break
-            while x:
-                p = _cttz(x)
-                x &= x - 1
-                m = n
-                if n == 4:
-                    m = 0
-                    for d in range(9):
-                        m += (st[d * 3 + b] >> p) & 1
-                if m > bestn:
-                    continue
-                sc = _reach(st, b, p)
-                if m < bestn or sc > bests:
-                    best = b * 27 + p
-                    bestn = m
-                    bests = sc
-            if bestn <= n:
-                break
-    return best
+        st[_UNPLACED + b] = _ALL27 & ~st[_UNPLACED + b]
+    return True
 
 
 @njit(cache=True)
@@ -444,69 +294,159 @@ def _load(cells, st):  # type: ignore[no-untyped-def]
     Returns 1 when the clues are consistent so far, 0 when they clash (or
     propagation finds a contradiction), -1 for a value outside ``0..9``.
     """
-    for i in range(27):
-        st[i] = _ALL27
-    for b in range(3):
-        st[_SOLVED + b] = 0
-    for i in range(_SEEN_BAND, _WORDS):
-        st[i] = -1
     for c in range(81):
         v = cells[c]
-        if v == 0:
-            continue
         if v < 0 or v > 9:
             return -1
+    for i in range(_WORDS):
+        st[i] = 0
     for c in range(81):
         v = cells[c]
-        if v == 0:
+        if v != 0:
+            _clue(st, c, v)
+    return _build(st)
+
+
+@njit(cache=True, inline="always")
+def _score(st, b, p):  # type: ignore[no-untyped-def]
+    """How many candidates placing a digit at cell bit ``p`` of band ``b`` would remove.
+
+    Summed over the cell's digits: the digit's other places in the cell's row
+    and box, and in its column in the other two bands.
+    """
+    digits = 0
+    for d in range(9):
+        digits |= ((st[9 * b + d] >> p) & 1) << d
+    cm = _COLREP[1 << (p % 9)]
+    pm = _PEER[p]
+    sc = 0
+    while digits:
+        d = _cttz(digits)
+        digits &= digits - 1
+        f = st[9 * b + d]
+        sc += _ctpop(f & pm) + _ctpop((st[d] | st[9 + d] | st[18 + d]) & ~f & cm)
+    return sc
+
+
+@njit(cache=True, inline="always")
+def _at_least(st, b):  # type: ignore[no-untyped-def]
+    """The cells of band ``b`` with two, three and four candidates or more (three masks).
+
+    A count over the nine digit words, kept as bit planes: no loop over cells.
+    """
+    c1 = 0
+    c2 = 0
+    c3 = 0
+    c4 = 0
+    for j in range(9 * b, 9 * b + 9):
+        f = st[j]
+        c4 |= c3 & f
+        c3 |= c2 & f
+        c2 |= c1 & f
+        c1 |= f
+    return c2, c3, c4
+
+
+@njit(cache=True, inline="always")
+def _best_scored(st, b, x, best, best_score):  # type: ignore[no-untyped-def]
+    """Among the cells ``x`` (bits) of band ``b``, the one with the highest :func:`_score`.
+
+    Returns ``(cell, score)``, the cell as ``band * 27 + bit``; ``(best,
+    best_score)`` when no cell of ``x`` scores higher.
+    """
+    while x:
+        p = _cttz(x)
+        x &= x - 1
+        sc = _score(st, b, p)
+        if sc > best_score:
+            best_score = sc
+            best = b * 27 + p
+    return best, best_score
+
+
+@njit(cache=True)
+def _pick(st, quick):  # type: ignore[no-untyped-def]
+    """The branch cell as ``band * 27 + bit``.
+
+    A cell with two candidates (three when no cell has two; the fewest
+    otherwise), and among those the one with the highest :func:`_score`: on
+    the hardest sets this halves the tree against taking the first such cell.
+    With ``quick``, the first cell with two candidates: for the generator's
+    removal tests, whose searches all but always end at a first solution (or
+    propagation alone answers them), the scoring costs more than it saves.
+    """
+    best = -1
+    best_score = -1
+    three = 0
+    three_band = 0
+    for b in range(3):
+        u = st[_UNPLACED + b]
+        if u == 0:
             continue
-        r = c // 9
-        b = r // 3
-        bit = np.int64(1) << ((r % 3) * 9 + c % 9)
-        i = (v - 1) * 3 + b
-        if st[i] & bit == 0:
-            return 0
-        _place(st, v - 1, b, bit)
-    if not _propagate(st):
-        return 0
-    return 1
+        c2, c3, c4 = _at_least(st, b)
+        x = c2 & ~c3 & u
+        if quick and x:
+            return b * 27 + _cttz(x)
+        if x == 0 and three == 0:
+            three = c3 & ~c4 & u
+            three_band = b
+        best, best_score = _best_scored(st, b, x, best, best_score)
+    if best >= 0:
+        return best
+    best, best_score = _best_scored(st, three_band, three, best, best_score)
+    if best >= 0:
+        return best
+    # every unplaced cell has four candidates or more (rare): the fewest, first found
+    fewest = 10
+    for b in range(3):
+        u = st[_UNPLACED + b]
+        while u:
+            p = _cttz(u)
+            u &= u - 1
+            n = 0
+            for d in range(9):
+                n += (st[9 * b + d] >> p) & 1
+            if n < fewest:
+                fewest = n
+                best = b * 27 + p
+    return best
 
 
 @njit(cache=True)
 def _write(st, row):  # type: ignore[no-untyped-def]
     """Write the solved state ``st`` as 81 digits into ``row``."""
-    for d in range(9):
-        for b in range(3):
-            f = st[d * 3 + b]
+    for b in range(3):
+        for d in range(9):
+            f = st[9 * b + d]
             while f:
-                p = _cttz(f)
+                row[b * 27 + _cttz(f)] = d + 1
                 f &= f - 1
-                row[b * 27 + (p // 9) * 9 + p % 9] = d + 1
 
 
 @njit(cache=True)
 def _same(st, avoid):  # type: ignore[no-untyped-def]
     """True when the solved state ``st`` equals the grid ``avoid`` (81 digits)."""
-    for d in range(9):
-        for b in range(3):
-            f = st[d * 3 + b]
+    for b in range(3):
+        for d in range(9):
+            f = st[9 * b + d]
             while f:
-                p = _cttz(f)
-                f &= f - 1
-                if avoid[b * 27 + p] != d + 1:
+                if avoid[b * 27 + _cttz(f)] != d + 1:
                     return False
+                f &= f - 1
     return True
 
 
 @njit(cache=True)
-def _search(st, limit, avoid, out, budget, ws):  # type: ignore[no-untyped-def]
+def _search(st, limit, avoid, out, budget, ws, quick=False):  # type: ignore[no-untyped-def]
     """Count solutions (up to ``limit``) from the propagated state ``st``.
 
     Solutions equal to ``avoid`` (when it has 81 cells) are not counted; the
     first ``out.shape[0]`` counted are written to ``out``. After ``budget``
     branch nodes (when ``budget > 0``) the search gives up and returns -2, as
     the generic kernel does. ``ws`` is the workspace from :func:`_workspace`;
-    its ``nodes[0]`` receives the number of branch nodes visited.
+    its ``nodes[0]`` receives the number of branch nodes visited. ``quick``
+    branches on the first cell with two candidates (see :func:`_pick`), for
+    searches that mostly end at a first solution.
     """
     stack, cells_, lefts, nodes_out = ws
     count = 0
@@ -514,7 +454,7 @@ def _search(st, limit, avoid, out, budget, ws):  # type: ignore[no-untyped-def]
     nodes = 0
     while True:
         # st is a consistent fixed point here: branch, or record a solution
-        if (st[_SOLVED] & st[_SOLVED + 1] & st[_SOLVED + 2]) == _ALL27:
+        if (st[_UNPLACED] | st[_UNPLACED + 1] | st[_UNPLACED + 2]) == 0:
             if avoid.shape[0] != 81 or not _same(st, avoid):
                 if count < out.shape[0]:
                     _write(st, out[count])
@@ -523,13 +463,12 @@ def _search(st, limit, avoid, out, budget, ws):  # type: ignore[no-untyped-def]
                     nodes_out[0] = nodes
                     return count
         else:
-            cell = _pick(st)
+            cell = _pick(st, quick)
             b = cell // 27
-            bit = np.int64(1) << (cell % 27)
+            p = cell - 27 * b
             left = 0
             for d in range(9):
-                if st[d * 3 + b] & bit:
-                    left |= 1 << d
+                left |= ((st[9 * b + d] >> p) & 1) << d
             for i in range(_WORDS):  # a loop, not a slice copy: see below
                 stack[depth, i] = st[i]
             cells_[depth] = cell
@@ -553,23 +492,83 @@ def _search(st, limit, avoid, out, budget, ws):  # type: ignore[no-untyped-def]
             for i in range(_WORDS):
                 st[i] = stack[k, i]
             cell = cells_[k]
-            _place(st, d, cell // 27, np.int64(1) << (cell % 27))
+            b = cell // 27
+            # place d: clear the rest of the cell's row and box in its word, which
+            # propagation reads as a row single
+            i = 9 * b + d
+            st[i] &= ~_PEER[cell - 27 * b]
             nodes += 1
             if nodes > budget > 0:
                 nodes_out[0] = nodes
                 return -2
-            if _propagate(st):
+            if _propagate(st, np.int64(1) << i):
                 break
+
+
+@njit(cache=True, inline="always")
+def _place_clue(st, c, v):  # type: ignore[no-untyped-def]
+    """Place ``v`` (1-9) at cell ``c`` (0-80) of a state; the index of the word changed.
+
+    The rest of the cell's row and box is cleared in the digit's word, which
+    propagation reads as a row single (as the search places its guesses).
+    """
+    r = c // 9
+    b = r // 3
+    i = 9 * b + v - 1
+    st[i] &= ~_PEER[(r - 3 * b) * 9 + c - 9 * r]
+    return i
+
+
+@njit(cache=True, inline="always")
+def _open(st):  # type: ignore[no-untyped-def]
+    """Make ``st`` the state of no clues: every digit possible everywhere, nothing placed."""
+    for i in range(_WORDS):
+        st[i] = _ALL27
+
+
+@njit(cache=True, inline="always")
+def _meet(st, a, b):  # type: ignore[no-untyped-def]
+    """``st`` = the word-by-word intersection of the propagated states ``a`` and ``b``.
+
+    For clue sets ``A`` and ``B`` the intersection holds every solution of
+    ``A | B``; returns the words where it differs from ``a`` (as bits), the
+    only ones :func:`_propagate` must read to bring it to the state of
+    ``A | B``: every other word and its rules are as in ``a``, a fixed point.
+    """
+    dirty = 0
+    for i in range(27):
+        x = a[i] & b[i]
+        st[i] = x
+        dirty |= (x != a[i]) << i
+    for i in range(27, _WORDS):
+        st[i] = a[i] & b[i]
+    return dirty
+
+
+@njit(cache=True, inline="always")
+def _bar(st, c, v):  # type: ignore[no-untyped-def]
+    """Remove digit ``v`` (1-9) from cell ``c`` (0-80) of ``st``; the index of the word changed."""
+    r = c // 9
+    b = r // 3
+    i = 9 * b + v - 1
+    st[i] &= ~(np.int64(1) << ((r - 3 * b) * 9 + c - 9 * r))
+    return i
 
 
 @njit(cache=True)
 def _workspace():  # type: ignore[no-untyped-def]
-    """A state, and the search workspace: saved states, branch cells and digits, a node count."""
-    st = np.empty(_WORDS, np.int64)
-    stack = np.empty((82, _WORDS), np.int64)
-    cells_ = np.empty(82, np.int64)
-    lefts = np.empty(82, np.int64)
-    nodes = np.zeros(1, np.int64)
+    """A state, and the search workspace: saved states, branch cells and digits, a node count.
+
+    All views of one allocation: a single call (``is_unique(str)``) pays for
+    one allocation instead of five.
+    """
+    mem = np.empty(_WORDS + 82 * _WORDS + 82 + 82 + 1, np.int64)
+    st = mem[:_WORDS]
+    stack = mem[_WORDS : _WORDS + 82 * _WORDS].reshape((82, _WORDS))
+    cells_ = mem[_WORDS + 82 * _WORDS : _WORDS + 82 * _WORDS + 82]
+    lefts = mem[_WORDS + 82 * _WORDS + 82 : _WORDS + 82 * _WORDS + 164]
+    nodes = mem[_WORDS + 82 * _WORDS + 164 :]
+    nodes[0] = 0
     return st, (stack, cells_, lefts, nodes)
 
 
@@ -589,24 +588,25 @@ def count_cells(cells, limit, avoid, out, budget):  # type: ignore[no-untyped-de
 
 
 @njit(cache=True)
-def count_text(raw, lut, limit, budget):  # type: ignore[no-untyped-def]
-    """Solutions, up to ``limit``, of a puzzle given as its 81 text bytes (``uint8``).
+def count_text(raw, limit, budget):  # type: ignore[no-untyped-def]
+    """Solutions, up to ``limit``, of a puzzle given as its 81 text bytes (``bytes``).
 
-    ``lut`` maps each byte to its cell value (0 = empty) or to -1 for a byte
-    that is no symbol; such a byte gives -3, and the caller takes its full
-    parser (which explains what is wrong). This lets ``is_unique(str)`` skip
-    building a cell array in Python. -2: gave up after ``budget`` nodes.
+    Each byte goes through :data:`TEXT_VALUES`; a byte that is no symbol gives
+    -3, and the caller takes its full parser (which explains what is wrong).
+    This lets ``is_unique(str)`` skip building a cell array: the clues go
+    from the bytes into the state. -2: gave up after ``budget`` nodes.
     """
-    cells = np.empty(81, np.int8)
-    for c in range(81):
-        v = lut[raw[c]]
-        if v < 0:
-            return -3
-        cells[c] = v
     st, ws = _workspace()
-    ok = _load(cells, st)
-    if ok <= 0:
-        return ok
+    for i in range(_WORDS):
+        st[i] = 0
+    for c in range(81):
+        v = TEXT_VALUES[raw[c]]
+        if v != 0:
+            if v < 0:
+                return -3
+            _clue(st, c, v)
+    if _build(st) == 0:
+        return 0
     return _search(st, limit, np.empty(0, np.int8), np.empty((0, 81), np.int8), budget, ws)
 
 
@@ -636,7 +636,12 @@ def removable(cells, known, budget):  # type: ignore[no-untyped-def]
 
     ``known`` must be the unique solution of ``cells``; as in the generic
     kernel, each test searches for any solution of the clues less clue ``c``
-    with ``c`` barred from ``known[c]``. Returns the cell indices, or a
+    with ``c`` barred from ``known[c]``. The clues less ``c`` are those before
+    ``c`` and those after it: their propagated states are built once, clue by
+    clue from each end, and each test starts from the intersection of two
+    (:func:`_meet`) instead of loading 80 clues. (Clues that clash, which have
+    no such states, are loaded less one clue for each test, which gives the
+    answers of the clues as given.) Returns the cell indices, or a
     one-element ``[-1]`` for a bad cell value or ``[-2]`` when a search gave up.
     """
     st, ws = _workspace()
@@ -644,26 +649,38 @@ def removable(cells, known, budget):  # type: ignore[no-untyped-def]
     out = np.empty((0, 81), np.int8)
     res = np.empty(81, np.int64)
     nres = 0
-    for c in range(81):
-        v = cells[c]
-        if v < 0 or v > 9:
-            res[0] = -1
-            return res[:1]
+    ok = _load(cells, st)
+    if ok < 0:
+        res[0] = -1
+        return res[:1]
+    consistent = ok > 0
+    # before[c]: the clues in cells 0 .. c-1; after[c]: those in cells c+1 .. 80
+    # (consistent clues: no propagation here meets a contradiction)
+    before = np.empty((81, _WORDS), np.int64)
+    after = np.empty((81, _WORDS), np.int64)
+    if consistent:
+        _open(before[0])
+        for c in range(80):
+            _clue_state(before[c + 1], before[c], c, cells[c])
+        _open(after[80])
+        for c in range(79, -1, -1):
+            _clue_state(after[c], after[c + 1], c + 1, cells[c + 1])
     work = cells.copy()
     for c in range(81):
         v = cells[c]
         if v == 0:
             continue
-        work[c] = 0
-        ok = _load(work, st)
-        work[c] = v
+        dirty = 0
+        if consistent:
+            dirty = _meet(st, after[c], before[c])
+        else:
+            work[c] = 0
+            ok = _load(work, st)
+            work[c] = v
         if ok > 0:
-            r = c // 9
-            b = r // 3
-            bit = np.int64(1) << ((r % 3) * 9 + c % 9)
-            st[(v - 1) * 3 + b] &= ~bit
-            if _propagate(st):
-                found = _search(st, 1, avoid, out, budget, ws)
+            dirty |= np.int64(1) << _bar(st, c, v)
+            if _propagate(st, dirty):
+                found = _search(st, 1, avoid, out, budget, ws, True)
                 if found == -2:
                     res[0] = -2
                     return res[:1]
@@ -674,6 +691,42 @@ def removable(cells, known, budget):  # type: ignore[no-untyped-def]
     return res[:nres]
 
 
+@njit(cache=True, inline="always")
+def _clue_state(st, prev, c, v):  # type: ignore[no-untyped-def]
+    """``st`` = the propagated state ``prev`` with clue ``v`` at cell ``c`` (0 = none) added."""
+    for i in range(_WORDS):
+        st[i] = prev[i]
+    if v != 0:
+        _propagate(st, np.int64(1) << _place_clue(st, c, v))
+
+
+@njit(cache=True, inline="always")
+def _single(work, holds, c, v):  # type: ignore[no-untyped-def]
+    """True when the empty cell ``c`` must hold ``v`` by a naked or hidden single of ``work``.
+
+    Naked: the peers of ``c`` hold the eight other digits. Hidden: in one of
+    the units of ``c`` every other cell is a clue or sees a clue ``v`` (its
+    units meet ``holds[v]``, the units holding a clue ``v``).
+    """
+    seen = 0
+    for j in range(20):
+        seen |= 1 << work[_PEERS81[c, j]]
+    if (seen | 1 | (1 << v)) == 0x3FF:
+        return True
+    h = holds[v]
+    for k in range(3):
+        u = _CELL_UNITS[c, k]
+        hidden = True
+        for j in range(9):
+            q = _UNIT_CELLS[u, j]
+            if q != c and work[q] == 0 and h & _CELL_UNIT_BITS[q] == 0:
+                hidden = False
+                break
+        if hidden:
+            return True
+    return False
+
+
 @njit(cache=True)
 def reduce(work, sol, orbits, order, budget, stats):  # type: ignore[no-untyped-def]
     """Remove clues of ``work`` orbit by orbit while ``sol`` stays the only solution.
@@ -682,26 +735,58 @@ def reduce(work, sol, orbits, order, budget, stats):  # type: ignore[no-untyped-
     puzzle whose solution is ``sol``) is reduced in place. ``orbits`` is an
     ``(norbits, 4)`` table of cell groups padded with -1; ``order`` the order
     to visit them. An orbit is removed unless the clues without it admit
-    another solution: a removal that propagation alone answers (every cell
-    placed) is a *shortcut*; otherwise one search, with a lone removed cell
-    barred from its digit in ``sol`` (any other solution differs there), or
-    for a larger orbit one that skips ``sol``. ``stats`` (4 ints) receives
+    another solution: a removal that a naked or hidden single, or propagation
+    alone, answers is a *shortcut*; otherwise one search, with a lone removed
+    cell barred from its digit in ``sol`` (any other solution differs there),
+    or for a larger orbit one that skips ``sol``. ``stats`` (4 ints) receives
     tried, shortcuts, solver calls and removed. Returns 0, or -2 when a search
     gave up after ``budget`` nodes (``work`` is then partly reduced).
+
+    When orbit ``k`` is tested the clues are those of the orbits tested before
+    and kept, and those of the orbits not tested yet (all of their clues). The
+    propagated state of the first set grows as orbits are kept; the states of
+    the second, for every ``k``, are built once from the end of ``order``;
+    each test starts from their intersection (:func:`_meet`) instead of
+    loading its clues.
     """
     st, ws = _workspace()
     out = np.empty((0, 81), np.int8)
     no_avoid = np.empty(0, np.int8)
     saved = np.empty(4, np.int8)
-    for k in range(order.shape[0]):
+    norbits = order.shape[0]
+    width = orbits.shape[1]
+    # the units (bits as in _CELL_UNIT_BITS) holding a clue of each digit: a
+    # digit of the solution sits once in a unit, so a removal clears its bits
+    holds = np.zeros(10, np.int64)
+    for c in range(81):
+        holds[work[c]] |= _CELL_UNIT_BITS[c]
+    # untested[k]: the propagated state of the clues in orbits order[k:]
+    # (clues of the solution: no propagation here meets a contradiction)
+    untested = np.empty((norbits + 1, _WORDS), np.int64)
+    _open(untested[norbits])
+    for k in range(norbits - 1, -1, -1):
+        row = untested[k]
+        for i in range(_WORDS):
+            row[i] = untested[k + 1, i]
+        dirty = 0
+        for j in range(width):
+            c = orbits[order[k], j]
+            if c >= 0 and work[c] != 0:
+                dirty |= np.int64(1) << _place_clue(row, c, work[c])
+        if dirty:
+            _propagate(row, dirty)
+    kept = np.empty(_WORDS, np.int64)  # the state of the clues tested and kept
+    _open(kept)
+    for k in range(norbits):
         g = order[k]
         n = 0
         last = -1
         taken = 0
-        for j in range(orbits.shape[1]):
+        for j in range(width):
             c = orbits[g, j]
             if c >= 0 and work[c] != 0:
                 saved[j] = work[c]
+                holds[work[c]] &= ~_CELL_UNIT_BITS[c]
                 work[c] = 0
                 taken |= 1 << j
                 n += 1
@@ -709,37 +794,40 @@ def reduce(work, sol, orbits, order, budget, stats):  # type: ignore[no-untyped-
         if n == 0:
             continue
         stats[0] += 1
-        if n == 1:
-            # a lone cell whose peers hold the eight other digits is a naked
-            # single of the remaining clues: removable, no propagation needed
-            seen = 0
-            for j in range(20):
-                seen |= 1 << work[_PEERS81[last, j]]
-            if (seen | 1 | (1 << sol[last])) == 0x3FF:
-                stats[1] += 1
-                stats[3] += 1
-                continue
+        if n == 1 and _single(work, holds, last, sol[last]):
+            # a single of the remaining clues: removable, no propagation needed
+            stats[1] += 1
+            stats[3] += 1
+            continue
         other = 0
-        if _load(work, st) > 0:
-            if (st[_SOLVED] & st[_SOLVED + 1] & st[_SOLVED + 2]) == _ALL27:
+        dirty = _meet(st, untested[k + 1], kept)
+        if n == 1:
+            # any other solution differs from sol at the removed cell: bar its
+            # digit there before propagating, so that a removal that propagation
+            # alone answers stops at the first contradiction
+            dirty |= np.int64(1) << _bar(st, last, sol[last])
+            if not _propagate(st, dirty):
                 stats[1] += 1
             else:
                 stats[2] += 1
-                if n == 1:
-                    v = sol[last]
-                    r = last // 9
-                    bit = np.int64(1) << ((r % 3) * 9 + last % 9)
-                    st[(v - 1) * 3 + r // 3] &= ~bit
-                    if _propagate(st):
-                        other = _search(st, 1, no_avoid, out, budget, ws)
-                else:
-                    other = _search(st, 1, sol, out, budget, ws)
+                other = _search(st, 1, no_avoid, out, budget, ws, True)
+        elif _propagate(st, dirty):
+            if (st[_UNPLACED] | st[_UNPLACED + 1] | st[_UNPLACED + 2]) == 0:
+                stats[1] += 1
+            else:
+                stats[2] += 1
+                other = _search(st, 1, sol, out, budget, ws, True)
         if other == -2:
             return -2
         if other > 0:
-            for j in range(orbits.shape[1]):
+            dirty = 0
+            for j in range(width):
                 if (taken >> j) & 1:
-                    work[orbits[g, j]] = saved[j]
+                    c = orbits[g, j]
+                    work[c] = saved[j]
+                    holds[saved[j]] |= _CELL_UNIT_BITS[c]
+                    dirty |= np.int64(1) << _place_clue(kept, c, saved[j])
+            _propagate(kept, dirty)
         else:
             stats[3] += 1
     return 0

@@ -22,8 +22,10 @@ on a machine pays the compilation (tens of seconds); later processes load it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 from numpy.typing import NDArray
 
@@ -31,7 +33,6 @@ from csp_sudoku._kernels import bitset, init_numba_target, sudoku9
 from csp_sudoku.backends.base import Backend, Cells
 from csp_sudoku.core.errors import ParseError
 from csp_sudoku.core.geometry import Geometry
-from csp_sudoku.core.io import _LUT
 
 init_numba_target()  # numba's start without scipy.linalg: about 0.2 s less per process
 
@@ -47,34 +48,64 @@ _SOLUTION_CHUNK = 4096
 _NO_AVOID = np.empty(0, dtype=np.int8)
 _NO_OUT9 = np.empty((0, 81), dtype=np.int8)
 
+#: Branch nodes a count-to-``limit`` from :func:`count_text9` may take, per solution
+#: asked for (the backend's default).
+_BUDGET9 = 10_000
 
-#: Text byte -> 9x9 cell value (0 = empty), -1 for a byte that is no 9x9 symbol.
-_LUT9 = np.where(_LUT <= 9, _LUT, -1).astype(np.int8)
+#: What :func:`count_text9` calls: filled on first use by :func:`_text_entry`.
+_TEXT_ENTRY: list[Callable[[bytes, int, int], int]] = []
 
-#: Branch nodes a count-to-2 from :func:`count_text9` may take (the backend's default).
-_BUDGET9_2 = 2 * 10_000
+
+def _text_entry() -> list[Callable[[bytes, int, int], int]]:
+    """:data:`_TEXT_ENTRY` filled: ``sudoku9.count_text`` without numba's dispatch.
+
+    A numba dispatcher works out the types of the arguments at every call and
+    looks up the compiled version for them: about 0.3 us, a tenth of an easy
+    puzzle's whole count. The text path always passes the same types, so it
+    calls the compiled version's entry point directly (it still converts the
+    arguments, and raises on a wrong type like the dispatcher). A numba
+    without ``overloads`` / ``entry_point`` gets the dispatcher itself.
+    """
+    if not _TEXT_ENTRY:
+        kernel = sudoku9.count_text
+        args = (b"." * 81, 2, _BUDGET9)
+        kernel(*args)  # compiled now, or loaded from the disk cache
+        try:
+            types = tuple(numba.typeof(a) for a in args)  # type: ignore[no-untyped-call]
+            entry = kernel.overloads[types].entry_point  # type: ignore[attr-defined]
+        except (AttributeError, KeyError):
+            entry = kernel
+        _TEXT_ENTRY.append(entry)
+    return _TEXT_ENTRY
+
+
+def text9_counter(limit: int = 2) -> tuple[Callable[[bytes, int, int], int], int]:
+    """The 9x9 text counter and the node budget of a count to ``limit``.
+
+    ``counter(raw, limit, budget)`` takes the 81 bytes of a stripped line and
+    returns the count, capped at ``limit``; below 0 (a byte that is no symbol,
+    or the budget ran out) the caller takes the general path. For
+    ``is_unique(str)``, which inlines :func:`count_text9` around it.
+    """
+    return (_TEXT_ENTRY or _text_entry())[0], _BUDGET9 * limit
 
 
 def count_text9(text: str, limit: int = 2) -> int | None:
     """Solutions (up to ``limit``) of a one-line 9x9 puzzle, straight from its text.
 
     The hot path of ``is_unique(str)``: the 81 bytes go to the 9x9 kernel as
-    they are, with no cell array built in Python. None when the text is not a
-    clean 81-symbol line or the search ran out of its node budget: the caller
-    then takes the general path (full parser with its messages; SAT fallback).
+    a ``bytes`` object, with no array built in Python (``np.frombuffer`` and
+    the array argument cost more than the search of an easy puzzle). None when
+    the text is not a clean 81-symbol line or the search ran out of its node
+    budget: the caller then takes the general path (full parser with its
+    messages; SAT fallback).
     """
-    t = text.strip()
-    if len(t) != 81:
+    # UTF-8: a character outside ASCII becomes bytes the table marks as no
+    # symbol (and a lone surrogate a "?"), so no ASCII check is needed here
+    raw = text.strip().encode("utf-8", "replace")
+    if len(raw) != 81:
         return None
-    try:
-        raw = t.encode("ascii")
-    except UnicodeEncodeError:
-        return None
-    n = int(
-        sudoku9.count_text(
-            np.frombuffer(raw, dtype=np.uint8), _LUT9, limit, _BUDGET9_2 * limit // 2
-        )
-    )
+    n = (_TEXT_ENTRY or _text_entry())[0](raw, limit, _BUDGET9 * limit)
     return n if n >= 0 else None
 
 

@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from csp_sudoku._kernels.strategies import popcount as _popcount
+from csp_sudoku._kernels.bitset import _ctpop
 
 
 @njit(cache=True)
@@ -50,11 +50,12 @@ def fill(
                 best = -1
                 best_count = n + 1
                 start = np.random.randint(0, ncells) if mrv else 0
-                for j in range(ncells):
-                    c = (start + j) % ncells
-                    if values[c] != 0:
-                        continue
-                    k = _popcount(masks[depth, c])
+                row = masks[depth]
+                # cells start .. ncells - 1, then 0 .. start - 1 (placed cells hold
+                # all 64 bits: more than any candidate mask, so they never win)
+                for j in range(start - ncells, start):
+                    c = j if j >= 0 else j + ncells
+                    k = _ctpop(row[c])
                     if k < best_count:
                         best_count = k
                         best = c
@@ -73,11 +74,11 @@ def fill(
                 values[chosen[depth]] = 0
                 continue
             nodes += 1
-            bit = _random_bit(rem, np.random.randint(0, _popcount(rem)))
+            bit = _random_bit(rem, np.random.randint(0, _ctpop(rem)))
             untried[depth] = rem & ~bit
             nxt = masks[depth + 1]
             nxt[:] = masks[depth]
-            nxt[cell] = bit
+            nxt[cell] = -1  # placed: see the scan above
             ok = True
             for j in range(npeer):
                 p = peers[cell, j]

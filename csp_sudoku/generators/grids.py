@@ -55,18 +55,26 @@ def random_transform(grid: Grid, geometry: Geometry, seed: SeedLike = None) -> N
     """
     rng = as_generator(seed)
     n = geometry.size
-    g = np.asarray(grid, dtype=np.int8).reshape(n, n)
+    flat = np.asarray(grid, dtype=np.int8).reshape(-1)
     relabel = np.zeros(n + 1, dtype=np.int8)
     relabel[1:] = rng.permutation(n) + 1
-    g = relabel[g]
-    if geometry.is_standard:
-        br, bc = geometry.box_rows, geometry.box_cols
-        rows = np.concatenate([b * br + rng.permutation(br) for b in rng.permutation(n // br)])
-        cols = np.concatenate([s * bc + rng.permutation(bc) for s in rng.permutation(n // bc)])
-        g = g[rows][:, cols]
-        if br == bc and rng.random() < 0.5:
-            g = g.T
-    return np.ascontiguousarray(g).reshape(-1).astype(np.int8)
+    if not geometry.is_standard:
+        return relabel[flat]
+    # the draws in this order (bands, then the rows of each; stacks, then their
+    # columns; the transposition) are what a seed reproduces: keep it
+    br, bc = geometry.box_rows, geometry.box_cols
+    rows = [
+        b * br + r for b in rng.permutation(n // br).tolist() for r in rng.permutation(br).tolist()
+    ]
+    cols = [
+        s * bc + c for s in rng.permutation(n // bc).tolist() for c in rng.permutation(bc).tolist()
+    ]
+    # cell (i, j) of the result is cell (rows[i], cols[j]) of the grid, or
+    # (rows[j], cols[i]) transposed: one gather through a flat index
+    index = np.array(rows, dtype=np.intp)[:, None] * n + np.array(cols, dtype=np.intp)
+    if br == bc and rng.random() < 0.5:
+        index = index.T
+    return relabel[flat[index.reshape(-1)]]
 
 
 def random_grid(
@@ -113,7 +121,7 @@ def _grid_cells(geometry: Geometry, rng: np.random.Generator, transform: bool = 
     cells = _kernels.fill(geometry.peer_table, n, numba_seed(rng), budget, True)
     if transform:
         cells = random_transform(cells, geometry, rng)
-    out: Grid = cells.astype(np.int8)
+    out: Grid = cells.astype(np.int8, copy=False)
     return out
 
 

@@ -6,6 +6,8 @@
   Tucker), which covers pointing, claiming, naked/hidden subsets and fish;
 * :mod:`~csp_sudoku.human.refutation`: refutation scores (Pelanek);
 * :mod:`~csp_sudoku.human.path`: solve paths, step by step;
+* :mod:`~csp_sudoku.human.se_order`: Sudoku Explainer's solving order
+  replayed (the ``se`` metric);
 * :mod:`~csp_sudoku.human.strategies`: hsolve's named strategies.
 
 Importing this package does not load numba; the kernels load on first use.

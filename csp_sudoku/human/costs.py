@@ -3,9 +3,10 @@
 Sudoku Explainer (SE) rates each technique by a fixed value and solves by
 always applying the easiest one available; its rating of a puzzle (ER) is the
 hardest step taken. These are SE's published values for the techniques the
-human model's singles and subset rule cover. The model uses them to choose
-between subset-rule applications of the same size (the easiest first, as SE
-does), and the ``se`` metric (:mod:`csp_sudoku.metrics.se`) to rate steps.
+human model's singles and subset rule cover, and the base values of SE's chain
+families. The model uses them to choose between subset-rule applications of
+the same size (the easiest first, as SE does), and the ``se`` metric
+(:mod:`csp_sudoku.metrics.se`, :mod:`csp_sudoku.human.se_order`) to rate steps.
 """
 
 from __future__ import annotations
@@ -46,3 +47,23 @@ def subset_value(name: str | None, size: int) -> float:
     if name is not None and name in SE_VALUES:
         return SE_VALUES[name]
     return SE_UNNAMED_SUBSET.get(size, 5.4 + 0.2 * (size - 4))
+
+
+#: SE's chain families and their base values (SE adds a bonus for the chain's
+#: complexity, :func:`csp_sudoku.human.se_order.length_bonus`): bidirectional
+#: X- and Y-cycles (one digit, or bivalue cells only; a cycle of both kinds of
+#: link is worth a forcing chain), forcing X-chains (one digit, static),
+#: forcing chains (static), Nishio chains (one digit, dynamic), cell and region
+#: ("multiple") forcing chains (static), dynamic forcing chains, dynamic forcing
+#: chains with pointing, claiming, pairs and X-Wing inside ("+"), nested
+#: forcing chains.
+SE_CHAIN_BASE: dict[str, float] = {
+    "X- or Y-cycle": 6.5,
+    "forcing X-chain": 6.6,
+    "forcing chain": 7.0,
+    "Nishio": 7.5,
+    "multiple": 8.0,
+    "dynamic": 8.5,
+    "dynamic (+)": 9.0,
+    "nested": 9.5,
+}

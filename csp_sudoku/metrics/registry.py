@@ -232,10 +232,11 @@ def _mdrt(
 def _se(
     puzzle: Puzzle, solution: Puzzle, runs: int, rng: np.random.Generator, params: dict[str, Any]
 ) -> _Result:
-    from csp_sudoku.metrics.se import se_rating
+    from csp_sudoku.metrics.se import DEFAULT_RATER, se_rating
 
+    rater = str(_pop(params, "rater", DEFAULT_RATER))
     _no_more("se", params)
-    return se_rating(puzzle)
+    return se_rating(puzzle, rater)
 
 
 def _combined(

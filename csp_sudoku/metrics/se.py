@@ -1,28 +1,28 @@
-"""``se``: an estimate of Sudoku Explainer's rating (ER, EP, ED) from the human model's path.
+"""``se``: Sudoku Explainer's rating (ER, EP, ED), by replaying its solving order.
 
 Sudoku Explainer (SE) rates a puzzle by the hardest step of its solve, where
-each step is the easiest technique that applies (ER); EP and ED are the same
-figure up to the first placement and for the first step. The human model
-(:func:`csp_sudoku.human.path.solve_path` with singles, the subset rule and
-graded refutation) takes its steps in a similar order, cheapest first, so the
-estimate gives every step a difficulty on SE's scale and takes the maximum:
+each step is the first hint of the first technique, in SE's fixed order, that
+has one (ER); EP and ED are the same figure up to the first placement and for
+the first step. The ``se`` metric replays that order
+(:func:`csp_sudoku.human.se_order.se_solve`): singles and SE's "direct"
+techniques, the subset rule's classic techniques, SE's named patterns, and
+SE's chain families with SE's own values and length bonus. Two raters can be
+replayed (``rater``): ``sukaku``, the SukakuExplainer serate (the default;
+it adds strong-linked fishes and larger wings between 4.0 and 7.5) and
+``classic``, Sudoku Explainer 1.2.1's serate.
 
-* singles and named subset-rule moves take SE's published values
-  (:mod:`csp_sudoku.human.costs`: hidden single 1.2 in a box, 1.5 in a line;
-  naked single 2.3; pointing 2.6; ... hidden quad 5.4); unnamed subset-rule
-  moves take the value of a hidden subset of their size. Within a run of
-  singles the easiest single is taken each time, as SE does; a subset move
-  that at once makes a single takes SE's "direct" value (direct pointing 1.7,
-  direct claiming 1.9, direct hidden pair 2.0, direct hidden triple 2.5);
-* a chain step of level ``L`` and form ``f`` (contradiction, or cell/region
-  forcing) with chain length ``n`` takes ``base[L][f] + slope[L] * log2(1 + n)``:
-  SE too adds to a chain's base rating as the chain grows, by steps that
-  double in length.
-
-The chain parameters are fitted to SE's ratings (``benchmarks/fit_se.py``,
-fitted on two thirds of ``se_calibration.tsv`` and ``se_calibration_top1465.tsv``;
-the figures on the held-out third are in docs/validation.md) and ship in
+Only the steps beyond SE's dynamic forcing chains are estimated: there the
+human model's graded refutation (:mod:`csp_sudoku.human.chains`) at level 1
+and 2 stands in for SE's "dynamic forcing chains (+)" and nested forcing
+chains, valued ``base + SE's length bonus of (scale x chain length)``. Those
+parameters are fitted to SE's ratings (``benchmarks/fit_se.py``, on two thirds
+of ``se_calibration.tsv`` and ``se_calibration_top1465.tsv``; figures on the
+held-out third in docs/validation.md) and ship in
 ``csp_sudoku/data/se_model.json``.
+
+:func:`estimate` also rates a path of the human model itself
+(:func:`csp_sudoku.human.path.solve_path`), step by step on SE's scale; that
+is rougher (the model's chains are not SE's) and is not the metric.
 """
 
 from __future__ import annotations
@@ -34,11 +34,10 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-import numpy as np
-
 from csp_sudoku.core.puzzle import Puzzle
-from csp_sudoku.human.costs import SE_DIRECT, SE_VALUES, subset_value
+from csp_sudoku.human.costs import SE_CHAIN_BASE, SE_DIRECT, SE_VALUES, subset_value
 from csp_sudoku.human.path import SolvePath, Step
+from csp_sudoku.human.se_order import PROFILES, SeRun, length_bonus, se_solve
 from csp_sudoku.human.state import CandidateState
 
 #: Level names of the ``se`` metric, easiest first, with the upper ER bound of each.
@@ -51,40 +50,33 @@ SE_LEVELS: tuple[tuple[str, float], ...] = (
     ("extreme", math.inf),
 )
 
-
-#: Where the level-0 curve has its knots: log2(1 + chain length) = 2 .. 7
-#: (lengths 3, 7, 15, 31, 63, 127).
-KNOTS_X: tuple[float, ...] = (2.0, 3.0, 4.0, 5.0, 6.0, 7.0)
+#: The raters the metric can replay, and the default.
+RATERS: tuple[str, ...] = PROFILES
+DEFAULT_RATER = "sukaku"
 
 
 @dataclass(frozen=True)
 class SeModel:
-    """The chain part of the estimate (see the module doc).
+    """The value of a graded-refutation chain on SE's scale.
 
-    With ``x = log2(1 + n)`` for a chain of length ``n``:
-
-    * level 0: a monotone piecewise-linear curve through ``knots`` at
-      :data:`KNOTS_X` (flat beyond the ends): SE's chain ratings grow with the
-      chain's length and level off near 9;
-    * level 1: the level-0 curve plus ``level1``;
-    * level 2: ``nested_base + nested_slope * x``;
-    * cell and region forcing chains add ``verity``; nothing goes above ``cap``.
+    A chain of the human model at ``level`` (0 singles, 1 with the subset
+    rule, 2 nested) with ``length`` implications is worth SE's base value of
+    the family it stands for (dynamic 8.5, dynamic "+" ``plus_base``, nested
+    ``nested_base``) plus SE's length bonus (:func:`length_bonus`) of
+    ``length_scale * length``: SE too adds to a chain's base value as its
+    complexity grows, 0.1 for every step of about half a doubling.
 
     Attributes:
-        knots: the level-0 values at :data:`KNOTS_X`.
-        level1: what the subset rule inside the assumption adds.
-        nested_base: level 2 at ``x = 0``.
-        nested_slope: level 2 per doubling of the length.
-        verity: added for cell and region forcing chains.
+        plus_base: level 1 (SE's "dynamic forcing chains (+)", 9.0).
+        nested_base: level 2 (SE's nested forcing chains, 9.5 and up).
+        length_scale: SE complexity per implication of the model's chain.
         cap: the largest value a step can take (SE's scale ends near 12).
         fitted_on: where the parameters come from.
     """
 
-    knots: tuple[float, ...] = (4.5, 6.6, 8.4, 9.0, 9.3, 9.5)
-    level1: float = 0.5
-    nested_base: float = 9.5
-    nested_slope: float = 0.15
-    verity: float = 0.3
+    plus_base: float = SE_CHAIN_BASE["dynamic (+)"]
+    nested_base: float = SE_CHAIN_BASE["nested"]
+    length_scale: float = 1.0
     cap: float = 12.0
     fitted_on: str = "defaults (not fitted)"
 
@@ -96,27 +88,23 @@ class SeModel:
     def from_dict(cls, d: dict[str, Any]) -> SeModel:
         """Inverse of :meth:`to_dict`."""
         return cls(
-            tuple(float(v) for v in d["knots"]),
-            float(d["level1"]),
+            float(d["plus_base"]),
             float(d["nested_base"]),
-            float(d["nested_slope"]),
-            float(d["verity"]),
+            float(d["length_scale"]),
             float(d.get("cap", 12.0)),
             str(d.get("fitted_on", "")),
         )
 
     def chain_value(self, level: int, form: str, length: int) -> float:
-        """The difficulty of a chain step."""
-        x = math.log2(1 + max(length, 0))
-        if level >= 2:
-            value = self.nested_base + self.nested_slope * x
+        """The value of a chain step (the form does not change SE's family value)."""
+        if level <= 0:
+            base = SE_CHAIN_BASE["dynamic"]
+        elif level == 1:
+            base = self.plus_base
         else:
-            value = float(np.interp(x, KNOTS_X, np.maximum.accumulate(self.knots)))
-            if level == 1:
-                value += self.level1
-        if form != "contradiction":
-            value += self.verity
-        return min(self.cap, value)
+            base = self.nested_base
+        complexity = max(2, round(self.length_scale * max(length, 0)))
+        return min(self.cap, base + length_bonus(complexity))
 
 
 @lru_cache(maxsize=1)
@@ -129,8 +117,22 @@ def shipped_model() -> SeModel:
     return SeModel.from_dict(json.loads(text))
 
 
+def replay(puzzle: Puzzle, rater: str = DEFAULT_RATER, model: SeModel | None = None) -> SeRun:
+    """SE's solve of ``puzzle`` as ``rater`` would make it (see the module doc).
+
+    Raises:
+        ArgumentError: for an unknown rater.
+        ChainBudgetExceeded: when a level-2 search runs past its budget.
+    """
+    m = model if model is not None else shipped_model()
+    return se_solve(puzzle, m.chain_value, profile=rater)
+
+
+# --------------------------------------------------------------------------- human paths
+
+
 def step_difficulty(step: Step, puzzle: Puzzle, model: SeModel | None = None) -> float:
-    """The difficulty of one step on SE's scale."""
+    """The difficulty of one step of a human-model path on SE's scale."""
     m = model if model is not None else shipped_model()
     if step.kind == "single":
         return _single_value(puzzle, step.unit)
@@ -138,8 +140,8 @@ def step_difficulty(step: Step, puzzle: Puzzle, model: SeModel | None = None) ->
         return subset_value(step.technique, step.size)
     if step.kind == "chain":
         return m.chain_value(step.level, step.form, step.length)
-    # refutation and oracle steps are outside SE's techniques: rate them as the
-    # hardest chain level, so a path that needed them is never rated easy
+    # refutation and oracle steps are outside SE's techniques: rate them as a
+    # long nested chain, so a path that needed them is never rated easy
     return m.chain_value(2, "contradiction", 64)
 
 
@@ -201,7 +203,7 @@ def _greedy_singles(state: CandidateState, count: int, puzzle: Puzzle) -> list[f
 
 
 def difficulties(path: SolvePath, model: SeModel | None = None) -> list[float]:
-    """The difficulty of every step of ``path`` on SE's scale.
+    """The difficulty of every step of a human-model ``path`` on SE's scale.
 
     Singles are rated in SE's order within each run of singles (see
     :func:`_greedy_singles`); other steps by :func:`step_difficulty`.
@@ -240,7 +242,7 @@ def difficulties(path: SolvePath, model: SeModel | None = None) -> list[float]:
 
 def estimate(path: SolvePath, model: SeModel | None = None) -> SeEstimate:
     """ER (the hardest step), EP (the hardest up to the first placement) and ED
-    (the first step) of a solved path."""
+    (the first step) of a solved human-model path."""
     diffs = tuple(difficulties(path, model))
     if not diffs:
         return SeEstimate(0.0, 0.0, 0.0, (), "")
@@ -251,6 +253,9 @@ def estimate(path: SolvePath, model: SeModel | None = None) -> SeEstimate:
     )
 
 
+# --------------------------------------------------------------------------- the metric
+
+
 def level_of(er: float) -> tuple[str, int]:
     """The ``se`` level name and rank of an ER estimate."""
     for rank, (name, upper) in enumerate(SE_LEVELS):
@@ -259,26 +264,42 @@ def level_of(er: float) -> tuple[str, int]:
     return SE_LEVELS[-1][0], len(SE_LEVELS) - 1
 
 
-def se_rating(puzzle: Puzzle) -> tuple[float, str, int, dict[str, Any], dict[str, Any]]:
+def se_rating(
+    puzzle: Puzzle, rater: str = DEFAULT_RATER
+) -> tuple[float, str, int, dict[str, Any], dict[str, Any]]:
     """``(score, level, rank, details, parameters)`` of the ``se`` metric.
 
     Raises:
-        MetricError: when the human model stops before solving (a search
-            budget ran out), so no rating can be given.
+        MetricError: for an unknown rater, or when the replay stops before
+            solving (a search budget ran out), so no rating can be given.
     """
-    from csp_sudoku.human.path import solve_path
+    from csp_sudoku.core.errors import ChainBudgetExceeded
     from csp_sudoku.metrics.base import MetricError
 
-    path = solve_path(puzzle)
-    if not path.solved:
-        why = path.stopped or ("contradiction" if path.contradiction else "stuck")
-        raise MetricError(f"the human model did not solve the puzzle ({why})")
-    est = estimate(path)
-    level, rank = level_of(est.er)
+    if rater not in RATERS:
+        raise MetricError(
+            f"unknown rater {rater!r} for metric 'se'; choose from {', '.join(RATERS)}"
+        )
+    try:
+        run = replay(puzzle, rater)
+    except ChainBudgetExceeded as exc:
+        raise MetricError(f"the replay did not solve the puzzle ({exc})") from None
+    if not run.solved:
+        raise MetricError(f"the replay did not solve the puzzle ({run.stopped or 'stuck'})")
+    diffs = [s.difficulty for s in run.steps]
+    er = run.er
+    hardest = next(s.technique for s in run.steps if s.difficulty == er)
+    counts: dict[str, int] = {}
+    for s in run.steps:
+        counts[s.technique] = counts.get(s.technique, 0) + 1
+    level, rank = level_of(er)
     details = {
-        **est.to_dict(),
-        "steps": len(path.steps),
-        "max_level": path.max_level,
-        "technique_counts": path.technique_counts(),
+        "er": round(er, 2),
+        "ep": round(run.ep, 2),
+        "ed": round(run.ed, 2),
+        "hardest": hardest,
+        "difficulties": [round(d, 2) for d in diffs],
+        "steps": len(run.steps),
+        "technique_counts": counts,
     }
-    return est.er, level, rank, details, {"model": shipped_model().fitted_on}
+    return er, level, rank, details, {"rater": rater, "model": shipped_model().fitted_on}

@@ -1,0 +1,684 @@
+"""Sudoku Explainer's solving order: one hint at a time, the easiest technique first.
+
+Sudoku Explainer (SE) rates a puzzle by solving it the way its batch rater
+does: at every step it asks its techniques, in a fixed order, for a hint,
+applies the first hint of the first technique that has one, and records that
+hint's difficulty; ER is the largest difficulty met, EP the largest up to the
+first placement, ED the first. This module replays that order on
+:class:`~csp_sudoku.human.state.CandidateState`:
+
+1. hidden singles (1.0 for the last cell of a unit, 1.2 in a box, 1.5 in a
+   line); the "direct" techniques, whose eliminations at once leave a hidden
+   single, which they place: direct pointing (1.7) and claiming (1.9), direct
+   hidden pair (2.0); naked single (2.3); direct hidden triple (2.5);
+2. the constraint subset rule's classic techniques (Hunt, Pong, Tucker,
+   *Difficulty-Driven Sudoku Puzzle Generation*, theorem "Constraint Subset
+   Rule"), in SE's order and values (:mod:`csp_sudoku.human.costs`), then
+   SE's named patterns between them (:mod:`csp_sudoku.human.se_patterns`);
+3. SE's chain families, cheapest first (:mod:`csp_sudoku._kernels.se_chains`):
+   forcing X-chains (6.6) and forcing chains (7.0), Nishio forcing chains
+   (7.5), static cell and region forcing chains (8.0), dynamic forcing chains
+   (8.5), each plus SE's length bonus (:func:`length_bonus`); within a family
+   SE applies its hint of least difficulty, then least complexity;
+4. beyond them, the human model's graded refutation
+   (:func:`csp_sudoku.human.chains.find_chain_move`) at levels 1 (SE's
+   "dynamic forcing chains (+)", 9.0 and up) and 2 (nested, 9.5 and up),
+   rated by a caller-supplied function of the level and chain length (the
+   ``se`` metric's fitted one).
+
+The order and values are SE's (the SukakuExplainer batch rater that produced
+the reference ratings in ``se_calibration*.tsv``). Where this replay picks
+another hint of the same difficulty than SE would (ties are broken here by
+position), its later path can differ; the ratings agree where the hardest
+step's family is found (docs/validation.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+from numpy.typing import NDArray
+
+from csp_sudoku.core.errors import ArgumentError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.puzzle import Puzzle
+from csp_sudoku.human._tables import tables
+from csp_sudoku.human.costs import SE_CHAIN_BASE, SE_DIRECT, SE_VALUES
+from csp_sudoku.human.state import CandidateState
+
+Pair = tuple[int, int]
+
+#: What a chain beyond SE's dynamic forcing chains is worth: ``(level, form, length) -> ER``.
+FallbackRating = Callable[[int, str, int], float]
+
+
+@dataclass(frozen=True)
+class SeStep:
+    """One hint of the replay.
+
+    Attributes:
+        technique: SE's name of the technique (``Hidden Single``, ``Forcing
+            Chain``, ``Dynamic Region Forcing Chains``, ...).
+        difficulty: its value on SE's scale.
+        placements: ``(cell, digit)`` placed.
+        eliminations: ``(cell, digit)`` removed.
+        complexity: a chain's complexity (SE's count of the literals it
+            uses; for graded-refutation steps the human model's chain
+            length), 0 for other techniques.
+        level: the graded-refutation level of a step beyond SE's dynamic
+            forcing chains (1 or 2), -1 for SE's own techniques.
+        form: that step's form (``contradiction``, ``cell``, ``region``), or "".
+        chain: the literals ``(cell, digit, on)`` of a forcing (X-)chain step,
+            its premise first and the premise's negation last; each follows
+            from the one before by one of SE's static links.
+    """
+
+    technique: str
+    difficulty: float
+    placements: tuple[Pair, ...] = ()
+    eliminations: tuple[Pair, ...] = ()
+    complexity: int = 0
+    level: int = -1
+    form: str = ""
+    chain: tuple[tuple[int, int, bool], ...] = ()
+
+
+@dataclass
+class SeRun:
+    """The replay of one puzzle.
+
+    Attributes:
+        steps: the hints, in order.
+        solved: True when every cell got filled.
+        stopped: why it ended early (``""`` when it did not): ``stuck`` (no
+            technique applies, only for puzzles without one solution) or
+            ``budget`` (a level-2 search ran past its budget).
+    """
+
+    steps: list[SeStep] = field(default_factory=list)
+    solved: bool = False
+    stopped: str = ""
+
+    @property
+    def er(self) -> float:
+        """SE's ER: the hardest step (0 for no step)."""
+        return max((s.difficulty for s in self.steps), default=0.0)
+
+    @property
+    def ep(self) -> float:
+        """SE's EP: the hardest step up to and including the first placement."""
+        first = next((i for i, s in enumerate(self.steps) if s.placements), len(self.steps) - 1)
+        return max((s.difficulty for s in self.steps[: first + 1]), default=0.0)
+
+    @property
+    def ed(self) -> float:
+        """SE's ED: the first step's difficulty."""
+        return self.steps[0].difficulty if self.steps else 0.0
+
+
+def length_bonus(complexity: int) -> float:
+    """SE's addition to a chain's base value for its complexity (0.1 per step).
+
+    The steps come each time ``complexity - 2`` passes 4, 6, 8, 12, 16, 24,
+    32, 48, ...: about 0.2 per doubling of the chain.
+    """
+    from csp_sudoku._kernels.se_chains import length_steps
+
+    return 0.1 * int(length_steps(int(complexity)))
+
+
+# --------------------------------------------------------------------------- tables
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """Per-geometry arrays of the replay (built once)."""
+
+    corder: NDArray[np.int32]  # columns of each candidate in SE's order
+    ncellcols: int
+    units: NDArray[np.int32]
+    ukind: NDArray[np.int32]  # 0 box, 1 row, 2 column, 3 other
+    cell_line: NDArray[np.int32]  # (row, column, box) unit of each cell, -1 where none
+    see: NDArray[np.int8]  # 1 where two cells share a unit
+
+
+@lru_cache(maxsize=16)
+def _layout(geometry: Geometry) -> _Layout:
+    t = tables(geometry)
+    kinds = geometry.unit_kinds
+    n = geometry.size
+    ncell = t.ncell_columns
+    ncols = t.column_candidates.shape[0]
+    col_unit = np.full(ncols, -1, dtype=np.int32)
+    col_unit[ncell:] = np.arange(ncols - ncell, dtype=np.int32) // n
+    rank = {"box": 1, "region": 1, "row": 2, "col": 3}
+
+    def key(c: int) -> tuple[int, int]:
+        if c < 0:
+            return (9, 0)
+        if c < ncell:
+            return (0, c)
+        return (rank.get(kinds[int(col_unit[c])], 4), c)
+
+    kc = t.candidate_columns
+    corder = np.array([sorted(row, key=key) for row in kc.tolist()], dtype=np.int32)
+    code = {"box": 0, "region": 0, "row": 1, "col": 2}
+    ukind = np.array([code.get(k, 3) for k in kinds], dtype=np.int32)
+    cell_line = np.full((geometry.ncells, 3), -1, dtype=np.int32)
+    for u, cells in enumerate(t.units.tolist()):
+        slot = {1: 0, 2: 1, 0: 2}.get(int(ukind[u]))
+        if slot is None:
+            continue
+        for c in cells:
+            if c >= 0 and cell_line[c, slot] < 0:
+                cell_line[c, slot] = u
+    see = np.zeros((geometry.ncells, geometry.ncells), dtype=np.int8)
+    for c, row in enumerate(t.peers.tolist()):
+        for p in row[: int(t.npeers[c])]:
+            see[c, p] = 1
+    return _Layout(np.ascontiguousarray(corder), ncell, t.units, ukind, cell_line, see)
+
+
+def _alive8(state: CandidateState) -> NDArray[np.int8]:
+    return state.alive().astype(np.int8)
+
+
+def _commit(state: CandidateState, step: SeStep) -> SeStep:
+    """Apply a hint as SE does (its removals, then its placement) and return it."""
+    for c, d in step.eliminations:
+        state.eliminate(c, d)
+    for c, d in step.placements:
+        state.place(c, d)
+    return step
+
+
+# --------------------------------------------------------------------------- singles and subsets
+
+
+def _hidden_single(state: CandidateState) -> SeStep | None:
+    """SE's hidden single: the last empty cell of a unit (1.0), else in a box (1.2), else a line (1.5)."""
+    g = state.geometry
+    singles = state.hidden_singles()
+    if not singles:
+        return None
+    empty = (state.values[g.units] == 0).sum(axis=1)
+    kinds = g.unit_kinds
+
+    def value(unit: int) -> float:
+        if empty[unit] == 1:
+            return 1.0
+        if kinds[unit] in ("box", "region"):
+            return SE_VALUES["hidden single (box)"]
+        return SE_VALUES["hidden single"]
+
+    best = min(singles, key=lambda s: (value(s.unit), s.unit, s.cell))
+    return _commit(state, SeStep("Hidden Single", value(best.unit), ((best.cell, best.digit),)))
+
+
+def _naked_single(state: CandidateState) -> SeStep | None:
+    singles = state.naked_singles()
+    if not singles:
+        return None
+    s = singles[0]
+    return _commit(state, SeStep("Naked Single", SE_VALUES["naked single"], ((s.cell, s.digit),)))
+
+
+_SET_WORDS = {2: "pair", 3: "triple", 4: "quad"}
+_FISH_NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
+
+
+def _basic(
+    state: CandidateState, technique: str, n: int = 1, direct: bool = False
+) -> SeStep | None:
+    """The first hint of one of SE's basic techniques, found as SE scans for it
+    (:func:`csp_sudoku._kernels.se_patterns.basic_hint`), applied.
+
+    ``technique``: ``locking`` (pointing, then claiming), ``naked`` or
+    ``hidden`` sets of ``n``, ``fish`` of ``n`` lines; ``direct`` for SE's
+    direct pointing, claiming and hidden sets, which place the hidden single
+    their eliminations leave.
+    """
+    from csp_sudoku._kernels import se_patterns as kp
+
+    g = state.geometry
+    lay = _layout(g)
+    code = {"locking": kp.LOCKING, "naked": kp.NAKED, "hidden": kp.HIDDEN, "fish": kp.FISH}
+    out = np.empty((g.ncells * g.size, 2), dtype=np.int32)
+    ne, cell, digit, kind = kp.basic_hint(
+        state.masks, state.values, lay.units, lay.ukind, code[technique], n, direct, out
+    )
+    if ne < 0:
+        return None
+    removed = tuple((int(c), int(d) + 1) for c, d in out[:ne].tolist())
+    placed = ((int(cell), int(digit) + 1),) if cell >= 0 else ()
+    if technique == "locking":
+        name = "pointing" if kind == 0 else "claiming"
+        label = name.capitalize()
+    elif technique == "fish":
+        name = label = _FISH_NAMES[n]
+    else:
+        name = f"{technique} {_SET_WORDS[n]}"
+        label = name.title()
+    if direct:
+        return _commit(state, SeStep(f"Direct {label}", SE_DIRECT[name], placed, removed))
+    return _commit(state, SeStep(label, SE_VALUES[name], placed, removed))
+
+
+# --------------------------------------------------------------------------- named patterns
+
+
+def _removals(cells: NDArray[np.int32], digit: int) -> tuple[Pair, ...]:
+    return tuple((int(c), digit) for c in cells.tolist())
+
+
+def _strong_links(state: CandidateState, n: int) -> SeStep | None:
+    """SE's strong-linked fishes of ``n`` links (Skyscraper, 2-String Kite, Turbot Fish, ...)."""
+    from csp_sudoku._kernels.se_patterns import strong_links
+
+    lay = _layout(state.geometry)
+    out = np.empty(state.geometry.ncells, dtype=np.int32)
+    tenths, ne, d = strong_links(
+        _alive8(state), state.geometry.size, n, lay.units, lay.ukind, lay.cell_line, lay.see, out
+    )
+    if ne == 0:
+        return None
+    name = "Turbot Fish" if n == 2 else f"{n} Strong Links"
+    return _commit(state, SeStep(name, tenths / 10, (), _removals(out[:ne], int(d) + 1)))
+
+
+_WING_NAMES = {2: "XY-Wing", 3: "WXYZ-Wing", 4: "VWXYZ-Wing", 5: "UVWXYZ-Wing", 6: "TUVWXYZ-Wing"}
+
+
+def _wing(state: CandidateState, k: int) -> SeStep | None:
+    """SE's wings: an almost locked set of ``k`` cells and a bivalue cell."""
+    from csp_sudoku._kernels.se_patterns import als_wings
+
+    lay = _layout(state.geometry)
+    cells = np.empty(state.geometry.ncells, dtype=np.int32)
+    bits = np.empty(state.geometry.ncells, dtype=np.int64)
+    tenths, _total, ncell = als_wings(state.masks, state.values, k, lay.see, cells, bits)
+    if ncell == 0:
+        return None
+    removed = tuple(
+        (int(c), d + 1)
+        for c, m in zip(cells[:ncell].tolist(), bits[:ncell].tolist(), strict=True)
+        for d in range(state.geometry.size)
+        if m >> d & 1
+    )
+    name = "XYZ-Wing" if tenths == 44 else _WING_NAMES[k]
+    return _commit(state, SeStep(name, tenths / 10, (), removed))
+
+
+def _unique_rectangle(state: CandidateState) -> SeStep | None:
+    """SE's unique rectangles of types 1, 2 and 4 (4.5)."""
+    from csp_sudoku._kernels.se_patterns import unique_rectangles
+
+    lay = _layout(state.geometry)
+    out = np.empty((state.geometry.ncells, 2), dtype=np.int32)
+    n = int(unique_rectangles(state.masks, state.values, lay.cell_line, lay.units, lay.ukind, out))
+    if n == 0:
+        return None
+    removed = tuple((int(c), int(d) + 1) for c, d in out[:n].tolist())
+    return _commit(state, SeStep("Unique Rectangle", 4.5, (), removed))
+
+
+def _bug(state: CandidateState) -> SeStep | None:
+    """SE's bivalue universal grave, type 1 (5.6): every empty cell but one is
+    bivalue and the one has three candidates; its digit seen three times in a
+    unit of it must go there (else the grid would have two solutions)."""
+    g = state.geometry
+    empty = state.values == 0
+    counts = np.array([bin(int(m)).count("1") for m in state.masks])
+    odd = np.flatnonzero(empty & (counts != 2))
+    if odd.size != 1 or counts[odd[0]] != 3:
+        return None
+    cell = int(odd[0])
+    bits = state.digit_bits()
+    for u in range(g.nunits):
+        cells = g.units[u]
+        if cell not in cells:
+            continue
+        for d in state.candidates(cell):
+            if int(bits[cells, d - 1].sum()) == 3:
+                return _commit(state, SeStep("BUG type 1", 5.6, ((cell, d),)))
+    return None
+
+
+# --------------------------------------------------------------------------- chains
+
+
+def _tenths(value: float) -> int:
+    return round(value * 10)
+
+
+def _conclusion(size: int, k: int, on: bool) -> tuple[tuple[Pair, ...], tuple[Pair, ...]]:
+    """A chain's conclusion on candidate ``k``: ``(placements, removals)``, placing
+    it (ON) or removing it (OFF)."""
+    pair = ((k // size, k % size + 1),)
+    return (pair, ()) if on else ((), pair)
+
+
+def _static_chains(state: CandidateState) -> SeStep | None:
+    """SE's static family (6.5-7.x): bidirectional X-, Y- and XY-cycles, forcing
+    X-chains and forcing chains; the easiest hint, then the least complex, as
+    SE sorts them (X before Y before XY among equals)."""
+    from csp_sudoku._kernels.se_chains import (
+        length_steps,
+        static_cycles,
+        static_forcing,
+        static_path,
+    )
+
+    g = state.geometry
+    lay = _layout(g)
+    t = tables(g)
+    alive = _alive8(state)
+    ncand = alive.size
+    n = g.size
+    # (tenths, complexity, SE's sort key, then position) -> the hint
+    best: tuple[tuple[int, ...], SeStep] | None = None
+
+    def offer(key: tuple[int, ...], step: SeStep) -> None:
+        nonlocal best
+        if best is None or key < best[0]:
+            best = (key, step)
+
+    cells = np.empty(ncand, dtype=np.int32)
+    digits = np.empty(ncand, dtype=np.int32)
+    res = np.empty(2, dtype=np.int64)
+    for group, (xr, yr, family, key, name) in enumerate(
+        (
+            (True, False, "X- or Y-cycle", 2, "Bidirectional X-Cycle"),
+            (False, True, "X- or Y-cycle", 3, "Bidirectional Y-Cycle"),
+            (True, True, "forcing chain", 4, "Bidirectional Cycle"),
+        )
+    ):
+        static_cycles(
+            alive,
+            t.column_candidates,
+            lay.corder,
+            lay.ncellcols,
+            xr,
+            yr,
+            lay.see,
+            n,
+            cells,
+            digits,
+            res,
+        )
+        if res[0] >= 0:
+            comp, ne = int(res[0]), int(res[1])
+            removed = tuple(
+                (int(c), int(d) + 1)
+                for c, d in zip(cells[:ne].tolist(), digits[:ne].tolist(), strict=True)
+            )
+            tenths = _tenths(SE_CHAIN_BASE[family]) + int(length_steps(comp))
+            offer((tenths, comp, key, group, -1), SeStep(name, tenths / 10, (), removed, comp))
+        if not xr:
+            continue
+        elim = np.empty(ncand, dtype=np.int32)
+        place = np.empty(ncand, dtype=np.int32)
+        static_forcing(alive, t.column_candidates, lay.corder, lay.ncellcols, yr, elim, place)
+        chain_family = "forcing chain" if yr else "forcing X-chain"
+        for k in np.flatnonzero((elim >= 0) | (place >= 0)).tolist():
+            for comp, on in ((int(elim[k]), False), (int(place[k]), True)):
+                if comp < 0:
+                    continue
+                tenths = _tenths(SE_CHAIN_BASE[chain_family]) + int(length_steps(comp))
+                if best is not None and (tenths, comp) > best[0][:2]:
+                    continue
+                lits = np.empty(comp, dtype=np.int32)
+                m = static_path(
+                    alive, t.column_candidates, lay.corder, lay.ncellcols, yr, k, int(on), lits
+                )
+                chain = tuple(((x % ncand) // n, x % n + 1, x < ncand) for x in lits[:m].tolist())
+                placed, removed = _conclusion(n, k, on)
+                name = "Forcing Chain" if yr else "Forcing X-Chain"
+                step = SeStep(name, tenths / 10, placed, removed, comp, chain=chain)
+                offer((tenths, comp, key, group, 2 * k + int(on)), step)
+    if best is None:
+        return None
+    return _commit(state, best[1])
+
+
+def _premises(alive: NDArray[np.int8], with_off: bool) -> NDArray[np.int32]:
+    live = np.flatnonzero(alive).astype(np.int32)
+    if not with_off:
+        return live
+    ncand = alive.size
+    out = np.empty(2 * live.size, dtype=np.int32)
+    out[0::2] = live
+    out[1::2] = live + ncand
+    return out
+
+
+def _propagate(
+    state: CandidateState, premises: NDArray[np.int32], dynamic: bool, yrule: bool
+) -> tuple[NDArray[np.int32], NDArray[np.int32]]:
+    from csp_sudoku._kernels.se_chains import propagate_many
+
+    lay = _layout(state.geometry)
+    t = tables(state.geometry)
+    alive = _alive8(state)
+    anc = np.empty((premises.size, 2 * alive.size), dtype=np.int32)
+    absurd = np.empty(premises.size, dtype=np.int32)
+    propagate_many(
+        alive, t.column_candidates, lay.corder, lay.ncellcols, premises, dynamic, yrule, anc, absurd
+    )
+    return anc, absurd
+
+
+def _nishio(state: CandidateState) -> SeStep | None:
+    """SE's Nishio forcing chains (7.5): dynamic chains on one digit that contradict."""
+    from csp_sudoku._kernels.se_chains import length_steps
+
+    alive = _alive8(state)
+    prem = _premises(alive, True)
+    _anc, absurd = _propagate(state, prem, True, False)
+    hits = np.flatnonzero(absurd >= 0)
+    if hits.size == 0:
+        return None
+    i = int(hits[np.argmin(absurd[hits])])
+    comp = int(absurd[i])
+    lit = int(prem[i])
+    ncand = alive.size
+    placed, removed = _conclusion(state.geometry.size, lit % ncand, lit >= ncand)
+    tenths = _tenths(SE_CHAIN_BASE["Nishio"]) + int(length_steps(comp))
+    return _commit(state, SeStep("Nishio Forcing Chains", tenths / 10, placed, removed, comp))
+
+
+_MULTIPLE_NAMES = {
+    1: "Double Forcing Chains",
+    5: "Cell Forcing Chains",
+    6: "Region Forcing Chains",
+    7: "Contradiction Forcing Chains",
+}
+
+
+def _multiple(state: CandidateState, dynamic: bool) -> SeStep | None:
+    """SE's cell and region forcing chains (8.0 static, 8.5 dynamic, with the
+    dynamic contradiction and double forcing chains): the easiest hint of the
+    family (:func:`csp_sudoku._kernels.se_chains.best_multiple`), applied."""
+    from csp_sudoku._kernels.se_chains import best_multiple
+
+    g = state.geometry
+    t = tables(g)
+    lay = _layout(g)
+    alive = _alive8(state)
+    ncand = alive.size
+    prem = _premises(alive, dynamic)
+    anc, absurd = _propagate(state, prem, dynamic, True)
+    step = 2 if dynamic else 1
+    row_on = np.full(ncand, -1, dtype=np.int64)
+    row_off = np.full(ncand, -1, dtype=np.int64)
+    row_on[prem[::step]] = np.arange(0, prem.size, step)
+    if dynamic:
+        row_off[prem[1::2] - ncand] = np.arange(1, prem.size, 2)
+    base = _tenths(SE_CHAIN_BASE["dynamic" if dynamic else "multiple"])
+    best = np.empty(5, dtype=np.int64)
+    best_multiple(
+        alive,
+        t.column_candidates,
+        lay.ncellcols,
+        prem,
+        anc,
+        absurd,
+        row_on,
+        row_off,
+        dynamic,
+        base,
+        best,
+    )
+    if best[0] < 0:
+        return None
+    tenths, comp, key, _pos, target = (int(v) for v in best)
+    placed, removed = _conclusion(g.size, target % ncand, target < ncand)
+    prefix = "Dynamic " if dynamic else ""
+    return _commit(state, SeStep(prefix + _MULTIPLE_NAMES[key], tenths / 10, placed, removed, comp))
+
+
+def _refutation(state: CandidateState, rating: FallbackRating) -> SeStep | None:
+    """Beyond SE's dynamic forcing chains: the human model's level 1 and 2 chains."""
+    from csp_sudoku.human.chains import find_chain_move
+
+    move = find_chain_move(state)
+    if move is None:
+        return None
+    name = "Dynamic Forcing Chains (+)" if move.level <= 1 else "Nested Forcing Chains"
+    value = rating(move.level, move.form, move.length)
+    step = SeStep(
+        name, value, move.placements, move.eliminations, move.length, move.level, move.form
+    )
+    return _commit(state, step)
+
+
+# --------------------------------------------------------------------------- the loop
+
+
+Finder = Callable[[CandidateState], "SeStep | None"]
+
+#: SE's first techniques, in its order (the same for both raters).
+_FIRST: tuple[Finder, ...] = (
+    _hidden_single,
+    lambda s: _basic(s, "locking", direct=True),
+    lambda s: _basic(s, "hidden", 2, direct=True),
+    _naked_single,
+    lambda s: _basic(s, "hidden", 3, direct=True),
+    lambda s: _basic(s, "locking"),
+    lambda s: _basic(s, "naked", 2),
+    lambda s: _basic(s, "fish", 2),
+    lambda s: _basic(s, "hidden", 2),
+    lambda s: _basic(s, "naked", 3),
+    lambda s: _basic(s, "fish", 3),
+    lambda s: _basic(s, "hidden", 3),
+)
+
+_QUADS: tuple[Finder, ...] = (
+    lambda s: _basic(s, "naked", 4),
+    lambda s: _basic(s, "fish", 4),
+    lambda s: _basic(s, "hidden", 4),
+)
+
+#: SE's techniques between the size-3 subsets and its chains, in its order:
+#: SukakuExplainer's (the strong-linked fishes and the larger wings are its own)
+#: and Sudoku Explainer 1.2.1's.
+_MIDDLE: dict[str, tuple[Finder, ...]] = {
+    "sukaku": (
+        lambda s: _strong_links(s, 2),
+        lambda s: _wing(s, 2),
+        _unique_rectangle,
+        *_QUADS,
+        lambda s: _strong_links(s, 3),
+        lambda s: _wing(s, 3),
+        _bug,
+        lambda s: _strong_links(s, 4),
+        lambda s: _wing(s, 4),
+        lambda s: _strong_links(s, 5),
+        lambda s: _wing(s, 5),
+        lambda s: _strong_links(s, 6),
+    ),
+    "classic": (
+        lambda s: _wing(s, 2),
+        _unique_rectangle,
+        *_QUADS,
+        _bug,
+    ),
+}
+
+#: SE's chain families, cheapest first (SukakuExplainer tries its TUVWXYZ-Wing,
+#: 7.5, right after the forcing chains).
+_CHAINS: dict[str, tuple[Finder, ...]] = {
+    "sukaku": (
+        _static_chains,
+        lambda s: _wing(s, 6),
+        _nishio,
+        lambda s: _multiple(s, False),
+        lambda s: _multiple(s, True),
+    ),
+    "classic": (
+        _static_chains,
+        _nishio,
+        lambda s: _multiple(s, False),
+        lambda s: _multiple(s, True),
+    ),
+}
+
+#: The raters whose order can be replayed.
+PROFILES: tuple[str, ...] = ("sukaku", "classic")
+
+
+def _next_step(state: CandidateState, rating: FallbackRating, profile: str) -> SeStep | None:
+    for find in _FIRST + _MIDDLE[profile] + _CHAINS[profile]:
+        step = find(state)
+        if step is not None:
+            return step
+    return _refutation(state, rating)
+
+
+def se_solve(
+    puzzle: Puzzle,
+    rating: FallbackRating,
+    *,
+    profile: str = "sukaku",
+    max_steps: int | None = None,
+) -> SeRun:
+    """Replay Sudoku Explainer's solving order on ``puzzle``.
+
+    Args:
+        puzzle: the puzzle (any geometry; SE's own values are for 9x9).
+        rating: the ER of a graded-refutation chain beyond SE's dynamic
+            forcing chains, from its level, form and length.
+        profile: whose order: ``sukaku`` (SukakuExplainer's serate, with its
+            strong-linked fishes and larger wings) or ``classic`` (Sudoku
+            Explainer 1.2.1's serate).
+        max_steps: stop after this many hints (None: until solved or stuck).
+
+    Returns:
+        The :class:`SeRun`.
+
+    Raises:
+        ArgumentError: for an unknown profile.
+        ChainBudgetExceeded: when a level-2 search runs past its budget.
+    """
+    if profile not in PROFILES:
+        raise ArgumentError(f"unknown profile {profile!r}; choose from {', '.join(PROFILES)}")
+    state = CandidateState.from_puzzle(puzzle)
+    run = SeRun()
+    limit = max_steps if max_steps is not None else 4 * puzzle.geometry.ncandidates
+    while len(run.steps) < limit and not state.is_solved():
+        if state.is_contradiction():
+            run.stopped = "stuck"
+            break
+        step = _next_step(state, rating, profile)
+        if step is None:
+            run.stopped = "stuck"
+            break
+        run.steps.append(step)
+    run.solved = state.is_solved() and not state.is_contradiction()
+    return run
+
+
+__all__ = ["PROFILES", "FallbackRating", "SeRun", "SeStep", "length_bonus", "se_solve"]
