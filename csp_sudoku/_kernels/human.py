@@ -33,6 +33,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from csp_sudoku._kernels.status import CONTRADICTION, SOLVED, STEP_LIMIT, STUCK
+
 # --------------------------------------------------------------------------- singles
 
 
@@ -125,8 +127,8 @@ def singles_run(  # type: ignore[no-untyped-def]
     the ``rec_*`` arrays (``rec_options``: how many singles were available).
 
     Returns:
-        (steps, status): status 1 solved, 0 stuck (no single), -1 contradiction,
-        2 the step limit was reached first.
+        (steps, status): status a :class:`~csp_sudoku._kernels.status.RunStatus`
+        value (solved, stuck: no single, contradiction, or the step limit reached first).
     """
     ncells = masks.shape[0]
     oc = np.empty(ncells * 4 + units.shape[0] * units.shape[1], dtype=np.int32)
@@ -138,14 +140,14 @@ def singles_run(  # type: ignore[no-untyped-def]
     while True:
         cnt = scan_singles(masks, values, units, oc, od, ou, seen)
         if cnt < 0:
-            return steps, -1
+            return steps, CONTRADICTION
         if cnt == 0:
             for c in range(ncells):
                 if values[c] == 0:
-                    return steps, 0
-            return steps, 1
+                    return steps, STUCK
+            return steps, SOLVED
         if steps >= max_steps:
-            return steps, 2
+            return steps, STEP_LIMIT
         k = 0
         if use_rand:
             k = int(rand[steps] * cnt)
@@ -175,20 +177,20 @@ def singles_rounds(masks, values, peers, npeers, units):  # type: ignore[no-unty
     while True:
         cnt = scan_singles(masks, values, units, oc, od, ou, seen)
         if cnt < 0:
-            return rounds, -1
+            return rounds, CONTRADICTION
         if cnt == 0:
             for c in range(ncells):
                 if values[c] == 0:
-                    return rounds, 0
-            return rounds, 1
+                    return rounds, STUCK
+            return rounds, SOLVED
         for k in range(cnt):
             c = oc[k]
             if values[c] != 0:
                 if values[c] != od[k]:
-                    return rounds + 1, -1
+                    return rounds + 1, CONTRADICTION
                 continue
             if masks[c] & (np.int64(1) << (od[k] - 1)) == 0:
-                return rounds + 1, -1
+                return rounds + 1, CONTRADICTION
             place(masks, values, peers, npeers, c, od[k])
         rounds += 1
 

@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from csp_sudoku._kernels.status import RunStatus
 from csp_sudoku.core.errors import ArgumentError, NotUniqueError, SudokuError
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.core.seeds import as_generator
@@ -286,7 +287,7 @@ def _check_techniques(techniques: Sequence[str]) -> tuple[str, ...]:
 
 def _singles_steps(
     state: CandidateState, rng: np.random.Generator | None, max_steps: int
-) -> tuple[list[Step], int]:
+) -> tuple[list[Step], RunStatus]:
     """Run singles in the compiled kernel until none is left; return the steps and status."""
     from csp_sudoku._kernels.human import singles_run
 
@@ -319,7 +320,7 @@ def _singles_steps(
             strict=True,
         )
     ]
-    return steps, int(status)
+    return steps, RunStatus(int(status))
 
 
 class _Guide:
@@ -578,9 +579,10 @@ def solve_path(
                 if steps:
                     path.steps.extend(steps)
                     step = steps[-1]
-                if status < 0:
+                contradicted = status is RunStatus.CONTRADICTION
+                if contradicted:
                     path.contradiction = True
-                if steps or status < 0:
+                if steps or contradicted:
                     break
             elif tech == "subsets":
                 step = _subset_step(state, max_subset, subset_memo, guide)
