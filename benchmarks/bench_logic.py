@@ -12,8 +12,9 @@ For each set, the same puzzles go through
 
 Times are wall seconds per puzzle, measured around the one call, on one core
 per worker process (``--jobs`` processes share out the puzzles; both solvers
-get the same split). Medians and 95th percentiles of the same puzzles are
-compared, ours against the peer's.
+get the same split), and the process's CPU seconds over the same call (less
+sensitive to other jobs on a shared machine). Medians and 95th percentiles of
+the same puzzles are compared, ours against the peer's.
 
     .venv/bin/python benchmarks/bench_logic.py --sample 100 --jobs 2
 """
@@ -46,37 +47,37 @@ def sample(name: str, n: int, seed: int = 0) -> list[str]:
     return [lines[i] for i in sorted(idx)]
 
 
-def ours(puzzle: str) -> tuple[bool, float, int]:
+def ours(puzzle: str) -> tuple[bool, float, int, float]:
     import csp_sudoku as cs
     from csp_sudoku.human.path import solve_path
 
     p = cs.parse(puzzle)
-    t = time.perf_counter()
+    c, t = time.process_time(), time.perf_counter()
     path = solve_path(p)
     text = "\n".join(path.describe())  # the explanation, as `explain` prints it
-    dt = time.perf_counter() - t
+    dt, dc = time.perf_counter() - t, time.process_time() - c
     logical = path.solved and not any(s.kind in ("oracle", "refutation") for s in path.steps)
-    return logical and bool(text), dt, path.max_level
+    return logical and bool(text), dt, path.max_level, dc
 
 
-def peer(puzzle: str) -> tuple[bool, float, int]:
+def peer(puzzle: str) -> tuple[bool, float, int, float]:
     import io
     from contextlib import redirect_stdout
 
     from larsdoku import solve
 
-    t = time.perf_counter()
+    c, t = time.process_time(), time.perf_counter()
     with redirect_stdout(io.StringIO()):
         r = solve(puzzle, no_oracle=True)
-    dt = time.perf_counter() - t
-    return bool(r.get("success")) and not r.get("stalled"), dt, -1
+    dt, dc = time.perf_counter() - t, time.process_time() - c
+    return bool(r.get("success")) and not r.get("stalled"), dt, -1, dc
 
 
 def _warm(fn: Any) -> None:
     fn("7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5...........")
 
 
-def run(fn: Any, puzzles: list[str], jobs: int) -> list[tuple[bool, float, int]]:
+def run(fn: Any, puzzles: list[str], jobs: int) -> list[tuple[bool, float, int, float]]:
     if jobs <= 1:
         _warm(fn)
         return [fn(p) for p in puzzles]
@@ -85,8 +86,9 @@ def run(fn: Any, puzzles: list[str], jobs: int) -> list[tuple[bool, float, int]]
         return list(ex.map(fn, puzzles, chunksize=1))
 
 
-def summary(res: list[tuple[bool, float, int]]) -> dict[str, Any]:
+def summary(res: list[tuple[bool, float, int, float]]) -> dict[str, Any]:
     t = np.array([r[1] for r in res]) * 1e3
+    cpu = np.array([r[3] for r in res]) * 1e3
     levels: dict[int, int] = {}
     for r in res:
         levels[r[2]] = levels.get(r[2], 0) + 1
@@ -96,6 +98,8 @@ def summary(res: list[tuple[bool, float, int]]) -> dict[str, Any]:
         "median_ms": round(float(np.median(t)), 2),
         "p95_ms": round(float(np.percentile(t, 95)), 2),
         "mean_ms": round(float(t.mean()), 2),
+        "cpu_median_ms": round(float(np.median(cpu)), 2),
+        "cpu_p95_ms": round(float(np.percentile(cpu, 95)), 2),
         "max_level": dict(sorted(levels.items())),
     }
 

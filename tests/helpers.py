@@ -252,6 +252,21 @@ def named_eliminations(state: CandidateState, size: int) -> Iterator[tuple[str, 
                         yield "fish", el
 
 
+def states_before(puzzle: Puzzle, kinds: tuple[str, ...]) -> Iterator[CandidateState]:
+    """The candidate states a default solve path of ``puzzle`` meets just before
+    each of its steps of one of ``kinds`` (``subset``, ``chain``, ...), as copies."""
+    from csp_sudoku.human.path import solve_path
+
+    state = CandidateState.from_puzzle(puzzle)
+    for step in solve_path(puzzle).steps:
+        if step.kind in kinds:
+            yield state.copy()
+        for c, d in step.placements:
+            state.place(c, d)
+        for c, d in step.eliminations:
+            state.eliminate(c, d)
+
+
 def generated_puzzles(geometry: Geometry, count: int, seed: int, remove: int) -> list[Puzzle]:
     """Unique puzzles on ``geometry``: a solved grid from csp_sudoku.solve (first row
     shuffled), ``remove`` random cells emptied, kept when csp_sudoku.is_unique says so."""

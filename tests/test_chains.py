@@ -191,3 +191,48 @@ def test_generated_16x16_chains_are_sound() -> None:
         for st in path.steps:
             assert all(s[c] == d for c, d in st.placements)
             assert all(s[c] != d for c, d in st.eliminations)
+
+
+def test_lean_level0_refutation_equals_refute_all() -> None:
+    """refute_level0 gives refute_all's level-0 chain lengths and fixpoints, and
+    leaves the state as it found it; _first_size1 is subset_search's first
+    size-1 application, also on states that contradict."""
+    from csp_sudoku._kernels.chains import _first_size1, refute_all, refute_level0
+    from csp_sudoku._kernels.human import subset_search
+    from csp_sudoku.human._tables import tables
+    from csp_sudoku.human.chains import _base, _free
+    from tests.helpers import states_before
+
+    rng = np.random.default_rng(3)
+    lines = [STUCK, *load_lines("forum_hardest_11plus.txt", limit=1)]
+    runs = 0
+    for line in lines:
+        p = cs.parse(line)
+        t = tables(p.geometry)
+        cc, kc = t.column_candidates, t.candidate_columns
+        for st in list(states_before(p, ("chain",)))[::3]:
+            base = _base(st)
+            cands = _free(base)
+            arrays = (base.alive, base.on, base.cnt, base.cov)
+            before = [a.copy() for a in arrays]
+            n, ncand = cands.size, base.alive.size
+            want, got = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+            wa, wo = np.empty((n, ncand), np.int8), np.empty((n, ncand), np.int8)
+            ga, go = np.empty((n, ncand), np.int8), np.empty((n, ncand), np.int8)
+            budget = np.array([10**9], dtype=np.int64)
+            refute_all(*arrays, cc, kc, cands, 0, 1, 0, budget, want, True, wa, wo, False)
+            refute_level0(*arrays, cc, kc, cands, got, True, ga, go)
+            assert all(np.array_equal(a, b) for a, b in zip(arrays, before, strict=True))
+            assert np.array_equal(want, got)
+            fix = want < 0
+            assert np.array_equal(wa[fix], ga[fix]) and np.array_equal(wo[fix], go[fix])
+            runs += n
+            live = st.alive()
+            for drop in (0, 20, 60):
+                lv = live.copy()
+                lv[rng.choice(lv.size, drop)] = False
+                o1, o2 = np.zeros((1, 2), np.int32), np.zeros((1, 2), np.int32)
+                hit = _first_size1(lv, cc, kc, o2)
+                assert hit == (subset_search(lv, cc, kc, 1, True, o1) > 0)
+                assert not hit or np.array_equal(o1, o2)
+    assert runs > 1000

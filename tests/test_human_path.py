@@ -193,3 +193,18 @@ def test_explain_bad_input(argv: list[str], capsys: pytest.CaptureFixture[str]) 
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("csp-sudoku: error:") and "Traceback" not in err
+
+
+def test_the_solution_only_saves_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The path's searches use the puzzle's solution to skip work that cannot
+    find anything; without it (the plain searches) every path is the same."""
+    from csp_sudoku.human import path as path_module
+
+    puzzles = [parse(x) for x in lines_of("top1465.txt", limit=3, step=500)]
+    puzzles += [parse(x) for x in lines_of("forum_hardest_11plus.txt", limit=1)]
+    puzzles += generated_puzzles(Geometry.standard(16), 1, seed=21, remove=120)
+    guided = [solve_path(p).to_json() for p in puzzles]
+    monkeypatch.setattr(path_module._Guide, "mask", lambda self: None)
+    plain = [solve_path(p).to_json() for p in puzzles]
+    assert plain == guided
+    assert any('"kind": "chain"' in x for x in guided)

@@ -17,7 +17,13 @@ from csp_sudoku.human.subsets import (
     find_subsets_upto,
     smallest_subsets,
 )
-from tests.helpers import generated_puzzles, lines_of, named_eliminations, solution_of
+from tests.helpers import (
+    generated_puzzles,
+    lines_of,
+    named_eliminations,
+    solution_of,
+    states_before,
+)
 
 
 def _states(lines: list[str], per_puzzle: int, rng: np.random.Generator) -> list[CandidateState]:
@@ -179,3 +185,55 @@ def test_bad_size() -> None:
     assert "covered by" in SubsetApplication(1, (100,), (90,), ((0, 1),), None).describe(
         st.geometry
     )
+
+
+def _app_set(rows: np.ndarray, n: int) -> set[tuple[tuple[int, ...], tuple[int, ...]]]:
+    return {(tuple(sorted(r[:n])), tuple(sorted(r[n:]))) for r in rows.tolist()}
+
+
+def test_path_searches_find_what_subset_search_finds() -> None:
+    """On a state with no smaller application, the path's searches (guided by the
+    solution, or the plain growth from A's largest column, whole or from given
+    roots) find the same applications as the search in order; the order's part
+    from one lowest column is that part of the full list."""
+    from csp_sudoku._kernels.human import subset_search, subset_search_from
+    from csp_sudoku._kernels.subsets import size_search
+    from csp_sudoku.human._tables import tables
+
+    rng = np.random.default_rng(5)
+    puzzles = [parse(x) for x in lines_of("top1465.txt", limit=4, step=300)]
+    puzzles += generated_puzzles(Geometry.standard(16), 1, seed=21, remove=120)
+    checked = found = 0
+    for p in puzzles:
+        g = p.geometry
+        t = tables(g)
+        cc, kc = t.column_candidates, t.candidate_columns
+        sol = solution_of(p)
+        mask = np.zeros(g.ncandidates, dtype=np.bool_)
+        mask[np.arange(g.ncells) * g.size + np.asarray(sol, dtype=np.int64) - 1] = True
+        for st in states_before(p, ("subset", "chain")):
+            alive = st.alive()
+            for n in range(1, 5):
+                out = np.empty((4096, 2 * n), dtype=np.int32)
+                m = int(subset_search(alive, cc, kc, n, False, out))
+                want = _app_set(out[:m], n)
+                roots = rng.choice(cc.shape[0], 30, replace=False).astype(np.int32)
+                rooted = {app for app in want if set(app[0]) & set(roots.tolist())}
+                every = np.empty(0, dtype=np.int32)
+                for solution in (mask, np.empty(0, dtype=np.bool_)):
+                    got = np.empty((4096, 2 * n), dtype=np.int32)
+                    k = int(size_search(alive, cc, kc, solution, n, False, got, every))
+                    assert k == len(want) and _app_set(got[:k], n) == want
+                    k = int(size_search(alive, cc, kc, solution, n, False, got, roots))
+                    assert k == len(rooted) and _app_set(got[:k], n) == rooted
+                if m:
+                    low = np.unique(np.sort(out[:m, :n], axis=1)[:, 0])
+                    lowest = np.array([int(rng.choice(low))], dtype=np.int32)
+                    part = np.empty((m, 2 * n), dtype=np.int32)
+                    k = int(subset_search_from(alive, cc, kc, n, part, lowest))
+                    head = [r for r in out[:m].tolist() if min(r[:n]) == lowest[0]]
+                    assert part[:k].tolist() == head
+                    found += 1
+                    break
+                checked += 1
+    assert checked >= 100 and found >= 20

@@ -46,7 +46,7 @@ import numpy as np
 from numba import njit
 
 from csp_sudoku._kernels import init_numba_target
-from csp_sudoku._kernels.human import subset_search
+from csp_sudoku._kernels.human import _holds, subset_search
 
 init_numba_target()  # numba's CPU target without its BLAS probe (see there)
 
@@ -182,11 +182,7 @@ def propagate(alive, on, cnt, cov, cc, kc, rec, par, meta, lit_rec, ext, maxsub,
                             _off_parent(rec, par, meta, lit_rec, ext, r, ncand, cc[c, s])
                         return r
                     if cnt[c] == 1:
-                        x = -1
-                        for s in range(width):
-                            if alive[cc[c, s]]:
-                                x = cc[c, s]
-                                break
+                        x = _first_live(alive, cc, c)
                         if x < 0 or on[x]:
                             continue
                         on[x] = 1
@@ -201,6 +197,51 @@ def propagate(alive, on, cnt, cov, cc, kc, rec, par, meta, lit_rec, ext, maxsub,
             return -1
 
 
+@njit(cache=True, inline="always")
+def _first_live(alive, cc, c):  # type: ignore[no-untyped-def]
+    """The first live candidate of column ``c`` (in ``cc`` order), -1 for none."""
+    for s in range(cc.shape[1]):
+        if alive[cc[c, s]]:
+            return cc[c, s]
+    return -1
+
+
+@njit(cache=True)
+def _first_size1(live, cc, kc, out):  # type: ignore[no-untyped-def]
+    """The first application of size 1 in :func:`subset_search`'s order, into
+    ``out[0]`` (A then B); False when there is none.
+
+    A is the lowest column with live candidates all inside one other column
+    B holding more: B is the first such column of A's first candidate, as the
+    search's one branching step takes them.
+    """
+    width = cc.shape[1]
+    for a in range(cc.shape[0]):
+        x = _first_live(live, cc, a)
+        if x < 0:
+            continue
+        for j in range(kc.shape[1]):
+            b = kc[x, j]
+            if b < 0 or b == a:
+                continue
+            inside = True
+            for s in range(width):
+                y = cc[a, s]
+                if live[y] and not _holds(kc, y, b):
+                    inside = False
+                    break
+            if not inside:
+                continue
+            # B holds a live candidate outside A
+            for s in range(width):
+                z = cc[b, s]
+                if live[z] and not _holds(kc, z, a):
+                    out[0, 0] = a
+                    out[0, 1] = b
+                    return True
+    return False
+
+
 @njit(cache=True)
 def _subset_move(alive, on, cc, kc, rec, par, meta, lit_rec, ext, maxsub, apps):  # type: ignore[no-untyped-def]
     """Apply the first subset-rule application of the smallest size; False if none."""
@@ -211,7 +252,10 @@ def _subset_move(alive, on, cc, kc, rec, par, meta, lit_rec, ext, maxsub, apps):
         live[x] = alive[x] != 0 and on[x] == 0
     out = np.empty((1, 2 * maxsub), dtype=np.int32)
     for n in range(1, maxsub + 1):
-        if subset_search(live, cc, kc, n, True, out) == 0:
+        if n == 1:
+            if not _first_size1(live, cc, kc, out):
+                continue
+        elif subset_search(live, cc, kc, n, True, out) == 0:
             continue
         a = meta[3]
         if a >= apps.shape[0]:
@@ -545,3 +589,321 @@ def find_record(rec, meta, lit):  # type: ignore[no-untyped-def]
         if rec[i, 0] == lit:
             return i
     return -1
+
+
+@njit(cache=True)
+def verity_best(alive, on, cov, cc, row_of, out_alive, out_on):  # type: ignore[no-untyped-def]
+    """The column of the best cell or region forcing chain from the fixpoints.
+
+    For every uncovered column (ascending) with at least two hypotheses
+    (``row_of[x]``: the row of candidate ``x`` in ``out_alive``/``out_on``, -1
+    for none; a column with a member of row -2 is known to have no common
+    conclusion and is passed over), the literals every member's fixpoint reaches that the base
+    does not hold: candidates ON in all (not ON in ``on``) and OFF in all
+    (alive in ``alive``). The best column has the fewest members, then the
+    most ONs, then the most OFFs (the first such column).
+
+    Returns:
+        ``(column, first ON, first OFF)``: the candidate indices of the column's
+        first common ON and OFF (-1 for none); column -1 when no column has a
+        common conclusion.
+    """
+    ncols = cc.shape[0]
+    width = cc.shape[1]
+    ncand = alive.shape[0]
+    rows = np.empty(width, dtype=np.int32)
+    best = -1
+    best_m = 0
+    best_on = 0
+    best_off = 0
+    first_on = -1
+    first_off = -1
+    for col in range(ncols):
+        if cov[col]:
+            continue
+        m = 0
+        skip = False
+        for s in range(width):
+            r = row_of[cc[col, s]]
+            if r >= 0:
+                rows[m] = r
+                m += 1
+            elif r == -2:
+                skip = True
+        if skip or m < 2 or (best >= 0 and m > best_m):
+            continue
+        n_on = 0
+        n_off = 0
+        f_on = -1
+        f_off = -1
+        for x in range(ncand):
+            if on[x] == 0:
+                every = True
+                for i in range(m):
+                    if out_on[rows[i], x] == 0:
+                        every = False
+                        break
+                if every:
+                    n_on += 1
+                    if f_on < 0:
+                        f_on = x
+            if alive[x] != 0:
+                every = True
+                for i in range(m):
+                    if out_alive[rows[i], x] != 0:
+                        every = False
+                        break
+                if every:
+                    n_off += 1
+                    if f_off < 0:
+                        f_off = x
+        if n_on == 0 and n_off == 0:
+            continue
+        if best < 0 or (m, -n_on, -n_off) < (best_m, -best_on, -best_off):
+            best = col
+            best_m = m
+            best_on = n_on
+            best_off = n_off
+            first_on = f_on
+            first_off = f_off
+    return best, first_on, first_off
+
+
+@njit(cache=True)
+def verity_needs(alive, on, cov, cc, row_of, out_alive, out_on, solution):  # type: ignore[no-untyped-def]
+    """The solution candidates whose fixpoints :func:`verity_best` needs.
+
+    ``row_of`` gives the fixpoints of the other free candidates (ON in
+    ``on`` excluded, alive in ``alive``). In an uncovered column with at least
+    two free members, a common conclusion of all members is a literal the
+    solution candidate's fixpoint reaches, so it holds in the solution: when
+    the other members' fixpoints share no such literal (ON of a solution
+    candidate, OFF of another) the column has none. The solution member of a
+    column that may have one is needed (True in the result).
+    """
+    ncols = cc.shape[0]
+    width = cc.shape[1]
+    ncand = alive.shape[0]
+    need = np.zeros(ncand, dtype=np.bool_)
+    rows = np.empty(width, dtype=np.int32)
+    for col in range(ncols):
+        if cov[col]:
+            continue
+        m = 0
+        t = -1
+        for s in range(width):
+            x = cc[col, s]
+            if alive[x] == 0 or on[x] != 0:
+                continue
+            if solution[x]:
+                t = x
+            elif row_of[x] >= 0:
+                rows[m] = row_of[x]
+                m += 1
+        if t < 0 or m == 0 or need[t]:
+            continue
+        for x in range(ncand):
+            if solution[x]:
+                if on[x] != 0:
+                    continue
+                every = True
+                for i in range(m):
+                    if out_on[rows[i], x] == 0:
+                        every = False
+                        break
+            else:
+                if alive[x] == 0:
+                    continue
+                every = True
+                for i in range(m):
+                    if out_alive[rows[i], x] != 0:
+                        every = False
+                        break
+            if every:
+                need[t] = True
+                break
+    return need
+
+
+@njit(cache=True)
+def _lean_parents(q, kinds, infos, creators, lit_rec, cc, ncand, i, out):  # type: ignore[no-untyped-def]
+    """The parents of record ``i`` of :func:`refute_level0` (as :func:`propagate`
+    gives them), written to ``out``; returns their count."""
+    kind = kinds[i]
+    m = 0
+    if kind == ELIM:
+        out[0] = creators[i]
+        return 1
+    if kind == SINGLE or (kind == CONTRA and creators[i] < 0):
+        # the other candidates of the column, removed before
+        c = infos[i]
+        x = q[i] if kind == SINGLE else -1
+        for s in range(cc.shape[1]):
+            y = cc[c, s]
+            if y != x:
+                r = lit_rec[ncand + y]
+                if r >= 0:
+                    out[m] = r
+                    m += 1
+        return m
+    if kind == CONTRA:
+        # two placements in one column: the record processed and the other one
+        out[0] = creators[i]
+        m = 1
+        r = lit_rec[-infos[i] - 1]
+        if r >= 0:
+            out[1] = r
+            m = 2
+        return m
+    return 0
+
+
+@njit(cache=True)
+def refute_level0(alive, on, cnt, cov, cc, kc, cands, out_len, keep, out_alive, out_on):  # type: ignore[no-untyped-def]
+    """:func:`refute_all` at level 0 (singles only), the same results, faster.
+
+    Each hypothesis runs in place and is undone from a log (no copies), and
+    its records keep no parent lists: when it contradicts, the ancestors of
+    the contradiction are found by walking back through the parents the rules
+    imply (an elimination's placement, the removals that left a single or
+    emptied a column, the two placements of a clash), which are the parents
+    :func:`propagate` records.
+    """
+    ncand = alive.shape[0]
+    width = cc.shape[1]
+    kk = kc.shape[1]
+    nrec = 2 * ncand + 2
+    q = np.empty(nrec, dtype=np.int32)  # literal of each record (-1: contradiction)
+    kinds = np.empty(nrec, dtype=np.int8)
+    infos = np.empty(nrec, dtype=np.int32)  # column (a clash: -(other candidate) - 1)
+    creators = np.empty(nrec, dtype=np.int32)  # the record processed when made
+    lit_rec = np.full(2 * ncand, -1, dtype=np.int32)
+    cov_log = np.empty(cc.shape[0], dtype=np.int32)
+    cnt_log = np.empty(nrec * kk, dtype=np.int32)
+    stamp = np.zeros(nrec, dtype=np.int8)
+    stack = np.empty(nrec, dtype=np.int32)
+    pbuf = np.empty(width + 2, dtype=np.int32)
+    for h in range(cands.shape[0]):
+        k0 = cands[h]
+        on[k0] = 1
+        q[0] = k0
+        kinds[0] = ASSUME
+        infos[0] = -1
+        creators[0] = -1
+        lit_rec[k0] = 0
+        n = 1
+        head = 0
+        ncov = 0
+        ncnt = 0
+        contra = -1
+        while head < n and contra < 0:
+            i = head
+            head += 1
+            lit = q[i]
+            if lit < ncand:
+                k = lit
+                for t in range(kk):
+                    c = kc[k, t]
+                    if c < 0:
+                        break
+                    if cov[c]:
+                        continue
+                    cov[c] = 1
+                    cov_log[ncov] = c
+                    ncov += 1
+                    for s in range(width):
+                        j = cc[c, s]
+                        if j == k or not alive[j]:
+                            continue
+                        if on[j]:
+                            q[n] = -1
+                            kinds[n] = CONTRA
+                            infos[n] = -j - 1
+                            creators[n] = i
+                            contra = n
+                            n += 1
+                            break
+                        alive[j] = 0
+                        q[n] = ncand + j
+                        kinds[n] = ELIM
+                        infos[n] = c
+                        creators[n] = i
+                        lit_rec[ncand + j] = n
+                        n += 1
+                    if contra >= 0:
+                        break
+            else:
+                j = lit - ncand
+                for t in range(kk):
+                    c = kc[j, t]
+                    if c < 0:
+                        break
+                    if cov[c]:
+                        continue
+                    cnt[c] -= 1
+                    cnt_log[ncnt] = c
+                    ncnt += 1
+                    if cnt[c] == 0:
+                        q[n] = -1
+                        kinds[n] = CONTRA
+                        infos[n] = c
+                        creators[n] = -1
+                        contra = n
+                        n += 1
+                        break
+                    if cnt[c] == 1:
+                        x = _first_live(alive, cc, c)
+                        if x < 0 or on[x]:
+                            continue
+                        on[x] = 1
+                        q[n] = x
+                        kinds[n] = SINGLE
+                        infos[n] = c
+                        creators[n] = i
+                        lit_rec[x] = n
+                        n += 1
+        if contra >= 0:
+            # the ancestors of the contradiction (chain_length)
+            total = 0
+            top = 0
+            m = _lean_parents(q, kinds, infos, creators, lit_rec, cc, ncand, contra, pbuf)
+            for p in range(m):
+                r = pbuf[p]
+                if stamp[r] == 0:
+                    stamp[r] = 1
+                    stack[top] = r
+                    top += 1
+            while top > 0:
+                top -= 1
+                r = stack[top]
+                total += 1
+                m = _lean_parents(q, kinds, infos, creators, lit_rec, cc, ncand, r, pbuf)
+                for p in range(m):
+                    r2 = pbuf[p]
+                    if stamp[r2] == 0:
+                        stamp[r2] = 1
+                        stack[top] = r2
+                        top += 1
+            out_len[h] = total
+            for r in range(n):
+                stamp[r] = 0
+        else:
+            out_len[h] = -1
+            if keep:
+                out_alive[h, :] = alive
+                out_on[h, :] = on
+        # undo
+        for r in range(n):
+            lit = q[r]
+            if lit < 0:
+                continue
+            lit_rec[lit] = -1
+            if lit < ncand:
+                on[lit] = 0
+            else:
+                alive[lit - ncand] = 1
+        for r in range(ncov):
+            cov[cov_log[r]] = 0
+        for r in range(ncnt):
+            cnt[cnt_log[r]] += 1
+    return 0

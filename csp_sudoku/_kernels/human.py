@@ -20,7 +20,10 @@ Kernels:
 * :func:`refute_many`: the refutation of many candidates (Pelanek, section on
   the refutation score).
 * :func:`subset_search`: the constraint subset rule (Hunt, Pong, Tucker,
-  theorem "Constraint Subset Rule").
+  theorem "Constraint Subset Rule"), every application of a size in search
+  order (:func:`subset_search_from`: the part of that list from given lowest
+  columns). The solve path's faster searches for a state with no smaller
+  application are in :mod:`csp_sudoku._kernels.subsets`.
 
 Nothing imports this module at package import time.
 """
@@ -31,6 +34,7 @@ import numpy as np
 from numba import njit
 
 from csp_sudoku._kernels import init_numba_target
+from csp_sudoku._kernels.status import CONTRADICTION, SOLVED, STEP_LIMIT, STUCK
 
 init_numba_target()  # numba's CPU target without its BLAS probe (see there)
 
@@ -126,8 +130,8 @@ def singles_run(  # type: ignore[no-untyped-def]
     the ``rec_*`` arrays (``rec_options``: how many singles were available).
 
     Returns:
-        (steps, status): status 1 solved, 0 stuck (no single), -1 contradiction,
-        2 the step limit was reached first.
+        (steps, status): status a :class:`~csp_sudoku._kernels.status.RunStatus`
+        value (solved, stuck: no single, contradiction, or the step limit reached first).
     """
     ncells = masks.shape[0]
     oc = np.empty(ncells * 4 + units.shape[0] * units.shape[1], dtype=np.int32)
@@ -139,14 +143,14 @@ def singles_run(  # type: ignore[no-untyped-def]
     while True:
         cnt = scan_singles(masks, values, units, oc, od, ou, seen)
         if cnt < 0:
-            return steps, -1
+            return steps, CONTRADICTION
         if cnt == 0:
             for c in range(ncells):
                 if values[c] == 0:
-                    return steps, 0
-            return steps, 1
+                    return steps, STUCK
+            return steps, SOLVED
         if steps >= max_steps:
-            return steps, 2
+            return steps, STEP_LIMIT
         k = 0
         if use_rand:
             k = int(rand[steps] * cnt)
@@ -176,20 +180,20 @@ def singles_rounds(masks, values, peers, npeers, units):  # type: ignore[no-unty
     while True:
         cnt = scan_singles(masks, values, units, oc, od, ou, seen)
         if cnt < 0:
-            return rounds, -1
+            return rounds, CONTRADICTION
         if cnt == 0:
             for c in range(ncells):
                 if values[c] == 0:
-                    return rounds, 0
-            return rounds, 1
+                    return rounds, STUCK
+            return rounds, SOLVED
         for k in range(cnt):
             c = oc[k]
             if values[c] != 0:
                 if values[c] != od[k]:
-                    return rounds + 1, -1
+                    return rounds + 1, CONTRADICTION
                 continue
             if masks[c] & (np.int64(1) << (od[k] - 1)) == 0:
-                return rounds + 1, -1
+                return rounds + 1, CONTRADICTION
             place(masks, values, peers, npeers, c, od[k])
         rounds += 1
 
@@ -243,50 +247,31 @@ def refute_many(masks, values, peers, npeers, units, cells, digits, rand, limit)
 
 @njit(cache=True)
 def subset_search(alive, column_candidates, candidate_columns, n, first, out):  # type: ignore[no-untyped-def]
-    """Applications of the constraint subset rule of size ``n`` (see :func:`rooted_subset_search`)."""
-    return rooted_subset_search(
-        alive, column_candidates, candidate_columns, n, first, out, np.empty(0, dtype=np.int32)
-    )
+    """Applications of the constraint subset rule of size ``n``, in search order.
+
+    The order: A's lowest column ascending, then depth first (see
+    :func:`_subset_core`); every (A, B) once.
+    """
+    ncols = column_candidates.shape[0]
+    order = np.arange(ncols).astype(np.int32)
+    return _subset_core(alive, column_candidates, candidate_columns, n, first, out, order, order)
 
 
 @njit(cache=True)
-def rooted_subset_search(alive, column_candidates, candidate_columns, n, first, out, roots):  # type: ignore[no-untyped-def]
-    """Applications of the constraint subset rule of size ``n``.
+def subset_search_from(alive, column_candidates, candidate_columns, n, out, lowest):  # type: ignore[no-untyped-def]
+    """The part of :func:`subset_search`'s list whose A has its lowest column in
+    ``lowest`` (ascending), in the same order."""
+    ncols = column_candidates.shape[0]
+    rank = np.arange(ncols).astype(np.int32)
+    return _subset_core(alive, column_candidates, candidate_columns, n, False, out, lowest, rank)
 
-    Hunt, Pong, Tucker, *Difficulty-Driven Sudoku Puzzle Generation*, theorem
-    "Constraint Subset Rule": ``n`` pairwise disjoint constraints A (no two
-    share a live candidate) whose live candidates all lie in ``n`` constraints
-    B let every other live candidate of B go.
 
-    The search is depth first: A starts with its lowest column ``a1``; a
-    candidate of A not yet covered branches on its other columns as the next B;
-    once A is covered, the next A is a column above ``a1``, disjoint from A,
-    sharing a candidate with B (and inside B when B is full). Only *connected*
-    applications are produced (A and B linked by shared candidates); any other
-    application splits into connected ones of smaller sizes that eliminate at
-    least as much. B never contains an A column (such an application reduces
-    to a smaller one too). A choice tried at a level is barred (in the same
-    role) from its later siblings' subtrees, so each (A, B) is written once.
-
-    Args:
-        alive: one bool per candidate (exact-cover row).
-        column_candidates: ``(ncols, N)`` candidates of every column.
-        candidate_columns: ``(ncand, k)`` columns of every candidate, -1 padded.
-        n: the size.
-        first: stop at the first application found.
-        out: ``(cap, 2n)`` int32; row i gets A (n columns) then B (n columns).
-        roots: empty for every application; else columns ``r``: only the
-            applications whose A contains one of them (grown from ``r``; the
-            other A columns may be lower). A rooted search may list an
-            application twice; it is meant for "is there one touching these
-            columns" questions.
-
-    Returns:
-        The number of applications found (rows beyond ``cap`` are not written).
-    """
+@njit(cache=True)
+def _live_columns(alive, column_candidates):  # type: ignore[no-untyped-def]
+    """Per column, its live candidates: ``(count, candidates)``, the candidates
+    packed at the front of each row in ``column_candidates`` order."""
     ncols = column_candidates.shape[0]
     width = column_candidates.shape[1]
-    ncand = alive.shape[0]
     colk = np.zeros(ncols, dtype=np.int32)
     colc = np.empty((ncols, width), dtype=np.int32)
     for c in range(ncols):
@@ -297,6 +282,123 @@ def rooted_subset_search(alive, column_candidates, candidate_columns, n, first, 
                 colc[c, k] = x
                 k += 1
         colk[c] = k
+    return colk, colc
+
+
+@njit(cache=True, inline="always")
+def _holds(candidate_columns, x, c):  # type: ignore[no-untyped-def]
+    """True when candidate ``x`` lies in column ``c``."""
+    for j in range(candidate_columns.shape[1]):  # noqa: SIM110 (numba: no generators in any)
+        if candidate_columns[x, j] == c:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _free_bound(xs, nx, covered, in_a, candidate_columns, mark, tick):  # type: ignore[no-untyped-def]
+    """A lower bound on the B columns still needed: candidates of ``xs[:nx]``
+    that no B covers yet (``covered[x] == 0``) and that pairwise share no
+    column outside A (``in_a``) each need a B of their own. ``mark`` is
+    scratch space, stamped with ``tick`` (which must be new)."""
+    bound = 0
+    for i in range(nx):
+        x = xs[i]
+        if covered[x] != 0:
+            continue
+        free = True
+        for j in range(candidate_columns.shape[1]):
+            c = candidate_columns[x, j]
+            if c >= 0 and not in_a[c] and mark[c] == tick:
+                free = False
+                break
+        if free:
+            bound += 1
+            for j in range(candidate_columns.shape[1]):
+                c = candidate_columns[x, j]
+                if c >= 0:
+                    mark[c] = tick
+    return bound
+
+
+@njit(cache=True, inline="always")
+def _first_uncovered(ulist, nu, vb):  # type: ignore[no-untyped-def]
+    """The first candidate of ``ulist[:nu]`` no B covers yet, -1 for none."""
+    for i in range(nu):
+        if vb[ulist[i]] == 0:
+            return ulist[i]
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _covers_rest(b, ulist, nu, vb, candidate_columns):  # type: ignore[no-untyped-def]
+    """True when column ``b`` holds every candidate of ``ulist[:nu]`` no B covers yet."""
+    for i in range(nu):
+        u = ulist[i]
+        if vb[u] == 0 and not _holds(candidate_columns, u, b):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _emit(alist, blist, n, colk, colc, in_u, out, nout):  # type: ignore[no-untyped-def]
+    """Write (A, B) as output row ``nout`` when B holds a live candidate outside A
+    (``in_u``: the candidates of A), returning ``nout + 1``; else ``nout``.
+    Rows beyond ``out``'s capacity are counted, not written."""
+    for i in range(n):
+        b = blist[i]
+        for t in range(colk[b]):
+            if not in_u[colc[b, t]]:
+                if nout < out.shape[0]:
+                    for q in range(n):
+                        out[nout, q] = alist[q]
+                        out[nout, n + q] = blist[q]
+                return nout + 1
+    return nout
+
+
+@njit(cache=True)
+def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roots, rank):  # type: ignore[no-untyped-def]
+    """Applications of the constraint subset rule of size ``n``.
+
+    Hunt, Pong, Tucker, *Difficulty-Driven Sudoku Puzzle Generation*, theorem
+    "Constraint Subset Rule": ``n`` pairwise disjoint constraints A (no two
+    share a live candidate) whose live candidates all lie in ``n`` constraints
+    B let every other live candidate of B go.
+
+    The search is depth first: A starts with a column ``a1`` of ``roots`` (in
+    that order); a candidate of A not yet covered branches on its other
+    columns as the next B; once A is covered, the next A is a column of rank
+    at least ``rank[a1]``, disjoint from A, sharing a candidate with B (and
+    inside B when B is full). Only *connected* applications are produced (A
+    and B linked by shared candidates); any other application splits into
+    connected ones of smaller sizes that eliminate at least as much. B never
+    contains an A column (such an application reduces to a smaller one too).
+    A choice tried at a level is barred (in the same role) from its later
+    siblings' subtrees, so each (A, B) is written once per root.
+
+    Two cuts leave the output and its order as they are: a root whose
+    candidates need more than ``n`` columns to cover is skipped
+    (:func:`_free_bound`), and the last B must cover the rest of A (any
+    other ends its branch at once).
+
+    Args:
+        alive: one bool per candidate (exact-cover row).
+        column_candidates: ``(ncols, N)`` candidates of every column.
+        candidate_columns: ``(ncand, k)`` columns of every candidate, -1 padded.
+        n: the size.
+        first: stop at the first application found.
+        out: ``(cap, 2n)`` int32; row i gets A (n columns) then B (n columns).
+        roots: the columns A is grown from, in order.
+        rank: per column; A's other columns have a rank at least ``rank[a1]``
+            (all equal: no bound; the column index: ``a1`` is A's lowest).
+
+    Returns:
+        The number of applications found (rows beyond ``cap`` are not written).
+    """
+    ncols = column_candidates.shape[0]
+    width = column_candidates.shape[1]
+    ncand = alive.shape[0]
+    colk, colc = _live_columns(alive, column_candidates)
     uA = np.zeros(ncand, dtype=np.int8)
     vB = np.zeros(ncand, dtype=np.int32)
     inA = np.zeros(ncols, dtype=np.bool_)
@@ -321,13 +423,15 @@ def rooted_subset_search(alive, column_candidates, candidate_columns, n, first, 
     ntried = np.zeros(depth, dtype=np.int32)
     ncand_a = np.zeros(depth, dtype=np.int32)
     nout = 0
-    rooted = roots.shape[0] > 0
-    nroots = roots.shape[0] if rooted else ncols
-    for ri in range(nroots):
-        a1 = roots[ri] if rooted else ri
+    mark = np.zeros(ncols, dtype=np.int64)
+    for ri in range(roots.shape[0]):
+        a1 = roots[ri]
         if colk[a1] == 0:
             continue
         inA[a1] = True
+        if _free_bound(colc[a1], colk[a1], vB, inA, candidate_columns, mark, ri + 1) > n:
+            inA[a1] = False  # its candidates need more than n columns to cover
+            continue
         alist[0] = a1
         for s in range(colk[a1]):
             uA[colc[a1, s]] = 1
@@ -341,11 +445,7 @@ def rooted_subset_search(alive, column_candidates, candidate_columns, n, first, 
             if expand:
                 # classify the current node and push it (or record a leaf)
                 expand = False
-                x = -1
-                for i in range(nU):
-                    if vB[ulist[i]] == 0:
-                        x = ulist[i]
-                        break
+                x = _first_uncovered(ulist, nU, vB)
                 if x >= 0:
                     if nB < n:
                         lv += 1
@@ -356,21 +456,9 @@ def rooted_subset_search(alive, column_candidates, candidate_columns, n, first, 
                         ntried[lv] = 0
                 elif nA == n:
                     if nB == n:  # (fewer B than A covering A happens only in a contradiction)
-                        hit = False
-                        for i in range(nB):
-                            b = blist[i]
-                            for t in range(colk[b]):
-                                if uA[colc[b, t]] == 0:
-                                    hit = True
-                                    break
-                            if hit:
-                                break
-                        if hit:
-                            if nout < out.shape[0]:
-                                for q in range(n):
-                                    out[nout, q] = alist[q]
-                                    out[nout, n + q] = blist[q]
-                            nout += 1
+                        found = _emit(alist, blist, n, colk, colc, uA, out, nout)
+                        if found > nout:
+                            nout = found
                             if first:
                                 break
                 else:
@@ -387,7 +475,7 @@ def rooted_subset_search(alive, column_candidates, candidate_columns, n, first, 
                                 continue
                             for j in range(kk):
                                 a = candidate_columns[y, j]
-                                if a < 0 or (a <= a1 and not rooted):
+                                if a < 0 or rank[a] < rank[a1]:
                                     continue
                                 if inA[a] or inB[a] or ban_a[a] or stamp[a] == tick:
                                     continue
@@ -435,6 +523,8 @@ def rooted_subset_search(alive, column_candidates, candidate_columns, n, first, 
                     cb = candidate_columns[x, pos[lv]]
                     pos[lv] += 1
                     if cb >= 0 and not inA[cb] and ban_b[cb] == 0:
+                        if nB == n - 1 and not _covers_rest(cb, ulist, nU, vB, candidate_columns):
+                            continue  # the last B must cover the rest of A
                         b = cb
                         break
                 if b < 0:

@@ -26,6 +26,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 from csp_sudoku._kernels import init_numba_target
+from csp_sudoku._kernels.status import CONTRADICTION, SOLVED, STUCK
 from csp_sudoku.core.geometry import Geometry
 
 init_numba_target()  # numba's CPU target without its BLAS probe (see there)
@@ -222,7 +223,7 @@ def contradiction(
 def singles_fixpoint(
     masks: I64, values: NDArray[np.int8], units: I64, peers: I64, n: Int
 ) -> int:  # pragma: no cover - compiled
-    """Naked and hidden singles until none is left: 1 solved, 0 stuck, -1 contradiction."""
+    """Naked and hidden singles until none is left: SOLVED, STUCK or CONTRADICTION (:mod:`.status`)."""
     nu = units.shape[0]
     once = np.empty(nu, dtype=np.int64)
     union = np.empty(nu, dtype=np.int64)
@@ -232,7 +233,7 @@ def singles_fixpoint(
             if values[c] == 0:
                 m = masks[c]
                 if m == 0:
-                    return -1
+                    return CONTRADICTION
                 if m & (m - 1) == 0:
                     place(masks, values, peers, c, low_digit(m))
                     changed = True
@@ -249,10 +250,10 @@ def singles_fixpoint(
                         place(masks, values, peers, c, low_digit(h))
                         changed = True
         if contradiction(masks, values, units, n):
-            return -1
+            return CONTRADICTION
         if not changed:
             break
-    return 1 if count_empty(values) == 0 else 0
+    return SOLVED if count_empty(values) == 0 else STUCK
 
 
 @njit(cache=True)
@@ -645,10 +646,10 @@ def _backtracking(
             vv = values.copy()
             place(mm, vv, peers, c, dt)
             s = singles_fixpoint(mm, vv, units, peers, n)
-            if s == -1:
+            if s == CONTRADICTION:
                 result = do
                 break
-            if s == 1:
+            if s == SOLVED:
                 result = dt
                 break
         if result:

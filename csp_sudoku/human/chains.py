@@ -48,7 +48,7 @@ marks alone. The tests replay every chain with an independent checker.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -234,7 +234,10 @@ class ChainSettings:
 
 
 def find_chain_move(
-    state: CandidateState, settings: ChainSettings = ChainSettings()
+    state: CandidateState,
+    settings: ChainSettings = ChainSettings(),
+    *,
+    solution: NDArray[np.bool_] | None = None,
 ) -> ChainMove | None:
     """The cheapest chain move in ``state``: lowest level, then shortest chain.
 
@@ -243,45 +246,40 @@ def find_chain_move(
     tried (levels 0 and 1). Returns None when no level up to
     ``settings.max_level`` finds a move.
 
-    Raises:
-        ChainBudgetExceeded: the level-2 search ran past ``settings.budget``.
-    """
-    from csp_sudoku._kernels.chains import refute_all
+    ``solution`` (one bool per candidate, True on a solution's candidates)
+    only saves work: a candidate of the solution cannot lead to a
+    contradiction (its consequences all hold in the solution), so its
+    hypothesis runs only when the forcing-chain forms need its fixpoint. The
+    move is the same without it. It is ignored when the state has lost one of
+    its candidates.
 
+    Raises:
+        ChainBudgetExceeded: the level-2 search ran past ``settings.budget``
+            (counting only the hypotheses run).
+    """
     g = state.geometry
-    t = tables(g)
     base = _base(state)
     cands = _free(base)
     if cands.size == 0:
         return None
-    ncand = base.alive.size
-    inner_sub = settings.max_subset if settings.inner_level >= 1 else 0
+    # the solution's candidates, when the state keeps every one of them
+    true = np.zeros(cands.size, dtype=np.bool_)
+    if solution is not None and np.all(base.alive[solution] != 0):
+        true = solution[cands]
     # level 2 keeps the first contradiction it meets: candidates of cells with
     # fewest candidates first, where short nested chains are most likely
     per_cell = base.alive.reshape(g.ncells, g.size).sum(axis=1)
-    by_cell = cands[np.argsort(per_cell[cands // g.size], kind="stable")]
+    by_cell = np.argsort(per_cell[cands // g.size], kind="stable")
     for level in range(settings.max_level + 1):
-        order = by_cell if level >= 2 else cands
+        # positions in cands, in the order the level tries them
+        order = by_cell if level >= 2 else np.arange(cands.size)
         keep = settings.verity and level <= 1
-        lens = np.empty(cands.size, dtype=np.int64)
-        rows = cands.size if keep else 0
-        out_alive = np.empty((rows, ncand), dtype=np.int8)
-        out_on = np.empty((rows, ncand), dtype=np.int8)
-        budget = np.array([settings.budget], dtype=np.int64)
-        refute_all(
-            base.alive, base.on, base.cnt, base.cov, t.column_candidates, t.candidate_columns,
-            order, level, settings.max_subset, inner_sub, budget, lens, keep, out_alive, out_on,
-            level >= 2,
-        )  # fmt: skip
-        if np.any(lens == -2):
-            raise ChainBudgetExceeded(
-                f"the level-{level} refutation search ran past its budget of "
-                f"{settings.budget} inner hypotheses"
-            )
+        run = order[~true[order]]
+        lens, out_alive, out_on = _refute(base, g, cands[run], level, settings, keep)
         hits = np.flatnonzero(lens >= 0)
         if hits.size:
             best = int(hits[np.argmin(lens[hits])])
-            k = int(order[best])
+            k = int(cands[run[best]])
             chain = build_chain(state, k, level, settings, base=base)
             return ChainMove(
                 "contradiction",
@@ -293,56 +291,129 @@ def find_chain_move(
                 options=int(hits.size),
             )
         if keep:
-            move = _verity(state, base, cands, out_alive, out_on, level, settings)
+            # the fixpoints by candidate; a solution candidate's runs only
+            # where its column may have a common conclusion
+            row_of = np.full(base.alive.size, -1, dtype=np.int32)
+            row_of[cands[run]] = np.arange(run.size, dtype=np.int32)
+            fix = _Fixpoints(row_of, out_alive, out_on)
+            if solution is not None and true.any():
+                fix = _with_solution_rows(base, g, cands[true], fix, solution, level, settings)
+            move = _verity(state, base, fix, level, settings)
             if move is not None:
                 return move
     return None
 
 
-def _verity(
-    state: CandidateState,
+def _refute(
     base: _Base,
+    g: Geometry,
     cands: NDArray[np.int32],
-    out_alive: NDArray[np.int8],
-    out_on: NDArray[np.int8],
     level: int,
     settings: ChainSettings,
-) -> ChainMove | None:
-    """Cell and region forcing chains from the fixpoints of every hypothesis."""
-    g = state.geometry
+    keep: bool,
+) -> tuple[NDArray[np.int64], NDArray[np.int8], NDArray[np.int8]]:
+    """The hypotheses of ``cands`` at ``level``: chain lengths (-1 at a fixpoint)
+    and, with ``keep``, the fixpoints (see :func:`csp_sudoku._kernels.chains.refute_all`).
+
+    Raises:
+        ChainBudgetExceeded: a level-2 search ran past ``settings.budget``.
+    """
+    from csp_sudoku._kernels.chains import refute_all, refute_level0
+
     t = tables(g)
-    cc = t.column_candidates
-    row_of = np.full(base.alive.size, -1, dtype=np.int64)
-    row_of[cands] = np.arange(cands.size)
-    best: tuple[int, int, int, list[int], list[int]] | None = None
-    for col in np.flatnonzero(base.cov == 0).tolist():
-        members = [int(x) for x in cc[col] if row_of[x] >= 0]
-        if len(members) < 2:
-            continue
-        rows = row_of[members]
-        all_on = np.all(out_on[rows] != 0, axis=0) & (base.on == 0)
-        all_off = np.all(out_alive[rows] == 0, axis=0) & (base.alive != 0)
-        ons = np.flatnonzero(all_on).tolist()
-        offs = np.flatnonzero(all_off).tolist()
-        if not ons and not offs:
-            continue
-        key = (len(members), -len(ons), -len(offs))
-        if best is None or key < best[:3]:
-            best = (key[0], key[1], key[2], ons, offs)
-            best_col, best_members = col, members
-    if best is None:
+    ncand = base.alive.size
+    inner_sub = settings.max_subset if settings.inner_level >= 1 else 0
+    lens = np.empty(cands.size, dtype=np.int64)
+    rows = cands.size if keep else 0
+    out_alive = np.empty((rows, ncand), dtype=np.int8)
+    out_on = np.empty((rows, ncand), dtype=np.int8)
+    if level == 0:
+        refute_level0(
+            base.alive, base.on, base.cnt, base.cov, t.column_candidates, t.candidate_columns,
+            cands, lens, keep, out_alive, out_on,
+        )  # fmt: skip
+        return lens, out_alive, out_on
+    budget = np.array([settings.budget], dtype=np.int64)
+    refute_all(
+        base.alive, base.on, base.cnt, base.cov, t.column_candidates, t.candidate_columns,
+        cands, level, settings.max_subset, inner_sub, budget, lens, keep, out_alive, out_on,
+        level >= 2,
+    )  # fmt: skip
+    if np.any(lens == -2):
+        raise ChainBudgetExceeded(
+            f"the level-{level} refutation search ran past its budget of "
+            f"{settings.budget} inner hypotheses"
+        )
+    return lens, out_alive, out_on
+
+
+class _Fixpoints(NamedTuple):
+    """The fixpoints of hypotheses: ``alive[r]``/``on[r]`` for candidate ``x`` at
+    row ``r = row_of[x]`` (-1: none; -2: none needed, its columns have no
+    common conclusion)."""
+
+    row_of: NDArray[np.int32]
+    alive: NDArray[np.int8]
+    on: NDArray[np.int8]
+
+
+def _with_solution_rows(
+    base: _Base,
+    g: Geometry,
+    true_cands: NDArray[np.int32],
+    fix: _Fixpoints,
+    solution: NDArray[np.bool_],
+    level: int,
+    settings: ChainSettings,
+) -> _Fixpoints:
+    """``fix`` with the fixpoints of the solution candidates the forcing chains need.
+
+    A common conclusion of a column's hypotheses holds in the solution (the
+    solution candidate's fixpoint holds only such literals), so a column
+    whose other members' fixpoints share no literal the solution agrees with
+    has none; a solution candidate all of whose columns are such is not run
+    (row -2).
+    """
+    from csp_sudoku._kernels.chains import verity_needs
+
+    cc = tables(g).column_candidates
+    need = verity_needs(base.alive, base.on, base.cov, cc, *fix, solution)
+    want = true_cands[need[true_cands]]
+    row_of = fix.row_of.copy()
+    row_of[true_cands[~need[true_cands]]] = -2
+    if not want.size:
+        return _Fixpoints(row_of, fix.alive, fix.on)
+    _lens, more_alive, more_on = _refute(base, g, want, level, settings, True)
+    row_of[want] = fix.alive.shape[0] + np.arange(want.size, dtype=np.int32)
+    return _Fixpoints(
+        row_of, np.concatenate([fix.alive, more_alive]), np.concatenate([fix.on, more_on])
+    )
+
+
+def _verity(
+    state: CandidateState, base: _Base, fix: _Fixpoints, level: int, settings: ChainSettings
+) -> ChainMove | None:
+    """Cell and region forcing chains from the fixpoints of the hypotheses."""
+    from csp_sudoku._kernels.chains import verity_best
+
+    g = state.geometry
+    cc = tables(g).column_candidates
+    best_col, first_on, first_off = (
+        int(v) for v in verity_best(base.alive, base.on, base.cov, cc, *fix)
+    )
+    if best_col < 0:
         return None
-    ons, offs = best[3], best[4]
+    best_members = [int(x) for x in cc[best_col] if fix.row_of[x] >= 0]
     n = g.size
     # one conclusion per step, the one every branch's chain is cut to: a
     # placement when there is one, else the first common elimination (the
     # others, if still there, come as steps of their own)
-    conclusion = ons[0] if ons else base.alive.size + offs[0]  # literal: ON k, or OFF k
+    conclusion = first_on if first_on >= 0 else base.alive.size + first_off  # ON k, or OFF k
     chains = tuple(
         build_chain(state, k, level, settings, base=base, target=conclusion) for k in best_members
     )
-    placed = ons[:1]
-    removed = [] if ons else offs[:1]
+    placed = [first_on] if first_on >= 0 else []
+    removed = [] if first_on >= 0 else [first_off]
     return ChainMove(
         "cell" if best_col < g.ncells else "region",
         level,

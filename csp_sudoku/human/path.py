@@ -28,6 +28,10 @@ move of the first that has any, then start again from the first. Techniques:
     Mystery Out of Sudoku Difficulty: An Oracular Model*): the empty cell with
     fewest candidates, or a random empty cell when an ``rng`` is given.
 
+The subset and chain searches find the puzzle's solution first (when it has
+one) and use it only to skip work that cannot find anything: the steps are the
+same without it (docs/human_model.md, "How a path is computed").
+
 Every :class:`Step` records its ``options``: how many moves of its kind were
 available at that moment (distinct singles; applications of that subset size;
 cells with a finite refutation score; empty cells for the oracle). The path is
@@ -45,7 +49,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.core.errors import ArgumentError, NotUniqueError
+from csp_sudoku._kernels.status import RunStatus
+from csp_sudoku.core.errors import ArgumentError, NotUniqueError, SudokuError
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.core.seeds import as_generator
 from csp_sudoku.human._tables import tables
@@ -60,7 +65,7 @@ from csp_sudoku.human.chains import (
 )
 from csp_sudoku.human.costs import subset_value
 from csp_sudoku.human.state import CandidateState
-from csp_sudoku.human.subsets import apply_subset, find_subsets
+from csp_sudoku.human.subsets import applications_of, apply_subset
 
 #: Technique families a path solver can use, in their default order.
 TECHNIQUES: tuple[str, ...] = ("singles", "subsets", "chains", "refutation", "oracle")
@@ -282,7 +287,7 @@ def _check_techniques(techniques: Sequence[str]) -> tuple[str, ...]:
 
 def _singles_steps(
     state: CandidateState, rng: np.random.Generator | None, max_steps: int
-) -> tuple[list[Step], int]:
+) -> tuple[list[Step], RunStatus]:
     """Run singles in the compiled kernel until none is left; return the steps and status."""
     from csp_sudoku._kernels.human import singles_run
 
@@ -315,81 +320,124 @@ def _singles_steps(
             strict=True,
         )
     ]
-    return steps, int(status)
+    return steps, RunStatus(int(status))
 
 
-#: Above this many changed columns a full subset search is cheaper than rooted ones.
-_ROOTED_LIMIT = 48
+class _Guide:
+    """A solution of the puzzle, found once when first asked for (None when the
+    puzzle has none). The searches use it only to skip work that cannot find
+    anything (see :mod:`csp_sudoku._kernels.subsets`); the steps are the same
+    without it.
+    """
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.puzzle = puzzle
+        self._mask: NDArray[np.bool_] | None = None
+        self._known = False
+
+    def mask(self) -> NDArray[np.bool_] | None:
+        """One bool per candidate: True on the solution's candidates."""
+        if not self._known:
+            self._known = True
+            if self.puzzle.is_consistent():
+                from csp_sudoku.api import solve
+
+                solved = solve(self.puzzle)
+                if solved is not None:
+                    g = self.puzzle.geometry
+                    digits = np.asarray(solved.cells, dtype=np.int64)
+                    mask = np.zeros(g.ncandidates, dtype=np.bool_)
+                    mask[np.arange(g.ncells) * g.size + digits - 1] = True
+                    self._mask = mask
+        return self._mask
 
 
 @dataclass
 class _SubsetMemo:
-    """Per size, the live candidates when a search of that size last found nothing.
+    """Per size n, the live candidates when size n last had no application.
 
     A later application of size n must have an A column holding a candidate
     removed since then (otherwise it applied then too, or splits into smaller
     ones that did), so the next search of size n only needs to look at A grown
-    from those columns (:func:`csp_sudoku._kernels.human.rooted_subset_search`).
-    The result is the same as a full search: when a rooted search finds
-    something, the full search of that size runs and gives the step.
+    from those columns (:func:`csp_sudoku._kernels.subsets.subset_probe`).
     """
 
-    alive: dict[int, NDArray[np.bool_]] = field(default_factory=dict)
+    alive: NDArray[np.bool_] = field(default_factory=lambda: np.zeros((0, 0), dtype=np.bool_))
+    known: NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=np.bool_))
 
-
-def _none_touching(state: CandidateState, n: int, memo: _SubsetMemo) -> bool:
-    """True when the memo proves that no size-``n`` application exists now."""
-    from csp_sudoku._kernels.human import rooted_subset_search
-
-    base = memo.alive.get(n)
-    if base is None:
-        return False
-    t = tables(state.geometry)
-    alive = state.alive()
-    removed = np.flatnonzero(base & ~alive)
-    cols = np.unique(t.candidate_columns[removed].reshape(-1))
-    cols = cols[cols >= 0]
-    if cols.size > _ROOTED_LIMIT:
-        return False
-    out = np.empty((1, 2 * n), dtype=np.int32)
-    cc, kc = t.column_candidates, t.candidate_columns
-    if cols.size and rooted_subset_search(alive, cc, kc, n, True, out, cols.astype(np.int32)):
-        return False
-    memo.alive[n] = alive
-    return True
+    def fit(self, max_subset: int, ncandidates: int) -> None:
+        """Room for sizes 1..``max_subset``."""
+        if self.alive.shape != (max_subset + 1, ncandidates):
+            self.alive = np.zeros((max_subset + 1, ncandidates), dtype=np.bool_)
+            self.known = np.zeros(max_subset + 1, dtype=np.bool_)
 
 
 def _subset_step(
-    state: CandidateState, max_subset: int, memo: _SubsetMemo | None = None
+    state: CandidateState,
+    max_subset: int,
+    memo: _SubsetMemo | None = None,
+    guide: _Guide | None = None,
 ) -> Step | None:
+    """One application of the smallest size that has any, the easiest of that
+    size by Sudoku Explainer's values, the first of those in the order of
+    :func:`csp_sudoku.human.subsets.find_subsets`."""
+    from csp_sudoku._kernels.human import subset_search_from
+    from csp_sudoku._kernels.subsets import changed_roots, size_search, subset_probe
+
     g = state.geometry
-    cols_table = tables(g).column_candidates
+    t = tables(g)
+    cc, kc = t.column_candidates, t.candidate_columns
     memo = memo if memo is not None else _SubsetMemo()
-    for n in range(1, max_subset + 1):
-        if _none_touching(state, n, memo):
-            continue
-        apps = find_subsets(state, n)
-        if not apps:
-            memo.alive[n] = state.alive()
-            continue
-        # the easiest application of the size, as Sudoku Explainer would take it
-        app = min(apps, key=lambda x: subset_value(x.name, n))
-        alive = state.alive()
-        live = [x for x in cols_table[list(app.a)].reshape(-1).tolist() if alive[x]]
-        cells = sorted({x // g.size for x in live} | {c for c, _d in app.eliminations})
-        apply_subset(state, app)
-        return Step(
-            app.name or "subset",
-            "subset",
-            n,
-            (),
-            app.eliminations,
-            len(apps),
-            a=app.a,
-            b=app.b,
-            cells=tuple(cells),
-        )
-    return None
+    memo.fit(max_subset, g.ncandidates)
+    alive = state.alive()
+    solution = guide.mask() if guide is not None else None
+    if solution is None:
+        solution = np.empty(0, dtype=np.bool_)
+    # above this many changed columns a whole search is cheaper than rooted ones
+    limit = cc.shape[0] // 4
+    n = int(subset_probe(alive, cc, kc, solution, max_subset, memo.alive, memo.known, limit))
+    if n == 0:
+        return None
+    # every application of size n (the probe proved the smaller sizes empty)
+    roots = np.empty(0, dtype=np.int32)
+    if memo.known[n]:
+        roots = changed_roots(alive, memo.alive[n], cc, kc)
+        if roots.size > limit:
+            roots = np.empty(0, dtype=np.int32)
+    cap = 256
+    while True:
+        out = np.empty((cap, 2 * n), dtype=np.int32)
+        found = int(size_search(alive, cc, kc, solution, n, False, out, roots))
+        if found <= cap:
+            break
+        cap = found
+    apps = {(app.a, app.b): app for app in applications_of(state, out[:found], n, alive)}
+    # the easiest of the size; among those the first in find_subsets' order:
+    # A's lowest column first, then that column's search order
+    best = min(subset_value(app.name, n) for app in apps.values())
+    lowest = min(app.a[0] for app in apps.values() if subset_value(app.name, n) == best)
+    ordered = np.empty((len(apps), 2 * n), dtype=np.int32)
+    m = int(subset_search_from(alive, cc, kc, n, ordered, np.array([lowest], dtype=np.int32)))
+    rows = ordered[: min(m, len(apps))].tolist()
+    keys = [(tuple(sorted(r[:n])), tuple(sorted(r[n:]))) for r in rows]
+    picked = [apps[k] for k in keys if k in apps and subset_value(apps[k].name, n) == best]
+    if m > len(apps) or not picked:  # cannot happen (the sets are the same); stay exact
+        raise SudokuError("internal: the subset search and its order disagree")
+    app = picked[0]
+    live = [x for x in t.column_candidates[list(app.a)].reshape(-1).tolist() if alive[x]]
+    cells = sorted({x // g.size for x in live} | {c for c, _d in app.eliminations})
+    apply_subset(state, app)
+    return Step(
+        app.name or "subset",
+        "subset",
+        n,
+        (),
+        app.eliminations,
+        len(apps),
+        a=app.a,
+        b=app.b,
+        cells=tuple(cells),
+    )
 
 
 def _refutation_step(
@@ -416,8 +464,11 @@ def _refutation_step(
     )
 
 
-def _chain_step(state: CandidateState, settings: ChainSettings) -> Step | None:
-    move: ChainMove | None = find_chain_move(state, settings)
+def _chain_step(
+    state: CandidateState, settings: ChainSettings, guide: _Guide | None = None
+) -> Step | None:
+    solution = guide.mask() if guide is not None else None
+    move: ChainMove | None = find_chain_move(state, settings, solution=solution)
     if move is None:
         return None
     for c, d in move.placements:
@@ -512,6 +563,7 @@ def solve_path(
     ref_rng = rng if rng is not None else as_generator(None)
     chain_settings = chains if chains is not None else ChainSettings()
     subset_memo = _SubsetMemo()
+    guide = _Guide(puzzle)
     limit = max_steps if max_steps is not None else 10 * puzzle.geometry.ncandidates
 
     while len(path.steps) < limit:
@@ -527,18 +579,19 @@ def solve_path(
                 if steps:
                     path.steps.extend(steps)
                     step = steps[-1]
-                if status < 0:
+                contradicted = status is RunStatus.CONTRADICTION
+                if contradicted:
                     path.contradiction = True
-                if steps or status < 0:
+                if steps or contradicted:
                     break
             elif tech == "subsets":
-                step = _subset_step(state, max_subset, subset_memo)
+                step = _subset_step(state, max_subset, subset_memo, guide)
                 if step is not None:
                     path.steps.append(step)
                     break
             elif tech == "chains":
                 try:
-                    step = _chain_step(state, chain_settings)
+                    step = _chain_step(state, chain_settings, guide)
                 except ChainBudgetExceeded:
                     path.stopped = "budget"
                     break

@@ -20,7 +20,7 @@ n row-digits (one digit)      n column-digits (same digit)     X-Wing/Swordfish/
 ============================  ===============================  ==========================
 
 (and columns for rows in the last line). Everything else is reported without a
-name. The search (:func:`csp_sudoku._kernels.human.rooted_subset_search`) lists the
+name. The search (:func:`csp_sudoku._kernels.human.subset_search`) lists the
 *connected* applications of a size it reaches by growing A and B through
 shared candidates, each once. An application it does not reach splits into
 smaller ones that together eliminate at least as much, so searching sizes
@@ -42,8 +42,6 @@ from csp_sudoku.human.state import CandidateState
 
 _SUBSET_WORDS = {2: "pair", 3: "triple", 4: "quad"}
 _FISH = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
-#: "No roots" for the rooted search: every application.
-_NO_ROOTS = np.empty(0, dtype=np.int32)
 
 
 @dataclass(frozen=True)
@@ -127,7 +125,7 @@ def find_subsets(
     Raises:
         ArgumentError: when ``size < 1``.
     """
-    from csp_sudoku._kernels.human import rooted_subset_search
+    from csp_sudoku._kernels.human import subset_search
 
     if size < 1:
         raise ArgumentError(f"subset size must be at least 1, got {size}")
@@ -136,22 +134,20 @@ def find_subsets(
     cap = 1 if first else 4096
     while True:
         out = np.empty((cap, 2 * size), dtype=np.int32)
-        # the rooted search with no roots (not the subset_search wrapper, which is
-        # one more kernel to compile on a first run)
         found = int(
-            rooted_subset_search(
-                alive, t.column_candidates, t.candidate_columns, size, first, out, _NO_ROOTS
-            )
+            subset_search(alive, t.column_candidates, t.candidate_columns, size, first, out)
         )
         if found <= cap:
             break
         cap = found
-    return _collect(state, out[:found], size, alive)
+    return applications_of(state, out[:found], size, alive)
 
 
-def _collect(
+def applications_of(
     state: CandidateState, rows: np.ndarray, size: int, alive: np.ndarray
 ) -> list[SubsetApplication]:
+    """The distinct applications among the kernel's ``rows`` (A then B per row), in
+    their first order, with their eliminations in ``alive`` and classic names."""
     g = state.geometry
     t = tables(g)
     n = g.size

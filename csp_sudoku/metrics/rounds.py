@@ -98,6 +98,7 @@ def rounds(puzzle: PuzzleLike, max_size: int = 4) -> RoundsResult:
         ParseError: when the puzzle cannot be read.
     """
     from csp_sudoku._kernels.human import singles_rounds
+    from csp_sudoku._kernels.status import RunStatus
 
     if max_size < 2:
         raise ArgumentError(f"max_size must be at least 2, got {max_size}")
@@ -109,13 +110,14 @@ def rounds(puzzle: PuzzleLike, max_size: int = 4) -> RoundsResult:
     n_singles = 0
     by_size: dict[int, int] = {}
     by_name: dict[str, int] = {}
-    status = 0
+    status = RunStatus.STUCK
     while True:
-        r, status = singles_rounds(state.masks, state.values, t.peers, t.npeers, t.units)
+        r, code = singles_rounds(state.masks, state.values, t.peers, t.npeers, t.units)
+        status = RunStatus(int(code))
         total += int(r)
         n_singles += int(r)
-        if status != 0:
-            break  # solved (1) or contradiction (-1)
+        if status is not RunStatus.STUCK:
+            break  # solved, or a contradiction
         app = None
         for n in range(1, max_size + 1):
             found = find_subsets(state, n, first=True)
@@ -129,7 +131,7 @@ def rounds(puzzle: PuzzleLike, max_size: int = 4) -> RoundsResult:
         by_size[app.size] = by_size.get(app.size, 0) + 1
         name = app.name or "subset"
         by_name[name] = by_name.get(name, 0) + 1
-    solved = status == 1
+    solved = status is RunStatus.SOLVED
     biggest = max(by_size, default=0)
     level = level_of(solved, biggest)
     return RoundsResult(

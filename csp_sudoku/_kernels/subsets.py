@@ -1,0 +1,419 @@
+"""Compiled kernels of the path's subset step: is there an application of the
+constraint subset rule of size 1, 2, ..., and which are they at the first size
+that has any (numba).
+
+The subset step of a solve path (:mod:`csp_sudoku.human.path`) takes the
+smallest size that has an application, so a search of size ``n`` always runs
+on a state with **no application of a smaller size**. There, every
+application of size ``n`` is connected and is reached by growing it from any
+of its A columns (one the growth misses splits into smaller applications, see
+:func:`csp_sudoku._kernels.human.subset_search`), so the search may grow it
+from wherever is cheapest; the set found is the one
+:func:`~csp_sudoku._kernels.human.subset_search` lists, only the order
+differs (the caller recovers that order where it matters).
+
+Two searches of that set:
+
+* :func:`guided_subsets`, when a solution of the puzzle is known and the
+  state agrees with it (every live column keeps its solution candidate, as
+  every sound step leaves it). In an application (A, B) the ``n`` solution
+  candidates of A's columns (distinct: A is disjoint) lie in B's columns, and
+  each column holds one solution candidate, so they fill B one to one: every
+  B column's solution candidate is in A, in exactly one B column. Growing A
+  and B along that matching, a B column chosen to cover a candidate brings
+  its own solution candidate, whose A column is one of that candidate's
+  other columns: about three choices where the plain search tries every
+  column that shares a candidate with B. The solution only prunes the
+  search: the applications found are the same, each a proof from the pencil
+  marks.
+* :func:`connected_subsets`, without a solution: the plain growth, from A's
+  column of most candidates.
+
+:func:`subset_probe` runs the sizes in order with a memo per size (the live
+candidates when that size last had nothing): a later application of that
+size must have an A column that lost a candidate since (otherwise it applied
+then too), so only A grown from those columns is searched.
+
+Nothing imports this module at package import time.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from csp_sudoku._kernels.human import (
+    _emit,
+    _first_uncovered,
+    _free_bound,
+    _live_columns,
+    _subset_core,
+)
+
+
+@njit(cache=True)
+def connected_subsets(alive, column_candidates, candidate_columns, n, first, out, roots):  # type: ignore[no-untyped-def]
+    """Applications of size ``n`` whose A holds one of ``roots`` (every column when
+    ``roots`` is empty), each once, in no particular order; for a state with no
+    application of a size below ``n`` (see the module doc).
+
+    A's first column is its column of most candidates (one whose candidates
+    need more than ``n`` columns to cover goes at once, and A's other columns
+    are then small), or, with roots, the first root A holds (roots by
+    decreasing candidates; A's other columns are any non-root and the later
+    roots).
+    """
+    ncols = column_candidates.shape[0]
+    colk, _colc = _live_columns(alive, column_candidates)
+    cols = roots if roots.shape[0] > 0 else np.arange(ncols).astype(np.int32)
+    nr = cols.shape[0]
+    key = np.empty(nr, dtype=np.int64)
+    for i in range(nr):
+        key[i] = -np.int64(colk[cols[i]]) * ncols + cols[i]  # most candidates first, then by column
+    order = cols[np.argsort(key)].astype(np.int32)
+    rank = np.full(ncols, nr, dtype=np.int32)
+    for i in range(nr):
+        rank[order[i]] = i
+    return _subset_core(alive, column_candidates, candidate_columns, n, first, out, order, rank)
+
+
+@njit(cache=True)
+def solution_columns(alive, column_candidates, solution):  # type: ignore[no-untyped-def]
+    """Per column, its candidate in ``solution`` (one bool per candidate), -1 for a
+    column without live candidates; all -1 when a column with live candidates
+    lost it (the state does not agree with the solution)."""
+    ncols = column_candidates.shape[0]
+    truth = np.full(ncols, -1, dtype=np.int32)
+    for c in range(ncols):
+        live = False
+        for t in range(column_candidates.shape[1]):
+            x = column_candidates[c, t]
+            if alive[x]:
+                live = True
+                if solution[x]:
+                    truth[c] = x
+        if live and truth[c] < 0:
+            truth[:] = -1
+            return truth
+    return truth
+
+
+@njit(cache=True)
+def guided_subsets(alive, column_candidates, candidate_columns, truth, n, first, out, roots, rank):  # type: ignore[no-untyped-def]
+    """Applications of size ``n`` grown along a solution (see the module doc).
+
+    For a state with no application of a size below ``n`` that agrees with
+    the solution: ``truth`` from :func:`solution_columns` (not all -1).
+
+    A starts with a column ``a1`` of ``roots`` (in order) whose solution
+    candidate ``p1`` has no B yet. Depth first, the first candidate of A that
+    no B covers is covered by one of its columns ``c`` (not in A): when ``c``'s
+    solution candidate is ``p1``, ``c`` is ``p1``'s B; otherwise it is a new
+    solution candidate ``p``, whose A column is one of ``p``'s other columns,
+    disjoint from A, of rank at least ``rank[a1]``. A branch ends when its
+    uncovered candidates need more B columns than are left
+    (:func:`csp_sudoku._kernels.human._free_bound`); a column tried as B is barred as B from its
+    later siblings' subtrees (so each (A, B) is written once per root).
+
+    Args:
+        alive: one bool per candidate.
+        column_candidates: ``(ncols, N)`` candidates of every column.
+        candidate_columns: ``(ncand, k)`` columns of every candidate, -1 padded.
+        truth: per column, its solution candidate (-1 without live candidates).
+        n: the size.
+        first: stop at the first application found.
+        out: ``(cap, 2n)`` int32; row i gets A (n columns) then B (n columns).
+        roots: the columns A is grown from, in order.
+        rank: per column; A's other columns have a rank at least ``rank[a1]``.
+
+    Returns:
+        The number of applications found (rows beyond ``cap`` are not written).
+    """
+    cc = column_candidates
+    kc = candidate_columns
+    ncols = cc.shape[0]
+    width = cc.shape[1]
+    kk = kc.shape[1]
+    ncand = alive.shape[0]
+    colk, colc = _live_columns(alive, cc)
+    in_p = np.zeros(ncand, dtype=np.bool_)  # solution candidates of A
+    u_a = np.zeros(ncand, dtype=np.bool_)  # candidates of A
+    v_b = np.zeros(ncand, dtype=np.int32)  # B columns holding the candidate
+    in_a = np.zeros(ncols, dtype=np.bool_)
+    in_b = np.zeros(ncols, dtype=np.bool_)
+    ban_b = np.zeros(ncols, dtype=np.int32)
+    alist = np.empty(n, dtype=np.int32)
+    blist = np.empty(n, dtype=np.int32)
+    ulist = np.empty(n * width, dtype=np.int32)
+    depth = n + 1
+    ys = np.zeros(depth, dtype=np.int32)
+    ci = np.zeros(depth, dtype=np.int32)
+    ai = np.zeros(depth, dtype=np.int32)
+    add_b = np.full(depth, -1, dtype=np.int32)
+    add_a = np.full(depth, -1, dtype=np.int32)
+    tried = np.empty((depth, kk), dtype=np.int32)
+    ntried = np.zeros(depth, dtype=np.int32)
+    mark = np.zeros(ncols, dtype=np.int64)
+    tick = 0
+    nout = 0
+    for ri in range(roots.shape[0]):
+        a1 = roots[ri]
+        tick += 1
+        if colk[a1] == 0:
+            continue
+        in_a[a1] = True
+        if _free_bound(colc[a1], colk[a1], v_b, in_a, kc, mark, tick) > n:
+            in_a[a1] = False  # its candidates need more than n columns to cover
+            continue
+        p1 = truth[a1]
+        alist[0] = a1
+        n_a = 1
+        n_b = 0
+        n_u = 0
+        for s in range(colk[a1]):
+            z = colc[a1, s]
+            u_a[z] = True
+            ulist[n_u] = z
+            n_u += 1
+        in_p[p1] = True
+        pending = True  # p1 has no B yet
+        lv = -1
+        expand = True
+        stop = False
+        while True:
+            if expand:
+                expand = False
+                y = _first_uncovered(ulist, n_u, v_b)
+                if y < 0:
+                    # A covered: a leaf (A and B are as many as their solution
+                    # candidates); below size n it cannot grow (no smaller
+                    # application, so B holds only A's candidates)
+                    if n_a == n and n_b == n:
+                        found = _emit(alist, blist, n, colk, colc, u_a, out, nout)
+                        if found > nout:
+                            nout = found
+                            stop = first
+                elif n_b < n:
+                    tick += 1
+                    if _free_bound(ulist, n_u, v_b, in_a, kc, mark, tick) <= n - n_b:
+                        lv += 1
+                        ys[lv] = y
+                        ci[lv] = 0
+                        ai[lv] = 0
+                        add_b[lv] = -1
+                        add_a[lv] = -1
+                        ntried[lv] = 0
+            if lv < 0 or stop:
+                break
+            # undo this level's current choice
+            c = add_b[lv]
+            if c >= 0:
+                for t in range(colk[c]):
+                    v_b[colc[c, t]] -= 1
+                in_b[c] = False
+                n_b -= 1
+                a = add_a[lv]
+                if a >= 0:
+                    for s in range(colk[a]):
+                        u_a[colc[a, s]] = False
+                    n_u -= colk[a]
+                    in_a[a] = False
+                    n_a -= 1
+                    in_p[truth[c]] = False
+                else:
+                    pending = True
+                add_b[lv] = -1
+                add_a[lv] = -1
+            # the next choice: a column c of y as B, and the A column of c's
+            # solution candidate when it is new
+            y = ys[lv]
+            found = False
+            while ci[lv] < kk:
+                c = kc[y, ci[lv]]
+                if c >= 0 and not in_a[c] and not in_b[c] and ban_b[c] == 0:
+                    p = truth[c]
+                    if in_p[p]:
+                        if ai[lv] == 0 and pending and p == p1:
+                            ai[lv] = kk  # the one choice with this c
+                            found = True
+                            break
+                    elif n_a < n:
+                        while ai[lv] < kk:
+                            a = kc[p, ai[lv]]
+                            ai[lv] += 1
+                            if a < 0 or a == c or in_a[a] or in_b[a] or rank[a] < rank[a1]:
+                                continue
+                            ok = True
+                            for s in range(colk[a]):
+                                if u_a[colc[a, s]]:
+                                    ok = False
+                                    break
+                            if ok:
+                                add_a[lv] = a
+                                found = True
+                                break
+                        if found:
+                            break
+                    # c is done: barred as B from the later siblings' subtrees
+                    ban_b[c] += 1
+                    tried[lv, ntried[lv]] = c
+                    ntried[lv] += 1
+                ci[lv] += 1
+                ai[lv] = 0
+            if not found:
+                for t in range(ntried[lv]):
+                    ban_b[tried[lv, t]] -= 1
+                lv -= 1
+                continue
+            c = kc[y, ci[lv]]
+            add_b[lv] = c
+            in_b[c] = True
+            blist[n_b] = c
+            n_b += 1
+            for t in range(colk[c]):
+                v_b[colc[c, t]] += 1
+            a = add_a[lv]
+            if a >= 0:
+                in_p[truth[c]] = True
+                in_a[a] = True
+                alist[n_a] = a
+                n_a += 1
+                for s in range(colk[a]):
+                    z = colc[a, s]
+                    u_a[z] = True
+                    ulist[n_u] = z
+                    n_u += 1
+            else:
+                pending = False
+            expand = True
+        # undo what is left of this root's search
+        for i in range(lv + 1):
+            for t in range(ntried[i]):
+                ban_b[tried[i, t]] -= 1
+            c = add_b[i]
+            if c >= 0:
+                for t in range(colk[c]):
+                    v_b[colc[c, t]] -= 1
+                in_b[c] = False
+                a = add_a[i]
+                if a >= 0:
+                    for s in range(colk[a]):
+                        u_a[colc[a, s]] = False
+                    in_a[a] = False
+                    in_p[truth[c]] = False
+        for s in range(colk[a1]):
+            u_a[colc[a1, s]] = False
+        in_a[a1] = False
+        in_p[p1] = False
+        if stop:
+            break
+    return nout
+
+
+@njit(cache=True)
+def size_search(alive, column_candidates, candidate_columns, solution, n, first, out, roots):  # type: ignore[no-untyped-def]
+    """The applications of size ``n`` whose A holds one of ``roots`` (all when
+    ``roots`` is empty) on a state with no smaller application, each once:
+    guided by ``solution`` (one bool per candidate; empty for none) when the
+    state agrees with it, else the plain growth."""
+    truth = _truth(alive, column_candidates, solution)
+    return _size_search(alive, column_candidates, candidate_columns, truth, n, first, out, roots)
+
+
+@njit(cache=True)
+def _truth(alive, column_candidates, solution):  # type: ignore[no-untyped-def]
+    """:func:`solution_columns`, all -1 without a solution."""
+    if solution.shape[0] == 0:
+        return np.full(column_candidates.shape[0], -1, dtype=np.int32)
+    return solution_columns(alive, column_candidates, solution)
+
+
+@njit(cache=True)
+def _size_search(alive, column_candidates, candidate_columns, truth, n, first, out, roots):  # type: ignore[no-untyped-def]
+    """:func:`size_search` with the solution as :func:`solution_columns` gives it."""
+    ncols = column_candidates.shape[0]
+    if truth.max() < 0:
+        return connected_subsets(alive, column_candidates, candidate_columns, n, first, out, roots)
+    if roots.shape[0] == 0:
+        # A's first column is its column of most candidates (then the lowest)
+        colk, _colc = _live_columns(alive, column_candidates)
+        key = np.empty(ncols, dtype=np.int64)
+        for c in range(ncols):
+            key[c] = -np.int64(colk[c]) * ncols + c
+        order = np.argsort(key).astype(np.int32)
+        rank = np.empty(ncols, dtype=np.int32)
+        for i in range(ncols):
+            rank[order[i]] = i
+        return guided_subsets(
+            alive, column_candidates, candidate_columns, truth, n, first, out, order, rank
+        )
+    # A's first column is the first root it holds
+    rank = np.full(ncols, roots.shape[0], dtype=np.int32)
+    for i in range(roots.shape[0]):
+        rank[roots[i]] = i
+    return guided_subsets(
+        alive, column_candidates, candidate_columns, truth, n, first, out, roots, rank
+    )
+
+
+@njit(cache=True)
+def changed_roots(alive, base, column_candidates, candidate_columns):  # type: ignore[no-untyped-def]
+    """Columns with live candidates that lost a candidate alive in ``base``."""
+    ncols = column_candidates.shape[0]
+    hit = np.zeros(ncols, dtype=np.bool_)
+    for x in range(alive.shape[0]):
+        if base[x] and not alive[x]:
+            for j in range(candidate_columns.shape[1]):
+                c = candidate_columns[x, j]
+                if c >= 0:
+                    hit[c] = True
+    out = np.empty(ncols, dtype=np.int32)
+    k = 0
+    for c in range(ncols):
+        if hit[c]:
+            for t in range(column_candidates.shape[1]):
+                if alive[column_candidates[c, t]]:
+                    out[k] = c
+                    k += 1
+                    break
+    return out[:k]
+
+
+@njit(cache=True)
+def subset_probe(  # type: ignore[no-untyped-def]
+    alive, column_candidates, candidate_columns, solution, max_size, memo, known, limit
+):
+    """The smallest size ``1..max_size`` with an application of the subset rule, 0
+    when none has any.
+
+    ``memo[n]`` holds the live candidates when size ``n`` last had none
+    (``known[n]`` set); every size found empty now is stored there. A size
+    with a memo is searched only from the columns that lost a candidate
+    since (at most ``limit`` of them; more: the whole search).
+    """
+    out = np.empty((1, 2 * max_size), dtype=np.int32)
+    none = np.empty(0, dtype=np.int32)
+    truth = _truth(alive, column_candidates, solution)
+    for n in range(1, max_size + 1):
+        found = 1
+        if known[n]:
+            roots = changed_roots(alive, memo[n], column_candidates, candidate_columns)
+            if roots.shape[0] == 0:
+                found = 0
+            elif roots.shape[0] <= limit:
+                found = _size_search(
+                    alive, column_candidates, candidate_columns, truth, n, True, out, roots
+                )
+            else:
+                found = _size_search(
+                    alive, column_candidates, candidate_columns, truth, n, True, out, none
+                )
+        else:
+            found = _size_search(
+                alive, column_candidates, candidate_columns, truth, n, True, out, none
+            )
+        if found > 0:
+            return n
+        memo[n, :] = alive
+        known[n] = True
+    return 0
