@@ -263,7 +263,10 @@ def subset_search_from(alive, column_candidates, candidate_columns, n, out, lowe
     ``lowest`` (ascending), in the same order."""
     ncols = column_candidates.shape[0]
     rank = np.arange(ncols).astype(np.int32)
-    return _subset_core(alive, column_candidates, candidate_columns, n, False, out, lowest, rank)
+    # np.bool_: a literal False would compile _subset_core once more
+    return _subset_core(
+        alive, column_candidates, candidate_columns, n, np.bool_(False), out, lowest, rank
+    )
 
 
 @njit(cache=True)
@@ -422,14 +425,14 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
     tried = np.empty((depth, n * width * kk), dtype=np.int32)
     ntried = np.zeros(depth, dtype=np.int32)
     ncand_a = np.zeros(depth, dtype=np.int32)
-    nout = 0
+    nout = np.int64(0)  # int64 from the start, like every count passed on: one compile each
     mark = np.zeros(ncols, dtype=np.int64)
     for ri in range(roots.shape[0]):
         a1 = roots[ri]
         if colk[a1] == 0:
             continue
         inA[a1] = True
-        if _free_bound(colc[a1], colk[a1], vB, inA, candidate_columns, mark, ri + 1) > n:
+        if _free_bound(colc[a1], np.int64(colk[a1]), vB, inA, candidate_columns, mark, ri + 1) > n:
             inA[a1] = False  # its candidates need more than n columns to cover
             continue
         alist[0] = a1

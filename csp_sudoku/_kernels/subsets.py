@@ -155,21 +155,23 @@ def guided_subsets(alive, column_candidates, candidate_columns, truth, n, first,
     ntried = np.zeros(depth, dtype=np.int32)
     mark = np.zeros(ncols, dtype=np.int64)
     tick = 0
-    nout = 0
+    # int64 counters and counts from the start: numba compiles a callee once per
+    # argument type, and a literal 0 (the first pass over a loop) is one more
+    nout = np.int64(0)
     for ri in range(roots.shape[0]):
         a1 = roots[ri]
         tick += 1
         if colk[a1] == 0:
             continue
         in_a[a1] = True
-        if _free_bound(colc[a1], colk[a1], v_b, in_a, kc, mark, tick) > n:
+        if _free_bound(colc[a1], np.int64(colk[a1]), v_b, in_a, kc, mark, tick) > n:
             in_a[a1] = False  # its candidates need more than n columns to cover
             continue
         p1 = truth[a1]
         alist[0] = a1
         n_a = 1
         n_b = 0
-        n_u = 0
+        n_u = np.int64(0)
         for s in range(colk[a1]):
             z = colc[a1, s]
             u_a[z] = True
@@ -393,6 +395,7 @@ def subset_probe(  # type: ignore[no-untyped-def]
     """
     out = np.empty((1, 2 * max_size), dtype=np.int32)
     none = np.empty(0, dtype=np.int32)
+    first = np.bool_(True)  # not a literal True: the searches below compile once, as from Python
     truth = _truth(alive, column_candidates, solution)
     for n in range(1, max_size + 1):
         found = 1
@@ -402,15 +405,15 @@ def subset_probe(  # type: ignore[no-untyped-def]
                 found = 0
             elif roots.shape[0] <= limit:
                 found = _size_search(
-                    alive, column_candidates, candidate_columns, truth, n, True, out, roots
+                    alive, column_candidates, candidate_columns, truth, n, first, out, roots
                 )
             else:
                 found = _size_search(
-                    alive, column_candidates, candidate_columns, truth, n, True, out, none
+                    alive, column_candidates, candidate_columns, truth, n, first, out, none
                 )
         else:
             found = _size_search(
-                alive, column_candidates, candidate_columns, truth, n, True, out, none
+                alive, column_candidates, candidate_columns, truth, n, first, out, none
             )
         if found > 0:
             return n
