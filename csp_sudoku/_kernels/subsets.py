@@ -417,6 +417,9 @@ def subset_probe(  # type: ignore[no-untyped-def]
             )
         if found > 0:
             return n
-        memo[n, :] = alive
+        # element by element: a slice assignment makes numba compile its
+        # shape-mismatch message (string formatting: seconds of a first run)
+        for x in range(alive.shape[0]):
+            memo[n, x] = alive[x]
         known[n] = True
     return 0
