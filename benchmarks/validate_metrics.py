@@ -8,7 +8,8 @@ On ../shared/data/se_calibration.tsv (265 puzzles with SE's ER):
    graded source levels): (a) the metric's own levels against SE bands of ER,
    (b) 8 equal-count groups of the metric against 8 of ER;
 3. combined least-squares models fitted on one half (seeded split) and tested on
-   the other, both ways; the "all metrics" model fitted on half A is shipped as
+   the other, both ways; the model of all six metrics plus ``se`` fitted on
+   half A is shipped as
    csp_sudoku/data/combined_se.json;
 4. the dependency window k = 20..30 and the refutation sum's ``inf_score``;
 5. spread over seeds (sigma/mu) per metric at several run counts;
@@ -77,8 +78,10 @@ def main() -> None:
     puzzles = [r["puzzle"] for r in rows]
     er = np.array([float(r["ER"]) for r in rows])
     clues = np.array([float(r["clues"]) for r in rows])
-    table = scores(puzzles, BASE, cache="calibration_scores.tsv", seed=SEED, jobs=args.jobs)
-    x = {m: np.array([table[m][p][0] for p in puzzles]) for m in BASE}
+    table = scores(
+        puzzles, (*BASE, "se"), cache="calibration_scores.tsv", seed=SEED, jobs=args.jobs
+    )
+    x = {m: np.array([table[m][p][0] for p in puzzles]) for m in (*BASE, "se")}
     ranks = {m: np.array([table[m][p][1] for p in puzzles]) for m in BASE}
     from csp_sudoku.metrics import rate
     from csp_sudoku.metrics.base import quantile_level
@@ -130,6 +133,7 @@ def main() -> None:
         "RD (refutation, dependency)": ["refutation", "dependency"],
         "hsolve + oracle": ["hsolve", "oracle"],
         "all six": list(BASE),
+        "all six + se": [*BASE, "se"],
     }
     combined: dict[str, Any] = {}
     shipped = None
@@ -140,7 +144,7 @@ def main() -> None:
             model = fit_features(f[tr], er[tr], feats)
             pred = model.predict(f[te])
             res[tag] = corr(pred, er[te])
-            if name == "all six" and tag == "A->B":
+            if name == "all six + se" and tag == "A->B":
                 shipped = model
                 held = pred
         combined[name] = res
@@ -149,7 +153,7 @@ def main() -> None:
     shipped_info = {
         "target": "Sudoku Explainer ER",
         "trained_on": "half A of se_calibration.tsv (numpy default_rng(2026) permutation, first 132)",
-        "held_out": combined["all six"]["A->B"],
+        "held_out": combined["all six + se"]["A->B"],
         "seed_of_features": SEED,
     }
     from csp_sudoku.metrics.combined import CombinedRater
@@ -171,7 +175,9 @@ def main() -> None:
         vals = []
         for i, p in enumerate(puzzles):
             vals.append(
-                rate(p, "dependency", None, SEED + i, k=k).score if k != 25 else x["dependency"][i]
+                rate(p, "dependency", runs=None, seed=SEED + i, k=k).score
+                if k != 25
+                else x["dependency"][i]
             )
         ksweep[k] = corr(np.array(vals), er)
     out["dependency_k"] = ksweep
@@ -273,7 +279,7 @@ def figures(
     for ax, m in zip(axes.flat, (*BASE, "combined"), strict=False):
         if m == "combined":
             ax.scatter(er[half_b], held, s=8, alpha=0.6)
-            ax.set_title("combined (all six), held-out half")
+            ax.set_title("combined (all six + se), held-out half")
         else:
             y = x[m]
             ax.scatter(er, y, s=8, alpha=0.6)

@@ -203,6 +203,7 @@ def test_shipped_combined_model() -> None:
         "dependency",
         "rounds",
         "mdrt",
+        "se",
     }
     assert 0.0 < r.score < 4.0  # an SE-like scale: this puzzle needs singles only
     model = shipped_rater()
