@@ -71,7 +71,10 @@ def parent_slots(nrec, width, maxsub):  # type: ignore[no-untyped-def]
     return nrec * (width * max(maxsub, 1) + 2)
 
 
-@njit(cache=True)
+#: One signature each for the two record writers, called with literal kinds
+#: and int32 or int64 indices from many places: compiled once, not once per
+#: literal kind (seven times before).
+@njit("int32(int32[:, ::1], int32[::1], int32[::1], int64, int64, int64)", cache=True)
 def _new(rec, meta, lit_rec, lit, kind, info):  # type: ignore[no-untyped-def]
     i = meta[0]
     rec[i, 0] = lit
@@ -86,7 +89,7 @@ def _new(rec, meta, lit_rec, lit, kind, info):  # type: ignore[no-untyped-def]
     return i
 
 
-@njit(cache=True)
+@njit("void(int32[:, ::1], int32[::1], int32[::1], int64, int64)", cache=True)
 def _par(rec, par, meta, i, p):  # type: ignore[no-untyped-def]
     if meta[1] >= par.shape[0]:
         meta[4] = 1  # no room: see the module doc

@@ -26,6 +26,8 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from csp_sudoku.core.bits import popcount
+from csp_sudoku.core.errors import SearchBudgetExceeded
 from csp_sudoku.core.geometry import Geometry
 
 #: What :func:`count9` returns for a search that ran out of its node budget
@@ -92,11 +94,7 @@ def _segments() -> tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]
 _SEGMENTS = _segments()
 
 #: Digit count of every 9-bit mask.
-_NBITS = tuple(bin(m).count("1") for m in range(512))
-
-
-class _OutOfBudget(Exception):
-    """Raised inside the search when it has taken its budget of branch nodes."""
+_NBITS = tuple(popcount(np.arange(512)).tolist())
 
 
 def _settle(cand: list[int], queue: list[int]) -> bool:
@@ -189,7 +187,7 @@ def _drop(cand: list[int], cells: tuple[int, ...], digits: int, queue: list[int]
 def _search(cand: list[int], limit: int, nodes: list[int], out: list[list[int]] | None) -> int:
     """Solutions below the settled state ``cand`` (at most ``limit``), appended to ``out`` if given.
 
-    ``nodes[0]`` is the budget of branch nodes left; :class:`_OutOfBudget` when it runs out.
+    ``nodes[0]`` is the budget of branch nodes left; :class:`SearchBudgetExceeded` when it runs out.
     """
     nbits = _NBITS
     best = -1
@@ -206,7 +204,7 @@ def _search(cand: list[int], limit: int, nodes: list[int], out: list[list[int]] 
         return 1
     nodes[0] -= 1
     if nodes[0] < 0:
-        raise _OutOfBudget
+        raise SearchBudgetExceeded
     found = 0
     m = cand[best]
     while m:
@@ -245,7 +243,7 @@ def _run(
     nodes = [budget]
     try:
         found = _search(cand, limit, nodes, out)
-    except _OutOfBudget:
+    except SearchBudgetExceeded:
         return GAVE_UP, budget + 1
     return found, budget - nodes[0] + 1
 

@@ -75,6 +75,11 @@ class MetricError(SudokuError, ValueError):
     """An unknown metric, a bad metric parameter, or a puzzle a metric cannot rate."""
 
 
+class SearchBudgetExceeded(SudokuError):
+    """A search took its budget of branch nodes (the small 9x9 search then hands
+    the puzzle to the compiled kernel; never seen by a caller)."""
+
+
 class CountBudgetExceeded(SudokuError):
     """A solution count ran past its time budget; ``at_least`` solutions were found."""
 
