@@ -157,31 +157,31 @@ def _locked(cand: list[int], queue: list[int]) -> int:
         rbox = 0
         for x in box:
             rbox |= cand[x]
-        only_here_in_box = inside & ~rbox & rline
-        only_here_in_line = inside & ~rline & rbox
+        only_here_in_box = inside & ~rbox & rline  # they leave the rest of the line
         if only_here_in_box:
-            for x in line:
-                m = cand[x]
-                if m & only_here_in_box:
-                    m &= ~only_here_in_box
-                    if not m:
-                        return -1
-                    cand[x] = m
-                    changed = 1
-                    if not m & (m - 1):
-                        queue.append(x)
+            if not _drop(cand, line, only_here_in_box, queue):
+                return -1
+            changed = 1
+        only_here_in_line = inside & ~rline & rbox  # they leave the rest of the box
         if only_here_in_line:
-            for x in box:
-                m = cand[x]
-                if m & only_here_in_line:
-                    m &= ~only_here_in_line
-                    if not m:
-                        return -1
-                    cand[x] = m
-                    changed = 1
-                    if not m & (m - 1):
-                        queue.append(x)
+            if not _drop(cand, box, only_here_in_line, queue):
+                return -1
+            changed = 1
     return changed
+
+
+def _drop(cand: list[int], cells: tuple[int, ...], digits: int, queue: list[int]) -> bool:
+    """Remove ``digits`` from ``cells`` (queueing the cells left single); False on a contradiction."""
+    for x in cells:
+        m = cand[x]
+        if m & digits:
+            m &= ~digits
+            if not m:
+                return False
+            cand[x] = m
+            if not m & (m - 1):
+                queue.append(x)
+    return True
 
 
 def _search(cand: list[int], limit: int, nodes: list[int], out: list[list[int]] | None) -> int:
