@@ -47,6 +47,7 @@ from numba import njit
 
 from csp_sudoku._kernels import init_numba_target
 from csp_sudoku._kernels.human import _holds, subset_search
+from csp_sudoku._kernels.status import FIXPOINT, OUT_OF_BUDGET
 
 init_numba_target()  # numba's CPU target without its BLAS probe (see there)
 
@@ -195,9 +196,9 @@ def propagate(alive, on, cnt, cov, cc, kc, rec, par, meta, lit_rec, ext, maxsub,
                             if y != x:
                                 _off_parent(rec, par, meta, lit_rec, ext, r, ncand, y)
         if maxsub <= 0:
-            return -1
+            return FIXPOINT
         if not _subset_move(alive, on, cc, kc, rec, par, meta, lit_rec, ext, maxsub, apps):
-            return -1
+            return FIXPOINT
 
 
 @njit(cache=True, inline="always")
@@ -388,7 +389,7 @@ def propagate_nested(  # type: ignore[no-untyped-def]
             if not alive[y] or on[y]:
                 continue
             if budget[0] <= 0:
-                return -2
+                return OUT_OF_BUDGET
             budget[0] -= 1
             alive2[:] = alive
             on2[:] = on
@@ -424,7 +425,7 @@ def propagate_nested(  # type: ignore[no-untyped-def]
                 nxt = y + 1
                 break
         if not done:
-            return -1
+            return FIXPOINT
 
 
 @njit(cache=True)
@@ -548,11 +549,11 @@ def refute_all(  # type: ignore[no-untyped-def]
             out_len[i] = chain_length(rec, par, r, stamp, stack)
         else:
             out_len[i] = r
-            if keep and r == -1:
+            if keep and r == FIXPOINT:
                 out_alive[i, :] = a2
                 out_on[i, :] = o2
         reset(rec, meta, lit_rec)
-        if r == -2 or (stop_first and r >= 0):
+        if r == OUT_OF_BUDGET or (stop_first and r >= 0):
             for j in range(i + 1, cands.shape[0]):
                 out_len[j] = -1
             break

@@ -1,4 +1,5 @@
-"""The statuses a compiled run of singles returns, named once.
+"""The statuses compiled runs return, named once: runs of singles
+(:class:`RunStatus`) and hypotheses of the graded refutation (:class:`HypothesisEnd`).
 
 Kernels return plain integers (numba compiles a module-level ``int`` as a
 constant); the Python side reads them back as :class:`RunStatus`. The
@@ -28,3 +29,20 @@ CONTRADICTION = int(RunStatus.CONTRADICTION)
 STUCK = int(RunStatus.STUCK)
 SOLVED = int(RunStatus.SOLVED)
 STEP_LIMIT = int(RunStatus.STEP_LIMIT)
+
+
+class HypothesisEnd(IntEnum):
+    """How a hypothesis of the graded refutation ended without a contradiction.
+
+    A contradiction is reported by its record's index (0 or more); these
+    negative values are the other two ends.
+    """
+
+    #: propagation reached a fixpoint: no contradiction
+    FIXPOINT = -1
+    #: a level-2 search ran past its budget of inner hypotheses
+    OUT_OF_BUDGET = -2
+
+
+FIXPOINT = int(HypothesisEnd.FIXPOINT)
+OUT_OF_BUDGET = int(HypothesisEnd.OUT_OF_BUDGET)

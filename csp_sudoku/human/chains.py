@@ -53,6 +53,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from csp_sudoku._kernels.status import HypothesisEnd
 from csp_sudoku.core.errors import ChainBudgetExceeded, SudokuError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.encodings.exact_cover import exact_cover
@@ -339,7 +340,7 @@ def _refute(
         cands, level, settings.max_subset, inner_sub, budget, lens, keep, out_alive, out_on,
         level >= 2,
     )  # fmt: skip
-    if np.any(lens == -2):
+    if np.any(lens == HypothesisEnd.OUT_OF_BUDGET):
         raise ChainBudgetExceeded(
             f"the level-{level} refutation search ran past its budget of "
             f"{settings.budget} inner hypotheses"
