@@ -8,6 +8,7 @@ import pytest
 
 import csp_sudoku.backends as backends
 from csp_sudoku import Geometry
+from csp_sudoku._kernels.status import BAD_VALUE, GAVE_UP
 from csp_sudoku.backends import _AutoBackend, get_backend, small9
 from csp_sudoku.core.errors import ParseError
 from tests.conftest import load_lines
@@ -69,9 +70,9 @@ def test_clashes_bad_values_and_empty_grids() -> None:
     assert small9.count9(clash.tolist(), 2, UNLIMITED)[0] == 0
     bad = row.copy()
     bad[other] = 10
-    assert small9.count9(bad.tolist(), 2, UNLIMITED)[0] == small9.BAD_VALUE
+    assert small9.count9(bad.tolist(), 2, UNLIMITED)[0] == BAD_VALUE
     bad[other] = -1
-    assert small9.count9(bad.tolist(), 2, UNLIMITED)[0] == small9.BAD_VALUE
+    assert small9.count9(bad.tolist(), 2, UNLIMITED)[0] == BAD_VALUE
     assert small9.count9([0] * 81, 5, UNLIMITED)[0] == 5
     assert small9.count9(row.tolist(), 0, UNLIMITED) == (0, 1)
 
@@ -79,9 +80,9 @@ def test_clashes_bad_values_and_empty_grids() -> None:
 def test_budget_gives_up_and_counts_its_work() -> None:
     hard = _batch(load_lines("forum_hardest_1106.txt", limit=20))
     n, work = small9.count9(hard[0].tolist(), 2, 1)
-    assert (n, work) == (small9.GAVE_UP, 2)
+    assert (n, work) == (GAVE_UP, 2)
     counts, work = small9.count_many9(hard, 2, 3)
-    assert counts[-1] == small9.GAVE_UP  # the shared budget ran out before the last row
+    assert counts[-1] == GAVE_UP  # the shared budget ran out before the last row
     assert work >= 3
     assert small9.solutions9([0] * 81, 2, 0)[0] is None
 

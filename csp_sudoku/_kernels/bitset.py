@@ -26,9 +26,10 @@ Search: depth-first, branching on an unplaced cell with the fewest candidates
 ``limit``; the first solutions are written to an output array; a search may
 be given a budget of branch nodes.
 
-Return conventions: counts are ``>= 0``; ``-1`` means a cell value outside
-``0..N`` (the backend turns it into an exception); ``-2`` means the search
-gave up after its node budget (the backend then asks the SAT backend).
+Return conventions (:class:`~csp_sudoku._kernels.status.CountEnd`): counts
+are ``>= 0``; ``BAD_VALUE`` (-1) means a cell value outside ``0..N`` (the
+backend turns it into an exception); ``GAVE_UP`` (-2) means the search gave
+up after its node budget (the backend then asks the SAT backend).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from numba.extending import intrinsic
 from numpy.typing import NDArray
 
 from csp_sudoku._kernels import init_numba_target
+from csp_sudoku._kernels.status import BAD_VALUE, GAVE_UP
 
 init_numba_target()  # numba's CPU target without its BLAS probe (see there)
 
@@ -209,7 +211,7 @@ def _search(cand, limit, avoid, out, geo, locked, budget, ws):  # type: ignore[n
     tree (the root is level 0; the children of saved level ``d`` are at
     level ``d + 1``).
     After ``budget`` branch nodes (when ``budget > 0``) the search gives up
-    and returns -2: plain depth-first search has heavy tails on big sparse
+    and returns ``GAVE_UP``: plain depth-first search has heavy tails on big sparse
     grids, where the caller hands the puzzle to a solver that learns.
     """
     peers, npeers, units, inter, inter_n, full = geo
@@ -284,7 +286,7 @@ def _search(cand, limit, avoid, out, geo, locked, budget, ws):  # type: ignore[n
             queue[0] = c
             nodes += 1
             if nodes > budget > 0:
-                return -2
+                return GAVE_UP
             if _propagate(
                 cand, placed, queue, 1, peers, npeers, units, full, d + 1 < locked, inter, inter_n
             ):
@@ -381,15 +383,15 @@ def count_cells(cells, limit, avoid, out, packed, locked, budget):  # type: igno
 
     ``packed`` holds the geometry's tables (see :func:`pack`).
     Solutions equal to ``avoid`` (if not empty) are not counted; the first
-    ``out.shape[0]`` are written to ``out``. Returns -1 for a bad cell value,
-    -2 when the search gave up after ``budget`` branch nodes.
+    ``out.shape[0]`` are written to ``out``. Returns ``BAD_VALUE`` for a bad cell value,
+    ``GAVE_UP`` when the search gave up after ``budget`` branch nodes.
     """
     geo = _unpack(packed)
     ncells = cells.shape[0]
     ws = _workspace(ncells)
     cand = np.empty(ncells, np.int64)
     if not _load(cells, cand, geo[5]):
-        return -1
+        return BAD_VALUE
     return _search(cand, limit, avoid, out, geo, locked, budget, ws)
 
 
@@ -397,7 +399,7 @@ def count_cells(cells, limit, avoid, out, packed, locked, budget):  # type: igno
 def count_batch(batch, limit, packed, locked, budget):  # type: ignore[no-untyped-def]
     """Counts (capped at ``limit``) for every row of ``batch``.
 
-    -1 marks a row with a bad cell value, -2 a row whose search gave up.
+    ``BAD_VALUE`` marks a row with a bad cell value, ``GAVE_UP`` a row whose search gave up.
     """
     geo = _unpack(packed)
     n = batch.shape[0]
@@ -409,7 +411,7 @@ def count_batch(batch, limit, packed, locked, budget):  # type: ignore[no-untype
     out = np.empty((0, ncells), np.int8)
     for i in range(n):
         if not _load(batch[i], cand, geo[5]):
-            counts[i] = -1
+            counts[i] = BAD_VALUE
             continue
         counts[i] = _search(cand, limit, avoid, out, geo, locked, budget, ws)
     return counts
@@ -423,8 +425,8 @@ def removable(cells, known, packed, locked, budget):  # type: ignore[no-untyped-
     the clues less clue ``c`` differs from ``known`` at ``c`` (else it would
     solve the full clues too), so each test is one search for *any* solution
     with cell ``c`` restricted to the digits other than ``known[c]``.
-    Returns the cell indices, or a one-element ``[-1]`` for a bad cell value
-    or ``[-2]`` when a search gave up.
+    Returns the cell indices, or a one-element ``[BAD_VALUE]`` for a bad cell value
+    or ``[GAVE_UP]`` when a search gave up.
     """
     geo = _unpack(packed)
     ncells = cells.shape[0]
@@ -437,7 +439,7 @@ def removable(cells, known, packed, locked, budget):  # type: ignore[no-untyped-
     nres = 0
     base = np.empty(ncells, np.int64)
     if not _load(cells, base, full):
-        res[0] = -1
+        res[0] = BAD_VALUE
         return res[:1]
     for c in range(ncells):
         if cells[c] == 0:
@@ -445,8 +447,8 @@ def removable(cells, known, packed, locked, budget):  # type: ignore[no-untyped-
         cand[:] = base
         cand[c] = full & ~(np.int64(1) << (known[c] - 1))
         found = _search(cand, 1, avoid, out, geo, locked, budget, ws)
-        if found == -2:
-            res[0] = -2
+        if found == GAVE_UP:
+            res[0] = GAVE_UP
             return res[:1]
         if found == 0:
             res[nres] = c

@@ -1,5 +1,6 @@
 """The statuses compiled runs return, named once: runs of singles
-(:class:`RunStatus`) and hypotheses of the graded refutation (:class:`HypothesisEnd`).
+(:class:`RunStatus`), hypotheses of the graded refutation (:class:`HypothesisEnd`)
+and the counting searches' failures (:class:`CountEnd`).
 
 Kernels return plain integers (numba compiles a module-level ``int`` as a
 constant); the Python side reads them back as :class:`RunStatus`. The
@@ -46,3 +47,19 @@ class HypothesisEnd(IntEnum):
 
 FIXPOINT = int(HypothesisEnd.FIXPOINT)
 OUT_OF_BUDGET = int(HypothesisEnd.OUT_OF_BUDGET)
+
+
+class CountEnd(IntEnum):
+    """Why a counting search returned no count (counts are ``>= 0``)."""
+
+    #: a cell value outside ``0..N`` (the backend raises ParseError)
+    BAD_VALUE = -1
+    #: the search ran past its budget of branch nodes (the caller asks another backend)
+    GAVE_UP = -2
+    #: a byte of a text line that is no symbol (the caller takes the full parser)
+    NOT_A_SYMBOL = -3
+
+
+BAD_VALUE = int(CountEnd.BAD_VALUE)
+GAVE_UP = int(CountEnd.GAVE_UP)
+NOT_A_SYMBOL = int(CountEnd.NOT_A_SYMBOL)

@@ -42,9 +42,11 @@ level; it stops at ``limit`` solutions.
 Entry points: :func:`count_cells`, :func:`count_batch`, :func:`count_text`
 (from the bytes of a line), :func:`removable` and :func:`reduce` (the
 generator's removal questions), :func:`nodes_batch` (search sizes, for
-benchmarks). Return conventions (as in the generic kernel): counts are
-``>= 0``; ``-1`` means a cell value outside ``0..9``; ``-2`` that the search
-gave up after its node budget; ``-3`` (text only) a byte that is no symbol.
+benchmarks). Return conventions (as in the generic kernel,
+:class:`~csp_sudoku._kernels.status.CountEnd`): counts are ``>= 0``;
+``BAD_VALUE`` (-1) means a cell value outside ``0..9``; ``GAVE_UP`` (-2) that
+the search gave up after its node budget; ``NOT_A_SYMBOL`` (-3, text only) a
+byte that is no symbol.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ from numpy.typing import NDArray
 
 from csp_sudoku._kernels import init_numba_target
 from csp_sudoku._kernels.bitset import _ctpop, _cttz
+from csp_sudoku._kernels.status import BAD_VALUE, GAVE_UP, NOT_A_SYMBOL
 
 init_numba_target()  # numba's CPU target without its BLAS probe (see there)
 
@@ -295,12 +298,12 @@ def _load(cells, st):  # type: ignore[no-untyped-def]
     """Fill and propagate ``st`` from 81 clue values.
 
     Returns 1 when the clues are consistent so far, 0 when they clash (or
-    propagation finds a contradiction), -1 for a value outside ``0..9``.
+    propagation finds a contradiction), ``BAD_VALUE`` for a value outside ``0..9``.
     """
     for c in range(81):
         v = cells[c]
         if v < 0 or v > 9:
-            return -1
+            return BAD_VALUE
     for i in range(_WORDS):
         st[i] = 0
     for c in range(81):
@@ -445,7 +448,7 @@ def _search(st, limit, avoid, out, budget, ws, quick=False):  # type: ignore[no-
 
     Solutions equal to ``avoid`` (when it has 81 cells) are not counted; the
     first ``out.shape[0]`` counted are written to ``out``. After ``budget``
-    branch nodes (when ``budget > 0``) the search gives up and returns -2, as
+    branch nodes (when ``budget > 0``) the search gives up and returns ``GAVE_UP``, as
     the generic kernel does. ``ws`` is the workspace from :func:`_workspace`;
     its ``nodes[0]`` receives the number of branch nodes visited. ``quick``
     branches on the first cell with two candidates (see :func:`_pick`), for
@@ -503,7 +506,7 @@ def _search(st, limit, avoid, out, budget, ws, quick=False):  # type: ignore[no-
             nodes += 1
             if nodes > budget > 0:
                 nodes_out[0] = nodes
-                return -2
+                return GAVE_UP
             if _propagate(st, np.int64(1) << i):
                 break
 
@@ -580,8 +583,8 @@ def count_cells(cells, limit, avoid, out, budget):  # type: ignore[no-untyped-de
     """Solutions of the 81 clues ``cells`` (0 = empty), up to ``limit``.
 
     Solutions equal to ``avoid`` (if it has 81 cells) are not counted; the
-    first ``out.shape[0]`` are written to ``out``. Returns -1 for a bad value,
-    -2 when the search gave up after ``budget`` branch nodes.
+    first ``out.shape[0]`` are written to ``out``. Returns ``BAD_VALUE`` for a bad value,
+    ``GAVE_UP`` when the search gave up after ``budget`` branch nodes.
     """
     st, ws = _workspace()
     ok = _load(cells, st)
@@ -595,9 +598,9 @@ def count_text(raw, limit, budget):  # type: ignore[no-untyped-def]
     """Solutions, up to ``limit``, of a puzzle given as its 81 text bytes (``bytes``).
 
     Each byte goes through :data:`TEXT_VALUES`; a byte that is no symbol gives
-    -3, and the caller takes its full parser (which explains what is wrong).
+    ``NOT_A_SYMBOL``, and the caller takes its full parser (which explains what is wrong).
     This lets ``is_unique(str)`` skip building a cell array: the clues go
-    from the bytes into the state. -2: gave up after ``budget`` nodes.
+    from the bytes into the state. ``GAVE_UP``: gave up after ``budget`` nodes.
     """
     st, ws = _workspace()
     for i in range(_WORDS):
@@ -606,7 +609,7 @@ def count_text(raw, limit, budget):  # type: ignore[no-untyped-def]
         v = TEXT_VALUES[raw[c]]
         if v != 0:
             if v < 0:
-                return -3
+                return NOT_A_SYMBOL
             _clue(st, c, v)
     if _build(st) == 0:
         return 0
@@ -617,7 +620,7 @@ def count_text(raw, limit, budget):  # type: ignore[no-untyped-def]
 def count_batch(batch, limit, budget):  # type: ignore[no-untyped-def]
     """Counts (capped at ``limit``) for every row of an ``(n, 81)`` batch.
 
-    -1 marks a row with a bad value, -2 a row whose search gave up.
+    ``BAD_VALUE`` marks a row with a bad value, ``GAVE_UP`` a row whose search gave up.
     """
     n = batch.shape[0]
     counts = np.empty(n, np.int64)
@@ -645,7 +648,7 @@ def removable(cells, known, budget):  # type: ignore[no-untyped-def]
     (:func:`_meet`) instead of loading 80 clues. (Clues that clash, which have
     no such states, are loaded less one clue for each test, which gives the
     answers of the clues as given.) Returns the cell indices, or a
-    one-element ``[-1]`` for a bad cell value or ``[-2]`` when a search gave up.
+    one-element ``[BAD_VALUE]`` for a bad cell value or ``[GAVE_UP]`` when a search gave up.
     """
     st, ws = _workspace()
     avoid = np.empty(0, np.int8)
@@ -654,7 +657,7 @@ def removable(cells, known, budget):  # type: ignore[no-untyped-def]
     nres = 0
     ok = _load(cells, st)
     if ok < 0:
-        res[0] = -1
+        res[0] = BAD_VALUE
         return res[:1]
     consistent = ok > 0
     # before[c]: the clues in cells 0 .. c-1; after[c]: those in cells c+1 .. 80
@@ -684,8 +687,8 @@ def removable(cells, known, budget):  # type: ignore[no-untyped-def]
             dirty |= np.int64(1) << _bar(st, c, v)
             if _propagate(st, dirty):
                 found = _search(st, 1, avoid, out, budget, ws, True)
-                if found == -2:
-                    res[0] = -2
+                if found == GAVE_UP:
+                    res[0] = GAVE_UP
                     return res[:1]
                 if found > 0:
                     continue
@@ -742,7 +745,7 @@ def reduce(work, sol, orbits, order, budget, stats):  # type: ignore[no-untyped-
     alone, answers is a *shortcut*; otherwise one search, with a lone removed
     cell barred from its digit in ``sol`` (any other solution differs there),
     or for a larger orbit one that skips ``sol``. ``stats`` (4 ints) receives
-    tried, shortcuts, solver calls and removed. Returns 0, or -2 when a search
+    tried, shortcuts, solver calls and removed. Returns 0, or ``GAVE_UP`` when a search
     gave up after ``budget`` nodes (``work`` is then partly reduced).
 
     When orbit ``k`` is tested the clues are those of the orbits tested before
@@ -820,8 +823,8 @@ def reduce(work, sol, orbits, order, budget, stats):  # type: ignore[no-untyped-
             else:
                 stats[2] += 1
                 other = _search(st, 1, sol, out, budget, ws, True)
-        if other == -2:
-            return -2
+        if other == GAVE_UP:
+            return GAVE_UP
         if other > 0:
             dirty = 0
             for j in range(width):

@@ -27,6 +27,7 @@ from functools import cache
 import numpy as np
 from numpy.typing import NDArray
 
+from csp_sudoku._kernels.status import BAD_VALUE, GAVE_UP
 from csp_sudoku.backends import small9
 from csp_sudoku.backends.base import Backend, Cells
 from csp_sudoku.core.errors import BackendError
@@ -195,8 +196,8 @@ class _AutoBackend(Backend):
         ):
             counts, work = small9.count_many9(cells, limit, self.python_work)
             self.python_work -= work
-            if not (counts == small9.BAD_VALUE).any():  # else the backend's own error message
-                rest = np.flatnonzero(counts == small9.GAVE_UP)
+            if not (counts == BAD_VALUE).any():  # else the backend's own error message
+                rest = np.flatnonzero(counts == GAVE_UP)
                 if rest.size:
                     counts[rest] = self.pick(geometry).count_many(cells[rest], geometry, limit)
                 return counts

@@ -30,6 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku._kernels import bitset, sudoku9
+from csp_sudoku._kernels.status import BAD_VALUE, GAVE_UP
 from csp_sudoku.backends.base import Backend, Cells
 from csp_sudoku.backends.small9 import is_plain9 as _is_plain9
 from csp_sudoku.core.errors import ParseError
@@ -38,8 +39,6 @@ from csp_sudoku.core.geometry import Geometry
 #: Largest digit count a candidate mask (``int64``) holds.
 MAX_SIZE = 62
 
-#: What the kernels return for a search that ran out of its node budget.
-GAVE_UP = -2
 
 #: Solutions buffered per :meth:`FastBackend.solutions` call before a rerun.
 _SOLUTION_CHUNK = 4096
@@ -244,7 +243,7 @@ class FastBackend(Backend):
                     self._budget9(limit),
                 )
             )
-            if n == -1:
+            if n == BAD_VALUE:
                 raise ParseError("cell values must be in 0..9")
             return n
         t = self.tables(geometry)
@@ -263,7 +262,7 @@ class FastBackend(Backend):
                 self._budget(t, limit),
             )
         )
-        if n == -1:
+        if n == BAD_VALUE:
             raise ParseError(f"cell values must be in 0..{geometry.size}")
         return n
 
@@ -316,7 +315,7 @@ class FastBackend(Backend):
                 np.ascontiguousarray(known, dtype=np.int8),
                 self._budget9(1),
             )
-            if res9.shape[0] == 1 and res9[0] == -1:
+            if res9.shape[0] == 1 and res9[0] == BAD_VALUE:
                 raise ParseError("cell values must be in 0..9")
             if res9.shape[0] == 1 and res9[0] == GAVE_UP:
                 return self._fallback().removable_clues(cells, geometry, known)
@@ -332,7 +331,7 @@ class FastBackend(Backend):
             self.locked,
             self._budget(t, 1),
         )
-        if res.shape[0] == 1 and res[0] == -1:
+        if res.shape[0] == 1 and res[0] == BAD_VALUE:
             raise ParseError(f"cell values must be in 0..{geometry.size}")
         if res.shape[0] == 1 and res[0] == GAVE_UP:
             return self._fallback().removable_clues(cells, geometry, known)
@@ -371,7 +370,7 @@ class FastBackend(Backend):
     ) -> NDArray[np.int64]:
         """Raise for a row with a bad value; count the rows that ran out of budget with SAT."""
         if arr.shape[0] and counts.min() < 0:
-            bad = np.flatnonzero(counts == -1)
+            bad = np.flatnonzero(counts == BAD_VALUE)
             if bad.size:
                 raise ParseError(f"row {int(bad[0])}: cell values must be in 0..{geometry.size}")
             for i in np.flatnonzero(counts == GAVE_UP).tolist():

@@ -26,16 +26,10 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from csp_sudoku._kernels.status import BAD_VALUE, GAVE_UP
 from csp_sudoku.core.bits import popcount
 from csp_sudoku.core.errors import SearchBudgetExceeded
 from csp_sudoku.core.geometry import Geometry
-
-#: What :func:`count9` returns for a search that ran out of its node budget
-#: (the compiled kernels' convention).
-GAVE_UP = -2
-
-#: What :func:`count9` returns for a cell value outside ``0..9`` (the kernels' convention).
-BAD_VALUE = -1
 
 #: Branch nodes a search may take by default: about as long as starting numba
 #: takes (0.2 to 0.5 ms a node). With pointing and claiming at every node a
