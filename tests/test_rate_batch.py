@@ -101,3 +101,19 @@ def test_rate_many_on_an_executor_matches_serial() -> None:
     assert rate_many(lines, "oracle", runs=3, seed=4, jobs=2) == serial
     with ThreadPoolExecutor(3) as ex:
         assert rate_many(lines, "oracle", runs=3, seed=4, executor=ex) == serial
+
+
+def test_metric_all_is_every_metric_in_registry_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from csp_sudoku.metrics import METRICS
+
+    f = tmp_path / "one.txt"
+    f.write_text(load_lines("17_clue.txt", limit=1)[0] + "\n")
+    assert main(["rate", str(f), "-m", "all", "--seed", "3", "--format", "jsonl", "-q"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["metric"] for r in rows] == list(METRICS)
+    assert main(["rate", str(f), "-m", "all,hsolve", "-q"]) == 2
+    assert "unknown metric all" in capsys.readouterr().err

@@ -57,7 +57,10 @@ def register(sub: Any) -> None:
     )
     add_input_args(p)
     p.add_argument(
-        "--metric", "-m", default="hsolve", help="metric name(s), comma-separated (default hsolve)"
+        "--metric",
+        "-m",
+        default="hsolve",
+        help="metric name(s), comma-separated, or 'all' for every metric (default hsolve)",
     )
     p.add_argument(
         "--runs",
@@ -123,11 +126,13 @@ def run(args: argparse.Namespace) -> int:
     from csp_sudoku.metrics import METRICS
 
     metrics = [m.strip() for m in args.metric.split(",") if m.strip()]
+    if metrics == ["all"]:
+        metrics = list(METRICS)
     unknown = [m for m in metrics if m not in METRICS]
     if not metrics or unknown:
         print(
             f"csp-sudoku rate: unknown metric {', '.join(unknown) or '(none)'}; "
-            f"known: {', '.join(METRICS)}",
+            f"known: {', '.join(METRICS)} (or all)",
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT
