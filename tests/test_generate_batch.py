@@ -101,9 +101,9 @@ def test_resume_refuses_another_run(tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_no_two_attempts_of_a_run_share_a_seed() -> None:
     """Puzzle 0's later attempts must not replay other puzzles' first attempts."""
     from csp_sudoku.core.seeds import attempt_seed as derive
-    from csp_sudoku.core.seeds import stream_seed
+    from csp_sudoku.core.seeds import item_seed
 
-    seeds = [derive(stream_seed(9, i), j) for i in range(30) for j in range(30)]
+    seeds = [derive(item_seed(9, i), j) for i in range(30) for j in range(30)]
     assert len(set(seeds)) == len(seeds)
     puzzles = [
         g.puzzle for g in cs.generate(5, level="Hard", metric="rounds", method="random", seed=9)

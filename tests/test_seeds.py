@@ -7,14 +7,13 @@ import pytest
 
 from csp_sudoku.core.errors import SeedError, SudokuError
 from csp_sudoku.core.seeds import (
-    STREAM_KEY,
+    ITEM_KEY,
     as_generator,
     as_seed,
     attempt_seed,
     check_seed,
     derive,
     item_seed,
-    stream_seed,
 )
 
 MASK63 = (1 << 63) - 1
@@ -31,9 +30,7 @@ def _spawned(seed: int, *keys: int) -> int:
 def test_derivations_are_the_ones_used_before(seed: int) -> None:
     for j in range(4):
         assert attempt_seed(seed, j) == (seed if j == 0 else _spawned(seed, j - 1))
-        assert stream_seed(seed, j) == (seed if j == 0 else _spawned(seed, STREAM_KEY, j))
-        old_item = np.random.SeedSequence([seed, j]).generate_state(1, np.uint64)[0] >> np.uint64(1)
-        assert item_seed(seed, j) == int(old_item)
+        assert item_seed(seed, j) == (seed if j == 0 else _spawned(seed, ITEM_KEY, j))
     assert derive(seed, 3, 4) == _spawned(seed, 3, 4)
     assert 0 <= derive(seed, 1) <= MASK63
 
@@ -102,3 +99,42 @@ def test_cli_negative_seed_is_a_message_not_a_traceback(
     err = capsys.readouterr().err
     assert "seed must be a non-negative integer, got -1" in err
     assert "Traceback" not in err
+
+
+def test_a_batch_rates_its_first_item_with_the_batch_seed() -> None:
+    from csp_sudoku.metrics import rate, rate_many
+
+    other = "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5..........."
+    batch = rate_many([HARD, other], "hsolve", runs=3, seed=11)
+    assert batch[0].score == rate(HARD, "hsolve", runs=3, seed=11).score
+    assert batch[1].seed == item_seed(11, 1)
+    assert batch[1].score == rate(other, "hsolve", runs=3, seed=item_seed(11, 1)).score
+
+
+def test_kernel_seeds_are_the_generators_draws_and_the_grid_kernel_uses_them() -> None:
+    from csp_sudoku.core.seeds import kernel_seeds
+    from csp_sudoku.generators import random_grid
+
+    seeds = kernel_seeds(np.random.default_rng(4), 3)
+    assert seeds.dtype == np.uint64
+    want = np.random.default_rng(4).integers(0, 2**63 - 1, size=3, dtype=np.int64)
+    assert np.array_equal(seeds.astype(np.int64), want)
+    # numba's global np.random is neither used nor touched
+    from numba import njit
+
+    @njit  # type: ignore[misc]
+    def _draw(s: int) -> float:  # pragma: no cover - compiled
+        np.random.seed(s)
+        return float(np.random.random())
+
+    @njit  # type: ignore[misc]
+    def _next() -> float:  # pragma: no cover - compiled
+        return float(np.random.random())
+
+    _draw(1)
+    plain = _next()
+    _draw(1)
+    a = random_grid(seed=8).cells
+    assert _next() == plain
+    _draw(2)
+    assert np.array_equal(random_grid(seed=8).cells, a)

@@ -7,8 +7,8 @@ indices), ``cell_units`` and ``peers`` (padded with -1) and the line/box
 ``intersections`` used by locked candidates. :func:`tables` builds these once per
 geometry.
 
-Randomness: a splitmix64 generator whose 64-bit state lives in a one-element
-``uint64`` array. Its seed is drawn by the caller from a
+Randomness: the package's compiled generator (:mod:`csp_sudoku._kernels.rng`,
+splitmix64 on a one-element ``uint64`` state), seeded by the caller from a
 ``numpy.random.Generator``, so every run is reproducible under a seed and no
 global random state is touched.
 
@@ -26,6 +26,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 from csp_sudoku._kernels import init_numba_target
+from csp_sudoku._kernels.rng import rng_below
 from csp_sudoku._kernels.status import CONTRADICTION, SOLVED, STUCK
 from csp_sudoku.core.geometry import Geometry
 
@@ -115,23 +116,6 @@ def tables(geometry: Geometry) -> Tables:
 
 
 # ---------------------------------------------------------------------- basics
-@njit(cache=True)
-def rng_next(st: NDArray[np.uint64]) -> np.uint64:  # pragma: no cover - compiled
-    """splitmix64: advance the state and return 64 random bits."""
-    st[0] = st[0] + np.uint64(0x9E3779B97F4A7C15)
-    z = st[0]
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    out: np.uint64 = z ^ (z >> np.uint64(31))
-    return out
-
-
-@njit(cache=True)
-def rng_below(st: NDArray[np.uint64], n: Int) -> np.int64:  # pragma: no cover - compiled
-    """A random integer in ``0 .. n-1`` (``n > 0``)."""
-    return np.int64(rng_next(st) % np.uint64(n))  # int64: uint64 mixed with int64 is float64
-
-
 @njit(cache=True)
 def popcount(x: int | np.int64) -> int:  # pragma: no cover - compiled
     c = 0

@@ -37,7 +37,7 @@ from csp_sudoku.cli._resume import truncate_partial_line
 from csp_sudoku.core.errors import SudokuError
 from csp_sudoku.core.names import MetricName
 from csp_sudoku.core.seeds import attempt_seed as derive
-from csp_sudoku.core.seeds import fresh_seed, stream_seed
+from csp_sudoku.core.seeds import fresh_seed, item_seed
 from csp_sudoku.generators import METHODS, SYMMETRIES, BudgetExhaustedError, generate
 
 _FIELDS = ("puzzle", "clues", "minimal", "symmetry", "seed", "method", "ratings")
@@ -136,7 +136,7 @@ def _read_done(path: str, args: argparse.Namespace, seed: int) -> _Done:
     """Check the rows of an earlier run against this one's seed and options.
 
     Row ``i`` must carry a seed of puzzle ``i``'s stream under ``seed``
-    (``derive(stream_seed(seed, i), j)`` for its attempt ``j``).
+    (``derive(item_seed(seed, i), j)`` for its attempt ``j``).
 
     Raises:
         GenerateResumeError: when a row is unreadable or belongs to another run.
@@ -176,7 +176,7 @@ def _read_done(path: str, args: argparse.Namespace, seed: int) -> _Done:
                 raise GenerateResumeError(
                     f"{path}:{n}: the earlier run used {name} {row[name]}, this one {want}"
                 )
-        stream = stream_seed(seed, i)
+        stream = item_seed(seed, i)
         if tried is not None:
             ok = tried >= 1 and derive(stream, tried - 1) == row_seed
         else:

@@ -15,24 +15,26 @@ Derived seeds (the attempts of a generator stream, the puzzles of a batch) are
 integers, so that the seed printed beside a result reproduces it alone:
 
 * :func:`derive` ``(seed, *keys)``: ``SeedSequence(seed, spawn_key=keys)``, the
-  first 64-bit word of its state, reduced to 63 bits; used by the generators
-  (``attempt j`` of a stream is ``derive(stream, j - 1)``, stream ``i`` of a
-  run is ``derive(seed, STREAM_KEY, i)``; index 0 is the seed itself, see
-  :func:`attempt_seed` and :func:`stream_seed`);
-* :func:`item_seed` ``(seed, index)``: the seed of item ``index`` of a rated
-  batch (``rate_many``, ``csp-sudoku rate``): ``SeedSequence([seed, index])``,
-  its first word shifted to 63 bits. It predates :func:`derive` and is kept so
-  that recorded ratings stay reproducible.
+  first 64-bit word of its state, reduced to 63 bits; the one derivation.
+  Item ``i`` of a run (a generator's puzzle, a rated batch's puzzle) is
+  ``derive(seed, ITEM_KEY, i)`` and attempt ``j`` of an item is
+  ``derive(item, j - 1)``; index 0 is the seed itself (:func:`item_seed`,
+  :func:`attempt_seed`).
+
+Compiled kernels draw from one generator family too: splitmix64
+(:mod:`csp_sudoku._kernels.rng`), each state seeded from a Generator by
+:func:`kernel_seeds`. No code uses numpy's or numba's global random state.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
 
 from csp_sudoku.core.errors import SeedError
 
 __all__ = [
-    "STREAM_KEY",
+    "ITEM_KEY",
     "SeedError",
     "SeedLike",
     "as_generator",
@@ -42,8 +44,7 @@ __all__ = [
     "derive",
     "fresh_seed",
     "item_seed",
-    "numba_seed",
-    "stream_seed",
+    "kernel_seeds",
 ]
 
 #: What a ``seed`` argument accepts (see the module doc).
@@ -51,8 +52,8 @@ SeedLike = int | np.integer | np.random.Generator | np.random.SeedSequence | Non
 
 _MASK63 = (1 << 63) - 1
 
-#: A spawn-key word that sets puzzle streams apart from the attempts of a stream.
-STREAM_KEY = 0x5EED5
+#: A spawn-key word that sets the items of a run apart from the attempts of an item.
+ITEM_KEY = 0x5EED5
 
 
 def check_seed(seed: object) -> int:
@@ -110,25 +111,27 @@ def attempt_seed(seed: int, index: int) -> int:
     return check_seed(seed) if index == 0 else derive(seed, index - 1)
 
 
-def stream_seed(seed: int, index: int) -> int:
-    """The seed of puzzle ``index``'s stream of attempts in a run seeded with ``seed``.
-
-    Stream 0 is ``seed`` itself (so ``generate(1, seed=s)`` starts with ``s``).
-    The other streams come from a spawn key of their own (:data:`STREAM_KEY`),
-    so no stream's seed is ever an attempt seed of another stream: attempt
-    ``j`` of stream 0 is ``attempt_seed(seed, j)``, which stream ``j`` never
-    starts with. (With one derivation for both, puzzle 0's second attempt
-    repeated puzzle 1's first, and a run could print the same puzzle twice.)
-    """
-    return check_seed(seed) if index == 0 else derive(seed, STREAM_KEY, index)
-
-
 def item_seed(seed: int, index: int) -> int:
-    """The seed of item ``index`` of a batch rated with ``seed`` (non-negative 63-bit)."""
-    state = np.random.SeedSequence([check_seed(seed), index]).generate_state(1, np.uint64)
-    return int(state[0] >> np.uint64(1))
+    """The seed of item ``index`` of a run seeded with ``seed``.
+
+    An item is a puzzle of a generator run (its stream of attempts) or of a
+    rated batch (``rate_many``, ``csp-sudoku rate``). Item 0 is ``seed``
+    itself, so ``generate(1, seed=s)`` starts with ``s`` and the first puzzle
+    of a batch rated with ``s`` gets the rating of ``rate(puzzle, seed=s)``.
+    The other items come from a spawn key of their own (:data:`ITEM_KEY`), so
+    no item's seed is ever an attempt seed of another item: attempt ``j`` of
+    item 0 is ``attempt_seed(seed, j)``, which item ``j`` never starts with.
+    (With one derivation for both, puzzle 0's second attempt repeated puzzle
+    1's first, and a run could print the same puzzle twice.)
+    """
+    return check_seed(seed) if index == 0 else derive(seed, ITEM_KEY, index)
 
 
-def numba_seed(rng: np.random.Generator) -> int:
-    """A seed for numba's internal generator (compiled kernels), drawn from ``rng``."""
-    return int(rng.integers(0, 2**31 - 1))
+def kernel_seeds(rng: np.random.Generator, count: int) -> NDArray[np.uint64]:
+    """``count`` seeds for the compiled generator (:mod:`csp_sudoku._kernels.rng`), drawn from ``rng``.
+
+    Each is a state word of splitmix64, the one generator family of compiled
+    code; a kernel that needs one state takes ``kernel_seeds(rng, 1)`` as its
+    state array.
+    """
+    return rng.integers(0, 2**63 - 1, size=count, dtype=np.int64).astype(np.uint64)

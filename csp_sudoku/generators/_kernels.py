@@ -14,12 +14,13 @@ from numpy.typing import NDArray
 
 from csp_sudoku._kernels import init_numba_target
 from csp_sudoku._kernels.bitset import _ctpop
+from csp_sudoku._kernels.rng import rng_below
 
 init_numba_target()  # numba's CPU target without its BLAS probe (see there)
 
 
 @njit(cache=True)
-def _random_bit(mask: int, k: int) -> int:  # pragma: no cover - compiled
+def _random_bit(mask: int, k: int | np.int64) -> int:  # pragma: no cover - compiled
     """The ``k``-th (0-based) set bit of ``mask``, as a bit value."""
     while True:
         low = mask & -mask
@@ -31,10 +32,12 @@ def _random_bit(mask: int, k: int) -> int:  # pragma: no cover - compiled
 
 @njit(cache=True)
 def fill(
-    peers: NDArray[np.int32], n: int, seed: int, max_nodes: int, mrv: bool
+    peers: NDArray[np.int32], n: int, st: NDArray[np.uint64], max_nodes: int, mrv: bool
 ) -> NDArray[np.int8]:  # pragma: no cover - compiled
-    """Randomised MRV depth-first search for one full grid; restarts after ``max_nodes``."""
-    np.random.seed(seed)
+    """Randomised MRV depth-first search for one full grid; restarts after ``max_nodes``.
+
+    Random draws come from the splitmix64 state ``st`` (advanced in place).
+    """
     ncells = n * n
     full = (1 << n) - 1
     npeer = peers.shape[1]
@@ -52,7 +55,7 @@ def fill(
                 # pick the empty cell with the fewest candidates, scanning from a random start
                 best = -1
                 best_count = n + 1
-                start = np.random.randint(0, ncells) if mrv else 0
+                start = rng_below(st, np.int64(ncells)) if mrv else 0
                 row = masks[depth]
                 # cells start .. ncells - 1, then 0 .. start - 1 (placed cells hold
                 # all 64 bits: more than any candidate mask, so they never win)
@@ -77,7 +80,7 @@ def fill(
                 values[chosen[depth]] = 0
                 continue
             nodes += 1
-            bit = _random_bit(rem, np.random.randint(0, _ctpop(rem)))
+            bit = _random_bit(rem, rng_below(st, np.int64(_ctpop(rem))))
             untried[depth] = rem & ~bit
             nxt = masks[depth + 1]
             nxt[:] = masks[depth]
@@ -104,8 +107,6 @@ def fill(
             select = True
         if depth == ncells:
             return values
-        seed = np.random.randint(0, 2**31 - 1)
-        np.random.seed(seed)
 
 
 @njit(cache=True)

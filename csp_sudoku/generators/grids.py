@@ -36,7 +36,7 @@ from numpy.typing import NDArray
 from csp_sudoku.core.errors import GeometryError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.puzzle import Grid, Puzzle
-from csp_sudoku.core.seeds import SeedLike, as_generator, numba_seed
+from csp_sudoku.core.seeds import SeedLike, as_generator, kernel_seeds
 
 __all__ = ["random_grid", "random_grids", "random_transform"]
 
@@ -118,7 +118,7 @@ def _grid_cells(geometry: Geometry, rng: np.random.Generator, transform: bool = 
     budget = 50 * geometry.ncells
     from csp_sudoku.generators import _kernels
 
-    cells = _kernels.fill(geometry.peer_table, n, numba_seed(rng), budget, True)
+    cells = _kernels.fill(geometry.peer_table, n, kernel_seeds(rng, 1), budget, True)
     if transform:
         cells = random_transform(cells, geometry, rng)
     out: Grid = cells.astype(np.int8, copy=False)

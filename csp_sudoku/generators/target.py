@@ -17,7 +17,7 @@ Difficulty-Driven Generation (Hunt, Pong, Tucker), applied top-down so that
 every step stays a unique minimal puzzle. docs/generators.md measures it.
 
 Seeds. ``generate(count, seed=s)`` gives puzzle ``i`` its own stream seed
-(``stream_seed(s, i)``, with ``stream_seed(s, 0) == s``); attempt ``j`` of a
+(``item_seed(s, i)``, with ``item_seed(s, 0) == s``); attempt ``j`` of a
 stream uses ``attempt_seed(stream, j)``, with ``attempt_seed(stream, 0) == stream``
 (both in :mod:`csp_sudoku.core.seeds`). The two derivations use different spawn keys,
 so no two attempts of a run share a seed. Each :class:`Generated` reports the seed of the
@@ -44,7 +44,7 @@ from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.names import MethodName, MetricName, SymmetryName
 from csp_sudoku.core.parallel import ordered_map
 from csp_sudoku.core.puzzle import Grid, Puzzle
-from csp_sudoku.core.seeds import SeedLike, as_generator, as_seed, attempt_seed, stream_seed
+from csp_sudoku.core.seeds import SeedLike, as_generator, as_seed, attempt_seed, item_seed
 from csp_sudoku.generators.minimal import checker_for, reduce_clues
 from csp_sudoku.generators.symmetry import check_name, orbit_index, orbits
 from csp_sudoku.generators.targeting import Target
@@ -237,7 +237,7 @@ def generate(
         window = jobs if jobs > 1 and count - start >= 2 else 1
     else:
         window = jobs if jobs > 1 else 0
-    tasks = ((opts, stream_seed(base, i), deadline) for i in range(start, count))
+    tasks = ((opts, item_seed(base, i), deadline) for i in range(start, count))
     results = ordered_map(_stream, tasks, jobs=window, executor=executor)
     try:
         for res in results:
@@ -298,8 +298,8 @@ def _budget_error(
     )
 
 
-def _stream(opts: _Options, stream_seed: int, deadline: float | None) -> Generated | str:
-    """Attempts with seeds ``attempt_seed(stream_seed, j)`` until one is on target.
+def _stream(opts: _Options, stream: int, deadline: float | None) -> Generated | str:
+    """Attempts with seeds ``attempt_seed(stream, j)`` until one is on target.
 
     Returns the puzzle, or ``"time"`` / ``"attempts"`` when the budget ran out.
     """
@@ -310,7 +310,7 @@ def _stream(opts: _Options, stream_seed: int, deadline: float | None) -> Generat
             return "attempts"
         if deadline is not None and time.time() >= deadline:
             return "time"
-        seed = attempt_seed(stream_seed, j)
+        seed = attempt_seed(stream, j)
         j += 1
         got = _attempt(opts, seed, deadline)
         if got is not None:

@@ -21,7 +21,6 @@ from functools import cache
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from csp_sudoku.core.errors import MetricError as MetricError
 from csp_sudoku.core.errors import NotUniqueError
@@ -72,11 +71,6 @@ def _jsonable(x: Any) -> Any:
     if isinstance(x, float) and not np.isfinite(x):
         return None if np.isnan(x) else ("inf" if x > 0 else "-inf")
     return x
-
-
-def seeds_for(rng: np.random.Generator, runs: int) -> NDArray[np.uint64]:
-    """``runs`` 64-bit kernel seeds drawn from ``rng``."""
-    return rng.integers(0, 2**63 - 1, size=runs, dtype=np.int64).astype(np.uint64)
 
 
 def check_runs(runs: int) -> int:

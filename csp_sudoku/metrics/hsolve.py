@@ -27,8 +27,9 @@ from numpy.typing import NDArray
 
 from csp_sudoku._kernels import strategies as _k
 from csp_sudoku.core.puzzle import Puzzle
+from csp_sudoku.core.seeds import kernel_seeds
 from csp_sudoku.human.state import CandidateState
-from csp_sudoku.metrics.base import MetricError, check_runs, seeds_for
+from csp_sudoku.metrics.base import MetricError, check_runs
 
 DEFAULT_RUNS = 20
 
@@ -102,7 +103,7 @@ def hsolve_runs(
         t.inter_box,
         t.size,
         max_tier,
-        seeds_for(rng, runs),
+        kernel_seeds(rng, runs),
         scores,
         stuck,
         counts,

@@ -41,8 +41,9 @@ from numpy.typing import NDArray
 
 from csp_sudoku._kernels import strategies as _k
 from csp_sudoku.core.puzzle import Puzzle
+from csp_sudoku.core.seeds import kernel_seeds
 from csp_sudoku.human.state import CandidateState
-from csp_sudoku.metrics.base import MetricError, check_runs, seeds_for
+from csp_sudoku.metrics.base import MetricError, check_runs
 
 DEFAULT_RUNS = 100
 #: Level names and the upper bounds of the scaled score (the last level has none).
@@ -120,7 +121,7 @@ def oracle_trials(
         np.ascontiguousarray(solution.cells, dtype=np.int8),
         t.units,
         t.peers,
-        seeds_for(rng, runs),
+        kernel_seeds(rng, runs),
         out,
     )
     return out

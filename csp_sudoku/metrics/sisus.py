@@ -48,6 +48,7 @@ from numpy.typing import NDArray
 from csp_sudoku._kernels import strategies as _k
 from csp_sudoku.core.bits import popcount
 from csp_sudoku.core.puzzle import Puzzle
+from csp_sudoku.core.seeds import kernel_seeds
 from csp_sudoku.human.state import CandidateState
 from csp_sudoku.metrics.base import MetricError, check_runs
 
@@ -112,10 +113,9 @@ def sisus_runs(
     dep = np.zeros(runs)
     stuck = np.zeros(runs, dtype=np.int64)
     unref = np.zeros(runs, dtype=np.int64)
-    st = np.zeros(1, dtype=np.uint64)
     options = np.zeros(k, dtype=np.int64)
     for r in range(runs):
-        st[0] = np.uint64(rng.integers(0, 2**63 - 1))
+        st = kernel_seeds(rng, 1)
         state = start.copy()
         masks = np.ascontiguousarray(state.masks, dtype=np.int64)
         values = np.ascontiguousarray(state.values, dtype=np.int8)
