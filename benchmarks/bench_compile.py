@@ -5,7 +5,7 @@ solve, rate with every metric, explain, generate and minimize, on 9x9 and one
 16x16 puzzle) in a child process whose numba cache is an empty temporary
 folder, so every kernel compiles from scratch. Then it lists every compiled
 dispatcher of the package (the modules under ``csp_sudoku/_kernels`` and
-``csp_sudoku/generators/_kernels.py``) with the number of signatures it was
+``csp_sudoku/_kernels/grids.py``) with the number of signatures it was
 compiled for. Usage::
 
     .venv/bin/python benchmarks/bench_compile.py [--top 15] [--repeats 1]
@@ -55,7 +55,7 @@ cs.is_unique(big)
 t1 = time.perf_counter()
 
 import csp_sudoku._kernels as K
-import csp_sudoku.generators._kernels as GK
+import csp_sudoku._kernels.grids as GK
 counts = {}
 shown = {}
 mods = [GK] + [importlib.import_module(f"csp_sudoku._kernels.{m.name}")

@@ -116,7 +116,7 @@ def _grid_cells(geometry: Geometry, rng: np.random.Generator, transform: bool = 
     """The flat cells of a random grid (no Puzzle wrapper, for hot loops)."""
     n = geometry.size
     budget = 50 * geometry.ncells
-    from csp_sudoku.generators import _kernels
+    from csp_sudoku._kernels import grids as _kernels
 
     cells = _kernels.fill(geometry.peer_table, n, kernel_seeds(rng, 1), budget, True)
     if transform:

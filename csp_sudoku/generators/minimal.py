@@ -110,7 +110,7 @@ def reduce_clues(
     Returns:
         The reduced clues as a new flat int8 array.
     """
-    from csp_sudoku.generators import _kernels
+    from csp_sudoku._kernels import grids as _kernels
 
     chk = checker or _checker(geometry, "auto")
     work = np.array(clues, dtype=np.int8, copy=True)
