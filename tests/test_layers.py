@@ -223,3 +223,21 @@ def test_a_modules_folder_tells_its_layer() -> None:
     }
     at_root |= {"csp_sudoku"}
     assert at_root <= ROOT_MODULES | {"csp_sudoku.__main__"}, sorted(at_root - ROOT_MODULES)
+
+
+def test_numba_is_imported_by_the_kernels_folder_only() -> None:
+    """numba loads lazily in one place: the modules of ``csp_sudoku/_kernels``."""
+    outside = []
+    for name, path in modules().items():
+        if name == "csp_sudoku._kernels" or name.startswith("csp_sudoku._kernels."):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            else:
+                continue
+            if any(n == "numba" or n.startswith("numba.") for n in names):
+                outside.append(f"{name}:{node.lineno}")
+    assert not outside, f"numba imported outside csp_sudoku/_kernels: {outside}"

@@ -7,15 +7,18 @@ first used.
 
 :func:`init_numba_target` starts numba's CPU target without its BLAS probe;
 every kernel module calls it when imported, before any kernel runs.
+:func:`direct_entry` gives a hot path a kernel's compiled entry point. numba
+is imported by this package's modules only.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib.abc import MetaPathFinder
 from importlib.machinery import ModuleSpec
 from types import ModuleType
+from typing import Any
 
 
 class _NoScipyLinalg(MetaPathFinder):
@@ -55,3 +58,25 @@ def init_numba_target() -> None:
         pass
     finally:
         sys.meta_path.remove(blocker)
+
+
+def direct_entry(kernel: Any, args: tuple[Any, ...]) -> Callable[..., Any]:
+    """The compiled entry point of ``kernel`` for the types of ``args``, without dispatch.
+
+    A numba dispatcher works out the types of the arguments at every call and
+    looks up the compiled version for them: about 0.3 us, a tenth of an easy
+    puzzle's whole count. A hot path that always passes the same types calls
+    the compiled version's entry point directly (it still converts the
+    arguments, and raises on a wrong type like the dispatcher). ``kernel`` is
+    called once with ``args`` (compiled now, or loaded from the disk cache).
+    A numba without ``overloads`` / ``entry_point`` gets the dispatcher itself.
+    """
+    import numba
+
+    kernel(*args)
+    try:
+        types = tuple(numba.typeof(a) for a in args)  # type: ignore[no-untyped-call]
+        entry: Callable[..., Any] = kernel.overloads[types].entry_point
+    except (AttributeError, KeyError):
+        entry = kernel
+    return entry

@@ -25,11 +25,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku._kernels import bitset, sudoku9
+from csp_sudoku._kernels import bitset, direct_entry, sudoku9
 from csp_sudoku._kernels.status import BAD_VALUE, GAVE_UP
 from csp_sudoku.backends.base import Backend, Cells
 from csp_sudoku.backends.small9 import is_plain9 as _is_plain9
@@ -55,25 +54,9 @@ _TEXT_ENTRY: list[Callable[[bytes, int, int], int]] = []
 
 
 def _text_entry() -> list[Callable[[bytes, int, int], int]]:
-    """:data:`_TEXT_ENTRY` filled: ``sudoku9.count_text`` without numba's dispatch.
-
-    A numba dispatcher works out the types of the arguments at every call and
-    looks up the compiled version for them: about 0.3 us, a tenth of an easy
-    puzzle's whole count. The text path always passes the same types, so it
-    calls the compiled version's entry point directly (it still converts the
-    arguments, and raises on a wrong type like the dispatcher). A numba
-    without ``overloads`` / ``entry_point`` gets the dispatcher itself.
-    """
+    """:data:`_TEXT_ENTRY` filled: ``sudoku9.count_text`` without numba's dispatch."""
     if not _TEXT_ENTRY:
-        kernel = sudoku9.count_text
-        args = (b"." * 81, 2, _BUDGET9)
-        kernel(*args)  # compiled now, or loaded from the disk cache
-        try:
-            types = tuple(numba.typeof(a) for a in args)  # type: ignore[no-untyped-call]
-            entry = kernel.overloads[types].entry_point  # type: ignore[attr-defined]
-        except (AttributeError, KeyError):
-            entry = kernel
-        _TEXT_ENTRY.append(entry)
+        _TEXT_ENTRY.append(direct_entry(sudoku9.count_text, (b"." * 81, 2, _BUDGET9)))
     return _TEXT_ENTRY
 
 
