@@ -26,6 +26,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import (
     MAX_COUNT,
@@ -44,7 +47,15 @@ from csp_sudoku.cli._resume import ResumePoint, read_resume_point, skip_done
 from csp_sudoku.core.errors import SudokuError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import ReadState, TextChunk, guess_state, parse_line
-from csp_sudoku.tools.batch import BatchError, Status, Verdicts, check_chunk, ordered_map
+from csp_sudoku.tools.batch import (
+    VERDICTS,
+    BatchError,
+    CountedLines,
+    Status,
+    Verdicts,
+    count_chunk,
+    ordered_map,
+)
 
 FIELDS = ("file", "line", "puzzle", "status", "count", "reason")
 #: Lines per chunk: large enough that a task's overhead is small, small enough
@@ -157,9 +168,16 @@ def _check_chunk(
     done by an earlier run, ``names`` the run's CSV columns when known.
     """
     end = copy.deepcopy(start)  # the caller keeps ``start`` to compare
-    verdicts = check_chunk(
+    done = count_chunk(
         chunk, end, geometry=job.geometry, limit=job.limit, backend=job.backend, skip=skip
     )
+    if isinstance(done, CountedLines):
+        if job.fmt == "text" and not job.certify:
+            text = _text_rows(done, job, compiled="numba" in sys.modules)
+            return _Output(text, None, [], done.tally(), [], end)
+        verdicts = done.verdicts()
+    else:
+        verdicts = done
     text, names = _format(verdicts, job, names)
     invalid = Status.INVALID
     messages = [r for r, s in zip(verdicts.reasons, verdicts.statuses, strict=True) if s is invalid]
@@ -177,6 +195,45 @@ def _check_chunk(
 
 #: Each status as written (``Status.value`` is slow to look up row by row).
 _WORDS = {s: s.value for s in Status}
+
+
+def _text_rows(lines: CountedLines, job: _Job, *, compiled: bool) -> str:
+    """The text rows of a chunk of bare puzzle lines, as :func:`_format` writes them.
+
+    ``compiled``: by one call of :func:`csp_sudoku._kernels.rows.text_rows`
+    (for a process that has numba loaded anyway: it counted the chunk with the
+    compiled kernel), else by :func:`_format`.
+    """
+    if not compiled:
+        return _format(lines.verdicts(), job, None)[0]
+    from csp_sudoku._kernels.rows import frozen, text_rows
+
+    notes: list[bytes] = []
+    note_ends = np.zeros(len(lines.counts), np.int64)
+    for i, reason in lines.reasons().items():
+        notes.append(f"  # {reason}".encode())
+        note_ends[i] = len(notes[-1])
+    np.cumsum(note_ends, out=note_ends)
+    rows: NDArray[np.uint8] = text_rows(
+        np.frombuffer(f"{lines.source}:".encode("utf-8", "surrogatepass"), np.uint8),
+        np.int64(lines.first_line),
+        frozen(lines.cells, np.int8),
+        frozen(lines.counts, np.int64),
+        _WORD_BYTES,
+        _WORD_ENDS,
+        np.int64(job.limit != 2),
+        np.frombuffer(b"".join(notes), np.uint8),
+        frozen(note_ends, np.int64),
+    )
+    return rows.tobytes().decode("utf-8", "surrogatepass")
+
+
+#: What :func:`_text_rows` gives the kernel: the verdict words by count capped
+#: at 2 (a read-only array, like every byte string it is given, so that it
+#: compiles once).
+_WORD_BYTES = np.frombuffer(b"".join(s.value.encode() for s in VERDICTS), np.uint8)
+_WORD_ENDS = np.cumsum([len(s.value) for s in VERDICTS], dtype=np.int64)
+_WORD_ENDS.flags.writeable = False
 
 
 def _format(verdicts: Verdicts, job: _Job, names: list[str] | None) -> tuple[str, list[str] | None]:

@@ -41,7 +41,7 @@ import io as _io
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any, Union
 
@@ -690,14 +690,37 @@ def _chunk_lines(chunk: TextChunk) -> _io.StringIO:
     return _io.StringIO(chunk.data.decode("utf-8", "replace"), newline=None)
 
 
+#: How :func:`read_chunk` reads the cells of a chunk that looks like bare puzzle
+#: lines: ``(rows, ncells, crlf, size, values)`` -> the ``(n, ncells)`` cells
+#: (``int8``), or None. ``rows`` is the chunk's bytes as an ``(n, width)``
+#: array, one line per row; a line is a puzzle when it ends in ``\n`` (``\r\n``
+#: with ``crlf``) and its first ``ncells`` bytes map through ``values`` (a
+#: 256-entry table of cell values, 255 for no symbol) to at most ``size``.
+PlainReader = Callable[
+    [NDArray[np.uint8], int, bool, int, NDArray[np.uint8]], NDArray[np.int8] | None
+]
+
+
+def numpy_cells(
+    rows: NDArray[np.uint8], ncells: int, crlf: bool, size: int, values: NDArray[np.uint8]
+) -> NDArray[np.int8] | None:
+    """The :data:`PlainReader` of numpy: a few whole-array operations (no numba needed)."""
+    if (rows[:, -1] != 10).any() or (crlf and (rows[:, ncells] != 13).any()):
+        return None
+    cells = values[rows[:, :ncells]]
+    if (cells > size).any():
+        return None
+    return cells.view(np.int8)
+
+
 def _plain_cells(
-    chunk: TextChunk, state: ReadState, geometry: Geometry | None
+    chunk: TextChunk, state: ReadState, geometry: Geometry | None, reader: PlainReader
 ) -> tuple[NDArray[np.int8], Geometry] | None:
     """Every line's cells when each line is a bare puzzle of one size, else None.
 
     The fast path of :func:`read_chunk`: with the reader at rest and every line
     exactly ``N*N`` symbols (``\\n`` or ``\\r\\n`` ends), each line is one
-    puzzle, read here by one table look-up over the bytes.
+    puzzle, read here by one table look-up over the bytes (``reader``).
     """
     data = chunk.data
     if not data or not state.at_rest():
@@ -711,18 +734,23 @@ def _plain_cells(
     if size is None or len(data) % width or (geometry is not None and geometry.ncells != ncells):
         return None
     rows = np.frombuffer(data, dtype=np.uint8).reshape(-1, width)
-    if (rows[:, -1] != 10).any() or (crlf and (rows[:, ncells] != 13).any()):
+    cells = reader(rows, ncells, crlf, size, _LUT)
+    if cells is None:
         return None
-    cells = _LUT[rows[:, :ncells]]
-    if (cells > size).any():
-        return None
-    return cells.view(np.int8), geometry or Geometry.standard(size)
+    return cells, geometry or Geometry.standard(size)
 
 
 def read_chunk(
-    chunk: TextChunk, state: ReadState, geometry: Geometry | None = None
+    chunk: TextChunk,
+    state: ReadState,
+    geometry: Geometry | None = None,
+    *,
+    reader: PlainReader = numpy_cells,
 ) -> list[Entry] | tuple[NDArray[np.int8], Geometry]:
     """Read one chunk from ``state``, which is moved to the chunk's end.
+
+    ``reader`` reads a chunk that looks like bare puzzle lines (a compiled
+    one where numba is loaded anyway: see :data:`PlainReader`).
 
     Returns:
         ``(cells, geometry)``, an ``(n, ncells)`` array of the chunk's puzzles,
@@ -730,7 +758,7 @@ def read_chunk(
         is line ``chunk.first_line + i`` and nothing is wrong with it); else
         the entries, as :func:`read_puzzles` would give them.
     """
-    plain = _plain_cells(chunk, state, geometry)
+    plain = _plain_cells(chunk, state, geometry, reader)
     if plain is not None:
         state.line = chunk.first_line + chunk.lines - 1
         return plain
