@@ -53,11 +53,15 @@ LINES = [
 ]
 
 
-def _run(argv: list[str], *, general: bool) -> tuple[int, str, list[str]]:
-    """Exit code, stdout and stderr (without the closing timing line) of ``main(argv)``.
+def _run(argv: list[str], *, general: bool, output: Path | None) -> tuple[Any, ...]:
+    """Exit code, output and stderr (without the closing timing line) of ``main(argv)``.
 
-    ``general``: every chunk goes the general way (entries, lists, Python rows).
+    ``general``: every chunk goes the general way (entries, lists, Python
+    rows). ``output``: the rows go to this file (``-o``, where the compiled
+    rows are written as bytes, between text rows of other chunks), else to stdout.
     """
+    if output is not None:
+        argv = [*argv, "-o", str(output)]
     out, err = io.StringIO(), io.StringIO()
     patch = (
         mock.patch.object(check_cli, "count_chunk", check_chunk)
@@ -66,7 +70,8 @@ def _run(argv: list[str], *, general: bool) -> tuple[int, str, list[str]]:
     )
     with patch, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(argv)
-    return code, out.getvalue(), err.getvalue().splitlines()[:-1]
+    written = out.getvalue() if output is None else output.read_bytes()
+    return code, written, err.getvalue().splitlines()[:-1]
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -78,6 +83,7 @@ def _run(argv: list[str], *, general: bool) -> tuple[int, str, list[str]]:
     chunk=st.integers(1, 9),
     limit=st.sampled_from(["1", "2", "3"]),
     skip_invalid=st.booleans(),
+    to_file=st.booleans(),
 )
 def test_fast_chunks_match_the_general_path(
     tmp_path_factory: Any,
@@ -88,6 +94,7 @@ def test_fast_chunks_match_the_general_path(
     chunk: int,
     limit: str,
     skip_invalid: bool,
+    to_file: bool,
 ) -> None:
     lines = [LINES[i] for i in picks]
     for k in range(plain_runs):  # runs of bare 9x9 lines, so that whole chunks take the fast path
@@ -97,7 +104,10 @@ def test_fast_chunks_match_the_general_path(
     path.write_bytes((end.join(lines) + (end if final_end else "")).encode())
     argv = ["check", str(path), "--chunk-size", str(chunk), "--limit", limit]
     argv += ["--skip-invalid"] if skip_invalid else []
-    assert _run(argv, general=False) == _run(argv, general=True)
+    outputs = [path.with_name(f"out{k}.txt") if to_file else None for k in range(2)]
+    assert _run(argv, general=False, output=outputs[0]) == _run(
+        argv, general=True, output=outputs[1]
+    )
 
 
 #: Each byte's cell value as the reader maps it (255: no symbol).
@@ -161,6 +171,9 @@ def test_compiled_rows_are_the_python_rows(
     lines = CountedLines(source, first_line, cells, geometry, counts)
     job = check_cli._Job(None, limit, "auto", "text", False)
     python = check_cli._text_rows(lines, job, compiled=False)
-    assert check_cli._text_rows(lines, job, compiled=True) == python
+    compiled = check_cli._text_rows(lines, job, compiled=True)
+    assert isinstance(compiled, bytes) == source.isprintable()  # a lone surrogate: Python's rows
+    assert (compiled.decode() if isinstance(compiled, bytes) else compiled) == python
+    assert isinstance(python, str)
     assert len(python.splitlines()) == n
     assert len(rows.text_rows.signatures) == 1

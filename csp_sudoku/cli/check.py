@@ -143,7 +143,7 @@ class _Output:
     """A chunk's share of the run's output, as its task returns it.
 
     Attributes:
-        text: the rows, formatted.
+        text: the rows, formatted (as UTF-8 bytes from the compiled path).
         names: the CSV columns the rows were written with (None: no CSV row).
         messages: the reason of every bad line, in order.
         tally: rows per status.
@@ -151,7 +151,7 @@ class _Output:
         end: the reader's state at the chunk's end.
     """
 
-    text: str
+    text: str | bytes
     names: list[str] | None
     messages: list[str]
     tally: Counter[Status]
@@ -197,13 +197,19 @@ def _check_chunk(
 _WORDS = {s: s.value for s in Status}
 
 
-def _text_rows(lines: CountedLines, job: _Job, *, compiled: bool) -> str:
+def _text_rows(lines: CountedLines, job: _Job, *, compiled: bool) -> str | bytes:
     """The text rows of a chunk of bare puzzle lines, as :func:`_format` writes them.
 
-    ``compiled``: by one call of :func:`csp_sudoku._kernels.rows.text_rows`
-    (for a process that has numba loaded anyway: it counted the chunk with the
-    compiled kernel), else by :func:`_format`.
+    ``compiled``: as UTF-8 bytes, by one call of
+    :func:`csp_sudoku._kernels.rows.text_rows` (for a process that has numba
+    loaded anyway: it counted the chunk with the compiled kernel), which the
+    writer passes on as they are; else (or for a file name that is no valid
+    Unicode) as a string, by :func:`_format`.
     """
+    try:
+        prefix = f"{lines.source}:".encode()
+    except UnicodeEncodeError:  # a lone surrogate: an undecodable byte of a path
+        compiled = False
     if not compiled:
         return _format(lines.verdicts(), job, None)[0]
     from csp_sudoku._kernels.rows import frozen, text_rows
@@ -215,7 +221,7 @@ def _text_rows(lines: CountedLines, job: _Job, *, compiled: bool) -> str:
         note_ends[i] = len(notes[-1])
     np.cumsum(note_ends, out=note_ends)
     rows: NDArray[np.uint8] = text_rows(
-        np.frombuffer(f"{lines.source}:".encode("utf-8", "surrogatepass"), np.uint8),
+        np.frombuffer(prefix, np.uint8),
         np.int64(lines.first_line),
         frozen(lines.cells, np.int8),
         frozen(lines.counts, np.int64),
@@ -225,7 +231,7 @@ def _text_rows(lines: CountedLines, job: _Job, *, compiled: bool) -> str:
         np.frombuffer(b"".join(notes), np.uint8),
         frozen(note_ends, np.int64),
     )
-    return rows.tobytes().decode("utf-8", "surrogatepass")
+    return rows.tobytes()
 
 
 #: What :func:`_text_rows` gives the kernel: the verdict words by count capped
