@@ -177,3 +177,23 @@ def test_compiled_rows_are_the_python_rows(
     assert isinstance(python, str)
     assert len(python.splitlines()) == n
     assert len(rows.text_rows.signatures) == 1
+
+
+def test_workers_forked_after_the_kernels_are_loaded_answer_the_same(tmp_path: Path) -> None:
+    """``--jobs 2`` on a forking platform loads the kernels before its workers start: same output."""
+    lines = [*load_lines("17_clue.txt", limit=150, step=7), *MULTI, "11" + "." * 79, "x"] * 3
+    path = tmp_path / "in.txt"
+    path.write_text("\n".join(lines) + "\n")
+    loads: list[Any] = []
+    real = check_cli._preload
+
+    def counted(job: Any) -> None:
+        loads.append(job)
+        real(job)
+
+    for extra in ([], ["--limit", "3"], ["--format", "jsonl"]):
+        argv = ["check", str(path), "--chunk-size", "100", *extra]
+        with mock.patch.object(check_cli, "_preload", counted):
+            two = _run([*argv, "--jobs", "2"], general=False, output=None)
+        assert two == _run(argv, general=False, output=None)
+    assert len(loads) == (3 if check_cli._forks() else 0)
