@@ -26,7 +26,7 @@ from csp_sudoku._kernels import rows
 from csp_sudoku.cli import main
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import digit_of, numpy_cells
-from csp_sudoku.tools.batch import CountedLines, _compiled_cells, check_chunk
+from csp_sudoku.tools.batch import CountedLines, Verdicts, _compiled_cells, count_chunk
 from tests.conftest import load_lines
 
 UNIQUE = load_lines("17_clue.txt", limit=6)
@@ -53,6 +53,12 @@ LINES = [
 ]
 
 
+def _as_lists(*args: Any, **options: Any) -> Verdicts:
+    """:func:`count_chunk`, its verdicts always as lists: the general way of formatting."""
+    done = count_chunk(*args, **options)
+    return done.verdicts() if isinstance(done, CountedLines) else done
+
+
 def _run(argv: list[str], *, general: bool, output: Path | None) -> tuple[Any, ...]:
     """Exit code, output and stderr (without the closing timing line) of ``main(argv)``.
 
@@ -64,7 +70,7 @@ def _run(argv: list[str], *, general: bool, output: Path | None) -> tuple[Any, .
         argv = [*argv, "-o", str(output)]
     out, err = io.StringIO(), io.StringIO()
     patch = (
-        mock.patch.object(check_cli, "count_chunk", check_chunk)
+        mock.patch.object(check_cli, "count_chunk", _as_lists)
         if general
         else contextlib.nullcontext()
     )

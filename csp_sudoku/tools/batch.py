@@ -16,8 +16,8 @@ only reads bytes: it reads one chunk of an input's lines
 (:class:`~csp_sudoku.core.io.TextChunk`) and judges every entry in it, returning
 :class:`Verdicts`, the verdicts as lists, or for a chunk of bare puzzle
 lines :class:`CountedLines`, its cells and counts as arrays (both ways share
-the verdict of a count and the reason a puzzle has no solution);
-:func:`check_chunk` always gives lists.
+the verdict of a count and the reason a puzzle has no solution;
+:meth:`CountedLines.verdicts` makes the lists).
 
 **Dask.** :func:`dask_client` connects to a scheduler (``tcp://host:8786``) or
 starts a local cluster (``local:4``); a ``distributed.Client`` passed as
@@ -405,17 +405,3 @@ def count_chunk(
         return Verdicts()
     counts = backend_per_call(geo, backend).count_many(cells, geo, limit)
     return CountedLines(chunk.source, chunk.first_line + skip, cells, geo, counts)
-
-
-def check_chunk(
-    chunk: TextChunk,
-    state: ReadState,
-    *,
-    geometry: Geometry | None = None,
-    limit: int = 2,
-    backend: str = "auto",
-    skip: int = 0,
-) -> Verdicts:
-    """:func:`count_chunk`, its verdicts always as lists (:class:`Verdicts`)."""
-    done = count_chunk(chunk, state, geometry=geometry, limit=limit, backend=backend, skip=skip)
-    return done.verdicts() if isinstance(done, CountedLines) else done
