@@ -10,18 +10,31 @@ chunk, and ``--resume`` must then finish the run as if nothing happened.
 
 from __future__ import annotations
 
+import io
 import json
 import multiprocessing
 import os
 import signal
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import csp_sudoku.cli.check as check_cli
 from csp_sudoku.cli import main
-from csp_sudoku.core.io import Entry, ReadState, TextChunk, read_chunk, read_chunks, read_puzzles
+from csp_sudoku.core.io import (
+    Entry,
+    ReadState,
+    TextChunk,
+    _line_ends,
+    _LineEnds,
+    read_chunk,
+    read_chunks,
+    read_puzzles,
+)
 from csp_sudoku.core.puzzle import format_lines
 from tests.conftest import load_lines
 
@@ -143,3 +156,28 @@ def test_killed_worker_fails_the_run_and_resume_finishes_it(
     assert main([*args, "-o", str(part), "--jobs", "2", "--resume"]) == 2
     assert part.read_bytes() == clean.read_bytes()
     assert f"{src}:{len(lines)}:1: unknown character 'x'" in capsys.readouterr().err
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.lists(st.sampled_from([b"ab", b"c" * 90, b"", b"\n", b"\r", b"\r\n"]), max_size=60).map(
+        b"".join
+    ),
+    size=st.integers(1, 70),
+)
+def test_chunks_cut_every_size_line_ends(text: bytes, size: int) -> None:
+    """Chunks hold ``size`` lines each (the last the rest), as the line ends of the whole input say."""
+    ends = [0, *_line_ends(text, True).tolist()]
+    cuts = ends[size::size]
+    if not cuts or cuts[-1] != len(text) or not text:
+        cuts.append(len(text))
+    for steps in (1, 64):  # line ends stepped over one by one before all are listed
+        with mock.patch.object(_LineEnds, "STEPS", steps):
+            chunks = list(read_chunks(io.BytesIO(text), size))
+        assert [c.data for c in chunks] == [
+            text[a:b] for a, b in zip([0, *cuts], cuts, strict=False)
+        ]
+        assert sum(c.lines for c in chunks) == len(ends) - 1 + (
+            bool(text) and ends[-1] != len(text)
+        )
+        assert all(c.lines == size for c in chunks[:-1])

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from csp_sudoku.core.io import parse_line
 from csp_sudoku.tools.bank import PuzzleBank
+from tests.conftest import load_lines
 from tests.independent import check_solution
 
 LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
@@ -173,3 +174,31 @@ def test_csv_rows_pass_through_minimize_and_solve(tmp_path: Path) -> None:
     for r in rows:
         assert r["method"] and r["removed"] and r["minimal"]  # from generate and minimize
         assert check_solution(parse_line(r["solution"]).cells, parse_line(r["puzzle"]).cells)
+
+
+def test_a_run_that_loads_numba_ends_at_once_with_every_row_written(tmp_path: Path) -> None:
+    """Where numba is loaded the process ends without the interpreter's teardown: all is flushed.
+
+    Through a pipe (a buffer flushed at the end), with ``--jobs 2`` (worker
+    processes ended first) and without; a reader that stops early is no error.
+    """
+    lines = [*load_lines("17_clue.txt", limit=50), "11" + "." * 79, "x" * 81] * 20
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(lines) + "\n")
+    for jobs in ("1", "2"):
+        args = ["check", str(src), "--jobs", jobs, "--chunk-size", "100"]
+        done = subprocess.run(
+            [sys.executable, "-m", "csp_sudoku", *args], capture_output=True, text=True, timeout=300
+        )
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert len(done.stdout.splitlines()) == len(lines)
+        assert done.stdout.splitlines()[-1].endswith("9x9 grid)")
+        assert done.stderr.count("unknown character 'x'") == 20 and "1040 puzzles" in done.stderr
+    head = subprocess.run(
+        f"{sys.executable} -m csp_sudoku check {src} --jobs 2 | head -3",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert len(head.stdout.splitlines()) == 3 and "Traceback" not in head.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import codecs
 import contextlib
 import csv
 import io
@@ -312,6 +313,7 @@ class RowWriter:
         self.names: list[str] | None = None if names is None else list(names)
         self._csv: Any = None
         self._header = header  # a resumed run appends to a file that has its header
+        self._raw = _utf8_buffer(self.out)
         self._last_flush = time.monotonic()
 
     def write(
@@ -338,14 +340,23 @@ class RowWriter:
             self.out.write(text + "\n")
         self._flush_now_and_then()
 
-    def write_rows(self, text: str, names: Sequence[str] | None = None) -> None:
+    def write_rows(self, text: str | bytes, names: Sequence[str] | None = None) -> None:
         """Write rows already formatted in this writer's format, with the CSV columns ``names``.
 
         The CSV header is written before the first rows, as :meth:`write` would.
+        Rows given as UTF-8 bytes go straight to the stream's binary buffer when
+        writing them as text would give the very same bytes (a UTF-8 stream that
+        turns no ``\\n`` into anything else): no decoding, no encoding.
         """
         if self.fmt == "csv" and self._csv is None and names is not None:
             self._start_csv(names)
-        self.out.write(text)
+        if isinstance(text, str):
+            self.out.write(text)
+        elif self._raw is not None:
+            self.out.flush()  # what was written as text goes first
+            self._raw.write(text)
+        else:
+            self.out.write(text.decode())
         self._flush_now_and_then()
 
     def _start_csv(self, names: Sequence[str]) -> None:
@@ -359,6 +370,19 @@ class RowWriter:
         if now - self._last_flush >= self.flush_every:
             self.out.flush()
             self._last_flush = now
+
+
+def _utf8_buffer(out: IO[str]) -> IO[bytes] | None:
+    """The binary buffer under a text stream that writes text as UTF-8, else None.
+
+    For the streams the command opens (the output file, with ``newline=""``,
+    and standard output, which turns ``\\n`` into the system's line end).
+    """
+    raw: IO[bytes] | None = getattr(out, "buffer", None)
+    encoding = getattr(out, "encoding", None)
+    if raw is None or encoding is None or os.linesep != "\n":
+        return None
+    return raw if codecs.lookup(encoding).name == "utf-8" else None
 
 
 def progress(total: int | None, enabled: bool, unit: str = "puzzle") -> Any:

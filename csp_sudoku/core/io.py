@@ -41,7 +41,7 @@ import io as _io
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any, Union
 
@@ -661,18 +661,18 @@ def read_chunks(
         first, buf, eof = 1, b"", False
         width = 0.0  # bytes per line so far: one read mostly brings a chunk's lines
         while True:
-            ends = _line_ends(buf, eof)
-            while ends.size <= lines and not eof:
-                want = int((lines + 1 - ends.size) * width * 1.1) if width else _READ_BYTES
+            ends = _LineEnds(buf, eof, int(lines * width))
+            while not ends.more_than(lines) and not eof:
+                want = int((lines + 1) * width * 1.1) - len(buf) if width else _READ_BYTES
                 more = fh.read(max(want, len(buf), 4096))  # at least doubling: linear time
                 eof = not more
                 buf += more
-                ends = _line_ends(buf, eof)
-            if ends.size > lines:
-                cut, count = int(ends[lines - 1]), lines
+                ends = _LineEnds(buf, eof, int(lines * width))
+            if ends.more_than(lines) or (eof and ends.count() == lines and not ends.at_end()):
+                cut, count = ends.after(lines), lines
             else:  # the rest of the input, maybe with a last line without its line end
                 cut = len(buf)
-                count = ends.size + (bool(buf) and (not ends.size or int(ends[-1]) != cut))
+                count = ends.count() + (bool(buf) and not ends.at_end())
             width = cut / max(count, 1)
             data, buf = buf[:cut], buf[cut:]
             last = eof and not buf
@@ -685,19 +685,110 @@ def read_chunks(
             handle.close()
 
 
+class _LineEnds:
+    """The line ends of a buffer, found near where a chunk is expected to end.
+
+    Without a ``\\r`` in the buffer a line end is a ``\\n``: ``bytes.count``
+    up to ``guess`` (where the chunk's last line should end, by the width of
+    the lines so far), then a few ``find`` / ``rfind`` steps (C loops over the
+    bytes, no array), so the main process of ``check`` reads each byte about
+    once. With a ``\\r``, or far from the guess, :func:`_line_ends` lists them all.
+    """
+
+    #: The most line ends stepped over one by one before all are listed instead.
+    STEPS = 64
+
+    def __init__(self, buf: bytes, eof: bool, guess: int) -> None:
+        self.buf = buf
+        self.eof = eof
+        self.offsets = _line_ends(buf, eof) if b"\r" in buf else None
+        self.pos = min(max(guess, 0), len(buf))
+        self.seen = 0 if self.offsets is not None else buf.count(b"\n", 0, self.pos)
+
+    def _step_to(self, k: int) -> bool:
+        """Move ``pos`` just past the ``k``-th line end, if there is one, in ``STEPS`` at most.
+
+        Afterwards ``seen`` line ends lie before ``pos``, and the last byte before it is one
+        (unless ``seen`` is 0); returns False when the buffer has fewer than ``k``.
+        """
+        buf = self.buf
+        while self.seen < k:
+            if k - self.seen > self.STEPS:
+                if self.seen + buf.count(b"\n", self.pos) < k:
+                    return False
+                self.offsets = _line_ends(buf, self.eof)
+                return True
+            found = buf.find(b"\n", self.pos)
+            if found < 0:
+                return False
+            self.pos, self.seen = found + 1, self.seen + 1
+        while self.seen > k or (self.seen and buf[self.pos - 1] != 10):
+            end = buf.rindex(b"\n", 0, self.pos)  # the seen-th line end
+            if self.seen == k:
+                self.pos = end + 1
+                break
+            self.pos, self.seen = end, self.seen - 1
+        return True
+
+    def more_than(self, k: int) -> bool:
+        """Whether the buffer has more than ``k`` line ends."""
+        if self.offsets is None:
+            return self._step_to(k + 1)
+        return self.offsets.size > k
+
+    def after(self, k: int) -> int:
+        """The offset just after the ``k``-th line end (1-based; the buffer has that many)."""
+        if self.offsets is None:
+            self._step_to(k)
+        return self.pos if self.offsets is None else int(self.offsets[k - 1])
+
+    def count(self) -> int:
+        """How many line ends the buffer has."""
+        return self.buf.count(b"\n") if self.offsets is None else self.offsets.size
+
+    def at_end(self) -> bool:
+        """Whether the buffer ends with a line end."""
+        if self.offsets is None:
+            return self.buf.endswith(b"\n")
+        return bool(self.offsets.size) and int(self.offsets[-1]) == len(self.buf)
+
+
 def _chunk_lines(chunk: TextChunk) -> _io.StringIO:
     """The lines of a chunk decoded as :func:`read_puzzles` decodes a file."""
     return _io.StringIO(chunk.data.decode("utf-8", "replace"), newline=None)
 
 
+#: How :func:`read_chunk` reads the cells of a chunk that looks like bare puzzle
+#: lines: ``(rows, ncells, crlf, size, values)`` -> the ``(n, ncells)`` cells
+#: (``int8``), or None. ``rows`` is the chunk's bytes as an ``(n, width)``
+#: array, one line per row; a line is a puzzle when it ends in ``\n`` (``\r\n``
+#: with ``crlf``) and its first ``ncells`` bytes map through ``values`` (a
+#: 256-entry table of cell values, 255 for no symbol) to at most ``size``.
+PlainReader = Callable[
+    [NDArray[np.uint8], int, bool, int, NDArray[np.uint8]], NDArray[np.int8] | None
+]
+
+
+def numpy_cells(
+    rows: NDArray[np.uint8], ncells: int, crlf: bool, size: int, values: NDArray[np.uint8]
+) -> NDArray[np.int8] | None:
+    """The :data:`PlainReader` of numpy: a few whole-array operations (no numba needed)."""
+    if (rows[:, -1] != 10).any() or (crlf and (rows[:, ncells] != 13).any()):
+        return None
+    cells = values[rows[:, :ncells]]
+    if (cells > size).any():
+        return None
+    return cells.view(np.int8)
+
+
 def _plain_cells(
-    chunk: TextChunk, state: ReadState, geometry: Geometry | None
+    chunk: TextChunk, state: ReadState, geometry: Geometry | None, reader: PlainReader
 ) -> tuple[NDArray[np.int8], Geometry] | None:
     """Every line's cells when each line is a bare puzzle of one size, else None.
 
     The fast path of :func:`read_chunk`: with the reader at rest and every line
     exactly ``N*N`` symbols (``\\n`` or ``\\r\\n`` ends), each line is one
-    puzzle, read here by one table look-up over the bytes.
+    puzzle, read here by one table look-up over the bytes (``reader``).
     """
     data = chunk.data
     if not data or not state.at_rest():
@@ -711,18 +802,23 @@ def _plain_cells(
     if size is None or len(data) % width or (geometry is not None and geometry.ncells != ncells):
         return None
     rows = np.frombuffer(data, dtype=np.uint8).reshape(-1, width)
-    if (rows[:, -1] != 10).any() or (crlf and (rows[:, ncells] != 13).any()):
+    cells = reader(rows, ncells, crlf, size, _LUT)
+    if cells is None:
         return None
-    cells = _LUT[rows[:, :ncells]]
-    if (cells > size).any():
-        return None
-    return cells.view(np.int8), geometry or Geometry.standard(size)
+    return cells, geometry or Geometry.standard(size)
 
 
 def read_chunk(
-    chunk: TextChunk, state: ReadState, geometry: Geometry | None = None
+    chunk: TextChunk,
+    state: ReadState,
+    geometry: Geometry | None = None,
+    *,
+    reader: PlainReader = numpy_cells,
 ) -> list[Entry] | tuple[NDArray[np.int8], Geometry]:
     """Read one chunk from ``state``, which is moved to the chunk's end.
+
+    ``reader`` reads a chunk that looks like bare puzzle lines (a compiled
+    one where numba is loaded anyway: see :data:`PlainReader`).
 
     Returns:
         ``(cells, geometry)``, an ``(n, ncells)`` array of the chunk's puzzles,
@@ -730,7 +826,7 @@ def read_chunk(
         is line ``chunk.first_line + i`` and nothing is wrong with it); else
         the entries, as :func:`read_puzzles` would give them.
     """
-    plain = _plain_cells(chunk, state, geometry)
+    plain = _plain_cells(chunk, state, geometry, reader)
     if plain is not None:
         state.line = chunk.first_line + chunk.lines - 1
         return plain

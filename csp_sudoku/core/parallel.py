@@ -120,4 +120,6 @@ def ordered_map(
         for fut in pending:
             fut.cancel()
         if own and isinstance(pool, Executor):
-            pool.shutdown(wait=False, cancel_futures=True)
+            # every task done: the idle workers end at once, and none is left behind;
+            # else (an error, the caller stopped early) do not wait for a task running
+            pool.shutdown(wait=not pending, cancel_futures=True)

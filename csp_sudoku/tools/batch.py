@@ -11,12 +11,13 @@ on files of millions of lines and results stream as soon as their turn comes.
 Any ``concurrent.futures.Executor``-like object with ``submit`` (a Dask
 ``distributed.Client`` included) can be passed as ``executor``.
 
-:func:`check_chunk` is the task of ``csp-sudoku check``, whose main process
+:func:`count_chunk` is the task of ``csp-sudoku check``, whose main process
 only reads bytes: it reads one chunk of an input's lines
 (:class:`~csp_sudoku.core.io.TextChunk`) and judges every entry in it, returning
-:class:`Verdicts`, the verdicts as lists (a chunk of bare puzzle lines is
-read, counted and judged from arrays; both ways share the verdict of a count
-and the reason a puzzle has no solution).
+:class:`Verdicts`, the verdicts as lists, or for a chunk of bare puzzle
+lines :class:`CountedLines`, its cells and counts as arrays (both ways share
+the verdict of a count and the reason a puzzle has no solution;
+:meth:`CountedLines.verdicts` makes the lists).
 
 **Dask.** :func:`dask_client` connects to a scheduler (``tcp://host:8786``) or
 starts a local cluster (``local:4``); a ``distributed.Client`` passed as
@@ -31,7 +32,8 @@ from __future__ import annotations
 
 import enum
 import os
-from collections import deque
+import sys
+from collections import Counter, deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -43,7 +45,14 @@ from numpy.typing import NDArray
 from csp_sudoku.backends import backend_per_call
 from csp_sudoku.core.errors import BatchError as BatchError
 from csp_sudoku.core.geometry import Geometry
-from csp_sudoku.core.io import Entry, ReadState, TextChunk, format_line, read_chunk
+from csp_sudoku.core.io import (
+    Entry,
+    ReadState,
+    TextChunk,
+    format_line,
+    numpy_cells,
+    read_chunk,
+)
 from csp_sudoku.core.parallel import DaskSubmitter as DaskSubmitter
 from csp_sudoku.core.parallel import Submitter
 from csp_sudoku.core.parallel import ordered_map as ordered_map
@@ -140,11 +149,11 @@ def _count_chunk(
 
 
 #: The verdict on a puzzle by its count capped at 2.
-_VERDICTS = (Status.NONE, Status.UNIQUE, Status.MULTIPLE)
+VERDICTS = (Status.NONE, Status.UNIQUE, Status.MULTIPLE)
 
 
 def _verdict(count: int) -> Status:
-    return _VERDICTS[min(count, 2)]
+    return VERDICTS[min(count, 2)]
 
 
 def _no_solution_reason(puzzle: Puzzle) -> str:
@@ -177,29 +186,6 @@ class Verdicts:
 
     def __len__(self) -> int:
         return len(self.lines)
-
-    @classmethod
-    def of_lines(
-        cls,
-        source: str,
-        first_line: int,
-        cells: NDArray[np.int8],
-        geometry: Geometry,
-        counts: NDArray[np.int64],
-    ) -> Verdicts:
-        """The verdicts on puzzles read one per line from ``first_line`` on, from their counts."""
-        n = len(counts)
-        reasons = [""] * n
-        for i in np.flatnonzero(counts == 0).tolist():
-            reasons[i] = _no_solution_reason(Puzzle.trusted(cells[i], geometry))
-        return cls(
-            [source] * n,
-            list(range(first_line, first_line + n)),
-            format_lines(cells),
-            list(map(_VERDICTS.__getitem__, np.minimum(counts, 2).tolist())),
-            counts.tolist(),
-            reasons,
-        )
 
     def add(self, entry: Entry, count: int | None) -> None:
         """Append the verdict on ``entry``: its count, or None for a bad line."""
@@ -235,6 +221,50 @@ class Verdicts:
             strict=True,
         ):
             yield CheckResult(*row)
+
+
+@dataclass(frozen=True)
+class CountedLines:
+    """The counts of a chunk of bare puzzle lines, kept as arrays.
+
+    What :func:`count_chunk` gives for a chunk read by the fast path: line
+    ``first_line + i`` holds puzzle ``cells[i]``, with ``counts[i]``
+    solutions. A writer that can format rows from arrays (``check``'s text
+    rows) skips the lists of :class:`Verdicts`; :meth:`verdicts` makes them.
+    """
+
+    source: str
+    first_line: int
+    cells: NDArray[np.int8]
+    geometry: Geometry
+    counts: NDArray[np.int64]
+
+    def reasons(self) -> dict[int, str]:
+        """The reason of each puzzle without a solution, by row (the rows of the others have none)."""
+        return {
+            i: _no_solution_reason(Puzzle.trusted(self.cells[i], self.geometry))
+            for i in np.flatnonzero(self.counts == 0).tolist()
+        }
+
+    def tally(self) -> Counter[Status]:
+        """How many rows have each verdict."""
+        per_verdict = np.bincount(np.minimum(self.counts, 2), minlength=3).tolist()
+        return Counter({s: n for s, n in zip(VERDICTS, per_verdict, strict=True) if n})
+
+    def verdicts(self) -> Verdicts:
+        """The same verdicts as lists."""
+        n = len(self.counts)
+        reasons = [""] * n
+        for i, reason in self.reasons().items():
+            reasons[i] = reason
+        return Verdicts(
+            [self.source] * n,
+            list(range(self.first_line, self.first_line + n)),
+            format_lines(self.cells),
+            list(map(VERDICTS.__getitem__, np.minimum(self.counts, 2).tolist())),
+            self.counts.tolist(),
+            reasons,
+        )
 
 
 def _judge(chunk: list[Entry], counts: NDArray[np.int64] | None, into: Verdicts) -> None:
@@ -314,7 +344,28 @@ def check_entries(
         yield from verdicts.results()
 
 
-def check_chunk(
+def _compiled_cells(
+    rows: NDArray[np.uint8], ncells: int, crlf: bool, size: int, values: NDArray[np.uint8]
+) -> NDArray[np.int8] | None:
+    """The :data:`~csp_sudoku.core.io.PlainReader` of numba, for a process that has it loaded.
+
+    One pass over the bytes (:func:`csp_sudoku._kernels.rows.plain_cells`)
+    where numpy makes several: about half the time of
+    :func:`~csp_sudoku.core.io.numpy_cells`, which answers the same.
+    """
+    from csp_sudoku._kernels.rows import frozen, plain_cells
+
+    ok, cells = plain_cells(
+        frozen(rows, np.uint8),
+        np.int64(ncells),
+        np.int64(crlf),
+        np.int64(size),
+        frozen(values, np.uint8),
+    )
+    return cells if ok else None
+
+
+def count_chunk(
     chunk: TextChunk,
     state: ReadState,
     *,
@@ -322,12 +373,13 @@ def check_chunk(
     limit: int = 2,
     backend: str = "auto",
     skip: int = 0,
-) -> Verdicts:
+) -> Verdicts | CountedLines:
     """Read one chunk of an input's lines and count the solutions of its puzzles, here.
 
-    The work of one task of ``check``: a chunk of bare puzzle lines is read and
-    judged from arrays (:func:`csp_sudoku.core.io.read_chunk`'s fast path); any
-    other chunk entry by entry, as :func:`check_entries` judges entries.
+    The work of one task of ``check``: a chunk of bare puzzle lines is read
+    (:func:`csp_sudoku.core.io.read_chunk`'s fast path) and counted as arrays,
+    and stays arrays (:class:`CountedLines`); any other chunk is judged entry
+    by entry, as :func:`check_entries` judges entries.
 
     Args:
         chunk: the lines.
@@ -340,7 +392,8 @@ def check_chunk(
     Returns:
         The verdicts on the entries, in order.
     """
-    read = read_chunk(chunk, state, geometry)
+    reader = _compiled_cells if "numba" in sys.modules else numpy_cells
+    read = read_chunk(chunk, state, geometry, reader=reader)
     if isinstance(read, list):
         verdicts = Verdicts()
         for geo, part in _chunks(read[skip:], len(read) + 1):  # one count per geometry run
@@ -351,4 +404,4 @@ def check_chunk(
     if not len(cells):
         return Verdicts()
     counts = backend_per_call(geo, backend).count_many(cells, geo, limit)
-    return Verdicts.of_lines(chunk.source, chunk.first_line + skip, cells, geo, counts)
+    return CountedLines(chunk.source, chunk.first_line + skip, cells, geo, counts)
