@@ -259,7 +259,7 @@ def _subset_move(alive, on, cc, kc, rec, par, meta, lit_rec, ext, maxsub, apps):
         if n == 1:
             if not _first_size1(live, cc, kc, out):
                 continue
-        elif subset_search(live, cc, kc, n, True, out) == 0:
+        elif subset_search(live, cc, kc, n, np.bool_(True), out) == 0:  # not a literal: one compile
             continue
         a = meta[3]
         if a >= apps.shape[0]:

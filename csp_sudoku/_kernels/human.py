@@ -19,11 +19,11 @@ Kernels:
   the SiSuS model and the dependency metric).
 * :func:`refute_many`: the refutation of many candidates (Pelanek, section on
   the refutation score).
-* :func:`subset_search`: the constraint subset rule (Hunt, Pong, Tucker,
+* :func:`_subset_core`: the constraint subset rule (Hunt, Pong, Tucker,
   theorem "Constraint Subset Rule"), every application of a size in search
-  order (:func:`subset_search_from`: the part of that list from given lowest
-  columns). The solve path's faster searches for a state with no smaller
-  application are in :mod:`csp_sudoku._kernels.subsets`.
+  order; :func:`subset_search` is the chains' call of it. Python calls it
+  through :func:`csp_sudoku._kernels.subsets.subset_kernel`, with the solve
+  path's faster searches for a state with no smaller application.
 
 Nothing imports this module at package import time.
 """
@@ -255,18 +255,6 @@ def subset_search(alive, column_candidates, candidate_columns, n, first, out):  
     ncols = column_candidates.shape[0]
     order = np.arange(ncols).astype(np.int32)
     return _subset_core(alive, column_candidates, candidate_columns, n, first, out, order, order)
-
-
-@njit(cache=True)
-def subset_search_from(alive, column_candidates, candidate_columns, n, out, lowest):  # type: ignore[no-untyped-def]
-    """The part of :func:`subset_search`'s list whose A has its lowest column in
-    ``lowest`` (ascending), in the same order."""
-    ncols = column_candidates.shape[0]
-    rank = np.arange(ncols).astype(np.int32)
-    # np.bool_: a literal False would compile _subset_core once more
-    return _subset_core(
-        alive, column_candidates, candidate_columns, n, np.bool_(False), out, lowest, rank
-    )
 
 
 @njit(cache=True)
