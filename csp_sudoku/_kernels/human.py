@@ -390,7 +390,7 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
     width = column_candidates.shape[1]
     ncand = alive.shape[0]
     colk, colc = _live_columns(alive, column_candidates)
-    uA = np.zeros(ncand, dtype=np.int8)
+    uA = np.zeros(ncand, dtype=np.bool_)  # bool as in guided_subsets: _emit compiles once
     vB = np.zeros(ncand, dtype=np.int32)
     inA = np.zeros(ncols, dtype=np.bool_)
     inB = np.zeros(ncols, dtype=np.bool_)
@@ -425,7 +425,7 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
             continue
         alist[0] = a1
         for s in range(colk[a1]):
-            uA[colc[a1, s]] = 1
+            uA[colc[a1, s]] = True
             ulist[s] = colc[a1, s]
         nA = 1
         nB = 0
@@ -498,7 +498,7 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
                     ban_b[c] += 1
                 else:
                     for s in range(colk[c]):
-                        uA[colc[c, s]] = 0
+                        uA[colc[c, s]] = False
                     inA[c] = False
                     nA -= 1
                     nU -= colk[c]
@@ -542,7 +542,7 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
                 nA += 1
                 for s in range(colk[a]):
                     z = colc[a, s]
-                    uA[z] = 1
+                    uA[z] = True
                     ulist[nU + s] = z
                 nU += colk[a]
                 added[lv] = a
@@ -562,10 +562,10 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
                     inB[c] = False
                 else:
                     for s in range(colk[c]):
-                        uA[colc[c, s]] = 0
+                        uA[colc[c, s]] = False
                     inA[c] = False
         for s in range(colk[a1]):
-            uA[colc[a1, s]] = 0
+            uA[colc[a1, s]] = False
         inA[a1] = False
         if first and nout > 0:
             break
