@@ -126,7 +126,7 @@ def reset(rec, meta, lit_rec):  # type: ignore[no-untyped-def]
     meta[4] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def assume(alive, on, rec, meta, lit_rec, k):  # type: ignore[no-untyped-def]
     """Start a hypothesis: candidate ``k`` ON (returns its record)."""
     on[k] = 1
@@ -533,7 +533,7 @@ def refute_all(  # type: ignore[no-untyped-def]
             v2,
             cc,
             kc,
-            cands[i],
+            np.int64(cands[i]),  # as from Python: hypothesis compiles once
             level,
             maxsub,
             inner_maxsub,
@@ -870,7 +870,7 @@ def refute_level0(alive, on, cnt, cov, cc, kc, cands, out_len, keep, out_alive, 
             # the ancestors of the contradiction (chain_length)
             total = 0
             top = 0
-            m = _lean_parents(q, kinds, infos, creators, lit_rec, cc, ncand, contra, pbuf)
+            m = _lean_parents(q, kinds, infos, creators, lit_rec, cc, ncand, np.int64(contra), pbuf)
             for p in range(m):
                 r = pbuf[p]
                 if stamp[r] == 0:
@@ -881,7 +881,8 @@ def refute_level0(alive, on, cnt, cov, cc, kc, cands, out_len, keep, out_alive, 
                 top -= 1
                 r = stack[top]
                 total += 1
-                m = _lean_parents(q, kinds, infos, creators, lit_rec, cc, ncand, r, pbuf)
+                # int64 as above (stack holds int32): _lean_parents compiles once
+                m = _lean_parents(q, kinds, infos, creators, lit_rec, cc, ncand, np.int64(r), pbuf)
                 for p in range(m):
                     r2 = pbuf[p]
                     if stamp[r2] == 0:

@@ -37,8 +37,13 @@ SL_BASE = np.array([0, 0, 40, 54, 58, 62, 66, 70, 74], dtype=np.int32)
 
 _W = 6  # the most cells of one node of a strong link
 
+# Helpers called from one place or a few lines long are inlined into their
+# callers (numba's inline="always"): numba types them in place instead of
+# compiling, optimising and emitting machine code for each as a kernel of its
+# own, once per argument type.
 
-@njit(cache=True)
+
+@njit(cache=True, inline="always")
 def _node_ok(cells, m, cell_line):  # type: ignore[no-untyped-def]
     """One cell, or cells of one box inside one row or one column (a group)."""
     if m == 1:
@@ -234,7 +239,7 @@ def strong_links(alive, size, n, units, ukind, cell_line, see, out_cells):  # ty
     return best_t, best_e, best_d
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _wing_value(k, bigcard, ncard2):  # type: ignore[no-untyped-def]
     """SE's value (tenths) of an ALS wing of k set cells, -1 where SE has none."""
     if k == 2:
@@ -383,7 +388,7 @@ def als_wings(masks, values, k, see, out_cells, out_masks):  # type: ignore[no-u
     return best_t, best_e, best_d
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _restricted(masks, pick, k, see, y, bit):  # type: ignore[no-untyped-def]
     """True when some set cell holds ``bit`` and every one that does sees cell ``y``."""
     has = False
@@ -395,7 +400,7 @@ def _restricted(masks, pick, k, see, y, bit):  # type: ignore[no-untyped-def]
     return has
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _sees_all(masks, pick, k, see, e, bit):  # type: ignore[no-untyped-def]
     """True when cell ``e`` sees every set cell holding ``bit``."""
     ok = True
@@ -538,7 +543,7 @@ def unique_rectangles(masks, values, cell_line, units, ukind, out):  # type: ign
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _sees(cell_line, a, b):  # type: ignore[no-untyped-def]
     """True when cells ``a`` and ``b`` share a row, column or box."""
     shared = False
@@ -549,10 +554,8 @@ def _sees(cell_line, a, b):  # type: ignore[no-untyped-def]
 
 # --------------------------------------------------------------------------- SE's basic techniques
 
-# The techniques and their helpers are inlined into basic_hint (numba's
-# inline="always"): each is called from one place or is a few lines, so
-# numba types it in its caller instead of compiling, optimising and emitting
-# machine code for it as a kernel of its own (seconds of a first run).
+# The four techniques are inlined into basic_hint (called from there only;
+# see the module's note on inline="always").
 
 #: Unit kinds to scan, for :func:`_scan_order`: row 0 all of them in SE's
 #: order (boxes, columns, rows, others), row ``1 + k`` kind ``k`` alone (-1
