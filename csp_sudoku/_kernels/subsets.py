@@ -369,11 +369,7 @@ def subset_kernel(  # type: ignore[no-untyped-def]
                 if not guided or order.shape[0] == 0:
                     # A's first column is its column of most candidates (then the
                     # lowest); guided with roots: the first root A holds
-                    cols = order if order.shape[0] > 0 else everything
-                    key = np.empty(cols.shape[0], dtype=np.int64)
-                    for i in range(cols.shape[0]):
-                        key[i] = -np.int64(colk[cols[i]]) * ncols + cols[i]
-                    order = cols[np.argsort(key)].astype(np.int32)
+                    order = _by_candidates(order if order.shape[0] > 0 else everything, colk)
                 rank = np.full(ncols, order.shape[0], dtype=np.int32)
                 for i in range(order.shape[0]):
                     rank[order[i]] = i
@@ -391,6 +387,29 @@ def subset_kernel(  # type: ignore[no-untyped-def]
             memo[size, x] = alive[x]
         known[size] = True
     return np.int64(0)
+
+
+@njit(cache=True, inline="always")  # called from one place: no compile of its own
+def _by_candidates(cols, colk):  # type: ignore[no-untyped-def]
+    """The distinct columns ``cols`` by live candidates (``colk``), most first, then
+    by index: a counting sort (``np.argsort`` of that key gave the same order,
+    and numba's quicksort cost about a second to compile on a first run)."""
+    ncols = colk.shape[0]
+    top = colk.max()
+    inset = np.zeros(ncols, dtype=np.bool_)
+    start = np.zeros(top + 2, dtype=np.int64)  # bucket b = top - colk holds the columns of colk
+    for i in range(cols.shape[0]):
+        inset[cols[i]] = True
+        start[top - colk[cols[i]] + 1] += 1
+    for b in range(top + 1):
+        start[b + 1] += start[b]
+    order = np.empty(cols.shape[0], dtype=np.int32)
+    for c in range(ncols):
+        if inset[c]:
+            b = top - colk[c]
+            order[start[b]] = c
+            start[b] += 1
+    return order
 
 
 @njit(cache=True, inline="always")  # called from one place: no compile of its own
