@@ -267,22 +267,11 @@ def static_path(alive, cc, corder, ncellcols, xy, k, premise, out):  # type: ign
     ncand = alive.shape[0]
     cnt = _counts(alive, cc)
     seen, depth, parent, lay_on, lay_off = _bfs_scratch(ncand)
+    # np.int64(1), not a literal: _static_bfs compiles once
     comp, last = _static_bfs(
-        alive,
-        cc,
-        corder,
-        ncellcols,
-        xy,
-        cnt,
-        k,
-        premise,
-        seen,
-        depth,
-        parent,
-        lay_on,
-        lay_off,
-        np.int64(1),  # not a literal: _static_bfs compiles once
-    )
+        alive, cc, corder, ncellcols, xy, cnt, k, premise, seen, depth, parent, lay_on, lay_off,
+        np.int64(1),
+    )  # fmt: skip
     if comp < 0:
         return 0
     out[comp - 1] = k + (1 - premise) * ncand

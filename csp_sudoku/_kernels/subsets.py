@@ -452,20 +452,10 @@ def search_in_order(
     """:func:`subset_kernel`'s ``SEARCH``: the number of applications written to ``out``."""
     return int(
         subset_kernel(
-            SEARCH,
-            alive,
-            column_candidates,
-            candidate_columns,
-            _NO_CANDIDATES,
-            n,
-            first,
-            out,
-            lowest,
-            _no_memo(n),
-            _no_known(n),
-            0,
+            SEARCH, alive, column_candidates, candidate_columns, _NO_CANDIDATES, n, first, out,
+            lowest, _no_memo(n), _no_known(n), 0,
         )
-    )
+    )  # fmt: skip
 
 
 def size_search(
@@ -482,22 +472,14 @@ def size_search(
     limit: int = 0,
 ) -> int:
     """:func:`subset_kernel`'s ``SIZE``: the number of applications written to ``out``."""
+    memo = _no_memo(n) if memo is None else memo
+    known = _no_known(n) if known is None else known
     return int(
         subset_kernel(
-            SIZE,
-            alive,
-            column_candidates,
-            candidate_columns,
-            solution,
-            n,
-            first,
-            out,
-            roots,
-            _no_memo(n) if memo is None else memo,
-            _no_known(n) if known is None else known,
-            limit,
+            SIZE, alive, column_candidates, candidate_columns, solution, n, first, out, roots,
+            memo, known, limit,
         )
-    )
+    )  # fmt: skip
 
 
 def subset_probe(
