@@ -196,8 +196,7 @@ def test_path_searches_find_what_subset_search_finds() -> None:
     solution, or the plain growth from A's largest column, whole or from given
     roots) find the same applications as the search in order; the order's part
     from one lowest column is that part of the full list."""
-    from csp_sudoku._kernels.human import subset_search, subset_search_from
-    from csp_sudoku._kernels.subsets import size_search
+    from csp_sudoku._kernels.subsets import search_in_order, size_search
     from csp_sudoku.human._tables import tables
 
     rng = np.random.default_rng(5)
@@ -215,22 +214,22 @@ def test_path_searches_find_what_subset_search_finds() -> None:
             alive = st.alive()
             for n in range(1, 5):
                 out = np.empty((4096, 2 * n), dtype=np.int32)
-                m = int(subset_search(alive, cc, kc, n, False, out))
+                m = search_in_order(alive, cc, kc, n, False, out)
                 want = _app_set(out[:m], n)
                 roots = rng.choice(cc.shape[0], 30, replace=False).astype(np.int32)
                 rooted = {app for app in want if set(app[0]) & set(roots.tolist())}
                 every = np.empty(0, dtype=np.int32)
                 for solution in (mask, np.empty(0, dtype=np.bool_)):
                     got = np.empty((4096, 2 * n), dtype=np.int32)
-                    k = int(size_search(alive, cc, kc, solution, n, False, got, every))
+                    k = size_search(alive, cc, kc, solution, n, False, got, every)
                     assert k == len(want) and _app_set(got[:k], n) == want
-                    k = int(size_search(alive, cc, kc, solution, n, False, got, roots))
+                    k = size_search(alive, cc, kc, solution, n, False, got, roots)
                     assert k == len(rooted) and _app_set(got[:k], n) == rooted
                 if m:
                     low = np.unique(np.sort(out[:m, :n], axis=1)[:, 0])
                     lowest = np.array([int(rng.choice(low))], dtype=np.int32)
                     part = np.empty((m, 2 * n), dtype=np.int32)
-                    k = int(subset_search_from(alive, cc, kc, n, part, lowest))
+                    k = search_in_order(alive, cc, kc, n, False, part, lowest)
                     head = [r for r in out[:m].tolist() if min(r[:n]) == lowest[0]]
                     assert part[:k].tolist() == head
                     found += 1

@@ -126,7 +126,7 @@ def reset(rec, meta, lit_rec):  # type: ignore[no-untyped-def]
     meta[4] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def assume(alive, on, rec, meta, lit_rec, k):  # type: ignore[no-untyped-def]
     """Start a hypothesis: candidate ``k`` ON (returns its record)."""
     on[k] = 1
@@ -259,7 +259,7 @@ def _subset_move(alive, on, cc, kc, rec, par, meta, lit_rec, ext, maxsub, apps):
         if n == 1:
             if not _first_size1(live, cc, kc, out):
                 continue
-        elif subset_search(live, cc, kc, n, True, out) == 0:
+        elif subset_search(live, cc, kc, n, np.bool_(True), out) == 0:  # not a literal: one compile
             continue
         a = meta[3]
         if a >= apps.shape[0]:
@@ -533,7 +533,7 @@ def refute_all(  # type: ignore[no-untyped-def]
             v2,
             cc,
             kc,
-            cands[i],
+            np.int64(cands[i]),  # as from Python: hypothesis compiles once
             level,
             maxsub,
             inner_maxsub,
@@ -772,6 +772,15 @@ def refute_level0(alive, on, cnt, cov, cc, kc, cands, out_len, keep, out_alive, 
     imply (an elimination's placement, the removals that left a single or
     emptied a column, the two placements of a clash), which are the parents
     :func:`propagate` records.
+
+    Why not :func:`propagate` (the same singles rules) with options: its
+    records and parent lists, copied state and subset moves are what level 0
+    saves. Measured by sending level 0 through :func:`refute_all` instead
+    (``benchmarks/bench_logic.py --sample 40 --no-peer``, two alternating
+    rounds each, loaded 2-core machine, CPU medians): top1465 19.5-24.5 ms
+    a solve -> 30.1-31.4 ms (p95 54-60 -> 92-95 ms), forum_hardest_1106
+    116-124 -> 133-158 ms. So the two stay apart, and tests check that they
+    agree.
     """
     ncand = alive.shape[0]
     width = cc.shape[1]
@@ -870,7 +879,7 @@ def refute_level0(alive, on, cnt, cov, cc, kc, cands, out_len, keep, out_alive, 
             # the ancestors of the contradiction (chain_length)
             total = 0
             top = 0
-            m = _lean_parents(q, kinds, infos, creators, lit_rec, cc, ncand, contra, pbuf)
+            m = _lean_parents(q, kinds, infos, creators, lit_rec, cc, ncand, np.int64(contra), pbuf)
             for p in range(m):
                 r = pbuf[p]
                 if stamp[r] == 0:
@@ -881,7 +890,8 @@ def refute_level0(alive, on, cnt, cov, cc, kc, cands, out_len, keep, out_alive, 
                 top -= 1
                 r = stack[top]
                 total += 1
-                m = _lean_parents(q, kinds, infos, creators, lit_rec, cc, ncand, r, pbuf)
+                # int64 as above (stack holds int32): _lean_parents compiles once
+                m = _lean_parents(q, kinds, infos, creators, lit_rec, cc, ncand, np.int64(r), pbuf)
                 for p in range(m):
                     r2 = pbuf[p]
                     if stamp[r2] == 0:

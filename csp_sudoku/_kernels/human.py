@@ -19,11 +19,11 @@ Kernels:
   the SiSuS model and the dependency metric).
 * :func:`refute_many`: the refutation of many candidates (Pelanek, section on
   the refutation score).
-* :func:`subset_search`: the constraint subset rule (Hunt, Pong, Tucker,
+* :func:`_subset_core`: the constraint subset rule (Hunt, Pong, Tucker,
   theorem "Constraint Subset Rule"), every application of a size in search
-  order (:func:`subset_search_from`: the part of that list from given lowest
-  columns). The solve path's faster searches for a state with no smaller
-  application are in :mod:`csp_sudoku._kernels.subsets`.
+  order; :func:`subset_search` is the chains' call of it. Python calls it
+  through :func:`csp_sudoku._kernels.subsets.subset_kernel`, with the solve
+  path's faster searches for a state with no smaller application.
 
 Nothing imports this module at package import time.
 """
@@ -258,18 +258,6 @@ def subset_search(alive, column_candidates, candidate_columns, n, first, out):  
 
 
 @njit(cache=True)
-def subset_search_from(alive, column_candidates, candidate_columns, n, out, lowest):  # type: ignore[no-untyped-def]
-    """The part of :func:`subset_search`'s list whose A has its lowest column in
-    ``lowest`` (ascending), in the same order."""
-    ncols = column_candidates.shape[0]
-    rank = np.arange(ncols).astype(np.int32)
-    # np.bool_: a literal False would compile _subset_core once more
-    return _subset_core(
-        alive, column_candidates, candidate_columns, n, np.bool_(False), out, lowest, rank
-    )
-
-
-@njit(cache=True)
 def _live_columns(alive, column_candidates):  # type: ignore[no-untyped-def]
     """Per column, its live candidates: ``(count, candidates)``, the candidates
     packed at the front of each row in ``column_candidates`` order."""
@@ -402,7 +390,7 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
     width = column_candidates.shape[1]
     ncand = alive.shape[0]
     colk, colc = _live_columns(alive, column_candidates)
-    uA = np.zeros(ncand, dtype=np.int8)
+    uA = np.zeros(ncand, dtype=np.bool_)  # bool as in guided_subsets: _emit compiles once
     vB = np.zeros(ncand, dtype=np.int32)
     inA = np.zeros(ncols, dtype=np.bool_)
     inB = np.zeros(ncols, dtype=np.bool_)
@@ -437,7 +425,7 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
             continue
         alist[0] = a1
         for s in range(colk[a1]):
-            uA[colc[a1, s]] = 1
+            uA[colc[a1, s]] = True
             ulist[s] = colc[a1, s]
         nA = 1
         nB = 0
@@ -510,7 +498,7 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
                     ban_b[c] += 1
                 else:
                     for s in range(colk[c]):
-                        uA[colc[c, s]] = 0
+                        uA[colc[c, s]] = False
                     inA[c] = False
                     nA -= 1
                     nU -= colk[c]
@@ -554,7 +542,7 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
                 nA += 1
                 for s in range(colk[a]):
                     z = colc[a, s]
-                    uA[z] = 1
+                    uA[z] = True
                     ulist[nU + s] = z
                 nU += colk[a]
                 added[lv] = a
@@ -574,10 +562,10 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
                     inB[c] = False
                 else:
                     for s in range(colk[c]):
-                        uA[colc[c, s]] = 0
+                        uA[colc[c, s]] = False
                     inA[c] = False
         for s in range(colk[a1]):
-            uA[colc[a1, s]] = 0
+            uA[colc[a1, s]] = False
         inA[a1] = False
         if first and nout > 0:
             break

@@ -42,8 +42,13 @@ from numba import njit
 
 from csp_sudoku._kernels.strategies import popcount
 
+# The small helpers here are inlined into their callers (numba's
+# inline="always"): numba types them in place instead of compiling each as a
+# kernel of its own, once per argument type (literal 0 and 1, int32 and int64
+# arguments made two to four compiles of some of them).
 
-@njit(cache=True)
+
+@njit(cache=True, inline="always")
 def length_steps(complexity):  # type: ignore[no-untyped-def]
     """SE's length bonus of a chain, in tenths: one more each time the length
     (complexity - 2) passes a ceiling of 4, 6, 8, 12, 16, 24, 32, ... (the
@@ -72,7 +77,7 @@ def _counts(alive, cc):  # type: ignore[no-untyped-def]
     return cnt
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _other(alive, cc, c, p):  # type: ignore[no-untyped-def]
     """The live candidate of column ``c`` other than ``p`` (-1 if none)."""
     for s in range(cc.shape[1]):
@@ -82,7 +87,7 @@ def _other(alive, cc, c, p):  # type: ignore[no-untyped-def]
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def listed(items, n, x):  # type: ignore[no-untyped-def]
     """True when ``x`` is among ``items[:n]``."""
     found = False
@@ -113,7 +118,7 @@ def _on_to_off(grid, cc, corder, ncellcols, yrule, p, out):  # type: ignore[no-u
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _off_to_on(grid, cc, corder, ncellcols, cnt, xrule, yrule, p, out, out_col):  # type: ignore[no-untyped-def]
     """SE's rule for "p OFF" (``getOffToOn``): the candidates it turns ON, each
     once, with the column that forces each: the other candidate of a cell
@@ -262,9 +267,11 @@ def static_path(alive, cc, corder, ncellcols, xy, k, premise, out):  # type: ign
     ncand = alive.shape[0]
     cnt = _counts(alive, cc)
     seen, depth, parent, lay_on, lay_off = _bfs_scratch(ncand)
+    # np.int64(1), not a literal: _static_bfs compiles once
     comp, last = _static_bfs(
-        alive, cc, corder, ncellcols, xy, cnt, k, premise, seen, depth, parent, lay_on, lay_off, 1
-    )
+        alive, cc, corder, ncellcols, xy, cnt, k, premise, seen, depth, parent, lay_on, lay_off,
+        np.int64(1),
+    )  # fmt: skip
     if comp < 0:
         return 0
     out[comp - 1] = k + (1 - premise) * ncand
@@ -277,13 +284,13 @@ def static_path(alive, cc, corder, ncellcols, xy, k, premise, out):  # type: ign
     return comp
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _union_count(bits, row, src, nw):  # type: ignore[no-untyped-def]
     for w in range(nw):
         bits[row, w] |= bits[src, w]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _count_row(bits, row, nw):  # type: ignore[no-untyped-def]
     total = 0
     for w in range(nw):
@@ -291,7 +298,7 @@ def _count_row(bits, row, nw):  # type: ignore[no-untyped-def]
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _set_bit(bits, row, lit):  # type: ignore[no-untyped-def]
     bits[row, lit >> 6] |= np.int64(1) << np.int64(lit & 63)
 
@@ -416,7 +423,7 @@ def propagate_many(alive, cc, corder, ncellcols, premises, dynamic, yrule, out_a
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _better(best, tenths, comp, key, pos):  # type: ignore[no-untyped-def]
     if best[0] < 0:
         return True

@@ -37,8 +37,13 @@ SL_BASE = np.array([0, 0, 40, 54, 58, 62, 66, 70, 74], dtype=np.int32)
 
 _W = 6  # the most cells of one node of a strong link
 
+# Helpers called from one place or a few lines long are inlined into their
+# callers (numba's inline="always"): numba types them in place instead of
+# compiling, optimising and emitting machine code for each as a kernel of its
+# own, once per argument type.
 
-@njit(cache=True)
+
+@njit(cache=True, inline="always")
 def _node_ok(cells, m, cell_line):  # type: ignore[no-untyped-def]
     """One cell, or cells of one box inside one row or one column (a group)."""
     if m == 1:
@@ -234,7 +239,7 @@ def strong_links(alive, size, n, units, ukind, cell_line, see, out_cells):  # ty
     return best_t, best_e, best_d
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _wing_value(k, bigcard, ncard2):  # type: ignore[no-untyped-def]
     """SE's value (tenths) of an ALS wing of k set cells, -1 where SE has none."""
     if k == 2:
@@ -383,7 +388,7 @@ def als_wings(masks, values, k, see, out_cells, out_masks):  # type: ignore[no-u
     return best_t, best_e, best_d
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _restricted(masks, pick, k, see, y, bit):  # type: ignore[no-untyped-def]
     """True when some set cell holds ``bit`` and every one that does sees cell ``y``."""
     has = False
@@ -395,7 +400,7 @@ def _restricted(masks, pick, k, see, y, bit):  # type: ignore[no-untyped-def]
     return has
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _sees_all(masks, pick, k, see, e, bit):  # type: ignore[no-untyped-def]
     """True when cell ``e`` sees every set cell holding ``bit``."""
     ok = True
@@ -538,7 +543,7 @@ def unique_rectangles(masks, values, cell_line, units, ukind, out):  # type: ign
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _sees(cell_line, a, b):  # type: ignore[no-untyped-def]
     """True when cells ``a`` and ``b`` share a row, column or box."""
     shared = False
@@ -548,6 +553,18 @@ def _sees(cell_line, a, b):  # type: ignore[no-untyped-def]
 
 
 # --------------------------------------------------------------------------- SE's basic techniques
+
+# The four techniques are inlined into basic_hint (called from there only;
+# see the module's note on inline="always").
+
+#: Unit kinds to scan, for :func:`_scan_order`: row 0 all of them in SE's
+#: order (boxes, columns, rows, others), row ``1 + k`` kind ``k`` alone (-1
+#: matches no unit). Its argument is always a row of this table, so it has
+#: one type (tuples of different lengths or of literals were one compile each).
+_SCAN_KINDS = np.array(
+    [[0, 2, 1, 3], [0, -1, -1, -1], [1, -1, -1, -1], [2, -1, -1, -1], [3, -1, -1, -1]],
+    dtype=np.int64,
+)
 
 #: Technique codes of :func:`basic_hint`.
 LOCKING = 0
@@ -632,7 +649,7 @@ def _scan_order(ukind, kinds):  # type: ignore[no-untyped-def]
     return out[:n]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _locking(masks, values, units, ukind, direct, out):  # type: ignore[no-untyped-def]
     width = units.shape[1]
     size = width
@@ -640,8 +657,8 @@ def _locking(masks, values, units, ukind, direct, out):  # type: ignore[no-untyp
     for pi in range(4):
         k1 = passes[pi][0]
         k2 = passes[pi][1]
-        r1s = _scan_order(ukind, (k1,))
-        r2s = _scan_order(ukind, (k2,))
+        r1s = _scan_order(ukind, _SCAN_KINDS[1 + k1])
+        r2s = _scan_order(ukind, _SCAN_KINDS[1 + k2])
         for d in range(size):
             for u1 in r1s:
                 pos1 = _positions(masks, values, units, u1, d)
@@ -657,7 +674,7 @@ def _locking(masks, values, units, ukind, direct, out):  # type: ignore[no-untyp
                     if not inside:
                         continue
                     # the digit goes from unit 2 outside unit 1
-                    ne = 0
+                    ne = np.int64(0)
                     for t in range(width):
                         c = units[u2, t]
                         if (
@@ -690,10 +707,10 @@ def _locking(masks, values, units, ukind, direct, out):  # type: ignore[no-untyp
     return -1, -1, -1, -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _naked(masks, values, units, ukind, n, out):  # type: ignore[no-untyped-def]
     width = units.shape[1]
-    for u in _scan_order(ukind, (0, 2, 1, 3)):
+    for u in _scan_order(ukind, _SCAN_KINDS[0]):
         if _empty_count(values, units, u) < 2 * n:
             continue
         comb = (np.int64(1) << n) - 1
@@ -708,7 +725,7 @@ def _naked(masks, values, units, ukind, n, out):  # type: ignore[no-untyped-def]
                         break
                     union |= masks[c]
             if ok and popcount(union) == n:
-                ne = 0
+                ne = np.int64(0)  # not a literal: _emit compiles once
                 for s in range(width):
                     c = units[u, s]
                     if (comb >> s) & 1 or c < 0 or values[c] != 0:
@@ -720,11 +737,11 @@ def _naked(masks, values, units, ukind, n, out):  # type: ignore[no-untyped-def]
     return -1, -1, -1, -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _hidden(masks, values, units, ukind, n, direct, out):  # type: ignore[no-untyped-def]
     width = units.shape[1]
     size = width
-    for u in _scan_order(ukind, (0, 2, 1, 3)):
+    for u in _scan_order(ukind, _SCAN_KINDS[0]):
         empty = _empty_count(values, units, u)
         if not (empty > 2 * n or (direct and empty > n)):
             continue
@@ -740,7 +757,7 @@ def _hidden(masks, values, units, ukind, n, direct, out):  # type: ignore[no-unt
                         break
                     union |= pos
             if ok and popcount(union) == n:
-                ne = 0
+                ne = np.int64(0)  # not a literal: _emit compiles once
                 for s in range(width):
                     if (union >> s) & 1:
                         c = units[u, s]
@@ -762,7 +779,7 @@ def _hidden(masks, values, units, ukind, n, direct, out):  # type: ignore[no-unt
     return -1, -1, -1, -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fish(masks, values, units, ukind, n, out):  # type: ignore[no-untyped-def]
     width = units.shape[1]
     size = width
@@ -772,8 +789,8 @@ def _fish(masks, values, units, ukind, n, out):  # type: ignore[no-untyped-def]
         if values[c] > 0:
             placed[values[c] - 1] += 1
     for pi in range(2):
-        base = _scan_order(ukind, (2,) if pi == 0 else (1,))
-        cover = _scan_order(ukind, (1,) if pi == 0 else (2,))
+        base = _scan_order(ukind, _SCAN_KINDS[3 - pi])
+        cover = _scan_order(ukind, _SCAN_KINDS[2 + pi])
         nb = base.shape[0]
         comb = (np.int64(1) << n) - 1
         while comb < (np.int64(1) << nb):
@@ -792,7 +809,7 @@ def _fish(masks, values, units, ukind, n, out):  # type: ignore[no-untyped-def]
                 if not ok or popcount(union) != n:
                     continue
                 # the digit goes from the cover lines outside the base lines
-                ne = 0
+                ne = np.int64(0)  # not a literal: _emit compiles once
                 for j in range(cover.shape[0]):
                     if not (union >> j) & 1:
                         continue

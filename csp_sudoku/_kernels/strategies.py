@@ -337,10 +337,13 @@ def _hidden_single(
 
 
 @njit(cache=True)
-def _naked_subset(
-    masks: I64, values: NDArray[np.int8], units: I64, k: Int, target: Int, ops: I64
+def _subset(
+    masks: I64, values: NDArray[np.int8], units: I64, k: Int, hidden: bool, target: Int, ops: I64
 ) -> tuple[int, int, int]:  # pragma: no cover
-    """Naked double/triple/quad: k empty cells of a unit whose candidates are k digits."""
+    """Naked double/triple/quad (k empty cells of a unit whose candidates are k
+    digits: the digits leave the unit's other cells) or, with ``hidden``, hidden
+    ones (k digits of a unit confined to k empty cells: those cells lose their
+    other digits). Both walk the same combinations of a unit's empty cells."""
     p = 0
     v = 0
     nops = 0
@@ -360,94 +363,59 @@ def _naked_subset(
         for i in range(k):
             idx[i] = i
         while True:
-            un = np.int64(0)
-            for i in range(k):
-                un |= masks[empt[idx[i]]]
-            if popcount(un) == k:
+            hit = False
+            gone = np.int64(0)  # the digits that go, from the cells with insub[i] == hidden
+            if hidden:
                 for i in range(n):
                     insub[i] = False
                 for i in range(k):
                     insub[idx[i]] = True
-                found = False
+                other = np.int64(0)
+                sub = np.int64(0)
                 for i in range(n):
-                    if not insub[i] and masks[empt[i]] & un:
-                        found = True
-                        break
-                if found:
-                    if v == target:
-                        for i in range(n):
-                            if not insub[i]:
-                                b = masks[empt[i]] & un
-                                while b:
-                                    low = b & -b
-                                    ops[nops, 0] = empt[i]
-                                    ops[nops, 1] = low_digit(low)
-                                    ops[nops, 2] = 0
-                                    nops += 1
-                                    b ^= low
-                    v += 1
-            if not _next_combo(idx, np.int64(k), np.int64(n)):
-                break
-    return p, v, nops
-
-
-@njit(cache=True)
-def _hidden_subset(
-    masks: I64, values: NDArray[np.int8], units: I64, k: Int, target: Int, ops: I64
-) -> tuple[int, int, int]:  # pragma: no cover
-    """Hidden double/triple/quad: k digits of a unit confined to k empty cells."""
-    p = 0
-    v = 0
-    nops = 0
-    w = units.shape[1]
-    empt = np.empty(w, dtype=np.int64)
-    idx = np.empty(k, dtype=np.int64)
-    insub = np.zeros(w, dtype=np.bool_)
-    for u in range(units.shape[0]):
-        n = 0
-        for j in range(w):
-            if values[units[u, j]] == 0:
-                empt[n] = units[u, j]
-                n += 1
-        if n < k:
-            continue
-        p += _choose(np.int64(n), np.int64(k))
-        for i in range(k):
-            idx[i] = i
-        while True:
-            for i in range(n):
-                insub[i] = False
-            for i in range(k):
-                insub[idx[i]] = True
-            other = np.int64(0)
-            sub = np.int64(0)
-            for i in range(n):
-                if insub[i]:
-                    sub |= masks[empt[i]]
-                else:
-                    other |= masks[empt[i]]
-            dd = sub & ~other
-            if popcount(dd) == k:
-                ok = True
-                extra = False
+                    if insub[i]:
+                        sub |= masks[empt[i]]
+                    else:
+                        other |= masks[empt[i]]
+                dd = sub & ~other
+                if popcount(dd) == k:
+                    ok = True
+                    extra = False
+                    for i in range(k):
+                        m = masks[empt[idx[i]]]
+                        if not (m & dd):
+                            ok = False
+                        if m & ~dd:
+                            extra = True
+                    hit = ok and extra
+                gone = ~dd
+            else:
+                un = np.int64(0)
                 for i in range(k):
-                    m = masks[empt[idx[i]]]
-                    if not (m & dd):
-                        ok = False
-                    if m & ~dd:
-                        extra = True
-                if ok and extra:
-                    if v == target:
-                        for i in range(k):
-                            b = masks[empt[idx[i]]] & ~dd
+                    un |= masks[empt[idx[i]]]
+                if popcount(un) == k:
+                    for i in range(n):
+                        insub[i] = False
+                    for i in range(k):
+                        insub[idx[i]] = True
+                    for i in range(n):
+                        if not insub[i] and masks[empt[i]] & un:
+                            hit = True
+                            break
+                gone = un
+            if hit:
+                if v == target:
+                    for i in range(n):
+                        if insub[i] == hidden:
+                            b = masks[empt[i]] & gone
                             while b:
                                 low = b & -b
-                                ops[nops, 0] = empt[idx[i]]
+                                ops[nops, 0] = empt[i]
                                 ops[nops, 1] = low_digit(low)
                                 ops[nops, 2] = 0
                                 nops += 1
                                 b ^= low
-                    v += 1
+                v += 1
             if not _next_combo(idx, np.int64(k), np.int64(n)):
                 break
     return p, v, nops
@@ -683,9 +651,8 @@ def enumerate_strategy(
     k = _SUBSET_SIZE[s]
     if s == 7 or s == 10 or s == 11:  # x-wing, swordfish, jellyfish
         return _fish(masks, values, n, k, target, ops)
-    if s % 3 == 2:  # 2, 5, 8: naked double, triple, quad
-        return _naked_subset(masks, values, units, k, target, ops)
-    return _hidden_subset(masks, values, units, k, target, ops)  # 3, 6, 9
+    # 2, 5, 8: naked double, triple, quad; 3, 6, 9: hidden ones
+    return _subset(masks, values, units, k, s % 3 == 0, target, ops)
 
 
 @njit(cache=True)

@@ -1,6 +1,9 @@
-"""Compiled kernels of the path's subset step: is there an application of the
-constraint subset rule of size 1, 2, ..., and which are they at the first size
-that has any (numba).
+"""Compiled searches of the constraint subset rule (numba), in one entry point,
+:func:`subset_kernel`: the applications of a size in search order (what
+:func:`csp_sudoku.human.subsets.find_subsets` lists), and the path's subset
+step: is there an application of size 1, 2, ..., and which are they at the
+first size that has any. :func:`search_in_order`, :func:`size_search` and
+:func:`subset_probe` call it from Python.
 
 The subset step of a solve path (:mod:`csp_sudoku.human.path`) takes the
 smallest size that has an application, so a search of size ``n`` always runs
@@ -26,8 +29,9 @@ Two searches of that set:
   column that shares a candidate with B. The solution only prunes the
   search: the applications found are the same, each a proof from the pencil
   marks.
-* :func:`connected_subsets`, without a solution: the plain growth, from A's
-  column of most candidates.
+* without a solution, the plain growth
+  (:func:`csp_sudoku._kernels.human._subset_core`), from A's column of most
+  candidates.
 
 :func:`subset_probe` runs the sizes in order with a memo per size (the live
 candidates when that size last had nothing): a later application of that
@@ -41,6 +45,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numpy.typing import NDArray
 
 from csp_sudoku._kernels.human import (
     _emit,
@@ -49,53 +54,6 @@ from csp_sudoku._kernels.human import (
     _live_columns,
     _subset_core,
 )
-
-
-@njit(cache=True)
-def connected_subsets(alive, column_candidates, candidate_columns, n, first, out, roots):  # type: ignore[no-untyped-def]
-    """Applications of size ``n`` whose A holds one of ``roots`` (every column when
-    ``roots`` is empty), each once, in no particular order; for a state with no
-    application of a size below ``n`` (see the module doc).
-
-    A's first column is its column of most candidates (one whose candidates
-    need more than ``n`` columns to cover goes at once, and A's other columns
-    are then small), or, with roots, the first root A holds (roots by
-    decreasing candidates; A's other columns are any non-root and the later
-    roots).
-    """
-    ncols = column_candidates.shape[0]
-    colk, _colc = _live_columns(alive, column_candidates)
-    cols = roots if roots.shape[0] > 0 else np.arange(ncols).astype(np.int32)
-    nr = cols.shape[0]
-    key = np.empty(nr, dtype=np.int64)
-    for i in range(nr):
-        key[i] = -np.int64(colk[cols[i]]) * ncols + cols[i]  # most candidates first, then by column
-    order = cols[np.argsort(key)].astype(np.int32)
-    rank = np.full(ncols, nr, dtype=np.int32)
-    for i in range(nr):
-        rank[order[i]] = i
-    return _subset_core(alive, column_candidates, candidate_columns, n, first, out, order, rank)
-
-
-@njit(cache=True)
-def solution_columns(alive, column_candidates, solution):  # type: ignore[no-untyped-def]
-    """Per column, its candidate in ``solution`` (one bool per candidate), -1 for a
-    column without live candidates; all -1 when a column with live candidates
-    lost it (the state does not agree with the solution)."""
-    ncols = column_candidates.shape[0]
-    truth = np.full(ncols, -1, dtype=np.int32)
-    for c in range(ncols):
-        live = False
-        for t in range(column_candidates.shape[1]):
-            x = column_candidates[c, t]
-            if alive[x]:
-                live = True
-                if solution[x]:
-                    truth[c] = x
-        if live and truth[c] < 0:
-            truth[:] = -1
-            return truth
-    return truth
 
 
 @njit(cache=True)
@@ -312,54 +270,150 @@ def guided_subsets(alive, column_candidates, candidate_columns, truth, n, first,
     return nout
 
 
-@njit(cache=True)
-def size_search(alive, column_candidates, candidate_columns, solution, n, first, out, roots):  # type: ignore[no-untyped-def]
-    """The applications of size ``n`` whose A holds one of ``roots`` (all when
-    ``roots`` is empty) on a state with no smaller application, each once:
-    guided by ``solution`` (one bool per candidate; empty for none) when the
-    state agrees with it, else the plain growth."""
-    truth = _truth(alive, column_candidates, solution)
-    return _size_search(alive, column_candidates, candidate_columns, truth, n, first, out, roots)
+#: Modes of :func:`subset_kernel`.
+SEARCH = 0  # size n in search order, from given lowest columns or all
+SIZE = 1  # size n on a state with no smaller application, in no particular order
+PROBE = 2  # the smallest size 1..n with an application
 
 
 @njit(cache=True)
-def _truth(alive, column_candidates, solution):  # type: ignore[no-untyped-def]
-    """:func:`solution_columns`, all -1 without a solution."""
-    if solution.shape[0] == 0:
-        return np.full(column_candidates.shape[0], -1, dtype=np.int32)
-    return solution_columns(alive, column_candidates, solution)
+def subset_kernel(  # type: ignore[no-untyped-def]
+    mode,
+    alive,
+    column_candidates,
+    candidate_columns,
+    solution,
+    n,
+    first,
+    out,
+    roots,
+    memo,
+    known,
+    limit,
+):
+    """Every search of the subset rule, in one compiled entry point.
+
+    numba compiles and optimises each entry point with all that it links, so
+    the three searches share one (the searches are :func:`guided_subsets` and
+    :func:`csp_sudoku._kernels.human._subset_core`, called from one place each).
+
+    * ``SEARCH``: the applications of size ``n`` in search order (A's lowest
+      column ascending), only those whose lowest A column is in ``roots``
+      (ascending; every column when empty).
+    * ``SIZE``: the applications of size ``n`` on a state with no smaller
+      application, each once, in no particular order (see the module doc):
+      guided by ``solution`` (one bool per candidate; empty for none) when the
+      state agrees with it, else the plain growth from A's column of most
+      candidates; only A holding a column of ``roots`` (all when empty).
+    * ``PROBE``: the smallest size ``1..n`` with an application, 0 for none.
+
+    In ``SIZE`` and ``PROBE`` modes, a size ``k`` with ``known[k]`` set is
+    searched only from the columns that lost a candidate alive in
+    ``memo[k]`` (``roots`` is not read; more than ``limit`` such columns: the
+    whole search), and ``PROBE`` stores the live candidates in ``memo[k]``
+    for every size it finds empty (a later application of that size has an
+    A column that lost a candidate since, otherwise it applied then too).
+
+    Args:
+        mode: ``SEARCH``, ``SIZE`` or ``PROBE``.
+        alive: one bool per candidate.
+        column_candidates: ``(ncols, N)`` candidates of every column.
+        candidate_columns: ``(ncand, k)`` columns of every candidate, -1 padded.
+        solution: one bool per candidate, or empty.
+        n: the size (``PROBE``: the largest size).
+        first: stop at the first application found (``PROBE`` passes True).
+        out: ``(cap, 2n)`` int32; row i gets A (n columns) then B (n columns).
+        roots: int32 columns (see the modes).
+        memo: ``(n + 1, ncand)`` bool, see above.
+        known: ``n + 1`` bools, see above.
+        limit: see above.
+
+    Returns:
+        The number of applications found (rows beyond ``cap`` are not
+        written); for ``PROBE`` the size.
+    """
+    cc = column_candidates
+    kc = candidate_columns
+    ncols = cc.shape[0]
+    everything = np.arange(ncols).astype(np.int32)
+    none = np.empty(0, dtype=np.int32)
+    colk = np.zeros(ncols, dtype=np.int32)
+    truth = np.full(ncols, -1, dtype=np.int32)  # per column its solution candidate
+    if mode != SEARCH:
+        colk, _colc = _live_columns(alive, cc)
+        if solution.shape[0] > 0:
+            for c in range(ncols):
+                for t in range(cc.shape[1]):
+                    x = cc[c, t]
+                    if alive[x] and solution[x]:
+                        truth[c] = x
+                if colk[c] > 0 and truth[c] < 0:  # the state does not agree with the solution
+                    truth[:] = -1
+                    break
+    guided = truth.max() >= 0
+    for size in range(1 if mode == PROBE else n, n + 1):
+        order = roots
+        skip = False
+        if mode != SEARCH and known[size]:
+            order = _changed_columns(alive, memo[size], cc, kc)
+            skip = mode == PROBE and order.shape[0] == 0
+            if order.shape[0] > limit:
+                order = none
+        found = np.int64(0)
+        if not skip:
+            rank = everything
+            if mode == SEARCH:
+                if order.shape[0] == 0:
+                    order = everything
+            else:
+                if not guided or order.shape[0] == 0:
+                    # A's first column is its column of most candidates (then the
+                    # lowest); guided with roots: the first root A holds
+                    order = _by_candidates(order if order.shape[0] > 0 else everything, colk)
+                rank = np.full(ncols, order.shape[0], dtype=np.int32)
+                for i in range(order.shape[0]):
+                    rank[order[i]] = i
+            if guided:
+                found = guided_subsets(alive, cc, kc, truth, size, first, out, order, rank)
+            else:
+                found = _subset_core(alive, cc, kc, size, first, out, order, rank)
+        if mode != PROBE:
+            return found
+        if found > 0:
+            return np.int64(size)
+        # element by element: a slice assignment makes numba compile its
+        # shape-mismatch message (string formatting: seconds of a first run)
+        for x in range(alive.shape[0]):
+            memo[size, x] = alive[x]
+        known[size] = True
+    return np.int64(0)
 
 
-@njit(cache=True)
-def _size_search(alive, column_candidates, candidate_columns, truth, n, first, out, roots):  # type: ignore[no-untyped-def]
-    """:func:`size_search` with the solution as :func:`solution_columns` gives it."""
-    ncols = column_candidates.shape[0]
-    if truth.max() < 0:
-        return connected_subsets(alive, column_candidates, candidate_columns, n, first, out, roots)
-    if roots.shape[0] == 0:
-        # A's first column is its column of most candidates (then the lowest)
-        colk, _colc = _live_columns(alive, column_candidates)
-        key = np.empty(ncols, dtype=np.int64)
-        for c in range(ncols):
-            key[c] = -np.int64(colk[c]) * ncols + c
-        order = np.argsort(key).astype(np.int32)
-        rank = np.empty(ncols, dtype=np.int32)
-        for i in range(ncols):
-            rank[order[i]] = i
-        return guided_subsets(
-            alive, column_candidates, candidate_columns, truth, n, first, out, order, rank
-        )
-    # A's first column is the first root it holds
-    rank = np.full(ncols, roots.shape[0], dtype=np.int32)
-    for i in range(roots.shape[0]):
-        rank[roots[i]] = i
-    return guided_subsets(
-        alive, column_candidates, candidate_columns, truth, n, first, out, roots, rank
-    )
+@njit(cache=True, inline="always")  # called from one place: no compile of its own
+def _by_candidates(cols, colk):  # type: ignore[no-untyped-def]
+    """The distinct columns ``cols`` by live candidates (``colk``), most first, then
+    by index: a counting sort (``np.argsort`` of that key gave the same order,
+    and numba's quicksort cost about a second to compile on a first run)."""
+    ncols = colk.shape[0]
+    top = colk.max()
+    inset = np.zeros(ncols, dtype=np.bool_)
+    start = np.zeros(top + 2, dtype=np.int64)  # bucket b = top - colk holds the columns of colk
+    for i in range(cols.shape[0]):
+        inset[cols[i]] = True
+        start[top - colk[cols[i]] + 1] += 1
+    for b in range(top + 1):
+        start[b + 1] += start[b]
+    order = np.empty(cols.shape[0], dtype=np.int32)
+    for c in range(ncols):
+        if inset[c]:
+            b = top - colk[c]
+            order[start[b]] = c
+            start[b] += 1
+    return order
 
 
-@njit(cache=True)
-def changed_roots(alive, base, column_candidates, candidate_columns):  # type: ignore[no-untyped-def]
+@njit(cache=True, inline="always")  # called from one place: no compile of its own
+def _changed_columns(alive, base, column_candidates, candidate_columns):  # type: ignore[no-untyped-def]
     """Columns with live candidates that lost a candidate alive in ``base``."""
     ncols = column_candidates.shape[0]
     hit = np.zeros(ncols, dtype=np.bool_)
@@ -381,45 +435,86 @@ def changed_roots(alive, base, column_candidates, candidate_columns):  # type: i
     return out[:k]
 
 
-@njit(cache=True)
-def subset_probe(  # type: ignore[no-untyped-def]
-    alive, column_candidates, candidate_columns, solution, max_size, memo, known, limit
-):
-    """The smallest size ``1..max_size`` with an application of the subset rule, 0
-    when none has any.
+# ------------------------------------------------------------ the calls from Python
+_NO_CANDIDATES = np.empty(0, dtype=np.bool_)
+_NO_COLUMNS = np.empty(0, dtype=np.int32)
 
-    ``memo[n]`` holds the live candidates when size ``n`` last had none
-    (``known[n]`` set); every size found empty now is stored there. A size
-    with a memo is searched only from the columns that lost a candidate
-    since (at most ``limit`` of them; more: the whole search).
-    """
+
+def search_in_order(
+    alive: NDArray[np.bool_],
+    column_candidates: NDArray[np.int32],
+    candidate_columns: NDArray[np.int32],
+    n: int,
+    first: bool,
+    out: NDArray[np.int32],
+    lowest: NDArray[np.int32] = _NO_COLUMNS,
+) -> int:
+    """:func:`subset_kernel`'s ``SEARCH``: the number of applications written to ``out``."""
+    return int(
+        subset_kernel(
+            SEARCH, alive, column_candidates, candidate_columns, _NO_CANDIDATES, n, first, out,
+            lowest, _no_memo(n), _no_known(n), 0,
+        )
+    )  # fmt: skip
+
+
+def size_search(
+    alive: NDArray[np.bool_],
+    column_candidates: NDArray[np.int32],
+    candidate_columns: NDArray[np.int32],
+    solution: NDArray[np.bool_],
+    n: int,
+    first: bool,
+    out: NDArray[np.int32],
+    roots: NDArray[np.int32] = _NO_COLUMNS,
+    memo: NDArray[np.bool_] | None = None,
+    known: NDArray[np.bool_] | None = None,
+    limit: int = 0,
+) -> int:
+    """:func:`subset_kernel`'s ``SIZE``: the number of applications written to ``out``."""
+    memo = _no_memo(n) if memo is None else memo
+    known = _no_known(n) if known is None else known
+    return int(
+        subset_kernel(
+            SIZE, alive, column_candidates, candidate_columns, solution, n, first, out, roots,
+            memo, known, limit,
+        )
+    )  # fmt: skip
+
+
+def subset_probe(
+    alive: NDArray[np.bool_],
+    column_candidates: NDArray[np.int32],
+    candidate_columns: NDArray[np.int32],
+    solution: NDArray[np.bool_],
+    max_size: int,
+    memo: NDArray[np.bool_],
+    known: NDArray[np.bool_],
+    limit: int,
+) -> int:
+    """:func:`subset_kernel`'s ``PROBE``: the smallest size with an application, 0 for none."""
     out = np.empty((1, 2 * max_size), dtype=np.int32)
-    none = np.empty(0, dtype=np.int32)
-    first = np.bool_(True)  # not a literal True: the searches below compile once, as from Python
-    truth = _truth(alive, column_candidates, solution)
-    for n in range(1, max_size + 1):
-        found = 1
-        if known[n]:
-            roots = changed_roots(alive, memo[n], column_candidates, candidate_columns)
-            if roots.shape[0] == 0:
-                found = 0
-            elif roots.shape[0] <= limit:
-                found = _size_search(
-                    alive, column_candidates, candidate_columns, truth, n, first, out, roots
-                )
-            else:
-                found = _size_search(
-                    alive, column_candidates, candidate_columns, truth, n, first, out, none
-                )
-        else:
-            found = _size_search(
-                alive, column_candidates, candidate_columns, truth, n, first, out, none
-            )
-        if found > 0:
-            return n
-        # element by element: a slice assignment makes numba compile its
-        # shape-mismatch message (string formatting: seconds of a first run)
-        for x in range(alive.shape[0]):
-            memo[n, x] = alive[x]
-        known[n] = True
-    return 0
+    return int(
+        subset_kernel(
+            PROBE,
+            alive,
+            column_candidates,
+            candidate_columns,
+            solution,
+            max_size,
+            True,
+            out,
+            _NO_COLUMNS,
+            memo,
+            known,
+            limit,
+        )
+    )
+
+
+def _no_memo(n: int) -> NDArray[np.bool_]:
+    return np.zeros((n + 1, 0), dtype=np.bool_)
+
+
+def _no_known(n: int) -> NDArray[np.bool_]:
+    return np.zeros(n + 1, dtype=np.bool_)

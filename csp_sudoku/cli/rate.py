@@ -104,13 +104,24 @@ def _rate_chunk(
     metrics: list[str],
     runs: int | None,
     params: dict[str, Any],
+    first: bool = False,
 ) -> list[_Result]:
-    """Worker task: the rows of every puzzle of a chunk, or why it cannot be rated."""
+    """Worker task: the rows of every puzzle of a chunk, or why it cannot be rated.
+
+    ``first``: the run's first chunk, rated in this process: its first puzzle may
+    share compiling the kernels with a helper process
+    (:mod:`csp_sudoku.metrics._helper`; same rows).
+    """
     from csp_sudoku.metrics import rate
 
     out: list[_Result] = []
-    for puzzle, seed in zip(puzzles, seeds, strict=True):
+    for i, (puzzle, seed) in enumerate(zip(puzzles, seeds, strict=True)):
         try:
+            if first and i == 0:
+                from csp_sudoku.metrics._helper import rate_all
+
+                out.append(rate_all(puzzle, metrics, runs=runs, seed=seed, params=params))
+                continue
             out.append(
                 [
                     rate(puzzle, cast(MetricName, m), runs=runs, seed=seed, **params).to_dict()
@@ -212,6 +223,7 @@ def _rate(
         )
         k = 0  # index of the next good puzzle: its seed is derive_seed(base, k)
         done = 0
+        first = True  # no puzzle yielded yet
         chunk: list[tuple[Entry, State]] = []
         puzzles: list[Puzzle] = []
         seeds: list[int] = []
@@ -229,11 +241,12 @@ def _rate(
                 k += 1
             if len(puzzles) >= size or len(chunk) >= 4 * size:
                 held.append(chunk)
-                yield puzzles, seeds, metrics, args.runs, params
+                yield puzzles, seeds, metrics, args.runs, params, serial and first
+                first = first and not puzzles
                 chunk, puzzles, seeds = [], [], []
         if chunk:
             held.append(chunk)
-            yield puzzles, seeds, metrics, args.runs, params
+            yield puzzles, seeds, metrics, args.runs, params, serial and first
 
     def emit(entry: Entry, state: State, result: _Result | None) -> None:
         nonlocal bad, rated

@@ -381,8 +381,7 @@ def _subset_step(
     """One application of the smallest size that has any, the easiest of that
     size by Sudoku Explainer's values, the first of those in the order of
     :func:`csp_sudoku.human.subsets.find_subsets`."""
-    from csp_sudoku._kernels.human import subset_search_from
-    from csp_sudoku._kernels.subsets import changed_roots, size_search, subset_probe
+    from csp_sudoku._kernels.subsets import search_in_order, size_search, subset_probe
 
     g = state.geometry
     t = tables(g)
@@ -395,19 +394,17 @@ def _subset_step(
         solution = np.empty(0, dtype=np.bool_)
     # above this many changed columns a whole search is cheaper than rooted ones
     limit = cc.shape[0] // 4
-    n = int(subset_probe(alive, cc, kc, solution, max_subset, memo.alive, memo.known, limit))
+    n = subset_probe(alive, cc, kc, solution, max_subset, memo.alive, memo.known, limit)
     if n == 0:
         return None
-    # every application of size n (the probe proved the smaller sizes empty)
-    roots = np.empty(0, dtype=np.int32)
-    if memo.known[n]:
-        roots = changed_roots(alive, memo.alive[n], cc, kc)
-        if roots.size > limit:
-            roots = np.empty(0, dtype=np.int32)
+    # every application of size n (the probe proved the smaller sizes empty),
+    # from the columns that changed since size n last had none, as the probe did
     cap = 256
     while True:
         out = np.empty((cap, 2 * n), dtype=np.int32)
-        found = int(size_search(alive, cc, kc, solution, n, False, out, roots))
+        found = size_search(
+            alive, cc, kc, solution, n, False, out, memo=memo.alive, known=memo.known, limit=limit
+        )
         if found <= cap:
             break
         cap = found
@@ -417,7 +414,7 @@ def _subset_step(
     best = min(subset_value(app.name, n) for app in apps.values())
     lowest = min(app.a[0] for app in apps.values() if subset_value(app.name, n) == best)
     ordered = np.empty((len(apps), 2 * n), dtype=np.int32)
-    m = int(subset_search_from(alive, cc, kc, n, ordered, np.array([lowest], dtype=np.int32)))
+    m = search_in_order(alive, cc, kc, n, False, ordered, np.array([lowest], dtype=np.int32))
     rows = ordered[: min(m, len(apps))].tolist()
     keys = [(tuple(sorted(r[:n])), tuple(sorted(r[n:]))) for r in rows]
     picked = [apps[k] for k in keys if k in apps and subset_value(apps[k].name, n) == best]

@@ -20,7 +20,7 @@ n row-digits (one digit)      n column-digits (same digit)     X-Wing/Swordfish/
 ============================  ===============================  ==========================
 
 (and columns for rows in the last line). Everything else is reported without a
-name. The search (:func:`csp_sudoku._kernels.human.subset_search`) lists the
+name. The search (:func:`csp_sudoku._kernels.subsets.search_in_order`) lists the
 *connected* applications of a size it reaches by growing A and B through
 shared candidates, each once. An application it does not reach splits into
 smaller ones that together eliminate at least as much, so searching sizes
@@ -125,7 +125,7 @@ def find_subsets(
     Raises:
         ArgumentError: when ``size < 1``.
     """
-    from csp_sudoku._kernels.human import subset_search
+    from csp_sudoku._kernels.subsets import search_in_order
 
     if size < 1:
         raise ArgumentError(f"subset size must be at least 1, got {size}")
@@ -134,9 +134,7 @@ def find_subsets(
     cap = 1 if first else 4096
     while True:
         out = np.empty((cap, 2 * size), dtype=np.int32)
-        found = int(
-            subset_search(alive, t.column_candidates, t.candidate_columns, size, first, out)
-        )
+        found = search_in_order(alive, t.column_candidates, t.candidate_columns, size, first, out)
         if found <= cap:
             break
         cap = found

@@ -1,0 +1,126 @@
+"""A machine's first rating with several metrics: half of the kernels compile in a helper process.
+
+On an empty numba cache, a rating with every metric spends about 20 s of CPU
+compiling kernels, one after the other. The metrics fall into two groups
+whose kernels hardly overlap: hsolve, the oracle, refutation and dependency
+(:mod:`csp_sudoku._kernels.strategies`, the singles kernels) and rounds,
+mdrt and se (the solve path's subset searches, Sudoku Explainer's patterns
+and chains). While this process rates the puzzle with the first group, a
+helper process rates the same puzzle, with the same seed, with the second
+group, and numba writes the kernels it compiles to its cache; this process
+then waits for it and rates with the second group (and ``combined``), loading
+those kernels from the cache instead of compiling them. On an idle two-core
+machine that takes about a third off the wall time; on a busy one, less.
+
+Nothing changes in the ratings: every metric is still rated here, with its
+own seed, and the rows come out in the order asked. The helper runs only
+when it can help: a standard 9x9 puzzle, no ``--param`` or ``--runs``, both
+groups asked for, the two probe kernels not yet in numba's cache and that
+cache writable (so a warm or read-only cache never starts one). A helper that
+fails costs nothing but its CPU: whatever it did not cache compiles here.
+``CSP_SUDOKU_NO_HELPER=1`` turns it off.
+
+Run as ``python -m csp_sudoku.metrics._helper PUZZLE SEED METRIC...`` by
+:func:`rate_all`; it prints nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from typing import Any, cast
+
+from csp_sudoku.core.names import MetricName
+from csp_sudoku.core.puzzle import Puzzle
+
+#: The metrics a helper rates with (see the module doc).
+SECOND: tuple[str, ...] = ("rounds", "mdrt", "se")
+#: Metrics rated after the helper ends: they need both groups' kernels.
+LAST: tuple[str, ...] = ("combined",)
+#: A kernel of each group the helper compiles: when numba's cache has either, no helper.
+_PROBES: tuple[tuple[str, str], ...] = (
+    ("csp_sudoku._kernels.subsets", "subset_kernel"),
+    ("csp_sudoku._kernels.se_patterns", "basic_hint"),
+)
+
+
+def rate_all(
+    puzzle: Puzzle,
+    metrics: list[str],
+    *,
+    runs: int | None,
+    seed: int,
+    params: dict[str, Any],
+) -> list[dict[str, Any]]:
+    """``rate(puzzle, m, runs=runs, seed=seed, **params).to_dict()`` for every metric
+    ``m`` in order, with the second group compiled by a helper when it can help."""
+    from csp_sudoku.metrics import rate
+
+    def one(m: str) -> dict[str, Any]:
+        return rate(puzzle, cast(MetricName, m), runs=runs, seed=seed, **params).to_dict()
+
+    helper = None
+    if runs is None and not params:
+        helper = _start(puzzle, metrics, seed)
+    if helper is None:
+        return [one(m) for m in metrics]
+    rows: list[dict[str, Any] | None] = [None] * len(metrics)
+    try:
+        for i, m in enumerate(metrics):
+            if m not in SECOND and m not in LAST:
+                rows[i] = one(m)
+    finally:
+        helper.wait()
+    return [row if row is not None else one(m) for row, m in zip(rows, metrics, strict=True)]
+
+
+def _start(puzzle: Puzzle, metrics: list[str], seed: int) -> subprocess.Popen[bytes] | None:
+    """The helper process for the second group of ``metrics``, or None (see the module doc)."""
+    second = [m for m in metrics if m in SECOND]
+    first = [m for m in metrics if m not in SECOND and m not in LAST]
+    if not second or not first or os.environ.get("CSP_SUDOKU_NO_HELPER"):
+        return None
+    g = puzzle.geometry
+    if g.size != 9 or not g.is_standard or not _cold_and_writable():
+        return None
+    return subprocess.Popen(
+        [sys.executable, "-m", __name__, puzzle.to_line(), str(seed), *second],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def _cold_and_writable() -> bool:
+    """True when numba's cache holds neither probe kernel and can be written.
+
+    Reads numba's cache object of each probe kernel (``_cache``, private: a
+    numba without it, or with caching off, gets no helper).
+    """
+    import importlib
+
+    try:
+        for module, name in _PROBES:
+            cache = getattr(importlib.import_module(module), name)._cache
+            if os.path.exists(cache._cache_file._index_path):
+                return False
+            if not os.access(cache._cache_path, os.W_OK):
+                return False
+    except (AttributeError, OSError):
+        return False
+    return True
+
+
+def _main(argv: list[str]) -> int:
+    """The helper: rate ``argv[0]`` with seed ``argv[1]`` and metrics ``argv[2:]``."""
+    from csp_sudoku.metrics import rate
+
+    text, seed, metrics = argv[0], int(argv[1]), argv[2:]
+    for m in metrics:
+        rate(text, cast(MetricName, m), seed=seed)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv[1:]))

@@ -1,0 +1,75 @@
+"""A first rating's helper process: same rows, started only when it can help."""
+
+from __future__ import annotations
+
+import pytest
+
+import csp_sudoku as cs
+from csp_sudoku.cli import main
+from csp_sudoku.metrics import _helper, rate
+from tests.conftest import load_lines
+
+EVERY = ["hsolve", "rounds", "mdrt", "oracle", "refutation", "dependency", "se", "combined"]
+
+
+def test_rows_with_a_helper_are_the_rows_without(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Forced to start (the test's numba cache is warm), the helper rates the second
+    group in its own process; the rows are those of one rate() call per metric,
+    in the order asked."""
+    monkeypatch.delenv("CSP_SUDOKU_NO_HELPER", raising=False)
+    monkeypatch.setattr(_helper, "_cold_and_writable", lambda: True)
+    started: list[object] = []
+    real_start = _helper._start
+
+    def spy(*args: object) -> object:
+        helper = real_start(*args)  # type: ignore[arg-type]
+        started.append(helper)
+        return helper
+
+    monkeypatch.setattr(_helper, "_start", spy)
+    p = cs.parse(load_lines("top1465.txt", limit=1)[0])
+    order = ["se", "hsolve", "combined", "rounds", "oracle"]
+    rows = _helper.rate_all(p, order, runs=None, seed=7, params={})
+    assert started and started[0] is not None
+    assert started[0].returncode == 0  # type: ignore[attr-defined]
+    assert rows == [rate(p, m, seed=7).to_dict() for m in order]  # type: ignore[arg-type]
+
+
+def test_no_helper_when_it_cannot_help(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One group only, a warm cache, another geometry, --runs or --param, or the
+    switch: no process is started."""
+    monkeypatch.delenv("CSP_SUDOKU_NO_HELPER", raising=False)
+    p = cs.parse(load_lines("top1465.txt", limit=1)[0])
+    rate(p, "rounds", seed=1)  # both probe kernels compiled, so in numba's cache
+    rate(p, "se", seed=1)
+    assert not _helper._cold_and_writable()
+    monkeypatch.setattr(_helper, "_cold_and_writable", lambda: True)
+    assert _helper._start(p, ["hsolve", "oracle", "combined"], 1) is None
+    assert _helper._start(p, ["se", "rounds", "combined"], 1) is None
+    big = next(iter(cs.generate(1, geometry=cs.Geometry.standard(4), seed=1))).puzzle
+    assert _helper._start(big, EVERY, 1) is None
+    monkeypatch.setenv("CSP_SUDOKU_NO_HELPER", "1")
+    assert _helper._start(p, EVERY, 1) is None
+
+    def fail(*args: object, **kwargs: object) -> None:
+        raise AssertionError("no helper with --runs or --param")
+
+    monkeypatch.delenv("CSP_SUDOKU_NO_HELPER")
+    monkeypatch.setattr(_helper, "_start", fail)
+    _helper.rate_all(p, ["oracle", "rounds"], runs=3, seed=1, params={})
+    _helper.rate_all(p, ["oracle"], runs=None, seed=1, params={"alpha": -0.1})
+
+
+def test_cli_rate_rows_are_unchanged(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``csp-sudoku rate`` with and without the helper prints the same rows."""
+    p = load_lines("top1465.txt", limit=2)
+    args = ["rate", "--seed", "3", "--metric", ",".join(EVERY), *p, "-q"]
+    monkeypatch.setenv("CSP_SUDOKU_NO_HELPER", "1")
+    assert main(args) == 0
+    plain = capsys.readouterr().out
+    monkeypatch.delenv("CSP_SUDOKU_NO_HELPER")
+    monkeypatch.setattr(_helper, "_cold_and_writable", lambda: True)
+    assert main(args) == 0
+    assert capsys.readouterr().out == plain
