@@ -47,7 +47,7 @@ from numba import njit
 
 from csp_sudoku._kernels import init_numba_target
 from csp_sudoku._kernels.human import _holds, subset_search
-from csp_sudoku._kernels.status import FIXPOINT, OUT_OF_BUDGET
+from csp_sudoku._kernels.status import FIXPOINT, NOT_FOUND, OUT_OF_BUDGET
 
 init_numba_target()  # numba's CPU target without its BLAS probe (see there)
 
@@ -203,11 +203,11 @@ def propagate(alive, on, cnt, cov, cc, kc, rec, par, meta, lit_rec, ext, maxsub,
 
 @njit(cache=True, inline="always")
 def _first_live(alive, cc, c):  # type: ignore[no-untyped-def]
-    """The first live candidate of column ``c`` (in ``cc`` order), -1 for none."""
+    """The first live candidate of column ``c`` (in ``cc`` order), ``NOT_FOUND`` for none."""
     for s in range(cc.shape[1]):
         if alive[cc[c, s]]:
             return cc[c, s]
-    return -1
+    return NOT_FOUND
 
 
 @njit(cache=True)
@@ -588,11 +588,11 @@ def trace(rec, par, start, out):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def find_record(rec, meta, lit):  # type: ignore[no-untyped-def]
-    """The record that made literal ``lit`` true, or -1."""
+    """The record that made literal ``lit`` true, or ``NOT_FOUND``."""
     for i in range(meta[0]):
         if rec[i, 0] == lit:
             return i
-    return -1
+    return NOT_FOUND
 
 
 @njit(cache=True)

@@ -1,6 +1,7 @@
 """The statuses compiled runs return, named once: runs of singles
 (:class:`RunStatus`), hypotheses of the graded refutation (:class:`HypothesisEnd`)
-and the counting searches' failures (:class:`CountEnd`).
+the counting searches' failures (:class:`CountEnd`), and the index a search
+for an item returns when there is none (:data:`NOT_FOUND`).
 
 Kernels return plain integers (numba compiles a module-level ``int`` as a
 constant); the Python side reads them back as :class:`RunStatus`. The
@@ -63,3 +64,8 @@ class CountEnd(IntEnum):
 BAD_VALUE = int(CountEnd.BAD_VALUE)
 GAVE_UP = int(CountEnd.GAVE_UP)
 NOT_A_SYMBOL = int(CountEnd.NOT_A_SYMBOL)
+
+
+#: What a kernel that looks up an index (a record, a live candidate) returns
+#: when there is none: indices are ``>= 0``, as with ``str.find``.
+NOT_FOUND = -1

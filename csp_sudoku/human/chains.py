@@ -487,7 +487,7 @@ def build_chain(
         slots *= 2
     if target is not None:
         end = int(find_record(rec, meta, target))
-    if end < 0:
+    if end < 0:  # NOT_FOUND, or a HypothesisEnd: no record of a contradiction
         reset(rec, meta, lit_rec)
         raise SudokuError("internal: the chain to rebuild did not reach its conclusion")
     order = np.empty(nrec, dtype=np.int32)
