@@ -363,9 +363,9 @@ def _preload(job: _Job) -> None:
     pages. On an idle machine the wall time is the same (the workers loaded at
     once, on their own cores); on a busy one the CPU time saved is time saved.
     """
-    if job.backend not in ("auto", "fast"):
-        return
     geometry = Geometry.standard(9)
+    if job.backend not in ("auto", "fast") or job.geometry not in (None, geometry):
+        return  # another backend, or a grid whose kernels are not the 9x9 ones
     get_backend("fast").count_many(np.zeros((0, 81), np.int8), geometry, job.limit)
     chunk = TextChunk("", 1, 1, b"." * 81 + b"\n", True)
     if job.fmt == "text" and not job.certify:
