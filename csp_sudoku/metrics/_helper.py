@@ -70,6 +70,9 @@ def rate_all(
         for i, m in enumerate(metrics):
             if m not in SECOND and m not in LAST:
                 rows[i] = one(m)
+    except BaseException:  # an error or Ctrl-C here: do not wait for the helper's compiling
+        helper.kill()
+        raise
     finally:
         helper.wait()
     return [row if row is not None else one(m) for row, m in zip(rows, metrics, strict=True)]
