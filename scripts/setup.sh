@@ -17,3 +17,7 @@ fi
 # otherwise compiled from source at every start when PYTHONDONTWRITEBYTECODE is set
 # (about 30 ms of a 0.25 s `csp-sudoku check PUZZLE`). Up-to-date files are skipped.
 .venv/bin/python -m compileall -q csp_sudoku >/dev/null
+# The 9x9 `check` kernels built ahead of time (a C compiler is needed; 5-10 s the first
+# time, nothing once built): `check` then starts without numba. Without them it still
+# works, with numba's kernels.
+.venv/bin/csp-sudoku compile >/dev/null || echo "note: the kernels were not built ahead of time; check uses numba's"

@@ -11,7 +11,7 @@ reasons, which Python works out for the few puzzles that need one), so the
 kernel only copies bytes and writes line numbers and counts in decimal.
 
 Arguments are read-only arrays of fixed dtypes and ``int64`` numbers (see
-:func:`frozen`), so each kernel compiles once (see :func:`csp_sudoku._kernels.init_numba_target` for
+:func:`~csp_sudoku._kernels.ahead.frozen`), so each kernel compiles once (see :func:`csp_sudoku._kernels.init_numba_target` for
 why every kernel module starts numba's target itself), and it copies element
 by element: a slice assignment between arrays would make numba compile its
 shape-mismatch message.
@@ -19,27 +19,13 @@ shape-mismatch message.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from numba import njit
-from numpy.typing import NDArray
 
 from csp_sudoku._kernels import init_numba_target
+from csp_sudoku._kernels.ahead import frozen as frozen
 
 init_numba_target()  # numba's CPU target without its BLAS probe (see there)
-
-
-def frozen(a: NDArray[Any], dtype: type[np.generic]) -> NDArray[Any]:
-    """``a`` as a read-only, C-contiguous array of ``dtype`` (a view when it is one already).
-
-    What the kernels here are given: numba compiles a kernel again for an
-    argument that differs in dtype, layout or writability (bytes read by
-    ``np.frombuffer`` are read-only, a computed array is not).
-    """
-    view = np.ascontiguousarray(a, dtype=dtype).view()
-    view.flags.writeable = False
-    return view
 
 
 #: Room for the decimal digits of an ``int64`` that is not negative.
@@ -86,7 +72,7 @@ def _next_decimal(digits, start):  # type: ignore[no-untyped-def]
     return start
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def text_rows(prefix, first_line, cells, counts, words, word_ends, show_count, notes, note_ends):  # type: ignore[no-untyped-def]
     """The text rows of a chunk's puzzles, as bytes (a ``uint8`` array).
 
@@ -132,7 +118,7 @@ def text_rows(prefix, first_line, cells, counts, words, word_ends, show_count, n
     return out[:k]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def plain_cells(rows, ncells, crlf, size, values):  # type: ignore[no-untyped-def]
     """The cells of a chunk of bare puzzle lines, in one pass over its bytes.
 

@@ -1,6 +1,6 @@
 """The statuses compiled runs return, named once: runs of singles
 (:class:`RunStatus`), hypotheses of the graded refutation (:class:`HypothesisEnd`)
-the counting searches' failures (:class:`CountEnd`), and the index a search
+the counting searches' failures (:class:`CountEnd`) and their budget, and the index a search
 for an item returns when there is none (:data:`NOT_FOUND`).
 
 Kernels return plain integers (numba compiles a module-level ``int`` as a
@@ -64,6 +64,11 @@ class CountEnd(IntEnum):
 BAD_VALUE = int(CountEnd.BAD_VALUE)
 GAVE_UP = int(CountEnd.GAVE_UP)
 NOT_A_SYMBOL = int(CountEnd.NOT_A_SYMBOL)
+
+#: Branch nodes a 9x9 counting search may take per solution asked before it
+#: ends with ``GAVE_UP`` (the fast backend's default: four times the largest
+#: tree met in the shared data sets, see :class:`~csp_sudoku.backends.fast.FastBackend`).
+BUDGET9 = 10_000
 
 
 #: What a kernel that looks up an index (a record, a live candidate) returns

@@ -616,7 +616,7 @@ def count_text(raw, limit, budget):  # type: ignore[no-untyped-def]
     return _search(st, limit, np.empty(0, np.int8), np.empty((0, 81), np.int8), budget, ws)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def count_batch(batch, limit, budget):  # type: ignore[no-untyped-def]
     """Counts (capped at ``limit``) for every row of an ``(n, 81)`` batch.
 

@@ -8,7 +8,8 @@ name       engine
 ``dlx``    Knuth's Algorithm X over the exact-cover matrix
 ``fast``   compiled bitset propagation + search (standard geometries)
 ``auto``   ``fast`` where it applies, else ``sat``; a few 9x9 puzzles
-           before numba has started: a pure-Python search first
+           before numba has started: a pure-Python search first; 9x9
+           batches before numba has started: the kernel built ahead of time
 =========  ==========================================================
 
 Each module imports its solver library only when the backend is first used.
@@ -27,7 +28,8 @@ from functools import cache
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku._kernels.status import BAD_VALUE, GAVE_UP
+from csp_sudoku._kernels import ahead
+from csp_sudoku._kernels.status import BAD_VALUE, BUDGET9, GAVE_UP
 from csp_sudoku.backends import small9
 from csp_sudoku.backends.base import Backend, Cells
 from csp_sudoku.core.errors import BackendError
@@ -124,7 +126,11 @@ class _AutoBackend(Backend):
     short run. The process may spend :data:`small9.BUDGET` branch nodes in
     Python in all (a puzzle counts one more), about as long as numba's start;
     a search that runs out of them, and everything after, goes to the fast
-    backend. Answers do not
+    backend. A batch of standard 9x9 puzzles (``count_many``) that the Python
+    search does not take goes, while the fast backend is not loaded, to the
+    9x9 kernel built ahead of time where there is one
+    (:mod:`csp_sudoku._kernels.ahead`, the same code without numba's start);
+    once that is loaded, the Python search is skipped. Answers do not
     depend on the route: counts are exact, and a solution list comes from
     Python only when it holds at most one solution, so the order in which a
     backend meets solutions never shows.
@@ -142,7 +148,10 @@ class _AutoBackend(Backend):
     def _python_first(self, geometry: Geometry) -> bool:
         """True while a 9x9 request should go to the Python search first."""
         return (
-            self.python_work > 0 and _FAST_MODULE not in sys.modules and small9.is_plain9(geometry)
+            self.python_work > 0
+            and _FAST_MODULE not in sys.modules
+            and ahead.loaded() is None
+            and small9.is_plain9(geometry)
         )
 
     def supports(self, geometry: Geometry) -> bool:
@@ -187,21 +196,22 @@ class _AutoBackend(Backend):
     def count_many(
         self, cells: NDArray[np.integer], geometry: Geometry, limit: int = 2
     ) -> NDArray[np.int64]:
-        if (
-            limit > 0
-            and cells.ndim == 2
-            and cells.shape[1] == 81
-            and cells.shape[0] <= small9.MAX_BATCH
-            and self._python_first(geometry)
-        ):
+        plain = limit > 0 and cells.ndim == 2 and cells.shape[1] == 81
+        counts: NDArray[np.int64] | None = None
+        if plain and cells.shape[0] <= small9.MAX_BATCH and self._python_first(geometry):
             counts, work = small9.count_many9(cells, limit, self.python_work)
             self.python_work -= work
-            if not (counts == BAD_VALUE).any():  # else the backend's own error message
-                rest = np.flatnonzero(counts == GAVE_UP)
-                if rest.size:
-                    counts[rest] = self.pick(geometry).count_many(cells[rest], geometry, limit)
-                return counts
-        return self.pick(geometry).count_many(cells, geometry, limit)
+        elif plain and _FAST_MODULE not in sys.modules and small9.is_plain9(geometry):
+            built = ahead.module()
+            if built is not None:
+                arr = np.ascontiguousarray(cells, dtype=np.int8)
+                counts = built.count_batch(arr, limit, BUDGET9 * limit)
+        if counts is None or (counts == BAD_VALUE).any():  # the backend's own error message
+            return self.pick(geometry).count_many(cells, geometry, limit)
+        rest = np.flatnonzero(counts == GAVE_UP)
+        if rest.size:
+            counts[rest] = self.pick(geometry).count_many(cells[rest], geometry, limit)
+        return counts
 
 
 @cache

@@ -29,7 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku._kernels import bitset, direct_entry, sudoku9
-from csp_sudoku._kernels.status import BAD_VALUE, GAVE_UP
+from csp_sudoku._kernels.status import BAD_VALUE, BUDGET9, GAVE_UP
 from csp_sudoku.backends.base import Backend, Cells
 from csp_sudoku.backends.small9 import is_plain9 as _is_plain9
 from csp_sudoku.core.errors import ParseError
@@ -45,10 +45,6 @@ _SOLUTION_CHUNK = 4096
 _NO_AVOID = np.empty(0, dtype=np.int8)
 _NO_OUT9 = np.empty((0, 81), dtype=np.int8)
 
-#: Branch nodes a count-to-``limit`` from :func:`count_text9` may take, per solution
-#: asked for (the backend's default).
-_BUDGET9 = 10_000
-
 #: What :func:`count_text9` calls: filled on first use by :func:`_text_entry`.
 _TEXT_ENTRY: list[Callable[[bytes, int, int], int]] = []
 
@@ -56,7 +52,7 @@ _TEXT_ENTRY: list[Callable[[bytes, int, int], int]] = []
 def _text_entry() -> list[Callable[[bytes, int, int], int]]:
     """:data:`_TEXT_ENTRY` filled: ``sudoku9.count_text`` without numba's dispatch."""
     if not _TEXT_ENTRY:
-        _TEXT_ENTRY.append(direct_entry(sudoku9.count_text, (b"." * 81, 2, _BUDGET9)))
+        _TEXT_ENTRY.append(direct_entry(sudoku9.count_text, (b"." * 81, 2, BUDGET9)))
     return _TEXT_ENTRY
 
 
@@ -68,7 +64,7 @@ def text9_counter(limit: int = 2) -> tuple[Callable[[bytes, int, int], int], int
     or the budget ran out) the caller takes the general path. For
     ``is_unique(str)``, which inlines :func:`count_text9` around it.
     """
-    return (_TEXT_ENTRY or _text_entry())[0], _BUDGET9 * limit
+    return (_TEXT_ENTRY or _text_entry())[0], BUDGET9 * limit
 
 
 def count_text9(text: str, limit: int = 2) -> int | None:
@@ -86,7 +82,7 @@ def count_text9(text: str, limit: int = 2) -> int | None:
     raw = text.strip().encode("utf-8", "replace")
     if len(raw) != 81:
         return None
-    n = (_TEXT_ENTRY or _text_entry())[0](raw, limit, _BUDGET9 * limit)
+    n = (_TEXT_ENTRY or _text_entry())[0](raw, limit, BUDGET9 * limit)
     return n if n >= 0 else None
 
 
@@ -160,7 +156,7 @@ class FastBackend(Backend):
 
     name = "fast"
 
-    def __init__(self, locked: int = 1, work_budget: int = 81 * 10_000) -> None:
+    def __init__(self, locked: int = 1, work_budget: int = 81 * BUDGET9) -> None:
         self.locked = locked
         self.work_budget = work_budget
         #: Searches handed to the SAT backend after running out of budget.

@@ -36,6 +36,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "render",
     "report",
     "bank",
+    "compile",
 )
 
 EXIT_OK = 0

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import copy
 import io
+import itertools
 import os
 import sys
 import time
@@ -30,6 +31,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from csp_sudoku._kernels import ahead
 from csp_sudoku.backends import get_backend, small9
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import (
@@ -175,7 +177,7 @@ def _check_chunk(
     )
     if isinstance(done, CountedLines):
         if job.fmt == "text" and not job.certify:
-            text = _text_rows(done, job, compiled="numba" in sys.modules)
+            text = _text_rows(done, job, kernels=ahead.row_kernels())
             return _Output(text, None, [], done.tally(), [], end)
         verdicts = done.verdicts()
     else:
@@ -199,30 +201,28 @@ def _check_chunk(
 _WORDS = {s: s.value for s in Status}
 
 
-def _text_rows(lines: CountedLines, job: _Job, *, compiled: bool) -> str | bytes:
+def _text_rows(lines: CountedLines, job: _Job, *, kernels: ahead.RowKernels | None) -> str | bytes:
     """The text rows of a chunk of bare puzzle lines, as :func:`_format` writes them.
 
-    ``compiled``: as UTF-8 bytes, by one call of
-    :func:`csp_sudoku._kernels.rows.text_rows` (for a process that has numba
-    loaded anyway: it counted the chunk with the compiled kernel), which the
-    writer passes on as they are; else (or for a file name that is no valid
-    Unicode) as a string, by :func:`_format`.
+    With ``kernels`` (a process that counted the chunk with compiled code, see
+    :func:`csp_sudoku._kernels.ahead.row_kernels`): as UTF-8 bytes, by one call
+    of their ``text_rows``, which the writer passes on as they are; else (or
+    for a file name that is no valid Unicode) as a string, by :func:`_format`.
     """
     try:
         prefix = f"{lines.source}:".encode()
     except UnicodeEncodeError:  # a lone surrogate: an undecodable byte of a path
-        compiled = False
-    if not compiled:
+        kernels = None
+    if kernels is None:
         return _format(lines.verdicts(), job, None)[0]
-    from csp_sudoku._kernels.rows import frozen, text_rows
-
+    frozen = ahead.frozen
     notes: list[bytes] = []
     note_ends = np.zeros(len(lines.counts), np.int64)
     for i, reason in lines.reasons().items():
         notes.append(f"  # {reason}".encode())
         note_ends[i] = len(notes[-1])
     np.cumsum(note_ends, out=note_ends)
-    rows: NDArray[np.uint8] = text_rows(
+    rows: NDArray[np.uint8] = kernels.text_rows(
         np.frombuffer(prefix, np.uint8),
         np.int64(lines.first_line),
         frozen(lines.cells, np.int8),
@@ -337,8 +337,15 @@ class _Pipeline:
         executor: Any,
     ) -> Iterator[_Output]:
         """Each chunk's output, in input order (the chunks from :func:`skip_done` or fresh)."""
-        tasks = self._tasks(starts)
-        for out in ordered_map(_check_chunk, tasks, jobs=jobs, executor=executor):
+        try:
+            first = next(starts, None)
+        except (SudokuError, OSError) as err:  # an unreadable input: said at the end
+            self.failure, first = err, None
+        if first is not None:
+            starts = itertools.chain([first], starts)
+        threads = executor is None and first is not None and _gil_free(first[0], self.job)
+        tasks = self._tasks(starts) if first is not None else iter(())
+        for out in ordered_map(_check_chunk, tasks, jobs=jobs, executor=executor, threads=threads):
             chunk, start, sure, skip, number = self.held.popleft()
             known = self.writer.names
             if not sure and start != self.end:
@@ -354,24 +361,44 @@ class _Pipeline:
             raise self.failure
 
 
-def _preload(job: _Job) -> None:
-    """Load numba and the kernels of a 9x9 chunk in this process, before its workers are forked.
+def _gil_free(chunk: TextChunk, job: _Job) -> bool:
+    """Whether the run's tasks spend their time in kernels that release the GIL.
 
-    With ``--jobs N`` on a platform that forks its workers, each of them would
-    otherwise start numba and load the kernels itself (about 0.3 s of CPU
-    each); forked after this, they start with them loaded, and share their
-    pages. On an idle machine the wall time is the same (the workers loaded at
-    once, on their own cores); on a busy one the CPU time saved is time saved.
+    So for the 9x9 kernels (of the ``auto`` or ``fast`` backend) on bare
+    81-character lines, judged by the first line of the run: ``--jobs N`` then
+    runs its tasks in N threads of this process, which counts as fast as N
+    processes would (the kernels' share of a task is about 95%) without
+    starting them or pickling chunks and rows. Other runs spend much of their
+    time in Python (grids, CSV, other shapes, other backends) and use worker
+    processes.
+    """
+    if job.backend not in ("auto", "fast") or job.geometry not in (None, Geometry.standard(9)):
+        return False
+    return len(chunk.data[:84].split(b"\n", 1)[0].rstrip(b"\r")) == 81
+
+
+def _preload(job: _Job) -> None:
+    """Load the kernels of a 9x9 chunk in this process, before its workers are forked.
+
+    The kernels built ahead of time where there are some (about a
+    millisecond); else numba and its kernels. With ``--jobs N`` on a
+    platform that forks its workers, each of them would otherwise start
+    numba and load the kernels itself (about 0.3 s of CPU each); forked
+    after this, they start with them loaded, and share their pages. On an
+    idle machine the wall time is the same (the workers loaded at once, on
+    their own cores); on a busy one the CPU time saved is time saved.
     """
     geometry = Geometry.standard(9)
     if job.backend not in ("auto", "fast") or job.geometry not in (None, geometry):
         return  # another backend, or a grid whose kernels are not the 9x9 ones
+    if job.backend == "auto" and ahead.module() is not None:
+        return
     get_backend("fast").count_many(np.zeros((0, 81), np.int8), geometry, job.limit)
     chunk = TextChunk("", 1, 1, b"." * 81 + b"\n", True)
     if job.fmt == "text" and not job.certify:
         done = count_chunk(chunk, ReadState(), geometry=geometry, limit=job.limit)
         if isinstance(done, CountedLines):
-            _text_rows(done, job, compiled=True)
+            _text_rows(done, job, kernels=ahead.row_kernels())
 
 
 def _forks() -> bool:

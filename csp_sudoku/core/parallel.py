@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import BrokenExecutor, Executor
+from concurrent.futures import BrokenExecutor, Executor, Future
 from typing import Any, Protocol
 
 from csp_sudoku.core.errors import BatchError
@@ -34,6 +34,38 @@ def _result(future: _Future) -> Any:
         raise BatchError(
             "a worker process died before finishing its task (killed, or out of memory?)"
         ) from err
+
+
+def _threaded(fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...]], jobs: int) -> Iterator[Any]:
+    """:func:`ordered_map` on ``jobs - 1`` threads and this one (see its ``threads``)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    window = 2 * (jobs - 1)  # tasks queued for the other threads at once
+    pending: deque[Future[Any]] = deque()
+    with ThreadPoolExecutor(jobs - 1, thread_name_prefix="csp-sudoku") as pool:
+        try:
+            for args in tasks:
+                if sum(not f.done() for f in pending) >= window:
+                    pending.append(_here(fn, args))  # the others have enough: take this one
+                else:
+                    pending.append(pool.submit(fn, *args))
+                while pending and (len(pending) > 4 * jobs or pending[0].done()):
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+        finally:
+            for fut in pending:
+                fut.cancel()
+
+
+def _here(fn: Callable[..., Any], args: tuple[Any, ...]) -> Future[Any]:
+    """``fn(*args)`` run in this thread, as a finished future (its error kept for its turn)."""
+    done: Future[Any] = Future()
+    try:
+        done.set_result(fn(*args))
+    except Exception as err:  # raised when its turn comes, after the results before it
+        done.set_exception(err)
+    return done
 
 
 class Submitter(Protocol):
@@ -72,8 +104,9 @@ def ordered_map(
     *,
     jobs: int = 1,
     executor: Executor | Submitter | None = None,
+    threads: bool = False,
 ) -> Iterator[Any]:
-    """``fn(*task)`` for every task, in order, on local processes or any executor.
+    """``fn(*task)`` for every task, in order, on local processes, threads or any executor.
 
     The building block for batch work other than checking (rating, generating):
     give it chunks (a task per chunk keeps the per-task overhead small). At most
@@ -90,6 +123,12 @@ def ordered_map(
             core); with an executor, the in-flight window (0: twice a Dask
             cluster's threads, else the cores here).
         executor: a ``concurrent.futures.Executor`` or a ``distributed.Client``.
+        threads: with no executor, run the tasks in ``jobs`` threads of this
+            process instead of worker processes: this thread takes a task
+            whenever ``jobs - 1`` others have two each. For tasks whose work
+            releases the GIL (compiled kernels built with ``nogil``): no
+            process to start, no task or result to pickle. A task's error
+            surfaces at its turn, as from a process.
 
     Yields:
         The results, in task order.
@@ -101,6 +140,9 @@ def ordered_map(
     if executor is None and jobs == 1:
         for args in tasks:
             yield fn(*args)
+        return
+    if executor is None and threads:
+        yield from _threaded(fn, tasks, jobs)
         return
     own = executor is None
     if executor is None:

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import enum
 import os
-import sys
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor
@@ -42,6 +41,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from csp_sudoku._kernels import ahead
 from csp_sudoku.backends import backend_per_call
 from csp_sudoku.core.errors import BatchError as BatchError
 from csp_sudoku.core.geometry import Geometry
@@ -347,20 +347,22 @@ def check_entries(
 def _compiled_cells(
     rows: NDArray[np.uint8], ncells: int, crlf: bool, size: int, values: NDArray[np.uint8]
 ) -> NDArray[np.int8] | None:
-    """The :data:`~csp_sudoku.core.io.PlainReader` of numba, for a process that has it loaded.
+    """The compiled :data:`~csp_sudoku.core.io.PlainReader`, for a process that has one loaded.
 
-    One pass over the bytes (:func:`csp_sudoku._kernels.rows.plain_cells`)
-    where numpy makes several: about half the time of
-    :func:`~csp_sudoku.core.io.numpy_cells`, which answers the same.
+    One pass over the bytes (``plain_cells`` of
+    :func:`csp_sudoku._kernels.ahead.row_kernels`) where numpy makes several:
+    about half the time of :func:`~csp_sudoku.core.io.numpy_cells`, which
+    answers the same.
     """
-    from csp_sudoku._kernels.rows import frozen, plain_cells
-
-    ok, cells = plain_cells(
-        frozen(rows, np.uint8),
+    kernels = ahead.row_kernels()
+    if kernels is None:
+        return numpy_cells(rows, ncells, crlf, size, values)
+    ok, cells = kernels.plain_cells(
+        ahead.frozen(rows, np.uint8),
         np.int64(ncells),
         np.int64(crlf),
         np.int64(size),
-        frozen(values, np.uint8),
+        ahead.frozen(values, np.uint8),
     )
     return cells if ok else None
 
@@ -392,7 +394,7 @@ def count_chunk(
     Returns:
         The verdicts on the entries, in order.
     """
-    reader = _compiled_cells if "numba" in sys.modules else numpy_cells
+    reader = numpy_cells if ahead.row_kernels() is None else _compiled_cells
     read = read_chunk(chunk, state, geometry, reader=reader)
     if isinstance(read, list):
         verdicts = Verdicts()

@@ -1,0 +1,360 @@
+"""The 9x9 ``check`` kernels compiled ahead of time: a process that counts without numba.
+
+Every process that counts with a numba kernel first imports numba (about
+0.15 s), starts its CPU target (0.12 s) and loads the kernel from numba's disk
+cache: about 0.35 s before the first count, on every run, and tens of seconds
+of compiling on a machine's first run. That start is most of a short
+``csp-sudoku check`` run, and on two cores it is why ``--jobs 2`` cannot be
+twice ``--jobs 1``: nothing else can use the second core meanwhile.
+
+:func:`build` compiles the kernels that ``check`` runs on standard 9x9
+puzzles (:data:`EXPORTS`: the batch count of :mod:`~csp_sudoku._kernels.sudoku9`,
+and the byte readers and writers of :mod:`~csp_sudoku._kernels.rows`) from
+the same Python sources, with numba's ahead-of-time compiler
+(:mod:`numba.pycc`), into one extension module. Importing it takes about a
+millisecond and needs numpy only. ``csp-sudoku compile`` (and
+``scripts/setup.sh``) builds it; a C compiler is needed for that, not to use it.
+
+:func:`module` loads it, when it was built from these very sources, by this
+Python, against this numpy, for this CPU (all in its file name, :func:`key`);
+otherwise (never built, sources edited since, another machine) it answers
+None and the callers use numba's just-in-time kernels, which give the same
+answers. Tests compare the two on every shared data set.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import os
+import platform
+import sys
+import tempfile
+import threading
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+#: The kernels built ahead of time: exported name -> (kernel module, function). Their
+#: argument types are those the callers pass (:func:`_signatures`).
+EXPORTS: dict[str, tuple[str, str]] = {
+    "count_batch": ("sudoku9", "count_batch"),
+    "plain_cells": ("rows", "plain_cells"),
+    "text_rows": ("rows", "text_rows"),
+}
+
+#: The environment variable that names the folder of the built module
+#: (default: ``$XDG_CACHE_HOME/csp_sudoku``, else ``~/.cache/csp_sudoku``).
+DIR_ENV = "CSP_SUDOKU_KERNEL_DIR"
+#: Set to ``0`` to leave the built module unused (numba's kernels then count).
+USE_ENV = "CSP_SUDOKU_AHEAD"
+
+#: An integer argument of a kernel (numba types both as ``int64``).
+_Int = int | np.int64
+
+_HERE = Path(__file__).resolve().parent
+_LOADED: list[Kernels9 | None] = []  # filled by module()
+_LOADING = threading.Lock()
+
+
+def directory() -> Path:
+    """Where the built module is kept (see :data:`DIR_ENV`)."""
+    named = os.environ.get(DIR_ENV)
+    if named:
+        return Path(named)
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "csp_sudoku"
+
+
+def _cpu() -> bytes:
+    """What names this machine's processor: code built for one may not run on another."""
+    try:
+        with open("/proc/cpuinfo", "rb") as fh:
+            lines = fh.read().splitlines()
+    except OSError:  # not Linux
+        return f"{platform.machine()} {platform.processor()}".encode()
+    first: dict[bytes, bytes] = {}
+    for line in lines:
+        name, _, value = line.partition(b":")
+        first.setdefault(name.strip(), value.strip())
+        if b"flags" in first and b"model name" in first:
+            break
+    return b"%s %s %s" % (platform.machine().encode(), first.get(b"model name", b""),
+                          first.get(b"flags", b""))  # fmt: skip
+
+
+def key() -> str:
+    """A digest of all that the built code depends on.
+
+    The sources of every kernel module (the exported kernels and what they call,
+    this file's signatures included), the Python version, numpy's version (the
+    module is built against its C interface) and the processor (the code is
+    built for the host's instruction set, like numba's own).
+    """
+    digest = hashlib.sha256()
+    for path in sorted(_HERE.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    digest.update(f"{sys.version}\0{np.__version__}\0".encode())
+    digest.update(_cpu())
+    return digest.hexdigest()[:20]
+
+
+def module_name() -> str:
+    """The name of the module built from the current sources, on this machine."""
+    return f"_csp_sudoku_9x9_{key()}"
+
+
+def _path(name: str) -> Path:
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    return directory() / f"{name}{suffix}"
+
+
+def built_path() -> Path:
+    """Where the module for the current sources, on this machine, is (or would be) built."""
+    return _path(module_name())
+
+
+def frozen(a: NDArray[Any], dtype: type[np.generic]) -> NDArray[Any]:
+    """``a`` as a read-only, C-contiguous array of ``dtype`` (a view when it is one already).
+
+    What the row kernels are given: numba compiles a kernel again for an
+    argument that differs in dtype, layout or writability (bytes read by
+    ``np.frombuffer`` are read-only, a computed array is not), and a kernel
+    built ahead of time takes one kind only.
+    """
+    view = np.ascontiguousarray(a, dtype=dtype).view()
+    view.flags.writeable = False
+    return view
+
+
+class Kernels9:
+    """The built module's kernels, each behind a check of its arguments' types.
+
+    A kernel built ahead of time trusts its arguments (an array of another
+    dtype or dimension is read as if it were right, and may crash the
+    process), where numba's dispatcher compiles for whatever it is given.
+    Each method here raises :class:`TypeError` instead; its answers are those of
+    the numba kernel of the same name.
+    """
+
+    def __init__(self, built: ModuleType) -> None:
+        self._built = built
+
+    def count_batch(self, batch: NDArray[np.int8], limit: _Int, budget: _Int) -> NDArray[np.int64]:
+        """:func:`csp_sudoku._kernels.sudoku9.count_batch`."""
+        _need(batch, np.int8, 2)
+        if batch.shape[1] != 81:
+            raise TypeError(f"count_batch needs (n, 81) cells, got {batch.shape}")
+        counts: NDArray[np.int64] = self._built.count_batch(batch, limit, budget)
+        return counts
+
+    def plain_cells(
+        self,
+        rows: NDArray[np.uint8],
+        ncells: _Int,
+        crlf: _Int,
+        size: _Int,
+        values: NDArray[np.uint8],
+    ) -> tuple[int, NDArray[np.int8]]:
+        """:func:`csp_sudoku._kernels.rows.plain_cells`."""
+        _need(rows, np.uint8, 2)
+        _need(values, np.uint8, 1)
+        if values.size != 256 or rows.shape[1] < ncells + 1 + crlf:
+            raise TypeError("plain_cells needs a 256-byte table and rows wider than their cells")
+        found: tuple[int, NDArray[np.int8]] = self._built.plain_cells(
+            rows, ncells, crlf, size, values
+        )
+        return found
+
+    def text_rows(self, *args: Any) -> NDArray[np.uint8]:
+        """:func:`csp_sudoku._kernels.rows.text_rows` (the same arguments)."""
+        prefix, _, cells, counts, words, word_ends, _, notes, note_ends = args
+        for a, dtype, ndim in (
+            (prefix, np.uint8, 1),
+            (cells, np.int8, 2),
+            (counts, np.int64, 1),
+            (words, np.uint8, 1),
+            (word_ends, np.int64, 1),
+            (notes, np.uint8, 1),
+            (note_ends, np.int64, 1),
+        ):
+            _need(a, dtype, ndim)
+        if not (len(counts) == len(note_ends) == cells.shape[0] and word_ends.size == 3):
+            raise TypeError("text_rows needs a count and a note end per row, and 3 word ends")
+        text: NDArray[np.uint8] = self._built.text_rows(*args)
+        return text
+
+
+def _need(a: Any, dtype: type[np.generic], ndim: int) -> None:
+    """Raise :class:`TypeError` unless ``a`` is a C-contiguous array of ``dtype`` with ``ndim``."""
+    if not (
+        isinstance(a, np.ndarray) and a.dtype == dtype and a.ndim == ndim and a.flags.c_contiguous
+    ):
+        raise TypeError(
+            f"a kernel built ahead of time needs a C-contiguous {ndim}-d "
+            f"{np.dtype(dtype).name} array, got {getattr(a, 'dtype', type(a))}"
+        )
+
+
+def module() -> Kernels9 | None:
+    """The built kernels, loaded (once per process); None when none was built for these sources.
+
+    None too when :data:`USE_ENV` is ``0``, or the file does not load (it is
+    then left alone: :func:`build` replaces it).
+    """
+    if _LOADED:
+        return _LOADED[0]
+    with _LOADING:  # threads of a --jobs run: one loads it
+        if not _LOADED:
+            _LOADED.append(_load())
+    return _LOADED[0]
+
+
+def _load() -> Kernels9 | None:
+    """:func:`module`'s work: the built module for these sources, loaded, or None."""
+    found: Kernels9 | None = None
+    if os.environ.get(USE_ENV, "1") != "0":
+        name = module_name()
+        path = _path(name)
+        if path.is_file():
+            try:
+                spec = importlib.util.spec_from_file_location(name, path)
+                if spec is not None and spec.loader is not None:
+                    built = importlib.util.module_from_spec(spec)
+                    spec.loader.exec_module(built)
+                    found = Kernels9(built)
+            except ImportError:
+                found = None
+    return found
+
+
+def loaded() -> Kernels9 | None:
+    """The built kernels if this process has loaded them already (loads nothing)."""
+    return _LOADED[0] if _LOADED else None
+
+
+class RowKernels(Protocol):
+    """The row readers and writers of ``check``: :mod:`csp_sudoku._kernels.rows` or :class:`Kernels9`."""
+
+    def plain_cells(
+        self,
+        rows: NDArray[np.uint8],
+        ncells: _Int,
+        crlf: _Int,
+        size: _Int,
+        values: NDArray[np.uint8],
+    ) -> tuple[int, NDArray[np.int8]]: ...
+
+    def text_rows(self, *args: Any) -> NDArray[np.uint8]: ...
+
+
+def row_kernels() -> RowKernels | None:
+    """The compiled row readers and writers this process has loaded, or None.
+
+    The built module's when it is loaded; else numba's, when numba is loaded
+    (the process counts with numba's kernels); else None: for the few
+    puzzles a process counts without either, numpy and Python cost less than
+    starting numba.
+    """
+    built = loaded()
+    if built is not None:
+        return built
+    if "numba" in sys.modules:
+        from csp_sudoku._kernels import rows
+
+        return rows
+    return None
+
+
+def _signatures() -> dict[str, Any]:
+    """The signature of each of :data:`EXPORTS`: the types its callers pass.
+
+    The readers and writers of rows are given read-only arrays
+    (:func:`csp_sudoku._kernels.rows.frozen`); the batch count a writable one.
+    """
+    t: Any = importlib.import_module("numba.types")
+
+    i8, u1 = t.int64, t.uint8
+
+    def arr(dtype: Any, ndim: int, readonly: bool = True) -> Any:
+        return t.Array(dtype, ndim, "C", readonly=readonly)
+
+    # prefix, first line, cells, counts, words, word ends, show count, notes, note ends
+    text_args = [arr(u1, 1), i8, arr(t.int8, 2), arr(i8, 1), arr(u1, 1), arr(i8, 1), i8]
+    text_args += [arr(u1, 1), arr(i8, 1)]
+    return {
+        "count_batch": arr(i8, 1, False)(arr(t.int8, 2, False), i8, i8),
+        "plain_cells": t.Tuple((i8, arr(t.int8, 2, False)))(arr(u1, 2), i8, i8, i8, arr(u1, 1)),
+        "text_rows": arr(u1, 1, False)(*text_args),
+    }
+
+
+@contextmanager
+def _releasing_the_gil() -> Iterator[None]:
+    """Make numba's ahead-of-time compiler build wrappers that release the GIL.
+
+    As ``@njit(nogil=True)`` does for the kernels here: a thread of the
+    process (the one that feeds ``--jobs`` workers their chunks) runs while
+    another counts. ``numba.pycc`` has no option for it; its compiler takes
+    the flags of every export from ``numba.pycc.compiler.Flags``, so that name
+    is given a subclass that sets ``release_gil`` for the time of the build.
+    """
+    compiler: Any = importlib.import_module("numba.pycc.compiler")
+    plain = compiler.Flags
+
+    class Releasing(plain):  # type: ignore[misc, valid-type]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.release_gil = True
+
+    compiler.Flags = Releasing
+    try:
+        yield
+    finally:
+        compiler.Flags = plain
+
+
+def build(target: Path | None = None) -> Path:
+    """Compile :data:`EXPORTS` into the module :func:`module` loads; returns its path.
+
+    Takes about 5-10 s and a C compiler (numba's ahead-of-time compiler links
+    a small C part with the system's compiler). The file is written beside its
+    final name and moved there, so a process that loads it meanwhile sees the
+    old file or the new one, never half of one.
+
+    Raises:
+        OSError: the folder cannot be written.
+        Exception: whatever numba's compiler raises (no C compiler, say).
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # numba.pycc is "pending deprecation"
+        pycc: Any = importlib.import_module("numba.pycc")
+
+    from csp_sudoku._kernels import rows, sudoku9
+
+    kernels = {"rows": rows, "sudoku9": sudoku9}
+    name = module_name()
+    final = target or _path(name)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=final.parent) as tmp:
+        cc = pycc.CC(name)
+        cc.output_dir = tmp
+        cc.target_cpu = "host"
+        cc.verbose = False
+        signatures = _signatures()
+        for export, (kernel_module, function) in EXPORTS.items():
+            py_func = getattr(kernels[kernel_module], function).py_func
+            cc.export(export, signatures[export])(py_func)
+        with warnings.catch_warnings(), _releasing_the_gil():
+            warnings.simplefilter("ignore")
+            cc.compile()
+        built = next(Path(tmp).glob(f"{name}*"))
+        os.replace(built, final)
+    return final
