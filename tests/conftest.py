@@ -83,3 +83,26 @@ def shared_data() -> Path:
     if not SHARED_DATA.exists():
         _missing(SHARED_DATA)
     return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def built_kernels(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding the 9x9 kernels built ahead of time from the current sources.
+
+    The one ``scripts/setup.sh`` built when there is one; else built here (5-10 s).
+    Building needs a C compiler: without one the tests that need it fail in CI
+    and are skipped elsewhere, with the reason.
+    """
+    from csp_sudoku._kernels import ahead
+
+    if ahead.built_path().is_file():
+        return ahead.built_path().parent
+    folder = tmp_path_factory.mktemp("ahead")
+    try:
+        ahead.build(folder)
+    except Exception as err:  # no C compiler, a numba without pycc
+        message = f"the kernels could not be built ahead of time: {type(err).__name__}: {err}"
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return folder

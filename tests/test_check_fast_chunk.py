@@ -3,7 +3,8 @@
 A chunk of bare puzzle lines is read by one compiled pass over its bytes
 (:func:`csp_sudoku._kernels.rows.plain_cells`), counted, and its text rows
 written by one compiled call (:func:`csp_sudoku._kernels.rows.text_rows`)
-where numba is loaded; every other chunk goes the general way (entries,
+where numba is loaded (or the same kernels built ahead of time,
+:mod:`csp_sudoku._kernels.ahead`); every other chunk goes the general way (entries,
 :class:`~csp_sudoku.tools.batch.Verdicts`, Python formatting). Random mixes
 of good and bad lines, cut into chunks of random sizes, must give the same
 output and the same messages either way; each kernel must compile once.
@@ -22,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import csp_sudoku.cli.check as check_cli
-from csp_sudoku._kernels import rows
+from csp_sudoku._kernels import ahead, rows
 from csp_sudoku.cli import main
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import digit_of, numpy_cells
@@ -51,6 +52,16 @@ LINES = [
     "\u00e9" * 81,
     '{"puzzle": "' + UNIQUE[1] + '"}',
 ]
+
+
+def _built(folder: Path) -> ahead.Kernels9:
+    """The kernels built ahead of time in ``folder`` (loaded once)."""
+    if not _BUILT:
+        _BUILT.append(ahead.load(folder / ahead.built_path().name))
+    return _BUILT[0]
+
+
+_BUILT: list[ahead.Kernels9] = []
 
 
 def _as_lists(*args: Any, **options: Any) -> Verdicts:
@@ -134,7 +145,12 @@ _OTHERS = b"ABCDEFGxz \t#\r\n\x00\xc3\xff"
     data=st.data(),
 )
 def test_compiled_reader_answers_as_numpy(
-    size: int, n: int, crlf: bool, flips: list[tuple[int, int]], data: st.DataObject
+    built_kernels: Path,
+    size: int,
+    n: int,
+    crlf: bool,
+    flips: list[tuple[int, int]],
+    data: st.DataObject,
 ) -> None:
     ncells = size * size
     alphabet = _SYMBOLS + (b"ABCDEFG" if size == 16 else b"")
@@ -150,11 +166,13 @@ def test_compiled_reader_answers_as_numpy(
         text[where % len(text)] = byte
     grid = np.frombuffer(bytes(text), np.uint8).reshape(n, -1)
     expected = numpy_cells(grid, ncells, crlf, size, VALUES)
-    got = _compiled_cells(grid, ncells, crlf, size, VALUES)
-    if expected is None:
-        assert got is None
-    else:
-        assert got is not None and got.dtype == np.int8 and np.array_equal(got, expected)
+    for kernels in (rows, _built(built_kernels)):  # numba's, then the one built ahead of time
+        with mock.patch.object(ahead, "row_kernels", return_value=kernels):
+            got = _compiled_cells(grid, ncells, crlf, size, VALUES)
+        if expected is None:
+            assert got is None
+        else:
+            assert got is not None and got.dtype == np.int8 and np.array_equal(got, expected)
     assert len(rows.plain_cells.signatures) == 1
 
 
@@ -168,19 +186,21 @@ def test_compiled_reader_answers_as_numpy(
     seed=st.integers(0, 2**32 - 1),
 )
 def test_compiled_rows_are_the_python_rows(
-    size: int, n: int, first_line: int, limit: int, source: str, seed: int
+    built_kernels: Path, size: int, n: int, first_line: int, limit: int, source: str, seed: int
 ) -> None:
+    """numba's kernel and the one built ahead of time write the rows Python writes."""
     geometry = Geometry.standard(size)
     rng = np.random.default_rng(seed)
     cells = rng.integers(0, size + 1, (n, size * size)).astype(np.int8)
     counts = rng.integers(0, limit + 1, n).astype(np.int64)
     lines = CountedLines(source, first_line, cells, geometry, counts)
     job = check_cli._Job(None, limit, "auto", "text", False)
-    python = check_cli._text_rows(lines, job, compiled=False)
-    compiled = check_cli._text_rows(lines, job, compiled=True)
-    assert isinstance(compiled, bytes) == source.isprintable()  # a lone surrogate: Python's rows
-    assert (compiled.decode() if isinstance(compiled, bytes) else compiled) == python
+    python = check_cli._text_rows(lines, job, kernels=None)
     assert isinstance(python, str)
+    for kernels in (rows, _built(built_kernels)):
+        compiled = check_cli._text_rows(lines, job, kernels=kernels)
+        assert isinstance(compiled, bytes) == source.isprintable()  # a lone surrogate: Python's
+        assert (compiled.decode() if isinstance(compiled, bytes) else compiled) == python
     assert len(python.splitlines()) == n
     assert len(rows.text_rows.signatures) == 1
 

@@ -15,6 +15,7 @@ import json
 import multiprocessing
 import os
 import signal
+import threading
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -135,7 +136,10 @@ _REAL_CHECK_CHUNK = check_cli._check_chunk
 def test_killed_worker_fails_the_run_and_resume_finishes_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    lines = load_lines("17_clue.txt", limit=300, step=97) + MULTI + ["x" * 81]
+    # the comment first: not a run of bare 81-character lines, so --jobs 2 runs worker
+    # processes (a run of them is counted by threads of one process, see the next test)
+    lines = ["# 17-clue puzzles", *load_lines("17_clue.txt", limit=300, step=97)]
+    lines += [*MULTI, "x" * 81]
     src = tmp_path / "in.txt"
     src.write_text("\n".join(lines) + "\n")
     clean, part = tmp_path / "clean.txt", tmp_path / "part.txt"
@@ -156,6 +160,39 @@ def test_killed_worker_fails_the_run_and_resume_finishes_it(
     assert main([*args, "-o", str(part), "--jobs", "2", "--resume"]) == 2
     assert part.read_bytes() == clean.read_bytes()
     assert f"{src}:{len(lines)}:1: unknown character 'x'" in capsys.readouterr().err
+
+
+def test_threads_of_a_run_of_bare_lines_answer_in_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--jobs 3`` on bare 81-character lines: threads of this process, no worker process;
+    the rows and messages of ``--jobs 1``; a task's error said after the rows before it."""
+    lines = load_lines("17_clue.txt", limit=400, step=53) + MULTI + ["x" * 81] + MULTI
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(lines) + "\n")
+    args = ["check", str(src), "-q", "--chunk-size", "16"]
+    assert main([*args, "-o", str(tmp_path / "one.txt")]) == 2
+    one = capsys.readouterr().err
+    started: list[str] = []
+
+    def watched(chunk: TextChunk, *rest: Any) -> Any:
+        started.append(threading.current_thread().name)
+        assert multiprocessing.parent_process() is None
+        if chunk.first_line == 17 * 16 + 1 and broken:
+            raise OSError(5, "disk on fire")
+        return _REAL_CHECK_CHUNK(chunk, *rest)
+
+    monkeypatch.setattr(check_cli, "_check_chunk", watched)
+    broken = False
+    assert main([*args, "-o", str(tmp_path / "three.txt"), "--jobs", "3"]) == 2
+    assert capsys.readouterr().err == one
+    assert (tmp_path / "three.txt").read_bytes() == (tmp_path / "one.txt").read_bytes()
+    assert len(set(started)) == 3  # this thread and two others took tasks
+    broken = True
+    assert main([*args, "-o", str(tmp_path / "broken.txt"), "--jobs", "3"]) == 2
+    assert "disk on fire" in capsys.readouterr().err
+    rows = (tmp_path / "broken.txt").read_text().splitlines()
+    assert rows == (tmp_path / "one.txt").read_text().splitlines()[: 17 * 16]
 
 
 @settings(max_examples=300, deadline=None)

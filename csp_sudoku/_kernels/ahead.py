@@ -219,20 +219,30 @@ def module() -> Kernels9 | None:
 
 def _load() -> Kernels9 | None:
     """:func:`module`'s work: the built module for these sources, loaded, or None."""
-    found: Kernels9 | None = None
-    if os.environ.get(USE_ENV, "1") != "0":
-        name = module_name()
-        path = _path(name)
-        if path.is_file():
-            try:
-                spec = importlib.util.spec_from_file_location(name, path)
-                if spec is not None and spec.loader is not None:
-                    built = importlib.util.module_from_spec(spec)
-                    spec.loader.exec_module(built)
-                    found = Kernels9(built)
-            except ImportError:
-                found = None
-    return found
+    if os.environ.get(USE_ENV, "1") == "0":
+        return None
+    path = built_path()
+    if not path.is_file():
+        return None
+    try:
+        return load(path)
+    except ImportError:
+        return None
+
+
+def load(path: Path) -> Kernels9:
+    """The module built at ``path`` (by :func:`build`), loaded.
+
+    Raises:
+        ImportError: it does not load.
+    """
+    name = path.name.split(".", 1)[0]
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"{path} is no extension module")
+    built = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(built)
+    return Kernels9(built)
 
 
 def loaded() -> Kernels9 | None:
@@ -321,9 +331,11 @@ def _releasing_the_gil() -> Iterator[None]:
         compiler.Flags = plain
 
 
-def build(target: Path | None = None) -> Path:
+def build(folder: Path | None = None) -> Path:
     """Compile :data:`EXPORTS` into the module :func:`module` loads; returns its path.
 
+    It goes to :func:`directory` unless ``folder`` is given (then it is loaded
+    with :func:`load`).
     Takes about 5-10 s and a C compiler (numba's ahead-of-time compiler links
     a small C part with the system's compiler). The file is written beside its
     final name and moved there, so a process that loads it meanwhile sees the
@@ -341,7 +353,7 @@ def build(target: Path | None = None) -> Path:
 
     kernels = {"rows": rows, "sudoku9": sudoku9}
     name = module_name()
-    final = target or _path(name)
+    final = (folder or directory()) / _path(name).name
     final.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=final.parent) as tmp:
         cc = pycc.CC(name)

@@ -5,9 +5,10 @@ bytes: it cuts the inputs into chunks of whole lines
 (:func:`csp_sudoku.core.io.read_chunks`: no work per line), hands each chunk to a
 task, and writes the tasks' output in input order. A task
 (:func:`_check_chunk`) parses its chunk, counts the solutions of its puzzles
-and formats its rows and error messages; it runs in a worker process with
-``--jobs N``, on a Dask worker with ``--scheduler``, and in the main process
-with ``--jobs 1``. At most ``2 x jobs`` chunks are in flight, so memory does
+and formats its rows and error messages; it runs in the main process with
+``--jobs 1``, on a Dask worker with ``--scheduler``, and with ``--jobs N`` in
+N threads of the main process when the input is bare 9x9 lines (whose
+kernels release the GIL, :func:`_gil_free`), else in worker processes. At most ``2 x jobs`` chunks are in flight, so memory does
 not grow with the input. A worker that dies ends the run with an error once
 its chunk's turn comes; every row before that chunk is written, so
 ``--resume`` goes on from there.

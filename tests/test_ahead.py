@@ -1,0 +1,108 @@
+"""The 9x9 kernels built ahead of time (:mod:`csp_sudoku._kernels.ahead`): the same answers
+as numba's kernels they are built from and as an independent counter, wrong arguments
+refused instead of read, stale builds left unused, and a ``check`` run with no numba."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from csp_sudoku._kernels import ahead, sudoku9
+from tests.conftest import load_lines
+from tests.independent import count_solutions
+from tests.test_sudoku9 import SETS, _batch, _variants
+
+
+@pytest.fixture(scope="module")
+def built(built_kernels: Path) -> ahead.Kernels9:
+    return ahead.load(built_kernels / ahead.built_path().name)
+
+
+@pytest.mark.parametrize(("name", "step"), SETS)
+def test_counts_are_the_jit_kernels(built: ahead.Kernels9, name: str, step: int) -> None:
+    """Every limit, the budget running out, no/one/several solutions, clashes and bad values."""
+    batch = _variants(_batch(load_lines(name, step=step)), seed=step)
+    batch[::7, 3] = 10  # a value out of range: BAD_VALUE
+    for limit in (1, 2, 3, 10):
+        for budget in (0, 3, 20_000):
+            ours = built.count_batch(batch, limit, budget)
+            assert ours.tolist() == sudoku9.count_batch(batch, limit, budget).tolist()
+    counts = built.count_batch(batch, 3, 0)
+    assert {-1, 0}.issubset(set(counts.tolist())) and counts.max() >= 2
+
+
+def test_counts_match_an_independent_counter(built: ahead.Kernels9) -> None:
+    batch = _variants(_batch(load_lines("top1465.txt", step=150)), seed=3)
+    assert built.count_batch(batch, 2, 0).tolist() == [count_solutions(p, 2) for p in batch]
+
+
+def test_wrong_arguments_raise_instead_of_being_misread(built: ahead.Kernels9) -> None:
+    """A kernel built ahead of time reads any array as the one it expects: refused first."""
+    cells = np.zeros((2, 81), np.int8)
+    for bad in (cells.astype(np.int64), cells[0], cells[:, :80].copy(), cells.T, [[0] * 81]):
+        with pytest.raises(TypeError):
+            built.count_batch(bad, 2, 0)  # type: ignore[arg-type]
+    rows = np.zeros((1, 82), np.uint8)
+    with pytest.raises(TypeError):
+        built.plain_cells(rows, 81, 0, 9, np.zeros(255, np.uint8))
+    with pytest.raises(TypeError):
+        built.plain_cells(rows[:, :81], 81, 0, 9, np.zeros(256, np.uint8))
+    with pytest.raises(TypeError):
+        built.text_rows(*[np.zeros(3, np.uint8)] * 9)
+
+
+def test_a_build_from_other_sources_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An edited kernel gives another key, so a module built before it is never loaded."""
+    monkeypatch.setenv(ahead.DIR_ENV, str(tmp_path / "cache"))
+    before = ahead.built_path()
+    assert before.parent == tmp_path / "cache" and ahead._load() is None  # nothing built there
+    copy = tmp_path / "kernels"
+    shutil.copytree(ahead._HERE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(ahead, "_HERE", copy)
+    assert ahead.built_path() == before  # the same sources: the same name
+    source = copy / "sudoku9.py"
+    source.write_text(source.read_text() + "\n# edited\n")
+    assert ahead.built_path() != before
+    monkeypatch.setattr(ahead, "_HERE", Path(ahead.__file__).resolve().parent)
+    monkeypatch.setenv(ahead.USE_ENV, "0")
+    assert ahead._load() is None
+
+
+def _check(src: Path, out: Path, env: dict[str, str], jobs: str) -> str:
+    """Run ``check`` in a fresh process; return its exit code and whether numba was imported."""
+    code = (
+        "import sys; from csp_sudoku.cli import main; "
+        f"code = main(['check', {str(src)!r}, '-o', {str(out)!r}, '-q', '--jobs', {jobs!r}]); "
+        "print(code, 'numba' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip()
+
+
+def test_check_counts_without_numba_and_writes_what_numba_writes(
+    built_kernels: Path, tmp_path: Path
+) -> None:
+    lines = load_lines("17_clue.txt", limit=300, step=37) + load_lines(
+        "multi_solution_serg.txt", limit=40, step=11
+    )
+    lines += ["11" + "." * 79, "x" * 81, *load_lines("forum_hardest_1106.txt", limit=40)]
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(lines) + "\n")
+    env = {**os.environ, ahead.DIR_ENV: str(built_kernels)}
+    outputs = []
+    for use, jobs in (("1", "1"), ("1", "2"), ("0", "1"), ("0", "2")):
+        out = tmp_path / f"out-{use}-{jobs}.txt"
+        said = _check(src, out, {**env, ahead.USE_ENV: use}, jobs)
+        assert said == f"2 {use == '0'}"  # the bad line; numba only when told not to use the build
+        outputs.append(out.read_bytes())
+    assert len(set(outputs)) == 1
