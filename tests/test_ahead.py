@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from csp_sudoku._kernels import ahead, sudoku9
+from csp_sudoku.core.errors import ArgumentError
 from tests.conftest import load_lines
 from tests.independent import count_solutions
 from tests.test_sudoku9 import SETS, _batch, _variants
@@ -46,14 +47,14 @@ def test_wrong_arguments_raise_instead_of_being_misread(built: ahead.Kernels9) -
     """A kernel built ahead of time reads any array as the one it expects: refused first."""
     cells = np.zeros((2, 81), np.int8)
     for bad in (cells.astype(np.int64), cells[0], cells[:, :80].copy(), cells.T, [[0] * 81]):
-        with pytest.raises(TypeError):
+        with pytest.raises(ArgumentError):
             built.count_batch(bad, 2, 0)  # type: ignore[arg-type]
     rows = np.zeros((1, 82), np.uint8)
-    with pytest.raises(TypeError):
+    with pytest.raises(ArgumentError):
         built.plain_cells(rows, 81, 0, 9, np.zeros(255, np.uint8))
-    with pytest.raises(TypeError):
+    with pytest.raises(ArgumentError):
         built.plain_cells(rows[:, :81], 81, 0, 9, np.zeros(256, np.uint8))
-    with pytest.raises(TypeError):
+    with pytest.raises(ArgumentError):
         built.text_rows(*[np.zeros(3, np.uint8)] * 9)
 
 
@@ -106,3 +107,35 @@ def test_check_counts_without_numba_and_writes_what_numba_writes(
         assert said == f"2 {use == '0'}"  # the bad line; numba only when told not to use the build
         outputs.append(out.read_bytes())
     assert len(set(outputs)) == 1
+
+
+def test_the_auto_backend_counts_batches_with_the_built_kernels(
+    built: ahead.Kernels9, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before numba starts, ``auto`` gives a 9x9 batch to the built kernels (not to Python)."""
+    import csp_sudoku.backends as backends
+    from csp_sudoku.backends import _AutoBackend, get_backend
+    from csp_sudoku.core.errors import ParseError
+    from csp_sudoku.core.geometry import Geometry
+
+    g9 = Geometry.standard(9)
+    batch = _variants(_batch(load_lines("forum_hardest_1106.txt", step=40)), seed=5)
+    want = get_backend("fast").count_many(batch, g9, 3)
+    monkeypatch.setattr(backends, "_FAST_MODULE", "not.loaded")  # as if numba had not started
+    monkeypatch.setattr(ahead, "_LOADED", [built])
+    calls: list[int] = []
+    real = built.count_batch
+
+    def counted(cells: np.ndarray, limit: int, budget: int) -> np.ndarray:
+        calls.append(len(cells))
+        return real(cells, limit, budget)
+
+    monkeypatch.setattr(built, "count_batch", counted)
+    auto = _AutoBackend()
+    for rows in (batch, batch[:5]):  # a big batch, and one the Python search would take
+        assert auto.count_many(rows, g9, 3).tolist() == want[: len(rows)].tolist()
+    assert calls == [len(batch), 5] and auto.python_work == _AutoBackend().python_work
+    bad = batch[:2].copy()
+    bad[1, 0] = 12
+    with pytest.raises(ParseError, match="row 1"):  # the fast backend's message
+        auto.count_many(bad, g9, 2)

@@ -8,6 +8,7 @@ import pytest
 
 import csp_sudoku.backends as backends
 from csp_sudoku import Geometry
+from csp_sudoku._kernels import ahead
 from csp_sudoku._kernels.status import BAD_VALUE, GAVE_UP
 from csp_sudoku.backends import _AutoBackend, get_backend, small9
 from csp_sudoku.core.errors import ParseError
@@ -94,6 +95,7 @@ def test_auto_answers_like_fast_through_every_route(monkeypatch: pytest.MonkeyPa
     fast = get_backend("fast")
     auto = _AutoBackend()  # fast is loaded in this process: auto goes straight to it
     monkeypatch.setattr(backends, "_FAST_MODULE", "not.loaded")  # as if numba had not started
+    monkeypatch.setattr(ahead, "_LOADED", [None])  # and nothing had been built ahead of time
     auto_python = _AutoBackend()
     auto_python.python_work = UNLIMITED
     for be in (auto, auto_python):
@@ -117,6 +119,7 @@ def test_auto_spends_its_python_budget_then_uses_the_kernel(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(backends, "_FAST_MODULE", "not.loaded")
+    monkeypatch.setattr(ahead, "_LOADED", [None])
     hard = _batch(load_lines("forum_hardest_1106.txt", limit=3))
     auto = _AutoBackend()
     auto.python_work = 5

@@ -7,9 +7,12 @@ modules this test process has already imported do not hide a regression.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 ROOT = Path(__file__).resolve().parents[1]
@@ -18,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("ortools", "pysat", "dask", "distributed", "matplotlib")
 
 
-def _modules_after(code: str) -> tuple[set[str], str]:
+def _modules_after(code: str, env: dict[str, str] | None = None) -> tuple[set[str], str]:
     """The modules loaded after running ``code`` in a fresh interpreter, and its stdout."""
     script = (
         "import json, sys\n" + code + "\nprint(json.dumps(sorted(sys.modules)), file=sys.stderr)\n"
@@ -30,6 +33,7 @@ def _modules_after(code: str) -> tuple[set[str], str]:
         text=True,
         timeout=600,
         check=True,
+        env=None if env is None else {**os.environ, **env},
     )
     loaded = set(json.loads(proc.stderr.strip().splitlines()[-1]))
     return loaded, proc.stdout
@@ -92,17 +96,31 @@ def test_check_path_loads_only_what_check_needs() -> None:
     assert "csp_sudoku.backends.small9" in loaded
 
 
-def test_check_of_a_file_of_puzzles_uses_the_kernel(tmp_path: Path) -> None:
-    # more puzzles in a batch than the Python search takes: the compiled 9x9 kernel answers
+@pytest.mark.parametrize("built", [False, True])
+def test_check_of_a_file_of_puzzles_uses_the_kernel(
+    tmp_path: Path, built: bool, request: pytest.FixtureRequest
+) -> None:
+    """More puzzles in a batch than the Python search takes: a compiled 9x9 kernel answers,
+    the one built ahead of time (no numba at all) where there is one, else numba's."""
+    from csp_sudoku._kernels import ahead
+
+    env = {ahead.USE_ENV: "0"}
+    if built:
+        env = {ahead.DIR_ENV: str(request.getfixturevalue("built_kernels"))}
     path = tmp_path / "forty.txt"
     path.write_text(f"{LINE}\n" * 40)
     loaded, out = _modules_after(
         "from csp_sudoku.cli import main\n"
         f"code = main(['check', '--quiet', {str(path)!r}])\n"
-        "assert code == 0, code"
+        "assert code == 0, code",
+        env,
     )
     assert out.count("\tunique\t") == 40
-    assert "csp_sudoku._kernels.sudoku9" in loaded
+    if built:
+        assert "csp_sudoku._kernels.ahead" in loaded and "numba" not in loaded
+        assert "csp_sudoku._kernels.sudoku9" not in loaded
+    else:
+        assert "csp_sudoku._kernels.sudoku9" in loaded
     # numba imports the top-level scipy package (a version check); no subpackage
     for sub in ("linalg", "sparse", "stats", "optimize"):
         assert f"scipy.{sub}" not in loaded, f"check loaded scipy.{sub}"

@@ -3,7 +3,7 @@
 Kernels take plain numpy arrays and integers only, so they compile once, are
 cached on disk (``cache=True``) and load quickly in a fresh process. This
 package imports nothing: each kernel module is imported by its caller when
-first used.
+first used (numpy is the one import of this package itself).
 
 :func:`init_numba_target` starts numba's CPU target without its BLAS probe;
 every kernel module calls it when imported, before any kernel runs.
@@ -19,6 +19,9 @@ from importlib.abc import MetaPathFinder
 from importlib.machinery import ModuleSpec
 from types import ModuleType
 from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
 
 
 class _NoScipyLinalg(MetaPathFinder):
@@ -58,6 +61,19 @@ def init_numba_target() -> None:
         pass
     finally:
         sys.meta_path.remove(blocker)
+
+
+def frozen(a: NDArray[Any], dtype: type[np.generic]) -> NDArray[Any]:
+    """``a`` as a read-only, C-contiguous array of ``dtype`` (a view when it is one already).
+
+    What the row kernels are given: numba compiles a kernel again for an
+    argument that differs in dtype, layout or writability (bytes read by
+    ``np.frombuffer`` are read-only, a computed array is not), and a kernel
+    built ahead of time (:mod:`~csp_sudoku._kernels.ahead`) takes one kind only.
+    """
+    view = np.ascontiguousarray(a, dtype=dtype).view()
+    view.flags.writeable = False
+    return view
 
 
 def direct_entry(kernel: Any, args: tuple[Any, ...]) -> Callable[..., Any]:

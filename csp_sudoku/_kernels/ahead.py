@@ -42,6 +42,9 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+from csp_sudoku._kernels import frozen as frozen
+from csp_sudoku.core.errors import ArgumentError
+
 #: The kernels built ahead of time: exported name -> (kernel module, function). Their
 #: argument types are those the callers pass (:func:`_signatures`).
 EXPORTS: dict[str, tuple[str, str]] = {
@@ -121,26 +124,13 @@ def built_path() -> Path:
     return _path(module_name())
 
 
-def frozen(a: NDArray[Any], dtype: type[np.generic]) -> NDArray[Any]:
-    """``a`` as a read-only, C-contiguous array of ``dtype`` (a view when it is one already).
-
-    What the row kernels are given: numba compiles a kernel again for an
-    argument that differs in dtype, layout or writability (bytes read by
-    ``np.frombuffer`` are read-only, a computed array is not), and a kernel
-    built ahead of time takes one kind only.
-    """
-    view = np.ascontiguousarray(a, dtype=dtype).view()
-    view.flags.writeable = False
-    return view
-
-
 class Kernels9:
     """The built module's kernels, each behind a check of its arguments' types.
 
     A kernel built ahead of time trusts its arguments (an array of another
     dtype or dimension is read as if it were right, and may crash the
     process), where numba's dispatcher compiles for whatever it is given.
-    Each method here raises :class:`TypeError` instead; its answers are those of
+    Each method here raises :class:`~csp_sudoku.core.errors.ArgumentError` instead; its answers are those of
     the numba kernel of the same name.
     """
 
@@ -151,7 +141,7 @@ class Kernels9:
         """:func:`csp_sudoku._kernels.sudoku9.count_batch`."""
         _need(batch, np.int8, 2)
         if batch.shape[1] != 81:
-            raise TypeError(f"count_batch needs (n, 81) cells, got {batch.shape}")
+            raise ArgumentError(f"count_batch needs (n, 81) cells, got {batch.shape}")
         counts: NDArray[np.int64] = self._built.count_batch(batch, limit, budget)
         return counts
 
@@ -167,7 +157,9 @@ class Kernels9:
         _need(rows, np.uint8, 2)
         _need(values, np.uint8, 1)
         if values.size != 256 or rows.shape[1] < ncells + 1 + crlf:
-            raise TypeError("plain_cells needs a 256-byte table and rows wider than their cells")
+            raise ArgumentError(
+                "plain_cells needs a 256-byte table and rows wider than their cells"
+            )
         found: tuple[int, NDArray[np.int8]] = self._built.plain_cells(
             rows, ncells, crlf, size, values
         )
@@ -187,17 +179,17 @@ class Kernels9:
         ):
             _need(a, dtype, ndim)
         if not (len(counts) == len(note_ends) == cells.shape[0] and word_ends.size == 3):
-            raise TypeError("text_rows needs a count and a note end per row, and 3 word ends")
+            raise ArgumentError("text_rows needs a count and a note end per row, and 3 word ends")
         text: NDArray[np.uint8] = self._built.text_rows(*args)
         return text
 
 
 def _need(a: Any, dtype: type[np.generic], ndim: int) -> None:
-    """Raise :class:`TypeError` unless ``a`` is a C-contiguous array of ``dtype`` with ``ndim``."""
+    """Raise :class:`~csp_sudoku.core.errors.ArgumentError` unless ``a`` is a C-contiguous array of ``dtype`` with ``ndim``."""
     if not (
         isinstance(a, np.ndarray) and a.dtype == dtype and a.ndim == ndim and a.flags.c_contiguous
     ):
-        raise TypeError(
+        raise ArgumentError(
             f"a kernel built ahead of time needs a C-contiguous {ndim}-d "
             f"{np.dtype(dtype).name} array, got {getattr(a, 'dtype', type(a))}"
         )

@@ -11,7 +11,7 @@ reasons, which Python works out for the few puzzles that need one), so the
 kernel only copies bytes and writes line numbers and counts in decimal.
 
 Arguments are read-only arrays of fixed dtypes and ``int64`` numbers (see
-:func:`~csp_sudoku._kernels.ahead.frozen`), so each kernel compiles once (see :func:`csp_sudoku._kernels.init_numba_target` for
+:func:`~csp_sudoku._kernels.frozen`), so each kernel compiles once (see :func:`csp_sudoku._kernels.init_numba_target` for
 why every kernel module starts numba's target itself), and it copies element
 by element: a slice assignment between arrays would make numba compile its
 shape-mismatch message.
@@ -22,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from csp_sudoku._kernels import frozen as frozen
 from csp_sudoku._kernels import init_numba_target
-from csp_sudoku._kernels.ahead import frozen as frozen
 
 init_numba_target()  # numba's CPU target without its BLAS probe (see there)
 
