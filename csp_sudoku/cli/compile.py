@@ -5,8 +5,8 @@ time (by numba's ahead-of-time compiler, into one extension module), they
 load in about a millisecond; without them every run that counts more than a
 few puzzles starts numba first (about 0.35 s, and tens of seconds of
 compiling on a machine's first run). The answers are the same either way.
-``scripts/setup.sh`` runs this command. Building needs a C compiler and takes
-5-10 s; the module is kept in ``$CSP_SUDOKU_KERNEL_DIR`` (default
+``scripts/setup.sh`` runs this command. Building needs a C compiler and
+setuptools, and takes 5-10 s; the module is kept in ``$CSP_SUDOKU_KERNEL_DIR`` (default
 ``~/.cache/csp_sudoku``) and used while the kernels' sources, Python, numpy
 and the processor are those it was built for.
 """
