@@ -130,8 +130,8 @@ class Kernels9:
     A kernel built ahead of time trusts its arguments (an array of another
     dtype or dimension is read as if it were right, and may crash the
     process), where numba's dispatcher compiles for whatever it is given.
-    Each method here raises :class:`~csp_sudoku.core.errors.ArgumentError` instead; its answers are those of
-    the numba kernel of the same name.
+    Each method here raises :class:`~csp_sudoku.core.errors.ArgumentError`
+    instead; its answers are those of the numba kernel of the same name.
     """
 
     def __init__(self, built: ModuleType) -> None:
@@ -213,12 +213,10 @@ def _load() -> Kernels9 | None:
     """:func:`module`'s work: the built module for these sources, loaded, or None."""
     if os.environ.get(USE_ENV, "1") == "0":
         return None
-    path = built_path()
-    if not path.is_file():
-        return None
     try:
-        return load(path)
-    except ImportError:
+        path = built_path()
+        return load(path) if path.is_file() else None
+    except (ImportError, OSError, RuntimeError):  # unreadable, no home folder: numba's kernels
         return None
 
 
