@@ -14,7 +14,10 @@ For each set, over the same puzzles, the mean time per count-to-2 of:
 * *is_unique(str)*: :func:`csp_sudoku.is_unique` on each 81-character line
   (parsing included, as a caller in a loop pays it);
 * *generic*: the generic bitset kernel (:mod:`csp_sudoku._kernels.bitset`),
-  the fast backend's route for 9x9 before this kernel, as one batch call.
+  the fast backend's route for 9x9 before this kernel, as one batch call;
+* *built*: the same 9x9 kernel built ahead of time (``csp-sudoku compile``,
+  :mod:`csp_sudoku._kernels.ahead`, what ``check`` counts with), one batch
+  call; skipped with a message when it is not built.
 
 It also prints the mean search size: tdoku's ``num_guesses`` (binary branch
 points) and our branch nodes (alternatives tried: a two-way branch is two).
@@ -44,7 +47,7 @@ from pathlib import Path
 import numpy as np
 
 import csp_sudoku
-from csp_sudoku._kernels import bitset, sudoku9
+from csp_sudoku._kernels import ahead, bitset, sudoku9
 from csp_sudoku.backends.fast import FastBackend
 from csp_sudoku.core.geometry import Geometry
 
@@ -165,6 +168,11 @@ def bench_set(
 
     runs["is_unique"] = run_unique
     runs["generic"] = lambda: bitset.count_batch(arr, 2, t.packed, fb.locked, fb._budget(t, 2))
+    built = ahead.module()
+    if built is not None:
+        if not np.array_equal(built.count_batch(arr, 2, 20_000), ours):
+            raise SystemExit(f"{name}: the kernel built ahead of time disagrees")
+        runs["built"] = lambda: built.count_batch(arr, 2, 20_000)
     res.update(best_means(runs, n, rounds))
     return res
 
@@ -182,12 +190,14 @@ def main() -> None:
         # warm up (compilation or the on-disk cache) outside the timings
         csp_sudoku.count_many(np.zeros((1, 81), np.int8), 2)
         csp_sudoku.is_unique("." * 81)
+        if ahead.module() is None:
+            print("no kernel built ahead of time (run `csp-sudoku compile`): its column is skipped")
         print(
             "| set | puzzles | tdoku | count_many | is_unique(str) | generic kernel "
             "| count_many / tdoku | is_unique / tdoku | is_unique / count_many | generic / tdoku "
-            "| tdoku guesses | our nodes |"
+            "| built ahead / count_many | tdoku guesses | our nodes |"
         )
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for name, sample in SETS:
             if args.quick and sample is not None:
                 sample //= 10
@@ -199,6 +209,7 @@ def main() -> None:
                 f"{r['count_many']:.1f} | {r['is_unique']:.1f} | {r['generic']:.1f} | "
                 f"{r['count_many'] / td:.2f}x | {r['is_unique'] / td:.2f}x | "
                 f"{r['is_unique'] / r['count_many']:.2f}x | {r['generic'] / td:.2f}x | "
+                f"{r.get('built', float('nan')) / r['count_many']:.2f}x | "
                 f"{r.get('tdoku guesses', float('nan')):.1f} | {r['nodes']:.1f} |",
                 flush=True,
             )
