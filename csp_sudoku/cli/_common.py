@@ -185,7 +185,13 @@ def add_batch_args(
         help="rows as text, JSON Lines or CSV; the fields of JSON/CSV input records "
         "pass through (default text)",
     )
-    g.add_argument("--jobs", "-j", type=JOBS, default=1, help="worker processes (0 = all cores)")
+    g.add_argument(
+        "--jobs",
+        "-j",
+        type=JOBS,
+        default=1,
+        help="worker processes (0 = all cores; check of bare 9x9 lines: threads)",
+    )
     g.add_argument("--seed", type=seed_arg, default=None, help=seed_help)
     g.add_argument("--skip-invalid", action="store_true", help=skip_invalid_help)
     g.add_argument("--resume", action="store_true", help=resume_help)
