@@ -33,7 +33,7 @@ import sys
 import tempfile
 import threading
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
@@ -241,18 +241,17 @@ def loaded() -> Kernels9 | None:
 
 
 class RowKernels(Protocol):
-    """The row readers and writers of ``check``: :mod:`csp_sudoku._kernels.rows` or :class:`Kernels9`."""
+    """The row reader and writer of ``check``: :mod:`csp_sudoku._kernels.rows` or :class:`Kernels9`.
 
-    def plain_cells(
-        self,
-        rows: NDArray[np.uint8],
-        ncells: _Int,
-        crlf: _Int,
-        size: _Int,
-        values: NDArray[np.uint8],
-    ) -> tuple[int, NDArray[np.int8]]: ...
+    ``plain_cells`` and ``text_rows`` take the arguments of the numba kernels
+    of those names.
+    """
 
-    def text_rows(self, *args: Any) -> NDArray[np.uint8]: ...
+    @property
+    def plain_cells(self) -> Callable[..., tuple[int, NDArray[np.int8]]]: ...
+
+    @property
+    def text_rows(self) -> Callable[..., NDArray[np.uint8]]: ...
 
 
 def row_kernels() -> RowKernels | None:

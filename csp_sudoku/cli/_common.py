@@ -81,6 +81,21 @@ def finite_float(text: str) -> float:
     return value
 
 
+def command_parser(sub: Any, name: str, help_text: str, doc: str | None) -> argparse.ArgumentParser:
+    """The parser of command ``name``, its description the command module's docstring ``doc``.
+
+    The docstring is shown as written (paragraphs kept), with reST's double
+    backquotes made single.
+    """
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name,
+        help=help_text,
+        description=(doc or "").replace("``", "`"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    return parser
+
+
 def add_geometry_args(parser: argparse.ArgumentParser) -> None:
     """``--size``, ``--variant`` and ``--jigsaw``: the grid shape of the inputs."""
     g = parser.add_argument_group("grid shape (inferred from the line length when omitted)")

@@ -19,14 +19,15 @@ import time
 from typing import Any
 
 from csp_sudoku.cli import EXIT_NOT_ALL, EXIT_OK
+from csp_sudoku.cli._common import command_parser
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser(
+    p = command_parser(
+        sub,
         "compile",
-        help="build the 9x9 check kernels ahead of time (a faster start for check)",
-        description=(__doc__ or "").replace("``", "`"),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "build the 9x9 check kernels ahead of time (a faster start for check)",
+        __doc__,
     )
     p.add_argument(
         "--status",

@@ -28,6 +28,7 @@ from csp_sudoku.cli._common import (
     add_batch_args,
     add_geometry_args,
     batch_session,
+    command_parser,
     finite_float,
     geometry_from_args,
     int_in,
@@ -44,11 +45,8 @@ _FIELDS = ("puzzle", "clues", "minimal", "symmetry", "seed", "method", "ratings"
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "generate",
-        help="generate unique puzzles (minimal, symmetric, at a target level)",
-        description=(__doc__ or "").replace("``", "`"),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    p = command_parser(
+        sub, "generate", "generate unique puzzles (minimal, symmetric, at a target level)", __doc__
     )
     p.add_argument(
         "--count", "-n", type=int_in(0, MAX_COUNT), default=1, help="how many puzzles (default 1)"

@@ -13,7 +13,7 @@ import argparse
 from typing import Any
 
 from csp_sudoku.cli import EXIT_NOT_ALL, EXIT_OK
-from csp_sudoku.cli._common import add_batch_args, add_geometry_args, add_input_args
+from csp_sudoku.cli._common import add_batch_args, add_geometry_args, add_input_args, command_parser
 from csp_sudoku.cli._rows import Outcome, run_rows
 from csp_sudoku.core.errors import NotUniqueError
 from csp_sudoku.core.io import format_line
@@ -22,11 +22,8 @@ from csp_sudoku.generators import SYMMETRIES, minimize
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "minimize",
-        help="remove clues from unique puzzles until they are minimal",
-        description=(__doc__ or "").replace("``", "`"),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    p = command_parser(
+        sub, "minimize", "remove clues from unique puzzles until they are minimal", __doc__
     )
     add_input_args(p)
     p.add_argument("--symmetry", choices=SYMMETRIES, default="none", help="remove orbits together")
