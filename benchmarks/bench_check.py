@@ -21,7 +21,8 @@ over the file, the median microseconds per puzzle (count up to 2) of:
   hodoku-py is installed: ``pip install -r benchmarks/requirements.txt``).
 
 Ratios are printed against the naive baseline (measured here, same process)
-and against tdoku's figures measured on this machine (issue 3). Then the
+and against tdoku's figures measured on this machine (an earlier run of
+``bench_native.py``, which now measures tdoku in the same process). Then the
 removable-clues query on 17-clue puzzles and the first call in a fresh process.
 Times are medians over puzzles; the machine is shared, so compare ratios.
 
@@ -82,7 +83,7 @@ DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 CLI = Path(sys.executable).with_name("csp-sudoku")
 G9 = Geometry.standard(9)
 
-#: (file, expected count with limit 2, tdoku us/puzzle measured here, issue 3's table)
+#: (file, expected count with limit 2, tdoku us/puzzle measured on this machine earlier)
 SETS = [
     ("17_clue.txt", 1, 3.3),
     ("top1465.txt", 1, 9.4),
@@ -91,7 +92,7 @@ SETS = [
     ("multi_solution_serg.txt", 2, 2.1),
 ]
 
-#: Targets of issue 3 for the batch call, us per puzzle.
+#: The targets for the batch call, us per puzzle.
 TARGETS = {
     "17_clue.txt": 40.0,
     "top1465.txt": 150.0,

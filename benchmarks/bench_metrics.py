@@ -5,7 +5,7 @@ default runs: hsolve 20, oracle 100, refutation and dependency 30), which
 includes finding the solution. The baseline, timed in the same run on the same
 puzzles, is hodoku-py's ``Solver().rate`` (one deterministic rating pass, the
 peer the metrics issue quotes at 35-39 ms) when installed, else our own
-deterministic singles + subsets solve path. Targets (issue 5): hsolve and
+deterministic singles + subsets solve path. Targets: hsolve and
 refutation <= 300 ms on top1465 and <= 30 ms on 17_clue; rounds <= 100 ms on
 top1465; oracle <= 50 ms.
 
