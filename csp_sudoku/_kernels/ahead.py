@@ -114,14 +114,14 @@ def module_name() -> str:
     return f"_csp_sudoku_9x9_{key()}"
 
 
-def _path(name: str) -> Path:
-    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    return directory() / f"{name}{suffix}"
+def _file_name() -> str:
+    """The file name of the module for the current sources, on this machine."""
+    return f"{module_name()}{importlib.machinery.EXTENSION_SUFFIXES[0]}"
 
 
 def built_path() -> Path:
     """Where the module for the current sources, on this machine, is (or would be) built."""
-    return _path(module_name())
+    return directory() / _file_name()
 
 
 class Kernels9:
@@ -341,8 +341,8 @@ def build(folder: Path | None = None) -> Path:
     from csp_sudoku._kernels import rows, sudoku9
 
     kernels = {"rows": rows, "sudoku9": sudoku9}
-    name = module_name()
-    final = (folder or directory()) / _path(name).name
+    final = (folder or directory()) / _file_name()
+    name = final.name.split(".", 1)[0]
     final.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=final.parent) as tmp:
         cc = pycc.CC(name)

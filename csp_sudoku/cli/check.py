@@ -345,7 +345,7 @@ class _Pipeline:
         if first is not None:
             starts = itertools.chain([first], starts)
         threads = executor is None and first is not None and _gil_free(first[0], self.job)
-        tasks = self._tasks(starts) if first is not None else iter(())
+        tasks = self._tasks(starts)  # after a failure ``starts`` gives nothing more
         for out in ordered_map(_check_chunk, tasks, jobs=jobs, executor=executor, threads=threads):
             chunk, start, sure, skip, number = self.held.popleft()
             known = self.writer.names
