@@ -98,7 +98,7 @@ def _run(argv: list[str], *, general: bool, output: Path | None) -> tuple[Any, .
     crlf=st.booleans(),
     final_end=st.booleans(),
     chunk=st.integers(1, 9),
-    limit=st.sampled_from(["1", "2", "3"]),
+    limit=st.sampled_from(["2", "3", "5"]),
     skip_invalid=st.booleans(),
     to_file=st.booleans(),
 )

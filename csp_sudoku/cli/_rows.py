@@ -228,4 +228,4 @@ def run_rows(
     return code
 
 
-_ADJECTIVE = {"solve": "solvable", "count": "counted", "minimize": "unique"}
+_ADJECTIVE = {"solve": "uniquely solvable", "count": "counted", "minimize": "unique"}

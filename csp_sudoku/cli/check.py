@@ -53,6 +53,7 @@ from csp_sudoku.core.errors import SudokuError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import ReadState, TextChunk, guess_state, parse_line
 from csp_sudoku.tools.batch import (
+    LIMIT_WHY,
     VERDICTS,
     BatchError,
     CountedLines,
@@ -83,7 +84,8 @@ def register(sub: Any) -> None:
         "--limit",
         type=int_in(1, MAX_COUNT),
         default=2,
-        help="count solutions up to this many (default 2)",
+        help="count solutions up to this many, at least 2: 'unique' is said only after a "
+        "search for a second solution found none (default 2)",
     )
     p.add_argument("--backend", default="auto", help="auto, fast, sat[:solver], cpsat, dlx")
     p.add_argument(
@@ -107,8 +109,8 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.limit < 1:
-        print("csp-sudoku check: --limit must be at least 1", file=sys.stderr)
+    if args.limit < 2:
+        print(f"csp-sudoku check: --limit must be at least 2: {LIMIT_WHY}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.resume and not args.output:
         print("csp-sudoku check: --resume needs --output FILE", file=sys.stderr)

@@ -67,22 +67,40 @@ def register(sub: Any) -> None:
 
 
 def solve_one(puzzle: Puzzle, options: dict[str, Any]) -> Outcome:
-    """The rows of one puzzle for ``solve``: one per solution, or one saying it has none."""
-    sols = solutions(puzzle, limit=options["all"], backend=options["backend"])
+    """The rows of one puzzle for ``solve``: one per solution, or one saying it has none.
+
+    A second solution is always searched for, whatever ``--all`` says, so that a row
+    never presents one solution of a puzzle that has several as *the* solution: such a
+    puzzle gets ``status: multiple`` (``solutions`` then counts those found, ``capped``
+    when there may be more), a message on stderr and exit code 1.
+    """
+    wanted = options["all"]
+    sols = solutions(puzzle, limit=max(wanted, 2), backend=options["backend"])
     line = format_line(puzzle)
     if not sols:
         clashes = puzzle.clashes()
         why = f" ({clashes[0]})" if clashes else ""
-        row = {"puzzle": line, "solution": None, "solutions": 0}
+        row = {"puzzle": line, "solution": None, "solutions": 0, "status": "none"}
         return EXIT_NOT_ALL, [(row, f"{WHERE}: no solution{why}")], None
+    unique = len(sols) == 1
+    capped = len(sols) >= max(wanted, 2)
+    fields = {
+        "solutions": len(sols),
+        "status": "unique" if unique else "multiple",
+        **({} if unique else {"capped": capped}),
+    }
     rows = [
         (
-            {"puzzle": line, "solution": format_line(s), "solutions": len(sols)},
+            {"puzzle": line, "solution": format_line(s), **fields},
             format_grid(s) + "\n" if options["grid"] else format_line(s),
         )
-        for s in sols
+        for s in sols[:wanted]
     ]
-    return EXIT_OK, rows, None
+    if unique:
+        return EXIT_OK, rows, None
+    many = f"{len(sols)}{'+' if capped else ''}"
+    shown = "the row shows one" if len(rows) == 1 else f"the rows show {len(rows)}"
+    return EXIT_NOT_ALL, rows, f"not unique: {many} solutions; {shown} of them"
 
 
 def count_one(puzzle: Puzzle, options: dict[str, Any]) -> Outcome:
@@ -121,7 +139,7 @@ def run_solve(args: argparse.Namespace) -> int:
     return run_rows(
         args,
         what="solve",
-        fields=("puzzle", "solution", "solutions"),
+        fields=("puzzle", "solution", "solutions", "status"),
         work=solve_one,
         options=options,
     )

@@ -43,6 +43,7 @@ from numpy.typing import NDArray
 
 from csp_sudoku._kernels import ahead
 from csp_sudoku.backends import backend_per_call
+from csp_sudoku.core.errors import ArgumentError
 from csp_sudoku.core.errors import BatchError as BatchError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import (
@@ -150,6 +151,21 @@ def _count_chunk(
 
 #: The verdict on a puzzle by its count capped at 2.
 VERDICTS = (Status.NONE, Status.UNIQUE, Status.MULTIPLE)
+
+
+#: Why a verdict needs a limit of at least 2: "unique" is only ever said of a puzzle whose
+#: search for a second solution ended without one.
+LIMIT_WHY = (
+    "a verdict needs a search for a second solution: 'unique' is said only when none "
+    "exists (to ask only whether a puzzle has a solution, use count --limit 1)"
+)
+
+
+def verdict_limit(limit: int) -> int:
+    """``limit`` when it can prove a verdict (2 or more), else :class:`ArgumentError`."""
+    if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 2:
+        raise ArgumentError(f"limit must be an integer of at least 2, got {limit!r}: {LIMIT_WHY}")
+    return int(limit)
 
 
 def _verdict(count: int) -> Status:
@@ -319,7 +335,7 @@ def check_entries(
 
     Args:
         entries: what :func:`csp_sudoku.core.io.read_puzzles` yields (bad lines included).
-        limit: the cap on each count (2 answers "unique or not").
+        limit: the cap on each count, at least 2 (2 answers "unique or not").
         backend: the backend name used in every worker.
         jobs: worker processes; 1 runs in this process, 0 means every core.
         chunk_size: puzzles per task; large enough that task overhead stays small.
@@ -331,6 +347,7 @@ def check_entries(
     Yields:
         One :class:`CheckResult` per entry, in order.
     """
+    limit = verdict_limit(limit)
     held: deque[list[Entry]] = deque()  # chunks whose counts are in flight, in order
 
     def tasks() -> Iterator[tuple[Geometry | None, NDArray[np.int8] | None, int, str]]:
@@ -387,13 +404,17 @@ def count_chunk(
         chunk: the lines.
         state: the reader's state at the chunk's start; moved to its end.
         geometry: the shape of every puzzle; inferred per puzzle when omitted.
-        limit: the cap on each count.
+        limit: the cap on each count, at least 2 (a verdict of unique must be proven).
         backend: the backend name.
         skip: entries at the start left out (done by an earlier run).
 
     Returns:
         The verdicts on the entries, in order.
+
+    Raises:
+        ArgumentError: ``limit`` is below 2.
     """
+    limit = verdict_limit(limit)
     reader = numpy_cells if ahead.row_kernels() is None else _compiled_cells
     read = read_chunk(chunk, state, geometry, reader=reader)
     if isinstance(read, list):
