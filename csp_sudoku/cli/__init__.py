@@ -91,6 +91,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as done:  # a usage error (2, message printed), --help or --version (0)
         return done.code if isinstance(done.code, int) else EXIT_OK
     try:
+        from csp_sudoku.cli._common import preflight
+
+        preflight(args)
         code: int = args.func(args)
     except KeyboardInterrupt:
         print("csp-sudoku: interrupted", file=sys.stderr)

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, Any
 
-from csp_sudoku.core.errors import ParseError, SeedError
+from csp_sudoku.core.errors import ArgumentError, ParseError, SeedError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import Entry, TextChunk, read_chunks, read_puzzles
 
@@ -218,6 +218,10 @@ def add_batch_args(
     )
 
 
+#: The suffix of the file a run writes its rows to before it is renamed into place.
+PARTIAL = ".partial"
+
+
 @contextlib.contextmanager
 def batch_session(
     output: str | None, *, appending: bool, scheduler: str | None
@@ -226,25 +230,92 @@ def batch_session(
 
     Yields ``(out, client)``; on the way out the file is closed, and the client
     with it the local cluster it started (``local:N``).
+
+    A new output is written to ``OUTPUT.partial`` and renamed into place when the
+    run ends, so a run that is interrupted never leaves a half-written file where a
+    good one stood: when ``OUTPUT`` existed, it is left as it was and the rows of
+    the interrupted run stay in ``OUTPUT.partial`` (which ``--resume`` takes up, see
+    :func:`preflight`); when it did not, the rows are renamed into place at once.
+    A resumed run appends to ``OUTPUT`` itself.
     """
     from csp_sudoku.tools.batch import dask_client
 
     out: IO[str] | None = None
     client: Any = None
+    partial = f"{output}{PARTIAL}"
+    existed = bool(output) and os.path.exists(output or "")
+    done = False
     try:
         if output:
-            out = open(output, "a" if appending else "w", encoding="utf-8", newline="")  # noqa: SIM115
+            if appending:
+                out = open(output, "a", encoding="utf-8", newline="")  # noqa: SIM115
+            else:
+                out = open(partial, "w", encoding="utf-8", newline="")  # noqa: SIM115
         if scheduler:
             client = dask_client(scheduler)
         yield out, client
+        done = True
     finally:
         if out is not None:
             out.close()
+            if output and not appending:
+                if done or not existed:
+                    os.replace(partial, output)
+                else:
+                    print(
+                        f"csp-sudoku: {output} is left as it was; the rows of this run so "
+                        f"far are in {partial} (the same command with --resume goes on "
+                        "from them)",
+                        file=sys.stderr,
+                    )
         if client is not None:
             cluster = getattr(client, "cluster", None)
             client.close()
             if cluster is not None and scheduler is not None and scheduler.startswith("local"):
                 cluster.close()
+
+
+#: Options (argparse ``dest``) whose value is a file a command writes.
+OUTPUT_OPTIONS = ("output", "html")
+#: Options whose value names a file (or files) a command reads.
+INPUT_OPTIONS = ("inputs", "bank", "jigsaw", "avoid", "input")
+
+
+def _named_files(value: Any) -> list[str]:
+    items = value if isinstance(value, (list, tuple)) else [value]
+    return [v for v in items if isinstance(v, str) and v != "-" and os.path.isfile(v)]
+
+
+def preflight(args: argparse.Namespace) -> None:
+    """Checks made before a command opens anything for writing.
+
+    * An output that names one of the command's inputs (the same file after
+      following links, a bank included) is refused: writing it would destroy the
+      input before it is read.
+    * ``--resume`` takes up the rows of an interrupted run left in
+      ``OUTPUT.partial`` (see :func:`batch_session`): they are newer than
+      ``OUTPUT``, so they replace it, and the run goes on from them.
+
+    Raises:
+        ArgumentError: an output names an input.
+    """
+    inputs = [f for name in INPUT_OPTIONS for f in _named_files(getattr(args, name, None))]
+    for name in OUTPUT_OPTIONS:
+        target = getattr(args, name, None)
+        if not isinstance(target, str) or target == "-" or not os.path.exists(target):
+            continue
+        for source in inputs:
+            if os.path.samefile(target, source):
+                flag = f"--{name.replace('_', '-')}"
+                raise ArgumentError(
+                    f"{flag} {target} names the input {source}: writing it would destroy "
+                    "the input before it is read; choose another output file"
+                )
+    output = getattr(args, "output", None)
+    if getattr(args, "resume", False) and isinstance(output, str) and output != "-":
+        partial = f"{output}{PARTIAL}"
+        if os.path.isfile(partial):
+            os.replace(partial, output)
 
 
 def add_input_args(parser: argparse.ArgumentParser, *, many: bool = True) -> None:

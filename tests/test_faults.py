@@ -1,0 +1,126 @@
+"""Faults a user meets: an output that names an input, a run interrupted while writing.
+
+No input is ever lost: an output path that names an input (directly, through a link, a
+bank included) is refused with exit 2 before anything is opened for writing; a new output
+is written beside its target and renamed into place, so an interrupted run leaves a good
+file as it was, and ``--resume`` takes up the rows it wrote.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from csp_sudoku.cli import main
+from csp_sudoku.cli._common import PARTIAL, batch_session
+from tests.conftest import load_lines
+
+LINES = load_lines("top1465.txt", limit=20)
+
+
+def _run(argv: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(argv)
+    assert "Traceback" not in err.getvalue()
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def puzzles(tmp_path: Path) -> Path:
+    path = tmp_path / "in.txt"
+    path.write_text("\n".join(LINES) + "\n", encoding="utf-8")
+    return path
+
+
+COMMANDS = [
+    ["check"],
+    ["solve"],
+    ["count"],
+    ["rate", "-m", "rounds"],
+    ["minimize"],
+    ["explain", "--html"],
+]
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c[0])
+@pytest.mark.parametrize("via_link", [False, True])
+def test_an_output_naming_an_input_is_refused(
+    puzzles: Path, command: list[str], via_link: bool
+) -> None:
+    before = puzzles.read_bytes()
+    target = puzzles
+    if via_link:
+        target = puzzles.with_name("link.txt")
+        target.symlink_to(puzzles.name)
+    flag = [] if command[-1] == "--html" else ["-o"]
+    code, out, err = _run([*command, *flag, str(target), str(puzzles)])
+    assert out == ""
+    assert code == 2
+    assert "names the input" in err and str(puzzles) in err
+    assert puzzles.read_bytes() == before
+
+
+def test_bank_export_over_its_own_bank_is_refused(puzzles: Path, tmp_path: Path) -> None:
+    bank = tmp_path / "b.db"
+    assert _run(["bank", "add", str(bank), str(puzzles)])[0] == 0
+    before = bank.read_bytes()
+    code, _, err = _run(["bank", "export", "-o", str(bank), str(bank)])
+    assert code == 2 and "names the input" in err
+    assert bank.read_bytes() == before
+
+
+def test_an_interrupted_run_leaves_a_good_file_as_it_was(tmp_path: Path) -> None:
+    target = tmp_path / "out.txt"
+    target.write_text("good\n", encoding="utf-8")
+    with (
+        pytest.raises(KeyboardInterrupt),
+        batch_session(str(target), appending=False, scheduler=None) as (out, _),
+    ):
+        assert out is not None
+        out.write("half\n")
+        raise KeyboardInterrupt
+    assert target.read_text(encoding="utf-8") == "good\n"
+    assert Path(f"{target}{PARTIAL}").read_text(encoding="utf-8") == "half\n"
+
+
+def test_an_interrupted_new_output_is_in_place(tmp_path: Path) -> None:
+    target = tmp_path / "out.txt"
+    with (
+        pytest.raises(KeyboardInterrupt),
+        batch_session(str(target), appending=False, scheduler=None) as (out, _),
+    ):
+        assert out is not None
+        out.write("half\n")
+        raise KeyboardInterrupt
+    assert target.read_text(encoding="utf-8") == "half\n"
+    assert not Path(f"{target}{PARTIAL}").exists()
+
+
+def test_a_finished_run_replaces_the_output(tmp_path: Path, puzzles: Path) -> None:
+    target = tmp_path / "out.jsonl"
+    target.write_text("old\n", encoding="utf-8")
+    assert _run(["check", str(puzzles), "-o", str(target), "--format", "jsonl", "-q"])[0] == 0
+    rows = [json.loads(x) for x in target.read_text(encoding="utf-8").splitlines()]
+    assert [r["puzzle"] for r in rows] == LINES
+    assert not Path(f"{target}{PARTIAL}").exists()
+
+
+def test_resume_takes_up_the_rows_of_an_interrupted_run(tmp_path: Path, puzzles: Path) -> None:
+    """A run killed while its output stood beside the target (kill -9 leaves it there)."""
+    target = tmp_path / "out.jsonl"
+    assert _run(["check", str(puzzles), "-o", str(target), "--format", "jsonl", "-q"])[0] == 0
+    full = target.read_text(encoding="utf-8")
+    rows = full.splitlines(keepends=True)
+    target.write_text("stale\n", encoding="utf-8")
+    Path(f"{target}{PARTIAL}").write_text("".join(rows[:7]), encoding="utf-8")
+    code, _, _ = _run(
+        ["check", str(puzzles), "-o", str(target), "--format", "jsonl", "-q", "--resume"]
+    )
+    assert code == 0
+    assert target.read_text(encoding="utf-8") == full
+    assert not Path(f"{target}{PARTIAL}").exists()
