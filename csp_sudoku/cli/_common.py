@@ -81,6 +81,14 @@ def finite_float(text: str) -> float:
     return value
 
 
+def seconds_arg(text: str) -> float:
+    """An argparse ``type`` for a time budget: a finite number of seconds above 0."""
+    value = finite_float(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, got {text!r}")
+    return value
+
+
 def command_parser(sub: Any, name: str, help_text: str, doc: str | None) -> argparse.ArgumentParser:
     """The parser of command ``name``, its description the command module's docstring ``doc``.
 

@@ -19,8 +19,8 @@ from csp_sudoku.cli._common import (
     add_batch_args,
     add_geometry_args,
     add_input_args,
-    finite_float,
     int_in,
+    seconds_arg,
 )
 from csp_sudoku.cli._rows import WHERE, Outcome, run_rows
 from csp_sudoku.core.errors import CountBudgetExceeded
@@ -53,7 +53,7 @@ def register(sub: Any) -> None:
     )
     c.add_argument(
         "--budget-seconds",
-        type=finite_float,
+        type=seconds_arg,
         default=None,
         metavar="SECONDS",
         help="give up on a puzzle after about this long and report the solutions found so "

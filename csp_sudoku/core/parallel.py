@@ -17,7 +17,33 @@ from typing import Any, Protocol
 
 from csp_sudoku.core.errors import BatchError
 
-__all__ = ["DaskSubmitter", "Submitter", "ordered_map"]
+__all__ = ["DaskSubmitter", "Submitter", "exit_with_parent", "ordered_map"]
+
+#: Seconds between two looks of a worker at whether its parent is still alive.
+PARENT_POLL = 0.25
+
+
+def exit_with_parent(interval: float = PARENT_POLL) -> None:
+    """End this process as soon as the process that started it is gone.
+
+    The initializer of every worker process (and the start of the metrics helper):
+    a parent killed with ``kill -9`` cannot shut its pool down, and a worker of a
+    ``concurrent.futures`` pool would wait on its task queue for ever (it holds
+    both ends of the queue's pipe, so it never sees the end of it). A daemon
+    thread looks every ``interval`` seconds whether the parent changed (an orphan
+    is adopted by another process) and then ends the process at once.
+    """
+    import threading
+    import time
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(interval)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="csp-sudoku-parent-watch", daemon=True).start()
 
 
 class _Future(Protocol):
@@ -148,7 +174,7 @@ def ordered_map(
     if executor is None:
         from concurrent.futures import ProcessPoolExecutor  # multiprocessing: only for --jobs
 
-        executor = ProcessPoolExecutor(jobs)
+        executor = ProcessPoolExecutor(jobs, initializer=exit_with_parent)
     pool: Executor | Submitter = executor
     pending: deque[_Future] = deque()
     try:

@@ -117,8 +117,10 @@ def _cold_and_writable() -> bool:
 
 def _main(argv: list[str]) -> int:
     """The helper: rate ``argv[0]`` with seed ``argv[1]`` and metrics ``argv[2:]``."""
+    from csp_sudoku.core.parallel import exit_with_parent
     from csp_sudoku.metrics import rate
 
+    exit_with_parent()  # a parent killed while this compiles takes the helper with it
     text, seed, metrics = argv[0], int(argv[1]), argv[2:]
     for m in metrics:
         rate(text, cast(MetricName, m), seed=seed)
