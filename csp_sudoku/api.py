@@ -16,10 +16,15 @@ from typing import Any, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.backends import backend_for, backend_per_call
+from csp_sudoku.backends import backend_for, backend_per_call, new_backend
 from csp_sudoku.backends.base import Backend, Cells
 from csp_sudoku.core.bits import popcount
-from csp_sudoku.core.errors import ArgumentError, CountBudgetExceeded, NotUniqueError, ParseError
+from csp_sudoku.core.errors import (
+    ArgumentError,
+    CountBudgetExceeded,
+    NotUniqueError,
+    SudokuError,
+)
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import fast_cells, parse
 from csp_sudoku.core.puzzle import Puzzle
@@ -226,23 +231,40 @@ def count_many(
 
     Returns:
         An ``(n,)`` int64 array of counts.
+
+    Raises:
+        ArgumentError: not an ``(n, cells)`` integer array or a sequence of puzzles of
+            one geometry (the message names the argument, and the item at fault).
     """
     if isinstance(puzzles, np.ndarray):
         arr = puzzles
-        if arr.ndim != 2:
-            raise ParseError(f"count_many needs an (n, cells) array, got shape {arr.shape}")
-        geo = geometry or Geometry.for_cells(arr.shape[1])
+        if arr.ndim != 2 or not np.issubdtype(arr.dtype, np.integer):
+            raise ArgumentError(
+                f"puzzles: count_many needs an (n, cells) integer array, got shape "
+                f"{arr.shape} of {arr.dtype}"
+            )
+        try:
+            geo = geometry or Geometry.for_cells(arr.shape[1])
+        except SudokuError as err:
+            raise ArgumentError(f"puzzles: {err}") from None
         if arr.size and (arr.min() < 0 or arr.max() > geo.size):
-            raise ParseError(f"cell values must be in 0..{geo.size}")
+            raise ArgumentError(f"puzzles: cell values must be in 0..{geo.size}")
         return backend_per_call(geo, backend).count_many(
             arr.astype(np.int8, copy=False), geo, limit
         )
-    items = [as_puzzle(p, geometry) for p in puzzles]
+    if isinstance(puzzles, (str, Puzzle)):
+        raise ArgumentError("puzzles: count_many needs a sequence of puzzles, not one puzzle")
+    items = []
+    for i, p in enumerate(puzzles):
+        try:
+            items.append(as_puzzle(p, geometry))
+        except SudokuError as err:
+            raise ArgumentError(f"puzzles[{i}]: {err}") from None
     if not items:
         return np.zeros(0, dtype=np.int64)
     geo = items[0].geometry
     if any(p.geometry != geo for p in items):
-        raise ParseError("count_many needs puzzles of one geometry")
+        raise ArgumentError("puzzles: count_many needs puzzles of one geometry")
     return backend_per_call(geo, backend).count_many(np.stack([p.cells for p in items]), geo, limit)
 
 
@@ -252,19 +274,34 @@ class Checker:
     Methods take raw flat cell arrays (``int8``, 0 = empty) as well as puzzles;
     raw arrays skip validation, which is what a generator's inner loop wants.
 
+    A checker owns its backend (a loaded SAT solver, for ``sat``): it is made for
+    this checker alone and freed by :meth:`close`, or at the end of a ``with``
+    block. **Threads:** a checker serves one thread at a time; give each thread
+    its own checker (checkers share no solver, so they run side by side safely).
+
     Args:
         geometry: the shape of every puzzle checked.
         backend: ``auto`` (the fastest that applies), or any backend name.
 
     Example:
-        >>> chk = Checker(Geometry.standard(9))
-        >>> chk.is_unique(puzzle)          # doctest: +SKIP
-        >>> chk.has_other_solution(clues, solution)   # one solver call  # doctest: +SKIP
+        >>> with Checker(Geometry.standard(9)) as chk:    # doctest: +SKIP
+        ...     chk.is_unique(puzzle)
+        ...     chk.has_other_solution(clues, solution)   # one solver call
     """
 
     def __init__(self, geometry: Geometry | None = None, backend: str = "auto") -> None:
         self.geometry = geometry or Geometry.standard(9)
-        self.backend: Backend = backend_for(self.geometry, backend)
+        self.backend: Backend = new_backend(self.geometry, backend)
+
+    def close(self) -> None:
+        """Free the backend's native solvers; the checker is not used after this."""
+        self.backend.close()
+
+    def __enter__(self) -> Checker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def _cells(self, puzzle: PuzzleLike | Cells) -> Cells:
         if isinstance(puzzle, np.ndarray) and puzzle.dtype == np.int8 and puzzle.ndim == 1:
@@ -324,15 +361,19 @@ class Checker:
         return self.removable_clues(puzzle).size == 0
 
 
-def removable_clues(puzzle: PuzzleLike, *, backend: str = "auto") -> NDArray[np.intp]:
+def removable_clues(
+    puzzle: PuzzleLike, *, backend: str = "auto", geometry: Geometry | None = None
+) -> NDArray[np.intp]:
     """Cells of a unique puzzle whose clue can be removed alone keeping it unique."""
-    p = as_puzzle(puzzle)
+    p = as_puzzle(puzzle, geometry)
     return _checker(p.geometry, backend).removable_clues(p.cells)
 
 
-def is_minimal(puzzle: PuzzleLike, *, backend: str = "auto") -> bool:
+def is_minimal(
+    puzzle: PuzzleLike, *, backend: str = "auto", geometry: Geometry | None = None
+) -> bool:
     """True when ``puzzle`` is unique and no clue can be removed (see :func:`removable_clues`)."""
-    p = as_puzzle(puzzle)
+    p = as_puzzle(puzzle, geometry)
     return _checker(p.geometry, backend).is_minimal(p.cells)
 
 

@@ -7,6 +7,7 @@ import pytest
 
 import csp_sudoku as cs
 from csp_sudoku import Checker, Geometry, NotUniqueError, ParseError
+from csp_sudoku.core.errors import ArgumentError
 from tests.conftest import load_lines
 from tests.independent import check_solution
 
@@ -50,7 +51,7 @@ def test_count_many_matches_single_calls() -> None:
     assert counts.tolist() == [cs.count_solutions(s, limit=3) for s in lines]
     assert np.all(counts[:20] == 1) and np.all(counts[20:] >= 2)
     assert cs.count_many(lines[:3]).tolist() == [1, 1, 1]
-    with pytest.raises(ParseError):
+    with pytest.raises(ArgumentError, match="puzzles"):
         cs.count_many(arr[0])
 
 

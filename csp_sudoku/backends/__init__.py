@@ -96,6 +96,25 @@ def backend_for(geometry: Geometry, name: str = "auto") -> Backend:
     return backend
 
 
+def new_backend(geometry: Geometry, name: str = "auto") -> Backend:
+    """A backend of its own, not shared: ``name`` resolved for ``geometry``, newly made.
+
+    For an object that owns its backend and closes it (:class:`csp_sudoku.api.Checker`):
+    its native solvers are then used by that object alone.
+
+    Raises:
+        BackendError: for an unknown name or a backend that does not support ``geometry``.
+    """
+    resolved = name
+    if name.partition(":")[0] == "auto":
+        resolved = backend_for(geometry, "auto").name
+    backend = _make(resolved)
+    if not backend.supports(geometry):
+        backend.close()
+        raise BackendError(f"backend {name!r} does not support {geometry.name} grids")
+    return backend
+
+
 def backend_per_call(geometry: Geometry, name: str = "auto") -> Backend:
     """The backend ``name`` for one request on ``geometry``: ``auto`` stays undecided.
 

@@ -44,7 +44,7 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -66,6 +66,9 @@ from csp_sudoku.human.chains import (
 from csp_sudoku.human.costs import subset_value
 from csp_sudoku.human.state import CandidateState
 from csp_sudoku.human.subsets import applications_of, apply_subset
+
+if TYPE_CHECKING:
+    from csp_sudoku.api import PuzzleLike
 
 #: Technique families a path solver can use, in their default order.
 TECHNIQUES: tuple[str, ...] = ("singles", "subsets", "chains", "refutation", "oracle")
@@ -505,7 +508,7 @@ def _oracle_step(
 
 
 def solve_path(
-    puzzle: Puzzle,
+    puzzle: PuzzleLike,
     techniques: Sequence[str] = DEFAULT_TECHNIQUES,
     *,
     max_subset: int = 4,
@@ -517,7 +520,7 @@ def solve_path(
     """Run the human model on ``puzzle`` and return its path.
 
     Args:
-        puzzle: the puzzle.
+        puzzle: the puzzle (a :class:`Puzzle`, a puzzle string or an array of cells).
         techniques: the technique families in order of preference (see the module doc).
         max_subset: the largest subset size the ``subsets`` technique tries.
         rng: random choice of singles and of oracle cells; None takes the
@@ -539,6 +542,9 @@ def solve_path(
         NotUniqueError: when ``refutation`` or ``oracle`` need a solution and
             the puzzle has none.
     """
+    from csp_sudoku.api import as_puzzle
+
+    puzzle = as_puzzle(puzzle)
     order = _check_techniques(techniques)
     if max_subset < 1:
         raise ArgumentError(f"max_subset must be at least 1, got {max_subset}")

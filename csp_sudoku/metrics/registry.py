@@ -366,10 +366,7 @@ def rate(
         NotUniqueError: the puzzle has no or several solutions.
         ParseError: the puzzle cannot be read.
     """
-    try:
-        spec = REGISTRY[metric]
-    except (KeyError, TypeError):
-        raise MetricError(f"unknown metric {metric!r}; known: {', '.join(METRICS)}") from None
+    spec = REGISTRY[_metric_name(metric)]
     if runs is not None:
         check_runs(runs)
     p = as_puzzle(puzzle)
@@ -451,8 +448,7 @@ def rate_many(
             ``dask.distributed.Client`` instead of a private process pool.
         **params: as for :func:`rate`.
     """
-    if metric not in REGISTRY:
-        raise MetricError(f"unknown metric {metric!r}; known: {', '.join(METRICS)}")
+    metric = _metric_name(metric)
     if isinstance(puzzles, np.ndarray):
         if puzzles.ndim != 2:
             raise MetricError(f"rate_many needs an (n, cells) array, got shape {puzzles.shape}")
@@ -480,6 +476,18 @@ def rate_many(
     for part in ordered_map(_rate_chunk, tasks, jobs=window, executor=executor):
         out.extend(part)
     return out
+
+
+def _metric_name(metric: object) -> MetricName:
+    """``metric`` when it names a registered metric, else :class:`MetricError` naming it."""
+    if not isinstance(metric, str):
+        raise MetricError(
+            f"metric must be one metric's name, got {metric!r}: rate one metric per call "
+            f"(known: {', '.join(METRICS)})"
+        )
+    if metric not in REGISTRY:
+        raise MetricError(f"unknown metric {metric!r}; known: {', '.join(METRICS)}")
+    return cast(MetricName, metric)
 
 
 def metric_names() -> Sequence[str]:

@@ -79,16 +79,14 @@ def _require_nine(puzzle: Puzzle) -> None:
         )
 
 
-def _as_cells(puzzle: Puzzle | NDArray[np.integer]) -> NDArray[np.int8]:
-    if isinstance(puzzle, Puzzle):
-        _require_nine(puzzle)
-        return puzzle.cells
-    arr = np.asarray(puzzle)
-    if arr.size != 81:
-        raise GeometryError(f"canonical forms need 81 cells, got {arr.size}")
-    if arr.min() < 0 or arr.max() > 9:
-        raise GeometryError("cell values must be 0..9")
-    return np.ascontiguousarray(arr.reshape(-1), dtype=np.int8)
+def _as_cells(puzzle: Puzzle | str | NDArray[np.integer]) -> NDArray[np.int8]:
+    """The cells of a 9x9 puzzle-like (validated as :func:`csp_sudoku.api.as_puzzle` does)."""
+    if not isinstance(puzzle, Puzzle):
+        from csp_sudoku.api import as_puzzle
+
+        puzzle = as_puzzle(puzzle)
+    _require_nine(puzzle)
+    return puzzle.cells
 
 
 def random_isomorphism(seed: SeedLike = None) -> Isomorphism:
@@ -109,7 +107,7 @@ def random_isomorphism(seed: SeedLike = None) -> Isomorphism:
 
 
 def canonical_with_isomorphism(
-    puzzle: Puzzle | NDArray[np.integer],
+    puzzle: Puzzle | str | NDArray[np.integer],
 ) -> tuple[NDArray[np.int8], Isomorphism]:
     """The canonical cells of a puzzle and one isomorphism that produces them.
 
@@ -138,12 +136,12 @@ def canonical_with_isomorphism(
     return best, Isomorphism(transpose, rmap, cmap, tuple(digit_map))
 
 
-def canonical_cells(puzzle: Puzzle | NDArray[np.integer]) -> NDArray[np.int8]:
+def canonical_cells(puzzle: Puzzle | str | NDArray[np.integer]) -> NDArray[np.int8]:
     """The canonical form of one puzzle as a flat 81-cell ``int8`` array."""
     return canonical_with_isomorphism(puzzle)[0]
 
 
-def canonical_form(puzzle: Puzzle) -> Puzzle:
+def canonical_form(puzzle: Puzzle | str | NDArray[np.integer]) -> Puzzle:
     """The canonical representative of the puzzle's isomorphism class.
 
     Raises:
@@ -152,7 +150,7 @@ def canonical_form(puzzle: Puzzle) -> Puzzle:
     return Puzzle(canonical_cells(puzzle), _NINE)
 
 
-def canonical_key(puzzle: Puzzle | NDArray[np.integer]) -> str:
+def canonical_key(puzzle: Puzzle | str | NDArray[np.integer]) -> str:
     """The canonical form as an 81-character line (``.`` for empty): a dictionary key."""
     return "".join(str(int(v)) if v else "." for v in canonical_cells(puzzle).tolist())
 

@@ -1,0 +1,130 @@
+"""The public API against a matrix of input types: what ``PuzzleLike`` documents works,
+anything else raises one of the project's errors (never a raw AttributeError/TypeError).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import csp_sudoku as cs
+from csp_sudoku.core.errors import ArgumentError, SudokuError
+from csp_sudoku.human import solve_path
+from csp_sudoku.tools.canonical import canonical_form, canonical_key
+from tests.conftest import load_lines
+from tests.independent import count_solutions as independent_count
+
+LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+CELLS = [0 if ch == "." else int(ch) for ch in LINE]
+
+GOOD: dict[str, Any] = {
+    "str": LINE,
+    "grid text": "\n".join(LINE[i : i + 9] for i in range(0, 81, 9)),
+    "Puzzle": cs.parse(LINE),
+    "int8 array": np.array(CELLS, dtype=np.int8),
+    "9x9 int64 array": np.array(CELLS, dtype=np.int64).reshape(9, 9),
+    "list": CELLS,
+}
+BAD: dict[str, Any] = {
+    "short str": "....",
+    "None": None,
+    "float": 3.5,
+    "dict": {"a": 1},
+    "80 cells": CELLS[:80],
+    "value 10": [*CELLS[:80], 10],
+    "half": np.full(81, 0.5),
+}
+
+FUNCTIONS: dict[str, Callable[[Any], Any]] = {
+    "is_unique": cs.is_unique,
+    "count_solutions": cs.count_solutions,
+    "solutions": lambda p: cs.solutions(p, limit=2),
+    "solve": cs.solve,
+    "is_minimal": cs.is_minimal,
+    "removable_clues": cs.removable_clues,
+    "as_puzzle": cs.as_puzzle,
+    "rate": lambda p: cs.rate(p, "rounds"),
+    "minimize": lambda p: cs.minimize(p, seed=1),
+    "canonical_key": canonical_key,
+    "canonical_form": canonical_form,
+    "solve_path": lambda p: solve_path(p, max_steps=3),
+    "Checker.is_unique": lambda p: cs.Checker().is_unique(p),
+    "Checker.removable_clues": lambda p: cs.Checker().removable_clues(p),
+    "count_many": lambda p: cs.count_many([p]),
+    "rate_many": lambda p: list(cs.rate_many([p], metric="rounds")),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(GOOD))
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_every_puzzle_like_is_accepted(name: str, kind: str) -> None:
+    FUNCTIONS[name](GOOD[kind])
+
+
+@pytest.mark.parametrize("kind", sorted(BAD))
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_anything_else_is_a_project_error(name: str, kind: str) -> None:
+    with pytest.raises(SudokuError):
+        FUNCTIONS[name](BAD[kind])
+
+
+def test_the_answers_do_not_depend_on_the_input_type() -> None:
+    for value in GOOD.values():
+        assert cs.is_unique(value)
+        assert cs.count_solutions(value) == 1
+        assert canonical_key(value) == canonical_key(LINE)
+        assert cs.is_minimal(value) == cs.is_minimal(LINE)
+
+
+def test_count_many_errors_name_the_argument() -> None:
+    with pytest.raises(ArgumentError, match=r"puzzles\[1\]"):
+        cs.count_many([LINE, "...."])
+    with pytest.raises(ArgumentError, match="puzzles"):
+        cs.count_many(np.zeros((2, 80), np.int8))
+    with pytest.raises(ArgumentError, match="puzzles"):
+        cs.count_many(LINE)  # type: ignore[arg-type]
+
+
+def test_rate_many_takes_one_metric_and_says_so() -> None:
+    with pytest.raises(SudokuError, match="one metric"):
+        list(cs.rate_many([LINE], metric=["se", "hsolve"]))  # type: ignore[arg-type]
+
+
+def test_geometry_keyword_is_the_same_across_calls() -> None:
+    four = "1..." + "..2." + ".3.." + "...4"
+    geo = cs.Geometry.standard(4)
+    flat = [0 if ch == "." else int(ch) for ch in four]
+    for fn in (cs.is_unique, cs.count_solutions, cs.solve, cs.is_minimal, cs.removable_clues):
+        fn(flat, geometry=geo)  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("backend", ["sat", "fast"])
+def test_checkers_in_threads_share_nothing(backend: str) -> None:
+    """Each thread its own checker (as the class documents), all answers right."""
+    lines = load_lines("17_clue.txt", limit=30) + load_lines("multi_solution_serg.txt", limit=30)
+    truth = [min(independent_count([0 if c == "." else int(c) for c in x], 2), 2) for x in lines]
+    found: dict[int, list[int]] = {}
+
+    def work(k: int) -> None:
+        with cs.Checker(backend=backend) as chk:
+            found[k] = [chk.count(x, 2) for x in lines]
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(found[k] == truth for k in range(4))
+
+
+def test_a_checker_owns_its_backend() -> None:
+    a, b = cs.Checker(backend="sat"), cs.Checker(backend="sat")
+    assert a.backend is not b.backend
+    with a:
+        assert a.is_unique(LINE)
+    assert b.is_unique(LINE)
+    b.close()
