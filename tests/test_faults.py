@@ -124,3 +124,24 @@ def test_resume_takes_up_the_rows_of_an_interrupted_run(tmp_path: Path, puzzles:
     assert code == 0
     assert target.read_text(encoding="utf-8") == full
     assert not Path(f"{target}{PARTIAL}").exists()
+
+
+def test_explain_draws_one_puzzle_or_writes_nothing(puzzles: Path, tmp_path: Path) -> None:
+    page = tmp_path / "x.html"
+    code, out, err = _run(["explain", str(puzzles), "--html", str(page)])
+    assert code == 2 and out == ""
+    assert f"holds {len(LINES)} entries: nothing was written" in err
+    assert not page.exists()
+
+
+def test_explain_svg_leaves_no_stale_steps(tmp_path: Path) -> None:
+    folder = tmp_path / "svg"
+    folder.mkdir()
+    (folder / "step-999.svg").write_text("<svg/>", encoding="utf-8")
+    (folder / "notes.txt").write_text("mine", encoding="utf-8")
+    code, _, _ = _run(["explain", LINES[0], "--svg", str(folder)])
+    assert code == 0
+    steps = sorted(p.name for p in folder.glob("step-*.svg"))
+    assert "step-999.svg" not in steps
+    assert steps == [f"step-{k:0{len(steps[-1]) - 9}d}.svg" for k in range(1, len(steps) + 1)]
+    assert (folder / "notes.txt").read_text(encoding="utf-8") == "mine"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterable
 from typing import Any
 
 from csp_sudoku.api import count_solutions
@@ -22,7 +23,7 @@ from csp_sudoku.cli._common import (
     iter_entries,
     seed_arg,
 )
-from csp_sudoku.core.io import format_grid
+from csp_sudoku.core.io import Entry, format_grid
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.core.seeds import as_generator
 from csp_sudoku.human.chains import DEFAULT_BUDGET, MAX_LEVEL, ChainSettings
@@ -154,15 +155,17 @@ def run_explain(args: argparse.Namespace) -> int:
     settings = ChainSettings(max_level=args.max_level, budget=args.budget)
     code = EXIT_OK
     first = True
-    seen = 0
-    for e in iter_entries(args.inputs, geometry_from_args(args)):
-        seen += 1
-        if seen > 1 and (args.html or args.svg):
+    entries: Iterable[Entry] = iter_entries(args.inputs, geometry_from_args(args))
+    if args.html or args.svg:  # all read first: refused before anything is written
+        entries = list(entries)
+        if len(entries) > 1:
             print(
-                "csp-sudoku: error: --html and --svg take one puzzle; more were given",
+                f"csp-sudoku: error: --html and --svg draw one puzzle; the input holds "
+                f"{len(entries)} entries: nothing was written (explain them one at a time)",
                 file=sys.stderr,
             )
             return EXIT_BAD_INPUT
+    for e in entries:
         if e.puzzle is None:
             print(f"csp-sudoku: error: {e.error}", file=sys.stderr)
             return EXIT_BAD_INPUT

@@ -341,9 +341,15 @@ def step_views(path: SolvePath) -> list[StepView]:
 
 
 def write_svgs(path: SolvePath, directory: str | os.PathLike[str]) -> list[Path]:
-    """One SVG per step, ``step-001.svg``, ... in ``directory`` (created); the files written."""
+    """One SVG per step, ``step-001.svg``, ... in ``directory`` (created); the files written.
+
+    Step files of an earlier run in ``directory`` (``step-*.svg``) are removed first, so
+    the folder holds this path's steps and nothing else of that name.
+    """
     out_dir = Path(directory)
     out_dir.mkdir(parents=True, exist_ok=True)
+    for stale in out_dir.glob("step-*.svg"):
+        stale.unlink()
     g = path.puzzle.geometry
     frame = frame_svg(g)
     width = max(3, len(str(len(path.steps))))
