@@ -145,3 +145,12 @@ def test_explain_svg_leaves_no_stale_steps(tmp_path: Path) -> None:
     assert "step-999.svg" not in steps
     assert steps == [f"step-{k:0{len(steps[-1]) - 9}d}.svg" for k in range(1, len(steps) + 1)]
     assert (folder / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("command", [["check"], ["solve"], ["rate", "-m", "rounds"]])
+def test_a_full_disk_is_a_clear_error(puzzles: Path, command: list[str]) -> None:
+    code, _, err = _run([*command, str(puzzles), "-o", "/dev/full", "-q"])
+    assert code == 2
+    assert "No space left on device: /dev/full" in err
+    assert Path("/dev/full").is_char_device()  # written as it is, never renamed over

@@ -106,7 +106,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"csp-sudoku: error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except OSError as err:
-        print(f"csp-sudoku: error: {err.strerror or err}: {err.filename or ''}", file=sys.stderr)
+        where = err.filename or getattr(args, "output", None) or ""
+        print(f"csp-sudoku: error: {err.strerror or err}: {where}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except Exception as err:  # a bug: say so in one line rather than a traceback
         if os.environ.get("CSP_SUDOKU_DEBUG"):

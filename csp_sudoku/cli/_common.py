@@ -252,11 +252,14 @@ def batch_session(
     client: Any = None
     partial = f"{output}{PARTIAL}"
     existed = bool(output) and os.path.exists(output or "")
+    # a device, a pipe or /dev/stdout is written as it is: there is nothing to rename
+    direct = appending or (existed and not os.path.isfile(output or ""))
     done = False
     try:
         if output:
-            if appending:
-                out = open(output, "a", encoding="utf-8", newline="")  # noqa: SIM115
+            if direct:
+                mode = "a" if appending else "w"
+                out = open(output, mode, encoding="utf-8", newline="")  # noqa: SIM115
             else:
                 out = open(partial, "w", encoding="utf-8", newline="")  # noqa: SIM115
         if scheduler:
@@ -266,7 +269,7 @@ def batch_session(
     finally:
         if out is not None:
             out.close()
-            if output and not appending:
+            if output and not direct:
                 if done or not existed:
                     os.replace(partial, output)
                 else:
