@@ -7,16 +7,24 @@ guarded by a fresh *selector* literal that is assumed true for that query and
 then retired with a unit clause. Selectors grow the solver, which slows every
 later call (see DESIGN.md), so the solver is rebuilt after
 :attr:`SatBackend.rebuild_after` selectors.
+
+A call made under a deadline (:func:`csp_sudoku.core.deadline.deadline`, set by a
+generator's time budget) is interrupted when the deadline passes and raises
+:class:`~csp_sudoku.core.errors.DeadlinePassed`; since python-sat cannot interrupt
+CaDiCaL, such calls use :data:`INTERRUPTIBLE` instead (the same answers).
 """
 
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 from numpy.typing import NDArray
 from pysat.solvers import Solver, SolverNames
 
 from csp_sudoku.backends.base import Backend, Cells
-from csp_sudoku.core.errors import BackendError
+from csp_sudoku.core.deadline import remaining
+from csp_sudoku.core.errors import BackendError, DeadlinePassed
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.encodings.cnf import rules_cnf
 
@@ -31,6 +39,13 @@ def _known_solver_names() -> set[str]:
         if isinstance(aliases, (list, tuple)):
             names.update(str(a) for a in aliases)
     return names
+
+
+#: The solver a call under a deadline uses when the chosen one cannot be interrupted
+#: (CaDiCaL 1.5.3 in python-sat has no ``interrupt``): the answers are the same.
+INTERRUPTIBLE = "glucose4"
+#: Solvers python-sat cannot interrupt.
+_UNINTERRUPTIBLE = frozenset({"cadical103", "cadical153", "cadical195"})
 
 
 class _Session:
@@ -49,6 +64,29 @@ class _Session:
         self.top += 1
         self.selectors += 1
         return self.top
+
+    def solve(self, assumptions: list[int]) -> bool:
+        """``solver.solve``, cut off at the deadline in force (:mod:`csp_sudoku.core.deadline`).
+
+        Raises:
+            DeadlinePassed: the deadline passed before or during the search.
+        """
+        left = remaining()
+        if left is None:
+            return bool(self.solver.solve(assumptions=assumptions))
+        if left <= 0:
+            raise DeadlinePassed("the time budget ran out before a solver call")
+        timer = threading.Timer(left, self.solver.interrupt)
+        timer.daemon = True
+        timer.start()
+        try:
+            answer = self.solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+        finally:
+            timer.cancel()
+        if answer is None:
+            self.solver.clear_interrupt()
+            raise DeadlinePassed("the time budget ran out during a solver call")
+        return bool(answer)
 
     def close(self) -> None:
         self.solver.delete()
@@ -73,15 +111,20 @@ class SatBackend(Backend):
                 f"known: {', '.join(sorted(_known_solver_names()))}"
             )
         self.rebuild_after = rebuild_after
-        self._sessions: dict[Geometry, _Session] = {}
+        self._sessions: dict[tuple[Geometry, str], _Session] = {}
 
     def _session(self, geometry: Geometry) -> _Session:
-        s = self._sessions.get(geometry)
+        """The loaded solver for ``geometry``; under a deadline, one that can be interrupted."""
+        name = self.solver_name
+        if remaining() is not None and name in _UNINTERRUPTIBLE:
+            name = INTERRUPTIBLE
+        key = (geometry, name)
+        s = self._sessions.get(key)
         if s is None or s.selectors >= self.rebuild_after:
             if s is not None:
                 s.close()
-            s = _Session(geometry, self.solver_name)
-            self._sessions[geometry] = s
+            s = _Session(geometry, name)
+            self._sessions[key] = s
         return s
 
     @staticmethod
@@ -116,7 +159,7 @@ class SatBackend(Backend):
         found: list[Cells] = []
         selectors: list[int] = []
         try:
-            while s.solver.solve(assumptions=base + selectors):
+            while s.solve(base + selectors):
                 sol = self._read(s.solver.get_model(), geometry)
                 found.append(sol)
                 if len(found) >= limit:
@@ -136,7 +179,7 @@ class SatBackend(Backend):
         if sel is None:
             return None
         try:
-            if s.solver.solve(assumptions=[*self._assumptions(cells, geometry.size), sel]):
+            if s.solve([*self._assumptions(cells, geometry.size), sel]):
                 return self._read(s.solver.get_model(), geometry)
             return None
         finally:

@@ -95,6 +95,11 @@ class ChainBudgetExceeded(SudokuError):
     budget of inner hypotheses; the path so far is kept."""
 
 
+class DeadlinePassed(SudokuError):
+    """A solver call was cut off at the deadline of its caller's time budget
+    (:func:`csp_sudoku.core.deadline.deadline`); the caller keeps what it found."""
+
+
 class GenerationError(SudokuError):
     """A generator could not make what was asked (bad options, impossible target)."""
 

@@ -39,7 +39,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from csp_sudoku.core.errors import BudgetExhaustedError, GenerationError
+from csp_sudoku.core.deadline import deadline as solver_deadline
+from csp_sudoku.core.errors import BudgetExhaustedError, DeadlinePassed, GenerationError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.names import MethodName, MetricName, SymmetryName
 from csp_sudoku.core.parallel import ordered_map
@@ -312,7 +313,11 @@ def _stream(opts: _Options, stream: int, deadline: float | None) -> Generated | 
             return "time"
         seed = attempt_seed(stream, j)
         j += 1
-        got = _attempt(opts, seed, deadline)
+        try:
+            with solver_deadline(deadline):  # the budget holds inside every solver call too
+                got = _attempt(opts, seed, deadline)
+        except DeadlinePassed:
+            return "time"
         if got is not None:
             puzzle, solution, ratings, steps, method = got
             return Generated(

@@ -1,0 +1,78 @@
+"""Time budgets hold inside solver calls: the deadline a generator sets reaches the SAT
+backend, which interrupts its solver (a CaDiCaL call, which python-sat cannot interrupt,
+runs on an interruptible solver instead, with the same answers).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from csp_sudoku.backends.sat import SatBackend
+from csp_sudoku.core.deadline import DeadlinePassed, deadline, remaining
+from csp_sudoku.core.geometry import Geometry
+from tests.conftest import load_lines
+from tests.independent import count_solutions
+
+
+def test_deadlines_nest_and_the_earlier_holds() -> None:
+    assert remaining() is None
+    now = time.time()
+    with deadline(now + 100):
+        outer = remaining()
+        assert outer is not None and 99 < outer <= 100
+        with deadline(now + 1000):
+            inner = remaining()
+            assert inner is not None and inner <= 100
+        with deadline(None):
+            assert remaining() is not None
+    assert remaining() is None
+
+
+def test_a_passed_deadline_stops_a_solver_call() -> None:
+    geo = Geometry.standard(9)
+    cells = np.zeros(81, np.int8)
+    backend = SatBackend()
+    with deadline(time.time() - 1), pytest.raises(DeadlinePassed):
+        backend.solutions(cells, geo, 2)
+    assert len(backend.solutions(cells, geo, 2)) == 2  # no deadline: the call runs
+
+
+@pytest.mark.parametrize("solver", ["cadical153", "minisat22"])
+def test_answers_under_a_deadline_are_the_same(solver: str) -> None:
+    geo = Geometry.standard(9)
+    lines = load_lines("top1465.txt", limit=10) + load_lines("multi_solution_serg.txt", limit=10)
+    backend = SatBackend(solver)
+    with deadline(time.time() + 600):
+        for line in lines:
+            cells = np.array([0 if c == "." else int(c) for c in line], np.int8)
+            assert len(backend.solutions(cells, geo, 2)) == count_solutions(cells, 2)
+
+
+def test_generate_keeps_its_budget_inside_a_25x25_clue_reduction() -> None:
+    """Without the deadline in the solver, this call ran for minutes in one SAT call."""
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "csp_sudoku",
+            "generate",
+            "--size",
+            "25",
+            "-n",
+            "1",
+            "--budget-seconds",
+            "1",
+            "-q",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 1
+    assert "time budget of 1 s ran out" in proc.stderr
