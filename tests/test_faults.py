@@ -154,3 +154,41 @@ def test_a_full_disk_is_a_clear_error(puzzles: Path, command: list[str]) -> None
     assert code == 2
     assert "No space left on device: /dev/full" in err
     assert Path("/dev/full").is_char_device()  # written as it is, never renamed over
+
+
+KILLED = {
+    "check": (["check", "--backend", "sat"], 8000),
+    "solve": (["solve", "--backend", "sat"], 8000),
+    "rate": (["rate", "-m", "rounds", "--seed", "1"], 1500),
+}
+
+
+@pytest.mark.parametrize("name", sorted(KILLED))
+def test_kill_9_then_resume_loses_and_repeats_nothing(tmp_path: Path, name: str) -> None:
+    """A run killed mid-write, then resumed: the output equals an uninterrupted run's."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    argv, n = KILLED[name]
+    source = tmp_path / "in.txt"
+    source.write_text("\n".join(load_lines("17_clue.txt", limit=n)) + "\n", encoding="utf-8")
+    base = [sys.executable, "-m", "csp_sudoku", *argv, str(source), "--format", "jsonl", "-q"]
+    whole, cut = tmp_path / "whole.jsonl", tmp_path / "cut.jsonl"
+    subprocess.run([*base, "-o", str(whole)], check=True, timeout=600)
+    proc = subprocess.Popen([*base, "-o", str(cut)])
+    partial = Path(f"{cut}{PARTIAL}")
+    deadline = time.monotonic() + 120
+    while proc.poll() is None and time.monotonic() < deadline:
+        if partial.exists() and partial.stat().st_size > 2000:
+            os.kill(proc.pid, signal.SIGKILL)
+            break
+        time.sleep(0.05)
+    proc.wait(timeout=60)
+    assert proc.returncode == -signal.SIGKILL, "the run ended before it could be killed"
+    assert not cut.exists()  # nothing half-written stands where the output goes
+    done = subprocess.run([*base, "-o", str(cut), "--resume"], timeout=600, check=False)
+    assert done.returncode == 0
+    assert cut.read_text(encoding="utf-8") == whole.read_text(encoding="utf-8")
