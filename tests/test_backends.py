@@ -171,3 +171,20 @@ def test_auto_backend_resolves_and_unknown_names_fail() -> None:
         get_backend("sat:glucose4").solve(np.zeros(81, dtype=np.int8), Geometry.standard(9))
         is not None
     )
+
+
+def test_available_lists_every_backend_with_what_it_offers() -> None:
+    from csp_sudoku.backends import available, backend_names, probe_geometries
+    from csp_sudoku.backends.sat import solver_names
+    from tests.independent import check_solution
+
+    infos = {b.name: b for b in available()}
+    assert set(infos) == set(backend_names()) - {"auto"}
+    assert infos["sat"].solvers == tuple(solver_names())
+    assert "glucose4" in infos["sat"].solvers
+    for info in infos.values():
+        assert info.available, info.reason
+        for geo in probe_geometries():  # what it says it supports, it solves
+            if geo.name in info.geometries and geo.size <= 9 and geo.is_standard:
+                sol = get_backend(info.name).solutions(np.zeros(geo.ncells, np.int8), geo, 1)
+                assert len(sol) == 1 and check_solution(sol[0])

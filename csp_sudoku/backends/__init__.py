@@ -13,7 +13,8 @@ name       engine
 =========  ==========================================================
 
 Each module imports its solver library only when the backend is first used.
-To add a backend, subclass :class:`~csp_sudoku.backends.base.Backend` in a
+:func:`available` lists each backend with whether it can be used here, its
+sub-solvers and the shapes it supports. To add a backend, subclass :class:`~csp_sudoku.backends.base.Backend` in a
 module of its own and add a line to ``_FACTORIES``.
 """
 
@@ -23,6 +24,7 @@ import atexit
 import importlib
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
@@ -46,6 +48,52 @@ _FACTORIES: dict[str, tuple[str, str]] = {
 def backend_names() -> list[str]:
     """The registered backend names (plus ``auto``)."""
     return [*_FACTORIES, "auto"]
+
+
+@dataclass(frozen=True)
+class BackendInfo:
+    """What :func:`available` says of one backend.
+
+    Attributes:
+        name: the registry name.
+        available: whether it can be used in this installation.
+        reason: why not, when it cannot ("" otherwise).
+        solvers: the names it takes after a colon (``sat:glucose4``).
+        geometries: which of the shapes of :func:`probe_geometries` it supports.
+    """
+
+    name: str
+    available: bool
+    reason: str
+    solvers: tuple[str, ...]
+    geometries: tuple[str, ...]
+
+
+def probe_geometries() -> list[Geometry]:
+    """The shapes :func:`available` reports on: every standard size and the variants."""
+    sizes = [Geometry.standard(n) for n in (4, 6, 9, 12, 16, 25)]
+    return [*sizes, Geometry.x_sudoku(), Geometry.windoku()]
+
+
+def available() -> list[BackendInfo]:
+    """Every registered backend: available or not (and why), its sub-solvers, its shapes.
+
+    Like a solver lookup: a program (or ``csp-sudoku``'s ``--backend`` help) can list
+    what this installation offers before choosing. Each backend's module is imported
+    to find out.
+    """
+    out = []
+    for name in _FACTORIES:
+        try:
+            _factory(name)  # imports the module: its solver library may be missing
+        except ImportError as err:
+            out.append(BackendInfo(name, False, str(err), (), ()))
+            continue
+        backend = get_backend(name)
+        shapes = tuple(g.name for g in probe_geometries() if backend.supports(g))
+        subs = backend.sub_solvers()
+        out.append(BackendInfo(name, True, "", subs, shapes))
+    return out
 
 
 def _factory(name: str) -> Callable[..., Backend]:
@@ -250,4 +298,13 @@ def _close_all() -> None:
     _INSTANCES.clear()
 
 
-__all__ = ["Backend", "backend_for", "backend_names", "backend_per_call", "get_backend"]
+__all__ = [
+    "Backend",
+    "BackendInfo",
+    "available",
+    "backend_for",
+    "backend_names",
+    "backend_per_call",
+    "get_backend",
+    "new_backend",
+]

@@ -34,6 +34,11 @@ class Backend(ABC):
         """True when this backend can solve puzzles of ``geometry``."""
         return True
 
+    @classmethod
+    def sub_solvers(cls) -> tuple[str, ...]:
+        """Names accepted after a colon (``sat:glucose4``); none by default."""
+        return ()
+
     @abstractmethod
     def solutions(self, cells: Cells, geometry: Geometry, limit: int) -> list[Cells]:
         """Up to ``limit`` distinct solutions of the clues ``cells``, as flat arrays."""

@@ -113,6 +113,11 @@ class SatBackend(Backend):
         self.rebuild_after = rebuild_after
         self._sessions: dict[tuple[Geometry, str], _Session] = {}
 
+    @classmethod
+    def sub_solvers(cls) -> tuple[str, ...]:
+        """Every python-sat solver name (``sat:NAME``)."""
+        return tuple(solver_names())
+
     def _session(self, geometry: Geometry) -> _Session:
         """The loaded solver for ``geometry``; under a deadline, one that can be interrupted."""
         name = self.solver_name
