@@ -795,15 +795,58 @@ class PuzzleBank:
             generator_version=generator_version,
         )
 
+    def check_query(self, query: BankQuery) -> None:
+        """Refuse a query that names a metric or level that nothing can have.
+
+        A metric is known when the library has it or a banked rating uses it;
+        a level, when the metric's levels or a banked rating of that metric
+        has it (case-insensitive). An unknown name would select nothing, which
+        looks like an empty bank rather than a typing mistake.
+
+        Raises:
+            BankError: naming the unknown metric or level and the known ones.
+        """
+        from csp_sudoku.metrics.registry import REGISTRY
+
+        if query.metric is None:
+            return
+        db = self._db
+        banked = [r[0] for r in db.execute("SELECT DISTINCT metric FROM ratings ORDER BY metric")]
+        metrics = list(REGISTRY) + [m for m in banked if m not in REGISTRY]
+        if query.metric not in metrics:
+            raise BankError(f"unknown metric {query.metric!r}; known: {', '.join(metrics)}")
+        if query.level is None:
+            return
+        levels = list(REGISTRY[query.metric].levels()) if query.metric in REGISTRY else []
+        for (level,) in db.execute(
+            "SELECT DISTINCT level FROM ratings WHERE metric = ? AND level IS NOT NULL "
+            "ORDER BY level",
+            (query.metric,),
+        ):
+            if level.lower() not in {lv.lower() for lv in levels}:
+                levels.append(level)
+        if query.level.lower() not in {lv.lower() for lv in levels}:
+            raise BankError(
+                f"unknown level {query.level!r} of {query.metric}; known: {', '.join(levels)}"
+            )
+
     def query(self, query: BankQuery | None = None) -> list[BankEntry]:
-        """The banked puzzles matching ``query`` (all of them when None), in its order."""
-        text, params = (query or BankQuery()).sql()
+        """The banked puzzles matching ``query`` (all of them when None), in its order.
+
+        Raises:
+            BankError: an unknown metric or level (see :meth:`check_query`), symmetry or order.
+        """
+        query = query or BankQuery()
+        self.check_query(query)
+        text, params = query.sql()
         ids = [int(r[0]) for r in self._db.execute(text, params).fetchall()]
         return [self.get(i) for i in ids]
 
     def count(self, query: BankQuery | None = None) -> int:
-        """How many banked puzzles match ``query``."""
-        text, params = (query or BankQuery()).sql()
+        """How many banked puzzles match ``query`` (checked as by :meth:`query`)."""
+        query = query or BankQuery()
+        self.check_query(query)
+        text, params = query.sql()
         row = self._db.execute(f"SELECT COUNT(*) FROM ({text})", params).fetchone()
         return int(row[0])
 
