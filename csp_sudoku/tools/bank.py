@@ -333,6 +333,45 @@ def _line(cells: Any) -> str:
     return "".join(symbol(int(v)) if v else "." for v in np.asarray(cells).reshape(-1).tolist())
 
 
+class _Guarded:
+    """An SQLite connection whose errors are :class:`BankError` naming the bank file.
+
+    A damaged file often passes the checks made on opening and fails only when
+    a damaged page is read; the error then says what happened in the bank's
+    words, not SQLite's exception (which the command line reports as a bug).
+    """
+
+    def __init__(self, db: sqlite3.Connection, path: str) -> None:
+        self.db = db
+        self.path = path
+
+    def _error(self, err: sqlite3.Error) -> BankError:
+        text = " ".join(str(err).split())
+        if isinstance(err, sqlite3.OperationalError):  # locked, read-only, disk full ...
+            return BankError(f"{self.path}: {text}")
+        return BankError(
+            f"{self.path}: not a puzzle bank, or a damaged one ({text}); refusing to use it"
+        )
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
+        """``sqlite3.Connection.execute``, its errors as BankError."""
+        try:
+            return self.db.execute(sql, params)
+        except sqlite3.Error as err:
+            raise self._error(err) from None
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> sqlite3.Cursor:
+        """``sqlite3.Connection.executemany``, its errors as BankError."""
+        try:
+            return self.db.executemany(sql, rows)
+        except sqlite3.Error as err:
+            raise self._error(err) from None
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.db.close()
+
+
 def _as_puzzle(item: Any, what: str, geometry: Geometry | None = None) -> Puzzle:
     """``item`` as a :class:`Puzzle`: a Puzzle, a puzzle line or grid text, or an array of
     cell values (what :data:`csp_sudoku.api.PuzzleLike` documents).
@@ -412,7 +451,9 @@ class PuzzleBank:
             raise BankError(f"{self.path}: no such bank")
         try:
             # autocommit: every write is an explicit BEGIN IMMEDIATE (see _write)
-            self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
+            self._db = _Guarded(
+                sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None), self.path
+            )
         except sqlite3.Error as err:
             raise BankError(f"{self.path}: cannot open the bank ({err})") from None
         try:
@@ -437,7 +478,8 @@ class PuzzleBank:
                 found = [r[0] for r in db.execute("PRAGMA quick_check(5)")]
                 if found != ["ok"]:
                     raise BankError(
-                        f"{self.path}: the bank file is damaged ({'; '.join(map(str, found))}); "
+                        f"{self.path}: the bank file is damaged "
+                        f"({' '.join('; '.join(map(str, found)).split())}); "
                         "refusing to write into it (restore a copy, or .recover it with sqlite3)"
                     )
             with self._write():
@@ -460,7 +502,8 @@ class PuzzleBank:
                     db.execute(f"PRAGMA application_id = {APPLICATION_ID}")  # a constant
         except sqlite3.DatabaseError as err:
             raise BankError(
-                f"{self.path}: not a puzzle bank, or a damaged one ({err}); refusing to use it"
+                f"{self.path}: not a puzzle bank, or a damaged one ({' '.join(str(err).split())}); "
+                "refusing to use it"
             ) from None
 
     def _is_bank(self, tables: set[str]) -> bool:
@@ -488,7 +531,8 @@ class PuzzleBank:
         try:
             yield
         except BaseException:
-            self._db.execute("ROLLBACK")
+            if self._db.db.in_transaction:
+                self._db.db.rollback()
             raise
         self._db.execute("COMMIT")
 
