@@ -44,6 +44,23 @@ from csp_sudoku.tools.bank import (
 )
 
 
+class _Formats(tuple[str, ...]):
+    """The ``--format`` choices of ``query`` and ``export``: those of every command's
+    ``--format`` (what help and errors list), and ``lines``, the name earlier
+    versions gave ``text``, still accepted (see :func:`_format_of`)."""
+
+    def __contains__(self, item: object) -> bool:
+        return item == "lines" or tuple.__contains__(self, item)
+
+
+FORMATS = _Formats(("text", "jsonl", "csv"))
+
+
+def _format_of(args: argparse.Namespace) -> str:
+    """The output format asked for, ``lines`` read as ``text``."""
+    return "text" if args.format == "lines" else str(args.format)
+
+
 def _add_query_args(p: argparse.ArgumentParser) -> None:
     q = p.add_argument_group("selection")
     q.add_argument("--count", "-n", type=int_in(0, MAX_COUNT), help="at most this many puzzles")
@@ -137,10 +154,10 @@ def register(sub: Any) -> None:
     query.add_argument("bank")
     query.add_argument(
         "--format",
-        choices=("text", "jsonl", "csv", "lines"),
+        choices=FORMATS,
         default="text",
         help="text: one puzzle line each ('lines' is an old name of it); jsonl/csv: the "
-        "puzzle with its solution, clues, generator, seed and ratings",
+        "puzzle with its solution, clues, minimality, symmetries, provenance and ratings",
     )
     _add_query_args(query)
     query.set_defaults(func=_run_query)
@@ -152,7 +169,7 @@ def register(sub: Any) -> None:
     )
     export.add_argument(
         "--format",
-        choices=("text", "jsonl", "csv", "lines"),
+        choices=FORMATS,
         default="text",
         help="as for query ('lines' is an old name of text)",
     )
@@ -381,9 +398,8 @@ def _write_entries(
 
 
 def _run_query(args: argparse.Namespace) -> int:
-    fmt = "text" if args.format == "lines" else args.format
     with PuzzleBank(args.bank, readonly=True) as bank:
-        _write_entries(bank.query(_query(args)), fmt, sys.stdout)
+        _write_entries(bank.query(_query(args)), _format_of(args), sys.stdout)
     return EXIT_OK
 
 
@@ -405,7 +421,7 @@ def _refuse_output_over_bank(output: str, bank: str) -> None:
 def _run_export(args: argparse.Namespace) -> int:
     to_stdout = args.output == "-"
     _refuse_output_over_bank(args.output, args.bank)
-    fmt = "text" if args.format == "lines" else args.format
+    fmt = _format_of(args)
     batch = args.batch or ("stdout" if to_stdout else args.output)
     with PuzzleBank(args.bank) as bank:
         entries = bank.query(_query(args))

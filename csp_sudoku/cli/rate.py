@@ -105,14 +105,13 @@ def register(sub: Any) -> None:
 
 def _metric_names(given: list[str], known: list[str]) -> list[str]:
     """The metrics of every ``--metric`` (each may be a comma list), in order, once each;
-    ``all`` stands for every known metric."""
+    ``all`` alone stands for every known metric (beside other names it is unknown)."""
     names: list[str] = []
     for item in given:
         for name in (m.strip() for m in item.split(",")):
-            for one in known if name == "all" else [name] if name else []:
-                if one not in names:
-                    names.append(one)
-    return names
+            if name and name not in names:
+                names.append(name)
+    return list(known) if names == ["all"] else names
 
 
 def kept_fields(fields: dict[str, Any], own: set[str]) -> dict[str, Any]:
