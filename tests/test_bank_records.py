@@ -98,6 +98,33 @@ def test_claimed_minimal_is_checked(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert sorted(out.split()) == sorted(x for x in lines if independent_rot180(x))
 
 
+def test_generated_records_claims_are_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``generate --symmetry rot180 --minimal`` says minimal of every puzzle; the bank
+    stores what the independent counter finds."""
+    out = subprocess.run(
+        [sys.executable, "-m", "csp_sudoku", "generate", "-n", "6", "--symmetry", "rot180",
+         "--minimal", "--seed", "5", "--format", "jsonl", "-q"],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    records = [json.loads(x) for x in out.splitlines()]
+    records += [{"puzzle": x, "minimal": True} for x in SEVENTEEN[:2]]
+    truth = {r["puzzle"]: independent_minimal(r["puzzle"]) for r in records}
+    src = _jsonl(tmp_path / "g.jsonl", records)
+    db = str(tmp_path / "bank.db")
+    code, _, err = _run(["bank", "add", db, src], capsys)
+    assert code == 0
+    wrong = sum(r.get("minimal") is True and not truth[r["puzzle"]] for r in records)
+    assert (f"minimal {wrong}" in err) == (wrong > 0), err
+    code, out, _ = _run(["bank", "stats", db], capsys)
+    assert f"(minimal {sum(truth.values())}," in out
+    code, out, _ = _run(["bank", "query", db, "--minimal"], capsys)
+    assert sorted(out.split()) == sorted(x for x, t in truth.items() if t)
+    code, out, _ = _run(["bank", "query", db, "--symmetry", "rot180"], capsys)
+    assert sorted(out.split()) == sorted(x for x in truth if independent_rot180(x))
+
+
 def test_symmetry_none_selects_patterns_without_symmetry(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -153,7 +180,12 @@ def test_provenance_columns_round_trip(tmp_path: Path, capsys: pytest.CaptureFix
     )  # fmt: skip
     code, out, _ = _run(["bank", "query", db, "--format", "jsonl"], capsys)
     row = json.loads(out)
-    assert code == 0 and row["seed"] == 77 and row["method"] == "rg1" and row["derived_from"] == SEVENTEEN[1]
+    assert (
+        code == 0
+        and row["seed"] == 77
+        and row["method"] == "rg1"
+        and row["derived_from"] == SEVENTEEN[1]
+    )
     assert row["generator_version"] == "9.9"
 
 
@@ -377,3 +409,11 @@ def test_two_concurrent_adds_both_succeed(tmp_path: Path) -> None:
         assert sum(added) == len(lines), results  # each puzzle added by exactly one of them
         with PuzzleBank(db) as bank:
             assert len(bank) == len(lines)
+
+
+def test_readers_need_an_existing_bank(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "none.db"
+    for action in ("query", "stats"):
+        code, out, err = _run(["bank", action, str(path)], capsys)
+        assert code == 2 and "no such bank" in err and out == ""
+    assert not path.exists()

@@ -482,6 +482,8 @@ class PuzzleBank:
                         f"({' '.join('; '.join(map(str, found)).split())}); "
                         "refusing to write into it (restore a copy, or .recover it with sqlite3)"
                     )
+            if tables and self._current():
+                return  # nothing to create or migrate: opening writes nothing
             with self._write():
                 for statement in _SCHEMA.split(";"):  # not executescript: it would commit
                     if statement.strip():
@@ -513,6 +515,12 @@ class PuzzleBank:
             return False
         row = self._db.execute("SELECT value FROM meta WHERE key = ?", ("schema",)).fetchone()
         return row is not None
+
+    def _current(self) -> bool:
+        """Whether the bank is of this schema version and marked as a bank already."""
+        app = int(self._db.execute("PRAGMA application_id").fetchone()[0])
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", ("schema",)).fetchone()
+        return app == APPLICATION_ID and row is not None and row[0] == str(SCHEMA_VERSION)
 
     def _migrate_v1(self) -> None:
         """Bring a version 1 bank to version 2: the provenance columns, empty for old rows."""
