@@ -417,3 +417,18 @@ def test_readers_need_an_existing_bank(tmp_path: Path, capsys: pytest.CaptureFix
         code, out, err = _run(["bank", action, str(path)], capsys)
         assert code == 2 and "no such bank" in err and out == ""
     assert not path.exists()
+
+
+@pytest.mark.parametrize("link", [False, True])
+def test_model_export_over_its_puzzle_file_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], link: bool
+) -> None:
+    src = tmp_path / "one.txt"
+    src.write_text(SEVENTEEN[0] + "\n", encoding="utf-8")
+    out = src
+    if link:
+        out = tmp_path / "link.txt"
+        os.symlink(src, out)
+    code, _, err = _run(["export", "cnf", str(src), "-o", str(out)], capsys)
+    assert code == 2 and "destroy" in err, err
+    assert src.read_text(encoding="utf-8") == SEVENTEEN[0] + "\n"
