@@ -647,8 +647,7 @@ class PuzzleBank:
         for i, item in enumerate(puzzles):
             p = _as_puzzle(item, "puzzle")
             key = dedup_key(p)
-            claim = claims[i] if claims is not None and claims[i] is not None else Claims()
-            assert claim is not None
+            claim = (claims[i] if claims is not None else None) or Claims()
             if minimal is not None and minimal[i] is not None and claim.minimal is None:
                 claim = Claims(minimal=minimal[i], symmetry=claim.symmetry)
             known = self._db.execute("SELECT id FROM puzzles WHERE key = ?", (key,)).fetchone()
