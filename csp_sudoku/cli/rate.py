@@ -65,7 +65,8 @@ def register(sub: Any) -> None:
         help="rate the difficulty of each puzzle (hsolve, oracle, refutation, ...)",
         description=(
             "Rate every puzzle of the given files with one or more difficulty metrics. "
-            "Metrics: hsolve, rounds, mdrt, oracle, refutation, dependency, combined. "
+            "Metrics: hsolve, rounds, mdrt, oracle, refutation, dependency, se, combined "
+            "(--metric is repeatable and takes comma lists). "
             "Exit code: 0 all rated, 2 bad input (a bad line, or a puzzle without exactly "
             "one solution) unless --skip-invalid."
         ),
