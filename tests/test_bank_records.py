@@ -202,6 +202,18 @@ def test_a_rate_row_gives_the_generators_seed_not_the_ratings(
     with PuzzleBank(db) as bank:
         (e,) = bank.query()
     assert e.seed == 5 and e.method == "random" and "rounds" in e.ratings
+    # rated twice (rounds, then se): both ratings and the generator's seed reach a bank
+    assert _run(["rate", str(tmp_path / "r.jsonl"), "-m", "se", "--format", "jsonl", "-q",
+                 "-o", str(tmp_path / "r2.jsonl")], capsys)[0] == 0  # fmt: skip
+    db2 = str(tmp_path / "bank2.db")
+    assert _run(["bank", "add", db2, str(tmp_path / "r2.jsonl")], capsys)[0] == 0
+    with PuzzleBank(db2) as bank:
+        (e2,) = bank.query()
+    assert e2.seed == 5 and set(e2.ratings) == {"rounds", "se"}
+    assert e2.ratings["rounds"] == e.ratings["rounds"]
+    with sqlite3.connect(db) as raw:
+        version, params = raw.execute("SELECT version, parameters FROM ratings").fetchone()
+    assert version == row["version"] and json.loads(params) == row["parameters"]
 
 
 def _old_bank(path: Path, line: str, solution: str) -> None:

@@ -218,9 +218,13 @@ def _flag(value: Any) -> bool | None:
 
 
 def _ratings(fields: dict[str, Any]) -> list[SimpleNamespace]:
-    """The ratings an input record carries: a ``rate`` row, or ``generate``'s ``ratings``."""
+    """The ratings an input record carries: a ``rate`` row (with its provenance: runs,
+    seed, parameters, version), the rating of the row a second ``rate`` read (kept as
+    ``input_metric``, ``input_score``, ...; its seed and version are not known for
+    sure, so they are not stored), or ``generate``'s ``ratings``."""
     found: list[SimpleNamespace] = []
     if isinstance(fields.get("metric"), str) and fields.get("score") not in (None, ""):
+        params = fields.get("parameters")
         found.append(
             SimpleNamespace(
                 metric=fields["metric"],
@@ -229,6 +233,20 @@ def _ratings(fields: dict[str, Any]) -> list[SimpleNamespace]:
                 level_rank=_int_or_none(fields.get("level_rank")),
                 runs=_int_or_none(fields.get("runs")),
                 seed=_int_or_none(fields.get("seed")),
+                parameters=params if isinstance(params, dict) else {},
+                version=_text_or_none(fields.get("version")),
+            )
+        )
+    if isinstance(fields.get("input_metric"), str) and fields.get("input_score") not in (
+        None,
+        "",
+    ):
+        found.append(
+            SimpleNamespace(
+                metric=fields["input_metric"],
+                score=fields["input_score"],
+                level=_text_or_none(fields.get("input_level")),
+                level_rank=_int_or_none(fields.get("input_level_rank")),
             )
         )
     ratings = fields.get("ratings")
