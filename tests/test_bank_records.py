@@ -152,6 +152,8 @@ def test_add_takes_what_puzzlelike_documents(tmp_path: Path) -> None:
         assert not bank.add(np.array(_cells(line), dtype=np.int8)).added
         assert not bank.add(_cells(line)).added
         assert bank.find(line) is not None
+        assert line in bank and _cells(line) in bank
+        assert SEVENTEEN[1] not in bank and 5 not in bank and "...." not in bank
         with pytest.raises(ArgumentError, match=r"puzzle must be a Puzzle.*got int"):
             bank.add(1234)  # type: ignore[arg-type]
         with pytest.raises(ArgumentError, match="puzzle is not a puzzle"):

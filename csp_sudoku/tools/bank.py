@@ -739,7 +739,12 @@ class PuzzleBank:
         return None if row is None else self.get(int(row[0]))
 
     def __contains__(self, puzzle: object) -> bool:
-        return isinstance(puzzle, Puzzle) and self.find(puzzle) is not None
+        """Whether an isomorph of ``puzzle`` (anything :meth:`find` takes) is banked;
+        False for what is no puzzle."""
+        try:
+            return self.find(cast("PuzzleLike", puzzle)) is not None
+        except ArgumentError:
+            return False
 
     # ------------------------------------------------------------------ ratings
     def has_rating(self, puzzle_id: int, metric: str) -> bool:
