@@ -79,6 +79,30 @@ def test_generate_rate_bank_add(tmp_path: Path) -> None:
         assert e.minimal is True
 
 
+def test_generate_seed_reaches_the_bank_through_rate(tmp_path: Path) -> None:
+    """The README pipeline: each puzzle's generator seed is stored, not the rating's."""
+    gen, rate, add, _ = pipeline(
+        ["generate", "--count", "3", "--seed", "5", "--format", "jsonl", "-q"],
+        ["rate", "-", "--format", "jsonl", "--seed", "2", "-q"],
+        ["bank", "add", "bank.db", "-"],
+        cwd=tmp_path,
+    )
+    assert gen[0] == 0 and rate[0] == 0 and add[0] == 0, (gen, rate, add)
+    out = subprocess.run(
+        [sys.executable, "-m", "csp_sudoku", "generate", "--count", "3", "--seed", "5",
+         "--format", "jsonl", "-q"],
+        capture_output=True, text=True, check=True, cwd=tmp_path,
+    ).stdout  # fmt: skip
+    made = {json.loads(x)["puzzle"]: json.loads(x) for x in out.splitlines()}
+    with PuzzleBank(tmp_path / "bank.db") as bank:
+        entries = bank.query()
+    assert len(entries) == 3
+    for e in entries:
+        record = made[e.puzzle.to_line()]
+        assert e.seed == record["seed"] and e.seed is not None
+        assert e.method == record["method"]
+
+
 def test_generate_rows_pass_through_rate(tmp_path: Path) -> None:
     _, _, (_, out) = pipeline(
         ["generate", "--count", "2", "--seed", "5", "--format", "jsonl"],

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
+import os
 import sys
 from collections.abc import Sequence
 from types import SimpleNamespace
@@ -31,8 +33,32 @@ from csp_sudoku.cli._common import (
     iter_entries,
     seed_arg,
 )
-from csp_sudoku.core.errors import NotUniqueError
-from csp_sudoku.tools.bank import PATTERN_SYMMETRIES, BankEntry, BankQuery, PuzzleBank
+from csp_sudoku.core.errors import ArgumentError, NotUniqueError
+from csp_sudoku.tools.bank import (
+    QUERY_SYMMETRIES,
+    BankEntry,
+    BankQuery,
+    Claims,
+    Provenance,
+    PuzzleBank,
+)
+
+
+class _Formats(tuple[str, ...]):
+    """The ``--format`` choices of ``query`` and ``export``: those of every command's
+    ``--format`` (what help and errors list), and ``lines``, the name earlier
+    versions gave ``text``, still accepted (see :func:`_format_of`)."""
+
+    def __contains__(self, item: object) -> bool:
+        return item == "lines" or tuple.__contains__(self, item)
+
+
+FORMATS = _Formats(("text", "jsonl", "csv"))
+
+
+def _format_of(args: argparse.Namespace) -> str:
+    """The output format asked for, ``lines`` read as ``text``."""
+    return "text" if args.format == "lines" else str(args.format)
 
 
 def _add_query_args(p: argparse.ArgumentParser) -> None:
@@ -40,11 +66,18 @@ def _add_query_args(p: argparse.ArgumentParser) -> None:
     q.add_argument("--count", "-n", type=int_in(0, MAX_COUNT), help="at most this many puzzles")
     q.add_argument("--minimal", action="store_true", help="only minimal puzzles")
     q.add_argument("--not-minimal", action="store_true", help="only non-minimal puzzles")
-    q.add_argument("--symmetry", choices=PATTERN_SYMMETRIES, help="clue-pattern symmetry")
-    q.add_argument("--metric", help="rating metric for --level/--min-score/--max-score/--order")
+    q.add_argument(
+        "--symmetry",
+        choices=QUERY_SYMMETRIES,
+        help="clue-pattern symmetry ('none': patterns with no symmetry)",
+    )
+    q.add_argument("--metric", help="rating metric for --level/--score-min/--score-max/--order")
     q.add_argument("--level", help="rating level (case-insensitive), e.g. Hard")
-    q.add_argument("--min-score", type=finite_float)
-    q.add_argument("--max-score", type=finite_float)
+    q.add_argument("--score-min", type=finite_float, help="the rating's score at least this")
+    q.add_argument("--score-max", type=finite_float, help="the rating's score at most this")
+    # the spellings of earlier versions, kept working (generate spells them --score-min/-max)
+    q.add_argument("--min-score", dest="score_min", type=finite_float, help=argparse.SUPPRESS)
+    q.add_argument("--max-score", dest="score_max", type=finite_float, help=argparse.SUPPRESS)
     q.add_argument("--min-clues", type=int_in(0, 10**6))
     q.add_argument("--max-clues", type=int_in(0, 10**6))
     q.add_argument("--generator", help="made by this generator")
@@ -64,8 +97,8 @@ def _query(args: argparse.Namespace) -> BankQuery:
         symmetry=args.symmetry,
         metric=args.metric,
         level=args.level,
-        min_score=args.min_score,
-        max_score=args.max_score,
+        min_score=args.score_min,
+        max_score=args.score_max,
         min_clues=args.min_clues,
         max_clues=args.max_clues,
         generator=args.generator,
@@ -96,7 +129,9 @@ def register(sub: Any) -> None:
         "--seed", type=int_in(0, 2**63 - 1, "a seed"), help="record this seed (64-bit)"
     )
     add.add_argument(
-        "--no-minimal-check", action="store_true", help="do not compute minimality (faster)"
+        "--no-minimal-check",
+        action="store_true",
+        help="do not compute minimality (faster): it is stored as unknown",
     )
     add_geometry_args(add)
     add.set_defaults(func=_run_add)
@@ -119,10 +154,10 @@ def register(sub: Any) -> None:
     query.add_argument("bank")
     query.add_argument(
         "--format",
-        choices=("text", "jsonl", "csv", "lines"),
+        choices=FORMATS,
         default="text",
         help="text: one puzzle line each ('lines' is an old name of it); jsonl/csv: the "
-        "puzzle with its solution, clues, generator, seed and ratings",
+        "puzzle with its solution, clues, minimality, symmetries, provenance and ratings",
     )
     _add_query_args(query)
     query.set_defaults(func=_run_query)
@@ -133,7 +168,10 @@ def register(sub: Any) -> None:
         "--output", "-o", default="-", help="the puzzle file to write (default: stdout)"
     )
     export.add_argument(
-        "--format", choices=("text", "jsonl", "csv"), default="text", help="as for query"
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="as for query ('lines' is an old name of text)",
     )
     export.add_argument(
         "--batch", help="batch name recorded (default: the output file name, or 'stdout')"
@@ -180,9 +218,13 @@ def _flag(value: Any) -> bool | None:
 
 
 def _ratings(fields: dict[str, Any]) -> list[SimpleNamespace]:
-    """The ratings an input record carries: a ``rate`` row, or ``generate``'s ``ratings``."""
+    """The ratings an input record carries: a ``rate`` row (with its provenance: runs,
+    seed, parameters, version), the rating of the row a second ``rate`` read (kept as
+    ``input_metric``, ``input_score``, ...; its seed and version are not known for
+    sure, so they are not stored), or ``generate``'s ``ratings``."""
     found: list[SimpleNamespace] = []
     if isinstance(fields.get("metric"), str) and fields.get("score") not in (None, ""):
+        params = fields.get("parameters")
         found.append(
             SimpleNamespace(
                 metric=fields["metric"],
@@ -191,6 +233,20 @@ def _ratings(fields: dict[str, Any]) -> list[SimpleNamespace]:
                 level_rank=_int_or_none(fields.get("level_rank")),
                 runs=_int_or_none(fields.get("runs")),
                 seed=_int_or_none(fields.get("seed")),
+                parameters=params if isinstance(params, dict) else {},
+                version=_text_or_none(fields.get("version")),
+            )
+        )
+    if isinstance(fields.get("input_metric"), str) and fields.get("input_score") not in (
+        None,
+        "",
+    ):
+        found.append(
+            SimpleNamespace(
+                metric=fields["input_metric"],
+                score=fields["input_score"],
+                level=_text_or_none(fields.get("input_level")),
+                level_rank=_int_or_none(fields.get("input_level_rank")),
             )
         )
     ratings = fields.get("ratings")
@@ -208,18 +264,59 @@ def _ratings(fields: dict[str, Any]) -> list[SimpleNamespace]:
     return found
 
 
+def _is_rate_row(fields: dict[str, Any]) -> bool:
+    """Whether a record is a ``rate`` row: its ``seed`` and ``version`` are the rating's."""
+    return isinstance(fields.get("metric"), str) and "score" in fields
+
+
+def _provenance(fields: dict[str, Any], args: argparse.Namespace) -> Provenance:
+    """Where a record says its puzzle came from; ``--generator`` and ``--seed`` win.
+
+    In a ``rate`` row, ``seed`` and ``version`` are the rating's; the generator's
+    are the fields ``rate`` kept as ``input_seed`` and ``input_version``.
+    """
+    rated = _is_rate_row(fields)
+    seed = args.seed
+    if seed is None:
+        seed = _int_or_none(fields.get("input_seed") if rated else fields.get("seed"))
+    version = fields.get("generator_version")
+    if version is None and not (rated and "input_metric" in fields):  # not a rating's version
+        version = fields.get("input_version") if rated else fields.get("version")
+    derived = fields.get("derived_from")
+    return Provenance(
+        generator=args.generator or _text_or_none(fields.get("generator") or fields.get("method")),
+        seed=seed,
+        method=_text_or_none(fields.get("method")),
+        derived_from=_text_or_none(derived)
+        if not isinstance(derived, (dict, list))
+        else json.dumps(derived, sort_keys=True),
+        generator_version=None if version is None else _text_or_none(str(version)),
+    )
+
+
+def _claims(fields: dict[str, Any]) -> Claims:
+    """What a record claims about its puzzle's facts (checked by the bank, never stored)."""
+    symmetry = fields.get("symmetry")
+    return Claims(
+        minimal=_flag(fields.get("minimal")),
+        symmetry=symmetry if isinstance(symmetry, str) and symmetry else None,
+    )
+
+
 def _run_add(args: argparse.Namespace) -> int:
     """Add the puzzles of the inputs, with what their records say about them.
 
-    A JSON Lines or CSV record gives the generator (``generator``, else
-    ``method``), the seed (``seed``, except in a ``rate`` row, where it is the
-    rating's seed), minimality (``minimal``) and ratings (a ``rate`` row's
-    ``metric``/``score``/``level``, or ``generate``'s ``ratings``); a rating is
-    stored unless the puzzle has one with that metric already. ``--generator``
-    and ``--seed`` win over the records.
+    A JSON Lines or CSV record gives the provenance (see :func:`_provenance`:
+    generator, method, seed, derived_from, generator version) and ratings (a
+    ``rate`` row's ``metric``/``score``/``level``, or ``generate``'s
+    ``ratings``); a rating is stored unless the puzzle has one with that
+    metric already. Its ``minimal`` and ``symmetry`` are claims: the bank
+    computes both, stores what it computed, and the summary on stderr counts
+    the records whose claims were wrong.
     """
     geometry = geometry_from_args(args)
     added = dup = bad = 0
+    corrected: dict[str, int] = {}
     with PuzzleBank(args.bank) as bank:
         for entry in iter_entries(args.inputs, geometry):
             if entry.puzzle is None:
@@ -227,16 +324,18 @@ def _run_add(args: argparse.Namespace) -> int:
                 bad += 1
                 continue
             f = entry.fields
-            generator = args.generator or _text_or_none(f.get("generator") or f.get("method"))
-            seed = args.seed if args.seed is not None else None
-            if seed is None and "metric" not in f:
-                seed = _int_or_none(f.get("seed"))
+            prov = _provenance(f, args)
+            claims = _claims(f)
             try:
                 res = bank.add(
                     entry.puzzle,
-                    minimal=_flag(f.get("minimal")),
-                    generator=generator,
-                    seed=seed,
+                    minimal=claims.minimal,
+                    symmetry=claims.symmetry,
+                    generator=prov.generator,
+                    seed=prov.seed,
+                    method=prov.method,
+                    derived_from=prov.derived_from,
+                    generator_version=prov.generator_version,
                     check_minimal=not args.no_minimal_check,
                 )
                 for rating in _ratings(f):
@@ -255,10 +354,19 @@ def _run_add(args: argparse.Namespace) -> int:
                 )
                 bad += 1
                 continue
+            for what in res.corrected:
+                corrected[what] = corrected.get(what, 0) + 1
             added += res.added
             dup += not res.added
         total = len(bank)
     print(f"added {added}, duplicates {dup}, skipped {bad}; the bank holds {total}")
+    if corrected:
+        wrong = ", ".join(f"{what} {n}" for what, n in sorted(corrected.items()))
+        print(
+            f"csp-sudoku bank: note: records whose claims the bank corrected ({wrong}); "
+            "it stored the computed facts",
+            file=sys.stderr,
+        )
     return EXIT_OK if bad == 0 else EXIT_BAD_INPUT
 
 
@@ -275,7 +383,8 @@ def _run_rate(args: argparse.Namespace) -> int:
 
 
 _RECORD_FIELDS = (
-    "id", "puzzle", "solution", "clues", "minimal", "symmetries", "generator", "seed", "ratings",
+    "id", "puzzle", "solution", "clues", "minimal", "symmetries", "generator", "seed",
+    "method", "derived_from", "generator_version", "ratings",
 )  # fmt: skip
 
 
@@ -290,6 +399,9 @@ def _record(e: BankEntry) -> dict[str, Any]:
         "symmetries": list(e.symmetries),
         "generator": e.generator,
         "seed": e.seed,
+        "method": e.method,
+        "derived_from": e.derived_from,
+        "generator_version": e.generator_version,
         "ratings": {m: {"score": s, "level": lv} for m, (s, lv) in e.ratings.items()},
     }
 
@@ -304,18 +416,34 @@ def _write_entries(
 
 
 def _run_query(args: argparse.Namespace) -> int:
-    fmt = "text" if args.format == "lines" else args.format
-    with PuzzleBank(args.bank) as bank:
-        _write_entries(bank.query(_query(args)), fmt, sys.stdout)
+    with PuzzleBank(args.bank, readonly=True) as bank:
+        _write_entries(bank.query(_query(args)), _format_of(args), sys.stdout)
     return EXIT_OK
+
+
+def _refuse_output_over_bank(output: str, bank: str) -> None:
+    """Refuse an output that is the bank itself (after following links), before anything
+    is opened: the export would replace the bank with puzzle lines. The bank need not
+    exist yet (the command-wide check covers existing files only).
+
+    Raises:
+        ArgumentError: the output names the bank.
+    """
+    if output != "-" and os.path.realpath(output) == os.path.realpath(bank):
+        raise ArgumentError(
+            f"--output {output} names the bank {bank}: writing it would destroy the bank; "
+            "choose another output file"
+        )
 
 
 def _run_export(args: argparse.Namespace) -> int:
     to_stdout = args.output == "-"
+    _refuse_output_over_bank(args.output, args.bank)
+    fmt = _format_of(args)
     batch = args.batch or ("stdout" if to_stdout else args.output)
     with PuzzleBank(args.bank) as bank:
         entries = bank.query(_query(args))
-        if args.format == "text":
+        if fmt == "text":
             target: Any = sys.stdout if to_stdout else args.output
             n = bank.export(entries, target, batch=batch, solutions=args.solutions)
         else:
@@ -325,7 +453,7 @@ def _run_export(args: argparse.Namespace) -> int:
                     if to_stdout
                     else stack.enter_context(open(args.output, "w", encoding="utf-8", newline=""))
                 )
-                _write_entries(entries, args.format, out, solutions=args.solutions)
+                _write_entries(entries, fmt, out, solutions=args.solutions)
             bank.mark_exported((e.id for e in entries), batch)
             n = len(entries)
     print(f"exported {n} puzzles to {'stdout' if to_stdout else args.output}", file=sys.stderr)
@@ -333,7 +461,7 @@ def _run_export(args: argparse.Namespace) -> int:
 
 
 def _run_stats(args: argparse.Namespace) -> int:
-    with PuzzleBank(args.bank) as bank:
+    with PuzzleBank(args.bank, readonly=True) as bank:
         st = bank.stats()
     print(f"puzzles: {st['puzzles']} (minimal {st['minimal']}, exported {st['exported']})")
     print("clues: " + ", ".join(f"{c}: {n}" for c, n in st["clues"].items()))

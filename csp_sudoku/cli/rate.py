@@ -11,11 +11,21 @@ Puzzles go to worker processes (``--jobs``) or a Dask cluster (``--scheduler``)
 in chunks through :func:`csp_sudoku.tools.batch.ordered_map`; rows come out in input
 order either way. ``--output FILE --resume`` continues an interrupted run from
 the complete puzzles already in FILE (see :mod:`csp_sudoku.cli._resume`).
+
+The fields of a JSON Lines or CSV input record (a generator's ``seed``,
+``method``, ``derived_from``, ``minimal``, ``symmetry``, ``ratings`` ...) are
+kept in the rows: a field whose name a rating row uses itself (``seed``,
+``version``, ...) is kept as ``input_NAME`` (unless the record has an
+``input_NAME`` already: the earliest one is kept), so that a generator's seed
+survives ``generate | rate | bank add``. In CSV, a rating's ``details`` are
+columns ``METRIC.KEY`` (e.g. ``se.ep``), a nested value as JSON in its cell; the
+columns are those of the first puzzle's ratings, in the metrics' order.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import sys
 from collections import deque
 from collections.abc import Iterator
@@ -42,6 +52,11 @@ from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.tools.batch import ordered_map
 
 FIELDS = ("file", "line", "puzzle", "metric", "score", "level", "level_rank", "runs", "seed")
+#: The CSV columns after FIELDS (before the details' and the input's columns).
+CSV_FIELDS = (*FIELDS, "version", "parameters")
+#: Input fields never kept: where the input was (the row's own file and line say it)
+#: and the puzzle (the row's own).
+_NOT_KEPT = frozenset({"file", "line", "puzzle"})
 
 
 def register(sub: Any) -> None:
@@ -50,7 +65,8 @@ def register(sub: Any) -> None:
         help="rate the difficulty of each puzzle (hsolve, oracle, refutation, ...)",
         description=(
             "Rate every puzzle of the given files with one or more difficulty metrics. "
-            "Metrics: hsolve, rounds, mdrt, oracle, refutation, dependency, combined. "
+            "Metrics: hsolve, rounds, mdrt, oracle, refutation, dependency, se, combined "
+            "(--metric is repeatable and takes comma lists). "
             "Exit code: 0 all rated, 2 bad input (a bad line, or a puzzle without exactly "
             "one solution) unless --skip-invalid."
         ),
@@ -59,8 +75,10 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--metric",
         "-m",
-        default="hsolve",
-        help="metric name(s), comma-separated, or 'all' for every metric (default hsolve)",
+        action="append",
+        default=None,
+        help="metric name(s): repeatable and/or comma-separated, or 'all' for every metric "
+        "(default hsolve)",
     )
     p.add_argument(
         "--runs",
@@ -84,6 +102,53 @@ def register(sub: Any) -> None:
     )
     add_geometry_args(p)
     p.set_defaults(func=run)
+
+
+def _metric_names(given: list[str], known: list[str]) -> list[str]:
+    """The metrics of every ``--metric`` (each may be a comma list), in order, once each;
+    ``all`` alone stands for every known metric (beside other names it is unknown)."""
+    names: list[str] = []
+    for item in given:
+        for name in (m.strip() for m in item.split(",")):
+            if name and name not in names:
+                names.append(name)
+    return list(known) if names == ["all"] else names
+
+
+def kept_fields(fields: dict[str, Any], own: set[str]) -> dict[str, Any]:
+    """The input record's fields a row keeps: a name the row uses itself becomes
+    ``input_NAME`` (dropped when the record has ``input_NAME`` already, which is
+    older provenance); ``file``, ``line`` and ``puzzle`` are the row's own."""
+    kept: dict[str, Any] = {}
+    for key, value in fields.items():
+        if key in _NOT_KEPT:
+            continue
+        if key in own:
+            if f"input_{key}" in fields:
+                continue
+            key = f"input_{key}"
+        kept[key] = value
+    return kept
+
+
+def flat_details(rating: dict[str, Any]) -> dict[str, Any]:
+    """A rating row for CSV: ``details`` become ``METRIC.KEY`` columns (a nested value
+    stays one value, written as JSON in its cell by the row writer)."""
+    row = {k: v for k, v in rating.items() if k != "details"}
+    details = rating.get("details")
+    if isinstance(details, dict):
+        for key, value in details.items():
+            row[f"{rating['metric']}.{key}"] = value
+    return row
+
+
+def _csv_header(path: str) -> list[str] | None:
+    """The header of a CSV file an earlier run wrote (a resumed run keeps its columns)."""
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            return next(csv.reader(fh), None)
+    except OSError:
+        return None
 
 
 def _value(text: str) -> Any:
@@ -136,9 +201,7 @@ def _rate_chunk(
 def run(args: argparse.Namespace) -> int:
     from csp_sudoku.metrics import METRICS
 
-    metrics = [m.strip() for m in args.metric.split(",") if m.strip()]
-    if metrics == ["all"]:
-        metrics = list(METRICS)
+    metrics = _metric_names(args.metric or ["hsolve"], list(METRICS))
     unknown = [m for m in metrics if m not in METRICS]
     if not metrics or unknown:
         print(
@@ -171,6 +234,8 @@ def run(args: argparse.Namespace) -> int:
         client,
     ):
         writer = RowWriter(args.format, FIELDS, out, header=not point.has_header)
+        if args.format == "csv" and point.has_header:
+            writer.names = _csv_header(args.output)
         return _rate(args, metrics, params, writer, point, client)
 
 
@@ -269,13 +334,22 @@ def _rate(
         assert entry.puzzle is not None  # only puzzles are rated
         rated += 1
         text = entry.puzzle.to_line()
-        for r in result:
-            row = {"file": entry.source, "line": entry.line, "puzzle": text, **r}
-            shown = f"{r['score']:.4g}" if isinstance(r["score"], float) else str(r["score"])
+        rows = [{"file": entry.source, "line": entry.line, "puzzle": text, **r} for r in result]
+        own = set(FIELDS).union(*rows)
+        kept = kept_fields(entry.fields, own) if writer.fmt != "text" else {}
+        if writer.fmt == "csv":
+            rows = [flat_details(row) for row in rows]
+            if writer.names is None:  # the first row fixes the columns
+                names = list(CSV_FIELDS)
+                for row in rows:
+                    names += [k for k in row if k not in names]
+                writer.names = names + [k for k in kept if k not in names]
+        for row in rows:
+            score = row["score"]
+            shown = f"{score:.4g}" if isinstance(score, float) else str(score)
             writer.write(
-                row,
-                f"{entry.source}:{entry.line}\t{r['metric']}\t{shown}\t{r['level']}\t{text}",
-                entry.fields,
+                {**row, **{k: v for k, v in kept.items() if k not in row}},
+                f"{entry.source}:{entry.line}\t{row['metric']}\t{shown}\t{row['level']}\t{text}",
             )
 
     jobs = 0 if client is not None and args.jobs == 1 else args.jobs
