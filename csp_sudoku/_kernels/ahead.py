@@ -20,6 +20,16 @@ Python, against this numpy, for this CPU (all in its file name, :func:`key`);
 otherwise (never built, sources edited since, another machine) it answers
 None and the callers use numba's just-in-time kernels, which give the same
 answers. Tests compare the two on every shared data set.
+
+A built module is loaded only when its bytes are those :func:`build` wrote:
+a SHA-256 digest of the file is written beside it (:func:`digest_path`)
+after a build, and compared before the module is loaded. A damaged file (a
+disk full while it was copied, a truncated backup, a foreign file under the
+name) would otherwise crash the process that loads it (a bus error, exit
+135) or fail inside numpy's C interface; it is left unloaded instead, with
+one line on the ``csp_sudoku`` logger (printed on stderr when nothing else
+handles it), and ``csp-sudoku compile`` builds it again. Hashing the file
+costs about a millisecond at load.
 """
 
 from __future__ import annotations
@@ -124,6 +134,48 @@ def built_path() -> Path:
     return directory() / _file_name()
 
 
+#: The suffix of the file beside a built module that holds its SHA-256 digest.
+DIGEST_SUFFIX = ".sha256"
+
+
+def digest_path(path: Path) -> Path:
+    """The file beside the module at ``path`` that holds its digest (written by :func:`build`)."""
+    return path.with_name(path.name + DIGEST_SUFFIX)
+
+
+def _sha256(path: Path) -> str:
+    """The SHA-256 digest of the file at ``path``, in hex."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _settle(path: Path) -> None:
+    """Flush the file at ``path`` to disk, so a crash after it is renamed leaves it whole."""
+    with open(path, "rb+") as fh:
+        os.fsync(fh.fileno())
+
+
+def damage(path: Path) -> str | None:
+    """Why the module at ``path`` must not be loaded, or None when its bytes are those built.
+
+    Loading an extension module runs its code: a truncated or foreign file
+    may crash the process (a bus error) instead of raising. So the file's
+    digest is compared with the one :func:`build` wrote beside it; a file
+    with no digest beside it (built by an older version, copied alone) is
+    not trusted either.
+    """
+    try:
+        want = digest_path(path).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return "it has no checksum beside it"
+    try:
+        got = _sha256(path)
+    except OSError as err:
+        return f"it cannot be read ({err.strerror or err})"
+    if got != want:
+        return "it does not match its checksum (damaged or replaced)"
+    return None
+
+
 class Kernels9:
     """The built module's kernels, each behind a check of its arguments' types.
 
@@ -198,8 +250,9 @@ def _need(a: Any, dtype: type[np.generic], ndim: int) -> None:
 def module() -> Kernels9 | None:
     """The built kernels, loaded (once per process); None when none was built for these sources.
 
-    None too when :data:`USE_ENV` is ``0``, or the file does not load (it is
-    then left alone: :func:`build` replaces it).
+    None too when :data:`USE_ENV` is ``0``, or the file is damaged or does
+    not load (it is then left alone, with one line on the ``csp_sudoku``
+    logger for a damaged one: :func:`build` replaces it).
     """
     if _LOADED:
         return _LOADED[0]
@@ -215,17 +268,48 @@ def _load() -> Kernels9 | None:
         return None
     try:
         path = built_path()
-        return load(path) if path.is_file() else None
+        if not path.is_file():
+            return None
+        reason = damage(path)
+        if reason is not None:
+            _note_damaged(path, reason)
+            return None
+        return _exec(path)
     except (ImportError, OSError, RuntimeError):  # unreadable, no home folder: numba's kernels
         return None
 
 
+def _note_damaged(path: Path, reason: str) -> None:
+    """Say, in one line on the ``csp_sudoku`` logger, that the module at ``path`` is not used.
+
+    With no logging set up (the command line), Python prints a warning of a
+    logger on stderr as it is; an application that sets up logging gets it
+    there. ``logging`` is imported here only: most runs never need it.
+    """
+    import logging
+
+    logging.getLogger("csp_sudoku").warning(
+        "csp-sudoku: note: the kernels built ahead of time at %s are not used: %s; "
+        "numba's kernels count instead (`csp-sudoku compile` builds them again)",
+        path,
+        reason,
+    )
+
+
 def load(path: Path) -> Kernels9:
-    """The module built at ``path`` (by :func:`build`), loaded.
+    """The module built at ``path`` (by :func:`build`), loaded, once its digest is checked.
 
     Raises:
-        ImportError: it does not load.
+        ImportError: it is damaged (see :func:`damage`) or does not load.
     """
+    reason = damage(path)
+    if reason is not None:
+        raise ImportError(f"{path}: {reason}")
+    return _exec(path)
+
+
+def _exec(path: Path) -> Kernels9:
+    """The module at ``path`` loaded (its digest checked by the caller)."""
     name = path.name.split(".", 1)[0]
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
@@ -326,9 +410,11 @@ def build(folder: Path | None = None) -> Path:
     It goes to :func:`directory` unless ``folder`` is given (then it is loaded
     with :func:`load`).
     Takes about 5-10 s and a C compiler (numba's ahead-of-time compiler links
-    a small C part with the system's compiler). The file is written beside its
-    final name and moved there, so a process that loads it meanwhile sees the
-    old file or the new one, never half of one.
+    a small C part with the system's compiler). The file and its digest
+    (:func:`digest_path`) are each written beside their final name and moved
+    there, so a process that loads it meanwhile sees a whole file, old or new;
+    between the two moves it sees the new module with the old digest, and
+    leaves it unused for that run.
 
     Raises:
         OSError: the folder cannot be written.
@@ -357,5 +443,10 @@ def build(folder: Path | None = None) -> Path:
             warnings.simplefilter("ignore")
             cc.compile()
         built = next(Path(tmp).glob(f"{name}*"))
+        digest = Path(tmp) / ("digest" + DIGEST_SUFFIX)
+        digest.write_text(_sha256(built) + "\n", encoding="ascii")
+        _settle(built)
+        _settle(digest)
         os.replace(built, final)
+        os.replace(digest, digest_path(final))
     return final
