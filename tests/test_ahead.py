@@ -232,3 +232,58 @@ def test_the_digest_is_checked_in_about_a_millisecond(built_kernels: Path) -> No
     for _ in range(10):
         assert ahead.damage(path) is None
     assert (time.perf_counter() - started) / 10 < 0.05
+
+
+def test_the_gil_hook_finds_numbas_internals() -> None:
+    """The build sets ``release_gil`` through ``numba.pycc.compiler.Flags``, an internal:
+    this fails (rather than building kernels that hold the GIL) when a numba renames it."""
+    compiler = ahead._pycc().compiler  # numba.pycc, without its deprecation warning
+    flags = ahead._pycc_flags()
+    assert flags is compiler.Flags and "release_gil" in flags.options
+    with ahead._releasing_the_gil():
+        made = compiler.Flags()
+    assert made.release_gil and compiler.Flags is flags
+    assert "Flags()" in __import__("inspect").getsource(compiler)  # the compiler makes them so
+
+
+def test_the_gil_hook_refuses_a_compiler_that_ignores_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No flags made from the subclass, or no such name: the build stops with a clear error."""
+    from csp_sudoku.core.errors import KernelBuildError
+
+    compiler = ahead._pycc().compiler
+
+    with pytest.raises(KernelBuildError, match="GIL"), ahead._releasing_the_gil():
+        pass  # a compiler that never made its flags from numba.pycc.compiler.Flags
+    monkeypatch.delattr(compiler, "Flags")
+    with pytest.raises(KernelBuildError, match="gone"):
+        ahead._pycc_flags()
+
+
+def test_the_built_kernels_release_the_gil(built: ahead.Kernels9) -> None:
+    """While one thread is inside a long ``count_batch``, this one runs Python.
+
+    Not a speed ratio: a kernel that holds the GIL lets no Python run at all
+    during its call, so no time stamp of this thread falls inside it.
+    """
+    import threading
+    import time
+
+    batch = np.tile(_batch(load_lines("forum_hardest_1106.txt", step=1)), (8, 1))
+    span: list[float] = []
+
+    def count() -> None:
+        span.append(time.perf_counter())
+        built.count_batch(batch, 2, 0)
+        span.append(time.perf_counter())
+
+    worker = threading.Thread(target=count)
+    stamps: list[float] = []
+    worker.start()
+    while worker.is_alive():
+        stamps.append(time.perf_counter())
+        time.sleep(0.0005)
+    worker.join()
+    start, end = span
+    inside = [t for t in stamps if start + 0.02 < t < end - 0.02]
+    assert end - start > 0.1, f"the batch is too quick to tell ({end - start:.3f} s)"
+    assert len(inside) >= 5, (end - start, len(inside))

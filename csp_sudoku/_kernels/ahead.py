@@ -53,7 +53,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku._kernels import frozen as frozen
-from csp_sudoku.core.errors import ArgumentError
+from csp_sudoku.core.errors import ArgumentError, KernelBuildError
 
 #: The kernels built ahead of time: exported name -> (kernel module, function). Their
 #: argument types are those the callers pass (:func:`_signatures`).
@@ -379,6 +379,36 @@ def _signatures() -> dict[str, Any]:
     }
 
 
+def _pycc() -> Any:
+    """``numba.pycc``, imported without its one warning (it is "pending deprecation").
+
+    Only that warning is silenced: any other one (from numba, setuptools,
+    the C compiler's driver) is shown as usual.
+    """
+    from numba.core.errors import NumbaPendingDeprecationWarning
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings(
+            "ignore", ".*pycc.*pending deprecation", NumbaPendingDeprecationWarning
+        )
+        return importlib.import_module("numba.pycc")
+
+
+def _pycc_flags() -> Any:
+    """``numba.pycc.compiler.Flags``, checked: the class whose ``release_gil`` the build sets.
+
+    Raises:
+        KernelBuildError: the name is gone, or its class has no ``release_gil`` option.
+    """
+    compiler: Any = getattr(_pycc(), "compiler", None)
+    flags = getattr(compiler, "Flags", None)
+    if flags is None or "release_gil" not in getattr(flags, "options", {}):
+        raise KernelBuildError(
+            "numba.pycc.compiler.Flags (with a release_gil option) is gone from this numba"
+        )
+    return flags
+
+
 @contextmanager
 def _releasing_the_gil() -> Iterator[None]:
     """Make numba's ahead-of-time compiler build wrappers that release the GIL.
@@ -388,20 +418,34 @@ def _releasing_the_gil() -> Iterator[None]:
     another counts. ``numba.pycc`` has no option for it; its compiler takes
     the flags of every export from ``numba.pycc.compiler.Flags``, so that name
     is given a subclass that sets ``release_gil`` for the time of the build.
+
+    That is numba's internal, so it is guarded both ways: before the build,
+    the name and its ``release_gil`` option must be there (:func:`_pycc_flags`);
+    after it, the compiler must have made its flags from the subclass. Else
+    :class:`KernelBuildError` is raised and nothing is installed (``check``
+    then counts with numba's kernels, which release the GIL), rather than a
+    module whose kernels would silently hold it. The tests check both.
     """
+    plain = _pycc_flags()
     compiler: Any = importlib.import_module("numba.pycc.compiler")
-    plain = compiler.Flags
+    made: list[int] = []
 
     class Releasing(plain):  # type: ignore[misc, valid-type]
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self.release_gil = True
+            made.append(1)
 
     compiler.Flags = Releasing
     try:
         yield
     finally:
         compiler.Flags = plain
+    if not made:
+        raise KernelBuildError(
+            "numba's ahead-of-time compiler no longer reads numba.pycc.compiler.Flags: "
+            "its kernels would hold the GIL"
+        )
 
 
 def build(folder: Path | None = None) -> Path:
@@ -420,9 +464,7 @@ def build(folder: Path | None = None) -> Path:
         OSError: the folder cannot be written.
         Exception: whatever numba's compiler raises (no C compiler, say).
     """
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # numba.pycc is "pending deprecation"
-        pycc: Any = importlib.import_module("numba.pycc")
+    pycc = _pycc()
 
     from csp_sudoku._kernels import rows, sudoku9
 
@@ -439,8 +481,7 @@ def build(folder: Path | None = None) -> Path:
         for export, (kernel_module, function) in EXPORTS.items():
             py_func = getattr(kernels[kernel_module], function).py_func
             cc.export(export, signatures[export])(py_func)
-        with warnings.catch_warnings(), _releasing_the_gil():
-            warnings.simplefilter("ignore")
+        with _releasing_the_gil():
             cc.compile()
         built = next(Path(tmp).glob(f"{name}*"))
         digest = Path(tmp) / ("digest" + DIGEST_SUFFIX)
