@@ -10,7 +10,7 @@ fi
 if ! .venv/bin/python -c "import csp_sudoku, pytest, hypothesis, mypy, ruff" >/dev/null 2>&1 \
    || [ pyproject.toml -nt .venv/.installed ]; then
   .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e ".[dev]"
+  .venv/bin/python -m pip install --quiet -e ".[dev,compile]"
   touch .venv/.installed
 fi
 # Byte-compile the package, as pip does for a regular install: an editable install is
