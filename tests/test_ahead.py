@@ -4,6 +4,7 @@ refused instead of read, stale builds left unused, and a ``check`` run with no n
 
 from __future__ import annotations
 
+import inspect
 import os
 import shutil
 import subprocess
@@ -243,7 +244,7 @@ def test_the_gil_hook_finds_numbas_internals() -> None:
     with ahead._releasing_the_gil():
         made = compiler.Flags()
     assert made.release_gil and compiler.Flags is flags
-    assert "Flags()" in __import__("inspect").getsource(compiler)  # the compiler makes them so
+    assert "Flags()" in inspect.getsource(compiler)  # the compiler makes them so
 
 
 def test_the_gil_hook_refuses_a_compiler_that_ignores_it(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -35,7 +35,7 @@ class _NoScipyLinalg(MetaPathFinder):
         return None
 
 
-def init_numba_target() -> None:
+def init_numba_target() -> bool:
     """Start numba's CPU target now, without its BLAS probe.
 
     numba's first call of a kernel, even one loaded from the disk cache, loads
@@ -48,19 +48,26 @@ def init_numba_target() -> None:
     BLAS (``np.dot`` and the ``np.linalg`` functions load BLAS when they are
     compiled, as before). Nothing is done when the target is already up or
     ``scipy.linalg`` is already loaded.
+
+    It relies on numba internals (``cpu_target.target_context.refresh``, the
+    module ``numba.np.arraymath``): with a numba that changed them, the
+    target starts at the first call as numba does it (the probe included:
+    slower, the same answers). Returns whether the target was started here
+    without the probe; the tests check that it is, in a fresh interpreter.
     """
     if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
-        return
+        return False
     from numba.core.registry import cpu_target
 
     blocker = _NoScipyLinalg()
     sys.meta_path.insert(0, blocker)
     try:
         cpu_target.target_context.refresh()
-    except ImportError:  # a numba that needs scipy.linalg to start: the first call starts it
-        pass
+    except (ImportError, AttributeError):  # a numba that needs scipy.linalg, or changed
+        return False
     finally:
         sys.meta_path.remove(blocker)
+    return "numba.np.arraymath" in sys.modules and "scipy.linalg" not in sys.modules
 
 
 def frozen(a: NDArray[Any], dtype: type[np.generic]) -> NDArray[Any]:
@@ -85,7 +92,9 @@ def direct_entry(kernel: Any, args: tuple[Any, ...]) -> Callable[..., Any]:
     the compiled version's entry point directly (it still converts the
     arguments, and raises on a wrong type like the dispatcher). ``kernel`` is
     called once with ``args`` (compiled now, or loaded from the disk cache).
-    A numba without ``overloads`` / ``entry_point`` gets the dispatcher itself.
+    A numba without ``overloads`` / ``entry_point`` (numba internals) gets
+    the dispatcher itself: slower, the same answers; a test fails on such a
+    numba rather than let it pass unseen.
     """
     import numba
 

@@ -98,21 +98,36 @@ def _start(puzzle: Puzzle, metrics: list[str], seed: int) -> subprocess.Popen[by
 def _cold_and_writable() -> bool:
     """True when numba's cache holds neither probe kernel and can be written.
 
-    Reads numba's cache object of each probe kernel (``_cache``, private: a
-    numba without it, or with caching off, gets no helper).
+    False too when numba's cache cannot be read this way (see
+    :func:`_probe_files`): no helper then, the safe side.
+    """
+    try:
+        return all(
+            not os.path.exists(index) and os.access(folder, os.W_OK)
+            for index, folder in _probe_files()
+        )
+    except (AttributeError, OSError):
+        return False
+
+
+def _probe_files() -> list[tuple[str, str]]:
+    """For each probe kernel: numba's index file for it and the folder that holds it.
+
+    Read from numba's cache object of the kernel (``_cache._cache_file._index_path``
+    and ``_cache._cache_path``: numba internals; the tests call this function
+    directly, so that a numba that renames them fails a test instead of
+    silently never starting a helper).
+
+    Raises:
+        AttributeError: this numba keeps its cache otherwise (or caching is off).
     """
     import importlib
 
-    try:
-        for module, name in _PROBES:
-            cache = getattr(importlib.import_module(module), name)._cache
-            if os.path.exists(cache._cache_file._index_path):
-                return False
-            if not os.access(cache._cache_path, os.W_OK):
-                return False
-    except (AttributeError, OSError):
-        return False
-    return True
+    files = []
+    for module, name in _PROBES:
+        cache = getattr(importlib.import_module(module), name)._cache
+        files.append((str(cache._cache_file._index_path), str(cache._cache_path)))
+    return files
 
 
 def _main(argv: list[str]) -> int:
