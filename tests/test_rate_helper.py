@@ -99,3 +99,37 @@ def test_an_empty_numba_cache_is_seen_as_cold(tmp_path: object) -> None:
         check=True,
     )
     assert done.stdout.strip() == "True"
+
+
+LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+def _rate_se(cache: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "csp_sudoku", "rate", "--metric", "se", "-q", LINE],
+        env={**os.environ, "NUMBA_CACHE_DIR": cache},
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+
+
+def test_a_first_rating_says_once_that_it_compiles(tmp_path: object) -> None:
+    """On an empty numba cache (seconds of compiling) one line says so; once cached, none."""
+    cold = _rate_se(str(tmp_path))
+    assert cold.stderr.splitlines() == [_helper.COMPILING_NOTE]
+    warm = _rate_se(str(tmp_path))
+    assert warm.stderr == "" and warm.stdout == cold.stdout
+
+
+def test_compile_warm_rates_with_se(
+    built_kernels: object, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``compile --warm`` (what scripts/setup.sh runs) rates a hard puzzle with se."""
+    from csp_sudoku._kernels import ahead
+
+    monkeypatch.setenv(ahead.DIR_ENV, str(built_kernels))
+    assert main(["compile", "--warm"]) == 0
+    out = capsys.readouterr().out
+    assert "warmed: numba's kernels of the se metric (a puzzle rated 11.1)" in out

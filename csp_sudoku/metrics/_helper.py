@@ -29,6 +29,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, cast
 
 from csp_sudoku.core.names import MetricName
@@ -60,6 +63,20 @@ def rate_all(
     def one(m: str) -> dict[str, Any]:
         return rate(puzzle, cast(MetricName, m), runs=runs, seed=seed, **params).to_dict()
 
+    with _saying_when_compiling():
+        return _rate_all(puzzle, metrics, one, runs=runs, params=params, seed=seed)
+
+
+def _rate_all(
+    puzzle: Puzzle,
+    metrics: list[str],
+    one: Any,
+    *,
+    runs: int | None,
+    seed: int,
+    params: dict[str, Any],
+) -> list[dict[str, Any]]:
+    """:func:`rate_all`'s work (``one`` rates one metric)."""
     helper = None
     if runs is None and not params:
         helper = _start(puzzle, metrics, seed)
@@ -76,6 +93,56 @@ def rate_all(
     finally:
         helper.wait()
     return [row if row is not None else one(m) for row, m in zip(rows, metrics, strict=True)]
+
+
+#: What is said, once, when numba is still compiling a second after the first rating began.
+COMPILING_NOTE = (
+    "csp-sudoku: note: compiling kernels (first run on this machine; cached for later runs) ..."
+)
+#: How long the first rating may compile before the note is given, in seconds.
+NOTE_AFTER = 1.0
+
+
+@contextmanager
+def _saying_when_compiling() -> Iterator[None]:
+    """Give :data:`COMPILING_NOTE` on the ``csp_sudoku`` logger if numba compiles for over a second.
+
+    A first rating on an empty numba cache compiles for 5-45 s with nothing
+    on the screen; a warm one loads the kernels in well under a second and
+    says nothing. numba's compile events (``numba.core.event``) tell whether
+    it is compiling when :data:`NOTE_AFTER` has passed; a numba without them
+    gets no note (the rating is the same).
+    """
+    try:
+        from numba.core import event
+
+        install, listener = event.install_listener, event.Listener
+    except (ImportError, AttributeError):  # pragma: no cover - a numba without the event API
+        yield
+        return
+    compiling = [0]
+
+    class _Counting(listener):  # type: ignore[misc, valid-type]
+        def on_start(self, ev: Any) -> None:
+            compiling[0] += 1
+
+        def on_end(self, ev: Any) -> None:
+            compiling[0] -= 1
+
+    def note() -> None:
+        if compiling[0] > 0:
+            import logging
+
+            logging.getLogger("csp_sudoku").warning(COMPILING_NOTE)
+
+    timer = threading.Timer(NOTE_AFTER, note)
+    timer.daemon = True
+    with install("numba:compile", _Counting()):
+        timer.start()
+        try:
+            yield
+        finally:
+            timer.cancel()
 
 
 def _start(puzzle: Puzzle, metrics: list[str], seed: int) -> subprocess.Popen[bytes] | None:
