@@ -7,14 +7,17 @@ first used (numpy is the one import of this package itself).
 
 :func:`init_numba_target` starts numba's CPU target without its BLAS probe;
 every kernel module calls it when imported, before any kernel runs.
-:func:`direct_entry` gives a hot path a kernel's compiled entry point. numba
+:func:`direct_entry` gives a hot path a kernel's compiled entry point;
+:func:`when_compiling` calls back when numba compiles for a while. numba
 is imported by this package's modules only.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from importlib.abc import MetaPathFinder
 from importlib.machinery import ModuleSpec
 from types import ModuleType
@@ -105,3 +108,48 @@ def direct_entry(kernel: Any, args: tuple[Any, ...]) -> Callable[..., Any]:
     except (AttributeError, KeyError):
         entry = kernel
     return entry
+
+
+@contextmanager
+def when_compiling(after: float, call: Callable[[], None]) -> Iterator[None]:
+    """Call ``call`` once if numba is compiling at some time from ``after`` seconds into the block.
+
+    So a command can say why its first run is slow (compiling, not working)
+    and say nothing when numba loads its kernels from the disk cache.
+    numba's compile events (``numba.core.event``, started only for a real
+    compile, not a cache load) tell whether it is compiling; a numba without
+    them gets no call.
+    """
+    try:
+        from numba.core import event
+
+        install, listener = event.install_listener, event.Listener
+    except (ImportError, AttributeError):  # pragma: no cover - a numba without the event API
+        yield
+        return
+    compiling = [0]
+
+    class _Counting(listener):  # type: ignore[misc, valid-type]
+        def on_start(self, ev: Any) -> None:
+            compiling[0] += 1
+
+        def on_end(self, ev: Any) -> None:
+            compiling[0] -= 1
+
+    done = threading.Event()
+
+    def watch() -> None:  # from `after` on, until the block ends: numba compiling?
+        if done.wait(after):
+            return
+        while compiling[0] <= 0:
+            if done.wait(0.05):
+                return
+        call()
+
+    watcher = threading.Thread(target=watch, name="csp_sudoku-compile-note", daemon=True)
+    with install("numba:compile", _Counting()):
+        watcher.start()
+        try:
+            yield
+        finally:
+            done.set()

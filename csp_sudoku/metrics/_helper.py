@@ -29,7 +29,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, cast
@@ -109,40 +108,17 @@ def _saying_when_compiling() -> Iterator[None]:
 
     A first rating on an empty numba cache compiles for 5-45 s with nothing
     on the screen; a warm one loads the kernels in well under a second and
-    says nothing. numba's compile events (``numba.core.event``) tell whether
-    it is compiling when :data:`NOTE_AFTER` has passed; a numba without them
-    gets no note (the rating is the same).
+    says nothing (see :func:`csp_sudoku._kernels.when_compiling`).
     """
-    try:
-        from numba.core import event
-
-        install, listener = event.install_listener, event.Listener
-    except (ImportError, AttributeError):  # pragma: no cover - a numba without the event API
-        yield
-        return
-    compiling = [0]
-
-    class _Counting(listener):  # type: ignore[misc, valid-type]
-        def on_start(self, ev: Any) -> None:
-            compiling[0] += 1
-
-        def on_end(self, ev: Any) -> None:
-            compiling[0] -= 1
+    from csp_sudoku._kernels import when_compiling
 
     def note() -> None:
-        if compiling[0] > 0:
-            import logging
+        import logging
 
-            logging.getLogger("csp_sudoku").warning(COMPILING_NOTE)
+        logging.getLogger("csp_sudoku").warning(COMPILING_NOTE)
 
-    timer = threading.Timer(NOTE_AFTER, note)
-    timer.daemon = True
-    with install("numba:compile", _Counting()):
-        timer.start()
-        try:
-            yield
-        finally:
-            timer.cancel()
+    with when_compiling(NOTE_AFTER, note):
+        yield
 
 
 def _start(puzzle: Puzzle, metrics: list[str], seed: int) -> subprocess.Popen[bytes] | None:
