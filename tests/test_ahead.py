@@ -288,3 +288,20 @@ def test_the_built_kernels_release_the_gil(built: ahead.Kernels9) -> None:
     inside = [t for t in stamps if start + 0.02 < t < end - 0.02]
     assert end - start > 0.1, f"the batch is too quick to tell ({end - start:.3f} s)"
     assert len(inside) >= 5, (end - start, len(inside))
+
+
+def test_compile_says_when_setuptools_is_missing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """numba's compiler needs setuptools at run time: the message names the extra to install."""
+    from csp_sudoku.cli import main
+
+    def no_setuptools(folder: Path | None = None) -> Path:
+        raise ImportError("No module named 'setuptools'", name="setuptools")
+
+    monkeypatch.setenv(ahead.DIR_ENV, str(tmp_path))
+    monkeypatch.setattr(ahead, "build", no_setuptools)
+    assert main(["compile"]) == 1
+    err = capsys.readouterr().err
+    assert "needs setuptools: pip install 'csp_sudoku[compile]'" in err
+    assert "check still works" in err
