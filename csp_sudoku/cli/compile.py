@@ -41,8 +41,8 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--warm",
         action="store_true",
-        help="also fill numba's cache with the se metric's kernels (about 45 s of compiling "
-        "the first time, about 1 s once cached), so a first `rate --metric se` starts at once",
+        help="also fill numba's cache with the se metric's kernels (about a minute of compiling "
+        "the first time, about 2 s once cached), so a first `rate --metric se` starts at once",
     )
     p.set_defaults(func=run)
 
