@@ -10,7 +10,7 @@ fi
 if ! .venv/bin/python -c "import csp_sudoku, pytest, hypothesis, mypy, ruff" >/dev/null 2>&1 \
    || [ pyproject.toml -nt .venv/.installed ]; then
   .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e ".[dev]"
+  .venv/bin/python -m pip install --quiet -e ".[dev,compile]"
   touch .venv/.installed
 fi
 # Byte-compile the package, as pip does for a regular install: an editable install is
@@ -19,5 +19,7 @@ fi
 .venv/bin/python -m compileall -q csp_sudoku >/dev/null
 # The 9x9 `check` kernels built ahead of time (a C compiler is needed; 5-10 s the first
 # time, nothing once built): `check` then starts without numba. Without them it still
-# works, with numba's kernels.
-.venv/bin/csp-sudoku compile >/dev/null || echo "note: the kernels were not built ahead of time; check uses numba's"
+# works, with numba's kernels. --warm fills numba's cache with the se metric's kernels
+# (about 45-60 s of compiling the first time, about 2 s once cached), so that the first
+# `rate --metric se` takes about a second instead of 5-45 s.
+.venv/bin/csp-sudoku compile --warm >/dev/null || echo "note: the kernels were not built ahead of time; check uses numba's"

@@ -4,6 +4,7 @@ refused instead of read, stale builds left unused, and a ``check`` run with no n
 
 from __future__ import annotations
 
+import inspect
 import os
 import shutil
 import subprocess
@@ -139,3 +140,168 @@ def test_the_auto_backend_counts_batches_with_the_built_kernels(
     bad[1, 0] = 12
     with pytest.raises(ParseError, match="row 1"):  # the fast backend's message
         auto.count_many(bad, g9, 2)
+
+
+def _damaged(kind: str, good: bytes, rng: np.random.Generator) -> bytes | None:
+    """The bytes of a damaged module of this ``kind`` (None: the digest file is removed)."""
+    if kind.startswith("truncated"):
+        return good[: int(kind.removeprefix("truncated-"))]
+    if kind == "random":
+        return rng.integers(0, 256, len(good), dtype=np.uint8).tobytes()
+    if kind == "empty":
+        return b""
+    if kind == "foreign":  # another extension module under the name
+        return Path(np.random.mtrand.__file__).read_bytes()
+    return None
+
+
+DAMAGE = ["truncated-100000", "truncated-330000", "random", "empty", "foreign", "no-digest"]
+
+
+@pytest.mark.parametrize("kind", DAMAGE)
+def test_a_damaged_build_is_never_loaded(built_kernels: Path, tmp_path: Path, kind: str) -> None:
+    """A truncated, overwritten, empty or foreign module (or one with no digest) is left
+    unused: ``check`` counts with numba's kernels (same output, same exit code) and says
+    so in one line; ``compile --status`` says it is damaged, without loading it."""
+    good_path = built_kernels / ahead.built_path().name
+    folder = tmp_path / "kernels"
+    folder.mkdir()
+    target = folder / good_path.name
+    bad = _damaged(kind, good_path.read_bytes(), np.random.default_rng(5))
+    target.write_bytes(good_path.read_bytes() if bad is None else bad)
+    if bad is not None:
+        shutil.copy(ahead.digest_path(good_path), ahead.digest_path(target))
+    lines = [*load_lines("17_clue.txt", limit=50), "x" * 81]
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(lines) + "\n")
+    env = {**os.environ, ahead.DIR_ENV: str(folder)}
+    env.pop(ahead.USE_ENV, None)
+    runs = {}
+    for name, where in (("good", str(built_kernels)), ("bad", str(folder))):
+        out = tmp_path / f"{name}.txt"
+        done = subprocess.run(
+            [sys.executable, "-m", "csp_sudoku", "check", str(src), "-o", str(out), "-q"],
+            env={**env, ahead.DIR_ENV: where},
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        runs[name] = (done.returncode, out.read_bytes(), done.stderr)
+    assert runs["bad"][:2] == runs["good"][:2] and runs["good"][0] == 2  # the bad line
+    said = [line for line in runs["bad"][2].splitlines() if line not in runs["good"][2]]
+    assert len(said) == 1 and "not used" in said[0] and str(target) in said[0], said
+    assert len(runs["bad"][2].splitlines()) == len(runs["good"][2].splitlines()) + 1
+    status = subprocess.run(
+        [sys.executable, "-m", "csp_sudoku", "compile", "--status"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert status.returncode == 1 and status.stdout.startswith("damaged: "), status
+    with pytest.raises(ImportError, match="checksum"):
+        ahead.load(target)
+
+
+def test_compile_builds_a_damaged_module_again(built_kernels: Path, tmp_path: Path) -> None:
+    """``compile`` (no --force) replaces a truncated module, and the new one loads."""
+    good_path = built_kernels / ahead.built_path().name
+    target = tmp_path / good_path.name
+    target.write_bytes(good_path.read_bytes()[:100_000])
+    shutil.copy(ahead.digest_path(good_path), ahead.digest_path(target))
+    env = {**os.environ, ahead.DIR_ENV: str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-m", "csp_sudoku", "compile"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if done.returncode != 0 and "C compiler" in done.stderr:  # pragma: no cover
+        pytest.skip(done.stderr)
+    assert done.returncode == 0 and "damaged" in done.stderr, done
+    assert ahead.damage(target) is None
+    assert ahead.load(target).count_batch(np.zeros((1, 81), np.int8), 2, 0).tolist() == [2]
+
+
+def test_the_digest_is_checked_in_about_a_millisecond(built_kernels: Path) -> None:
+    """Hashing the module at every load must not slow ``check``'s start (a loose bound)."""
+    import time
+
+    path = built_kernels / ahead.built_path().name
+    started = time.perf_counter()
+    for _ in range(10):
+        assert ahead.damage(path) is None
+    assert (time.perf_counter() - started) / 10 < 0.05
+
+
+def test_the_gil_hook_finds_numbas_internals() -> None:
+    """The build sets ``release_gil`` through ``numba.pycc.compiler.Flags``, an internal:
+    this fails (rather than building kernels that hold the GIL) when a numba renames it."""
+    compiler = ahead._pycc().compiler  # numba.pycc, without its deprecation warning
+    flags = ahead._pycc_flags()
+    assert flags is compiler.Flags and "release_gil" in flags.options
+    with ahead._releasing_the_gil():
+        made = compiler.Flags()
+    assert made.release_gil and compiler.Flags is flags
+    assert "Flags()" in inspect.getsource(compiler)  # the compiler makes them so
+
+
+def test_the_gil_hook_refuses_a_compiler_that_ignores_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No flags made from the subclass, or no such name: the build stops with a clear error."""
+    from csp_sudoku.core.errors import KernelBuildError
+
+    compiler = ahead._pycc().compiler
+
+    with pytest.raises(KernelBuildError, match="GIL"), ahead._releasing_the_gil():
+        pass  # a compiler that never made its flags from numba.pycc.compiler.Flags
+    monkeypatch.delattr(compiler, "Flags")
+    with pytest.raises(KernelBuildError, match="gone"):
+        ahead._pycc_flags()
+
+
+def test_the_built_kernels_release_the_gil(built: ahead.Kernels9) -> None:
+    """While one thread is inside a long ``count_batch``, this one runs Python.
+
+    Not a speed ratio: a kernel that holds the GIL lets no Python run at all
+    during its call, so no time stamp of this thread falls inside it.
+    """
+    import threading
+    import time
+
+    batch = np.tile(_batch(load_lines("forum_hardest_1106.txt", step=1)), (8, 1))
+    span: list[float] = []
+
+    def count() -> None:
+        span.append(time.perf_counter())
+        built.count_batch(batch, 2, 0)
+        span.append(time.perf_counter())
+
+    worker = threading.Thread(target=count)
+    stamps: list[float] = []
+    worker.start()
+    while worker.is_alive():
+        stamps.append(time.perf_counter())
+        time.sleep(0.0005)
+    worker.join()
+    start, end = span
+    inside = [t for t in stamps if start + 0.02 < t < end - 0.02]
+    assert end - start > 0.1, f"the batch is too quick to tell ({end - start:.3f} s)"
+    assert len(inside) >= 5, (end - start, len(inside))
+
+
+def test_compile_says_when_setuptools_is_missing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """numba's compiler needs setuptools at run time: the message names the extra to install."""
+    from csp_sudoku.cli import main
+
+    def no_setuptools(folder: Path | None = None) -> Path:
+        raise ImportError("No module named 'setuptools'", name="setuptools")
+
+    monkeypatch.setenv(ahead.DIR_ENV, str(tmp_path))
+    monkeypatch.setattr(ahead, "build", no_setuptools)
+    assert main(["compile"]) == 1
+    err = capsys.readouterr().err
+    assert "needs setuptools: pip install 'csp_sudoku[compile]'" in err
+    assert "check still works" in err

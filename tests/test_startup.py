@@ -106,7 +106,7 @@ def test_check_of_a_file_of_puzzles_uses_the_kernel(
 
     env = {ahead.USE_ENV: "0"}
     if built:
-        env = {ahead.DIR_ENV: str(request.getfixturevalue("built_kernels"))}
+        env = {ahead.DIR_ENV: str(request.getfixturevalue("built_kernels")), ahead.USE_ENV: "1"}
     path = tmp_path / "forty.txt"
     path.write_text(f"{LINE}\n" * 40)
     loaded, out = _modules_after(

@@ -7,14 +7,17 @@ first used (numpy is the one import of this package itself).
 
 :func:`init_numba_target` starts numba's CPU target without its BLAS probe;
 every kernel module calls it when imported, before any kernel runs.
-:func:`direct_entry` gives a hot path a kernel's compiled entry point. numba
+:func:`direct_entry` gives a hot path a kernel's compiled entry point;
+:func:`when_compiling` calls back when numba compiles for a while. numba
 is imported by this package's modules only.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from importlib.abc import MetaPathFinder
 from importlib.machinery import ModuleSpec
 from types import ModuleType
@@ -35,7 +38,7 @@ class _NoScipyLinalg(MetaPathFinder):
         return None
 
 
-def init_numba_target() -> None:
+def init_numba_target() -> bool:
     """Start numba's CPU target now, without its BLAS probe.
 
     numba's first call of a kernel, even one loaded from the disk cache, loads
@@ -48,19 +51,26 @@ def init_numba_target() -> None:
     BLAS (``np.dot`` and the ``np.linalg`` functions load BLAS when they are
     compiled, as before). Nothing is done when the target is already up or
     ``scipy.linalg`` is already loaded.
+
+    It relies on numba internals (``cpu_target.target_context.refresh``, the
+    module ``numba.np.arraymath``): with a numba that changed them, the
+    target starts at the first call as numba does it (the probe included:
+    slower, the same answers). Returns whether the target was started here
+    without the probe; the tests check that it is, in a fresh interpreter.
     """
     if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
-        return
+        return False
     from numba.core.registry import cpu_target
 
     blocker = _NoScipyLinalg()
     sys.meta_path.insert(0, blocker)
     try:
         cpu_target.target_context.refresh()
-    except ImportError:  # a numba that needs scipy.linalg to start: the first call starts it
-        pass
+    except (ImportError, AttributeError):  # a numba that needs scipy.linalg, or changed
+        return False
     finally:
         sys.meta_path.remove(blocker)
+    return "numba.np.arraymath" in sys.modules and "scipy.linalg" not in sys.modules
 
 
 def frozen(a: NDArray[Any], dtype: type[np.generic]) -> NDArray[Any]:
@@ -85,7 +95,9 @@ def direct_entry(kernel: Any, args: tuple[Any, ...]) -> Callable[..., Any]:
     the compiled version's entry point directly (it still converts the
     arguments, and raises on a wrong type like the dispatcher). ``kernel`` is
     called once with ``args`` (compiled now, or loaded from the disk cache).
-    A numba without ``overloads`` / ``entry_point`` gets the dispatcher itself.
+    A numba without ``overloads`` / ``entry_point`` (numba internals) gets
+    the dispatcher itself: slower, the same answers; a test fails on such a
+    numba rather than let it pass unseen.
     """
     import numba
 
@@ -96,3 +108,48 @@ def direct_entry(kernel: Any, args: tuple[Any, ...]) -> Callable[..., Any]:
     except (AttributeError, KeyError):
         entry = kernel
     return entry
+
+
+@contextmanager
+def when_compiling(after: float, call: Callable[[], None]) -> Iterator[None]:
+    """Call ``call`` once if numba is compiling at some time from ``after`` seconds into the block.
+
+    So a command can say why its first run is slow (compiling, not working)
+    and say nothing when numba loads its kernels from the disk cache.
+    numba's compile events (``numba.core.event``, started only for a real
+    compile, not a cache load) tell whether it is compiling; a numba without
+    them gets no call.
+    """
+    try:
+        from numba.core import event
+
+        install, listener = event.install_listener, event.Listener
+    except (ImportError, AttributeError):  # pragma: no cover - a numba without the event API
+        yield
+        return
+    compiling = [0]
+
+    class _Counting(listener):  # type: ignore[misc, valid-type]
+        def on_start(self, ev: Any) -> None:
+            compiling[0] += 1
+
+        def on_end(self, ev: Any) -> None:
+            compiling[0] -= 1
+
+    done = threading.Event()
+
+    def watch() -> None:  # from `after` on, until the block ends: numba compiling?
+        if done.wait(after):
+            return
+        while compiling[0] <= 0:
+            if done.wait(0.05):
+                return
+        call()
+
+    watcher = threading.Thread(target=watch, name="csp_sudoku-compile-note", daemon=True)
+    with install("numba:compile", _Counting()):
+        watcher.start()
+        try:
+            yield
+        finally:
+            done.set()

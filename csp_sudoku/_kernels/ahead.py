@@ -20,6 +20,16 @@ Python, against this numpy, for this CPU (all in its file name, :func:`key`);
 otherwise (never built, sources edited since, another machine) it answers
 None and the callers use numba's just-in-time kernels, which give the same
 answers. Tests compare the two on every shared data set.
+
+A built module is loaded only when its bytes are those :func:`build` wrote:
+a SHA-256 digest of the file is written beside it (:func:`digest_path`)
+after a build, and compared before the module is loaded. A damaged file (a
+disk full while it was copied, a truncated backup, a foreign file under the
+name) would otherwise crash the process that loads it (a bus error, exit
+135) or fail inside numpy's C interface; it is left unloaded instead, with
+one line on the ``csp_sudoku`` logger (printed on stderr when nothing else
+handles it), and ``csp-sudoku compile`` builds it again. Hashing the file
+costs about a millisecond at load.
 """
 
 from __future__ import annotations
@@ -43,7 +53,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku._kernels import frozen as frozen
-from csp_sudoku.core.errors import ArgumentError
+from csp_sudoku.core.errors import ArgumentError, KernelBuildError
 
 #: The kernels built ahead of time: exported name -> (kernel module, function). Their
 #: argument types are those the callers pass (:func:`_signatures`).
@@ -124,6 +134,48 @@ def built_path() -> Path:
     return directory() / _file_name()
 
 
+#: The suffix of the file beside a built module that holds its SHA-256 digest.
+DIGEST_SUFFIX = ".sha256"
+
+
+def digest_path(path: Path) -> Path:
+    """The file beside the module at ``path`` that holds its digest (written by :func:`build`)."""
+    return path.with_name(path.name + DIGEST_SUFFIX)
+
+
+def _sha256(path: Path) -> str:
+    """The SHA-256 digest of the file at ``path``, in hex."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _settle(path: Path) -> None:
+    """Flush the file at ``path`` to disk, so a crash after it is renamed leaves it whole."""
+    with open(path, "rb+") as fh:
+        os.fsync(fh.fileno())
+
+
+def damage(path: Path) -> str | None:
+    """Why the module at ``path`` must not be loaded, or None when its bytes are those built.
+
+    Loading an extension module runs its code: a truncated or foreign file
+    may crash the process (a bus error) instead of raising. So the file's
+    digest is compared with the one :func:`build` wrote beside it; a file
+    with no digest beside it (built by an older version, copied alone) is
+    not trusted either.
+    """
+    try:
+        want = digest_path(path).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return "it has no checksum beside it"
+    try:
+        got = _sha256(path)
+    except OSError as err:
+        return f"it cannot be read ({err.strerror or err})"
+    if got != want:
+        return "it does not match its checksum (damaged or replaced)"
+    return None
+
+
 class Kernels9:
     """The built module's kernels, each behind a check of its arguments' types.
 
@@ -198,8 +250,9 @@ def _need(a: Any, dtype: type[np.generic], ndim: int) -> None:
 def module() -> Kernels9 | None:
     """The built kernels, loaded (once per process); None when none was built for these sources.
 
-    None too when :data:`USE_ENV` is ``0``, or the file does not load (it is
-    then left alone: :func:`build` replaces it).
+    None too when :data:`USE_ENV` is ``0``, or the file is damaged or does
+    not load (it is then left alone, with one line on the ``csp_sudoku``
+    logger for a damaged one: :func:`build` replaces it).
     """
     if _LOADED:
         return _LOADED[0]
@@ -215,17 +268,48 @@ def _load() -> Kernels9 | None:
         return None
     try:
         path = built_path()
-        return load(path) if path.is_file() else None
+        if not path.is_file():
+            return None
+        reason = damage(path)
+        if reason is not None:
+            _note_damaged(path, reason)
+            return None
+        return _exec(path)
     except (ImportError, OSError, RuntimeError):  # unreadable, no home folder: numba's kernels
         return None
 
 
+def _note_damaged(path: Path, reason: str) -> None:
+    """Say, in one line on the ``csp_sudoku`` logger, that the module at ``path`` is not used.
+
+    With no logging set up (the command line), Python prints a warning of a
+    logger on stderr as it is; an application that sets up logging gets it
+    there. ``logging`` is imported here only: most runs never need it.
+    """
+    import logging
+
+    logging.getLogger("csp_sudoku").warning(
+        "csp-sudoku: note: the kernels built ahead of time at %s are not used: %s; "
+        "numba's kernels count instead (`csp-sudoku compile` builds them again)",
+        path,
+        reason,
+    )
+
+
 def load(path: Path) -> Kernels9:
-    """The module built at ``path`` (by :func:`build`), loaded.
+    """The module built at ``path`` (by :func:`build`), loaded, once its digest is checked.
 
     Raises:
-        ImportError: it does not load.
+        ImportError: it is damaged (see :func:`damage`) or does not load.
     """
+    reason = damage(path)
+    if reason is not None:
+        raise ImportError(f"{path}: {reason}")
+    return _exec(path)
+
+
+def _exec(path: Path) -> Kernels9:
+    """The module at ``path`` loaded (its digest checked by the caller)."""
     name = path.name.split(".", 1)[0]
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
@@ -295,6 +379,36 @@ def _signatures() -> dict[str, Any]:
     }
 
 
+def _pycc() -> Any:
+    """``numba.pycc``, imported without its one warning (it is "pending deprecation").
+
+    Only that warning is silenced: any other one (from numba, setuptools,
+    the C compiler's driver) is shown as usual.
+    """
+    from numba.core.errors import NumbaPendingDeprecationWarning
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings(
+            "ignore", ".*pycc.*pending deprecation", NumbaPendingDeprecationWarning
+        )
+        return importlib.import_module("numba.pycc")
+
+
+def _pycc_flags() -> Any:
+    """``numba.pycc.compiler.Flags``, checked: the class whose ``release_gil`` the build sets.
+
+    Raises:
+        KernelBuildError: the name is gone, or its class has no ``release_gil`` option.
+    """
+    compiler: Any = getattr(_pycc(), "compiler", None)
+    flags = getattr(compiler, "Flags", None)
+    if flags is None or "release_gil" not in getattr(flags, "options", {}):
+        raise KernelBuildError(
+            "numba.pycc.compiler.Flags (with a release_gil option) is gone from this numba"
+        )
+    return flags
+
+
 @contextmanager
 def _releasing_the_gil() -> Iterator[None]:
     """Make numba's ahead-of-time compiler build wrappers that release the GIL.
@@ -304,20 +418,34 @@ def _releasing_the_gil() -> Iterator[None]:
     another counts. ``numba.pycc`` has no option for it; its compiler takes
     the flags of every export from ``numba.pycc.compiler.Flags``, so that name
     is given a subclass that sets ``release_gil`` for the time of the build.
+
+    That is numba's internal, so it is guarded both ways: before the build,
+    the name and its ``release_gil`` option must be there (:func:`_pycc_flags`);
+    after it, the compiler must have made its flags from the subclass. Else
+    :class:`KernelBuildError` is raised and nothing is installed (``check``
+    then counts with numba's kernels, which release the GIL), rather than a
+    module whose kernels would silently hold it. The tests check both.
     """
+    plain = _pycc_flags()
     compiler: Any = importlib.import_module("numba.pycc.compiler")
-    plain = compiler.Flags
+    made: list[int] = []
 
     class Releasing(plain):  # type: ignore[misc, valid-type]
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self.release_gil = True
+            made.append(1)
 
     compiler.Flags = Releasing
     try:
         yield
     finally:
         compiler.Flags = plain
+    if not made:
+        raise KernelBuildError(
+            "numba's ahead-of-time compiler no longer reads numba.pycc.compiler.Flags: "
+            "its kernels would hold the GIL"
+        )
 
 
 def build(folder: Path | None = None) -> Path:
@@ -326,17 +454,17 @@ def build(folder: Path | None = None) -> Path:
     It goes to :func:`directory` unless ``folder`` is given (then it is loaded
     with :func:`load`).
     Takes about 5-10 s and a C compiler (numba's ahead-of-time compiler links
-    a small C part with the system's compiler). The file is written beside its
-    final name and moved there, so a process that loads it meanwhile sees the
-    old file or the new one, never half of one.
+    a small C part with the system's compiler). The file and its digest
+    (:func:`digest_path`) are each written beside their final name and moved
+    there, so a process that loads it meanwhile sees a whole file, old or new;
+    between the two moves it sees the new module with the old digest, and
+    leaves it unused for that run.
 
     Raises:
         OSError: the folder cannot be written.
         Exception: whatever numba's compiler raises (no C compiler, say).
     """
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # numba.pycc is "pending deprecation"
-        pycc: Any = importlib.import_module("numba.pycc")
+    pycc = _pycc()
 
     from csp_sudoku._kernels import rows, sudoku9
 
@@ -353,9 +481,13 @@ def build(folder: Path | None = None) -> Path:
         for export, (kernel_module, function) in EXPORTS.items():
             py_func = getattr(kernels[kernel_module], function).py_func
             cc.export(export, signatures[export])(py_func)
-        with warnings.catch_warnings(), _releasing_the_gil():
-            warnings.simplefilter("ignore")
+        with _releasing_the_gil():
             cc.compile()
         built = next(Path(tmp).glob(f"{name}*"))
+        digest = Path(tmp) / ("digest" + DIGEST_SUFFIX)
+        digest.write_text(_sha256(built) + "\n", encoding="ascii")
+        _settle(built)
+        _settle(digest)
         os.replace(built, final)
+        os.replace(digest, digest_path(final))
     return final

@@ -141,3 +141,8 @@ class RenderError(SudokuError):
 
 class ReportError(SudokuError):
     """A report that cannot be made (no puzzles, unknown format, unknown metric)."""
+
+
+class KernelBuildError(SudokuError, RuntimeError):
+    """The kernels cannot be built ahead of time as they must be (numba's ahead-of-time
+    compiler changed); ``check`` then counts with numba's kernels."""

@@ -29,6 +29,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, cast
 
 from csp_sudoku.core.names import MetricName
@@ -60,6 +62,20 @@ def rate_all(
     def one(m: str) -> dict[str, Any]:
         return rate(puzzle, cast(MetricName, m), runs=runs, seed=seed, **params).to_dict()
 
+    with _saying_when_compiling():
+        return _rate_all(puzzle, metrics, one, runs=runs, params=params, seed=seed)
+
+
+def _rate_all(
+    puzzle: Puzzle,
+    metrics: list[str],
+    one: Any,
+    *,
+    runs: int | None,
+    seed: int,
+    params: dict[str, Any],
+) -> list[dict[str, Any]]:
+    """:func:`rate_all`'s work (``one`` rates one metric)."""
     helper = None
     if runs is None and not params:
         helper = _start(puzzle, metrics, seed)
@@ -76,6 +92,33 @@ def rate_all(
     finally:
         helper.wait()
     return [row if row is not None else one(m) for row, m in zip(rows, metrics, strict=True)]
+
+
+#: What is said, once, when numba is still compiling a second after the first rating began.
+COMPILING_NOTE = (
+    "csp-sudoku: note: compiling kernels (first run on this machine; cached for later runs) ..."
+)
+#: How long the first rating may compile before the note is given, in seconds.
+NOTE_AFTER = 1.0
+
+
+@contextmanager
+def _saying_when_compiling() -> Iterator[None]:
+    """Give :data:`COMPILING_NOTE` on the ``csp_sudoku`` logger if numba compiles for over a second.
+
+    A first rating on an empty numba cache compiles for 5-45 s with nothing
+    on the screen; a warm one loads the kernels in well under a second and
+    says nothing (see :func:`csp_sudoku._kernels.when_compiling`).
+    """
+    from csp_sudoku._kernels import when_compiling
+
+    def note() -> None:
+        import logging
+
+        logging.getLogger("csp_sudoku").warning(COMPILING_NOTE)
+
+    with when_compiling(NOTE_AFTER, note):
+        yield
 
 
 def _start(puzzle: Puzzle, metrics: list[str], seed: int) -> subprocess.Popen[bytes] | None:
@@ -98,21 +141,36 @@ def _start(puzzle: Puzzle, metrics: list[str], seed: int) -> subprocess.Popen[by
 def _cold_and_writable() -> bool:
     """True when numba's cache holds neither probe kernel and can be written.
 
-    Reads numba's cache object of each probe kernel (``_cache``, private: a
-    numba without it, or with caching off, gets no helper).
+    False too when numba's cache cannot be read this way (see
+    :func:`_probe_files`): no helper then, the safe side.
+    """
+    try:
+        return all(
+            not os.path.exists(index) and os.access(folder, os.W_OK)
+            for index, folder in _probe_files()
+        )
+    except (AttributeError, OSError):
+        return False
+
+
+def _probe_files() -> list[tuple[str, str]]:
+    """For each probe kernel: numba's index file for it and the folder that holds it.
+
+    Read from numba's cache object of the kernel (``_cache._cache_file._index_path``
+    and ``_cache._cache_path``: numba internals; the tests call this function
+    directly, so that a numba that renames them fails a test instead of
+    silently never starting a helper).
+
+    Raises:
+        AttributeError: this numba keeps its cache otherwise (or caching is off).
     """
     import importlib
 
-    try:
-        for module, name in _PROBES:
-            cache = getattr(importlib.import_module(module), name)._cache
-            if os.path.exists(cache._cache_file._index_path):
-                return False
-            if not os.access(cache._cache_path, os.W_OK):
-                return False
-    except (AttributeError, OSError):
-        return False
-    return True
+    files = []
+    for module, name in _PROBES:
+        cache = getattr(importlib.import_module(module), name)._cache
+        files.append((str(cache._cache_file._index_path), str(cache._cache_path)))
+    return files
 
 
 def _main(argv: list[str]) -> int:

@@ -1,0 +1,47 @@
+"""The numba internals csp_sudoku leans on, each checked so that a numba that changes
+them fails here (every use has a fallback at run time that would hide the change).
+
+The others are checked where they are used: ``numba.pycc.compiler.Flags`` by
+tests/test_ahead.py, numba's cache files by tests/test_rate_helper.py.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numba
+import numpy as np
+
+
+def test_the_target_starts_without_the_blas_probe() -> None:
+    """``init_numba_target`` (``cpu_target.target_context.refresh`` with scipy.linalg
+    blocked) starts the target in a fresh interpreter, and a kernel then runs
+    without scipy.linalg ever being imported."""
+    code = (
+        "import sys\n"
+        "from csp_sudoku._kernels import init_numba_target\n"
+        "started = init_numba_target()\n"
+        "from csp_sudoku._kernels import sudoku9\n"
+        "import numpy as np\n"
+        "sudoku9.count_batch(np.zeros((1, 81), np.int8), 2, 0)\n"
+        "print(started, 'numba.np.arraymath' in sys.modules, 'scipy.linalg' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True
+    )
+    assert done.stdout.split() == ["True", "True", "False"]
+
+
+def test_direct_entry_bypasses_the_dispatcher() -> None:
+    """``overloads[types].entry_point`` is still there: the hot path gets the compiled
+    entry point, not the dispatcher it falls back to."""
+    from csp_sudoku._kernels import direct_entry, sudoku9
+    from csp_sudoku.backends.fast import BUDGET9
+
+    args = (b"." * 81, 2, BUDGET9)
+    entry = direct_entry(sudoku9.count_text, args)
+    assert entry is not sudoku9.count_text
+    types = tuple(numba.typeof(a) for a in args)
+    assert entry is sudoku9.count_text.overloads[types].entry_point
+    assert np.asarray(entry(*args)).tolist() == np.asarray(sudoku9.count_text(*args)).tolist()
