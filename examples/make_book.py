@@ -6,7 +6,9 @@ of Hunt, Pong and Tucker and with the oracle metric of Fletcher, Johnson and
 Morrison, and the book is sorted from easiest to hardest. The text file lists,
 per puzzle, its number, the puzzle line, the clue count, the ratings and the
 seed that regenerates it; when csp_sudoku.tools.render is installed (matplotlib) a
-PDF with solution pages is written too.
+PDF is written too: a cover page with the title, the puzzles captioned the way
+``csp-sudoku render`` captions records (number, level, metric and score), and
+solution pages.
 
 Usage:
     .venv/bin/python examples/make_book.py --count 24 --symmetry rot180 --seed 1 --out book
@@ -72,11 +74,12 @@ def main() -> None:
     if args.no_pdf:
         return
     try:
-        from csp_sudoku.tools.render import render_book
+        from csp_sudoku.tools.render import caption_fields, default_caption, render_book
     except ImportError as err:  # matplotlib missing
         print(f"no PDF: {err}")
         return
-    titles = [f"{i}. {g.ratings['rounds'].level}" for i, g in enumerate(book, 1)]
+    # the same captions as `csp-sudoku render` gives these records (first metric: rounds)
+    titles = [default_caption(caption_fields(g.to_dict(), i)) for i, g in enumerate(book, 1)]
     files = render_book(
         [g.puzzle for g in book],
         f"{args.out}.pdf",

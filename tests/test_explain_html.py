@@ -290,3 +290,27 @@ def test_browser_test_skips_without_chromium(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(shutil, "which", lambda name: None)
     with pytest.raises(pytest.skip.Exception, match="no chromium binary found"):
         _browser(["--dump-dom"], "file:///nowhere.html")
+
+
+def test_legend_lists_exactly_the_colours_the_drawing_uses(hard_path: SolvePath) -> None:
+    """The page's legend and the step drawing come from one table (MARKS): the
+    legend shows exactly MARKS' colours, each the colour of its class's style,
+    and every coloured mark class the steps draw (subsets and chains) is in the
+    legend (no swatch for a mark never drawn, no drawn mark without a swatch)."""
+    from csp_sudoku.tools import explain_view as ev
+
+    page = ev.html_page(solve_path(parse_line(SUBSETS), ("singles", "subsets")))
+    key = re.search(r'<div class="key">(.*?)</div>', page)
+    assert key is not None
+    legend = re.findall(r"(?:background:|solid )(#[0-9a-fA-F]{3,6})", key.group(1))
+    assert sorted(legend) == sorted(m.colour for m in ev.MARKS)
+    assert "#fde0e6" not in page  # the pink of a shading the drawing never made
+    rules = dict(re.findall(r"\.([a-z]+)\{([^}]*)\}", ev._STYLE))
+    for m in ev.MARKS:
+        assert m.colour in rules[m.cls]
+    drawn: set[str] = set()
+    for p in (solve_path(parse_line(SUBSETS), ("singles", "subsets")), hard_path):
+        drawn |= set(re.findall(r"class=(?:'|\\u0027)(\w+)", ev.html_page(p)))
+    text_and_lines = {"c", "g", "v", "lb", "n", "tn", "tk", "st"}
+    coloured = {c for c in drawn if c in rules} - text_and_lines
+    assert coloured == {m.cls for m in ev.MARKS}

@@ -1,7 +1,8 @@
-"""Rendering: well-formed PNG, SVG and PDF for every geometry."""
+"""Rendering: well-formed PNG, SVG and PDF for every geometry; books read back with pypdf."""
 
 from __future__ import annotations
 
+import contextlib
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -114,3 +115,175 @@ def test_cli_render(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["render", str(src), "-o", str(out), "--solutions", "--per-page", "2"]) == 0
     assert _pdf_pages(out) == 2
     assert str(out) in capsys.readouterr().out
+
+
+# --- books from records: captions, cover, page numbers, fonts, dpi ----------------------
+
+#: A ``generate``-style record and a ``rate``-style flat row of the same puzzle.
+RECORD = {
+    "puzzle": EASY,
+    "clues": 30,
+    "seed": 7,
+    "ratings": {"se": {"score": 8.3, "level": "hard", "details": {"hardest": "X-Wing"}}},
+}
+RATE_ROW = {"puzzle": EASY, "metric": "rounds", "score": 5.0, "level": "Easy"}
+
+
+def _pdf(path: Path) -> list[str]:
+    """The text of every page, read back with pypdf."""
+    pypdf = pytest.importorskip("pypdf")
+    return [page.extract_text() for page in pypdf.PdfReader(path).pages]
+
+
+def _write_jsonl(path: Path, records: list[dict[str, object]]) -> Path:
+    import json
+
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+def test_default_caption_from_a_record() -> None:
+    from csp_sudoku.tools.render import caption_fields, default_caption
+
+    assert (
+        default_caption(caption_fields(RECORD, 12)) == "12 \u00b7 hard \u00b7 se 8.3 \u00b7 X-Wing"
+    )
+    assert default_caption(caption_fields(RATE_ROW, 3)) == "3 \u00b7 Easy \u00b7 rounds 5"
+    # CSV cells are text: numbers and JSON cells are decoded
+    csv_row = {"metric": "oracle", "score": "2.345", "level": "medium", "clues": "25"}
+    values = caption_fields(csv_row, 1)
+    assert values["score"] == 2.345 and values["clues"] == 25
+    assert default_caption(values) == "1 \u00b7 medium \u00b7 oracle 2.35"
+    mdrt = {"ratings": '{"mdrt": {"score": 2, "level": "pairs", '
+            '"details": {"hardest_techniques": ["naked pair", "hidden pair"]}}}'}  # fmt: skip
+    assert default_caption(caption_fields(mdrt, 2)) == (
+        "2 \u00b7 pairs \u00b7 mdrt 2 \u00b7 naked pair/hidden pair"
+    )
+    assert default_caption(caption_fields({}, 5)) == "5"  # a plain puzzle line
+
+
+def test_cli_book_from_records(tmp_path: Path) -> None:
+    """Captions come from the records, the title is on a cover page only, every
+    page is numbered, the answer grids are smaller, and fonts are TrueType."""
+    import matplotlib
+
+    src = _write_jsonl(tmp_path / "book.jsonl", [RECORD, RATE_ROW, {"puzzle": EASY}])
+    plain = tmp_path / "plain.txt"
+    plain.write_text(EASY + "\n")
+    out = tmp_path / "book.pdf"
+    args = ["render", str(src), str(plain), "-o", str(out), "--solutions", "--title", "My Book"]
+    assert main(args) == 0
+    pages = _pdf(out)
+    assert len(pages) == 3  # cover, puzzles, solutions
+    assert "My Book" in pages[0] and "4 puzzles" in pages[0]
+    assert sum(text.count("My Book") for text in pages) == 1  # the title once
+    for k, text in enumerate(pages, start=1):
+        assert f"page {k} of 3" in text
+    lines = pages[1].splitlines()
+    assert "1 \u00b7 hard \u00b7 se 8.3 \u00b7 X-Wing" in lines
+    assert "2 \u00b7 Easy \u00b7 rounds 5" in lines
+    assert "3" in lines and "4" in lines  # no rating: the number alone
+    assert "Solutions" in pages[2] and "1 \u00b7 hard \u00b7 se 8.3 \u00b7 X-Wing" in pages[2]
+    assert matplotlib.rcParams["pdf.fonttype"] == 3  # set for the book only, not globally
+
+    # fonts: TrueType (Type0 over CIDFontType2), never Type 3
+    import pypdf
+
+    reader = pypdf.PdfReader(out)
+    kinds: set[str] = set()
+    for page in reader.pages:
+        for font in page["/Resources"]["/Font"].values():
+            font = font.get_object()
+            kinds.add(str(font["/Subtype"]))
+            for sub in font.get("/DescendantFonts", []):
+                kinds.add(str(sub.get_object()["/Subtype"]))
+    assert kinds and "/Type3" not in kinds
+    assert kinds <= {"/TrueType", "/Type0", "/CIDFontType2"}
+    assert b"/Type3" not in out.read_bytes()
+
+    # answer grids are smaller: the largest digit on a solution page is smaller
+    def largest_digit(page: object) -> float:
+        sizes = [0.0]
+
+        def visit(text: str, cm: object, tm: object, font: object, size: float) -> None:
+            if len(text.strip()) == 1 and text.strip().isdigit():
+                sizes.append(size)
+
+        page.extract_text(visitor_text=visit)  # type: ignore[attr-defined]
+        return max(sizes)
+
+    assert largest_digit(reader.pages[2]) < 0.8 * largest_digit(reader.pages[1])
+
+
+def test_cli_caption_format(tmp_path: Path) -> None:
+    src = _write_jsonl(tmp_path / "r.jsonl", [RECORD, RECORD])
+    out = tmp_path / "c.pdf"
+    fmt = "No. {n}: {level} ({ratings[se][score]:.2f}, {clues} clues, seed {seed})"
+    assert main(["render", str(src), "-o", str(out), "--caption", fmt]) == 0
+    (text,) = _pdf(out)
+    assert "No. 1: hard (8.30, 30 clues, seed 7)" in text
+    assert "No. 2: hard (8.30, 30 clues, seed 7)" in text
+    assert "page" not in text  # one page: no page number
+
+
+@pytest.mark.parametrize(
+    ("fmt", "says"),
+    [
+        ("{n} {nope}", "no field 'nope'"),
+        ("{n", "expected '}'"),
+        ("{level:.2f}", "bad --caption format"),
+        ("{ratings[xx]}", "bad --caption format"),
+        ("{n.real.x}", "bad --caption format"),
+    ],
+)
+def test_cli_bad_caption_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str, says: str
+) -> None:
+    src = _write_jsonl(tmp_path / "r.jsonl", [RECORD])
+    out = tmp_path / "bad.pdf"
+    assert main(["render", str(src), "-o", str(out), "--caption", fmt]) == 2
+    err = capsys.readouterr().err
+    assert says in err and "Traceback" not in err
+    assert not out.exists()
+
+
+def test_png_dpi(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from matplotlib.image import imread
+
+    src = tmp_path / "in.txt"
+    src.write_text(EASY + "\n")
+    low, high = tmp_path / "low.png", tmp_path / "high.png"
+    assert main(["render", str(src), "-o", str(low), "--dpi", "60"]) == 0
+    assert main(["render", str(src), "-o", str(high), "--dpi", "120"]) == 0
+    w_low, w_high = imread(low).shape[1], imread(high).shape[1]
+    assert abs(w_low - round(8.27 * 60)) <= 1 and abs(w_high - round(8.27 * 120)) <= 1
+    assert main(["render", str(src), "-o", str(tmp_path / "x.png"), "--dpi", "20"]) == 2
+    assert "50 to 1200" in capsys.readouterr().err
+    with pytest.raises(RenderError, match="dpi"):
+        render_book([parse_line(EASY)], tmp_path / "y.png", dpi=5000)
+    assert not (tmp_path / "x.png").exists() and not (tmp_path / "y.png").exists()
+
+
+def test_caption_formats_fail_only_with_render_error() -> None:
+    """Any --caption text either formats or is a RenderError (never another
+    exception), and text without braces comes out as it is."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from csp_sudoku.tools.render import caption_fields, format_caption
+
+    values = caption_fields(RECORD, 4)
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.text(alphabet=st.sampled_from("{}[]:.!0123456789nsrlevdaxf ,<>^-"), max_size=20))
+    def prop(fmt: str) -> None:
+        with contextlib.suppress(RenderError):
+            assert isinstance(format_caption(fmt, values), str)
+
+    @settings(max_examples=100, deadline=None)
+    @given(st.text(max_size=30).filter(lambda t: "{" not in t and "}" not in t))
+    def literal(text: str) -> None:
+        assert format_caption(text + " {n}", values) == f"{text} 4"
+
+    prop()
+    literal()

@@ -74,3 +74,27 @@ def test_report_without_a_seed_draws_one_and_names_it() -> None:
     assert found is not None, note
     again = collect(puzzles, ["oracle"], seed=int(found.group(1)), runs=2, backend="sat")
     assert np.array_equal(data.scores["oracle"], again.scores["oracle"], equal_nan=True)
+
+
+def test_count_axes_have_whole_number_ticks() -> None:
+    """Counts of puzzles (and clues) are whole numbers: with three puzzles matplotlib
+    would otherwise tick 0.5, 1.5, ...; every count axis gets integer ticks."""
+    from csp_sudoku.tools.report import ReportData, report_figure
+
+    data = ReportData(
+        title="few",
+        clues=np.array([24, 25, 27], dtype=np.int64),
+        counts=np.array([1, 1, 2], dtype=np.int64),
+        scores={"oracle": np.array([1.2, 2.5, np.nan])},
+        levels={"oracle": ["easy", "hard", None]},
+        level_order={"oracle": ["easy", "medium", "hard"]},
+    )
+    fig = report_figure(data)
+    count_axes = [ax for ax in fig.axes if ax.get_ylabel() == "puzzles"]
+    assert len(count_axes) == 4  # clues, solutions, scores histogram, levels
+    fig.canvas.draw()
+    for ax in count_axes:
+        ticks = ax.get_yticks()
+        assert len(ticks) >= 2 and np.all(ticks == np.round(ticks)), (ax.get_title(), ticks)
+    clues_ax = next(ax for ax in fig.axes if ax.get_xlabel() == "clues")
+    assert np.all(clues_ax.get_xticks() == np.round(clues_ax.get_xticks()))

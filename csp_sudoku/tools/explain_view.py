@@ -7,8 +7,8 @@ cell as small digits. On top of it the step is marked:
 * the step's cells (``Step.cells``) shaded yellow;
 * placements: the candidate on a green disc; eliminations: the candidate on a
   red disc, struck through;
-* subset steps: A's live candidates on blue discs, the other cells of B's
-  columns shaded pink (the eliminations are B's candidates outside A);
+* subset steps: A's live candidates on blue discs (the eliminations, B's
+  candidates outside A, on red discs as above);
 * chain steps: every link of every chain (branch) as a ring on its candidate
   (orange: the assumption; green: a placement inside the assumption; red: an
   elimination), with an arrow from each parent link to the link, numbered
@@ -47,16 +47,57 @@ MARGIN = 18
 #: Colours of the arrows of successive chains (branches) of one step.
 BRANCH_COLOURS = ("#7b3fa0", "#1f6fb4", "#b8641a", "#287a4a", "#a02f5c", "#4d4d4d")
 
+
+@dataclass(frozen=True)
+class Mark:
+    """One kind of mark a step draws, and its legend entry.
+
+    Attributes:
+        cls: the SVG class the drawing gives the element.
+        colour: its colour (fill, or stroke when ``stroke_width`` is set).
+        label: what the page's legend says it means.
+        stroke_width: None for a filled shape; else the ring or outline width.
+    """
+
+    cls: str
+    colour: str
+    label: str
+    stroke_width: float | None = None
+
+    def css(self) -> str:
+        """The SVG style rule of this mark."""
+        if self.stroke_width is None:
+            return f".{self.cls}{{fill:{self.colour}}}"
+        return f".{self.cls}{{fill:none;stroke:{self.colour};stroke-width:{self.stroke_width:g}}}"
+
+    def swatch_css(self) -> str:
+        """The legend swatch's inline style: a filled square, or a ring for a stroke."""
+        if self.stroke_width is None:
+            return f"background:{self.colour}"
+        return f"border:2px solid {self.colour};border-radius:50%;box-sizing:border-box"
+
+
+#: Every mark a step layer draws, in legend order: the one table both the SVG
+#: style and the HTML legend are built from, so they cannot disagree.
+MARKS = (
+    Mark("h", "#fff3b0", "step's cells"),
+    Mark("pl", "#7ed37e", "placed"),
+    Mark("el", "#f28b82", "eliminated"),
+    Mark("sa", "#9cc7f0", "subset A"),
+    Mark("ra", "#f08c00", "assumption", 2.2),
+    Mark("ron", "#2a9d2a", "placed under the assumption", 1.6),
+    Mark("rof", "#d33", "eliminated under the assumption", 1.6),
+    Mark("cx", "#d00", "contradiction", 2.5),
+)
+
 _STYLE = (
     "text{font-family:'DejaVu Sans',Verdana,sans-serif;text-anchor:middle}"
     ".c{font-size:10px;fill:#555}.g{font-weight:bold;fill:#000}.v{fill:#1f5fa8}"
     ".lb{font-size:10px;fill:#888}.n{font-size:7px;font-weight:bold}"
     ".tn{stroke:#999;stroke-width:.6}.tk{stroke:#000;stroke-width:2}"
-    ".h{fill:#fff3b0}.hb{fill:#fde0e6}.pl{fill:#7ed37e}.el{fill:#f28b82}.sa{fill:#9cc7f0}"
-    ".st{stroke:#c00;stroke-width:1.2}.ra{fill:none;stroke:#f08c00;stroke-width:2.2}"
-    ".ron{fill:none;stroke:#2a9d2a;stroke-width:1.6}.rof{fill:none;stroke:#d33;stroke-width:1.6}"
-    ".cx{fill:none;stroke:#d00;stroke-width:2.5}"
-    "g[class^=k] path{fill:none;stroke-width:1.3;opacity:.85}"
+    ".st{stroke:#c00;stroke-width:1.2}"
+    + "".join(m.css() for m in MARKS)
+    + "g[class^=k] path{fill:none;stroke-width:1.3;opacity:.85}"
     + "".join(
         f".k{i} path{{stroke:{c};marker-end:url(#m{i})}}.k{i} .n{{fill:{c}}}"
         for i, c in enumerate(BRANCH_COLOURS)
@@ -239,11 +280,6 @@ def step_layer(
     disc: dict[tuple[int, int], str] = {}
     if step.kind == "subset":
         a_cands = {int(k) for col in step.a for k in ec.column_candidates[col].tolist()}
-        b_cands = {int(k) for col in step.b for k in ec.column_candidates[col].tolist()}
-        for k in b_cands - a_cands:
-            cell, d = divmod(k, n)
-            if d + 1 in cands[cell]:
-                cell_class[cell] = "hb"
         for k in a_cands:
             cell, d = divmod(k, n)
             if d + 1 in cands[cell]:
@@ -454,17 +490,7 @@ def html_page(path: SolvePath, *, include_path: bool = True) -> str:
         if path.stopped:
             summary += f" (stopped: {path.stopped})"
     counts = ", ".join(f"{k} {v}" for k, v in path.technique_counts().items())
-    key = "".join(
-        f'<span style="background:{c}"></span>{html.escape(t)}'
-        for c, t in (
-            ("#fff3b0", "step's cells"),
-            ("#7ed37e", "placed"),
-            ("#f28b82", "eliminated"),
-            ("#9cc7f0", "subset A"),
-            ("#fde0e6", "B's other cells"),
-            ("#f08c00", "assumption"),
-        )
-    )
+    key = "".join(f'<span style="{m.swatch_css()}"></span>{html.escape(m.label)} ' for m in MARKS)
     side = _layout(g).side
     svg = (
         _svg_open(g, ' id="grid"', standalone=False)

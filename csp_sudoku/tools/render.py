@@ -3,6 +3,14 @@
 One drawing routine (:func:`draw_puzzle`) serves every format through
 matplotlib, which writes SVG, PDF and PNG from the same figure; multi-page
 books go to one PDF, or to numbered SVG/PNG files (``book-1.svg``, ...).
+A book with a title opens with a cover page; every page of a book of more
+than one page carries its page number; solution pages hold smaller grids than
+the puzzle pages (one more column and one more row). Fonts are embedded as
+TrueType (never Type 3, which some printers and text extractors mishandle);
+PNG resolution is chosen with ``dpi``.
+Each puzzle's caption comes from :func:`caption_fields` and
+:func:`default_caption` or :func:`format_caption` when the puzzles come from
+records (JSON Lines or CSV rows with ratings).
 Any geometry is drawn from its units: thin lines between cells, thick lines
 wherever two neighbouring cells are in different boxes or jigsaw regions,
 the two diagonals of X-Sudoku as dashed lines, and the cells of other extra
@@ -20,9 +28,12 @@ Example::
 
 from __future__ import annotations
 
+import contextlib
+import json
 import math
 import os
-from collections.abc import Sequence
+import string
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +47,146 @@ from csp_sudoku.core.puzzle import Puzzle
 #: Page size in inches (A4 portrait).
 A4 = (8.27, 11.69)
 FORMATS = ("svg", "pdf", "png")
+#: PNG resolution: default and the accepted range (dots per inch).
+DEFAULT_DPI = 150
+DPI_RANGE = (50, 1200)
+#: Separator between the parts of a default caption.
+CAPTION_SEP = " \u00b7 "
+
+
+@contextlib.contextmanager
+def _truetype_fonts() -> Iterator[None]:
+    """matplotlib settings for embedding TrueType fonts, for this block only.
+
+    Set with ``rc_context`` so that a program drawing its own figures keeps its
+    own settings.
+    """
+    import matplotlib
+
+    # 42: TrueType (Type 42) fonts rather than Type 3, in PDF and PostScript
+    with matplotlib.rc_context({"pdf.fonttype": 42, "ps.fonttype": 42}):
+        yield
+
+
+def _check_dpi(dpi: int) -> int:
+    lo, hi = DPI_RANGE
+    if isinstance(dpi, bool) or not isinstance(dpi, int) or not lo <= dpi <= hi:
+        raise RenderError(f"dpi must be an integer from {lo} to {hi}, got {dpi!r}")
+    return dpi
+
+
+def _number(value: Any) -> Any:
+    """A number from a CSV cell (text), or the value unchanged when it is not one."""
+    if isinstance(value, str):
+        try:
+            return float(value) if any(ch in value for ch in ".eEn") else int(value)
+        except ValueError:
+            return value
+    return value
+
+
+def caption_fields(fields: Mapping[str, Any], n: int) -> dict[str, Any]:
+    """The names a caption can use for puzzle number ``n`` read from a record.
+
+    Every field of the record (``file``, ``line``, ``seed``, ``clues``,
+    ``ratings``, ...) plus:
+
+    * ``n``: the puzzle's number in the book (1-based);
+    * ``metric``, ``score``, ``level``: the record's rating: the flat columns
+      that ``csp-sudoku rate`` writes, else the first metric of ``ratings``
+      (``{metric: {score, level, details}}``), else top-level ``score`` and
+      ``level``; empty strings when the record has none;
+    * ``hardest``: the hardest technique of that rating's ``details``
+      (``hardest``, or ``hardest_techniques`` joined with ``/``), else ``""``.
+
+    CSV cells are text: numeric ``score`` and ``clues`` become numbers, and a
+    ``ratings`` or ``details`` cell holding JSON is decoded, so that formats
+    such as ``{score:.1f}`` work on both record kinds.
+    """
+    out: dict[str, Any] = dict(fields)
+    for key in ("ratings", "details"):
+        raw = out.get(key)
+        if isinstance(raw, str) and raw.strip().startswith("{"):
+            with contextlib.suppress(ValueError):
+                out[key] = json.loads(raw)
+    metric: Any = out.get("metric", "")
+    score: Any = out.get("score", "")
+    level: Any = out.get("level", "")
+    details: Any = out.get("details")
+    ratings = out.get("ratings")
+    if not metric and isinstance(ratings, Mapping) and ratings:
+        metric, first = next(iter(ratings.items()))
+        if isinstance(first, Mapping):
+            score = first.get("score", "")
+            level = first.get("level", "")
+            details = first.get("details", details)
+    hardest: Any = ""
+    if isinstance(details, Mapping):
+        if details.get("hardest"):
+            hardest = details["hardest"]
+        elif isinstance(details.get("hardest_techniques"), list):
+            hardest = "/".join(str(t) for t in details["hardest_techniques"])
+    out.update(
+        n=n,
+        metric="" if metric is None else metric,
+        score="" if score is None else _number(score),
+        level="" if level is None else level,
+        hardest=hardest,
+    )
+    if "clues" in out:
+        out["clues"] = _number(out["clues"])
+    return out
+
+
+def default_caption(values: Mapping[str, Any]) -> str:
+    """``"12 · hard · se 8.3 · X-Wing"``: number, level, metric and score, hardest technique.
+
+    Parts the record lacks are left out, so a plain puzzle line gets its number only.
+    """
+    parts = [str(values["n"])]
+    if values.get("level") not in (None, ""):
+        parts.append(str(values["level"]))
+    score = values.get("score")
+    if score not in (None, ""):
+        shown = f"{score:.3g}" if isinstance(score, float) else str(score)
+        metric = values.get("metric") or ""
+        parts.append(f"{metric} {shown}".strip())
+    if values.get("hardest"):
+        parts.append(str(values["hardest"]))
+    return CAPTION_SEP.join(parts)
+
+
+def check_caption_format(fmt: str) -> None:
+    """Refuse a caption format that is not a valid format string (before any record is read).
+
+    Raises:
+        RenderError: saying what is wrong with ``fmt``.
+    """
+    try:
+        list(string.Formatter().parse(fmt))
+    except ValueError as err:
+        raise RenderError(f"bad --caption format {fmt!r}: {err}") from None
+
+
+def format_caption(fmt: str, values: Mapping[str, Any]) -> str:
+    """``fmt.format_map(values)``, with every failure a :class:`RenderError`.
+
+    Raises:
+        RenderError: an unknown field (naming the fields there are), a bad
+            format spec for a value, or a malformed format string.
+    """
+    try:
+        return fmt.format_map(values)
+    except KeyError as err:
+        names = ", ".join(sorted(values))
+        raise RenderError(
+            f"bad --caption format {fmt!r}: no field {err.args[0]!r} in puzzle "
+            f"{values.get('n')} (fields: {names})"
+        ) from None
+    except (ValueError, TypeError, IndexError, AttributeError) as err:
+        raise RenderError(
+            f"bad --caption format {fmt!r} for puzzle {values.get('n')}: {err}"
+        ) from None
 
 
 def _figure_class() -> Any:
@@ -166,21 +317,29 @@ def _rect(x: float, y: float, color: str) -> Any:
     return Rectangle((x, y), 1, 1, facecolor=color, edgecolor="none", zorder=0)
 
 
+def _layout(per_page: int) -> tuple[int, int]:
+    """Columns and rows of grids on a page of ``per_page`` puzzles."""
+    cols = 1 if per_page == 1 else 2 if per_page <= 8 else 3
+    return cols, math.ceil(per_page / cols)
+
+
 def _page(
     puzzles: Sequence[Puzzle],
     titles: Sequence[str | None],
     solutions: Sequence[Puzzle | None] | None,
-    per_page: int,
+    layout: tuple[int, int],
     heading: str | None,
     page_size: tuple[float, float],
+    footer: str | None = None,
 ) -> Any:
     figure_cls = _figure_class()
     fig = figure_cls(figsize=page_size)
-    cols = 1 if per_page == 1 else 2 if per_page <= 8 else 3
-    rows = math.ceil(per_page / cols)
+    cols, rows = layout
     top = 0.92 if heading else 0.96
     if heading:
         fig.suptitle(heading, fontsize=16, y=0.975)
+    if footer:
+        fig.text(0.5, 0.015, footer, ha="center", va="bottom", fontsize=9, color="0.3")
     margin_x, bottom = 0.08, 0.04
     cell_w = (1 - 2 * margin_x) / cols
     cell_h = (top - bottom) / rows
@@ -198,13 +357,24 @@ def _page(
     return fig
 
 
-def _save(fig: Any, path: Path, fmt: str) -> None:
+def _cover(title: str, count: int, page_size: tuple[float, float], footer: str | None) -> Any:
+    """The cover page of a titled book: the title and how many puzzles follow."""
+    fig = _figure_class()(figsize=page_size)
+    fig.text(0.5, 0.62, title, ha="center", va="center", fontsize=30, wrap=True)
+    fig.text(0.5, 0.54, f"{count} puzzle{'s' if count != 1 else ''}", ha="center", fontsize=14)
+    if footer:
+        fig.text(0.5, 0.015, footer, ha="center", va="bottom", fontsize=9, color="0.3")
+    return fig
+
+
+def _save(fig: Any, path: Path, fmt: str, dpi: int = DEFAULT_DPI) -> None:
     metadata: dict[str, Any] = {"Creator": "csp_sudoku"}
     if fmt == "svg":
         metadata = {"Creator": "csp_sudoku", "Date": None}
     elif fmt == "pdf":
         metadata = {"Creator": "csp_sudoku", "CreationDate": None}
-    fig.savefig(path, format=fmt, dpi=150 if fmt == "png" else 72, metadata=metadata)
+    with _truetype_fonts():
+        fig.savefig(path, format=fmt, dpi=dpi if fmt == "png" else 72, metadata=metadata)
 
 
 def render_puzzle(
@@ -215,16 +385,20 @@ def render_puzzle(
     title: str | None = None,
     fmt: str | None = None,
     size: float = 6.0,
+    dpi: int = DEFAULT_DPI,
 ) -> Path:
     """Draw one puzzle (or its solution, when given) on a square page of ``size`` inches.
 
+    ``dpi`` is the PNG resolution (:data:`DPI_RANGE`); SVG and PDF are vector.
+
     Raises:
-        RenderError: for an unknown format or missing matplotlib.
+        RenderError: for an unknown format, a dpi out of range, or missing matplotlib.
     """
     path = Path(target)
     f = _format_of(path, fmt)
-    fig = _page([puzzle], [title], [solution] if solution else None, 1, None, (size, size))
-    _save(fig, path, f)
+    _check_dpi(dpi)
+    fig = _page([puzzle], [title], [solution] if solution else None, (1, 1), None, (size, size))
+    _save(fig, path, f, dpi)
     return path
 
 
@@ -243,11 +417,17 @@ def render_book(
     title: str | None = None,
     fmt: str | None = None,
     page_size: tuple[float, float] = A4,
+    dpi: int = DEFAULT_DPI,
 ) -> list[Path]:
     """A sheet or book of puzzles, optionally followed by solution pages.
 
     PDF output is one file with every page. SVG and PNG hold one page each:
     with more than one page the files are numbered (``book-1.svg``, ...).
+    With ``title`` the book opens with a cover page holding it (the title is
+    not repeated on the other pages). When there is more than one page, every
+    page says ``page k of N`` at its foot. Solution pages use one more column
+    and one more row than the puzzle pages, so answer grids are smaller and
+    more fit on a page. Fonts are embedded as TrueType.
 
     Args:
         puzzles: the puzzles, in order.
@@ -256,23 +436,28 @@ def render_book(
         solutions: True to solve the puzzles and add solution pages, or the
             solutions themselves.
         titles: a caption per puzzle (default ``"1"``, ``"2"``, ...).
-        title: a heading on every page.
+        title: the book's title, on a cover page.
         fmt: ``svg``, ``pdf`` or ``png``.
         page_size: inches (default A4 portrait).
+        dpi: PNG resolution, within :data:`DPI_RANGE`.
 
     Returns:
         The files written.
 
     Raises:
-        RenderError: for an unknown format, no puzzles, or a puzzle with no solution.
+        RenderError: for an unknown format, no puzzles, a dpi out of range,
+            mismatched titles, or a puzzle with no solution.
     """
     path = Path(target)
     f = _format_of(path, fmt)
+    _check_dpi(dpi)
     if not puzzles:
         raise RenderError("nothing to render: no puzzles")
     per = per_page or default_per_page(puzzles[0].geometry)
     if per < 1 or per > 12:
         raise RenderError(f"per_page must be 1..12, got {per}")
+    if titles is not None and len(titles) != len(puzzles):
+        raise RenderError(f"{len(titles)} titles for {len(puzzles)} puzzles")
     caps: list[str | None] = (
         list(titles) if titles is not None else [str(i + 1) for i in range(len(puzzles))]
     )
@@ -287,41 +472,46 @@ def render_book(
             sols.append(s)
     elif solutions is not False:
         sols = list(solutions)
+    cols, rows = _layout(per)
+    sol_layout = (cols + 1, rows + 1)
+    sol_per = sol_layout[0] * sol_layout[1]
+    # (kind, start, chunk size) of every page, so that the total is known for the footers
+    plan: list[tuple[str, int, int]] = [("cover", 0, 0)] if title else []
+    plan += [("puzzles", start, per) for start in range(0, len(puzzles), per)]
+    plan += [("solutions", start, sol_per) for start in range(0, len(sols), sol_per)]
+    total = len(plan)
     pages: list[Any] = []
-    for start in range(0, len(puzzles), per):
-        pages.append(
-            _page(
-                puzzles[start : start + per], caps[start : start + per], None, per, title, page_size
-            )
-        )
-    if sols:
-        sol_per = max(per, 6) if puzzles[0].geometry.size <= 9 else per
-        heading = f"{title}: solutions" if title else "Solutions"
-        for start in range(0, len(sols), sol_per):
-            chunk = puzzles[start : start + sol_per]
-            pages.append(
-                _page(
-                    chunk,
-                    caps[start : start + sol_per],
-                    sols[start : start + sol_per],
-                    sol_per,
-                    heading,
-                    page_size,
-                )
-            )
-    if f == "pdf":
-        from matplotlib.backends.backend_pdf import PdfPages
+    with _truetype_fonts():
+        for number, (kind, start, size) in enumerate(plan, start=1):
+            footer = f"page {number} of {total}" if total > 1 else None
+            end = start + size
+            if kind == "cover":
+                assert title is not None
+                pages.append(_cover(title, len(puzzles), page_size, footer))
+            elif kind == "puzzles":
+                pages.append(
+                    _page(puzzles[start:end], caps[start:end], None, (cols, rows), None,
+                          page_size, footer)
+                )  # fmt: skip
+            else:
+                pages.append(
+                    _page(puzzles[start:end], caps[start:end], sols[start:end], sol_layout,
+                          "Solutions", page_size, footer)
+                )  # fmt: skip
+        if f == "pdf":
+            from matplotlib.backends.backend_pdf import PdfPages
 
-        with PdfPages(path, metadata={"Creator": "csp_sudoku", "CreationDate": None}) as pdf:
-            for fig in pages:
-                pdf.savefig(fig)
-        return [path]
+            meta = {"Creator": "csp_sudoku", "CreationDate": None}
+            with PdfPages(path, metadata=meta) as pdf:
+                for fig in pages:
+                    pdf.savefig(fig)
+            return [path]
     if len(pages) == 1:
-        _save(pages[0], path, f)
+        _save(pages[0], path, f, dpi)
         return [path]
     out: list[Path] = []
     for i, fig in enumerate(pages, start=1):
         page_path = path.with_name(f"{path.stem}-{i}{path.suffix or '.' + f}")
-        _save(fig, page_path, f)
+        _save(fig, page_path, f, dpi)
         out.append(page_path)
     return out

@@ -148,6 +148,20 @@ def _spearman(a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
     return float(rho)
 
 
+def _integer_ticks(axis: Any) -> None:
+    """Whole-number ticks on an axis of counts (puzzles, clues): a small set would
+    otherwise get ticks such as 0.5 and 1.5, which no count can be."""
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(integer=True))
+
+
+def _count_axis(ax: Any) -> None:
+    """Label the y axis as a number of puzzles, with whole-number ticks."""
+    ax.set_ylabel("puzzles")
+    _integer_ticks(ax.yaxis)
+
+
 def _panels(data: ReportData) -> list[tuple[str, Any]]:
     """(title, draw function) of every panel."""
     panels: list[tuple[str, Any]] = []
@@ -156,14 +170,15 @@ def _panels(data: ReportData) -> list[tuple[str, Any]]:
         values, freq = np.unique(data.clues, return_counts=True)
         ax.bar(values, freq, color="#4c72b0", width=0.8)
         ax.set_xlabel("clues")
-        ax.set_ylabel("puzzles")
+        _integer_ticks(ax.xaxis)
+        _count_axis(ax)
 
     def counts(ax: Any) -> None:
         names = ["none", "one", "several"]
         freq = [int((data.counts == 0).sum()), int((data.counts == 1).sum()),
                 int((data.counts >= 2).sum())]  # fmt: skip
         ax.bar(names, freq, color=["#c44e52", "#55a868", "#dd8452"])
-        ax.set_ylabel("puzzles")
+        _count_axis(ax)
 
     panels += [("Clue counts", clues), ("Solutions", counts)]
     for metric, scores in data.scores.items():
@@ -173,14 +188,14 @@ def _panels(data: ReportData) -> list[tuple[str, Any]]:
             if finite.size:
                 ax.hist(finite, bins=min(40, max(5, int(math.sqrt(finite.size)))), color="#8172b2")
             ax.set_xlabel(f"{metric} score")
-            ax.set_ylabel("puzzles")
+            _count_axis(ax)
 
         def levels(ax: Any, metric: str = metric) -> None:
             tally = Counter(lv for lv in data.levels[metric] if lv is not None)
             order = data.level_order[metric]
             ax.bar(range(len(order)), [tally[lv] for lv in order], color="#937860")
             ax.set_xticks(range(len(order)), order, rotation=30, ha="right", fontsize=8)
-            ax.set_ylabel("puzzles")
+            _count_axis(ax)
 
         panels += [(f"{metric}: scores", hist), (f"{metric}: levels", levels)]
     for a, b in combinations(list(data.scores), 2):
