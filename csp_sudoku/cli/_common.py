@@ -289,12 +289,22 @@ def batch_session(
 #: Options (argparse ``dest``) whose value is a file a command writes.
 OUTPUT_OPTIONS = ("output", "html")
 #: Options whose value names a file (or files) a command reads.
-INPUT_OPTIONS = ("inputs", "bank", "jigsaw", "avoid", "input")
+INPUT_OPTIONS = ("inputs", "bank", "jigsaw", "avoid", "input", "puzzle")
+#: Input options that name a file even before it exists (a bank is made on first use).
+_ALWAYS_PATHS = ("bank",)
 
 
-def _named_files(value: Any) -> list[str]:
+def _named_files(name: str, value: Any) -> list[str]:
     items = value if isinstance(value, (list, tuple)) else [value]
-    return [v for v in items if isinstance(v, str) and v != "-" and os.path.isfile(v)]
+    keep = name in _ALWAYS_PATHS
+    return [v for v in items if isinstance(v, str) and v != "-" and (keep or os.path.isfile(v))]
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether two paths name one file (links followed; by path when one does not exist)."""
+    if os.path.exists(a) and os.path.exists(b):
+        return os.path.samefile(a, b)
+    return os.path.realpath(a) == os.path.realpath(b)
 
 
 def preflight(args: argparse.Namespace) -> None:
@@ -310,13 +320,13 @@ def preflight(args: argparse.Namespace) -> None:
     Raises:
         ArgumentError: an output names an input.
     """
-    inputs = [f for name in INPUT_OPTIONS for f in _named_files(getattr(args, name, None))]
+    inputs = [f for name in INPUT_OPTIONS for f in _named_files(name, getattr(args, name, None))]
     for name in OUTPUT_OPTIONS:
         target = getattr(args, name, None)
-        if not isinstance(target, str) or target == "-" or not os.path.exists(target):
+        if not isinstance(target, str) or target == "-":
             continue
         for source in inputs:
-            if os.path.samefile(target, source):
+            if _same_file(target, source):
                 flag = f"--{name.replace('_', '-')}"
                 raise ArgumentError(
                     f"{flag} {target} names the input {source}: writing it would destroy "

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import os
 import sys
 from collections.abc import Sequence
 from types import SimpleNamespace
@@ -33,7 +32,7 @@ from csp_sudoku.cli._common import (
     iter_entries,
     seed_arg,
 )
-from csp_sudoku.core.errors import ArgumentError, NotUniqueError
+from csp_sudoku.core.errors import NotUniqueError
 from csp_sudoku.tools.bank import (
     QUERY_SYMMETRIES,
     BankEntry,
@@ -421,24 +420,8 @@ def _run_query(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _refuse_output_over_bank(output: str, bank: str) -> None:
-    """Refuse an output that is the bank itself (after following links), before anything
-    is opened: the export would replace the bank with puzzle lines. The bank need not
-    exist yet (the command-wide check covers existing files only).
-
-    Raises:
-        ArgumentError: the output names the bank.
-    """
-    if output != "-" and os.path.realpath(output) == os.path.realpath(bank):
-        raise ArgumentError(
-            f"--output {output} names the bank {bank}: writing it would destroy the bank; "
-            "choose another output file"
-        )
-
-
 def _run_export(args: argparse.Namespace) -> int:
     to_stdout = args.output == "-"
-    _refuse_output_over_bank(args.output, args.bank)
     fmt = _format_of(args)
     batch = args.batch or ("stdout" if to_stdout else args.output)
     with PuzzleBank(args.bank) as bank:

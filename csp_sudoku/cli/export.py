@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import Any
 
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
 from csp_sudoku.cli._common import add_geometry_args, geometry_from_args, iter_entries
-from csp_sudoku.core.errors import ArgumentError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.encodings.cnf import write_dimacs
@@ -36,24 +34,7 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _refuse_output_over_puzzle(output: str, puzzle: str | None) -> None:
-    """Refuse an output that is the puzzle file read (after following links), before
-    anything is opened for writing: the model would replace the puzzle.
-
-    Raises:
-        ArgumentError: the output names the puzzle file.
-    """
-    if output == "-" or not puzzle or not os.path.isfile(puzzle):
-        return
-    if os.path.realpath(output) == os.path.realpath(puzzle):
-        raise ArgumentError(
-            f"--output {output} names the input {puzzle}: writing it would destroy the "
-            "input; choose another output file"
-        )
-
-
 def run(args: argparse.Namespace) -> int:
-    _refuse_output_over_puzzle(args.output, args.puzzle)
     geometry = geometry_from_args(args)
     target: Puzzle | Geometry
     if args.puzzle:
