@@ -33,7 +33,8 @@ do not depend on where they run. Since puzzle ``i`` depends on ``seed`` and
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Generator, Iterator, Sequence
+import zlib
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +46,14 @@ from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.names import MethodName, MetricName, SymmetryName
 from csp_sudoku.core.parallel import ordered_map
 from csp_sudoku.core.puzzle import Grid, Puzzle
-from csp_sudoku.core.seeds import SeedLike, as_generator, as_seed, attempt_seed, item_seed
+from csp_sudoku.core.seeds import (
+    SeedLike,
+    as_generator,
+    as_seed,
+    attempt_seed,
+    derive,
+    item_seed,
+)
 from csp_sudoku.generators.minimal import checker_for, reduce_clues
 from csp_sudoku.generators.novelty import KeySet, canonical_bytes, default_keys, keys_of_file
 from csp_sudoku.generators.symmetry import check_name, orbit_index, orbits
@@ -57,7 +65,15 @@ if TYPE_CHECKING:
     from csp_sudoku.api import Checker
     from csp_sudoku.metrics.base import Rating
 
-__all__ = ["METHODS", "Generated", "Target", "generate", "make_one"]
+__all__ = [
+    "METHODS",
+    "Generated",
+    "Target",
+    "generate",
+    "generate_quotas",
+    "make_one",
+    "target_seed",
+]
 
 #: ``method`` names :func:`generate` accepts.
 METHODS: tuple[str, ...] = (
@@ -783,3 +799,68 @@ def _report(st: Any, found: int, t0: float) -> dict[str, Any]:
         "best": None if st.best_rating is None else st.best_rating.score,
         "elapsed": round(time.perf_counter() - t0, 1),
     }
+
+
+# ------------------------------------------------------------------------ quotas
+def target_seed(seed: int, metric: str, level: str) -> int:
+    """The stream seed of one target of a quota run: ``derive(seed, crc32(metric:level))``.
+
+    Different targets under one seed then start from different solution grids
+    (a plain ``generate`` per level with the same seed would share them).
+    """
+    tag = zlib.crc32(f"{metric}:{level.strip().lower()}".encode())
+    return derive(seed, tag)
+
+
+def generate_quotas(
+    quotas: Mapping[str, int] | Sequence[tuple[str, int]],
+    *,
+    metric: MetricName = "rounds",
+    seed: SeedLike = None,
+    budget_seconds: float | None = None,
+    **options: Any,
+) -> Iterator[Generated]:
+    """Puzzles for several levels in one run: ``quotas[level]`` puzzles of each level.
+
+    Every level name is checked before any search. Level ``L`` runs
+    :func:`generate` with seed :func:`target_seed` ``(seed, metric, L)`` and
+    what is left of the one time budget; no output is isomorphic to an
+    earlier one of the run (levels differ, so two levels cannot share a puzzle).
+
+    Raises:
+        GenerationError: an unknown level or a negative quota (before searching).
+        BudgetExhaustedError: the budget ran out (after yielding what was found);
+            its message says how many of each level were found.
+    """
+    items = list(quotas.items()) if isinstance(quotas, Mapping) else list(quotas)
+    for lv, n in items:
+        _make_target(metric, lv, None)
+        if n < 0:
+            raise GenerationError(f"the quota of level {lv!r} must be non-negative, got {n}")
+    base = as_seed(seed)
+    deadline = None if budget_seconds is None else time.time() + budget_seconds
+    got: dict[str, int] = {}
+    short = False
+    for lv, n in items:
+        left = None if deadline is None else max(deadline - time.time(), 1e-3)
+        try:
+            for g in generate(
+                n,
+                level=lv,
+                metric=metric,
+                seed=target_seed(base, metric, lv),
+                budget_seconds=left,
+                **options,
+            ):
+                got[lv] = got.get(lv, 0) + 1
+                yield g
+        except BudgetExhaustedError:
+            short = True
+    if short:
+        done = ", ".join(f"{lv} {got.get(lv, 0)} of {n}" for lv, n in items)
+        total = sum(got.values())
+        raise BudgetExhaustedError(
+            f"the time budget of {budget_seconds:g} s ran out: found {done}",
+            found=total,
+            wanted=sum(n for _, n in items),
+        )
