@@ -626,20 +626,34 @@ def _labels_geo(
 def _wants_search(opts: _Options) -> bool:
     """True when ``auto`` should anneal: a 9x9 target that random puzzles rarely reach.
 
-    That is a target of only the metric's top level(s) (e.g. SE ``extreme``,
-    or ``diabolical``/``extreme``), or an SE score range from 7.5 up.
+    That is a target of only the metric's top level(s) (SE ``diabolical`` /
+    ``extreme``, or the top level of another metric), an SE score range from
+    7.5 up, or a score range beyond the 90th percentile of the metric's
+    reference distribution (``csp_sudoku/data/metric_reference.json``).
     """
     t = opts.target
     if not t.active or opts.geometry != Geometry.standard(9):
         return False
-    from csp_sudoku.generators.targeting import level_order
+    from csp_sudoku.generators.targeting import level_order, lower_is_harder
 
     order = level_order(t.metric)
     if t.levels and order:
         top = set(order[-2:]) if t.metric == "se" else {order[-1]}
         if set(t.levels) <= top:
             return True
-    return bool(t.metric == "se" and t.score_range is not None and t.score_range[0] >= 7.5)
+    if t.score_range is None:
+        return False
+    lo, hi = t.score_range
+    if t.metric == "se":
+        return lo >= 7.5
+    from csp_sudoku.metrics.base import reference
+
+    pct = reference().get("metrics", {}).get(t.metric, {}).get("percentiles")
+    if not pct:
+        return False
+    if lower_is_harder(t.metric):
+        return bool(hi <= float(pct[10]))
+    return bool(lo >= float(pct[90]))
 
 
 def _annealed(
