@@ -162,3 +162,24 @@ def test_cli_quotas_and_bad_input(capsys: pytest.CaptureFixture[str], tmp_path: 
     rc = main(["generate", "--level", "bogus=1", "--metric", "se", "-q"])
     assert rc == 2
     assert "extreme" in capsys.readouterr().err  # the valid names are listed
+
+
+def test_technique_filters() -> None:
+    from csp_sudoku.metrics import rate
+
+    got = list(
+        generate(
+            2,
+            seed=6,
+            method="random",
+            exclude_technique=["Forcing Chain"],
+            require_technique=["Hidden Single"],
+        )
+    )
+    for g in got:
+        counts = rate(g.puzzle, "se").details["technique_counts"]
+        assert not any("forcing chain" in t.lower() for t in counts)
+        assert "Hidden Single" in counts
+    with pytest.raises(cs.generators.GenerationError, match="choose from"):
+        list(generate(1, require_technique=["Telepathy"]))
+    assert main(["generate", "--exclude-technique", "Telepathy", "-q"]) == 2

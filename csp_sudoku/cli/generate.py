@@ -47,6 +47,7 @@ from csp_sudoku.generators import (
     generate,
     generate_quotas,
 )
+from csp_sudoku.generators.techniques import check_names
 
 _FIELDS = ("puzzle", "clues", "minimal", "symmetry", "seed", "method", "ratings")
 #: fields a row may carry besides :data:`_FIELDS` (jsonl): ``minimal_in_symmetry``
@@ -87,6 +88,21 @@ def register(sub: Any) -> None:
         action="store_true",
         help="with --symmetry: only puzzles that are also minimal in the plain sense "
         "(no single clue removable), not only minimal among symmetric patterns",
+    )
+    p.add_argument(
+        "--require-technique",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="only puzzles whose Sudoku Explainer path uses this technique (repeatable; "
+        "a part of a name matches the family, e.g. 'Forcing Chains')",
+    )
+    p.add_argument(
+        "--exclude-technique",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="only puzzles whose Sudoku Explainer path does not use this technique",
     )
     p.add_argument(
         "--avoid",
@@ -262,6 +278,7 @@ def _generate(args: argparse.Namespace, writer: RowWriter, start: int, client: A
     try:
         quotas = _quotas(args.level or [])
         avoid = [_avoid_file(a) for a in args.avoid]
+        check_names([*args.require_technique, *args.exclude_technique])
     except (GenerationError, OSError) as err:
         print(f"csp-sudoku generate: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -297,6 +314,8 @@ def _generate(args: argparse.Namespace, writer: RowWriter, start: int, client: A
         "avoid": avoid,
         "strict_minimal": args.strict_minimal,
         "progress": report,
+        "require_technique": args.require_technique,
+        "exclude_technique": args.exclude_technique,
     }
     if quotas is not None:
         stream = generate_quotas(quotas, metric=metric, seed=args.seed, **common)
@@ -322,6 +341,8 @@ def _generate(args: argparse.Namespace, writer: RowWriter, start: int, client: A
         avoid=avoid,
         strict_minimal=args.strict_minimal,
         progress=report,
+        require_technique=args.require_technique,
+        exclude_technique=args.exclude_technique,
     )
     return _write_all(args, writer, stream, args.count - start)
 

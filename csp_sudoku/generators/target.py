@@ -41,7 +41,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from csp_sudoku.core.deadline import deadline as solver_deadline
-from csp_sudoku.core.errors import BudgetExhaustedError, DeadlinePassed, GenerationError
+from csp_sudoku.core.errors import (
+    BudgetExhaustedError,
+    DeadlinePassed,
+    GenerationError,
+    MetricError,
+)
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.names import MethodName, MetricName, SymmetryName
 from csp_sudoku.core.parallel import ordered_map
@@ -60,6 +65,7 @@ from csp_sudoku.generators.symmetry import check_name, orbit_index, orbits
 from csp_sudoku.generators.targeting import Target
 from csp_sudoku.generators.targeting import make_target as _make_target
 from csp_sudoku.generators.targeting import rate_with_solution as _rate
+from csp_sudoku.generators.techniques import check_names, path_uses
 
 if TYPE_CHECKING:
     from csp_sudoku.api import Checker
@@ -173,6 +179,8 @@ class _Options:
     pseudo_seeds: tuple[str, ...] | None = None
     avoid_files: tuple[str, ...] = ()
     strict_minimal: bool = False
+    require: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
 
 
 def generate(
@@ -199,6 +207,8 @@ def generate(
     avoid: Sequence[str] = (),
     strict_minimal: bool = False,
     progress: Callable[[dict[str, Any]], None] | None = None,
+    require_technique: Sequence[str] = (),
+    exclude_technique: Sequence[str] = (),
 ) -> Iterator[Generated]:
     """Generate ``count`` unique puzzles on target, streaming each as it is found.
 
@@ -239,6 +249,9 @@ def generate(
         strict_minimal: with a symmetry, yield only puzzles that are minimal
             in the plain sense too (no single clue removable), not only
             minimal among symmetric patterns.
+        require_technique: technique names the puzzle's SE path must use
+            (each; see :mod:`~csp_sudoku.generators.techniques`).
+        exclude_technique: technique names its SE path must not use.
         progress: called now and then (``method="anneal"``) with a dict of
             ``found``, ``steps``, ``rated``, ``best`` (score) and ``elapsed``.
 
@@ -274,6 +287,8 @@ def generate(
         max_clues=max_clues,
         avoid_files=tuple(str(a) for a in avoid),
         strict_minimal=strict_minimal,
+        require=check_names(require_technique),
+        exclude=check_names(exclude_technique),
     )
     _check_metrics(opts)
     if opts.method == "auto" and _wants_search(opts):
@@ -400,6 +415,8 @@ def _stream(opts: _Options, stream: int, deadline: float | None) -> Generated | 
             chk = checker_for(geo, opts.backend)
             minimal, in_sym = _labels_geo(puzzle.cells, solution.cells, geo, opts.symmetry, chk)
             if opts.strict_minimal and not minimal:
+                continue
+            if not _techniques_ok(opts, puzzle, solution, ratings.get(opts.target.metric), seed):
                 continue
             return Generated(
                 puzzle=puzzle,
@@ -623,6 +640,23 @@ def _labels_geo(
     return False, True
 
 
+def _techniques_ok(
+    opts: _Options, puzzle: Puzzle, solution: Puzzle, rating: Rating | None, seed: int
+) -> bool:
+    """The technique filters on the puzzle's SE path (rated with ``se`` if need be)."""
+    if not opts.require and not opts.exclude:
+        return True
+    if rating is None or rating.metric != "se":
+        try:
+            rating = _rate(puzzle, solution, "se", attempt_seed(seed, 1 << 20))
+        except MetricError:
+            return False
+    counts = rating.details.get("technique_counts", {})
+    return all(path_uses(counts, n) for n in opts.require) and not any(
+        path_uses(counts, n) for n in opts.exclude
+    )
+
+
 def _wants_search(opts: _Options) -> bool:
     """True when ``auto`` should anneal: a 9x9 target that random puzzles rarely reach.
 
@@ -744,6 +778,8 @@ def _anneal_chain(
 
     def ok(clues: Grid, sol: Grid, r: Rating) -> bool:
         if opts.max_clues is not None and int(np.count_nonzero(clues)) > opts.max_clues:
+            return False
+        if not _techniques_ok(opts, Puzzle(clues, geo), Puzzle(sol, geo), r, seed):
             return False
         lab = _labels_geo(clues, sol, geo, opts.symmetry, chk)
         labels[clues.tobytes()] = lab
