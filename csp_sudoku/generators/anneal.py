@@ -134,6 +134,7 @@ def anneal(
     stats: AnnealStats | None = None,
     accept: Callable[[Grid, Grid, Rating], bool] | None = None,
     on_step: Callable[[], None] | None = None,
+    max_chains: int | None = None,
 ) -> Iterator[Found]:
     """New on-target puzzles found by simulated annealing, endlessly (until the deadline).
 
@@ -157,6 +158,7 @@ def anneal(
         stats: filled in as the search goes (progress reports).
         accept: a further test an output must pass (e.g. technique filters).
         on_step: called after every step (progress reports).
+        max_chains: end after this many chains (restarts + 1); None: no limit.
 
     Yields:
         :class:`Found` puzzles, each new (and recorded in ``avoid``).
@@ -240,6 +242,8 @@ def anneal(
         del elite[elite_size:]
 
     while deadline is None or time.time() < deadline:
+        if max_chains is not None and st.restarts >= max_chains:
+            return
         if elite and rng.random() < reuse:
             _, _, clues, sol = elite[int(rng.integers(len(elite)))]
         else:

@@ -225,7 +225,8 @@ def generate(
         seed: an int (reproducible), a numpy Generator, or None (fresh).
         budget_seconds: wall-clock budget for the whole call.
         attempts: the most attempts per puzzle (one attempt = one solution
-            grid, with its hill climb when climbing).
+            grid, with its hill climb when climbing; when annealing, one chain:
+            a run ends after ``attempts * count`` chains).
         geometry: the shape (default 9x9).
         method: ``auto`` (RG2, hill-climbing on the metric when a target is
             set), ``random`` (RG2 generate-and-test), ``climb``, ``rg1``,
@@ -723,7 +724,8 @@ def _annealed(
             else:
                 best = item
         if found < count:
-            raise _budget_error("time", found, count, opts, budget_seconds, best)
+            why = "time" if deadline is not None and time.time() >= deadline else "attempts"
+            raise _budget_error(why, found, count, opts, budget_seconds, best)
         return
     shares = [count // workers + (1 if w < count % workers else 0) for w in range(workers)]
     tasks = ((opts, item_seed(base, w), deadline, shares[w]) for w in range(workers) if shares[w])
@@ -741,7 +743,8 @@ def _annealed(
             if found > start:
                 yield g
     if found < count:
-        raise _budget_error("time", found, count, opts, budget_seconds, best_all)
+        why = "time" if deadline is not None and time.time() >= deadline else "attempts"
+        raise _budget_error(why, found, count, opts, budget_seconds, best_all)
 
 
 def _anneal_task(
@@ -809,6 +812,7 @@ def _anneal_chain(
                 stats=st,
                 accept=ok,
                 on_step=tick,
+                max_chains=None if opts.attempts is None else opts.attempts * n,
             ):
                 found += 1
                 solution = Puzzle(f.solution, geo)
