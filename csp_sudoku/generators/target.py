@@ -725,7 +725,9 @@ def _annealed(
                 best = item
         if found < count:
             why = "time" if deadline is not None and time.time() >= deadline else "attempts"
-            raise _budget_error(why, found, count, opts, budget_seconds, best)
+            # the ``start`` puzzles skipped count as found (they were written before)
+            done = start + max(0, found - start)
+            raise _budget_error(why, done, count, opts, budget_seconds, best)
         return
     shares = [count // workers + (1 if w < count % workers else 0) for w in range(workers)]
     tasks = ((opts, item_seed(base, w), deadline, shares[w]) for w in range(workers) if shares[w])
@@ -744,7 +746,8 @@ def _annealed(
                 yield g
     if found < count:
         why = "time" if deadline is not None and time.time() >= deadline else "attempts"
-        raise _budget_error(why, found, count, opts, budget_seconds, best_all)
+        done = start + max(0, found - start)
+        raise _budget_error(why, done, count, opts, budget_seconds, best_all)
 
 
 def _anneal_task(
