@@ -183,3 +183,9 @@ def test_technique_filters() -> None:
     with pytest.raises(cs.generators.GenerationError, match="choose from"):
         list(generate(1, require_technique=["Telepathy"]))
     assert main(["generate", "--exclude-technique", "Telepathy", "-q"]) == 2
+
+
+def test_anneal_jobs_same_seed_same_output() -> None:
+    a = [g.puzzle.to_line() for g in _anneal(3, 8, jobs=2)]
+    b = [g.puzzle.to_line() for g in _anneal(3, 8, jobs=2)]
+    assert a == b and len(set(a)) == 3
