@@ -424,19 +424,26 @@ def test_minimal_16x16() -> None:
         assert cs.count_solutions(p.without([c]), backend="sat") >= 2
 
 
-def test_generate_top_percentile_uses_the_bank() -> None:
-    """auto reaches the top 1% of hsolve's reference scores (pseudo-generation from the bank)."""
+def test_generate_top_percentile_anneals() -> None:
+    """auto reaches the top 1% of hsolve's reference scores by annealing (never the bank)."""
     from csp_sudoku.metrics import rate
     from csp_sudoku.metrics.base import reference
 
     lo = float(reference()["metrics"]["hsolve"]["percentiles"][99])
-    got = list(generate(2, score_range=(lo, float("inf")), metric="hsolve", seed=4, attempts=20))
+    hi = (lo, float("inf"))
+    got = list(generate(2, score_range=hi, metric="hsolve", seed=4, budget_seconds=120))
     assert len({g.puzzle for g in got}) == 2
     for g in got:
         verify(g.puzzle)
+        assert g.method == "anneal" and g.derived_from is None
         assert g.ratings["hsolve"].score >= lo
         assert rate(g.puzzle, "hsolve", seed=g.ratings["hsolve"].seed).score >= lo
-        assert make_one(g.seed, score_range=(lo, float("inf")), metric="hsolve").puzzle == g.puzzle
+    assert make_one(got[0].seed, score_range=hi, metric="hsolve").puzzle == got[0].puzzle
+
+
+def test_pseudo_keeps_its_seed_board_label() -> None:
+    g = next(iter(generate(1, metric="hsolve", seed=4, method="pseudo")))
+    assert g.method == "pseudo" and g.derived_from in SEED_BANK
 
 
 @pytest.mark.parametrize(

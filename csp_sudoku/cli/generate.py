@@ -39,9 +39,19 @@ from csp_sudoku.core.errors import SudokuError
 from csp_sudoku.core.names import MetricName
 from csp_sudoku.core.seeds import attempt_seed as derive
 from csp_sudoku.core.seeds import fresh_seed, item_seed
-from csp_sudoku.generators import METHODS, SYMMETRIES, BudgetExhaustedError, generate
+from csp_sudoku.generators import (
+    METHODS,
+    SYMMETRIES,
+    BudgetExhaustedError,
+    GenerationError,
+    generate,
+    generate_quotas,
+)
+from csp_sudoku.generators.techniques import check_names
 
 _FIELDS = ("puzzle", "clues", "minimal", "symmetry", "seed", "method", "ratings")
+#: fields a row may carry besides :data:`_FIELDS` (jsonl): ``minimal_in_symmetry``
+#: with a symmetry, ``derived_from`` for ``--method pseudo``.
 
 
 def register(sub: Any) -> None:
@@ -66,7 +76,42 @@ def register(sub: Any) -> None:
         help="keep the generator's clues (hsolve/ddg/pseudo puzzles are not reduced)",
     )
     p.add_argument("--symmetry", choices=SYMMETRIES, default="none", help="clue-pattern symmetry")
-    p.add_argument("--level", action="append", metavar="NAME", help="target level (repeatable)")
+    p.add_argument(
+        "--level",
+        action="append",
+        metavar="NAME[=N]",
+        help="target level (repeatable); NAME=N asks for N puzzles of that level "
+        "(per-level quotas in one run, --count is then ignored)",
+    )
+    p.add_argument(
+        "--strict-minimal",
+        action="store_true",
+        help="with --symmetry: only puzzles that are also minimal in the plain sense "
+        "(no single clue removable), not only minimal among symmetric patterns",
+    )
+    p.add_argument(
+        "--require-technique",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="only puzzles whose Sudoku Explainer path uses this technique (repeatable; "
+        "a part of a name matches the family, e.g. 'Forcing Chains')",
+    )
+    p.add_argument(
+        "--exclude-technique",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="only puzzles whose Sudoku Explainer path does not use this technique",
+    )
+    p.add_argument(
+        "--avoid",
+        action="append",
+        default=[],
+        metavar="FILE|DB",
+        help="never output a puzzle isomorphic to one in this puzzle file or bank "
+        "database (repeatable; the bundled reference sets are always avoided)",
+    )
     p.add_argument("--score-min", type=finite_float, help="lowest accepted score of --metric")
     p.add_argument("--score-max", type=finite_float, help="highest accepted score of --metric")
     p.add_argument(
@@ -230,6 +275,51 @@ def _generate(args: argparse.Namespace, writer: RowWriter, start: int, client: A
     extra = [m for r in args.rate for m in r.split(",") if m]
     if args.metric and not args.level and score_range is None:
         extra.insert(0, args.metric)
+    try:
+        quotas = _quotas(args.level or [])
+        avoid = [_avoid_file(a) for a in args.avoid]
+        check_names([*args.require_technique, *args.exclude_technique])
+    except (GenerationError, OSError) as err:
+        print(f"csp-sudoku generate: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if not args.quiet:
+        print(
+            "csp-sudoku generate: compiling kernels… (nothing to do when they are cached)",
+            file=sys.stderr,
+        )
+
+    def report(info: dict[str, Any]) -> None:
+        if args.quiet:
+            return
+        best = info.get("best")
+        print(
+            f"csp-sudoku generate: found {info['found']}, {info['steps']} steps "
+            f"({info['rated']} rated, {info['restarts']} restarts), best so far "
+            f"{'-' if best is None else f'{best:g}'}, {info['elapsed']:g} s",
+            file=sys.stderr,
+        )
+
+    common: dict[str, Any] = {
+        "rate_with": extra,
+        "symmetry": args.symmetry,
+        "minimal": args.minimal,
+        "budget_seconds": args.budget_seconds,
+        "attempts": args.attempts,
+        "geometry": geometry_from_args(args),
+        "method": args.method,
+        "backend": args.backend,
+        "max_clues": args.max_clues,
+        "jobs": args.jobs or (1 if client is not None else os.cpu_count() or 1),
+        "executor": client,
+        "avoid": avoid,
+        "strict_minimal": args.strict_minimal,
+        "progress": report,
+        "require_technique": args.require_technique,
+        "exclude_technique": args.exclude_technique,
+    }
+    if quotas is not None:
+        stream = generate_quotas(quotas, metric=metric, seed=args.seed, **common)
+        return _write_all(args, writer, stream, sum(n for _, n in quotas))
     stream = generate(
         args.count,
         level=args.level,
@@ -248,8 +338,64 @@ def _generate(args: argparse.Namespace, writer: RowWriter, start: int, client: A
         jobs=args.jobs or (1 if client is not None else os.cpu_count() or 1),
         executor=client,
         start=start,
+        avoid=avoid,
+        strict_minimal=args.strict_minimal,
+        progress=report,
+        require_technique=args.require_technique,
+        exclude_technique=args.exclude_technique,
     )
-    bar = progress(args.count - start, not args.quiet and sys.stderr.isatty())
+    return _write_all(args, writer, stream, args.count - start)
+
+
+def _quotas(levels: list[str]) -> list[tuple[str, int]] | None:
+    """``NAME=N`` levels as (name, N) pairs; None when no level has a quota.
+
+    Raises:
+        GenerationError: some levels have a quota and some not, or N is not a count.
+    """
+    if not any("=" in lv for lv in levels):
+        return None
+    out: list[tuple[str, int]] = []
+    for lv in levels:
+        name, eq, n = lv.partition("=")
+        if not eq or not n.strip().isdigit():
+            raise GenerationError(
+                f"--level {lv!r}: with quotas every --level must be NAME=N (N a count)"
+            )
+        out.append((name.strip(), int(n)))
+    return out
+
+
+def _avoid_file(path: str) -> str:
+    """A puzzle file to avoid: ``path`` itself, or a bank database's puzzles in a temp file.
+
+    Raises:
+        GenerationError: the file cannot be read, or is a database that is not a bank.
+    """
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(16)
+    except OSError as exc:
+        raise GenerationError(f"--avoid {path}: cannot read it ({exc.strerror or exc})") from None
+    if head != b"SQLite format 3\x00":
+        return path
+    import tempfile
+
+    from csp_sudoku.tools.bank import PuzzleBank
+
+    try:
+        with PuzzleBank(path) as bank:
+            lines = [e.puzzle.to_line() for e in bank.query()]
+    except Exception as exc:  # any failure to read the bank is a bad --avoid
+        raise GenerationError(f"--avoid {path}: not a puzzle bank ({exc})") from None
+    fd, name = tempfile.mkstemp(prefix="csp_sudoku_avoid_", suffix=".txt")
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write("\n".join(lines) + "\n")
+    return name
+
+
+def _write_all(args: argparse.Namespace, writer: RowWriter, stream: Any, total: int) -> int:
+    bar = progress(total, not args.quiet and sys.stderr.isatty())
     try:
         for g in stream:
             bar.update(1)

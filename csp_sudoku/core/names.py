@@ -15,7 +15,9 @@ MetricName = Literal[
     "hsolve", "rounds", "mdrt", "oracle", "refutation", "dependency", "se", "combined"
 ]
 #: A generator method of :func:`csp_sudoku.generators.generate`.
-MethodName = Literal["auto", "random", "climb", "rg1", "ddg", "oracle", "hsolve", "pseudo"]
+MethodName = Literal[
+    "auto", "random", "climb", "rg1", "ddg", "oracle", "hsolve", "pseudo", "anneal"
+]
 #: A clue-pattern symmetry of the generators and the minimiser.
 SymmetryName = Literal["none", "rot180", "rot90", "mirror", "flip", "diagonal", "antidiagonal"]
 #: A technique of the human model's solve path (``explain --techniques``).

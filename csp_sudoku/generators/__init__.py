@@ -33,7 +33,14 @@ from csp_sudoku.generators.minimal import (
     reduce_clues,
 )
 from csp_sudoku.generators.symmetry import SYMMETRIES, SymmetryError, is_symmetric, orbits
-from csp_sudoku.generators.target import METHODS, Generated, Target, generate, make_one
+from csp_sudoku.generators.target import (
+    METHODS,
+    Generated,
+    Target,
+    generate,
+    generate_quotas,
+    make_one,
+)
 
 __all__ = [
     "METHODS",
@@ -45,6 +52,7 @@ __all__ = [
     "SymmetryError",
     "Target",
     "generate",
+    "generate_quotas",
     "is_symmetric",
     "make_one",
     "minimal_puzzle",

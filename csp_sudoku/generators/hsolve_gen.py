@@ -245,14 +245,24 @@ def _pseudo(
 
 
 def pseudo_from_bank(
-    geometry: Geometry, rng: np.random.Generator, *, k: int = 1
+    geometry: Geometry,
+    rng: np.random.Generator,
+    *,
+    k: int = 1,
+    origin: list[str] | None = None,
 ) -> tuple[Grid, Grid] | None:
-    """A pseudo-generated puzzle from a random board of :data:`SEED_BANK` (9x9 only)."""
+    """A pseudo-generated puzzle from a random board of :data:`SEED_BANK` (9x9 only).
+
+    ``origin``, when given, receives the seed board (the output shares its hard core).
+    """
     if geometry != Geometry.standard(9):
         raise GenerationError("the pseudo-generator's seed bank holds 9x9 puzzles only")
     from csp_sudoku.api import as_puzzle
     from csp_sudoku.metrics.base import unique_solution
 
-    board = as_puzzle(SEED_BANK[int(rng.integers(len(SEED_BANK)))])
+    line = SEED_BANK[int(rng.integers(len(SEED_BANK)))]
+    if origin is not None:
+        origin.append(line)
+    board = as_puzzle(line)
     sol = unique_solution(board).cells
     return _pseudo(board.cells, sol, geometry, rng, k, True)

@@ -33,30 +33,53 @@ do not depend on where they run. Since puzzle ``i`` depends on ``seed`` and
 from __future__ import annotations
 
 import time
-from collections.abc import Generator, Iterator, Sequence
-from dataclasses import dataclass, field
+import zlib
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from csp_sudoku.core.deadline import deadline as solver_deadline
-from csp_sudoku.core.errors import BudgetExhaustedError, DeadlinePassed, GenerationError
+from csp_sudoku.core.errors import (
+    BudgetExhaustedError,
+    DeadlinePassed,
+    GenerationError,
+    MetricError,
+)
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.names import MethodName, MetricName, SymmetryName
 from csp_sudoku.core.parallel import ordered_map
 from csp_sudoku.core.puzzle import Grid, Puzzle
-from csp_sudoku.core.seeds import SeedLike, as_generator, as_seed, attempt_seed, item_seed
+from csp_sudoku.core.seeds import (
+    SeedLike,
+    as_generator,
+    as_seed,
+    attempt_seed,
+    derive,
+    item_seed,
+)
 from csp_sudoku.generators.minimal import checker_for, reduce_clues
+from csp_sudoku.generators.novelty import KeySet, canonical_bytes, default_keys, keys_of_file
 from csp_sudoku.generators.symmetry import check_name, orbit_index, orbits
 from csp_sudoku.generators.targeting import Target
 from csp_sudoku.generators.targeting import make_target as _make_target
 from csp_sudoku.generators.targeting import rate_with_solution as _rate
+from csp_sudoku.generators.techniques import check_names, path_uses
 
 if TYPE_CHECKING:
     from csp_sudoku.api import Checker
     from csp_sudoku.metrics.base import Rating
 
-__all__ = ["METHODS", "Generated", "Target", "generate", "make_one"]
+__all__ = [
+    "METHODS",
+    "Generated",
+    "Target",
+    "generate",
+    "generate_quotas",
+    "make_one",
+    "target_seed",
+]
 
 #: ``method`` names :func:`generate` accepts.
 METHODS: tuple[str, ...] = (
@@ -68,6 +91,7 @@ METHODS: tuple[str, ...] = (
     "oracle",
     "hsolve",
     "pseudo",
+    "anneal",
 )
 
 
@@ -81,11 +105,16 @@ class Generated:
         seed: the attempt seed: ``generate(1, seed=seed, <same options>)`` makes it again.
         ratings: ratings by metric name (the target metric first).
         symmetry: the clue-pattern symmetry asked for.
-        minimal: True when no clue (or orbit, with a symmetry) can be removed.
+        minimal: True when no single clue can be removed (checked on the
+            output with the solver, whatever the options asked).
         method: the generator that made it.
         attempts: attempts its stream used.
         steps: hill-climbing steps taken in the successful attempt.
         seconds: time spent on this puzzle's stream.
+        minimal_in_symmetry: with a symmetry, True when no clue *orbit* can be
+            removed (checked); None without a symmetry.
+        derived_from: for ``method="pseudo"``, the seed-bank puzzle it was
+            made from (it shares that puzzle's hard core); None otherwise.
     """
 
     puzzle: Puzzle
@@ -98,6 +127,8 @@ class Generated:
     attempts: int = 1
     steps: int = 0
     seconds: float = 0.0
+    minimal_in_symmetry: bool | None = None
+    derived_from: str | None = None
 
     @property
     def clues(self) -> int:
@@ -121,6 +152,12 @@ class Generated:
             "attempts": self.attempts,
             "steps": self.steps,
             "seconds": round(self.seconds, 4),
+            **(
+                {}
+                if self.minimal_in_symmetry is None
+                else {"minimal_in_symmetry": self.minimal_in_symmetry}
+            ),
+            **({} if self.derived_from is None else {"derived_from": self.derived_from}),
         }
 
 
@@ -140,6 +177,10 @@ class _Options:
     climb_patience: int
     max_clues: int | None
     pseudo_seeds: tuple[str, ...] | None = None
+    avoid_files: tuple[str, ...] = ()
+    strict_minimal: bool = False
+    require: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
 
 
 def generate(
@@ -163,6 +204,11 @@ def generate(
     jobs: int = 1,
     executor: Any = None,
     start: int = 0,
+    avoid: Sequence[str] = (),
+    strict_minimal: bool = False,
+    progress: Callable[[dict[str, Any]], None] | None = None,
+    require_technique: Sequence[str] = (),
+    exclude_technique: Sequence[str] = (),
 ) -> Iterator[Generated]:
     """Generate ``count`` unique puzzles on target, streaming each as it is found.
 
@@ -179,7 +225,8 @@ def generate(
         seed: an int (reproducible), a numpy Generator, or None (fresh).
         budget_seconds: wall-clock budget for the whole call.
         attempts: the most attempts per puzzle (one attempt = one solution
-            grid, with its hill climb when climbing).
+            grid, with its hill climb when climbing; when annealing, one chain:
+            a run ends after ``attempts * count`` chains).
         geometry: the shape (default 9x9).
         method: ``auto`` (RG2, hill-climbing on the metric when a target is
             set), ``random`` (RG2 generate-and-test), ``climb``, ``rg1``,
@@ -198,6 +245,16 @@ def generate(
             :func:`csp_sudoku.core.parallel.ordered_map`).
         start: skip the first ``start`` puzzles: yield puzzles ``start`` to
             ``count - 1``, the same as the full run yields them (resuming).
+        avoid: files of puzzles (one a line) that no output may be isomorphic
+            to, besides the bundled collections and the seed bank (always avoided).
+        strict_minimal: with a symmetry, yield only puzzles that are minimal
+            in the plain sense too (no single clue removable), not only
+            minimal among symmetric patterns.
+        require_technique: technique names the puzzle's SE path must use
+            (each; see :mod:`~csp_sudoku.generators.techniques`).
+        exclude_technique: technique names its SE path must not use.
+        progress: called now and then (``method="anneal"``) with a dict of
+            ``found``, ``steps``, ``rated``, ``best`` (score) and ``elapsed``.
 
     Yields:
         :class:`Generated`, in order.
@@ -229,10 +286,23 @@ def generate(
         climb_steps=climb_steps,
         climb_patience=climb_patience,
         max_clues=max_clues,
+        avoid_files=tuple(str(a) for a in avoid),
+        strict_minimal=strict_minimal,
+        require=check_names(require_technique),
+        exclude=check_names(exclude_technique),
     )
     _check_metrics(opts)
+    if opts.method == "auto" and _wants_search(opts):
+        opts = replace(opts, method="anneal")
+    for f in opts.avoid_files:  # unreadable: an error now, before any search
+        keys_of_file(f)
     base = as_seed(seed)
     deadline = None if budget_seconds is None else time.time() + budget_seconds
+    if opts.method == "anneal":
+        yield from _annealed(
+            opts, count, base, deadline, start, jobs, executor, progress, budget_seconds
+        )
+        return
     found = start
     if executor is None:
         window = jobs if jobs > 1 and count - start >= 2 else 1
@@ -240,10 +310,20 @@ def generate(
         window = jobs if jobs > 1 else 0
     tasks = ((opts, item_seed(base, i), deadline) for i in range(start, count))
     results = ordered_map(_stream, tasks, jobs=window, executor=executor)
+    seen = KeySet()
+    nine = opts.geometry == Geometry.standard(9)
     try:
-        for res in results:
+        for i, res in enumerate(results, start=start):
+            retry = 0
+            while nine and isinstance(res, Generated) and not seen.is_new(res.puzzle.cells):
+                # the same puzzle as an earlier output of this run: the stream's
+                # retries (same seeds whatever ``jobs``) search on
+                res = _stream(opts, attempt_seed(item_seed(base, i), (1 << 22) + retry), deadline)
+                retry += 1
             if isinstance(res, str):
                 raise _budget_error(res, found, count, opts, budget_seconds)
+            if nine:
+                seen.add(res.puzzle.cells)
             found += 1
             yield res
     finally:
@@ -277,7 +357,12 @@ def _check_metrics(opts: _Options) -> None:
 
 
 def _budget_error(
-    why: str, found: int, count: int, opts: _Options, budget_seconds: float | None
+    why: str,
+    found: int,
+    count: int,
+    opts: _Options,
+    budget_seconds: float | None,
+    best: Rating | None = None,
 ) -> BudgetExhaustedError:
     t = opts.target
     what = []
@@ -291,8 +376,13 @@ def _budget_error(
         if why == "time"
         else f"the budget of {opts.attempts} attempt(s) per puzzle"
     )
+    closest = (
+        f" (the hardest puzzle met rated {best.score:g}, level {best.level})"
+        if best is not None
+        else ""
+    )
     return BudgetExhaustedError(
-        f"generated {found} of {count} puzzle(s){aim} before {limit} ran out; "
+        f"generated {found} of {count} puzzle(s){aim} before {limit} ran out{closest}; "
         "raise budget_seconds/attempts (--budget-seconds/--attempts), or widen the target",
         found=found,
         wanted=count,
@@ -319,14 +409,25 @@ def _stream(opts: _Options, stream: int, deadline: float | None) -> Generated | 
         except DeadlinePassed:
             return "time"
         if got is not None:
-            puzzle, solution, ratings, steps, method = got
+            puzzle, solution, ratings, steps, method, origin = got
+            geo = opts.geometry
+            if geo == Geometry.standard(9) and canonical_bytes(puzzle.cells) in _avoided(opts):
+                continue  # a copy of a known puzzle: search on
+            chk = checker_for(geo, opts.backend)
+            minimal, in_sym = _labels_geo(puzzle.cells, solution.cells, geo, opts.symmetry, chk)
+            if opts.strict_minimal and not minimal:
+                continue
+            if not _techniques_ok(opts, puzzle, solution, ratings.get(opts.target.metric), seed):
+                continue
             return Generated(
                 puzzle=puzzle,
                 solution=solution,
                 seed=seed,
                 ratings=ratings,
                 symmetry=opts.symmetry,
-                minimal=opts.minimal,
+                minimal=minimal,
+                minimal_in_symmetry=in_sym,
+                derived_from=origin,
                 method=method,
                 attempts=j,
                 steps=steps,
@@ -334,15 +435,20 @@ def _stream(opts: _Options, stream: int, deadline: float | None) -> Generated | 
             )
 
 
-_Attempt = tuple[Puzzle, Puzzle, dict[str, "Rating"], int, str]
+_Attempt = tuple[Puzzle, Puzzle, dict[str, "Rating"], int, str, "str | None"]
+
+
+def _avoided(opts: _Options) -> frozenset[bytes]:
+    """The canonical keys every output must avoid (bundled sets, seed bank, ``avoid``)."""
+    return frozenset(default_keys(opts.avoid_files).keys)
 
 
 def _attempt(opts: _Options, seed: int, deadline: float | None) -> _Attempt | None:
     """One attempt: a puzzle from ``opts.method`` (plus a hill climb), or None.
 
-    ``auto`` with a target: an RG2 puzzle; if it is too easy (9x9), a
-    pseudo-generated one from the bank of hard seeds; then a hill climb from
-    whichever of the two is closer to the target.
+    ``auto`` with a target (one random puzzles reach): an RG2 puzzle, then a
+    hill climb on the metric. ``auto`` never pseudo-generates from the seed
+    bank (that reproduces published puzzles); hard targets anneal instead.
     """
     rng = as_generator(seed)
     geo = opts.geometry
@@ -352,7 +458,8 @@ def _attempt(opts: _Options, seed: int, deadline: float | None) -> _Attempt | No
     if method == "auto" and not target.active:
         method = "random"
     base_method = "random" if method in ("auto", "climb") else method
-    made = _prepared(base_method, opts, rng, chk)
+    origin: list[str] = []
+    made = _prepared(base_method, opts, rng, chk, origin)
     if made is None:
         return None
     clues, sol = made
@@ -363,21 +470,6 @@ def _attempt(opts: _Options, seed: int, deadline: float | None) -> _Attempt | No
     ratings: dict[str, Rating] = {}
     if target.active:
         rating = _rate(Puzzle(clues, geo), solution, target.metric, rating_seed)
-        if (
-            method == "auto"
-            and not target.matches(rating)
-            and target.wants_harder(rating)
-            and geo == Geometry.standard(9)
-        ):
-            alt = _prepared("pseudo", opts, rng, chk)
-            if alt is not None:
-                alt_solution = Puzzle(alt[1], geo)
-                r2 = _rate(Puzzle(alt[0], geo), alt_solution, target.metric, rating_seed)
-                # take it when on target, or still too easy but closer (an
-                # overshoot is left: climbing down from it costs more than a restart)
-                closer = target.distance(r2) < target.distance(rating)
-                if target.matches(r2) or (target.wants_harder(r2) and closer):
-                    (clues, sol), solution, rating, produced = alt, alt_solution, r2, "pseudo"
         if not target.matches(rating) and method in ("auto", "climb"):
             clues, rating, steps = _climb(clues, sol, rating, opts, rng, chk, rating_seed, deadline)
             produced = "climb" if steps else produced
@@ -389,14 +481,21 @@ def _attempt(opts: _Options, seed: int, deadline: float | None) -> _Attempt | No
     puzzle = Puzzle(clues, geo)
     for m in opts.rate_with:
         ratings[m] = _rate(puzzle, solution, m, rating_seed)
-    return puzzle, solution, ratings, steps, produced
+    return puzzle, solution, ratings, steps, produced, (origin[0] if origin else None)
 
 
 def _prepared(
-    method: str, opts: _Options, rng: np.random.Generator, chk: Checker
+    method: str,
+    opts: _Options,
+    rng: np.random.Generator,
+    chk: Checker,
+    origin: list[str] | None = None,
 ) -> tuple[Grid, Grid] | None:
-    """A base puzzle, closed under the symmetry and made minimal when asked."""
-    made = _base_puzzle(method, opts, rng, chk)
+    """A base puzzle, closed under the symmetry and made minimal when asked.
+
+    ``origin`` receives the seed-bank puzzle a pseudo-generated puzzle came from.
+    """
+    made = _base_puzzle(method, opts, rng, chk, origin)
     if made is None:
         return None
     clues, sol = made
@@ -409,7 +508,11 @@ def _prepared(
 
 
 def _base_puzzle(
-    method: str, opts: _Options, rng: np.random.Generator, chk: Checker
+    method: str,
+    opts: _Options,
+    rng: np.random.Generator,
+    chk: Checker,
+    origin: list[str] | None = None,
 ) -> tuple[Grid, Grid] | None:
     """A unique puzzle and its solution from one of the generators."""
     from csp_sudoku.generators.grids import _grid_cells
@@ -434,7 +537,7 @@ def _base_puzzle(
     if method == "pseudo":
         from csp_sudoku.generators.hsolve_gen import pseudo_from_bank
 
-        return pseudo_from_bank(geo, rng)
+        return pseudo_from_bank(geo, rng, origin=origin)
     if method == "ddg":
         from csp_sudoku.generators.ddg import ddg_clues
 
@@ -508,3 +611,313 @@ def _climb(
         if stale >= opts.climb_patience:
             break
     return clues, rating, steps
+
+
+# ------------------------------------------------------------------ labels, novelty
+def _labels_geo(
+    clues: Grid, sol: Grid, geo: Geometry, symmetry: str, chk: Checker
+) -> tuple[bool, bool | None]:
+    """``(minimal, minimal_in_symmetry)`` of a unique puzzle, checked with the solver.
+
+    ``minimal``: no single clue can be removed (one solver call per clue).
+    ``minimal_in_symmetry`` (None without a symmetry): no orbit of the
+    symmetry can be removed. Plain minimal implies it (fewer clues never
+    remove solutions, so if an orbit could go, so could each of its clues).
+    """
+    minimal = chk.backend.removable_clues(clues, geo, sol).size == 0
+    if symmetry == "none":
+        return minimal, None
+    if minimal:
+        return True, True
+    work = clues.copy()
+    for o in orbits(geo.size, symmetry):
+        if not work[o].any():
+            continue
+        work[o] = 0
+        removable = chk.backend.other_solution(work, geo, sol) is None
+        work[o] = clues[o]
+        if removable:
+            return False, False
+    return False, True
+
+
+def _techniques_ok(
+    opts: _Options, puzzle: Puzzle, solution: Puzzle, rating: Rating | None, seed: int
+) -> bool:
+    """The technique filters on the puzzle's SE path (rated with ``se`` if need be)."""
+    if not opts.require and not opts.exclude:
+        return True
+    if rating is None or rating.metric != "se":
+        try:
+            rating = _rate(puzzle, solution, "se", attempt_seed(seed, 1 << 20))
+        except MetricError:
+            return False
+    counts = rating.details.get("technique_counts", {})
+    return all(path_uses(counts, n) for n in opts.require) and not any(
+        path_uses(counts, n) for n in opts.exclude
+    )
+
+
+def _wants_search(opts: _Options) -> bool:
+    """True when ``auto`` should anneal: a 9x9 target that random puzzles rarely reach.
+
+    That is a target of only the metric's top level(s) (SE ``diabolical`` /
+    ``extreme``, or the top level of another metric), an SE score range from
+    7.5 up, or a score range beyond the 90th percentile of the metric's
+    reference distribution (``csp_sudoku/data/metric_reference.json``).
+    """
+    t = opts.target
+    if not t.active or opts.geometry != Geometry.standard(9):
+        return False
+    from csp_sudoku.generators.targeting import level_order, lower_is_harder
+
+    order = level_order(t.metric)
+    if t.levels and order:
+        top = set(order[-2:]) if t.metric == "se" else {order[-1]}
+        if set(t.levels) <= top:
+            return True
+    if t.score_range is None:
+        return False
+    lo, hi = t.score_range
+    if t.metric == "se":
+        return lo >= 7.5
+    from csp_sudoku.metrics.base import reference
+
+    pct = reference().get("metrics", {}).get(t.metric, {}).get("percentiles")
+    if not pct:
+        return False
+    if lower_is_harder(t.metric):
+        return bool(hi <= float(pct[10]))
+    return bool(lo >= float(pct[90]))
+
+
+def _annealed(
+    opts: _Options,
+    count: int,
+    base: int,
+    deadline: float | None,
+    start: int,
+    jobs: int,
+    executor: Any,
+    progress: Callable[[dict[str, Any]], None] | None,
+    budget_seconds: float | None,
+) -> Iterator[Generated]:
+    """``method="anneal"``: puzzles from annealing chains (one chain per job).
+
+    With one job, one chain seeded by ``seed`` yields every puzzle as it is
+    found. With ``jobs > 1`` chain ``w`` (seed ``item_seed(seed, w)``) makes
+    its share of ``count`` and the shares are yielded in chain order, so the
+    same seed and the same ``jobs`` give the same puzzles.
+    """
+    if count <= start:
+        return
+    workers = max(1, jobs) if count > 1 else 1
+    if workers == 1 and executor is None:
+        found = 0
+        chain = _anneal_chain(opts, base, deadline, count, progress)
+        best: Rating | None = None
+        for item in chain:
+            if isinstance(item, Generated):
+                found += 1
+                if found > start:
+                    yield item
+            else:
+                best = item
+        if found < count:
+            why = "time" if deadline is not None and time.time() >= deadline else "attempts"
+            # the ``start`` puzzles skipped count as found (they were written before)
+            done = start + max(0, found - start)
+            raise _budget_error(why, done, count, opts, budget_seconds, best)
+        return
+    shares = [count // workers + (1 if w < count % workers else 0) for w in range(workers)]
+    tasks = ((opts, item_seed(base, w), deadline, shares[w]) for w in range(workers) if shares[w])
+    seen = KeySet()
+    found = 0
+    best_all: Rating | None = None
+    for got, best_w in ordered_map(_anneal_task, tasks, jobs=workers, executor=executor):
+        if best_w is not None and (best_all is None or best_w.score > best_all.score):
+            best_all = best_w
+        for g in got:
+            if opts.geometry == Geometry.standard(9) and not seen.is_new(g.puzzle.cells):
+                continue  # two chains met the same puzzle: keep the first
+            seen.add(g.puzzle.cells)
+            found += 1
+            if found > start:
+                yield g
+    if found < count:
+        why = "time" if deadline is not None and time.time() >= deadline else "attempts"
+        done = start + max(0, found - start)
+        raise _budget_error(why, done, count, opts, budget_seconds, best_all)
+
+
+def _anneal_task(
+    opts: _Options, seed: int, deadline: float | None, n: int
+) -> tuple[list[Generated], Rating | None]:
+    """One chain's share, collected (for the process pool)."""
+    out: list[Generated] = []
+    best: Rating | None = None
+    for item in _anneal_chain(opts, seed, deadline, n, None):
+        if isinstance(item, Generated):
+            out.append(item)
+        else:
+            best = item
+    return out, best
+
+
+def _anneal_chain(
+    opts: _Options,
+    seed: int,
+    deadline: float | None,
+    n: int,
+    progress: Callable[[dict[str, Any]], None] | None,
+) -> Iterator[Generated | Rating]:
+    """Up to ``n`` puzzles of one annealing chain; then (always) the best rating met."""
+    from csp_sudoku.generators.anneal import AnnealStats, anneal
+
+    geo = opts.geometry
+    chk = checker_for(geo, opts.backend)
+    avoid = default_keys(opts.avoid_files) if geo == Geometry.standard(9) else KeySet()
+    rng = as_generator(seed)
+    st = AnnealStats()
+    t0 = time.perf_counter()
+    labels: dict[bytes, tuple[bool, bool | None]] = {}
+
+    def ok(clues: Grid, sol: Grid, r: Rating) -> bool:
+        if opts.max_clues is not None and int(np.count_nonzero(clues)) > opts.max_clues:
+            return False
+        if not _techniques_ok(opts, Puzzle(clues, geo), Puzzle(sol, geo), r, seed):
+            return False
+        lab = _labels_geo(clues, sol, geo, opts.symmetry, chk)
+        labels[clues.tobytes()] = lab
+        return not (opts.strict_minimal and not lab[0])
+
+    found = 0
+    last = [time.perf_counter()]
+
+    def tick() -> None:
+        now = time.perf_counter()
+        if progress is not None and now - last[0] >= 2.0:
+            last[0] = now
+            progress(_report(st, found, t0))
+
+    try:
+        with solver_deadline(deadline):
+            for f in anneal(
+                geo,
+                opts.target,
+                rng,
+                chk,
+                avoid,
+                symmetry=opts.symmetry,
+                minimal=opts.minimal,
+                rating_seed=attempt_seed(seed, 1 << 20),
+                deadline=deadline,
+                stats=st,
+                accept=ok,
+                on_step=tick,
+                max_chains=None if opts.attempts is None else opts.attempts * n,
+            ):
+                found += 1
+                solution = Puzzle(f.solution, geo)
+                puzzle = Puzzle(f.clues, geo)
+                ratings: dict[str, Rating] = {opts.target.metric: f.rating}
+                for m in opts.rate_with:
+                    ratings[m] = _rate(puzzle, solution, m, attempt_seed(seed, 1 << 20))
+                minimal, in_sym = labels.get(f.clues.tobytes(), (False, None))
+                yield Generated(
+                    puzzle=puzzle,
+                    solution=solution,
+                    seed=seed,
+                    ratings=ratings,
+                    symmetry=opts.symmetry,
+                    minimal=minimal,
+                    method="anneal",
+                    attempts=st.restarts + 1,
+                    steps=f.steps,
+                    seconds=time.perf_counter() - t0,
+                    minimal_in_symmetry=in_sym,
+                )
+                if progress is not None:
+                    progress(_report(st, found, t0))
+                if found >= n:
+                    break
+    except DeadlinePassed:
+        pass
+    if st.best_rating is not None:
+        yield st.best_rating
+
+
+def _report(st: Any, found: int, t0: float) -> dict[str, Any]:
+    return {
+        "found": found,
+        "steps": st.steps,
+        "rated": st.rated,
+        "restarts": st.restarts,
+        "best": None if st.best_rating is None else st.best_rating.score,
+        "elapsed": round(time.perf_counter() - t0, 1),
+    }
+
+
+# ------------------------------------------------------------------------ quotas
+def target_seed(seed: int, metric: str, level: str) -> int:
+    """The stream seed of one target of a quota run: ``derive(seed, crc32(metric:level))``.
+
+    Different targets under one seed then start from different solution grids
+    (a plain ``generate`` per level with the same seed would share them).
+    """
+    tag = zlib.crc32(f"{metric}:{level.strip().lower()}".encode())
+    return derive(seed, tag)
+
+
+def generate_quotas(
+    quotas: Mapping[str, int] | Sequence[tuple[str, int]],
+    *,
+    metric: MetricName = "rounds",
+    seed: SeedLike = None,
+    budget_seconds: float | None = None,
+    **options: Any,
+) -> Iterator[Generated]:
+    """Puzzles for several levels in one run: ``quotas[level]`` puzzles of each level.
+
+    Every level name is checked before any search. Level ``L`` runs
+    :func:`generate` with seed :func:`target_seed` ``(seed, metric, L)`` and
+    what is left of the one time budget; no output is isomorphic to an
+    earlier one of the run (levels differ, so two levels cannot share a puzzle).
+
+    Raises:
+        GenerationError: an unknown level or a negative quota (before searching).
+        BudgetExhaustedError: the budget ran out (after yielding what was found);
+            its message says how many of each level were found.
+    """
+    items = list(quotas.items()) if isinstance(quotas, Mapping) else list(quotas)
+    for lv, n in items:
+        _make_target(metric, lv, None)
+        if n < 0:
+            raise GenerationError(f"the quota of level {lv!r} must be non-negative, got {n}")
+    base = as_seed(seed)
+    deadline = None if budget_seconds is None else time.time() + budget_seconds
+    got: dict[str, int] = {}
+    short = False
+    for lv, n in items:
+        left = None if deadline is None else max(deadline - time.time(), 1e-3)
+        try:
+            for g in generate(
+                n,
+                level=lv,
+                metric=metric,
+                seed=target_seed(base, metric, lv),
+                budget_seconds=left,
+                **options,
+            ):
+                got[lv] = got.get(lv, 0) + 1
+                yield g
+        except BudgetExhaustedError:
+            short = True
+    if short:
+        done = ", ".join(f"{lv} {got.get(lv, 0)} of {n}" for lv, n in items)
+        total = sum(got.values())
+        raise BudgetExhaustedError(
+            f"the time budget of {budget_seconds:g} s ran out: found {done}",
+            found=total,
+            wanted=sum(n for _, n in items),
+        )

@@ -1,0 +1,285 @@
+"""Simulated annealing over unique (minimal) clue sets: a generator that invents.
+
+Random minimal puzzles almost never reach the hard end of a metric (of random
+minimal 9x9 puzzles, few rate above SE 7.5 and practically none above 9).
+Published hard puzzles were found by *vicinity search*: take a hard puzzle,
+remove ``k`` clues and add ``k`` others ({-1+1}, {-2+2}), keep what is unique
+and harder (the forum's "hardest" lists were built that way). This module does
+that search from scratch, never from a known puzzle:
+
+* **start**: a fresh random minimal puzzle (RG2: random grid, random-order
+  removal; Hunt, Pong, Tucker), never a bundled or published one;
+* **move** (one vicinity step, solution grid kept): remove ``k`` random clue
+  orbits and add ``k`` random empty ones from the solution (``k`` = 1 or 2);
+  while another solution exists, add the solution's digit at a cell where
+  that other solution differs (so the puzzle is unique again, one
+  ``other_solution`` call each); then make it minimal again when asked
+  (:func:`~csp_sudoku.generators.minimal.reduce_clues`);
+* **value**: the target metric's score (SE's ER by default for the hard
+  levels), each clue set rated once (a cache keyed by the clue bytes);
+* **accept** (Metropolis): a harder neighbour always, an easier one with
+  probability ``exp(-drop / T)``;
+* **restart** when the best score of the chain has not improved for
+  ``patience`` steps: from a new random minimal puzzle, or (with chance
+  ``reuse``) from one of the hardest states this search itself met (an elite
+  pool, as the forum's vicinity searches keep a pool of hard puzzles to
+  expand; here the pool only ever holds the search's own puzzles).
+
+Every on-target puzzle met on the way is a candidate output; it is kept only
+when it is *new* (:mod:`~csp_sudoku.generators.novelty`: not isomorphic to the
+bundled collections, the seed bank, the caller's ``avoid`` set, or an earlier
+output of the run).
+
+Cost. SE's rating is cheap for easy puzzles (about 10-20 ms for a random
+minimal puzzle, most of which is the move itself) and 0.1-0.7 s at SE 10-11
+(nested forcing chains), so the hard end dominates: the cache pays there,
+since annealing revisits clue sets.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from csp_sudoku.core.errors import MetricError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.puzzle import Grid, Puzzle
+from csp_sudoku.generators.minimal import reduce_clues
+from csp_sudoku.generators.novelty import KeySet
+from csp_sudoku.generators.symmetry import orbit_index, orbits
+from csp_sudoku.generators.targeting import Target, level_order, lower_is_harder
+from csp_sudoku.generators.targeting import rate_with_solution as _rate
+
+if TYPE_CHECKING:
+    from csp_sudoku.api import Checker
+    from csp_sudoku.metrics.base import Rating
+
+__all__ = ["AnnealStats", "Found", "anneal", "objective", "open_above"]
+
+
+@dataclass(frozen=True)
+class Found:
+    """One new on-target puzzle of the search."""
+
+    clues: Grid
+    solution: Grid
+    rating: Rating
+    steps: int
+
+
+@dataclass
+class AnnealStats:
+    """What the search did so far (read by progress reports)."""
+
+    steps: int = 0
+    rated: int = 0
+    restarts: int = 0
+    copies: int = 0
+    best: float = -math.inf
+    best_rating: Rating | None = None
+
+
+def open_above(target: Target) -> bool:
+    """True when every puzzle harder than an on-target one is on target too.
+
+    That is the hard end (e.g. SE ``extreme``, or a score range with no upper
+    bound on hardness): there the search climbs hardness itself.
+    """
+    order = level_order(target.metric)
+    if target.levels and (not order or order[-1] not in target.levels):
+        return False
+    if target.score_range is not None:
+        lo, hi = target.score_range
+        bound = lo if lower_is_harder(target.metric) else hi
+        if math.isfinite(bound) and abs(bound) < 1e6:
+            return False
+    return True
+
+
+def objective(target: Target, rating: Rating) -> float:
+    """The value the search climbs.
+
+    At the hard end (:func:`open_above`) it is the hardness (the score, with
+    its sign turned when lower is harder), so that the search keeps climbing
+    past the threshold; otherwise 0 on target and minus the distance to it
+    off target (:meth:`Target.distance` is a (level gap, score gap) pair
+    compared as a tuple; one level weighs 10 score units, which keeps the order).
+    """
+    if open_above(target):
+        return -rating.score if lower_is_harder(target.metric) else rating.score
+    gap, rest = target.distance(rating)
+    return -(10.0 * gap + rest)
+
+
+def anneal(
+    geometry: Geometry,
+    target: Target,
+    rng: np.random.Generator,
+    checker: Checker,
+    avoid: KeySet,
+    *,
+    symmetry: str = "none",
+    minimal: bool = True,
+    rating_seed: int = 0,
+    deadline: float | None = None,
+    temperature: float = 1.0,
+    patience: int = 100,
+    reuse: float = 0.7,
+    elite_size: int = 16,
+    stats: AnnealStats | None = None,
+    accept: Callable[[Grid, Grid, Rating], bool] | None = None,
+    on_step: Callable[[], None] | None = None,
+    max_chains: int | None = None,
+) -> Iterator[Found]:
+    """New on-target puzzles found by simulated annealing, endlessly (until the deadline).
+
+    Args:
+        geometry: the shape.
+        target: what an output must satisfy; the search climbs the target
+            metric's hardness.
+        rng: the randomness (advanced; a run is reproduced by its seed).
+        checker: the uniqueness checker.
+        avoid: canonical keys not to produce; every output is added to it.
+        symmetry: the clue-pattern symmetry kept by every move.
+        minimal: keep every state minimal (among ``symmetry``-patterned puzzles).
+        rating_seed: the seed of randomised metrics (SE is deterministic).
+        deadline: a ``time.time()`` after which the iterator ends.
+        temperature: Metropolis temperature, in units of the metric's score
+            (see :func:`objective`).
+        patience: restart after this many steps without a better chain best.
+        reuse: the chance that a restart starts from a state of the elite pool
+            (the hardest states this search met) rather than a fresh puzzle.
+        elite_size: how many states the elite pool keeps.
+        stats: filled in as the search goes (progress reports).
+        accept: a further test an output must pass (e.g. technique filters).
+        on_step: called after every step (progress reports).
+        max_chains: end after this many chains (restarts + 1); None: no limit.
+
+    Yields:
+        :class:`Found` puzzles, each new (and recorded in ``avoid``).
+    """
+    st = stats if stats is not None else AnnealStats()
+    metric = target.metric
+    orbs = orbits(geometry.size, symmetry)
+    oidx = orbit_index(geometry.size, symmetry)
+    cache: dict[bytes, Rating | None] = {}
+    is_nine = geometry == Geometry.standard(9)
+
+    def value(clues: Grid, sol: Grid) -> Rating | None:
+        key = clues.tobytes()
+        if key in cache:
+            return cache[key]
+        try:
+            r: Rating | None = _rate(
+                Puzzle(clues, geometry), Puzzle(sol, geometry), metric, rating_seed
+            )
+        except MetricError:
+            r = None  # the rater gave up (a chain budget): treat as a dead end
+        st.rated += 1
+        if len(cache) > 200_000:
+            cache.clear()
+        cache[key] = r
+        return r
+
+    def fresh() -> tuple[Grid, Grid]:
+        from csp_sudoku.generators.grids import _grid_cells
+
+        sol = _grid_cells(geometry, rng)
+        clues = sol.copy()
+        if minimal or symmetry != "none":
+            clues = reduce_clues(clues, sol, geometry, rng, symmetry=symmetry, checker=checker)
+        return clues, sol
+
+    def move(clues: Grid, sol: Grid) -> Grid:
+        filled = np.unique(oidx[clues != 0])
+        empty = np.setdiff1d(np.arange(len(orbs)), filled)
+        k = 1 + int(rng.integers(2))
+        k = min(k, filled.size, empty.size)
+        work = clues.copy()
+        for o in rng.choice(filled, size=k, replace=False).tolist():
+            work[orbs[o]] = 0
+        for o in rng.choice(empty, size=k, replace=False).tolist():
+            work[orbs[o]] = sol[orbs[o]]
+        while True:
+            other = checker.backend.other_solution(work, geometry, sol)
+            if other is None:
+                break
+            differ = np.flatnonzero((np.asarray(other) != sol) & (work == 0))
+            c = int(differ[int(rng.integers(differ.size))])
+            o = int(oidx[c])
+            work[orbs[o]] = sol[orbs[o]]
+        if minimal:
+            work = reduce_clues(work, sol, geometry, rng, symmetry=symmetry, checker=checker)
+        return work
+
+    def offer(clues: Grid, sol: Grid, r: Rating) -> Found | None:
+        if not target.matches(r):
+            return None
+        if is_nine:
+            key_new = avoid.is_new(clues)
+            if not key_new:
+                st.copies += 1
+                return None
+        if accept is not None and not accept(clues, sol, r):
+            return None
+        if is_nine:
+            avoid.add(clues)
+        return Found(clues=clues, solution=sol, rating=r, steps=st.steps)
+
+    elite: list[tuple[float, bytes, Grid, Grid]] = []  # the hardest states met, best first
+
+    def remember(h: float, clues: Grid, sol: Grid) -> None:
+        key = clues.tobytes()
+        if any(k == key for _, k, _, _ in elite):
+            return
+        elite.append((h, key, clues, sol))
+        elite.sort(key=lambda e: -e[0])
+        del elite[elite_size:]
+
+    while deadline is None or time.time() < deadline:
+        if max_chains is not None and st.restarts >= max_chains:
+            return
+        if elite and rng.random() < reuse:
+            _, _, clues, sol = elite[int(rng.integers(len(elite)))]
+        else:
+            clues, sol = fresh()
+        r0 = value(clues, sol)
+        if r0 is None:
+            continue
+        cur = objective(target, r0)
+        chain_best = cur
+        stale = 0
+        got = offer(clues, sol, r0)
+        if got is not None:
+            yield got
+        while stale < patience:
+            if deadline is not None and time.time() >= deadline:
+                return
+            st.steps += 1
+            if on_step is not None:
+                on_step()
+            cand = move(clues, sol)
+            r = value(cand, sol)
+            if r is None:
+                stale += 1
+                continue
+            h = objective(target, r)
+            if h > st.best:
+                st.best, st.best_rating = h, r
+            if h > chain_best:
+                chain_best, stale = h, 0
+                remember(h, cand, sol)
+            else:
+                stale += 1
+            if h >= cur or rng.random() < math.exp((h - cur) / temperature):
+                clues, cur = cand, h
+            got = offer(cand, sol, r)
+            if got is not None:
+                stale = 0  # a productive region: stay
+                yield got
+        st.restarts += 1

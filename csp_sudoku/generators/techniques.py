@@ -1,0 +1,90 @@
+"""Technique filters of generation: ``require_technique`` / ``exclude_technique``.
+
+They use the ``se`` metric's replay of Sudoku Explainer's solving order: its
+rating exposes ``details["technique_counts"]`` (every technique the SE path
+applies, with how often), so a filter is about the **whole SE path**, not only
+its hardest step. A name matches a technique of the path when it equals it or
+is contained in it, case-insensitively ("Forcing Chains" matches every forcing
+chains family, "Dynamic Region Forcing Chains" only that one).
+
+Valid names are checked (before any search) against :data:`SE_TECHNIQUES`,
+the names the SE replay (:mod:`csp_sudoku.human.se_order`) gives its steps,
+with the same containment rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from csp_sudoku.core.errors import GenerationError
+
+__all__ = ["SE_TECHNIQUES", "check_names", "path_uses"]
+
+_FORCING = ("Cell", "Region", "Contradiction", "Double")
+
+#: The technique names of the SE replay's steps (for checking user input).
+SE_TECHNIQUES: tuple[str, ...] = (
+    "Hidden Single",
+    "Naked Single",
+    "Direct Pointing",
+    "Direct Claiming",
+    "Direct Hidden Pair",
+    "Direct Hidden Triplet",
+    "Direct Hidden Triple",
+    "Pointing",
+    "Claiming",
+    "Naked Pair",
+    "Naked Triple",
+    "Naked Quad",
+    "Hidden Pair",
+    "Hidden Triple",
+    "Hidden Quad",
+    "X-Wing",
+    "Swordfish",
+    "Jellyfish",
+    "Turbot Fish",
+    "XY-Wing",
+    "XYZ-Wing",
+    "WXYZ-Wing",
+    "VWXYZ-Wing",
+    "UVWXYZ-Wing",
+    "TUVWXYZ-Wing",
+    "Unique Rectangle",
+    "BUG type 1",
+    "Bidirectional Cycle",
+    "Bidirectional X-Cycle",
+    "Bidirectional Y-Cycle",
+    "Forcing Chain",
+    "Forcing X-Chain",
+    "Nishio Forcing Chains",
+    *(f"{k} Forcing Chains" for k in _FORCING),
+    *(f"Dynamic {k} Forcing Chains" for k in _FORCING),
+    "Dynamic Forcing Chains (+)",
+    "Nested Forcing Chains",
+)
+
+
+def _matches(name: str, technique: str) -> bool:
+    n = name.strip().lower()
+    return bool(n) and n in technique.lower()
+
+
+def check_names(names: Iterable[str]) -> tuple[str, ...]:
+    """The names, checked against :data:`SE_TECHNIQUES`.
+
+    Raises:
+        GenerationError: a name matches no technique; the message lists them.
+    """
+    out = tuple(names)
+    bad = [n for n in out if not any(_matches(n, t) for t in SE_TECHNIQUES)]
+    if bad:
+        raise GenerationError(
+            f"unknown technique(s) {', '.join(map(repr, bad))}; "
+            f"choose from (or part of) {', '.join(SE_TECHNIQUES)}"
+        )
+    return out
+
+
+def path_uses(counts: Mapping[str, int], name: str) -> bool:
+    """True when the SE path (``technique_counts``) applies a technique ``name`` matches."""
+    return any(_matches(name, t) and n > 0 for t, n in counts.items())

@@ -1,0 +1,191 @@
+"""The inventing generator: outputs are unique, new, truly minimal, reproducible.
+
+Uniqueness and minimality are checked with the independent solver of
+tests/independent.py (it shares no code with the library); novelty with
+canonical keys. Targets are easy (SE ER >= 3, rounds levels) and budgets small,
+so these tests stay fast; no timing is asserted.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import csp_sudoku as cs
+from csp_sudoku.cli import main
+from csp_sudoku.generators import generate, generate_quotas
+from csp_sudoku.generators.hsolve_gen import SEED_BANK
+from csp_sudoku.generators.novelty import KeySet, default_keys, keys_of_lines
+from csp_sudoku.tools.canonical import canonical_key
+from tests.independent import count_solutions
+
+
+def _independent_minimal(cells: np.ndarray) -> bool:
+    """No single clue can be removed (independent solver)."""
+    work = [int(v) for v in np.asarray(cells).reshape(-1)]
+    for i, v in enumerate(list(work)):
+        if v:
+            work[i] = 0
+            if count_solutions(work, limit=2) == 1:
+                return False
+            work[i] = v
+    return True
+
+
+def _anneal(n: int, seed: int, **kw: object) -> list[cs.generators.Generated]:
+    return list(
+        generate(n, score_range=(3.0, math.inf), metric="se", method="anneal", seed=seed, **kw)  # type: ignore[arg-type]
+    )
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31))
+def test_anneal_outputs_unique_minimal_new(seed: int) -> None:
+    got = _anneal(2, seed)
+    assert len(got) == 2
+    keys = default_keys()
+    canon = set()
+    for g in got:
+        assert g.method == "anneal"
+        assert g.ratings["se"].score >= 3.0
+        assert count_solutions(g.puzzle.cells, limit=2) == 1
+        assert g.minimal is _independent_minimal(g.puzzle.cells) is True
+        assert keys.is_new(g.puzzle.cells)  # not a bundled / seed-bank puzzle
+        canon.add(canonical_key(g.puzzle))
+    assert len(canon) == 2  # no repeats, up to isomorphism
+
+
+def test_anneal_same_seed_same_output() -> None:
+    a = [g.puzzle.to_line() for g in _anneal(2, 11)]
+    b = [g.puzzle.to_line() for g in _anneal(2, 11)]
+    assert a == b
+
+
+def test_seed_bank_is_avoided() -> None:
+    keys = default_keys()
+    assert all(k in keys for k in keys_of_lines(SEED_BANK))
+
+
+def test_avoid_file_is_never_output(tmp_path: Path) -> None:
+    first = [g.puzzle for g in generate(2, seed=5, method="random")]
+    f = tmp_path / "avoid.txt"
+    f.write_text("\n".join(p.to_line() for p in first) + "\n")
+    again = [g.puzzle for g in generate(2, seed=5, method="random", avoid=[str(f)])]
+    bad = KeySet(keys_of_lines(p.to_line() for p in first))
+    assert all(bad.is_new(p.cells) for p in again)
+
+
+def test_no_repeats_in_a_run() -> None:
+    got = [canonical_key(g.puzzle) for g in generate(6, seed=2, method="random")]
+    assert len(set(got)) == len(got)
+
+
+def test_symmetric_labels_are_true() -> None:
+    for g in generate(3, seed=3, method="random", symmetry="rot180"):
+        assert g.minimal is _independent_minimal(g.puzzle.cells)
+        assert g.minimal_in_symmetry is True
+    for g in generate(2, seed=3, method="random", symmetry="rot180", strict_minimal=True):
+        assert g.minimal is True
+        assert _independent_minimal(g.puzzle.cells)
+
+
+def test_pseudo_is_labelled_with_its_seed_board() -> None:
+    g = next(iter(generate(1, seed=1, method="pseudo")))
+    assert g.method == "pseudo"
+    assert g.derived_from in SEED_BANK
+    assert g.to_dict()["derived_from"] == g.derived_from
+
+
+def test_auto_anneals_for_hard_targets() -> None:
+    from csp_sudoku.core.geometry import Geometry
+    from csp_sudoku.generators.target import _Options, _wants_search
+    from csp_sudoku.generators.targeting import make_target
+
+    def opts(level: str | None, rng: tuple[float, float] | None) -> _Options:
+        return _Options(
+            Geometry.standard(9),
+            make_target("se", level, rng),
+            (),
+            "none",
+            True,
+            "auto",
+            "auto",
+            None,
+            10,
+            5,
+            None,
+        )
+
+    assert _wants_search(opts("extreme", None))
+    assert _wants_search(opts(None, (9.0, math.inf)))
+    assert not _wants_search(opts("hard", None))
+
+
+def test_quotas() -> None:
+    got = list(generate_quotas({"easy": 1, "hard": 2}, metric="rounds", seed=4, method="random"))
+    levels = [g.ratings["rounds"].level.lower() for g in got]
+    assert levels.count("easy") == 1 and levels.count("hard") == 2
+    # different targets under one seed start from different grids
+    assert len({g.solution.to_line() for g in got}) == 3
+
+
+def test_cli_quotas_and_bad_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    rc = main(
+        [
+            "generate",
+            "--level",
+            "easy=1",
+            "--level",
+            "medium=1",
+            "--metric",
+            "rounds",
+            "--seed",
+            "2",
+            "--method",
+            "random",
+            "--format",
+            "jsonl",
+            "-q",
+        ]
+    )
+    out = capsys.readouterr().out.splitlines()
+    assert rc == 0 and len(out) == 2
+    assert all(json.loads(x)["minimal"] in (True, False) for x in out)
+    assert main(["generate", "--avoid", str(tmp_path / "missing.txt")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    rc = main(["generate", "--level", "bogus=1", "--metric", "se", "-q"])
+    assert rc == 2
+    assert "extreme" in capsys.readouterr().err  # the valid names are listed
+
+
+def test_technique_filters() -> None:
+    from csp_sudoku.metrics import rate
+
+    got = list(
+        generate(
+            2,
+            seed=6,
+            method="random",
+            exclude_technique=["Forcing Chain"],
+            require_technique=["Hidden Single"],
+        )
+    )
+    for g in got:
+        counts = rate(g.puzzle, "se").details["technique_counts"]
+        assert not any("forcing chain" in t.lower() for t in counts)
+        assert "Hidden Single" in counts
+    with pytest.raises(cs.generators.GenerationError, match="choose from"):
+        list(generate(1, require_technique=["Telepathy"]))
+    assert main(["generate", "--exclude-technique", "Telepathy", "-q"]) == 2
+
+
+def test_anneal_jobs_same_seed_same_output() -> None:
+    a = [g.puzzle.to_line() for g in _anneal(3, 8, jobs=2)]
+    b = [g.puzzle.to_line() for g in _anneal(3, 8, jobs=2)]
+    assert a == b and len(set(a)) == 3
