@@ -5,6 +5,7 @@ anything else raises one of the project's errors (never a raw AttributeError/Typ
 from __future__ import annotations
 
 import threading
+from functools import cache
 from collections.abc import Callable
 from typing import Any
 
@@ -102,11 +103,17 @@ def test_geometry_keyword_is_the_same_across_calls() -> None:
         fn(flat, geometry=geo)  # type: ignore[operator]
 
 
+@cache
+def _thread_cases() -> tuple[list[str], list[int]]:
+    lines = load_lines("17_clue.txt", limit=12) + load_lines("multi_solution_serg.txt", limit=8)
+    truth = [min(independent_count([0 if c == "." else int(c) for c in x], 2), 2) for x in lines]
+    return lines, truth
+
+
 @pytest.mark.parametrize("backend", ["sat", "fast"])
 def test_checkers_in_threads_share_nothing(backend: str) -> None:
     """Each thread its own checker (as the class documents), all answers right."""
-    lines = load_lines("17_clue.txt", limit=30) + load_lines("multi_solution_serg.txt", limit=30)
-    truth = [min(independent_count([0 if c == "." else int(c) for c in x], 2), 2) for x in lines]
+    lines, truth = _thread_cases()
     found: dict[int, list[int]] = {}
 
     def work(k: int) -> None:

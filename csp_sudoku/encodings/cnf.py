@@ -36,7 +36,9 @@ def rules_cnf(geometry: Geometry) -> CNF:
     Do not mutate the returned formula; copy it (``cnf.copy()``) to extend it.
     """
     n = geometry.size
-    pool = IDPool()
+    # python-sat's IDPool has a shared mutable default for ``occupied``: two pools made
+    # with the default at once in two threads sort one list together and fail
+    pool = IDPool(occupied=[])
     for cell in range(geometry.ncells):
         for d in range(1, n + 1):
             pool.id((cell, d))  # reserve ids 1..N^3 in candidate order
