@@ -5,8 +5,8 @@ anything else raises one of the project's errors (never a raw AttributeError/Typ
 from __future__ import annotations
 
 import threading
-from functools import cache
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 import numpy as np
