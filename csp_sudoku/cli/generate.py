@@ -282,9 +282,11 @@ def _generate(args: argparse.Namespace, writer: RowWriter, start: int, client: A
     except (GenerationError, OSError) as err:
         print(f"csp-sudoku generate: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    if not args.quiet:
+    if not args.quiet and (args.jobs != 1 or args.scheduler):
+        # workers compile out of sight: say it once, since it may take a while
         print(
-            "csp-sudoku generate: compiling kernels… (nothing to do when they are cached)",
+            "csp-sudoku generate: workers compile their kernels on a first run "
+            "(nothing to do when they are cached)",
             file=sys.stderr,
         )
 
@@ -396,17 +398,27 @@ def _avoid_file(path: str) -> str:
 
 def _write_all(args: argparse.Namespace, writer: RowWriter, stream: Any, total: int) -> int:
     bar = progress(total, not args.quiet and sys.stderr.isatty())
+    from csp_sudoku._kernels import when_compiling
+
+    def say() -> None:
+        if not args.quiet:
+            print(
+                "csp-sudoku generate: compiling kernels (first run on this machine; "
+                "cached for later runs) ...",
+                file=sys.stderr,
+            )
+
     try:
-        for g in stream:
-            bar.update(1)
-            row = g.to_dict()
-            rated = " ".join(
-                f"{name}={r['level']}({r['score']:.4g})" for name, r in row["ratings"].items()
-            )
-            writer.write(
-                row, f"{row['puzzle']}\t{row['clues']}\tseed={row['seed']}\t{rated}".rstrip()
-            )
-            writer.out.flush()
+        with when_compiling(1.0, say):
+            for g in stream:
+                bar.update(1)
+                row = g.to_dict()
+                rated = " ".join(
+                    f"{name}={r['score']:.1f} {r['level']}" for name, r in row["ratings"].items()
+                )
+                line = f"{row['puzzle']}\t{row['clues']}\tseed={row['seed']}\t{rated}"
+                writer.write(row, line.rstrip())
+                writer.out.flush()
     except BudgetExhaustedError as err:
         writer.out.flush()
         bar.close()
