@@ -23,6 +23,7 @@ from __future__ import annotations
 import atexit
 import importlib
 import sys
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -103,6 +104,8 @@ def _factory(name: str) -> Callable[..., Backend]:
 
 
 _INSTANCES: dict[str, Backend] = {}
+#: Backends made by :func:`new_backend` and still alive: closed at exit like the shared ones.
+_OWNED: weakref.WeakSet[Backend] = weakref.WeakSet()
 
 
 def get_backend(name: str = "auto") -> Backend:
@@ -160,6 +163,7 @@ def new_backend(geometry: Geometry, name: str = "auto") -> Backend:
     if not backend.supports(geometry):
         backend.close()
         raise BackendError(f"backend {name!r} does not support {geometry.name} grids")
+    _OWNED.add(backend)
     return backend
 
 
@@ -293,7 +297,7 @@ def _auto_choice(geometry: Geometry) -> Backend:
 @atexit.register
 def _close_all() -> None:
     """Free native solvers before interpreter shutdown tears their modules down."""
-    for backend in _INSTANCES.values():
+    for backend in [*_INSTANCES.values(), *_OWNED]:
         backend.close()
     _INSTANCES.clear()
 
