@@ -35,6 +35,7 @@ from importlib import resources
 from typing import Any
 
 from csp_sudoku.core.puzzle import Puzzle
+from csp_sudoku.human.catalogue import lookup
 from csp_sudoku.human.costs import SE_CHAIN_BASE, SE_DIRECT, SE_VALUES, subset_value
 from csp_sudoku.human.path import SolvePath, Step
 from csp_sudoku.human.se_order import PROFILES, SeRun, length_bonus, se_solve
@@ -288,7 +289,8 @@ def se_rating(
         raise MetricError(f"the replay did not solve the puzzle ({run.stopped or 'stuck'})")
     diffs = [s.difficulty for s in run.steps]
     er = run.er
-    hardest = next(s.technique for s in run.steps if s.difficulty == er)
+    # the catalogue's spelling: every name shown or validated elsewhere reads it
+    hardest = lookup(next(s.technique for s in run.steps if s.difficulty == er)).name
     counts: dict[str, int] = {}
     for s in run.steps:
         counts[s.technique] = counts.get(s.technique, 0) + 1
