@@ -638,6 +638,29 @@ def _next_step(state: CandidateState, rating: FallbackRating, profile: str) -> S
     return _refutation(state, rating)
 
 
+def se_next(
+    state: CandidateState, rating: FallbackRating, *, profile: str = "sukaku"
+) -> SeStep | None:
+    """The next hint of SE's solving order from ``state`` (pencil marks), without
+    solving further: for hints in apps, where the player's own marks decide what
+    comes next. ``state`` is left unchanged (the hint is applied to a copy).
+
+    Returns:
+        The step, or None when the grid is solved, contradictory, or no
+        technique applies.
+
+    Raises:
+        ArgumentError: for an unknown profile.
+        ChainBudgetExceeded: when a level-2 search runs past its budget.
+    """
+    if profile not in PROFILES:
+        raise ArgumentError(f"unknown profile {profile!r}; choose from {', '.join(PROFILES)}")
+    work = state.copy()
+    if work.is_solved() or work.is_contradiction():
+        return None
+    return _next_step(work, rating, profile)
+
+
 def se_solve(
     puzzle: Puzzle,
     rating: FallbackRating,
@@ -681,4 +704,12 @@ def se_solve(
     return run
 
 
-__all__ = ["PROFILES", "FallbackRating", "SeRun", "SeStep", "length_bonus", "se_solve"]
+__all__ = [
+    "PROFILES",
+    "FallbackRating",
+    "SeRun",
+    "SeStep",
+    "length_bonus",
+    "se_next",
+    "se_solve",
+]
