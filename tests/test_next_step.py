@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 import csp_sudoku as cs
@@ -46,3 +49,21 @@ def test_bad_input_is_refused_clearly() -> None:
     with pytest.raises(NotUniqueError, match="several solutions"):
         cs.next_step("." * 81)
     assert cs.next_step(cs.solve(PUZZLE)) is None
+
+
+def test_explain_order_se_shows_the_rated_path(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from csp_sudoku.cli import main
+    from csp_sudoku.metrics.se import se_rating
+
+    src = tmp_path / "p.txt"
+    src.write_text(PUZZLE + "\n")
+    assert main(["explain", "--order", "se", "--json", str(src)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    er = se_rating(cs.parse(PUZZLE))[0]
+    assert max(s["difficulty"] for s in out["steps"]) == out["er"] == round(er, 2)
+    assert main(["explain", "--order", "se", str(src)]) == 0
+    assert "Dynamic Region Forcing Chains" in capsys.readouterr().out
+    assert main(["explain", "--order", "nope", str(src)]) == 2
+    assert "choose from subsets, se" in capsys.readouterr().err
