@@ -44,10 +44,47 @@ def _p95(xs: list[float]) -> float:
     return s[min(len(s) - 1, round(0.95 * (len(s) - 1)))] if s else 0.0
 
 
+def _against_serate(n: int) -> None:
+    """Wall time of ``java -jar serate.jar`` (one thread) and of ``rate(p, "se")``
+    on the same n held-out top1465 puzzles, one after the other in this run."""
+    import subprocess
+    import tempfile
+
+    jar = Path("/work/shared/reference/sukakuexplainer/serate.jar")
+    with (DATA / "se_calibration_top1465.tsv").open() as f:
+        puzzles = [r["puzzle"] for r in csv.DictReader(f, delimiter="\t") if _held_out(r["puzzle"])]
+    puzzles = puzzles[:n]
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as tmp:
+        tmp.write("\n".join(puzzles) + "\n")
+    t0 = time.perf_counter()
+    subprocess.run(
+        ["java", "-jar", str(jar), "--format=%r/%p/%d %g", f"--input={tmp.name}"],
+        check=True,
+        capture_output=True,
+    )
+    java = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for p in puzzles:
+        cs.rate(p, "se")
+    ours = time.perf_counter() - t0
+    Path(tmp.name).unlink()
+    sys.stdout.write(
+        f"serate.jar {java:.1f}s, rate --metric se {ours:.1f}s on {len(puzzles)} top1465 puzzles: "
+        f"ratio {java / ours:.1f}\n"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--sample", type=int, default=40)
     ap.add_argument("--max-er", type=float, default=9.4)
+    ap.add_argument(
+        "--serate",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also time SukakuExplainer's serate.jar against the se metric on N top1465 puzzles",
+    )
     args = ap.parse_args(argv)
     replay(cs.parse(WARM))  # compile the kernels outside the timings
     misnamed: dict[tuple[str, str], int] = {}
@@ -87,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
             + f" time median {statistics.median(times):.3f}s p95 {_p95(times):.3f}s"
             + f" chain length max {max(chains, default=0):.0f} p95 {_p95(chains):.0f}\n"
         )
+    if args.serate:
+        _against_serate(args.serate)
     for (ours, theirs), k in sorted(misnamed.items(), key=lambda kv: -kv[1]):
         sys.stdout.write(f"  hardest named {ours!r} where SE has {theirs!r}: {k}\n")
     return 0
