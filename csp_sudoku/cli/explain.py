@@ -167,7 +167,16 @@ def _se_readable(puzzle: Puzzle, run: Any) -> str:
         hardest = next(s for s in run.steps if s.difficulty == run.er)
         lines.append(
             f"ER {run.er:.1f} ({hardest.technique}), EP {run.ep:.1f}, ED {run.ed:.1f}"
-            + ("" if run.solved else f"; stopped ({run.stopped or 'stuck'})")
+            + (
+                ""
+                if run.solved
+                else "; stopped: "
+                + (
+                    "a nested search ran past its budget, the steps above are those found"
+                    if run.stopped == "budget"
+                    else "no technique applies"
+                )
+            )
         )
     return "\n".join(lines)
 
@@ -250,15 +259,9 @@ def run_explain(args: argparse.Namespace) -> int:
             code = EXIT_NOT_ALL
             continue
         if args.order == "se":
-            from csp_sudoku.core.errors import ChainBudgetExceeded
             from csp_sudoku.metrics.se import replay
 
-            try:
-                run = replay(e.puzzle)
-            except ChainBudgetExceeded as exc:
-                print(f"csp-sudoku: {e.source}:{e.line}: stopped: {exc}", file=sys.stderr)
-                code = EXIT_NOT_ALL
-                continue
+            run = replay(e.puzzle)  # a budget stop keeps its steps: shown, then said
             if not run.solved:
                 code = EXIT_NOT_ALL
             if args.json:

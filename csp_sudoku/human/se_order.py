@@ -42,7 +42,7 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.core.errors import ArgumentError
+from csp_sudoku.core.errors import ArgumentError, ChainBudgetExceeded
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.human._tables import tables
@@ -680,11 +680,11 @@ def se_solve(
         max_steps: stop after this many hints (None: until solved or stuck).
 
     Returns:
-        The :class:`SeRun`.
+        The :class:`SeRun`; when a level-2 search runs past its budget the run
+        stops there with ``stopped`` = ``budget``, keeping the steps found.
 
     Raises:
         ArgumentError: for an unknown profile.
-        ChainBudgetExceeded: when a level-2 search runs past its budget.
     """
     if profile not in PROFILES:
         raise ArgumentError(f"unknown profile {profile!r}; choose from {', '.join(PROFILES)}")
@@ -695,7 +695,12 @@ def se_solve(
         if state.is_contradiction():
             run.stopped = "stuck"
             break
-        step = _next_step(state, rating, profile)
+        try:
+            step = _next_step(state, rating, profile)
+        except ChainBudgetExceeded:
+            # the steps found so far stay, so that an explanation can show them
+            run.stopped = "budget"
+            break
         if step is None:
             run.stopped = "stuck"
             break

@@ -123,9 +123,11 @@ def shipped_model() -> SeModel:
 def replay(puzzle: Puzzle, rater: str = DEFAULT_RATER, model: SeModel | None = None) -> SeRun:
     """SE's solve of ``puzzle`` as ``rater`` would make it (see the module doc).
 
+    A level-2 search past its budget ends the run with ``stopped`` =
+    ``budget`` (the steps found are kept).
+
     Raises:
         ArgumentError: for an unknown rater.
-        ChainBudgetExceeded: when a level-2 search runs past its budget.
     """
     m = model if model is not None else shipped_model()
     return se_solve(puzzle, m.chain_value, profile=rater)
