@@ -44,6 +44,15 @@ def register(sub: Any) -> None:
     )
     add_input_args(p)
     p.add_argument(
+        "--order",
+        default="subsets",
+        help=(
+            "whose path: subsets (the human model's: singles, the subset rule, chains by "
+            "level; default) or se (Sudoku Explainer's order, the path `rate --metric se` "
+            "rates, techniques named as in docs/techniques.md)"
+        ),
+    )
+    p.add_argument(
         "--techniques",
         default=",".join(DEFAULT_TECHNIQUES),
         help=f"comma-separated, in order of preference, from {', '.join(TECHNIQUES)} "
@@ -137,7 +146,73 @@ def _readable(path: SolvePath) -> str:
     return "\n".join(lines)
 
 
+#: The paths explain can show.
+ORDERS = ("subsets", "se")
+
+
+def _se_readable(puzzle: Puzzle, run: Any) -> str:
+    """The se replay as text: each step's technique (a catalogue name),
+    difficulty, placements, eliminations and, for forcing chains, the chain's
+    literals (premise first; ``=`` on, ``<>`` off), then ER, EP and ED."""
+    g = puzzle.geometry
+    lines = [format_grid(puzzle), ""]
+    for i, s in enumerate(run.steps, 1):
+        what = [f"{g.cell_name(c)}={d}" for c, d in s.placements]
+        what += [f"{g.cell_name(c)}<>{d}" for c, d in s.eliminations]
+        lines.append(f"{i:3d}. {s.technique} ({s.difficulty:.1f}): {', '.join(what)}")
+        if s.chain:
+            lits = [f"{g.cell_name(c)}{'=' if on else '<>'}{d}" for c, d, on in s.chain]
+            lines.append("       chain: " + " -> ".join(lits))
+    if run.steps:
+        hardest = next(s for s in run.steps if s.difficulty == run.er)
+        lines.append(
+            f"ER {run.er:.1f} ({hardest.technique}), EP {run.ep:.1f}, ED {run.ed:.1f}"
+            + (
+                ""
+                if run.solved
+                else "; stopped: "
+                + (
+                    "a nested search ran past its budget, the steps above are those found"
+                    if run.stopped == "budget"
+                    else "no technique applies"
+                )
+            )
+        )
+    return "\n".join(lines)
+
+
+def _se_dict(run: Any) -> dict[str, Any]:
+    return {
+        "order": "se",
+        "solved": run.solved,
+        "stopped": run.stopped,
+        "er": round(run.er, 2),
+        "ep": round(run.ep, 2),
+        "ed": round(run.ed, 2),
+        "steps": [
+            {
+                "technique": s.technique,
+                "difficulty": round(s.difficulty, 2),
+                "placements": [list(p) for p in s.placements],
+                "eliminations": [list(p) for p in s.eliminations],
+                "complexity": s.complexity,
+                "chain": [[c, d, on] for c, d, on in s.chain],
+            }
+            for s in run.steps
+        ],
+    }
+
+
 def run_explain(args: argparse.Namespace) -> int:
+    if args.order not in ORDERS:
+        print(
+            f"csp-sudoku: error: unknown --order {args.order!r}; choose from {', '.join(ORDERS)}",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
+    if args.order == "se" and (args.html or args.svg):
+        print("csp-sudoku: error: --html and --svg draw the subsets path only", file=sys.stderr)
+        return EXIT_BAD_INPUT
     order = _techniques(args.techniques)
     if order is None:
         print(
@@ -182,6 +257,20 @@ def run_explain(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             code = EXIT_NOT_ALL
+            continue
+        if args.order == "se":
+            from csp_sudoku.metrics.se import replay
+
+            run = replay(e.puzzle)  # a budget stop keeps its steps: shown, then said
+            if not run.solved:
+                code = EXIT_NOT_ALL
+            if args.json:
+                print(json.dumps(_se_dict(run), indent=args.indent))
+            else:
+                if not first:
+                    print()
+                print(_se_readable(e.puzzle, run))
+            first = False
             continue
         rng = as_generator(args.seed) if args.seed is not None else None
         path = solve_path(e.puzzle, order, max_subset=args.max_subset, rng=rng, chains=settings)

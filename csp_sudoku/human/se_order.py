@@ -42,7 +42,7 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.core.errors import ArgumentError
+from csp_sudoku.core.errors import ArgumentError, ChainBudgetExceeded
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.human._tables import tables
@@ -638,6 +638,29 @@ def _next_step(state: CandidateState, rating: FallbackRating, profile: str) -> S
     return _refutation(state, rating)
 
 
+def se_next(
+    state: CandidateState, rating: FallbackRating, *, profile: str = "sukaku"
+) -> SeStep | None:
+    """The next hint of SE's solving order from ``state`` (pencil marks), without
+    solving further: for hints in apps, where the player's own marks decide what
+    comes next. ``state`` is left unchanged (the hint is applied to a copy).
+
+    Returns:
+        The step, or None when the grid is solved, contradictory, or no
+        technique applies.
+
+    Raises:
+        ArgumentError: for an unknown profile.
+        ChainBudgetExceeded: when a level-2 search runs past its budget.
+    """
+    if profile not in PROFILES:
+        raise ArgumentError(f"unknown profile {profile!r}; choose from {', '.join(PROFILES)}")
+    work = state.copy()
+    if work.is_solved() or work.is_contradiction():
+        return None
+    return _next_step(work, rating, profile)
+
+
 def se_solve(
     puzzle: Puzzle,
     rating: FallbackRating,
@@ -657,11 +680,11 @@ def se_solve(
         max_steps: stop after this many hints (None: until solved or stuck).
 
     Returns:
-        The :class:`SeRun`.
+        The :class:`SeRun`; when a level-2 search runs past its budget the run
+        stops there with ``stopped`` = ``budget``, keeping the steps found.
 
     Raises:
         ArgumentError: for an unknown profile.
-        ChainBudgetExceeded: when a level-2 search runs past its budget.
     """
     if profile not in PROFILES:
         raise ArgumentError(f"unknown profile {profile!r}; choose from {', '.join(PROFILES)}")
@@ -672,7 +695,12 @@ def se_solve(
         if state.is_contradiction():
             run.stopped = "stuck"
             break
-        step = _next_step(state, rating, profile)
+        try:
+            step = _next_step(state, rating, profile)
+        except ChainBudgetExceeded:
+            # the steps found so far stay, so that an explanation can show them
+            run.stopped = "budget"
+            break
         if step is None:
             run.stopped = "stuck"
             break
@@ -681,4 +709,12 @@ def se_solve(
     return run
 
 
-__all__ = ["PROFILES", "FallbackRating", "SeRun", "SeStep", "length_bonus", "se_solve"]
+__all__ = [
+    "PROFILES",
+    "FallbackRating",
+    "SeRun",
+    "SeStep",
+    "length_bonus",
+    "se_next",
+    "se_solve",
+]

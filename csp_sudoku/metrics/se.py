@@ -29,15 +29,18 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from csp_sudoku.api import PuzzleLike, as_puzzle, count_solutions
+from csp_sudoku.core.errors import ArgumentError, NotUniqueError
 from csp_sudoku.core.puzzle import Puzzle
+from csp_sudoku.human.catalogue import lookup
 from csp_sudoku.human.costs import SE_CHAIN_BASE, SE_DIRECT, SE_VALUES, subset_value
 from csp_sudoku.human.path import SolvePath, Step
-from csp_sudoku.human.se_order import PROFILES, SeRun, length_bonus, se_solve
+from csp_sudoku.human.se_order import PROFILES, SeRun, SeStep, length_bonus, se_next, se_solve
 from csp_sudoku.human.state import CandidateState
 
 #: Level names of the ``se`` metric, easiest first, with the upper ER bound of each.
@@ -120,12 +123,67 @@ def shipped_model() -> SeModel:
 def replay(puzzle: Puzzle, rater: str = DEFAULT_RATER, model: SeModel | None = None) -> SeRun:
     """SE's solve of ``puzzle`` as ``rater`` would make it (see the module doc).
 
+    A level-2 search past its budget ends the run with ``stopped`` =
+    ``budget`` (the steps found are kept).
+
     Raises:
         ArgumentError: for an unknown rater.
-        ChainBudgetExceeded: when a level-2 search runs past its budget.
     """
     m = model if model is not None else shipped_model()
     return se_solve(puzzle, m.chain_value, profile=rater)
+
+
+#: The solving orders :func:`next_step` knows.
+ORDERS = ("se",)
+
+
+def next_step(
+    puzzle: PuzzleLike | CandidateState,
+    order: str = "se",
+    rater: str = DEFAULT_RATER,
+    model: SeModel | None = None,
+) -> SeStep | None:
+    """The next step of the ``se`` path from a puzzle or from pencil marks, as
+    the same :class:`SeStep` the rating's replay records (technique named as
+    in :mod:`csp_sudoku.human.catalogue`), without solving to the end.
+
+    Args:
+        puzzle: a puzzle (anything :func:`csp_sudoku.api.as_puzzle` takes) or a
+            :class:`CandidateState` holding the player's candidates.
+        order: the solving order; only ``se`` (see :data:`ORDERS`).
+        rater: ``sukaku`` or ``classic`` (see :data:`RATERS`).
+        model: the fallback model for steps beyond SE's dynamic chains.
+
+    Returns:
+        The step, or None when solved, contradictory, or stuck.
+
+    Raises:
+        ArgumentError: for an unknown order or rater.
+        NotUniqueError: for a puzzle with no solution or several.
+        ChainBudgetExceeded: when a level-2 search runs past its budget.
+    """
+    if order not in ORDERS:
+        raise ArgumentError(f"unknown order {order!r}; choose from {', '.join(ORDERS)}")
+    if rater not in RATERS:
+        raise ArgumentError(f"unknown rater {rater!r}; choose from {', '.join(RATERS)}")
+    if isinstance(puzzle, CandidateState):
+        state = puzzle
+    else:
+        p = as_puzzle(puzzle)
+        # a hint is a proof step only for a puzzle with one solution (SE's
+        # uniqueness techniques assume it)
+        n = count_solutions(p, 2)
+        if n != 1:
+            raise NotUniqueError(
+                f"the puzzle has {'no solution' if n == 0 else 'several solutions'}: "
+                "no hint is a proof"
+            )
+        state = CandidateState.from_puzzle(p)
+    m = model if model is not None else shipped_model()
+    step = se_next(state, m.chain_value, profile=rater)
+    if step is None:
+        return None
+    return replace(step, technique=lookup(step.technique).name)
 
 
 # --------------------------------------------------------------------------- human paths
@@ -288,7 +346,8 @@ def se_rating(
         raise MetricError(f"the replay did not solve the puzzle ({run.stopped or 'stuck'})")
     diffs = [s.difficulty for s in run.steps]
     er = run.er
-    hardest = next(s.technique for s in run.steps if s.difficulty == er)
+    # the catalogue's spelling: every name shown or validated elsewhere reads it
+    hardest = lookup(next(s.technique for s in run.steps if s.difficulty == er)).name
     counts: dict[str, int] = {}
     for s in run.steps:
         counts[s.technique] = counts.get(s.technique, 0) + 1

@@ -1,0 +1,135 @@
+"""The se path against Sudoku Explainer on held-out SE-rated puzzles.
+
+Usage::
+
+    .venv/bin/python benchmarks/bench_explain_se.py [--sample N] [--max-er E]
+
+On the held-out third of se_calibration_top1465.tsv (SukakuExplainer, replayed with rater ``sukaku``) and
+of se_calibration.tsv (Sudoku Explainer 1.2.1, rater ``classic``) (the split of benchmarks/fit_se.py: sha1 of the puzzle
+mod 3 == 0; every K-th row so that N rows of each file are taken, ER <= E):
+
+* the share whose se path's hardest step has SE's ER (within 0.05);
+* the share whose hardest technique has SE's name (top1465 only: the file
+  that records it);
+* the time to build the path (``metrics.se.replay``), median and p95, one core;
+* the chain lengths the path shows (SE's complexity of chain steps), max and p95.
+
+SE's nested forcing chains (ER >= 9.5) are not replayed; E defaults to 9.4.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import csp_sudoku as cs
+from csp_sudoku.metrics.se import replay
+
+DATA = Path("/work/shared/data")
+#: A top1465 puzzle reaching the dynamic chains: compiles the kernels before timing.
+WARM = "...........5.9.17..3...2..84..........94..3...7.86...4..7..8...2.......1..19...56"
+
+
+def _held_out(puzzle: str) -> bool:
+    return int(hashlib.sha1(puzzle.encode()).hexdigest(), 16) % 3 == 0
+
+
+def _p95(xs: list[float]) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, round(0.95 * (len(s) - 1)))] if s else 0.0
+
+
+def _against_serate(n: int) -> None:
+    """Wall time of ``java -jar serate.jar`` (one thread) and of ``rate(p, "se")``
+    on the same n held-out top1465 puzzles, one after the other in this run."""
+    import subprocess
+    import tempfile
+
+    jar = Path("/work/shared/reference/sukakuexplainer/serate.jar")
+    with (DATA / "se_calibration_top1465.tsv").open() as f:
+        puzzles = [r["puzzle"] for r in csv.DictReader(f, delimiter="\t") if _held_out(r["puzzle"])]
+    puzzles = puzzles[:n]
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as tmp:
+        tmp.write("\n".join(puzzles) + "\n")
+    t0 = time.perf_counter()
+    subprocess.run(
+        ["java", "-jar", str(jar), "--format=%r/%p/%d %g", f"--input={tmp.name}"],
+        check=True,
+        capture_output=True,
+    )
+    java = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for p in puzzles:
+        cs.rate(p, "se")
+    ours = time.perf_counter() - t0
+    Path(tmp.name).unlink()
+    sys.stdout.write(
+        f"serate.jar {java:.1f}s, rate --metric se {ours:.1f}s on {len(puzzles)} top1465 puzzles: "
+        f"ratio {java / ours:.1f}\n"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--sample", type=int, default=40)
+    ap.add_argument("--max-er", type=float, default=9.4)
+    ap.add_argument(
+        "--serate",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also time SukakuExplainer's serate.jar against the se metric on N top1465 puzzles",
+    )
+    args = ap.parse_args(argv)
+    replay(cs.parse(WARM))  # compile the kernels outside the timings
+    misnamed: dict[tuple[str, str], int] = {}
+    # each file with the rater of the program that rated it (data/README.md)
+    for name, rater in (
+        ("se_calibration_top1465.tsv", "sukaku"),
+        ("se_calibration.tsv", "classic"),
+    ):
+        with (DATA / name).open() as f:
+            rows = [
+                r
+                for r in csv.DictReader(f, delimiter="\t")
+                if _held_out(r["puzzle"]) and float(r["ER"]) <= args.max_er
+            ]
+        rows = rows[:: max(1, len(rows) // args.sample)][: args.sample]
+        er_ok = name_ok = named = 0
+        times: list[float] = []
+        chains: list[float] = []
+        for r in rows:
+            p = cs.parse(r["puzzle"])
+            t0 = time.perf_counter()
+            run = replay(p, rater)
+            times.append(time.perf_counter() - t0)
+            er_ok += abs(run.er - float(r["ER"])) <= 0.05
+            hardest = next((s.technique for s in run.steps if s.difficulty == run.er), "")
+            if "technique" in r:
+                named += 1
+                name_ok += hardest == r["technique"]
+                if hardest != r["technique"]:
+                    key = (hardest, r["technique"])
+                    misnamed[key] = misnamed.get(key, 0) + 1
+            chains += [float(s.complexity) for s in run.steps if s.complexity]
+        n = len(rows)
+        sys.stdout.write(
+            f"{name}: n={n} ER within 0.05: {er_ok}/{n} ({100 * er_ok / n:.1f}%)"
+            + (f" hardest name: {name_ok}/{named} ({100 * name_ok / named:.1f}%)" if named else "")
+            + f" time median {statistics.median(times):.3f}s p95 {_p95(times):.3f}s"
+            + f" chain length max {max(chains, default=0):.0f} p95 {_p95(chains):.0f}\n"
+        )
+    if args.serate:
+        _against_serate(args.serate)
+    for (ours, theirs), k in sorted(misnamed.items(), key=lambda kv: -kv[1]):
+        sys.stdout.write(f"  hardest named {ours!r} where SE has {theirs!r}: {k}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

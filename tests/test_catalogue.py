@@ -1,0 +1,63 @@
+"""The technique catalogue: one table of names, shown unchanged in the docs and
+used by the se rating."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+import csp_sudoku as cs
+from csp_sudoku.core.errors import ArgumentError
+from csp_sudoku.human.catalogue import TECHNIQUES, lookup, markdown_table, technique_names
+from csp_sudoku.metrics.se import replay, se_rating
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = Path("/work/shared/data")
+
+
+def test_docs_table_is_the_catalogue() -> None:
+    """docs/techniques.md embeds markdown_table() verbatim, so they cannot drift."""
+    text = (ROOT / "docs" / "techniques.md").read_text()
+    start = text.index("| SE name |")
+    end = text.index("<!-- end of generated table -->")
+    assert text[start:end] == markdown_table()
+
+
+def test_names_are_unique_and_codes_well_formed() -> None:
+    names = technique_names()
+    assert len({n.casefold() for n in names}) == len(names) == len(TECHNIQUES)
+    for t in TECHNIQUES:
+        assert t.hodoku_code == "" or (len(t.hodoku_code) == 4 and t.hodoku_code.isdigit())
+        assert (t.hodoku_code == "") == (t.hodoku_name == "")
+        assert t.description and "|" not in t.description
+
+
+def test_lookup_is_case_insensitive_and_lists_names_on_error() -> None:
+    assert lookup("hidden single").name == "Hidden Single"
+    assert lookup("  DYNAMIC REGION FORCING CHAINS ").hodoku_code == "1304"
+    with pytest.raises(ArgumentError) as err:
+        lookup("Squirmbag")
+    assert "Hidden Single" in str(err.value) and "Nested Forcing Chains" in str(err.value)
+
+
+def test_every_replayed_technique_is_catalogued() -> None:
+    """The se replay's step names, and the rating's hardest, are catalogue names
+    (a sample of SukakuExplainer-rated puzzles spanning its techniques)."""
+    path = DATA / "se_calibration_top1465.tsv"
+    if not path.exists():
+        pytest.skip("SE calibration data not present")
+    with path.open() as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    picked: dict[str, str] = {}
+    for r in rows:
+        if float(r["ER"]) <= 8.5 and float(r["seconds"]) < 10:
+            picked.setdefault(r["technique"], r["puzzle"])
+    names = set(technique_names())
+    for puzzle in list(picked.values())[:12]:
+        p = cs.parse(puzzle)
+        run = replay(p)
+        assert {s.technique for s in run.steps} <= names
+        details = se_rating(p)[3]
+        assert details["hardest"] in names

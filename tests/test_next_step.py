@@ -1,0 +1,69 @@
+"""``csp_sudoku.next_step``: the se path's next hint, from a puzzle or pencil marks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import csp_sudoku as cs
+from csp_sudoku.core.errors import ArgumentError, NotUniqueError
+from csp_sudoku.human.catalogue import technique_names
+from csp_sudoku.human.state import CandidateState
+from csp_sudoku.metrics.se import replay
+
+PUZZLE = "...........5.9.17..3...2..84..........94..3...7.86...4..7..8...2.......1..19...56"
+
+
+def test_next_step_is_the_replays_first_step() -> None:
+    step = cs.next_step(PUZZLE)
+    assert step is not None
+    assert step == replay(cs.parse(PUZZLE)).steps[0]
+    assert step.technique in technique_names()
+
+
+def test_next_step_from_pencil_marks_follows_the_marks() -> None:
+    """From the state after the replay's first k steps the hint is step k+1,
+    and the caller's state is left unchanged."""
+    run = replay(cs.parse(PUZZLE))
+    state = CandidateState.from_puzzle(cs.parse(PUZZLE))
+    solution = cs.solve(PUZZLE)
+    assert solution is not None
+    for k, expected in enumerate(run.steps[:30]):
+        before = state.masks.copy()
+        step = cs.next_step(state)
+        assert (state.masks == before).all()
+        assert step == expected, k
+        for cell, digit in step.eliminations:
+            assert solution.cells[cell] != digit
+            state.eliminate(cell, digit)
+        for cell, digit in step.placements:
+            assert solution.cells[cell] == digit
+            state.place(cell, digit)
+
+
+def test_bad_input_is_refused_clearly() -> None:
+    with pytest.raises(ArgumentError, match="choose from se"):
+        cs.next_step(PUZZLE, order="subsets")
+    with pytest.raises(NotUniqueError, match="several solutions"):
+        cs.next_step("." * 81)
+    assert cs.next_step(cs.solve(PUZZLE)) is None
+
+
+def test_explain_order_se_shows_the_rated_path(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from csp_sudoku.cli import main
+    from csp_sudoku.metrics.se import se_rating
+
+    src = tmp_path / "p.txt"
+    src.write_text(PUZZLE + "\n")
+    assert main(["explain", "--order", "se", "--json", str(src)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    er = se_rating(cs.parse(PUZZLE))[0]
+    assert max(s["difficulty"] for s in out["steps"]) == out["er"] == round(er, 2)
+    assert main(["explain", "--order", "se", str(src)]) == 0
+    assert "Dynamic Region Forcing Chains" in capsys.readouterr().out
+    assert main(["explain", "--order", "nope", str(src)]) == 2
+    assert "choose from subsets, se" in capsys.readouterr().err
