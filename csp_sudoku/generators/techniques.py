@@ -8,8 +8,8 @@ is contained in it, case-insensitively ("Forcing Chains" matches every forcing
 chains family, "Dynamic Region Forcing Chains" only that one).
 
 Valid names are checked (before any search) against :data:`SE_TECHNIQUES`,
-the names the SE replay (:mod:`csp_sudoku.human.se_order`) gives its steps,
-with the same containment rule.
+the technique catalogue's names (:mod:`csp_sudoku.human.catalogue`: the names
+the SE replay gives its steps), with the same containment rule.
 """
 
 from __future__ import annotations
@@ -17,51 +17,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from csp_sudoku.core.errors import GenerationError
+from csp_sudoku.human.catalogue import technique_names
 
 __all__ = ["SE_TECHNIQUES", "check_names", "path_uses"]
 
-_FORCING = ("Cell", "Region", "Contradiction", "Double")
-
-#: The technique names of the SE replay's steps (for checking user input).
-SE_TECHNIQUES: tuple[str, ...] = (
-    "Hidden Single",
-    "Naked Single",
-    "Direct Pointing",
-    "Direct Claiming",
-    "Direct Hidden Pair",
-    "Direct Hidden Triplet",
-    "Direct Hidden Triple",
-    "Pointing",
-    "Claiming",
-    "Naked Pair",
-    "Naked Triple",
-    "Naked Quad",
-    "Hidden Pair",
-    "Hidden Triple",
-    "Hidden Quad",
-    "X-Wing",
-    "Swordfish",
-    "Jellyfish",
-    "Turbot Fish",
-    "XY-Wing",
-    "XYZ-Wing",
-    "WXYZ-Wing",
-    "VWXYZ-Wing",
-    "UVWXYZ-Wing",
-    "TUVWXYZ-Wing",
-    "Unique Rectangle",
-    "BUG type 1",
-    "Bidirectional Cycle",
-    "Bidirectional X-Cycle",
-    "Bidirectional Y-Cycle",
-    "Forcing Chain",
-    "Forcing X-Chain",
-    "Nishio Forcing Chains",
-    *(f"{k} Forcing Chains" for k in _FORCING),
-    *(f"Dynamic {k} Forcing Chains" for k in _FORCING),
-    "Dynamic Forcing Chains (+)",
-    "Nested Forcing Chains",
-)
+#: The technique names of the SE replay's steps (for checking user input): the one
+#: technique catalogue's (:mod:`csp_sudoku.human.catalogue`).
+SE_TECHNIQUES: tuple[str, ...] = technique_names()
 
 
 def _matches(name: str, technique: str) -> bool:
