@@ -75,7 +75,14 @@ def test_resume_after_a_cut_gives_the_full_file(tmp_path: Path, fmt: str) -> Non
     if fmt == "jsonl":  # the timings differ, everything else is the same
         assert _strip(part.read_text()) == _strip(full.read_text())
     else:
-        assert part.read_bytes() == full.read_bytes()
+
+        def rows(path: Path) -> list[dict[str, str]]:
+            import csv
+
+            with path.open(newline="", encoding="utf-8") as f:
+                return [{k: v for k, v in r.items() if k != "seconds"} for r in csv.DictReader(f)]
+
+        assert rows(part) == rows(full)
     # nothing left to do: the file stays as it is
     before = part.read_bytes()
     assert main([*args, "-o", str(part), "--resume"]) == 0

@@ -49,9 +49,24 @@ from csp_sudoku.generators import (
 )
 from csp_sudoku.generators.techniques import check_names
 
-_FIELDS = ("puzzle", "clues", "minimal", "symmetry", "seed", "method", "ratings")
-#: fields a row may carry besides :data:`_FIELDS` (jsonl): ``minimal_in_symmetry``
-#: with a symmetry, ``derived_from`` for ``--method pseudo``.
+#: The columns of a row (every field :meth:`Generated.to_dict` gives: CSV drops none;
+#: ``minimal_in_symmetry`` is empty without a symmetry, ``derived_from`` but for pseudo).
+_FIELDS = (
+    "puzzle",
+    "clues",
+    "minimal",
+    "minimal_in_symmetry",
+    "symmetry",
+    "seed",
+    "method",
+    "derived_from",
+    "size",
+    "ratings",
+    "attempts",
+    "steps",
+    "seconds",
+    "version",
+)
 
 
 def register(sub: Any) -> None:

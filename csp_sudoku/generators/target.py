@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from csp_sudoku.core._version import __version__
 from csp_sudoku.core.deadline import deadline as solver_deadline
 from csp_sudoku.core.errors import (
     BudgetExhaustedError,
@@ -158,6 +159,7 @@ class Generated:
                 else {"minimal_in_symmetry": self.minimal_in_symmetry}
             ),
             **({} if self.derived_from is None else {"derived_from": self.derived_from}),
+            "version": __version__,
         }
 
 
