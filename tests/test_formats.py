@@ -71,3 +71,24 @@ def _lookup(record: dict[str, Any], dotted: str) -> Any:
     for part in dotted.split("."):
         value = value[part]
     return value
+
+
+def test_help_lists_every_registered_name() -> None:
+    """``--help`` names every metric, every level of each, and every technique."""
+    from csp_sudoku.generators.targeting import level_order
+    from csp_sudoku.human.catalogue import technique_names
+    from csp_sudoku.metrics import METRICS
+
+    def help_of(command: str) -> str:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
+            main([command, "--help"])
+        return " ".join(out.getvalue().split())
+
+    generate, rate = help_of("generate"), help_of("rate")
+    for metric in METRICS:
+        assert metric in rate and metric in generate
+        for level in level_order(metric):
+            assert level in generate
+    for name in technique_names():
+        assert name in generate

@@ -69,10 +69,24 @@ _FIELDS = (
 )
 
 
+def _names_epilog() -> str:
+    """The valid names for --metric, --level and the technique filters, for --help."""
+    from csp_sudoku.generators.targeting import level_order
+    from csp_sudoku.generators.techniques import SE_TECHNIQUES
+    from csp_sudoku.metrics import METRICS
+
+    levels = "; ".join(f"{m}: {', '.join(level_order(m))}" for m in METRICS if level_order(m))
+    return (
+        f"Metrics: {', '.join(METRICS)}. Levels by metric: {levels}. "
+        f"Techniques (Sudoku Explainer's names): {', '.join(SE_TECHNIQUES)}."
+    )
+
+
 def register(sub: Any) -> None:
     p = command_parser(
         sub, "generate", "generate unique puzzles (minimal, symmetric, at a target level)", __doc__
     )
+    p.epilog = _names_epilog()
     p.add_argument(
         "--count", "-n", type=int_in(0, MAX_COUNT), default=1, help="how many puzzles (default 1)"
     )
