@@ -83,3 +83,35 @@ def test_workers_end_with_their_killed_parent(tmp_path: Path, command: str, sig:
             proc.kill()
         for c in _children(proc.pid):
             os.kill(c, signal.SIGKILL)
+
+
+def test_the_metrics_helper_ends_with_its_killed_parent(tmp_path: Path) -> None:
+    """``rate -m hsolve -m se`` on an empty numba cache starts a helper that compiles the
+    second group's kernels; killing the rating process takes the helper with it."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("CSP_SUDOKU_NO_HELPER", None)
+    line = load_lines("top1465.txt", limit=1)[0]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "csp_sudoku", "rate", "-m", "hsolve", "-m", "se", line, "-q"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
+    try:
+        children: set[int] = set()
+        deadline = time.monotonic() + 60
+        while not children and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.1)
+            children = _children(proc.pid)
+        assert children, "no helper was started (is numba's cache really empty?)"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while any(_alive(c) for c in children) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [c for c in children if _alive(c)], "the helper outlived its parent"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        for c in _children(proc.pid):
+            os.kill(c, signal.SIGKILL)

@@ -23,23 +23,24 @@ __all__ = ["DaskSubmitter", "Submitter", "exit_with_parent", "ordered_map"]
 PARENT_POLL = 0.25
 
 
-def exit_with_parent(interval: float = PARENT_POLL) -> None:
+def exit_with_parent(parent: int | None = None, interval: float = PARENT_POLL) -> None:
     """End this process as soon as the process that started it is gone.
 
     The initializer of every worker process (and the start of the metrics helper):
     a parent killed with ``kill -9`` cannot shut its pool down, and a worker of a
     ``concurrent.futures`` pool would wait on its task queue for ever (it holds
     both ends of the queue's pipe, so it never sees the end of it). A daemon
-    thread looks every ``interval`` seconds whether the parent changed (an orphan
-    is adopted by another process) and then ends the process at once.
+    thread looks every ``interval`` seconds whether this process's parent is still
+    ``parent`` (the starter passes its own pid, so a parent that died before this
+    runs is seen too; None: the parent now) and otherwise ends the process at once.
     """
     import threading
     import time
 
-    parent = os.getppid()
+    expected = os.getppid() if parent is None else parent
 
     def watch() -> None:
-        while os.getppid() == parent:
+        while os.getppid() == expected:
             time.sleep(interval)
         os._exit(1)
 
@@ -174,7 +175,7 @@ def ordered_map(
     if executor is None:
         from concurrent.futures import ProcessPoolExecutor  # multiprocessing: only for --jobs
 
-        executor = ProcessPoolExecutor(jobs, initializer=exit_with_parent)
+        executor = ProcessPoolExecutor(jobs, initializer=exit_with_parent, initargs=(os.getpid(),))
     pool: Executor | Submitter = executor
     pending: deque[_Future] = deque()
     try:

@@ -131,7 +131,7 @@ def _start(puzzle: Puzzle, metrics: list[str], seed: int) -> subprocess.Popen[by
     if g.size != 9 or not g.is_standard or not _cold_and_writable():
         return None
     return subprocess.Popen(
-        [sys.executable, "-m", __name__, puzzle.to_line(), str(seed), *second],
+        [sys.executable, "-m", __name__, puzzle.to_line(), str(seed), *second, str(os.getpid())],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -174,12 +174,16 @@ def _probe_files() -> list[tuple[str, str]]:
 
 
 def _main(argv: list[str]) -> int:
-    """The helper: rate ``argv[0]`` with seed ``argv[1]`` and metrics ``argv[2:]``."""
+    """The helper: rate ``argv[0]`` with seed ``argv[1]`` and metrics ``argv[2:-1]``; ``argv[-1]``
+    is the pid of the process that started it."""
     from csp_sudoku.core.parallel import exit_with_parent
+
+    # a parent killed while this compiles takes the helper with it (its pid is the last
+    # argument: the parent may be gone before this line runs)
+    exit_with_parent(int(argv[-1]))
     from csp_sudoku.metrics import rate
 
-    exit_with_parent()  # a parent killed while this compiles takes the helper with it
-    text, seed, metrics = argv[0], int(argv[1]), argv[2:]
+    text, seed, metrics = argv[0], int(argv[1]), argv[2:-1]
     for m in metrics:
         rate(text, cast(MetricName, m), seed=seed)
     return 0
