@@ -16,7 +16,7 @@ MetricName = Literal[
 ]
 #: A generator method of :func:`csp_sudoku.generators.generate`.
 MethodName = Literal[
-    "auto", "random", "climb", "rg1", "ddg", "oracle", "hsolve", "pseudo", "anneal"
+    "auto", "climb", "anneal", "random", "rg1", "ddg", "oracle", "hsolve", "pseudo"
 ]
 #: A clue-pattern symmetry of the generators and the minimiser.
 SymmetryName = Literal["none", "rot180", "rot90", "mirror", "flip", "diagonal", "antidiagonal"]

@@ -24,6 +24,8 @@ The result is unique; :func:`csp_sudoku.generators.generate` with
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from csp_sudoku.api import Checker
@@ -35,6 +37,10 @@ from csp_sudoku.generators.minimal import checker_for
 from csp_sudoku.generators.targeting import Target, make_target, rate_with_solution
 
 __all__ = ["ddg_clues", "ddg_puzzle"]
+
+
+if TYPE_CHECKING:
+    from csp_sudoku.generators.registry import BaseRequest
 
 
 def _make_unique(
@@ -119,3 +125,11 @@ def ddg_puzzle(
         geo, as_generator(seed), metric=metric, target=tgt, checker=checker_for(geo, backend)
     )
     return Puzzle(clues, geo)
+
+
+def base(request: BaseRequest) -> tuple[Grid, Grid] | None:
+    """The ``ddg`` base generator (Difficulty-Driven Generation): :func:`ddg_clues`."""
+    t = request.target
+    return ddg_clues(
+        request.geometry, request.rng, metric=t.metric, target=t, checker=request.checker
+    )

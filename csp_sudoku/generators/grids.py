@@ -29,6 +29,7 @@ digit relabelling, because row and column moves would break their extra units.
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
@@ -39,6 +40,10 @@ from csp_sudoku.core.puzzle import Grid, Puzzle
 from csp_sudoku.core.seeds import SeedLike, as_generator, kernel_seeds
 
 __all__ = ["random_grid", "random_grids", "random_transform"]
+
+
+if TYPE_CHECKING:
+    from csp_sudoku.generators.registry import BaseRequest
 
 
 def random_transform(grid: Grid, geometry: Geometry, seed: SeedLike = None) -> NDArray[np.int8]:
@@ -165,3 +170,9 @@ def random_grids(
     for i in range(count):
         out[i] = _grid_cells(geo, rng)
     return out
+
+
+def base(request: BaseRequest) -> tuple[Grid, Grid]:
+    """The ``random`` base generator (RG2's start): a random full grid as its own clues."""
+    solution = _grid_cells(request.geometry, request.rng)
+    return solution.copy(), solution

@@ -24,6 +24,8 @@ Tier 5 (backtracking) is not used for deduction here.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -78,6 +80,10 @@ SEED_BANK: tuple[str, ...] = (
     ".2.4...8...7.....3.8.237.1.2.1....9..9....8.4...9......1.8...4.5.8..........6....",
     ".2..5...9...7.....7.....5..2..........4..8....6..2..91.3.2..9..6...9..13..1.6..2.",
 )
+
+
+if TYPE_CHECKING:
+    from csp_sudoku.generators.registry import BaseRequest
 
 
 def _place_singles(state: CandidateState) -> bool:
@@ -266,3 +272,13 @@ def pseudo_from_bank(
     board = as_puzzle(line)
     sol = unique_solution(board).cells
     return _pseudo(board.cells, sol, geometry, rng, k, True)
+
+
+def base(request: BaseRequest) -> tuple[Grid, Grid] | None:
+    """The ``hsolve`` base generator (hsolve's standard generator): :func:`standard_clues`."""
+    return standard_clues(request.geometry, request.rng)
+
+
+def pseudo_base(request: BaseRequest) -> tuple[Grid, Grid] | None:
+    """The ``pseudo`` base generator (hsolve's pseudo-generator): :func:`pseudo_from_bank`."""
+    return pseudo_from_bank(request.geometry, request.rng, origin=request.origin)

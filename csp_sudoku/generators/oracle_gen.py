@@ -15,6 +15,8 @@ solver's order is deterministic), though a large one.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from csp_sudoku.api import Checker
@@ -28,6 +30,10 @@ __all__ = ["PAPER_COMPLETIONS", "diagonal_seed", "oracle_grid", "oracle_puzzle"]
 
 #: N, the number of completions the paper enumerates.
 PAPER_COMPLETIONS = 100
+
+
+if TYPE_CHECKING:
+    from csp_sudoku.generators.registry import BaseRequest
 
 
 def diagonal_seed(geometry: Geometry, rng: np.random.Generator) -> Grid:
@@ -75,3 +81,9 @@ def oracle_puzzle(
     chk = checker_for(geo, backend)
     sol = oracle_grid(geo, rng, completions=completions, checker=chk)
     return Puzzle(reduce_clues(sol, sol, geo, rng, checker=chk), geo)
+
+
+def base(request: BaseRequest) -> tuple[Grid, Grid]:
+    """The ``oracle`` base generator (Fletcher, Johnson, Morrison): :func:`oracle_grid`."""
+    solution = oracle_grid(request.geometry, request.rng, checker=request.checker)
+    return solution.copy(), solution

@@ -17,6 +17,8 @@ solution found in (b).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from csp_sudoku.api import Checker
@@ -27,6 +29,10 @@ from csp_sudoku.core.seeds import SeedLike, as_generator
 from csp_sudoku.generators.minimal import checker_for, reduce_clues
 
 __all__ = ["rg1_clues", "rg1_puzzle"]
+
+
+if TYPE_CHECKING:
+    from csp_sudoku.generators.registry import BaseRequest
 
 
 def rg1_clues(
@@ -75,3 +81,8 @@ def rg1_puzzle(
     if minimal:
         clues = reduce_clues(clues, sol, geo, rng, checker=chk)
     return Puzzle(clues, geo)
+
+
+def base(request: BaseRequest) -> tuple[Grid, Grid]:
+    """The ``rg1`` base generator (Hunt, Pong, Tucker, RG1): :func:`rg1_clues`."""
+    return rg1_clues(request.geometry, request.rng, checker=request.checker)

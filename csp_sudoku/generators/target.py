@@ -62,6 +62,7 @@ from csp_sudoku.core.seeds import (
 )
 from csp_sudoku.generators.minimal import checker_for, reduce_clues
 from csp_sudoku.generators.novelty import KeySet, canonical_bytes, default_keys, keys_of_file
+from csp_sudoku.generators.registry import BASES, SEARCHES, BaseRequest, base_generator
 from csp_sudoku.generators.symmetry import check_name, orbit_index, orbits
 from csp_sudoku.generators.targeting import Target
 from csp_sudoku.generators.targeting import make_target as _make_target
@@ -82,18 +83,9 @@ __all__ = [
     "target_seed",
 ]
 
-#: ``method`` names :func:`generate` accepts.
-METHODS: tuple[str, ...] = (
-    "auto",
-    "random",
-    "climb",
-    "rg1",
-    "ddg",
-    "oracle",
-    "hsolve",
-    "pseudo",
-    "anneal",
-)
+#: ``method`` names :func:`generate` accepts: the searches, then the registered bases
+#: (:mod:`csp_sudoku.generators.registry`).
+METHODS: tuple[str, ...] = (*SEARCHES, *BASES)
 
 
 @dataclass(frozen=True)
@@ -516,35 +508,9 @@ def _base_puzzle(
     chk: Checker,
     origin: list[str] | None = None,
 ) -> tuple[Grid, Grid] | None:
-    """A unique puzzle and its solution from one of the generators."""
-    from csp_sudoku.generators.grids import _grid_cells
-
-    geo = opts.geometry
-    if method == "random":
-        sol = _grid_cells(geo, rng)
-        return sol.copy(), sol
-    if method == "rg1":
-        from csp_sudoku.generators.rg1 import rg1_clues
-
-        return rg1_clues(geo, rng, checker=chk)
-    if method == "oracle":
-        from csp_sudoku.generators.oracle_gen import oracle_grid
-
-        sol = oracle_grid(geo, rng, checker=chk)
-        return sol.copy(), sol
-    if method == "hsolve":
-        from csp_sudoku.generators.hsolve_gen import standard_clues
-
-        return standard_clues(geo, rng)
-    if method == "pseudo":
-        from csp_sudoku.generators.hsolve_gen import pseudo_from_bank
-
-        return pseudo_from_bank(geo, rng, origin=origin)
-    if method == "ddg":
-        from csp_sudoku.generators.ddg import ddg_clues
-
-        return ddg_clues(geo, rng, metric=opts.target.metric, target=opts.target, checker=chk)
-    raise GenerationError(f"unknown method {method!r}")  # pragma: no cover - checked before
+    """A unique puzzle and its solution from the base generator registered as ``method``."""
+    request = BaseRequest(opts.geometry, rng, chk, opts.target, [] if origin is None else origin)
+    return base_generator(method)(request)
 
 
 def _symmetrize(clues: Grid, sol: Grid, symmetry: str, size: int) -> Grid:
