@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -70,8 +70,6 @@ from csp_sudoku.human.subsets import applications_of, apply_subset
 if TYPE_CHECKING:
     from csp_sudoku.api import PuzzleLike
 
-#: Technique families a path solver can use, in their default order.
-TECHNIQUES: tuple[str, ...] = ("singles", "subsets", "chains", "refutation", "oracle")
 #: The default model never gets stuck on a valid puzzle: singles, the subset
 #: rule by size, then graded refutation by level.
 DEFAULT_TECHNIQUES: tuple[str, ...] = ("singles", "subsets", "chains")
@@ -281,8 +279,9 @@ def describe_step(puzzle: Puzzle, step: Step, number: int) -> str:
 def _check_techniques(techniques: Sequence[str]) -> tuple[str, ...]:
     out = tuple(techniques)
     for t in out:
-        if t not in TECHNIQUES:
-            raise ArgumentError(f"unknown technique {t!r}; choose from {', '.join(TECHNIQUES)}")
+        if t not in TECHNIQUE_STEPS:
+            known = ", ".join(TECHNIQUE_STEPS)
+            raise ArgumentError(f"unknown technique {t!r}; choose from {known}")
     if not out:
         raise ArgumentError("give at least one technique")
     return out
@@ -507,6 +506,90 @@ def _oracle_step(
     return Step("oracle", "oracle", 0, ((cell, digit),), (), int(empty.size), cells=(cell,))
 
 
+@dataclass
+class TechniqueContext:
+    """What a technique of the path solver sees at each step (see :data:`TECHNIQUE_STEPS`).
+
+    Attributes:
+        state: the candidate state; a technique applies its moves to it.
+        path: the path so far; a technique may set ``path.contradiction`` (it met
+            one) or ``path.stopped`` (it ran past a budget), and the solver stops.
+        rng: the caller's generator for random choices (None: first available).
+        refutation_rng: the generator of refutation's Monte Carlo estimate.
+        solution: the solution grid, for techniques that need it (else None).
+        max_subset: the largest subset size of the subset rule.
+        chains: how far graded refutation goes.
+        memo: the subset rule's memory between steps.
+        guide: the path's guide (which cells a chain step should aim at).
+        limit: the most steps of the whole path.
+    """
+
+    state: CandidateState
+    path: SolvePath
+    rng: np.random.Generator | None
+    refutation_rng: np.random.Generator
+    solution: NDArray[np.int8] | None
+    max_subset: int
+    chains: ChainSettings
+    memo: _SubsetMemo
+    guide: _Guide
+    limit: int
+
+
+#: A technique: the steps it takes now (applied to ``ctx.state``), or none.
+TechniqueSteps = Callable[[TechniqueContext], list[Step]]
+
+
+def _singles(ctx: TechniqueContext) -> list[Step]:
+    steps, status = _singles_steps(ctx.state, ctx.rng, ctx.limit - len(ctx.path.steps))
+    if status is RunStatus.CONTRADICTION:
+        ctx.path.contradiction = True
+    return steps
+
+
+def _subsets(ctx: TechniqueContext) -> list[Step]:
+    step = _subset_step(ctx.state, ctx.max_subset, ctx.memo, ctx.guide)
+    return [] if step is None else [step]
+
+
+def _chains(ctx: TechniqueContext) -> list[Step]:
+    try:
+        step = _chain_step(ctx.state, ctx.chains, ctx.guide)
+    except ChainBudgetExceeded:
+        ctx.path.stopped = "budget"
+        return []
+    return [] if step is None else [step]
+
+
+def _refutation(ctx: TechniqueContext) -> list[Step]:
+    if ctx.solution is None:
+        return []
+    step = _refutation_step(ctx.state, ctx.solution, ctx.refutation_rng)
+    return [] if step is None else [step]
+
+
+def _oracle(ctx: TechniqueContext) -> list[Step]:
+    if ctx.solution is None:
+        return []
+    step = _oracle_step(ctx.state, ctx.solution, ctx.rng)
+    return [] if step is None else [step]
+
+
+#: The technique registry: name -> what it does at a step. To add a technique, copy
+#: ``human/TEMPLATE.py`` and add its line here (and its name to ``TechniqueName``).
+TECHNIQUE_STEPS: dict[str, TechniqueSteps] = {
+    "singles": _singles,
+    "subsets": _subsets,
+    "chains": _chains,
+    "refutation": _refutation,
+    "oracle": _oracle,
+}
+#: Technique families a path solver can use: the registry's names.
+TECHNIQUES: tuple[str, ...] = tuple(TECHNIQUE_STEPS)
+#: Techniques that need the solution grid (computed when not given).
+NEEDS_SOLUTION: frozenset[str] = frozenset({"refutation", "oracle"})
+
+
 def solve_path(
     puzzle: PuzzleLike,
     techniques: Sequence[str] = DEFAULT_TECHNIQUES,
@@ -551,7 +634,7 @@ def solve_path(
     state = CandidateState.from_puzzle(puzzle)
     path = SolvePath(puzzle, techniques=order)
     sol: NDArray[np.int8] | None = None
-    if ("refutation" in order or "oracle" in order) and puzzle.is_consistent():
+    if NEEDS_SOLUTION.intersection(order) and puzzle.is_consistent():
         if solution is not None:
             sol = np.asarray(
                 solution.cells if isinstance(solution, Puzzle) else solution, dtype=np.int8
@@ -563,54 +646,34 @@ def solve_path(
             if solved is None:
                 raise NotUniqueError("the puzzle has no solution to refute against or reveal")
             sol = np.asarray(solved.cells, dtype=np.int8)
-    ref_rng = rng if rng is not None else as_generator(None)
-    chain_settings = chains if chains is not None else ChainSettings()
-    subset_memo = _SubsetMemo()
-    guide = _Guide(puzzle)
-    limit = max_steps if max_steps is not None else 10 * puzzle.geometry.ncandidates
-
-    while len(path.steps) < limit:
+    ctx = TechniqueContext(
+        state=state,
+        path=path,
+        rng=rng,
+        refutation_rng=rng if rng is not None else as_generator(None),
+        solution=sol,
+        max_subset=max_subset,
+        chains=chains if chains is not None else ChainSettings(),
+        memo=_SubsetMemo(),
+        guide=_Guide(puzzle),
+        limit=max_steps if max_steps is not None else 10 * puzzle.geometry.ncandidates,
+    )
+    while len(path.steps) < ctx.limit:
         if state.is_contradiction():
             path.contradiction = True
             break
         if state.is_solved():
             break
-        step: Step | None = None
+        moved = False
         for tech in order:
-            if tech == "singles":
-                steps, status = _singles_steps(state, rng, limit - len(path.steps))
-                if steps:
-                    path.steps.extend(steps)
-                    step = steps[-1]
-                contradicted = status is RunStatus.CONTRADICTION
-                if contradicted:
-                    path.contradiction = True
-                if steps or contradicted:
-                    break
-            elif tech == "subsets":
-                step = _subset_step(state, max_subset, subset_memo, guide)
-                if step is not None:
-                    path.steps.append(step)
-                    break
-            elif tech == "chains":
-                try:
-                    step = _chain_step(state, chain_settings, guide)
-                except ChainBudgetExceeded:
-                    path.stopped = "budget"
-                    break
-                if step is not None:
-                    path.steps.append(step)
-                    break
-            elif sol is not None:
-                step = (
-                    _refutation_step(state, sol, ref_rng)
-                    if tech == "refutation"
-                    else _oracle_step(state, sol, rng)
-                )
-                if step is not None:
-                    path.steps.append(step)
-                    break
-        if step is None or path.contradiction or path.stopped:
+            steps = TECHNIQUE_STEPS[tech](ctx)
+            if steps:
+                path.steps.extend(steps)
+                moved = True
+                break
+            if path.contradiction or path.stopped:
+                break
+        if not moved or path.contradiction or path.stopped:
             break
     else:
         path.stopped = "max_steps"
