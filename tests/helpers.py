@@ -304,3 +304,17 @@ def cli_commands() -> dict[tuple[str, ...], argparse.ArgumentParser]:
 
     walk(build_parser(), ())
     return found
+
+
+def run_cli(argv: list[str]) -> tuple[int, str, str]:
+    """``csp-sudoku ARGV`` in this process: exit code, stdout, stderr (never a traceback)."""
+    import contextlib
+    import io
+
+    from csp_sudoku.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(argv)
+    assert "Traceback" not in err.getvalue()
+    return code, out.getvalue(), err.getvalue()

@@ -8,26 +8,16 @@ file as it was, and ``--resume`` takes up the rows it wrote.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 from pathlib import Path
 
 import pytest
 
-from csp_sudoku.cli import main
 from csp_sudoku.cli._common import PARTIAL, batch_session
 from tests.conftest import load_lines
+from tests.helpers import run_cli as _run
 
 LINES = load_lines("top1465.txt", limit=20)
-
-
-def _run(argv: list[str]) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(argv)
-    assert "Traceback" not in err.getvalue()
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture

@@ -7,8 +7,6 @@ refuses a limit below 2, and ``solve`` of a puzzle with several solutions says s
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 from functools import cache
 
@@ -16,11 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from csp_sudoku.cli import main
 from csp_sudoku.core.errors import ArgumentError
 from csp_sudoku.core.io import read_puzzles
 from csp_sudoku.tools.batch import check_entries
 from tests.conftest import load_lines
+from tests.helpers import run_cli as _run
 from tests.independent import check_solution, count_solutions
 
 #: Seven solutions at least (the issue's example: `check --limit 1` once called it unique).
@@ -63,14 +61,6 @@ def pool() -> tuple[tuple[str, int], ...]:
     )
     assert {min(n, 2) for _, n in out} == {0, 1, 2}, "the pool must hold every kind"
     return out
-
-
-def _run(argv: list[str]) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(argv)
-    assert "Traceback" not in err.getvalue()
-    return code, out.getvalue(), err.getvalue()
 
 
 _WORD = {0: "none", 1: "unique", 2: "multiple"}
