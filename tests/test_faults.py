@@ -221,3 +221,122 @@ def test_kill_9_then_bank_add_again_loses_and_repeats_nothing(tmp_path: Path) ->
         == len(set(lines(whole)))
         == len(set(load_lines("17_clue.txt", limit=3000)))
     )
+
+
+# ---- every other output (not a batch of rows) is written beside its target and renamed
+
+
+def _leftovers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if ".partial" in p.name)
+
+
+def test_staged_replaces_on_success_and_keeps_the_old_file_on_failure(tmp_path: Path) -> None:
+    from csp_sudoku.core.io import staged
+
+    target = tmp_path / "book.pdf"
+    target.write_text("good", encoding="utf-8")
+    with pytest.raises(KeyboardInterrupt), staged(target) as tmp:
+        assert tmp.endswith(".pdf") and Path(tmp).parent == tmp_path
+        Path(tmp).write_text("half", encoding="utf-8")
+        raise KeyboardInterrupt
+    assert target.read_text(encoding="utf-8") == "good"
+    assert _leftovers(tmp_path) == []
+    with staged(target) as tmp:
+        Path(tmp).write_text("new", encoding="utf-8")
+        assert target.read_text(encoding="utf-8") == "good"  # nobody sees a half-written file
+    assert target.read_text(encoding="utf-8") == "new"
+    assert _leftovers(tmp_path) == []
+    with staged("/dev/null") as tmp:  # a device is written as it is, never renamed over
+        assert tmp == "/dev/null"
+
+
+def _interrupt_after_writing(*args: object, **_: object) -> None:
+    """Stands for a writer: writes part of its output to its file argument, then is stopped."""
+    (out,) = [a for a in args if hasattr(a, "write")]
+    out.write("half a file\n")  # type: ignore[attr-defined]
+    raise KeyboardInterrupt
+
+
+def test_an_interrupted_export_leaves_the_old_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import csp_sudoku.cli.export as export
+
+    target = tmp_path / "model.cnf"
+    assert _run(["export", "cnf", LINES[0], "-o", str(target)])[0] == 0
+    good = target.read_bytes()
+    assert good.startswith(b"c csp_sudoku")
+    monkeypatch.setattr(export, "write_dimacs", _interrupt_after_writing)
+    code, _, err = _run(["export", "cnf", LINES[1], "-o", str(target)])
+    assert code == 130 and "interrupted" in err
+    assert target.read_bytes() == good
+    assert _leftovers(tmp_path) == []
+
+
+def test_an_interrupted_bank_export_leaves_the_old_file(
+    tmp_path: Path, puzzles: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import csp_sudoku.cli.bank as bank_cli
+
+    bank, target = tmp_path / "b.db", tmp_path / "out.jsonl"
+    assert _run(["bank", "add", str(bank), str(puzzles)])[0] == 0
+    assert _run(["bank", "export", str(bank), "-o", str(target), "--format", "jsonl"])[0] == 0
+    good = target.read_bytes()
+    assert len(good.splitlines()) == len(LINES)
+    monkeypatch.setattr(bank_cli, "_write_entries", _interrupt_after_writing)
+    code, _, _ = _run(["bank", "export", str(bank), "-o", str(target), "--format", "jsonl"])
+    assert code == 130
+    assert target.read_bytes() == good
+    assert _leftovers(tmp_path) == []
+
+
+def test_an_interrupted_book_leaves_the_old_book(
+    tmp_path: Path, puzzles: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("matplotlib")
+    from matplotlib.backends.backend_pdf import PdfPages
+
+    target = tmp_path / "book.pdf"
+    target.write_bytes(b"%PDF- a good book")
+    pages: list[object] = []
+    real = PdfPages.savefig
+
+    def second_page_fails(self: PdfPages, *args: object, **kwargs: object) -> None:
+        pages.append(args)
+        if len(pages) == 2:
+            raise KeyboardInterrupt
+        real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(PdfPages, "savefig", second_page_fails)
+    argv = ["render", str(puzzles), "-o", str(target), "--title", "T", "--solutions"]
+    code, _, _ = _run(argv)
+    assert code == 130 and len(pages) == 2
+    assert target.read_bytes() == b"%PDF- a good book"
+    assert _leftovers(tmp_path) == []
+
+
+def test_a_failed_report_leaves_the_old_report(
+    tmp_path: Path, puzzles: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("matplotlib")
+    import csp_sudoku.tools.report as report
+
+    target = tmp_path / "r.png"
+    target.write_bytes(b"old report")
+    real = report.report_figure
+
+    def interrupted_figure(data: object) -> object:
+        fig = real(data)  # type: ignore[arg-type]
+
+        def half(path: object, **_: object) -> None:
+            Path(str(path)).write_bytes(b"\x89PNG half")
+            raise KeyboardInterrupt
+
+        fig.savefig = half
+        return fig
+
+    monkeypatch.setattr(report, "report_figure", interrupted_figure)
+    code, _, _ = _run(["report", str(puzzles), "-m", "rounds", "-o", str(target)])
+    assert code == 130
+    assert target.read_bytes() == b"old report"
+    assert _leftovers(tmp_path) == []

@@ -33,6 +33,7 @@ from csp_sudoku.cli._common import (
     seed_arg,
 )
 from csp_sudoku.core.errors import NotUniqueError
+from csp_sudoku.core.io import open_output
 from csp_sudoku.tools.bank import (
     QUERY_SYMMETRIES,
     BankEntry,
@@ -431,10 +432,8 @@ def _run_export(args: argparse.Namespace) -> int:
             n = bank.export(entries, target, batch=batch, solutions=args.solutions)
         else:
             with contextlib.ExitStack() as stack:
-                out = (
-                    sys.stdout
-                    if to_stdout
-                    else stack.enter_context(open(args.output, "w", encoding="utf-8", newline=""))
+                out = stack.enter_context(
+                    open_output(sys.stdout if to_stdout else args.output, newline="")
                 )
                 _write_entries(entries, fmt, out, solutions=args.solutions)
             bank.mark_exported((e.id for e in entries), batch)

@@ -9,6 +9,7 @@ from typing import Any
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
 from csp_sudoku.cli._common import add_geometry_args, geometry_from_args, iter_entries
 from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import open_output
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.encodings.cnf import write_dimacs
 from csp_sudoku.encodings.exact_cover import exact_cover
@@ -48,8 +49,7 @@ def run(args: argparse.Namespace) -> int:
         target = entries[0].puzzle
     else:
         target = geometry or Geometry.standard(9)
-    out = sys.stdout if args.output == "-" else open(args.output, "w", encoding="utf-8")  # noqa: SIM115
-    try:
+    with open_output(sys.stdout if args.output == "-" else args.output) as out:
         if args.model == "cnf":
             write_dimacs(target, out)
         elif args.model == "minizinc":
@@ -57,7 +57,4 @@ def run(args: argparse.Namespace) -> int:
         else:
             geo = target.geometry if isinstance(target, Puzzle) else target
             exact_cover(geo).write(out)
-    finally:
-        if out is not sys.stdout:
-            out.close()
     return EXIT_OK

@@ -863,8 +863,40 @@ def guess_state(chunk: TextChunk, geometry: Geometry | None = None) -> ReadState
 
 # ---------------------------------------------------------------------- writing
 @contextlib.contextmanager
-def open_output(target: str | os.PathLike[str] | IO[str]) -> Iterator[IO[str]]:
-    """Write to a path (opened as UTF-8 text and closed after) or to an open text file (left open).
+def staged(target: str | os.PathLike[str]) -> Iterator[str]:
+    """A path to write instead of ``target``, renamed over it when the block ends normally.
+
+    The one way the package writes a file it is asked to write: the content goes
+    to a hidden sibling (``.NAME.PID.partial.SUFFIX``, the suffix kept for writers
+    that read the format from it) and is renamed into place (``os.replace``, atomic
+    on one file system) only when the block finishes. So an interrupted or failed
+    write never leaves a half-written file where a good one stood, and a reader
+    never sees one; on an error the sibling is removed. A target that exists and is
+    not a regular file (``/dev/stdout``, a pipe, a device) is written as it is::
+
+        with staged("book.pdf") as tmp:
+            figure.savefig(tmp, format="pdf")
+    """
+    path = os.fspath(target)
+    if os.path.exists(path) and not os.path.isfile(path):
+        yield path
+        return
+    head, name = os.path.split(path)
+    stem, suffix = os.path.splitext(name)
+    tmp = os.path.join(head, f".{stem}.{os.getpid()}.partial{suffix}")
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(tmp)
+
+
+@contextlib.contextmanager
+def open_output(
+    target: str | os.PathLike[str] | IO[str], *, newline: str | None = None
+) -> Iterator[IO[str]]:
+    """Write to a path (UTF-8 text, through :func:`staged`) or to an open text file (left open).
 
     The one "write to a path or a file object" of the package::
 
@@ -872,10 +904,16 @@ def open_output(target: str | os.PathLike[str] | IO[str]) -> Iterator[IO[str]]:
             fh.write(text)
     """
     if isinstance(target, (str, os.PathLike)):
-        with open(target, "w", encoding="utf-8") as fh:
+        with staged(target) as tmp, open(tmp, "w", encoding="utf-8", newline=newline) as fh:
             yield fh
     else:
         yield target
+
+
+def write_text(target: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to a path as UTF-8 through :func:`staged` (all of it or nothing)."""
+    with open_output(target) as fh:
+        fh.write(text)
 
 
 def write_puzzles(puzzles: Iterable[Puzzle], target: str | os.PathLike[str] | IO[str]) -> int:

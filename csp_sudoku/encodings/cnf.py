@@ -20,6 +20,7 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import CNF, IDPool
 
 from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import staged
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.encodings.exact_cover import exact_cover
 
@@ -86,6 +87,7 @@ def write_dimacs(
         f"c variable cell*{g.size}+digit is true when the 0-based cell holds the digit",
     ]
     if isinstance(target, (str, os.PathLike)):
-        cnf.to_file(os.fspath(target), comments=comments)
+        with staged(target) as tmp:
+            cnf.to_file(tmp, comments=comments)
     else:
         cnf.to_fp(target, comments=comments)

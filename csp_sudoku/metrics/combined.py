@@ -27,6 +27,7 @@ from typing import Any, cast
 import numpy as np
 from numpy.typing import NDArray
 
+from csp_sudoku.core.io import write_text
 from csp_sudoku.core.names import MetricName
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.metrics.base import MetricError, Rating, level_names
@@ -136,7 +137,7 @@ class CombinedRater:
 
     def to_json(self, path: str | Path) -> None:
         """Save the model."""
-        Path(path).write_text(json.dumps(self.describe(), indent=2) + "\n", encoding="utf-8")
+        write_text(path, json.dumps(self.describe(), indent=2) + "\n")
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> CombinedRater:

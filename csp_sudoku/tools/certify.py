@@ -30,6 +30,7 @@ from pysat.solvers import Solver
 
 from csp_sudoku.core.errors import CertificateError as CertificateError
 from csp_sudoku.core.errors import NotUniqueError
+from csp_sudoku.core.io import staged, write_text
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.encodings.cnf import puzzle_cnf, variable
 
@@ -153,17 +154,17 @@ def certify_to(
         formula_path = proof_path.with_name(proof_path.name + ".cnf")
     cnf, proof, sol = certify(puzzle, solution, solver=solver)
     g = puzzle.geometry
-    cnf.to_file(
-        os.fspath(formula_path),
-        comments=[
-            f"c csp_sudoku uniqueness certificate, {g.name} puzzle {puzzle.to_line()}",
-            f"c solution {sol.to_line()}",
-            f"c variable cell*{g.size}+digit: the 0-based cell holds the digit",
-            "c the last clause blocks the solution: UNSAT means it is the only one",
-        ],
-    )
-    with open(proof_path, "w", encoding="ascii") as fh:
-        fh.write("\n".join(proof) + "\n")
+    with staged(formula_path) as tmp:
+        cnf.to_file(
+            tmp,
+            comments=[
+                f"c csp_sudoku uniqueness certificate, {g.name} puzzle {puzzle.to_line()}",
+                f"c solution {sol.to_line()}",
+                f"c variable cell*{g.size}+digit: the 0-based cell holds the digit",
+                "c the last clause blocks the solution: UNSAT means it is the only one",
+            ],
+        )
+    write_text(proof_path, "\n".join(proof) + "\n")
     lemmas = sum(1 for line in proof if not line.startswith("d "))
     return Certificate(puzzle, sol, formula_path, proof_path, lemmas, solver)
 

@@ -41,7 +41,7 @@ import numpy as np
 
 from csp_sudoku.core.errors import RenderError as RenderError
 from csp_sudoku.core.geometry import Geometry
-from csp_sudoku.core.io import symbol
+from csp_sudoku.core.io import staged, symbol
 from csp_sudoku.core.puzzle import Puzzle
 
 #: Page size in inches (A4 portrait).
@@ -373,8 +373,8 @@ def _save(fig: Any, path: Path, fmt: str, dpi: int = DEFAULT_DPI) -> None:
         metadata = {"Creator": "csp_sudoku", "Date": None}
     elif fmt == "pdf":
         metadata = {"Creator": "csp_sudoku", "CreationDate": None}
-    with _truetype_fonts():
-        fig.savefig(path, format=fmt, dpi=dpi if fmt == "png" else 72, metadata=metadata)
+    with _truetype_fonts(), staged(path) as tmp:
+        fig.savefig(tmp, format=fmt, dpi=dpi if fmt == "png" else 72, metadata=metadata)
 
 
 def render_puzzle(
@@ -502,7 +502,7 @@ def render_book(
             from matplotlib.backends.backend_pdf import PdfPages
 
             meta = {"Creator": "csp_sudoku", "CreationDate": None}
-            with PdfPages(path, metadata=meta) as pdf:
+            with staged(path) as tmp, PdfPages(tmp, metadata=meta) as pdf:
                 for fig in pages:
                     pdf.savefig(fig)
             return [path]

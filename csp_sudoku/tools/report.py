@@ -33,6 +33,7 @@ from numpy.typing import NDArray
 
 from csp_sudoku.core.errors import ReportError as ReportError
 from csp_sudoku.core.errors import SudokuError
+from csp_sudoku.core.io import staged, write_text
 from csp_sudoku.core.names import MetricName
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.core.seeds import fresh_seed
@@ -264,7 +265,8 @@ def write_report(
         raise ReportError(f"unknown report format {f!r}; use html or png")
     fig = report_figure(data)
     if f == "png":
-        fig.savefig(path, format="png", dpi=110)
+        with staged(path) as tmp:
+            fig.savefig(tmp, format="png", dpi=110)
         return path
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110)
@@ -292,5 +294,5 @@ img{{max-width:100%}}</style></head>
 <p>Made by csp_sudoku.</p>
 </body></html>
 """
-    path.write_text(page, encoding="utf-8")
+    write_text(path, page)
     return path
