@@ -135,7 +135,7 @@ def bench_set(
     ours = csp_sudoku.count_many(arr, 2)
     fb = FastBackend()
     t = fb.tables(geo)
-    generic = bitset.count_batch(arr, 2, t.packed, fb.locked, fb._budget(t, 2))
+    generic = bitset.count_batch(arr, 2, t.packed, fb.locked, fb._budget(t, 2), 0.0)
     if not np.array_equal(ours, generic):
         raise SystemExit(f"{name}: the new and the generic kernel disagree")
     if dll is not None:
@@ -167,7 +167,7 @@ def bench_set(
             is_unique(s)
 
     runs["is_unique"] = run_unique
-    runs["generic"] = lambda: bitset.count_batch(arr, 2, t.packed, fb.locked, fb._budget(t, 2))
+    runs["generic"] = lambda: bitset.count_batch(arr, 2, t.packed, fb.locked, fb._budget(t, 2), 0.0)
     built = ahead.module()
     if built is not None:
         if not np.array_equal(built.count_batch(arr, 2, 20_000), ours):

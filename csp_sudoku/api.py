@@ -19,9 +19,11 @@ from numpy.typing import NDArray
 from csp_sudoku.backends import backend_for, backend_per_call, new_backend
 from csp_sudoku.backends.base import Backend, Cells
 from csp_sudoku.core.bits import popcount
+from csp_sudoku.core.deadline import deadline
 from csp_sudoku.core.errors import (
     ArgumentError,
     CountBudgetExceeded,
+    DeadlinePassed,
     NotUniqueError,
     SudokuError,
 )
@@ -131,17 +133,23 @@ def _count_in_parts(
 
     A part that reaches the chunk is split by the candidates of its most
     constrained empty cell (the parts always partition the solutions, so the
-    sum is exact); the budget is checked after every part, so it is kept to
-    within one chunk's count.
+    sum is exact). The budget is a deadline inside every part's search too
+    (:mod:`csp_sudoku.core.deadline`), so it holds within the time between two
+    looks at the clock, also in one long search of a 25x25.
     """
     start = time.monotonic()
+    at = None if budget_seconds is None else time.time() + budget_seconds
     stack: list[Cells] = [cells]
     total = 0
     done = 0
     while stack:
         part = stack.pop()
         want = min(limit - total, _CHUNK)
-        n = be.count(part, geo, want)
+        try:
+            with deadline(at):
+                n = be.count(part, geo, want)
+        except DeadlinePassed:
+            raise CountBudgetExceeded(total, cast(float, budget_seconds)) from None
         if n >= want and want < limit - total and np.any(part == 0):
             stack.extend(reversed(_children(part, geo)))  # count it again, in smaller parts
         else:

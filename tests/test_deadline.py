@@ -76,3 +76,64 @@ def test_generate_keeps_its_budget_inside_a_25x25_clue_reduction() -> None:
     )
     assert proc.returncode == 1
     assert "time budget of 1 s ran out" in proc.stderr
+
+
+_LONG_SEARCH = """
+import time, numpy as np
+from csp_sudoku.backends.fast import FastBackend
+from csp_sudoku.core.deadline import DeadlinePassed, deadline
+from csp_sudoku.core.geometry import Geometry
+g = Geometry.standard({n})
+be = FastBackend(work_budget=0)  # no node budget: only the deadline can end these searches
+for call in ("count", "count_many"):
+    start = time.time()
+    try:
+        with deadline(start + 0.5):
+            if call == "count":
+                be.count(np.zeros({n} * {n}, np.int8), g, 10**15)
+            else:
+                be.count_many(np.zeros((2, {n} * {n}), np.int8), g, 10**15)
+        print(call, "finished")
+    except DeadlinePassed:
+        print(call, "stopped", round(time.time() - start, 1), be.fallbacks)
+"""
+
+
+@pytest.mark.parametrize("n", [16, 25])
+def test_a_deadline_ends_one_long_search_of_a_big_grid(n: int) -> None:
+    """Counting an empty grid to 10**15 is one compiled search of days: the kernel itself
+    looks at the clock (no SAT fallback is asked: ``fallbacks`` stays 0)."""
+    proc = subprocess.run(
+        [sys.executable, "-c", _LONG_SEARCH.format(n=n)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.split("\n")
+    assert [line.split()[:2] for line in lines if line] == [
+        ["count", "stopped"],
+        ["count_many", "stopped"],
+    ]
+    assert all(line.split()[3] == "0" for line in lines if line)
+
+
+def test_big_grid_answers_under_a_deadline_are_the_same() -> None:
+    from csp_sudoku.backends.fast import FastBackend
+    from csp_sudoku.generators.grids import random_grid
+
+    geo = Geometry.standard(16)
+    rng = np.random.default_rng(3)
+    backend = FastBackend()
+    checked = 0
+    for s in range(4):
+        cells = np.asarray(random_grid(geo, seed=s).cells, dtype=np.int8).copy()
+        cells[rng.random(256) < 0.5] = 0
+        plain = backend.count(cells, geo, 3)
+        with deadline(time.time() + 600):
+            assert backend.count(cells, geo, 3) == plain
+            assert backend.count_many(cells[None, :], geo, 3).tolist() == [plain]
+        assert plain == count_solutions(cells, 3)
+        checked += 1
+    assert checked == 4

@@ -203,8 +203,8 @@ def test_minimal_9x9_many_checked_by_the_generic_kernel() -> None:
     for _ in range(60):
         p = minimal_puzzle(seed=rng)
         sol = np.empty((1, 81), dtype=np.int8)
-        assert bitset.count_cells(p.cells, 2, np.empty(0, np.int8), sol, t.packed, 1, 0) == 1
-        assert bitset.removable(p.cells, sol[0], t.packed, 1, 0).size == 0, p
+        assert bitset.count_cells(p.cells, 2, np.empty(0, np.int8), sol, t.packed, 1, 0, 0.0) == 1
+        assert bitset.removable(p.cells, sol[0], t.packed, 1, 0, 0.0).size == 0, p
 
 
 @pytest.mark.parametrize("size", [4, 6])

@@ -33,7 +33,7 @@ def _batch(lines: list[str]) -> np.ndarray:
 
 def _generic(batch: np.ndarray, limit: int) -> np.ndarray:
     t = fast_module._build_tables(G9)
-    return bitset.count_batch(batch, limit, t.packed, 1, 0)
+    return bitset.count_batch(batch, limit, t.packed, 1, 0, 0.0)
 
 
 def _variants(batch: np.ndarray, seed: int) -> np.ndarray:
@@ -118,7 +118,7 @@ def test_removable_matches_the_generic_kernel() -> None:
         sol = np.empty((1, 81), dtype=np.int8)
         assert sudoku9.count_cells(p, 2, NO_AVOID, sol, 0) == 1
         ours = sudoku9.removable(p, sol[0], 0).tolist()
-        assert ours == bitset.removable(p, sol[0], t.packed, 1, 0).tolist()
+        assert ours == bitset.removable(p, sol[0], t.packed, 1, 0, 0.0).tolist()
 
 
 def test_bad_values_and_budget() -> None:

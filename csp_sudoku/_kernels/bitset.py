@@ -29,21 +29,25 @@ be given a budget of branch nodes.
 Return conventions (:class:`~csp_sudoku._kernels.status.CountEnd`): counts
 are ``>= 0``; ``BAD_VALUE`` (-1) means a cell value outside ``0..N`` (the
 backend turns it into an exception); ``GAVE_UP`` (-2) means the search gave
-up after its node budget (the backend then asks the SAT backend).
+up after its node budget (the backend then asks the SAT backend);
+``PAST_DEADLINE`` (-4) means the wall clock passed ``stop_at`` (``time.time()``
+seconds; 0 = no deadline), looked at every ``CLOCK_EVERY`` branch nodes, so that
+a time budget holds inside one long search of a big grid too.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
-from numba import njit, types
+from numba import njit, objmode, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 from numpy.typing import NDArray
 
 from csp_sudoku._kernels import init_numba_target
-from csp_sudoku._kernels.status import BAD_VALUE, GAVE_UP
+from csp_sudoku._kernels.status import BAD_VALUE, CLOCK_EVERY, GAVE_UP, PAST_DEADLINE
 
 init_numba_target()  # numba's CPU target without its BLAS probe (see there)
 
@@ -200,7 +204,7 @@ def _propagate(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _search(cand, limit, avoid, out, geo, locked, budget, ws):  # type: ignore[no-untyped-def]
+def _search(cand, limit, avoid, out, geo, locked, budget, stop_at, ws):  # type: ignore[no-untyped-def]
     """Count solutions (up to ``limit``) from the candidate masks ``cand``.
 
     ``cand`` is overwritten. Solutions equal to ``avoid`` (when it is not
@@ -287,6 +291,11 @@ def _search(cand, limit, avoid, out, geo, locked, budget, ws):  # type: ignore[n
             nodes += 1
             if nodes > budget > 0:
                 return GAVE_UP
+            if stop_at > 0.0 and nodes % CLOCK_EVERY == 0:
+                with objmode(now="float64"):
+                    now = time.time()
+                if now > stop_at:
+                    return PAST_DEADLINE
             if _propagate(
                 cand, placed, queue, 1, peers, npeers, units, full, d + 1 < locked, inter, inter_n
             ):
@@ -378,7 +387,7 @@ def pack(
 
 
 @njit(cache=True)
-def count_cells(cells, limit, avoid, out, packed, locked, budget):  # type: ignore[no-untyped-def]
+def count_cells(cells, limit, avoid, out, packed, locked, budget, stop_at):  # type: ignore[no-untyped-def]
     """Solutions of the clues ``cells`` (flat, 0 = empty), up to ``limit``.
 
     ``packed`` holds the geometry's tables (see :func:`pack`).
@@ -392,11 +401,11 @@ def count_cells(cells, limit, avoid, out, packed, locked, budget):  # type: igno
     cand = np.empty(ncells, np.int64)
     if not _load(cells, cand, geo[5]):
         return BAD_VALUE
-    return _search(cand, limit, avoid, out, geo, locked, budget, ws)
+    return _search(cand, limit, avoid, out, geo, locked, budget, stop_at, ws)
 
 
 @njit(cache=True)
-def count_batch(batch, limit, packed, locked, budget):  # type: ignore[no-untyped-def]
+def count_batch(batch, limit, packed, locked, budget, stop_at):  # type: ignore[no-untyped-def]
     """Counts (capped at ``limit``) for every row of ``batch``.
 
     ``BAD_VALUE`` marks a row with a bad cell value, ``GAVE_UP`` a row whose search gave up.
@@ -413,12 +422,12 @@ def count_batch(batch, limit, packed, locked, budget):  # type: ignore[no-untype
         if not _load(batch[i], cand, geo[5]):
             counts[i] = BAD_VALUE
             continue
-        counts[i] = _search(cand, limit, avoid, out, geo, locked, budget, ws)
+        counts[i] = _search(cand, limit, avoid, out, geo, locked, budget, stop_at, ws)
     return counts
 
 
 @njit(cache=True)
-def removable(cells, known, packed, locked, budget):  # type: ignore[no-untyped-def]
+def removable(cells, known, packed, locked, budget, stop_at):  # type: ignore[no-untyped-def]
     """The clue cells whose removal alone keeps ``known`` the only solution.
 
     ``known`` must be the unique solution of ``cells``. Any other solution of
@@ -446,9 +455,9 @@ def removable(cells, known, packed, locked, budget):  # type: ignore[no-untyped-
             continue
         cand[:] = base
         cand[c] = full & ~(np.int64(1) << (known[c] - 1))
-        found = _search(cand, 1, avoid, out, geo, locked, budget, ws)
-        if found == GAVE_UP:
-            res[0] = GAVE_UP
+        found = _search(cand, 1, avoid, out, geo, locked, budget, stop_at, ws)
+        if found < 0:  # GAVE_UP or PAST_DEADLINE
+            res[0] = found
             return res[:1]
         if found == 0:
             res[nres] = c

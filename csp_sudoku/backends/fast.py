@@ -7,6 +7,11 @@ tables (peers, units, box/line intersections), built once per geometry and
 cached here, so one compiled code serves every geometry of up to 62 digits:
 4x4 to 25x25, X-Sudoku, Windoku, jigsaws. A search that runs out of its node
 budget (heavy tails on big sparse grids) is answered by the SAT backend.
+Under a deadline (:mod:`csp_sudoku.core.deadline`) the generic kernel looks at
+the clock every ``CLOCK_EVERY`` branch nodes and a call past it raises
+:class:`~csp_sudoku.core.errors.DeadlinePassed`, so a time budget holds inside
+one search of a 16x16 or 25x25 too (a 9x9 search is bounded by its node budget:
+milliseconds).
 
 The standard 9x9 grid has a kernel of its own (:mod:`csp_sudoku._kernels.sudoku9`:
 digit-major bit boards, box-line reasoning at every node, singles from bit
@@ -22,6 +27,7 @@ on a machine pays the compilation (tens of seconds); later processes load it.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -29,10 +35,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku._kernels import bitset, direct_entry, sudoku9
-from csp_sudoku._kernels.status import BAD_VALUE, BUDGET9, GAVE_UP
+from csp_sudoku._kernels.status import BAD_VALUE, BUDGET9, GAVE_UP, PAST_DEADLINE
 from csp_sudoku.backends.base import Backend, Cells
 from csp_sudoku.backends.small9 import is_plain9 as _is_plain9
-from csp_sudoku.core.errors import ParseError
+from csp_sudoku.core.deadline import remaining
+from csp_sudoku.core.errors import DeadlinePassed, ParseError
 from csp_sudoku.core.geometry import Geometry
 
 #: Largest digit count a candidate mask (``int64``) holds.
@@ -44,6 +51,20 @@ _SOLUTION_CHUNK = 4096
 
 _NO_AVOID = np.empty(0, dtype=np.int8)
 _NO_OUT9 = np.empty((0, 81), dtype=np.int8)
+
+def _stop_at() -> float:
+    """The deadline in force as the generic kernel reads it (``time.time()`` s; 0.0: none)."""
+    left = remaining()
+    if left is None:
+        return 0.0
+    if left <= 0:
+        _past_deadline()
+    return time.time() + left
+
+
+def _past_deadline() -> None:
+    raise DeadlinePassed("the time budget ran out during a solver call")
+
 
 #: What :func:`count_text9` calls: filled on first use by :func:`_text_entry`.
 _TEXT_ENTRY: list[Callable[[bytes, int, int], int]] = []
@@ -239,10 +260,13 @@ class FastBackend(Backend):
                 t.packed,
                 self.locked,
                 self._budget(t, limit),
+                _stop_at(),
             )
         )
         if n == BAD_VALUE:
             raise ParseError(f"cell values must be in 0..{geometry.size}")
+        if n == PAST_DEADLINE:
+            _past_deadline()
         return n
 
     # ------------------------------------------------------------------ Backend API
@@ -309,9 +333,12 @@ class FastBackend(Backend):
             t.packed,
             self.locked,
             self._budget(t, 1),
+            _stop_at(),
         )
         if res.shape[0] == 1 and res[0] == BAD_VALUE:
             raise ParseError(f"cell values must be in 0..{geometry.size}")
+        if res.shape[0] == 1 and res[0] == PAST_DEADLINE:
+            _past_deadline()
         if res.shape[0] == 1 and res[0] == GAVE_UP:
             return self._fallback().removable_clues(cells, geometry, known)
         found: NDArray[np.intp] = res.astype(np.intp, copy=False)
@@ -341,7 +368,9 @@ class FastBackend(Backend):
             )
         if limit <= 0:
             return np.zeros(arr.shape[0], dtype=np.int64)
-        counts = bitset.count_batch(arr, limit, t.packed, self.locked, self._budget(t, limit))
+        counts = bitset.count_batch(
+            arr, limit, t.packed, self.locked, self._budget(t, limit), _stop_at()
+        )
         return self._check_counts(counts, arr, geometry, limit)
 
     def _check_counts(
@@ -352,6 +381,8 @@ class FastBackend(Backend):
             bad = np.flatnonzero(counts == BAD_VALUE)
             if bad.size:
                 raise ParseError(f"row {int(bad[0])}: cell values must be in 0..{geometry.size}")
+            if np.any(counts == PAST_DEADLINE):
+                _past_deadline()
             for i in np.flatnonzero(counts == GAVE_UP).tolist():
                 counts[i] = self._fallback().count(arr[i], geometry, limit)
         return counts
