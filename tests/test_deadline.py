@@ -137,3 +137,22 @@ def test_big_grid_answers_under_a_deadline_are_the_same() -> None:
         assert plain == count_solutions(cells, 3)
         checked += 1
     assert checked == 4
+
+
+@pytest.mark.parametrize("name", ["cpsat", "dlx"])
+def test_every_backend_keeps_a_deadline(name: str) -> None:
+    """Enumerating an empty 9x9 to 10**9 solutions takes days; the deadline ends it."""
+    from csp_sudoku.backends import new_backend
+
+    geo = Geometry.standard(9)
+    backend = new_backend(geo, name)
+    start = time.time()
+    with deadline(start + 0.5), pytest.raises(DeadlinePassed):
+        backend.count(np.zeros(81, np.int8), geo, 10**9)
+    with deadline(start - 1), pytest.raises(DeadlinePassed):
+        backend.count(np.zeros(81, np.int8), geo, 2)
+    # and under a far deadline the answers are the ones without it
+    line = load_lines("multi_solution_serg.txt", limit=1)[0]
+    cells = np.array([0 if c == "." else int(c) for c in line], np.int8)
+    with deadline(time.time() + 600):
+        assert backend.count(cells, geo, 5) == count_solutions(cells, 5)

@@ -7,7 +7,8 @@ row that clashes with the chosen one and *deselect* puts them back in reverse
 order. Branching is on the column with fewest rows (Knuth's S heuristic).
 
 Pure Python, so it is the slowest backend; it exists as an independent check
-that shares no code with the SAT and CP-SAT models beyond the matrix.
+that shares no code with the SAT and CP-SAT models beyond the matrix. Under a
+deadline (:mod:`csp_sudoku.core.deadline`) every node looks at the clock.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from csp_sudoku.backends.base import Backend, Cells
+from csp_sudoku.core.deadline import check as check_deadline
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.encodings.exact_cover import exact_cover
 
@@ -78,6 +80,7 @@ def _search(
     n: int,
     ncells: int,
 ) -> None:
+    check_deadline()
     if not columns:
         sol = np.zeros(ncells, dtype=np.int8)
         for row in chosen:

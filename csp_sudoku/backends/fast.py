@@ -52,6 +52,7 @@ _SOLUTION_CHUNK = 4096
 _NO_AVOID = np.empty(0, dtype=np.int8)
 _NO_OUT9 = np.empty((0, 81), dtype=np.int8)
 
+
 def _stop_at() -> float:
     """The deadline in force as the generic kernel reads it (``time.time()`` s; 0.0: none)."""
     left = remaining()

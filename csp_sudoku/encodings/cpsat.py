@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 from ortools.sat.python import cp_model
 
+from csp_sudoku.core.errors import DeadlinePassed
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.encodings.exact_cover import exact_cover
@@ -89,11 +90,17 @@ class SudokuModel:
             return self._grid(solver)
         return None
 
-    def solutions(self, limit: int) -> Iterator[NDArray[np.int8]]:
+    def solutions(
+        self, limit: int, *, time_limit: float | None = None
+    ) -> Iterator[NDArray[np.int8]]:
         """Enumerate up to ``limit`` distinct solutions (single worker, complete search).
 
         Any objective added to the model is ignored during enumeration (which
         runs on a copy of the model without it): the model is left as it was found.
+
+        Raises:
+            DeadlinePassed: ``time_limit`` seconds ran out before the search ended
+                (fewer than ``limit`` solutions found and the search not complete).
         """
         found: list[NDArray[np.int8]] = []
         owner = self
@@ -106,11 +113,15 @@ class SudokuModel:
 
         if limit <= 0:
             return iter(())
-        solver = self._solver(1, None)
+        if time_limit is not None and time_limit <= 0:
+            raise DeadlinePassed("the time budget ran out before a CP-SAT call")
+        solver = self._solver(1, time_limit)
         solver.parameters.enumerate_all_solutions = True
         model = self.model
         if model.has_objective():  # enumerate on a copy without it; the caller's stays
             model = model.clone()
             model.clear_objective()  # type: ignore[no-untyped-call]
-        solver.solve(model, _Collect())
+        status = solver.solve(model, _Collect())
+        if len(found) < limit and status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+            raise DeadlinePassed("the time budget ran out during a CP-SAT call")
         return iter(found)
