@@ -340,3 +340,25 @@ def test_a_failed_report_leaves_the_old_report(
     assert code == 130
     assert target.read_bytes() == b"old report"
     assert _leftovers(tmp_path) == []
+
+
+def test_an_interrupted_svg_run_leaves_the_old_steps(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import csp_sudoku.tools.explain_view as view
+
+    folder = tmp_path / "svg"
+    assert _run(["explain", LINES[0], "--svg", str(folder)])[0] == 0
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    assert len(before) > 3
+    real, drawn = view.step_svg, []
+
+    def third_fails(*args: object) -> str:
+        drawn.append(args)
+        if len(drawn) == 3:
+            raise KeyboardInterrupt
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(view, "step_svg", third_fails)
+    assert _run(["explain", LINES[1], "--svg", str(folder)])[0] == 130
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before

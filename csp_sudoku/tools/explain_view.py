@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from csp_sudoku.core.geometry import Geometry
-from csp_sudoku.core.io import symbol
+from csp_sudoku.core.io import symbol, write_text
 from csp_sudoku.encodings.exact_cover import exact_cover
 from csp_sudoku.human.chains import Chain
 from csp_sudoku.human.path import SolvePath, Step, describe_step
@@ -379,22 +379,26 @@ def step_views(path: SolvePath) -> list[StepView]:
 def write_svgs(path: SolvePath, directory: str | os.PathLike[str]) -> list[Path]:
     """One SVG per step, ``step-001.svg``, ... in ``directory`` (created); the files written.
 
-    Step files of an earlier run in ``directory`` (``step-*.svg``) are removed first, so
+    Every page is drawn before the first is written, and each is written whole
+    (:func:`~csp_sudoku.core.io.write_text`); then the step files of an earlier run
+    in ``directory`` (``step-*.svg``) that this path does not have are removed, so
     the folder holds this path's steps and nothing else of that name.
     """
     out_dir = Path(directory)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    for stale in out_dir.glob("step-*.svg"):
-        stale.unlink()
     g = path.puzzle.geometry
     frame = frame_svg(g)
     width = max(3, len(str(len(path.steps))))
-    files: list[Path] = []
-    for view in step_views(path):
-        f = out_dir / f"step-{view.number:0{width}d}.svg"
-        f.write_text(step_svg(g, frame, view.layer), encoding="utf-8")
-        files.append(f)
-    return files
+    pages = {
+        out_dir / f"step-{view.number:0{width}d}.svg": step_svg(g, frame, view.layer)
+        for view in step_views(path)
+    }
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for f, text in pages.items():
+        write_text(f, text)
+    for stale in out_dir.glob("step-*.svg"):
+        if stale not in pages:
+            stale.unlink()
+    return list(pages)
 
 
 _PAGE_CSS = (
@@ -523,5 +527,5 @@ def html_page(path: SolvePath, *, include_path: bool = True) -> str:
 def write_html(path: SolvePath, target: str | os.PathLike[str]) -> Path:
     """Write :func:`html_page` to ``target``; the path written."""
     out = Path(target)
-    out.write_text(html_page(path), encoding="utf-8")
+    write_text(out, html_page(path))
     return out
