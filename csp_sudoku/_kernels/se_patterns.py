@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from csp_sudoku._kernels.se_chains import listed
+from csp_sudoku._kernels.se_chains import contains
 from csp_sudoku._kernels.strategies import popcount
 
 #: Base value (tenths) of a strong-linked fish of n links, index n.
@@ -335,7 +335,7 @@ def als_wings(masks, values, k, see, out_cells, out_masks):  # type: ignore[no-u
             my = masks[y]
             if (my & u) != my:
                 continue
-            if listed(pick, k, y):
+            if contains(pick, k, y):
                 continue
             # x: a digit every set cell holding it sees y for (restricted); z the other
             lo = my & -my
@@ -348,7 +348,7 @@ def als_wings(masks, values, k, see, out_cells, out_masks):  # type: ignore[no-u
             for e in range(ncells):
                 if values[e] != 0 or e == y:
                     continue
-                if listed(pick, k, e):
+                if contains(pick, k, e):
                     continue
                 removed = np.int64(0)
                 for dbit in (lo, hi):
