@@ -111,8 +111,10 @@ def _digit_links(alive, size, d, units, cell_line, near, far, ends, link_unit): 
                 continue
             if nl >= _MAX_LINKS:
                 break
-            near[nl, :na] = side_a[:na]
-            far[nl, :nb] = side_b[:nb]
+            for s in range(na):
+                near[nl, s] = side_a[s]
+            for s in range(nb):
+                far[nl, s] = side_b[s]
             ends[nl, 0] = na
             ends[nl, 1] = nb
             link_unit[nl] = u
@@ -129,15 +131,16 @@ def _weak_joins(near, far, ends, link_unit, nl, see):  # type: ignore[no-untyped
         for j in range(nl):
             if link_unit[i] == link_unit[j]:
                 continue
-            ok = True
+            joins[i, j] = 1
             for s in range(ends[i, 1]):
                 for t in range(ends[j, 0]):
                     x = far[i, s]
                     y = near[j, t]
                     if x == y or not see[x, y]:
-                        ok = False
-            if ok:
-                joins[i, j] = 1
+                        joins[i, j] = 0
+                        break
+                if joins[i, j] == 0:
+                    break
     return joins
 
 
@@ -167,16 +170,16 @@ def _kinds_bonus(path, n, ends, link_unit, ukind):  # type: ignore[no-untyped-de
     or a link lies in a unit that is no box, row or column, 2 for boxes, rows
     and columns together, 0 for links in lines of one kind only, else 1."""
     grouped = False
-    kinds = np.zeros(4, dtype=np.bool_)
+    kinds = 0  # bit k: a link lies in a unit of kind k
     for q in range(n):
         j = path[q]
         grouped = grouped or ends[j, 0] > 1 or ends[j, 1] > 1
-        kinds[ukind[link_unit[j]]] = True
-    if grouped or kinds[3]:
+        kinds |= 1 << ukind[link_unit[j]]
+    if grouped or kinds & 8:
         return 3
-    if kinds[0] and kinds[1] and kinds[2]:
+    if kinds == 7:
         return 2
-    if not kinds[0] and not (kinds[1] and kinds[2]):
+    if not kinds & 1 and kinds != 6:
         return 0
     return 1
 
@@ -302,7 +305,7 @@ def _sees_all(masks, als, k, see, e, bit):  # type: ignore[no-untyped-def]
     return ok
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _wing_removals(masks, values, als, k, digits, see, pincer, out_cells, out_masks):  # type: ignore[no-untyped-def]
     """What the wing of the set ``als[:k]`` (holding ``digits``) and the bivalue
     ``pincer`` removes: ``z`` (either digit of the pincer whose other digit
@@ -390,8 +393,11 @@ def als_wings(masks, values, k, see, out_cells, out_masks):  # type: ignore[no-u
         c = cells[nxt[depth]]
         u = union[depth] | masks[c]
         ok = popcount(u) <= k + 1
-        for q in range(depth):
-            ok = ok and see[c, als[q]] == 1
+        if ok:
+            for q in range(depth):
+                if not see[c, als[q]]:
+                    ok = False
+                    break
         if not ok:
             nxt[depth] += 1
             continue
