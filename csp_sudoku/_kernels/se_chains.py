@@ -96,6 +96,14 @@ def contains(items, n, x):  # type: ignore[no-untyped-def]
     return found
 
 
+@njit(cache=True, inline="always")
+def copy_head(dst, src, n):  # type: ignore[no-untyped-def]
+    """``dst[:n] = src[:n]`` by elements: a slice assignment makes numba compile its
+    shape-mismatch error message (string formatting: seconds of a first run)."""
+    for i in range(n):
+        dst[i] = src[i]
+
+
 @njit(cache=True)
 def _column_sizes(alive, cc):  # type: ignore[no-untyped-def]
     """How many live candidates each column holds."""
@@ -694,8 +702,8 @@ def continuous_loops(  # type: ignore[no-untyped-def]
                         if ne > 0:
                             best[0] = comp
                             best[1] = ne
-                            out_cells[:ne] = removals_c[:ne]
-                            out_digits[:ne] = removals_d[:ne]
+                            copy_head(out_cells, removals_c, ne)
+                            copy_head(out_digits, removals_d, ne)
                         continue
                     if true_seen[q] != stamp:
                         true_seen[q] = stamp

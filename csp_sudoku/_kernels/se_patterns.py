@@ -39,7 +39,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from csp_sudoku._kernels.se_chains import contains
+from csp_sudoku._kernels.se_chains import contains, copy_head
 from csp_sudoku._kernels.strategies import popcount
 
 #: Base value (tenths) of a strong-linked fish of n links, index n.
@@ -252,7 +252,7 @@ def strong_links(alive, size, n, units, ukind, cell_line, see, out_cells):  # ty
                     best_t = tenths
                     best_e = ne
                     best_d = d
-                    out_cells[:ne] = elim[:ne]
+                    copy_head(out_cells, elim, ne)
             _use_link(used, near, far, ends, j, -1)
             nxt[depth] += 1
     if best_d < 0:
@@ -432,8 +432,8 @@ def als_wings(masks, values, k, see, out_cells, out_masks):  # type: ignore[no-u
                 best_t = value
                 best_e = total
                 best_d = ne
-                out_cells[:ne] = elim_c[:ne]
-                out_masks[:ne] = elim_m[:ne]
+                copy_head(out_cells, elim_c, ne)
+                copy_head(out_masks, elim_m, ne)
     if best_e == 0:
         return 0, 0, 0
     return best_t, best_e, best_d
