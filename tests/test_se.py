@@ -59,6 +59,24 @@ def test_length_bonus_follows_se_ceilings() -> None:
         assert length_bonus(complexity) == pytest.approx(0.1 * passed), complexity
 
 
+def test_length_ceilings_table_is_ses_geometric_sequence() -> None:
+    """The kernels' ceiling table is SE's sequence (from 4, times 3/2 and 4/3 in
+    turn), long enough for any complexity, and the bonus counts the ceilings passed."""
+    from csp_sudoku._kernels.se_chains import LENGTH_CEILINGS, length_tenths
+
+    expected = [4]
+    while len(expected) < len(LENGTH_CEILINGS):
+        last = expected[-1]
+        expected.append(last * 3 // 2 if len(expected) % 2 else last * 4 // 3)
+    assert LENGTH_CEILINGS.tolist() == expected
+    assert expected[: len(SE_CEILINGS)] == list(SE_CEILINGS)
+    assert expected[-1] >= 2**32
+    for complexity in (0, 2, 6, 7, 8, 9, 10, 11, 14, 15, 50, 51, 4098, 10**9):
+        passed = sum(1 for c in expected if complexity - 2 > c)
+        assert int(length_tenths(complexity)) == passed, complexity
+    assert [int(length_tenths(c)) for c in (6, 7, 10, 14, 18, 26, 34)] == [0, 1, 2, 3, 4, 5, 6]
+
+
 def test_singles_only_puzzles_get_se_single_values_exactly() -> None:
     """Where SE needs singles only (ER 1.2, 1.5, 2.3) the replay gives SE's ER."""
     rows = [r for r in _calibration("se_calibration.tsv") if r["ER"] in ("1.2", "1.5", "2.3")]

@@ -120,6 +120,33 @@ def scan_singles(masks, values, units, out_cell, out_digit, out_unit, seen):  # 
 
 
 @njit(cache=True)
+def _scan_scratch(masks, units):  # type: ignore[no-untyped-def]
+    """The output arrays of :func:`scan_singles` (cell, digit, unit of each single
+    found; enough for every cell found four times and every unit-digit) and its
+    per-cell ``seen`` bits."""
+    oc = np.empty(masks.shape[0] * 4 + units.shape[0] * units.shape[1], dtype=np.int32)
+    return oc, np.empty_like(oc), np.empty_like(oc), np.empty(masks.shape[0], dtype=np.int64)
+
+
+@njit(cache=True)
+def _ended(values, cnt):  # type: ignore[no-untyped-def]
+    """How a run of singles ended when a scan found ``cnt <= 0`` singles:
+    CONTRADICTION (``cnt < 0``), STUCK (an empty cell left) or SOLVED."""
+    if cnt < 0:
+        return CONTRADICTION
+    for c in range(values.shape[0]):
+        if values[c] == 0:
+            return STUCK
+    return SOLVED
+
+
+@njit(cache=True, inline="always")
+def _draw(r, cnt):  # type: ignore[no-untyped-def]
+    """The single of ``cnt`` that the uniform draw ``r`` in [0, 1) picks."""
+    return min(int(r * cnt), cnt - 1)
+
+
+@njit(cache=True)
 def singles_run(  # type: ignore[no-untyped-def]
     masks, values, peers, npeers, units, rand, max_steps, rec_cell, rec_digit, rec_unit, rec_options
 ):
@@ -133,29 +160,18 @@ def singles_run(  # type: ignore[no-untyped-def]
         (steps, status): status a :class:`~csp_sudoku._kernels.status.RunStatus`
         value (solved, stuck: no single, contradiction, or the step limit reached first).
     """
-    ncells = masks.shape[0]
-    oc = np.empty(ncells * 4 + units.shape[0] * units.shape[1], dtype=np.int32)
-    od = np.empty_like(oc)
-    ou = np.empty_like(oc)
-    seen = np.empty(ncells, dtype=np.int64)
+    oc, od, ou, seen = _scan_scratch(masks, units)
     steps = 0
     use_rand = rand.shape[0] > 0
     while True:
         cnt = scan_singles(masks, values, units, oc, od, ou, seen)
-        if cnt < 0:
-            return steps, CONTRADICTION
-        if cnt == 0:
-            for c in range(ncells):
-                if values[c] == 0:
-                    return steps, STUCK
-            return steps, SOLVED
+        if cnt <= 0:
+            return steps, _ended(values, cnt)
         if steps >= max_steps:
             return steps, STEP_LIMIT
         k = 0
         if use_rand:
-            k = int(rand[steps] * cnt)
-            if k >= cnt:
-                k = cnt - 1
+            k = _draw(rand[steps], cnt)
         place(masks, values, peers, npeers, oc[k], od[k])
         rec_cell[steps] = oc[k]
         rec_digit[steps] = od[k]
@@ -171,21 +187,12 @@ def singles_rounds(masks, values, peers, npeers, units):  # type: ignore[no-unty
     Each round places every single visible at its start. Returns
     ``(rounds, status)`` with status as in :func:`singles_run` (never 2).
     """
-    ncells = masks.shape[0]
-    oc = np.empty(ncells * 4 + units.shape[0] * units.shape[1], dtype=np.int32)
-    od = np.empty_like(oc)
-    ou = np.empty_like(oc)
-    seen = np.empty(ncells, dtype=np.int64)
+    oc, od, ou, seen = _scan_scratch(masks, units)
     rounds = 0
     while True:
         cnt = scan_singles(masks, values, units, oc, od, ou, seen)
-        if cnt < 0:
-            return rounds, CONTRADICTION
-        if cnt == 0:
-            for c in range(ncells):
-                if values[c] == 0:
-                    return rounds, STUCK
-            return rounds, SOLVED
+        if cnt <= 0:
+            return rounds, _ended(values, cnt)
         for k in range(cnt):
             c = oc[k]
             if values[c] != 0:
@@ -211,10 +218,7 @@ def refute_many(masks, values, peers, npeers, units, cells, digits, rand, limit)
     n = cells.shape[0]
     out = np.empty(n, dtype=np.float64)
     ncells = masks.shape[0]
-    oc = np.empty(ncells * 4 + units.shape[0] * units.shape[1], dtype=np.int32)
-    od = np.empty_like(oc)
-    ou = np.empty_like(oc)
-    seen = np.empty(ncells, dtype=np.int64)
+    oc, od, ou, seen = _scan_scratch(masks, units)
     m2 = np.empty_like(masks)
     v2 = np.empty_like(values)
     for i in range(n):
@@ -233,9 +237,7 @@ def refute_many(masks, values, peers, npeers, units, cells, digits, rand, limit)
                 break
             if cnt == 0 or steps >= limit or steps >= rand.shape[1]:
                 break
-            k = int(rand[i, steps] * cnt)
-            if k >= cnt:
-                k = cnt - 1
+            k = _draw(rand[i, steps], cnt)
             place(m2, v2, peers, npeers, oc[k], od[k])
             steps += 1
         out[i] = result

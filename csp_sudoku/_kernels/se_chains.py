@@ -1,36 +1,44 @@
-"""Compiled kernels of Sudoku Explainer's chain families (numba).
+"""Compiled chain searches of the ``se`` replay: forcing chains, loops and implication nets (numba).
 
-Sudoku Explainer (SE, Nicolas Juillerat's solver and its SukakuExplainer
-descendant, whose batch rater produced the reference ratings) rates a chain
-by its *family* and its *complexity*. The families differ in what one
-implication may use:
+A chain alternates two kinds of inference between candidates (docs/techniques.md,
+"Forcing Chain", "Bidirectional Cycle"; :mod:`csp_sudoku.human.catalogue`):
 
-* **static** (binary) chains: every implication has one parent and uses the
-  pencil marks as they were before the chain began. "ON p" turns OFF the
-  other candidates of p's cell (a *Y* link) and p's digit in p's units (an
-  *X* link); "OFF p" turns ON the other candidate of a cell left with two (Y)
-  or the other place of a digit in a unit left with two (X). Forcing X-chains
-  use X links only, forcing chains both; multiple (cell and region) forcing
-  chains combine several static chains;
-* **dynamic** chains: the same two rules, but every candidate turned OFF is
-  removed from the grid for the rest of the chain, so a cell or unit reduced
-  to two *by the chain itself* gives a strong link too. Such an implication
-  has the earlier OFF literals that reduced the cell or unit as extra
-  ("hidden") parents. Nishio chains are dynamic chains on one digit (X links
-  only).
+* a **weak** inference, "k true, so q false": ``k`` and ``q`` share a column of
+  the exact-cover matrix (Hunt, Pong, Tucker, *Difficulty-Driven Sudoku Puzzle
+  Generation*, section 2), that is a cell (a *Y* link, between two digits of
+  one cell) or a unit-digit (an *X* link, between two places of one digit in
+  one unit), and a column is satisfied by exactly one candidate;
+* a **strong** inference, "k false, so q true": ``k`` and ``q`` are the only
+  two live candidates of a column, and the column needs one of them.
 
-A chain's complexity is the number of distinct literals (candidate, ON or
-OFF) among the ancestors of its end points, the end points included. SE
-searches its literals in a fixed order: ON literals are processed before OFF
-literals and each literal keeps the parent that reached it first; these
-kernels follow that order so that the complexities are SE's.
+Everything below is built from these two rules on the exact-cover columns
+(``cc[column]``: the column's candidates, -1 padded; ``corder[k]``: the
+columns of candidate ``k``, its cell first, then its box, row and column
+units, -1 padded; a column below ``ncellcols`` is a cell). A *literal* is a
+candidate with a truth value: ``k`` for "k true", ``ncand + k`` for "k false".
 
-Literals: ``k`` for "candidate k ON", ``ncand + k`` for "candidate k OFF".
-Candidates and columns are those of the exact-cover matrix (Hunt, Pong,
-Tucker, *Difficulty-Driven Sudoku Puzzle Generation*, section 2): a column
-with index below ``ncellcols`` is a cell, the others are unit-digit columns.
-``corder[k]`` lists the columns of candidate ``k`` in SE's order (its cell,
-then box, row, column), -1 padded.
+The families, as the ``se`` metric rates them (csp_sudoku/human/se_order.py,
+docs/metrics.md):
+
+* **static** chains use the pencil marks as they were before the chain began:
+  :func:`forcing_chains` (a chain from a literal to its own negation: forcing
+  X-chains with X links only, forcing chains with both) and
+  :func:`continuous_loops` (a closed alternating chain, whose weak links
+  become strong both ways);
+* **implication nets** (:func:`implication_nets`) follow every consequence of
+  a premise at once. Static nets keep the marks; **dynamic** nets remove each
+  candidate they make false, so a column the net itself leaves with two
+  candidates gives a strong inference too, whose extra premises are the
+  earlier removals from that column. :func:`best_net_conclusion` reads cell,
+  region, double and contradiction forcing chains off the nets.
+
+A chain's *complexity* is the number of distinct literals among the ancestors
+of its conclusion, the conclusion included; it prices the chain through the
+length bonus (:data:`LENGTH_CEILINGS`). Sudoku Explainer's batch rater, whose
+ratings the replay reproduces, searches breadth first with true literals
+before false ones and keeps the first parent that reaches a literal; the
+searches here keep that order, since it decides which of two chains of equal
+value is found, and so the complexities.
 
 Nothing imports this module at package import time.
 """
@@ -42,6 +50,26 @@ from numba import njit
 
 from csp_sudoku._kernels.strategies import popcount
 
+
+def _length_ceilings(top: int = 1 << 40) -> np.ndarray:
+    """The chain lengths past which the length bonus grows by 0.1: the geometric
+    sequence 4, 6, 8, 12, 16, 24, 32, 48, ... (4 and 6 times every power of two,
+    so about 0.2 per doubling of the chain), up to ``top``."""
+    ceilings = sorted(base << i for base in (4, 6) for i in range(64) if base << i <= top)
+    return np.array(ceilings, dtype=np.int64)
+
+
+#: The length bonus's ceilings (:func:`_length_ceilings`): a chain of
+#: complexity ``c`` has length ``c - 2`` and gets 0.1 for each ceiling below it.
+LENGTH_CEILINGS = _length_ceilings()
+
+#: Kinds of conclusion of :func:`best_net_conclusion`; among hints of equal value
+#: and complexity the lower kind is applied first.
+DOUBLE = 1
+CELL = 5
+REGION = 6
+CONTRADICTION = 7
+
 # The small helpers here are inlined into their callers (numba's
 # inline="always"): numba types them in place instead of compiling each as a
 # kernel of its own, once per argument type (literal 0 and 1, int32 and int64
@@ -49,46 +77,18 @@ from csp_sudoku._kernels.strategies import popcount
 
 
 @njit(cache=True, inline="always")
-def length_steps(complexity):  # type: ignore[no-untyped-def]
-    """SE's length bonus of a chain, in tenths: one more each time the length
-    (complexity - 2) passes a ceiling of 4, 6, 8, 12, 16, 24, 32, ... (the
-    ceilings grow by 3/2 and 4/3 in turn)."""
-    added = 0
-    ceil = 4
+def length_tenths(complexity):  # type: ignore[no-untyped-def]
+    """The length bonus of a chain of ``complexity`` literals, in tenths: how many
+    of :data:`LENGTH_CEILINGS` its length (``complexity - 2``) exceeds."""
     length = complexity - 2
-    odd = False
-    while length > ceil:
-        added += 1
-        ceil = ceil * 4 // 3 if odd else ceil * 3 // 2
-        odd = not odd
-    return added
-
-
-@njit(cache=True)
-def _counts(alive, cc):  # type: ignore[no-untyped-def]
-    ncols = cc.shape[0]
-    width = cc.shape[1]
-    cnt = np.zeros(ncols, dtype=np.int32)
-    for c in range(ncols):
-        for s in range(width):
-            j = cc[c, s]
-            if j >= 0 and alive[j]:
-                cnt[c] += 1
-    return cnt
+    passed = 0
+    while passed < LENGTH_CEILINGS.shape[0] and length > LENGTH_CEILINGS[passed]:
+        passed += 1
+    return passed
 
 
 @njit(cache=True, inline="always")
-def _other(alive, cc, c, p):  # type: ignore[no-untyped-def]
-    """The live candidate of column ``c`` other than ``p`` (-1 if none)."""
-    for s in range(cc.shape[1]):
-        j = cc[c, s]
-        if j >= 0 and j != p and alive[j]:
-            return j
-    return -1
-
-
-@njit(cache=True, inline="always")
-def listed(items, n, x):  # type: ignore[no-untyped-def]
+def contains(items, n, x):  # type: ignore[no-untyped-def]
     """True when ``x`` is among ``items[:n]``."""
     found = False
     for m in range(n):
@@ -96,185 +96,201 @@ def listed(items, n, x):  # type: ignore[no-untyped-def]
     return found
 
 
+@njit(cache=True, inline="always")
+def copy_head(dst, src, n):  # type: ignore[no-untyped-def]
+    """``dst[:n] = src[:n]`` by elements: a slice assignment makes numba compile its
+    shape-mismatch error message (string formatting: seconds of a first run)."""
+    for i in range(n):
+        dst[i] = src[i]
+
+
 @njit(cache=True)
-def _on_to_off(grid, cc, corder, ncellcols, yrule, p, out):  # type: ignore[no-untyped-def]
-    """SE's rule for "p ON" (``getOnToOff``): the candidates it turns OFF, in
-    SE's order, each once: p's digit in its units (X) and, with ``yrule``, the
-    other candidates of its cell (Y). Returns how many, written to ``out``."""
+def _column_sizes(alive, cc):  # type: ignore[no-untyped-def]
+    """How many live candidates each column holds."""
+    sizes = np.zeros(cc.shape[0], dtype=np.int32)
+    for c in range(cc.shape[0]):
+        for s in range(cc.shape[1]):
+            k = cc[c, s]
+            if k >= 0 and alive[k]:
+                sizes[c] += 1
+    return sizes
+
+
+@njit(cache=True, inline="always")
+def _partner(alive, cc, c, k):  # type: ignore[no-untyped-def]
+    """The live candidate of column ``c`` other than ``k`` (-1 if none)."""
+    for s in range(cc.shape[1]):
+        q = cc[c, s]
+        if q >= 0 and q != k and alive[q]:
+            return q
+    return -1
+
+
+@njit(cache=True)
+def weak_inferences(alive, cc, corder, ncellcols, y_links, k, out):  # type: ignore[no-untyped-def]
+    """What "k true" makes false: the live candidates sharing a unit-digit column
+    with ``k`` (X links) and, with ``y_links``, its cell column (Y links), each
+    once, column by column in ``corder``'s order. Returns how many, in ``out``."""
     n = 0
     for t in range(corder.shape[1]):
-        c = corder[p, t]
+        c = corder[k, t]
         if c < 0:
             break
-        if c < ncellcols and not yrule:
+        if c < ncellcols and not y_links:
             continue
         for s in range(cc.shape[1]):
             q = cc[c, s]
-            if q < 0 or q == p or not grid[q]:
-                continue
-            if not listed(out, n, q):
+            if q >= 0 and q != k and alive[q] and not contains(out, n, q):
                 out[n] = q
                 n += 1
     return n
 
 
 @njit(cache=True, inline="always")
-def _off_to_on(grid, cc, corder, ncellcols, cnt, xrule, yrule, p, out, out_col):  # type: ignore[no-untyped-def]
-    """SE's rule for "p OFF" (``getOffToOn``): the candidates it turns ON, each
-    once, with the column that forces each: the other candidate of a cell
-    (``yrule``) or unit-digit (``xrule``) holding two (``cnt``). Returns how
-    many, written to ``out`` and ``out_col``."""
+def strong_inferences(alive, cc, corder, ncellcols, sizes, x_links, y_links, k, out, out_col):  # type: ignore[no-untyped-def]
+    """What "k false" makes true: the partner of ``k`` in each of its columns that
+    holds two live candidates (``sizes``), unit-digit columns with ``x_links``,
+    the cell column with ``y_links``; each once, in ``corder``'s order, with the
+    column that forces it in ``out_col``. Returns how many, in ``out``."""
     n = 0
     for t in range(corder.shape[1]):
-        c = corder[p, t]
+        c = corder[k, t]
         if c < 0:
             break
-        is_cell = c < ncellcols
-        if (is_cell and not yrule) or (not is_cell and not xrule) or cnt[c] != 2:
+        wanted = y_links if c < ncellcols else x_links
+        if not wanted or sizes[c] != 2:
             continue
-        q = _other(grid, cc, c, p)
-        if q < 0:
-            continue
-        if not listed(out, n, q):
+        q = _partner(alive, cc, c, k)
+        if q >= 0 and not contains(out, n, q):
             out[n] = q
             out_col[n] = c
             n += 1
     return n
 
 
-@njit(cache=True)
-def _static_bfs(  # type: ignore[no-untyped-def]
-    alive, cc, corder, ncellcols, xy, cnt, k, premise, seen, depth, parent, lay_on, lay_off, stamp
-):
-    """One of SE's static forcing-chain searches: from "k ON" (``premise`` 0)
-    to "k OFF", or from "k OFF" (1) to "k ON"; breadth first by layers (all
-    ON literals of a layer, then all OFF ones), as SE's ``doForcingChains``.
-
-    Literal arrays (``seen``, ``depth``, ``parent``) are indexed ON k = k,
-    OFF k = ncand + k; ``seen`` holds ``stamp`` for the literals reached.
-    Returns ``(complexity, last)``: the chain's literal count and the literal
-    before the target (its parent), or (-1, -1) when there is no chain.
-    """
-    ncand = alive.shape[0]
-    n_on = 0
-    n_off = 0
-    if premise == 0:
-        lay_on[0] = k
-        n_on = 1
-    else:
-        lay_off[0] = k
-        n_off = 1
-    lit0 = k + premise * ncand
-    seen[lit0] = stamp
-    depth[lit0] = 0
-    parent[lit0] = -1
-    targets = np.empty(cc.shape[1] * corder.shape[1], dtype=np.int32)
-    cols = np.empty(corder.shape[1], dtype=np.int32)
-    while n_on > 0 or n_off > 0:
-        for a in range(n_on):
-            p = lay_on[a]
-            for m in range(_on_to_off(alive, cc, corder, ncellcols, xy, p, targets)):
-                q = targets[m]
-                if premise == 0 and q == k:
-                    return depth[p] + 2, p
-                if seen[ncand + q] != stamp:
-                    seen[ncand + q] = stamp
-                    depth[ncand + q] = depth[p] + 1
-                    parent[ncand + q] = p
-                    lay_off[n_off] = q
-                    n_off += 1
-        n_on = 0
-        for a in range(n_off):
-            p = lay_off[a]
-            for m in range(
-                _off_to_on(alive, cc, corder, ncellcols, cnt, True, xy, p, targets, cols)
-            ):
-                q = targets[m]
-                if premise == 1 and q == k:
-                    return depth[ncand + p] + 2, ncand + p
-                if seen[q] != stamp:
-                    seen[q] = stamp
-                    depth[q] = depth[ncand + p] + 1
-                    parent[q] = ncand + p
-                    lay_on[n_on] = q
-                    n_on += 1
-        n_off = 0
-    return -1, -1
+# --------------------------------------------------------------------------- forcing chains
 
 
 @njit(cache=True)
-def _bfs_scratch(ncand):  # type: ignore[no-untyped-def]
-    """Literal arrays (seen, depth, parent) and two layers for :func:`_static_bfs`."""
-    lits = 2 * ncand
+def _chain_scratch(ncand):  # type: ignore[no-untyped-def]
+    """Per-literal arrays (stamp, depth, parent) and the two layers (true, false)
+    of :func:`_shortest_chain`, as one tuple."""
+    nlit = 2 * ncand
     return (
-        np.zeros(lits, dtype=np.int32),
-        np.zeros(lits, dtype=np.int32),
-        np.zeros(lits, dtype=np.int32),
+        np.zeros(nlit, dtype=np.int32),
+        np.zeros(nlit, dtype=np.int32),
+        np.zeros(nlit, dtype=np.int32),
         np.empty(ncand, dtype=np.int32),
         np.empty(ncand, dtype=np.int32),
     )
 
 
 @njit(cache=True)
-def static_forcing(alive, cc, corder, ncellcols, xy, out_elim, out_place):  # type: ignore[no-untyped-def]
-    """SE's forcing chains (X-chains, or with ``xy`` X and Y links) from every live candidate.
+def _shortest_chain(alive, cc, corder, ncellcols, y_links, sizes, k, negated, scratch, stamp):  # type: ignore[no-untyped-def]
+    """The shortest static chain from "k true" to "k false" (``negated`` 0) or from
+    "k false" to "k true" (``negated`` 1): breadth first, a layer of true
+    literals (each weak inference) then a layer of false ones (each strong
+    inference), every literal kept with the first parent that reached it.
 
-    For candidate ``k``, ``out_elim[k]`` is the complexity of the chain from
-    "k ON" to "k OFF" (k can be removed) and ``out_place[k]`` of the chain from
-    "k OFF" to "k ON" (k can be placed), -1 where there is none. The search is
-    breadth first by layers (:func:`_static_bfs`), so each chain is a
-    shortest one.
+    ``scratch`` is :func:`_chain_scratch`'s; its stamp array holds ``stamp`` for
+    the literals reached by this search. Returns ``(complexity, last)``: the
+    chain's literal count and the literal before its conclusion, or
+    ``(-1, -1)`` when there is no chain.
+    """
+    seen, depth, parent, layer_true, layer_false = scratch
+    ncand = alive.shape[0]
+    n_true = 0
+    n_false = 0
+    if negated == 0:
+        layer_true[0] = k
+        n_true = 1
+    else:
+        layer_false[0] = k
+        n_false = 1
+    start = k + negated * ncand
+    seen[start] = stamp
+    depth[start] = 0
+    parent[start] = -1
+    found = np.empty(cc.shape[1] * corder.shape[1], dtype=np.int32)
+    cols = np.empty(corder.shape[1], dtype=np.int32)
+    while n_true > 0 or n_false > 0:
+        for a in range(n_true):
+            p = layer_true[a]
+            for m in range(weak_inferences(alive, cc, corder, ncellcols, y_links, p, found)):
+                q = found[m]
+                if negated == 0 and q == k:
+                    return depth[p] + 2, p
+                if seen[ncand + q] != stamp:
+                    seen[ncand + q] = stamp
+                    depth[ncand + q] = depth[p] + 1
+                    parent[ncand + q] = p
+                    layer_false[n_false] = q
+                    n_false += 1
+        n_true = 0
+        for a in range(n_false):
+            p = layer_false[a]
+            nq = strong_inferences(
+                alive, cc, corder, ncellcols, sizes, True, y_links, p, found, cols
+            )
+            for m in range(nq):
+                q = found[m]
+                if negated == 1 and q == k:
+                    return depth[ncand + p] + 2, ncand + p
+                if seen[q] != stamp:
+                    seen[q] = stamp
+                    depth[q] = depth[ncand + p] + 1
+                    parent[q] = ncand + p
+                    layer_true[n_true] = q
+                    n_true += 1
+        n_false = 0
+    return -1, -1
+
+
+@njit(cache=True)
+def forcing_chains(alive, cc, corder, ncellcols, y_links, out_remove, out_place):  # type: ignore[no-untyped-def]
+    """Forcing X-chains (``y_links`` False) or forcing chains from every live candidate.
+
+    ``out_remove[k]`` is the complexity of the shortest chain from "k true" to
+    "k false" (so k goes), ``out_place[k]`` of the shortest from "k false" to
+    "k true" (so k is placed); -1 where there is none.
     """
     ncand = alive.shape[0]
-    cnt = _counts(alive, cc)
-    seen, depth, parent, lay_on, lay_off = _bfs_scratch(ncand)
+    sizes = _column_sizes(alive, cc)
+    scratch = _chain_scratch(ncand)
     stamp = 0
     for k in range(ncand):
-        out_elim[k] = -1
+        out_remove[k] = -1
         out_place[k] = -1
         if not alive[k]:
             continue
-        for premise in range(2):
+        for negated in range(2):
             stamp += 1
-            comp, _last = _static_bfs(
-                alive,
-                cc,
-                corder,
-                ncellcols,
-                xy,
-                cnt,
-                k,
-                premise,
-                seen,
-                depth,
-                parent,
-                lay_on,
-                lay_off,
-                stamp,
+            comp, _last = _shortest_chain(
+                alive, cc, corder, ncellcols, y_links, sizes, k, negated, scratch, stamp
             )
-            if premise == 0:
-                out_elim[k] = comp
+            if negated == 0:
+                out_remove[k] = comp
             else:
                 out_place[k] = comp
     return 0
 
 
 @njit(cache=True)
-def static_path(alive, cc, corder, ncellcols, xy, k, premise, out):  # type: ignore[no-untyped-def]
-    """The literals of the static forcing chain of :func:`static_forcing` for
-    candidate ``k`` and ``premise`` (0 ON, 1 OFF), premise first, target last,
+def forcing_chain(alive, cc, corder, ncellcols, y_links, k, negated, out):  # type: ignore[no-untyped-def]
+    """The literals of :func:`forcing_chains`'s chain for candidate ``k`` from
+    "k true" (``negated`` 0) or "k false" (1): premise first, conclusion last,
     in ``out``; returns how many (0 when there is no chain)."""
     ncand = alive.shape[0]
-    cnt = _counts(alive, cc)
-    seen, depth, parent, lay_on, lay_off = _bfs_scratch(ncand)
-    # np.int64(1), not a literal: _static_bfs compiles once
-    comp, last = _static_bfs(
-        alive, cc, corder, ncellcols, xy, cnt, k, premise, seen, depth, parent, lay_on, lay_off,
-        np.int64(1),
-    )  # fmt: skip
+    sizes = _column_sizes(alive, cc)
+    scratch = _chain_scratch(ncand)
+    parent = scratch[2]
+    # np.int64(1), not a literal: _shortest_chain compiles once
+    comp, last = _shortest_chain(
+        alive, cc, corder, ncellcols, y_links, sizes, k, negated, scratch, np.int64(1)
+    )
     if comp < 0:
         return 0
-    out[comp - 1] = k + (1 - premise) * ncand
+    out[comp - 1] = k + (1 - negated) * ncand
     lit = last
     i = comp - 2
     while lit >= 0:
@@ -284,180 +300,195 @@ def static_path(alive, cc, corder, ncellcols, xy, k, premise, out):  # type: ign
     return comp
 
 
-@njit(cache=True, inline="always")
-def _union_count(bits, row, src, nw):  # type: ignore[no-untyped-def]
-    for w in range(nw):
-        bits[row, w] |= bits[src, w]
+# --------------------------------------------------------------------------- implication nets
+# A net's records: record r is a literal reached, with its ancestors (the
+# literals it depends on, itself included) as row r of a bitset matrix.
 
 
 @njit(cache=True, inline="always")
-def _count_row(bits, row, nw):  # type: ignore[no-untyped-def]
+def _row_copy(bits, dst, src):  # type: ignore[no-untyped-def]
+    for w in range(bits.shape[1]):
+        bits[dst, w] = bits[src, w]
+
+
+@njit(cache=True, inline="always")
+def _row_merge(bits, dst, src):  # type: ignore[no-untyped-def]
+    for w in range(bits.shape[1]):
+        bits[dst, w] |= bits[src, w]
+
+
+@njit(cache=True, inline="always")
+def _row_count(bits, row):  # type: ignore[no-untyped-def]
     total = 0
-    for w in range(nw):
+    for w in range(bits.shape[1]):
         total += popcount(bits[row, w])
     return total
 
 
 @njit(cache=True, inline="always")
-def _set_bit(bits, row, lit):  # type: ignore[no-untyped-def]
+def _row_add(bits, row, lit):  # type: ignore[no-untyped-def]
     bits[row, lit >> 6] |= np.int64(1) << np.int64(lit & 63)
 
 
 @njit(cache=True)
-def propagate_many(alive, cc, corder, ncellcols, premises, dynamic, yrule, out_anc, out_absurd):  # type: ignore[no-untyped-def]
-    """SE's chaining (``Chaining.doChaining``) from each premise literal.
+def implication_nets(alive, cc, corder, ncellcols, premises, dynamic, y_links, out_anc, out_absurd):  # type: ignore[no-untyped-def]
+    """The implication net of each premise literal, with its ancestor counts.
 
-    For premise ``i`` (a literal), ``out_anc[i, lit]`` is the ancestor count of
-    every literal reached (0 where not reached; the premise counts 1), and
-    ``out_absurd[i]`` the complexity of the contradiction found (the ancestor
-    counts of a literal reached both ON and OFF, added), -1 when the
-    propagation ended without one. The propagation stops at the first
-    contradiction, as SE's does, so the sets are then partial.
+    For premise ``i``, ``out_anc[i, lit]`` is the number of ancestors of every
+    literal the net reaches (0 where it does not; the premise counts 1) and
+    ``out_absurd[i]`` the complexity of the contradiction it meets (a literal
+    reached both true and false: the two ancestor counts added), -1 when the
+    net ends without one. A net stops at its first contradiction, so its
+    counts are then partial.
 
-    ``dynamic`` removes each OFF literal from the grid when it is processed
-    (SE's dynamic chains; the extra parents are the earlier removals from the
-    cell or unit), otherwise the grid stays as it was (static chains).
-    ``yrule`` False leaves out the cell links (Nishio chains).
+    True literals are expanded before false ones, each literal once, by its
+    first parent. ``dynamic`` removes every candidate made false when it is
+    expanded, so that a column the net leaves with two candidates forces the
+    other (its ancestors then include the earlier removals from the column);
+    otherwise the marks stay as they were (static nets). ``y_links`` False
+    leaves out the cell columns (Nishio nets: one digit).
     """
     ncand = alive.shape[0]
     nlit = 2 * ncand
-    nw = (nlit + 63) // 64
-    width = cc.shape[1]
     kk = corder.shape[1]
-    cnt0 = _counts(alive, cc)
-    maxrec = nlit + 2
-    bits = np.zeros((maxrec, nw), dtype=np.int64)
-    rec_lit = np.empty(maxrec, dtype=np.int32)
+    sizes0 = _column_sizes(alive, cc)
+    nrows = nlit + 2
+    bits = np.zeros((nrows, (nlit + 63) // 64), dtype=np.int64)
+    scratch = nrows - 1  # a row for a literal that is not recorded
+    rec_lit = np.empty(nrows, dtype=np.int32)
     lit_rec = np.full(nlit, -1, dtype=np.int32)
-    q_on = np.empty(ncand + 1, dtype=np.int32)
-    q_off = np.empty(ncand + 1, dtype=np.int32)
-    make_on = np.empty(kk, dtype=np.int32)
-    make_col = np.empty(kk, dtype=np.int32)
-    targets = np.empty(width * kk, dtype=np.int32)
-    scratch = maxrec - 1
+    queue_true = np.empty(ncand + 1, dtype=np.int32)
+    queue_false = np.empty(ncand + 1, dtype=np.int32)
+    forced = np.empty(kk, dtype=np.int32)
+    forced_col = np.empty(kk, dtype=np.int32)
+    found = np.empty(cc.shape[1] * kk, dtype=np.int32)
     for i in range(premises.shape[0]):
         grid = alive.copy()
-        cnt = cnt0.copy()
-        h_on = t_on = h_off = t_off = 0
+        sizes = sizes0.copy()
+        head_t = tail_t = head_f = tail_f = 0
         absurd = -1
         lit0 = premises[i]
-        for w in range(nw):
-            bits[0, w] = 0
-        _set_bit(bits, 0, lit0)
+        bits[0, :] = 0
+        _row_add(bits, 0, lit0)
         rec_lit[0] = lit0
         lit_rec[lit0] = 0
         nrec = 1
         if lit0 < ncand:
-            q_on[t_on] = 0
-            t_on += 1
+            queue_true[tail_t] = 0
+            tail_t += 1
         else:
-            q_off[t_off] = 0
-            t_off += 1
-        while absurd < 0 and (h_on < t_on or h_off < t_off):
-            if h_on < t_on:
-                r = q_on[h_on]
-                h_on += 1
+            queue_false[tail_f] = 0
+            tail_f += 1
+        while absurd < 0 and (head_t < tail_t or head_f < tail_f):
+            if head_t < tail_t:
+                r = queue_true[head_t]
+                head_t += 1
                 p = rec_lit[r]
-                for m in range(_on_to_off(grid, cc, corder, ncellcols, yrule, p, targets)):
-                    q = targets[m]
-                    if lit_rec[q] >= 0:
-                        # q is ON and now OFF: a contradiction
-                        for w in range(nw):
-                            bits[scratch, w] = bits[r, w]
-                        _set_bit(bits, scratch, ncand + q)
-                        absurd = _count_row(bits, lit_rec[q], nw) + _count_row(bits, scratch, nw)
+                for m in range(weak_inferences(grid, cc, corder, ncellcols, y_links, p, found)):
+                    q = found[m]
+                    if lit_rec[q] >= 0:  # q true, and now false
+                        _row_copy(bits, scratch, r)
+                        _row_add(bits, scratch, ncand + q)
+                        absurd = _row_count(bits, lit_rec[q]) + _row_count(bits, scratch)
                         break
                     if lit_rec[ncand + q] < 0:
-                        n = nrec
+                        _row_copy(bits, nrec, r)
+                        _row_add(bits, nrec, ncand + q)
+                        rec_lit[nrec] = ncand + q
+                        lit_rec[ncand + q] = nrec
+                        queue_false[tail_f] = nrec
+                        tail_f += 1
                         nrec += 1
-                        for w in range(nw):
-                            bits[n, w] = bits[r, w]
-                        _set_bit(bits, n, ncand + q)
-                        rec_lit[n] = ncand + q
-                        lit_rec[ncand + q] = n
-                        q_off[t_off] = n
-                        t_off += 1
-            else:
-                r = q_off[h_off]
-                h_off += 1
-                p = rec_lit[r] - ncand
-                nmake = _off_to_on(
-                    grid, cc, corder, ncellcols, cnt, True, yrule, p, make_on, make_col
-                )
-                # the hidden parents are read before p leaves the grid
-                for m in range(nmake):
-                    q = make_on[m]
-                    c = make_col[m]
-                    row = nrec if lit_rec[ncand + q] < 0 and lit_rec[q] < 0 else scratch
-                    for w in range(nw):
-                        bits[row, w] = bits[r, w]
-                    for s in range(width):
-                        y = cc[c, s]
-                        if y >= 0 and y != q and y != p and alive[y] and not grid[y]:
-                            _union_count(bits, row, lit_rec[ncand + y], nw)
-                    _set_bit(bits, row, q)
-                    if lit_rec[ncand + q] >= 0:
-                        absurd = _count_row(bits, row, nw) + _count_row(
-                            bits, lit_rec[ncand + q], nw
-                        )
+                continue
+            r = queue_false[head_f]
+            head_f += 1
+            p = rec_lit[r] - ncand
+            nf = strong_inferences(
+                grid, cc, corder, ncellcols, sizes, True, y_links, p, forced, forced_col
+            )
+            # the removals that left the column with two are read before p leaves the grid
+            for m in range(nf):
+                q = forced[m]
+                c = forced_col[m]
+                new = lit_rec[q] < 0 and lit_rec[ncand + q] < 0
+                row = nrec if new else scratch
+                _row_copy(bits, row, r)
+                for s in range(cc.shape[1]):
+                    y = cc[c, s]
+                    if y >= 0 and y != q and y != p and alive[y] and not grid[y]:
+                        _row_merge(bits, row, lit_rec[ncand + y])
+                _row_add(bits, row, q)
+                if lit_rec[ncand + q] >= 0:  # q false, and now true
+                    absurd = _row_count(bits, row) + _row_count(bits, lit_rec[ncand + q])
+                    break
+                if new:
+                    rec_lit[row] = q
+                    lit_rec[q] = row
+                    queue_true[tail_t] = row
+                    tail_t += 1
+                    nrec += 1
+            if dynamic:
+                grid[p] = 0
+                for t in range(kk):
+                    if corder[p, t] < 0:
                         break
-                    if lit_rec[q] < 0:
-                        rec_lit[row] = q
-                        lit_rec[q] = row
-                        nrec += 1
-                        q_on[t_on] = row
-                        t_on += 1
-                if dynamic:
-                    grid[p] = 0
-                    for t in range(kk):
-                        c = corder[p, t]
-                        if c < 0:
-                            break
-                        cnt[c] -= 1
+                    sizes[corder[p, t]] -= 1
         out_absurd[i] = absurd
-        for lit in range(nlit):
-            out_anc[i, lit] = 0
+        out_anc[i, :] = 0
         for n in range(nrec):
-            out_anc[i, rec_lit[n]] = _count_row(bits, n, nw)
+            out_anc[i, rec_lit[n]] = _row_count(bits, n)
             lit_rec[rec_lit[n]] = -1
     return 0
 
 
 @njit(cache=True, inline="always")
-def _better(best, tenths, comp, key, pos):  # type: ignore[no-untyped-def]
-    if best[0] < 0:
-        return True
-    if tenths != best[0]:
-        return tenths < best[0]
-    if comp != best[1]:
-        return comp < best[1]
-    if key != best[2]:
-        return key < best[2]
-    return pos < best[3]
+def _offer(best, tenths, comp, kind, pos, target):  # type: ignore[no-untyped-def]
+    """Keep the hint in ``best`` when it is the easiest so far: least value, then
+    least complexity, then lowest kind, then lowest position."""
+    if best[0] >= 0:
+        if tenths != best[0]:
+            if tenths > best[0]:
+                return
+        elif comp != best[1]:
+            if comp > best[1]:
+                return
+        elif kind != best[2]:
+            if kind > best[2]:
+                return
+        elif pos >= best[3]:
+            return
+    best[0] = tenths
+    best[1] = comp
+    best[2] = kind
+    best[3] = pos
+    best[4] = target
 
 
 @njit(cache=True)
-def best_multiple(alive, cc, ncellcols, prem, anc, absurd, row_on, row_off, dynamic, base, best):  # type: ignore[no-untyped-def]
-    """SE's easiest hint among the premises' propagations (``propagate_many``).
+def best_net_conclusion(  # type: ignore[no-untyped-def]
+    alive, cc, ncellcols, prem, anc, absurd, row_true, row_false, dynamic, base, best
+):
+    """The easiest conclusion read off the premises' nets (:func:`implication_nets`).
 
-    Hints: a premise that contradicts (dynamic chains only: its candidate is
-    removed, or placed for an OFF premise); a literal implied by both the ON
-    and the OFF premise of a candidate of a cell with three or more (dynamic
-    double forcing chains); a literal implied by every candidate of a cell
-    (three or more for static chains) or every place of a digit in a unit
-    (static chains: when the unit's first place is in a cell of three or
-    more, where SE meets the unit). Each is worth ``base`` tenths plus SE's
-    length bonus of its complexity (the sum of the branches' ancestor
-    counts); SE applies the easiest, then the least complex, then by its
-    kind (double 1, cell 5, region 6, contradiction 7).
+    * **contradiction** (dynamic nets only): a premise whose net meets a
+      contradiction is false;
+    * **cell** and **region** forcing chains: a literal every candidate of a
+      column implies is true (for static nets only columns whose first
+      candidate's cell holds three or more);
+    * **double** forcing chains (dynamic nets, cells of three or more): a
+      literal implied by both "k true" and "k false" is true.
 
-    ``best`` receives ``(tenths, complexity, kind key, position, target
-    literal)``; ``best[0]`` stays -1 when there is no hint.
+    Each is worth ``base`` tenths plus the length bonus of its complexity (the
+    branches' ancestor counts added). ``row_true[k]``/``row_false[k]`` are the
+    rows of ``anc`` of the premises "k true" and "k false". ``best`` receives
+    ``(tenths, complexity, kind, position, conclusion literal)`` of the
+    easiest (:func:`_offer`; kinds :data:`DOUBLE`, :data:`CELL`,
+    :data:`REGION`, :data:`CONTRADICTION`); ``best[0]`` stays -1 when there
+    is none.
     """
     ncand = alive.shape[0]
     nlit = 2 * ncand
     width = cc.shape[1]
-    size = width
     best[0] = -1
     ks = np.empty(width, dtype=np.int32)
     if dynamic:
@@ -466,12 +497,9 @@ def best_multiple(alive, cc, ncellcols, prem, anc, absurd, row_on, row_off, dyna
                 continue
             lit = prem[i]
             k = lit % ncand
-            target = k + ncand if lit < ncand else k
-            c = absurd[i]
-            t = base + length_steps(c)
+            negation = k + ncand if lit < ncand else k
             pos = 2 * k + (1 if lit >= ncand else 0)
-            if _better(best, t, c, 7, pos):
-                best[0], best[1], best[2], best[3], best[4] = t, c, 7, pos, target
+            _offer(best, base + length_tenths(absurd[i]), absurd[i], CONTRADICTION, pos, negation)
     for col in range(cc.shape[0]):
         nk = 0
         for s in range(width):
@@ -482,53 +510,47 @@ def best_multiple(alive, cc, ncellcols, prem, anc, absurd, row_on, row_off, dyna
         if nk < 2:
             continue
         is_cell = col < ncellcols
-        if is_cell and not dynamic and nk < 3:
-            continue
-        if not is_cell and not dynamic:
-            first_cell = ks[0] // size
-            card = 0
-            for d in range(size):
-                card += alive[first_cell * size + d]
-            if card < 3:
+        if not dynamic:
+            if is_cell and nk < 3:
                 continue
-        key = 5 if is_cell else 6
+            if not is_cell:
+                first_cell = ks[0] // width
+                holds = 0
+                for d in range(width):
+                    holds += alive[first_cell * width + d]
+                if holds < 3:
+                    continue
+        kind = CELL if is_cell else REGION
         for lit in range(nlit):
+            # the ancestor counts of lit in the nets of every candidate of the column, added
+            # (-1 when one does not reach it; a loop here, not an inlined helper with an
+            # early return, which numba compiled seven times slower)
             total = 0
             for q in range(nk):
-                a = anc[row_on[ks[q]], lit]
+                a = anc[row_true[ks[q]], lit]
                 if a == 0:
                     total = -1
                     break
                 total += a
-            if total <= 0:
-                continue
-            own = False
-            for q in range(nk):
-                own = own or lit == ks[q]
-            if own:
-                continue
-            t = base + length_steps(total)
-            if _better(best, t, total, key, 2 * ks[0] + 1):
-                best[0], best[1], best[2], best[3], best[4] = t, total, key, 2 * ks[0] + 1, lit
+            if total > 0 and not contains(ks, nk, lit):
+                _offer(best, base + length_tenths(total), total, kind, 2 * ks[0] + 1, lit)
         if dynamic and is_cell and nk >= 3:
             for q in range(nk):
                 k = ks[q]
-                r1 = row_on[k]
-                r2 = row_off[k]
                 for lit in range(nlit):
-                    a = anc[r1, lit]
-                    b = anc[r2, lit]
-                    if a == 0 or b == 0:
-                        continue
-                    t = base + length_steps(a + b)
-                    if _better(best, t, a + b, 1, 2 * k):
-                        best[0], best[1], best[2], best[3], best[4] = t, a + b, 1, 2 * k, lit
+                    a = anc[row_true[k], lit]
+                    b = anc[row_false[k], lit]
+                    if a > 0 and b > 0:
+                        _offer(best, base + length_tenths(a + b), a + b, DOUBLE, 2 * k, lit)
     return 0
 
 
+# --------------------------------------------------------------------------- continuous loops
+
+
 @njit(cache=True)
-def _is_ancestor(rec_lit, rec_par, r, lit):  # type: ignore[no-untyped-def]
-    """True when ``lit`` is a strict first-parent ancestor of record ``r``."""
+def _first_parent_line(rec_lit, rec_par, r, lit):  # type: ignore[no-untyped-def]
+    """True when ``lit`` is a strict ancestor of record ``r`` by first parents."""
     q = rec_par[r]
     while q >= 0:
         if rec_lit[q] == lit:
@@ -538,41 +560,73 @@ def _is_ancestor(rec_lit, rec_par, r, lit):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def static_cycles(  # type: ignore[no-untyped-def]
-    alive, cc, corder, ncellcols, xrule, yrule, see, size, out_cells, out_digits, best
+def _loop_removals(alive, see, size, rec_lit, rec_par, r, mark, marks, out_cells, out_digits):  # type: ignore[no-untyped-def]
+    """What the loop ending at record ``r`` removes: every live candidate outside
+    the loop's cells that sees a cell where the loop holds its digit true and
+    one where it holds it false (one of the two is true, whichever way round
+    the loop is read). ``marks`` (loop cells, seen-true, seen-false) hold
+    ``mark`` where set for this loop. Returns how many, in ``out_cells`` and
+    ``out_digits``."""
+    in_loop, sees_true, sees_false = marks
+    ncand = alive.shape[0]
+    ncells = ncand // size
+    x = r
+    while x >= 0:
+        in_loop[(rec_lit[x] % ncand) // size] = mark
+        x = rec_par[x]
+    x = r
+    while x >= 0:
+        lit = rec_lit[x]
+        cell = (lit % ncand) // size
+        d = lit % ncand % size
+        side = sees_true if lit < ncand else sees_false
+        for e in range(ncells):
+            if in_loop[e] != mark and see[e, cell] and alive[e * size + d]:
+                side[e * size + d] = mark
+        x = rec_par[x]
+    n = 0
+    for e in range(ncand):
+        if sees_true[e] == mark and sees_false[e] == mark:
+            out_cells[n] = e // size
+            out_digits[n] = e % size
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def continuous_loops(  # type: ignore[no-untyped-def]
+    alive, cc, corder, ncellcols, x_links, y_links, see, size, out_cells, out_digits, best
 ):
-    """SE's bidirectional cycles (``Chaining.doCycles``): X-cycles (``xrule``
-    only), Y-cycles (``yrule`` only, from bivalue cells) and cycles of both.
+    """The least complex continuous loop that removes something: X-loops
+    (``x_links`` only, one digit), Y-loops (``y_links`` only, from bivalue
+    cells) or loops of both (docs/techniques.md, "Bidirectional Cycle").
 
-    From each live candidate ON the search alternates layers: ON p turns OFF
-    the digit's peers (and with ``yrule`` p's cell-mates), except a literal
-    already among p's first-parent ancestors; OFF p turns ON the other
-    candidate of a unit-digit (``xrule``) or cell (``yrule``) left with two;
-    ON literals are kept once. A cycle is the premise reached ON again after
-    at least two rounds. Its complexity is the number of distinct literals
-    on it; it removes every candidate outside its cells that sees a cell
-    where the cycle has the digit ON and one where it has it OFF.
+    From each live candidate "k true" the search alternates layers: a true
+    literal makes its weak inferences false, except a literal already on its
+    own line of first parents; a false literal makes its strong inferences
+    true, each true literal once. A loop is "k true" reached again after at
+    least two rounds; its complexity is the number of literals on it, and it
+    removes what :func:`_loop_removals` says.
 
-    ``best`` receives ``(complexity, removals)`` of the least complex cycle
-    that removes something (the first one met among equals), its removals in
-    ``out_cells``/``out_digits``; ``best[0]`` stays -1 when there is none.
+    ``best`` receives ``(complexity, removals)`` of the first least complex
+    loop with removals, the removals in ``out_cells``/``out_digits``;
+    ``best[0]`` stays -1 when there is none.
     """
     ncand = alive.shape[0]
     ncells = ncand // size
-    width = cc.shape[1]
     kk = corder.shape[1]
-    cnt = _counts(alive, cc)
+    sizes = _column_sizes(alive, cc)
     maxrec = 64 * ncand
     rec_lit = np.empty(maxrec, dtype=np.int32)
     rec_par = np.empty(maxrec, dtype=np.int32)
-    on_seen = np.zeros(ncand, dtype=np.int32)
-    q_on = np.empty(maxrec, dtype=np.int32)
-    q_off = np.empty(maxrec, dtype=np.int32)
-    in_cycle = np.zeros(ncells, dtype=np.int32)
-    forw = np.zeros(ncand, dtype=np.int32)
-    back = np.zeros(ncand, dtype=np.int32)
-    targets = np.empty(width * kk, dtype=np.int32)
-    cols = np.empty(kk, dtype=np.int32)
+    layer_true = np.empty(maxrec, dtype=np.int32)
+    layer_false = np.empty(maxrec, dtype=np.int32)
+    true_seen = np.zeros(ncand, dtype=np.int32)
+    marks = (np.zeros(ncells, np.int32), np.zeros(ncand, np.int32), np.zeros(ncand, np.int32))
+    found = np.empty(cc.shape[1] * kk, dtype=np.int32)
+    found_col = np.empty(kk, dtype=np.int32)
+    removals_c = np.empty(ncand, dtype=np.int32)
+    removals_d = np.empty(ncand, dtype=np.int32)
     best[0] = -1
     best[1] = 0
     stamp = 0
@@ -580,51 +634,51 @@ def static_cycles(  # type: ignore[no-untyped-def]
     for k in range(ncand):
         if not alive[k]:
             continue
-        if not xrule:
-            card = 0
+        if not x_links:
+            holds = 0
             for d in range(size):
-                card += alive[(k // size) * size + d]
-            if card != 2:
+                holds += alive[(k // size) * size + d]
+            if holds != 2:
                 continue
         stamp += 1
-        nrec = 1
         rec_lit[0] = k
         rec_par[0] = -1
-        on_seen[k] = stamp
-        n_on = 1
-        q_on[0] = 0
-        n_off = 0
+        nrec = 1
+        true_seen[k] = stamp
+        layer_true[0] = 0
+        n_true = 1
+        n_false = 0
         length = 0
         full = False
-        while (n_on > 0 or n_off > 0) and not full:
+        while (n_true > 0 or n_false > 0) and not full:
             length += 1
-            for a in range(n_on):
-                r = q_on[a]
-                p = rec_lit[r]
-                for m in range(_on_to_off(alive, cc, corder, ncellcols, yrule, p, targets)):
-                    q = targets[m]
-                    if _is_ancestor(rec_lit, rec_par, r, ncand + q):
+            for a in range(n_true):
+                r = layer_true[a]
+                for m in range(
+                    weak_inferences(alive, cc, corder, ncellcols, y_links, rec_lit[r], found)
+                ):
+                    q = found[m]
+                    if _first_parent_line(rec_lit, rec_par, r, ncand + q):
                         continue
                     if nrec >= maxrec:
                         full = True
                         break
                     rec_lit[nrec] = ncand + q
                     rec_par[nrec] = r
-                    q_off[n_off] = nrec
-                    n_off += 1
+                    layer_false[n_false] = nrec
+                    n_false += 1
                     nrec += 1
-            n_on = 0
+            n_true = 0
             length += 1
-            for a in range(n_off):
-                r = q_off[a]
+            for a in range(n_false):
+                r = layer_false[a]
                 p = rec_lit[r] - ncand
-                nmake = _off_to_on(
-                    alive, cc, corder, ncellcols, cnt, xrule, yrule, p, targets, cols
+                nq = strong_inferences(
+                    alive, cc, corder, ncellcols, sizes, x_links, y_links, p, found, found_col
                 )
-                for m in range(nmake):
-                    q = targets[m]
+                for m in range(nq):
+                    q = found[m]
                     if length >= 4 and q == k:
-                        # a cycle: its literals are r's first-parent chain
                         comp = 1
                         x = r
                         while x > 0:
@@ -633,48 +687,33 @@ def static_cycles(  # type: ignore[no-untyped-def]
                         if best[0] >= 0 and comp >= best[0]:
                             continue
                         mark += 1
-                        x = r
-                        while x >= 0:
-                            in_cycle[(rec_lit[x] % ncand) // size] = mark
-                            x = rec_par[x]
-                        # candidates outside the cycle seeing an ON and an OFF of their digit
-                        x = r
-                        while x >= 0:
-                            lit = rec_lit[x]
-                            cand = lit % ncand
-                            cell = cand // size
-                            d = cand % size
-                            for e in range(ncells):
-                                if (
-                                    in_cycle[e] == mark
-                                    or not see[e, cell]
-                                    or not alive[e * size + d]
-                                ):
-                                    continue
-                                if lit < ncand:
-                                    forw[e * size + d] = mark
-                                else:
-                                    back[e * size + d] = mark
-                            x = rec_par[x]
-                        ne = 0
-                        for e in range(ncand):
-                            if forw[e] == mark and back[e] == mark:
-                                out_cells[ne] = e // size
-                                out_digits[ne] = e % size
-                                ne += 1
+                        ne = _loop_removals(
+                            alive,
+                            see,
+                            size,
+                            rec_lit,
+                            rec_par,
+                            r,
+                            mark,
+                            marks,
+                            removals_c,
+                            removals_d,
+                        )
                         if ne > 0:
                             best[0] = comp
                             best[1] = ne
+                            copy_head(out_cells, removals_c, ne)
+                            copy_head(out_digits, removals_d, ne)
                         continue
-                    if on_seen[q] != stamp:
-                        on_seen[q] = stamp
+                    if true_seen[q] != stamp:
+                        true_seen[q] = stamp
                         if nrec >= maxrec:
                             full = True
                             break
                         rec_lit[nrec] = q
                         rec_par[nrec] = r
-                        q_on[n_on] = nrec
-                        n_on += 1
+                        layer_true[n_true] = nrec
+                        n_true += 1
                         nrec += 1
-            n_off = 0
+            n_false = 0
     return 0

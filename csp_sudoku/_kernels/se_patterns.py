@@ -1,23 +1,33 @@
-"""Compiled kernels of Sudoku Explainer's named patterns between subsets and chains (numba).
+"""Compiled pattern searches of the ``se`` replay: subsets, fishes, wings, unique rectangles (numba).
 
-The SukakuExplainer batch rater, after the subsets and before its chains,
-tries patterns of its own, each with a fixed value:
+Between singles and chains the ``se`` replay (csp_sudoku/human/se_order.py)
+asks for the first hint of each of these patterns, in Sudoku Explainer's
+order and at its values (docs/techniques.md lists them;
+:mod:`csp_sudoku.human.catalogue` describes each):
 
+* **the constraint subset rule** (:func:`basic_hint`): pointing and claiming,
+  naked and hidden sets, X-Wing, Swordfish, Jellyfish, all one rule on base
+  and cover sets (see that section's note);
 * **strong-linked fishes** (:func:`strong_links`): ``n`` strong links of one
-  digit joined end to end by weak links, the two free ends seeing a common
-  candidate, which goes (Skyscraper, 2-String Kite, Turbot Fish for ``n = 2``:
-  4.0; 5.4, 5.8, 6.2, 6.6 for ``n = 3 .. 6``; plus 0.1 or 0.2 for the kinds of
-  unit the links lie in and 0.3 where a link is grouped);
-* **ALS wings** (:func:`als_wings`): ``k`` cells that see one another and hold
-  ``k + 1`` digits (an almost locked set) and a bivalue cell ``{x, z}``
-  that sees every cell of the set holding ``x``: one of the two holds ``z``,
-  so ``z`` goes from every cell seeing all of them (XY-Wing 4.2 and XYZ-Wing
-  4.4 for ``k = 2``, WXYZ 5.5-5.6, VWXYZ 6.2-6.4, UVWXYZ 6.6, TUVWXYZ 7.5);
+  digit (a unit where the digit's places split into two nodes, one of which
+  holds it) joined end to end by weak links (a node that sees all of the next
+  link's first node); whatever sees both free ends loses the digit. Turbot
+  Fish (Skyscraper, 2-String Kite) for ``n = 2``: 4.0; 5.4, 5.8, 6.2, 6.6 for
+  ``n = 3 .. 6``; plus 0.1 or 0.2 for the kinds of unit the links lie in and
+  0.3 where a node is a group;
+* **wings** (:func:`als_wings`): a pivot and its pincers. Here ``k`` cells
+  that see one another and hold ``k + 1`` digits between them (an almost
+  locked set: the pivot and all pincers but one) and a last, bivalue pincer
+  ``{x, z}`` that sees every cell of the set holding ``x``: if the pincer is
+  not ``z`` it is ``x``, which locks the set, so ``z`` is in one of them and
+  goes from every cell seeing all their ``z`` (XY-Wing 4.2 and XYZ-Wing 4.4
+  for ``k = 2``, WXYZ 5.5-5.6, VWXYZ 6.2-6.4, UVWXYZ 6.6, TUVWXYZ 7.5);
 * **unique rectangles** (:func:`unique_rectangles`, 4.5): two digits on the
   corners of a rectangle in two boxes would make a second solution.
 
 Cells are 0-based, digits 0-based inside the kernels; a candidate is
-``cell * size + digit``. ``see[a, b]`` is 1 when cells a and b share a unit.
+``cell * size + digit``; ``masks`` are the cells' candidate bitsets (bit ``d``
+for digit ``d``). ``see[a, b]`` is 1 when cells a and b share a unit.
 ``cell_line[c] = (row unit, column unit, box unit)``; ``ukind`` gives each
 unit's kind (0 box, 1 row, 2 column, 3 other).
 
@@ -29,13 +39,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from csp_sudoku._kernels.se_chains import listed
+from csp_sudoku._kernels.se_chains import contains, copy_head
 from csp_sudoku._kernels.strategies import popcount
 
 #: Base value (tenths) of a strong-linked fish of n links, index n.
 SL_BASE = np.array([0, 0, 40, 54, 58, 62, 66, 70, 74], dtype=np.int32)
 
-_W = 6  # the most cells of one node of a strong link
+_W = 6  # the most places of a digit in a unit that a strong link splits
+_MAX_LINKS = 1024  # the most strong links of one digit kept
 
 # Helpers called from one place or a few lines long are inlined into their
 # callers (numba's inline="always"): numba types them in place instead of
@@ -43,9 +54,12 @@ _W = 6  # the most cells of one node of a strong link
 # own, once per argument type.
 
 
+# --------------------------------------------------------------------------- strong-linked fishes
+
+
 @njit(cache=True, inline="always")
-def _node_ok(cells, m, cell_line):  # type: ignore[no-untyped-def]
-    """One cell, or cells of one box inside one row or one column (a group)."""
+def _is_node(cells, m, cell_line):  # type: ignore[no-untyped-def]
+    """One cell, or a group: cells of one box inside one row or one column."""
     if m == 1:
         return True
     r = cell_line[cells[0], 0]
@@ -65,183 +79,194 @@ def _node_ok(cells, m, cell_line):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _digit_links(alive, size, d, units, cell_line, near, far, ends, link_unit):  # type: ignore[no-untyped-def]
+    """The strong links of digit ``d``: in each unit where it has 2 to ``_W``
+    places, every split of the places into two nodes. Link ``i`` has the cells
+    ``near[i, :ends[i, 0]]`` and ``far[i, :ends[i, 1]]`` and lies in unit
+    ``link_unit[i]``. Returns how many (at most ``_MAX_LINKS``)."""
+    places = np.empty(units.shape[1], dtype=np.int32)
+    side_a = np.empty(_W, dtype=np.int32)
+    side_b = np.empty(_W, dtype=np.int32)
+    nl = 0
+    for u in range(units.shape[0]):
+        m = 0
+        for s in range(units.shape[1]):
+            c = units[u, s]
+            if c >= 0 and alive[c * size + d]:
+                places[m] = c
+                m += 1
+        if m < 2 or m > _W:
+            continue
+        for split in range(1, (1 << m) - 1):
+            na = 0
+            nb = 0
+            for s in range(m):
+                if (split >> s) & 1:
+                    side_a[na] = places[s]
+                    na += 1
+                else:
+                    side_b[nb] = places[s]
+                    nb += 1
+            if not _is_node(side_a, na, cell_line) or not _is_node(side_b, nb, cell_line):
+                continue
+            if nl >= _MAX_LINKS:
+                break
+            for s in range(na):
+                near[nl, s] = side_a[s]
+            for s in range(nb):
+                far[nl, s] = side_b[s]
+            ends[nl, 0] = na
+            ends[nl, 1] = nb
+            link_unit[nl] = u
+            nl += 1
+    return nl
+
+
+@njit(cache=True)
+def _weak_joins(near, far, ends, link_unit, nl, see):  # type: ignore[no-untyped-def]
+    """``joins[i, j]`` 1 when link ``i``'s far node sees all of link ``j``'s near
+    node, without a shared cell, in another unit: the weak link from ``i`` to ``j``."""
+    joins = np.zeros((nl, nl), dtype=np.int8)
+    for i in range(nl):
+        for j in range(nl):
+            if link_unit[i] == link_unit[j]:
+                continue
+            joins[i, j] = 1
+            for s in range(ends[i, 1]):
+                for t in range(ends[j, 0]):
+                    x = far[i, s]
+                    y = near[j, t]
+                    if x == y or not see[x, y]:
+                        joins[i, j] = 0
+                        break
+                if joins[i, j] == 0:
+                    break
+    return joins
+
+
+@njit(cache=True, inline="always")
+def _use_link(used, near, far, ends, j, delta):  # type: ignore[no-untyped-def]
+    """Add ``delta`` to the use count of link ``j``'s cells."""
+    for s in range(ends[j, 0]):
+        used[near[j, s]] += delta
+    for s in range(ends[j, 1]):
+        used[far[j, s]] += delta
+
+
+@njit(cache=True, inline="always")
+def _link_free(used, near, far, ends, j):  # type: ignore[no-untyped-def]
+    """True when no cell of link ``j`` is on the chain yet."""
+    free = True
+    for s in range(ends[j, 0]):
+        free = free and used[near[j, s]] == 0
+    for s in range(ends[j, 1]):
+        free = free and used[far[j, s]] == 0
+    return free
+
+
+@njit(cache=True)
+def _kinds_bonus(path, n, ends, link_unit, ukind):  # type: ignore[no-untyped-def]
+    """Tenths added to a chain of links for its units: 3 where a node is a group
+    or a link lies in a unit that is no box, row or column, 2 for boxes, rows
+    and columns together, 0 for links in lines of one kind only, else 1."""
+    grouped = False
+    kinds = 0  # bit k: a link lies in a unit of kind k
+    for q in range(n):
+        j = path[q]
+        grouped = grouped or ends[j, 0] > 1 or ends[j, 1] > 1
+        kinds |= 1 << ukind[link_unit[j]]
+    if grouped or kinds & 8:
+        return 3
+    if kinds == 7:
+        return 2
+    if not kinds & 1 and kinds != 6:
+        return 0
+    return 1
+
+
+@njit(cache=True)
 def strong_links(alive, size, n, units, ukind, cell_line, see, out_cells):  # type: ignore[no-untyped-def]
-    """The best strong-linked fish of exactly ``n`` links (SE's ``StrongLinks(n)``).
+    """The best strong-linked fish of exactly ``n`` links (see the module doc).
 
     Returns ``(tenths, eliminations, digit)``, the removals' cells in
     ``out_cells[:eliminations]``; ``(0, 0, -1)`` when there is none. Best:
-    the lowest value, then the most eliminations, as SE sorts them.
+    the lowest value, then the most eliminations, the first met among equals
+    (digits in order, chains depth first in link order).
     """
     ncells = see.shape[0]
-    nunits = units.shape[0]
-    width = units.shape[1]
-    maxl = 1024
-    la = np.empty((maxl, _W), dtype=np.int32)
-    lan = np.empty(maxl, dtype=np.int32)
-    lb = np.empty((maxl, _W), dtype=np.int32)
-    lbn = np.empty(maxl, dtype=np.int32)
-    lu = np.empty(maxl, dtype=np.int32)
-    pos = np.empty(width, dtype=np.int32)
-    tmp_a = np.empty(_W, dtype=np.int32)
-    tmp_b = np.empty(_W, dtype=np.int32)
+    near = np.empty((_MAX_LINKS, _W), dtype=np.int32)
+    far = np.empty((_MAX_LINKS, _W), dtype=np.int32)
+    ends = np.empty((_MAX_LINKS, 2), dtype=np.int32)
+    link_unit = np.empty(_MAX_LINKS, dtype=np.int32)
     used = np.zeros(ncells, dtype=np.int32)
     path = np.empty(n, dtype=np.int32)
-    it = np.empty(n, dtype=np.int32)
+    nxt = np.empty(n, dtype=np.int32)
     elim = np.empty(ncells, dtype=np.int32)
     best_t = 1 << 30
     best_e = 0
     best_d = -1
     for d in range(size):
-        nl = 0
-        for u in range(nunits):
-            m = 0
-            for s in range(width):
-                c = units[u, s]
-                if c >= 0 and alive[c * size + d]:
-                    pos[m] = c
-                    m += 1
-            if m < 2 or m > _W:
-                continue
-            for mask in range(1, (1 << m) - 1):
-                na = 0
-                nb = 0
-                for s in range(m):
-                    if (mask >> s) & 1:
-                        tmp_a[na] = pos[s]
-                        na += 1
-                    else:
-                        tmp_b[nb] = pos[s]
-                        nb += 1
-                if not _node_ok(tmp_a, na, cell_line) or not _node_ok(tmp_b, nb, cell_line):
-                    continue
-                if nl >= maxl:
-                    break
-                for s in range(na):
-                    la[nl, s] = tmp_a[s]
-                for s in range(nb):
-                    lb[nl, s] = tmp_b[s]
-                lan[nl] = na
-                lbn[nl] = nb
-                lu[nl] = u
-                nl += 1
+        nl = _digit_links(alive, size, d, units, cell_line, near, far, ends, link_unit)
         if nl == 0:
             continue
-        # weak[i, j]: link i's far end sees all of link j's near end (no shared cell)
-        weak = np.zeros((nl, nl), dtype=np.int8)
-        for i in range(nl):
-            for j in range(nl):
-                if lu[i] == lu[j]:
-                    continue
-                ok = True
-                for s in range(lbn[i]):
-                    for t in range(lan[j]):
-                        x = lb[i, s]
-                        y = la[j, t]
-                        if x == y or not see[x, y]:
-                            ok = False
-                            break
-                    if not ok:
-                        break
-                if ok:
-                    weak[i, j] = 1
-        # depth-first over chains of n links with pairwise distinct cells
+        joins = _weak_joins(near, far, ends, link_unit, nl, see)
+        # depth first over chains of n links with pairwise distinct cells
         depth = 0
-        it[0] = 0
+        nxt[0] = 0
         while depth >= 0:
-            if it[depth] >= nl:
+            if nxt[depth] >= nl:
                 depth -= 1
                 if depth >= 0:
-                    j = path[depth]
-                    for s in range(lan[j]):
-                        used[la[j, s]] -= 1
-                    for s in range(lbn[j]):
-                        used[lb[j, s]] -= 1
-                    it[depth] += 1
+                    _use_link(used, near, far, ends, path[depth], -1)
+                    nxt[depth] += 1
                 continue
-            j = it[depth]
-            ok = depth == 0 or weak[path[depth - 1], j] == 1
-            if ok:
-                for s in range(lan[j]):
-                    if used[la[j, s]]:
-                        ok = False
-                for s in range(lbn[j]):
-                    if used[lb[j, s]]:
-                        ok = False
-            if not ok:
-                it[depth] += 1
+            j = nxt[depth]
+            joined = depth == 0 or joins[path[depth - 1], j] == 1
+            if not (joined and _link_free(used, near, far, ends, j)):
+                nxt[depth] += 1
                 continue
             path[depth] = j
-            for s in range(lan[j]):
-                used[la[j, s]] += 1
-            for s in range(lbn[j]):
-                used[lb[j, s]] += 1
+            _use_link(used, near, far, ends, j, 1)
             if depth + 1 < n:
                 depth += 1
-                it[depth] = 0
+                nxt[depth] = 0
                 continue
-            # a whole chain: what sees both free ends goes
+            # a whole chain: what sees both free ends loses the digit
             first = path[0]
             last = path[n - 1]
             ne = 0
             for c in range(ncells):
                 if used[c] or not alive[c * size + d]:
                     continue
-                good = True
-                for s in range(lan[first]):
-                    if not see[c, la[first, s]]:
-                        good = False
-                for s in range(lbn[last]):
-                    if not see[c, lb[last, s]]:
-                        good = False
-                if good:
+                sees = True
+                for s in range(ends[first, 0]):
+                    sees = sees and see[c, near[first, s]] == 1
+                for s in range(ends[last, 1]):
+                    sees = sees and see[c, far[last, s]] == 1
+                if sees:
                     elim[ne] = c
                     ne += 1
             if ne > 0:
-                grouped = False
-                has_box = False
-                has_row = False
-                has_col = False
-                other = False
-                for q in range(n):
-                    L = path[q]
-                    if lan[L] > 1 or lbn[L] > 1:
-                        grouped = True
-                    k = ukind[lu[L]]
-                    if k == 0:
-                        has_box = True
-                    elif k == 1:
-                        has_row = True
-                    elif k == 2:
-                        has_col = True
-                    else:
-                        other = True
-                adj = 1
-                if grouped or other:
-                    adj = 3
-                elif has_box and has_row and has_col:
-                    adj = 2
-                elif not has_box and not (has_row and has_col):
-                    adj = 0
-                tenths = SL_BASE[n] + adj
+                tenths = SL_BASE[n] + _kinds_bonus(path, n, ends, link_unit, ukind)
                 if tenths < best_t or (tenths == best_t and ne > best_e):
                     best_t = tenths
                     best_e = ne
                     best_d = d
-                    for s in range(ne):
-                        out_cells[s] = elim[s]
-            for s in range(lan[j]):
-                used[la[j, s]] -= 1
-            for s in range(lbn[j]):
-                used[lb[j, s]] -= 1
-            it[depth] += 1
+                    copy_head(out_cells, elim, ne)
+            _use_link(used, near, far, ends, j, -1)
+            nxt[depth] += 1
     if best_d < 0:
         return 0, 0, -1
     return best_t, best_e, best_d
 
 
+# --------------------------------------------------------------------------- wings
+
+
 @njit(cache=True, inline="always")
 def _wing_value(k, bigcard, ncard2):  # type: ignore[no-untyped-def]
-    """SE's value (tenths) of an ALS wing of k set cells, -1 where SE has none."""
+    """The value (tenths) of a wing whose set has ``k`` cells, the largest holding
+    ``bigcard`` digits and ``ncard2`` of them two; -1 where the rater has none."""
     if k == 2:
         if ncard2 == 2:
             return 42
@@ -259,14 +284,79 @@ def _wing_value(k, bigcard, ncard2):  # type: ignore[no-untyped-def]
     return -1
 
 
+@njit(cache=True, inline="always")
+def _restricted(masks, als, k, see, pincer, bit):  # type: ignore[no-untyped-def]
+    """True when some set cell holds ``bit`` and every one that does sees the pincer."""
+    has = False
+    for q in range(k):
+        if masks[als[q]] & bit:
+            has = True
+            if not see[als[q], pincer]:
+                return False
+    return has
+
+
+@njit(cache=True, inline="always")
+def _sees_all(masks, als, k, see, e, bit):  # type: ignore[no-untyped-def]
+    """True when cell ``e`` sees every set cell holding ``bit``."""
+    ok = True
+    for q in range(k):
+        ok = ok and (not (masks[als[q]] & bit) or see[e, als[q]] == 1)
+    return ok
+
+
+@njit(cache=True, inline="always")
+def _wing_removals(masks, values, als, k, digits, see, pincer, out_cells, out_masks):  # type: ignore[no-untyped-def]
+    """What the wing of the set ``als[:k]`` (holding ``digits``) and the bivalue
+    ``pincer`` removes: ``z`` (either digit of the pincer whose other digit
+    ``x`` is restricted, :func:`_restricted`) from the cells seeing the pincer
+    and every set cell holding ``z``; when both digits are restricted (a
+    doubly linked wing) the set's other digits are locked in it too and go
+    from every cell seeing all their places in the set. Returns how many
+    cells lose something, in ``out_cells``, the digits as bits in ``out_masks``."""
+    pair = masks[pincer]
+    lo = pair & -pair
+    hi = pair ^ lo
+    lo_restricted = _restricted(masks, als, k, see, pincer, lo)
+    hi_restricted = _restricted(masks, als, k, see, pincer, hi)
+    if not (lo_restricted or hi_restricted):
+        return 0
+    ne = 0
+    for e in range(masks.shape[0]):
+        if values[e] != 0 or e == pincer or contains(als, k, e):
+            continue
+        removed = np.int64(0)
+        for z in (lo, hi):
+            x_restricted = lo_restricted if z == hi else hi_restricted
+            if (
+                x_restricted
+                and (masks[e] & z)
+                and see[e, pincer]
+                and _sees_all(masks, als, k, see, e, z)
+            ):
+                removed |= z
+        if lo_restricted and hi_restricted:
+            locked = digits & ~pair
+            while locked:
+                bit = locked & -locked
+                locked ^= bit
+                if (masks[e] & bit) and _sees_all(masks, als, k, see, e, bit):
+                    removed |= bit
+        if removed:
+            out_cells[ne] = e
+            out_masks[ne] = removed
+            ne += 1
+    return ne
+
+
 @njit(cache=True)
 def als_wings(masks, values, k, see, out_cells, out_masks):  # type: ignore[no-untyped-def]
-    """The best ALS wing with a set of ``k`` cells (see the module doc).
+    """The best wing whose almost locked set has ``k`` cells (see the module doc).
 
-    ``masks`` are the cells' candidate bits, ``values`` 0 for empty cells.
-    Where both digits of the bivalue cell are restricted (SE's "doubly
-    linked" wing) each other digit of the set also goes from the cells seeing
-    all its places in the set. Returns ``(tenths, candidates removed, cells)``
+    ``values`` are 0 for empty cells. The sets are the combinations of empty
+    cells (two candidates or more) in cell order, depth first; for each, every
+    bivalue cell outside it whose digits it holds is tried as the last pincer
+    (:func:`_wing_removals`). Returns ``(tenths, candidates removed, cells)``
     with the cells in ``out_cells[:cells]`` and the digits removed from each
     as bits in ``out_masks``; ``(0, 0, 0)`` when there is none. Best: the
     lowest value, then the most removals.
@@ -278,14 +368,14 @@ def als_wings(masks, values, k, see, out_cells, out_masks):  # type: ignore[no-u
         if values[c] == 0 and popcount(masks[c]) >= 2:
             cells[ncell] = c
             ncell += 1
-    biv = np.empty(ncells, dtype=np.int32)
+    bivalue = np.empty(ncells, dtype=np.int32)
     nbiv = 0
     for i in range(ncell):
         if popcount(masks[cells[i]]) == 2:
-            biv[nbiv] = cells[i]
+            bivalue[nbiv] = cells[i]
             nbiv += 1
-    pick = np.empty(k, dtype=np.int32)
-    it = np.empty(k, dtype=np.int32)
+    als = np.empty(k, dtype=np.int32)
+    nxt = np.empty(k, dtype=np.int32)
     union = np.zeros(k + 1, dtype=np.int64)
     elim_c = np.empty(ncells, dtype=np.int32)
     elim_m = np.empty(ncells, dtype=np.int64)
@@ -293,37 +383,37 @@ def als_wings(masks, values, k, see, out_cells, out_masks):  # type: ignore[no-u
     best_e = 0
     best_d = 0
     depth = 0
-    it[0] = 0
+    nxt[0] = 0
     while depth >= 0:
-        if it[depth] >= ncell:
+        if nxt[depth] >= ncell:
             depth -= 1
             if depth >= 0:
-                it[depth] += 1
+                nxt[depth] += 1
             continue
-        c = cells[it[depth]]
+        c = cells[nxt[depth]]
         u = union[depth] | masks[c]
         ok = popcount(u) <= k + 1
         if ok:
             for q in range(depth):
-                if not see[c, pick[q]]:
+                if not see[c, als[q]]:
                     ok = False
                     break
         if not ok:
-            it[depth] += 1
+            nxt[depth] += 1
             continue
-        pick[depth] = c
+        als[depth] = c
         union[depth + 1] = u
         if depth + 1 < k:
             depth += 1
-            it[depth] = it[depth - 1] + 1
+            nxt[depth] = nxt[depth - 1] + 1
             continue
-        it[depth] += 1
+        nxt[depth] += 1
         if popcount(u) != k + 1:
             continue
         bigcard = 0
         ncard2 = 0
         for q in range(k):
-            pc = popcount(masks[pick[q]])
+            pc = popcount(masks[als[q]])
             bigcard = max(bigcard, pc)
             if pc == 2:
                 ncard2 += 1
@@ -331,48 +421,10 @@ def als_wings(masks, values, k, see, out_cells, out_masks):  # type: ignore[no-u
         if value < 0 or value > best_t:
             continue
         for b in range(nbiv):
-            y = biv[b]
-            my = masks[y]
-            if (my & u) != my:
+            pincer = bivalue[b]
+            if (masks[pincer] & u) != masks[pincer] or contains(als, k, pincer):
                 continue
-            if listed(pick, k, y):
-                continue
-            # x: a digit every set cell holding it sees y for (restricted); z the other
-            lo = my & -my
-            hi = my ^ lo
-            rx_lo = _restricted(masks, pick, k, see, y, lo)
-            rx_hi = _restricted(masks, pick, k, see, y, hi)
-            if not (rx_lo or rx_hi):
-                continue
-            ne = 0
-            for e in range(ncells):
-                if values[e] != 0 or e == y:
-                    continue
-                if listed(pick, k, e):
-                    continue
-                removed = np.int64(0)
-                for dbit in (lo, hi):
-                    # z: the other digit of y goes where it sees y and the set's z cells
-                    x_ok = rx_lo if dbit == hi else rx_hi
-                    if (
-                        x_ok
-                        and (masks[e] & dbit)
-                        and see[e, y]
-                        and _sees_all(masks, pick, k, see, e, dbit)
-                    ):
-                        removed |= dbit
-                if rx_lo and rx_hi:
-                    # doubly linked: every other digit of the set is locked in it
-                    w = u & ~my
-                    while w:
-                        wbit = w & -w
-                        w ^= wbit
-                        if (masks[e] & wbit) and _sees_all(masks, pick, k, see, e, wbit):
-                            removed |= wbit
-                if removed:
-                    elim_c[ne] = e
-                    elim_m[ne] = removed
-                    ne += 1
+            ne = _wing_removals(masks, values, als, k, u, see, pincer, elim_c, elim_m)
             total = 0
             for s in range(ne):
                 total += popcount(elim_m[s])
@@ -380,167 +432,14 @@ def als_wings(masks, values, k, see, out_cells, out_masks):  # type: ignore[no-u
                 best_t = value
                 best_e = total
                 best_d = ne
-                for s in range(ne):
-                    out_cells[s] = elim_c[s]
-                    out_masks[s] = elim_m[s]
+                copy_head(out_cells, elim_c, ne)
+                copy_head(out_masks, elim_m, ne)
     if best_e == 0:
         return 0, 0, 0
     return best_t, best_e, best_d
 
 
-@njit(cache=True, inline="always")
-def _restricted(masks, pick, k, see, y, bit):  # type: ignore[no-untyped-def]
-    """True when some set cell holds ``bit`` and every one that does sees cell ``y``."""
-    has = False
-    for q in range(k):
-        if masks[pick[q]] & bit:
-            has = True
-            if not see[pick[q], y]:
-                return False
-    return has
-
-
-@njit(cache=True, inline="always")
-def _sees_all(masks, pick, k, see, e, bit):  # type: ignore[no-untyped-def]
-    """True when cell ``e`` sees every set cell holding ``bit``."""
-    ok = True
-    for q in range(k):
-        ok = ok and (not (masks[pick[q]] & bit) or see[e, pick[q]] == 1)
-    return ok
-
-
-@njit(cache=True)
-def unique_rectangles(masks, values, cell_line, units, ukind, out):  # type: ignore[no-untyped-def]
-    """A unique rectangle of type 1, 2 or 4 (SE's 4.5); returns how many
-    ``(cell, digit)`` removals it writes to ``out`` (0 for none).
-
-    The rectangle's four empty cells lie in two rows, two columns and two
-    boxes and all hold digits a and b. Type 1: three corners hold only a and
-    b, so the fourth loses them. Type 2: two corners in a line hold only a
-    and b and the other two a, b and the same c, so c goes from the cells
-    seeing both. Type 4: two corners hold only a and b; in a unit holding
-    the other two, a has no other place, so b goes from both.
-    """
-    ncells = masks.shape[0]
-    nunits = units.shape[0]
-    width = units.shape[1]
-    for r1 in range(nunits):
-        if ukind[r1] != 1:
-            continue
-        for r2 in range(r1 + 1, nunits):
-            if ukind[r2] != 1:
-                continue
-            for i1 in range(width):
-                for i2 in range(i1 + 1, width):
-                    c0 = units[r1, i1]
-                    c1 = units[r1, i2]
-                    c2 = units[r2, i1]
-                    c3 = units[r2, i2]
-                    corners = (c0, c1, c2, c3)
-                    if values[c0] or values[c1] or values[c2] or values[c3]:
-                        continue
-                    b0 = cell_line[c0, 2]
-                    other = -1
-                    boxes_ok = b0 >= 0
-                    for c in corners:
-                        bc = cell_line[c, 2]
-                        if bc != b0:
-                            if other < 0:
-                                other = bc
-                            elif bc != other:
-                                boxes_ok = False
-                    if not boxes_ok or other < 0:
-                        continue
-                    common = masks[c0] & masks[c1] & masks[c2] & masks[c3]
-                    if popcount(common) < 2:
-                        continue
-                    for a in range(64):
-                        if not (common >> a) & 1:
-                            continue
-                        for b in range(a + 1, 64):
-                            if not (common >> b) & 1:
-                                continue
-                            ab = (np.int64(1) << a) | (np.int64(1) << b)
-                            nexact = 0
-                            for c in corners:
-                                if masks[c] == ab:
-                                    nexact += 1
-                            if nexact == 3:
-                                for c in corners:
-                                    if masks[c] != ab:
-                                        out[0, 0] = c
-                                        out[0, 1] = a
-                                        out[1, 0] = c
-                                        out[1, 1] = b
-                                        return 2
-                            if nexact != 2:
-                                continue
-                            # the two extra corners (the roof) and the pair of exact ones
-                            roof0 = -1
-                            roof1 = -1
-                            for c in corners:
-                                if masks[c] != ab:
-                                    if roof0 < 0:
-                                        roof0 = c
-                                    else:
-                                        roof1 = c
-                            if not (
-                                cell_line[roof0, 0] == cell_line[roof1, 0]
-                                or cell_line[roof0, 1] == cell_line[roof1, 1]
-                            ):
-                                continue
-                            extra0 = masks[roof0] & ~ab
-                            extra1 = masks[roof1] & ~ab
-                            n = 0
-                            if extra0 == extra1 and popcount(extra0) == 1:
-                                for e in range(ncells):
-                                    if (
-                                        e != roof0
-                                        and e != roof1
-                                        and values[e] == 0
-                                        and (masks[e] & extra0)
-                                        and _sees(cell_line, e, roof0)
-                                        and _sees(cell_line, e, roof1)
-                                    ):
-                                        out[n, 0] = e
-                                        dz = 0
-                                        while not ((extra0 >> dz) & 1):
-                                            dz += 1
-                                        out[n, 1] = dz
-                                        n += 1
-                                if n > 0:
-                                    return n
-                            # type 4: a unit holding both roof cells where a (or b) lives only there
-                            for u in range(nunits):
-                                inr0 = False
-                                inr1 = False
-                                for s in range(width):
-                                    if units[u, s] == roof0:
-                                        inr0 = True
-                                    if units[u, s] == roof1:
-                                        inr1 = True
-                                if not (inr0 and inr1):
-                                    continue
-                                for lock in range(2):
-                                    dl = a if lock == 0 else b
-                                    dg = b if lock == 0 else a
-                                    only = True
-                                    for s in range(width):
-                                        x = units[u, s]
-                                        if (
-                                            x != roof0
-                                            and x != roof1
-                                            and values[x] == 0
-                                            and (masks[x] >> dl) & 1
-                                        ):
-                                            only = False
-                                    if only:
-                                        out[0, 0] = roof0
-                                        out[0, 1] = dg
-                                        out[1, 0] = roof1
-                                        out[1, 1] = dg
-                                        return 2
-    return 0
+# --------------------------------------------------------------------------- unique rectangles
 
 
 @njit(cache=True, inline="always")
@@ -552,10 +451,186 @@ def _sees(cell_line, a, b):  # type: ignore[no-untyped-def]
     return shared
 
 
-# --------------------------------------------------------------------------- SE's basic techniques
+@njit(cache=True, inline="always")
+def _in_two_boxes(cell_line, corners):  # type: ignore[no-untyped-def]
+    """True when the corners lie in exactly two boxes (the first corner's and one other)."""
+    b0 = cell_line[corners[0], 2]
+    other = -1
+    ok = b0 >= 0
+    for c in corners:
+        bc = cell_line[c, 2]
+        if bc != b0:
+            if other < 0:
+                other = bc
+            elif bc != other:
+                ok = False
+    return ok and other >= 0
 
-# The four techniques are inlined into basic_hint (called from there only;
-# see the module's note on inline="always").
+
+@njit(cache=True, inline="always")
+def _roof_type2(masks, values, cell_line, roof0, roof1, extra, out):  # type: ignore[no-untyped-def]
+    """Type 2: both roof cells hold the one extra digit; it goes from the cells
+    seeing both. Returns how many removals, in ``out``."""
+    dz = 0
+    while not ((extra >> dz) & 1):
+        dz += 1
+    n = 0
+    for e in range(masks.shape[0]):
+        if (
+            e != roof0
+            and e != roof1
+            and values[e] == 0
+            and (masks[e] & extra)
+            and _sees(cell_line, e, roof0)
+            and _sees(cell_line, e, roof1)
+        ):
+            out[n, 0] = e
+            out[n, 1] = dz
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _roof_type4(masks, values, units, roof0, roof1, a, b, out):  # type: ignore[no-untyped-def]
+    """Type 4: in a unit holding both roof cells one of the two digits has no
+    other place, so the other digit goes from both. Returns 2, or 0 for none."""
+    width = units.shape[1]
+    for u in range(units.shape[0]):
+        has0 = False
+        has1 = False
+        for s in range(width):
+            has0 = has0 or units[u, s] == roof0
+            has1 = has1 or units[u, s] == roof1
+        if not (has0 and has1):
+            continue
+        for lock in range(2):
+            locked = a if lock == 0 else b
+            gone = b if lock == 0 else a
+            only = True
+            for s in range(width):
+                x = units[u, s]
+                if x != roof0 and x != roof1 and values[x] == 0 and (masks[x] >> locked) & 1:
+                    only = False
+            if only:
+                out[0, 0] = roof0
+                out[0, 1] = gone
+                out[1, 0] = roof1
+                out[1, 1] = gone
+                return 2
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _rectangle_removals(masks, values, cell_line, units, corners, a, b, out):  # type: ignore[no-untyped-def]
+    """The removals that keep digits ``a`` and ``b`` from filling the rectangle
+    (type 1, 2 or 4), in ``out``; returns how many (0 for none)."""
+    ab = (np.int64(1) << a) | (np.int64(1) << b)
+    exact = 0
+    for c in corners:
+        if masks[c] == ab:
+            exact += 1
+    if exact == 3:
+        for c in corners:
+            if masks[c] != ab:
+                out[0, 0] = c
+                out[0, 1] = a
+                out[1, 0] = c
+                out[1, 1] = b
+                return 2
+    if exact != 2:
+        return 0
+    # the two corners with more digits (the roof), which must share a line
+    roof0 = -1
+    roof1 = -1
+    for c in corners:
+        if masks[c] != ab:
+            if roof0 < 0:
+                roof0 = c
+            else:
+                roof1 = c
+    if not (
+        cell_line[roof0, 0] == cell_line[roof1, 0] or cell_line[roof0, 1] == cell_line[roof1, 1]
+    ):
+        return 0
+    extra0 = masks[roof0] & ~ab
+    extra1 = masks[roof1] & ~ab
+    if extra0 == extra1 and popcount(extra0) == 1:
+        n = _roof_type2(masks, values, cell_line, roof0, roof1, extra0, out)
+        if n > 0:
+            return n
+    return _roof_type4(masks, values, units, roof0, roof1, a, b, out)
+
+
+@njit(cache=True)
+def unique_rectangles(masks, values, cell_line, units, ukind, out):  # type: ignore[no-untyped-def]
+    """A unique rectangle of type 1, 2 or 4 (4.5); returns how many
+    ``(cell, digit)`` removals it writes to ``out`` (0 for none).
+
+    The rectangle's four empty cells lie in two rows, two columns and two
+    boxes and all hold digits a and b: were they only a and b, the two could
+    be swapped, a second solution. Type 1: three corners hold only a and b,
+    so the fourth loses them. Type 2: two corners in a line hold only a and b
+    and the other two a, b and the same c, so c goes from the cells seeing
+    both. Type 4: two corners hold only a and b; in a unit holding the other
+    two, a has no other place, so b goes from both. Rectangles by rows, then
+    places in the rows; digit pairs in order; the first with removals.
+    """
+    nunits = units.shape[0]
+    width = units.shape[1]
+    for r1 in range(nunits):
+        if ukind[r1] != 1:
+            continue
+        for r2 in range(r1 + 1, nunits):
+            if ukind[r2] != 1:
+                continue
+            for i1 in range(width):
+                for i2 in range(i1 + 1, width):
+                    corners = (units[r1, i1], units[r1, i2], units[r2, i1], units[r2, i2])
+                    empty = True
+                    for c in corners:
+                        empty = empty and values[c] == 0
+                    if not empty or not _in_two_boxes(cell_line, corners):
+                        continue
+                    common = masks[corners[0]] & masks[corners[1]]
+                    common &= masks[corners[2]] & masks[corners[3]]
+                    if popcount(common) < 2:
+                        continue
+                    for a in range(64):
+                        if not (common >> a) & 1:
+                            continue
+                        for b in range(a + 1, 64):
+                            if (common >> b) & 1:
+                                n = _rectangle_removals(
+                                    masks, values, cell_line, units, corners, a, b, out
+                                )
+                                if n > 0:
+                                    return n
+    return 0
+
+
+# --------------------------------------------------------------------------- the constraint subset rule
+
+# Pointing and claiming, naked and hidden sets and fishes are one rule (Hunt,
+# Pong, Tucker, *Difficulty-Driven Sudoku Puzzle Generation*, theorem
+# "Constraint Subset Rule"; docs/techniques.md): n *base* sets whose places
+# all lie in n *cover* sets; each cover set then takes its one value inside
+# the base sets, and its other candidates go. Here a base set is a bitset over
+# the indices of the cover sets:
+#
+# * naked set: base = n empty cells of a unit (their candidate digits), cover =
+#   the unit's digits; the digits go from the unit's other cells;
+# * hidden set: base = n digits of a unit (the places of each), cover = the
+#   unit's cells; those cells lose their other digits;
+# * fish: base = n lines of one kind (the places of one digit in each), cover =
+#   the crossing lines; the digit goes from the cover lines outside the base;
+# * pointing and claiming: n = 1, base a box and cover a line or the reverse.
+#
+# The ``se`` replay must find the first hint in Sudoku Explainer's scan order
+# (the order decides its path): units boxes, columns, rows; base sets chosen
+# as combinations in increasing bit pattern (:func:`_next_subset`).
+#
+# The techniques are inlined into basic_hint (called from there only; see the
+# module's note on inline="always").
 
 #: Unit kinds to scan, for :func:`_scan_order`: row 0 all of them in SE's
 #: order (boxes, columns, rows, others), row ``1 + k`` kind ``k`` alone (-1
@@ -572,16 +647,33 @@ NAKED = 1
 HIDDEN = 2
 FISH = 3
 
+#: The (base kind, cover kind) passes of pointing (box to column, box to row)
+#: then claiming (column to box, row to box), in the order they are scanned.
+_LOCKING_PASSES = ((0, 2), (0, 1), (2, 0), (1, 0))
+
 
 @njit(cache=True)
-def _next_comb(v):  # type: ignore[no-untyped-def]
-    """The next larger integer with as many set bits (Gosper's hack): SE's
-    ``Permutations`` order over subsets."""
+def _next_subset(v):  # type: ignore[no-untyped-def]
+    """The next larger integer with as many set bits (Gosper's hack): the next
+    combination of base sets in increasing bit pattern."""
     smallest = v & -v
     ripple = v + smallest
     ones = v ^ ripple
     ones = (ones >> 2) // smallest
     return ripple | ones
+
+
+@njit(cache=True, inline="always")
+def _covered(comb, base):  # type: ignore[no-untyped-def]
+    """The union of the base sets chosen by ``comb`` (bits over ``base``'s
+    indices), or -1 when one of them is marked -1 (not a base set)."""
+    union = np.int64(0)
+    for i in range(base.shape[0]):
+        if (comb >> i) & 1:
+            if base[i] < 0:
+                return np.int64(-1)
+            union |= base[i]
+    return union
 
 
 @njit(cache=True)
@@ -599,7 +691,7 @@ def _emit(out, ne, c, bits):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _positions(masks, values, units, u, d):  # type: ignore[no-untyped-def]
+def _places(masks, values, units, u, d):  # type: ignore[no-untyped-def]
     """Bits (by place in unit ``u``) of the empty cells holding digit ``d``."""
     bits = np.int64(0)
     for s in range(units.shape[1]):
@@ -607,6 +699,12 @@ def _positions(masks, values, units, u, d):  # type: ignore[no-untyped-def]
         if c >= 0 and values[c] == 0 and (masks[c] >> d) & 1:
             bits |= np.int64(1) << s
     return bits
+
+
+@njit(cache=True, inline="always")
+def _base_or_none(bits):  # type: ignore[no-untyped-def]
+    """``bits`` as a base set: -1 (none) unless it holds two places or more."""
+    return bits if popcount(bits) > 1 else np.int64(-1)
 
 
 @njit(cache=True)
@@ -636,6 +734,19 @@ def _in_unit(units, u, c):  # type: ignore[no-untyped-def]
     return found
 
 
+@njit(cache=True, inline="always")
+def _places_outside(units, u, places, other):  # type: ignore[no-untyped-def]
+    """How many of ``places`` (bits over unit ``u``) lie outside unit ``other``,
+    and the cell of the last of them (-1 for none)."""
+    n = 0
+    cell = -1
+    for s in range(units.shape[1]):
+        if (places >> s) & 1 and not _in_unit(units, other, units[u, s]):
+            n += 1
+            cell = units[u, s]
+    return n, cell
+
+
 @njit(cache=True)
 def _scan_order(ukind, kinds):  # type: ignore[no-untyped-def]
     """The units of the given kinds, kind by kind in that order, each by index."""
@@ -650,205 +761,189 @@ def _scan_order(ukind, kinds):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _locking(masks, values, units, ukind, direct, out):  # type: ignore[no-untyped-def]
+def _pointing_claiming(masks, values, units, ukind, direct, out):  # type: ignore[no-untyped-def]
+    """The rule with one base unit and one cover unit crossing it: a digit whose
+    places in the base unit all lie in the cover unit goes from the cover
+    unit's other cells. ``direct``: only a hint whose removals leave a hidden
+    single in another unit of the base kind (returned as the placement)."""
     width = units.shape[1]
-    size = width
-    passes = ((0, 2), (0, 1), (2, 0), (1, 0))  # box-column, box-row, column-box, row-box
-    for pi in range(4):
-        k1 = passes[pi][0]
-        k2 = passes[pi][1]
-        r1s = _scan_order(ukind, _SCAN_KINDS[1 + k1])
-        r2s = _scan_order(ukind, _SCAN_KINDS[1 + k2])
-        for d in range(size):
-            for u1 in r1s:
-                pos1 = _positions(masks, values, units, u1, d)
-                if popcount(pos1) < 2:
+    for pi in range(len(_LOCKING_PASSES)):
+        base_kind, cover_kind = _LOCKING_PASSES[pi]
+        bases = _scan_order(ukind, _SCAN_KINDS[1 + base_kind])
+        covers = _scan_order(ukind, _SCAN_KINDS[1 + cover_kind])
+        for d in range(width):
+            for base in bases:
+                places = _places(masks, values, units, base, d)
+                if popcount(places) < 2:
                     continue
-                for u2 in r2s:
-                    if not _crosses(units, u1, u2):
+                for cover in covers:
+                    if not _crosses(units, base, cover):
                         continue
-                    inside = True
-                    for s in range(width):
-                        if (pos1 >> s) & 1 and not _in_unit(units, u2, units[u1, s]):
-                            inside = False
-                    if not inside:
+                    if _places_outside(units, base, places, cover)[0] > 0:
                         continue
-                    # the digit goes from unit 2 outside unit 1
                     ne = np.int64(0)
                     for t in range(width):
-                        c = units[u2, t]
+                        c = units[cover, t]
                         if (
                             c >= 0
                             and values[c] == 0
                             and (masks[c] >> d) & 1
-                            and not _in_unit(units, u1, c)
+                            and not _in_unit(units, base, c)
                         ):
                             out[ne, 0] = c
                             out[ne, 1] = d
                             ne += 1
                     if not direct:
                         if ne > 0:
-                            return ne, -1, -1, k1
+                            return ne, -1, -1, base_kind
                         continue
-                    for u3 in r1s:
-                        if u3 == u1 or not _crosses(units, u3, u2):
+                    for other in bases:
+                        if other == base or not _crosses(units, other, cover):
                             continue
-                        pos3 = _positions(masks, values, units, u3, d)
-                        if popcount(pos3) <= 1:
+                        left = _places(masks, values, units, other, d)
+                        if popcount(left) <= 1:
                             continue
-                        left = 0
-                        hcell = -1
-                        for s in range(width):
-                            if (pos3 >> s) & 1 and not _in_unit(units, u2, units[u3, s]):
-                                left += 1
-                                hcell = units[u3, s]
-                        if left == 1:
-                            return ne, hcell, d, k1
+                        n_out, single = _places_outside(units, other, left, cover)
+                        if n_out == 1:
+                            return ne, single, d, base_kind
     return -1, -1, -1, -1
 
 
 @njit(cache=True, inline="always")
-def _naked(masks, values, units, ukind, n, out):  # type: ignore[no-untyped-def]
+def _naked_set(masks, values, units, ukind, n, out):  # type: ignore[no-untyped-def]
+    """n empty cells of a unit (each with two candidates or more) holding n
+    digits between them: the digits go from the unit's other cells. Units
+    with fewer than 2n empty cells are skipped."""
     width = units.shape[1]
+    base = np.empty(width, dtype=np.int64)
     for u in _scan_order(ukind, _SCAN_KINDS[0]):
         if _empty_count(values, units, u) < 2 * n:
             continue
+        for s in range(width):
+            c = units[u, s]
+            base[s] = -1 if c < 0 or values[c] != 0 else _base_or_none(masks[c])
         comb = (np.int64(1) << n) - 1
         while comb < (np.int64(1) << width):
-            union = np.int64(0)
-            ok = True
-            for s in range(width):
-                if (comb >> s) & 1:
-                    c = units[u, s]
-                    if c < 0 or values[c] != 0 or popcount(masks[c]) <= 1:
-                        ok = False
-                        break
-                    union |= masks[c]
-            if ok and popcount(union) == n:
+            digits = _covered(comb, base)
+            if digits >= 0 and popcount(digits) == n:
                 ne = np.int64(0)  # not a literal: _emit compiles once
                 for s in range(width):
                     c = units[u, s]
-                    if (comb >> s) & 1 or c < 0 or values[c] != 0:
-                        continue
-                    ne = _emit(out, ne, c, masks[c] & union)
+                    if not (comb >> s) & 1 and c >= 0 and values[c] == 0:
+                        ne = _emit(out, ne, c, masks[c] & digits)
                 if ne > 0:
                     return ne, -1, -1, 0
-            comb = _next_comb(comb)
+            comb = _next_subset(comb)
     return -1, -1, -1, -1
 
 
 @njit(cache=True, inline="always")
-def _hidden(masks, values, units, ukind, n, direct, out):  # type: ignore[no-untyped-def]
+def _hidden_set(masks, values, units, ukind, n, direct, out):  # type: ignore[no-untyped-def]
+    """n digits of a unit (each with two places or more) confined to n cells:
+    those cells lose their other digits. Units with at most 2n empty cells
+    are skipped. ``direct``: the first such set whose removals leave another
+    digit of the unit one place (returned as the placement), in units with
+    more than n empty cells."""
     width = units.shape[1]
-    size = width
+    places = np.empty(width, dtype=np.int64)
+    base = np.empty(width, dtype=np.int64)
     for u in _scan_order(ukind, _SCAN_KINDS[0]):
         empty = _empty_count(values, units, u)
         if not (empty > 2 * n or (direct and empty > n)):
             continue
+        for d in range(width):
+            places[d] = _places(masks, values, units, u, d)
+            base[d] = _base_or_none(places[d])
         comb = (np.int64(1) << n) - 1
-        while comb < (np.int64(1) << size):
-            union = np.int64(0)
-            ok = True
-            for d in range(size):
-                if (comb >> d) & 1:
-                    pos = _positions(masks, values, units, u, d)
-                    if popcount(pos) <= 1:
-                        ok = False
-                        break
-                    union |= pos
-            if ok and popcount(union) == n:
+        while comb < (np.int64(1) << width):
+            cells = _covered(comb, base)
+            if cells >= 0 and popcount(cells) == n:
                 ne = np.int64(0)  # not a literal: _emit compiles once
                 for s in range(width):
-                    if (union >> s) & 1:
+                    if (cells >> s) & 1:
                         c = units[u, s]
                         ne = _emit(out, ne, c, masks[c] & ~comb)
                 if direct:
-                    for d in range(size):
-                        if (comb >> d) & 1:
-                            continue
-                        pos = _positions(masks, values, units, u, d)
-                        if popcount(pos) > 1 and popcount(pos & ~union) == 1:
-                            rest = pos & ~union
+                    for d in range(width):
+                        rest = places[d] & ~cells
+                        if not (comb >> d) & 1 and base[d] >= 0 and popcount(rest) == 1:
                             s = 0
                             while not (rest >> s) & 1:
                                 s += 1
                             return ne, units[u, s], d, 0
                 elif ne > 0:
                     return ne, -1, -1, 0
-            comb = _next_comb(comb)
+            comb = _next_subset(comb)
     return -1, -1, -1, -1
 
 
 @njit(cache=True, inline="always")
 def _fish(masks, values, units, ukind, n, out):  # type: ignore[no-untyped-def]
+    """X-Wing, Swordfish, Jellyfish (n = 2, 3, 4): a digit whose places in n
+    base lines (two or more in each) lie in n cover lines goes from the cover
+    lines' other cells. Bases columns then rows; each combination of base
+    lines is tried for every digit placed at most N - 2n times."""
     width = units.shape[1]
     size = width
-    ncells = masks.shape[0]
     placed = np.zeros(size, dtype=np.int32)
-    for c in range(ncells):
+    for c in range(masks.shape[0]):
         if values[c] > 0:
             placed[values[c] - 1] += 1
     for pi in range(2):
-        base = _scan_order(ukind, _SCAN_KINDS[3 - pi])
-        cover = _scan_order(ukind, _SCAN_KINDS[2 + pi])
-        nb = base.shape[0]
+        base_lines = _scan_order(ukind, _SCAN_KINDS[3 - pi])
+        cover_lines = _scan_order(ukind, _SCAN_KINDS[2 + pi])
+        nb = base_lines.shape[0]
+        base = np.empty((size, nb), dtype=np.int64)
+        for d in range(size):
+            for i in range(nb):
+                base[d, i] = _base_or_none(_places(masks, values, units, base_lines[i], d))
         comb = (np.int64(1) << n) - 1
         while comb < (np.int64(1) << nb):
             for d in range(size):
                 if placed[d] + 2 * n > size:
                     continue
-                union = np.int64(0)
-                ok = True
-                for i in range(nb):
-                    if (comb >> i) & 1:
-                        pos = _positions(masks, values, units, base[i], d)
-                        if popcount(pos) <= 1:
-                            ok = False
-                            break
-                        union |= pos
-                if not ok or popcount(union) != n:
+                covers = _covered(comb, base[d])
+                if covers < 0 or popcount(covers) != n:
                     continue
-                # the digit goes from the cover lines outside the base lines
                 ne = np.int64(0)  # not a literal: _emit compiles once
-                for j in range(cover.shape[0]):
-                    if not (union >> j) & 1:
+                for j in range(cover_lines.shape[0]):
+                    if not (covers >> j) & 1:
                         continue
                     for s in range(width):
-                        c = units[cover[j], s]
+                        c = units[cover_lines[j], s]
                         if c < 0 or values[c] != 0 or not (masks[c] >> d) & 1:
                             continue
-                        inbase = False
+                        in_base = False
                         for i in range(nb):
-                            inbase = inbase or ((comb >> i) & 1 and _in_unit(units, base[i], c))
-                        if not inbase:
+                            in_base = in_base or (
+                                (comb >> i) & 1 and _in_unit(units, base_lines[i], c)
+                            )
+                        if not in_base:
                             ne = _emit(out, ne, c, np.int64(1) << d)
                 if ne > 0:
                     return ne, -1, -1, 0
-            comb = _next_comb(comb)
+            comb = _next_subset(comb)
     return -1, -1, -1, -1
 
 
 @njit(cache=True)
 def basic_hint(masks, values, units, ukind, technique, n, direct, out):  # type: ignore[no-untyped-def]
-    """The first hint of one of SE's basic techniques, in SE's scan order.
+    """The first hint of one form of the constraint subset rule, in Sudoku
+    Explainer's scan order (see the section's note).
 
-    ``technique``: :data:`LOCKING` (pointing, then claiming; ``direct``: only
-    those whose eliminations leave a hidden single in another unit of the
-    first unit's kind), :data:`NAKED` or :data:`HIDDEN` sets of ``n`` (SE
-    looks in units with at least 2n empty cells for naked sets, more than 2n
-    for hidden ones, more than n for direct hidden ones, whose eliminations
-    leave a hidden single in the unit) and :data:`FISH` of ``n`` lines (only
-    for digits placed at most N - 2n times). Units are scanned boxes,
-    columns, rows; sets of cells, digits or lines in SE's order (by bit
-    pattern). Returns ``(removals, cell, digit, kind)``: the removals
-    ``(cell, digit)`` in ``out[:removals]``, the placement of a direct hint
-    (-1 otherwise) and for locking the first unit's kind (0 box: pointing);
-    ``removals`` is -1 when there is no hint. Digits are 0-based.
+    ``technique``: :data:`LOCKING` (pointing, then claiming), :data:`NAKED` or
+    :data:`HIDDEN` sets of ``n`` and :data:`FISH` of ``n`` lines; ``direct``
+    (pointing, claiming and hidden sets): only hints whose removals leave a
+    hidden single, which they place. Returns ``(removals, cell, digit,
+    kind)``: the removals ``(cell, digit)`` in ``out[:removals]``, the
+    placement of a direct hint (-1 otherwise) and for locking the base
+    unit's kind (0 box: pointing); ``removals`` is -1 when there is no hint.
+    Digits are 0-based.
     """
     if technique == LOCKING:
-        return _locking(masks, values, units, ukind, direct, out)
+        return _pointing_claiming(masks, values, units, ukind, direct, out)
     if technique == NAKED:
-        return _naked(masks, values, units, ukind, n, out)
+        return _naked_set(masks, values, units, ukind, n, out)
     if technique == HIDDEN:
-        return _hidden(masks, values, units, ukind, n, direct, out)
+        return _hidden_set(masks, values, units, ukind, n, direct, out)
     return _fish(masks, values, units, ukind, n, out)

@@ -35,6 +35,9 @@ init_numba_target()  # numba's CPU target without its BLAS probe (see there)
 I64 = NDArray[np.int64]
 #: An integer argument of a kernel: callers pass ``np.int64`` so each compiles once.
 Int = int | np.int64
+#: The geometry tables the strategy enumerators read, as one kernel argument
+#: (:attr:`Tables.scan`): units, cell_units, peers, inter_cells, inter_line, inter_box.
+Scan = tuple[I64, I64, I64, I64, I64, I64]
 
 #: Names of the hsolve strategies, indexed by strategy id.
 STRATEGY_NAMES: tuple[str, ...] = (
@@ -75,6 +78,18 @@ class Tables:
     inter_cells: I64  # (I, width) cells of each line/box intersection, padded with -1
     inter_line: I64
     inter_box: I64
+
+    @property
+    def scan(self) -> Scan:
+        """The tables :func:`enumerate_strategy` and :func:`hsolve_runs` read, as one tuple."""
+        return (
+            self.units,
+            self.cell_units,
+            self.peers,
+            self.inter_cells,
+            self.inter_line,
+            self.inter_box,
+        )
 
 
 @cache
@@ -133,6 +148,29 @@ def low_digit(x: int | np.int64) -> int:  # pragma: no cover - compiled
         x >>= 1
         d += 1
     return d
+
+
+@njit(cache=True, inline="always")
+def _record_placement(ops: I64, c: Int, d: Int) -> int:  # pragma: no cover - compiled
+    """Write an application that places digit ``d`` in cell ``c`` as ``ops[0]``; returns 1."""
+    ops[0, 0] = c
+    ops[0, 1] = d
+    ops[0, 2] = 1
+    return 1
+
+
+@njit(cache=True, inline="always")
+def _record_removals(ops: I64, nops: int, c: Int, bits: Int) -> int:  # pragma: no cover
+    """Append to ``ops`` the removal of every digit of ``bits`` from cell ``c``; returns
+    the new count of operations."""
+    while bits:
+        low = bits & -bits
+        ops[nops, 0] = c
+        ops[nops, 1] = low_digit(low)
+        ops[nops, 2] = 0
+        nops += 1
+        bits ^= low
+    return nops
 
 
 @njit(cache=True)
@@ -265,6 +303,35 @@ def _choose(n: Int, k: Int) -> int:  # pragma: no cover - compiled
     return r
 
 
+@njit(cache=True, inline="always")
+def _first_combo(idx: I64, k: Int, n: Int) -> int:  # pragma: no cover - compiled
+    """Start ``idx`` at the first k-combination of n (0, 1, ..., k-1); returns how
+    many combinations there are (each a possible application)."""
+    for i in range(k):
+        idx[i] = i
+    return _choose(np.int64(n), np.int64(k))
+
+
+@njit(cache=True, inline="always")
+def _chosen_union(bits: I64, index: I64, idx: I64, k: Int) -> np.int64:  # pragma: no cover
+    """The union of ``bits[index[idx[i]]]`` over the k chosen ``idx``."""
+    union = np.int64(0)
+    for i in range(k):
+        union |= bits[index[idx[i]]]
+    return union
+
+
+@njit(cache=True, inline="always")
+def _mark_chosen(
+    flags: NDArray[np.bool_], n: Int, index: I64, idx: I64, k: Int
+) -> None:  # pragma: no cover - compiled
+    """``flags[:n]`` False but at ``index[idx[i]]`` for the k chosen ``idx``."""
+    for i in range(n):
+        flags[i] = False
+    for i in range(k):
+        flags[index[idx[i]]] = True
+
+
 @njit(cache=True)
 def _next_combo(idx: I64, k: Int, n: Int) -> bool:  # pragma: no cover - compiled
     i = k - 1
@@ -278,6 +345,19 @@ def _next_combo(idx: I64, k: Int, n: Int) -> bool:  # pragma: no cover - compile
     return True
 
 
+@njit(cache=True, inline="always")
+def _hidden_digits(once: I64, cell_units: I64, c: Int) -> np.int64:  # pragma: no cover
+    """The digits that have one place in some unit of cell ``c`` (``once``: per unit,
+    the digits with one place, from :func:`unit_once`)."""
+    h = np.int64(0)
+    for j in range(cell_units.shape[1]):
+        u = cell_units[c, j]
+        if u < 0:
+            break
+        h |= once[u]
+    return h
+
+
 # ---------------------------------------------------------------------- strategies
 # Each enumerator returns (p, v, nops): the possible applications p as Appendix A
 # counts them, the number v of valid applications, and, when the valid application
@@ -285,9 +365,23 @@ def _next_combo(idx: I64, k: Int, n: Int) -> bool:  # pragma: no cover - compile
 
 
 @njit(cache=True)
-def _naked_single(
-    masks: I64, values: NDArray[np.int8], target: Int, ops: I64
+def _single(
+    masks: I64,
+    values: NDArray[np.int8],
+    units: I64,
+    cell_units: I64,
+    hidden: bool,
+    target: Int,
+    ops: I64,
 ) -> tuple[int, int, int]:  # pragma: no cover
+    """Naked singles (an empty cell with one candidate) or, with ``hidden``, hidden
+    singles (an empty cell holding a digit that has one place in one of its units).
+    Each empty cell is a possible application; a cell with one is a valid one,
+    which places its lowest such digit."""
+    once = np.empty(units.shape[0] if hidden else 0, dtype=np.int64)
+    if hidden:
+        union = np.empty(units.shape[0], dtype=np.int64)
+        unit_once(masks, values, units, once, union)
     p = 0
     v = 0
     nops = 0
@@ -295,43 +389,13 @@ def _naked_single(
         if values[c] == 0:
             p += 1
             m = masks[c]
-            if m != 0 and m & (m - 1) == 0:
+            if hidden:
+                digits = _hidden_digits(once, cell_units, c) & m
+            else:
+                digits = m if m != 0 and m & (m - 1) == 0 else np.int64(0)
+            if digits:
                 if v == target:
-                    ops[0, 0] = c
-                    ops[0, 1] = low_digit(m)
-                    ops[0, 2] = 1
-                    nops = 1
-                v += 1
-    return p, v, nops
-
-
-@njit(cache=True)
-def _hidden_single(
-    masks: I64, values: NDArray[np.int8], units: I64, cell_units: I64, target: Int, ops: I64
-) -> tuple[int, int, int]:  # pragma: no cover
-    nu = units.shape[0]
-    once = np.empty(nu, dtype=np.int64)
-    union = np.empty(nu, dtype=np.int64)
-    unit_once(masks, values, units, once, union)
-    p = 0
-    v = 0
-    nops = 0
-    for c in range(values.shape[0]):
-        if values[c] == 0:
-            p += 1
-            h = np.int64(0)
-            for j in range(cell_units.shape[1]):
-                u = cell_units[c, j]
-                if u < 0:
-                    break
-                h |= once[u]
-            h &= masks[c]
-            if h:
-                if v == target:
-                    ops[0, 0] = c
-                    ops[0, 1] = low_digit(h)
-                    ops[0, 2] = 1
-                    nops = 1
+                    nops = _record_placement(ops, c, low_digit(digits))
                 v += 1
     return p, v, nops
 
@@ -351,6 +415,7 @@ def _subset(
     empt = np.empty(w, dtype=np.int64)
     idx = np.empty(k, dtype=np.int64)
     insub = np.zeros(w, dtype=np.bool_)
+    at = np.arange(w)  # insub is by place in empt: index idx[i] itself
     for u in range(units.shape[0]):
         n = 0
         for j in range(w):
@@ -359,17 +424,12 @@ def _subset(
                 n += 1
         if n < k:
             continue
-        p += _choose(np.int64(n), np.int64(k))
-        for i in range(k):
-            idx[i] = i
+        p += _first_combo(idx, k, n)
         while True:
             hit = False
             gone = np.int64(0)  # the digits that go, from the cells with insub[i] == hidden
             if hidden:
-                for i in range(n):
-                    insub[i] = False
-                for i in range(k):
-                    insub[idx[i]] = True
+                _mark_chosen(insub, n, at, idx, k)
                 other = np.int64(0)
                 sub = np.int64(0)
                 for i in range(n):
@@ -390,14 +450,9 @@ def _subset(
                     hit = ok and extra
                 gone = ~dd
             else:
-                un = np.int64(0)
-                for i in range(k):
-                    un |= masks[empt[idx[i]]]
+                un = _chosen_union(masks, empt, idx, k)
                 if popcount(un) == k:
-                    for i in range(n):
-                        insub[i] = False
-                    for i in range(k):
-                        insub[idx[i]] = True
+                    _mark_chosen(insub, n, at, idx, k)
                     for i in range(n):
                         if not insub[i] and masks[empt[i]] & un:
                             hit = True
@@ -407,14 +462,7 @@ def _subset(
                 if v == target:
                     for i in range(n):
                         if insub[i] == hidden:
-                            b = masks[empt[i]] & gone
-                            while b:
-                                low = b & -b
-                                ops[nops, 0] = empt[i]
-                                ops[nops, 1] = low_digit(low)
-                                ops[nops, 2] = 0
-                                nops += 1
-                                b ^= low
+                            nops = _record_removals(ops, nops, empt[i], masks[empt[i]] & gone)
                 v += 1
             if not _next_combo(idx, np.int64(k), np.int64(n)):
                 break
@@ -430,6 +478,17 @@ def _in_unit(cell_units: I64, c: int, u: int) -> bool:  # pragma: no cover - com
         if x == u:
             return True
     return False
+
+
+@njit(cache=True, inline="always")
+def _outside(
+    masks: I64, values: NDArray[np.int8], units: I64, cell_units: I64, u: int, j: int, other: int
+) -> np.int64:  # pragma: no cover - compiled
+    """The candidates of the ``j``-th cell of unit ``u`` when it is empty and not in
+    unit ``other`` (the rest of a line or box outside an intersection), else 0."""
+    c = units[u, j]
+    outside = values[c] == 0 and not _in_unit(cell_units, c, other)
+    return np.int64(masks[c]) if outside else np.int64(0)
 
 
 @njit(cache=True)
@@ -467,38 +526,18 @@ def _locked_candidates(
         line_rest = np.int64(0)
         box_rest = np.int64(0)
         for j in range(w):
-            c = units[line, j]
-            if values[c] == 0 and not _in_unit(cell_units, c, box):
-                line_rest |= masks[c]
-            c = units[box, j]
-            if values[c] == 0 and not _in_unit(cell_units, c, line):
-                box_rest |= masks[c]
+            line_rest |= _outside(masks, values, units, cell_units, line, j, box)
+            box_rest |= _outside(masks, values, units, cell_units, box, j, line)
         pointing = ini & ~box_rest & line_rest  # digit only in the intersection within the box
         claiming = ini & ~line_rest & box_rest  # digit only in the intersection within the line
         if pointing == 0 and claiming == 0:
             continue
         if v == target:
             for j in range(w):
-                c = units[line, j]
-                if values[c] == 0 and not _in_unit(cell_units, c, box):
-                    b = masks[c] & pointing
-                    while b:
-                        low = b & -b
-                        ops[nops, 0] = c
-                        ops[nops, 1] = low_digit(low)
-                        ops[nops, 2] = 0
-                        nops += 1
-                        b ^= low
-                c = units[box, j]
-                if values[c] == 0 and not _in_unit(cell_units, c, line):
-                    b = masks[c] & claiming
-                    while b:
-                        low = b & -b
-                        ops[nops, 0] = c
-                        ops[nops, 1] = low_digit(low)
-                        ops[nops, 2] = 0
-                        nops += 1
-                        b ^= low
+                gone = _outside(masks, values, units, cell_units, line, j, box) & pointing
+                nops = _record_removals(ops, nops, units[line, j], gone)
+                gone = _outside(masks, values, units, cell_units, box, j, line) & claiming
+                nops = _record_removals(ops, nops, units[box, j], gone)
         v += 1
     return p, v, nops
 
@@ -532,18 +571,11 @@ def _fish(
                     nb += 1
             if nb < k:
                 continue
-            p += _choose(np.int64(nb), np.int64(k))
-            for i in range(k):
-                idx[i] = i
+            p += _first_combo(idx, k, nb)
             while True:
-                cover = np.int64(0)
-                for i in range(k):
-                    cover |= pos[base[idx[i]]]
+                cover = _chosen_union(pos, base, idx, k)
                 if popcount(cover) == k:
-                    for a in range(n):
-                        inset[a] = False
-                    for i in range(k):
-                        inset[base[idx[i]]] = True
+                    _mark_chosen(inset, n, base, idx, k)
                     found = False
                     for a in range(n):
                         if not inset[a] and pos[a] & cover:
@@ -557,10 +589,8 @@ def _fish(
                                     while b2:
                                         low = b2 & -b2
                                         b = low_digit(low) - 1
-                                        ops[nops, 0] = a * n + b if orient == 0 else b * n + a
-                                        ops[nops, 1] = d
-                                        ops[nops, 2] = 0
-                                        nops += 1
+                                        c = a * n + b if orient == 0 else b * n + a
+                                        nops = _record_removals(ops, nops, c, bit)
                                         b2 ^= low
                         v += 1
                 if not _next_combo(idx, np.int64(k), np.int64(nb)):
@@ -606,30 +636,18 @@ def _backtracking(
                 break
         if result:
             if v == target:
-                ops[0, 0] = c
-                ops[0, 1] = result
-                ops[0, 2] = 1
-                nops = 1
+                nops = _record_placement(ops, c, result)
             v += 1
     return p, v, nops
 
 
 @njit(cache=True)
 def enumerate_strategy(
-    s: int,
-    masks: I64,
-    values: NDArray[np.int8],
-    units: I64,
-    cell_units: I64,
-    peers: I64,
-    inter_cells: I64,
-    inter_line: I64,
-    inter_box: I64,
-    n: Int,
-    target: Int,
-    ops: I64,
+    s: int, masks: I64, values: NDArray[np.int8], scan: Scan, n: Int, target: Int, ops: I64
 ) -> tuple[int, int, int]:  # pragma: no cover - compiled
     """Dispatch to the enumerator of strategy ``s``: returns ``(p, v, nops)``.
+
+    ``scan`` is :attr:`Tables.scan`; ``target`` -1 counts the applications only.
 
     One call site per enumerator, with the subset size read from
     :data:`_SUBSET_SIZE`: numba compiles a callee once per literal argument
@@ -638,10 +656,9 @@ def enumerate_strategy(
     this function and again in every kernel that calls it. Seconds each, on a
     machine's first run.
     """
-    if s == 0:
-        return _naked_single(masks, values, target, ops)
-    if s == 1:
-        return _hidden_single(masks, values, units, cell_units, target, ops)
+    units, cell_units, peers, inter_cells, inter_line, inter_box = scan
+    if s <= 1:  # naked, hidden single
+        return _single(masks, values, units, cell_units, s == 1, target, ops)
     if s == 4:
         return _locked_candidates(
             masks, values, units, cell_units, inter_cells, inter_line, inter_box, target, ops
@@ -656,16 +673,30 @@ def enumerate_strategy(
 
 
 @njit(cache=True)
+def _reveal(
+    masks: I64,
+    values: NDArray[np.int8],
+    peers: I64,
+    solution: NDArray[np.int8],
+    st: NDArray[np.uint64],
+    empty: Int,
+) -> None:  # pragma: no cover - compiled
+    """Place the solution's digit in an empty cell drawn uniformly (one of ``empty``)."""
+    k = rng_below(st, np.int64(empty))
+    for c in range(values.shape[0]):
+        if values[c] == 0:
+            if k == 0:
+                place(masks, values, peers, c, np.int64(solution[c]))
+                return
+            k -= 1
+
+
+@njit(cache=True)
 def hsolve_runs(
     masks0: I64,
     values0: NDArray[np.int8],
     solution: NDArray[np.int8],
-    units: I64,
-    cell_units: I64,
-    peers: I64,
-    inter_cells: I64,
-    inter_line: I64,
-    inter_box: I64,
+    scan: Scan,
     n: int,
     max_tier: int,
     seeds: NDArray[np.uint64],
@@ -680,6 +711,7 @@ def hsolve_runs(
     the search restarts at tier 0. When no tier up to ``max_tier`` applies, a
     cell of ``solution`` (if given: non-zero) is revealed and counted in ``stuck``.
     """
+    peers = scan[2]
     ncells = values0.shape[0]
     ops = np.empty((ncells * n + ncells, 3), dtype=np.int64)
     tier_start = np.array([0, 2, 5, 8, 11, 12, 13], dtype=np.int64)
@@ -707,20 +739,7 @@ def hsolve_runs(
                 pt = 0
                 vt = 0
                 for s in range(tier_start[t], tier_start[t + 1]):
-                    p, v, _ = enumerate_strategy(
-                        s,
-                        masks,
-                        values,
-                        units,
-                        cell_units,
-                        peers,
-                        inter_cells,
-                        inter_line,
-                        inter_box,
-                        n,
-                        np.int64(-1),
-                        ops,
-                    )
+                    p, v, _ = enumerate_strategy(s, masks, values, scan, n, np.int64(-1), ops)
                     vs[s] = v
                     pt += p
                     vt += v
@@ -729,20 +748,7 @@ def hsolve_runs(
                     k = rng_below(st, np.int64(vt))
                     for s in range(tier_start[t], tier_start[t + 1]):
                         if k < vs[s]:
-                            _, _, nops = enumerate_strategy(
-                                s,
-                                masks,
-                                values,
-                                units,
-                                cell_units,
-                                peers,
-                                inter_cells,
-                                inter_line,
-                                inter_box,
-                                n,
-                                k,
-                                ops,
-                            )
+                            _, _, nops = enumerate_strategy(s, masks, values, scan, n, k, ops)
                             apply_ops(masks, values, peers, ops, nops)
                             counts[r, s] += 1
                             break
@@ -752,13 +758,7 @@ def hsolve_runs(
             if not applied:
                 if not has_solution:
                     break
-                k = rng_below(st, np.int64(empty))
-                for c in range(ncells):
-                    if values[c] == 0:
-                        if k == 0:
-                            place(masks, values, peers, c, np.int64(solution[c]))
-                            break
-                        k -= 1
+                _reveal(masks, values, peers, solution, st, empty)
                 nstuck += 1
         scores[r] = d
         stuck[r] = nstuck
@@ -836,13 +836,7 @@ def oracle_runs(
                 empty = count_empty(values)
                 if empty == 0:
                     break
-                k = rng_below(st, np.int64(empty))
-                for c in range(ncells):
-                    if values[c] == 0:
-                        if k == 0:
-                            place(masks, values, peers, c, np.int64(solution[c]))
-                            break
-                        k -= 1
+                _reveal(masks, values, peers, solution, st, empty)
                 oracle += 1
         out[r, 0] = naked
         out[r, 1] = hidden
@@ -887,13 +881,7 @@ def sisus_singles(
                     cand[c] = m
                     total += 1
                 else:
-                    h = np.int64(0)
-                    for j in range(cell_units.shape[1]):
-                        u = cell_units[c, j]
-                        if u < 0:
-                            break
-                        h |= once[u]
-                    h &= m
+                    h = _hidden_digits(once, cell_units, c) & m
                     if h:
                         cand[c] = h
                         total += popcount(h)

@@ -9,17 +9,17 @@ cross-check them on the shared data sets.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from types import TracebackType
 
 import numpy as np
 from numpy.typing import NDArray
 
+from csp_sudoku.core.closing import Closing
 from csp_sudoku.core.geometry import Geometry
 
 Cells = NDArray[np.int8]
 
 
-class Backend(ABC):
+class Backend(Closing, ABC):
     """A solution counter for Sudoku geometries.
 
     Subclasses implement :meth:`solutions`; the rest has working defaults that
@@ -83,16 +83,5 @@ class Backend(ABC):
             (self.count(row, geometry, limit) for row in arr), dtype=np.int64, count=arr.shape[0]
         )
 
-    def close(self) -> None:  # noqa: B027 - an optional hook, not abstract
+    def close(self) -> None:
         """Free native resources (no-op by default)."""
-
-    def __enter__(self) -> Backend:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()

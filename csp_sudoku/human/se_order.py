@@ -125,9 +125,9 @@ def length_bonus(complexity: int) -> float:
     The steps come each time ``complexity - 2`` passes 4, 6, 8, 12, 16, 24,
     32, 48, ...: about 0.2 per doubling of the chain.
     """
-    from csp_sudoku._kernels.se_chains import length_steps
+    from csp_sudoku._kernels.se_chains import length_tenths
 
-    return 0.1 * int(length_steps(int(complexity)))
+    return 0.1 * int(length_tenths(int(complexity)))
 
 
 # --------------------------------------------------------------------------- tables
@@ -366,10 +366,10 @@ def _static_chains(state: CandidateState) -> SeStep | None:
     X-chains and forcing chains; the easiest hint, then the least complex, as
     SE sorts them (X before Y before XY among equals)."""
     from csp_sudoku._kernels.se_chains import (
-        length_steps,
-        static_cycles,
-        static_forcing,
-        static_path,
+        continuous_loops,
+        forcing_chain,
+        forcing_chains,
+        length_tenths,
     )
 
     g = state.geometry
@@ -396,7 +396,7 @@ def _static_chains(state: CandidateState) -> SeStep | None:
             (True, True, "forcing chain", 4, "Bidirectional Cycle"),
         )
     ):
-        static_cycles(
+        continuous_loops(
             alive,
             t.column_candidates,
             lay.corder,
@@ -415,23 +415,23 @@ def _static_chains(state: CandidateState) -> SeStep | None:
                 (int(c), int(d) + 1)
                 for c, d in zip(cells[:ne].tolist(), digits[:ne].tolist(), strict=True)
             )
-            tenths = _tenths(SE_CHAIN_BASE[family]) + int(length_steps(comp))
+            tenths = _tenths(SE_CHAIN_BASE[family]) + int(length_tenths(comp))
             offer((tenths, comp, key, group, -1), SeStep(name, tenths / 10, (), removed, comp))
         if not xr:
             continue
         elim = np.empty(ncand, dtype=np.int32)
         place = np.empty(ncand, dtype=np.int32)
-        static_forcing(alive, t.column_candidates, lay.corder, lay.ncellcols, yr, elim, place)
+        forcing_chains(alive, t.column_candidates, lay.corder, lay.ncellcols, yr, elim, place)
         chain_family = "forcing chain" if yr else "forcing X-chain"
         for k in np.flatnonzero((elim >= 0) | (place >= 0)).tolist():
             for comp, on in ((int(elim[k]), False), (int(place[k]), True)):
                 if comp < 0:
                     continue
-                tenths = _tenths(SE_CHAIN_BASE[chain_family]) + int(length_steps(comp))
+                tenths = _tenths(SE_CHAIN_BASE[chain_family]) + int(length_tenths(comp))
                 if best is not None and (tenths, comp) > best[0][:2]:
                     continue
                 lits = np.empty(comp, dtype=np.int32)
-                m = static_path(
+                m = forcing_chain(
                     alive, t.column_candidates, lay.corder, lay.ncellcols, yr, k, int(on), lits
                 )
                 chain = tuple(((x % ncand) // n, x % n + 1, x < ncand) for x in lits[:m].tolist())
@@ -458,14 +458,14 @@ def _premises(alive: NDArray[np.int8], with_off: bool) -> NDArray[np.int32]:
 def _propagate(
     state: CandidateState, premises: NDArray[np.int32], dynamic: bool, yrule: bool
 ) -> tuple[NDArray[np.int32], NDArray[np.int32]]:
-    from csp_sudoku._kernels.se_chains import propagate_many
+    from csp_sudoku._kernels.se_chains import implication_nets
 
     lay = _layout(state.geometry)
     t = tables(state.geometry)
     alive = _alive8(state)
     anc = np.empty((premises.size, 2 * alive.size), dtype=np.int32)
     absurd = np.empty(premises.size, dtype=np.int32)
-    propagate_many(
+    implication_nets(
         alive, t.column_candidates, lay.corder, lay.ncellcols, premises, dynamic, yrule, anc, absurd
     )
     return anc, absurd
@@ -473,7 +473,7 @@ def _propagate(
 
 def _nishio(state: CandidateState) -> SeStep | None:
     """SE's Nishio forcing chains (7.5): dynamic chains on one digit that contradict."""
-    from csp_sudoku._kernels.se_chains import length_steps
+    from csp_sudoku._kernels.se_chains import length_tenths
 
     alive = _alive8(state)
     prem = _premises(alive, True)
@@ -486,10 +486,12 @@ def _nishio(state: CandidateState) -> SeStep | None:
     lit = int(prem[i])
     ncand = alive.size
     placed, removed = _conclusion(state.geometry.size, lit % ncand, lit >= ncand)
-    tenths = _tenths(SE_CHAIN_BASE["Nishio"]) + int(length_steps(comp))
+    tenths = _tenths(SE_CHAIN_BASE["Nishio"]) + int(length_tenths(comp))
     return _commit(state, SeStep("Nishio Forcing Chains", tenths / 10, placed, removed, comp))
 
 
+#: The kinds of csp_sudoku._kernels.se_chains.best_net_conclusion (DOUBLE, CELL, REGION,
+#: CONTRADICTION; not imported here, so that numba loads only when a chain is searched).
 _MULTIPLE_NAMES = {
     1: "Double Forcing Chains",
     5: "Cell Forcing Chains",
@@ -501,8 +503,8 @@ _MULTIPLE_NAMES = {
 def _multiple(state: CandidateState, dynamic: bool) -> SeStep | None:
     """SE's cell and region forcing chains (8.0 static, 8.5 dynamic, with the
     dynamic contradiction and double forcing chains): the easiest hint of the
-    family (:func:`csp_sudoku._kernels.se_chains.best_multiple`), applied."""
-    from csp_sudoku._kernels.se_chains import best_multiple
+    family (:func:`csp_sudoku._kernels.se_chains.best_net_conclusion`), applied."""
+    from csp_sudoku._kernels.se_chains import best_net_conclusion
 
     g = state.geometry
     t = tables(g)
@@ -519,7 +521,7 @@ def _multiple(state: CandidateState, dynamic: bool) -> SeStep | None:
         row_off[prem[1::2] - ncand] = np.arange(1, prem.size, 2)
     base = _tenths(SE_CHAIN_BASE["dynamic" if dynamic else "multiple"])
     best = np.empty(5, dtype=np.int64)
-    best_multiple(
+    best_net_conclusion(
         alive,
         t.column_candidates,
         lay.ncellcols,

@@ -44,11 +44,11 @@ import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from types import TracebackType
 from typing import IO, TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from csp_sudoku.core.closing import Closing
 from csp_sudoku.core.errors import ArgumentError, NotUniqueError, ParseError
 from csp_sudoku.core.errors import BankError as BankError
 from csp_sudoku.core.geometry import Geometry
@@ -426,7 +426,7 @@ def dedup_key(puzzle: Puzzle) -> str:
     return f"{shape}:{puzzle.to_line()}"
 
 
-class PuzzleBank:
+class PuzzleBank(Closing):
     """A SQLite puzzle bank (one file, no server); a context manager.
 
     Args:
@@ -548,17 +548,6 @@ class PuzzleBank:
     def close(self) -> None:
         """Close the database."""
         self._db.close()
-
-    def __enter__(self) -> PuzzleBank:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __len__(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM puzzles").fetchone()[0])
