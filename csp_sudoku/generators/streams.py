@@ -22,7 +22,9 @@ from __future__ import annotations
 import os
 import pickle
 import queue as queue_mod
+import time
 import uuid
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from contextlib import ExitStack
@@ -42,20 +44,35 @@ class Channel:
     ``distributed.Queue`` and ``distributed.Event``: both pickle by reference.
     """
 
-    def __init__(self, queue: Any, event: Any) -> None:
+    def __init__(self, queue: Any, event: Any, batched: bool = False) -> None:
         self.queue = queue
         self.event = event
+        #: a Dask queue: read what is there (``get(batch=True)``), never wait in
+        #: ``get`` (its scheduler logs an error for every wait that times out)
+        self.batched = batched
+        self.pending: deque[tuple[Any, ...]] = deque()
 
     def put(self, *message: Any) -> None:
         """Send ``message`` (a tuple whose first field names its kind) to the caller."""
         self.queue.put(pickle.dumps(message))
 
     def stopped(self) -> bool:
-        """True once the caller has stopped reading: the task may end at once."""
-        return bool(self.event.is_set())
+        """True once the caller has stopped reading (or is gone): the task may end at once."""
+        try:
+            return bool(self.event.is_set())
+        except Exception:  # the caller's end is closed (its manager shut down, the client gone)
+            return True
 
     def receive(self, timeout: float) -> tuple[Any, ...] | None:
         """The next message, or None when none came within ``timeout`` seconds."""
+        if not self.pending and self.batched:
+            self.pending.extend(pickle.loads(data) for data in self.queue.get(batch=True))
+            if not self.pending:
+                time.sleep(timeout)
+        if self.pending:
+            return self.pending.popleft()
+        if self.batched:
+            return None
         try:
             data = self.queue.get(timeout=timeout)
         except (queue_mod.Empty, TimeoutError):
@@ -77,7 +94,7 @@ def _open(executor: Any, tasks: int, stack: ExitStack) -> tuple[Any, Channel]:
         dq = Queue(f"{name}-q", client=executor)  # type: ignore[no-untyped-call,unused-ignore]
         stack.callback(dq.close)
         stop = Event(f"{name}-stop", client=executor)  # type: ignore[no-untyped-call,unused-ignore]
-        return DaskSubmitter(executor), Channel(dq, stop)
+        return DaskSubmitter(executor), Channel(dq, stop, batched=True)
     from multiprocessing.managers import SyncManager
 
     manager = SyncManager()
