@@ -26,12 +26,12 @@ import time
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import ExitStack
 from typing import Any
 
-from csp_sudoku.core.errors import BatchError
-from csp_sudoku.core.parallel import DaskSubmitter, exit_with_parent
+# _result: a task's result, a worker process that died being a BatchError
+from csp_sudoku.core.parallel import DaskSubmitter, _result, exit_with_parent
 
 __all__ = ["Channel", "round_robin"]
 
@@ -106,16 +106,6 @@ def _open(executor: Any, tasks: int, stack: ExitStack) -> tuple[Any, Channel]:
         stack.callback(pool.shutdown, wait=False, cancel_futures=True)
         executor = pool
     return executor, channel
-
-
-def _result(future: Any) -> Any:
-    """A task's result; a worker process that died is a :class:`BatchError`."""
-    try:
-        return future.result()
-    except BrokenExecutor as err:
-        raise BatchError(
-            "a worker process died before finishing its task (killed, or out of memory?)"
-        ) from err
 
 
 def round_robin(
