@@ -27,7 +27,17 @@ same puzzle again. With ``jobs > 1`` (or an ``executor``: a
 run through :func:`csp_sudoku.core.parallel.ordered_map`; the output order and content
 do not depend on where they run. Since puzzle ``i`` depends on ``seed`` and
 ``i`` alone, ``generate(count, seed=s, start=k)`` yields exactly puzzles
-``k .. count - 1`` of ``generate(count, seed=s)``: how an interrupted run resumes.
+``k .. count - 1`` of ``generate(count, seed=s)``: how an interrupted run resumes
+(``done=`` hands over the puzzles it wrote, which no output then repeats).
+
+Annealing (``method="anneal"``, and ``auto`` for the hard targets) runs chains
+instead of streams: one per job (:func:`anneal_chains`), seeded by
+:func:`chain_seed`, in worker processes or on the executor, the puzzles
+streamed back in round-robin order of the chains as they are found
+(:mod:`csp_sudoku.generators.streams`); the same seed and the same ``jobs``
+give the same puzzles. A chain cannot be continued where an interrupted run
+left it, so ``start=k`` runs new chains (seeded from ``seed`` and ``k``) for the
+puzzles left, avoiding ``done``.
 """
 
 from __future__ import annotations
@@ -102,7 +112,9 @@ class Generated:
     Attributes:
         puzzle: the puzzle.
         solution: its unique solution.
-        seed: the attempt seed: ``generate(1, seed=seed, <same options>)`` makes it again.
+        seed: the attempt seed: ``generate(1, seed=seed, <same options>)`` makes it again;
+            for ``method="anneal"``, the seed of the chain that found it (its first
+            puzzle is ``generate(1, seed=seed, ...)``'s).
         ratings: ratings by metric name (the target metric first).
         symmetry: the clue-pattern symmetry asked for.
         minimal: True when no single clue can be removed (checked on the
@@ -243,6 +255,8 @@ def generate(
         jobs: worker processes (results and order do not depend on it); with
             an ``executor``, how many streams are kept in flight (1 or less:
             chosen from the executor, e.g. twice a Dask cluster's threads).
+            Annealing runs one chain per job, here or on the executor: the
+            puzzles depend on ``seed`` and ``jobs``, not on where chains run.
         executor: run the streams on this ``concurrent.futures.Executor`` or
             ``dask.distributed.Client`` instead of a private process pool (see
             :func:`csp_sudoku.core.parallel.ordered_map`).
@@ -262,7 +276,9 @@ def generate(
             (each; see :mod:`~csp_sudoku.generators.techniques`).
         exclude_technique: technique names its SE path must not use.
         progress: called now and then (``method="anneal"``) with a dict of
-            ``found``, ``steps``, ``rated``, ``best`` (score) and ``elapsed``.
+            ``found``, ``steps``, ``rated``, ``restarts``, ``best`` (score) and
+            ``elapsed`` (with several chains: summed, the best of all, while
+            the workers run).
 
     Yields:
         :class:`Generated`, in order.
