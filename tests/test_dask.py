@@ -113,15 +113,15 @@ def test_anneal_chains_on_dask_give_the_local_puzzles(cluster: LocalCluster) -> 
         assert count_solutions([0 if c == "." else int(c) for c in p], limit=2) == 1
 
 
-def test_cli_anneal_on_a_local_scheduler(tmp_path: Path) -> None:
-    """``--scheduler local:2`` runs the chains on a cluster of its own: the --jobs 2 rows."""
+def test_cli_anneal_on_a_scheduler_address(cluster: LocalCluster, tmp_path: Path) -> None:
+    """``--scheduler ADDRESS`` runs the chains on the cluster: the local --jobs 2 rows."""
     import json
 
     argv = ["generate", "-n", "3", "--method", "anneal", "--metric", "se", "--score-min", "3"]
     argv += ["--seed", "9", "--jobs", "2", "--format", "jsonl", "-q"]
     local, remote = tmp_path / "local.jsonl", tmp_path / "dask.jsonl"
     assert main([*argv, "-o", str(local)]) == 0
-    assert main([*argv, "-o", str(remote), "--scheduler", "local:2"]) == 0
+    assert main([*argv, "-o", str(remote), "--scheduler", cluster.scheduler_address]) == 0
 
     def rows(path: Path) -> list[dict[str, object]]:
         lines = path.read_text().splitlines()

@@ -7,7 +7,9 @@ then. :func:`round_robin` runs a few such tasks at once (a private process
 pool, any ``concurrent.futures`` executor, or a ``dask.distributed.Client``)
 and gives each a :class:`Channel`: the task puts every item on it as soon as
 it has one (and progress reports), and looks now and then whether the caller
-has stopped reading.
+has stopped reading. Locally the channel is a ``multiprocessing`` manager's
+queue; on Dask, events the worker logs under a topic that the client
+subscribes to.
 
 The order of the items does not depend on timing: round ``r`` takes item ``r``
 of task 0, then of task 1, ..., so an item is yielded as soon as every item
@@ -37,24 +39,29 @@ __all__ = ["Channel", "round_robin"]
 
 
 class Channel:
-    """From the tasks to the caller: a message queue and a stop flag (picklable).
+    """From the tasks to the caller: messages and a stop flag (picklable: one goes to each task).
 
-    Messages go as pickled bytes (a Dask queue carries only msgpack-able data).
-    ``queue`` and ``event`` are a ``multiprocessing`` manager's proxies or a
-    ``distributed.Queue`` and ``distributed.Event``: both pickle by reference.
+    Messages go as pickled bytes: on a ``multiprocessing`` manager's queue
+    (``queue``, a proxy), or with a Dask client as events of ``topic`` that the
+    worker logs (``Worker.log_event``) and the client is sent as they come
+    (``Client.subscribe_topic``: no polling of the scheduler, nothing kept
+    there for long). ``event`` is a manager's or a ``distributed.Event``.
     """
 
-    def __init__(self, queue: Any, event: Any, batched: bool = False) -> None:
-        self.queue = queue
+    def __init__(self, event: Any, queue: Any = None, topic: str | None = None) -> None:
         self.event = event
-        #: a Dask queue: read what is there (``get(batch=True)``), never wait in
-        #: ``get`` (its scheduler logs an error for every wait that times out)
-        self.batched = batched
-        self.pending: deque[tuple[Any, ...]] = deque()
+        self.queue = queue
+        self.topic = topic
 
     def put(self, *message: Any) -> None:
         """Send ``message`` (a tuple whose first field names its kind) to the caller."""
-        self.queue.put(pickle.dumps(message))
+        data = pickle.dumps(message)
+        if self.topic is None:
+            self.queue.put(data)
+        else:
+            from distributed import get_worker
+
+            get_worker().log_event(self.topic, {"message": data})
 
     def stopped(self) -> bool:
         """True once the caller has stopped reading (or is gone): the task may end at once."""
@@ -63,49 +70,63 @@ class Channel:
         except Exception:  # the caller's end is closed (its manager shut down, the client gone)
             return True
 
-    def receive(self, timeout: float) -> tuple[Any, ...] | None:
-        """The next message, or None when none came within ``timeout`` seconds."""
-        if not self.pending and self.batched:
-            self.pending.extend(pickle.loads(data) for data in self.queue.get(batch=True))
-            if not self.pending:
-                time.sleep(timeout)
-        if self.pending:
-            return self.pending.popleft()
-        if self.batched:
-            return None
-        try:
-            data = self.queue.get(timeout=timeout)
-        except (queue_mod.Empty, TimeoutError):
-            return None
-        message: tuple[Any, ...] = pickle.loads(data)
-        return message
+
+#: Reads the next message a task sent, waiting at most the given seconds; None if none came.
+Receive = Callable[[float], "tuple[Any, ...] | None"]
 
 
 def _is_dask(executor: Any) -> bool:
     return type(executor).__module__.startswith("distributed") and hasattr(executor, "nthreads")
 
 
-def _open(executor: Any, tasks: int, stack: ExitStack) -> tuple[Any, Channel]:
-    """The submitter and the channel for ``executor`` (None: a private process pool)."""
+def _from_queue(q: Any) -> Receive:
+    def receive(timeout: float) -> tuple[Any, ...] | None:
+        try:
+            data = q.get(timeout=timeout)
+        except (queue_mod.Empty, TimeoutError):
+            return None
+        message: tuple[Any, ...] = pickle.loads(data)
+        return message
+
+    return receive
+
+
+def _from_topic(client: Any, topic: str, stack: ExitStack) -> Receive:
+    inbox: deque[bytes] = deque()  # filled by the client's thread, read by this one
+    client.subscribe_topic(topic, lambda event: inbox.append(event[1]["message"]))
+    stack.callback(client.unsubscribe_topic, topic)
+
+    def receive(timeout: float) -> tuple[Any, ...] | None:
+        if not inbox:
+            time.sleep(timeout)
+            if not inbox:
+                return None
+        message: tuple[Any, ...] = pickle.loads(inbox.popleft())
+        return message
+
+    return receive
+
+
+def _open(executor: Any, tasks: int, stack: ExitStack) -> tuple[Any, Channel, Receive]:
+    """The submitter, the channel and its reader for ``executor`` (None: a private pool)."""
     if _is_dask(executor):
-        from distributed import Event, Queue
+        from distributed import Event
 
         name = f"csp-sudoku-{uuid.uuid4().hex}"
-        dq = Queue(f"{name}-q", client=executor)  # type: ignore[no-untyped-call,unused-ignore]
-        stack.callback(dq.close)
         stop = Event(f"{name}-stop", client=executor)  # type: ignore[no-untyped-call,unused-ignore]
-        return DaskSubmitter(executor), Channel(dq, stop, batched=True)
+        receive = _from_topic(executor, name, stack)
+        return DaskSubmitter(executor), Channel(stop, topic=name), receive
     from multiprocessing.managers import SyncManager
 
     manager = SyncManager()
     manager.start(exit_with_parent, (os.getpid(),))  # ends with this process, even on kill -9
     stack.callback(manager.shutdown)
-    channel = Channel(manager.Queue(), manager.Event())
+    channel = Channel(manager.Event(), queue=manager.Queue())
     if executor is None:
         pool = ProcessPoolExecutor(tasks, initializer=exit_with_parent, initargs=(os.getpid(),))
         stack.callback(pool.shutdown, wait=False, cancel_futures=True)
         executor = pool
-    return executor, channel
+    return executor, channel, _from_queue(channel.queue)
 
 
 def round_robin(
@@ -145,7 +166,7 @@ def round_robin(
     got: list[dict[int, Any]] = [{} for _ in tasks]
     done: list[int | None] = [None] * len(tasks)
     with ExitStack() as stack:
-        pool, channel = _open(executor, len(tasks), stack)
+        pool, channel, receive = _open(executor, len(tasks), stack)
         futures = [pool.submit(fn, *task, w, channel) for w, task in enumerate(tasks)]
         stack.callback(lambda: [f.cancel() for f in futures])
         stack.callback(channel.event.set)  # first of all on the way out: the tasks stop
@@ -168,7 +189,7 @@ def round_robin(
             if done[w] is not None:  # ended with fewer: passed over from now on
                 pos += 1
                 continue
-            msg = channel.receive(poll)
+            msg = receive(poll)
             if msg is not None and msg[0] == "item":
                 got[msg[1]].setdefault(msg[2], msg[3])
             elif msg is not None and message is not None:
