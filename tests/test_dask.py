@@ -128,3 +128,32 @@ def test_cli_anneal_on_a_scheduler_address(cluster: LocalCluster, tmp_path: Path
         return [{k: v for k, v in json.loads(x).items() if k != "seconds"} for x in lines]
 
     assert rows(remote) == rows(local) and len(rows(local)) == 3
+
+
+def test_anneal_chain_of_a_killed_worker_runs_again_and_repeats_nothing(
+    cluster: LocalCluster,
+) -> None:
+    """A worker killed while its chain runs: Dask runs the chain again elsewhere (it
+    sends its puzzles again, from the first), and the run still equals the local one."""
+    import math
+
+    from csp_sudoku.generators import generate
+
+    def run(**kw: object) -> Iterator[str]:
+        got = generate(
+            12, score_range=(3.0, math.inf), metric="se", method="anneal", seed=4, jobs=2, **kw
+        )
+        return (g.puzzle.to_line() for g in got)
+
+    local = list(run())
+    with Client(cluster) as client:
+        pids = client.run(os.getpid)
+        got: list[str] = []
+        for line in run(executor=client):
+            got.append(line)
+            if len(got) == 1:
+                busy = [w for w, tasks in client.processing().items() if tasks]
+                victim = pids[busy[0]]
+                os.kill(victim, signal.SIGKILL)
+        assert victim not in client.run(os.getpid).values()  # the worker really died
+    assert got == local and len(set(got)) == 12

@@ -775,7 +775,7 @@ def _annealed(
     short = [False]  # a chain ended before its share: the budget ran out
     made: list[str] = []
 
-    def single(seed: int, n: int, o: _Options) -> Iterator[Generated]:
+    def single(seed: int, n: int, o: _Options) -> Generator[Generated, None, None]:
         for item in _anneal_chain(o, seed, deadline, n, progress):
             if isinstance(item, Generated):
                 n -= 1
@@ -784,7 +784,7 @@ def _annealed(
                 bests.append(item)
         short[0] = short[0] or n > 0
 
-    def parallel() -> Iterator[Generated]:
+    def parallel() -> Generator[Generated, None, None]:
         t0 = time.perf_counter()
         reports: dict[int, dict[str, Any]] = {}
         last = [0.0]
@@ -817,14 +817,17 @@ def _annealed(
     else:
         source = parallel()
     found = start
-    for g in source:
-        if nine and not seen.is_new(g.puzzle.cells):
-            continue  # two chains met the same puzzle: the first in the run's order is kept
-        if nine:
-            seen.add(g.puzzle.cells)
-        made.append(g.puzzle.to_line())
-        found += 1
-        yield g
+    try:
+        for g in source:
+            if nine and not seen.is_new(g.puzzle.cells):
+                continue  # two chains met the same puzzle: the first in the run's order is kept
+            if nine:
+                seen.add(g.puzzle.cells)
+            made.append(g.puzzle.to_line())
+            found += 1
+            yield g
+    finally:
+        source.close()  # stopped early: the chains are told to stop, the workers let go
     timed_out = deadline is not None and time.time() >= deadline
     if found < count and not short[0] and not timed_out:
         # every chain made its share, but some were copies of another chain's puzzles
