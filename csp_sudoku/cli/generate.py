@@ -302,7 +302,6 @@ def _read_done(path: str, args: argparse.Namespace, seed: int) -> _Done:
                 raise GenerateResumeError(
                     f"{path}:{n}: the earlier run used {name} {row[name]}, this one {want}"
                 )
-        stream = item_seed(seed, i)
         if chains is not None:
             if not chains.ok(i, row_seed):
                 raise GenerateResumeError(
@@ -310,16 +309,18 @@ def _read_done(path: str, args: argparse.Namespace, seed: int) -> _Done:
                     f"this run under --seed {seed} and --jobs {_jobs(args)}: the file was "
                     "written with another --seed, --jobs or --count (or other options)"
                 )
-        elif tried is not None:
-            ok = tried >= 1 and derive(stream, tried - 1) == row_seed
         else:
-            bound = args.attempts or _MAX_ATTEMPT_SEARCH
-            ok = any(derive(stream, j) == row_seed for j in range(bound))
-        if chains is None and not ok:
-            raise GenerateResumeError(
-                f"{path}:{n}: seed {row_seed} is not a seed of puzzle {i + 1} under --seed "
-                f"{seed}: the file was written with another --seed (or other options)"
-            )
+            stream = item_seed(seed, i)
+            if tried is not None:
+                ok = tried >= 1 and derive(stream, tried - 1) == row_seed
+            else:
+                bound = args.attempts or _MAX_ATTEMPT_SEARCH
+                ok = any(derive(stream, j) == row_seed for j in range(bound))
+            if not ok:
+                raise GenerateResumeError(
+                    f"{path}:{n}: seed {row_seed} is not a seed of puzzle {i + 1} under --seed "
+                    f"{seed}: the file was written with another --seed (or other options)"
+                )
         done.rows += 1
         done.puzzles.append(str(row["puzzle"]))
     return done
