@@ -194,6 +194,7 @@ class _Options:
     strict_minimal: bool = False
     require: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
+    #: the puzzles an interrupted part of the run wrote (annealing: every chain avoids them)
     known: tuple[str, ...] = ()
 
 
@@ -314,7 +315,6 @@ def generate(
         strict_minimal=strict_minimal,
         require=check_names(require_technique),
         exclude=check_names(exclude_technique),
-        known=tuple(done),
     )
     _check_metrics(opts)
     if opts.method == "auto" and _wants_search(opts):
@@ -323,7 +323,8 @@ def generate(
         keys_of_file(f)
     base = as_seed(seed)
     deadline = None if budget_seconds is None else time.time() + budget_seconds
-    if opts.method == "anneal":
+    if opts.method == "anneal":  # every chain avoids what was written
+        opts = replace(opts, known=tuple(done))
         yield from _annealed(
             opts, count, base, deadline, start, jobs, executor, progress, budget_seconds
         )
@@ -336,8 +337,9 @@ def generate(
     tasks = ((opts, item_seed(base, i), deadline) for i in range(start, count))
     results = ordered_map(_stream, tasks, jobs=window, executor=executor)
     nine = opts.geometry == Geometry.standard(9)
-    # the puzzles the interrupted part wrote were in the full run's set too
-    seen = KeySet(keys_of_lines(opts.known)) if nine else KeySet()
+    # the puzzles the interrupted part wrote were in the full run's set too (kept
+    # here: the streams' tasks do not carry them)
+    seen = KeySet(keys_of_lines(done)) if nine else KeySet()
     try:
         for i, res in enumerate(results, start=start):
             retry = 0
