@@ -89,3 +89,71 @@ def test_ordered_map_on_pool_and_dask(cluster: LocalCluster) -> None:
         gen = ordered_map(_square_sum, iter(tasks), jobs=2, executor=client)
         assert next(gen) == want[0]
         gen.close()  # stopping early cancels the rest
+
+
+def test_anneal_chains_on_dask_give_the_local_puzzles(cluster: LocalCluster) -> None:
+    """Annealing chains on the cluster (streamed back through a Dask queue): the same
+    seed and jobs give the local run's puzzles, in the same order."""
+    import math
+
+    from csp_sudoku.generators import generate
+    from tests.independent import count_solutions
+
+    def run(**kw: object) -> list[tuple[str, int]]:
+        got = generate(
+            5, score_range=(3.0, math.inf), metric="se", method="anneal", seed=6, jobs=2, **kw
+        )
+        return [(g.puzzle.to_line(), g.seed) for g in got]
+
+    local = run()
+    with Client(cluster) as client:
+        assert run(executor=client) == local
+    assert len({p for p, _ in local}) == 5
+    for p, _ in local:
+        assert count_solutions([0 if c == "." else int(c) for c in p], limit=2) == 1
+
+
+def test_cli_anneal_on_a_scheduler_address(cluster: LocalCluster, tmp_path: Path) -> None:
+    """``--scheduler ADDRESS`` runs the chains on the cluster: the local --jobs 2 rows."""
+    import json
+
+    argv = ["generate", "-n", "3", "--method", "anneal", "--metric", "se", "--score-min", "3"]
+    argv += ["--seed", "9", "--jobs", "2", "--format", "jsonl", "-q"]
+    local, remote = tmp_path / "local.jsonl", tmp_path / "dask.jsonl"
+    assert main([*argv, "-o", str(local)]) == 0
+    assert main([*argv, "-o", str(remote), "--scheduler", cluster.scheduler_address]) == 0
+
+    def rows(path: Path) -> list[dict[str, object]]:
+        lines = path.read_text().splitlines()
+        return [{k: v for k, v in json.loads(x).items() if k != "seconds"} for x in lines]
+
+    assert rows(remote) == rows(local) and len(rows(local)) == 3
+
+
+def test_anneal_chain_of_a_killed_worker_runs_again_and_repeats_nothing(
+    cluster: LocalCluster,
+) -> None:
+    """A worker killed while its chain runs: Dask runs the chain again elsewhere (it
+    sends its puzzles again, from the first), and the run still equals the local one."""
+    import math
+
+    from csp_sudoku.generators import generate
+
+    def run(**kw: object) -> Iterator[str]:
+        got = generate(
+            12, score_range=(3.0, math.inf), metric="se", method="anneal", seed=4, jobs=2, **kw
+        )
+        return (g.puzzle.to_line() for g in got)
+
+    local = list(run())
+    with Client(cluster) as client:
+        pids = client.run(os.getpid)
+        got: list[str] = []
+        for line in run(executor=client):
+            got.append(line)
+            if len(got) == 1:
+                busy = [w for w, tasks in client.processing().items() if tasks]
+                victim = pids[busy[0]]
+                os.kill(victim, signal.SIGKILL)
+        assert victim not in client.run(os.getpid).values()  # the worker really died
+    assert got == local and len(set(got)) == 12

@@ -191,6 +191,73 @@ def test_kill_9_then_resume_loses_and_repeats_nothing(tmp_path: Path, name: str)
     assert rows(cut) == rows(whole)
 
 
+def _kill_when(proc: object, path: Path, rows: int) -> None:
+    """SIGKILL ``proc`` once ``path`` holds ``rows`` complete lines (or it ended, or 120 s)."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    assert isinstance(proc, subprocess.Popen)
+    deadline = time.monotonic() + 120
+    while proc.poll() is None and time.monotonic() < deadline:
+        if path.exists() and path.read_bytes().count(b"\n") >= rows:
+            os.kill(proc.pid, signal.SIGKILL)
+            break
+        time.sleep(0.02)
+    proc.wait(timeout=60)
+    assert proc.returncode == -signal.SIGKILL, "the run ended before it could be killed"
+
+
+def test_kill_9_then_resume_an_annealing_run_loses_and_repeats_nothing(tmp_path: Path) -> None:
+    """An annealing run (two chains) killed after some rows, then resumed (twice, from
+    copies): the rows kept stay, the rest come from new chains, no puzzle twice (up to
+    isomorphism), every one unique (independent solver) and on target; a resumed part
+    depends on the seed and the rows kept alone (both resumes write the same)."""
+    import shutil
+    import subprocess
+    import sys
+
+    import csp_sudoku as cs
+    from csp_sudoku.generators.novelty import canonical_bytes
+    from csp_sudoku.generators.target import chain_seed
+    from tests.independent import count_solutions
+
+    count, seed = 24, 3
+    argv = ["generate", "-n", str(count), "--method", "anneal", "--metric", "se"]
+    argv += ["--score-min", "3", "--seed", str(seed), "--jobs", "2", "--format", "jsonl", "-q"]
+    base = [sys.executable, "-m", "csp_sudoku", *argv]
+    cut = tmp_path / "cut.jsonl"
+    proc = subprocess.Popen([*base, "-o", str(cut)])
+    _kill_when(proc, Path(f"{cut}{PARTIAL}"), 3)
+    assert not cut.exists()
+    again = tmp_path / "again.jsonl"
+    shutil.copy(Path(f"{cut}{PARTIAL}"), again)
+    kept = Path(f"{cut}{PARTIAL}").read_text(encoding="utf-8").splitlines(keepends=True)
+    kept = [x for x in kept if x.endswith("\n")]  # the last row may be cut short
+    assert len(kept) < count
+    for out in (cut, again):
+        done = subprocess.run([*base, "-o", str(out), "--resume"], timeout=600, check=False)
+        assert done.returncode == 0
+
+    def rows(path: Path) -> list[dict[str, object]]:  # timings differ from run to run
+        lines = path.read_text(encoding="utf-8").splitlines()
+        return [{k: v for k, v in json.loads(x).items() if k != "seconds"} for x in lines]
+
+    got = rows(cut)
+    assert got == rows(again)
+    assert len(got) == count
+    assert [json.loads(x)["puzzle"] for x in kept] == [r["puzzle"] for r in got[: len(kept)]]
+    puzzles = [cs.parse(str(r["puzzle"])) for r in got]
+    assert len({canonical_bytes(p.cells) for p in puzzles}) == count
+    resumed = {chain_seed(seed, len(kept), w) for w in range(3)}
+    assert all(r["seed"] in resumed for r in got[len(kept) :])
+    for p, r in zip(puzzles, got, strict=True):
+        assert count_solutions(p.cells, limit=2) == 1
+        ratings = r["ratings"]
+        assert isinstance(ratings, dict) and ratings["se"]["score"] >= 3
+
+
 def test_kill_9_then_bank_add_again_loses_and_repeats_nothing(tmp_path: Path) -> None:
     """A ``bank add`` killed mid-way, then run again: every puzzle once, as after one run."""
     import os

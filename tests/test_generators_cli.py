@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -111,3 +112,82 @@ def test_minimize(capsys: pytest.CaptureFixture[str]) -> None:
     verify(cs.parse(out), symmetry="rot90")
     assert main(["minimize", "." * 81]) == 1
     assert "only a unique puzzle" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "listed"),
+    [
+        (["--metric", "bogus", "--level", "hard"], "hsolve, rounds"),
+        (["--level", "nightmare", "--metric", "se"], "diabolical, extreme"),
+        (["--exclude-technique", "Telepathy"], "Hidden Single"),
+        (["--require-technique", "Telepathy", "--method", "anneal"], "X-Wing"),
+    ],
+)
+def test_unknown_names_are_exit_2_with_the_valid_ones(argv: list[str], listed: str) -> None:
+    from tests.helpers import run_cli
+
+    code, out, err = run_cli(["generate", "-n", "2", "--seed", "1", "-q", *argv])
+    assert code == 2 and out == ""
+    assert listed in err and repr(argv[1]) in err, err  # the bad name, then the good ones
+
+
+def test_avoid_that_cannot_be_read_is_exit_2_naming_file_and_reason(tmp_path: Path) -> None:
+    from tests.helpers import run_cli
+
+    broken = tmp_path / "broken.db"
+    broken.write_bytes(b"SQLite format 3\x00" + b"\x07" * 200)
+    for path, why in (
+        (tmp_path / "missing.txt", "No such file"),
+        (tmp_path, "Is a directory"),
+        (broken, "not a puzzle bank"),
+    ):
+        code, out, err = run_cli(["generate", "--avoid", str(path), "--seed", "1", "-q"])
+        assert code == 2 and out == ""
+        assert f"--avoid {path}" in err and why in err, err
+
+
+def test_avoid_a_bank_deletes_its_temporary_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bank given to --avoid is read into a temporary puzzle file: used, then deleted."""
+    import tempfile
+
+    from csp_sudoku.generators.novelty import canonical_bytes
+    from csp_sudoku.tools.bank import PuzzleBank
+    from tests.helpers import run_cli
+
+    argv = ["generate", "-n", "2", "--seed", "4", "--method", "random", "--format", "jsonl", "-q"]
+    code, out, _ = run_cli(argv)
+    assert code == 0
+    first = _rows(out)
+    db = tmp_path / "bank.db"
+    with PuzzleBank(db) as bank:
+        bank.add(cs.parse(str(first[0]["puzzle"])))
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    code, out, _ = run_cli([*argv, "--avoid", str(db)])
+    assert code == 0
+    again = _rows(out)
+    assert list(temp.iterdir()) == []  # the bank's puzzles were written here, and removed
+    banned = canonical_bytes(cs.parse(str(first[0]["puzzle"])).cells)
+    assert len(again) == 2
+    for r in again:
+        p = cs.parse(str(r["puzzle"]))
+        verify(p)
+        assert canonical_bytes(p.cells) != banned
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_anneal_budget_ends_with_exit_1_and_the_closest(jobs: str) -> None:
+    """An unreachable target: nothing written, exit 1, how close the best came; while
+    the chains run (in workers with --jobs 2) progress lines come on stderr."""
+    from tests.helpers import run_cli
+
+    argv = ["generate", "-n", "2", "--method", "anneal", "--metric", "se", "--seed", "1"]
+    argv += ["--score-min", "11.9", "--budget-seconds", "3", "--jobs", jobs]
+    code, out, err = run_cli(argv)
+    assert code == 1 and out == ""
+    assert "generated 0 of 2 puzzle(s) at score in [11.9, inf] of metric 'se'" in err
+    assert "the hardest puzzle met rated" in err
+    assert "csp-sudoku generate: found 0, " in err and "best so far" in err

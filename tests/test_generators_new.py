@@ -189,3 +189,44 @@ def test_anneal_jobs_same_seed_same_output() -> None:
     a = [g.puzzle.to_line() for g in _anneal(3, 8, jobs=2)]
     b = [g.puzzle.to_line() for g in _anneal(3, 8, jobs=2)]
     assert a == b and len(set(a)) == 3
+
+
+def test_anneal_resume_runs_new_chains_that_avoid_what_was_written() -> None:
+    from csp_sudoku.generators.target import chain_seed
+
+    first = _anneal(2, 8, jobs=2)
+    lines = [g.puzzle.to_line() for g in first]
+    rest = _anneal(4, 8, jobs=2, start=2, done=lines)
+    assert len(rest) == 2
+    assert {g.seed for g in rest} <= {chain_seed(8, 2, w) for w in range(3)}
+    keys = {canonical_key(g.puzzle) for g in [*first, *rest]}
+    assert len(keys) == 4  # nothing written before comes again
+    for g in rest:
+        assert count_solutions(g.puzzle.cells, limit=2) == 1
+    assert [g.puzzle.to_line() for g in _anneal(4, 8, jobs=2, start=2, done=lines)] == [
+        g.puzzle.to_line() for g in rest
+    ]  # a resumed part depends on the seed and what was written
+
+
+def test_resume_never_repeats_a_puzzle_of_the_file() -> None:
+    """Puzzle 1 of a run, handed in as written before, is not output again (a retry is)."""
+    p0, p1 = (g.puzzle.to_line() for g in generate(2, seed=12, method="random"))
+    (again,) = generate(2, seed=12, method="random", start=1, done=[p1])
+    assert canonical_key(again.puzzle) != canonical_key(cs.parse(p1))
+    assert count_solutions(again.puzzle.cells, limit=2) == 1
+    (same,) = generate(2, seed=12, method="random", start=1, done=[p0])
+    assert same.puzzle.to_line() == p1  # with the real file, what the whole run wrote
+
+
+def test_chains_that_meet_the_same_puzzles_are_topped_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two chains given one seed make the same puzzles: each is kept once, and one more
+    chain (seed ``chain_seed(seed, 0, 2)``) makes the rest, avoiding them all."""
+    import csp_sudoku.generators.target as target
+
+    real = target.chain_seed
+    monkeypatch.setattr(target, "chain_seed", lambda s, k, w: real(s, k, 0 if w < 2 else w))
+    got = _anneal(4, 8, jobs=2)
+    assert len(got) == 4 and len({canonical_key(g.puzzle) for g in got}) == 4
+    assert [g.seed for g in got] == [8, 8, real(8, 0, 2), real(8, 0, 2)]
+    for g in got:
+        assert count_solutions(g.puzzle.cells, limit=2) == 1

@@ -72,3 +72,43 @@ def test_resume_refuses_another_input_and_needs_output(
     assert main(["check", str(other), "-o", str(out), "--resume", "-q"]) == 2
     assert "not this input's output" in capsys.readouterr().err
     assert main(["check", str(src), "--resume"]) == 2
+
+
+@pytest.mark.parametrize("fmt", ["text", "csv"])
+def test_generate_anneal_resume_keeps_rows_and_refuses_another_seed(
+    tmp_path: Path, fmt: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An annealing run cut after two rows (the last cut short), resumed: the two rows
+    stay, the rest come from new chains, no puzzle twice; another --seed is refused."""
+    import csp_sudoku as cs
+    from csp_sudoku.generators.novelty import canonical_bytes
+    from tests.independent import count_solutions
+
+    argv = ["generate", "-n", "4", "--method", "anneal", "--metric", "se", "--score-min", "3"]
+    argv += ["--format", fmt, "-q"]
+    full = tmp_path / f"full.{fmt}"
+    assert main([*argv, "--seed", "5", "-o", str(full)]) == 0
+    lines = full.read_text().splitlines(keepends=True)
+    head = 1 if fmt == "csv" else 0
+    part = tmp_path / f"part.{fmt}"
+    part.write_text("".join(lines[: head + 2]) + lines[head + 2][:30])  # a row cut short
+    assert main([*argv, "--seed", "6", "-o", str(part), "--resume"]) == 2
+    assert "not the seed of an annealing chain" in capsys.readouterr().err
+    assert main([*argv, "--seed", "5", "-o", str(part), "--resume"]) == 0
+    got = part.read_text().splitlines(keepends=True)
+    assert got[: head + 2] == lines[: head + 2] and len(got) == head + 4
+
+    def puzzle(row: str) -> str:
+        return row.split(",")[0] if fmt == "csv" else row.split("\t")[0]
+
+    cells = [cs.parse(puzzle(r)).cells for r in got[head:]]
+    assert len({canonical_bytes(c) for c in cells}) == 4
+    for c in cells:
+        assert count_solutions(c, limit=2) == 1
+
+
+def test_generate_resume_refuses_quotas(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "q.txt"
+    argv = ["generate", "--level", "easy=1", "--level", "hard=1", "--seed", "1", "-o", str(out)]
+    assert main([*argv, "--resume", "-q"]) == 2
+    assert "--resume does not take per-level quotas" in capsys.readouterr().err

@@ -8,7 +8,10 @@ Dask cluster) with seeds spawned from ``--seed`` (numpy SeedSequence); the
 output is the same, in the same order, for any ``--jobs`` or scheduler.
 ``--output FILE --resume`` continues an interrupted run: puzzle k depends on
 ``--seed`` and k alone, so the rows already in FILE are kept and only the rest
-are generated. Exit code 1 when the budget runs out before ``--count``.
+are generated. An annealing run (``--method anneal``, or ``auto`` for the hard
+targets) resumes with new chains (seeded from ``--seed`` and the number of rows
+kept) that avoid every puzzle already in FILE; its ``--jobs`` must be the
+interrupted run's. Exit code 1 when the budget runs out before ``--count``.
 """
 
 from __future__ import annotations
@@ -18,7 +21,9 @@ import csv
 import json
 import os
 import sys
-from dataclasses import dataclass
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager, suppress
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
@@ -47,6 +52,7 @@ from csp_sudoku.generators import (
     generate,
     generate_quotas,
 )
+from csp_sudoku.generators.target import anneal_chains, chain_seed, resolved_method
 from csp_sudoku.generators.techniques import check_names
 
 #: The columns of a row (every field :meth:`Generated.to_dict` gives: CSV drops none;
@@ -176,10 +182,11 @@ class GenerateResumeError(SudokuError):
 
 @dataclass
 class _Done:
-    """What an earlier run wrote: complete rows, and whether a CSV header is there."""
+    """What an earlier run wrote: complete rows, their puzzles, and whether a CSV header is there."""
 
     rows: int = 0
     has_header: bool = False
+    puzzles: list[str] = field(default_factory=list)
 
 
 #: how far to look for a row's attempt number when the format does not record it
@@ -204,18 +211,65 @@ def _row_fields(line: str, fmt: str, header: list[str] | None) -> dict[str, Any]
     return {"puzzle": parts[0], "clues": parts[1], "seed": parts[2][len("seed=") :]}
 
 
+def _jobs(args: argparse.Namespace) -> int:
+    """The ``jobs`` handed to :func:`generate` (for annealing: how many chains)."""
+    return int(args.jobs or (1 if args.scheduler else os.cpu_count() or 1))
+
+
+def _score_range(args: argparse.Namespace) -> tuple[float, float] | None:
+    if args.score_min is None and args.score_max is None:
+        return None
+    lo = args.score_min if args.score_min is not None else float("-inf")
+    hi = args.score_max if args.score_max is not None else float("inf")
+    return (lo, hi)
+
+
+class _ChainSeeds:
+    """Which seeds an annealing run's rows may carry: row ``i`` comes from a chain of
+    the part (the run, or a resumed part of it) that started at some ``k <= i``;
+    the rows of a part are contiguous, so only the part of the row before and
+    one starting at ``i`` are looked at."""
+
+    def __init__(self, seed: int, count: int, jobs: int) -> None:
+        self.seed, self.count, self.jobs = seed, count, jobs
+        self.part = self._seeds(0)
+
+    def _seeds(self, start: int) -> set[int]:
+        chains = anneal_chains(self.jobs, self.count, start) + 1  # and the extra chain
+        return {chain_seed(self.seed, start, w) for w in range(chains)}
+
+    def ok(self, i: int, row_seed: int) -> bool:
+        if row_seed in self.part:
+            return True
+        here = self._seeds(i)
+        if row_seed in here:
+            self.part = here
+            return True
+        return False
+
+
 def _read_done(path: str, args: argparse.Namespace, seed: int) -> _Done:
     """Check the rows of an earlier run against this one's seed and options.
 
     Row ``i`` must carry a seed of puzzle ``i``'s stream under ``seed``
-    (``derive(item_seed(seed, i), j)`` for its attempt ``j``).
+    (``derive(item_seed(seed, i), j)`` for its attempt ``j``), or for an
+    annealing run the seed of one of its chains (:class:`_ChainSeeds`).
 
     Raises:
         GenerateResumeError: when a row is unreadable or belongs to another run.
+        GenerationError: an unknown level of the metric.
     """
     done = _Done()
     if not os.path.exists(path):
         return done
+    method = resolved_method(
+        args.method,
+        metric=args.metric or "rounds",
+        level=args.level,
+        score_range=_score_range(args),
+        geometry=geometry_from_args(args),
+    )
+    chains = _ChainSeeds(seed, args.count, _jobs(args)) if method == "anneal" else None
     truncate_partial_line(path)
     with open(path, encoding="utf-8", errors="replace", newline="") as fh:
         lines = fh.read().splitlines(keepends=True)
@@ -248,18 +302,27 @@ def _read_done(path: str, args: argparse.Namespace, seed: int) -> _Done:
                 raise GenerateResumeError(
                     f"{path}:{n}: the earlier run used {name} {row[name]}, this one {want}"
                 )
-        stream = item_seed(seed, i)
-        if tried is not None:
-            ok = tried >= 1 and derive(stream, tried - 1) == row_seed
+        if chains is not None:
+            if not chains.ok(i, row_seed):
+                raise GenerateResumeError(
+                    f"{path}:{n}: seed {row_seed} is not the seed of an annealing chain of "
+                    f"this run under --seed {seed} and --jobs {_jobs(args)}: the file was "
+                    "written with another --seed, --jobs or --count (or other options)"
+                )
         else:
-            bound = args.attempts or _MAX_ATTEMPT_SEARCH
-            ok = any(derive(stream, j) == row_seed for j in range(bound))
-        if not ok:
-            raise GenerateResumeError(
-                f"{path}:{n}: seed {row_seed} is not a seed of puzzle {i + 1} under --seed "
-                f"{seed}: the file was written with another --seed (or other options)"
-            )
+            stream = item_seed(seed, i)
+            if tried is not None:
+                ok = tried >= 1 and derive(stream, tried - 1) == row_seed
+            else:
+                bound = args.attempts or _MAX_ATTEMPT_SEARCH
+                ok = any(derive(stream, j) == row_seed for j in range(bound))
+            if not ok:
+                raise GenerateResumeError(
+                    f"{path}:{n}: seed {row_seed} is not a seed of puzzle {i + 1} under --seed "
+                    f"{seed}: the file was written with another --seed (or other options)"
+                )
         done.rows += 1
+        done.puzzles.append(str(row["puzzle"]))
     return done
 
 
@@ -269,6 +332,13 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     if args.resume and not args.output:
         print("csp-sudoku generate: --resume needs --output FILE", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.resume and any("=" in lv for lv in args.level or []):
+        print(
+            "csp-sudoku generate: --resume does not take per-level quotas (--level NAME=N); "
+            "run each level to an output of its own",
+            file=sys.stderr,
+        )
         return EXIT_BAD_INPUT
     if args.resume and args.seed is None:
         print(
@@ -284,33 +354,48 @@ def run(args: argparse.Namespace) -> int:
                 "to continue this run if it is interrupted)",
                 file=sys.stderr,
             )
-    done = _read_done(args.output, args, args.seed) if args.resume else _Done()
+    try:
+        done = _read_done(args.output, args, args.seed) if args.resume else _Done()
+    except GenerationError as err:  # an unknown level: say so before anything else
+        print(f"csp-sudoku generate: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     appending = done.rows > 0 or done.has_header
     with batch_session(args.output, appending=appending, scheduler=args.scheduler) as (
         out,
         client,
     ):
         writer = RowWriter(args.format, _FIELDS, out, header=not done.has_header)
-        return _generate(args, writer, done.rows, client)
+        return _generate(args, writer, done, client)
 
 
-def _generate(args: argparse.Namespace, writer: RowWriter, start: int, client: Any) -> int:
-    score_range = None
-    if args.score_min is not None or args.score_max is not None:
-        lo = args.score_min if args.score_min is not None else float("-inf")
-        hi = args.score_max if args.score_max is not None else float("inf")
-        score_range = (lo, hi)
+def _generate(args: argparse.Namespace, writer: RowWriter, done: _Done, client: Any) -> int:
+    score_range = _score_range(args)
     metric = cast(MetricName, args.metric or "rounds")  # checked by generate
     extra = [m for r in args.rate for m in r.split(",") if m]
     if args.metric and not args.level and score_range is None:
         extra.insert(0, args.metric)
-    try:
-        quotas = _quotas(args.level or [])
-        avoid = [_avoid_file(a) for a in args.avoid]
-        check_names([*args.require_technique, *args.exclude_technique])
-    except (GenerationError, OSError) as err:
-        print(f"csp-sudoku generate: {err}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    with ExitStack() as stack:
+        try:
+            quotas = _quotas(args.level or [])
+            check_names([*args.require_technique, *args.exclude_technique])
+            avoid = stack.enter_context(_avoid_files(args.avoid))
+        except (GenerationError, OSError) as err:
+            print(f"csp-sudoku generate: {err}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        return _run(args, writer, done, client, quotas, score_range, metric, extra, avoid)
+
+
+def _run(
+    args: argparse.Namespace,
+    writer: RowWriter,
+    done: _Done,
+    client: Any,
+    quotas: list[tuple[str, int]] | None,
+    score_range: tuple[float, float] | None,
+    metric: MetricName,
+    extra: list[str],
+    avoid: list[str],
+) -> int:
     if not args.quiet and (args.jobs != 1 or args.scheduler):
         # workers compile out of sight: say it once, since it may take a while
         print(
@@ -340,7 +425,7 @@ def _generate(args: argparse.Namespace, writer: RowWriter, start: int, client: A
         "method": args.method,
         "backend": args.backend,
         "max_clues": args.max_clues,
-        "jobs": args.jobs or (1 if client is not None else os.cpu_count() or 1),
+        "jobs": _jobs(args),
         "executor": client,
         "avoid": avoid,
         "strict_minimal": args.strict_minimal,
@@ -356,26 +441,12 @@ def _generate(args: argparse.Namespace, writer: RowWriter, start: int, client: A
         level=args.level,
         score_range=score_range,
         metric=metric,
-        rate_with=extra,
-        symmetry=args.symmetry,
-        minimal=args.minimal,
         seed=args.seed,
-        budget_seconds=args.budget_seconds,
-        attempts=args.attempts,
-        geometry=geometry_from_args(args),
-        method=args.method,
-        backend=args.backend,
-        max_clues=args.max_clues,
-        jobs=args.jobs or (1 if client is not None else os.cpu_count() or 1),
-        executor=client,
-        start=start,
-        avoid=avoid,
-        strict_minimal=args.strict_minimal,
-        progress=report,
-        require_technique=args.require_technique,
-        exclude_technique=args.exclude_technique,
+        start=done.rows,
+        done=done.puzzles,
+        **common,
     )
-    return _write_all(args, writer, stream, args.count - start)
+    return _write_all(args, writer, stream, args.count - done.rows)
 
 
 def _quotas(levels: list[str]) -> list[tuple[str, int]] | None:
@@ -395,6 +466,26 @@ def _quotas(levels: list[str]) -> list[tuple[str, int]] | None:
             )
         out.append((name.strip(), int(n)))
     return out
+
+
+@contextmanager
+def _avoid_files(paths: list[str]) -> Iterator[list[str]]:
+    """The puzzle files to avoid (:func:`_avoid_file` of each); the temporary ones
+    made of bank databases are deleted on the way out, however the run ends.
+
+    Raises:
+        GenerationError: a file cannot be read, or is a database that is not a bank.
+    """
+    made: list[str] = []
+    try:
+        for path in paths:
+            made.append(_avoid_file(path))
+        yield made
+    finally:
+        for name, path in zip(made, paths, strict=False):
+            if name != path:
+                with suppress(OSError):  # already gone
+                    os.unlink(name)
 
 
 def _avoid_file(path: str) -> str:

@@ -27,14 +27,24 @@ same puzzle again. With ``jobs > 1`` (or an ``executor``: a
 run through :func:`csp_sudoku.core.parallel.ordered_map`; the output order and content
 do not depend on where they run. Since puzzle ``i`` depends on ``seed`` and
 ``i`` alone, ``generate(count, seed=s, start=k)`` yields exactly puzzles
-``k .. count - 1`` of ``generate(count, seed=s)``: how an interrupted run resumes.
+``k .. count - 1`` of ``generate(count, seed=s)``: how an interrupted run resumes
+(``done=`` hands over the puzzles it wrote, which no output then repeats).
+
+Annealing (``method="anneal"``, and ``auto`` for the hard targets) runs chains
+instead of streams: one per job (:func:`anneal_chains`), seeded by
+:func:`chain_seed`, in worker processes or on the executor, the puzzles
+streamed back in round-robin order of the chains as they are found
+(:mod:`csp_sudoku.generators.streams`); the same seed and the same ``jobs``
+give the same puzzles. A chain cannot be continued where an interrupted run
+left it, so ``start=k`` runs new chains (seeded from ``seed`` and ``k``) for the
+puzzles left, avoiding ``done``.
 """
 
 from __future__ import annotations
 
 import time
 import zlib
-from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -61,8 +71,15 @@ from csp_sudoku.core.seeds import (
     item_seed,
 )
 from csp_sudoku.generators.minimal import checker_for, reduce_clues
-from csp_sudoku.generators.novelty import KeySet, canonical_bytes, default_keys, keys_of_file
+from csp_sudoku.generators.novelty import (
+    KeySet,
+    canonical_bytes,
+    default_keys,
+    keys_of_file,
+    keys_of_lines,
+)
 from csp_sudoku.generators.registry import BASES, SEARCHES, BaseRequest, base_generator
+from csp_sudoku.generators.streams import Channel, round_robin
 from csp_sudoku.generators.symmetry import check_name, orbit_index, orbits
 from csp_sudoku.generators.targeting import Target
 from csp_sudoku.generators.targeting import make_target as _make_target
@@ -95,7 +112,9 @@ class Generated:
     Attributes:
         puzzle: the puzzle.
         solution: its unique solution.
-        seed: the attempt seed: ``generate(1, seed=seed, <same options>)`` makes it again.
+        seed: the attempt seed: ``generate(1, seed=seed, <same options>)`` makes it again;
+            for ``method="anneal"``, the seed of the chain that found it (its first
+            puzzle is ``generate(1, seed=seed, ...)``'s).
         ratings: ratings by metric name (the target metric first).
         symmetry: the clue-pattern symmetry asked for.
         minimal: True when no single clue can be removed (checked on the
@@ -175,6 +194,8 @@ class _Options:
     strict_minimal: bool = False
     require: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
+    #: the puzzles an interrupted part of the run wrote (annealing: every chain avoids them)
+    known: tuple[str, ...] = ()
 
 
 def generate(
@@ -198,6 +219,7 @@ def generate(
     jobs: int = 1,
     executor: Any = None,
     start: int = 0,
+    done: Iterable[str] = (),
     avoid: Sequence[str] = (),
     strict_minimal: bool = False,
     progress: Callable[[dict[str, Any]], None] | None = None,
@@ -234,11 +256,18 @@ def generate(
         jobs: worker processes (results and order do not depend on it); with
             an ``executor``, how many streams are kept in flight (1 or less:
             chosen from the executor, e.g. twice a Dask cluster's threads).
+            Annealing runs one chain per job, here or on the executor: the
+            puzzles depend on ``seed`` and ``jobs``, not on where chains run.
         executor: run the streams on this ``concurrent.futures.Executor`` or
             ``dask.distributed.Client`` instead of a private process pool (see
             :func:`csp_sudoku.core.parallel.ordered_map`).
         start: skip the first ``start`` puzzles: yield puzzles ``start`` to
             ``count - 1``, the same as the full run yields them (resuming).
+            Annealing instead runs new chains for the ``count - start``
+            puzzles left (:func:`chain_seed`): its chains cannot be continued
+            where an interrupted run left them.
+        done: the puzzles (lines) an interrupted part of this run already
+            output, when resuming: no output is isomorphic to one of them.
         avoid: files of puzzles (one a line) that no output may be isomorphic
             to, besides the bundled collections and the seed bank (always avoided).
         strict_minimal: with a symmetry, yield only puzzles that are minimal
@@ -248,7 +277,9 @@ def generate(
             (each; see :mod:`~csp_sudoku.generators.techniques`).
         exclude_technique: technique names its SE path must not use.
         progress: called now and then (``method="anneal"``) with a dict of
-            ``found``, ``steps``, ``rated``, ``best`` (score) and ``elapsed``.
+            ``found``, ``steps``, ``rated``, ``restarts``, ``best`` (score) and
+            ``elapsed`` (with several chains: summed, the best of all, while
+            the workers run).
 
     Yields:
         :class:`Generated`, in order.
@@ -292,7 +323,8 @@ def generate(
         keys_of_file(f)
     base = as_seed(seed)
     deadline = None if budget_seconds is None else time.time() + budget_seconds
-    if opts.method == "anneal":
+    if opts.method == "anneal":  # every chain avoids what was written
+        opts = replace(opts, known=tuple(done))
         yield from _annealed(
             opts, count, base, deadline, start, jobs, executor, progress, budget_seconds
         )
@@ -304,8 +336,10 @@ def generate(
         window = jobs if jobs > 1 else 0
     tasks = ((opts, item_seed(base, i), deadline) for i in range(start, count))
     results = ordered_map(_stream, tasks, jobs=window, executor=executor)
-    seen = KeySet()
     nine = opts.geometry == Geometry.standard(9)
+    # the puzzles the interrupted part wrote were in the full run's set too (kept
+    # here: the streams' tasks do not carry them)
+    seen = KeySet(keys_of_lines(done)) if nine else KeySet()
     try:
         for i, res in enumerate(results, start=start):
             retry = 0
@@ -659,6 +693,57 @@ def _wants_search(opts: _Options) -> bool:
     return bool(lo >= float(pct[90]))
 
 
+#: The spawn-key word of the chains of a resumed annealing run (a part from puzzle k > 0).
+RESUME_KEY = 0xA11EA1
+
+
+def chain_seed(seed: int, start: int, chain: int) -> int:
+    """The seed of annealing chain ``chain`` of a run (or resumed part) from puzzle ``start``.
+
+    A run from its start uses ``item_seed(seed, chain)`` (chain 0: ``seed``
+    itself); the part that resumes a run after its first ``start`` puzzles uses
+    ``derive(seed, RESUME_KEY, start, chain)``: new chains, not the ones that
+    were cut off (which cannot be continued where they stood), so a resumed
+    part costs no time redoing the puzzles already written.
+    """
+    return item_seed(seed, chain) if start == 0 else derive(seed, RESUME_KEY, start, chain)
+
+
+def anneal_chains(jobs: int, count: int, start: int = 0) -> int:
+    """How many chains an annealing run of ``count`` puzzles, from puzzle ``start``, runs.
+
+    One per job, never more than puzzles are left, at least one. The run
+    (or resumed part) may add one more chain, number ``anneal_chains(...)``,
+    when two chains met the same puzzle (see :func:`generate`).
+    """
+    return max(1, min(jobs, count - start))
+
+
+def resolved_method(
+    method: str,
+    *,
+    metric: MetricName = "rounds",
+    level: str | Sequence[str] | None = None,
+    score_range: tuple[float, float] | None = None,
+    geometry: Geometry | None = None,
+) -> str:
+    """The method :func:`generate` runs: ``auto`` anneals for targets random puzzles rarely reach.
+
+    Raises:
+        GenerationError: an unknown level of ``metric``.
+    """
+    if method != "auto":
+        return method
+    geo = geometry or Geometry.standard(9)
+    target = _make_target(metric, level, score_range)
+    opts = _Options(geo, target, (), "none", True, method, "auto", None, 0, 0, None)
+    return "anneal" if _wants_search(opts) else method
+
+
+class _Stopped(Exception):
+    """The caller stopped reading: a chain running in a worker ends at once."""
+
+
 def _annealed(
     opts: _Options,
     count: int,
@@ -672,60 +757,119 @@ def _annealed(
 ) -> Iterator[Generated]:
     """``method="anneal"``: puzzles from annealing chains (one chain per job).
 
-    With one job, one chain seeded by ``seed`` yields every puzzle as it is
-    found. With ``jobs > 1`` chain ``w`` (seed ``item_seed(seed, w)``) makes
-    its share of ``count`` and the shares are yielded in chain order, so the
-    same seed and the same ``jobs`` give the same puzzles.
+    The ``count - start`` puzzles left are shared among
+    :func:`anneal_chains` chains seeded by :func:`chain_seed`; with one chain
+    (and no executor) it runs here, otherwise each in a worker, and the
+    puzzles come out in round-robin order of the chains
+    (:func:`csp_sudoku.generators.streams.round_robin`), each as soon as the
+    ones before it are there. A puzzle two chains met is kept once (where it
+    came first in that order); when that leaves the run short, one more
+    chain, avoiding every output, makes the rest.
     """
     if count <= start:
         return
-    workers = max(1, jobs) if count > 1 else 1
-    if workers == 1 and executor is None:
-        found = 0
-        chain = _anneal_chain(opts, base, deadline, count, progress)
-        best: Rating | None = None
-        for item in chain:
+    nine = opts.geometry == Geometry.standard(9)
+    seen = KeySet(keys_of_lines(opts.known)) if nine else KeySet()
+    chains = anneal_chains(jobs, count, start)
+    left = count - start
+    shares = [left // chains + (1 if w < left % chains else 0) for w in range(chains)]
+    bests: list[Rating] = []
+    short = [False]  # a chain ended before its share: the budget ran out
+    made: list[str] = []
+
+    def single(seed: int, n: int, o: _Options) -> Generator[Generated, None, None]:
+        for item in _anneal_chain(o, seed, deadline, n, progress):
             if isinstance(item, Generated):
-                found += 1
-                if found > start:
-                    yield item
+                n -= 1
+                yield item
             else:
-                best = item
-        if found < count:
-            why = "time" if deadline is not None and time.time() >= deadline else "attempts"
-            # the ``start`` puzzles skipped count as found (they were written before)
-            done = start + max(0, found - start)
-            raise _budget_error(why, done, count, opts, budget_seconds, best)
-        return
-    shares = [count // workers + (1 if w < count % workers else 0) for w in range(workers)]
-    tasks = ((opts, item_seed(base, w), deadline, shares[w]) for w in range(workers) if shares[w])
-    seen = KeySet()
-    found = 0
-    best_all: Rating | None = None
-    for got, best_w in ordered_map(_anneal_task, tasks, jobs=workers, executor=executor):
-        if best_w is not None and (best_all is None or best_w.score > best_all.score):
-            best_all = best_w
-        for g in got:
-            if opts.geometry == Geometry.standard(9) and not seen.is_new(g.puzzle.cells):
-                continue  # two chains met the same puzzle: keep the first
-            seen.add(g.puzzle.cells)
+                bests.append(item)
+        short[0] = short[0] or n > 0
+
+    def parallel() -> Generator[Generated, None, None]:
+        t0 = time.perf_counter()
+        reports: dict[int, dict[str, Any]] = {}
+        last = [0.0]
+
+        def ended(w: int, got: int, best: Rating | None) -> None:
+            if best is not None:
+                bests.append(best)
+            short[0] = short[0] or got < shares[w]
+
+        def message(msg: tuple[Any, ...]) -> None:
+            if msg[0] == "progress":
+                reports[msg[1]] = msg[2]
+                say(False)
+
+        def say(now: bool) -> None:
+            if progress is None or not (now or time.perf_counter() - last[0] >= 2.0):
+                return
+            last[0] = time.perf_counter()
+            progress(_merged(reports.values(), len(made), time.perf_counter() - t0))
+
+        tasks = [(opts, chain_seed(base, start, w), deadline, shares[w]) for w in range(chains)]
+        for _, g in round_robin(
+            _anneal_task, tasks, shares, executor=executor, ended=ended, message=message
+        ):
+            yield g
+            say(True)
+
+    if chains == 1 and executor is None:
+        source = single(chain_seed(base, start, 0), left, opts)
+    else:
+        source = parallel()
+    found = start
+    try:
+        for g in source:
+            if nine and not seen.is_new(g.puzzle.cells):
+                continue  # two chains met the same puzzle: the first in the run's order is kept
+            if nine:
+                seen.add(g.puzzle.cells)
+            made.append(g.puzzle.to_line())
             found += 1
-            if found > start:
-                yield g
+            yield g
+    finally:
+        source.close()  # stopped early: the chains are told to stop, the workers let go
+    timed_out = deadline is not None and time.time() >= deadline
+    if found < count and not short[0] and not timed_out:
+        # every chain made its share, but some were copies of another chain's puzzles
+        more = replace(opts, known=(*opts.known, *made))
+        for g in single(chain_seed(base, start, chains), count - found, more):
+            found += 1
+            yield g
     if found < count:
         why = "time" if deadline is not None and time.time() >= deadline else "attempts"
-        done = start + max(0, found - start)
-        raise _budget_error(why, done, count, opts, budget_seconds, best_all)
+        best = max(bests, key=lambda r: r.score, default=None)
+        raise _budget_error(why, found, count, opts, budget_seconds, best)
+
+
+def _merged(reports: Iterable[dict[str, Any]], found: int, elapsed: float) -> dict[str, Any]:
+    """The progress report of several chains: sums, the best score, this run's finds."""
+    rs = list(reports)
+    bests = [r["best"] for r in rs if r.get("best") is not None]
+    return {
+        "found": found,
+        "steps": sum(r["steps"] for r in rs),
+        "rated": sum(r["rated"] for r in rs),
+        "restarts": sum(r["restarts"] for r in rs),
+        "best": max(bests, default=None),
+        "elapsed": round(elapsed, 1),
+    }
 
 
 def _anneal_task(
-    opts: _Options, seed: int, deadline: float | None, n: int
+    opts: _Options, seed: int, deadline: float | None, n: int, chain: int, channel: Channel
 ) -> tuple[list[Generated], Rating | None]:
-    """One chain's share, collected (for the process pool)."""
+    """One chain's share, in a worker: each puzzle sent on ``channel`` when found, all returned."""
     out: list[Generated] = []
     best: Rating | None = None
-    for item in _anneal_chain(opts, seed, deadline, n, None):
+
+    def report(info: dict[str, Any]) -> None:
+        channel.put("progress", chain, info)
+
+    for item in _anneal_chain(opts, seed, deadline, n, report, stop=channel.stopped):
         if isinstance(item, Generated):
+            channel.put("item", chain, len(out), item)
             out.append(item)
         else:
             best = item
@@ -738,13 +882,21 @@ def _anneal_chain(
     deadline: float | None,
     n: int,
     progress: Callable[[dict[str, Any]], None] | None,
+    stop: Callable[[], bool] | None = None,
 ) -> Iterator[Generated | Rating]:
-    """Up to ``n`` puzzles of one annealing chain; then (always) the best rating met."""
+    """Up to ``n`` puzzles of one annealing chain; then (always) the best rating met.
+
+    The chain avoids the default sets, ``opts.avoid_files`` and ``opts.known``
+    (the puzzles an earlier part of the run wrote). ``stop`` is asked about
+    once a second; when it says so the chain ends where it is.
+    """
     from csp_sudoku.generators.anneal import AnnealStats, anneal
 
     geo = opts.geometry
     chk = checker_for(geo, opts.backend)
     avoid = default_keys(opts.avoid_files) if geo == Geometry.standard(9) else KeySet()
+    if opts.known and geo == Geometry.standard(9):
+        avoid.keys |= keys_of_lines(opts.known)
     rng = as_generator(seed)
     st = AnnealStats()
     t0 = time.perf_counter()
@@ -760,13 +912,17 @@ def _anneal_chain(
         return not (opts.strict_minimal and not lab[0])
 
     found = 0
-    last = [time.perf_counter()]
+    last = [time.perf_counter(), time.perf_counter()]
 
     def tick() -> None:
         now = time.perf_counter()
         if progress is not None and now - last[0] >= 2.0:
             last[0] = now
             progress(_report(st, found, t0))
+        if stop is not None and now - last[1] >= 1.0:
+            last[1] = now
+            if stop():
+                raise _Stopped
 
     try:
         with solver_deadline(deadline):
@@ -809,7 +965,7 @@ def _anneal_chain(
                     progress(_report(st, found, t0))
                 if found >= n:
                     break
-    except DeadlinePassed:
+    except (DeadlinePassed, _Stopped):
         pass
     if st.best_rating is not None:
         yield st.best_rating
