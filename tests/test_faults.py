@@ -150,7 +150,7 @@ KILLED = {
     "check": (["check", "--backend", "sat"], 8000),
     "solve": (["solve", "--backend", "sat"], 8000),
     "rate": (["rate", "-m", "rounds", "--seed", "1"], 1500),
-    "generate": (["generate", "-n", "3000", "--seed", "1"], 0),
+    "generate": (["generate", "-n", "600", "--seed", "1"], 0),
 }
 
 
