@@ -113,6 +113,28 @@ def test_anneal_chains_on_dask_give_the_local_puzzles(cluster: LocalCluster) -> 
         assert count_solutions([0 if c == "." else int(c) for c in p], limit=2) == 1
 
 
+def test_items_stream_from_dask_workers_while_their_tasks_run(
+    cluster: LocalCluster, tmp_path: Path
+) -> None:
+    from csp_sudoku.generators.streams import round_robin
+    from tests.test_streams import waits_for_file
+
+    flag = tmp_path / "read"
+    with Client(cluster) as client:
+        extras: list[object] = []
+        stream = round_robin(
+            waits_for_file,
+            [(str(flag),)],
+            [2],
+            executor=client,
+            ended=lambda w, n, e: extras.append(e),
+        )
+        assert next(stream) == (0, "first")  # while the task still waits for the flag
+        flag.touch()
+        assert list(stream) == [(0, "second")]
+    assert extras == [True]
+
+
 def test_cli_anneal_on_a_scheduler_address(cluster: LocalCluster, tmp_path: Path) -> None:
     """``--scheduler ADDRESS`` runs the chains on the cluster: the local --jobs 2 rows."""
     import json

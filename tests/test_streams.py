@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -34,6 +35,20 @@ def _waits(w: int, channel: Channel) -> tuple[list[str], Any]:
 
 #: how each _until_stopped task ended
 _OUTCOME: list[str] = []
+
+
+def waits_for_file(flag: str, w: int, channel: Channel) -> tuple[list[str], Any]:
+    """Send one item, then wait until the file ``flag`` exists (or give up after 60 s):
+    the caller makes it once it has read the item (tasks in other processes)."""
+    import os
+    import time
+
+    channel.put("item", w, 0, "first")
+    for _ in range(600):
+        if os.path.exists(flag):
+            return ["first", "second"], True
+        time.sleep(0.1)
+    return ["first", "second"], False
 
 
 def _until_stopped(w: int, channel: Channel) -> tuple[list[str], Any]:
@@ -85,6 +100,18 @@ def test_items_stream_before_their_task_ends() -> None:
         _READ_FIRST.set()
         assert list(stream) == [(0, "second")]
     assert extras == [True]  # the task saw its first item read before it ended
+
+
+def test_items_stream_from_worker_processes(tmp_path: Path) -> None:
+    flag = tmp_path / "read"
+    extras: list[Any] = []
+    stream = round_robin(
+        waits_for_file, [(str(flag),)], [2], ended=lambda w, n, e: extras.append(e)
+    )  # a private process pool
+    assert next(stream) == (0, "first")  # while the task still waits for the flag
+    flag.touch()
+    assert list(stream) == [(0, "second")]
+    assert extras == [True]
 
 
 def test_stopping_early_stops_the_tasks() -> None:
