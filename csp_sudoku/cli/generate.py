@@ -48,6 +48,7 @@ from csp_sudoku.generators import (
     generate_quotas,
 )
 from csp_sudoku.generators.techniques import check_names
+from csp_sudoku.human.catalogue import canonical_name
 
 #: The columns of a row (every field :meth:`Generated.to_dict` gives: CSV drops none;
 #: ``minimal_in_symmetry`` is empty without a symmetry, ``derived_from`` but for pseudo).
@@ -307,6 +308,9 @@ def _generate(args: argparse.Namespace, writer: RowWriter, start: int, client: A
     try:
         quotas = _quotas(args.level or [])
         avoid = [_avoid_file(a) for a in args.avoid]
+        # SE's spellings (``Skyscraper 011``, ``Hidden Triplet``) as the catalogue's names
+        args.require_technique = [canonical_name(n) for n in args.require_technique]
+        args.exclude_technique = [canonical_name(n) for n in args.exclude_technique]
         check_names([*args.require_technique, *args.exclude_technique])
     except (GenerationError, OSError) as err:
         print(f"csp-sudoku generate: {err}", file=sys.stderr)
