@@ -39,7 +39,8 @@ def hard_path() -> SolvePath:
 def hard_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("html") / "hard.html"
     svg_dir = out.parent / "svg"
-    assert main(["explain", HARD, "--html", str(out), "--svg", str(svg_dir), "--json"]) == 0
+    args = ["explain", HARD, "--order", "subsets", "--html", str(out), "--svg", str(svg_dir)]
+    assert main([*args, "--json"]) == 0
     return out
 
 
@@ -163,7 +164,7 @@ def test_page_size_under_a_megabyte(hard_page: Path, hard_path: SolvePath) -> No
 
 def test_subset_page(tmp_path: Path) -> None:
     out = tmp_path / "p.html"
-    assert main(["explain", SUBSETS, "--html", str(out)]) == 0
+    assert main(["explain", SUBSETS, "--order", "subsets", "--html", str(out)]) == 0
     data = page_data(out)
     assert replay_marks(data["path"]) == [parse_marks(s["marks"]) for s in data["steps"]]
     assert any("covered by" in s["text"] for s in data["steps"])
@@ -173,7 +174,9 @@ def test_other_shapes(tmp_path: Path) -> None:
     """A 6x6 puzzle: 2x3 boxes, candidates in a 3x3 block per cell."""
     six = "....5..2......1......23...6....4.1.3"
     out, svg_dir = tmp_path / "six.html", tmp_path / "six"
-    assert main(["explain", six, "--html", str(out), "--svg", str(svg_dir)]) == 0
+    assert (
+        main(["explain", six, "--order", "subsets", "--html", str(out), "--svg", str(svg_dir)]) == 0
+    )
     data = page_data(out)
     assert data["geometry"] == "6x6"
     files = sorted(svg_dir.glob("*.svg"))
