@@ -8,6 +8,7 @@ code). The browser test drives the page in headless Chromium (Debian's
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -68,7 +69,8 @@ def _peers9() -> list[set[int]]:
 
 
 def replay_marks(path_json: dict[str, Any]) -> list[list[set[int]]]:
-    """The candidates of every cell before each step, from the JSON alone."""
+    """The candidates of every cell before each step, from the JSON alone
+    (a step of the se path removes, then places, as Sudoku Explainer applies it)."""
     peers = _peers9()
     values = [0 if ch == "." else int(ch) for ch in path_json["puzzle"]]
     cands = [
@@ -77,13 +79,17 @@ def replay_marks(path_json: dict[str, Any]) -> list[list[set[int]]]:
     before: list[list[set[int]]] = []
     for step in path_json["steps"]:
         before.append([set(s) for s in cands])
+        if path_json.get("order") == "se":
+            for cell, d in step["eliminations"]:
+                assert d in cands[cell], "an elimination of a candidate already gone"
+                cands[cell].discard(d)
         for cell, d in step["placements"]:
             assert d in cands[cell], "a placement of a candidate already gone"
             values[cell] = d
             cands[cell] = set()
             for p in peers[cell]:
                 cands[p].discard(d)
-        for cell, d in step["eliminations"]:
+        for cell, d in [] if path_json.get("order") == "se" else step["eliminations"]:
             assert d in cands[cell], "an elimination of a candidate already gone"
             cands[cell].discard(d)
     return before
@@ -317,3 +323,72 @@ def test_legend_lists_exactly_the_colours_the_drawing_uses(hard_path: SolvePath)
     text_and_lines = {"c", "g", "v", "lb", "n", "tn", "tk", "st"}
     coloured = {c for c in drawn if c in rules} - text_and_lines
     assert coloured == {m.cls for m in ev.MARKS}
+
+
+# ---- the se path (explain's default order) ----
+
+#: top1465: locking, sets, X-Wing, Turbot Fish, wings, forcing and region
+#: forcing chains (106 steps).
+WIDE = "...........5.9.17..3...2..84..........94..3...7.86...4..7..8...2.......1..19...56"
+
+
+@pytest.fixture(scope="module")
+def se_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("se") / "se.html"
+    svg = str(out.parent / "svg")
+    assert main(["explain", WIDE, "--html", str(out), "--svg", svg, "--json"]) == 0
+    return out
+
+
+def test_se_page_draws_the_se_path(se_page: Path) -> None:
+    """The default page is the se path: one entry per step with its technique
+    and difficulty in the list, the pencil marks before each step as an
+    independent replay has them, patterns and links drawn, a legend of the
+    se marks, and the solved grid last."""
+    from csp_sudoku.human.se_figures import MAX_LINKS
+    from csp_sudoku.tools import explain_view as ev
+
+    data = page_data(se_page)
+    path = data["path"]
+    assert path["order"] == "se" and path["solved"]
+    n = len(path["steps"])
+    assert len(data["steps"]) == n
+    before = replay_marks(path)
+    text = se_page.read_text(encoding="utf-8")
+    listing = re.findall(r'<li><a href="#step=(\d+)">([^<]*)</a></li>', text)
+    assert [int(k) for k, _ in listing] == list(range(1, n + 2))
+    for k, (s, step, want) in enumerate(zip(data["steps"], path["steps"], before, strict=True)):
+        assert parse_marks(s["marks"]) == want, k
+        assert s["title"].startswith(f"{step['technique']} ({step['difficulty']:.1f})")
+        assert listing[k][1] == html.escape(s["title"], quote=False)
+        arrows = s["layer"].count("<path") - s["layer"].count("class='st'")
+        assert arrows <= MAX_LINKS
+        if step["figure"]["links"]:
+            assert arrows == len(step["figure"]["links"])
+    layers = "".join(s["layer"] for s in data["steps"])
+    for cls in ("h", "un", "pv", "pl", "el", "ls", "lw", "ra"):
+        assert f"class='{cls}'" in layers, cls
+    assert listing[-1][1] == "Solved grid" and data["final"]["title"] == "Solved grid"
+    assert "." not in data["final"]["values"]
+    key = re.search(r'<div class="key">(.*?)</div>', text)
+    assert key is not None
+    legend = re.findall(r"(?:background:|solid )(#[0-9a-fA-F]{3,6})", key.group(1))
+    assert sorted(legend) == sorted(m.colour for m in ev.SE_MARKS)
+    assert len(list((se_page.parent / "svg").glob("step-*.svg"))) == n
+
+
+def test_browser_se_page_list_filter_and_final_grid(se_page: Path) -> None:
+    data = page_data(se_page)
+    n = len(data["steps"])
+    url = se_page.as_uri()
+    dom, _ = _browser(["--dump-dom"], url + "?digit=2#step=4")
+    assert _state(dom) == (4, f"Step 4 / {n}")
+    assert '<li class="cur"><a href="#step=4">Turbot Fish (4.1)' in dom
+    marks = parse_marks(data["steps"][3]["marks"])
+    values = data["steps"][3]["values"]
+    rings = sum(2 in m for m in marks) + values.count("2")
+    drawn = re.search(r'<g id="filter">(.*?)</g>', dom)
+    assert drawn is not None
+    assert drawn.group(1).count('class="fd"') == rings > 0
+    dom, _ = _browser(["--dump-dom"], url + f"#step={n + 1}")
+    assert _state(dom) == (n + 1, "Solved grid")

@@ -54,11 +54,11 @@ class Figure:
             rectangle's cells).
         links: ``(from, to, strong)`` between literals ``(cell, digit, on)``:
             strong (``from`` off forces ``to`` on) or weak (``from`` on
-            forces ``to`` off); a branch of a forcing chains step is a link
-            from its premise to the conclusion, marked ``branch`` in
-            :meth:`to_dict`.
+            forces ``to`` off); in a figure with ``branched`` set, each link
+            runs from a branch's premise to the step's conclusion instead.
         assumption: the literal a chain starts from, or None.
         folded: how many links were left out (a chain longer than :data:`MAX_LINKS`).
+        branched: True for the branches of a forcing chains step.
     """
 
     digit: int = 0
@@ -66,6 +66,7 @@ class Figure:
     links: tuple[tuple[Literal, Literal, bool], ...] = ()
     assumption: Literal | None = None
     folded: int = 0
+    branched: bool = False
 
     def cells(self, role: str) -> tuple[int, ...]:
         """The cells of ``role`` (empty when the figure has none)."""
@@ -75,8 +76,10 @@ class Figure:
         """JSON form (docs/explain_schema.md, "The se path")."""
         out: dict[str, Any] = {"digit": self.digit}
         out.update({role: list(cells) for role, cells in self.roles})
+        kind = {True: "strong", False: "weak"}
         out["links"] = [
-            {"from": list(a), "to": list(b), "strong": strong} for a, b, strong in self.links
+            {"from": list(a), "to": list(b), "kind": "branch" if self.branched else kind[strong]}
+            for a, b, strong in self.links
         ]
         out["assumption"] = list(self.assumption) if self.assumption is not None else None
         out["folded"] = self.folded
@@ -289,7 +292,7 @@ def _strong_links(m: _Marks, step: SeStep, n: int) -> Figure:
                     links.append(((chain[i - 1][1], d, True), (a, d, False), False))
                 links.append(((a, d, False), (b, d, True), True))
             cells = tuple(c for link in chain for c in link)
-            return Figure(d, (("pattern", cells),), tuple(links), (start, d, False))
+            return Figure(d, (("pattern", cells),), tuple(links))
     return Figure()
 
 
@@ -318,7 +321,8 @@ def _branches(step: SeStep) -> Figure:
         return Figure()
     links = tuple((p, target, False) for p in step.branches if (p[0], p[1]) != target[:2])
     one = step.branches[0] if len(step.branches) == 1 else None
-    return Figure(0, (("pattern", tuple(sorted({p[0] for p in step.branches}))),), links, one)
+    cells = tuple(sorted({p[0] for p in step.branches}))
+    return Figure(0, (("pattern", cells),), links, one, branched=True)
 
 
 def figure(state: CandidateState, step: SeStep) -> Figure:

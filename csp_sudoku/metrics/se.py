@@ -281,6 +281,8 @@ class SePath:
             steps.append(d)
         return {
             "order": "se",
+            "puzzle": self.puzzle.to_line(),
+            "geometry": self.puzzle.geometry.name,
             "rater": self.rater,
             "solved": self.solved,
             "stopped": self.stopped,
