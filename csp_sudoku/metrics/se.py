@@ -135,6 +135,22 @@ def replay(puzzle: Puzzle, rater: str = DEFAULT_RATER, model: SeModel | None = N
     return se_solve(puzzle, m.chain_value, profile=rater)
 
 
+def _unique(puzzle: PuzzleLike, what: str) -> Puzzle:
+    """The puzzle, checked to have one solution: a hint or a path is a proof
+    only then (SE's uniqueness techniques assume it).
+
+    Raises:
+        NotUniqueError: no solution or several; the message says ``what`` is no proof.
+    """
+    p = as_puzzle(puzzle)
+    n = count_solutions(p, 2)
+    if n != 1:
+        raise NotUniqueError(
+            f"the puzzle has {'no solution' if n == 0 else 'several solutions'}: {what} is a proof"
+        )
+    return p
+
+
 #: The solving orders :func:`next_step` knows.
 ORDERS = ("se",)
 
@@ -350,13 +366,7 @@ def solve_path(puzzle: PuzzleLike, order: str = "se", **options: Any) -> SePath 
     """
     if order not in PATH_ORDERS:
         raise ArgumentError(f"unknown order {order!r}; choose from {', '.join(PATH_ORDERS)}")
-    p = as_puzzle(puzzle)
-    n = count_solutions(p, 2)
-    if n != 1:
-        raise NotUniqueError(
-            f"the puzzle has {'no solution' if n == 0 else 'several solutions'}: "
-            "no explanation is a proof"
-        )
+    p = _unique(puzzle, "no explanation")
     if order == "subsets":
         from csp_sudoku.human.path import solve_path as human_path
 
@@ -407,16 +417,7 @@ def next_step(
     if isinstance(puzzle, CandidateState):
         state = puzzle
     else:
-        p = as_puzzle(puzzle)
-        # a hint is a proof step only for a puzzle with one solution (SE's
-        # uniqueness techniques assume it)
-        n = count_solutions(p, 2)
-        if n != 1:
-            raise NotUniqueError(
-                f"the puzzle has {'no solution' if n == 0 else 'several solutions'}: "
-                "no hint is a proof"
-            )
-        state = CandidateState.from_puzzle(p)
+        state = CandidateState.from_puzzle(_unique(puzzle, "no hint"))
     m = model if model is not None else shipped_model()
     step = se_next(state, m.chain_value, profile=rater)
     if step is None:

@@ -31,7 +31,7 @@ import json
 import math
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -99,16 +99,13 @@ MARKS = (
 #: and the human model's marks for the chains beyond SE's (nested forcing chains).
 SE_MARKS = (
     Mark("un", "#e8eef8", "unit / cover lines"),
-    Mark("h", "#fff3b0", "pattern cells"),
+    replace(MARKS[0], label="pattern cells"),
     Mark("pv", "#ffc870", "wing pivot"),
-    Mark("pl", "#7ed37e", "placed"),
-    Mark("el", "#f28b82", "eliminated"),
+    *MARKS[1:3],  # placed, eliminated
     Mark("ls", "#1f6fb4", "strong link", 1.6),
     Mark("lw", "#7b3fa0", "weak link (dashed)", 1.3),
-    Mark("ra", "#f08c00", "assumption / branch premise", 2.2),
-    Mark("ron", "#2a9d2a", "placed under the assumption", 1.6),
-    Mark("rof", "#d33", "eliminated under the assumption", 1.6),
-    Mark("cx", "#d00", "contradiction", 2.5),
+    replace(MARKS[4], label="assumption / branch premise"),
+    *MARKS[5:],  # the human model's chains: placed, eliminated under it, contradiction
 )
 
 _STYLE = (
@@ -118,7 +115,7 @@ _STYLE = (
     ".tn{stroke:#999;stroke-width:.6}.tk{stroke:#000;stroke-width:2}"
     ".st{stroke:#c00;stroke-width:1.2}"
     + "".join(m.css() for m in MARKS)
-    + "".join(m.css() for m in SE_MARKS if m not in MARKS)
+    + "".join(m.css() for m in SE_MARKS if m.cls not in {k.cls for k in MARKS})
     + ".ls{marker-end:url(#m1)}.lw{stroke-dasharray:4 3;marker-end:url(#m0)}"
     + "g[class^=k] path{fill:none;stroke-width:1.3;opacity:.85}"
     + "".join(
