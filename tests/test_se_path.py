@@ -103,7 +103,7 @@ def _check_figure(step: Any, fig: dict[str, Any], cands: list[set[int]]) -> None
         assert len(rows) == len(cols)
         assert not gone & set(base)
         assert all(c % 9 in cols for c in gone) or all(c // 9 in rows for c in gone)
-    if "wing" in fig:
+    if "wing" in fig and d:  # (digit 0: the wings of several digits, joined)
         wing = fig["wing"]
         assert len(set().union(*(cands[c] for c in wing))) == len(wing)
         holders = [c for c in wing if d in cands[c]]
@@ -122,9 +122,15 @@ def _check_figure(step: Any, fig: dict[str, Any], cands: list[set[int]]) -> None
             assert not on_a and on_b
             if a == b:
                 assert cands[a] == {da, db}
-            else:
+            else:  # the digit's places in a unit of both: a and b, or groups of them
+                box = {c: next(i for i, u in enumerate(units[18:]) if c in u) for c in range(81)}
                 assert da == db and any(
-                    a in u and b in u and sum(da in cands[c] for c in u) == 2 for u in units
+                    a in u
+                    and b in u
+                    and all(
+                        box[c] in (box[a], box[b]) for c in u if da in cands[c] and c not in (a, b)
+                    )
+                    for u in units
                 )
     if step.branches and len(step.branches) > 1:  # the premises cover a cell or a unit
         cells = {c for c, _d, _on in step.branches}
@@ -214,7 +220,7 @@ def test_explain_defaults_to_the_se_path(capsys: pytest.CaptureFixture[str]) -> 
     assert main(["explain", WIDE]) == 0
     out = capsys.readouterr().out
     assert "  4. Turbot Fish (4.1): r4c7<>2" in out
-    assert "links: r4c4<>2 => r7c4=2 -> r9c5<>2 => r9c7=2" in out
+    assert "links: r9c7<>2 => r9c5=2 -> r7c4<>2 => r4c4=2" in out
     assert "branches: r1c8=3 | r1c9=3 | r2c9=3  each => r1c6<>3" in out
     assert out.rstrip().splitlines()[-1].startswith("ER 9.0 (")
     assert main(["explain", "--rater", "nope", WIDE]) == 2

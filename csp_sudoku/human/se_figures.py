@@ -187,15 +187,28 @@ def _fish(m: _Marks, step: SeStep, n: int) -> Figure:
     return Figure()
 
 
-def _wing(m: _Marks, step: SeStep, cells_n: int) -> Figure:
-    """A wing of ``cells_n`` cells holding ``cells_n`` digits: every digit but
-    the eliminated one is restricted (its cells in the wing see each other),
-    and every cell of the wing holding the eliminated digit sees its removals."""
-    digits = {d for _c, d in step.eliminations}
-    if len(digits) != 1:
+def _wings(m: _Marks, step: SeStep, cells_n: int) -> Figure:
+    """The wing(s) of a wing step: one per digit removed (a step may remove
+    the digits of several wings of one value), their cells joined."""
+    found = [
+        _wing(m, {c for c, d in step.eliminations if d == z}, z, cells_n)
+        for z in sorted({d for _c, d in step.eliminations})
+    ]
+    if not found or not all(f.roles for f in found):
         return Figure()
-    z = digits.pop()
-    gone = {c for c, _d in step.eliminations}
+    if len(found) == 1:
+        return found[0]
+    roles = tuple(
+        (role, tuple(sorted({c for f in found for c in f.cells(role)})))
+        for role in ("wing", "pivot", "pincers")
+    )
+    return Figure(0, roles)
+
+
+def _wing(m: _Marks, gone: set[int], z: int, cells_n: int) -> Figure:
+    """A wing of ``cells_n`` cells holding ``cells_n`` digits: every digit but
+    ``z`` is restricted (its cells in the wing see each other), and every cell
+    of the wing holding ``z`` sees the cells ``gone`` loses it from."""
     others = [d for d in range(1, m.size + 1) if d != z]
     tried = 0
     for extra in combinations(others, cells_n - 1):
@@ -256,28 +269,60 @@ def _rectangle(m: _Marks, step: SeStep) -> Figure:
     return Figure()
 
 
-def _strong_link_chains(m: _Marks, d: int, n: int) -> Iterator[list[tuple[int, int]]]:
-    """Chains of ``n`` strong links on digit ``d`` (pairs of the digit's two
-    places in a unit), each link's end seeing the next link's start."""
-    pairs = {tuple(p) for u in range(len(m.units)) if len(p := m.places(u, d)) == 2}
-    links = [(a, b) for a, b in pairs] + [(b, a) for a, b in pairs]
+Node = tuple[int, ...]
 
-    def extend(chain: list[tuple[int, int]]) -> Iterator[list[tuple[int, int]]]:
-        if len(chain) == n:
-            yield chain
+#: Steps a strong-links search may take before it gives up (display only).
+_LINK_BUDGET = 200000
+
+
+def _node_ok(m: _Marks, cells: Node) -> bool:
+    """One cell, or a group: cells of one box inside one row or one column."""
+    if len(cells) == 1:
+        return True
+    lines = [u for u in range(len(m.units)) if set(cells) <= set(m.units[u])]
+    kinds = {m.kinds[u] for u in lines}
+    return bool(kinds & {"box", "region"}) and bool(kinds & {"row", "col"})
+
+
+def _strong_link_chains(m: _Marks, d: int, n: int) -> Iterator[list[tuple[Node, Node]]]:
+    """Chains of ``n`` strong links on digit ``d``, as SE's strong-linked fishes
+    have them: a unit's places of the digit split into two nodes (a cell or a
+    group), one of which holds it; each link's far node sees all of the next
+    link's near node, in another unit, no cell used twice."""
+    links: list[tuple[Node, Node, int]] = []
+    for u in range(len(m.units)):
+        places = m.places(u, d)
+        if not 2 <= len(places) <= 6:
+            continue
+        for mask in range(1, (1 << len(places)) - 1):
+            a = tuple(c for i, c in enumerate(places) if mask >> i & 1)
+            b = tuple(c for i, c in enumerate(places) if not mask >> i & 1)
+            if _node_ok(m, a) and _node_ok(m, b):
+                links.append((a, b, u))
+    steps = [0]
+
+    def extend(chain: list[tuple[Node, Node, int]]) -> Iterator[list[tuple[Node, Node]]]:
+        steps[0] += 1
+        if steps[0] > _LINK_BUDGET:
             return
-        used = {c for link in chain for c in link}
-        end = chain[-1][1]
-        for a, b in links:
-            if a not in used and b not in used and m.sees(end, a):
-                yield from extend([*chain, (a, b)])
+        if len(chain) == n:
+            yield [(a, b) for a, b, _u in chain]
+            return
+        used = {c for a, b, _u in chain for c in a + b}
+        far, unit = chain[-1][1], chain[-1][2]
+        for a, b, u in links:
+            if u == unit or used & set(a + b):
+                continue
+            if all(m.sees(x, y) for x in far for y in a):
+                yield from extend([*chain, (a, b, u)])
 
     for first in links:
         yield from extend([first])
 
 
 def _strong_links(m: _Marks, step: SeStep, n: int) -> Figure:
-    """A strong-linked fish (Turbot Fish, N Strong Links): its links, drawn."""
+    """A strong-linked fish (Turbot Fish, N Strong Links): its links, drawn (a
+    group's links from its first cell)."""
     digits = {d for _c, d in step.eliminations}
     if len(digits) != 1:
         return Figure()
@@ -285,13 +330,13 @@ def _strong_links(m: _Marks, step: SeStep, n: int) -> Figure:
     gone = {c for c, _d in step.eliminations}
     for chain in _strong_link_chains(m, d, n):
         start, end = chain[0][0], chain[-1][1]
-        if all(m.sees(g, start) and m.sees(g, end) for g in gone):
+        if all(all(m.sees(g, c) for c in start + end) for g in gone):
             links: list[tuple[Literal, Literal, bool]] = []
             for i, (a, b) in enumerate(chain):
                 if i:
-                    links.append(((chain[i - 1][1], d, True), (a, d, False), False))
-                links.append(((a, d, False), (b, d, True), True))
-            cells = tuple(c for link in chain for c in link)
+                    links.append(((chain[i - 1][1][0], d, True), (a[0], d, False), False))
+                links.append(((a[0], d, False), (b[0], d, True), True))
+            cells = tuple(c for a, b in chain for c in a + b)
             return Figure(d, (("pattern", cells),), tuple(links))
     return Figure()
 
@@ -347,7 +392,7 @@ def figure(state: CandidateState, step: SeStep) -> Figure:
         return _fish(m, step, fish[name])
     if name.endswith("-Wing"):
         letters = name.split("-")[0]
-        return _wing(m, step, 3 if letters in ("XY", "XYZ") else len(letters))
+        return _wings(m, step, 3 if letters in ("XY", "XYZ") else len(letters))
     if name == "Unique Rectangle":
         return _rectangle(m, step)
     if name == "Turbot Fish":
