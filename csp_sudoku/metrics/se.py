@@ -219,10 +219,13 @@ class SePath:
         """Each step's pattern (:func:`csp_sudoku.human.se_figures.figure`)."""
         return [figure(st, s) for st, s in zip(self.states(), self.steps, strict=False)]
 
-    def describe_step(self, index: int, fig: Figure | None = None) -> list[str]:
+    def describe_step(
+        self, index: int, fig: Figure | None = None, *, chains: bool = True
+    ) -> list[str]:
         """Step ``index`` (0-based) as text lines: ``technique (difficulty): what``,
-        then its pattern, links (``=>`` strong, ``->`` weak), branches, and the
-        human model's chains with nested refutations folded to their conclusion."""
+        then its pattern, links (``=>`` strong, ``->`` weak), branches, and (unless
+        ``chains`` is False: the HTML page lists them itself) the human model's
+        chains with nested refutations folded to their conclusion."""
         g = self.puzzle.geometry
         s = self.steps[index]
         f = fig if fig is not None else self.figures()[index]
@@ -253,7 +256,7 @@ class SePath:
                 text += (" => " if strong else " -> ") + _lit(g, b)
             fold = f" ({f.folded} links before folded)" if f.folded else ""
             lines.append(pad + ("chain: " if s.chain else "links: ") + text + fold)
-        for i, chain in enumerate(s.chains):
+        for i, chain in enumerate(s.chains if chains else ()):
             lines.append(pad + (f"branch {i + 1}:" if len(s.chains) > 1 else "chain:"))
             lines.extend(folded_chain_text(chain, g, pad + "  "))
         return lines

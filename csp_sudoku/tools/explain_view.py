@@ -1,8 +1,15 @@
 """Solve paths you can look at: one SVG per step, and a self-contained HTML page.
 
+Both kinds of path are drawn: the se path (:class:`csp_sudoku.metrics.se.SePath`,
+``explain``'s default, the path the se rating rates) and the human model's
+(:class:`csp_sudoku.human.path.SolvePath`, ``explain --order subsets``).
 Each step is drawn as the pencil-mark grid *before* the step: the clues in
 bold, digits placed by earlier steps in blue, the candidates of every empty
-cell as small digits. On top of it the step is marked:
+cell as small digits. An se step is marked from its figure
+(:func:`se_step_layer`, :data:`SE_MARKS`: the pattern's cells, unit or cover
+lines, a wing's pivot, strong links solid and weak links dashed, the
+assumption, each branch's premise with an arrow to the conclusion, the human
+model's chains beyond SE's). A step of the human model's path is marked:
 
 * the step's cells (``Step.cells``) shaded yellow;
 * placements: the candidate on a green disc; eliminations: the candidate on a
@@ -21,7 +28,10 @@ once (:func:`frame_svg`); a step adds only its own layer
 (:func:`step_layer`), so the HTML page holds the frame once and swaps layers
 (a 60-step path with chains is a few hundred kB). :func:`step_svg` joins both
 into one standalone image (``explain --svg DIR``), the same drawing the page
-shows (``explain --html FILE``).
+shows (``explain --html FILE``). The page adds a list of the steps (click to
+jump), a digit filter and, last, the grid the path ends on (:func:`final_view`).
+No step is drawn with more than :data:`~csp_sudoku.human.se_figures.MAX_LINKS`
+links: a longer chain keeps its assumption and its last links.
 """
 
 from __future__ import annotations
@@ -527,7 +537,7 @@ def se_step_views(path: SePath) -> list[StepView]:
     for i, (state, step) in enumerate(zip(path.states(), path.steps, strict=False)):
         values, cands = _state_sets(state)
         fig = figure(state, step)
-        lines = path.describe_step(i, fig)
+        lines = path.describe_step(i, fig, chains=False)  # the chains: ``html``
         title = lines[0].split(". ", 1)[1]
         views.append(
             StepView(
