@@ -392,3 +392,25 @@ def test_browser_se_page_list_filter_and_final_grid(se_page: Path) -> None:
     assert drawn.group(1).count('class="fd"') == rings > 0
     dom, _ = _browser(["--dump-dom"], url + f"#step={n + 1}")
     assert _state(dom) == (n + 1, "Solved grid")
+
+
+def test_a_long_chain_is_drawn_folded_and_says_so() -> None:
+    """A chain of more than MAX_LINKS links is drawn as its assumption and its
+    last links (no arrow to a link left out), and the step's text says so."""
+    from csp_sudoku.human.chains import Chain, Link
+    from csp_sudoku.human.se_figures import MAX_LINKS
+    from csp_sudoku.tools import explain_view as ev
+
+    links = [Link(0, 1, True, "assume")]
+    links += [Link(k % 81, 1 + k % 9, k % 2 == 0, "elim", 81, (k - 1,)) for k in range(1, 150)]
+    chain = Chain((0, 1), tuple(links), 0, len(links))
+    lay = ev._layout(parse_line(HARD).geometry)
+    parts: list[str] = []
+    rings: list[str] = []
+    ev._chain_layer(lay, chain, parts, rings)
+    assert len(rings) == MAX_LINKS
+    arrows = sum(p.startswith("<path") for p in parts)
+    assert 0 < arrows <= MAX_LINKS - 2  # the first kept link's parent was left out
+    assert ev._fold_note([chain]) == [
+        f"(drawn: branch 1's assumption and its last {MAX_LINKS - 1} of 150 links)"
+    ]

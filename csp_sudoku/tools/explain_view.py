@@ -504,7 +504,7 @@ def step_views(path: AnyPath) -> list[StepView]:
     views: list[StepView] = []
     for i, step in enumerate(path.steps):
         values, cands = states[i]
-        text = describe_step(path.puzzle, step, i + 1)
+        text = "\n".join([describe_step(path.puzzle, step, i + 1), *_fold_note(step.chains)])
         views.append(
             StepView(
                 number=i + 1,
@@ -516,6 +516,15 @@ def step_views(path: AnyPath) -> list[StepView]:
             )
         )
     return views
+
+
+def _fold_note(chains: Sequence[Chain]) -> list[str]:
+    """A line for each chain too long to draw whole (see :func:`_chain_layer`)."""
+    return [
+        f"(drawn: branch {k + 1}'s assumption and its last {MAX_LINKS - 1} of {len(c.links)} links)"
+        for k, c in enumerate(chains)
+        if len(c.links) > MAX_LINKS
+    ]
 
 
 def _state_sets(state: CandidateState) -> tuple[list[int], list[set[int]]]:
@@ -543,7 +552,9 @@ def se_step_views(path: SePath) -> list[StepView]:
             StepView(
                 number=i + 1,
                 title=title,
-                text="\n".join([title, *(ln.strip() for ln in lines[1:])]),
+                text="\n".join(
+                    [title, *(ln.strip() for ln in lines[1:]), *_fold_note(step.chains)]
+                ),
                 marks=_marks_text(cands),
                 values=_values_text(values),
                 layer=se_step_layer(g, step, fig, values, cands, givens),
