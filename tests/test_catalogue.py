@@ -107,3 +107,17 @@ def test_every_se_spelling_in_the_calibration_file_is_read() -> None:
         spelt = {r["technique"] for r in csv.DictReader(f, delimiter="\t")}
     names = set(technique_names())
     assert {s for s in spelt if canonical_name(s) not in names} == set()
+
+
+def test_generate_reads_se_spellings(capsys: pytest.CaptureFixture[str]) -> None:
+    """``generate --require-technique`` takes SE's spelling: the puzzle's se
+    path then uses the catalogue's technique; a name of no technique is exit 2."""
+    from csp_sudoku.cli import main
+
+    argv = ["generate", "--count", "1", "--seed", "1", "-q", "--budget-seconds", "120"]
+    assert main([*argv, "--require-technique", "Direct Hidden Triplet"]) == 0
+    puzzle = capsys.readouterr().out.split()[0]
+    counts = cs.rate(puzzle, "se").details["technique_counts"]
+    assert counts.get("Direct Hidden Triple", 0) > 0
+    assert main([*argv, "--require-technique", "Skyscraper Deluxe"]) == 2
+    assert "unknown technique" in capsys.readouterr().err
