@@ -97,7 +97,7 @@ def test_explain_budget_is_reported(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["explain", "--order", "subsets", "--budget", "20", hard]) == 1
     out = capsys.readouterr().out
     assert "budget" in out and "stopped" in out
-    assert main(["explain", "--budget", "0", hard]) == 2
+    assert main(["explain", "--order", "subsets", "--budget", "0", hard]) == 2
 
 
 def test_chain_move_is_the_cheapest_level() -> None:

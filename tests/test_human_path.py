@@ -203,8 +203,9 @@ def test_explain_command(capsys: pytest.CaptureFixture[str]) -> None:
     [
         ["explain", "3.7.4..x"],
         ["explain", "44" + "." * 79],
-        ["explain", "--techniques", "guessing", "." * 81],
-        ["explain", "--max-subset", "0", "." * 81],
+        ["explain", "--order", "subsets", "--techniques", "guessing", "." * 81],
+        ["explain", "--order", "subsets", "--max-subset", "0", "." * 81],
+        ["explain", "--max-subset", "2", "." * 81],  # the human model's option, se path
         ["explain", "no/such/file.txt"],
     ],
 )

@@ -225,6 +225,9 @@ def test_explain_defaults_to_the_se_path(capsys: pytest.CaptureFixture[str]) -> 
     assert out.rstrip().splitlines()[-1].startswith("ER 9.0 (")
     assert main(["explain", "--rater", "nope", WIDE]) == 2
     assert "choose from sukaku, classic" in capsys.readouterr().err
+    # the human model's options are refused for the se path, not ignored
+    assert main(["explain", "--techniques", "singles", "--budget", "9", WIDE]) == 2
+    assert "--techniques, --budget set the human model's path" in capsys.readouterr().err
     assert main(["explain", "." * 81]) == 1
     captured = capsys.readouterr()
     assert "more than one solution" in captured.err and captured.out == ""

@@ -67,42 +67,42 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--techniques",
-        default=",".join(DEFAULT_TECHNIQUES),
+        default=None,
         help=f"--order subsets: comma-separated, in order of preference, from "
         f"{', '.join(TECHNIQUES)} (default {','.join(DEFAULT_TECHNIQUES)})",
     )
     p.add_argument(
         "--max-subset",
         type=int,
-        default=4,
+        default=None,
         metavar="N",
-        help="largest subset size (default 4)",
+        help="--order subsets: largest subset size (default 4)",
     )
     p.add_argument(
         "--seed",
         type=seed_arg,
         default=None,
         help=(
-            "pick singles and oracle cells at random with this seed (default: the first one);"
-            " refutation's estimate uses it too (default: a fresh seed)"
+            "--order subsets: pick singles and oracle cells at random with this seed "
+            "(default: the first one); refutation's estimate uses it too (default: a fresh seed)"
         ),
     )
     p.add_argument(
         "--max-level",
         type=int,
-        default=ChainSettings().max_level,
+        default=None,
         choices=range(MAX_LEVEL + 1),
         metavar="L",
-        help="highest refutation level of the chains technique: 0 singles inside the "
-        "assumption, 1 with the subset rule, 2 nested (default %(default)s)",
+        help="--order subsets: highest refutation level of the chains technique: 0 singles "
+        f"inside the assumption, 1 with the subset rule, 2 nested (default {MAX_LEVEL})",
     )
     p.add_argument(
         "--budget",
         type=int,
-        default=DEFAULT_BUDGET,
+        default=None,
         metavar="N",
-        help="inner hypotheses a nested refutation may try for one step before the "
-        "explanation stops and says so (default %(default)s)",
+        help="--order subsets: inner hypotheses a nested refutation may try for one step "
+        f"before the explanation stops and says so (default {DEFAULT_BUDGET})",
     )
     p.add_argument("--json", action="store_true", help="write the path as JSON")
     p.add_argument(
@@ -176,6 +176,27 @@ def run_explain(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT
+    # the human model's options: refused for the se path rather than ignored
+    model_only = {
+        "--techniques": args.techniques,
+        "--max-subset": args.max_subset,
+        "--max-level": args.max_level,
+        "--budget": args.budget,
+        "--seed": args.seed,
+    }
+    given = [flag for flag, value in model_only.items() if value is not None]
+    if args.order == "se" and given:
+        print(
+            f"csp-sudoku: error: {', '.join(given)} set the human model's path: add "
+            "--order subsets (the se path takes --rater only)",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
+    if args.techniques is None:
+        args.techniques = ",".join(DEFAULT_TECHNIQUES)
+    max_subset = 4 if args.max_subset is None else args.max_subset
+    budget = DEFAULT_BUDGET if args.budget is None else args.budget
+    max_level = ChainSettings().max_level if args.max_level is None else args.max_level
     order = _techniques(args.techniques)
     if order is None:
         print(
@@ -184,13 +205,13 @@ def run_explain(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT
-    if args.max_subset < 1:
+    if max_subset < 1:
         print("csp-sudoku: error: --max-subset must be at least 1", file=sys.stderr)
         return EXIT_BAD_INPUT
-    if args.budget < 1:
+    if budget < 1:
         print("csp-sudoku: error: --budget must be at least 1", file=sys.stderr)
         return EXIT_BAD_INPUT
-    settings = ChainSettings(max_level=args.max_level, budget=args.budget)
+    settings = ChainSettings(max_level=max_level, budget=budget)
     code = EXIT_OK
     first = True
     entries: Iterable[Entry] = iter_entries(args.inputs, geometry_from_args(args))
@@ -227,7 +248,7 @@ def run_explain(args: argparse.Namespace) -> int:
             path = explained_path(e.puzzle, "se", rater=args.rater)
         else:
             rng = as_generator(args.seed) if args.seed is not None else None
-            path = solve_path(e.puzzle, order, max_subset=args.max_subset, rng=rng, chains=settings)
+            path = solve_path(e.puzzle, order, max_subset=max_subset, rng=rng, chains=settings)
         if not path.solved:
             code = EXIT_NOT_ALL
         if args.html or args.svg:
