@@ -10,7 +10,9 @@ mod 3 == 0; every K-th row so that N rows of each file are taken, ER <= E):
 
 * the share whose se path's hardest step has SE's ER (within 0.05);
 * the share whose hardest technique has SE's name (top1465 only: the file
-  that records it);
+  that records it), SE's spelling read through the catalogue's aliases
+  (:func:`csp_sudoku.human.catalogue.canonical_name`: ``Skyscraper 011`` is
+  ``Turbot Fish``), and, for comparison, the share spelt exactly alike;
 * the time to build the path (``metrics.se.replay``), median and p95, one core;
 * the chain lengths the path shows (SE's complexity of chain steps), max and p95.
 
@@ -28,6 +30,7 @@ import time
 from pathlib import Path
 
 import csp_sudoku as cs
+from csp_sudoku.human.catalogue import canonical_name
 from csp_sudoku.metrics.se import replay
 
 DATA = Path("/work/shared/data")
@@ -100,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
                 if _held_out(r["puzzle"]) and float(r["ER"]) <= args.max_er
             ]
         rows = rows[:: max(1, len(rows) // args.sample)][: args.sample]
-        er_ok = name_ok = named = 0
+        er_ok = name_ok = exact = named = 0
         times: list[float] = []
         chains: list[float] = []
         for r in rows:
@@ -112,15 +115,21 @@ def main(argv: list[str] | None = None) -> int:
             hardest = next((s.technique for s in run.steps if s.difficulty == run.er), "")
             if "technique" in r:
                 named += 1
-                name_ok += hardest == r["technique"]
-                if hardest != r["technique"]:
+                exact += hardest == r["technique"]
+                name_ok += hardest == canonical_name(r["technique"])
+                if hardest != canonical_name(r["technique"]):
                     key = (hardest, r["technique"])
                     misnamed[key] = misnamed.get(key, 0) + 1
             chains += [float(s.complexity) for s in run.steps if s.complexity]
         n = len(rows)
         sys.stdout.write(
             f"{name}: n={n} ER within 0.05: {er_ok}/{n} ({100 * er_ok / n:.1f}%)"
-            + (f" hardest name: {name_ok}/{named} ({100 * name_ok / named:.1f}%)" if named else "")
+            + (
+                f" hardest name: {name_ok}/{named} ({100 * name_ok / named:.1f}%)"
+                f" (spelt exactly alike: {exact})"
+                if named
+                else ""
+            )
             + f" time median {statistics.median(times):.3f}s p95 {_p95(times):.3f}s"
             + f" chain length max {max(chains, default=0):.0f} p95 {_p95(chains):.0f}\n"
         )

@@ -79,27 +79,27 @@ __all__ = [
 if TYPE_CHECKING:
     from csp_sudoku.generators import generate, minimize, neighbour, random_grid
     from csp_sudoku.metrics import Rating, rate, rate_many
-    from csp_sudoku.metrics.se import next_step
+    from csp_sudoku.metrics.se import next_step, solve_path
 
 #: Names loaded from the generators on first use (they bring numba in).
 _LAZY = ("generate", "minimize", "neighbour", "random_grid")
-__all__ += ["generate", "minimize", "neighbour", "next_step", "random_grid"]
+__all__ += ["generate", "minimize", "neighbour", "next_step", "random_grid", "solve_path"]
 
 
 def __getattr__(name: str) -> Any:
     """Lazy exports: ``generate`` (and the other generator functions of
     :data:`_LAZY`) load the generators (and numba), ``rate``, ``rate_many`` and
-    ``Rating`` the metrics, ``next_step`` (the next hint of the se path) the se
-    metric, on first use, so that importing the package (and
+    ``Rating`` the metrics, ``next_step`` (the next hint of the se path) and
+    ``solve_path`` (the whole se path, the explanation) the se metric, on first use, so that importing the package (and
     ``csp-sudoku check``) pays for neither."""
     if name in _LAZY:
         from csp_sudoku import generators
 
         return getattr(generators, name)
-    if name == "next_step":
-        from csp_sudoku.metrics.se import next_step
+    if name in ("next_step", "solve_path"):
+        from csp_sudoku.metrics import se
 
-        return next_step
+        return getattr(se, name)
     if name in ("Rating", "rate", "rate_many"):
         from csp_sudoku import metrics
 

@@ -10,7 +10,13 @@ import pytest
 
 import csp_sudoku as cs
 from csp_sudoku.core.errors import ArgumentError
-from csp_sudoku.human.catalogue import TECHNIQUES, lookup, markdown_table, technique_names
+from csp_sudoku.human.catalogue import (
+    TECHNIQUES,
+    canonical_name,
+    lookup,
+    markdown_table,
+    technique_names,
+)
 from csp_sudoku.metrics.se import replay, se_rating
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,3 +67,57 @@ def test_every_replayed_technique_is_catalogued() -> None:
         assert {s.technique for s in run.steps} <= names
         details = se_rating(p)[3]
         assert details["hardest"] in names
+
+
+@pytest.mark.parametrize(
+    ("spelt", "name"),
+    [
+        ("WXYZ-Wing 137", "WXYZ-Wing"),
+        ("Skyscraper 011", "Turbot Fish"),
+        ("Grouped Skyscraper 111", "Turbot Fish"),
+        ("2 Strong links 001", "Turbot Fish"),
+        ("Grouped 2-String Kite 011", "Turbot Fish"),
+        ("Grouped 3-String Kite 111", "3 Strong Links"),
+        ("Hidden Triplet", "Hidden Triple"),
+        ("direct hidden triplet", "Direct Hidden Triple"),
+        ("Unique Rectangle type 2", "Unique Rectangle"),
+    ],
+)
+def test_se_spellings_are_read_as_the_catalogues(spelt: str, name: str) -> None:
+    assert canonical_name(spelt) == name
+    assert lookup(spelt).name == name
+
+
+def test_unknown_and_partial_names_pass_through() -> None:
+    """A name that is no spelling of a technique comes back unchanged (partial
+    names stay partial), and lookup still refuses it."""
+    assert canonical_name(" Forcing Chains ") == "Forcing Chains"
+    assert canonical_name("Squirmbag 12") == "Squirmbag 12"
+    with pytest.raises(ArgumentError):
+        lookup("Skyscraper Deluxe")
+
+
+def test_every_se_spelling_in_the_calibration_file_is_read() -> None:
+    """Every technique name SukakuExplainer wrote in the calibration file maps
+    to a catalogue name (the bench's name comparison relies on it)."""
+    path = DATA / "se_calibration_top1465.tsv"
+    if not path.exists():
+        pytest.skip("SE calibration data not present")
+    with path.open() as f:
+        spelt = {r["technique"] for r in csv.DictReader(f, delimiter="\t")}
+    names = set(technique_names())
+    assert {s for s in spelt if canonical_name(s) not in names} == set()
+
+
+def test_generate_reads_se_spellings(capsys: pytest.CaptureFixture[str]) -> None:
+    """``generate --require-technique`` takes SE's spelling: the puzzle's se
+    path then uses the catalogue's technique; a name of no technique is exit 2."""
+    from csp_sudoku.cli import main
+
+    argv = ["generate", "--count", "1", "--seed", "1", "-q", "--budget-seconds", "120"]
+    assert main([*argv, "--require-technique", "Direct Hidden Triplet"]) == 0
+    puzzle = capsys.readouterr().out.split()[0]
+    counts = cs.rate(puzzle, "se").details["technique_counts"]
+    assert counts.get("Direct Hidden Triple", 0) > 0
+    assert main([*argv, "--require-technique", "Skyscraper Deluxe"]) == 2
+    assert "unknown technique" in capsys.readouterr().err

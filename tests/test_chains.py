@@ -84,7 +84,7 @@ def test_sets_solved_by_logic_and_replayed(name: str, limit: int, step: int) -> 
 def test_explain_json_is_replayable(capsys: pytest.CaptureFixture[str]) -> None:
     from csp_sudoku.cli import main
 
-    assert main(["explain", "--json", STUCK]) == 0
+    assert main(["explain", "--order", "subsets", "--json", STUCK]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["solved"] and d["max_level"] >= 0
     check_path(d, _solution(cs.parse(STUCK)))
@@ -94,10 +94,10 @@ def test_explain_budget_is_reported(capsys: pytest.CaptureFixture[str]) -> None:
     from csp_sudoku.cli import main
 
     hard = load_lines("forum_hardest_1106.txt", limit=1)[0]
-    assert main(["explain", "--budget", "20", hard]) == 1
+    assert main(["explain", "--order", "subsets", "--budget", "20", hard]) == 1
     out = capsys.readouterr().out
     assert "budget" in out and "stopped" in out
-    assert main(["explain", "--budget", "0", hard]) == 2
+    assert main(["explain", "--order", "subsets", "--budget", "0", hard]) == 2
 
 
 def test_chain_move_is_the_cheapest_level() -> None:

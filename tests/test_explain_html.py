@@ -8,6 +8,7 @@ code). The browser test drives the page in headless Chromium (Debian's
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -39,7 +40,8 @@ def hard_path() -> SolvePath:
 def hard_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("html") / "hard.html"
     svg_dir = out.parent / "svg"
-    assert main(["explain", HARD, "--html", str(out), "--svg", str(svg_dir), "--json"]) == 0
+    args = ["explain", HARD, "--order", "subsets", "--html", str(out), "--svg", str(svg_dir)]
+    assert main([*args, "--json"]) == 0
     return out
 
 
@@ -67,7 +69,8 @@ def _peers9() -> list[set[int]]:
 
 
 def replay_marks(path_json: dict[str, Any]) -> list[list[set[int]]]:
-    """The candidates of every cell before each step, from the JSON alone."""
+    """The candidates of every cell before each step, from the JSON alone
+    (a step of the se path removes, then places, as Sudoku Explainer applies it)."""
     peers = _peers9()
     values = [0 if ch == "." else int(ch) for ch in path_json["puzzle"]]
     cands = [
@@ -76,13 +79,17 @@ def replay_marks(path_json: dict[str, Any]) -> list[list[set[int]]]:
     before: list[list[set[int]]] = []
     for step in path_json["steps"]:
         before.append([set(s) for s in cands])
+        if path_json.get("order") == "se":
+            for cell, d in step["eliminations"]:
+                assert d in cands[cell], "an elimination of a candidate already gone"
+                cands[cell].discard(d)
         for cell, d in step["placements"]:
             assert d in cands[cell], "a placement of a candidate already gone"
             values[cell] = d
             cands[cell] = set()
             for p in peers[cell]:
                 cands[p].discard(d)
-        for cell, d in step["eliminations"]:
+        for cell, d in [] if path_json.get("order") == "se" else step["eliminations"]:
             assert d in cands[cell], "an elimination of a candidate already gone"
             cands[cell].discard(d)
     return before
@@ -163,7 +170,7 @@ def test_page_size_under_a_megabyte(hard_page: Path, hard_path: SolvePath) -> No
 
 def test_subset_page(tmp_path: Path) -> None:
     out = tmp_path / "p.html"
-    assert main(["explain", SUBSETS, "--html", str(out)]) == 0
+    assert main(["explain", SUBSETS, "--order", "subsets", "--html", str(out)]) == 0
     data = page_data(out)
     assert replay_marks(data["path"]) == [parse_marks(s["marks"]) for s in data["steps"]]
     assert any("covered by" in s["text"] for s in data["steps"])
@@ -173,7 +180,9 @@ def test_other_shapes(tmp_path: Path) -> None:
     """A 6x6 puzzle: 2x3 boxes, candidates in a 3x3 block per cell."""
     six = "....5..2......1......23...6....4.1.3"
     out, svg_dir = tmp_path / "six.html", tmp_path / "six"
-    assert main(["explain", six, "--html", str(out), "--svg", str(svg_dir)]) == 0
+    assert (
+        main(["explain", six, "--order", "subsets", "--html", str(out), "--svg", str(svg_dir)]) == 0
+    )
     data = page_data(out)
     assert data["geometry"] == "6x6"
     files = sorted(svg_dir.glob("*.svg"))
@@ -314,3 +323,94 @@ def test_legend_lists_exactly_the_colours_the_drawing_uses(hard_path: SolvePath)
     text_and_lines = {"c", "g", "v", "lb", "n", "tn", "tk", "st"}
     coloured = {c for c in drawn if c in rules} - text_and_lines
     assert coloured == {m.cls for m in ev.MARKS}
+
+
+# ---- the se path (explain's default order) ----
+
+#: top1465: locking, sets, X-Wing, Turbot Fish, wings, forcing and region
+#: forcing chains (106 steps).
+WIDE = "...........5.9.17..3...2..84..........94..3...7.86...4..7..8...2.......1..19...56"
+
+
+@pytest.fixture(scope="module")
+def se_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("se") / "se.html"
+    svg = str(out.parent / "svg")
+    assert main(["explain", WIDE, "--html", str(out), "--svg", svg, "--json"]) == 0
+    return out
+
+
+def test_se_page_draws_the_se_path(se_page: Path) -> None:
+    """The default page is the se path: one entry per step with its technique
+    and difficulty in the list, the pencil marks before each step as an
+    independent replay has them, patterns and links drawn, a legend of the
+    se marks, and the solved grid last."""
+    from csp_sudoku.human.se_figures import MAX_LINKS
+    from csp_sudoku.tools import explain_view as ev
+
+    data = page_data(se_page)
+    path = data["path"]
+    assert path["order"] == "se" and path["solved"]
+    n = len(path["steps"])
+    assert len(data["steps"]) == n
+    before = replay_marks(path)
+    text = se_page.read_text(encoding="utf-8")
+    listing = re.findall(r'<li><a href="#step=(\d+)">([^<]*)</a></li>', text)
+    assert [int(k) for k, _ in listing] == list(range(1, n + 2))
+    for k, (s, step, want) in enumerate(zip(data["steps"], path["steps"], before, strict=True)):
+        assert parse_marks(s["marks"]) == want, k
+        assert s["title"].startswith(f"{step['technique']} ({step['difficulty']:.1f})")
+        assert listing[k][1] == html.escape(s["title"], quote=False)
+        arrows = s["layer"].count("<path") - s["layer"].count("class='st'")
+        assert arrows <= MAX_LINKS
+        if step["figure"]["links"]:
+            assert arrows == len(step["figure"]["links"])
+    layers = "".join(s["layer"] for s in data["steps"])
+    for cls in ("h", "un", "pv", "pl", "el", "ls", "lw", "ra"):
+        assert f"class='{cls}'" in layers, cls
+    assert listing[-1][1] == "Solved grid" and data["final"]["title"] == "Solved grid"
+    assert "." not in data["final"]["values"]
+    key = re.search(r'<div class="key">(.*?)</div>', text)
+    assert key is not None
+    legend = re.findall(r"(?:background:|solid )(#[0-9a-fA-F]{3,6})", key.group(1))
+    assert sorted(legend) == sorted(m.colour for m in ev.SE_MARKS)
+    assert len(list((se_page.parent / "svg").glob("step-*.svg"))) == n
+
+
+def test_browser_se_page_list_filter_and_final_grid(se_page: Path) -> None:
+    data = page_data(se_page)
+    n = len(data["steps"])
+    url = se_page.as_uri()
+    dom, _ = _browser(["--dump-dom"], url + "?digit=2#step=4")
+    assert _state(dom) == (4, f"Step 4 / {n}")
+    assert '<li class="cur"><a href="#step=4">Turbot Fish (4.1)' in dom
+    marks = parse_marks(data["steps"][3]["marks"])
+    values = data["steps"][3]["values"]
+    rings = sum(2 in m for m in marks) + values.count("2")
+    drawn = re.search(r'<g id="filter">(.*?)</g>', dom)
+    assert drawn is not None
+    assert drawn.group(1).count('class="fd"') == rings > 0
+    dom, _ = _browser(["--dump-dom"], url + f"#step={n + 1}")
+    assert _state(dom) == (n + 1, "Solved grid")
+
+
+def test_a_long_chain_is_drawn_folded_and_says_so() -> None:
+    """A chain of more than MAX_LINKS links is drawn as its assumption and its
+    last links (no arrow to a link left out), and the step's text says so."""
+    from csp_sudoku.human.chains import Chain, Link
+    from csp_sudoku.human.se_figures import MAX_LINKS
+    from csp_sudoku.tools import explain_view as ev
+
+    links = [Link(0, 1, True, "assume")]
+    links += [Link(k % 81, 1 + k % 9, k % 2 == 0, "elim", 81, (k - 1,)) for k in range(1, 150)]
+    chain = Chain((0, 1), tuple(links), 0, len(links))
+    lay = ev._layout(parse_line(HARD).geometry)
+    parts: list[str] = []
+    rings: list[str] = []
+    ev._chain_layer(lay, chain, parts, rings)
+    assert len(rings) == MAX_LINKS
+    arrows = sum(p.startswith("<path") for p in parts)
+    assert 0 < arrows <= MAX_LINKS - 2  # the first kept link's parent was left out
+    assert ev._fold_note([chain]) == [
+        f"(drawn: branch 1's assumption and its last {MAX_LINKS - 1} of 150 links)"
+    ]

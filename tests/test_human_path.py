@@ -161,21 +161,40 @@ def test_stuck_and_bad_arguments() -> None:
 
 def test_explain_command(capsys: pytest.CaptureFixture[str]) -> None:
     line = "3.7.4...........918........4.....7.....16.......25..........38..9....5...2.6....."
-    assert main(["explain", line]) == 0
+    assert main(["explain", "--order", "subsets", line]) == 0
     out = capsys.readouterr().out
     assert "hidden single: r3c3 = 9 (box 1)" in out and "solved in 81 steps" in out
-    assert main(["explain", "--json", line]) == 0
+    assert main(["explain", "--order", "subsets", "--json", line]) == 0
     obj = json.loads(capsys.readouterr().out)
     assert obj["solved"] and len(obj["steps"]) == 81
     hard = lines_of("forum_hardest_1106.txt", limit=1)[0]
     # with the chains left out the model gets stuck: the path so far, exit 1
-    assert main(["explain", "--techniques", "singles,subsets", "--max-subset", "1", hard]) == 1
+    assert (
+        main(
+            [
+                "explain",
+                "--order",
+                "subsets",
+                "--techniques",
+                "singles,subsets",
+                "--max-subset",
+                "1",
+                hard,
+            ]
+        )
+        == 1
+    )
     assert "stuck after" in capsys.readouterr().out
     # several solutions: a message, no path
     assert main(["explain", "." * 81]) == 1
     captured = capsys.readouterr()
     assert "more than one solution" in captured.err and "assume" not in captured.out
-    assert main(["explain", "--techniques", "singles,oracle", "--seed", "3", hard]) == 0
+    assert (
+        main(
+            ["explain", "--order", "subsets", "--techniques", "singles,oracle", "--seed", "3", hard]
+        )
+        == 0
+    )
     assert "oracle" in capsys.readouterr().out
 
 
@@ -184,8 +203,9 @@ def test_explain_command(capsys: pytest.CaptureFixture[str]) -> None:
     [
         ["explain", "3.7.4..x"],
         ["explain", "44" + "." * 79],
-        ["explain", "--techniques", "guessing", "." * 81],
-        ["explain", "--max-subset", "0", "." * 81],
+        ["explain", "--order", "subsets", "--techniques", "guessing", "." * 81],
+        ["explain", "--order", "subsets", "--max-subset", "0", "." * 81],
+        ["explain", "--max-subset", "2", "." * 81],  # the human model's option, se path
         ["explain", "no/such/file.txt"],
     ],
 )

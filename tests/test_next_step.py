@@ -66,4 +66,4 @@ def test_explain_order_se_shows_the_rated_path(
     assert main(["explain", "--order", "se", str(src)]) == 0
     assert "Dynamic Region Forcing Chains" in capsys.readouterr().out
     assert main(["explain", "--order", "nope", str(src)]) == 2
-    assert "choose from subsets, se" in capsys.readouterr().err
+    assert "choose from se, subsets" in capsys.readouterr().err

@@ -1,8 +1,11 @@
-"""``csp-sudoku explain``: the human model's solve path, step by step.
+"""``csp-sudoku explain``: a puzzle's solve path, step by step.
 
-Readable by default (``r4c5 = 7``, technique names, how many options there
-were); ``--json`` writes the object documented in docs/explain_schema.md (one
-JSON object per line when several puzzles are given).
+By default the se path (``--order se``): the replay of Sudoku Explainer's
+order that ``rate --metric se`` rates, so the hardest step shown is the
+rating; ``--order subsets`` shows the human model's path. Readable by default
+(technique, difficulty, placements and eliminations, the pattern and chain);
+``--json`` writes the object documented in docs/explain_schema.md (one JSON
+object per line when several puzzles are given); ``--html`` / ``--svg`` draw it.
 """
 
 from __future__ import annotations
@@ -28,68 +31,78 @@ from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.core.seeds import as_generator
 from csp_sudoku.human.chains import DEFAULT_BUDGET, MAX_LEVEL, ChainSettings
 from csp_sudoku.human.path import DEFAULT_TECHNIQUES, TECHNIQUES, SolvePath, solve_path
+from csp_sudoku.metrics.se import PATH_ORDERS, RATERS, SePath
+from csp_sudoku.metrics.se import solve_path as explained_path
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "explain",
-        help="show how a person would solve a puzzle (singles, subset rule, ...)",
+        help="show how a person would solve a puzzle, step by step (the path the se rating rates)",
         description=(
-            "Solve with the human model step by step: singles, then the constraint "
-            "subset rule by increasing size (pointing, claiming, pairs, X-Wing, ...), "
-            "then contradiction and forcing chains by level (0 singles, 1 with the "
-            "subset rule, 2 nested), each shown link by link; optionally Pelanek's "
-            "refutation or an oracle. Prints each step; --json writes it."
+            "Solve step by step and show each step. By default (--order se) Sudoku "
+            "Explainer's order, the path `rate --metric se` rates: each step's technique "
+            "(named as in docs/techniques.md), difficulty, conclusion, pattern and chain; "
+            "its hardest step is the rating. --order subsets shows the human model's path: "
+            "singles, the constraint subset rule by increasing size, then contradiction and "
+            "forcing chains by level (0 singles, 1 with the subset rule, 2 nested), "
+            "optionally Pelanek's refutation or an oracle. --json writes the path, --html "
+            "and --svg draw it."
         ),
     )
     add_input_args(p)
     p.add_argument(
         "--order",
-        default="subsets",
+        default=PATH_ORDERS[0],
         help=(
-            "whose path: subsets (the human model's: singles, the subset rule, chains by "
-            "level; default) or se (Sudoku Explainer's order, the path `rate --metric se` "
-            "rates, techniques named as in docs/techniques.md)"
+            "whose path: se (Sudoku Explainer's order, the path `rate --metric se` rates, "
+            "techniques named as in docs/techniques.md; default) or subsets (the human "
+            "model's: singles, the subset rule, chains by level)"
         ),
     )
     p.add_argument(
+        "--rater",
+        default=RATERS[0],
+        help=f"whose order --order se replays: {' or '.join(RATERS)} (default %(default)s)",
+    )
+    p.add_argument(
         "--techniques",
-        default=",".join(DEFAULT_TECHNIQUES),
-        help=f"comma-separated, in order of preference, from {', '.join(TECHNIQUES)} "
-        f"(default {','.join(DEFAULT_TECHNIQUES)})",
+        default=None,
+        help=f"--order subsets: comma-separated, in order of preference, from "
+        f"{', '.join(TECHNIQUES)} (default {','.join(DEFAULT_TECHNIQUES)})",
     )
     p.add_argument(
         "--max-subset",
         type=int,
-        default=4,
+        default=None,
         metavar="N",
-        help="largest subset size (default 4)",
+        help="--order subsets: largest subset size (default 4)",
     )
     p.add_argument(
         "--seed",
         type=seed_arg,
         default=None,
         help=(
-            "pick singles and oracle cells at random with this seed (default: the first one);"
-            " refutation's estimate uses it too (default: a fresh seed)"
+            "--order subsets: pick singles and oracle cells at random with this seed "
+            "(default: the first one); refutation's estimate uses it too (default: a fresh seed)"
         ),
     )
     p.add_argument(
         "--max-level",
         type=int,
-        default=ChainSettings().max_level,
+        default=None,
         choices=range(MAX_LEVEL + 1),
         metavar="L",
-        help="highest refutation level of the chains technique: 0 singles inside the "
-        "assumption, 1 with the subset rule, 2 nested (default %(default)s)",
+        help="--order subsets: highest refutation level of the chains technique: 0 singles "
+        f"inside the assumption, 1 with the subset rule, 2 nested (default {MAX_LEVEL})",
     )
     p.add_argument(
         "--budget",
         type=int,
-        default=DEFAULT_BUDGET,
+        default=None,
         metavar="N",
-        help="inner hypotheses a nested refutation may try for one step before the "
-        "explanation stops and says so (default %(default)s)",
+        help="--order subsets: inner hypotheses a nested refutation may try for one step "
+        f"before the explanation stops and says so (default {DEFAULT_BUDGET})",
     )
     p.add_argument("--json", action="store_true", help="write the path as JSON")
     p.add_argument(
@@ -146,61 +159,8 @@ def _readable(path: SolvePath) -> str:
     return "\n".join(lines)
 
 
-#: The paths explain can show.
-ORDERS = ("subsets", "se")
-
-
-def _se_readable(puzzle: Puzzle, run: Any) -> str:
-    """The se replay as text: each step's technique (a catalogue name),
-    difficulty, placements, eliminations and, for forcing chains, the chain's
-    literals (premise first; ``=`` on, ``<>`` off), then ER, EP and ED."""
-    g = puzzle.geometry
-    lines = [format_grid(puzzle), ""]
-    for i, s in enumerate(run.steps, 1):
-        what = [f"{g.cell_name(c)}={d}" for c, d in s.placements]
-        what += [f"{g.cell_name(c)}<>{d}" for c, d in s.eliminations]
-        lines.append(f"{i:3d}. {s.technique} ({s.difficulty:.1f}): {', '.join(what)}")
-        if s.chain:
-            lits = [f"{g.cell_name(c)}{'=' if on else '<>'}{d}" for c, d, on in s.chain]
-            lines.append("       chain: " + " -> ".join(lits))
-    if run.steps:
-        hardest = next(s for s in run.steps if s.difficulty == run.er)
-        lines.append(
-            f"ER {run.er:.1f} ({hardest.technique}), EP {run.ep:.1f}, ED {run.ed:.1f}"
-            + (
-                ""
-                if run.solved
-                else "; stopped: "
-                + (
-                    "a nested search ran past its budget, the steps above are those found"
-                    if run.stopped == "budget"
-                    else "no technique applies"
-                )
-            )
-        )
-    return "\n".join(lines)
-
-
-def _se_dict(run: Any) -> dict[str, Any]:
-    return {
-        "order": "se",
-        "solved": run.solved,
-        "stopped": run.stopped,
-        "er": round(run.er, 2),
-        "ep": round(run.ep, 2),
-        "ed": round(run.ed, 2),
-        "steps": [
-            {
-                "technique": s.technique,
-                "difficulty": round(s.difficulty, 2),
-                "placements": [list(p) for p in s.placements],
-                "eliminations": [list(p) for p in s.eliminations],
-                "complexity": s.complexity,
-                "chain": [[c, d, on] for c, d, on in s.chain],
-            }
-            for s in run.steps
-        ],
-    }
+#: The paths explain can show (the first is the default).
+ORDERS = PATH_ORDERS
 
 
 def run_explain(args: argparse.Namespace) -> int:
@@ -210,9 +170,33 @@ def run_explain(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT
-    if args.order == "se" and (args.html or args.svg):
-        print("csp-sudoku: error: --html and --svg draw the subsets path only", file=sys.stderr)
+    if args.rater not in RATERS:
+        print(
+            f"csp-sudoku: error: unknown --rater {args.rater!r}; choose from {', '.join(RATERS)}",
+            file=sys.stderr,
+        )
         return EXIT_BAD_INPUT
+    # the human model's options: refused for the se path rather than ignored
+    model_only = {
+        "--techniques": args.techniques,
+        "--max-subset": args.max_subset,
+        "--max-level": args.max_level,
+        "--budget": args.budget,
+        "--seed": args.seed,
+    }
+    given = [flag for flag, value in model_only.items() if value is not None]
+    if args.order == "se" and given:
+        print(
+            f"csp-sudoku: error: {', '.join(given)} set the human model's path: add "
+            "--order subsets (the se path takes --rater only)",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
+    if args.techniques is None:
+        args.techniques = ",".join(DEFAULT_TECHNIQUES)
+    max_subset = 4 if args.max_subset is None else args.max_subset
+    budget = DEFAULT_BUDGET if args.budget is None else args.budget
+    max_level = ChainSettings().max_level if args.max_level is None else args.max_level
     order = _techniques(args.techniques)
     if order is None:
         print(
@@ -221,13 +205,13 @@ def run_explain(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT
-    if args.max_subset < 1:
+    if max_subset < 1:
         print("csp-sudoku: error: --max-subset must be at least 1", file=sys.stderr)
         return EXIT_BAD_INPUT
-    if args.budget < 1:
+    if budget < 1:
         print("csp-sudoku: error: --budget must be at least 1", file=sys.stderr)
         return EXIT_BAD_INPUT
-    settings = ChainSettings(max_level=args.max_level, budget=args.budget)
+    settings = ChainSettings(max_level=max_level, budget=budget)
     code = EXIT_OK
     first = True
     entries: Iterable[Entry] = iter_entries(args.inputs, geometry_from_args(args))
@@ -258,22 +242,13 @@ def run_explain(args: argparse.Namespace) -> int:
             )
             code = EXIT_NOT_ALL
             continue
+        path: SePath | SolvePath
         if args.order == "se":
-            from csp_sudoku.metrics.se import replay
-
-            run = replay(e.puzzle)  # a budget stop keeps its steps: shown, then said
-            if not run.solved:
-                code = EXIT_NOT_ALL
-            if args.json:
-                print(json.dumps(_se_dict(run), indent=args.indent))
-            else:
-                if not first:
-                    print()
-                print(_se_readable(e.puzzle, run))
-            first = False
-            continue
-        rng = as_generator(args.seed) if args.seed is not None else None
-        path = solve_path(e.puzzle, order, max_subset=args.max_subset, rng=rng, chains=settings)
+            # a budget stop keeps its steps: shown, then said
+            path = explained_path(e.puzzle, "se", rater=args.rater)
+        else:
+            rng = as_generator(args.seed) if args.seed is not None else None
+            path = solve_path(e.puzzle, order, max_subset=max_subset, rng=rng, chains=settings)
         if not path.solved:
             code = EXIT_NOT_ALL
         if args.html or args.svg:
@@ -292,6 +267,6 @@ def run_explain(args: argparse.Namespace) -> int:
         else:
             if not first:
                 print()
-            print(_readable(path))
+            print("\n".join(path.describe()) if isinstance(path, SePath) else _readable(path))
         first = False
     return code

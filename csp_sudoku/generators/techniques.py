@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from csp_sudoku.core.errors import GenerationError
-from csp_sudoku.human.catalogue import technique_names
+from csp_sudoku.human.catalogue import canonical_name, technique_names
 
 __all__ = ["SE_TECHNIQUES", "check_names", "path_uses"]
 
@@ -32,12 +32,14 @@ def _matches(name: str, technique: str) -> bool:
 
 
 def check_names(names: Iterable[str]) -> tuple[str, ...]:
-    """The names, checked against :data:`SE_TECHNIQUES`.
+    """The names, read as the catalogue's (SE's spellings such as ``Skyscraper 011`` or
+    ``Hidden Triplet`` included, :func:`~csp_sudoku.human.catalogue.canonical_name`) and
+    checked against :data:`SE_TECHNIQUES`.
 
     Raises:
         GenerationError: a name matches no technique; the message lists them.
     """
-    out = tuple(names)
+    out = tuple(canonical_name(n) for n in names)
     bad = [n for n in out if not any(_matches(n, t) for t in SE_TECHNIQUES)]
     if bad:
         raise GenerationError(

@@ -11,8 +11,8 @@ To add a technique called ``mine``:
 3. Register it: one line in ``TECHNIQUE_STEPS`` in ``csp_sudoku/human/path.py``
    (``"mine": mine.steps``, imported there) and its name in ``TechniqueName``
    (``csp_sudoku/core/names.py``).
-4. ``solve_path(p, ["singles", "mine", ...])`` and ``csp-sudoku explain
-   --techniques singles,mine`` then use it; every step is checked against the
+4. ``solve_path(p, ["singles", "mine", ...])`` and ``csp-sudoku explain --order
+   subsets --techniques singles,mine`` then use it; every step is checked against the
    solution in tests (``tests/test_technique_template.py`` shows the check).
 
 The technique below is the smallest correct one: a naked single (a cell with one

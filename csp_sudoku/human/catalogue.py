@@ -15,6 +15,7 @@ is marked approximate in the description.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from csp_sudoku.core.errors import ArgumentError
@@ -288,13 +289,60 @@ def technique_names() -> tuple[str, ...]:
     return tuple(t.name for t in TECHNIQUES)
 
 
+#: SE's spellings of catalogue techniques, SE's word -> the catalogue's name.
+#: SukakuExplainer names the variants of one technique by their shape (a
+#: strong-linked fish of two links is a ``Skyscraper``, a ``2-String Kite`` or a
+#: ``Turbot Fish``; ``Grouped`` when a link joins a group of cells) and appends a
+#: code of the units used (``WXYZ-Wing 137``); Sudoku Explainer 1.2.1 says
+#: ``Triplet`` where the catalogue says ``Triple``. Same technique, same value.
+ALIASES: dict[str, str] = {
+    "hidden triplet": "Hidden Triple",
+    "naked triplet": "Naked Triple",
+    "direct hidden triplet": "Direct Hidden Triple",
+    "skyscraper": "Turbot Fish",
+    "2-string kite": "Turbot Fish",
+    "2 strong links": "Turbot Fish",
+}
+
+# a strong-linked fish of N links spelt the SukakuExplainer way: "N Strong links",
+# "N-String Kite", "N Skyscrapers", "(N Strong Links) X-Loop"
+_STRONG_LINKS = re.compile(
+    r"^\(?(\d)(?: strong links\) x-loop| strong links|-string kite| skyscrapers)$"
+)
+
+
+def canonical_name(name: str) -> str:
+    """The catalogue's name of ``name``, read as SE spells it, or ``name`` unchanged.
+
+    Why: ratings from Sudoku Explainer (the calibration files, a user's
+    ``--require-technique``) spell techniques as SE's hints do; comparing them
+    with the se path's names needs one mapping, this one. Case, a trailing
+    code of digits (``WXYZ-Wing 137``), ``Grouped``, a ``type N`` suffix and
+    the spellings of :data:`ALIASES` are read; a name that is none of these
+    comes back as given (stripped), so that partial names still work where
+    containment is asked.
+    """
+    key = " ".join(name.split()).casefold()
+    key = re.sub(r" type \d+$", "", key)  # Unique Rectangle type 2
+    key = re.sub(r"(?<=[a-z)]) \d+$", "", key)  # the code of the units used
+    key = key.replace("grouped ", "")
+    match = _STRONG_LINKS.match(key)
+    if match:
+        n = int(match.group(1))
+        key = "turbot fish" if n == 2 else f"{n} strong links"
+    key = ALIASES.get(key, key).casefold()
+    found = _BY_NAME.get(key)
+    return found.name if found is not None else name.strip()
+
+
 def lookup(name: str) -> Technique:
-    """The technique called ``name`` (case-insensitive).
+    """The technique called ``name`` (case-insensitive; SE's spellings read by
+    :func:`canonical_name`).
 
     Raises:
         ArgumentError: no technique has that name; the message lists them all.
     """
-    found = _BY_NAME.get(name.strip().casefold())
+    found = _BY_NAME.get(canonical_name(name).casefold())
     if found is None:
         raise ArgumentError(
             f"unknown technique {name!r}; choose from {', '.join(technique_names())}"
@@ -316,4 +364,12 @@ def markdown_table() -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["TECHNIQUES", "Technique", "lookup", "markdown_table", "technique_names"]
+__all__ = [
+    "ALIASES",
+    "TECHNIQUES",
+    "Technique",
+    "canonical_name",
+    "lookup",
+    "markdown_table",
+    "technique_names",
+]

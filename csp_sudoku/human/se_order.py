@@ -46,6 +46,7 @@ from csp_sudoku.core.errors import ArgumentError, ChainBudgetExceeded
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.human._tables import tables
+from csp_sudoku.human.chains import Chain
 from csp_sudoku.human.costs import SE_CHAIN_BASE, SE_DIRECT, SE_VALUES
 from csp_sudoku.human.state import CandidateState
 
@@ -74,6 +75,14 @@ class SeStep:
         chain: the literals ``(cell, digit, on)`` of a forcing (X-)chain step,
             its premise first and the premise's negation last; each follows
             from the one before by one of SE's static links.
+        branches: the premises ``(cell, digit, on)`` of a Nishio, cell,
+            region, double or contradiction forcing chains step, one per
+            branch (the assumption of a one-branch step); every branch leads
+            to the step's conclusion (or, for one branch, to a contradiction).
+            The links inside the branches are not recorded.
+        chains: the human model's chains of a step beyond SE's dynamic
+            forcing chains (:class:`csp_sudoku.human.chains.Chain`, one per
+            branch; nested refutations inside as ``inner`` chains).
     """
 
     technique: str
@@ -84,6 +93,8 @@ class SeStep:
     level: int = -1
     form: str = ""
     chain: tuple[tuple[int, int, bool], ...] = ()
+    branches: tuple[tuple[int, int, bool], ...] = ()
+    chains: tuple[Chain, ...] = ()
 
 
 @dataclass
@@ -487,7 +498,10 @@ def _nishio(state: CandidateState) -> SeStep | None:
     ncand = alive.size
     placed, removed = _conclusion(state.geometry.size, lit % ncand, lit >= ncand)
     tenths = _tenths(SE_CHAIN_BASE["Nishio"]) + int(length_tenths(comp))
-    return _commit(state, SeStep("Nishio Forcing Chains", tenths / 10, placed, removed, comp))
+    n = state.geometry.size
+    premise = ((lit % ncand) // n, lit % n + 1, lit < ncand)
+    step = SeStep("Nishio Forcing Chains", tenths / 10, placed, removed, comp, branches=(premise,))
+    return _commit(state, step)
 
 
 #: The kinds of csp_sudoku._kernels.se_chains.best_net_conclusion (DOUBLE, CELL, REGION,
@@ -536,10 +550,55 @@ def _multiple(state: CandidateState, dynamic: bool) -> SeStep | None:
     )
     if best[0] < 0:
         return None
-    tenths, comp, key, _pos, target = (int(v) for v in best)
+    tenths, comp, key, pos, target = (int(v) for v in best)
     placed, removed = _conclusion(g.size, target % ncand, target < ncand)
     prefix = "Dynamic " if dynamic else ""
-    return _commit(state, SeStep(prefix + _MULTIPLE_NAMES[key], tenths / 10, placed, removed, comp))
+    lits = _branch_premises(
+        alive, t.column_candidates, lay.ncellcols, anc, row_on, key, pos, target, comp
+    )
+    n = g.size
+    branches = tuple(((x % ncand) // n, x % n + 1, x < ncand) for x in lits)
+    hint = SeStep(
+        prefix + _MULTIPLE_NAMES[key], tenths / 10, placed, removed, comp, branches=branches
+    )
+    return _commit(state, hint)
+
+
+def _branch_premises(
+    alive: NDArray[np.int8],
+    cc: NDArray[np.int32],
+    ncellcols: int,
+    anc: NDArray[np.int32],
+    row_on: NDArray[np.int64],
+    key: int,
+    pos: int,
+    target: int,
+    comp: int,
+) -> list[int]:
+    """The premise literals (``k`` ON, ``k + ncand`` OFF) of the branches of the
+    hint :func:`~csp_sudoku._kernels.se_chains.best_net_conclusion` chose, read back
+    from its ``(key, position)``: for display only, the hint is unchanged.
+
+    A cell's or region's branches are its live candidates; the region is the
+    first unit-digit whose first live candidate is the position's and whose
+    branches all reach ``target`` with ``comp`` ancestors in all (the one the
+    kernel met first).
+    """
+    ncand = alive.size
+    k0 = pos // 2
+    if key == 7:  # one premise that contradicts
+        return [k0 + (ncand if pos % 2 else 0)]
+    if key == 1:  # the ON and OFF premise of one candidate
+        return [k0, k0 + ncand]
+    cols = range(ncellcols) if key == 5 else range(ncellcols, cc.shape[0])
+    for col in cols:
+        ks = [int(k) for k in cc[col].tolist() if k >= 0 and alive[k]]
+        if len(ks) < 2 or ks[0] != k0:
+            continue
+        counts = [int(anc[row_on[k], target]) for k in ks]
+        if all(counts) and sum(counts) == comp:
+            return ks
+    return []
 
 
 def _refutation(state: CandidateState, rating: FallbackRating) -> SeStep | None:
@@ -552,7 +611,14 @@ def _refutation(state: CandidateState, rating: FallbackRating) -> SeStep | None:
     name = "Dynamic Forcing Chains (+)" if move.level <= 1 else "Nested Forcing Chains"
     value = rating(move.level, move.form, move.length)
     step = SeStep(
-        name, value, move.placements, move.eliminations, move.length, move.level, move.form
+        name,
+        value,
+        move.placements,
+        move.eliminations,
+        move.length,
+        move.level,
+        move.form,
+        chains=move.chains,
     )
     return _commit(state, step)
 

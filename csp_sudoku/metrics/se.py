@@ -32,14 +32,16 @@ import math
 from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, Literal, overload
 
 from csp_sudoku.api import PuzzleLike, as_puzzle, count_solutions
 from csp_sudoku.core.errors import ArgumentError, NotUniqueError
+from csp_sudoku.core.io import format_grid
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.human.catalogue import lookup
 from csp_sudoku.human.costs import SE_CHAIN_BASE, SE_DIRECT, SE_VALUES, subset_value
 from csp_sudoku.human.path import SolvePath, Step
+from csp_sudoku.human.se_figures import Figure, figure
 from csp_sudoku.human.se_order import PROFILES, SeRun, SeStep, length_bonus, se_next, se_solve
 from csp_sudoku.human.state import CandidateState
 
@@ -133,8 +135,257 @@ def replay(puzzle: Puzzle, rater: str = DEFAULT_RATER, model: SeModel | None = N
     return se_solve(puzzle, m.chain_value, profile=rater)
 
 
+def _unique(puzzle: PuzzleLike, what: str) -> Puzzle:
+    """The puzzle, checked to have one solution: a hint or a path is a proof
+    only then (SE's uniqueness techniques assume it).
+
+    Raises:
+        NotUniqueError: no solution or several; the message says ``what`` is no proof.
+    """
+    p = as_puzzle(puzzle)
+    n = count_solutions(p, 2)
+    if n != 1:
+        raise NotUniqueError(
+            f"the puzzle has {'no solution' if n == 0 else 'several solutions'}: {what} is a proof"
+        )
+    return p
+
+
 #: The solving orders :func:`next_step` knows.
 ORDERS = ("se",)
+
+#: The paths :func:`solve_path` knows: ``se`` (the path the ``se`` rating rates;
+#: the default) and ``subsets`` (the human model's, :func:`csp_sudoku.human.path.solve_path`).
+PATH_ORDERS = ("se", "subsets")
+
+
+def _lit(g: Any, lit: tuple[int, int, bool]) -> str:
+    return f"{g.cell_name(lit[0])}{'=' if lit[2] else '<>'}{lit[1]}"
+
+
+@dataclass(frozen=True)
+class SePath:
+    """The se path of a puzzle: the replay the ``se`` rating reads, with what to show.
+
+    Its steps are the replay's :class:`SeStep` objects, unchanged (their
+    technique names are the catalogue's), so the hardest step is the rating's
+    ER by construction. :meth:`figures` adds each step's pattern (cells,
+    links, assumption; :mod:`csp_sudoku.human.se_figures`), read from the
+    pencil marks before it.
+
+    Attributes:
+        puzzle: the puzzle.
+        run: the replay (steps, solved, stopped).
+        rater: whose order was replayed (``sukaku`` or ``classic``).
+    """
+
+    puzzle: Puzzle
+    run: SeRun
+    rater: str = DEFAULT_RATER
+
+    @property
+    def steps(self) -> list[SeStep]:
+        """The steps, in order."""
+        return self.run.steps
+
+    @property
+    def solved(self) -> bool:
+        """True when the path fills every cell."""
+        return self.run.solved
+
+    @property
+    def stopped(self) -> str:
+        """Why the path ended early: ``""``, ``stuck`` or ``budget`` (see :class:`SeRun`)."""
+        return self.run.stopped
+
+    @property
+    def er(self) -> float:
+        """SE's ER: the hardest step."""
+        return self.run.er
+
+    def states(self) -> list[CandidateState]:
+        """The pencil marks before every step, and last those after the final one."""
+        state = CandidateState.from_puzzle(self.puzzle)
+        out = [state.copy()]
+        for s in self.steps:
+            for c, d in s.eliminations:
+                state.eliminate(c, d)
+            for c, d in s.placements:
+                state.place(c, d)
+            out.append(state.copy())
+        return out
+
+    def figures(self) -> list[Figure]:
+        """Each step's pattern (:func:`csp_sudoku.human.se_figures.figure`)."""
+        return [figure(st, s) for st, s in zip(self.states(), self.steps, strict=False)]
+
+    def describe_step(
+        self, index: int, fig: Figure | None = None, *, chains: bool = True
+    ) -> list[str]:
+        """Step ``index`` (0-based) as text lines: ``technique (difficulty): what``,
+        then its pattern, links (``=>`` strong, ``->`` weak), branches, and (unless
+        ``chains`` is False: the HTML page lists them itself) the human model's
+        chains with nested refutations folded to their conclusion."""
+        g = self.puzzle.geometry
+        s = self.steps[index]
+        f = fig if fig is not None else self.figures()[index]
+        what = [f"{g.cell_name(c)}={d}" for c, d in s.placements]
+        what += [f"{g.cell_name(c)}<>{d}" for c, d in s.eliminations]
+        lines = [f"{index + 1:3d}. {s.technique} ({s.difficulty:.1f}): {', '.join(what)}"]
+        pad = "       "
+        # the unit, the cover lines and a wing's cells are drawn; the text names the rest
+        shown = [(r, c) for r, c in f.roles if r not in ("unit", "cover", "wing")]
+        if shown and not s.branches:
+            on = f" on {f.digit}" if f.digit else ""
+            parts = [
+                ("" if r == "pattern" else r + " ") + " ".join(g.cell_name(c) for c in cs)
+                for r, cs in shown
+            ]
+            lines.append(pad + f"pattern{on}: " + "; ".join(parts))
+        if s.branches:
+            concl = what[0] if what else "?"
+            lines.append(
+                pad
+                + "branches: "
+                + " | ".join(_lit(g, p) for p in s.branches)
+                + (f"  each => {concl}" if len(s.branches) > 1 else "  => contradiction")
+            )
+        elif f.links:
+            text = _lit(g, f.links[0][0])
+            for _a, b, strong in f.links:
+                text += (" => " if strong else " -> ") + _lit(g, b)
+            fold = f" ({f.folded} links before folded)" if f.folded else ""
+            lines.append(pad + ("chain: " if s.chain else "links: ") + text + fold)
+        for i, chain in enumerate(s.chains if chains else ()):
+            lines.append(pad + (f"branch {i + 1}:" if len(s.chains) > 1 else "chain:"))
+            lines.extend(folded_chain_text(chain, g, pad + "  "))
+        return lines
+
+    def describe(self) -> list[str]:
+        """The whole path as text: the grid, every step, then ER, EP and ED."""
+        lines = [format_grid(self.puzzle), ""]
+        for i, f in enumerate(self.figures()):
+            lines.extend(self.describe_step(i, f))
+        if self.steps:
+            hardest = next(s for s in self.steps if s.difficulty == self.run.er)
+            tail = ""
+            if not self.solved:
+                tail = "; stopped: " + (
+                    "a nested search ran past its budget, the steps above are those found"
+                    if self.stopped == "budget"
+                    else "no technique applies"
+                )
+            lines.append(
+                f"ER {self.run.er:.1f} ({hardest.technique}), EP {self.run.ep:.1f}, "
+                f"ED {self.run.ed:.1f}" + tail
+            )
+        return lines
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (docs/explain_schema.md, "The se path")."""
+        steps = []
+        for s, f in zip(self.steps, self.figures(), strict=True):
+            d: dict[str, Any] = {
+                "technique": s.technique,
+                "difficulty": round(s.difficulty, 2),
+                "placements": [list(p) for p in s.placements],
+                "eliminations": [list(p) for p in s.eliminations],
+                "complexity": s.complexity,
+                "chain": [[c, dg, on] for c, dg, on in s.chain],
+                "branches": [[c, dg, on] for c, dg, on in s.branches],
+                "figure": f.to_dict(),
+            }
+            if s.chains:
+                d["chains"] = [c.to_dict() for c in s.chains]
+            steps.append(d)
+        return {
+            "order": "se",
+            "puzzle": self.puzzle.to_line(),
+            "geometry": self.puzzle.geometry.name,
+            "rater": self.rater,
+            "solved": self.solved,
+            "stopped": self.stopped,
+            "er": round(self.run.er, 2),
+            "ep": round(self.run.ep, 2),
+            "ed": round(self.run.ed, 2),
+            "steps": steps,
+        }
+
+
+def folded_chain_text(chain: Any, geometry: Any, indent: str) -> list[str]:
+    """A human-model chain one link a line, each nested refutation folded to
+    its conclusion (the link) and its length; ``--json`` (``inner``) and
+    ``--html`` (a details element) unfold it."""
+    from csp_sudoku.human.chains import describe_chain
+
+    flat = replace(chain, links=tuple(replace(link, inner=None) for link in chain.links))
+    lines = describe_chain(flat, geometry, indent)
+    for i, link in enumerate(chain.links):
+        if link.inner is not None:
+            lines[i] = lines[i].replace(
+                "nested refutation:",
+                f"nested refutation [{link.inner.length} links, folded]",
+            )
+    return lines
+
+
+@overload
+def solve_path(
+    puzzle: PuzzleLike, order: Literal["se"] = ..., *, rater: str = ..., model: SeModel | None = ...
+) -> SePath: ...
+
+
+@overload
+def solve_path(puzzle: PuzzleLike, order: Literal["subsets"], **options: Any) -> SolvePath: ...
+
+
+@overload
+def solve_path(puzzle: PuzzleLike, order: str, **options: Any) -> SePath | SolvePath: ...
+
+
+def solve_path(puzzle: PuzzleLike, order: str = "se", **options: Any) -> SePath | SolvePath:
+    """The step-by-step explanation of ``puzzle``: by default the se path, the one
+    the ``se`` rating rates (``csp-sudoku explain`` shows the same).
+
+    Args:
+        puzzle: a puzzle (anything :func:`csp_sudoku.api.as_puzzle` takes).
+        order: ``se`` (Sudoku Explainer's order: the rating's replay, as an
+            :class:`SePath`; the default) or ``subsets`` (the human model's
+            path, :func:`csp_sudoku.human.path.solve_path`, as a ``SolvePath``).
+        options: for ``se``: ``rater`` (``sukaku`` or ``classic``) and
+            ``model``; for ``subsets``: the keyword arguments of
+            :func:`csp_sudoku.human.path.solve_path` (``techniques``,
+            ``max_subset``, ``rng``, ``chains``, ...).
+
+    Returns:
+        The path. An se path that met a level-2 search past its budget has
+        ``stopped`` = ``budget`` and keeps the steps found.
+
+    Raises:
+        ArgumentError: for an unknown order (the message lists them), an
+            unknown rater or option.
+        NotUniqueError: for a puzzle with no solution or several (a path is
+            a proof only for a puzzle with one solution).
+    """
+    if order not in PATH_ORDERS:
+        raise ArgumentError(f"unknown order {order!r}; choose from {', '.join(PATH_ORDERS)}")
+    p = _unique(puzzle, "no explanation")
+    if order == "subsets":
+        from csp_sudoku.human.path import solve_path as human_path
+
+        try:
+            return human_path(p, **options)
+        except TypeError as exc:
+            raise ArgumentError(f"solve_path(order='subsets'): {exc}") from None
+    unknown = set(options) - {"rater", "model"}
+    if unknown:
+        raise ArgumentError(
+            f"solve_path(order='se') takes rater and model, not {', '.join(sorted(unknown))}"
+        )
+    rater = str(options.get("rater", DEFAULT_RATER))
+    if rater not in RATERS:
+        raise ArgumentError(f"unknown rater {rater!r}; choose from {', '.join(RATERS)}")
+    return SePath(p, replay(p, rater, options.get("model")), rater)
 
 
 def next_step(
@@ -169,16 +420,7 @@ def next_step(
     if isinstance(puzzle, CandidateState):
         state = puzzle
     else:
-        p = as_puzzle(puzzle)
-        # a hint is a proof step only for a puzzle with one solution (SE's
-        # uniqueness techniques assume it)
-        n = count_solutions(p, 2)
-        if n != 1:
-            raise NotUniqueError(
-                f"the puzzle has {'no solution' if n == 0 else 'several solutions'}: "
-                "no hint is a proof"
-            )
-        state = CandidateState.from_puzzle(p)
+        state = CandidateState.from_puzzle(_unique(puzzle, "no hint"))
     m = model if model is not None else shipped_model()
     step = se_next(state, m.chain_value, profile=rater)
     if step is None:

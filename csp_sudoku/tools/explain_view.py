@@ -1,8 +1,15 @@
 """Solve paths you can look at: one SVG per step, and a self-contained HTML page.
 
+Both kinds of path are drawn: the se path (:class:`csp_sudoku.metrics.se.SePath`,
+``explain``'s default, the path the se rating rates) and the human model's
+(:class:`csp_sudoku.human.path.SolvePath`, ``explain --order subsets``).
 Each step is drawn as the pencil-mark grid *before* the step: the clues in
 bold, digits placed by earlier steps in blue, the candidates of every empty
-cell as small digits. On top of it the step is marked:
+cell as small digits. An se step is marked from its figure
+(:func:`se_step_layer`, :data:`SE_MARKS`: the pattern's cells, unit or cover
+lines, a wing's pivot, strong links solid and weak links dashed, the
+assumption, each branch's premise with an arrow to the conclusion, the human
+model's chains beyond SE's). A step of the human model's path is marked:
 
 * the step's cells (``Step.cells``) shaded yellow;
 * placements: the candidate on a green disc; eliminations: the candidate on a
@@ -21,7 +28,10 @@ once (:func:`frame_svg`); a step adds only its own layer
 (:func:`step_layer`), so the HTML page holds the frame once and swaps layers
 (a 60-step path with chains is a few hundred kB). :func:`step_svg` joins both
 into one standalone image (``explain --svg DIR``), the same drawing the page
-shows (``explain --html FILE``).
+shows (``explain --html FILE``). The page adds a list of the steps (click to
+jump), a digit filter and, last, the grid the path ends on (:func:`final_view`).
+No step is drawn with more than :data:`~csp_sudoku.human.se_figures.MAX_LINKS`
+links: a longer chain keeps its assumption and its last links.
 """
 
 from __future__ import annotations
@@ -31,7 +41,7 @@ import json
 import math
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +50,10 @@ from csp_sudoku.core.io import symbol, write_text
 from csp_sudoku.encodings.exact_cover import exact_cover
 from csp_sudoku.human.chains import Chain
 from csp_sudoku.human.path import SolvePath, Step, describe_step
+from csp_sudoku.human.se_figures import MAX_LINKS, Figure, figure
+from csp_sudoku.human.se_order import SeStep
+from csp_sudoku.human.state import CandidateState
+from csp_sudoku.metrics.se import SePath
 from csp_sudoku.tools.render import _is_diagonal, region_labels
 
 #: Margin (px) around the grid, room for the row and column labels.
@@ -90,6 +104,20 @@ MARKS = (
     Mark("cx", "#d00", "contradiction", 2.5),
 )
 
+#: The se path's marks (``explain --order se``): the pattern's cells, the
+#: conclusion, links (strong solid, weak dashed), the assumption and branch premises,
+#: and the human model's marks for the chains beyond SE's (nested forcing chains).
+SE_MARKS = (
+    Mark("un", "#e8eef8", "unit / cover lines"),
+    replace(MARKS[0], label="pattern cells"),
+    Mark("pv", "#ffc870", "wing pivot"),
+    *MARKS[1:3],  # placed, eliminated
+    Mark("ls", "#1f6fb4", "strong link", 1.6),
+    Mark("lw", "#7b3fa0", "weak link (dashed)", 1.3),
+    replace(MARKS[4], label="assumption / branch premise"),
+    *MARKS[5:],  # the human model's chains: placed, eliminated under it, contradiction
+)
+
 _STYLE = (
     "text{font-family:'DejaVu Sans',Verdana,sans-serif;text-anchor:middle}"
     ".c{font-size:10px;fill:#555}.g{font-weight:bold;fill:#000}.v{fill:#1f5fa8}"
@@ -97,6 +125,8 @@ _STYLE = (
     ".tn{stroke:#999;stroke-width:.6}.tk{stroke:#000;stroke-width:2}"
     ".st{stroke:#c00;stroke-width:1.2}"
     + "".join(m.css() for m in MARKS)
+    + "".join(m.css() for m in SE_MARKS if m.cls not in {k.cls for k in MARKS})
+    + ".ls{marker-end:url(#m1)}.lw{stroke-dasharray:4 3;marker-end:url(#m0)}"
     + "g[class^=k] path{fill:none;stroke-width:1.3;opacity:.85}"
     + "".join(
         f".k{i} path{{stroke:{c};marker-end:url(#m{i})}}.k{i} .n{{fill:{c}}}"
@@ -223,7 +253,12 @@ def _chain_layer(lay: _Layout, chain: Chain, parts: list[str], rings: list[str])
     """Rings on every link's candidate (into ``rings``), link numbers and arrows
     from parents (into ``parts``, drawn in a group that gives the branch colour)."""
     links = chain.links
+    # a chain longer than MAX_LINKS keeps its assumption and its last links
+    keep = set(range(len(links))) if len(links) <= MAX_LINKS else {0}
+    keep |= set(range(max(1, len(links) - MAX_LINKS + 1), len(links)))
     for i, link in enumerate(links):
+        if i not in keep:
+            continue
         if link.cell < 0:  # the contradiction: outline the cells of its parents
             for p in link.parents:
                 pc = links[p].cell
@@ -240,19 +275,26 @@ def _chain_layer(lay: _Layout, chain: Chain, parts: list[str], rings: list[str])
         parts.append(f"<text class='n' x='{cx + 6}' y='{cy - 4}'>{i}</text>")
         for p in link.parents:
             par = links[p]
-            if par.cell < 0:
+            if par.cell < 0 or p not in keep:
                 continue
-            px, py = lay.centre(par.cell, par.digit)
-            dx, dy = cx - px, cy - py
-            dist = math.hypot(dx, dy)
-            if dist < 1:
-                continue
-            ux, uy = dx / dist, dy / dist
-            # bend the arrow a little so that arrows along one row stay apart
-            mx, my = (px + cx) / 2 - uy * dist * 0.12, (py + cy) / 2 + ux * dist * 0.12
-            sx, sy = px + ux * 6, py + uy * 6
-            ex, ey = cx - ux * 7, cy - uy * 7
-            parts.append(f"<path d='M{sx:.0f} {sy:.0f}Q{mx:.0f} {my:.0f} {ex:.0f} {ey:.0f}'/>")
+            parts.append(_arrow(lay.centre(par.cell, par.digit), (cx, cy)))
+
+
+def _arrow(start: tuple[int, int], end: tuple[int, int], cls: str = "") -> str:
+    """A bent arrow between two candidates' centres (its head comes from the
+    style of its group or ``cls``); "" when they coincide."""
+    (px, py), (cx, cy) = start, end
+    dx, dy = cx - px, cy - py
+    dist = math.hypot(dx, dy)
+    if dist < 1:
+        return ""
+    ux, uy = dx / dist, dy / dist
+    # bend the arrow a little so that arrows along one row stay apart
+    mx, my = (px + cx) / 2 - uy * dist * 0.12, (py + cy) / 2 + ux * dist * 0.12
+    sx, sy = px + ux * 6, py + uy * 6
+    ex, ey = cx - ux * 7, cy - uy * 7
+    attr = f" class='{cls}'" if cls else ""
+    return f"<path{attr} d='M{sx:.0f} {sy:.0f}Q{mx:.0f} {my:.0f} {ex:.0f} {ey:.0f}'/>"
 
 
 def _glyph_row(cls: str, y: float, items: list[tuple[int, str]], extra: str = "") -> str:
@@ -272,7 +314,6 @@ def step_layer(
 ) -> str:
     """The SVG elements of one step over the frame: shading, digits, marks, chain."""
     lay = _layout(g)
-    cs = lay.cell
     ec = ec if ec is not None else exact_cover(g)
     n = g.size
     out: list[str] = []
@@ -286,13 +327,43 @@ def step_layer(
                 disc[(cell, d + 1)] = "sa"
     for cell in step.cells:
         cell_class[cell] = "h"
-    for cell, cls in sorted(cell_class.items()):
-        x, y = lay.corner(cell)
-        out.append(f"<rect class='{cls}' x='{x}' y='{y}' width='{cs}' height='{cs}'/>")
     for cell, d in step.placements:
         disc[(cell, d)] = "pl"
     for cell, d in step.eliminations:
         disc[(cell, d)] = "el"
+    out.append(_grid(lay, cell_class, disc, step.eliminations, values, cands, givens))
+    if step.kind == "chain":
+        out.append(_chains_layer(lay, step.chains))
+    return "".join(out)
+
+
+def _chains_layer(lay: _Layout, chains: Sequence[Chain]) -> str:
+    """Every chain (branch) of a step: rings first, then each branch's arrows in its colour."""
+    groups: list[str] = []
+    rings: list[str] = []
+    for i, chain in enumerate(chains):
+        parts: list[str] = []
+        _chain_layer(lay, chain, parts, rings)
+        groups.append(f"<g class='k{i % len(BRANCH_COLOURS)}'>{''.join(parts)}</g>")
+    return "".join(rings) + "".join(groups)
+
+
+def _grid(
+    lay: _Layout,
+    cell_class: dict[int, str],
+    disc: dict[tuple[int, int], str],
+    struck: Sequence[tuple[int, int]],
+    values: Sequence[int],
+    cands: Sequence[set[int]],
+    givens: Sequence[int],
+) -> str:
+    """Shaded cells, discs under candidates, the digits and candidates, and
+    the strike-through of ``struck`` candidates: what every step layer has."""
+    cs = lay.cell
+    out: list[str] = []
+    for cell, cls in sorted(cell_class.items()):
+        x, y = lay.corner(cell)
+        out.append(f"<rect class='{cls}' x='{x}' y='{y}' width='{cs}' height='{cs}'/>")
     for (cell, d), cls in sorted(disc.items()):
         if d in cands[cell]:
             cx, cy = lay.centre(cell, d)
@@ -313,20 +384,62 @@ def step_layer(
             cx, cy = lay.centre(cell, d)
             crow.setdefault(cy + 3.5, []).append((cx, symbol(d)))
     out.extend(_glyph_row("c", y, items) for y, items in sorted(crow.items()))
-    for cell, d in step.eliminations:
+    for cell, d in struck:
         if d in cands[cell]:
             cx, cy = lay.centre(cell, d)
             out.append(f"<path class='st' d='M{cx - 5} {cy + 5}l10 -10'/>")
-    if step.kind == "chain":
-        groups: list[str] = []
-        rings: list[str] = []
-        for i, chain in enumerate(step.chains):
-            parts: list[str] = []
-            _chain_layer(lay, chain, parts, rings)
-            groups.append(f"<g class='k{i % len(BRANCH_COLOURS)}'>{''.join(parts)}</g>")
-        out.extend(rings)
-        out.extend(groups)
     return "".join(out)
+
+
+def se_step_layer(
+    g: Geometry,
+    step: SeStep,
+    fig: Figure,
+    values: Sequence[int],
+    cands: Sequence[set[int]],
+    givens: Sequence[int],
+) -> str:
+    """The SVG elements of one se step: its pattern's cells (unit and cover
+    lines pale, pattern cells yellow, a wing's pivot orange), the conclusion,
+    the links (strong solid, weak dashed), the assumption, each branch's
+    premise with an arrow to the conclusion, and the human model's chains of
+    the steps beyond SE's (nested refutations folded into one link)."""
+    lay = _layout(g)
+    cell_class: dict[int, str] = {}
+    for role in ("unit", "cover", "pattern", "base", "rectangle", "wing", "pincers", "pivot"):
+        cls = {"unit": "un", "cover": "un", "pivot": "pv"}.get(role, "h")
+        for cell in fig.cells(role):
+            cell_class[cell] = cls
+    disc: dict[tuple[int, int], str] = {}
+    for cell, d in step.placements:
+        disc[(cell, d)] = "pl"
+    for cell, d in step.eliminations:
+        disc[(cell, d)] = "el"
+    out = [_grid(lay, cell_class, disc, step.eliminations, values, cands, givens)]
+    rings: list[str] = []
+    if fig.assumption is not None:
+        rings.append(_ring(lay, fig.assumption[:2], "ra"))
+    if step.branches:
+        groups = []
+        for i, (start, end, _strong) in enumerate(fig.links):
+            rings.append(_ring(lay, start[:2], "ra"))
+            arrow = _arrow(lay.centre(*start[:2]), lay.centre(*end[:2]))
+            groups.append(f"<g class='k{i % len(BRANCH_COLOURS)}'>{arrow}</g>")
+        out.extend(rings + groups)
+    else:
+        out.extend(rings)
+        out.extend(
+            _arrow(lay.centre(*a[:2]), lay.centre(*b[:2]), "ls" if strong else "lw")
+            for a, b, strong in fig.links
+        )
+    if step.chains:
+        out.append(_chains_layer(lay, step.chains))
+    return "".join(out)
+
+
+def _ring(lay: _Layout, candidate: tuple[int, int], cls: str) -> str:
+    cx, cy = lay.centre(*candidate)
+    return f"<circle class='{cls}' cx='{cx}' cy='{cy}' r='6'/>"
 
 
 def _svg_open(g: Geometry, extra: str = "", *, standalone: bool = True) -> str:
@@ -343,7 +456,7 @@ def step_svg(g: Geometry, frame: str, layer: str) -> str:
 
 @dataclass(frozen=True)
 class StepView:
-    """What the page shows for one step."""
+    """What the page shows for one step (or, last, for the grid the path ends on)."""
 
     number: int
     title: str
@@ -351,10 +464,39 @@ class StepView:
     marks: str  # the candidates before the step, one entry per cell, ``,``-separated
     values: str  # the grid before the step as one line (``.`` for empty)
     layer: str  # the step's SVG layer
+    html: str = ""  # the step's chains as nested <details> (nested refutations folded)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The page's JSON entry of the view."""
+        d: dict[str, Any] = {
+            "number": self.number,
+            "title": self.title,
+            "text": self.text,
+            "marks": self.marks,
+            "values": self.values,
+            "layer": self.layer,
+        }
+        if self.html:
+            d["html"] = self.html
+        return d
 
 
-def step_views(path: SolvePath) -> list[StepView]:
+#: A path the views draw: the human model's or the se path.
+AnyPath = SolvePath | SePath
+
+
+def _marks_text(cands: Sequence[set[int]]) -> str:
+    return ",".join("".join(symbol(d) for d in sorted(s)) for s in cands)
+
+
+def _values_text(values: Sequence[int]) -> str:
+    return "".join(symbol(v) if v else "." for v in values)
+
+
+def step_views(path: AnyPath) -> list[StepView]:
     """The view of every step of a path, in order."""
+    if isinstance(path, SePath):
+        return se_step_views(path)
     g = path.puzzle.geometry
     ec = exact_cover(g)
     givens = [int(v) for v in path.puzzle.cells.tolist()]
@@ -362,21 +504,106 @@ def step_views(path: SolvePath) -> list[StepView]:
     views: list[StepView] = []
     for i, step in enumerate(path.steps):
         values, cands = states[i]
-        text = describe_step(path.puzzle, step, i + 1)
+        text = "\n".join([describe_step(path.puzzle, step, i + 1), *_fold_note(step.chains)])
         views.append(
             StepView(
                 number=i + 1,
                 title=text.split("\n", 1)[0],
                 text=text,
-                marks=",".join("".join(symbol(d) for d in sorted(s)) for s in cands),
-                values="".join(symbol(v) if v else "." for v in values),
+                marks=_marks_text(cands),
+                values=_values_text(values),
                 layer=step_layer(g, step, values, cands, givens, ec),
             )
         )
     return views
 
 
-def write_svgs(path: SolvePath, directory: str | os.PathLike[str]) -> list[Path]:
+def _fold_note(chains: Sequence[Chain]) -> list[str]:
+    """A line for each chain too long to draw whole (see :func:`_chain_layer`)."""
+    return [
+        f"(drawn: branch {k + 1}'s assumption and its last {MAX_LINKS - 1} of {len(c.links)} links)"
+        for k, c in enumerate(chains)
+        if len(c.links) > MAX_LINKS
+    ]
+
+
+def _state_sets(state: CandidateState) -> tuple[list[int], list[set[int]]]:
+    """Values and the candidates of the empty cells, as the drawing takes them."""
+    n = state.geometry.size
+    values = [int(v) for v in state.values.tolist()]
+    cands = [
+        set() if v else {d + 1 for d in range(n) if int(m) >> d & 1}
+        for v, m in zip(values, state.masks.tolist(), strict=True)
+    ]
+    return values, cands
+
+
+def se_step_views(path: SePath) -> list[StepView]:
+    """The view of every step of an se path: title ``technique (difficulty): what``."""
+    g = path.puzzle.geometry
+    givens = [int(v) for v in path.puzzle.cells.tolist()]
+    views: list[StepView] = []
+    for i, (state, step) in enumerate(zip(path.states(), path.steps, strict=False)):
+        values, cands = _state_sets(state)
+        fig = figure(state, step)
+        lines = path.describe_step(i, fig, chains=False)  # the chains: ``html``
+        title = lines[0].split(". ", 1)[1]
+        views.append(
+            StepView(
+                number=i + 1,
+                title=title,
+                text="\n".join(
+                    [title, *(ln.strip() for ln in lines[1:]), *_fold_note(step.chains)]
+                ),
+                marks=_marks_text(cands),
+                values=_values_text(values),
+                layer=se_step_layer(g, step, fig, values, cands, givens),
+                html="".join(
+                    _chain_html(c, g, k, len(step.chains)) for k, c in enumerate(step.chains)
+                ),
+            )
+        )
+    return views
+
+
+def _chain_html(chain: Chain, g: Geometry, k: int, total: int) -> str:
+    """A human-model chain as an HTML list, each nested refutation a
+    ``<details>`` whose summary is its conclusion (closed: folded)."""
+    from csp_sudoku.metrics.se import folded_chain_text
+
+    lines = folded_chain_text(chain, g, "")
+    items = []
+    for link, line in zip(chain.links, lines, strict=False):
+        text = html.escape(line.strip())
+        if link.inner is not None:
+            inner = _chain_html(link.inner, g, 0, 1)
+            items.append(f"<li><details><summary>{text}</summary>{inner}</details></li>")
+        else:
+            items.append(f"<li>{text}</li>")
+    label = f"branch {k + 1}" if total > 1 else "chain"
+    return f"<div class='chain'><b>{label}</b><ul>{''.join(items)}</ul></div>"
+
+
+def final_view(path: AnyPath) -> StepView:
+    """The grid the path ends on: solved, or where it stopped (with its candidates)."""
+    g = path.puzzle.geometry
+    givens = [int(v) for v in path.puzzle.cells.tolist()]
+    if isinstance(path, SePath):
+        values, cands = _state_sets(path.states()[-1])
+    else:
+        values, cands = pencil_marks(path)[-1]
+    title = "Solved grid" if path.solved else "Where the path stopped"
+    return StepView(
+        number=len(path.steps) + 1,
+        title=title,
+        text=title,
+        marks=_marks_text(cands),
+        values=_values_text(values),
+        layer=_grid(_layout(g), {}, {}, (), values, cands, givens),
+    )
+
+
+def write_svgs(path: AnyPath, directory: str | os.PathLike[str]) -> list[Path]:
     """One SVG per step, ``step-001.svg``, ... in ``directory`` (created); the files written.
 
     Every page is drawn before the first is written, and each is written whole
@@ -411,26 +638,52 @@ _PAGE_CSS = (
     "max-height:60vh;overflow:auto}.key span{display:inline-block;width:.9em;height:.9em;"
     "border-radius:50%;vertical-align:middle;margin:0 .2em 0 .8em}"
     "small{color:#666}code{word-break:break-all}"
+    "#list{max-height:40vh;overflow:auto;font-size:.85em;padding-left:2.5em}"
+    "#list li.cur{font-weight:bold;background:#fff3b0}#list a{text-decoration:none}"
+    "#digits button{min-width:2em;margin:0 .1em}#digits button.on{background:#1f6fb4;color:#fff}"
+    "#detail ul{font-size:.85em;margin:.2em 0}#detail summary{cursor:pointer}"
+    ".fd{fill:none;stroke:#0a9396;stroke-width:2;stroke-dasharray:3 2}"
 )
 
 _PAGE_JS = r"""
 (function(){
 var D=JSON.parse(document.getElementById('data').textContent);
-var S=D.steps,N=S.length,cur=0;
+var S=D.steps,N=S.length,cur=0,digit=0,L=D.layout;
 var layer=document.getElementById('layer'),counter=document.getElementById('counter');
 var title=document.getElementById('title'),text=document.getElementById('text');
+var detail=document.getElementById('detail'),filter=document.getElementById('filter');
+var items=document.querySelectorAll('#list li');
+function view(k){return k<N?S[k]:D.final;}
+function drawFilter(){
+  var s=view(cur),out='';
+  if(digit){
+    var sym=D.symbols[digit-1],cells=s.marks.split(',');
+    for(var c=0;c<cells.length;c++){
+      var x=L.margin+(c%L.n)*L.cell,y=L.margin+Math.floor(c/L.n)*L.cell;
+      if(s.values.charAt(c)===sym){
+        out+='<rect class="fd" x="'+(x+2)+'" y="'+(y+2)+'" width="'+(L.cell-4)+'" height="'+(L.cell-4)+'"/>';
+      }else if(cells[c].indexOf(sym)>=0){
+        out+='<circle class="fd" cx="'+(x+12*((digit-1)%L.sub)+6)+'" cy="'+(y+12*Math.floor((digit-1)/L.sub)+6)+'" r="6.5"/>';
+      }
+    }
+  }
+  filter.innerHTML=out;
+}
 function show(k){
-  if(!N)return;
-  cur=Math.max(0,Math.min(N-1,k));
-  var s=S[cur];
+  if(!N&&!D.final)return;
+  cur=Math.max(0,Math.min(N,k));
+  var s=view(cur);
   layer.innerHTML=s.layer;
-  counter.textContent='Step '+(cur+1)+' / '+N;
+  counter.textContent=cur<N?'Step '+(cur+1)+' / '+N:s.title;
   title.textContent=s.title;
   var body=s.text.split('\n').slice(1).join('\n');
   text.textContent=body;text.style.display=body?'':'none';
+  detail.innerHTML=s.html||'';
+  for(var i=0;i<items.length;i++)items[i].className=i===cur?'cur':'';
   document.body.setAttribute('data-step',String(cur+1));
   document.getElementById('prev').disabled=cur===0;
-  document.getElementById('next').disabled=cur===N-1;
+  document.getElementById('next').disabled=cur===N;
+  drawFilter();
   if(history.replaceState)history.replaceState(null,'',location.pathname+location.search+'#step='+(cur+1));
 }
 function fromHash(){
@@ -441,6 +694,13 @@ document.getElementById('prev').onclick=function(){show(cur-1);};
 document.getElementById('next').onclick=function(){show(cur+1);};
 document.getElementById('first').onclick=function(){show(0);};
 document.getElementById('last').onclick=function(){show(N-1);};
+document.getElementById('end').onclick=function(){show(N);};
+var dbs=document.querySelectorAll('#digits button');
+for(var b=0;b<dbs.length;b++)dbs[b].onclick=function(){
+  digit=parseInt(this.getAttribute('data-d'),10);
+  for(var j=0;j<dbs.length;j++)dbs[j].className=dbs[j]===this?'on':'';
+  drawFilter();
+};
 document.addEventListener('keydown',function(e){
   if(e.key==='ArrowRight'){show(cur+1);e.preventDefault();}
   else if(e.key==='ArrowLeft'){show(cur-1);e.preventDefault();}
@@ -450,12 +710,15 @@ document.addEventListener('keydown',function(e){
 window.addEventListener('hashchange',function(){var k=fromHash();if(k!==cur)show(k);});
 show(fromHash());
 // ?keys=RRLN on load presses ArrowRight/ArrowLeft/Home/End (R/L/H/E) or clicks
-// Next/Previous (N/P), in order: how a headless browser test drives the page
+// Next/Previous (N/P), in order, and ?digit=D picks digit D in the filter: how a
+// headless browser test drives the page
 var q=/[?&]keys=([RLHENP]+)/.exec(location.search);
 if(q){var names={R:'ArrowRight',L:'ArrowLeft',H:'Home',E:'End'};
   q[1].split('').forEach(function(c){
     if(c==='N'||c==='P'){document.getElementById(c==='N'?'next':'prev').click();return;}
     document.dispatchEvent(new KeyboardEvent('keydown',{key:names[c],bubbles:true}));});}
+var qd=/[?&]digit=(\d+)/.exec(location.search);
+if(qd)document.querySelector('#digits button[data-d="'+qd[1]+'"]').click();
 document.body.setAttribute('data-load-ms',String(Math.round(performance.now())));
 })();
 """
@@ -466,39 +729,61 @@ def _json_for_script(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":")).replace("<", "\\u003c")
 
 
-def html_page(path: SolvePath, *, include_path: bool = True) -> str:
-    """The self-contained HTML page of a path (inline CSS, SVG, JSON and script)."""
+def _summary(path: AnyPath) -> str:
+    """The page's one-line summary: solved or not, and for an se path ER, EP, ED."""
+    if path.solved:
+        out = f"solved in {len(path.steps)} steps"
+    else:
+        out = f"not solved: {len(path.steps)} steps"
+        if path.stopped:
+            out += f" (stopped: {path.stopped})"
+    if isinstance(path, SePath) and path.steps:
+        run = path.run
+        out += f"; ER {run.er:.1f}, EP {run.ep:.1f}, ED {run.ed:.1f}"
+    return out
+
+
+def _counts(path: AnyPath) -> dict[str, int]:
+    if isinstance(path, SePath):
+        counts: dict[str, int] = {}
+        for s in path.steps:
+            counts[s.technique] = counts.get(s.technique, 0) + 1
+        return counts
+    return path.technique_counts()
+
+
+def html_page(path: AnyPath, *, include_path: bool = True) -> str:
+    """The self-contained HTML page of a path (inline CSS, SVG, JSON and script):
+    the grid with the step drawn, the step's text, a list of the steps (click
+    to jump), a digit filter, and the grid the path ends on."""
     g = path.puzzle.geometry
     views = step_views(path)
+    final = final_view(path)
+    lay = _layout(g)
     data: dict[str, Any] = {
         "puzzle": path.puzzle.to_line(),
         "geometry": g.name,
-        "steps": [
-            {
-                "number": v.number,
-                "title": v.title,
-                "text": v.text,
-                "marks": v.marks,
-                "values": v.values,
-                "layer": v.layer,
-            }
-            for v in views
-        ],
+        "steps": [v.to_dict() for v in views],
+        "final": final.to_dict(),
+        "layout": {"margin": MARGIN, "cell": lay.cell, "sub": lay.sub, "n": lay.n},
+        "symbols": [symbol(d) for d in range(1, g.size + 1)],
     }
     if include_path:
         data["path"] = path.to_dict()
-    if path.solved:
-        summary = f"solved in {len(path.steps)} steps"
-    else:
-        summary = f"not solved: {len(path.steps)} steps"
-        if path.stopped:
-            summary += f" (stopped: {path.stopped})"
-    counts = ", ".join(f"{k} {v}" for k, v in path.technique_counts().items())
-    key = "".join(f'<span style="{m.swatch_css()}"></span>{html.escape(m.label)} ' for m in MARKS)
-    side = _layout(g).side
+    summary = _summary(path)
+    counts = ", ".join(f"{k} {v}" for k, v in _counts(path).items())
+    marks = SE_MARKS if isinstance(path, SePath) else MARKS
+    key = "".join(f'<span style="{m.swatch_css()}"></span>{html.escape(m.label)} ' for m in marks)
+    side = lay.side
     svg = (
         _svg_open(g, ' id="grid"', standalone=False)
-        + f'<style>{_STYLE}</style>{frame_svg(g)}<g id="layer"></g></svg>'
+        + f'<style>{_STYLE}</style>{frame_svg(g)}<g id="layer"></g><g id="filter"></g></svg>'
+    )
+    listing = "".join(
+        f'<li><a href="#step={v.number}">{html.escape(v.title)}</a></li>' for v in [*views, final]
+    )
+    digits = '<button data-d="0" class="on">all</button>' + "".join(
+        f'<button data-d="{d}">{html.escape(symbol(d))}</button>' for d in range(1, g.size + 1)
     )
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -513,18 +798,21 @@ def html_page(path: SolvePath, *, include_path: bool = True) -> str:
         '<button id="prev" title="ArrowLeft">&#x25C0; Previous</button>'
         '<button id="next" title="ArrowRight">Next &#x25B6;</button>'
         '<button id="last" title="End">Last</button>'
+        f'<button id="end">{html.escape(final.title)}</button>'
         '<span id="counter"></span></div>'
+        f'<div id="digits"><small>Candidates of digit:</small> {digits}</div>'
         f'<div id="wrap"><div style="width:{min(round(side * 1.6), 760)}px;max-width:95vw">{svg}</div>'
-        '<div id="side"><div id="title"></div><pre id="text"></pre>'
+        '<div id="side"><div id="title"></div><pre id="text"></pre><div id="detail"></div>'
         f'<div class="key"><small>{key}</small></div>'
-        "<p><small>Keys: &larr; / &rarr; previous / next, Home / End first / last. "
-        "The grid shows the pencil marks before the step.</small></p></div></div>"
+        "<p><small>Keys: &larr; / &rarr; previous / next, Home / End first / last step. "
+        "The grid shows the pencil marks before the step.</small></p>"
+        f'<ol id="list">{listing}</ol></div></div>'
         f'<script type="application/json" id="data">{_json_for_script(data)}</script>'
         f"<script>{_PAGE_JS}</script></body></html>\n"
     )
 
 
-def write_html(path: SolvePath, target: str | os.PathLike[str]) -> Path:
+def write_html(path: AnyPath, target: str | os.PathLike[str]) -> Path:
     """Write :func:`html_page` to ``target``; the path written."""
     out = Path(target)
     write_text(out, html_page(path))
