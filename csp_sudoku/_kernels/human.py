@@ -120,6 +120,23 @@ def scan_singles(masks, values, units, out_cell, out_digit, out_unit, seen):  # 
 
 
 @njit(cache=True)
+def pair_scratch(ncand, ncols, n, width):  # type: ignore[no-untyped-def]
+    """The state of a search for a subset-rule pair (A, B) of at most ``n`` columns
+    each: A's candidates (bool in every search: ``_emit`` compiles once), per
+    candidate the B columns holding it, A and B as column flags, and A, B and
+    A's candidates as lists."""
+    return (
+        np.zeros(ncand, dtype=np.bool_),
+        np.zeros(ncand, dtype=np.int32),
+        np.zeros(ncols, dtype=np.bool_),
+        np.zeros(ncols, dtype=np.bool_),
+        np.empty(n, dtype=np.int32),
+        np.empty(n, dtype=np.int32),
+        np.empty(n * width, dtype=np.int32),
+    )
+
+
+@njit(cache=True)
 def _scan_scratch(masks, units):  # type: ignore[no-untyped-def]
     """The output arrays of :func:`scan_singles` (cell, digit, unit of each single
     found; enough for every cell found four times and every unit-digit) and its
@@ -392,13 +409,7 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
     width = column_candidates.shape[1]
     ncand = alive.shape[0]
     colk, colc = _live_columns(alive, column_candidates)
-    uA = np.zeros(ncand, dtype=np.bool_)  # bool as in guided_subsets: _emit compiles once
-    vB = np.zeros(ncand, dtype=np.int32)
-    inA = np.zeros(ncols, dtype=np.bool_)
-    inB = np.zeros(ncols, dtype=np.bool_)
-    alist = np.empty(n, dtype=np.int32)
-    blist = np.empty(n, dtype=np.int32)
-    ulist = np.empty(n * width, dtype=np.int32)
+    uA, vB, inA, inB, alist, blist, ulist = pair_scratch(ncand, ncols, n, width)
     stamp = np.zeros(ncols, dtype=np.int64)
     tick = 0
     kk = candidate_columns.shape[1]

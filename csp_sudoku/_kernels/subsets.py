@@ -53,6 +53,7 @@ from csp_sudoku._kernels.human import (
     _free_bound,
     _live_columns,
     _subset_core,
+    pair_scratch,
 )
 
 
@@ -95,14 +96,8 @@ def guided_subsets(alive, column_candidates, candidate_columns, truth, n, first,
     ncand = alive.shape[0]
     colk, colc = _live_columns(alive, cc)
     in_p = np.zeros(ncand, dtype=np.bool_)  # solution candidates of A
-    u_a = np.zeros(ncand, dtype=np.bool_)  # candidates of A
-    v_b = np.zeros(ncand, dtype=np.int32)  # B columns holding the candidate
-    in_a = np.zeros(ncols, dtype=np.bool_)
-    in_b = np.zeros(ncols, dtype=np.bool_)
+    u_a, v_b, in_a, in_b, alist, blist, ulist = pair_scratch(ncand, ncols, n, width)
     ban_b = np.zeros(ncols, dtype=np.int32)
-    alist = np.empty(n, dtype=np.int32)
-    blist = np.empty(n, dtype=np.int32)
-    ulist = np.empty(n * width, dtype=np.int32)
     depth = n + 1
     ys = np.zeros(depth, dtype=np.int32)
     ci = np.zeros(depth, dtype=np.int32)
