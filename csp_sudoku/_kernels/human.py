@@ -119,6 +119,20 @@ def scan_singles(masks, values, units, out_cell, out_digit, out_unit, seen):  # 
     return count
 
 
+@njit(cache=True, inline="always")
+def join_a(a, in_a, alist, n_a, u_a, ulist, n_u, colk, colc):  # type: ignore[no-untyped-def]
+    """Put column ``a`` into the subset-rule pair's A: flag and list it, flag and
+    list its live candidates (``colk``/``colc``: :func:`_live_columns`). Returns
+    the new ``(n_a, n_u)``, the lengths of A's lists of columns and candidates."""
+    in_a[a] = True
+    alist[n_a] = a
+    for s in range(colk[a]):
+        z = colc[a, s]
+        u_a[z] = True
+        ulist[n_u + s] = z
+    return n_a + 1, n_u + colk[a]
+
+
 @njit(cache=True)
 def pair_scratch(ncand, ncols, n, width):  # type: ignore[no-untyped-def]
     """The state of a search for a subset-rule pair (A, B) of at most ``n`` columns
@@ -436,13 +450,8 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
         if _free_bound(colc[a1], np.int64(colk[a1]), vB, inA, candidate_columns, mark, ri + 1) > n:
             inA[a1] = False  # its candidates need more than n columns to cover
             continue
-        alist[0] = a1
-        for s in range(colk[a1]):
-            uA[colc[a1, s]] = True
-            ulist[s] = colc[a1, s]
-        nA = 1
+        nA, nU = join_a(a1, inA, alist, 0, uA, ulist, 0, colk, colc)
         nB = 0
-        nU = colk[a1]
         lv = -1
         expand = True
         while True:
@@ -550,14 +559,7 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
                     continue
                 a = cand_a[lv, pos[lv]]
                 pos[lv] += 1
-                inA[a] = True
-                alist[nA] = a
-                nA += 1
-                for s in range(colk[a]):
-                    z = colc[a, s]
-                    uA[z] = True
-                    ulist[nU + s] = z
-                nU += colk[a]
+                nA, nU = join_a(a, inA, alist, nA, uA, ulist, nU, colk, colc)
                 added[lv] = a
             expand = True
         # reset the whole state for the next a1

@@ -53,6 +53,7 @@ from csp_sudoku._kernels.human import (
     _free_bound,
     _live_columns,
     _subset_core,
+    join_a,
     pair_scratch,
 )
 
@@ -121,15 +122,8 @@ def guided_subsets(alive, column_candidates, candidate_columns, truth, n, first,
             in_a[a1] = False  # its candidates need more than n columns to cover
             continue
         p1 = truth[a1]
-        alist[0] = a1
-        n_a = 1
+        n_a, n_u = join_a(a1, in_a, alist, 0, u_a, ulist, np.int64(0), colk, colc)
         n_b = 0
-        n_u = np.int64(0)
-        for s in range(colk[a1]):
-            z = colc[a1, s]
-            u_a[z] = True
-            ulist[n_u] = z
-            n_u += 1
         in_p[p1] = True
         pending = True  # p1 has no B yet
         lv = -1
@@ -230,14 +224,7 @@ def guided_subsets(alive, column_candidates, candidate_columns, truth, n, first,
             a = add_a[lv]
             if a >= 0:
                 in_p[truth[c]] = True
-                in_a[a] = True
-                alist[n_a] = a
-                n_a += 1
-                for s in range(colk[a]):
-                    z = colc[a, s]
-                    u_a[z] = True
-                    ulist[n_u] = z
-                    n_u += 1
+                n_a, n_u = join_a(a, in_a, alist, n_a, u_a, ulist, n_u, colk, colc)
             else:
                 pending = False
             expand = True
