@@ -133,6 +133,16 @@ def join_a(a, in_a, alist, n_a, u_a, ulist, n_u, colk, colc):  # type: ignore[no
     return n_a + 1, n_u + colk[a]
 
 
+@njit(cache=True, inline="always")
+def _open_level(kind, pos, added, ntried, lv, k):  # type: ignore[no-untyped-def]
+    """Start level ``lv`` of the guided pair search as kind ``k`` (1: choose a B for a
+    candidate; 2: choose a next A), with no choice made or tried yet."""
+    kind[lv] = k
+    pos[lv] = 0
+    added[lv] = -1
+    ntried[lv] = 0
+
+
 @njit(cache=True)
 def pair_scratch(ncand, ncols, n, width):  # type: ignore[no-untyped-def]
     """The state of a search for a subset-rule pair (A, B) of at most ``n`` columns
@@ -462,11 +472,8 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
                 if x >= 0:
                     if nB < n:
                         lv += 1
-                        kind[lv] = 1
+                        _open_level(kind, pos, added, ntried, lv, 1)
                         xs[lv] = x
-                        pos[lv] = 0
-                        added[lv] = -1
-                        ntried[lv] = 0
                 elif nA == n:
                     if nB == n:  # (fewer B than A covering A happens only in a contradiction)
                         found = _emit(alist, blist, n, colk, colc, uA, out, nout)
@@ -502,11 +509,8 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
                                 if ok:
                                     cand_a[lv, na] = a
                                     na += 1
-                    kind[lv] = 2
+                    _open_level(kind, pos, added, ntried, lv, 2)
                     ncand_a[lv] = na
-                    pos[lv] = 0
-                    added[lv] = -1
-                    ntried[lv] = 0
             if lv < 0:
                 break
             # undo the previous choice of this level
