@@ -134,6 +134,14 @@ def join_a(a, in_a, alist, n_a, u_a, ulist, n_u, colk, colc):  # type: ignore[no
 
 
 @njit(cache=True, inline="always")
+def _drop_b(c, v_b, in_b, colk, colc):  # type: ignore[no-untyped-def]
+    """Take column ``c`` out of the pair's B: unflag it and uncount it for its candidates."""
+    for t in range(colk[c]):
+        v_b[colc[c, t]] -= 1
+    in_b[c] = False
+
+
+@njit(cache=True, inline="always")
 def _open_level(kind, pos, added, ntried, lv, k):  # type: ignore[no-untyped-def]
     """Start level ``lv`` of the guided pair search as kind ``k`` (1: choose a B for a
     candidate; 2: choose a next A), with no choice made or tried yet."""
@@ -517,9 +525,7 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
             c = added[lv]
             if c >= 0:
                 if kind[lv] == 1:
-                    for t in range(colk[c]):
-                        vB[colc[c, t]] -= 1
-                    inB[c] = False
+                    _drop_b(c, vB, inB, colk, colc)
                     nB -= 1
                     ban_b[c] += 1
                 else:
@@ -576,9 +582,7 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
             c = added[i]
             if c >= 0:
                 if kind[i] == 1:
-                    for t in range(colk[c]):
-                        vB[colc[c, t]] -= 1
-                    inB[c] = False
+                    _drop_b(c, vB, inB, colk, colc)
                 else:
                     for s in range(colk[c]):
                         uA[colc[c, s]] = False
