@@ -48,6 +48,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 from csp_sudoku._kernels.human import (
+    _drop_b,
     _emit,
     _first_uncovered,
     _free_bound,
@@ -157,9 +158,7 @@ def guided_subsets(alive, column_candidates, candidate_columns, truth, n, first,
             # undo this level's current choice
             c = add_b[lv]
             if c >= 0:
-                for t in range(colk[c]):
-                    v_b[colc[c, t]] -= 1
-                in_b[c] = False
+                _drop_b(c, v_b, in_b, colk, colc)
                 n_b -= 1
                 a = add_a[lv]
                 if a >= 0:
@@ -234,9 +233,7 @@ def guided_subsets(alive, column_candidates, candidate_columns, truth, n, first,
                 ban_b[tried[i, t]] -= 1
             c = add_b[i]
             if c >= 0:
-                for t in range(colk[c]):
-                    v_b[colc[c, t]] -= 1
-                in_b[c] = False
+                _drop_b(c, v_b, in_b, colk, colc)
                 a = add_a[i]
                 if a >= 0:
                     for s in range(colk[a]):
