@@ -428,6 +428,12 @@ def propagate_nested(  # type: ignore[no-untyped-def]
             return FIXPOINT
 
 
+# The kernels below take the hypothesis state (alive, on, cnt, cov), the matrix
+# (cc, kc) and the record arrays (rec, par, meta, lit_rec, ext, apps) as separate
+# arguments, so their parameter lists and calls repeat: numba passes plain arrays,
+# and each caller owns its copies of them (refute_all's per-hypothesis copies).
+
+
 @njit(cache=True)
 def hypothesis(  # type: ignore[no-untyped-def]
     alive,

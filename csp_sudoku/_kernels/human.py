@@ -119,6 +119,55 @@ def scan_singles(masks, values, units, out_cell, out_digit, out_unit, seen):  # 
     return count
 
 
+@njit(cache=True, inline="always")
+def join_a(a, in_a, alist, n_a, u_a, ulist, n_u, colk, colc):  # type: ignore[no-untyped-def]
+    """Put column ``a`` into the subset-rule pair's A: flag and list it, flag and
+    list its live candidates (``colk``/``colc``: :func:`_live_columns`). Returns
+    the new ``(n_a, n_u)``, the lengths of A's lists of columns and candidates."""
+    in_a[a] = True
+    alist[n_a] = a
+    for s in range(colk[a]):
+        z = colc[a, s]
+        u_a[z] = True
+        ulist[n_u + s] = z
+    return n_a + 1, n_u + colk[a]
+
+
+@njit(cache=True, inline="always")
+def _drop_b(c, v_b, in_b, colk, colc):  # type: ignore[no-untyped-def]
+    """Take column ``c`` out of the pair's B: unflag it and uncount it for its candidates."""
+    for t in range(colk[c]):
+        v_b[colc[c, t]] -= 1
+    in_b[c] = False
+
+
+@njit(cache=True, inline="always")
+def _open_level(kind, pos, added, ntried, lv, k):  # type: ignore[no-untyped-def]
+    """Start level ``lv`` of the guided pair search as kind ``k`` (1: choose a B for a
+    candidate; 2: choose a next A), with no choice made or tried yet."""
+    kind[lv] = k
+    pos[lv] = 0
+    added[lv] = -1
+    ntried[lv] = 0
+
+
+@njit(cache=True)
+def pair_scratch(ncand, ncols, n, width):  # type: ignore[no-untyped-def]
+    """The state of a search for a subset-rule pair (A, B) of at most ``n`` columns
+    each: A's candidates (bool in every search: ``_emit`` compiles once), per
+    candidate the B columns holding it, A and B as column flags, and A, B and
+    A's candidates as lists."""
+    return (
+        np.zeros(ncand, dtype=np.bool_),
+        np.zeros(ncand, dtype=np.int32),
+        np.zeros(ncols, dtype=np.bool_),
+        np.zeros(ncols, dtype=np.bool_),
+        np.empty(n, dtype=np.int32),
+        np.empty(n, dtype=np.int32),
+        np.empty(n * width, dtype=np.int32),
+    )
+
+
 @njit(cache=True)
 def _scan_scratch(masks, units):  # type: ignore[no-untyped-def]
     """The output arrays of :func:`scan_singles` (cell, digit, unit of each single
@@ -392,13 +441,7 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
     width = column_candidates.shape[1]
     ncand = alive.shape[0]
     colk, colc = _live_columns(alive, column_candidates)
-    uA = np.zeros(ncand, dtype=np.bool_)  # bool as in guided_subsets: _emit compiles once
-    vB = np.zeros(ncand, dtype=np.int32)
-    inA = np.zeros(ncols, dtype=np.bool_)
-    inB = np.zeros(ncols, dtype=np.bool_)
-    alist = np.empty(n, dtype=np.int32)
-    blist = np.empty(n, dtype=np.int32)
-    ulist = np.empty(n * width, dtype=np.int32)
+    uA, vB, inA, inB, alist, blist, ulist = pair_scratch(ncand, ncols, n, width)
     stamp = np.zeros(ncols, dtype=np.int64)
     tick = 0
     kk = candidate_columns.shape[1]
@@ -425,13 +468,8 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
         if _free_bound(colc[a1], np.int64(colk[a1]), vB, inA, candidate_columns, mark, ri + 1) > n:
             inA[a1] = False  # its candidates need more than n columns to cover
             continue
-        alist[0] = a1
-        for s in range(colk[a1]):
-            uA[colc[a1, s]] = True
-            ulist[s] = colc[a1, s]
-        nA = 1
+        nA, nU = join_a(a1, inA, alist, 0, uA, ulist, 0, colk, colc)
         nB = 0
-        nU = colk[a1]
         lv = -1
         expand = True
         while True:
@@ -442,11 +480,8 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
                 if x >= 0:
                     if nB < n:
                         lv += 1
-                        kind[lv] = 1
+                        _open_level(kind, pos, added, ntried, lv, 1)
                         xs[lv] = x
-                        pos[lv] = 0
-                        added[lv] = -1
-                        ntried[lv] = 0
                 elif nA == n:
                     if nB == n:  # (fewer B than A covering A happens only in a contradiction)
                         found = _emit(alist, blist, n, colk, colc, uA, out, nout)
@@ -482,20 +517,15 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
                                 if ok:
                                     cand_a[lv, na] = a
                                     na += 1
-                    kind[lv] = 2
+                    _open_level(kind, pos, added, ntried, lv, 2)
                     ncand_a[lv] = na
-                    pos[lv] = 0
-                    added[lv] = -1
-                    ntried[lv] = 0
             if lv < 0:
                 break
             # undo the previous choice of this level
             c = added[lv]
             if c >= 0:
                 if kind[lv] == 1:
-                    for t in range(colk[c]):
-                        vB[colc[c, t]] -= 1
-                    inB[c] = False
+                    _drop_b(c, vB, inB, colk, colc)
                     nB -= 1
                     ban_b[c] += 1
                 else:
@@ -539,14 +569,7 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
                     continue
                 a = cand_a[lv, pos[lv]]
                 pos[lv] += 1
-                inA[a] = True
-                alist[nA] = a
-                nA += 1
-                for s in range(colk[a]):
-                    z = colc[a, s]
-                    uA[z] = True
-                    ulist[nU + s] = z
-                nU += colk[a]
+                nA, nU = join_a(a, inA, alist, nA, uA, ulist, nU, colk, colc)
                 added[lv] = a
             expand = True
         # reset the whole state for the next a1
@@ -559,9 +582,7 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
             c = added[i]
             if c >= 0:
                 if kind[i] == 1:
-                    for t in range(colk[c]):
-                        vB[colc[c, t]] -= 1
-                    inB[c] = False
+                    _drop_b(c, vB, inB, colk, colc)
                 else:
                     for s in range(colk[c]):
                         uA[colc[c, s]] = False

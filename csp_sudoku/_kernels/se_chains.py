@@ -171,33 +171,28 @@ def strong_inferences(alive, cc, corder, ncellcols, sizes, x_links, y_links, k, 
 # --------------------------------------------------------------------------- forcing chains
 
 
-@njit(cache=True)
-def _chain_scratch(ncand):  # type: ignore[no-untyped-def]
-    """Per-literal arrays (stamp, depth, parent) and the two layers (true, false)
-    of :func:`_shortest_chain`, as one tuple."""
-    nlit = 2 * ncand
-    return (
-        np.zeros(nlit, dtype=np.int32),
-        np.zeros(nlit, dtype=np.int32),
-        np.zeros(nlit, dtype=np.int32),
-        np.empty(ncand, dtype=np.int32),
-        np.empty(ncand, dtype=np.int32),
-    )
+#: Rows of :func:`_shortest_chain`'s per-literal scratch (``(3, 2 * ncand)``).
+_STAMP, _DEPTH, _PARENT = 0, 1, 2
 
 
 @njit(cache=True)
-def _shortest_chain(alive, cc, corder, ncellcols, y_links, sizes, k, negated, scratch, stamp):  # type: ignore[no-untyped-def]
+def _shortest_chain(alive, cc, corder, ncellcols, y_links, sizes, k, negated, lits, layers, stamp):  # type: ignore[no-untyped-def]
     """The shortest static chain from "k true" to "k false" (``negated`` 0) or from
     "k false" to "k true" (``negated`` 1): breadth first, a layer of true
     literals (each weak inference) then a layer of false ones (each strong
     inference), every literal kept with the first parent that reached it.
 
-    ``scratch`` is :func:`_chain_scratch`'s; its stamp array holds ``stamp`` for
-    the literals reached by this search. Returns ``(complexity, last)``: the
+    ``lits`` holds per literal its stamp (``stamp`` for the literals reached by
+    this search), depth and parent (rows :data:`_STAMP`, ...); ``layers`` the
+    two layers (``(2, ncand)``). Returns ``(complexity, last)``: the
     chain's literal count and the literal before its conclusion, or
     ``(-1, -1)`` when there is no chain.
     """
-    seen, depth, parent, layer_true, layer_false = scratch
+    seen = lits[_STAMP]
+    depth = lits[_DEPTH]
+    parent = lits[_PARENT]
+    layer_true = layers[0]
+    layer_false = layers[1]
     ncand = alive.shape[0]
     n_true = 0
     n_false = 0
@@ -256,7 +251,8 @@ def forcing_chains(alive, cc, corder, ncellcols, y_links, out_remove, out_place)
     """
     ncand = alive.shape[0]
     sizes = _column_sizes(alive, cc)
-    scratch = _chain_scratch(ncand)
+    lits = np.zeros((3, 2 * ncand), dtype=np.int32)
+    layers = np.empty((2, ncand), dtype=np.int32)
     stamp = 0
     for k in range(ncand):
         out_remove[k] = -1
@@ -266,7 +262,7 @@ def forcing_chains(alive, cc, corder, ncellcols, y_links, out_remove, out_place)
         for negated in range(2):
             stamp += 1
             comp, _last = _shortest_chain(
-                alive, cc, corder, ncellcols, y_links, sizes, k, negated, scratch, stamp
+                alive, cc, corder, ncellcols, y_links, sizes, k, negated, lits, layers, stamp
             )
             if negated == 0:
                 out_remove[k] = comp
@@ -282,11 +278,12 @@ def forcing_chain(alive, cc, corder, ncellcols, y_links, k, negated, out):  # ty
     in ``out``; returns how many (0 when there is no chain)."""
     ncand = alive.shape[0]
     sizes = _column_sizes(alive, cc)
-    scratch = _chain_scratch(ncand)
-    parent = scratch[2]
+    lits = np.zeros((3, 2 * ncand), dtype=np.int32)
+    layers = np.empty((2, ncand), dtype=np.int32)
+    parent = lits[_PARENT]
     # np.int64(1), not a literal: _shortest_chain compiles once
     comp, last = _shortest_chain(
-        alive, cc, corder, ncellcols, y_links, sizes, k, negated, scratch, np.int64(1)
+        alive, cc, corder, ncellcols, y_links, sizes, k, negated, lits, layers, np.int64(1)
     )
     if comp < 0:
         return 0
@@ -368,7 +365,8 @@ def implication_nets(alive, cc, corder, ncellcols, premises, dynamic, y_links, o
         head_t = tail_t = head_f = tail_f = 0
         absurd = -1
         lit0 = premises[i]
-        bits[0, :] = 0
+        for w in range(bits.shape[1]):
+            bits[0, w] = 0
         _row_add(bits, 0, lit0)
         rec_lit[0] = lit0
         lit_rec[lit0] = 0
@@ -434,7 +432,8 @@ def implication_nets(alive, cc, corder, ncellcols, premises, dynamic, y_links, o
                         break
                     sizes[corder[p, t]] -= 1
         out_absurd[i] = absurd
-        out_anc[i, :] = 0
+        for lit in range(nlit):
+            out_anc[i, lit] = 0
         for n in range(nrec):
             out_anc[i, rec_lit[n]] = _row_count(bits, n)
             lit_rec[rec_lit[n]] = -1
@@ -559,7 +558,7 @@ def _first_parent_line(rec_lit, rec_par, r, lit):  # type: ignore[no-untyped-def
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _loop_removals(alive, see, size, rec_lit, rec_par, r, mark, marks, out_cells, out_digits):  # type: ignore[no-untyped-def]
     """What the loop ending at record ``r`` removes: every live candidate outside
     the loop's cells that sees a cell where the loop holds its digit true and

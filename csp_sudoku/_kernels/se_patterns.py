@@ -78,7 +78,7 @@ def _is_node(cells, m, cell_line):  # type: ignore[no-untyped-def]
     return same_r or same_c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _digit_links(alive, size, d, units, cell_line, near, far, ends, link_unit):  # type: ignore[no-untyped-def]
     """The strong links of digit ``d``: in each unit where it has 2 to ``_W``
     places, every split of the places into two nodes. Link ``i`` has the cells
@@ -122,7 +122,7 @@ def _digit_links(alive, size, d, units, cell_line, near, far, ends, link_unit): 
     return nl
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _weak_joins(near, far, ends, link_unit, nl, see):  # type: ignore[no-untyped-def]
     """``joins[i, j]`` 1 when link ``i``'s far node sees all of link ``j``'s near
     node, without a shared cell, in another unit: the weak link from ``i`` to ``j``."""
@@ -164,7 +164,7 @@ def _link_free(used, near, far, ends, j):  # type: ignore[no-untyped-def]
     return free
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _kinds_bonus(path, n, ends, link_unit, ukind):  # type: ignore[no-untyped-def]
     """Tenths added to a chain of links for its units: 3 where a node is a group
     or a link lies in a unit that is no box, row or column, 2 for boxes, rows
@@ -663,7 +663,7 @@ def _next_subset(v):  # type: ignore[no-untyped-def]
     return ripple | ones
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _covered(comb, base):  # type: ignore[no-untyped-def]
     """The union of the base sets chosen by ``comb`` (bits over ``base``'s
     indices), or -1 when one of them is marked -1 (not a base set)."""
@@ -734,7 +734,7 @@ def _in_unit(units, u, c):  # type: ignore[no-untyped-def]
     return found
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _places_outside(units, u, places, other):  # type: ignore[no-untyped-def]
     """How many of ``places`` (bits over unit ``u``) lie outside unit ``other``,
     and the cell of the last of them (-1 for none)."""

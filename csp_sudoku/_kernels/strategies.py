@@ -361,7 +361,9 @@ def _hidden_digits(once: I64, cell_units: I64, c: Int) -> np.int64:  # pragma: n
 # ---------------------------------------------------------------------- strategies
 # Each enumerator returns (p, v, nops): the possible applications p as Appendix A
 # counts them, the number v of valid applications, and, when the valid application
-# with index ``target`` was met, its operations written to ``ops``.
+# with index ``target`` was met, its operations written to ``ops``. Their parameter
+# lists repeat (masks, values, units, ..., target, ops): numba compiles each as a
+# kernel of plain array arguments, so the repetition is of signatures, not of logic.
 
 
 @njit(cache=True)

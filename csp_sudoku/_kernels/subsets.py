@@ -48,11 +48,14 @@ from numba import njit
 from numpy.typing import NDArray
 
 from csp_sudoku._kernels.human import (
+    _drop_b,
     _emit,
     _first_uncovered,
     _free_bound,
     _live_columns,
     _subset_core,
+    join_a,
+    pair_scratch,
 )
 
 
@@ -95,14 +98,8 @@ def guided_subsets(alive, column_candidates, candidate_columns, truth, n, first,
     ncand = alive.shape[0]
     colk, colc = _live_columns(alive, cc)
     in_p = np.zeros(ncand, dtype=np.bool_)  # solution candidates of A
-    u_a = np.zeros(ncand, dtype=np.bool_)  # candidates of A
-    v_b = np.zeros(ncand, dtype=np.int32)  # B columns holding the candidate
-    in_a = np.zeros(ncols, dtype=np.bool_)
-    in_b = np.zeros(ncols, dtype=np.bool_)
+    u_a, v_b, in_a, in_b, alist, blist, ulist = pair_scratch(ncand, ncols, n, width)
     ban_b = np.zeros(ncols, dtype=np.int32)
-    alist = np.empty(n, dtype=np.int32)
-    blist = np.empty(n, dtype=np.int32)
-    ulist = np.empty(n * width, dtype=np.int32)
     depth = n + 1
     ys = np.zeros(depth, dtype=np.int32)
     ci = np.zeros(depth, dtype=np.int32)
@@ -126,15 +123,8 @@ def guided_subsets(alive, column_candidates, candidate_columns, truth, n, first,
             in_a[a1] = False  # its candidates need more than n columns to cover
             continue
         p1 = truth[a1]
-        alist[0] = a1
-        n_a = 1
+        n_a, n_u = join_a(a1, in_a, alist, 0, u_a, ulist, np.int64(0), colk, colc)
         n_b = 0
-        n_u = np.int64(0)
-        for s in range(colk[a1]):
-            z = colc[a1, s]
-            u_a[z] = True
-            ulist[n_u] = z
-            n_u += 1
         in_p[p1] = True
         pending = True  # p1 has no B yet
         lv = -1
@@ -168,9 +158,7 @@ def guided_subsets(alive, column_candidates, candidate_columns, truth, n, first,
             # undo this level's current choice
             c = add_b[lv]
             if c >= 0:
-                for t in range(colk[c]):
-                    v_b[colc[c, t]] -= 1
-                in_b[c] = False
+                _drop_b(c, v_b, in_b, colk, colc)
                 n_b -= 1
                 a = add_a[lv]
                 if a >= 0:
@@ -235,14 +223,7 @@ def guided_subsets(alive, column_candidates, candidate_columns, truth, n, first,
             a = add_a[lv]
             if a >= 0:
                 in_p[truth[c]] = True
-                in_a[a] = True
-                alist[n_a] = a
-                n_a += 1
-                for s in range(colk[a]):
-                    z = colc[a, s]
-                    u_a[z] = True
-                    ulist[n_u] = z
-                    n_u += 1
+                n_a, n_u = join_a(a, in_a, alist, n_a, u_a, ulist, n_u, colk, colc)
             else:
                 pending = False
             expand = True
@@ -252,9 +233,7 @@ def guided_subsets(alive, column_candidates, candidate_columns, truth, n, first,
                 ban_b[tried[i, t]] -= 1
             c = add_b[i]
             if c >= 0:
-                for t in range(colk[c]):
-                    v_b[colc[c, t]] -= 1
-                in_b[c] = False
+                _drop_b(c, v_b, in_b, colk, colc)
                 a = add_a[i]
                 if a >= 0:
                     for s in range(colk[a]):

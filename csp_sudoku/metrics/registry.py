@@ -34,14 +34,15 @@ from csp_sudoku.metrics.base import (
 )
 from csp_sudoku.metrics.combined import CombinedRater, fit_features, shipped_rater
 
+# This module's own API; the package (csp_sudoku.metrics) re-exports it with the
+# types it uses from metrics.base and metrics.combined.
 __all__ = [
     "METRICS",
     "REGISTRY",
-    "CombinedRater",
-    "MetricError",
     "MetricSpec",
-    "Rating",
+    "derive_seed",
     "fit_combined",
+    "metric_names",
     "rate",
     "rate_many",
 ]
