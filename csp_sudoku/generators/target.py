@@ -740,7 +740,7 @@ def resolved_method(
     return "anneal" if _wants_search(opts) else method
 
 
-class _Stopped(Exception):
+class _Stopped(GenerationError):
     """The caller stopped reading: a chain running in a worker ends at once."""
 
 
