@@ -740,10 +740,6 @@ def resolved_method(
     return "anneal" if _wants_search(opts) else method
 
 
-class _Stopped(GenerationError):
-    """The caller stopped reading: a chain running in a worker ends at once."""
-
-
 def _annealed(
     opts: _Options,
     count: int,
@@ -922,7 +918,8 @@ def _anneal_chain(
         if stop is not None and now - last[1] >= 1.0:
             last[1] = now
             if stop():
-                raise _Stopped
+                # the caller stopped reading: end the chain as its deadline would
+                raise DeadlinePassed("the caller stopped reading")
 
     try:
         with solver_deadline(deadline):
@@ -965,7 +962,7 @@ def _anneal_chain(
                     progress(_report(st, found, t0))
                 if found >= n:
                     break
-    except (DeadlinePassed, _Stopped):
+    except DeadlinePassed:
         pass
     if st.best_rating is not None:
         yield st.best_rating
