@@ -59,6 +59,9 @@ if TYPE_CHECKING:
     from csp_sudoku.api import Checker
     from csp_sudoku.metrics.base import Rating
 
+#: The prior hit rate of a state's vicinity (Thompson sampling of the sources).
+_PRIOR = 0.02
+
 __all__ = ["AnnealStats", "Found", "anneal", "objective", "open_above"]
 
 
@@ -70,6 +73,7 @@ class Found:
     solution: Grid
     rating: Rating
     steps: int
+    vicinity: bool = False  # found by a move from an earlier on-target state
 
 
 @dataclass
@@ -80,6 +84,7 @@ class AnnealStats:
     rated: int = 0
     restarts: int = 0
     copies: int = 0
+    vicinity: int = 0  # steps that were vicinity moves (see ``expand``)
     best: float = -math.inf
     best_rating: Rating | None = None
 
@@ -221,7 +226,7 @@ def anneal(
             work = reduce_clues(work, sol, geometry, rng, symmetry=symmetry, checker=checker)
         return work
 
-    def offer(clues: Grid, sol: Grid, r: Rating) -> Found | None:
+    def offer(clues: Grid, sol: Grid, r: Rating, vicinity: bool = False) -> Found | None:
         if not target.matches(r):
             return None
         if is_nine:
@@ -233,7 +238,7 @@ def anneal(
             return None
         if is_nine:
             avoid.add(clues)
-        return Found(clues=clues, solution=sol, rating=r, steps=st.steps)
+        return Found(clues=clues, solution=sol, rating=r, steps=st.steps, vicinity=vicinity)
 
     elite: list[tuple[float, bytes, Grid, Grid]] = []  # the hardest states met, best first
 
@@ -247,31 +252,49 @@ def anneal(
 
     # the on-target states met (own outputs only): at the hard end, the vicinity
     # search expands them; their neighbours are on target far more often than a
-    # chain's (about 1 in 100 against 1 in 1,000 of a diabolical plateau's)
+    # chain's (about 1 in 100 against 1 in 1,000 of a diabolical plateau's).
+    # How often varies much from one state to the next, so the source is picked
+    # by Thompson sampling of its own hit rate (a Beta prior of ``prior`` hits in
+    # ``1 / prior`` moves): productive states are expanded more, fresh ones tried.
     hits: list[tuple[float, Grid, Grid]] = []
+    tries: list[int] = []
+    wins: list[int] = []
     climbing = open_above(target)
 
     def hit(h: float, clues: Grid, sol: Grid) -> None:
         if climbing:
             hits.append((h, clues, sol))
+            tries.append(0)
+            wins.append(0)
+
+    def source() -> tuple[int, Grid, Grid]:
+        if not hits:
+            # before the first hit: the harder of two random elite states
+            a = elite[int(rng.integers(len(elite)))]
+            b = elite[int(rng.integers(len(elite)))]
+            return -1, *(a if a[0] >= b[0] else b)[2:]
+        w = np.asarray(wins, dtype=np.float64)
+        t = np.asarray(tries, dtype=np.float64)
+        i = int(np.argmax(rng.beta(1.0 + w, 1.0 / _PRIOR + t - w)))
+        return i, hits[i][1], hits[i][2]
 
     def vicinity_step() -> Found | None:
-        # tournament of two: the harder of two random sources, so the search
-        # also climbs past the threshold (toward SE 10 and up)
-        pool = hits or [(h, c, s) for h, _, c, s in elite]
-        a = pool[int(rng.integers(len(pool)))]
-        b = pool[int(rng.integers(len(pool)))]
-        _, base, sol = a if a[0] >= b[0] else b
+        i, base, sol = source()
+        st.vicinity += 1
         cand = move(base, sol, 1)
         r = value(cand, sol)
+        if i >= 0:
+            tries[i] += 1
         if r is None:
             return None
         h = objective(target, r)
         if h > st.best:
             st.best, st.best_rating = h, r
         remember(h, cand, sol)
-        got = offer(cand, sol, r)
+        got = offer(cand, sol, r, vicinity=True)
         if got is not None:
+            if i >= 0:
+                wins[i] += 1
             hit(h, cand, sol)
         return got
 
