@@ -25,11 +25,13 @@ that search from scratch, never from a known puzzle:
   pool, as the forum's vicinity searches keep a pool of hard puzzles to
   expand; here the pool only ever holds the search's own puzzles);
 * **vicinity search** at the hard end (targets open above, e.g. SE
-  ``extreme``): a share ``expand`` of the steps is a {-1+1} move from a
-  source state rather than a step of the chain; the source is one of the
-  on-target states met so far, picked by Thompson sampling of its own hit
-  rate (a state whose moves led to new on-target puzzles is expanded more),
-  or, before the first hit, the harder of two random elite states. Measured
+  ``extreme``): up to a share ``expand`` of the steps is a {-1+1} move from
+  a source state rather than a step of the chain. Before the first hit the
+  source is the harder of two random elite states; after it, a bandit:
+  every on-target state met so far is an arm, and so is the chain itself,
+  and Thompson sampling of each arm's own hit rate picks the step (a state
+  whose moves led to new on-target puzzles is expanded more, fresh ones are
+  tried, barren ones give their steps back to the chain). Measured
   around SE 9.1-9.2 puzzles, about 1 {-1+1} move in 70-100 lands on another
   ER > 9 puzzle; a Metropolis chain on the diabolical plateau (ER 7-9), where
   it otherwise drifts back to, met about 1 in 700 (4 in 2,900 steps).
@@ -145,7 +147,7 @@ def anneal(
     patience: int = 100,
     reuse: float = 0.7,
     elite_size: int = 16,
-    expand: float = 0.8,
+    expand: float = 0.95,
     stats: AnnealStats | None = None,
     accept: Callable[[Grid, Grid, Rating], bool] | None = None,
     on_step: Callable[[], None] | None = None,
@@ -170,9 +172,11 @@ def anneal(
         reuse: the chance that a restart starts from a state of the elite pool
             (the hardest states this search met) rather than a fresh puzzle.
         elite_size: how many states the elite pool keeps.
-        expand: at the hard end (:func:`open_above`), once on-target states
-            are known, the share of steps that are a move from one of them
-            (the vicinity search) rather than a step of the chain.
+        expand: at the hard end (:func:`open_above`), the share of steps
+            that may be vicinity moves: before the first hit they are moves
+            from the elite pool; after it, each such step goes to the arm
+            (one hit, or the chain itself) that Thompson sampling picks. The
+            rest, ``1 - expand``, are always steps of the chain.
         stats: filled in as the search goes (progress reports).
         accept: a further test an output must pass (e.g. technique filters).
         on_step: called after every step (progress reports).
@@ -276,19 +280,26 @@ def anneal(
             tries.append(0)
             wins.append(0)
 
-    def source() -> tuple[int, Grid, Grid]:
+    chain_rec = [0, 0]  # the chain's own moves and hits since the first hit
+
+    def pick() -> int:
+        """The next step's arm: -1 an elite state (no hit yet), ``len(hits)``
+        a step of the chain (an arm like the others, so that barren sources
+        give their steps back to it), otherwise that hit."""
         if not hits:
+            return -1
+        w = np.asarray([*wins, chain_rec[1]], dtype=np.float64)
+        t = np.asarray([*tries, chain_rec[0]], dtype=np.float64)
+        return int(np.argmax(rng.beta(1.0 + w, 1.0 / _PRIOR + t - w)))
+
+    def vicinity_step(i: int) -> Found | None:
+        if i < 0:
             # before the first hit: the harder of two random elite states
             a = elite[int(rng.integers(len(elite)))]
             b = elite[int(rng.integers(len(elite)))]
-            return -1, *(a if a[0] >= b[0] else b)[2:]
-        w = np.asarray(wins, dtype=np.float64)
-        t = np.asarray(tries, dtype=np.float64)
-        i = int(np.argmax(rng.beta(1.0 + w, 1.0 / _PRIOR + t - w)))
-        return i, hits[i][1], hits[i][2]
-
-    def vicinity_step() -> Found | None:
-        i, base, sol = source()
+            _, _, base, sol = a if a[0] >= b[0] else b
+        else:
+            _, base, sol = hits[i]
         st.vicinity += 1
         cand = move(base, sol, 1)
         r = value(cand, sol)
@@ -330,11 +341,13 @@ def anneal(
             st.steps += 1
             if on_step is not None:
                 on_step()
-            if climbing and elite and rng.random() < expand:
-                got = vicinity_step()
+            arm = pick() if climbing and elite and rng.random() < expand else len(hits)
+            if arm < len(hits):
+                got = vicinity_step(arm)
                 if got is not None:
                     yield got
                 continue
+            in_record = bool(hits)
             cand = move(clues, sol)
             r = value(cand, sol)
             if r is None:
@@ -351,6 +364,9 @@ def anneal(
             if h >= cur or rng.random() < math.exp((h - cur) / temperature):
                 clues, cur = cand, h
             got = offer(cand, sol, r)
+            if in_record:
+                chain_rec[0] += 1
+                chain_rec[1] += got is not None
             if got is not None:
                 stale = 0  # a productive region: stay
                 hit(h, cand, sol)
