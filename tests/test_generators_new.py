@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from itertools import islice
 from pathlib import Path
 
 import numpy as np
@@ -19,9 +20,13 @@ from hypothesis import strategies as st
 
 import csp_sudoku as cs
 from csp_sudoku.cli import main
+from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.generators import generate, generate_quotas
+from csp_sudoku.generators.anneal import AnnealStats, Found, anneal
 from csp_sudoku.generators.hsolve_gen import SEED_BANK
+from csp_sudoku.generators.minimal import checker_for
 from csp_sudoku.generators.novelty import KeySet, default_keys, keys_of_lines
+from csp_sudoku.generators.targeting import make_target
 from csp_sudoku.tools.canonical import canonical_key
 from tests.independent import count_solutions
 
@@ -230,3 +235,56 @@ def test_chains_that_meet_the_same_puzzles_are_topped_up(monkeypatch: pytest.Mon
     assert [g.seed for g in got] == [8, 8, real(8, 0, 2), real(8, 0, 2)]
     for g in got:
         assert count_solutions(g.puzzle.cells, limit=2) == 1
+
+
+def _anneal_direct(
+    seed: int, n: int, target: str = "open", expand: float = 0.9
+) -> tuple[list[Found], AnnealStats]:
+    """``n`` outputs of :func:`anneal` itself, and its stats."""
+    geo = Geometry.standard(9)
+    tgt = (
+        make_target("se", None, (3.0, math.inf))  # open above: the vicinity search runs
+        if target == "open"
+        else make_target("se", "hard", None)  # closed: it never does
+    )
+    st = AnnealStats()
+    it = anneal(
+        geo,
+        tgt,
+        np.random.default_rng(seed),
+        checker_for(geo),
+        default_keys(),
+        stats=st,
+        expand=expand,
+    )
+    return list(islice(it, n)), st
+
+
+def test_vicinity_outputs_unique_minimal_new() -> None:
+    got, st = _anneal_direct(3, 6, expand=0.9)
+    assert len(got) == 6 and st.vicinity > 0
+    assert any(f.vicinity for f in got)  # some came from the vicinity search
+    keys = default_keys()
+    canon = set()
+    for f in got:
+        assert f.rating.score >= 3.0
+        assert count_solutions(f.clues, limit=2) == 1
+        assert _independent_minimal(f.clues)
+        assert keys.is_new(f.clues)
+        canon.add(canonical_key(cs.Puzzle(f.clues)))
+    assert len(canon) == 6
+
+
+def test_vicinity_same_seed_same_output() -> None:
+    a, _ = _anneal_direct(4, 5, expand=0.9)
+    b, _ = _anneal_direct(4, 5, expand=0.9)
+    assert [f.clues.tobytes() for f in a] == [f.clues.tobytes() for f in b]
+
+
+def test_vicinity_only_when_asked_and_open_above() -> None:
+    got, st = _anneal_direct(5, 3, expand=0.0)
+    assert st.vicinity == 0 and not any(f.vicinity for f in got)
+    got, st = _anneal_direct(5, 3, target="hard", expand=1.0)
+    assert st.vicinity == 0 and not any(f.vicinity for f in got)
+    for f in got:
+        assert count_solutions(f.clues, limit=2) == 1 and _independent_minimal(f.clues)
