@@ -29,11 +29,13 @@ import sys
 import time
 from pathlib import Path
 
+from metric_data import SHARED
+
 import csp_sudoku as cs
 from csp_sudoku.human.catalogue import canonical_name
 from csp_sudoku.metrics.se import replay
 
-DATA = Path("/work/shared/data")
+DATA = SHARED
 #: A top1465 puzzle reaching the dynamic chains: compiles the kernels before timing.
 WARM = "...........5.9.17..3...2..84..........94..3...7.86...4..7..8...2.......1..19...56"
 
@@ -53,7 +55,7 @@ def _against_serate(n: int) -> None:
     import subprocess
     import tempfile
 
-    jar = Path("/work/shared/reference/sukakuexplainer/serate.jar")
+    jar = SHARED.parent / "reference" / "sukakuexplainer" / "serate.jar"
     with (DATA / "se_calibration_top1465.tsv").open() as f:
         puzzles = [r["puzzle"] for r in csv.DictReader(f, delimiter="\t") if _held_out(r["puzzle"])]
     puzzles = puzzles[:n]

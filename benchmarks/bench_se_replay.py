@@ -20,13 +20,14 @@ import argparse
 import csv
 import statistics
 import time
-from pathlib import Path
+
+from metric_data import SHARED
 
 import csp_sudoku as cs
 from csp_sudoku.human.se_order import se_solve
 from csp_sudoku.metrics.se import shipped_model
 
-DATA = Path("/work/shared/data")
+DATA = SHARED
 
 
 def _fallback(level: int, form: str, length: int) -> float:

@@ -18,9 +18,10 @@ from csp_sudoku.human.catalogue import (
     technique_names,
 )
 from csp_sudoku.metrics.se import replay, se_rating
+from tests.conftest import SHARED_DATA
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = Path("/work/shared/data")
+DATA = SHARED_DATA
 
 
 def test_docs_table_is_the_catalogue() -> None:

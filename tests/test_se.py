@@ -388,3 +388,38 @@ def test_oracle_steps_rate_as_the_hardest_chains() -> None:
     path = solve_path(p, ("singles", "oracle"))
     assert path.solved and any(s.kind == "oracle" for s in path.steps)
     assert estimate(path).er >= shipped_model().chain_value(2, "contradiction", 64) - 1e-9
+
+
+@pytest.mark.parametrize(
+    ("size", "variant"), [(9, "standard"), (9, "windoku"), (16, "standard"), (4, "x")]
+)
+def test_the_compiled_hidden_singles_run_is_the_one_at_a_time_choice(
+    size: int, variant: str
+) -> None:
+    """SE's hidden singles placed in one compiled call (the replay's fast path) are the
+    steps, values and pencil marks of taking ``_hidden_single`` one step at a time."""
+    from csp_sudoku.generators import minimal_puzzle
+    from csp_sudoku.human import se_order
+    from csp_sudoku.human.state import CandidateState
+
+    geo = cs.Geometry.standard(size) if variant == "standard" else None
+    if geo is None:
+        geo = cs.Geometry.windoku() if variant == "windoku" else cs.Geometry.x_sudoku(size)
+    compared = 0
+    for seed in range(4 if size < 16 else 2):
+        puzzle = minimal_puzzle(geo, seed=seed)
+        fast, slow = CandidateState.from_puzzle(puzzle), CandidateState.from_puzzle(puzzle)
+        got: list[SeStep] = []
+        n = se_order._hidden_singles_run(fast, got, 10**6)
+        want: list[SeStep] = []
+        while not slow.is_solved() and not slow.is_contradiction():
+            step = se_order._hidden_single(slow)
+            if step is None:
+                break
+            want.append(step)
+        assert n == len(got) == len(want) > 0
+        assert got == want
+        assert np.array_equal(fast.masks, slow.masks)
+        assert np.array_equal(fast.values, slow.values)
+        compared += n
+    assert compared > 0
