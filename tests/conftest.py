@@ -77,6 +77,18 @@ def load_lines(name: str, limit: int | None = None, step: int = 1) -> list[str]:
     return _read(path, limit, step)
 
 
+def load_table(name: str) -> list[dict[str, str]]:
+    """The rows of a tab-separated reference table (the SE calibration files) as dicts;
+    a missing file fails the calling test, as in :func:`load_lines`."""
+    import csv
+
+    path = SHARED_DATA / name
+    if not path.exists():
+        _missing(path)
+    with path.open(encoding="utf-8") as fh:
+        return list(csv.DictReader(fh, delimiter="\t"))
+
+
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     """The folder of the reference puzzle sets."""

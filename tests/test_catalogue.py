@@ -3,7 +3,6 @@ used by the se rating."""
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import pytest
@@ -18,10 +17,9 @@ from csp_sudoku.human.catalogue import (
     technique_names,
 )
 from csp_sudoku.metrics.se import replay, se_rating
-from tests.conftest import SHARED_DATA
+from tests.conftest import load_table
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = SHARED_DATA
 
 
 def test_docs_table_is_the_catalogue() -> None:
@@ -52,11 +50,7 @@ def test_lookup_is_case_insensitive_and_lists_names_on_error() -> None:
 def test_every_replayed_technique_is_catalogued() -> None:
     """The se replay's step names, and the rating's hardest, are catalogue names
     (a sample of SukakuExplainer-rated puzzles spanning its techniques)."""
-    path = DATA / "se_calibration_top1465.tsv"
-    if not path.exists():
-        pytest.skip("SE calibration data not present")
-    with path.open() as f:
-        rows = list(csv.DictReader(f, delimiter="\t"))
+    rows = load_table("se_calibration_top1465.tsv")
     picked: dict[str, str] = {}
     for r in rows:
         if float(r["ER"]) <= 8.5 and float(r["seconds"]) < 10:
@@ -101,11 +95,7 @@ def test_unknown_and_partial_names_pass_through() -> None:
 def test_every_se_spelling_in_the_calibration_file_is_read() -> None:
     """Every technique name SukakuExplainer wrote in the calibration file maps
     to a catalogue name (the bench's name comparison relies on it)."""
-    path = DATA / "se_calibration_top1465.tsv"
-    if not path.exists():
-        pytest.skip("SE calibration data not present")
-    with path.open() as f:
-        spelt = {r["technique"] for r in csv.DictReader(f, delimiter="\t")}
+    spelt = {r["technique"] for r in load_table("se_calibration_top1465.tsv")}
     names = set(technique_names())
     assert {s for s in spelt if canonical_name(s) not in names} == set()
 

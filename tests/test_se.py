@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import itertools
 from collections import deque
@@ -25,7 +24,7 @@ from csp_sudoku.metrics.se import (
     shipped_model,
 )
 from tests.chain_check import PEERS, UNITS, initial_marks
-from tests.conftest import SHARED_DATA
+from tests.conftest import load_table
 from tests.independent import check_solution
 
 #: SE's length ceilings (ChainingHint.getLengthDifficulty): 0.1 is added for
@@ -34,11 +33,7 @@ SE_CEILINGS = (4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768
 
 
 def _calibration(name: str) -> list[dict[str, str]]:
-    path = SHARED_DATA / name
-    if not path.exists():
-        pytest.fail(f"reference data {path} is missing")
-    with path.open() as fh:
-        return list(csv.DictReader(fh, delimiter="\t"))
+    return load_table(name)
 
 
 def _held_out(puzzle: str) -> bool:

@@ -4,7 +4,6 @@ check (placements are the solution's, eliminated candidates are not)."""
 
 from __future__ import annotations
 
-import csv
 import json
 from typing import Any
 
@@ -15,7 +14,7 @@ import csp_sudoku as cs
 from csp_sudoku.core.errors import ArgumentError, NotUniqueError
 from csp_sudoku.human.catalogue import technique_names
 from csp_sudoku.metrics.se import replay, se_rating
-from tests.conftest import SHARED_DATA
+from tests.conftest import SHARED_DATA, load_table
 from tests.helpers import cand_sets, plain_peers, solution_of
 from tests.independent import check_solution, count_solutions
 
@@ -23,11 +22,7 @@ DATA = SHARED_DATA
 
 
 def _rows(name: str) -> list[dict[str, str]]:
-    path = DATA / name
-    if not path.exists():
-        pytest.skip(f"{name} not present")
-    with path.open() as f:
-        return list(csv.DictReader(f, delimiter="\t"))
+    return load_table(name)
 
 
 def _sample() -> list[str]:
