@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 
 import numpy as np
+import pytest
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
@@ -77,3 +78,48 @@ def test_cpsat_model_accepts_user_constraints() -> None:
     assert [int(sol[i * 10]) for i in range(9)] == list(range(1, 10))
     # enumeration of a unique puzzle finds exactly one solution
     assert len(list(SudokuModel(cs.parse(LINE)).solutions(5))) == 1
+
+
+def test_formulas_built_in_threads_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """python-sat records every CNF's variables in one process-wide pool
+    (``IDPool.occupy``), which is not thread-safe: in CI two checkers built in two
+    threads failed with "list modified during sort". The library builds its
+    formulas under a lock; here ``occupy`` is slowed so that two threads inside it
+    at once are seen, and each thread's rules must equal a lone caller's."""
+    import threading
+    import time
+
+    from pysat.formula import IDPool
+
+    from csp_sudoku.encodings import cnf as cnf_module
+
+    shapes = [Geometry.standard(4), Geometry.standard(6), Geometry.standard(9), Geometry.x_sudoku()]
+    alone = [rules_cnf(g).clauses for g in shapes]
+    cnf_module._rules_cnf.cache_clear()
+    inside: list[int] = []
+    overlaps: list[int] = []
+    real_occupy = IDPool.occupy
+
+    def slow_occupy(self: IDPool, start: int, stop: int) -> None:
+        inside.append(1)
+        if len(inside) > 1:
+            overlaps.append(len(inside))
+        time.sleep(0.002)
+        real_occupy(self, start, stop)
+        inside.pop()
+
+    monkeypatch.setattr(IDPool, "occupy", slow_occupy)
+    built: dict[int, list[list[int]]] = {}
+    start = threading.Barrier(len(shapes))
+
+    def work(k: int) -> None:
+        start.wait()
+        built[k] = rules_cnf(shapes[k]).clauses
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(len(shapes))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert overlaps == []
+    assert [built[k] for k in range(len(shapes))] == alone

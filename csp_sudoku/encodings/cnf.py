@@ -13,6 +13,8 @@ puzzle of a geometry.
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import IO
 
@@ -30,12 +32,24 @@ def variable(cell: int, digit: int, size: int) -> int:
     return cell * size + digit
 
 
-@lru_cache(maxsize=64)
-def rules_cnf(geometry: Geometry) -> CNF:
-    """The (cached) CNF of the rules of ``geometry``, without clues.
+#: python-sat's ``CNF`` records every clause it is given in one process-wide
+#: variable pool (``Formula._vpool``), which is not thread-safe: two threads
+#: building formulas at once corrupt it ("list modified during sort"). Every
+#: formula of the library is built under this lock.
+_FORMULA_LOCK = threading.RLock()
 
-    Do not mutate the returned formula; copy it (``cnf.copy()``) to extend it.
+
+def rules_cnf(geometry: Geometry) -> CNF:
+    """The (cached) CNF of the rules of ``geometry``, without clues; thread-safe.
+
+    Do not mutate the returned formula; :func:`puzzle_cnf` gives an extended copy.
     """
+    with _FORMULA_LOCK:
+        return _rules_cnf(geometry)
+
+
+@lru_cache(maxsize=64)
+def _rules_cnf(geometry: Geometry) -> CNF:
     n = geometry.size
     # python-sat's IDPool has a shared mutable default for ``occupied``: two pools made
     # with the default at once in two threads sort one list together and fail
@@ -59,12 +73,18 @@ def clue_literals(puzzle: Puzzle) -> list[int]:
     return [variable(int(c), int(cells[c]), n) for c in puzzle.clue_cells()]
 
 
-def puzzle_cnf(puzzle: Puzzle) -> CNF:
-    """A stand-alone CNF for one puzzle: the rules plus one unit clause per clue."""
-    cnf = rules_cnf(puzzle.geometry).copy()
-    for lit in clue_literals(puzzle):
-        cnf.append([lit])
-    return cnf
+def puzzle_cnf(puzzle: Puzzle, extra: Iterable[list[int]] = ()) -> CNF:
+    """A stand-alone CNF for one puzzle: the rules, one unit clause per clue, then ``extra``.
+
+    Built under the library's formula lock, so threads may call it at once.
+    """
+    with _FORMULA_LOCK:
+        cnf = _rules_cnf(puzzle.geometry).copy()
+        for lit in clue_literals(puzzle):
+            cnf.append([lit])
+        for clause in extra:
+            cnf.append(clause)
+        return cnf
 
 
 def write_dimacs(

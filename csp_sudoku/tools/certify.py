@@ -68,9 +68,7 @@ def blocking_clause(solution: Puzzle) -> list[int]:
 
 def uniqueness_cnf(puzzle: Puzzle, solution: Puzzle) -> CNF:
     """Rules + clues + the clause blocking ``solution``: UNSAT iff ``solution`` is the only one."""
-    cnf = puzzle_cnf(puzzle)
-    cnf.append(blocking_clause(solution))
-    return cnf
+    return puzzle_cnf(puzzle, [blocking_clause(solution)])
 
 
 def _solve_once(puzzle: Puzzle, solver: str) -> Puzzle:
