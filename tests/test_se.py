@@ -88,9 +88,15 @@ def _live(values: list[int], marks: list[set[int]], cell: int) -> set[int]:
 
 
 def _links(
-    values: list[int], marks: list[set[int]], lit: tuple[int, int, bool], xy: bool
+    values: list[int],
+    marks: list[set[int]],
+    lit: tuple[int, int, bool],
+    xy: bool,
+    x: bool = True,
 ) -> list[tuple[int, int, bool]]:
-    """The literals SE's static rules derive from ``lit`` on these pencil marks."""
+    """The literals SE's static rules derive from ``lit`` on these pencil marks:
+    weak links within a unit for one digit (X) always, within a cell (Y) when
+    ``xy``; strong links within a cell when ``xy``, within a unit when ``x``."""
     cell, digit, on = lit
     out: list[tuple[int, int, bool]] = []
     if on:
@@ -101,7 +107,7 @@ def _links(
     cands = _live(values, marks, cell)
     if xy and len(cands) == 2:
         out.append((cell, (cands - {digit}).pop(), True))
-    for unit in UNITS:
+    for unit in UNITS if x else ():
         if cell in unit:
             places = [c for c in unit if digit in _live(values, marks, c)]
             if len(places) == 2:
@@ -127,7 +133,37 @@ def _shortest(
     return -1
 
 
+#: The links of each kind of bidirectional cycle: ``(Y links, X links)`` and its base value.
+_CYCLES = {
+    "Bidirectional X-Cycle": (False, True, 6.5),
+    "Bidirectional Y-Cycle": (True, False, 6.5),
+    "Bidirectional Cycle": (True, True, 7.0),
+}
+
+
+def _check_cycle(values: list[int], marks: list[set[int]], step: SeStep) -> None:
+    """A continuous loop: every link follows SE's static rules, the loop closes, and
+    every removal sees a cell where the loop holds its digit on and one where it
+    holds it off (read either way round the loop, one of the two is true)."""
+    xy, x, base = _CYCLES[step.technique]
+    loop = step.chain
+    assert loop[0] == loop[-1] and loop[0][2]
+    assert len(loop) - 1 == step.complexity >= 4
+    for a, b in itertools.pairwise(loop):
+        assert b in _links(values, marks, a, xy, x), (a, b)
+    assert step.difficulty == pytest.approx(base + length_bonus(step.complexity))
+    cells = {c for c, _d, _on in loop}
+    assert step.eliminations and not step.placements
+    for c, d in step.eliminations:
+        assert c not in cells and d in _live(values, marks, c)
+        sides = {on for p, dd, on in loop if dd == d and p in PEERS[c]}
+        assert sides == {True, False}, (c, d)
+
+
 def _check_static_chain(values: list[int], marks: list[set[int]], step: SeStep) -> None:
+    if step.technique in _CYCLES:
+        _check_cycle(values, marks, step)
+        return
     xy = step.technique == "Forcing Chain"
     chain = step.chain
     first, last = chain[0], chain[-1]
@@ -154,6 +190,7 @@ def _replay_independently(puzzle: str, steps: list[SeStep], solution: list[int])
     values, marks = initial_marks(puzzle)
     chains = 0
     for step in steps:
+        assert bool(step.chain) or step.technique not in _CYCLES, "a cycle without its loop"
         if step.chain:
             _check_static_chain(values, marks, step)
             chains += 1
@@ -252,6 +289,41 @@ def test_a_forged_chain_link_fails_the_replay() -> None:
     _check_static_chain(values, marks, step)
     with pytest.raises(AssertionError):
         _check_static_chain(values, marks, bad)
+
+
+def test_a_forged_cycle_fails_the_replay() -> None:
+    """The loop check sees a removal the loop does not justify and a broken link."""
+    puzzle = _sample(_calibration("se_calibration_top1465.tsv"), {"Bidirectional Cycle"}, 1)[0]
+    run = replay(cs.parse(puzzle))
+    i = next(i for i, s in enumerate(run.steps) if s.technique in _CYCLES)
+    values, marks = initial_marks(puzzle)
+    for s in run.steps[:i]:
+        for c, d in s.eliminations:
+            marks[c].discard(d)
+        for c, d in s.placements:
+            values[c] = d
+            marks[c] = {d}
+            for p in PEERS[c]:
+                marks[p].discard(d)
+    step = run.steps[i]
+    _check_static_chain(values, marks, step)
+    cell, digit, _on = step.chain[0]
+    inside = SeStep(
+        step.technique, step.difficulty, (), ((cell, digit),), step.complexity, chain=step.chain
+    )
+    loop = step.chain[:-1]
+    shifted = (*loop[1:], loop[0])  # the same literals, entered one place later
+    broken = SeStep(
+        step.technique,
+        step.difficulty,
+        (),
+        step.eliminations,
+        step.complexity,
+        chain=(*loop[:1], *shifted[1:-1][::-1], loop[0]),
+    )
+    for bad in (inside, broken):
+        with pytest.raises(AssertionError):
+            _check_static_chain(values, marks, bad)
 
 
 # --------------------------------------------------------------------------- agreement with SE

@@ -594,7 +594,7 @@ def _loop_removals(alive, see, size, rec_lit, rec_par, r, mark, marks, out_cells
 
 @njit(cache=True)
 def continuous_loops(  # type: ignore[no-untyped-def]
-    alive, cc, corder, ncellcols, x_links, y_links, see, size, out_cells, out_digits, best
+    alive, cc, corder, ncellcols, x_links, y_links, see, size, out_cells, out_digits, out_loop, best
 ):
     """The least complex continuous loop that removes something: X-loops
     (``x_links`` only, one digit), Y-loops (``y_links`` only, from bivalue
@@ -608,8 +608,11 @@ def continuous_loops(  # type: ignore[no-untyped-def]
     removes what :func:`_loop_removals` says.
 
     ``best`` receives ``(complexity, removals)`` of the first least complex
-    loop with removals, the removals in ``out_cells``/``out_digits``;
-    ``best[0]`` stays -1 when there is none.
+    loop with removals, the removals in ``out_cells``/``out_digits`` and the
+    loop's ``complexity`` literals in ``out_loop`` (its first "k true", then
+    each literal in the order it follows, the last one forcing "k true"
+    again), so that the loop can be drawn; ``best[0]`` stays -1 when there is
+    none.
     """
     ncand = alive.shape[0]
     ncells = ncand // size
@@ -703,6 +706,10 @@ def continuous_loops(  # type: ignore[no-untyped-def]
                             best[1] = ne
                             copy_head(out_cells, removals_c, ne)
                             copy_head(out_digits, removals_d, ne)
+                            x = r
+                            for i in range(comp - 1, -1, -1):
+                                out_loop[i] = rec_lit[x]
+                                x = rec_par[x]
                         continue
                     if true_seen[q] != stamp:
                         true_seen[q] = stamp

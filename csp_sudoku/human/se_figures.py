@@ -342,8 +342,8 @@ def _strong_links(m: _Marks, step: SeStep, n: int) -> Figure:
 
 
 def _literal_chain(chain: tuple[Literal, ...]) -> Figure:
-    """A forcing (X-)chain: each literal follows from the one before; on -> off
-    is a weak link, off -> on a strong one."""
+    """A forcing (X-)chain or a bidirectional cycle's loop: each literal follows
+    from the one before; on -> off is a weak link, off -> on a strong one."""
     links = [(a, b, not a[2]) for a, b in pairwise(chain)]
     folded = max(0, len(links) - MAX_LINKS)
     return Figure(
@@ -374,8 +374,8 @@ def figure(state: CandidateState, step: SeStep) -> Figure:
     """The pattern of ``step`` in ``state``, the pencil marks before it (see the module doc).
 
     Returns an empty :class:`Figure` for a technique with nothing to draw
-    beyond its conclusion (singles, the BUG's placement, bidirectional cycles,
-    whose loop the replay does not record) or when no pattern is found.
+    beyond its conclusion (singles, the BUG's placement) or when no pattern is
+    found. A bidirectional cycle is drawn as its loop, the replay's ``chain``.
     """
     m = _Marks(state)
     name = step.technique

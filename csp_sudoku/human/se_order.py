@@ -73,8 +73,10 @@ class SeStep:
             forcing chains (1 or 2), -1 for SE's own techniques.
         form: that step's form (``contradiction``, ``cell``, ``region``), or "".
         chain: the literals ``(cell, digit, on)`` of a forcing (X-)chain step,
-            its premise first and the premise's negation last; each follows
-            from the one before by one of SE's static links.
+            its premise first and the premise's negation last, or of a
+            bidirectional cycle, its first literal repeated last (the loop
+            closes); each follows from the one before by one of SE's static
+            links.
         branches: the premises ``(cell, digit, on)`` of a Nishio, cell,
             region, double or contradiction forcing chains step, one per
             branch (the assumption of a one-branch step); every branch leads
@@ -436,6 +438,7 @@ def _static_chains(state: CandidateState) -> SeStep | None:
 
     cells = np.empty(ncand, dtype=np.int32)
     digits = np.empty(ncand, dtype=np.int32)
+    loop = np.empty(2 * ncand, dtype=np.int32)
     res = np.empty(2, dtype=np.int64)
     for group, (xr, yr, family, key, name) in enumerate(
         (
@@ -455,6 +458,7 @@ def _static_chains(state: CandidateState) -> SeStep | None:
             n,
             cells,
             digits,
+            loop,
             res,
         )
         if res[0] >= 0:
@@ -464,7 +468,10 @@ def _static_chains(state: CandidateState) -> SeStep | None:
                 for c, d in zip(cells[:ne].tolist(), digits[:ne].tolist(), strict=True)
             )
             tenths = _tenths(SE_CHAIN_BASE[family]) + int(length_tenths(comp))
-            offer((tenths, comp, key, group, -1), SeStep(name, tenths / 10, (), removed, comp))
+            ring = [((x % ncand) // n, x % n + 1, x < ncand) for x in loop[:comp].tolist()]
+            cycle = (*ring, ring[0])
+            step = SeStep(name, tenths / 10, (), removed, comp, chain=cycle)
+            offer((tenths, comp, key, group, -1), step)
         if not xr:
             continue
         elim = np.empty(ncand, dtype=np.int32)
