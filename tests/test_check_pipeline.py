@@ -187,7 +187,11 @@ def test_threads_of_a_run_of_bare_lines_answer_in_order(
     assert main([*args, "-o", str(tmp_path / "three.txt"), "--jobs", "3"]) == 2
     assert capsys.readouterr().err == one
     assert (tmp_path / "three.txt").read_bytes() == (tmp_path / "one.txt").read_bytes()
-    assert len(set(started)) == 3  # this thread and two others took tasks
+    # this thread and the pool's threads took tasks (on a loaded machine one pool
+    # thread may get none, so at least one besides this one)
+    names = set(started)
+    assert "MainThread" in names and len(names) >= 2
+    assert all(n == "MainThread" or n.startswith("csp-sudoku_") for n in names)
     broken = True
     assert main([*args, "-o", str(tmp_path / "broken.txt"), "--jobs", "3"]) == 2
     assert "disk on fire" in capsys.readouterr().err
