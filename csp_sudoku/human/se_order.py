@@ -193,6 +193,14 @@ def _layout(geometry: Geometry) -> _Layout:
     return _Layout(np.ascontiguousarray(corder), ncell, t.units, ukind, cell_line, see)
 
 
+def column_order(geometry: Geometry) -> NDArray[np.int32]:
+    """The exact-cover columns of each candidate in the order the chain kernels
+    visit them (its cell, then its box, row and column units; -1 padded): the
+    order that decides which parent a chain keeps, shared with the drawing of
+    branches (:mod:`csp_sudoku.human.se_branches`)."""
+    return _layout(geometry).corder
+
+
 def _alive8(state: CandidateState) -> NDArray[np.int8]:
     return state.alive().astype(np.int8)
 
@@ -825,6 +833,7 @@ __all__ = [
     "FallbackRating",
     "SeRun",
     "SeStep",
+    "column_order",
     "length_bonus",
     "se_next",
     "se_solve",
