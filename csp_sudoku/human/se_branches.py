@@ -37,6 +37,8 @@ from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
+
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.human._tables import tables
 from csp_sudoku.human.se_order import SeStep, column_order
@@ -106,15 +108,21 @@ _Parents = dict[int, tuple[tuple[int, bool], ...]]
 
 
 def _run_net(
-    cols: _Columns, alive: list[bool], premise: int, target: int, dynamic: bool, y_links: bool
+    cols: _Columns,
+    alive: list[bool],
+    sizes0: list[int],
+    premise: int,
+    target: int,
+    dynamic: bool,
+    y_links: bool,
 ) -> tuple[_Parents, int]:
     """The net of ``premise`` (literal ``k`` true, ``ncand + k`` false) until it
     records ``target`` or meets a contradiction: the parents of every literal
     reached, in the order reached, and the candidate of the contradiction (-1
-    when none)."""
+    when none). ``sizes0``: each column's live candidates in ``alive``."""
     ncand = len(alive)
     grid = list(alive)
-    sizes = [sum(alive[k] for k in ks) for ks in cols.cand]
+    sizes = list(sizes0)
     parents: _Parents = {premise: ()}
     queue_true: deque[int] = deque()
     queue_false: deque[int] = deque()
@@ -218,10 +226,13 @@ def branch_nets(state: CandidateState, step: SeStep) -> tuple[BranchNet, ...]:
             target = lit_of((*step.eliminations[0], False))
         else:
             return ()
+    cc = tables(state.geometry).column_candidates
+    live = state.alive()
+    sizes = [int(x) for x in np.where(cc >= 0, live[cc], False).sum(axis=1).tolist()]
     out: list[BranchNet] = []
     for premise in step.branches:
         start = lit_of(premise)
-        parents, clash = _run_net(cols, alive, start, target, dynamic, y_links)
+        parents, clash = _run_net(cols, alive, sizes, start, target, dynamic, y_links)
         if contradiction:
             if clash < 0:
                 continue

@@ -79,7 +79,8 @@ class SeStep:
             region, double or contradiction forcing chains step, one per
             branch (the assumption of a one-branch step); every branch leads
             to the step's conclusion (or, for one branch, to a contradiction).
-            The links inside the branches are not recorded.
+            The links inside the branches are not recorded here; the
+            figure finds them again (:mod:`csp_sudoku.human.se_branches`).
         chains: the human model's chains of a step beyond SE's dynamic
             forcing chains (:class:`csp_sudoku.human.chains.Chain`, one per
             branch; nested refutations inside as ``inner`` chains).
