@@ -31,7 +31,8 @@ into one standalone image (``explain --svg DIR``), the same drawing the page
 shows (``explain --html FILE``). The page adds a list of the steps (click to
 jump), a digit filter and, last, the grid the path ends on (:func:`final_view`).
 No step is drawn with more than :data:`~csp_sudoku.human.se_figures.MAX_LINKS`
-links: a longer chain keeps its assumption and its last links.
+links: a longer chain keeps its assumption and its last links, longer
+branches their chains by first parents (:mod:`csp_sudoku.human.se_figures`).
 """
 
 from __future__ import annotations
