@@ -14,6 +14,7 @@ import csp_sudoku as cs
 from csp_sudoku.core.errors import ArgumentError, NotUniqueError
 from csp_sudoku.human.catalogue import technique_names
 from csp_sudoku.metrics.se import replay, se_rating
+from tests.branch_check import check_branches
 from tests.conftest import SHARED_DATA, load_table
 from tests.helpers import cand_sets, plain_peers, solution_of
 from tests.independent import check_solution, count_solutions
@@ -107,7 +108,8 @@ def _check_figure(step: Any, fig: dict[str, Any], cands: list[set[int]]) -> None
         rect = fig["rectangle"]
         assert len({c // 9 for c in rect}) == len({c % 9 for c in rect}) == 2
         assert len(set.intersection(*(cands[c] for c in rect))) >= 2
-    for link in fig["links"]:
+    # a branch's links are checked with their branch (tests/branch_check.py)
+    for link in (lk for lk in fig["links"] if "branch" not in lk):
         (a, da, on_a), (b, db, on_b) = link["from"], link["to"]
         assert da in cands[a] and db in cands[b]
         if link["kind"] == "weak":  # a on => b off: they cannot both hold
@@ -159,6 +161,9 @@ def test_solve_path_is_the_replay_with_sound_figures() -> None:
         _check_figure(step, sd["figure"], cand_sets(state))
         kinds |= {k for k in ("base", "wing", "rectangle", "pattern") if k in sd["figure"]}
         kinds |= {link["kind"] for link in sd["figure"]["links"]}
+        if step.branches:
+            assert check_branches(sd, cand_sets(state)) == len(step.branches)
+            kinds |= {"branch"}
     assert {"base", "wing", "pattern", "strong", "weak", "branch"} <= kinds
 
 

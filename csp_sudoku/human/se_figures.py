@@ -13,9 +13,15 @@ here; where no pattern is found (a shape this search does not know) the
 figure is empty and the step is drawn from its conclusion alone.
 
 Chains are drawn link by link: a forcing (X-)chain's literals alternate weak
-(``A on => B off``) and strong (``A off => B on``) links. A figure never
-holds more than :data:`MAX_LINKS` links; a longer chain keeps its assumption
-and its last links, and says how many it folded.
+(``A on => B off``) and strong (``A off => B on``) links. The branches of a
+forcing chains step (Nishio, cell, region, double, contradiction; static and
+dynamic) are drawn link by link too, as the kernels' net rules reach the
+conclusion from each premise (:func:`csp_sudoku.human.se_branches.branch_nets`):
+every link among the ancestors of the branch's end, each link tagged with its
+branch. A figure never holds more than :data:`MAX_LINKS` links; a longer
+chain keeps its assumption and its last links, longer branches keep their
+chains by first parents (then those chains' last links), and the figure says
+how many links it folded.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from itertools import combinations, pairwise
 from math import comb
 from typing import Any
 
+from csp_sudoku.human.se_branches import BranchNet, branch_nets
 from csp_sudoku.human.se_order import SeStep
 from csp_sudoku.human.state import CandidateState
 
@@ -54,11 +61,15 @@ class Figure:
             rectangle's cells).
         links: ``(from, to, strong)`` between literals ``(cell, digit, on)``:
             strong (``from`` off forces ``to`` on) or weak (``from`` on
-            forces ``to`` off); in a figure with ``branched`` set, each link
-            runs from a branch's premise to the step's conclusion instead.
+            forces ``to`` off); in a figure with ``branched`` set, the links
+            of every branch, branch after branch, parents before children.
         assumption: the literal a chain starts from, or None.
         folded: how many links were left out (a chain longer than :data:`MAX_LINKS`).
         branched: True for the branches of a forcing chains step.
+        branch_of: in a branched figure, the branch (index into the step's
+            ``branches``) of each link.
+        ends: in a branched figure, where each branch ends: ``(conclusion,)``,
+            or ``(x on, x off)`` for the literal a contradiction reaches both ways.
     """
 
     digit: int = 0
@@ -67,6 +78,8 @@ class Figure:
     assumption: Literal | None = None
     folded: int = 0
     branched: bool = False
+    branch_of: tuple[int, ...] = ()
+    ends: tuple[tuple[Literal, ...], ...] = ()
 
     def cells(self, role: str) -> tuple[int, ...]:
         """The cells of ``role`` (empty when the figure has none)."""
@@ -78,11 +91,30 @@ class Figure:
         out.update({role: list(cells) for role, cells in self.roles})
         kind = {True: "strong", False: "weak"}
         out["links"] = [
-            {"from": list(a), "to": list(b), "kind": "branch" if self.branched else kind[strong]}
-            for a, b, strong in self.links
+            {"from": list(a), "to": list(b), "kind": kind[strong]} for a, b, strong in self.links
         ]
+        if self.branched:
+            for link, i in zip(out["links"], self.branch_of, strict=True):
+                link["branch"] = i
+            out["ends"] = [[list(e) for e in ends] for ends in self.ends]
         out["assumption"] = list(self.assumption) if self.assumption is not None else None
         out["folded"] = self.folded
+        return out
+
+    def main_chains(self, branch: int) -> list[tuple[Literal, ...]]:
+        """The chains of ``branch`` by first parents, one per end, premise first:
+        each literal's first drawn link into it is its first parent's (a folded
+        branch's chain starts where its drawn links start)."""
+        first: dict[Literal, Literal] = {}
+        for (a, b, _strong), i in zip(self.links, self.branch_of, strict=True):
+            if i == branch:
+                first.setdefault(b, a)
+        out = []
+        for end in self.ends[branch] if branch < len(self.ends) else ():
+            chain = [end]
+            while chain[-1] in first and len(chain) <= len(first):
+                chain.append(first[chain[-1]])
+            out.append(tuple(reversed(chain)))
         return out
 
 
@@ -355,19 +387,42 @@ def _literal_chain(chain: tuple[Literal, ...]) -> Figure:
     )
 
 
-def _branches(step: SeStep) -> Figure:
-    """A forcing chains step: a link from each branch's premise to the conclusion."""
-    target: Literal | None = None
-    if step.placements:
-        target = (*step.placements[0], True)
-    elif step.eliminations:
-        target = (*step.eliminations[0], False)
-    if target is None:
-        return Figure()
-    links = tuple((p, target, False) for p in step.branches if (p[0], p[1]) != target[:2])
+def _branches(state: CandidateState, step: SeStep) -> Figure:
+    """A forcing chains step: the links of each branch, from its premise to the
+    conclusion (or the contradiction), folded as :func:`_fold_branches` says."""
+    nets = branch_nets(state, step)
+    index = {p: i for i, p in enumerate(step.branches)}
+    drawn = _fold_branches(nets)
+    links = tuple(link for _i, link in drawn)
+    branch_of = tuple(index[nets[i].premise] for i, _link in drawn)
+    ends: list[tuple[Literal, ...]] = [() for _p in step.branches]
+    for net in nets:
+        ends[index[net.premise]] = net.ends
     one = step.branches[0] if len(step.branches) == 1 else None
     cells = tuple(sorted({p[0] for p in step.branches}))
-    return Figure(0, (("pattern", cells),), links, one, branched=True)
+    folded = sum(len(net.links) for net in nets) - len(links)
+    return Figure(0, (("pattern", cells),), links, one, folded, True, branch_of, tuple(ends))
+
+
+def _fold_branches(nets: tuple[BranchNet, ...]) -> list[tuple[int, tuple[Literal, Literal, bool]]]:
+    """``(branch, link)``: every link of every branch when they are at most
+    :data:`MAX_LINKS`; else each branch's chains by first parents (its side
+    links, a dynamic strong link's extra parents and their ancestors, left
+    out); else the last links of those chains, an equal share for each."""
+    whole = [(i, link) for i, net in enumerate(nets) for link in net.links]
+    if len(whole) <= MAX_LINKS:
+        return whole
+    chains = [[list(pairwise(path)) for path in net.paths] for net in nets]
+    share = max(1, MAX_LINKS // max(1, len(nets)))
+    total = sum(len({p for c in cs for p in c}) for cs in chains)
+    out: list[tuple[int, tuple[Literal, Literal, bool]]] = []
+    for i, cs in enumerate(chains):
+        kept: list[tuple[Literal, Literal]] = []
+        for c in cs:
+            tail = c if total <= MAX_LINKS else c[-max(1, share // len(cs)) :]
+            kept.extend(pair for pair in tail if pair not in kept)
+        out.extend((i, (a, b, not a[2])) for a, b in kept)
+    return out[-MAX_LINKS:]
 
 
 def figure(state: CandidateState, step: SeStep) -> Figure:
@@ -404,7 +459,7 @@ def figure(state: CandidateState, step: SeStep) -> Figure:
     if step.chain:
         return _literal_chain(step.chain)
     if step.branches:
-        return _branches(step)
+        return _branches(state, step)
     return Figure()
 
 

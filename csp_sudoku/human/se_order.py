@@ -81,7 +81,8 @@ class SeStep:
             region, double or contradiction forcing chains step, one per
             branch (the assumption of a one-branch step); every branch leads
             to the step's conclusion (or, for one branch, to a contradiction).
-            The links inside the branches are not recorded.
+            The links inside the branches are not recorded here; the
+            figure finds them again (:mod:`csp_sudoku.human.se_branches`).
         chains: the human model's chains of a step beyond SE's dynamic
             forcing chains (:class:`csp_sudoku.human.chains.Chain`, one per
             branch; nested refutations inside as ``inner`` chains).
@@ -193,6 +194,14 @@ def _layout(geometry: Geometry) -> _Layout:
         for p in row[: int(t.npeers[c])]:
             see[c, p] = 1
     return _Layout(np.ascontiguousarray(corder), ncell, t.units, ukind, cell_line, see)
+
+
+def column_order(geometry: Geometry) -> NDArray[np.int32]:
+    """The exact-cover columns of each candidate in the order the chain kernels
+    visit them (its cell, then its box, row and column units; -1 padded): the
+    order that decides which parent a chain keeps, shared with the drawing of
+    branches (:mod:`csp_sudoku.human.se_branches`)."""
+    return _layout(geometry).corder
 
 
 def _alive8(state: CandidateState) -> NDArray[np.int8]:
@@ -832,6 +841,7 @@ __all__ = [
     "FallbackRating",
     "SeRun",
     "SeStep",
+    "column_order",
     "length_bonus",
     "se_next",
     "se_solve",

@@ -32,6 +32,7 @@ import math
 from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 from importlib import resources
+from itertools import pairwise
 from typing import Any, Literal, overload
 
 from csp_sudoku.api import PuzzleLike, as_puzzle, count_solutions
@@ -250,6 +251,7 @@ class SePath:
                 + " | ".join(_lit(g, p) for p in s.branches)
                 + (f"  each => {concl}" if len(s.branches) > 1 else "  => contradiction")
             )
+            lines.extend(pad + "  " + line for line in _branch_text(g, s, f))
         elif f.links:
             text = _lit(g, f.links[0][0])
             for _a, b, strong in f.links:
@@ -310,6 +312,38 @@ class SePath:
             "ed": round(self.run.ed, 2),
             "steps": steps,
         }
+
+
+def _branch_text(g: Any, s: SeStep, f: Figure) -> list[str]:
+    """Each branch of a forcing chains step as its chains by first parents
+    (``=>`` strong, ``->`` weak; ``...`` where a folded chain's drawn links
+    start), then the branch's other links (a dynamic net's extra parents and
+    their ancestors), then what was folded."""
+    lines = []
+    for i, premise in enumerate(s.branches):
+        label = f"branch {i + 1}: " if len(s.branches) > 1 else "branch: "
+        drawn = [link for link, b in zip(f.links, f.branch_of, strict=True) if b == i]
+        on_chain = set()
+        for chain in f.main_chains(i):
+            text = "" if chain[0] == premise else "... "
+            text += _lit(g, chain[0])
+            for a, b in pairwise(chain):
+                text += (" => " if not a[2] else " -> ") + _lit(g, b)
+                on_chain.add((a, b))
+            lines.append(label + text)
+            label = " " * len(label)
+        side = [(a, b, st) for a, b, st in drawn if (a, b) not in on_chain]
+        if side:
+            lines.append(
+                " " * len(label)
+                + "also: "
+                + ", ".join(
+                    _lit(g, a) + (" => " if st else " -> ") + _lit(g, b) for a, b, st in side
+                )
+            )
+    if f.folded:
+        lines.append(f"({f.folded} links of the branches folded)")
+    return lines
 
 
 def folded_chain_text(chain: Any, geometry: Any, indent: str) -> list[str]:

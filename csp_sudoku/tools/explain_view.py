@@ -8,7 +8,7 @@ bold, digits placed by earlier steps in blue, the candidates of every empty
 cell as small digits. An se step is marked from its figure
 (:func:`se_step_layer`, :data:`SE_MARKS`: the pattern's cells, unit or cover
 lines, a wing's pivot, strong links solid and weak links dashed, the
-assumption, each branch's premise with an arrow to the conclusion, the human
+assumption, each branch's premise and links in the branch's colour, the human
 model's chains beyond SE's). A step of the human model's path is marked:
 
 * the step's cells (``Step.cells``) shaded yellow;
@@ -31,7 +31,8 @@ into one standalone image (``explain --svg DIR``), the same drawing the page
 shows (``explain --html FILE``). The page adds a list of the steps (click to
 jump), a digit filter and, last, the grid the path ends on (:func:`final_view`).
 No step is drawn with more than :data:`~csp_sudoku.human.se_figures.MAX_LINKS`
-links: a longer chain keeps its assumption and its last links.
+links: a longer chain keeps its assumption and its last links, longer
+branches their chains by first parents (:mod:`csp_sudoku.human.se_figures`).
 """
 
 from __future__ import annotations
@@ -402,7 +403,7 @@ def se_step_layer(
     """The SVG elements of one se step: its pattern's cells (unit and cover
     lines pale, pattern cells yellow, a wing's pivot orange), the conclusion,
     the links (strong solid, weak dashed), the assumption, each branch's
-    premise with an arrow to the conclusion, and the human model's chains of
+    premise and links (:func:`_branches_layer`), and the human model's chains of
     the steps beyond SE's (nested refutations folded into one link)."""
     lay = _layout(g)
     cell_class: dict[int, str] = {}
@@ -420,12 +421,8 @@ def se_step_layer(
     if fig.assumption is not None:
         rings.append(_ring(lay, fig.assumption[:2], "ra"))
     if step.branches:
-        groups = []
-        for i, (start, end, _strong) in enumerate(fig.links):
-            rings.append(_ring(lay, start[:2], "ra"))
-            arrow = _arrow(lay.centre(*start[:2]), lay.centre(*end[:2]))
-            groups.append(f"<g class='k{i % len(BRANCH_COLOURS)}'>{arrow}</g>")
-        out.extend(rings + groups)
+        out.extend(rings)
+        out.append(_branches_layer(lay, step, fig))
     else:
         out.extend(rings)
         out.extend(
@@ -435,6 +432,28 @@ def se_step_layer(
     if step.chains:
         out.append(_chains_layer(lay, step.chains))
     return "".join(out)
+
+
+def _branches_layer(lay: _Layout, step: SeStep, fig: Figure) -> str:
+    """A forcing chains step's branches: a ring on each premise, each branch's
+    links as arrows in the branch's colour (strong solid, weak dashed), and a
+    red outline on the cell of a contradiction's literal."""
+    rings = [_ring(lay, p[:2], "ra") for p in step.branches]
+    for ends in fig.ends:
+        if len(ends) == 2:  # x on and x off: the contradiction
+            x, y = lay.corner(ends[0][0])
+            rings.append(
+                f"<rect class='cx' x='{x + 1}' y='{y + 1}' "
+                f"width='{lay.cell - 2}' height='{lay.cell - 2}'/>"
+            )
+    groups: dict[int, list[str]] = {}
+    for (a, b, strong), i in zip(fig.links, fig.branch_of, strict=True):
+        arrow = _arrow(lay.centre(*a[:2]), lay.centre(*b[:2]), "ls" if strong else "lw")
+        groups.setdefault(i, []).append(arrow)
+    return "".join(rings) + "".join(
+        f"<g class='k{i % len(BRANCH_COLOURS)}'>{''.join(parts)}</g>"
+        for i, parts in sorted(groups.items())
+    )
 
 
 def _ring(lay: _Layout, candidate: tuple[int, int], cls: str) -> str:

@@ -1,0 +1,270 @@
+"""The links inside the branches of the se replay's forcing chains steps, for display.
+
+The replay rates Nishio, cell, region, double and contradiction forcing
+chains (static and dynamic) from implication nets
+(:func:`csp_sudoku._kernels.se_chains.implication_nets`), which count each
+literal's ancestors and keep no parents: a step records only its branches'
+premises (:attr:`csp_sudoku.human.se_order.SeStep.branches`). To show how
+each branch reaches the step's conclusion, :func:`branch_nets` runs each
+branch's net again here, in plain Python, by the kernel's rules and in its
+order, and keeps the parents:
+
+* a true literal ``k`` makes false every live candidate sharing an
+  exact-cover column with it (a cell: a weak Y link; a unit-digit: a weak X
+  link; Nishio nets, on one digit, skip the cell columns);
+* a false literal ``k`` makes true the other candidate of each of its columns
+  left with exactly two live candidates (a strong link). Static nets keep the
+  pencil marks before the step; dynamic nets remove each candidate made false
+  once it is expanded, so a column the net itself has reduced to two gives a
+  strong link too, whose extra parents are the net's earlier removals from
+  that column;
+* true literals are expanded before false ones, each literal once, first in
+  first out, and a literal keeps the parents of the inference that reached it
+  first; a net stops at its first contradiction (a literal reached true and
+  false).
+
+So the parents kept are the kernel's: the ancestors of a branch's end are the
+literals its ancestor count counted (:attr:`BranchNet.complexity` equals the
+step's complexity summed over the branches), and the chain from the premise
+to the end by first parents is a shortest one the kernel's rules allow. It
+runs once per drawn step, never in the rating: the step and its value are the
+replay's, whatever is drawn.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.human._tables import tables
+from csp_sudoku.human.se_order import SeStep, column_order
+from csp_sudoku.human.state import CandidateState
+
+Literal = tuple[int, int, bool]
+#: ``(from, to, strong)``: strong (``from`` off forces ``to`` on) or weak (``from`` on forces ``to`` off).
+Link = tuple[Literal, Literal, bool]
+
+#: The net rules of each branching technique: ``(dynamic, cell columns, ends in a contradiction)``.
+RULES = {
+    "Nishio Forcing Chains": (True, False, True),
+    "Cell Forcing Chains": (False, True, False),
+    "Region Forcing Chains": (False, True, False),
+    "Dynamic Cell Forcing Chains": (True, True, False),
+    "Dynamic Region Forcing Chains": (True, True, False),
+    "Dynamic Double Forcing Chains": (True, True, False),
+    "Dynamic Contradiction Forcing Chains": (True, True, True),
+}
+
+
+@dataclass(frozen=True)
+class BranchNet:
+    """One branch of a forcing chains step, link by link.
+
+    Attributes:
+        premise: the branch's premise ``(cell, digit, on)``.
+        ends: where it ends: the step's conclusion, or for a contradiction
+            the literal it reaches both ways, ``(x on, x off)``.
+        links: every link among the ancestors of the ends, each literal's
+            links after those of its parents, its first parent's link first
+            (a strong link of a dynamic net has one more link for each of
+            its extra parents).
+        paths: for each end, the chain from the premise to it by first
+            parents, premise first.
+        complexity: the ancestors of the ends counted as the kernel counts
+            them (for a contradiction the two ends' ancestors added).
+    """
+
+    premise: Literal
+    ends: tuple[Literal, ...]
+    links: tuple[Link, ...]
+    paths: tuple[tuple[Literal, ...], ...]
+    complexity: int
+
+
+@dataclass(frozen=True)
+class _Columns:
+    """A geometry's exact-cover columns as plain lists (built once)."""
+
+    cand: list[list[int]]  # the candidates of each column
+    order: list[list[int]]  # the columns of each candidate, in the kernel's order
+    ncellcols: int
+    size: int
+
+
+@lru_cache(maxsize=8)
+def _columns(geometry: Geometry) -> _Columns:
+    t = tables(geometry)
+    cand = [[k for k in row if k >= 0] for row in t.column_candidates.tolist()]
+    order = [[c for c in row if c >= 0] for row in column_order(geometry).tolist()]
+    return _Columns(cand, order, t.ncell_columns, geometry.size)
+
+
+#: A literal's parents: ``(parent literal, strong)``, the first parent first.
+_Parents = dict[int, tuple[tuple[int, bool], ...]]
+
+
+def _run_net(
+    cols: _Columns,
+    alive: list[bool],
+    sizes0: list[int],
+    premise: int,
+    target: int,
+    dynamic: bool,
+    y_links: bool,
+) -> tuple[_Parents, int]:
+    """The net of ``premise`` (literal ``k`` true, ``ncand + k`` false) until it
+    records ``target`` or meets a contradiction: the parents of every literal
+    reached, in the order reached, and the candidate of the contradiction (-1
+    when none). ``sizes0``: each column's live candidates in ``alive``."""
+    ncand = len(alive)
+    grid = list(alive)
+    sizes = list(sizes0)
+    parents: _Parents = {premise: ()}
+    queue_true: deque[int] = deque()
+    queue_false: deque[int] = deque()
+    (queue_true if premise < ncand else queue_false).append(premise)
+    while (queue_true or queue_false) and target not in parents:
+        if queue_true:
+            p = queue_true.popleft()
+            for q in _weak(cols, grid, p, y_links):
+                if q in parents:  # q true, and now false
+                    parents[ncand + q] = ((p, False),)
+                    return parents, q
+                if ncand + q not in parents:
+                    parents[ncand + q] = ((p, False),)
+                    queue_false.append(ncand + q)
+            continue
+        lit = queue_false.popleft()
+        p = lit - ncand
+        for q, c in _strong(cols, grid, sizes, p, y_links):
+            extra = tuple(
+                (ncand + y, True)
+                for y in cols.cand[c]
+                if y not in (p, q) and alive[y] and not grid[y]
+            )
+            if ncand + q in parents:  # q false, and now true
+                parents[q] = ((lit, True), *extra)
+                return parents, q
+            if q not in parents:
+                parents[q] = ((lit, True), *extra)
+                queue_true.append(q)
+        if dynamic:
+            grid[p] = False
+            for c in cols.order[p]:
+                sizes[c] -= 1
+    return parents, -1
+
+
+def _weak(cols: _Columns, grid: list[bool], p: int, y_links: bool) -> list[int]:
+    """The live candidates sharing a column with ``p`` (each once, in column order)."""
+    out: list[int] = []
+    for c in cols.order[p]:
+        if c < cols.ncellcols and not y_links:
+            continue
+        out.extend(q for q in cols.cand[c] if q != p and grid[q] and q not in out)
+    return out
+
+
+def _strong(
+    cols: _Columns, grid: list[bool], sizes: list[int], p: int, y_links: bool
+) -> list[tuple[int, int]]:
+    """``(q, column)``: the other live candidate of each column of ``p`` holding two."""
+    out: list[tuple[int, int]] = []
+    for c in cols.order[p]:
+        if (c < cols.ncellcols and not y_links) or sizes[c] != 2:
+            continue
+        q = next((x for x in cols.cand[c] if x != p and grid[x]), -1)
+        if q >= 0 and all(q != x for x, _c in out):
+            out.append((q, c))
+    return out
+
+
+def _ancestors(parents: _Parents, lit: int) -> set[int]:
+    seen = {lit}
+    todo = [lit]
+    while todo:
+        for par, _strong in parents[todo.pop()]:
+            if par not in seen:
+                seen.add(par)
+                todo.append(par)
+    return seen
+
+
+def branch_nets(state: CandidateState, step: SeStep) -> tuple[BranchNet, ...]:
+    """The branches of a forcing chains ``step`` (its :attr:`SeStep.branches`), link
+    by link, from ``state``, the pencil marks before the step.
+
+    Empty for a step that is not one of :data:`RULES` or has no recorded
+    branches; a branch the net does not bring to its end (which the kernel's
+    choice rules out) is left out.
+    """
+    rules = RULES.get(step.technique)
+    if rules is None or not step.branches:
+        return ()
+    dynamic, y_links, contradiction = rules
+    cols = _columns(state.geometry)
+    n = cols.size
+    alive = [bool(a) for a in state.alive().tolist()]
+    ncand = len(alive)
+
+    def lit_of(t: Literal) -> int:
+        return t[0] * n + t[1] - 1 + (0 if t[2] else ncand)
+
+    def triple(lit: int) -> Literal:
+        k = lit % ncand
+        return (k // n, k % n + 1, lit < ncand)
+
+    target = -1
+    if not contradiction:
+        if step.placements:
+            target = lit_of((*step.placements[0], True))
+        elif step.eliminations:
+            target = lit_of((*step.eliminations[0], False))
+        else:
+            return ()
+    cc = tables(state.geometry).column_candidates
+    live = state.alive()
+    sizes = [int(x) for x in np.where(cc >= 0, live[cc], False).sum(axis=1).tolist()]
+    out: list[BranchNet] = []
+    for premise in step.branches:
+        start = lit_of(premise)
+        parents, clash = _run_net(cols, alive, sizes, start, target, dynamic, y_links)
+        if contradiction:
+            if clash < 0:
+                continue
+            ends = [clash, ncand + clash]
+        elif target in parents:
+            ends = [target]
+        else:
+            continue
+        tops = [_ancestors(parents, e) for e in ends]
+        keep = set().union(*tops)
+        links = tuple(
+            (triple(par), triple(lit), strong)
+            for lit in parents
+            if lit in keep
+            for par, strong in parents[lit]
+        )
+        paths = []
+        for e in ends:
+            path = [e]
+            while parents[path[-1]]:
+                path.append(parents[path[-1]][0][0])
+            paths.append(tuple(triple(x) for x in reversed(path)))
+        out.append(
+            BranchNet(
+                premise,
+                tuple(triple(e) for e in ends),
+                links,
+                tuple(paths),
+                sum(len(t) for t in tops),
+            )
+        )
+    return tuple(out)
+
+
+__all__ = ["RULES", "BranchNet", "Link", "branch_nets"]
