@@ -473,14 +473,12 @@ def build_chain(
         # the same hypothesis again with room for every parent (a nested
         # record's list of outer parents has no small bound)
         par = np.empty(slots, dtype=np.int32)
-        alive, on, cnt, cov = b.alive.copy(), b.on.copy(), b.cnt.copy(), b.cov.copy()
+        hyp = (b.alive.copy(), b.on.copy(), b.cnt.copy(), b.cov.copy())
+        recs = (rec, par, meta, lit_rec, outer, apps)
         budget = np.array([settings.budget], dtype=np.int64)
-        end = int(
-            hypothesis(
-                alive, on, cnt, cov, t.column_candidates, t.candidate_columns, k, level,
-                maxsub if level >= 1 else 0, inner_sub, rec, par, meta, lit_rec, outer, apps, budget,
-            )
-        )  # fmt: skip
+        cc, kc = t.column_candidates, t.candidate_columns
+        sub = maxsub if level >= 1 else 0
+        end = int(hypothesis(hyp, cc, kc, k, level, sub, inner_sub, recs, budget))
         if not meta[4]:
             break
         reset(rec, meta, lit_rec)
