@@ -454,36 +454,21 @@ def hypothesis(state, cc, kc, k, level, maxsub, inner_maxsub, recs, budget):  # 
 
 
 @njit(cache=True)
-def refute_all(  # type: ignore[no-untyped-def]
-    alive,
-    on,
-    cnt,
-    cov,
-    cc,
-    kc,
-    cands,
-    level,
-    maxsub,
-    inner_maxsub,
-    budget,
-    out_len,
-    keep,
-    out_alive,
-    out_on,
-    stop_first,
-):
-    """Run the hypothesis of every candidate in ``cands`` at ``level``.
+def refute_all(state, cc, kc, cands, level, maxsub, inner_maxsub, budget, keep, stop_first, outs):  # type: ignore[no-untyped-def]
+    """Run the hypothesis of every candidate in ``cands`` at ``level`` from the
+    hypothesis state ``state`` (``(alive, on, cnt, cov)``, left as it is).
 
     With ``stop_first`` the run ends at the first contradiction (the rest of
     ``out_len`` is left -1).
 
-    ``out_len[i]`` gets the chain length of the contradiction (ancestors'
-    weight), -1 when the hypothesis reaches a fixpoint, -2 when the budget ran
-    out. With ``keep``, the fixpoint's candidates (alive, ON) are stored in
-    ``out_alive[i]``/``out_on[i]`` for the verity forms (cell and region
-    forcing chains).
+    ``outs`` is ``(out_len, out_alive, out_on)``: ``out_len[i]`` gets the chain
+    length of the contradiction (ancestors' weight), -1 when the hypothesis
+    reaches a fixpoint, -2 when the budget ran out. With ``keep``, the
+    fixpoint's candidates (alive, ON) are stored in ``out_alive[i]``/``out_on[i]``
+    for the verity forms (cell and region forcing chains).
     """
-    ncand = alive.shape[0]
+    out_len, out_alive, out_on = outs
+    ncand = state[0].shape[0]
     nrec = 2 * ncand + 2
     rec = np.empty((nrec, REC_WIDTH), dtype=np.int32)
     # a nested record that overflows this only shortens the length counted here
@@ -493,7 +478,6 @@ def refute_all(  # type: ignore[no-untyped-def]
     ext = np.full(2 * ncand, -1, dtype=np.int32)
     apps = np.empty((ncand, 2 * max(maxsub, 1) + 1), dtype=np.int32)
     recs = (rec, par, meta, lit_rec, ext, apps)
-    state = (alive, on, cnt, cov)
     state2 = _empty_state(state)
     stamp = np.empty(nrec, dtype=np.int8)
     stack = np.empty(nrec, dtype=np.int32)
@@ -721,7 +705,7 @@ def _lean_parents(q, kinds, infos, creators, lit_rec, cc, ncand, i, out):  # typ
 
 
 @njit(cache=True)
-def refute_level0(alive, on, cnt, cov, cc, kc, cands, out_len, keep, out_alive, out_on):  # type: ignore[no-untyped-def]
+def refute_level0(state, cc, kc, cands, keep, outs):  # type: ignore[no-untyped-def]
     """:func:`refute_all` at level 0 (singles only), the same results, faster.
 
     Each hypothesis runs in place and is undone from a log (no copies), and
@@ -740,6 +724,8 @@ def refute_level0(alive, on, cnt, cov, cc, kc, cands, out_len, keep, out_alive, 
     116-124 -> 133-158 ms. So the two stay apart, and tests check that they
     agree.
     """
+    alive, on, cnt, cov = state
+    out_len, out_alive, out_on = outs
     ncand = alive.shape[0]
     width = cc.shape[1]
     kk = kc.shape[1]
