@@ -419,24 +419,18 @@ def _pick(st, quick):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _write(st, row):  # type: ignore[no-untyped-def]
-    """Write the solved state ``st`` as 81 digits into ``row``."""
+def _solved_cells(st, row, compare):  # type: ignore[no-untyped-def]
+    """The 81 digits of the solved state ``st`` against ``row``: with ``compare``,
+    True when ``row`` holds them all (False at the first that differs); else
+    they are written into ``row`` (and True returned)."""
     for b in range(3):
         for d in range(9):
             f = st[9 * b + d]
             while f:
-                row[b * 27 + _cttz(f)] = d + 1
-                f &= f - 1
-
-
-@njit(cache=True)
-def _same(st, avoid):  # type: ignore[no-untyped-def]
-    """True when the solved state ``st`` equals the grid ``avoid`` (81 digits)."""
-    for b in range(3):
-        for d in range(9):
-            f = st[9 * b + d]
-            while f:
-                if avoid[b * 27 + _cttz(f)] != d + 1:
+                i = b * 27 + _cttz(f)
+                if not compare:
+                    row[i] = d + 1
+                elif row[i] != d + 1:
                     return False
                 f &= f - 1
     return True
@@ -461,9 +455,9 @@ def _search(st, limit, avoid, out, budget, ws, quick=False):  # type: ignore[no-
     while True:
         # st is a consistent fixed point here: branch, or record a solution
         if (st[_UNPLACED] | st[_UNPLACED + 1] | st[_UNPLACED + 2]) == 0:
-            if avoid.shape[0] != 81 or not _same(st, avoid):
+            if avoid.shape[0] != 81 or not _solved_cells(st, avoid, True):
                 if count < out.shape[0]:
-                    _write(st, out[count])
+                    _solved_cells(st, out[count], False)
                 count += 1
                 if count >= limit:
                     nodes_out[0] = nodes
@@ -579,6 +573,14 @@ def _workspace():  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _count_workspace():  # type: ignore[no-untyped-def]
+    """:func:`_workspace`, and the ``avoid`` and ``out`` of a search that only
+    counts: no grid to avoid, no room for solutions."""
+    st, ws = _workspace()
+    return st, ws, np.empty(0, np.int8), np.empty((0, 81), np.int8)
+
+
+@njit(cache=True)
 def count_cells(cells, limit, avoid, out, budget):  # type: ignore[no-untyped-def]
     """Solutions of the 81 clues ``cells`` (0 = empty), up to ``limit``.
 
@@ -624,9 +626,7 @@ def count_batch(batch, limit, budget):  # type: ignore[no-untyped-def]
     """
     n = batch.shape[0]
     counts = np.empty(n, np.int64)
-    st, ws = _workspace()
-    avoid = np.empty(0, np.int8)
-    out = np.empty((0, 81), np.int8)
+    st, ws, avoid, out = _count_workspace()
     for i in range(n):
         ok = _load(batch[i], st)
         if ok <= 0:
@@ -650,9 +650,7 @@ def removable(cells, known, budget):  # type: ignore[no-untyped-def]
     answers of the clues as given.) Returns the cell indices, or a
     one-element ``[BAD_VALUE]`` for a bad cell value or ``[GAVE_UP]`` when a search gave up.
     """
-    st, ws = _workspace()
-    avoid = np.empty(0, np.int8)
-    out = np.empty((0, 81), np.int8)
+    st, ws, avoid, out = _count_workspace()
     res = np.empty(81, np.int64)
     nres = 0
     ok = _load(cells, st)
@@ -755,9 +753,7 @@ def reduce(work, sol, orbits, order, budget, stats):  # type: ignore[no-untyped-
     each test starts from their intersection (:func:`_meet`) instead of
     loading its clues.
     """
-    st, ws = _workspace()
-    out = np.empty((0, 81), np.int8)
-    no_avoid = np.empty(0, np.int8)
+    st, ws, no_avoid, out = _count_workspace()
     saved = np.empty(4, np.int8)
     norbits = order.shape[0]
     width = orbits.shape[1]
@@ -844,9 +840,7 @@ def nodes_batch(batch, limit):  # type: ignore[no-untyped-def]
     """Branch nodes each count-to-``limit`` of an ``(n, 81)`` batch visits (for benchmarks)."""
     n = batch.shape[0]
     nodes = np.zeros(n, np.int64)
-    st, ws = _workspace()
-    avoid = np.empty(0, np.int8)
-    out = np.empty((0, 81), np.int8)
+    st, ws, avoid, out = _count_workspace()
     for i in range(n):
         if _load(batch[i], st) > 0:
             _search(st, limit, avoid, out, 0, ws)
