@@ -419,20 +419,31 @@ def _pick(st, quick):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _solved_cells(st, row, compare):  # type: ignore[no-untyped-def]
-    """The 81 digits of the solved state ``st`` against ``row``: with ``compare``,
-    True when ``row`` holds them all (False at the first that differs); else
-    they are written into ``row`` (and True returned)."""
+def _write(st, row):  # type: ignore[no-untyped-def]
+    """Write the solved state ``st`` as 81 digits into ``row``."""
     for b in range(3):
         for d in range(9):
             f = st[9 * b + d]
             while f:
-                i = b * 27 + _cttz(f)
-                if not compare:
-                    row[i] = d + 1
-                elif row[i] != d + 1:
-                    return False
+                row[b * 27 + _cttz(f)] = d + 1
                 f &= f - 1
+
+
+@njit(cache=True)
+def _same(st, avoid):  # type: ignore[no-untyped-def]
+    """True when the solved state ``st`` equals the grid ``avoid`` (81 digits).
+
+    Cell by cell: the bit of ``avoid``'s digit at the cell is set in the state
+    (a solved state has one digit a cell); a cell of ``avoid`` that holds no
+    digit 1-9 is never equal.
+    """
+    for c in range(81):
+        v = avoid[c]
+        if v < 1 or v > 9:
+            return False
+        b = c // 27
+        if not (st[9 * b + v - 1] >> (c - 27 * b)) & 1:
+            return False
     return True
 
 
@@ -455,9 +466,9 @@ def _search(st, limit, avoid, out, budget, ws, quick=False):  # type: ignore[no-
     while True:
         # st is a consistent fixed point here: branch, or record a solution
         if (st[_UNPLACED] | st[_UNPLACED + 1] | st[_UNPLACED + 2]) == 0:
-            if avoid.shape[0] != 81 or not _solved_cells(st, avoid, True):
+            if avoid.shape[0] != 81 or not _same(st, avoid):
                 if count < out.shape[0]:
-                    _solved_cells(st, out[count], False)
+                    _write(st, out[count])
                 count += 1
                 if count >= limit:
                     nodes_out[0] = nodes
