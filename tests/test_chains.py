@@ -220,8 +220,8 @@ def test_lean_level0_refutation_equals_refute_all() -> None:
             wa, wo = np.empty((n, ncand), np.int8), np.empty((n, ncand), np.int8)
             ga, go = np.empty((n, ncand), np.int8), np.empty((n, ncand), np.int8)
             budget = np.array([10**9], dtype=np.int64)
-            refute_all(*arrays, cc, kc, cands, 0, 1, 0, budget, want, True, wa, wo, False)
-            refute_level0(*arrays, cc, kc, cands, got, True, ga, go)
+            refute_all(arrays, cc, kc, cands, 0, 1, 0, budget, True, False, (want, wa, wo))
+            refute_level0(arrays, cc, kc, cands, True, (got, ga, go))
             assert all(np.array_equal(a, b) for a, b in zip(arrays, before, strict=True))
             assert np.array_equal(want, got)
             fix = want < 0

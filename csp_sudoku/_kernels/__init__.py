@@ -1,7 +1,12 @@
 """Compiled kernels (numba), one module per user: ``bitset`` for the fast backend.
 
 Kernels take plain numpy arrays and integers only, so they compile once, are
-cached on disk (``cache=True``) and load quickly in a fresh process. This
+cached on disk (``cache=True``) and load quickly in a fresh process. That is
+why their signatures repeat from kernel to kernel (the same arrays, typed the
+same way, and the same lines reading their shapes): numba compiles each entry
+point on the concrete types of its arguments, with no objects to carry them.
+Where a group of arrays always travels together it is one tuple argument
+instead (the hypothesis state and the record arrays of ``chains``). This
 package imports nothing: each kernel module is imported by its caller when
 first used (numpy is the one import of this package itself).
 

@@ -134,14 +134,18 @@ def assume(alive, on, rec, meta, lit_rec, k):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def propagate(alive, on, cnt, cov, cc, kc, rec, par, meta, lit_rec, ext, maxsub, apps):  # type: ignore[no-untyped-def]
+def propagate(state, cc, kc, recs, maxsub):  # type: ignore[no-untyped-def]
     """Process the queue to a fixpoint (singles, then subsets up to ``maxsub``).
 
-    Returns the contradiction's record, or -1 at a fixpoint without one.
-    ``cnt`` counts the live candidates of every column not yet covered and
-    ``cov`` marks the covered columns (a column holding an ON candidate whose
-    record has been processed).
+    ``state`` is the hypothesis state ``(alive, on, cnt, cov)`` and ``recs``
+    the record arrays ``(rec, par, meta, lit_rec, ext, apps)`` (see the
+    module doc). Returns the contradiction's record, or -1 at a fixpoint
+    without one. ``cnt`` counts the live candidates of every column not yet
+    covered and ``cov`` marks the covered columns (a column holding an ON
+    candidate whose record has been processed).
     """
+    alive, on, cnt, cov = state
+    rec, par, meta, lit_rec, ext, _ = recs
     ncand = alive.shape[0]
     width = cc.shape[1]
     kk = kc.shape[1]
@@ -197,7 +201,7 @@ def propagate(alive, on, cnt, cov, cc, kc, rec, par, meta, lit_rec, ext, maxsub,
                                 _off_parent(rec, par, meta, lit_rec, ext, r, ncand, y)
         if maxsub <= 0:
             return FIXPOINT
-        if not _subset_move(alive, on, cc, kc, rec, par, meta, lit_rec, ext, maxsub, apps):
+        if not _subset_move(alive, on, cc, kc, recs, maxsub):
             return FIXPOINT
 
 
@@ -247,8 +251,9 @@ def _first_size1(live, cc, kc, out):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _subset_move(alive, on, cc, kc, rec, par, meta, lit_rec, ext, maxsub, apps):  # type: ignore[no-untyped-def]
+def _subset_move(alive, on, cc, kc, recs, maxsub):  # type: ignore[no-untyped-def]
     """Apply the first subset-rule application of the smallest size; False if none."""
+    rec, par, meta, lit_rec, ext, apps = recs
     ncand = alive.shape[0]
     width = cc.shape[1]
     live = np.empty(ncand, dtype=np.bool_)
@@ -354,24 +359,41 @@ def _externals(rec, par, start, stamp, stack, out):  # type: ignore[no-untyped-d
     return n
 
 
+@njit(cache=True, inline="always")
+def _copy_state(state, into):  # type: ignore[no-untyped-def]
+    """Copy the hypothesis state ``state`` into ``into`` (same shapes), returned."""
+    # one line each: the four arrays differ in type (numba loops over no such tuple)
+    into[0][:] = state[0]
+    into[1][:] = state[1]
+    into[2][:] = state[2]
+    into[3][:] = state[3]
+    return into
+
+
+@njit(cache=True, inline="always")
+def _empty_state(state):  # type: ignore[no-untyped-def]
+    """Uninitialised arrays of the shapes of the hypothesis state ``state``."""
+    alive, on, cnt, cov = state
+    return np.empty_like(alive), np.empty_like(on), np.empty_like(cnt), np.empty_like(cov)
+
+
 @njit(cache=True)
-def propagate_nested(  # type: ignore[no-untyped-def]
-    alive, on, cnt, cov, cc, kc, rec, par, meta, lit_rec, ext, maxsub, apps, inner_maxsub, budget
-):
+def propagate_nested(state, cc, kc, recs, maxsub, inner_maxsub, budget):  # type: ignore[no-untyped-def]
     """Level 2: :func:`propagate`, then one nested refutation at a time, until a
     contradiction (its record) or a fixpoint (-1); -2 when ``budget[0]`` (inner
     hypotheses allowed) runs out."""
+    alive, on = state[0], state[1]
+    rec, par, meta, lit_rec, _, apps = recs
     ncand = alive.shape[0]
     nrec = rec.shape[0]
-    alive2 = np.empty_like(alive)
-    on2 = np.empty_like(on)
-    cnt2 = np.empty_like(cnt)
-    cov2 = np.empty_like(cov)
+    state2 = _empty_state(state)
+    alive2, on2 = state2[0], state2[1]
     rec2 = np.empty_like(rec)
     par2 = np.empty_like(par)
     meta2 = np.zeros(META_WIDTH, dtype=np.int32)
     lit2 = np.full(2 * ncand, -1, dtype=np.int32)
-    apps2 = np.empty_like(apps)
+    # the inner hypothesis's facts are the outer records (its ext is lit_rec)
+    recs2 = (rec2, par2, meta2, lit2, lit_rec, np.empty_like(apps))
     stamp = np.empty(nrec, dtype=np.int8)
     stack = np.empty(nrec, dtype=np.int32)
     extern = np.empty(nrec, dtype=np.int32)
@@ -380,7 +402,7 @@ def propagate_nested(  # type: ignore[no-untyped-def]
     # without one
     nxt = 0
     while True:
-        r = propagate(alive, on, cnt, cov, cc, kc, rec, par, meta, lit_rec, ext, maxsub, apps)
+        r = propagate(state, cc, kc, recs, maxsub)
         if r >= 0:
             return r
         done = False
@@ -391,26 +413,9 @@ def propagate_nested(  # type: ignore[no-untyped-def]
             if budget[0] <= 0:
                 return OUT_OF_BUDGET
             budget[0] -= 1
-            alive2[:] = alive
-            on2[:] = on
-            cnt2[:] = cnt
-            cov2[:] = cov
+            _copy_state(state, state2)
             assume(alive2, on2, rec2, meta2, lit2, y)
-            r2 = propagate(
-                alive2,
-                on2,
-                cnt2,
-                cov2,
-                cc,
-                kc,
-                rec2,
-                par2,
-                meta2,
-                lit2,
-                lit_rec,
-                inner_maxsub,
-                apps2,
-            )
+            r2 = propagate(state2, cc, kc, recs2, inner_maxsub)
             if r2 >= 0:
                 n = _externals(rec2, par2, r2, stamp, stack, extern)
                 length = chain_length(rec2, par2, r2, stamp, stack)
@@ -428,91 +433,42 @@ def propagate_nested(  # type: ignore[no-untyped-def]
             return FIXPOINT
 
 
-# The kernels below take the hypothesis state (alive, on, cnt, cov), the matrix
-# (cc, kc) and the record arrays (rec, par, meta, lit_rec, ext, apps) as separate
-# arguments, so their parameter lists and calls repeat: numba passes plain arrays,
-# and each caller owns its copies of them (refute_all's per-hypothesis copies).
+# The kernels take the hypothesis state (alive, on, cnt, cov) and the record
+# arrays (rec, par, meta, lit_rec, ext, apps) as two tuples, ``state`` and
+# ``recs``: numba passes tuples of arrays as they are, and each caller owns its
+# copies (refute_all's per-hypothesis state). The matrix (cc, kc) stays apart:
+# every caller shares it.
 
 
 @njit(cache=True)
-def hypothesis(  # type: ignore[no-untyped-def]
-    alive,
-    on,
-    cnt,
-    cov,
-    cc,
-    kc,
-    k,
-    level,
-    maxsub,
-    inner_maxsub,
-    rec,
-    par,
-    meta,
-    lit_rec,
-    ext,
-    apps,
-    budget,
-):
+def hypothesis(state, cc, kc, k, level, maxsub, inner_maxsub, recs, budget):  # type: ignore[no-untyped-def]
     """Run one hypothesis (candidate ``k`` ON) at ``level`` on copies the caller made.
 
     Returns the contradiction's record, -1 at a fixpoint, -2 out of budget.
     """
-    assume(alive, on, rec, meta, lit_rec, k)
+    rec, _, meta, lit_rec, _, _ = recs
+    assume(state[0], state[1], rec, meta, lit_rec, k)
     if level >= 2:
-        return propagate_nested(
-            alive,
-            on,
-            cnt,
-            cov,
-            cc,
-            kc,
-            rec,
-            par,
-            meta,
-            lit_rec,
-            ext,
-            maxsub,
-            apps,
-            inner_maxsub,
-            budget,
-        )
-    return propagate(
-        alive, on, cnt, cov, cc, kc, rec, par, meta, lit_rec, ext, maxsub if level >= 1 else 0, apps
-    )
+        return propagate_nested(state, cc, kc, recs, maxsub, inner_maxsub, budget)
+    return propagate(state, cc, kc, recs, maxsub if level >= 1 else 0)
 
 
 @njit(cache=True)
-def refute_all(  # type: ignore[no-untyped-def]
-    alive,
-    on,
-    cnt,
-    cov,
-    cc,
-    kc,
-    cands,
-    level,
-    maxsub,
-    inner_maxsub,
-    budget,
-    out_len,
-    keep,
-    out_alive,
-    out_on,
-    stop_first,
-):
-    """Run the hypothesis of every candidate in ``cands`` at ``level``.
+def refute_all(state, cc, kc, cands, level, maxsub, inner_maxsub, budget, keep, stop_first, outs):  # type: ignore[no-untyped-def]
+    """Run the hypothesis of every candidate in ``cands`` at ``level`` from the
+    hypothesis state ``state`` (``(alive, on, cnt, cov)``, left as it is).
 
     With ``stop_first`` the run ends at the first contradiction (the rest of
     ``out_len`` is left -1).
 
-    ``out_len[i]`` gets the chain length of the contradiction (ancestors'
-    weight), -1 when the hypothesis reaches a fixpoint, -2 when the budget ran
-    out. With ``keep``, the fixpoint's candidates (alive, ON) are stored in
-    ``out_alive[i]``/``out_on[i]`` for the verity forms (cell and region
-    forcing chains).
+    ``outs`` is ``(out_len, out_alive, out_on)``: ``out_len[i]`` gets the chain
+    length of the contradiction (ancestors' weight), -1 when the hypothesis
+    reaches a fixpoint, -2 when the budget ran out. With ``keep``, the
+    fixpoint's candidates (alive, ON) are stored in ``out_alive[i]``/``out_on[i]``
+    for the verity forms (cell and region forcing chains).
     """
-    ncand = alive.shape[0]
+    out_len, out_alive, out_on = outs
+    ncand = state[0].shape[0]
     nrec = 2 * ncand + 2
     rec = np.empty((nrec, REC_WIDTH), dtype=np.int32)
     # a nested record that overflows this only shortens the length counted here
@@ -521,43 +477,23 @@ def refute_all(  # type: ignore[no-untyped-def]
     lit_rec = np.full(2 * ncand, -1, dtype=np.int32)
     ext = np.full(2 * ncand, -1, dtype=np.int32)
     apps = np.empty((ncand, 2 * max(maxsub, 1) + 1), dtype=np.int32)
-    a2 = np.empty_like(alive)
-    o2 = np.empty_like(on)
-    c2 = np.empty_like(cnt)
-    v2 = np.empty_like(cov)
+    recs = (rec, par, meta, lit_rec, ext, apps)
+    state2 = _empty_state(state)
     stamp = np.empty(nrec, dtype=np.int8)
     stack = np.empty(nrec, dtype=np.int32)
     for i in range(cands.shape[0]):
-        a2[:] = alive
-        o2[:] = on
-        c2[:] = cnt
-        v2[:] = cov
+        _copy_state(state, state2)
+        # the candidate as from Python (int64): hypothesis compiles once
         r = hypothesis(
-            a2,
-            o2,
-            c2,
-            v2,
-            cc,
-            kc,
-            np.int64(cands[i]),  # as from Python: hypothesis compiles once
-            level,
-            maxsub,
-            inner_maxsub,
-            rec,
-            par,
-            meta,
-            lit_rec,
-            ext,
-            apps,
-            budget,
+            state2, cc, kc, np.int64(cands[i]), level, maxsub, inner_maxsub, recs, budget
         )
         if r >= 0:
             out_len[i] = chain_length(rec, par, r, stamp, stack)
         else:
             out_len[i] = r
             if keep and r == FIXPOINT:
-                out_alive[i, :] = a2
-                out_on[i, :] = o2
+                out_alive[i, :] = state2[0]
+                out_on[i, :] = state2[1]
         reset(rec, meta, lit_rec)
         if r == OUT_OF_BUDGET or (stop_first and r >= 0):
             for j in range(i + 1, cands.shape[0]):
@@ -769,7 +705,7 @@ def _lean_parents(q, kinds, infos, creators, lit_rec, cc, ncand, i, out):  # typ
 
 
 @njit(cache=True)
-def refute_level0(alive, on, cnt, cov, cc, kc, cands, out_len, keep, out_alive, out_on):  # type: ignore[no-untyped-def]
+def refute_level0(state, cc, kc, cands, keep, outs):  # type: ignore[no-untyped-def]
     """:func:`refute_all` at level 0 (singles only), the same results, faster.
 
     Each hypothesis runs in place and is undone from a log (no copies), and
@@ -788,6 +724,8 @@ def refute_level0(alive, on, cnt, cov, cc, kc, cands, out_len, keep, out_alive, 
     116-124 -> 133-158 ms. So the two stay apart, and tests check that they
     agree.
     """
+    alive, on, cnt, cov = state
+    out_len, out_alive, out_on = outs
     ncand = alive.shape[0]
     width = cc.shape[1]
     kk = kc.shape[1]

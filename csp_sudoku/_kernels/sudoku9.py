@@ -431,14 +431,19 @@ def _write(st, row):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _same(st, avoid):  # type: ignore[no-untyped-def]
-    """True when the solved state ``st`` equals the grid ``avoid`` (81 digits)."""
-    for b in range(3):
-        for d in range(9):
-            f = st[9 * b + d]
-            while f:
-                if avoid[b * 27 + _cttz(f)] != d + 1:
-                    return False
-                f &= f - 1
+    """True when the solved state ``st`` equals the grid ``avoid`` (81 digits).
+
+    Cell by cell: the bit of ``avoid``'s digit at the cell is set in the state
+    (a solved state has one digit a cell); a cell of ``avoid`` that holds no
+    digit 1-9 is never equal.
+    """
+    for c in range(81):
+        v = avoid[c]
+        if v < 1 or v > 9:
+            return False
+        b = c // 27
+        if not (st[9 * b + v - 1] >> (c - 27 * b)) & 1:
+            return False
     return True
 
 
@@ -579,6 +584,14 @@ def _workspace():  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _count_workspace():  # type: ignore[no-untyped-def]
+    """:func:`_workspace`, and the ``avoid`` and ``out`` of a search that only
+    counts: no grid to avoid, no room for solutions."""
+    st, ws = _workspace()
+    return st, ws, np.empty(0, np.int8), np.empty((0, 81), np.int8)
+
+
+@njit(cache=True)
 def count_cells(cells, limit, avoid, out, budget):  # type: ignore[no-untyped-def]
     """Solutions of the 81 clues ``cells`` (0 = empty), up to ``limit``.
 
@@ -624,9 +637,7 @@ def count_batch(batch, limit, budget):  # type: ignore[no-untyped-def]
     """
     n = batch.shape[0]
     counts = np.empty(n, np.int64)
-    st, ws = _workspace()
-    avoid = np.empty(0, np.int8)
-    out = np.empty((0, 81), np.int8)
+    st, ws, avoid, out = _count_workspace()
     for i in range(n):
         ok = _load(batch[i], st)
         if ok <= 0:
@@ -650,9 +661,7 @@ def removable(cells, known, budget):  # type: ignore[no-untyped-def]
     answers of the clues as given.) Returns the cell indices, or a
     one-element ``[BAD_VALUE]`` for a bad cell value or ``[GAVE_UP]`` when a search gave up.
     """
-    st, ws = _workspace()
-    avoid = np.empty(0, np.int8)
-    out = np.empty((0, 81), np.int8)
+    st, ws, avoid, out = _count_workspace()
     res = np.empty(81, np.int64)
     nres = 0
     ok = _load(cells, st)
@@ -755,9 +764,7 @@ def reduce(work, sol, orbits, order, budget, stats):  # type: ignore[no-untyped-
     each test starts from their intersection (:func:`_meet`) instead of
     loading its clues.
     """
-    st, ws = _workspace()
-    out = np.empty((0, 81), np.int8)
-    no_avoid = np.empty(0, np.int8)
+    st, ws, no_avoid, out = _count_workspace()
     saved = np.empty(4, np.int8)
     norbits = order.shape[0]
     width = orbits.shape[1]
@@ -844,9 +851,7 @@ def nodes_batch(batch, limit):  # type: ignore[no-untyped-def]
     """Branch nodes each count-to-``limit`` of an ``(n, 81)`` batch visits (for benchmarks)."""
     n = batch.shape[0]
     nodes = np.zeros(n, np.int64)
-    st, ws = _workspace()
-    avoid = np.empty(0, np.int8)
-    out = np.empty((0, 81), np.int8)
+    st, ws, avoid, out = _count_workspace()
     for i in range(n):
         if _load(batch[i], st) > 0:
             _search(st, limit, avoid, out, 0, ws)

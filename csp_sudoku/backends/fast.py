@@ -143,17 +143,10 @@ def _build_tables(geometry: Geometry) -> _Tables:
             inter[t, side, : len(cells)] = cells
             inter_n[t, side] = len(cells)
     full = (1 << size) - 1
-    return _Tables(
-        ncells=ncells,
-        full=full,
-        peers=peers,
-        npeers=npeers,
-        units=units,
-        inter=inter,
-        inter_n=inter_n,
-        no_out=np.empty((0, ncells), dtype=np.int8),
-        packed=bitset.pack(peers, npeers, units, inter, inter_n, full),
-    )
+    no_out = np.empty((0, ncells), dtype=np.int8)
+    packed = bitset.pack(peers, npeers, units, inter, inter_n, full)
+    # in the fields' order: each variable is named as its field
+    return _Tables(ncells, full, peers, npeers, units, inter, inter_n, no_out, packed)
 
 
 class FastBackend(Backend):

@@ -226,6 +226,20 @@ def add_batch_args(
     )
 
 
+def add_rating_args(
+    parser: argparse.ArgumentParser,
+    *,
+    seed_help: str,
+    runs_help: str,
+    jobs_help: str | None = None,
+) -> None:
+    """``--seed``, ``--runs`` and ``--jobs`` of a command that rates puzzles it does not
+    stream (``report``, ``bank rate``): the same types everywhere, each its own help."""
+    parser.add_argument("--seed", type=seed_arg, help=seed_help)
+    parser.add_argument("--runs", type=int_in(1, 10**6), help=runs_help)
+    parser.add_argument("--jobs", "-j", type=JOBS, default=1, help=jobs_help)
+
+
 #: The suffix of the file a run writes its rows to before it is renamed into place.
 PARTIAL = ".partial"
 

@@ -229,3 +229,16 @@ def run_rows(
 
 
 _ADJECTIVE = {"solve": "uniquely solvable", "count": "counted", "minimize": "unique"}
+
+
+def rows_runner(
+    what: str, fields: Sequence[str], work: Work, *options: str
+) -> Callable[[argparse.Namespace], int]:
+    """The ``run`` of a command that is :func:`run_rows` of ``work`` and no more: its
+    per-puzzle options are the parsed options named ``options``, as they are."""
+
+    def run(args: argparse.Namespace) -> int:
+        picked = {name: getattr(args, name) for name in options}
+        return run_rows(args, what=what, fields=fields, work=work, options=picked)
+
+    return run

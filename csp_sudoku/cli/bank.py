@@ -16,21 +16,20 @@ import argparse
 import contextlib
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import SimpleNamespace
 from typing import IO, Any
 
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
 from csp_sudoku.cli._common import (
-    JOBS,
     MAX_COUNT,
     RowWriter,
     add_geometry_args,
+    add_rating_args,
     finite_float,
     geometry_from_args,
     int_in,
     iter_entries,
-    seed_arg,
 )
 from csp_sudoku.core.errors import NotUniqueError
 from csp_sudoku.core.io import open_output
@@ -109,6 +108,21 @@ def _query(args: argparse.Namespace) -> BankQuery:
     )
 
 
+#: What runs a parsed command: returns the exit code.
+Run = Callable[[argparse.Namespace], int]
+
+
+def _action(
+    bsub: Any, name: str, help_text: str, run: Run, bank_help: str | None = None
+) -> argparse.ArgumentParser:
+    """The parser of bank action ``name``: the bank file first (``bank_help`` its
+    help), then the action's own options; ``run`` runs it."""
+    p: argparse.ArgumentParser = bsub.add_parser(name, help=help_text)
+    p.add_argument("bank", help=bank_help)
+    p.set_defaults(func=run)
+    return p
+
+
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "bank",
@@ -121,8 +135,8 @@ def register(sub: Any) -> None:
     )
     bsub = p.add_subparsers(dest="bank_command", metavar="ACTION", required=True)
 
-    add = bsub.add_parser("add", help="add the puzzles of files (unique ones only)")
-    add.add_argument("bank", help="the bank file (created when missing)")
+    add_help = "add the puzzles of files (unique ones only)"
+    add = _action(bsub, "add", add_help, _run_add, "the bank file (created when missing)")
     add.add_argument("inputs", nargs="*", metavar="FILE|PUZZLE", help="default: stdin")
     add.add_argument("--generator", help="record this generator name")
     add.add_argument(
@@ -134,24 +148,16 @@ def register(sub: Any) -> None:
         help="do not compute minimality (faster): it is stored as unknown",
     )
     add_geometry_args(add)
-    add.set_defaults(func=_run_add)
 
-    rate = bsub.add_parser("rate", help="rate selected puzzles not yet rated with a metric")
-    rate.add_argument("bank")
-    rate.add_argument(
-        "--seed",
-        type=seed_arg,
-        help="batch seed (default: a fresh one; each rating records its seed)",
+    rate = _action(bsub, "rate", "rate selected puzzles not yet rated with a metric", _run_rate)
+    add_rating_args(
+        rate,
+        seed_help="batch seed (default: a fresh one; each rating records its seed)",
+        runs_help="randomised runs (default: the metric's)",
     )
-    rate.add_argument(
-        "--runs", type=int_in(1, 10**6), help="randomised runs (default: the metric's)"
-    )
-    rate.add_argument("--jobs", "-j", type=JOBS, default=1)
     _add_query_args(rate)
-    rate.set_defaults(func=_run_rate)
 
-    query = bsub.add_parser("query", help="print the selected puzzles")
-    query.add_argument("bank")
+    query = _action(bsub, "query", "print the selected puzzles", _run_query)
     query.add_argument(
         "--format",
         choices=FORMATS,
@@ -160,10 +166,8 @@ def register(sub: Any) -> None:
         "puzzle with its solution, clues, minimality, symmetries, provenance and ratings",
     )
     _add_query_args(query)
-    query.set_defaults(func=_run_query)
 
-    export = bsub.add_parser("export", help="write the selected puzzles and record the batch")
-    export.add_argument("bank")
+    export = _action(bsub, "export", "write the selected puzzles and record the batch", _run_export)
     export.add_argument(
         "--output", "-o", default="-", help="the puzzle file to write (default: stdout)"
     )
@@ -178,11 +182,8 @@ def register(sub: Any) -> None:
     )
     export.add_argument("--solutions", action="store_true", help="append each solution")
     _add_query_args(export)
-    export.set_defaults(func=_run_export)
 
-    stats = bsub.add_parser("stats", help="counts of puzzles, clues and levels")
-    stats.add_argument("bank")
-    stats.set_defaults(func=_run_stats)
+    _action(bsub, "stats", "counts of puzzles, clues and levels", _run_stats)
 
 
 #: SQLite integers are 64-bit: a bigger seed in a record is not stored.
@@ -217,6 +218,18 @@ def _flag(value: Any) -> bool | None:
     return None
 
 
+def _rating_row(fields: Mapping[str, Any], prefix: str, **more: Any) -> SimpleNamespace:
+    """The rating that a record's fields ``PREFIXmetric``, ``PREFIXscore``,
+    ``PREFIXlevel`` and ``PREFIXlevel_rank`` hold, with the attributes ``more``."""
+    return SimpleNamespace(
+        metric=fields[f"{prefix}metric"],
+        score=fields[f"{prefix}score"],
+        level=_text_or_none(fields.get(f"{prefix}level")),
+        level_rank=_int_or_none(fields.get(f"{prefix}level_rank")),
+        **more,
+    )
+
+
 def _ratings(fields: dict[str, Any]) -> list[SimpleNamespace]:
     """The ratings an input record carries: a ``rate`` row (with its provenance: runs,
     seed, parameters, version), the rating of the row a second ``rate`` read (kept as
@@ -226,11 +239,9 @@ def _ratings(fields: dict[str, Any]) -> list[SimpleNamespace]:
     if isinstance(fields.get("metric"), str) and fields.get("score") not in (None, ""):
         params = fields.get("parameters")
         found.append(
-            SimpleNamespace(
-                metric=fields["metric"],
-                score=fields["score"],
-                level=_text_or_none(fields.get("level")),
-                level_rank=_int_or_none(fields.get("level_rank")),
+            _rating_row(
+                fields,
+                "",
                 runs=_int_or_none(fields.get("runs")),
                 seed=_int_or_none(fields.get("seed")),
                 parameters=params if isinstance(params, dict) else {},
@@ -241,14 +252,7 @@ def _ratings(fields: dict[str, Any]) -> list[SimpleNamespace]:
         None,
         "",
     ):
-        found.append(
-            SimpleNamespace(
-                metric=fields["input_metric"],
-                score=fields["input_score"],
-                level=_text_or_none(fields.get("input_level")),
-                level_rank=_int_or_none(fields.get("input_level_rank")),
-            )
-        )
+        found.append(_rating_row(fields, "input_"))
     ratings = fields.get("ratings")
     if isinstance(ratings, dict):
         for name, r in ratings.items():

@@ -9,12 +9,11 @@ flags (``-o``, ``--format``, ``--jobs``, ``--resume``, ...) work as on ``check``
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
 
 from csp_sudoku.cli import EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import add_batch_args, add_geometry_args, add_input_args, command_parser
-from csp_sudoku.cli._rows import Outcome, run_rows
+from csp_sudoku.cli._rows import Outcome, rows_runner
 from csp_sudoku.core.errors import NotUniqueError
 from csp_sudoku.core.io import format_line
 from csp_sudoku.core.puzzle import Puzzle
@@ -55,12 +54,7 @@ def minimize_one(puzzle: Puzzle, options: dict[str, Any]) -> Outcome:
     return EXIT_OK, [(row, format_line(out))], None
 
 
-def run(args: argparse.Namespace) -> int:
-    options = {"seed": args.seed, "symmetry": args.symmetry, "backend": args.backend}
-    return run_rows(
-        args,
-        what="minimize",
-        fields=("puzzle", "minimal", "clues", "removed"),
-        work=minimize_one,
-        options=options,
-    )
+#: The row columns of ``csp-sudoku minimize`` (after ``file`` and ``line``).
+FIELDS = ("puzzle", "minimal", "clues", "removed")
+#: ``csp-sudoku minimize``: :func:`minimize_one` on every puzzle, with these options.
+run = rows_runner("minimize", FIELDS, minimize_one, "seed", "symmetry", "backend")

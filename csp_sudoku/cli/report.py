@@ -9,14 +9,13 @@ from typing import Any
 
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
 from csp_sudoku.cli._common import (
-    JOBS,
     MAX_COUNT,
     add_geometry_args,
     add_input_args,
+    add_rating_args,
     geometry_from_args,
     int_in,
     iter_entries,
-    seed_arg,
 )
 from csp_sudoku.core.puzzle import Puzzle
 
@@ -39,13 +38,12 @@ def register(sub: Any) -> None:
         default=[],
         help="a difficulty metric to rate with (repeat for several); none: counts only",
     )
-    p.add_argument(
-        "--seed", type=seed_arg, help="rating seed (default: a fresh one, shown in the report)"
+    add_rating_args(
+        p,
+        seed_help="rating seed (default: a fresh one, shown in the report)",
+        runs_help="randomised runs per rating (default: the metric's)",
+        jobs_help="worker processes for rating",
     )
-    p.add_argument(
-        "--runs", type=int_in(1, 10**6), help="randomised runs per rating (default: the metric's)"
-    )
-    p.add_argument("--jobs", "-j", type=JOBS, default=1, help="worker processes for rating")
     p.add_argument("--count", "-n", type=int_in(0, MAX_COUNT), help="use at most this many puzzles")
     p.add_argument("--title", help="report heading (default: the input names)")
     p.add_argument("--backend", default="auto", help="solution-count backend")

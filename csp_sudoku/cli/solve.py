@@ -22,7 +22,7 @@ from csp_sudoku.cli._common import (
     int_in,
     seconds_arg,
 )
-from csp_sudoku.cli._rows import WHERE, Outcome, run_rows
+from csp_sudoku.cli._rows import WHERE, Outcome, rows_runner, run_rows
 from csp_sudoku.core.errors import CountBudgetExceeded
 from csp_sudoku.core.io import format_grid, format_line
 from csp_sudoku.core.puzzle import Puzzle
@@ -134,15 +134,10 @@ def _part_progress(done: int, parts: int, found: int) -> None:
     print(f"\rcount: part {done}/{parts}, {found} solutions so far", end=end, file=sys.stderr)
 
 
-def run_solve(args: argparse.Namespace) -> int:
-    options = {"all": args.all, "backend": args.backend, "grid": args.grid}
-    return run_rows(
-        args,
-        what="solve",
-        fields=("puzzle", "solution", "solutions", "status"),
-        work=solve_one,
-        options=options,
-    )
+#: ``csp-sudoku solve``: :func:`solve_one` on every puzzle, with these options.
+run_solve = rows_runner(
+    "solve", ("puzzle", "solution", "solutions", "status"), solve_one, "all", "backend", "grid"
+)
 
 
 def run_count(args: argparse.Namespace) -> int:

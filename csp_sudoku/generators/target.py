@@ -447,23 +447,43 @@ def _stream(opts: _Options, stream: int, deadline: float | None) -> Generated | 
                 continue
             if not _techniques_ok(opts, puzzle, solution, ratings.get(opts.target.metric), seed):
                 continue
-            return Generated(
-                puzzle=puzzle,
-                solution=solution,
-                seed=seed,
-                ratings=ratings,
-                symmetry=opts.symmetry,
-                minimal=minimal,
-                minimal_in_symmetry=in_sym,
-                derived_from=origin,
-                method=method,
-                attempts=j,
-                steps=steps,
-                seconds=time.perf_counter() - start,
-            )
+            made = (puzzle, solution, ratings)
+            return _generated(opts, made, seed, (minimal, in_sym), method, j, steps, start, origin)
 
 
 _Attempt = tuple[Puzzle, Puzzle, dict[str, "Rating"], int, str, "str | None"]
+
+
+def _generated(
+    opts: _Options,
+    made: tuple[Puzzle, Puzzle, dict[str, Rating]],
+    seed: int,
+    labels: tuple[bool, bool | None],
+    method: str,
+    attempts: int,
+    steps: int,
+    start: float,
+    derived_from: str | None = None,
+) -> Generated:
+    """The output of every method: ``made`` (puzzle, solution, ratings) with its
+    ``labels`` (minimal, minimal in the symmetry) and the run's options; its
+    seconds are counted from ``start`` (a ``time.perf_counter()``)."""
+    puzzle, solution, ratings = made
+    minimal, in_sym = labels
+    return Generated(
+        puzzle=puzzle,
+        solution=solution,
+        seed=seed,
+        ratings=ratings,
+        symmetry=opts.symmetry,
+        minimal=minimal,
+        method=method,
+        attempts=attempts,
+        steps=steps,
+        seconds=time.perf_counter() - start,
+        minimal_in_symmetry=in_sym,
+        derived_from=derived_from,
+    )
 
 
 def _avoided(opts: _Options) -> frozenset[bytes]:
@@ -521,9 +541,12 @@ def _prepared(
 ) -> tuple[Grid, Grid] | None:
     """A base puzzle, closed under the symmetry and made minimal when asked.
 
-    ``origin`` receives the seed-bank puzzle a pseudo-generated puzzle came from.
+    The base puzzle (unique, with its solution) comes from the base generator
+    registered as ``method``; ``origin`` receives the seed-bank puzzle a
+    pseudo-generated puzzle came from.
     """
-    made = _base_puzzle(method, opts, rng, chk, origin)
+    request = BaseRequest(opts.geometry, rng, chk, opts.target, [] if origin is None else origin)
+    made = base_generator(method)(request)
     if made is None:
         return None
     clues, sol = made
@@ -533,18 +556,6 @@ def _prepared(
     if opts.minimal:
         clues = reduce_clues(clues, sol, geo, rng, symmetry=opts.symmetry, checker=chk)
     return clues, sol
-
-
-def _base_puzzle(
-    method: str,
-    opts: _Options,
-    rng: np.random.Generator,
-    chk: Checker,
-    origin: list[str] | None = None,
-) -> tuple[Grid, Grid] | None:
-    """A unique puzzle and its solution from the base generator registered as ``method``."""
-    request = BaseRequest(opts.geometry, rng, chk, opts.target, [] if origin is None else origin)
-    return base_generator(method)(request)
 
 
 def _symmetrize(clues: Grid, sol: Grid, symmetry: str, size: int) -> Grid:
@@ -944,19 +955,10 @@ def _anneal_chain(
                 ratings: dict[str, Rating] = {opts.target.metric: f.rating}
                 for m in opts.rate_with:
                     ratings[m] = _rate(puzzle, solution, m, attempt_seed(seed, 1 << 20))
-                minimal, in_sym = labels.get(f.clues.tobytes(), (False, None))
-                yield Generated(
-                    puzzle=puzzle,
-                    solution=solution,
-                    seed=seed,
-                    ratings=ratings,
-                    symmetry=opts.symmetry,
-                    minimal=minimal,
-                    method="anneal",
-                    attempts=st.restarts + 1,
-                    steps=f.steps,
-                    seconds=time.perf_counter() - t0,
-                    minimal_in_symmetry=in_sym,
+                found_labels = labels.get(f.clues.tobytes(), (False, None))
+                made = (puzzle, solution, ratings)
+                yield _generated(
+                    opts, made, seed, found_labels, "anneal", st.restarts + 1, f.steps, t0
                 )
                 if progress is not None:
                     progress(_report(st, found, t0))

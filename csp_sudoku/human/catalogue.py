@@ -10,13 +10,16 @@ chains add SE's length bonus to it), HoDoKu's name and library code for the
 nearest HoDoKu solution type (``""`` where HoDoKu has none), and a one-line
 description. HoDoKu's names and codes are those of its ``SolutionType`` table;
 where the se technique is broader or narrower than the HoDoKu type the mapping
-is marked approximate in the description.
+is marked approximate in the description. The table itself is
+``csp_sudoku/data/techniques.tsv`` (one row a technique, tab-separated), read
+into :data:`TECHNIQUES` at import.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from importlib import resources
 
 from csp_sudoku.core.errors import ArgumentError
 
@@ -41,245 +44,19 @@ class Technique:
     description: str
 
 
-def _t(name: str, difficulty: str, hname: str, hcode: str, text: str) -> Technique:
-    return Technique(name, difficulty, hname, hcode, text)
+def _read_table() -> tuple[Technique, ...]:
+    """The rows of ``csp_sudoku/data/techniques.tsv``: one technique a line, its five
+    fields tab-separated in :class:`Technique`'s order, under a header line.
+
+    A table of data, not code: one row a technique, read once at import.
+    """
+    text = resources.files("csp_sudoku").joinpath("data/techniques.tsv").read_text("utf-8")
+    rows = text.splitlines()[1:]
+    return tuple(Technique(*row.split("\t")) for row in rows if row)
 
 
 #: Every technique the se replay can name, in SE's order (easiest first).
-TECHNIQUES: tuple[Technique, ...] = (
-    _t(
-        "Hidden Single",
-        "1.0-1.5",
-        "Hidden Single",
-        "0002",
-        "a digit has one place left in a unit (1.0 when it is the unit's last cell: HoDoKu's Full House 0000)",
-    ),
-    _t(
-        "Direct Pointing",
-        "1.7",
-        "Locked Candidates Type 1 (Pointing)",
-        "0100",
-        "pointing whose eliminations at once leave a hidden single, which it places",
-    ),
-    _t(
-        "Direct Claiming",
-        "1.9",
-        "Locked Candidates Type 2 (Claiming)",
-        "0101",
-        "claiming whose eliminations at once leave a hidden single, which it places",
-    ),
-    _t(
-        "Direct Hidden Pair",
-        "2.0",
-        "Hidden Pair",
-        "0210",
-        "hidden pair whose eliminations at once leave a hidden single, which it places",
-    ),
-    _t("Naked Single", "2.3", "Naked Single", "0003", "a cell has one candidate left"),
-    _t(
-        "Direct Hidden Triple",
-        "2.5",
-        "Hidden Triple",
-        "0211",
-        "hidden triple whose eliminations at once leave a hidden single, which it places",
-    ),
-    _t(
-        "Pointing",
-        "2.6",
-        "Locked Candidates Type 1 (Pointing)",
-        "0100",
-        "a digit of a box lies on one line: remove it from the rest of the line",
-    ),
-    _t(
-        "Claiming",
-        "2.8",
-        "Locked Candidates Type 2 (Claiming)",
-        "0101",
-        "a digit of a line lies in one box: remove it from the rest of the box",
-    ),
-    _t(
-        "Naked Pair",
-        "3.0",
-        "Naked Pair",
-        "0200",
-        "two cells of a unit hold the same two digits: remove them from the unit",
-    ),
-    _t("X-Wing", "3.2", "X-Wing", "0300", "a digit's places in two lines lie in two cross lines"),
-    _t(
-        "Hidden Pair",
-        "3.4",
-        "Hidden Pair",
-        "0210",
-        "two digits of a unit have the same two places: other digits leave them",
-    ),
-    _t("Naked Triple", "3.6", "Naked Triple", "0201", "three cells of a unit hold three digits"),
-    _t(
-        "Swordfish",
-        "3.8",
-        "Swordfish",
-        "0301",
-        "a digit's places in three lines lie in three cross lines",
-    ),
-    _t("Hidden Triple", "4.0", "Hidden Triple", "0211", "three digits of a unit have three places"),
-    _t(
-        "Turbot Fish",
-        "4.0-4.3",
-        "Turbot Fish",
-        "0403",
-        "two strong links on one digit joined by a weak one (HoDoKu also: Skyscraper 0400, 2-String Kite 0401); chains of strong links add 0.1-0.3 by the units used",
-    ),
-    _t("XY-Wing", "4.2", "XY-Wing", "0800", "a bivalue pivot and two bivalue pincers"),
-    _t("XYZ-Wing", "4.4", "XYZ-Wing", "0801", "a trivalue pivot and two bivalue pincers"),
-    _t(
-        "Unique Rectangle",
-        "4.5",
-        "Uniqueness Test 1",
-        "0600",
-        "types 1, 2 and 4 of the deadly rectangle (HoDoKu 0600, 0601, 0603; approximate)",
-    ),
-    _t("Naked Quad", "5.0", "Naked Quadruple", "0202", "four cells of a unit hold four digits"),
-    _t(
-        "Jellyfish",
-        "5.2",
-        "Jellyfish",
-        "0302",
-        "a digit's places in four lines lie in four cross lines",
-    ),
-    _t("Hidden Quad", "5.4", "Hidden Quadruple", "0212", "four digits of a unit have four places"),
-    _t("3 Strong Links", "5.4-5.7", "", "", "three strong links on one digit joined by weak ones"),
-    _t(
-        "WXYZ-Wing",
-        "5.5-5.6",
-        "",
-        "",
-        "an almost locked set of three cells and a bivalue cell",
-    ),
-    _t(
-        "BUG type 1",
-        "5.6",
-        "Bivalue Universal Grave + 1",
-        "0610",
-        "every empty cell but one is bivalue: the odd cell's thrice-seen digit is placed",
-    ),
-    _t("4 Strong Links", "5.8-6.1", "", "", "four strong links on one digit joined by weak ones"),
-    _t("VWXYZ-Wing", "6.2-6.4", "", "", "an almost locked set of four cells and a bivalue cell"),
-    _t("5 Strong Links", "6.2-6.5", "", "", "five strong links on one digit joined by weak ones"),
-    _t("UVWXYZ-Wing", "6.6", "", "", "an almost locked set of five cells and a bivalue cell"),
-    _t("6 Strong Links", "6.6-6.9", "", "", "six strong links on one digit joined by weak ones"),
-    _t(
-        "Bidirectional X-Cycle",
-        "6.5+",
-        "Continuous Nice Loop",
-        "0706",
-        "a closed loop on one digit, alternating strong and weak links",
-    ),
-    _t(
-        "Bidirectional Y-Cycle",
-        "6.5+",
-        "Continuous Nice Loop",
-        "0706",
-        "a closed loop through bivalue cells",
-    ),
-    _t(
-        "Forcing X-Chain",
-        "6.6+",
-        "X-Chain",
-        "0701",
-        "a chain on one digit from a candidate back to its own negation",
-    ),
-    _t(
-        "Bidirectional Cycle",
-        "7.0+",
-        "Continuous Nice Loop",
-        "0706",
-        "a closed loop mixing one-digit and bivalue links",
-    ),
-    _t(
-        "Forcing Chain",
-        "7.0+",
-        "AIC",
-        "0708",
-        "a static chain from a candidate to its own negation (approximate: also Discontinuous Nice Loop 0707)",
-    ),
-    _t("TUVWXYZ-Wing", "7.5", "", "", "an almost locked set of six cells and a bivalue cell"),
-    _t(
-        "Nishio Forcing Chains",
-        "7.5+",
-        "Forcing Chain Contradiction",
-        "1301",
-        "assuming a candidate of one digit leads to a contradiction (approximate)",
-    ),
-    _t(
-        "Double Forcing Chains",
-        "8.0+",
-        "Forcing Chain Verity",
-        "1302",
-        "both values of a candidate force the same conclusion (approximate)",
-    ),
-    _t(
-        "Cell Forcing Chains",
-        "8.0+",
-        "Forcing Chain Verity",
-        "1302",
-        "every candidate of a cell forces the same conclusion",
-    ),
-    _t(
-        "Region Forcing Chains",
-        "8.0+",
-        "Forcing Chain Verity",
-        "1302",
-        "every place of a digit in a unit forces the same conclusion",
-    ),
-    _t(
-        "Contradiction Forcing Chains",
-        "8.0+",
-        "Forcing Chain Contradiction",
-        "1301",
-        "a candidate forces a contradiction",
-    ),
-    _t(
-        "Dynamic Double Forcing Chains",
-        "8.5+",
-        "Forcing Net Verity",
-        "1304",
-        "dynamic chains: both values of a candidate force the same conclusion",
-    ),
-    _t(
-        "Dynamic Cell Forcing Chains",
-        "8.5+",
-        "Forcing Net Verity",
-        "1304",
-        "dynamic chains from every candidate of a cell to one conclusion",
-    ),
-    _t(
-        "Dynamic Region Forcing Chains",
-        "8.5+",
-        "Forcing Net Verity",
-        "1304",
-        "dynamic chains from every place of a digit in a unit to one conclusion",
-    ),
-    _t(
-        "Dynamic Contradiction Forcing Chains",
-        "8.5+",
-        "Forcing Net Contradiction",
-        "1303",
-        "dynamic chains from a candidate to a contradiction",
-    ),
-    _t(
-        "Dynamic Forcing Chains (+)",
-        "9.0+",
-        "Forcing Net Contradiction",
-        "1303",
-        "dynamic chains using pointing, claiming, pairs and X-Wing inside (the human model's level 1)",
-    ),
-    _t(
-        "Nested Forcing Chains",
-        "9.5+",
-        "Forcing Net Contradiction",
-        "1303",
-        "chains using chains inside (the human model's level 2; not SE's own nested chains)",
-    ),
-)
+TECHNIQUES: tuple[Technique, ...] = _read_table()
 
 _BY_NAME: dict[str, Technique] = {t.name.casefold(): t for t in TECHNIQUES}
 

@@ -328,18 +328,15 @@ def _refute(
     rows = cands.size if keep else 0
     out_alive = np.empty((rows, ncand), dtype=np.int8)
     out_on = np.empty((rows, ncand), dtype=np.int8)
+    state = (base.alive, base.on, base.cnt, base.cov)
+    cc, kc = t.column_candidates, t.candidate_columns
+    outs = (lens, out_alive, out_on)
     if level == 0:
-        refute_level0(
-            base.alive, base.on, base.cnt, base.cov, t.column_candidates, t.candidate_columns,
-            cands, lens, keep, out_alive, out_on,
-        )  # fmt: skip
+        refute_level0(state, cc, kc, cands, keep, outs)
         return lens, out_alive, out_on
     budget = np.array([settings.budget], dtype=np.int64)
-    refute_all(
-        base.alive, base.on, base.cnt, base.cov, t.column_candidates, t.candidate_columns,
-        cands, level, settings.max_subset, inner_sub, budget, lens, keep, out_alive, out_on,
-        level >= 2,
-    )  # fmt: skip
+    maxsub = settings.max_subset
+    refute_all(state, cc, kc, cands, level, maxsub, inner_sub, budget, keep, level >= 2, outs)
     if np.any(lens == HypothesisEnd.OUT_OF_BUDGET):
         raise ChainBudgetExceeded(
             f"the level-{level} refutation search ran past its budget of "
@@ -473,14 +470,12 @@ def build_chain(
         # the same hypothesis again with room for every parent (a nested
         # record's list of outer parents has no small bound)
         par = np.empty(slots, dtype=np.int32)
-        alive, on, cnt, cov = b.alive.copy(), b.on.copy(), b.cnt.copy(), b.cov.copy()
+        hyp = (b.alive.copy(), b.on.copy(), b.cnt.copy(), b.cov.copy())
+        recs = (rec, par, meta, lit_rec, outer, apps)
         budget = np.array([settings.budget], dtype=np.int64)
-        end = int(
-            hypothesis(
-                alive, on, cnt, cov, t.column_candidates, t.candidate_columns, k, level,
-                maxsub if level >= 1 else 0, inner_sub, rec, par, meta, lit_rec, outer, apps, budget,
-            )
-        )  # fmt: skip
+        cc, kc = t.column_candidates, t.candidate_columns
+        sub = maxsub if level >= 1 else 0
+        end = int(hypothesis(hyp, cc, kc, k, level, sub, inner_sub, recs, budget))
         if not meta[4]:
             break
         reset(rec, meta, lit_rec)
