@@ -261,12 +261,10 @@ def test_replay_on_other_geometries_is_sound() -> None:
             assert all(sol[c] != d for c, d in step.eliminations)
 
 
-def test_a_forged_chain_link_fails_the_replay() -> None:
-    puzzle = _sample(_calibration("se_calibration_top1465.tsv"), {"Forcing Chain"}, 1)[0]
-    run = replay(cs.parse(puzzle))
-    i = next(i for i, s in enumerate(run.steps) if s.chain)
+def _marks_before(puzzle: str, steps: list[SeStep]) -> tuple[list[int], list[set[int]]]:
+    """Plain pencil marks of ``puzzle`` after ``steps`` (applied without checks)."""
     values, marks = initial_marks(puzzle)
-    for s in run.steps[:i]:
+    for s in steps:
         for c, d in s.eliminations:
             marks[c].discard(d)
         for c, d in s.placements:
@@ -274,6 +272,14 @@ def test_a_forged_chain_link_fails_the_replay() -> None:
             marks[c] = {d}
             for p in PEERS[c]:
                 marks[p].discard(d)
+    return values, marks
+
+
+def test_a_forged_chain_link_fails_the_replay() -> None:
+    puzzle = _sample(_calibration("se_calibration_top1465.tsv"), {"Forcing Chain"}, 1)[0]
+    run = replay(cs.parse(puzzle))
+    i = next(i for i, s in enumerate(run.steps) if s.chain)
+    values, marks = _marks_before(puzzle, run.steps[:i])
     step = run.steps[i]
     cell, digit, on = step.chain[2]
     other = next(d for d in range(1, 10) if d != digit)
@@ -296,15 +302,7 @@ def test_a_forged_cycle_fails_the_replay() -> None:
     puzzle = _sample(_calibration("se_calibration_top1465.tsv"), {"Bidirectional Cycle"}, 1)[0]
     run = replay(cs.parse(puzzle))
     i = next(i for i, s in enumerate(run.steps) if s.technique in _CYCLES)
-    values, marks = initial_marks(puzzle)
-    for s in run.steps[:i]:
-        for c, d in s.eliminations:
-            marks[c].discard(d)
-        for c, d in s.placements:
-            values[c] = d
-            marks[c] = {d}
-            for p in PEERS[c]:
-                marks[p].discard(d)
+    values, marks = _marks_before(puzzle, run.steps[:i])
     step = run.steps[i]
     _check_static_chain(values, marks, step)
     cell, digit, _on = step.chain[0]
