@@ -190,7 +190,6 @@ def anneal(
     orbs = orbits(geometry.size, symmetry)
     oidx = orbit_index(geometry.size, symmetry)
     cache: dict[bytes, Rating | None] = {}
-    is_nine = geometry == Geometry.standard(9)
 
     def value(clues: Grid, sol: Grid) -> Rating | None:
         key = clues.tobytes()
@@ -242,15 +241,12 @@ def anneal(
     def offer(clues: Grid, sol: Grid, r: Rating, vicinity: bool = False) -> Found | None:
         if not target.matches(r):
             return None
-        if is_nine:
-            key_new = avoid.is_new(clues)
-            if not key_new:
-                st.copies += 1
-                return None
+        if not avoid.is_new(clues):
+            st.copies += 1
+            return None
         if accept is not None and not accept(clues, sol, r):
             return None
-        if is_nine:
-            avoid.add(clues)
+        avoid.add(clues)
         return Found(clues=clues, solution=sol, rating=r, steps=st.steps, vicinity=vicinity)
 
     elite: list[tuple[float, bytes, Grid, Grid]] = []  # the hardest states met, best first

@@ -26,7 +26,7 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
 
@@ -34,6 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku.core.errors import GenerationError
+from csp_sudoku.core.geometry import Geometry
 
 __all__ = [
     "DATA_ENV",
@@ -43,6 +44,8 @@ __all__ = [
     "default_keys",
     "keys_of_file",
     "keys_of_lines",
+    "relabelled_bytes",
+    "run_keys",
 ]
 
 #: Environment variable naming the folder of the bundled reference collections
@@ -65,6 +68,24 @@ def canonical_bytes(cells: NDArray[np.integer]) -> bytes:
     """The canonical form of one 81-cell puzzle, as 81 bytes (a set key)."""
     key: bytes = _canon_many(np.asarray(cells, dtype=np.int8).reshape(1, 81))[0].tobytes()
     return key
+
+
+def relabelled_bytes(cells: NDArray[np.integer]) -> bytes:
+    """A puzzle of any shape with its digits renumbered in order of first
+    appearance (a set key): two puzzles get the same key exactly when they are
+    the same up to a relabelling of the digits.
+
+    The run's own key for shapes other than the standard 9x9, whose full
+    canonical form (:func:`canonical_bytes`) is 9x9 only: there a generator
+    never repeats a puzzle, nor one of its relabellings.
+    """
+    flat = np.asarray(cells, dtype=np.int8).ravel()
+    names: dict[int, int] = {}
+    out = bytearray(flat.size)
+    for i, v in enumerate(flat.tolist()):
+        if v:
+            out[i] = names.setdefault(v, len(names) + 1)
+    return bytes(out)
 
 
 def _parse_lines(lines: Iterable[str]) -> NDArray[np.int8]:
@@ -144,8 +165,15 @@ class KeySet:
     :meth:`add` records an output so that it is never produced twice.
     """
 
-    def __init__(self, keys: set[bytes] | None = None) -> None:
+    def __init__(
+        self,
+        keys: set[bytes] | None = None,
+        key: Callable[[NDArray[np.integer]], bytes] = canonical_bytes,
+    ) -> None:
         self.keys: set[bytes] = set(keys or ())
+        #: What a puzzle is keyed by: :func:`canonical_bytes` (9x9, up to
+        #: isomorphism) or :func:`relabelled_bytes` (any shape).
+        self.key = key
 
     def __contains__(self, key: object) -> bool:
         return key in self.keys
@@ -154,18 +182,18 @@ class KeySet:
         return len(self.keys)
 
     def is_new(self, cells: NDArray[np.integer]) -> bool:
-        """True when no avoided puzzle is isomorphic to ``cells`` (9x9)."""
-        return canonical_bytes(cells) not in self.keys
+        """True when no avoided puzzle has the key of ``cells``."""
+        return self.key(cells) not in self.keys
 
     def add(self, cells: NDArray[np.integer]) -> bytes:
         """Record ``cells`` as produced; returns its key."""
-        key = canonical_bytes(cells)
+        key = self.key(cells)
         self.keys.add(key)
         return key
 
     def copy(self) -> KeySet:
         """An independent copy (one per run, so runs do not see each other's outputs)."""
-        return KeySet(set(self.keys))
+        return KeySet(set(self.keys), self.key)
 
 
 @lru_cache(maxsize=8)
@@ -178,6 +206,16 @@ def _default(files: tuple[str, ...], extra: tuple[str, ...]) -> frozenset[bytes]
     for f in extra:
         keys |= keys_of_file(f)
     return frozenset(keys)
+
+
+def run_keys(geometry: Geometry, lines: Iterable[str] = ()) -> KeySet:
+    """The keys of a run's own outputs ``lines`` (written earlier): canonical
+    forms on the standard 9x9, digits relabelled on other shapes."""
+    if geometry == Geometry.standard(9):
+        return KeySet(keys_of_lines(lines))
+    from csp_sudoku.core.io import parse
+
+    return KeySet({relabelled_bytes(parse(x, geometry).cells) for x in lines}, relabelled_bytes)
 
 
 def default_keys(avoid_files: Iterable[str] = ()) -> KeySet:

@@ -72,11 +72,10 @@ from csp_sudoku.core.seeds import (
 )
 from csp_sudoku.generators.minimal import checker_for, reduce_clues
 from csp_sudoku.generators.novelty import (
-    KeySet,
     canonical_bytes,
     default_keys,
     keys_of_file,
-    keys_of_lines,
+    run_keys,
 )
 from csp_sudoku.generators.registry import BASES, SEARCHES, BaseRequest, base_generator
 from csp_sudoku.generators.streams import Channel, round_robin
@@ -336,22 +335,20 @@ def generate(
         window = jobs if jobs > 1 else 0
     tasks = ((opts, item_seed(base, i), deadline) for i in range(start, count))
     results = ordered_map(_stream, tasks, jobs=window, executor=executor)
-    nine = opts.geometry == Geometry.standard(9)
     # the puzzles the interrupted part wrote were in the full run's set too (kept
     # here: the streams' tasks do not carry them)
-    seen = KeySet(keys_of_lines(done)) if nine else KeySet()
+    seen = run_keys(opts.geometry, done)
     try:
         for i, res in enumerate(results, start=start):
             retry = 0
-            while nine and isinstance(res, Generated) and not seen.is_new(res.puzzle.cells):
+            while isinstance(res, Generated) and not seen.is_new(res.puzzle.cells):
                 # the same puzzle as an earlier output of this run: the stream's
                 # retries (same seeds whatever ``jobs``) search on
                 res = _stream(opts, attempt_seed(item_seed(base, i), (1 << 22) + retry), deadline)
                 retry += 1
             if isinstance(res, str):
                 raise _budget_error(res, found, count, opts, budget_seconds)
-            if nine:
-                seen.add(res.puzzle.cells)
+            seen.add(res.puzzle.cells)
             found += 1
             yield res
     finally:
@@ -775,8 +772,7 @@ def _annealed(
     """
     if count <= start:
         return
-    nine = opts.geometry == Geometry.standard(9)
-    seen = KeySet(keys_of_lines(opts.known)) if nine else KeySet()
+    seen = run_keys(opts.geometry, opts.known)
     chains = anneal_chains(jobs, count, start)
     left = count - start
     shares = [left // chains + (1 if w < left % chains else 0) for w in range(chains)]
@@ -828,10 +824,9 @@ def _annealed(
     found = start
     try:
         for g in source:
-            if nine and not seen.is_new(g.puzzle.cells):
+            if not seen.is_new(g.puzzle.cells):
                 continue  # two chains met the same puzzle: the first in the run's order is kept
-            if nine:
-                seen.add(g.puzzle.cells)
+            seen.add(g.puzzle.cells)
             made.append(g.puzzle.to_line())
             found += 1
             yield g
@@ -901,9 +896,9 @@ def _anneal_chain(
 
     geo = opts.geometry
     chk = checker_for(geo, opts.backend)
-    avoid = default_keys(opts.avoid_files) if geo == Geometry.standard(9) else KeySet()
-    if opts.known and geo == Geometry.standard(9):
-        avoid.keys |= keys_of_lines(opts.known)
+    avoid = run_keys(geo, opts.known)
+    if geo == Geometry.standard(9):
+        avoid.keys |= default_keys(opts.avoid_files).keys
     rng = as_generator(seed)
     st = AnnealStats()
     t0 = time.perf_counter()
