@@ -18,6 +18,12 @@ seed bank, or an earlier output of the same generator (canonical keys,
 filled) before the clocks start.
 
     .venv/bin/python benchmarks/bench_generate_new.py --seconds 120
+    .venv/bin/python benchmarks/bench_generate_new.py --seconds 120 --levels extreme --seed 1 2 3 4
+
+Counts of a few puzzles a run are noisy (the plain annealer finds 0 to 7 in 120
+s), so compare totals over several seeds: with more than one ``--seed`` each
+level ends with a total line (counts and per-CPU-minute rates, and their
+ratios).
 """
 
 from __future__ import annotations
@@ -79,7 +85,13 @@ def ours(level: str, seconds: float, seed: int) -> tuple[list[Any], float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seconds", type=float, default=120.0, help="budget per level and generator")
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--seed",
+        type=int,
+        nargs="+",
+        default=[1],
+        help="one or more seeds, run one after the other; with several, a total line per level",
+    )
     ap.add_argument("--levels", nargs="*", default=list(LEVELS))
     args = ap.parse_args()
     # warm up: compile the kernels, fill the canonical-key cache
@@ -87,22 +99,38 @@ def main() -> None:
     for p in cs.generate(2, seed=0):
         rate(p.puzzle, "se")
     list(cs.generate(1, level="fiendish", metric="se", seed=0, budget_seconds=60))
-    print(f"budget {args.seconds:g} s per level and generator, seed {args.seed}, one process")
-    print("level       generator  new  per CPU-minute  best ER  ER>=10  cpu s")
+    print(f"budget {args.seconds:g} s per level and generator, seeds {args.seed}, one process")
+    print("level       seed  generator  new  per CPU-minute  best ER  ER>=10  cpu s")
     for level in args.levels:
-        for name, fn in (("ours", ours), ("plain", plain_annealer)):
-            c0 = time.process_time()
-            got, best = fn(level, args.seconds, args.seed)
-            cpu = time.process_time() - c0
-            scores = [
-                (g.ratings["se"].score if hasattr(g, "ratings") else rate(g, "se").score)
-                for g in got
+        totals = {"ours": [0, 0.0], "plain": [0, 0.0]}
+        for seed in args.seed:
+            for name, fn in (("ours", ours), ("plain", plain_annealer)):
+                c0 = time.process_time()
+                got, best = fn(level, args.seconds, seed)
+                cpu = time.process_time() - c0
+                scores = [
+                    (g.ratings["se"].score if hasattr(g, "ratings") else rate(g, "se").score)
+                    for g in got
+                ]
+                ten = sum(1 for s in scores if s >= 10.0)
+                rate_min = 60.0 * len(got) / cpu if cpu > 0 else 0.0
+                totals[name][0] += len(got)
+                totals[name][1] += cpu
+                print(
+                    f"{level:<11} {seed:>4}  {name:<9} {len(got):>4}  {rate_min:>14.2f}  "
+                    f"{f'{best:.1f}' if math.isfinite(best) else '-':>7}  {ten:>6}  {cpu:>5.0f}",
+                    flush=True,
+                )
+        if len(args.seed) > 1:
+            (n_ours, c_ours), (n_plain, c_plain) = totals["ours"], totals["plain"]
+            per = [
+                60.0 * n / c if c > 0 else 0.0 for n, c in ((n_ours, c_ours), (n_plain, c_plain))
             ]
-            ten = sum(1 for s in scores if s >= 10.0)
-            rate_min = 60.0 * len(got) / cpu if cpu > 0 else 0.0
+            ratio = f"{n_ours / n_plain:.1f}x" if n_plain else "inf"
+            per_ratio = f"{per[0] / per[1]:.1f}x" if per[1] else "inf"
             print(
-                f"{level:<11} {name:<9} {len(got):>4}  {rate_min:>14.2f}  {best:>7.1f}  "
-                f"{ten:>6}  {cpu:>5.0f}",
+                f"{level:<11} total: ours {n_ours} new against plain {n_plain} ({ratio}); "
+                f"per CPU-minute {per[0]:.2f} against {per[1]:.2f} ({per_ratio})",
                 flush=True,
             )
 
