@@ -32,18 +32,7 @@ from collections.abc import Iterator
 from typing import Any, cast
 
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
-from csp_sudoku.cli._common import (
-    RowWriter,
-    add_batch_args,
-    add_geometry_args,
-    add_input_args,
-    batch_session,
-    count_lines,
-    geometry_from_args,
-    int_in,
-    iter_entries,
-    progress,
-)
+from csp_sudoku.cli import _common as common
 from csp_sudoku.cli._resume import ResumeError, ResumePoint, State, mark_done, read_resume_point
 from csp_sudoku.core.errors import SudokuError
 from csp_sudoku.core.io import Entry
@@ -71,7 +60,7 @@ def register(sub: Any) -> None:
             "one solution) unless --skip-invalid."
         ),
     )
-    add_input_args(p)
+    common.add_input_args(p)
     p.add_argument(
         "--metric",
         "-m",
@@ -82,7 +71,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--runs",
-        type=int_in(1, 10**6),
+        type=common.int_in(1, 10**6),
         default=None,
         help="runs per puzzle (default: the metric's)",
     )
@@ -93,14 +82,14 @@ def register(sub: Any) -> None:
         metavar="KEY=VALUE",
         help="a metric parameter, e.g. --param alpha=-0.1 (repeatable)",
     )
-    p.add_argument("--chunk-size", type=int_in(1, 10**6), default=16, help=argparse.SUPPRESS)
-    add_batch_args(
+    p.add_argument("--chunk-size", type=common.int_in(1, 10**6), default=16, help=argparse.SUPPRESS)
+    common.add_batch_args(
         p,
         resume_help="continue an interrupted run: keep the puzzles already rated in --output, "
         "rate the rest (give the same --seed)",
         seed_help="seed of the whole run (default: fresh)",
     )
-    add_geometry_args(p)
+    common.add_geometry_args(p)
     p.set_defaults(func=run)
 
 
@@ -229,11 +218,11 @@ def run(args: argparse.Namespace) -> int:
             args.output, args.format, key="metric", group=metrics, what="rate"
         )
     appending = point.rows > 0 or point.has_header
-    with batch_session(args.output, appending=appending, scheduler=args.scheduler) as (
+    with common.batch_session(args.output, appending=appending, scheduler=args.scheduler) as (
         out,
         client,
     ):
-        writer = RowWriter(args.format, FIELDS, out, header=not point.has_header)
+        writer = common.RowWriter(args.format, FIELDS, out, header=not point.has_header)
         if args.format == "csv" and point.has_header:
             writer.names = _csv_header(args.output)
         return _rate(args, metrics, params, writer, point, client)
@@ -243,7 +232,7 @@ def _rate(
     args: argparse.Namespace,
     metrics: list[str],
     params: dict[str, Any],
-    writer: RowWriter,
+    writer: common.RowWriter,
     point: ResumePoint,
     client: Any,
 ) -> int:
@@ -258,10 +247,10 @@ def _rate(
         )
     elif args.seed is None and args.output and not args.quiet:
         print(f"csp-sudoku rate: seed {base} (--resume needs --seed {base})", file=sys.stderr)
-    geometry = geometry_from_args(args)
+    geometry = common.geometry_from_args(args)
     show_bar = not args.quiet and sys.stderr.isatty()
-    total_lines = count_lines(args.inputs) if show_bar else None
-    bar = progress(None if total_lines is None else total_lines - point.groups, show_bar)
+    total_lines = common.count_lines(args.inputs) if show_bar else None
+    bar = common.progress(None if total_lines is None else total_lines - point.groups, show_bar)
     bad = 0
     rated = point.groups
     serial = args.jobs == 1 and client is None
@@ -282,7 +271,7 @@ def _rate(
                 )
 
     def tasks() -> Iterator[tuple[Any, ...]]:
-        entries = iter_entries(args.inputs, geometry)
+        entries = common.iter_entries(args.inputs, geometry)
         marked: Iterator[tuple[Entry, State]] = (
             mark_done(entries, point) if point.groups else ((e, "new") for e in entries)
         )

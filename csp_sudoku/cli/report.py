@@ -8,15 +8,7 @@ import sys
 from typing import Any
 
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
-from csp_sudoku.cli._common import (
-    MAX_COUNT,
-    add_geometry_args,
-    add_input_args,
-    add_rating_args,
-    geometry_from_args,
-    int_in,
-    iter_entries,
-)
+from csp_sudoku.cli import _common as common
 from csp_sudoku.core.puzzle import Puzzle
 
 
@@ -29,7 +21,7 @@ def register(sub: Any) -> None:
             "--metric, each metric's scores and levels and a scatter plot between metrics."
         ),
     )
-    add_input_args(p)
+    common.add_input_args(p)
     p.add_argument("--output", "-o", required=True, help="report file: .html or .png")
     p.add_argument(
         "--metric",
@@ -38,26 +30,31 @@ def register(sub: Any) -> None:
         default=[],
         help="a difficulty metric to rate with (repeat for several); none: counts only",
     )
-    add_rating_args(
+    common.add_rating_args(
         p,
         seed_help="rating seed (default: a fresh one, shown in the report)",
         runs_help="randomised runs per rating (default: the metric's)",
         jobs_help="worker processes for rating",
     )
-    p.add_argument("--count", "-n", type=int_in(0, MAX_COUNT), help="use at most this many puzzles")
+    p.add_argument(
+        "--count",
+        "-n",
+        type=common.int_in(0, common.MAX_COUNT),
+        help="use at most this many puzzles",
+    )
     p.add_argument("--title", help="report heading (default: the input names)")
     p.add_argument("--backend", default="auto", help="solution-count backend")
-    add_geometry_args(p)
+    common.add_geometry_args(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from csp_sudoku.tools.report import collect, write_report
 
-    geometry = geometry_from_args(args)
+    geometry = common.geometry_from_args(args)
     puzzles: list[Puzzle] = []
     skipped = 0
-    for entry in iter_entries(args.inputs, geometry):
+    for entry in common.iter_entries(args.inputs, geometry):
         if entry.puzzle is None:
             print(f"csp-sudoku report: skipped {entry.error}", file=sys.stderr)
             skipped += 1
