@@ -603,12 +603,10 @@ def _multiple(state: CandidateState, dynamic: bool) -> SeStep | None:
     )
     if best[0] < 0:
         return None
-    tenths, comp, key, pos, target = (int(v) for v in best)
+    tenths, comp, key, _pos, target = (int(v) for v in best)
     placed, removed = _conclusion(g.size, target % ncand, target < ncand)
     prefix = "Dynamic " if dynamic else ""
-    lits = _branch_premises(
-        alive, t.column_candidates, lay.ncellcols, anc, row_on, key, pos, target, comp
-    )
+    lits = _branch_premises(alive, t.column_candidates, lay.ncellcols, anc, row_on, best)
     n = g.size
     branches = tuple(((x % ncand) // n, x % n + 1, x < ncand) for x in lits)
     hint = SeStep(
@@ -623,20 +621,19 @@ def _branch_premises(
     ncellcols: int,
     anc: NDArray[np.int32],
     row_on: NDArray[np.int64],
-    key: int,
-    pos: int,
-    target: int,
-    comp: int,
+    best: NDArray[np.int64],
 ) -> list[int]:
     """The premise literals (``k`` ON, ``k + ncand`` OFF) of the branches of the
     hint :func:`~csp_sudoku._kernels.se_chains.best_net_conclusion` chose, read back
-    from its ``(key, position)``: for display only, the hint is unchanged.
+    from its ``best`` (value, ancestors, key, position, target): for display
+    only, the hint is unchanged.
 
     A cell's or region's branches are its live candidates; the region is the
     first unit-digit whose first live candidate is the position's and whose
     branches all reach ``target`` with ``comp`` ancestors in all (the one the
     kernel met first).
     """
+    _, comp, key, pos, target = (int(v) for v in best)
     ncand = alive.size
     k0 = pos // 2
     if key == 7:  # one premise that contradicts
