@@ -31,9 +31,9 @@ import numpy as np
 from csp_sudoku.api import Checker
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.puzzle import Grid, Puzzle
-from csp_sudoku.core.seeds import SeedLike, as_generator
+from csp_sudoku.core.seeds import SeedLike
 from csp_sudoku.generators.grids import _grid_cells
-from csp_sudoku.generators.minimal import checker_for
+from csp_sudoku.generators.minimal import checker_for, entry_setup
 from csp_sudoku.generators.targeting import Target, make_target, rate_with_solution
 
 __all__ = ["ddg_clues", "ddg_puzzle"]
@@ -119,11 +119,9 @@ def ddg_puzzle(
     backend: str = "auto",
 ) -> Puzzle:
     """A unique (not necessarily minimal) puzzle grown by DDG toward ``level`` of ``metric``."""
-    geo = geometry or Geometry.standard(9)
+    geo, rng, chk = entry_setup(geometry, seed, backend)
     tgt = make_target(metric, level, None)
-    clues, _ = ddg_clues(
-        geo, as_generator(seed), metric=metric, target=tgt, checker=checker_for(geo, backend)
-    )
+    clues, _ = ddg_clues(geo, rng, metric=metric, target=tgt, checker=chk)
     return Puzzle(clues, geo)
 
 

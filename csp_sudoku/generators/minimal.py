@@ -81,6 +81,15 @@ def _checker(geometry: Geometry, backend: str) -> Checker:
     return Checker(geometry, backend)
 
 
+def entry_setup(
+    geometry: Geometry | None, seed: SeedLike, backend: str = "auto"
+) -> tuple[Geometry, np.random.Generator, Checker]:
+    """What a puzzle generator's entry point works with: the geometry (9x9 when
+    None), the random generator of ``seed`` and the cached checker for ``backend``."""
+    geo = geometry or Geometry.standard(9)
+    return geo, as_generator(seed), _checker(geo, backend)
+
+
 def reduce_clues(
     clues: Grid,
     solution: Grid,

@@ -23,8 +23,8 @@ from csp_sudoku.api import Checker
 from csp_sudoku.core.errors import GenerationError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.puzzle import Grid, Puzzle
-from csp_sudoku.core.seeds import SeedLike, as_generator
-from csp_sudoku.generators.minimal import checker_for, reduce_clues
+from csp_sudoku.core.seeds import SeedLike
+from csp_sudoku.generators.minimal import checker_for, entry_setup, reduce_clues
 
 __all__ = ["PAPER_COMPLETIONS", "diagonal_seed", "oracle_grid", "oracle_puzzle"]
 
@@ -76,9 +76,7 @@ def oracle_puzzle(
     backend: str = "auto",
 ) -> Puzzle:
     """A minimal puzzle by the oracle paper's generator (grid by Algorithm 2, then removal)."""
-    geo = geometry or Geometry.standard(9)
-    rng = as_generator(seed)
-    chk = checker_for(geo, backend)
+    geo, rng, chk = entry_setup(geometry, seed, backend)
     sol = oracle_grid(geo, rng, completions=completions, checker=chk)
     return Puzzle(reduce_clues(sol, sol, geo, rng, checker=chk), geo)
 

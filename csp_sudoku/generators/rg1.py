@@ -25,8 +25,8 @@ from csp_sudoku.api import Checker
 from csp_sudoku.core.errors import GenerationError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.puzzle import Grid, Puzzle
-from csp_sudoku.core.seeds import SeedLike, as_generator
-from csp_sudoku.generators.minimal import checker_for, reduce_clues
+from csp_sudoku.core.seeds import SeedLike
+from csp_sudoku.generators.minimal import checker_for, entry_setup, reduce_clues
 
 __all__ = ["rg1_clues", "rg1_puzzle"]
 
@@ -74,9 +74,7 @@ def rg1_puzzle(
     backend: str = "auto",
 ) -> Puzzle:
     """A puzzle by RG1: random clues until unique, then (``minimal``) unnecessary ones removed."""
-    geo = geometry or Geometry.standard(9)
-    rng = as_generator(seed)
-    chk = checker_for(geo, backend)
+    geo, rng, chk = entry_setup(geometry, seed, backend)
     clues, sol = rg1_clues(geo, rng, checker=chk)
     if minimal:
         clues = reduce_clues(clues, sol, geo, rng, checker=chk)
