@@ -122,18 +122,20 @@ def _sees(
     return False
 
 
+#: A geometry's tables as :func:`implied` takes them, one tuple that numba
+#: types once: ``(peers, units, cell_units)``, in the forms of
+#: :attr:`~csp_sudoku.core.geometry.Geometry.peer_table` (padded with -1),
+#: ``Geometry.units`` (``(nunits, N)``) and ``Geometry.cell_units``.
+UnitTables = tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.int32]]
+
+
 @njit(cache=True)
 def implied(
-    cells: NDArray[np.int8],
-    solution: NDArray[np.int8],
-    group: NDArray[np.intp],
-    peers: NDArray[np.int32],
-    units: NDArray[np.int32],
-    cell_units: NDArray[np.int32],
-    n: int,
+    cells: NDArray[np.int8], solution: NDArray[np.int8], group: NDArray[np.intp], tables: UnitTables
 ) -> bool:  # pragma: no cover - compiled
     """True when every cell of ``group`` (emptied in ``cells``) is a naked or hidden single."""
-    full = (1 << n) - 1
+    peers, units, cell_units = tables
+    full = (1 << units.shape[1]) - 1  # units hold N cells each
     for g in range(group.shape[0]):
         c = group[g]
         d = solution[c]

@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
@@ -43,6 +44,9 @@ from csp_sudoku.core.puzzle import Grid, Puzzle
 from csp_sudoku.core.seeds import SeedLike, as_generator
 from csp_sudoku.generators.grids import _grid_cells
 from csp_sudoku.generators.symmetry import check_name, orbits, symmetric_mask
+
+if TYPE_CHECKING:
+    from csp_sudoku._kernels.grids import UnitTables
 
 __all__ = [
     "RemovalStats",
@@ -65,10 +69,11 @@ class RemovalStats:
 
 
 @cache
-def _unit_tables(geometry: Geometry) -> tuple[NDArray[np.int32], NDArray[np.int32]]:
+def _unit_tables(geometry: Geometry) -> UnitTables:
+    """``(peers, units, cell_units)`` of ``geometry`` for the singles shortcut."""
     units = np.ascontiguousarray(geometry.units, dtype=np.int32)
     cell_units = np.ascontiguousarray(geometry.cell_units, dtype=np.int32)
-    return units, cell_units
+    return geometry.peer_table, units, cell_units
 
 
 def checker_for(geometry: Geometry, backend: str = "auto") -> Checker:
@@ -132,9 +137,7 @@ def reduce_clues(
         done = _reduce9(work, sol, symmetry, order, stats)
         if done is not None:
             return done
-    peers = geometry.peer_table
-    units, cell_units = _unit_tables(geometry)
-    n = geometry.size
+    unit_tables = _unit_tables(geometry)
     for k in order.tolist():
         group = orbs[k][work[orbs[k]] != 0]
         if group.size == 0:
@@ -143,7 +146,7 @@ def reduce_clues(
         work[group] = 0
         if stats is not None:
             stats.tried += 1
-        if shortcut and _kernels.implied(work, sol, group, peers, units, cell_units, n):
+        if shortcut and _kernels.implied(work, sol, group, unit_tables):
             if stats is not None:
                 stats.shortcuts += 1
                 stats.removed += 1
