@@ -362,22 +362,25 @@ def _unpack(packed):  # type: ignore[no-untyped-def]
     return peers, npeers, units, inter, inter_n, full
 
 
-def pack(
-    peers: NDArray[np.integer],
-    npeers: NDArray[np.integer],
-    units: NDArray[np.integer],
-    inter: NDArray[np.integer],
-    inter_n: NDArray[np.integer],
-    full: int,
-) -> NDArray[np.int64]:
+_Table = NDArray[np.integer]
+
+#: A geometry's tables as :func:`pack` takes them and :func:`_unpack` gives
+#: them back: ``(peers, npeers, units, inter, inter_n, full)``.
+Tables = tuple[_Table, _Table, _Table, _Table, _Table, int]
+
+
+def pack(tables: Tables) -> NDArray[np.int64]:
     """Pack a geometry's tables into the one ``int64`` array the entry points take.
 
-    ``peers``: ``(ncells, max peers)`` padded with -1; ``npeers``: their
-    numbers; ``units``: ``(nunits, N)``; ``inter``: ``(nint, 3, N)`` unit
-    intersections for locked candidates (``inter[t, 0]`` = a & b, ``[t, 1]``
-    = a - b, ``[t, 2]`` = b - a, padded), ``inter_n``: ``(nint, 3)`` their
-    lengths; ``full``: the mask of all digits.
+    ``tables`` is ``(peers, npeers, units, inter, inter_n, full)``, the tuple
+    :func:`_unpack` reads back: ``peers``: ``(ncells, max peers)`` padded
+    with -1; ``npeers``: their numbers; ``units``: ``(nunits, N)``;
+    ``inter``: ``(nint, 3, N)`` unit intersections for locked candidates
+    (``inter[t, 0]`` = a & b, ``[t, 1]`` = a - b, ``[t, 2]`` = b - a,
+    padded), ``inter_n``: ``(nint, 3)`` their lengths; ``full``: the mask of
+    all digits.
     """
+    peers, npeers, units, inter, inter_n, full = tables
     ncells, maxp = peers.shape
     nunits, size = units.shape
     header = np.array([ncells, maxp, nunits, size, inter.shape[0], full, 0, 0], dtype=np.int64)

@@ -144,7 +144,7 @@ def _build_tables(geometry: Geometry) -> _Tables:
             inter_n[t, side] = len(cells)
     full = (1 << size) - 1
     no_out = np.empty((0, ncells), dtype=np.int8)
-    packed = bitset.pack(peers, npeers, units, inter, inter_n, full)
+    packed = bitset.pack((peers, npeers, units, inter, inter_n, full))
     # in the fields' order: each variable is named as its field
     return _Tables(ncells, full, peers, npeers, units, inter, inter_n, no_out, packed)
 
