@@ -184,6 +184,18 @@ def _check_static_chain(values: list[int], marks: list[set[int]], step: SeStep) 
         assert len({d for _c, d, _o in chain}) == 1
 
 
+def _check_direct_single(marks: list[set[int]], step: SeStep) -> None:
+    """A direct hint that keeps its marks: without the eliminations it shows, its
+    placement is a hidden single of one of the cell's units."""
+    ((cell, digit),) = step.placements
+    left = [set(m) for m in marks]
+    for c, d in step.shown:
+        left[c].discard(d)
+    assert any(
+        cell in unit and [c for c in unit if digit in left[c]] == [cell] for unit in UNITS
+    ), step
+
+
 def _replay_independently(puzzle: str, steps: list[SeStep], solution: list[int]) -> int:
     """Apply the steps to plain pencil marks, checking every one; returns the
     number of static chains replayed link by link."""
@@ -194,6 +206,10 @@ def _replay_independently(puzzle: str, steps: list[SeStep], solution: list[int])
         if step.chain:
             _check_static_chain(values, marks, step)
             chains += 1
+        for c, d in step.shown:
+            assert solution[c] != d, (step.technique, c, d)
+        if step.shown:
+            _check_direct_single(marks, step)
         for c, d in step.eliminations:
             assert solution[c] != d, (step.technique, c, d)
             marks[c].discard(d)
@@ -347,6 +363,34 @@ def test_replay_gives_se_rating_on_training_puzzles_of_each_technique() -> None:
         errors.append(abs(run.er - float(r["ER"])))
     assert sum(e < 0.05 for e in errors) >= 0.85 * len(errors), errors
     assert max(errors) < 2.5
+
+
+def test_direct_hints_keep_or_remove_their_marks_as_each_rater_did() -> None:
+    """SukakuExplainer's direct pointing, claiming and hidden sets place the single
+    they leave and keep the pencil marks they show (its path shows a Direct Hidden
+    Pair at 2.0, later a Hidden Pair at 3.4 on the same cells and digits); Sudoku
+    Explainer 1.2.1 removes them. On easy puzzles (ER <= 3.6), where the choice
+    decides which technique comes next, each rater's replay gives its own file's
+    ratings exactly, and every step checks against the solution."""
+    for name, rater in (
+        ("se_calibration_top1465.tsv", "sukaku"),
+        ("se_calibration.tsv", "classic"),
+    ):
+        rows = [r for r in _calibration(name) if float(r["ER"]) <= 3.6][::3]
+        assert len(rows) >= 40
+        directs = 0
+        for r in rows:
+            run = replay(cs.parse(r["puzzle"]), rater)
+            assert run.er == pytest.approx(float(r["ER"])), (rater, r["puzzle"])
+            for s in run.steps:
+                if s.technique.startswith("Direct"):
+                    directs += 1
+                    assert (bool(s.shown), bool(s.eliminations)) == (
+                        (True, False) if rater == "sukaku" else (False, True)
+                    )
+            if rater == "sukaku":
+                _replay_independently(r["puzzle"], run.steps, _solution(r["puzzle"]))
+        assert directs >= 20
 
 
 def test_the_two_raters_differ_where_sukaku_explainer_added_techniques() -> None:

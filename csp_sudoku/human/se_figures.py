@@ -27,7 +27,7 @@ how many links it folded.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations, pairwise
 from math import comb
 from typing import Any
@@ -433,6 +433,8 @@ def figure(state: CandidateState, step: SeStep) -> Figure:
     found. A bidirectional cycle is drawn as its loop, the replay's ``chain``.
     """
     m = _Marks(state)
+    if step.shown:  # a direct hint's pattern is what its shown eliminations need
+        step = replace(step, eliminations=step.shown)
     name = step.technique
     word = name.split()[-1]
     sizes = {"Pair": 2, "Triple": 3, "Quad": 4}

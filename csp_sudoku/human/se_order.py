@@ -86,6 +86,11 @@ class SeStep:
         chains: the human model's chains of a step beyond SE's dynamic
             forcing chains (:class:`csp_sudoku.human.chains.Chain`, one per
             branch; nested refutations inside as ``inner`` chains).
+        shown: the eliminations of a direct hint that SukakuExplainer shows
+            but does not make: its direct pointing, claiming and hidden sets
+            place the single their eliminations leave and keep those pencil
+            marks (a later hint may remove them), where Sudoku Explainer 1.2.1
+            removes them (they are then ``eliminations``). Drawn, never applied.
     """
 
     technique: str
@@ -98,6 +103,7 @@ class SeStep:
     chain: tuple[tuple[int, int, bool], ...] = ()
     branches: tuple[tuple[int, int, bool], ...] = ()
     chains: tuple[Chain, ...] = ()
+    shown: tuple[Pair, ...] = ()
 
 
 @dataclass
@@ -290,7 +296,11 @@ _FISH_NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
 
 
 def _basic(
-    state: CandidateState, technique: str, n: int = 1, direct: bool = False
+    state: CandidateState,
+    technique: str,
+    n: int = 1,
+    direct: bool = False,
+    keep_marks: bool = False,
 ) -> SeStep | None:
     """The first hint of one of SE's basic techniques, found as SE scans for it
     (:func:`csp_sudoku._kernels.se_patterns.basic_hint`), applied.
@@ -298,7 +308,8 @@ def _basic(
     ``technique``: ``locking`` (pointing, then claiming), ``naked`` or
     ``hidden`` sets of ``n``, ``fish`` of ``n`` lines; ``direct`` for SE's
     direct pointing, claiming and hidden sets, which place the hidden single
-    their eliminations leave.
+    their eliminations leave; ``keep_marks``: a direct hint only places it
+    (SukakuExplainer's, see :attr:`SeStep.shown`).
     """
     from csp_sudoku._kernels import se_patterns as kp
 
@@ -321,6 +332,8 @@ def _basic(
     else:
         name = f"{technique} {_SET_WORDS[n]}"
         label = name.title()
+    if direct and keep_marks:
+        return _commit(state, SeStep(f"Direct {label}", SE_DIRECT[name], placed, shown=removed))
     if direct:
         return _commit(state, SeStep(f"Direct {label}", SE_DIRECT[name], placed, removed))
     return _commit(state, SeStep(label, SE_VALUES[name], placed, removed))
@@ -678,13 +691,22 @@ def _refutation(state: CandidateState, rating: FallbackRating) -> SeStep | None:
 
 Finder = Callable[[CandidateState], "SeStep | None"]
 
-#: SE's first techniques, in its order (the same for both raters).
-_FIRST: tuple[Finder, ...] = (
-    _hidden_single,
-    lambda s: _basic(s, "locking", direct=True),
-    lambda s: _basic(s, "hidden", 2, direct=True),
-    _naked_single,
-    lambda s: _basic(s, "hidden", 3, direct=True),
+
+def _first(keep: bool) -> tuple[Finder, ...]:
+    """SE's first techniques, in its order (the same for both raters); ``keep``:
+    its direct hints only place their single (SukakuExplainer)."""
+    return (
+        _hidden_single,
+        lambda s: _basic(s, "locking", direct=True, keep_marks=keep),
+        lambda s: _basic(s, "hidden", 2, direct=True, keep_marks=keep),
+        _naked_single,
+        lambda s: _basic(s, "hidden", 3, direct=True, keep_marks=keep),
+        *_SIMPLE,
+    )
+
+
+#: SE's simple techniques after its direct ones, in its order.
+_SIMPLE: tuple[Finder, ...] = (
     lambda s: _basic(s, "locking"),
     lambda s: _basic(s, "naked", 2),
     lambda s: _basic(s, "fish", 2),
@@ -693,6 +715,11 @@ _FIRST: tuple[Finder, ...] = (
     lambda s: _basic(s, "fish", 3),
     lambda s: _basic(s, "hidden", 3),
 )
+
+#: SE's first techniques for each rater: SukakuExplainer's direct hints keep the
+#: pencil marks they show, Sudoku Explainer 1.2.1's remove them (measured: each
+#: choice reproduces its own rater's calibration ratings, docs/validation.md).
+_FIRST: dict[str, tuple[Finder, ...]] = {"sukaku": _first(True), "classic": _first(False)}
 
 _QUADS: tuple[Finder, ...] = (
     lambda s: _basic(s, "naked", 4),
@@ -753,7 +780,7 @@ def _next_step(
 ) -> SeStep | None:
     """The next hint in SE's order, from the ``first``-th finder on (1: past the hidden
     single, when the caller knows there is none)."""
-    for find in _FIRST[first:] + _MIDDLE[profile] + _CHAINS[profile]:
+    for find in _FIRST[profile][first:] + _MIDDLE[profile] + _CHAINS[profile]:
         step = find(state)
         if step is not None:
             return step

@@ -234,6 +234,9 @@ class SePath:
         what += [f"{g.cell_name(c)}<>{d}" for c, d in s.eliminations]
         lines = [f"{index + 1:3d}. {s.technique} ({s.difficulty:.1f}): {', '.join(what)}"]
         pad = "       "
+        if s.shown:
+            kept = ", ".join(f"{g.cell_name(c)}<>{d}" for c, d in s.shown)
+            lines.append(pad + f"shows {kept} (marks kept)")
         # the unit, the cover lines and a wing's cells are drawn; the text names the rest
         shown = [(r, c) for r, c in f.roles if r not in ("unit", "cover", "wing")]
         if shown and not s.branches:
@@ -292,6 +295,7 @@ class SePath:
                 "difficulty": round(s.difficulty, 2),
                 "placements": [list(p) for p in s.placements],
                 "eliminations": [list(p) for p in s.eliminations],
+                "shown": [list(p) for p in s.shown],
                 "complexity": s.complexity,
                 "chain": [[c, dg, on] for c, dg, on in s.chain],
                 "branches": [[c, dg, on] for c, dg, on in s.branches],
