@@ -17,6 +17,8 @@ mod 3 == 0; every K-th row so that N rows of each file are taken, ER <= E):
 * the chain lengths the path shows (SE's complexity of chain steps), max and p95.
 
 SE's nested forcing chains (ER >= 9.5) are not replayed; E defaults to 9.4.
+``--sample 1000 --max-er 20`` takes every held-out row; the rows of SE's ER 9.5
+and above are then counted apart as well.
 """
 
 from __future__ import annotations
@@ -105,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
                 if _held_out(r["puzzle"]) and float(r["ER"]) <= args.max_er
             ]
         rows = rows[:: max(1, len(rows) // args.sample)][: args.sample]
-        er_ok = name_ok = exact = named = 0
+        er_ok = name_ok = exact = named = hi = hi_ok = 0
         times: list[float] = []
         chains: list[float] = []
         for r in rows:
@@ -114,6 +116,9 @@ def main(argv: list[str] | None = None) -> int:
             run = replay(p, rater)
             times.append(time.perf_counter() - t0)
             er_ok += abs(run.er - float(r["ER"])) <= 0.05
+            if float(r["ER"]) >= 9.5:
+                hi += 1
+                hi_ok += abs(run.er - float(r["ER"])) <= 0.05
             hardest = next((s.technique for s in run.steps if s.difficulty == run.er), "")
             if "technique" in r:
                 named += 1
@@ -132,6 +137,7 @@ def main(argv: list[str] | None = None) -> int:
                 if named
                 else ""
             )
+            + (f" (of ER >= 9.5: {hi_ok}/{hi})" if hi else "")
             + f" time median {statistics.median(times):.3f}s p95 {_p95(times):.3f}s"
             + f" chain length max {max(chains, default=0):.0f} p95 {_p95(chains):.0f}\n"
         )
