@@ -393,6 +393,31 @@ def test_direct_hints_keep_or_remove_their_marks_as_each_rater_did() -> None:
         assert directs >= 20
 
 
+def test_unique_rectangles_rate_as_sukaku_explainer_rated_them() -> None:
+    """Every SukakuExplainer-rated puzzle whose hardest step is a unique
+    rectangle (types 1 to 4; type 3 with the roof's extra digits as one cell
+    of a hidden pair or naked set) gets its ER; a type 3 step removes
+    candidates outside its rectangle, each one checked against the solution."""
+    rows = [
+        r
+        for r in _calibration("se_calibration_top1465.tsv")
+        if r["technique"].startswith("Unique Rectangle")
+    ]
+    assert len({r["technique"] for r in rows}) == 4  # types 1, 2, 3 and 4
+    outside = 0
+    for r in rows:
+        p = cs.parse(r["puzzle"])
+        path = cs.solve_path(p)
+        assert path.er == pytest.approx(float(r["ER"])), r
+        _replay_independently(r["puzzle"], list(path.steps), _solution(r["puzzle"]))
+        for step, fig in zip(path.steps, path.figures(), strict=True):
+            if step.technique == "Unique Rectangle":
+                (role, rect), *_ = fig.roles
+                assert role == "rectangle"
+                outside += any(c not in rect for c, _d in step.eliminations)
+    assert outside >= 2
+
+
 def test_the_two_raters_differ_where_sukaku_explainer_added_techniques() -> None:
     """A 17-clue puzzle SE 1.2.1 rates 6.6 (a forcing X-chain of two strong
     links): SukakuExplainer solves that step as a Turbot Fish, 4.0."""

@@ -22,8 +22,8 @@ order and at its values (docs/techniques.md lists them;
   not ``z`` it is ``x``, which locks the set, so ``z`` is in one of them and
   goes from every cell seeing all their ``z`` (XY-Wing 4.2 and XYZ-Wing 4.4
   for ``k = 2``, WXYZ 5.5-5.6, VWXYZ 6.2-6.4, UVWXYZ 6.6, TUVWXYZ 7.5);
-* **unique rectangles** (:func:`unique_rectangles`, 4.5): two digits on the
-  corners of a rectangle in two boxes would make a second solution.
+* **unique rectangles** (:func:`unique_rectangles`, 4.5-4.8): two digits on
+  the corners of a rectangle in two boxes would make a second solution.
 
 Cells are 0-based, digits 0-based inside the kernels; a candidate is
 ``cell * size + digit``; ``masks`` are the cells' candidate bitsets (bit ``d``
@@ -521,24 +521,102 @@ def _roof_type4(masks, values, units, roof0, roof1, a, b, out):  # type: ignore[
 
 
 @njit(cache=True, inline="always")
-def _rectangle_removals(masks, values, cell_line, units, corners, a, b, out):  # type: ignore[no-untyped-def]
-    """The removals that keep digits ``a`` and ``b`` from filling the rectangle
-    (type 1, 2 or 4), in ``out``; returns how many (0 for none)."""
+def _roof_type3(masks, values, cell_line, units, roof0, roof1, ab, out):  # type: ignore[no-untyped-def]
+    """Type 3: one roof cell at least holds an extra digit, so in a unit of
+    both roof cells the two act as one cell whose candidates are their extra
+    digits. Its hidden pair: the rectangle's two digits, whose other places in
+    the unit are one cell only, need that cell (the roof takes at most one of
+    them), which loses its other digits (4.5). Its naked sets: the extra
+    digits and k - 1 other cells holding k digits in all fill those k cells
+    (the roof's extra among them), so the digits go from the unit's other
+    cells (4.5 + 0.1 (k - 1), k = 2 to 4). Returns ``(removals, tenths)`` of
+    the least valued, then the first unit in SE's order (box, column, row:
+    SukakuExplainer removed a naked pair's digits from the box where the row
+    held the same pair), then the cells' combinations in order; ``(0, 0)``
+    for none. Measured from SukakuExplainer's paths (``serate.jar`` with the
+    pencil marks before each step): hidden pairs at 4.5, naked pairs at 4.6;
+    the values of naked triples and quads are this rule's, not yet seen."""
+    width = units.shape[1]
+    extra = (masks[roof0] | masks[roof1]) & ~ab
+    others = np.empty(width, dtype=np.int64)
+    shared = np.empty(3, dtype=np.int64)  # the units of both, in SE's order
+    nshared = 0
+    for slot in (2, 1, 0):  # box, column, row
+        if cell_line[roof0, slot] >= 0 and cell_line[roof0, slot] == cell_line[roof1, slot]:
+            shared[nshared] = cell_line[roof0, slot]
+            nshared += 1
+    for j in range(nshared):  # the hidden pair first: it is worth less
+        u = shared[j]
+        x = -1
+        count = 0
+        for s in range(width):
+            c = units[u, s]
+            if c >= 0 and c != roof0 and c != roof1 and values[c] == 0 and masks[c] & ab:
+                x = c
+                count += 1
+        if count == 1 and masks[x] & ~ab:
+            n = 0
+            for d in range(64):
+                if (masks[x] & ~ab) >> d & 1:
+                    out[n, 0] = x
+                    out[n, 1] = d
+                    n += 1
+            return n, 45
+    for k in range(2, 5):
+        for j in range(nshared):
+            u = shared[j]
+            m = 0
+            for s in range(width):
+                c = units[u, s]
+                if c >= 0 and c != roof0 and c != roof1 and values[c] == 0:
+                    others[m] = c
+                    m += 1
+            for pick in range(1, 1 << m):
+                if popcount(np.int64(pick)) != k - 1:
+                    continue
+                digits = extra
+                for i in range(m):
+                    if pick >> i & 1:
+                        digits |= masks[others[i]]
+                if popcount(digits) != k:
+                    continue
+                n = 0
+                for i in range(m):
+                    if pick >> i & 1:
+                        continue
+                    gone = masks[others[i]] & digits
+                    for d in range(64):
+                        if gone >> d & 1:
+                            out[n, 0] = others[i]
+                            out[n, 1] = d
+                            n += 1
+                if n > 0:
+                    return n, 45 + k - 1
+    return 0, 0
+
+
+@njit(cache=True, inline="always")
+def _rectangle_removals(masks, values, cell_line, units, corners, a, b, kind, out):  # type: ignore[no-untyped-def]
+    """The removals of a type ``kind`` (1 to 4) unique rectangle on digits ``a``
+    and ``b``, in ``out``; returns ``(how many, value in tenths)``, ``(0, 0)``
+    for none."""
     ab = (np.int64(1) << a) | (np.int64(1) << b)
     exact = 0
     for c in corners:
         if masks[c] == ab:
             exact += 1
     if exact == 3:
+        if kind != 1:
+            return 0, 0
         for c in corners:
             if masks[c] != ab:
                 out[0, 0] = c
                 out[0, 1] = a
                 out[1, 0] = c
                 out[1, 1] = b
-                return 2
-    if exact != 2:
-        return 0
+        return 2, 45
+    if exact != 2 or kind == 1:
+        return 0, 0
     # the two corners with more digits (the roof), which must share a line
     roof0 = -1
     roof1 = -1
@@ -551,32 +629,41 @@ def _rectangle_removals(masks, values, cell_line, units, corners, a, b, out):  #
     if not (
         cell_line[roof0, 0] == cell_line[roof1, 0] or cell_line[roof0, 1] == cell_line[roof1, 1]
     ):
-        return 0
+        return 0, 0
     extra0 = masks[roof0] & ~ab
     extra1 = masks[roof1] & ~ab
-    if extra0 == extra1 and popcount(extra0) == 1:
-        n = _roof_type2(masks, values, cell_line, roof0, roof1, extra0, out)
-        if n > 0:
-            return n
-    return _roof_type4(masks, values, units, roof0, roof1, a, b, out)
+    if kind == 2:
+        if extra0 == extra1 and popcount(extra0) == 1:
+            return _roof_type2(masks, values, cell_line, roof0, roof1, extra0, out), 45
+        return 0, 0
+    if kind == 3:
+        return _roof_type3(masks, values, cell_line, units, roof0, roof1, ab, out)
+    return _roof_type4(masks, values, units, roof0, roof1, a, b, out), 45
 
 
 @njit(cache=True)
 def unique_rectangles(masks, values, cell_line, units, ukind, out):  # type: ignore[no-untyped-def]
-    """A unique rectangle of type 1, 2 or 4 (4.5); returns how many
-    ``(cell, digit)`` removals it writes to ``out`` (0 for none).
+    """The unique rectangle SE applies; returns ``(removals written to out,
+    value in tenths)``, ``(0, 0)`` for none.
 
     The rectangle's four empty cells lie in two rows, two columns and two
     boxes and all hold digits a and b: were they only a and b, the two could
     be swapped, a second solution. Type 1: three corners hold only a and b,
-    so the fourth loses them. Type 2: two corners in a line hold only a and b
-    and the other two a, b and the same c, so c goes from the cells seeing
-    both. Type 4: two corners hold only a and b; in a unit holding the other
-    two, a has no other place, so b goes from both. Rectangles by rows, then
-    places in the rows; digit pairs in order; the first with removals.
+    so the fourth loses them. The others: two corners in a line (the floor)
+    hold only a and b, and the other two (the roof) share a line. Type 2: the
+    roof's cells hold a, b and the same c, so c goes from the cells seeing
+    both. Type 3: :func:`_roof_type3`. Type 4: in a unit holding the roof, a
+    has no other place, so b goes from both. SE applies the least valued,
+    then the least type (SukakuExplainer's paths show a type 1 applied before
+    a type 4 met earlier in this scan, and a type 3 before a type 4 of the
+    same rectangle); among equals the first by rows, then places in the rows,
+    then digit pairs in order.
     """
     nunits = units.shape[0]
     width = units.shape[1]
+    scratch = np.empty_like(out)
+    best_n = 0
+    best = 1 << 30
     for r1 in range(nunits):
         if ukind[r1] != 1:
             continue
@@ -599,13 +686,19 @@ def unique_rectangles(masks, values, cell_line, units, ukind, out):  # type: ign
                         if not (common >> a) & 1:
                             continue
                         for b in range(a + 1, 64):
-                            if (common >> b) & 1:
-                                n = _rectangle_removals(
-                                    masks, values, cell_line, units, corners, a, b, out
+                            if not (common >> b) & 1:
+                                continue
+                            for kind in range(1, 5):
+                                n, tenths = _rectangle_removals(
+                                    masks, values, cell_line, units, corners, a, b, kind, scratch
                                 )
-                                if n > 0:
-                                    return n
-    return 0
+                                if n > 0 and tenths * 8 + kind < best:
+                                    best = tenths * 8 + kind
+                                    best_n = n
+                                    out[:n] = scratch[:n]
+                                    if best == 45 * 8 + 1:  # nothing is worth less
+                                        return best_n, 45
+    return best_n, (best // 8 if best_n else 0)
 
 
 # --------------------------------------------------------------------------- the constraint subset rule
@@ -728,6 +821,7 @@ def _crosses(units, u1, u2):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _in_unit(units, u, c):  # type: ignore[no-untyped-def]
+    """True when unit ``u`` holds cell ``c``."""
     found = False
     for s in range(units.shape[1]):
         found = found or units[u, s] == c

@@ -385,16 +385,19 @@ def _wing(state: CandidateState, k: int) -> SeStep | None:
 
 
 def _unique_rectangle(state: CandidateState) -> SeStep | None:
-    """SE's unique rectangles of types 1, 2 and 4 (4.5)."""
+    """SE's unique rectangles of types 1 to 4 (4.5-4.8; the rectangle's
+    extra digits as one cell of a hidden pair or naked set for type 3)."""
     from csp_sudoku._kernels.se_patterns import unique_rectangles
 
     lay = _layout(state.geometry)
-    out = np.empty((state.geometry.ncells, 2), dtype=np.int32)
-    n = int(unique_rectangles(state.masks, state.values, lay.cell_line, lay.units, lay.ukind, out))
+    out = np.empty((state.geometry.ncells * state.geometry.size, 2), dtype=np.int32)
+    n, tenths = unique_rectangles(
+        state.masks, state.values, lay.cell_line, lay.units, lay.ukind, out
+    )
     if n == 0:
         return None
     removed = tuple((int(c), int(d) + 1) for c, d in out[:n].tolist())
-    return _commit(state, SeStep("Unique Rectangle", 4.5, (), removed))
+    return _commit(state, SeStep("Unique Rectangle", int(tenths) / 10, (), removed))
 
 
 def _bug(state: CandidateState) -> SeStep | None:
