@@ -167,6 +167,40 @@ def test_solve_path_is_the_replay_with_sound_figures() -> None:
     assert {"base", "wing", "pattern", "strong", "weak", "branch"} <= kinds
 
 
+def test_pointing_and_claiming_are_drawn_in_their_own_shape() -> None:
+    """The same removals can be a pointing (a box's places of a digit in one
+    line) and a claiming (a line's places in one box); the figure draws the
+    shape the step is named for: a pointing's pattern in one box removes
+    from its line outside the box, a claiming's in one line from its box."""
+    puzzle = "26.7...........4.15........839.........5...6....1......7.....2.....49.......3.8.."
+    path = cs.solve_path(puzzle)
+
+    def box(c: int) -> int:
+        return (c // 27) * 3 + (c % 9) // 3
+
+    seen = set()
+    for step, fig in zip(path.steps, path.figures(), strict=True):
+        name = step.technique.removeprefix("Direct ")
+        if name not in ("Pointing", "Claiming"):
+            continue
+        seen.add(name)
+        pattern = dict(fig.roles)["pattern"]
+        gone = [c for c, _d in step.eliminations] or [c for c, _d in step.shown]
+        rows, cols, boxes = (
+            {c // 9 for c in pattern},
+            {c % 9 for c in pattern},
+            {box(c) for c in pattern},
+        )
+        assert len(boxes) == 1 and (len(rows) == 1 or len(cols) == 1), step
+        if name == "Pointing":
+            assert all(box(c) not in boxes for c in gone), step
+            assert all(c // 9 in rows for c in gone) or all(c % 9 in cols for c in gone), step
+        else:
+            assert all(box(c) in boxes for c in gone), step
+            assert all(c // 9 not in rows for c in gone) or all(c % 9 not in cols for c in gone)
+    assert seen == {"Pointing", "Claiming"}
+
+
 def test_solve_path_orders_and_refusals() -> None:
     from csp_sudoku.human.path import solve_path as human_path
 

@@ -145,14 +145,19 @@ class _Marks:
 
 
 def _locking(m: _Marks, step: SeStep) -> Figure:
-    """Pointing and claiming: the digit's places in one unit lie in its
-    intersection with another, whose other cells lose the digit."""
+    """Pointing and claiming: the digit's places in one unit (a box for
+    pointing, a line for claiming) lie in its intersection with another, whose
+    other cells lose the digit. The same removals can have both shapes; the
+    one the step is named for is drawn."""
     digits = {d for _c, d in step.eliminations}
     if len(digits) != 1:
         return Figure()
     d = digits.pop()
     gone = {c for c, _d in step.eliminations}
+    from_box = "Pointing" in step.technique
     for u1 in range(len(m.units)):
+        if (m.kinds[u1] in ("box", "region")) != from_box:
+            continue
         inside = m.places(u1, d)
         if len(inside) < 2:
             continue
