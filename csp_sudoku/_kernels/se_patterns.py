@@ -123,44 +123,57 @@ def _digit_links(alive, size, d, units, cell_line, near, far, ends, link_unit): 
 
 
 @njit(cache=True, inline="always")
-def _weak_joins(near, far, ends, link_unit, nl, see):  # type: ignore[no-untyped-def]
+def _cell_sets(cells, m, see_bits, nwords, members, common):  # type: ignore[no-untyped-def]
+    """A node's cells as a bitset in ``members`` and, in ``common``, the cells
+    that see every one of them."""
+    for w in range(nwords):
+        members[w] = 0
+        common[w] = -1
+    for s in range(m):
+        x = cells[s]
+        members[x >> 6] |= np.int64(1) << (x & 63)
+        for w in range(nwords):
+            common[w] &= see_bits[x, w]
+
+
+@njit(cache=True, inline="always")
+def _link_sets(near, far, ends, nl, see_bits, cells_of, near_seen, far_seen):  # type: ignore[no-untyped-def]
+    """Bitsets of links ``0 .. nl - 1``: ``cells_of`` both nodes' cells,
+    ``near_seen`` and ``far_seen`` the cells seeing all of the near and of the far node."""
+    nwords = see_bits.shape[1]
+    scratch = np.empty(nwords, dtype=np.int64)
+    for i in range(nl):
+        _cell_sets(near[i], ends[i, 0], see_bits, nwords, cells_of[i], near_seen[i])
+        _cell_sets(far[i], ends[i, 1], see_bits, nwords, scratch, far_seen[i])
+        for w in range(nwords):
+            cells_of[i, w] |= scratch[w]
+
+
+@njit(cache=True, inline="always")
+def _weak_joins(near, ends, link_unit, nl, far_seen):  # type: ignore[no-untyped-def]
     """``joins[i, j]`` 1 when link ``i``'s far node sees all of link ``j``'s near
-    node, without a shared cell, in another unit: the weak link from ``i`` to ``j``."""
+    node, without a shared cell, in another unit: the weak link from ``i`` to ``j``
+    (``far_seen[i]``: the cells seeing every cell of ``i``'s far node, never one of them)."""
     joins = np.zeros((nl, nl), dtype=np.int8)
     for i in range(nl):
         for j in range(nl):
             if link_unit[i] == link_unit[j]:
                 continue
-            joins[i, j] = 1
-            for s in range(ends[i, 1]):
-                for t in range(ends[j, 0]):
-                    x = far[i, s]
-                    y = near[j, t]
-                    if x == y or not see[x, y]:
-                        joins[i, j] = 0
-                        break
-                if joins[i, j] == 0:
-                    break
+            ok = True
+            for t in range(ends[j, 0]):
+                y = near[j, t]
+                ok = ok and (far_seen[i, y >> 6] >> (y & 63)) & 1 == 1
+            if ok:
+                joins[i, j] = 1
     return joins
 
 
 @njit(cache=True, inline="always")
-def _use_link(used, near, far, ends, j, delta):  # type: ignore[no-untyped-def]
-    """Add ``delta`` to the use count of link ``j``'s cells."""
-    for s in range(ends[j, 0]):
-        used[near[j, s]] += delta
-    for s in range(ends[j, 1]):
-        used[far[j, s]] += delta
-
-
-@njit(cache=True, inline="always")
-def _link_free(used, near, far, ends, j):  # type: ignore[no-untyped-def]
-    """True when no cell of link ``j`` is on the chain yet."""
+def _disjoint(a, b):  # type: ignore[no-untyped-def]
+    """True when bitsets ``a`` and ``b`` share no cell."""
     free = True
-    for s in range(ends[j, 0]):
-        free = free and used[near[j, s]] == 0
-    for s in range(ends[j, 1]):
-        free = free and used[far[j, s]] == 0
+    for w in range(a.shape[0]):
+        free = free and (a[w] & b[w]) == 0
     return free
 
 
@@ -185,79 +198,101 @@ def _kinds_bonus(path, n, ends, link_unit, ukind):  # type: ignore[no-untyped-de
 
 
 @njit(cache=True)
-def strong_links(alive, size, n, units, ukind, cell_line, see, out_cells):  # type: ignore[no-untyped-def]
-    """The best strong-linked fish of exactly ``n`` links (see the module doc).
+def strong_links(alive, size, nmin, nmax, units, ukind, cell_line, see_bits, out_cells, out_best):  # type: ignore[no-untyped-def]
+    """The best strong-linked fish of each number of links ``n`` from ``nmin`` to
+    ``nmax`` (see the module doc), all from one search: the links and their
+    weak joins are found once, and a chain of n links is the head of the longer
+    ones, so each length's chains are met in the order a search of that length
+    alone meets them.
 
-    Returns ``(tenths, eliminations, digit)``, the removals' cells in
-    ``out_cells[:eliminations]``; ``(0, 0, -1)`` when there is none. Best:
-    the lowest value, then the most eliminations, the first met among equals
-    (digits in order, chains depth first in link order).
+    ``see_bits[a]`` is the bitset of the cells that share a unit with cell ``a``
+    (bit ``b`` of word ``b >> 6``; seeing is mutual).
+    ``out_best[n] = (tenths, eliminations, digit)`` with the removals' cells
+    in ``out_cells[n, :eliminations]``; ``(0, 0, -1)`` where there is none.
+    Best: the lowest value, then the most eliminations, the first met among
+    equals (digits in order, chains depth first in link order).
     """
-    ncells = see.shape[0]
+    ncells = see_bits.shape[0]
+    nwords = see_bits.shape[1]
     near = np.empty((_MAX_LINKS, _W), dtype=np.int32)
     far = np.empty((_MAX_LINKS, _W), dtype=np.int32)
     ends = np.empty((_MAX_LINKS, 2), dtype=np.int32)
     link_unit = np.empty(_MAX_LINKS, dtype=np.int32)
-    used = np.zeros(ncells, dtype=np.int32)
-    path = np.empty(n, dtype=np.int32)
-    nxt = np.empty(n, dtype=np.int32)
-    elim = np.empty(ncells, dtype=np.int32)
-    best_t = 1 << 30
-    best_e = 0
-    best_d = -1
+    cells_of = np.empty((_MAX_LINKS, nwords), dtype=np.int64)
+    near_seen = np.empty((_MAX_LINKS, nwords), dtype=np.int64)
+    far_seen = np.empty((_MAX_LINKS, nwords), dtype=np.int64)
+    digit_cells = np.empty(nwords, dtype=np.int64)
+    used = np.zeros(nwords, dtype=np.int64)
+    path = np.empty(nmax, dtype=np.int32)
+    nxt = np.empty(nmax, dtype=np.int32)
+    elim = np.empty(nwords, dtype=np.int64)
+    for n in range(out_best.shape[0]):
+        out_best[n, 0] = 1 << 30
+        out_best[n, 1] = 0
+        out_best[n, 2] = -1
     for d in range(size):
         nl = _digit_links(alive, size, d, units, cell_line, near, far, ends, link_unit)
         if nl == 0:
             continue
-        joins = _weak_joins(near, far, ends, link_unit, nl, see)
-        # depth first over chains of n links with pairwise distinct cells
+        _link_sets(near, far, ends, nl, see_bits, cells_of, near_seen, far_seen)
+        joins = _weak_joins(near, ends, link_unit, nl, far_seen)
+        for w in range(nwords):
+            digit_cells[w] = 0
+        for c in range(ncells):
+            if alive[c * size + d]:
+                digit_cells[c >> 6] |= np.int64(1) << (c & 63)
+        # depth first over chains of up to nmax links with pairwise distinct cells
         depth = 0
         nxt[0] = 0
         while depth >= 0:
             if nxt[depth] >= nl:
                 depth -= 1
                 if depth >= 0:
-                    _use_link(used, near, far, ends, path[depth], -1)
+                    for w in range(nwords):
+                        used[w] ^= cells_of[path[depth], w]
                     nxt[depth] += 1
                 continue
             j = nxt[depth]
             joined = depth == 0 or joins[path[depth - 1], j] == 1
-            if not (joined and _link_free(used, near, far, ends, j)):
+            if not (joined and _disjoint(used, cells_of[j])):
                 nxt[depth] += 1
                 continue
             path[depth] = j
-            _use_link(used, near, far, ends, j, 1)
-            if depth + 1 < n:
+            n = depth + 1
+            if n >= nmin:
+                # a whole chain of n links: what sees both free ends loses the digit
+                first = path[0]
+                any_elim = False
+                for w in range(nwords):
+                    elim[w] = digit_cells[w] & near_seen[first, w] & far_seen[j, w]
+                    elim[w] &= ~(used[w] | cells_of[j, w])
+                    any_elim = any_elim or elim[w] != 0
+                if any_elim:
+                    ne = 0
+                    for w in range(nwords):
+                        ne += popcount(elim[w])
+                    tenths = SL_BASE[n] + _kinds_bonus(path, n, ends, link_unit, ukind)
+                    if tenths < out_best[n, 0] or (
+                        tenths == out_best[n, 0] and ne > out_best[n, 1]
+                    ):
+                        out_best[n, 0] = tenths
+                        out_best[n, 1] = ne
+                        out_best[n, 2] = d
+                        k = 0
+                        for c in range(ncells):
+                            if (elim[c >> 6] >> (c & 63)) & 1:
+                                out_cells[n, k] = c
+                                k += 1
+            if n < nmax:
+                for w in range(nwords):
+                    used[w] ^= cells_of[j, w]
                 depth += 1
                 nxt[depth] = 0
                 continue
-            # a whole chain: what sees both free ends loses the digit
-            first = path[0]
-            last = path[n - 1]
-            ne = 0
-            for c in range(ncells):
-                if used[c] or not alive[c * size + d]:
-                    continue
-                sees = True
-                for s in range(ends[first, 0]):
-                    sees = sees and see[c, near[first, s]] == 1
-                for s in range(ends[last, 1]):
-                    sees = sees and see[c, far[last, s]] == 1
-                if sees:
-                    elim[ne] = c
-                    ne += 1
-            if ne > 0:
-                tenths = SL_BASE[n] + _kinds_bonus(path, n, ends, link_unit, ukind)
-                if tenths < best_t or (tenths == best_t and ne > best_e):
-                    best_t = tenths
-                    best_e = ne
-                    best_d = d
-                    copy_head(out_cells, elim, ne)
-            _use_link(used, near, far, ends, j, -1)
             nxt[depth] += 1
-    if best_d < 0:
-        return 0, 0, -1
-    return best_t, best_e, best_d
+    for n in range(out_best.shape[0]):
+        if out_best[n, 2] < 0:
+            out_best[n, 0] = 0
 
 
 # --------------------------------------------------------------------------- wings

@@ -163,6 +163,7 @@ class _Layout:
     ukind: NDArray[np.int32]  # 0 box, 1 row, 2 column, 3 other
     cell_line: NDArray[np.int32]  # (row, column, box) unit of each cell, -1 where none
     see: NDArray[np.int8]  # 1 where two cells share a unit
+    see_bits: NDArray[np.int64]  # row a: the cells sharing a unit with a, bit b of word b >> 6
 
 
 @lru_cache(maxsize=16)
@@ -199,7 +200,12 @@ def _layout(geometry: Geometry) -> _Layout:
     for c, row in enumerate(t.peers.tolist()):
         for p in row[: int(t.npeers[c])]:
             see[c, p] = 1
-    return _Layout(np.ascontiguousarray(corder), ncell, t.units, ukind, cell_line, see)
+    see_bits = np.zeros((geometry.ncells, (geometry.ncells + 63) // 64), dtype=np.uint64)
+    rows, cols = np.nonzero(see)
+    np.bitwise_or.at(see_bits, (rows, cols >> 6), np.uint64(1) << (cols & 63).astype(np.uint64))
+    return _Layout(
+        np.ascontiguousarray(corder), ncell, t.units, ukind, cell_line, see, see_bits.view(np.int64)
+    )
 
 
 def column_order(geometry: Geometry) -> NDArray[np.int32]:
@@ -346,17 +352,42 @@ def _removals(cells: NDArray[np.int32], digit: int) -> tuple[Pair, ...]:
     return tuple((int(c), digit) for c in cells.tolist())
 
 
+#: The most links of a strong-linked fish that SE looks for.
+_SL_MOST = 6
+
+#: The last strong-link search: ``(geometry, pencil marks, first n, best per n, their cells)``.
+_sl_last: list[tuple[Geometry, bytes, int, NDArray[np.int32], NDArray[np.int32]]] = []
+
+
 def _strong_links(state: CandidateState, n: int) -> SeStep | None:
-    """SE's strong-linked fishes of ``n`` links (Skyscraper, 2-String Kite, Turbot Fish, ...)."""
+    """SE's strong-linked fishes of ``n`` links (Skyscraper, 2-String Kite, Turbot Fish, ...).
+
+    One compiled search finds the best fish of every length from ``n`` to
+    :data:`_SL_MOST` (its links and their joins are the same for all); SE asks
+    for the longer ones, at the same pencil marks, when the techniques between
+    them find nothing, so the search is kept for those until the marks change.
+    """
     from csp_sudoku._kernels.se_patterns import strong_links
 
-    lay = _layout(state.geometry)
-    out = np.empty(state.geometry.ncells, dtype=np.int32)
-    tenths, ne, d = strong_links(
-        _alive8(state), state.geometry.size, n, lay.units, lay.ukind, lay.cell_line, lay.see, out
-    )
+    g = state.geometry
+    alive = _alive8(state)
+    marks = alive.tobytes()
+    last = _sl_last[0] if _sl_last else None
+    if last is not None and last[0] == g and last[1] == marks and last[2] <= n <= _SL_MOST:
+        best, cells = last[3], last[4]
+    else:
+        lay = _layout(g)
+        top = max(n, _SL_MOST)
+        best = np.empty((top + 1, 3), dtype=np.int32)
+        cells = np.empty((top + 1, g.ncells), dtype=np.int32)
+        strong_links(
+            alive, g.size, n, top, lay.units, lay.ukind, lay.cell_line, lay.see_bits, cells, best
+        )
+        _sl_last[:] = [(g, marks, n, best, cells)]
+    tenths, ne, d = best[n].tolist()
     if ne == 0:
         return None
+    out = cells[n]
     name = "Turbot Fish" if n == 2 else f"{n} Strong Links"
     return _commit(state, SeStep(name, tenths / 10, (), _removals(out[:ne], int(d) + 1)))
 
