@@ -27,7 +27,9 @@ order and at its values (docs/techniques.md lists them;
 
 Cells are 0-based, digits 0-based inside the kernels; a candidate is
 ``cell * size + digit``; ``masks`` are the cells' candidate bitsets (bit ``d``
-for digit ``d``). ``see[a, b]`` is 1 when cells a and b share a unit.
+for digit ``d``). ``see[a, b]`` is 1 when cells a and b share a unit;
+``member[u, c]`` 1 when cell c lies in unit u, ``cross[u, v]`` when units u
+and v share a cell.
 ``cell_line[c] = (row unit, column unit, box unit)``; ``ukind`` gives each
 unit's kind (0 box, 1 row, 2 column, 3 other).
 
@@ -846,31 +848,13 @@ def _empty_count(values, units, u):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _crosses(units, u1, u2):  # type: ignore[no-untyped-def]
-    for s in range(units.shape[1]):
-        for t in range(units.shape[1]):
-            if units[u1, s] >= 0 and units[u1, s] == units[u2, t]:
-                return True
-    return False
-
-
-@njit(cache=True)
-def _in_unit(units, u, c):  # type: ignore[no-untyped-def]
-    """True when unit ``u`` holds cell ``c``."""
-    found = False
-    for s in range(units.shape[1]):
-        found = found or units[u, s] == c
-    return found
-
-
-@njit(cache=True)
-def _places_outside(units, u, places, other):  # type: ignore[no-untyped-def]
+def _places_outside(units, member, u, places, other):  # type: ignore[no-untyped-def]
     """How many of ``places`` (bits over unit ``u``) lie outside unit ``other``,
     and the cell of the last of them (-1 for none)."""
     n = 0
     cell = -1
     for s in range(units.shape[1]):
-        if (places >> s) & 1 and not _in_unit(units, other, units[u, s]):
+        if (places >> s) & 1 and not member[other, units[u, s]]:
             n += 1
             cell = units[u, s]
     return n, cell
@@ -890,7 +874,7 @@ def _scan_order(ukind, kinds):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _pointing_claiming(masks, values, units, ukind, direct, out):  # type: ignore[no-untyped-def]
+def _pointing_claiming(masks, values, units, ukind, member, cross, direct, out):  # type: ignore[no-untyped-def]
     """The rule with one base unit and one cover unit crossing it: a digit whose
     places in the base unit all lie in the cover unit goes from the cover
     unit's other cells. ``direct``: only a hint whose removals leave a hidden
@@ -906,9 +890,9 @@ def _pointing_claiming(masks, values, units, ukind, direct, out):  # type: ignor
                 if popcount(places) < 2:
                     continue
                 for cover in covers:
-                    if not _crosses(units, base, cover):
+                    if not cross[base, cover]:
                         continue
-                    if _places_outside(units, base, places, cover)[0] > 0:
+                    if _places_outside(units, member, base, places, cover)[0] > 0:
                         continue
                     ne = np.int64(0)
                     for t in range(width):
@@ -917,7 +901,7 @@ def _pointing_claiming(masks, values, units, ukind, direct, out):  # type: ignor
                             c >= 0
                             and values[c] == 0
                             and (masks[c] >> d) & 1
-                            and not _in_unit(units, base, c)
+                            and not member[base, c]
                         ):
                             out[ne, 0] = c
                             out[ne, 1] = d
@@ -927,12 +911,12 @@ def _pointing_claiming(masks, values, units, ukind, direct, out):  # type: ignor
                             return ne, -1, -1, base_kind
                         continue
                     for other in bases:
-                        if other == base or not _crosses(units, other, cover):
+                        if other == base or not cross[other, cover]:
                             continue
                         left = _places(masks, values, units, other, d)
                         if popcount(left) <= 1:
                             continue
-                        n_out, single = _places_outside(units, other, left, cover)
+                        n_out, single = _places_outside(units, member, other, left, cover)
                         if n_out == 1:
                             return ne, single, d, base_kind
     return -1, -1, -1, -1
@@ -1007,7 +991,7 @@ def _hidden_set(masks, values, units, ukind, n, direct, out):  # type: ignore[no
 
 
 @njit(cache=True, inline="always")
-def _fish(masks, values, units, ukind, n, out):  # type: ignore[no-untyped-def]
+def _fish(masks, values, units, ukind, member, n, out):  # type: ignore[no-untyped-def]
     """X-Wing, Swordfish, Jellyfish (n = 2, 3, 4): a digit whose places in n
     base lines (two or more in each) lie in n cover lines goes from the cover
     lines' other cells. Bases columns then rows; each combination of base
@@ -1044,9 +1028,7 @@ def _fish(masks, values, units, ukind, n, out):  # type: ignore[no-untyped-def]
                             continue
                         in_base = False
                         for i in range(nb):
-                            in_base = in_base or (
-                                (comb >> i) & 1 and _in_unit(units, base_lines[i], c)
-                            )
+                            in_base = in_base or ((comb >> i) & 1 and member[base_lines[i], c] == 1)
                         if not in_base:
                             ne = _emit(out, ne, c, np.int64(1) << d)
                 if ne > 0:
@@ -1056,7 +1038,7 @@ def _fish(masks, values, units, ukind, n, out):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def basic_hint(masks, values, units, ukind, technique, n, direct, out):  # type: ignore[no-untyped-def]
+def basic_hint(masks, values, units, ukind, member, cross, technique, n, direct, out):  # type: ignore[no-untyped-def]
     """The first hint of one form of the constraint subset rule, in Sudoku
     Explainer's scan order (see the section's note).
 
@@ -1070,9 +1052,9 @@ def basic_hint(masks, values, units, ukind, technique, n, direct, out):  # type:
     Digits are 0-based.
     """
     if technique == LOCKING:
-        return _pointing_claiming(masks, values, units, ukind, direct, out)
+        return _pointing_claiming(masks, values, units, ukind, member, cross, direct, out)
     if technique == NAKED:
         return _naked_set(masks, values, units, ukind, n, out)
     if technique == HIDDEN:
         return _hidden_set(masks, values, units, ukind, n, direct, out)
-    return _fish(masks, values, units, ukind, n, out)
+    return _fish(masks, values, units, ukind, member, n, out)

@@ -164,6 +164,8 @@ class _Layout:
     cell_line: NDArray[np.int32]  # (row, column, box) unit of each cell, -1 where none
     see: NDArray[np.int8]  # 1 where two cells share a unit
     see_bits: NDArray[np.int64]  # row a: the cells sharing a unit with a, bit b of word b >> 6
+    member: NDArray[np.int8]  # [u, c] 1 where cell c lies in unit u
+    cross: NDArray[np.int8]  # [u, v] 1 where units u and v share a cell
 
 
 @lru_cache(maxsize=16)
@@ -203,8 +205,20 @@ def _layout(geometry: Geometry) -> _Layout:
     see_bits = np.zeros((geometry.ncells, (geometry.ncells + 63) // 64), dtype=np.uint64)
     rows, cols = np.nonzero(see)
     np.bitwise_or.at(see_bits, (rows, cols >> 6), np.uint64(1) << (cols & 63).astype(np.uint64))
+    member = np.zeros((t.units.shape[0], geometry.ncells), dtype=np.int8)
+    for u, cells in enumerate(t.units.tolist()):
+        member[u, [c for c in cells if c >= 0]] = 1
+    cross = (member.astype(np.int32) @ member.T.astype(np.int32) > 0).astype(np.int8)
     return _Layout(
-        np.ascontiguousarray(corder), ncell, t.units, ukind, cell_line, see, see_bits.view(np.int64)
+        np.ascontiguousarray(corder),
+        ncell,
+        t.units,
+        ukind,
+        cell_line,
+        see,
+        see_bits.view(np.int64),
+        member,
+        cross,
     )
 
 
@@ -324,7 +338,16 @@ def _basic(
     code = {"locking": kp.LOCKING, "naked": kp.NAKED, "hidden": kp.HIDDEN, "fish": kp.FISH}
     out = np.empty((g.ncells * g.size, 2), dtype=np.int32)
     ne, cell, digit, kind = kp.basic_hint(
-        state.masks, state.values, lay.units, lay.ukind, code[technique], n, direct, out
+        state.masks,
+        state.values,
+        lay.units,
+        lay.ukind,
+        lay.member,
+        lay.cross,
+        code[technique],
+        n,
+        direct,
+        out,
     )
     if ne < 0:
         return None
