@@ -168,6 +168,53 @@ def strong_inferences(alive, cc, corder, ncellcols, sizes, x_links, y_links, k, 
     return n
 
 
+@njit(cache=True)
+def weak_table(alive, cc, corder, ncellcols, y_links):  # type: ignore[no-untyped-def]
+    """:func:`weak_inferences` of every live candidate at once, for the searches
+    that expand a candidate many times over the same marks: candidate ``k``'s
+    are ``targets[start[k]:start[k + 1]]``, in the same order."""
+    ncand = alive.shape[0]
+    width = cc.shape[1] * corder.shape[1]
+    start = np.empty(ncand + 1, dtype=np.int32)
+    targets = np.empty(ncand * width, dtype=np.int32)
+    n = 0
+    for k in range(ncand):
+        start[k] = n
+        if alive[k]:
+            n += weak_inferences(alive, cc, corder, ncellcols, y_links, k, targets[n : n + width])
+    start[ncand] = n
+    return start, targets
+
+
+@njit(cache=True)
+def strong_table(alive, cc, corder, ncellcols, sizes, x_links, y_links):  # type: ignore[no-untyped-def]
+    """:func:`strong_inferences` of every live candidate at once (see
+    :func:`weak_table`): candidate ``k``'s are ``targets[start[k]:start[k + 1]]``."""
+    ncand = alive.shape[0]
+    width = corder.shape[1]
+    start = np.empty(ncand + 1, dtype=np.int32)
+    targets = np.empty(ncand * width, dtype=np.int32)
+    cols = np.empty(width, dtype=np.int32)
+    n = 0
+    for k in range(ncand):
+        start[k] = n
+        if alive[k]:
+            n += strong_inferences(
+                alive,
+                cc,
+                corder,
+                ncellcols,
+                sizes,
+                x_links,
+                y_links,
+                k,
+                targets[n : n + width],
+                cols,
+            )
+    start[ncand] = n
+    return start, targets
+
+
 # --------------------------------------------------------------------------- forcing chains
 
 
@@ -176,11 +223,13 @@ _STAMP, _DEPTH, _PARENT = 0, 1, 2
 
 
 @njit(cache=True)
-def _shortest_chain(alive, cc, corder, ncellcols, y_links, sizes, k, negated, lits, layers, stamp):  # type: ignore[no-untyped-def]
+def _shortest_chain(weak, strong, k, negated, lits, layers, stamp):  # type: ignore[no-untyped-def]
     """The shortest static chain from "k true" to "k false" (``negated`` 0) or from
     "k false" to "k true" (``negated`` 1): breadth first, a layer of true
     literals (each weak inference) then a layer of false ones (each strong
     inference), every literal kept with the first parent that reached it.
+    ``weak`` and ``strong`` are the inference tables (:func:`weak_table`,
+    :func:`strong_table`) of the marks.
 
     ``lits`` holds per literal its stamp (``stamp`` for the literals reached by
     this search), depth and parent (rows :data:`_STAMP`, ...); ``layers`` the
@@ -193,7 +242,9 @@ def _shortest_chain(alive, cc, corder, ncellcols, y_links, sizes, k, negated, li
     parent = lits[_PARENT]
     layer_true = layers[0]
     layer_false = layers[1]
-    ncand = alive.shape[0]
+    ncand = layers.shape[1]
+    w_start, w_targets = weak
+    s_start, s_targets = strong
     n_true = 0
     n_false = 0
     if negated == 0:
@@ -206,13 +257,11 @@ def _shortest_chain(alive, cc, corder, ncellcols, y_links, sizes, k, negated, li
     seen[start] = stamp
     depth[start] = 0
     parent[start] = -1
-    found = np.empty(cc.shape[1] * corder.shape[1], dtype=np.int32)
-    cols = np.empty(corder.shape[1], dtype=np.int32)
     while n_true > 0 or n_false > 0:
         for a in range(n_true):
             p = layer_true[a]
-            for m in range(weak_inferences(alive, cc, corder, ncellcols, y_links, p, found)):
-                q = found[m]
+            for m in range(w_start[p], w_start[p + 1]):
+                q = w_targets[m]
                 if negated == 0 and q == k:
                     return depth[p] + 2, p
                 if seen[ncand + q] != stamp:
@@ -224,11 +273,8 @@ def _shortest_chain(alive, cc, corder, ncellcols, y_links, sizes, k, negated, li
         n_true = 0
         for a in range(n_false):
             p = layer_false[a]
-            nq = strong_inferences(
-                alive, cc, corder, ncellcols, sizes, True, y_links, p, found, cols
-            )
-            for m in range(nq):
-                q = found[m]
+            for m in range(s_start[p], s_start[p + 1]):
+                q = s_targets[m]
                 if negated == 1 and q == k:
                     return depth[ncand + p] + 2, ncand + p
                 if seen[q] != stamp:
@@ -250,7 +296,8 @@ def forcing_chains(alive, cc, corder, ncellcols, y_links, out_remove, out_place)
     "k true" (so k is placed); -1 where there is none.
     """
     ncand = alive.shape[0]
-    sizes = _column_sizes(alive, cc)
+    weak = weak_table(alive, cc, corder, ncellcols, y_links)
+    strong = strong_table(alive, cc, corder, ncellcols, _column_sizes(alive, cc), True, y_links)
     lits = np.zeros((3, 2 * ncand), dtype=np.int32)
     layers = np.empty((2, ncand), dtype=np.int32)
     stamp = 0
@@ -261,9 +308,7 @@ def forcing_chains(alive, cc, corder, ncellcols, y_links, out_remove, out_place)
             continue
         for negated in range(2):
             stamp += 1
-            comp, _last = _shortest_chain(
-                alive, cc, corder, ncellcols, y_links, sizes, k, negated, lits, layers, stamp
-            )
+            comp, _last = _shortest_chain(weak, strong, k, negated, lits, layers, stamp)
             if negated == 0:
                 out_remove[k] = comp
             else:
@@ -277,14 +322,13 @@ def forcing_chain(alive, cc, corder, ncellcols, y_links, k, negated, out):  # ty
     "k true" (``negated`` 0) or "k false" (1): premise first, conclusion last,
     in ``out``; returns how many (0 when there is no chain)."""
     ncand = alive.shape[0]
-    sizes = _column_sizes(alive, cc)
+    weak = weak_table(alive, cc, corder, ncellcols, y_links)
+    strong = strong_table(alive, cc, corder, ncellcols, _column_sizes(alive, cc), True, y_links)
     lits = np.zeros((3, 2 * ncand), dtype=np.int32)
     layers = np.empty((2, ncand), dtype=np.int32)
     parent = lits[_PARENT]
     # np.int64(1), not a literal: _shortest_chain compiles once
-    comp, last = _shortest_chain(
-        alive, cc, corder, ncellcols, y_links, sizes, k, negated, lits, layers, np.int64(1)
-    )
+    comp, last = _shortest_chain(weak, strong, k, negated, lits, layers, np.int64(1))
     if comp < 0:
         return 0
     out[comp - 1] = k + (1 - negated) * ncand
@@ -349,6 +393,8 @@ def implication_nets(alive, cc, corder, ncellcols, premises, dynamic, y_links, o
     nlit = 2 * ncand
     kk = corder.shape[1]
     sizes0 = _column_sizes(alive, cc)
+    # the weak inferences over ``grid`` are those over the marks that ``grid`` keeps, in order
+    w_start, w_targets = weak_table(alive, cc, corder, ncellcols, y_links)
     nrows = nlit + 2
     bits = np.zeros((nrows, (nlit + 63) // 64), dtype=np.int64)
     scratch = nrows - 1  # a row for a literal that is not recorded
@@ -358,7 +404,6 @@ def implication_nets(alive, cc, corder, ncellcols, premises, dynamic, y_links, o
     queue_false = np.empty(ncand + 1, dtype=np.int32)
     forced = np.empty(kk, dtype=np.int32)
     forced_col = np.empty(kk, dtype=np.int32)
-    found = np.empty(cc.shape[1] * kk, dtype=np.int32)
     for i in range(premises.shape[0]):
         grid = alive.copy()
         sizes = sizes0.copy()
@@ -382,8 +427,10 @@ def implication_nets(alive, cc, corder, ncellcols, premises, dynamic, y_links, o
                 r = queue_true[head_t]
                 head_t += 1
                 p = rec_lit[r]
-                for m in range(weak_inferences(grid, cc, corder, ncellcols, y_links, p, found)):
-                    q = found[m]
+                for m in range(w_start[p], w_start[p + 1]):
+                    q = w_targets[m]
+                    if not grid[q]:
+                        continue
                     if lit_rec[q] >= 0:  # q true, and now false
                         _row_copy(bits, scratch, r)
                         _row_add(bits, scratch, ncand + q)
@@ -616,8 +663,10 @@ def continuous_loops(  # type: ignore[no-untyped-def]
     """
     ncand = alive.shape[0]
     ncells = ncand // size
-    kk = corder.shape[1]
-    sizes = _column_sizes(alive, cc)
+    w_start, w_targets = weak_table(alive, cc, corder, ncellcols, y_links)
+    s_start, s_targets = strong_table(
+        alive, cc, corder, ncellcols, _column_sizes(alive, cc), x_links, y_links
+    )
     maxrec = 64 * ncand
     rec_lit = np.empty(maxrec, dtype=np.int32)
     rec_par = np.empty(maxrec, dtype=np.int32)
@@ -625,8 +674,6 @@ def continuous_loops(  # type: ignore[no-untyped-def]
     layer_false = np.empty(maxrec, dtype=np.int32)
     true_seen = np.zeros(ncand, dtype=np.int32)
     marks = (np.zeros(ncells, np.int32), np.zeros(ncand, np.int32), np.zeros(ncand, np.int32))
-    found = np.empty(cc.shape[1] * kk, dtype=np.int32)
-    found_col = np.empty(kk, dtype=np.int32)
     removals_c = np.empty(ncand, dtype=np.int32)
     removals_d = np.empty(ncand, dtype=np.int32)
     best[0] = -1
@@ -656,10 +703,9 @@ def continuous_loops(  # type: ignore[no-untyped-def]
             length += 1
             for a in range(n_true):
                 r = layer_true[a]
-                for m in range(
-                    weak_inferences(alive, cc, corder, ncellcols, y_links, rec_lit[r], found)
-                ):
-                    q = found[m]
+                p = rec_lit[r]
+                for m in range(w_start[p], w_start[p + 1]):
+                    q = w_targets[m]
                     if _first_parent_line(rec_lit, rec_par, r, ncand + q):
                         continue
                     if nrec >= maxrec:
@@ -675,11 +721,8 @@ def continuous_loops(  # type: ignore[no-untyped-def]
             for a in range(n_false):
                 r = layer_false[a]
                 p = rec_lit[r] - ncand
-                nq = strong_inferences(
-                    alive, cc, corder, ncellcols, sizes, x_links, y_links, p, found, found_col
-                )
-                for m in range(nq):
-                    q = found[m]
+                for m in range(s_start[p], s_start[p + 1]):
+                    q = s_targets[m]
                     if length >= 4 and q == k:
                         comp = 1
                         x = r
