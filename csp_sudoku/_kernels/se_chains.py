@@ -48,7 +48,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from csp_sudoku._kernels.strategies import popcount
+from csp_sudoku._kernels.bitset import _ctpop
+
+
+@njit(cache=True, inline="always")
+def popcount(x):  # type: ignore[no-untyped-def]
+    """How many bits of ``x`` are set (one instruction, LLVM ``ctpop``)."""
+    return _ctpop(np.int64(x))
 
 
 def _length_ceilings(top: int = 1 << 40) -> np.ndarray:
@@ -404,9 +410,12 @@ def implication_nets(alive, cc, corder, ncellcols, premises, dynamic, y_links, o
     queue_false = np.empty(ncand + 1, dtype=np.int32)
     forced = np.empty(kk, dtype=np.int32)
     forced_col = np.empty(kk, dtype=np.int32)
+    grid = alive.copy()
+    sizes = sizes0.copy()
     for i in range(premises.shape[0]):
-        grid = alive.copy()
-        sizes = sizes0.copy()
+        if dynamic and i > 0:  # the previous net removed candidates: start again from the marks
+            copy_head(grid, alive, alive.shape[0])
+            copy_head(sizes, sizes0, sizes0.shape[0])
         head_t = tail_t = head_f = tail_f = 0
         absurd = -1
         lit0 = premises[i]

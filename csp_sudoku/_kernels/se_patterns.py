@@ -41,8 +41,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from csp_sudoku._kernels.se_chains import contains, copy_head
-from csp_sudoku._kernels.strategies import popcount
+from csp_sudoku._kernels.bitset import _cttz
+from csp_sudoku._kernels.se_chains import contains, copy_head, popcount
 
 #: Base value (tenths) of a strong-linked fish of n links, index n.
 SL_BASE = np.array([0, 0, 40, 54, 58, 62, 66, 70, 74], dtype=np.int32)
@@ -343,14 +343,39 @@ def _sees_all(masks, als, k, see, e, bit):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _wing_removals(masks, values, als, k, digits, see, pincer, out_cells, out_masks):  # type: ignore[no-untyped-def]
+def _wing_cell(masks, als, k, digits, see, pincer, e, lo, hi, lo_restricted, hi_restricted):  # type: ignore[no-untyped-def]
+    """The digits (bits) that the wing of :func:`_wing_removals` removes from cell ``e``."""
+    removed = np.int64(0)
+    for z in (lo, hi):
+        x_restricted = lo_restricted if z == hi else hi_restricted
+        if (
+            x_restricted
+            and (masks[e] & z)
+            and see[e, pincer]
+            and _sees_all(masks, als, k, see, e, z)
+        ):
+            removed |= z
+    if lo_restricted and hi_restricted:
+        locked = digits & ~(lo | hi)
+        while locked:
+            bit = locked & -locked
+            locked ^= bit
+            if (masks[e] & bit) and _sees_all(masks, als, k, see, e, bit):
+                removed |= bit
+    return removed
+
+
+@njit(cache=True, inline="always")
+def _wing_removals(masks, values, als, k, digits, see, see_bits, pincer, out_cells, out_masks):  # type: ignore[no-untyped-def]
     """What the wing of the set ``als[:k]`` (holding ``digits``) and the bivalue
     ``pincer`` removes: ``z`` (either digit of the pincer whose other digit
     ``x`` is restricted, :func:`_restricted`) from the cells seeing the pincer
     and every set cell holding ``z``; when both digits are restricted (a
     doubly linked wing) the set's other digits are locked in it too and go
     from every cell seeing all their places in the set. Returns how many
-    cells lose something, in ``out_cells``, the digits as bits in ``out_masks``."""
+    cells lose something, in ``out_cells``, the digits as bits in ``out_masks``
+    (cells in order; only the pincer's peers, ``see_bits[pincer]``, are looked
+    at unless the wing is doubly linked)."""
     pair = masks[pincer]
     lo = pair & -pair
     hi = pair ^ lo
@@ -358,36 +383,30 @@ def _wing_removals(masks, values, als, k, digits, see, pincer, out_cells, out_ma
     hi_restricted = _restricted(masks, als, k, see, pincer, hi)
     if not (lo_restricted or hi_restricted):
         return 0
+    doubly = lo_restricted and hi_restricted
     ne = 0
-    for e in range(masks.shape[0]):
-        if values[e] != 0 or e == pincer or contains(als, k, e):
-            continue
-        removed = np.int64(0)
-        for z in (lo, hi):
-            x_restricted = lo_restricted if z == hi else hi_restricted
-            if (
-                x_restricted
-                and (masks[e] & z)
-                and see[e, pincer]
-                and _sees_all(masks, als, k, see, e, z)
-            ):
-                removed |= z
-        if lo_restricted and hi_restricted:
-            locked = digits & ~pair
-            while locked:
-                bit = locked & -locked
-                locked ^= bit
-                if (masks[e] & bit) and _sees_all(masks, als, k, see, e, bit):
-                    removed |= bit
-        if removed:
-            out_cells[ne] = e
-            out_masks[ne] = removed
-            ne += 1
+    for w in range(see_bits.shape[1]):
+        left = np.int64(-1) if doubly else see_bits[pincer, w]
+        while left != 0:
+            low = left & -left
+            left ^= low
+            e = (w << 6) + _cttz(low)
+            if e >= masks.shape[0]:
+                break
+            if values[e] != 0 or e == pincer or contains(als, k, e):
+                continue
+            removed = _wing_cell(
+                masks, als, k, digits, see, pincer, e, lo, hi, lo_restricted, hi_restricted
+            )
+            if removed:
+                out_cells[ne] = e
+                out_masks[ne] = removed
+                ne += 1
     return ne
 
 
 @njit(cache=True)
-def als_wings(masks, values, k, see, out_cells, out_masks):  # type: ignore[no-untyped-def]
+def als_wings(masks, values, k, see, see_bits, out_cells, out_masks):  # type: ignore[no-untyped-def]
     """The best wing whose almost locked set has ``k`` cells (see the module doc).
 
     ``values`` are 0 for empty cells. The sets are the combinations of empty
@@ -396,15 +415,20 @@ def als_wings(masks, values, k, see, out_cells, out_masks):  # type: ignore[no-u
     (:func:`_wing_removals`). Returns ``(tenths, candidates removed, cells)``
     with the cells in ``out_cells[:cells]`` and the digits removed from each
     as bits in ``out_masks``; ``(0, 0, 0)`` when there is none. Best: the
-    lowest value, then the most removals.
+    lowest value, then the most removals. ``see_bits[a]``: the cells sharing
+    a unit with ``a`` as a bitset (bit ``b`` of word ``b >> 6``), so that each
+    set grows only by the later cells that see all of it.
     """
     ncells = masks.shape[0]
+    nwords = see_bits.shape[1]
     cells = np.empty(ncells, dtype=np.int32)
     ncell = 0
+    eligible = np.zeros(nwords, dtype=np.int64)
     for c in range(ncells):
         if values[c] == 0 and popcount(masks[c]) >= 2:
             cells[ncell] = c
             ncell += 1
+            eligible[c >> 6] |= np.int64(1) << (c & 63)
     bivalue = np.empty(ncells, dtype=np.int32)
     nbiv = 0
     for i in range(ncell):
@@ -412,7 +436,7 @@ def als_wings(masks, values, k, see, out_cells, out_masks):  # type: ignore[no-u
             bivalue[nbiv] = cells[i]
             nbiv += 1
     als = np.empty(k, dtype=np.int32)
-    nxt = np.empty(k, dtype=np.int32)
+    left = np.empty((k, nwords), dtype=np.int64)  # the cells still to try at each depth
     union = np.zeros(k + 1, dtype=np.int64)
     elim_c = np.empty(ncells, dtype=np.int32)
     elim_m = np.empty(ncells, dtype=np.int64)
@@ -420,31 +444,31 @@ def als_wings(masks, values, k, see, out_cells, out_masks):  # type: ignore[no-u
     best_e = 0
     best_d = 0
     depth = 0
-    nxt[0] = 0
+    copy_head(left[0], eligible, nwords)
     while depth >= 0:
-        if nxt[depth] >= ncell:
+        # the next cell at this depth: the lowest left, which sees every cell of the set
+        c = -1
+        for w in range(nwords):
+            x = left[depth, w]
+            if x != 0:
+                low = x & -x
+                left[depth, w] = x ^ low
+                c = (w << 6) + _cttz(low)
+                break
+        if c < 0:
             depth -= 1
-            if depth >= 0:
-                nxt[depth] += 1
             continue
-        c = cells[nxt[depth]]
         u = union[depth] | masks[c]
-        ok = popcount(u) <= k + 1
-        if ok:
-            for q in range(depth):
-                if not see[c, als[q]]:
-                    ok = False
-                    break
-        if not ok:
-            nxt[depth] += 1
+        if popcount(u) > k + 1:
             continue
         als[depth] = c
         union[depth + 1] = u
         if depth + 1 < k:
             depth += 1
-            nxt[depth] = nxt[depth - 1] + 1
+            # what the depth above has left (the cells after c, which see the set) that sees c
+            for w in range(nwords):
+                left[depth, w] = left[depth - 1, w] & see_bits[c, w]
             continue
-        nxt[depth] += 1
         if popcount(u) != k + 1:
             continue
         bigcard = 0
@@ -461,7 +485,7 @@ def als_wings(masks, values, k, see, out_cells, out_masks):  # type: ignore[no-u
             pincer = bivalue[b]
             if (masks[pincer] & u) != masks[pincer] or contains(als, k, pincer):
                 continue
-            ne = _wing_removals(masks, values, als, k, u, see, pincer, elim_c, elim_m)
+            ne = _wing_removals(masks, values, als, k, u, see, see_bits, pincer, elim_c, elim_m)
             total = 0
             for s in range(ne):
                 total += popcount(elim_m[s])

@@ -425,7 +425,9 @@ def _wing(state: CandidateState, k: int) -> SeStep | None:
     lay = _layout(state.geometry)
     cells = np.empty(state.geometry.ncells, dtype=np.int32)
     bits = np.empty(state.geometry.ncells, dtype=np.int64)
-    tenths, _total, ncell = als_wings(state.masks, state.values, k, lay.see, cells, bits)
+    tenths, _total, ncell = als_wings(
+        state.masks, state.values, k, lay.see, lay.see_bits, cells, bits
+    )
     if ncell == 0:
         return None
     removed = tuple(
