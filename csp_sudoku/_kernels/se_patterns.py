@@ -153,11 +153,16 @@ def _link_sets(near, far, ends, nl, see_bits, cells_of, near_seen, far_seen):  #
 
 @njit(cache=True, inline="always")
 def _weak_joins(near, ends, link_unit, nl, far_seen):  # type: ignore[no-untyped-def]
-    """``joins[i, j]`` 1 when link ``i``'s far node sees all of link ``j``'s near
-    node, without a shared cell, in another unit: the weak link from ``i`` to ``j``
-    (``far_seen[i]``: the cells seeing every cell of ``i``'s far node, never one of them)."""
-    joins = np.zeros((nl, nl), dtype=np.int8)
+    """The weak links between strong links: link ``i``'s far node sees all of link
+    ``j``'s near node, without a shared cell, in another unit. Returns
+    ``(start, to)``: the links ``j`` joined from ``i`` are ``to[start[i]:start[i + 1]]``,
+    in increasing order (``far_seen[i]``: the cells seeing every cell of ``i``'s
+    far node, never one of them)."""
+    start = np.empty(nl + 1, dtype=np.int32)
+    to = np.empty(nl * nl, dtype=np.int32)
+    n = 0
     for i in range(nl):
+        start[i] = n
         for j in range(nl):
             if link_unit[i] == link_unit[j]:
                 continue
@@ -166,8 +171,10 @@ def _weak_joins(near, ends, link_unit, nl, far_seen):  # type: ignore[no-untyped
                 y = near[j, t]
                 ok = ok and (far_seen[i, y >> 6] >> (y & 63)) & 1 == 1
             if ok:
-                joins[i, j] = 1
-    return joins
+                to[n] = j
+                n += 1
+    start[nl] = n
+    return start, to
 
 
 @njit(cache=True, inline="always")
@@ -237,26 +244,27 @@ def strong_links(alive, size, nmin, nmax, units, ukind, cell_line, see_bits, out
         if nl == 0:
             continue
         _link_sets(near, far, ends, nl, see_bits, cells_of, near_seen, far_seen)
-        joins = _weak_joins(near, ends, link_unit, nl, far_seen)
+        join_start, join_to = _weak_joins(near, ends, link_unit, nl, far_seen)
         for w in range(nwords):
             digit_cells[w] = 0
         for c in range(ncells):
             if alive[c * size + d]:
                 digit_cells[c >> 6] |= np.int64(1) << (c & 63)
-        # depth first over chains of up to nmax links with pairwise distinct cells
+        # depth first over chains of up to nmax links with pairwise distinct cells: any
+        # link first, then those joined from the last (nxt: the place in their list)
         depth = 0
         nxt[0] = 0
         while depth >= 0:
-            if nxt[depth] >= nl:
+            end = nl if depth == 0 else join_start[path[depth - 1] + 1]
+            if nxt[depth] >= end:
                 depth -= 1
                 if depth >= 0:
                     for w in range(nwords):
                         used[w] ^= cells_of[path[depth], w]
                     nxt[depth] += 1
                 continue
-            j = nxt[depth]
-            joined = depth == 0 or joins[path[depth - 1], j] == 1
-            if not (joined and _disjoint(used, cells_of[j])):
+            j = nxt[depth] if depth == 0 else join_to[nxt[depth]]
+            if not _disjoint(used, cells_of[j]):
                 nxt[depth] += 1
                 continue
             path[depth] = j
@@ -289,7 +297,7 @@ def strong_links(alive, size, nmin, nmax, units, ukind, cell_line, see_bits, out
                 for w in range(nwords):
                     used[w] ^= cells_of[j, w]
                 depth += 1
-                nxt[depth] = 0
+                nxt[depth] = join_start[j]
                 continue
             nxt[depth] += 1
     for n in range(out_best.shape[0]):
