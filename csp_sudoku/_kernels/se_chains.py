@@ -546,6 +546,17 @@ def best_net_conclusion(  # type: ignore[no-untyped-def]
     width = cc.shape[1]
     best[0] = -1
     ks = np.empty(width, dtype=np.int32)
+    # the literals each net reaches, in order: a conclusion needs every branch to reach
+    # it, so the branch reaching the fewest lists the only literals to look at
+    reached = np.empty(anc.shape, dtype=np.int32)
+    nreached = np.zeros(anc.shape[0], dtype=np.int32)
+    for r in range(anc.shape[0]):
+        n = 0
+        for lit in range(nlit):
+            if anc[r, lit] != 0:
+                reached[r, n] = lit
+                n += 1
+        nreached[r] = n
     if dynamic:
         for i in range(prem.shape[0]):
             if absurd[i] < 0:
@@ -576,7 +587,12 @@ def best_net_conclusion(  # type: ignore[no-untyped-def]
                 if holds < 3:
                     continue
         kind = CELL if is_cell else REGION
-        for lit in range(nlit):
+        fewest = row_true[ks[0]]
+        for q in range(1, nk):
+            if nreached[row_true[ks[q]]] < nreached[fewest]:
+                fewest = row_true[ks[q]]
+        for i in range(nreached[fewest]):
+            lit = reached[fewest, i]
             # the ancestor counts of lit in the nets of every candidate of the column, added
             # (-1 when one does not reach it; a loop here, not an inlined helper with an
             # early return, which numba compiled seven times slower)
@@ -592,7 +608,11 @@ def best_net_conclusion(  # type: ignore[no-untyped-def]
         if dynamic and is_cell and nk >= 3:
             for q in range(nk):
                 k = ks[q]
-                for lit in range(nlit):
+                fewest = row_true[k]
+                if nreached[row_false[k]] < nreached[fewest]:
+                    fewest = row_false[k]
+                for i in range(nreached[fewest]):
+                    lit = reached[fewest, i]
                     a = anc[row_true[k], lit]
                     b = anc[row_false[k], lit]
                     if a > 0 and b > 0:

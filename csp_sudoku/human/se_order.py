@@ -230,8 +230,24 @@ def column_order(geometry: Geometry) -> NDArray[np.int32]:
     return _layout(geometry).corder
 
 
+#: The last pencil marks :func:`_alive8` read: ``(size, masks and values as bytes, alive)``.
+_alive_last: list[tuple[int, bytes, NDArray[np.int8]]] = []
+
+
 def _alive8(state: CandidateState) -> NDArray[np.int8]:
-    return state.alive().astype(np.int8)
+    """The live candidates (:meth:`CandidateState.alive`) as int8, the kernels' type.
+
+    The searches of one step all read the same marks, so the last answer is
+    kept and given again while the marks are the same; the kernels only read it.
+    """
+    key = state.masks.tobytes() + state.values.tobytes()
+    size = state.geometry.size
+    last = _alive_last[0] if _alive_last else None
+    if last is not None and last[0] == size and last[1] == key:
+        return last[2]
+    alive = state.alive().astype(np.int8)
+    _alive_last[:] = [(size, key, alive)]
+    return alive
 
 
 def _commit(state: CandidateState, step: SeStep) -> SeStep:
@@ -712,7 +728,9 @@ def _branch_premises(
         return [k0 + (ncand if pos % 2 else 0)]
     if key == 1:  # the ON and OFF premise of one candidate
         return [k0, k0 + ncand]
-    cols = range(ncellcols) if key == 5 else range(ncellcols, cc.shape[0])
+    # the columns holding k0 (the others cannot start with it), in order
+    holding = np.flatnonzero((cc == k0).any(axis=1)).tolist()
+    cols = [c for c in holding if (c < ncellcols) == (key == 5)]
     for col in cols:
         ks = [int(k) for k in cc[col].tolist() if k >= 0 and alive[k]]
         if len(ks) < 2 or ks[0] != k0:
