@@ -401,8 +401,17 @@ def implication_nets(alive, cc, corder, ncellcols, premises, dynamic, y_links, o
     sizes0 = _column_sizes(alive, cc)
     # the weak inferences over ``grid`` are those over the marks that ``grid`` keeps, in order
     w_start, w_targets = weak_table(alive, cc, corder, ncellcols, y_links)
+    # a record's ancestors are a bitset over the live literals only: bit slot[lit]
+    slot = np.empty(nlit, dtype=np.int32)
+    nlive = 0
+    for k in range(ncand):
+        if alive[k]:
+            slot[k] = nlive
+            nlive += 1
+    for k in range(ncand):
+        slot[ncand + k] = nlive + slot[k]
     nrows = nlit + 2
-    bits = np.zeros((nrows, (nlit + 63) // 64), dtype=np.int64)
+    bits = np.zeros((nrows, (2 * nlive + 63) // 64 + 1), dtype=np.int64)
     scratch = nrows - 1  # a row for a literal that is not recorded
     rec_lit = np.empty(nrows, dtype=np.int32)
     lit_rec = np.full(nlit, -1, dtype=np.int32)
@@ -421,7 +430,7 @@ def implication_nets(alive, cc, corder, ncellcols, premises, dynamic, y_links, o
         lit0 = premises[i]
         for w in range(bits.shape[1]):
             bits[0, w] = 0
-        _row_add(bits, 0, lit0)
+        _row_add(bits, 0, slot[lit0])
         rec_lit[0] = lit0
         lit_rec[lit0] = 0
         nrec = 1
@@ -442,12 +451,12 @@ def implication_nets(alive, cc, corder, ncellcols, premises, dynamic, y_links, o
                         continue
                     if lit_rec[q] >= 0:  # q true, and now false
                         _row_copy(bits, scratch, r)
-                        _row_add(bits, scratch, ncand + q)
+                        _row_add(bits, scratch, slot[ncand + q])
                         absurd = _row_count(bits, lit_rec[q]) + _row_count(bits, scratch)
                         break
                     if lit_rec[ncand + q] < 0:
                         _row_copy(bits, nrec, r)
-                        _row_add(bits, nrec, ncand + q)
+                        _row_add(bits, nrec, slot[ncand + q])
                         rec_lit[nrec] = ncand + q
                         lit_rec[ncand + q] = nrec
                         queue_false[tail_f] = nrec
@@ -471,7 +480,7 @@ def implication_nets(alive, cc, corder, ncellcols, premises, dynamic, y_links, o
                     y = cc[c, s]
                     if y >= 0 and y != q and y != p and alive[y] and not grid[y]:
                         _row_merge(bits, row, lit_rec[ncand + y])
-                _row_add(bits, row, q)
+                _row_add(bits, row, slot[q])
                 if lit_rec[ncand + q] >= 0:  # q false, and now true
                     absurd = _row_count(bits, row) + _row_count(bits, lit_rec[ncand + q])
                     break
