@@ -838,6 +838,35 @@ def _covered(comb, base):  # type: ignore[no-untyped-def]
     return union
 
 
+@njit(cache=True, inline="always")
+def _base_indices(base, idx):  # type: ignore[no-untyped-def]
+    """The indices of the base sets (entries of ``base`` that are not -1), in
+    order, in ``idx``; returns how many."""
+    m = 0
+    for i in range(base.shape[0]):
+        if base[i] >= 0:
+            idx[m] = i
+            m += 1
+    return m
+
+
+@njit(cache=True, inline="always")
+def _spread(picked, idx):  # type: ignore[no-untyped-def]
+    """The combination ``picked`` of base sets (bits over ``idx``'s places) as
+    bits over the sets' own indices. Spreading keeps the order of combinations
+    (the highest set where two differ stays the highest), so going through
+    the combinations of base sets only is going through all in order and
+    skipping those with a set that is none."""
+    comb = np.int64(0)
+    i = 0
+    while picked:
+        if picked & 1:
+            comb |= np.int64(1) << idx[i]
+        picked >>= 1
+        i += 1
+    return comb
+
+
 @njit(cache=True)
 def _emit(out, ne, c, bits):  # type: ignore[no-untyped-def]
     """Append the removals ``(c, d)`` for every digit bit ``d`` of ``bits``."""
@@ -961,14 +990,18 @@ def _naked_set(masks, values, units, ukind, n, out):  # type: ignore[no-untyped-
     with fewer than 2n empty cells are skipped."""
     width = units.shape[1]
     base = np.empty(width, dtype=np.int64)
+    idx = np.empty(width, dtype=np.int64)
     for u in _scan_order(ukind, _SCAN_KINDS[0]):
         if _empty_count(values, units, u) < 2 * n:
             continue
         for s in range(width):
             c = units[u, s]
             base[s] = -1 if c < 0 or values[c] != 0 else _base_or_none(masks[c])
-        comb = (np.int64(1) << n) - 1
-        while comb < (np.int64(1) << width):
+        m = _base_indices(base, idx)
+        picked = (np.int64(1) << n) - 1
+        while picked < (np.int64(1) << m):
+            comb = _spread(picked, idx)
+            picked = _next_subset(picked)
             digits = _covered(comb, base)
             if digits >= 0 and popcount(digits) == n:
                 ne = np.int64(0)  # not a literal: _emit compiles once
@@ -978,7 +1011,6 @@ def _naked_set(masks, values, units, ukind, n, out):  # type: ignore[no-untyped-
                         ne = _emit(out, ne, c, masks[c] & digits)
                 if ne > 0:
                     return ne, -1, -1, 0
-            comb = _next_subset(comb)
     return -1, -1, -1, -1
 
 
@@ -992,6 +1024,7 @@ def _hidden_set(masks, values, units, ukind, n, direct, out):  # type: ignore[no
     width = units.shape[1]
     places = np.empty(width, dtype=np.int64)
     base = np.empty(width, dtype=np.int64)
+    idx = np.empty(width, dtype=np.int64)
     for u in _scan_order(ukind, _SCAN_KINDS[0]):
         empty = _empty_count(values, units, u)
         if not (empty > 2 * n or (direct and empty > n)):
@@ -999,8 +1032,11 @@ def _hidden_set(masks, values, units, ukind, n, direct, out):  # type: ignore[no
         for d in range(width):
             places[d] = _places(masks, values, units, u, d)
             base[d] = _base_or_none(places[d])
-        comb = (np.int64(1) << n) - 1
-        while comb < (np.int64(1) << width):
+        m = _base_indices(base, idx)
+        picked = (np.int64(1) << n) - 1
+        while picked < (np.int64(1) << m):
+            comb = _spread(picked, idx)
+            picked = _next_subset(picked)
             cells = _covered(comb, base)
             if cells >= 0 and popcount(cells) == n:
                 ne = np.int64(0)  # not a literal: _emit compiles once
@@ -1018,7 +1054,6 @@ def _hidden_set(masks, values, units, ukind, n, direct, out):  # type: ignore[no
                             return ne, units[u, s], d, 0
                 elif ne > 0:
                     return ne, -1, -1, 0
-            comb = _next_subset(comb)
     return -1, -1, -1, -1
 
 
