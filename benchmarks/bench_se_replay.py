@@ -2,12 +2,16 @@
 
 Usage::
 
-    .venv/bin/python benchmarks/bench_se_replay.py [--n 200] [--label NAME]
+    .venv/bin/python benchmarks/bench_se_replay.py [--n 200] [--label NAME] [--held-out]
 
 Times ``csp_sudoku.human.se_order.se_solve`` (rater ``sukaku``) on the first N
 rows of se_calibration_top1465.tsv rated below 9.0 (so the replay stays in SE's
 own techniques: subsets, fishes, wings, unique rectangles, the chain families),
-after one warm-up replay that loads or compiles the kernels. CPU is process
+or with ``--held-out`` on the first N held-out rows of every ER (the third that
+benchmarks/fit_se.py keeps away from the fit and bench_explain_se.py rates:
+they reach the chain families more often), after one warm-up replay that loads or
+compiles the kernels (with ``--held-out`` one of each puzzle: the hardest load
+kernels of their own, those of the nested chains). CPU is process
 time, the fair one-core figure on a shared machine. To compare with another
 version of the package, run the same command with ``PYTHONPATH`` pointing at
 an extracted copy of it (``git archive REV csp_sudoku | tar -x -C DIR``) and a
@@ -21,6 +25,7 @@ import csv
 import statistics
 import time
 
+from fit_se import held_out
 from metric_data import SHARED
 
 import csp_sudoku as cs
@@ -38,11 +43,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=200, help="puzzles (default 200)")
     ap.add_argument("--label", default="se replay", help="the name printed with the figures")
+    ap.add_argument("--held-out", action="store_true", help="the held-out rows of every ER instead")
     args = ap.parse_args()
     with (DATA / "se_calibration_top1465.tsv").open() as fh:
-        rows = [r for r in csv.DictReader(fh, delimiter="\t") if float(r["ER"]) < 9.0]
+        rows = [
+            r
+            for r in csv.DictReader(fh, delimiter="\t")
+            if (held_out(r["puzzle"]) if args.held_out else float(r["ER"]) < 9.0)
+        ]
     puzzles = [cs.parse(r["puzzle"]) for r in rows[: args.n]]
-    se_solve(puzzles[0], _fallback)
+    for p in puzzles if args.held_out else puzzles[:1]:
+        se_solve(p, _fallback)
     times = []
     for p in puzzles:
         start = time.process_time()

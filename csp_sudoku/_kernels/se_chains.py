@@ -48,7 +48,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from csp_sudoku._kernels.strategies import popcount
+from csp_sudoku._kernels.bitset import _ctpop
+
+
+@njit(cache=True, inline="always")
+def popcount(x):  # type: ignore[no-untyped-def]
+    """How many bits of ``x`` are set (one instruction, LLVM ``ctpop``)."""
+    return _ctpop(np.int64(x))
 
 
 def _length_ceilings(top: int = 1 << 40) -> np.ndarray:
@@ -168,6 +174,53 @@ def strong_inferences(alive, cc, corder, ncellcols, sizes, x_links, y_links, k, 
     return n
 
 
+@njit(cache=True)
+def weak_table(alive, cc, corder, ncellcols, y_links):  # type: ignore[no-untyped-def]
+    """:func:`weak_inferences` of every live candidate at once, for the searches
+    that expand a candidate many times over the same marks: candidate ``k``'s
+    are ``targets[start[k]:start[k + 1]]``, in the same order."""
+    ncand = alive.shape[0]
+    width = cc.shape[1] * corder.shape[1]
+    start = np.empty(ncand + 1, dtype=np.int32)
+    targets = np.empty(ncand * width, dtype=np.int32)
+    n = 0
+    for k in range(ncand):
+        start[k] = n
+        if alive[k]:
+            n += weak_inferences(alive, cc, corder, ncellcols, y_links, k, targets[n : n + width])
+    start[ncand] = n
+    return start, targets
+
+
+@njit(cache=True)
+def strong_table(alive, cc, corder, ncellcols, sizes, x_links, y_links):  # type: ignore[no-untyped-def]
+    """:func:`strong_inferences` of every live candidate at once (see
+    :func:`weak_table`): candidate ``k``'s are ``targets[start[k]:start[k + 1]]``."""
+    ncand = alive.shape[0]
+    width = corder.shape[1]
+    start = np.empty(ncand + 1, dtype=np.int32)
+    targets = np.empty(ncand * width, dtype=np.int32)
+    cols = np.empty(width, dtype=np.int32)
+    n = 0
+    for k in range(ncand):
+        start[k] = n
+        if alive[k]:
+            n += strong_inferences(
+                alive,
+                cc,
+                corder,
+                ncellcols,
+                sizes,
+                x_links,
+                y_links,
+                k,
+                targets[n : n + width],
+                cols,
+            )
+    start[ncand] = n
+    return start, targets
+
+
 # --------------------------------------------------------------------------- forcing chains
 
 
@@ -176,11 +229,13 @@ _STAMP, _DEPTH, _PARENT = 0, 1, 2
 
 
 @njit(cache=True)
-def _shortest_chain(alive, cc, corder, ncellcols, y_links, sizes, k, negated, lits, layers, stamp):  # type: ignore[no-untyped-def]
+def _shortest_chain(weak, strong, k, negated, lits, layers, stamp):  # type: ignore[no-untyped-def]
     """The shortest static chain from "k true" to "k false" (``negated`` 0) or from
     "k false" to "k true" (``negated`` 1): breadth first, a layer of true
     literals (each weak inference) then a layer of false ones (each strong
     inference), every literal kept with the first parent that reached it.
+    ``weak`` and ``strong`` are the inference tables (:func:`weak_table`,
+    :func:`strong_table`) of the marks.
 
     ``lits`` holds per literal its stamp (``stamp`` for the literals reached by
     this search), depth and parent (rows :data:`_STAMP`, ...); ``layers`` the
@@ -193,7 +248,9 @@ def _shortest_chain(alive, cc, corder, ncellcols, y_links, sizes, k, negated, li
     parent = lits[_PARENT]
     layer_true = layers[0]
     layer_false = layers[1]
-    ncand = alive.shape[0]
+    ncand = layers.shape[1]
+    w_start, w_targets = weak
+    s_start, s_targets = strong
     n_true = 0
     n_false = 0
     if negated == 0:
@@ -206,13 +263,11 @@ def _shortest_chain(alive, cc, corder, ncellcols, y_links, sizes, k, negated, li
     seen[start] = stamp
     depth[start] = 0
     parent[start] = -1
-    found = np.empty(cc.shape[1] * corder.shape[1], dtype=np.int32)
-    cols = np.empty(corder.shape[1], dtype=np.int32)
     while n_true > 0 or n_false > 0:
         for a in range(n_true):
             p = layer_true[a]
-            for m in range(weak_inferences(alive, cc, corder, ncellcols, y_links, p, found)):
-                q = found[m]
+            for m in range(w_start[p], w_start[p + 1]):
+                q = w_targets[m]
                 if negated == 0 and q == k:
                     return depth[p] + 2, p
                 if seen[ncand + q] != stamp:
@@ -224,11 +279,8 @@ def _shortest_chain(alive, cc, corder, ncellcols, y_links, sizes, k, negated, li
         n_true = 0
         for a in range(n_false):
             p = layer_false[a]
-            nq = strong_inferences(
-                alive, cc, corder, ncellcols, sizes, True, y_links, p, found, cols
-            )
-            for m in range(nq):
-                q = found[m]
+            for m in range(s_start[p], s_start[p + 1]):
+                q = s_targets[m]
                 if negated == 1 and q == k:
                     return depth[ncand + p] + 2, ncand + p
                 if seen[q] != stamp:
@@ -250,7 +302,8 @@ def forcing_chains(alive, cc, corder, ncellcols, y_links, out_remove, out_place)
     "k true" (so k is placed); -1 where there is none.
     """
     ncand = alive.shape[0]
-    sizes = _column_sizes(alive, cc)
+    weak = weak_table(alive, cc, corder, ncellcols, y_links)
+    strong = strong_table(alive, cc, corder, ncellcols, _column_sizes(alive, cc), True, y_links)
     lits = np.zeros((3, 2 * ncand), dtype=np.int32)
     layers = np.empty((2, ncand), dtype=np.int32)
     stamp = 0
@@ -261,9 +314,7 @@ def forcing_chains(alive, cc, corder, ncellcols, y_links, out_remove, out_place)
             continue
         for negated in range(2):
             stamp += 1
-            comp, _last = _shortest_chain(
-                alive, cc, corder, ncellcols, y_links, sizes, k, negated, lits, layers, stamp
-            )
+            comp, _last = _shortest_chain(weak, strong, k, negated, lits, layers, stamp)
             if negated == 0:
                 out_remove[k] = comp
             else:
@@ -277,14 +328,13 @@ def forcing_chain(alive, cc, corder, ncellcols, y_links, k, negated, out):  # ty
     "k true" (``negated`` 0) or "k false" (1): premise first, conclusion last,
     in ``out``; returns how many (0 when there is no chain)."""
     ncand = alive.shape[0]
-    sizes = _column_sizes(alive, cc)
+    weak = weak_table(alive, cc, corder, ncellcols, y_links)
+    strong = strong_table(alive, cc, corder, ncellcols, _column_sizes(alive, cc), True, y_links)
     lits = np.zeros((3, 2 * ncand), dtype=np.int32)
     layers = np.empty((2, ncand), dtype=np.int32)
     parent = lits[_PARENT]
     # np.int64(1), not a literal: _shortest_chain compiles once
-    comp, last = _shortest_chain(
-        alive, cc, corder, ncellcols, y_links, sizes, k, negated, lits, layers, np.int64(1)
-    )
+    comp, last = _shortest_chain(weak, strong, k, negated, lits, layers, np.int64(1))
     if comp < 0:
         return 0
     out[comp - 1] = k + (1 - negated) * ncand
@@ -349,8 +399,19 @@ def implication_nets(alive, cc, corder, ncellcols, premises, dynamic, y_links, o
     nlit = 2 * ncand
     kk = corder.shape[1]
     sizes0 = _column_sizes(alive, cc)
+    # the weak inferences over ``grid`` are those over the marks that ``grid`` keeps, in order
+    w_start, w_targets = weak_table(alive, cc, corder, ncellcols, y_links)
+    # a record's ancestors are a bitset over the live literals only: bit slot[lit]
+    slot = np.empty(nlit, dtype=np.int32)
+    nlive = 0
+    for k in range(ncand):
+        if alive[k]:
+            slot[k] = nlive
+            nlive += 1
+    for k in range(ncand):
+        slot[ncand + k] = nlive + slot[k]
     nrows = nlit + 2
-    bits = np.zeros((nrows, (nlit + 63) // 64), dtype=np.int64)
+    bits = np.zeros((nrows, (2 * nlive + 63) // 64 + 1), dtype=np.int64)
     scratch = nrows - 1  # a row for a literal that is not recorded
     rec_lit = np.empty(nrows, dtype=np.int32)
     lit_rec = np.full(nlit, -1, dtype=np.int32)
@@ -358,16 +419,18 @@ def implication_nets(alive, cc, corder, ncellcols, premises, dynamic, y_links, o
     queue_false = np.empty(ncand + 1, dtype=np.int32)
     forced = np.empty(kk, dtype=np.int32)
     forced_col = np.empty(kk, dtype=np.int32)
-    found = np.empty(cc.shape[1] * kk, dtype=np.int32)
+    grid = alive.copy()
+    sizes = sizes0.copy()
     for i in range(premises.shape[0]):
-        grid = alive.copy()
-        sizes = sizes0.copy()
+        if dynamic and i > 0:  # the previous net removed candidates: start again from the marks
+            copy_head(grid, alive, alive.shape[0])
+            copy_head(sizes, sizes0, sizes0.shape[0])
         head_t = tail_t = head_f = tail_f = 0
         absurd = -1
         lit0 = premises[i]
         for w in range(bits.shape[1]):
             bits[0, w] = 0
-        _row_add(bits, 0, lit0)
+        _row_add(bits, 0, slot[lit0])
         rec_lit[0] = lit0
         lit_rec[lit0] = 0
         nrec = 1
@@ -382,16 +445,18 @@ def implication_nets(alive, cc, corder, ncellcols, premises, dynamic, y_links, o
                 r = queue_true[head_t]
                 head_t += 1
                 p = rec_lit[r]
-                for m in range(weak_inferences(grid, cc, corder, ncellcols, y_links, p, found)):
-                    q = found[m]
+                for m in range(w_start[p], w_start[p + 1]):
+                    q = w_targets[m]
+                    if not grid[q]:
+                        continue
                     if lit_rec[q] >= 0:  # q true, and now false
                         _row_copy(bits, scratch, r)
-                        _row_add(bits, scratch, ncand + q)
+                        _row_add(bits, scratch, slot[ncand + q])
                         absurd = _row_count(bits, lit_rec[q]) + _row_count(bits, scratch)
                         break
                     if lit_rec[ncand + q] < 0:
                         _row_copy(bits, nrec, r)
-                        _row_add(bits, nrec, ncand + q)
+                        _row_add(bits, nrec, slot[ncand + q])
                         rec_lit[nrec] = ncand + q
                         lit_rec[ncand + q] = nrec
                         queue_false[tail_f] = nrec
@@ -415,7 +480,7 @@ def implication_nets(alive, cc, corder, ncellcols, premises, dynamic, y_links, o
                     y = cc[c, s]
                     if y >= 0 and y != q and y != p and alive[y] and not grid[y]:
                         _row_merge(bits, row, lit_rec[ncand + y])
-                _row_add(bits, row, q)
+                _row_add(bits, row, slot[q])
                 if lit_rec[ncand + q] >= 0:  # q false, and now true
                     absurd = _row_count(bits, row) + _row_count(bits, lit_rec[ncand + q])
                     break
@@ -490,6 +555,17 @@ def best_net_conclusion(  # type: ignore[no-untyped-def]
     width = cc.shape[1]
     best[0] = -1
     ks = np.empty(width, dtype=np.int32)
+    # the literals each net reaches, in order: a conclusion needs every branch to reach
+    # it, so the branch reaching the fewest lists the only literals to look at
+    reached = np.empty(anc.shape, dtype=np.int32)
+    nreached = np.zeros(anc.shape[0], dtype=np.int32)
+    for r in range(anc.shape[0]):
+        n = 0
+        for lit in range(nlit):
+            if anc[r, lit] != 0:
+                reached[r, n] = lit
+                n += 1
+        nreached[r] = n
     if dynamic:
         for i in range(prem.shape[0]):
             if absurd[i] < 0:
@@ -520,7 +596,12 @@ def best_net_conclusion(  # type: ignore[no-untyped-def]
                 if holds < 3:
                     continue
         kind = CELL if is_cell else REGION
-        for lit in range(nlit):
+        fewest = row_true[ks[0]]
+        for q in range(1, nk):
+            if nreached[row_true[ks[q]]] < nreached[fewest]:
+                fewest = row_true[ks[q]]
+        for i in range(nreached[fewest]):
+            lit = reached[fewest, i]
             # the ancestor counts of lit in the nets of every candidate of the column, added
             # (-1 when one does not reach it; a loop here, not an inlined helper with an
             # early return, which numba compiled seven times slower)
@@ -536,7 +617,11 @@ def best_net_conclusion(  # type: ignore[no-untyped-def]
         if dynamic and is_cell and nk >= 3:
             for q in range(nk):
                 k = ks[q]
-                for lit in range(nlit):
+                fewest = row_true[k]
+                if nreached[row_false[k]] < nreached[fewest]:
+                    fewest = row_false[k]
+                for i in range(nreached[fewest]):
+                    lit = reached[fewest, i]
                     a = anc[row_true[k], lit]
                     b = anc[row_false[k], lit]
                     if a > 0 and b > 0:
@@ -616,8 +701,10 @@ def continuous_loops(  # type: ignore[no-untyped-def]
     """
     ncand = alive.shape[0]
     ncells = ncand // size
-    kk = corder.shape[1]
-    sizes = _column_sizes(alive, cc)
+    w_start, w_targets = weak_table(alive, cc, corder, ncellcols, y_links)
+    s_start, s_targets = strong_table(
+        alive, cc, corder, ncellcols, _column_sizes(alive, cc), x_links, y_links
+    )
     maxrec = 64 * ncand
     rec_lit = np.empty(maxrec, dtype=np.int32)
     rec_par = np.empty(maxrec, dtype=np.int32)
@@ -625,8 +712,6 @@ def continuous_loops(  # type: ignore[no-untyped-def]
     layer_false = np.empty(maxrec, dtype=np.int32)
     true_seen = np.zeros(ncand, dtype=np.int32)
     marks = (np.zeros(ncells, np.int32), np.zeros(ncand, np.int32), np.zeros(ncand, np.int32))
-    found = np.empty(cc.shape[1] * kk, dtype=np.int32)
-    found_col = np.empty(kk, dtype=np.int32)
     removals_c = np.empty(ncand, dtype=np.int32)
     removals_d = np.empty(ncand, dtype=np.int32)
     best[0] = -1
@@ -656,10 +741,9 @@ def continuous_loops(  # type: ignore[no-untyped-def]
             length += 1
             for a in range(n_true):
                 r = layer_true[a]
-                for m in range(
-                    weak_inferences(alive, cc, corder, ncellcols, y_links, rec_lit[r], found)
-                ):
-                    q = found[m]
+                p = rec_lit[r]
+                for m in range(w_start[p], w_start[p + 1]):
+                    q = w_targets[m]
                     if _first_parent_line(rec_lit, rec_par, r, ncand + q):
                         continue
                     if nrec >= maxrec:
@@ -675,11 +759,8 @@ def continuous_loops(  # type: ignore[no-untyped-def]
             for a in range(n_false):
                 r = layer_false[a]
                 p = rec_lit[r] - ncand
-                nq = strong_inferences(
-                    alive, cc, corder, ncellcols, sizes, x_links, y_links, p, found, found_col
-                )
-                for m in range(nq):
-                    q = found[m]
+                for m in range(s_start[p], s_start[p + 1]):
+                    q = s_targets[m]
                     if length >= 4 and q == k:
                         comp = 1
                         x = r

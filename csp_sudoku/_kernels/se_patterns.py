@@ -27,7 +27,9 @@ order and at its values (docs/techniques.md lists them;
 
 Cells are 0-based, digits 0-based inside the kernels; a candidate is
 ``cell * size + digit``; ``masks`` are the cells' candidate bitsets (bit ``d``
-for digit ``d``). ``see[a, b]`` is 1 when cells a and b share a unit.
+for digit ``d``). ``see[a, b]`` is 1 when cells a and b share a unit;
+``member[u, c]`` 1 when cell c lies in unit u, ``cross[u, v]`` when units u
+and v share a cell.
 ``cell_line[c] = (row unit, column unit, box unit)``; ``ukind`` gives each
 unit's kind (0 box, 1 row, 2 column, 3 other).
 
@@ -39,8 +41,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from csp_sudoku._kernels.se_chains import contains, copy_head
-from csp_sudoku._kernels.strategies import popcount
+from csp_sudoku._kernels.bitset import _cttz
+from csp_sudoku._kernels.se_chains import contains, copy_head, popcount
 
 #: Base value (tenths) of a strong-linked fish of n links, index n.
 SL_BASE = np.array([0, 0, 40, 54, 58, 62, 66, 70, 74], dtype=np.int32)
@@ -123,44 +125,64 @@ def _digit_links(alive, size, d, units, cell_line, near, far, ends, link_unit): 
 
 
 @njit(cache=True, inline="always")
-def _weak_joins(near, far, ends, link_unit, nl, see):  # type: ignore[no-untyped-def]
-    """``joins[i, j]`` 1 when link ``i``'s far node sees all of link ``j``'s near
-    node, without a shared cell, in another unit: the weak link from ``i`` to ``j``."""
-    joins = np.zeros((nl, nl), dtype=np.int8)
+def _cell_sets(cells, m, see_bits, nwords, members, common):  # type: ignore[no-untyped-def]
+    """A node's cells as a bitset in ``members`` and, in ``common``, the cells
+    that see every one of them."""
+    for w in range(nwords):
+        members[w] = 0
+        common[w] = -1
+    for s in range(m):
+        x = cells[s]
+        members[x >> 6] |= np.int64(1) << (x & 63)
+        for w in range(nwords):
+            common[w] &= see_bits[x, w]
+
+
+@njit(cache=True, inline="always")
+def _link_sets(near, far, ends, nl, see_bits, cells_of, near_seen, far_seen):  # type: ignore[no-untyped-def]
+    """Bitsets of links ``0 .. nl - 1``: ``cells_of`` both nodes' cells,
+    ``near_seen`` and ``far_seen`` the cells seeing all of the near and of the far node."""
+    nwords = see_bits.shape[1]
+    scratch = np.empty(nwords, dtype=np.int64)
     for i in range(nl):
+        _cell_sets(near[i], ends[i, 0], see_bits, nwords, cells_of[i], near_seen[i])
+        _cell_sets(far[i], ends[i, 1], see_bits, nwords, scratch, far_seen[i])
+        for w in range(nwords):
+            cells_of[i, w] |= scratch[w]
+
+
+@njit(cache=True, inline="always")
+def _weak_joins(near, ends, link_unit, nl, far_seen):  # type: ignore[no-untyped-def]
+    """The weak links between strong links: link ``i``'s far node sees all of link
+    ``j``'s near node, without a shared cell, in another unit. Returns
+    ``(start, to)``: the links ``j`` joined from ``i`` are ``to[start[i]:start[i + 1]]``,
+    in increasing order (``far_seen[i]``: the cells seeing every cell of ``i``'s
+    far node, never one of them)."""
+    start = np.empty(nl + 1, dtype=np.int32)
+    to = np.empty(nl * nl, dtype=np.int32)
+    n = 0
+    for i in range(nl):
+        start[i] = n
         for j in range(nl):
             if link_unit[i] == link_unit[j]:
                 continue
-            joins[i, j] = 1
-            for s in range(ends[i, 1]):
-                for t in range(ends[j, 0]):
-                    x = far[i, s]
-                    y = near[j, t]
-                    if x == y or not see[x, y]:
-                        joins[i, j] = 0
-                        break
-                if joins[i, j] == 0:
-                    break
-    return joins
+            ok = True
+            for t in range(ends[j, 0]):
+                y = near[j, t]
+                ok = ok and (far_seen[i, y >> 6] >> (y & 63)) & 1 == 1
+            if ok:
+                to[n] = j
+                n += 1
+    start[nl] = n
+    return start, to
 
 
 @njit(cache=True, inline="always")
-def _use_link(used, near, far, ends, j, delta):  # type: ignore[no-untyped-def]
-    """Add ``delta`` to the use count of link ``j``'s cells."""
-    for s in range(ends[j, 0]):
-        used[near[j, s]] += delta
-    for s in range(ends[j, 1]):
-        used[far[j, s]] += delta
-
-
-@njit(cache=True, inline="always")
-def _link_free(used, near, far, ends, j):  # type: ignore[no-untyped-def]
-    """True when no cell of link ``j`` is on the chain yet."""
+def _disjoint(a, b):  # type: ignore[no-untyped-def]
+    """True when bitsets ``a`` and ``b`` share no cell."""
     free = True
-    for s in range(ends[j, 0]):
-        free = free and used[near[j, s]] == 0
-    for s in range(ends[j, 1]):
-        free = free and used[far[j, s]] == 0
+    for w in range(a.shape[0]):
+        free = free and (a[w] & b[w]) == 0
     return free
 
 
@@ -185,79 +207,102 @@ def _kinds_bonus(path, n, ends, link_unit, ukind):  # type: ignore[no-untyped-de
 
 
 @njit(cache=True)
-def strong_links(alive, size, n, units, ukind, cell_line, see, out_cells):  # type: ignore[no-untyped-def]
-    """The best strong-linked fish of exactly ``n`` links (see the module doc).
+def strong_links(alive, size, nmin, nmax, units, ukind, cell_line, see_bits, out_cells, out_best):  # type: ignore[no-untyped-def]
+    """The best strong-linked fish of each number of links ``n`` from ``nmin`` to
+    ``nmax`` (see the module doc), all from one search: the links and their
+    weak joins are found once, and a chain of n links is the head of the longer
+    ones, so each length's chains are met in the order a search of that length
+    alone meets them.
 
-    Returns ``(tenths, eliminations, digit)``, the removals' cells in
-    ``out_cells[:eliminations]``; ``(0, 0, -1)`` when there is none. Best:
-    the lowest value, then the most eliminations, the first met among equals
-    (digits in order, chains depth first in link order).
+    ``see_bits[a]`` is the bitset of the cells that share a unit with cell ``a``
+    (bit ``b`` of word ``b >> 6``; seeing is mutual).
+    ``out_best[n] = (tenths, eliminations, digit)`` with the removals' cells
+    in ``out_cells[n, :eliminations]``; ``(0, 0, -1)`` where there is none.
+    Best: the lowest value, then the most eliminations, the first met among
+    equals (digits in order, chains depth first in link order).
     """
-    ncells = see.shape[0]
+    ncells = see_bits.shape[0]
+    nwords = see_bits.shape[1]
     near = np.empty((_MAX_LINKS, _W), dtype=np.int32)
     far = np.empty((_MAX_LINKS, _W), dtype=np.int32)
     ends = np.empty((_MAX_LINKS, 2), dtype=np.int32)
     link_unit = np.empty(_MAX_LINKS, dtype=np.int32)
-    used = np.zeros(ncells, dtype=np.int32)
-    path = np.empty(n, dtype=np.int32)
-    nxt = np.empty(n, dtype=np.int32)
-    elim = np.empty(ncells, dtype=np.int32)
-    best_t = 1 << 30
-    best_e = 0
-    best_d = -1
+    cells_of = np.empty((_MAX_LINKS, nwords), dtype=np.int64)
+    near_seen = np.empty((_MAX_LINKS, nwords), dtype=np.int64)
+    far_seen = np.empty((_MAX_LINKS, nwords), dtype=np.int64)
+    digit_cells = np.empty(nwords, dtype=np.int64)
+    used = np.zeros(nwords, dtype=np.int64)
+    path = np.empty(nmax, dtype=np.int32)
+    nxt = np.empty(nmax, dtype=np.int32)
+    elim = np.empty(nwords, dtype=np.int64)
+    for n in range(out_best.shape[0]):
+        out_best[n, 0] = 1 << 30
+        out_best[n, 1] = 0
+        out_best[n, 2] = -1
     for d in range(size):
         nl = _digit_links(alive, size, d, units, cell_line, near, far, ends, link_unit)
         if nl == 0:
             continue
-        joins = _weak_joins(near, far, ends, link_unit, nl, see)
-        # depth first over chains of n links with pairwise distinct cells
+        _link_sets(near, far, ends, nl, see_bits, cells_of, near_seen, far_seen)
+        join_start, join_to = _weak_joins(near, ends, link_unit, nl, far_seen)
+        for w in range(nwords):
+            digit_cells[w] = 0
+        for c in range(ncells):
+            if alive[c * size + d]:
+                digit_cells[c >> 6] |= np.int64(1) << (c & 63)
+        # depth first over chains of up to nmax links with pairwise distinct cells: any
+        # link first, then those joined from the last (nxt: the place in their list)
         depth = 0
         nxt[0] = 0
         while depth >= 0:
-            if nxt[depth] >= nl:
+            end = nl if depth == 0 else join_start[path[depth - 1] + 1]
+            if nxt[depth] >= end:
                 depth -= 1
                 if depth >= 0:
-                    _use_link(used, near, far, ends, path[depth], -1)
+                    for w in range(nwords):
+                        used[w] ^= cells_of[path[depth], w]
                     nxt[depth] += 1
                 continue
-            j = nxt[depth]
-            joined = depth == 0 or joins[path[depth - 1], j] == 1
-            if not (joined and _link_free(used, near, far, ends, j)):
+            j = nxt[depth] if depth == 0 else join_to[nxt[depth]]
+            if not _disjoint(used, cells_of[j]):
                 nxt[depth] += 1
                 continue
             path[depth] = j
-            _use_link(used, near, far, ends, j, 1)
-            if depth + 1 < n:
+            n = depth + 1
+            if n >= nmin:
+                # a whole chain of n links: what sees both free ends loses the digit
+                first = path[0]
+                any_elim = False
+                for w in range(nwords):
+                    elim[w] = digit_cells[w] & near_seen[first, w] & far_seen[j, w]
+                    elim[w] &= ~(used[w] | cells_of[j, w])
+                    any_elim = any_elim or elim[w] != 0
+                if any_elim:
+                    ne = 0
+                    for w in range(nwords):
+                        ne += popcount(elim[w])
+                    tenths = SL_BASE[n] + _kinds_bonus(path, n, ends, link_unit, ukind)
+                    if tenths < out_best[n, 0] or (
+                        tenths == out_best[n, 0] and ne > out_best[n, 1]
+                    ):
+                        out_best[n, 0] = tenths
+                        out_best[n, 1] = ne
+                        out_best[n, 2] = d
+                        k = 0
+                        for c in range(ncells):
+                            if (elim[c >> 6] >> (c & 63)) & 1:
+                                out_cells[n, k] = c
+                                k += 1
+            if n < nmax:
+                for w in range(nwords):
+                    used[w] ^= cells_of[j, w]
                 depth += 1
-                nxt[depth] = 0
+                nxt[depth] = join_start[j]
                 continue
-            # a whole chain: what sees both free ends loses the digit
-            first = path[0]
-            last = path[n - 1]
-            ne = 0
-            for c in range(ncells):
-                if used[c] or not alive[c * size + d]:
-                    continue
-                sees = True
-                for s in range(ends[first, 0]):
-                    sees = sees and see[c, near[first, s]] == 1
-                for s in range(ends[last, 1]):
-                    sees = sees and see[c, far[last, s]] == 1
-                if sees:
-                    elim[ne] = c
-                    ne += 1
-            if ne > 0:
-                tenths = SL_BASE[n] + _kinds_bonus(path, n, ends, link_unit, ukind)
-                if tenths < best_t or (tenths == best_t and ne > best_e):
-                    best_t = tenths
-                    best_e = ne
-                    best_d = d
-                    copy_head(out_cells, elim, ne)
-            _use_link(used, near, far, ends, j, -1)
             nxt[depth] += 1
-    if best_d < 0:
-        return 0, 0, -1
-    return best_t, best_e, best_d
+    for n in range(out_best.shape[0]):
+        if out_best[n, 2] < 0:
+            out_best[n, 0] = 0
 
 
 # --------------------------------------------------------------------------- wings
@@ -306,14 +351,39 @@ def _sees_all(masks, als, k, see, e, bit):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _wing_removals(masks, values, als, k, digits, see, pincer, out_cells, out_masks):  # type: ignore[no-untyped-def]
+def _wing_cell(masks, als, k, digits, see, pincer, e, lo, hi, lo_restricted, hi_restricted):  # type: ignore[no-untyped-def]
+    """The digits (bits) that the wing of :func:`_wing_removals` removes from cell ``e``."""
+    removed = np.int64(0)
+    for z in (lo, hi):
+        x_restricted = lo_restricted if z == hi else hi_restricted
+        if (
+            x_restricted
+            and (masks[e] & z)
+            and see[e, pincer]
+            and _sees_all(masks, als, k, see, e, z)
+        ):
+            removed |= z
+    if lo_restricted and hi_restricted:
+        locked = digits & ~(lo | hi)
+        while locked:
+            bit = locked & -locked
+            locked ^= bit
+            if (masks[e] & bit) and _sees_all(masks, als, k, see, e, bit):
+                removed |= bit
+    return removed
+
+
+@njit(cache=True, inline="always")
+def _wing_removals(masks, values, als, k, digits, see, see_bits, pincer, out_cells, out_masks):  # type: ignore[no-untyped-def]
     """What the wing of the set ``als[:k]`` (holding ``digits``) and the bivalue
     ``pincer`` removes: ``z`` (either digit of the pincer whose other digit
     ``x`` is restricted, :func:`_restricted`) from the cells seeing the pincer
     and every set cell holding ``z``; when both digits are restricted (a
     doubly linked wing) the set's other digits are locked in it too and go
     from every cell seeing all their places in the set. Returns how many
-    cells lose something, in ``out_cells``, the digits as bits in ``out_masks``."""
+    cells lose something, in ``out_cells``, the digits as bits in ``out_masks``
+    (cells in order; only the pincer's peers, ``see_bits[pincer]``, are looked
+    at unless the wing is doubly linked)."""
     pair = masks[pincer]
     lo = pair & -pair
     hi = pair ^ lo
@@ -321,36 +391,30 @@ def _wing_removals(masks, values, als, k, digits, see, pincer, out_cells, out_ma
     hi_restricted = _restricted(masks, als, k, see, pincer, hi)
     if not (lo_restricted or hi_restricted):
         return 0
+    doubly = lo_restricted and hi_restricted
     ne = 0
-    for e in range(masks.shape[0]):
-        if values[e] != 0 or e == pincer or contains(als, k, e):
-            continue
-        removed = np.int64(0)
-        for z in (lo, hi):
-            x_restricted = lo_restricted if z == hi else hi_restricted
-            if (
-                x_restricted
-                and (masks[e] & z)
-                and see[e, pincer]
-                and _sees_all(masks, als, k, see, e, z)
-            ):
-                removed |= z
-        if lo_restricted and hi_restricted:
-            locked = digits & ~pair
-            while locked:
-                bit = locked & -locked
-                locked ^= bit
-                if (masks[e] & bit) and _sees_all(masks, als, k, see, e, bit):
-                    removed |= bit
-        if removed:
-            out_cells[ne] = e
-            out_masks[ne] = removed
-            ne += 1
+    for w in range(see_bits.shape[1]):
+        left = np.int64(-1) if doubly else see_bits[pincer, w]
+        while left != 0:
+            low = left & -left
+            left ^= low
+            e = (w << 6) + _cttz(low)
+            if e >= masks.shape[0]:
+                break
+            if values[e] != 0 or e == pincer or contains(als, k, e):
+                continue
+            removed = _wing_cell(
+                masks, als, k, digits, see, pincer, e, lo, hi, lo_restricted, hi_restricted
+            )
+            if removed:
+                out_cells[ne] = e
+                out_masks[ne] = removed
+                ne += 1
     return ne
 
 
 @njit(cache=True)
-def als_wings(masks, values, k, see, out_cells, out_masks):  # type: ignore[no-untyped-def]
+def als_wings(masks, values, k, see, see_bits, out_cells, out_masks):  # type: ignore[no-untyped-def]
     """The best wing whose almost locked set has ``k`` cells (see the module doc).
 
     ``values`` are 0 for empty cells. The sets are the combinations of empty
@@ -359,15 +423,20 @@ def als_wings(masks, values, k, see, out_cells, out_masks):  # type: ignore[no-u
     (:func:`_wing_removals`). Returns ``(tenths, candidates removed, cells)``
     with the cells in ``out_cells[:cells]`` and the digits removed from each
     as bits in ``out_masks``; ``(0, 0, 0)`` when there is none. Best: the
-    lowest value, then the most removals.
+    lowest value, then the most removals. ``see_bits[a]``: the cells sharing
+    a unit with ``a`` as a bitset (bit ``b`` of word ``b >> 6``), so that each
+    set grows only by the later cells that see all of it.
     """
     ncells = masks.shape[0]
+    nwords = see_bits.shape[1]
     cells = np.empty(ncells, dtype=np.int32)
     ncell = 0
+    eligible = np.zeros(nwords, dtype=np.int64)
     for c in range(ncells):
         if values[c] == 0 and popcount(masks[c]) >= 2:
             cells[ncell] = c
             ncell += 1
+            eligible[c >> 6] |= np.int64(1) << (c & 63)
     bivalue = np.empty(ncells, dtype=np.int32)
     nbiv = 0
     for i in range(ncell):
@@ -375,7 +444,7 @@ def als_wings(masks, values, k, see, out_cells, out_masks):  # type: ignore[no-u
             bivalue[nbiv] = cells[i]
             nbiv += 1
     als = np.empty(k, dtype=np.int32)
-    nxt = np.empty(k, dtype=np.int32)
+    left = np.empty((k, nwords), dtype=np.int64)  # the cells still to try at each depth
     union = np.zeros(k + 1, dtype=np.int64)
     elim_c = np.empty(ncells, dtype=np.int32)
     elim_m = np.empty(ncells, dtype=np.int64)
@@ -383,31 +452,31 @@ def als_wings(masks, values, k, see, out_cells, out_masks):  # type: ignore[no-u
     best_e = 0
     best_d = 0
     depth = 0
-    nxt[0] = 0
+    copy_head(left[0], eligible, nwords)
     while depth >= 0:
-        if nxt[depth] >= ncell:
+        # the next cell at this depth: the lowest left, which sees every cell of the set
+        c = -1
+        for w in range(nwords):
+            x = left[depth, w]
+            if x != 0:
+                low = x & -x
+                left[depth, w] = x ^ low
+                c = (w << 6) + _cttz(low)
+                break
+        if c < 0:
             depth -= 1
-            if depth >= 0:
-                nxt[depth] += 1
             continue
-        c = cells[nxt[depth]]
         u = union[depth] | masks[c]
-        ok = popcount(u) <= k + 1
-        if ok:
-            for q in range(depth):
-                if not see[c, als[q]]:
-                    ok = False
-                    break
-        if not ok:
-            nxt[depth] += 1
+        if popcount(u) > k + 1:
             continue
         als[depth] = c
         union[depth + 1] = u
         if depth + 1 < k:
             depth += 1
-            nxt[depth] = nxt[depth - 1] + 1
+            # what the depth above has left (the cells after c, which see the set) that sees c
+            for w in range(nwords):
+                left[depth, w] = left[depth - 1, w] & see_bits[c, w]
             continue
-        nxt[depth] += 1
         if popcount(u) != k + 1:
             continue
         bigcard = 0
@@ -424,7 +493,7 @@ def als_wings(masks, values, k, see, out_cells, out_masks):  # type: ignore[no-u
             pincer = bivalue[b]
             if (masks[pincer] & u) != masks[pincer] or contains(als, k, pincer):
                 continue
-            ne = _wing_removals(masks, values, als, k, u, see, pincer, elim_c, elim_m)
+            ne = _wing_removals(masks, values, als, k, u, see, see_bits, pincer, elim_c, elim_m)
             total = 0
             for s in range(ne):
                 total += popcount(elim_m[s])
@@ -769,6 +838,35 @@ def _covered(comb, base):  # type: ignore[no-untyped-def]
     return union
 
 
+@njit(cache=True, inline="always")
+def _base_indices(base, idx):  # type: ignore[no-untyped-def]
+    """The indices of the base sets (entries of ``base`` that are not -1), in
+    order, in ``idx``; returns how many."""
+    m = 0
+    for i in range(base.shape[0]):
+        if base[i] >= 0:
+            idx[m] = i
+            m += 1
+    return m
+
+
+@njit(cache=True, inline="always")
+def _spread(picked, idx):  # type: ignore[no-untyped-def]
+    """The combination ``picked`` of base sets (bits over ``idx``'s places) as
+    bits over the sets' own indices. Spreading keeps the order of combinations
+    (the highest set where two differ stays the highest), so going through
+    the combinations of base sets only is going through all in order and
+    skipping those with a set that is none."""
+    comb = np.int64(0)
+    i = 0
+    while picked:
+        if picked & 1:
+            comb |= np.int64(1) << idx[i]
+        picked >>= 1
+        i += 1
+    return comb
+
+
 @njit(cache=True)
 def _emit(out, ne, c, bits):  # type: ignore[no-untyped-def]
     """Append the removals ``(c, d)`` for every digit bit ``d`` of ``bits``."""
@@ -811,31 +909,13 @@ def _empty_count(values, units, u):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _crosses(units, u1, u2):  # type: ignore[no-untyped-def]
-    for s in range(units.shape[1]):
-        for t in range(units.shape[1]):
-            if units[u1, s] >= 0 and units[u1, s] == units[u2, t]:
-                return True
-    return False
-
-
-@njit(cache=True)
-def _in_unit(units, u, c):  # type: ignore[no-untyped-def]
-    """True when unit ``u`` holds cell ``c``."""
-    found = False
-    for s in range(units.shape[1]):
-        found = found or units[u, s] == c
-    return found
-
-
-@njit(cache=True)
-def _places_outside(units, u, places, other):  # type: ignore[no-untyped-def]
+def _places_outside(units, member, u, places, other):  # type: ignore[no-untyped-def]
     """How many of ``places`` (bits over unit ``u``) lie outside unit ``other``,
     and the cell of the last of them (-1 for none)."""
     n = 0
     cell = -1
     for s in range(units.shape[1]):
-        if (places >> s) & 1 and not _in_unit(units, other, units[u, s]):
+        if (places >> s) & 1 and not member[other, units[u, s]]:
             n += 1
             cell = units[u, s]
     return n, cell
@@ -855,7 +935,7 @@ def _scan_order(ukind, kinds):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _pointing_claiming(masks, values, units, ukind, direct, out):  # type: ignore[no-untyped-def]
+def _pointing_claiming(masks, values, units, ukind, member, cross, direct, out):  # type: ignore[no-untyped-def]
     """The rule with one base unit and one cover unit crossing it: a digit whose
     places in the base unit all lie in the cover unit goes from the cover
     unit's other cells. ``direct``: only a hint whose removals leave a hidden
@@ -871,9 +951,9 @@ def _pointing_claiming(masks, values, units, ukind, direct, out):  # type: ignor
                 if popcount(places) < 2:
                     continue
                 for cover in covers:
-                    if not _crosses(units, base, cover):
+                    if not cross[base, cover]:
                         continue
-                    if _places_outside(units, base, places, cover)[0] > 0:
+                    if _places_outside(units, member, base, places, cover)[0] > 0:
                         continue
                     ne = np.int64(0)
                     for t in range(width):
@@ -882,7 +962,7 @@ def _pointing_claiming(masks, values, units, ukind, direct, out):  # type: ignor
                             c >= 0
                             and values[c] == 0
                             and (masks[c] >> d) & 1
-                            and not _in_unit(units, base, c)
+                            and not member[base, c]
                         ):
                             out[ne, 0] = c
                             out[ne, 1] = d
@@ -892,12 +972,12 @@ def _pointing_claiming(masks, values, units, ukind, direct, out):  # type: ignor
                             return ne, -1, -1, base_kind
                         continue
                     for other in bases:
-                        if other == base or not _crosses(units, other, cover):
+                        if other == base or not cross[other, cover]:
                             continue
                         left = _places(masks, values, units, other, d)
                         if popcount(left) <= 1:
                             continue
-                        n_out, single = _places_outside(units, other, left, cover)
+                        n_out, single = _places_outside(units, member, other, left, cover)
                         if n_out == 1:
                             return ne, single, d, base_kind
     return -1, -1, -1, -1
@@ -910,14 +990,18 @@ def _naked_set(masks, values, units, ukind, n, out):  # type: ignore[no-untyped-
     with fewer than 2n empty cells are skipped."""
     width = units.shape[1]
     base = np.empty(width, dtype=np.int64)
+    idx = np.empty(width, dtype=np.int64)
     for u in _scan_order(ukind, _SCAN_KINDS[0]):
         if _empty_count(values, units, u) < 2 * n:
             continue
         for s in range(width):
             c = units[u, s]
             base[s] = -1 if c < 0 or values[c] != 0 else _base_or_none(masks[c])
-        comb = (np.int64(1) << n) - 1
-        while comb < (np.int64(1) << width):
+        m = _base_indices(base, idx)
+        picked = (np.int64(1) << n) - 1
+        while picked < (np.int64(1) << m):
+            comb = _spread(picked, idx)
+            picked = _next_subset(picked)
             digits = _covered(comb, base)
             if digits >= 0 and popcount(digits) == n:
                 ne = np.int64(0)  # not a literal: _emit compiles once
@@ -927,7 +1011,6 @@ def _naked_set(masks, values, units, ukind, n, out):  # type: ignore[no-untyped-
                         ne = _emit(out, ne, c, masks[c] & digits)
                 if ne > 0:
                     return ne, -1, -1, 0
-            comb = _next_subset(comb)
     return -1, -1, -1, -1
 
 
@@ -941,6 +1024,7 @@ def _hidden_set(masks, values, units, ukind, n, direct, out):  # type: ignore[no
     width = units.shape[1]
     places = np.empty(width, dtype=np.int64)
     base = np.empty(width, dtype=np.int64)
+    idx = np.empty(width, dtype=np.int64)
     for u in _scan_order(ukind, _SCAN_KINDS[0]):
         empty = _empty_count(values, units, u)
         if not (empty > 2 * n or (direct and empty > n)):
@@ -948,8 +1032,11 @@ def _hidden_set(masks, values, units, ukind, n, direct, out):  # type: ignore[no
         for d in range(width):
             places[d] = _places(masks, values, units, u, d)
             base[d] = _base_or_none(places[d])
-        comb = (np.int64(1) << n) - 1
-        while comb < (np.int64(1) << width):
+        m = _base_indices(base, idx)
+        picked = (np.int64(1) << n) - 1
+        while picked < (np.int64(1) << m):
+            comb = _spread(picked, idx)
+            picked = _next_subset(picked)
             cells = _covered(comb, base)
             if cells >= 0 and popcount(cells) == n:
                 ne = np.int64(0)  # not a literal: _emit compiles once
@@ -967,12 +1054,11 @@ def _hidden_set(masks, values, units, ukind, n, direct, out):  # type: ignore[no
                             return ne, units[u, s], d, 0
                 elif ne > 0:
                     return ne, -1, -1, 0
-            comb = _next_subset(comb)
     return -1, -1, -1, -1
 
 
 @njit(cache=True, inline="always")
-def _fish(masks, values, units, ukind, n, out):  # type: ignore[no-untyped-def]
+def _fish(masks, values, units, ukind, member, n, out):  # type: ignore[no-untyped-def]
     """X-Wing, Swordfish, Jellyfish (n = 2, 3, 4): a digit whose places in n
     base lines (two or more in each) lie in n cover lines goes from the cover
     lines' other cells. Bases columns then rows; each combination of base
@@ -1009,9 +1095,7 @@ def _fish(masks, values, units, ukind, n, out):  # type: ignore[no-untyped-def]
                             continue
                         in_base = False
                         for i in range(nb):
-                            in_base = in_base or (
-                                (comb >> i) & 1 and _in_unit(units, base_lines[i], c)
-                            )
+                            in_base = in_base or ((comb >> i) & 1 and member[base_lines[i], c] == 1)
                         if not in_base:
                             ne = _emit(out, ne, c, np.int64(1) << d)
                 if ne > 0:
@@ -1021,7 +1105,7 @@ def _fish(masks, values, units, ukind, n, out):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def basic_hint(masks, values, units, ukind, technique, n, direct, out):  # type: ignore[no-untyped-def]
+def basic_hint(masks, values, units, ukind, member, cross, technique, n, direct, out):  # type: ignore[no-untyped-def]
     """The first hint of one form of the constraint subset rule, in Sudoku
     Explainer's scan order (see the section's note).
 
@@ -1035,9 +1119,9 @@ def basic_hint(masks, values, units, ukind, technique, n, direct, out):  # type:
     Digits are 0-based.
     """
     if technique == LOCKING:
-        return _pointing_claiming(masks, values, units, ukind, direct, out)
+        return _pointing_claiming(masks, values, units, ukind, member, cross, direct, out)
     if technique == NAKED:
         return _naked_set(masks, values, units, ukind, n, out)
     if technique == HIDDEN:
         return _hidden_set(masks, values, units, ukind, n, direct, out)
-    return _fish(masks, values, units, ukind, n, out)
+    return _fish(masks, values, units, ukind, member, n, out)

@@ -163,6 +163,9 @@ class _Layout:
     ukind: NDArray[np.int32]  # 0 box, 1 row, 2 column, 3 other
     cell_line: NDArray[np.int32]  # (row, column, box) unit of each cell, -1 where none
     see: NDArray[np.int8]  # 1 where two cells share a unit
+    see_bits: NDArray[np.int64]  # row a: the cells sharing a unit with a, bit b of word b >> 6
+    member: NDArray[np.int8]  # [u, c] 1 where cell c lies in unit u
+    cross: NDArray[np.int8]  # [u, v] 1 where units u and v share a cell
 
 
 @lru_cache(maxsize=16)
@@ -199,7 +202,24 @@ def _layout(geometry: Geometry) -> _Layout:
     for c, row in enumerate(t.peers.tolist()):
         for p in row[: int(t.npeers[c])]:
             see[c, p] = 1
-    return _Layout(np.ascontiguousarray(corder), ncell, t.units, ukind, cell_line, see)
+    see_bits = np.zeros((geometry.ncells, (geometry.ncells + 63) // 64), dtype=np.uint64)
+    rows, cols = np.nonzero(see)
+    np.bitwise_or.at(see_bits, (rows, cols >> 6), np.uint64(1) << (cols & 63).astype(np.uint64))
+    member = np.zeros((t.units.shape[0], geometry.ncells), dtype=np.int8)
+    for u, cells in enumerate(t.units.tolist()):
+        member[u, [c for c in cells if c >= 0]] = 1
+    cross = (member.astype(np.int32) @ member.T.astype(np.int32) > 0).astype(np.int8)
+    return _Layout(
+        np.ascontiguousarray(corder),
+        ncell,
+        t.units,
+        ukind,
+        cell_line,
+        see,
+        see_bits.view(np.int64),
+        member,
+        cross,
+    )
 
 
 def column_order(geometry: Geometry) -> NDArray[np.int32]:
@@ -210,8 +230,24 @@ def column_order(geometry: Geometry) -> NDArray[np.int32]:
     return _layout(geometry).corder
 
 
+#: The last pencil marks :func:`_alive8` read: ``(size, masks and values as bytes, alive)``.
+_alive_last: list[tuple[int, bytes, NDArray[np.int8]]] = []
+
+
 def _alive8(state: CandidateState) -> NDArray[np.int8]:
-    return state.alive().astype(np.int8)
+    """The live candidates (:meth:`CandidateState.alive`) as int8, the kernels' type.
+
+    The searches of one step all read the same marks, so the last answer is
+    kept and given again while the marks are the same; the kernels only read it.
+    """
+    key = state.masks.tobytes() + state.values.tobytes()
+    size = state.geometry.size
+    last = _alive_last[0] if _alive_last else None
+    if last is not None and last[0] == size and last[1] == key:
+        return last[2]
+    alive = state.alive().astype(np.int8)
+    _alive_last[:] = [(size, key, alive)]
+    return alive
 
 
 def _commit(state: CandidateState, step: SeStep) -> SeStep:
@@ -318,7 +354,16 @@ def _basic(
     code = {"locking": kp.LOCKING, "naked": kp.NAKED, "hidden": kp.HIDDEN, "fish": kp.FISH}
     out = np.empty((g.ncells * g.size, 2), dtype=np.int32)
     ne, cell, digit, kind = kp.basic_hint(
-        state.masks, state.values, lay.units, lay.ukind, code[technique], n, direct, out
+        state.masks,
+        state.values,
+        lay.units,
+        lay.ukind,
+        lay.member,
+        lay.cross,
+        code[technique],
+        n,
+        direct,
+        out,
     )
     if ne < 0:
         return None
@@ -346,17 +391,42 @@ def _removals(cells: NDArray[np.int32], digit: int) -> tuple[Pair, ...]:
     return tuple((int(c), digit) for c in cells.tolist())
 
 
+#: The most links of a strong-linked fish that SE looks for.
+_SL_MOST = 6
+
+#: The last strong-link search: ``(geometry, pencil marks, first n, best per n, their cells)``.
+_sl_last: list[tuple[Geometry, bytes, int, NDArray[np.int32], NDArray[np.int32]]] = []
+
+
 def _strong_links(state: CandidateState, n: int) -> SeStep | None:
-    """SE's strong-linked fishes of ``n`` links (Skyscraper, 2-String Kite, Turbot Fish, ...)."""
+    """SE's strong-linked fishes of ``n`` links (Skyscraper, 2-String Kite, Turbot Fish, ...).
+
+    One compiled search finds the best fish of every length from ``n`` to
+    :data:`_SL_MOST` (its links and their joins are the same for all); SE asks
+    for the longer ones, at the same pencil marks, when the techniques between
+    them find nothing, so the search is kept for those until the marks change.
+    """
     from csp_sudoku._kernels.se_patterns import strong_links
 
-    lay = _layout(state.geometry)
-    out = np.empty(state.geometry.ncells, dtype=np.int32)
-    tenths, ne, d = strong_links(
-        _alive8(state), state.geometry.size, n, lay.units, lay.ukind, lay.cell_line, lay.see, out
-    )
+    g = state.geometry
+    alive = _alive8(state)
+    marks = alive.tobytes()
+    last = _sl_last[0] if _sl_last else None
+    if last is not None and last[0] == g and last[1] == marks and last[2] <= n <= _SL_MOST:
+        best, cells = last[3], last[4]
+    else:
+        lay = _layout(g)
+        top = max(n, _SL_MOST)
+        best = np.empty((top + 1, 3), dtype=np.int32)
+        cells = np.empty((top + 1, g.ncells), dtype=np.int32)
+        strong_links(
+            alive, g.size, n, top, lay.units, lay.ukind, lay.cell_line, lay.see_bits, cells, best
+        )
+        _sl_last[:] = [(g, marks, n, best, cells)]
+    tenths, ne, d = best[n].tolist()
     if ne == 0:
         return None
+    out = cells[n]
     name = "Turbot Fish" if n == 2 else f"{n} Strong Links"
     return _commit(state, SeStep(name, tenths / 10, (), _removals(out[:ne], int(d) + 1)))
 
@@ -371,7 +441,9 @@ def _wing(state: CandidateState, k: int) -> SeStep | None:
     lay = _layout(state.geometry)
     cells = np.empty(state.geometry.ncells, dtype=np.int32)
     bits = np.empty(state.geometry.ncells, dtype=np.int64)
-    tenths, _total, ncell = als_wings(state.masks, state.values, k, lay.see, cells, bits)
+    tenths, _total, ncell = als_wings(
+        state.masks, state.values, k, lay.see, lay.see_bits, cells, bits
+    )
     if ncell == 0:
         return None
     removed = tuple(
@@ -656,7 +728,9 @@ def _branch_premises(
         return [k0 + (ncand if pos % 2 else 0)]
     if key == 1:  # the ON and OFF premise of one candidate
         return [k0, k0 + ncand]
-    cols = range(ncellcols) if key == 5 else range(ncellcols, cc.shape[0])
+    # the columns holding k0 (the others cannot start with it), in order
+    holding = np.flatnonzero((cc == k0).any(axis=1)).tolist()
+    cols = [c for c in holding if (c < ncellcols) == (key == 5)]
     for col in cols:
         ks = [int(k) for k in cc[col].tolist() if k >= 0 and alive[k]]
         if len(ks) < 2 or ks[0] != k0:
