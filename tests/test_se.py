@@ -418,6 +418,22 @@ def test_unique_rectangles_rate_as_sukaku_explainer_rated_them() -> None:
     assert outside >= 2
 
 
+def test_region_chains_of_equal_value_prefer_the_box() -> None:
+    """Two region forcing chains of one digit from the same first candidate,
+    equal in value and complexity, one in a row and one in a box: SE applies
+    the box's ("Region Forcing Chains: 1 in block ==> r7c9.8 off"), and that
+    choice decides the puzzle's ER."""
+    puzzle = "2..81.....48..9..5...........1....3..9...2..7...13.4....624.........67........95."
+    (row,) = [r for r in _calibration("se_calibration_top1465.tsv") if r["puzzle"] == puzzle]
+    run = replay(cs.parse(puzzle))
+    assert run.er == pytest.approx(float(row["ER"]))
+    step = next(s for s in run.steps if s.eliminations == ((62, 8),))  # r7c9 <> 8
+    assert step.technique == "Region Forcing Chains"
+    cells = {c for c, _d, _on in step.branches}
+    assert len({(c // 27, c % 9 // 3) for c in cells}) == 1  # one box
+    assert len({c // 9 for c in cells}) > 1 and len({c % 9 for c in cells}) > 1  # not a line
+
+
 def test_the_two_raters_differ_where_sukaku_explainer_added_techniques() -> None:
     """A 17-clue puzzle SE 1.2.1 rates 6.6 (a forcing X-chain of two strong
     links): SukakuExplainer solves that step as a Turbot Fish, 4.0."""

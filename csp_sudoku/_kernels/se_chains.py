@@ -530,7 +530,7 @@ def _offer(best, tenths, comp, kind, pos, target):  # type: ignore[no-untyped-de
 
 @njit(cache=True)
 def best_net_conclusion(  # type: ignore[no-untyped-def]
-    alive, cc, ncellcols, prem, anc, absurd, row_true, row_false, dynamic, base, best
+    alive, cc, col_seq, ncellcols, prem, anc, absurd, row_true, row_false, dynamic, base, best
 ):
     """The easiest conclusion read off the premises' nets (:func:`implication_nets`).
 
@@ -548,7 +548,11 @@ def best_net_conclusion(  # type: ignore[no-untyped-def]
     ``(tenths, complexity, kind, position, conclusion literal)`` of the
     easiest (:func:`_offer`; kinds :data:`DOUBLE`, :data:`CELL`,
     :data:`REGION`, :data:`CONTRADICTION`); ``best[0]`` stays -1 when there
-    is none.
+    is none. Columns are visited in the order ``col_seq`` (cells, then
+    boxes, rows, columns): among regions of one digit starting at the same
+    candidate and equal otherwise, the first met is kept, so a box before a
+    line, as SukakuExplainer chose ("1 in block" where a row of the same
+    first cell gave a hint of the same value and complexity).
     """
     ncand = alive.shape[0]
     nlit = 2 * ncand
@@ -575,7 +579,8 @@ def best_net_conclusion(  # type: ignore[no-untyped-def]
             negation = k + ncand if lit < ncand else k
             pos = 2 * k + (1 if lit >= ncand else 0)
             _offer(best, base + length_tenths(absurd[i]), absurd[i], CONTRADICTION, pos, negation)
-    for col in range(cc.shape[0]):
+    for ci in range(col_seq.shape[0]):
+        col = col_seq[ci]
         nk = 0
         for s in range(width):
             k = cc[col, s]

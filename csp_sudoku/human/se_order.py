@@ -166,6 +166,7 @@ class _Layout:
     see_bits: NDArray[np.int64]  # row a: the cells sharing a unit with a, bit b of word b >> 6
     member: NDArray[np.int8]  # [u, c] 1 where cell c lies in unit u
     cross: NDArray[np.int8]  # [u, v] 1 where units u and v share a cell
+    col_seq: NDArray[np.int32]  # all columns in SE's order: cells, then boxes, rows, columns
 
 
 @lru_cache(maxsize=16)
@@ -219,6 +220,7 @@ def _layout(geometry: Geometry) -> _Layout:
         see_bits.view(np.int64),
         member,
         cross,
+        np.array(sorted(range(ncols), key=key), dtype=np.int32),
     )
 
 
@@ -679,6 +681,7 @@ def _multiple(state: CandidateState, dynamic: bool) -> SeStep | None:
     best_net_conclusion(
         alive,
         t.column_candidates,
+        lay.col_seq,
         lay.ncellcols,
         prem,
         anc,
@@ -694,7 +697,7 @@ def _multiple(state: CandidateState, dynamic: bool) -> SeStep | None:
     tenths, comp, key, _pos, target = (int(v) for v in best)
     placed, removed = _conclusion(g.size, target % ncand, target < ncand)
     prefix = "Dynamic " if dynamic else ""
-    lits = _branch_premises(alive, t.column_candidates, lay.ncellcols, anc, row_on, best)
+    lits = _branch_premises(alive, t.column_candidates, lay, anc, row_on, best)
     n = g.size
     branches = tuple(((x % ncand) // n, x % n + 1, x < ncand) for x in lits)
     hint = SeStep(
@@ -706,7 +709,7 @@ def _multiple(state: CandidateState, dynamic: bool) -> SeStep | None:
 def _branch_premises(
     alive: NDArray[np.int8],
     cc: NDArray[np.int32],
-    ncellcols: int,
+    lay: _Layout,
     anc: NDArray[np.int32],
     row_on: NDArray[np.int64],
     best: NDArray[np.int64],
@@ -717,10 +720,11 @@ def _branch_premises(
     only, the hint is unchanged.
 
     A cell's or region's branches are its live candidates; the region is the
-    first unit-digit whose first live candidate is the position's and whose
-    branches all reach ``target`` with ``comp`` ancestors in all (the one the
-    kernel met first).
+    first unit-digit, in the kernel's order (``lay.col_seq``), whose first live
+    candidate is the position's and whose branches all reach ``target`` with
+    ``comp`` ancestors in all (the one the kernel met first).
     """
+    ncellcols = lay.ncellcols
     _, comp, key, pos, target = (int(v) for v in best)
     ncand = alive.size
     k0 = pos // 2
@@ -729,7 +733,7 @@ def _branch_premises(
     if key == 1:  # the ON and OFF premise of one candidate
         return [k0, k0 + ncand]
     # the columns holding k0 (the others cannot start with it), in order
-    holding = np.flatnonzero((cc == k0).any(axis=1)).tolist()
+    holding = [int(c) for c in lay.col_seq if (cc[c] == k0).any()]
     cols = [c for c in holding if (c < ncellcols) == (key == 5)]
     for col in cols:
         ks = [int(k) for k in cc[col].tolist() if k >= 0 and alive[k]]
