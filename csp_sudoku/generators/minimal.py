@@ -92,7 +92,7 @@ def entry_setup(
     """What a puzzle generator's entry point works with: the geometry (9x9 when
     None), the random generator of ``seed`` and the cached checker for ``backend``."""
     geo = geometry or Geometry.standard(9)
-    return geo, as_generator(seed), _checker(geo, backend)
+    return geo, as_generator(seed), checker_for(geo, backend)
 
 
 def reduce_clues(
