@@ -80,6 +80,13 @@ def _cttz_impl(typingctx, x):  # type: ignore[no-untyped-def]
 _cttz: Any = intrinsic(_cttz_impl)
 
 
+@njit(cache=True, inline="always")
+def popcount(x):  # type: ignore[no-untyped-def]
+    """How many bits of ``x`` are set (one instruction, LLVM ``ctpop``): the
+    kernels' one bit count."""
+    return _ctpop(np.int64(x))
+
+
 # --------------------------------------------------------------------------- propagation
 
 

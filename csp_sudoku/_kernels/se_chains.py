@@ -48,13 +48,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from csp_sudoku._kernels.bitset import _ctpop
-
-
-@njit(cache=True, inline="always")
-def popcount(x):  # type: ignore[no-untyped-def]
-    """How many bits of ``x`` are set (one instruction, LLVM ``ctpop``)."""
-    return _ctpop(np.int64(x))
+from csp_sudoku._kernels.bitset import popcount
 
 
 def _length_ceilings(top: int = 1 << 40) -> np.ndarray:

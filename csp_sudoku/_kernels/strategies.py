@@ -26,6 +26,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 from csp_sudoku._kernels import init_numba_target
+from csp_sudoku._kernels.bitset import popcount
 from csp_sudoku._kernels.rng import rng_below
 from csp_sudoku._kernels.status import CONTRADICTION, SOLVED, STUCK
 from csp_sudoku.core.geometry import Geometry
@@ -131,15 +132,6 @@ def tables(geometry: Geometry) -> Tables:
 
 
 # ---------------------------------------------------------------------- basics
-@njit(cache=True)
-def popcount(x: int | np.int64) -> int:  # pragma: no cover - compiled
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
-
-
 @njit(cache=True)
 def low_digit(x: int | np.int64) -> int:  # pragma: no cover - compiled
     """The 1-based digit of the lowest set bit of ``x`` (``x != 0``)."""
