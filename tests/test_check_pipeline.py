@@ -16,6 +16,8 @@ import multiprocessing
 import os
 import signal
 import threading
+from concurrent.futures import Executor, Future
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -26,6 +28,7 @@ from hypothesis import strategies as st
 
 import csp_sudoku.cli.check as check_cli
 from csp_sudoku.cli import main
+from csp_sudoku.core.errors import BatchError
 from csp_sudoku.core.io import (
     Entry,
     ReadState,
@@ -36,6 +39,7 @@ from csp_sudoku.core.io import (
     read_chunks,
     read_puzzles,
 )
+from csp_sudoku.core.parallel import ordered_map
 from csp_sudoku.core.puzzle import format_lines
 from tests.conftest import load_lines
 
@@ -160,6 +164,32 @@ def test_killed_worker_fails_the_run_and_resume_finishes_it(
     assert main([*args, "-o", str(part), "--jobs", "2", "--resume"]) == 2
     assert part.read_bytes() == clean.read_bytes()
     assert f"{src}:{len(lines)}:1: unknown character 'x'" in capsys.readouterr().err
+
+
+class _BreaksAfter(Executor):
+    """An executor whose pool breaks once ``n`` tasks were taken, as a process pool's
+    does when a worker dies while more tasks are being queued: ``submit`` itself raises."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        if self.n == 0:
+            raise BrokenProcessPool("a child process terminated abruptly")
+        self.n -= 1
+        done: Future[Any] = Future()
+        done.set_result(fn(*args))
+        return done
+
+
+def test_a_pool_broken_while_tasks_are_queued_is_a_batch_error_after_the_results_before() -> None:
+    """The race the killed-worker test can hit: the dead worker is seen by ``submit``
+    before any result is read. The tasks taken still answer, then the run's error."""
+    got: list[int] = []
+    with pytest.raises(BatchError, match="worker process died"):
+        for out in ordered_map(abs, [(-i,) for i in range(10)], jobs=2, executor=_BreaksAfter(3)):
+            got.append(out)
+    assert got == [0, 1, 2]
 
 
 def test_threads_of_a_run_of_bare_lines_answer_in_order(

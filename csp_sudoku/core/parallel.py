@@ -19,6 +19,9 @@ from csp_sudoku.core.errors import BatchError
 
 __all__ = ["DaskSubmitter", "Submitter", "exit_with_parent", "ordered_map"]
 
+#: What a run says when one of its worker processes died.
+_DIED = "a worker process died before finishing its task (killed, or out of memory?)"
+
 #: Seconds between two looks of a worker at whether its parent is still alive.
 PARENT_POLL = 0.25
 
@@ -58,9 +61,7 @@ def _result(future: _Future) -> Any:
     try:
         return future.result()
     except BrokenExecutor as err:
-        raise BatchError(
-            "a worker process died before finishing its task (killed, or out of memory?)"
-        ) from err
+        raise BatchError(_DIED) from err
 
 
 def _threaded(fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...]], jobs: int) -> Iterator[Any]:
@@ -180,7 +181,14 @@ def ordered_map(
     pending: deque[_Future] = deque()
     try:
         for args in tasks:
-            pending.append(pool.submit(fn, *args))
+            try:
+                pending.append(pool.submit(fn, *args))
+            except BrokenExecutor as err:
+                # a worker died while the queue was being filled: the tasks in flight
+                # say so in turn (their results first, then the dead one's BatchError)
+                while pending:
+                    yield _result(pending.popleft())
+                raise BatchError(_DIED) from err
             while len(pending) > 2 * jobs:
                 yield _result(pending.popleft())
         while pending:
