@@ -64,6 +64,15 @@ def _result(future: _Future) -> Any:
         raise BatchError(_DIED) from err
 
 
+def _submit(pool: Any, fn: Callable[..., Any], *args: Any) -> Any:
+    """``pool.submit(fn, *args)``; a pool broken by a worker that died is a :class:`BatchError`
+    (a process pool refuses new tasks once one of its workers is gone)."""
+    try:
+        return pool.submit(fn, *args)
+    except BrokenExecutor as err:
+        raise BatchError(_DIED) from err
+
+
 def _threaded(fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...]], jobs: int) -> Iterator[Any]:
     """:func:`ordered_map` on ``jobs - 1`` threads and this one (see its ``threads``)."""
     from concurrent.futures import ThreadPoolExecutor
@@ -182,13 +191,13 @@ def ordered_map(
     try:
         for args in tasks:
             try:
-                pending.append(pool.submit(fn, *args))
-            except BrokenExecutor as err:
+                pending.append(_submit(pool, fn, *args))
+            except BatchError:
                 # a worker died while the queue was being filled: the tasks in flight
-                # say so in turn (their results first, then the dead one's BatchError)
+                # say so in turn (their results first, then the dead one's error)
                 while pending:
                     yield _result(pending.popleft())
-                raise BatchError(_DIED) from err
+                raise
             while len(pending) > 2 * jobs:
                 yield _result(pending.popleft())
         while pending:

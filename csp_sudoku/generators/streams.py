@@ -32,8 +32,8 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import ExitStack
 from typing import Any
 
-# _result: a task's result, a worker process that died being a BatchError
-from csp_sudoku.core.parallel import DaskSubmitter, _result, exit_with_parent
+# _result, _submit: a task's result, its submission; a worker process that died being a BatchError
+from csp_sudoku.core.parallel import DaskSubmitter, _result, _submit, exit_with_parent
 
 __all__ = ["Channel", "round_robin"]
 
@@ -167,7 +167,7 @@ def round_robin(
     done: list[int | None] = [None] * len(tasks)
     with ExitStack() as stack:
         pool, channel, receive = _open(executor, len(tasks), stack)
-        futures = [pool.submit(fn, *task, w, channel) for w, task in enumerate(tasks)]
+        futures = [_submit(pool, fn, *task, w, channel) for w, task in enumerate(tasks)]
         stack.callback(lambda: [f.cancel() for f in futures])
         stack.callback(channel.event.set)  # first of all on the way out: the tasks stop
 
