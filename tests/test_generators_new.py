@@ -27,6 +27,7 @@ from csp_sudoku.generators.hsolve_gen import SEED_BANK
 from csp_sudoku.generators.minimal import checker_for
 from csp_sudoku.generators.novelty import KeySet, default_keys, keys_of_lines
 from csp_sudoku.generators.targeting import make_target
+from csp_sudoku.metrics import rate
 from csp_sudoku.tools.canonical import canonical_key
 from tests.independent import count_solutions
 
@@ -257,12 +258,12 @@ def test_chains_that_meet_the_same_puzzles_are_topped_up(monkeypatch: pytest.Mon
 
 
 def _anneal_direct(
-    seed: int, n: int, target: str = "open", expand: float = 0.9
+    seed: int, n: int, target: str = "open", expand: float = 0.9, low: float = 3.0
 ) -> tuple[list[Found], AnnealStats]:
     """``n`` outputs of :func:`anneal` itself, and its stats."""
     geo = Geometry.standard(9)
     tgt = (
-        make_target("se", None, (3.0, math.inf))  # open above: the vicinity search runs
+        make_target("se", None, (low, math.inf))  # open above: the vicinity search runs
         if target == "open"
         else make_target("se", "hard", None)  # closed: it never does
     )
@@ -307,3 +308,47 @@ def test_vicinity_only_when_asked_and_open_above() -> None:
     assert st.vicinity == 0 and not any(f.vicinity for f in got)
     for f in got:
         assert count_solutions(f.clues, limit=2) == 1 and _independent_minimal(f.clues)
+
+
+def test_floor_of_a_target_is_the_greatest_score_too_easy_for_it() -> None:
+    assert make_target("se", "extreme", None).floor() == 9.0
+    assert make_target("se", ("diabolical", "extreme"), None).floor() == 7.0
+    assert make_target("se", None, (9.2, math.inf)).floor() == pytest.approx(9.1)
+    assert make_target("se", "extreme", (9.2, math.inf)).floor() == pytest.approx(9.1)
+    assert make_target("se", "hard", None).floor() is None  # closed above
+    assert make_target("se", None, (7.0, 9.0)).floor() is None
+    assert make_target("rounds", "fiendish", None).floor() is None  # no score bands
+    assert make_target("dependency", None, (0.0, 0.5)).floor() is None  # lower is harder
+
+
+def test_candidates_the_quick_test_clears_are_too_easy_and_never_output(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Moves from a hit that the metric's quick test clears are not rated; rated in
+    full afterwards, each is below the target, and none is an output."""
+    import csp_sudoku.generators.anneal as anneal_mod
+
+    cleared: list[np.ndarray] = []
+    real = anneal_mod._within
+
+    def recording(metric: str) -> object:
+        test = real(metric)
+        assert test is not None
+
+        def within(p: cs.Puzzle, limit: float) -> bool:
+            ok = test(p, limit)
+            if ok:
+                cleared.append(np.asarray(p.cells).copy())
+            return ok
+
+        return within
+
+    monkeypatch.setattr(anneal_mod, "_within", recording)
+    # from SE 7: the moves from a hit that singles solve are cleared (the test's
+    # contradiction chains, 8.5 and up, are above the target's floor of 6.9)
+    got, st = _anneal_direct(3, 12, expand=0.9, low=7.0)
+    assert st.cleared == len(cleared) > 0
+    outputs = {f.clues.tobytes() for f in got}
+    for cells in cleared:
+        assert cells.tobytes() not in outputs
+        assert rate(cs.Puzzle(cells), "se").score <= 6.9

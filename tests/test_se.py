@@ -20,6 +20,7 @@ from csp_sudoku.metrics.se import (
     difficulties,
     estimate,
     level_of,
+    rated_within,
     replay,
     shipped_model,
 )
@@ -573,3 +574,21 @@ def test_the_compiled_hidden_singles_run_is_the_one_at_a_time_choice(
         assert np.array_equal(fast.values, slow.values)
         compared += n
     assert compared > 0
+
+
+def test_quick_bound_never_clears_a_puzzle_se_rated_above_the_limit() -> None:
+    """The generator's quick test (``rated_within``) against SE's own ratings, both
+    files: no puzzle SE rated above the limit is cleared (78 above 9.0, 15 above
+    9.5), and most of those at or below it are (so it saves the search its ratings)."""
+    rows = _calibration("se_calibration_top1465.tsv") + _calibration("se_calibration.tsv")
+    for limit in (9.0, 9.5):
+        above = [r["puzzle"] for r in rows if float(r["ER"]) > limit]
+        below = [r["puzzle"] for r in rows if float(r["ER"]) <= limit][::4]
+        assert len(above) >= 15
+        assert not [p for p in above if rated_within(cs.parse(p), limit)]
+        cleared = sum(rated_within(cs.parse(p), limit) for p in below)
+        assert cleared >= 0.9 * len(below)
+    # below SE's singles and direct hints it cannot tell (they are worth up to 2.5)
+    singles = next(r["puzzle"] for r in rows if r["ER"] == "1.5")
+    assert rated_within(cs.parse(singles), 2.5)
+    assert not rated_within(cs.parse(singles), 2.2)

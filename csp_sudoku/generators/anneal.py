@@ -96,6 +96,7 @@ class AnnealStats:
     restarts: int = 0
     copies: int = 0
     vicinity: int = 0  # steps that were vicinity moves (see ``expand``)
+    cleared: int = 0  # candidates the metric's quick test showed too easy (not rated)
     best: float = -math.inf
     best_rating: Rating | None = None
 
@@ -130,6 +131,14 @@ def objective(target: Target, rating: Rating) -> float:
         return -rating.score if lower_is_harder(target.metric) else rating.score
     gap, rest = target.distance(rating)
     return -(10.0 * gap + rest)
+
+
+def _within(metric: str) -> Callable[[Puzzle, float], bool] | None:
+    """The metric's quick test that a score is at most a limit (None: it has none)."""
+    from csp_sudoku.metrics import REGISTRY
+
+    spec = REGISTRY.get(metric)
+    return spec.within if spec is not None else None
 
 
 def anneal(
@@ -190,11 +199,23 @@ def anneal(
     orbs = orbits(geometry.size, symmetry)
     oidx = orbit_index(geometry.size, symmetry)
     cache: dict[bytes, Rating | None] = {}
+    # the quick test of the moves from a hit: a candidate it clears is too easy to be
+    # an output, and its full rating (most of a search's time) is skipped
+    floor = target.floor()
+    within = _within(metric) if floor is not None else None
+    cleared: set[bytes] = set()
 
-    def value(clues: Grid, sol: Grid) -> Rating | None:
+    def value(clues: Grid, sol: Grid, quick: bool = False) -> Rating | None:
         key = clues.tobytes()
         if key in cache:
             return cache[key]
+        if quick and within is not None and floor is not None:
+            if key in cleared:
+                return None
+            if within(Puzzle(clues, geometry), floor):
+                st.cleared += 1
+                cleared.add(key)
+                return None
         try:
             r: Rating | None = _rate(
                 Puzzle(clues, geometry), Puzzle(sol, geometry), metric, rating_seed
@@ -298,7 +319,8 @@ def anneal(
             _, base, sol = hits[i]
         st.vicinity += 1
         cand = move(base, sol, 1)
-        r = value(cand, sol)
+        # from a hit only a hit counts: the quick test may skip the rating
+        r = value(cand, sol, quick=i >= 0)
         if i >= 0:
             tries[i] += 1
         if r is None:

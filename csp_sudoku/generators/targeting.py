@@ -8,6 +8,7 @@ live here, below both, so that neither imports the other.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
@@ -68,6 +69,30 @@ class Target:
             lo, hi = self.score_range
             return lo <= rating.score <= hi
         return True
+
+    def floor(self) -> float | None:
+        """The greatest score of a puzzle too easy for this target, when every harder
+        puzzle is on target (the hard end, higher scores harder; a level target
+        needs the metric's :attr:`~csp_sudoku.metrics.MetricSpec.level_floor`);
+        None otherwise. Scores are in tenths (SE), so a range from ``lo`` has the
+        floor ``lo - 0.1``."""
+        from csp_sudoku.metrics import REGISTRY
+
+        spec = REGISTRY.get(self.metric)
+        if spec is None or spec.lower_is_harder or not self.active:
+            return None
+        floors: list[float] = []
+        if self.levels:
+            order = level_order(self.metric)
+            if spec.level_floor is None or order[-1] not in self.levels:
+                return None
+            floors.append(min(spec.level_floor(lv) for lv in self.levels))
+        if self.score_range is not None:
+            lo, hi = self.score_range
+            if math.isfinite(hi) and hi < 1e6:
+                return None
+            floors.append(math.ceil(round(lo * 10, 6)) / 10 - 0.1)
+        return max(floors)
 
     def wants_harder(self, rating: Rating) -> bool:
         """True when ``rating`` misses the target on the easy side."""

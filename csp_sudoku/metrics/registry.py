@@ -285,6 +285,18 @@ def _levels_se() -> tuple[str, ...]:
     return tuple(name for name, _upper in SE_LEVELS)
 
 
+def _floor_se(level: str) -> float:
+    from csp_sudoku.metrics.se import level_floor
+
+    return level_floor(level)
+
+
+def _within_se(puzzle: Puzzle, limit: float) -> bool:
+    from csp_sudoku.metrics.se import rated_within
+
+    return rated_within(puzzle, limit)
+
+
 @dataclass(frozen=True)
 class MetricSpec:
     """Everything the package knows about one metric, declared once.
@@ -303,6 +315,12 @@ class MetricSpec:
         seeded: whether its rating records the seed (False: deterministic).
         levels: its level names, easiest first (a function: loaded on use).
         lower_is_harder: True when a lower score means a harder puzzle.
+        level_floor: the greatest score below a level (its name), when the
+            levels are score bands; None otherwise.
+        within: a quick one-sided test ``(puzzle, limit) -> bool``, True when
+            the score is at most ``limit`` (almost surely) and False when it
+            cannot tell; a search for puzzles above a score skips the full
+            rating of a candidate it clears. None: no such test.
     """
 
     name: str
@@ -311,6 +329,8 @@ class MetricSpec:
     seeded: bool
     levels: Callable[[], tuple[str, ...]]
     lower_is_harder: bool = False
+    level_floor: Callable[[str], float] | None = None
+    within: Callable[[Puzzle, float], bool] | None = None
 
     @property
     def deterministic(self) -> bool:
@@ -328,7 +348,7 @@ REGISTRY: dict[str, MetricSpec] = {
         MetricSpec("oracle", _oracle, 100, True, _levels_oracle),
         MetricSpec("refutation", _sisus("refutation"), 30, True, _levels_4),
         MetricSpec("dependency", _sisus("dependency"), 30, True, _levels_4, lower_is_harder=True),
-        MetricSpec("se", _se, None, False, _levels_se),
+        MetricSpec("se", _se, None, False, _levels_se, level_floor=_floor_se, within=_within_se),
         MetricSpec("combined", _combined, None, True, _levels_4),
     )
 }

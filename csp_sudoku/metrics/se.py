@@ -43,7 +43,15 @@ from csp_sudoku.human.catalogue import lookup
 from csp_sudoku.human.costs import SE_CHAIN_BASE, SE_DIRECT, SE_VALUES, subset_value
 from csp_sudoku.human.path import SolvePath, Step
 from csp_sudoku.human.se_figures import Figure, figure
-from csp_sudoku.human.se_order import PROFILES, SeRun, SeStep, length_bonus, se_next, se_solve
+from csp_sudoku.human.se_order import (
+    PROFILES,
+    SeRun,
+    SeStep,
+    length_bonus,
+    se_next,
+    se_solve,
+    solved_within,
+)
 from csp_sudoku.human.state import CandidateState
 
 #: Level names of the ``se`` metric, easiest first, with the upper ER bound of each.
@@ -600,6 +608,24 @@ def level_of(er: float) -> tuple[str, int]:
         if er <= upper:
             return name, rank
     return SE_LEVELS[-1][0], len(SE_LEVELS) - 1
+
+
+def level_floor(level: str) -> float:
+    """The greatest ER below ``level`` (a puzzle is at that level or harder only
+    when its ER is above it): the previous level's upper bound, 0 for the first."""
+    names = [name for name, _upper in SE_LEVELS]
+    i = names.index(level.lower())
+    return SE_LEVELS[i - 1][1] if i else 0.0
+
+
+def rated_within(puzzle: Puzzle, limit: float) -> bool:
+    """True when a quick search shows ``puzzle``'s ER is at most ``limit``, almost
+    surely (:func:`csp_sudoku.human.se_order.solved_within`); False says nothing.
+
+    For both raters: the search uses SE's dynamic contradiction chains, which
+    both rate alike.
+    """
+    return solved_within(puzzle, limit)
 
 
 def se_rating(
