@@ -258,7 +258,7 @@ def test_chains_that_meet_the_same_puzzles_are_topped_up(monkeypatch: pytest.Mon
 
 
 def _anneal_direct(
-    seed: int, n: int, target: str = "open", expand: float = 0.9, low: float = 3.0
+    seed: int, n: int, target: str = "open", expand: float = 0.9, low: float = 3.0, **kw: int
 ) -> tuple[list[Found], AnnealStats]:
     """``n`` outputs of :func:`anneal` itself, and its stats."""
     geo = Geometry.standard(9)
@@ -276,6 +276,7 @@ def _anneal_direct(
         default_keys(),
         stats=st,
         expand=expand,
+        **kw,
     )
     return list(islice(it, n)), st
 
@@ -321,14 +322,13 @@ def test_floor_of_a_target_is_the_greatest_score_too_easy_for_it() -> None:
     assert make_target("dependency", None, (0.0, 0.5)).floor() is None  # lower is harder
 
 
-def test_candidates_the_quick_test_clears_are_too_easy_and_never_output(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Moves from a hit that the metric's quick test clears are not rated; rated in
-    full afterwards, each is below the target, and none is an output."""
+def test_the_quick_test_changes_no_step_of_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Vicinity moves the metric's quick test clears are not rated: each is rated at
+    most the limit it was cleared at (rated in full here), and the search, which
+    would have done nothing with them, yields the same puzzles as without the test."""
     import csp_sudoku.generators.anneal as anneal_mod
 
-    cleared: list[np.ndarray] = []
+    cleared: list[tuple[np.ndarray, float]] = []
     real = anneal_mod._within
 
     def recording(metric: str) -> object:
@@ -338,17 +338,19 @@ def test_candidates_the_quick_test_clears_are_too_easy_and_never_output(
         def within(p: cs.Puzzle, limit: float) -> bool:
             ok = test(p, limit)
             if ok:
-                cleared.append(np.asarray(p.cells).copy())
+                cleared.append((np.asarray(p.cells).copy(), limit))
             return ok
 
         return within
 
+    # from SE 7.5: moves that singles solve are cleared (the test's contradiction
+    # chains, 8.5 and up, are above the target's floor of 7.4)
     monkeypatch.setattr(anneal_mod, "_within", recording)
-    # from SE 7: the moves from a hit that singles solve are cleared (the test's
-    # contradiction chains, 8.5 and up, are above the target's floor of 6.9)
-    got, st = _anneal_direct(3, 12, expand=0.9, low=7.0)
+    got, st = _anneal_direct(3, 12, expand=0.9, low=7.5, elite_size=4)
     assert st.cleared == len(cleared) > 0
-    outputs = {f.clues.tobytes() for f in got}
-    for cells in cleared:
-        assert cells.tobytes() not in outputs
-        assert rate(cs.Puzzle(cells), "se").score <= 6.9
+    for cells, limit in cleared:
+        assert limit <= 7.4 and rate(cs.Puzzle(cells), "se").score <= limit
+    monkeypatch.setattr(anneal_mod, "_within", lambda metric: None)
+    plain, st_plain = _anneal_direct(3, 12, expand=0.9, low=7.5, elite_size=4)
+    assert st_plain.cleared == 0 and st_plain.rated > st.rated
+    assert [f.clues.tobytes() for f in got] == [f.clues.tobytes() for f in plain]

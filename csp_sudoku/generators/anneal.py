@@ -199,22 +199,24 @@ def anneal(
     orbs = orbits(geometry.size, symmetry)
     oidx = orbit_index(geometry.size, symmetry)
     cache: dict[bytes, Rating | None] = {}
-    # the quick test of the moves from a hit: a candidate it clears is too easy to be
-    # an output, and its full rating (most of a search's time) is skipped
+    # the metric's quick test, for the vicinity moves: a candidate it shows rated at
+    # most the target's floor and the weakest elite state can change nothing (no
+    # output, no elite state, no new best), so its full rating (most of a search's
+    # time) is skipped, and the search takes the same steps as without the test
     floor = target.floor()
     within = _within(metric) if floor is not None else None
-    cleared: set[bytes] = set()
+    cleared: dict[bytes, float] = {}  # clue bytes -> the limit they were cleared at
 
-    def value(clues: Grid, sol: Grid, quick: bool = False) -> Rating | None:
+    def value(clues: Grid, sol: Grid, limit: float | None = None) -> Rating | None:
         key = clues.tobytes()
         if key in cache:
             return cache[key]
-        if quick and within is not None and floor is not None:
-            if key in cleared:
+        if limit is not None and within is not None:
+            if cleared.get(key, math.inf) <= limit:
                 return None
-            if within(Puzzle(clues, geometry), floor):
+            if within(Puzzle(clues, geometry), limit):
                 st.cleared += 1
-                cleared.add(key)
+                cleared[key] = limit
                 return None
         try:
             r: Rating | None = _rate(
@@ -309,6 +311,14 @@ def anneal(
         t = np.asarray([*tries, chain_rec[0]], dtype=np.float64)
         return int(np.argmax(rng.beta(1.0 + w, 1.0 / _PRIOR + t - w)))
 
+    def quick_limit() -> float | None:
+        """The limit of the quick test for a vicinity move: the target's floor, or the
+        weakest elite state's score when lower (the move's rating feeds the elite
+        pool); None (no test) while the pool is not full."""
+        if floor is None or len(elite) < elite_size:
+            return None
+        return min(floor, elite[-1][0])
+
     def vicinity_step(i: int) -> Found | None:
         if i < 0:
             # before the first hit: the harder of two random elite states
@@ -319,8 +329,7 @@ def anneal(
             _, base, sol = hits[i]
         st.vicinity += 1
         cand = move(base, sol, 1)
-        # from a hit only a hit counts: the quick test may skip the rating
-        r = value(cand, sol, quick=i >= 0)
+        r = value(cand, sol, quick_limit())
         if i >= 0:
             tries[i] += 1
         if r is None:
