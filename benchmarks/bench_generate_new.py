@@ -10,6 +10,9 @@ process on one core with the same wall-clock budget each:
   ``rate(p, "se")``, accept harder or (Metropolis) easier, restart after 50
   stale steps; every on-target state is a candidate.
 
+The ``grids`` column counts the distinct solution grids (up to isomorphism) of
+a run's new puzzles: a vicinity search keeps its grid, so its puzzles share few.
+
 "New" is the same test for both: unique (every output of both has one
 solution by construction; the independent solver of the tests rechecks
 them), and not isomorphic to the bundled reference sets, the pseudo-generator's
@@ -31,13 +34,14 @@ from __future__ import annotations
 import argparse
 import math
 import time
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 import csp_sudoku as cs
 from csp_sudoku.generators.novelty import default_keys
 from csp_sudoku.metrics import rate
+from csp_sudoku.tools.canonical import canonical_key
 
 LEVELS = ("diabolical", "extreme")
 
@@ -82,6 +86,15 @@ def ours(level: str, seconds: float, seed: int) -> tuple[list[Any], float]:
     return found, best
 
 
+def _solution(g: Any) -> cs.Puzzle:
+    """The solution grid of an output of either generator."""
+    if hasattr(g, "solution"):
+        return cast("cs.Puzzle", g.solution)
+    solved = cs.solve(g)
+    assert solved is not None
+    return solved
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seconds", type=float, default=120.0, help="budget per level and generator")
@@ -100,7 +113,7 @@ def main() -> None:
         rate(p.puzzle, "se")
     list(cs.generate(1, level="fiendish", metric="se", seed=0, budget_seconds=60))
     print(f"budget {args.seconds:g} s per level and generator, seeds {args.seed}, one process")
-    print("level       seed  generator  new  per CPU-minute  best ER  ER>=10  cpu s")
+    print("level       seed  generator  new  per CPU-minute  best ER  ER>=10  grids  cpu s")
     for level in args.levels:
         totals = {"ours": [0, 0.0], "plain": [0, 0.0]}
         for seed in args.seed:
@@ -113,12 +126,14 @@ def main() -> None:
                     for g in got
                 ]
                 ten = sum(1 for s in scores if s >= 10.0)
+                grids = len({canonical_key(_solution(g)) for g in got})
                 rate_min = 60.0 * len(got) / cpu if cpu > 0 else 0.0
                 totals[name][0] += len(got)
                 totals[name][1] += cpu
                 print(
                     f"{level:<11} {seed:>4}  {name:<9} {len(got):>4}  {rate_min:>14.2f}  "
-                    f"{f'{best:.1f}' if math.isfinite(best) else '-':>7}  {ten:>6}  {cpu:>5.0f}",
+                    f"{f'{best:.1f}' if math.isfinite(best) else '-':>7}  {ten:>6}  {grids:>5}  "
+                    f"{cpu:>5.0f}",
                     flush=True,
                 )
         if len(args.seed) > 1:

@@ -276,7 +276,8 @@ def generate(
             (each; see :mod:`~csp_sudoku.generators.techniques`).
         exclude_technique: technique names its SE path must not use.
         progress: called now and then (``method="anneal"``) with a dict of
-            ``found``, ``steps``, ``rated``, ``restarts``, ``best`` (score) and
+            ``found``, ``steps``, ``rated``, ``cleared`` (moves the metric's
+            quick test showed too easy, not rated), ``restarts``, ``best`` (score) and
             ``elapsed`` (with several chains: summed, the best of all, while
             the workers run).
 
@@ -853,6 +854,7 @@ def _merged(reports: Iterable[dict[str, Any]], found: int, elapsed: float) -> di
         "found": found,
         "steps": sum(r["steps"] for r in rs),
         "rated": sum(r["rated"] for r in rs),
+        "cleared": sum(r.get("cleared", 0) for r in rs),
         "restarts": sum(r["restarts"] for r in rs),
         "best": max(bests, default=None),
         "elapsed": round(elapsed, 1),
@@ -970,6 +972,7 @@ def _report(st: Any, found: int, t0: float) -> dict[str, Any]:
         "found": found,
         "steps": st.steps,
         "rated": st.rated,
+        "cleared": st.cleared,
         "restarts": st.restarts,
         "best": None if st.best_rating is None else st.best_rating.score,
         "elapsed": round(time.perf_counter() - t0, 1),
