@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from itertools import islice
 from pathlib import Path
 
@@ -354,3 +355,24 @@ def test_the_quick_test_changes_no_step_of_the_search(monkeypatch: pytest.Monkey
     plain, st_plain = _anneal_direct(3, 12, expand=0.9, low=7.5, elite_size=4)
     assert st_plain.cleared == 0 and st_plain.rated > st.rated
     assert [f.clues.tobytes() for f in got] == [f.clues.tobytes() for f in plain]
+
+
+def test_per_grid_caps_the_outputs_of_each_solution_grid() -> None:
+    """With ``per_grid``, no solution grid gives more than its share: the search
+    leaves a grid's hits and goes on elsewhere (without it, one grid gives most)."""
+    got, _ = _anneal_direct(3, 12, expand=0.9, low=7.5, per_grid=2)
+    assert len(got) == 12
+    per: dict[bytes, int] = {}
+    for f in got:
+        assert count_solutions(f.clues, limit=2) == 1 and _independent_minimal(f.clues)
+        per[f.solution.tobytes()] = per.get(f.solution.tobytes(), 0) + 1
+    assert max(per.values()) <= 2 and len(per) >= 6
+    free, _ = _anneal_direct(3, 12, expand=0.9, low=7.5)
+    assert max(Counter(f.solution.tobytes() for f in free).values()) > 2
+
+
+def test_max_per_grid_is_checked_before_any_search(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(cs.generators.GenerationError, match="max_per_grid"):
+        next(generate(1, level="extreme", metric="se", max_per_grid=0))
+    assert main(["generate", "--level", "extreme", "--metric", "se", "--max-per-grid", "0"]) == 2
+    assert "--max-per-grid" in capsys.readouterr().err

@@ -164,6 +164,13 @@ def register(sub: Any) -> None:
     p.add_argument("--budget-seconds", type=finite_float, help="stop after this many seconds")
     p.add_argument("--attempts", type=int_in(1, MAX_COUNT), help="most attempts per puzzle")
     p.add_argument("--max-clues", type=int_in(0, 10**6), help="reject puzzles with more clues")
+    p.add_argument(
+        "--max-per-grid",
+        type=int_in(1, 10**9),
+        metavar="N",
+        help="annealing (hard targets): at most N puzzles per solution grid, for variety "
+        "(the search keeps its grid, so otherwise most puzzles of a run share one or two)",
+    )
     p.add_argument("--backend", default="auto", help="uniqueness checker backend")
     add_batch_args(
         p,
@@ -430,6 +437,7 @@ def _run(
         "executor": client,
         "avoid": avoid,
         "strict_minimal": args.strict_minimal,
+        "max_per_grid": args.max_per_grid,
         "progress": report,
         "require_technique": args.require_technique,
         "exclude_technique": args.exclude_technique,

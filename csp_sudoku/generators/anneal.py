@@ -170,6 +170,7 @@ def anneal(
     accept: Callable[[Grid, Grid, Rating], bool] | None = None,
     on_step: Callable[[], None] | None = None,
     max_chains: int | None = None,
+    per_grid: int | None = None,
 ) -> Iterator[Found]:
     """New on-target puzzles found by simulated annealing, endlessly (until the deadline).
 
@@ -199,6 +200,10 @@ def anneal(
         accept: a further test an output must pass (e.g. technique filters).
         on_step: called after every step (progress reports).
         max_chains: end after this many chains (restarts + 1); None: no limit.
+        per_grid: at most this many outputs per solution grid (None: no limit).
+            A vicinity search keeps its grid, so its outputs otherwise share
+            few grids; once a grid has given ``per_grid``, its hits and elite
+            states are dropped and the search goes on from other grids.
 
     Yields:
         :class:`Found` puzzles, each new (and recorded in ``avoid``).
@@ -271,7 +276,7 @@ def anneal(
         return work
 
     def offer(clues: Grid, sol: Grid, r: Rating, vicinity: bool = False) -> Found | None:
-        if not target.matches(r):
+        if not target.matches(r) or sol.tobytes() in retired:
             return None
         if not avoid.is_new(clues):
             st.copies += 1
@@ -279,9 +284,25 @@ def anneal(
         if accept is not None and not accept(clues, sol, r):
             return None
         avoid.add(clues)
+        if per_grid is not None:
+            grid = sol.tobytes()
+            outputs[grid] = outputs.get(grid, 0) + 1
+            if outputs[grid] >= per_grid:
+                retire(grid)
         return Found(clues=clues, solution=sol, rating=r, steps=st.steps, vicinity=vicinity)
 
     elite: list[tuple[float, bytes, Grid, Grid]] = []  # the hardest states met, best first
+    outputs: dict[bytes, int] = {}  # outputs per solution grid (with ``per_grid``)
+    retired: set[bytes] = set()  # grids that gave ``per_grid`` outputs: searched no more
+
+    def retire(grid: bytes) -> None:
+        """No more outputs from ``grid``: its hits stop being sources, its elite states
+        go, and a chain on it restarts elsewhere."""
+        retired.add(grid)
+        elite[:] = [e for e in elite if e[3].tobytes() != grid]
+        for i, (_, _, sol) in enumerate(hits):
+            if sol.tobytes() == grid:
+                live[i] = False
 
     def remember(h: float, clues: Grid, sol: Grid) -> None:
         key = clues.tobytes()
@@ -300,6 +321,7 @@ def anneal(
     hits: list[tuple[float, Grid, Grid]] = []
     tries: list[int] = []
     wins: list[int] = []
+    live: list[bool] = []  # False: the hit's grid is retired (``per_grid``)
     climbing = open_above(target)
 
     def hit(h: float, clues: Grid, sol: Grid) -> None:
@@ -307,6 +329,7 @@ def anneal(
             hits.append((h, clues, sol))
             tries.append(0)
             wins.append(0)
+            live.append(sol.tobytes() not in retired)
 
     chain_rec = [0, 0]  # the chain's own moves and hits since the first hit
 
@@ -314,11 +337,13 @@ def anneal(
         """The next step's arm: -1 an elite state (no hit yet), ``len(hits)``
         a step of the chain (an arm like the others, so that barren sources
         give their steps back to it), otherwise that hit."""
-        if not hits:
+        if not any(live):
             return -1
         w = np.asarray([*wins, chain_rec[1]], dtype=np.float64)
         t = np.asarray([*tries, chain_rec[0]], dtype=np.float64)
-        return int(np.argmax(rng.beta(1.0 + w, 1.0 / _PRIOR + t - w)))
+        draw = rng.beta(1.0 + w, 1.0 / _PRIOR + t - w)
+        draw[:-1][~np.asarray(live)] = -1.0  # retired grids' hits: never again
+        return int(np.argmax(draw))
 
     def quick_limit() -> float | None:
         """The limit of the quick test for a vicinity move: the target's floor, or the
@@ -374,6 +399,8 @@ def anneal(
         while stale < patience:
             if deadline is not None and time.time() >= deadline:
                 return
+            if sol.tobytes() in retired:
+                break  # this grid gave its share: restart on another
             st.steps += 1
             if on_step is not None:
                 on_step()

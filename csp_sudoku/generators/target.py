@@ -195,6 +195,8 @@ class _Options:
     exclude: tuple[str, ...] = ()
     #: the puzzles an interrupted part of the run wrote (annealing: every chain avoids them)
     known: tuple[str, ...] = ()
+    #: annealing: at most this many outputs per solution grid (None: no limit)
+    per_grid: int | None = None
 
 
 def generate(
@@ -224,6 +226,7 @@ def generate(
     progress: Callable[[dict[str, Any]], None] | None = None,
     require_technique: Sequence[str] = (),
     exclude_technique: Sequence[str] = (),
+    max_per_grid: int | None = None,
 ) -> Iterator[Generated]:
     """Generate ``count`` unique puzzles on target, streaming each as it is found.
 
@@ -275,6 +278,10 @@ def generate(
         require_technique: technique names the puzzle's SE path must use
             (each; see :mod:`~csp_sudoku.generators.techniques`).
         exclude_technique: technique names its SE path must not use.
+        max_per_grid: annealing (``auto`` at the hard end): at most this many
+            outputs per solution grid, for variety (the vicinity search keeps
+            its grid, so without it most outputs of a run share one or two
+            grids); the other methods draw a grid per attempt.
         progress: called now and then (``method="anneal"``) with a dict of
             ``found``, ``steps``, ``rated``, ``cleared`` (moves the metric's
             quick test showed too easy, not rated), ``restarts``, ``best`` (score) and
@@ -296,6 +303,8 @@ def generate(
         raise GenerationError(f"budget_seconds must be positive, got {budget_seconds}")
     if attempts is not None and attempts < 1:
         raise GenerationError(f"attempts must be at least 1, got {attempts}")
+    if max_per_grid is not None and max_per_grid < 1:
+        raise GenerationError(f"max_per_grid must be at least 1, got {max_per_grid}")
     if not 0 <= start <= count:
         raise GenerationError(f"start must be between 0 and count ({count}), got {start}")
     target = _make_target(metric, level, score_range)
@@ -315,6 +324,7 @@ def generate(
         strict_minimal=strict_minimal,
         require=check_names(require_technique),
         exclude=check_names(exclude_technique),
+        per_grid=max_per_grid,
     )
     _check_metrics(opts)
     if opts.method == "auto" and _wants_search(opts):
@@ -945,6 +955,7 @@ def _anneal_chain(
                 accept=ok,
                 on_step=tick,
                 max_chains=None if opts.attempts is None else opts.attempts * n,
+                per_grid=opts.per_grid,
             ):
                 found += 1
                 solution = Puzzle(f.solution, geo)
