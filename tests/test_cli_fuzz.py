@@ -217,12 +217,16 @@ def test_resume_from_a_file_that_is_no_output(
         ["generate", "--seed", "-1"],
         ["minimize", "--seed", "-1", LINE],
         ["rate", "--seed", "-5", LINE],
+        ["bank", "add", "\x00", "BANK"],  # found by the fuzz test above
+        ["check", "-o", "a\x00b", LINE],
+        ["solve", LINE[:-1] + "\x00"],
     ],
 )
 def test_reported_cases_exit_two_with_a_message(argv: list[str], tmp_path: Path) -> None:
     huge = tmp_path / "huge.txt"
     huge.write_text("1" * 10_000_000 + "\n", encoding="utf-8")
     argv = [str(huge) if a == "HUGE" else a for a in argv]
+    argv = [str(tmp_path / "bank.db") if a == "BANK" else a for a in argv]
     code, err = drive(argv, "")
     assert code == 2
     assert "Traceback" not in err and "internal error" not in err
@@ -232,3 +236,5 @@ def test_reported_cases_exit_two_with_a_message(argv: list[str], tmp_path: Path)
         assert "error" in err
     if "--seed" in argv:
         assert "non-negative" in err
+    if any("\x00" in a for a in argv):
+        assert "holds a NUL character" in err

@@ -331,9 +331,19 @@ def preflight(args: argparse.Namespace) -> None:
       ``OUTPUT.partial`` (see :func:`batch_session`): they are newer than
       ``OUTPUT``, so they replace it, and the run goes on from them.
 
+    * An argument holding a NUL character is refused (no file name can hold
+      one, and the operating system's calls reject it with a bare ValueError).
+
     Raises:
-        ArgumentError: an output names an input.
+        ArgumentError: an output names an input, or an argument holds a NUL.
     """
+    for name, value in vars(args).items():
+        values = value if isinstance(value, (list, tuple)) else [value]
+        if any(isinstance(v, str) and "\0" in v for v in values):
+            raise ArgumentError(
+                f"the {name.replace('_', ' ')} argument holds a NUL character (\\0), "
+                "which no file name, puzzle or option value can hold"
+            )
     inputs = [f for name in INPUT_OPTIONS for f in _named_files(name, getattr(args, name, None))]
     for name in OUTPUT_OPTIONS:
         target = getattr(args, name, None)
