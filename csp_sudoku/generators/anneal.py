@@ -42,8 +42,9 @@ that search from scratch, never from a known puzzle:
   most the target's floor and the weakest elite state is not rated: it could
   be no output, no elite state and no new best, so the search takes the same
   steps as with its rating. Most moves from a hit fall to ER 6-9, whose full
-  replay was most of the search's time (measured: the rating time of 7,971
-  candidates of three searches 176 s, with the test 50 s).
+  replay was most of the search's time (``benchmarks/bench_quick_test.py``:
+  the 7,344 candidates of two 60 s searches took 115.8 s to rate in full,
+  28.3 s with the test).
 
 Every on-target puzzle met on the way is a candidate output; it is kept only
 when it is *new* (:mod:`~csp_sudoku.generators.novelty`: not isomorphic to the
