@@ -475,6 +475,7 @@ def test_rating_is_deterministic_and_detailed() -> None:
     assert len(d["difficulties"]) == d["steps"] == sum(d["technique_counts"].values())
     assert max(d["difficulties"]) == pytest.approx(d["er"], abs=0.01)
     assert d["hardest"] in d["technique_counts"]
+    assert d["estimated"] is False  # every step a technique of SE's own, replayed
     assert a.level == level_of(a.score)[0]
     assert a.parameters["rater"] == "sukaku"
     assert rate(line, "se", rater="classic").parameters["rater"] == "classic"
@@ -592,3 +593,14 @@ def test_quick_bound_never_clears_a_puzzle_se_rated_above_the_limit() -> None:
     singles = next(r["puzzle"] for r in rows if r["ER"] == "1.5")
     assert rated_within(cs.parse(singles), 2.5)
     assert not rated_within(cs.parse(singles), 2.2)
+
+
+def test_a_rating_beyond_se_dynamic_chains_says_it_is_an_estimate() -> None:
+    """A forum-hardest puzzle (SE 10.5): its hardest steps are the human model's chains,
+    valued by a fit, and the rating says so (SukakuExplainer rated a generated puzzle
+    9.8 that this estimate put at 10.7: docs/generators.md)."""
+    r = rate(
+        ".......1......4.32.2..3.5.......7....4..2...5..89..4....78..6...3..1..5.9........", "se"
+    )
+    assert r.score >= 9.5 and r.details["estimated"] is True
+    assert r.details["hardest"] in ("Nested Forcing Chains", "Dynamic Forcing Chains (+)")

@@ -666,5 +666,8 @@ def se_rating(
         "difficulties": [round(d, 2) for d in diffs],
         "steps": len(run.steps),
         "technique_counts": counts,
+        # a step beyond SE's dynamic forcing chains came from the human model's
+        # chains, valued by a fit: the ER is then an estimate, not SE's replay
+        "estimated": any(s.level >= 1 for s in run.steps),
     }
     return er, level, rank, details, {"rater": rater, "model": shipped_model().fitted_on}
