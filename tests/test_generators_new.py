@@ -376,3 +376,16 @@ def test_max_per_grid_is_checked_before_any_search(capsys: pytest.CaptureFixture
         next(generate(1, level="extreme", metric="se", max_per_grid=0))
     assert main(["generate", "--level", "extreme", "--metric", "se", "--max-per-grid", "0"]) == 2
     assert "--max-per-grid" in capsys.readouterr().err
+
+
+def test_a_generated_row_says_when_its_rating_is_an_estimate() -> None:
+    """The JSON row of a puzzle whose se rating used steps beyond SE's dynamic chains
+    (an estimate) carries ``estimated``; other rows are as before."""
+    import dataclasses
+
+    hardest = ".......1......4.32.2..3.5.......7....4..2...5..89..4....78..6...3..1..5.9........"
+    g = next(iter(generate(1, rate_with=("se",), seed=1)))
+    plain = g.to_dict()["ratings"]["se"]
+    assert set(plain) == {"score", "level", "level_rank"}  # replayed: no mark
+    est = dataclasses.replace(g, ratings={"se": rate(hardest, "se")}).to_dict()["ratings"]["se"]
+    assert est["estimated"] is True and est["score"] >= 9.5

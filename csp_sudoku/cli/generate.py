@@ -543,7 +543,9 @@ def _write_all(args: argparse.Namespace, writer: RowWriter, stream: Any, total: 
                 bar.update(1)
                 row = g.to_dict()
                 rated = " ".join(
-                    f"{name}={r['score']:.1f} {r['level']}" for name, r in row["ratings"].items()
+                    f"{name}={r['score']:.1f}{' (estimate)' if r.get('estimated') else ''} "
+                    f"{r['level']}"
+                    for name, r in row["ratings"].items()
                 )
                 line = f"{row['puzzle']}\t{row['clues']}\tseed={row['seed']}\t{rated}"
                 writer.write(row, line.rstrip())

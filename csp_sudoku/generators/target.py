@@ -158,6 +158,8 @@ class Generated:
             "size": self.puzzle.geometry.size,
             "ratings": {
                 name: {"score": r.score, "level": r.level, "level_rank": r.level_rank}
+                # a score the metric only estimates (se beyond SE's dynamic chains) says so
+                | ({"estimated": True} if r.details.get("estimated") else {})
                 for name, r in self.ratings.items()
             },
             "attempts": self.attempts,
