@@ -76,7 +76,11 @@ def main() -> None:
     args = ap.parse_args()
     list(cs.generate(1, level="fiendish", metric="se", seed=0, budget_seconds=60))  # compile
     print("set                                 above  wrong   below cleared")
-    rows = [r for f in FILES for r in csv.DictReader((DATA / f).open(), delimiter="\t")]
+    rows = [
+        r
+        for f in FILES
+        for r in csv.DictReader((DATA / f).read_text().splitlines(), delimiter="\t")
+    ]
     for limit in (args.limit, args.limit + 0.5):
         above = [rated_within(cs.parse(r["puzzle"]), limit) for r in rows if float(r["ER"]) > limit]
         below = [

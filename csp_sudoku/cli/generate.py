@@ -417,7 +417,7 @@ def _run(
         best = info.get("best")
         print(
             f"csp-sudoku generate: found {info['found']}, {info['steps']} steps "
-            f"({info['rated']} rated, {info.get('cleared', 0)} cleared unrated, "
+            f"({info['rated']} rated, {info['cleared']} cleared unrated, "
             f"{info['restarts']} restarts), best so far "
             f"{'-' if best is None else f'{best:g}'}, {info['elapsed']:g} s",
             file=sys.stderr,

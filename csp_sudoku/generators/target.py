@@ -866,7 +866,7 @@ def _merged(reports: Iterable[dict[str, Any]], found: int, elapsed: float) -> di
         "found": found,
         "steps": sum(r["steps"] for r in rs),
         "rated": sum(r["rated"] for r in rs),
-        "cleared": sum(r.get("cleared", 0) for r in rs),
+        "cleared": sum(r["cleared"] for r in rs),
         "restarts": sum(r["restarts"] for r in rs),
         "best": max(bests, default=None),
         "elapsed": round(elapsed, 1),
