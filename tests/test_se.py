@@ -604,3 +604,58 @@ def test_a_rating_beyond_se_dynamic_chains_says_it_is_an_estimate() -> None:
     )
     assert r.score >= 9.5 and r.details["estimated"] is True
     assert r.details["hardest"] in ("Nested Forcing Chains", "Dynamic Forcing Chains (+)")
+
+
+# --------------------------------------------------------------------------- dynamic forcing chains (+)
+
+
+def _serate_path(name: str) -> tuple[str, list[float], list[str]]:
+    """A path serate.jar printed (tests/data/NAME): the puzzle, each step's value and hint."""
+    from pathlib import Path
+
+    lines = (Path(__file__).parent / "data" / name).read_text().splitlines()
+    puzzle = next(line.split()[-1] for line in lines if line.startswith("# puzzle"))
+    steps = [line[1:].split("|") for line in lines if line.startswith("A")]
+    return puzzle, [float(s[0]) for s in steps], [s[2] for s in steps]
+
+
+def test_dynamic_forcing_chains_plus_take_sukaku_explainers_steps() -> None:
+    """SE's dynamic forcing chains (+) (9.0 base, the basic techniques inside the
+    nets) are replayed: on a puzzle SukakuExplainer solves with them, every one of
+    its 43 chain steps gets SE's value in SE's order, (+) steps included (9.7,
+    9.8, ...), and the rating is SE's 9.8, not an estimate (the human model's
+    fallback put it at 10.7). (Between chains a tie among basic hints may be
+    broken otherwise: a pointing for SE's direct hidden pair once.)"""
+    puzzle, values, hints = _serate_path("serate_path_plus.txt")
+    run = replay(cs.parse(puzzle))
+    assert [s.difficulty for s in run.steps if s.difficulty >= 6] == [v for v in values if v >= 6]
+    plus = [s for s in run.steps if s.technique.endswith("(+)")]
+    assert plus and all(s.level == -1 for s in plus)
+    first = next(i for i, v in enumerate(values) if v > 9.6)
+    assert hints[first].startswith("Contradiction Forcing Chain: r6c5.2 on")
+    step = next(s for s in run.steps if s.difficulty > 9.6)
+    assert step.technique == "Dynamic Contradiction Forcing Chains (+)"
+    assert step.branches[0] == (5 * 9 + 4, 2, True)  # r6c5.2 on, SE's premise
+    # the figure follows the same (+) nets: its branches count the step's complexity
+    from csp_sudoku.human.se_branches import branch_nets
+    from csp_sudoku.metrics.se import solve_path as se_path
+
+    states = se_path(cs.parse(puzzle), "se").states()
+    for i, s in enumerate(run.steps):
+        if s in plus:
+            nets = branch_nets(states[i], s)
+            assert nets and sum(n.complexity for n in nets) == s.complexity
+    r = rate(puzzle, "se")
+    assert r.score == 9.8 and r.details["estimated"] is False
+    assert r.details["hardest"] == "Dynamic Contradiction Forcing Chains (+)"
+    _replay_independently(puzzle, run.steps, _solution(puzzle))
+
+
+def test_dynamic_forcing_chains_plus_reach_ten() -> None:
+    """A forum-hardest puzzle: SukakuExplainer's first four steps, two of them (+)
+    chains worth 9.7 and 10.1, are the replay's too (its fifth is a nested chain,
+    not replayed)."""
+    puzzle, values, _hints = _serate_path("serate_path_plus_10.txt")
+    run = se_solve(cs.parse(puzzle), shipped_model().chain_value, max_steps=4)
+    assert [s.difficulty for s in run.steps] == values[:4]
+    assert run.steps[3].technique == "Dynamic Contradiction Forcing Chains (+)"

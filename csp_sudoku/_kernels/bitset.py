@@ -473,3 +473,20 @@ def removable(cells, known, packed, locked, budget, stop_at):  # type: ignore[no
             res[nres] = c
             nres += 1
     return res[:nres]
+
+
+@njit(cache=True, inline="always")
+def contains(items, n, x):  # type: ignore[no-untyped-def]
+    """True when ``x`` is among ``items[:n]``."""
+    found = False
+    for m in range(n):
+        found = found or items[m] == x
+    return found
+
+
+@njit(cache=True, inline="always")
+def copy_head(dst, src, n):  # type: ignore[no-untyped-def]
+    """``dst[:n] = src[:n]`` by elements: a slice assignment makes numba compile its
+    shape-mismatch error message (string formatting: seconds of a first run)."""
+    for i in range(n):
+        dst[i] = src[i]

@@ -48,7 +48,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from csp_sudoku._kernels.bitset import popcount
+from csp_sudoku._kernels.bitset import contains, copy_head, popcount
+from csp_sudoku._kernels.se_offshoots import offshoots
 
 
 def _length_ceilings(top: int = 1 << 40) -> np.ndarray:
@@ -85,23 +86,6 @@ def length_tenths(complexity):  # type: ignore[no-untyped-def]
     while passed < LENGTH_CEILINGS.shape[0] and length > LENGTH_CEILINGS[passed]:
         passed += 1
     return passed
-
-
-@njit(cache=True, inline="always")
-def contains(items, n, x):  # type: ignore[no-untyped-def]
-    """True when ``x`` is among ``items[:n]``."""
-    found = False
-    for m in range(n):
-        found = found or items[m] == x
-    return found
-
-
-@njit(cache=True, inline="always")
-def copy_head(dst, src, n):  # type: ignore[no-untyped-def]
-    """``dst[:n] = src[:n]`` by elements: a slice assignment makes numba compile its
-    shape-mismatch error message (string formatting: seconds of a first run)."""
-    for i in range(n):
-        dst[i] = src[i]
 
 
 @njit(cache=True)
@@ -372,7 +356,45 @@ def _row_add(bits, row, lit):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def implication_nets(alive, cc, corder, ncellcols, premises, dynamic, y_links, out_anc, out_absurd):  # type: ignore[no-untyped-def]
+def _offshoot_literals(grid, alive, plus, bits, slot, rec_lit, lit_rec, nrec, queue_false, tail_f):  # type: ignore[no-untyped-def]
+    """Record the removals of the basic techniques on a dynamic net's marks as
+    false literals, queued (:func:`csp_sudoku._kernels.se_offshoots.offshoots`).
+    Returns ``(literals added, complexity of a contradiction met or -1)``."""
+    vals, units, ukind, member, cross, techniques, work = plus
+    ncand = alive.shape[0]
+    size = ncand // vals.shape[0]
+    nq = offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, work)
+    out_q = work[4]
+    out_h = work[5]
+    hint_start = work[6]
+    parents = work[7]
+    added = 0
+    for j in range(nq):
+        q = out_q[j]
+        if lit_rec[ncand + q] >= 0 or not grid[q]:
+            continue
+        row = nrec + added
+        h = out_h[j]
+        for w in range(bits.shape[1]):
+            bits[row, w] = 0
+        for t in range(hint_start[h], hint_start[h + 1]):
+            r = lit_rec[ncand + parents[t]]
+            if r >= 0:
+                _row_merge(bits, row, r)
+        _row_add(bits, row, slot[ncand + q])
+        if lit_rec[q] >= 0:  # q true, and now false
+            return added, _row_count(bits, row) + _row_count(bits, lit_rec[q])
+        rec_lit[row] = ncand + q
+        lit_rec[ncand + q] = row
+        queue_false[tail_f + added] = row
+        added += 1
+    return added, -1
+
+
+@njit(cache=True)
+def implication_nets(  # type: ignore[no-untyped-def]
+    alive, cc, corder, ncellcols, premises, dynamic, y_links, out_anc, out_absurd, plus
+):
     """The implication net of each premise literal, with its ancestor counts.
 
     For premise ``i``, ``out_anc[i, lit]`` is the number of ancestors of every
@@ -388,6 +410,13 @@ def implication_nets(alive, cc, corder, ncellcols, premises, dynamic, y_links, o
     other (its ancestors then include the earlier removals from the column);
     otherwise the marks stay as they were (static nets). ``y_links`` False
     leaves out the cell columns (Nishio nets: one digit).
+
+    ``plus`` is ``None`` or, for SE's dynamic forcing chains (+), the tuple
+    ``(vals, units, ukind, member, cross, techniques, work)`` of
+    :func:`csp_sudoku._kernels.se_offshoots.offshoots`: whenever a dynamic net
+    has nothing left to expand, the removals the basic techniques make on its
+    marks become false literals (their parents: the removals the pattern
+    needed) and the net goes on.
     """
     ncand = alive.shape[0]
     nlit = 2 * ncand
@@ -434,7 +463,18 @@ def implication_nets(alive, cc, corder, ncellcols, premises, dynamic, y_links, o
         else:
             queue_false[tail_f] = 0
             tail_f += 1
-        while absurd < 0 and (head_t < tail_t or head_f < tail_f):
+        while absurd < 0:
+            if head_t == tail_t and head_f == tail_f:
+                if plus is None or not dynamic:
+                    break
+                added, absurd = _offshoot_literals(
+                    grid, alive, plus, bits, slot, rec_lit, lit_rec, nrec, queue_false, tail_f
+                )
+                if added == 0:
+                    break
+                nrec += added
+                tail_f += added
+                continue
             if head_t < tail_t:
                 r = queue_true[head_t]
                 head_t += 1

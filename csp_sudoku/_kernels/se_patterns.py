@@ -41,8 +41,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from csp_sudoku._kernels.bitset import _cttz, popcount
-from csp_sudoku._kernels.se_chains import contains, copy_head
+from csp_sudoku._kernels.bitset import _cttz, contains, copy_head, popcount
 
 #: Base value (tenths) of a strong-linked fish of n links, index n.
 SL_BASE = np.array([0, 0, 40, 54, 58, 62, 66, 70, 74], dtype=np.int32)

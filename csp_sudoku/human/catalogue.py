@@ -79,6 +79,7 @@ ALIASES: dict[str, str] = {
     "skyscraper": "Turbot Fish",
     "2-string kite": "Turbot Fish",
     "2 strong links": "Turbot Fish",
+    "dynamic forcing chains (+)": "Dynamic Contradiction Forcing Chains (+)",
 }
 
 # a strong-linked fish of N links spelt the SukakuExplainer way: "N Strong links",

@@ -21,7 +21,12 @@ order, and keeps the parents:
 * true literals are expanded before false ones, each literal once, first in
   first out, and a literal keeps the parents of the inference that reached it
   first; a net stops at its first contradiction (a literal reached true and
-  false).
+  false);
+* the (+) nets of SE's dynamic forcing chains (+), whenever nothing is left
+  to expand, take every removal the basic techniques make on the net's marks
+  (:func:`csp_sudoku._kernels.se_offshoots.offshoots`): the removal is a false
+  literal whose parents are the net's removals the pattern needed, drawn as
+  strong links to it.
 
 So the parents kept are the kernel's: the ancestors of a branch's end are the
 literals its ancestor count counted (:attr:`BranchNet.complexity` equals the
@@ -34,6 +39,7 @@ replay's, whatever is drawn.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -41,14 +47,15 @@ import numpy as np
 
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.human._tables import tables
-from csp_sudoku.human.se_order import SeStep, column_order
+from csp_sudoku.human.se_order import SeStep, column_order, se_layout
 from csp_sudoku.human.state import CandidateState
 
 Literal = tuple[int, int, bool]
 #: ``(from, to, strong)``: strong (``from`` off forces ``to`` on) or weak (``from`` on forces ``to`` off).
 Link = tuple[Literal, Literal, bool]
 
-#: The net rules of each branching technique: ``(dynamic, cell columns, ends in a contradiction)``.
+#: The net rules of each branching technique: ``(dynamic, cell columns, ends in a
+#: contradiction)``; the same technique with `` (+)`` adds the basic techniques.
 RULES = {
     "Nishio Forcing Chains": (True, False, True),
     "Cell Forcing Chains": (False, True, False),
@@ -115,11 +122,14 @@ def _run_net(
     target: int,
     dynamic: bool,
     y_links: bool,
+    plus: Callable[[list[bool]], list[tuple[int, tuple[int, ...]]]] | None = None,
 ) -> tuple[_Parents, int]:
     """The net of ``premise`` (literal ``k`` true, ``ncand + k`` false) until it
     records ``target`` or meets a contradiction: the parents of every literal
     reached, in the order reached, and the candidate of the contradiction (-1
-    when none). ``sizes0``: each column's live candidates in ``alive``."""
+    when none). ``sizes0``: each column's live candidates in ``alive``.
+    ``plus``: the basic techniques' removals on a net's marks, each with its
+    parents (a (+) net, see the module's note)."""
     ncand = len(alive)
     grid = list(alive)
     sizes = list(sizes0)
@@ -127,7 +137,20 @@ def _run_net(
     queue_true: deque[int] = deque()
     queue_false: deque[int] = deque()
     (queue_true if premise < ncand else queue_false).append(premise)
-    while (queue_true or queue_false) and target not in parents:
+    while target not in parents:
+        if not queue_true and not queue_false:
+            if plus is None:
+                break
+            for q, pars in plus(grid):
+                if ncand + q in parents:
+                    continue
+                parents[ncand + q] = tuple((ncand + y, True) for y in pars)
+                if q in parents:  # q true, and now false
+                    return parents, q
+                queue_false.append(ncand + q)
+            if not queue_false:
+                break
+            continue
         if queue_true:
             p = queue_true.popleft()
             for q in _weak(cols, grid, p, y_links):
@@ -194,6 +217,36 @@ def _ancestors(parents: _Parents, lit: int) -> set[int]:
     return seen
 
 
+def _plus_rule(
+    state: CandidateState,
+) -> Callable[[list[bool]], list[tuple[int, tuple[int, ...]]]]:
+    """The basic techniques of a (+) net on marks ``grid`` (the kernel the rating
+    uses): each removal with the candidates the net removed that it needed."""
+    from csp_sudoku._kernels.se_offshoots import PLUS_TECHNIQUES, offshoots, work_arrays
+
+    g = state.geometry
+    lay = se_layout(g)
+    alive = state.alive().astype(np.int8)
+    vals = state.values.astype(np.int64)
+    work = work_arrays(g.ncells, g.size)
+
+    def rule(grid: list[bool]) -> list[tuple[int, tuple[int, ...]]]:
+        arr = np.array(grid, dtype=np.int8)
+        n = int(
+            offshoots(
+                arr, alive, vals, g.size, lay.units, lay.ukind, lay.member, lay.cross,
+                PLUS_TECHNIQUES, work,
+            )
+        )  # fmt: skip
+        out_q, out_h, start, pars = work[4], work[5], work[6], work[7]
+        return [
+            (int(out_q[j]), tuple(int(y) for y in pars[start[out_h[j]] : start[out_h[j] + 1]]))
+            for j in range(n)
+        ]
+
+    return rule
+
+
 def branch_nets(state: CandidateState, step: SeStep) -> tuple[BranchNet, ...]:
     """The branches of a forcing chains ``step`` (its :attr:`SeStep.branches`), link
     by link, from ``state``, the pencil marks before the step.
@@ -202,10 +255,12 @@ def branch_nets(state: CandidateState, step: SeStep) -> tuple[BranchNet, ...]:
     branches; a branch the net does not bring to its end (which the kernel's
     choice rules out) is left out.
     """
-    rules = RULES.get(step.technique)
+    name = step.technique.removesuffix(" (+)")
+    rules = RULES.get(name)
     if rules is None or not step.branches:
         return ()
     dynamic, y_links, contradiction = rules
+    plus = _plus_rule(state) if name != step.technique else None
     cols = _columns(state.geometry)
     n = cols.size
     alive = [bool(a) for a in state.alive().tolist()]
@@ -232,7 +287,7 @@ def branch_nets(state: CandidateState, step: SeStep) -> tuple[BranchNet, ...]:
     out: list[BranchNet] = []
     for premise in step.branches:
         start = lit_of(premise)
-        parents, clash = _run_net(cols, alive, sizes, start, target, dynamic, y_links)
+        parents, clash = _run_net(cols, alive, sizes, start, target, dynamic, y_links, plus)
         if contradiction:
             if clash < 0:
                 continue

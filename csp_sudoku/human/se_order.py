@@ -224,6 +224,12 @@ def _layout(geometry: Geometry) -> _Layout:
     )
 
 
+def se_layout(geometry: Geometry) -> _Layout:
+    """The replay's per-geometry arrays (units, their kinds, membership), for the
+    figures that run a kernel again (:mod:`csp_sudoku.human.se_branches`)."""
+    return _layout(geometry)
+
+
 def column_order(geometry: Geometry) -> NDArray[np.int32]:
     """The exact-cover columns of each candidate in the order the chain kernels
     visit them (its cell, then its box, row and column units; -1 padded): the
@@ -610,17 +616,40 @@ def _premises(alive: NDArray[np.int8], with_off: bool) -> NDArray[np.int32]:
 
 
 def _propagate(
-    state: CandidateState, premises: NDArray[np.int32], dynamic: bool, yrule: bool
+    state: CandidateState,
+    premises: NDArray[np.int32],
+    dynamic: bool,
+    yrule: bool,
+    plus: bool = False,
 ) -> tuple[NDArray[np.int32], NDArray[np.int32]]:
+    """The implication nets of ``premises`` (:func:`~csp_sudoku._kernels.se_chains.implication_nets`);
+    ``plus``: with the basic techniques inside (SE's dynamic forcing chains (+))."""
     from csp_sudoku._kernels.se_chains import implication_nets
 
-    lay = _layout(state.geometry)
-    t = tables(state.geometry)
+    g = state.geometry
+    lay = _layout(g)
+    t = tables(g)
     alive = _alive8(state)
     anc = np.empty((premises.size, 2 * alive.size), dtype=np.int32)
     absurd = np.empty(premises.size, dtype=np.int32)
+    extra = None
+    if plus:
+        from csp_sudoku._kernels.se_offshoots import PLUS_TECHNIQUES, work_arrays
+
+        vals = state.values.astype(np.int64)
+        work = work_arrays(g.ncells, g.size)
+        extra = (vals, lay.units, lay.ukind, lay.member, lay.cross, PLUS_TECHNIQUES, work)
     implication_nets(
-        alive, t.column_candidates, lay.corder, lay.ncellcols, premises, dynamic, yrule, anc, absurd
+        alive,
+        t.column_candidates,
+        lay.corder,
+        lay.ncellcols,
+        premises,
+        dynamic,
+        yrule,
+        anc,
+        absurd,
+        extra,
     )
     return anc, absurd
 
@@ -657,9 +686,10 @@ _MULTIPLE_NAMES = {
 }
 
 
-def _multiple(state: CandidateState, dynamic: bool) -> SeStep | None:
+def _multiple(state: CandidateState, dynamic: bool, plus: bool = False) -> SeStep | None:
     """SE's cell and region forcing chains (8.0 static, 8.5 dynamic, with the
-    dynamic contradiction and double forcing chains): the easiest hint of the
+    dynamic contradiction and double forcing chains; ``plus``: 9.0, their nets
+    with the basic techniques inside, SE's "(+)"): the easiest hint of the
     family (:func:`csp_sudoku._kernels.se_chains.best_net_conclusion`), applied."""
     from csp_sudoku._kernels.se_chains import best_net_conclusion
 
@@ -669,14 +699,15 @@ def _multiple(state: CandidateState, dynamic: bool) -> SeStep | None:
     alive = _alive8(state)
     ncand = alive.size
     prem = _premises(alive, dynamic)
-    anc, absurd = _propagate(state, prem, dynamic, True)
+    anc, absurd = _propagate(state, prem, dynamic, True, plus)
     step = 2 if dynamic else 1
     row_on = np.full(ncand, -1, dtype=np.int64)
     row_off = np.full(ncand, -1, dtype=np.int64)
     row_on[prem[::step]] = np.arange(0, prem.size, step)
     if dynamic:
         row_off[prem[1::2] - ncand] = np.arange(1, prem.size, 2)
-    base = _tenths(SE_CHAIN_BASE["dynamic" if dynamic else "multiple"])
+    family = "dynamic (+)" if plus else "dynamic" if dynamic else "multiple"
+    base = _tenths(SE_CHAIN_BASE[family])
     best = np.empty(5, dtype=np.int64)
     best_net_conclusion(
         alive,
@@ -700,8 +731,14 @@ def _multiple(state: CandidateState, dynamic: bool) -> SeStep | None:
     lits = _branch_premises(alive, t.column_candidates, lay, anc, row_on, best)
     n = g.size
     branches = tuple(((x % ncand) // n, x % n + 1, x < ncand) for x in lits)
+    suffix = " (+)" if plus else ""
     hint = SeStep(
-        prefix + _MULTIPLE_NAMES[key], tenths / 10, placed, removed, comp, branches=branches
+        prefix + _MULTIPLE_NAMES[key] + suffix,
+        tenths / 10,
+        placed,
+        removed,
+        comp,
+        branches=branches,
     )
     return _commit(state, hint)
 
@@ -746,21 +783,24 @@ def _branch_premises(
 
 
 def _refutation(state: CandidateState, rating: FallbackRating) -> SeStep | None:
-    """Beyond SE's dynamic forcing chains: the human model's level 1 and 2 chains."""
+    """Beyond SE's dynamic forcing chains (+): the human model's graded refutation
+    standing in for SE's nested forcing chains. SE's (+) chains found nothing
+    here, so SE itself would nest: the step counts as nested (level 2) whatever
+    the level of the human model's chain, and its value is an estimate."""
     from csp_sudoku.human.chains import find_chain_move
 
     move = find_chain_move(state)
     if move is None:
         return None
-    name = "Dynamic Forcing Chains (+)" if move.level <= 1 else "Nested Forcing Chains"
-    value = rating(move.level, move.form, move.length)
+    level = max(2, move.level)
+    value = rating(level, move.form, move.length)
     step = SeStep(
-        name,
+        "Nested Forcing Chains",
         value,
         move.placements,
         move.eliminations,
         move.length,
-        move.level,
+        level,
         move.form,
         chains=move.chains,
     )
@@ -843,12 +883,14 @@ _CHAINS: dict[str, tuple[Finder, ...]] = {
         _nishio,
         lambda s: _multiple(s, False),
         lambda s: _multiple(s, True),
+        lambda s: _multiple(s, True, plus=True),
     ),
     "classic": (
         _static_chains,
         _nishio,
         lambda s: _multiple(s, False),
         lambda s: _multiple(s, True),
+        lambda s: _multiple(s, True, plus=True),
     ),
 }
 

@@ -1,0 +1,290 @@
+"""The basic techniques inside a dynamic net: SE's "dynamic forcing chains (+)" (numba).
+
+Sudoku Explainer's dynamic forcing chains (+), base 9.0, build the same
+implication nets as its dynamic forcing chains (8.5,
+:func:`csp_sudoku._kernels.se_chains.implication_nets`), with one more kind of
+inference: whenever a net has no consequence left to follow, its pencil marks
+(the marks less every candidate the net made false) are searched with
+pointing and claiming, hidden pairs and triples, X-Wing and Swordfish; every
+candidate they remove that the net has not yet made false becomes false, and
+the net goes on. Naked sets are not among them: with naked pairs inside, a
+chain SukakuExplainer rates 9.8 (complexity above 48) comes out at 9.7 (44),
+and without them every one of that puzzle's 43 chain steps gets SE's value
+(docs/validation.md); the other techniques' order and presence were not
+seen to change a value. None of those techniques applies to the marks the
+net began from (they come before chains in SE's order), so each such hint
+exists because of candidates the net removed: those removals, in the
+pattern's own houses, are the new literal's parents, and their ancestors
+count in the chain's complexity.
+
+:func:`offshoots` lists every such removal of every hint, the techniques in
+the order given, each removal once (the first hint that makes it keeps it).
+Cells are 0-based, digits 0-based; a candidate is ``cell * size + digit``.
+
+Nothing imports this module at package import time.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from csp_sudoku._kernels.bitset import popcount
+from csp_sudoku._kernels.se_patterns import (
+    _LOCKING_PASSES,
+    _SCAN_KINDS,
+    FISH,
+    HIDDEN,
+    LOCKING,
+    _base_indices,
+    _base_or_none,
+    _covered,
+    _empty_count,
+    _next_subset,
+    _places,
+    _scan_order,
+    _spread,
+)
+
+#: The techniques a net of SE's dynamic forcing chains (+) uses, in the order
+#: their hints are collected: ``(technique code, size)`` rows, the codes of
+#: :func:`csp_sudoku._kernels.se_patterns.basic_hint`; SE's order of value.
+PLUS_TECHNIQUES = np.array(
+    [
+        [LOCKING, 1],
+        [FISH, 2],
+        [HIDDEN, 2],
+        [FISH, 3],
+        [HIDDEN, 3],
+    ],
+    dtype=np.int64,
+)
+
+
+@njit(cache=True, inline="always")
+def _masks(cands, size, out):  # type: ignore[no-untyped-def]
+    """Each cell's live digits as a bitset, from a candidate array."""
+    for c in range(out.shape[0]):
+        m = np.int64(0)
+        for d in range(size):
+            if cands[c * size + d]:
+                m |= np.int64(1) << d
+        out[c] = m
+
+
+@njit(cache=True, inline="always")
+def _parent(buf, st, c, size, d):  # type: ignore[no-untyped-def]
+    """Record candidate ``(c, d)`` as a parent in ``buf[st[0]]``."""
+    if st[0] < buf.shape[0]:
+        buf[st[0]] = c * size + d
+        st[0] += 1
+
+
+@njit(cache=True, inline="always")
+def _emit(st, seen, out_q, out_h, h, c, size, bits):  # type: ignore[no-untyped-def]
+    """Removals ``(c, d)`` for each digit bit of ``bits``, made by hint ``h``; each
+    candidate once (``seen``)."""
+    d = 0
+    while bits:
+        if bits & 1:
+            q = c * size + d
+            if not seen[q] and st[1] < out_q.shape[0]:
+                seen[q] = 1
+                out_q[st[1]] = q
+                out_h[st[1]] = h
+                st[1] += 1
+        bits >>= 1
+        d += 1
+
+
+@njit(cache=True)
+def offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, bufs):  # type: ignore[no-untyped-def]
+    """Every removal the basic techniques make on the net's marks ``grid``.
+
+    ``alive``: the marks the net began from; ``vals``: each cell's placed digit
+    (1-based, 0 for an empty cell). ``techniques``: rows ``(code, size)``
+    (:data:`PLUS_TECHNIQUES`). ``bufs = (masks, masks0, values, seen, out_q,
+    out_h, hint_start, parents, st)`` are work arrays the caller keeps:
+    on return ``out_q[:st[1]]`` are the removed candidates, ``out_h`` the
+    hint of each, whose parents (candidates of ``alive`` the net removed,
+    in the pattern's houses) are ``parents[hint_start[h]:hint_start[h + 1]]``.
+    Returns the number of removals.
+    """
+    masks, masks0, values, seen, out_q, out_h, hint_start, parents, st = bufs
+    width = units.shape[1]
+    ncell = masks.shape[0]
+    _masks(grid, size, masks)
+    _masks(alive, size, masks0)
+    for c in range(ncell):
+        values[c] = vals[c]
+    for q in range(seen.shape[0]):
+        seen[q] = 0
+    st[0] = 0  # parents used
+    st[1] = 0  # removals
+    st[2] = 0  # hints
+    base = np.empty(max(width, units.shape[0]), dtype=np.int64)
+    idx = np.empty(base.shape[0], dtype=np.int64)
+    places = np.empty(width, dtype=np.int64)
+    for ti in range(techniques.shape[0]):
+        tech = techniques[ti, 0]
+        n = techniques[ti, 1]
+        if tech == LOCKING:
+            for pi in range(len(_LOCKING_PASSES)):
+                base_kind, cover_kind = _LOCKING_PASSES[pi]
+                bases = _scan_order(ukind, _SCAN_KINDS[1 + base_kind])
+                covers = _scan_order(ukind, _SCAN_KINDS[1 + cover_kind])
+                for d in range(size):
+                    for b in bases:
+                        pl = _places(masks, values, units, b, d)
+                        if popcount(pl) < 2:
+                            continue
+                        for cv in covers:
+                            if not cross[b, cv]:
+                                continue
+                            inside = True
+                            for s in range(width):
+                                if (pl >> s) & 1 and not member[cv, units[b, s]]:
+                                    inside = False
+                            if not inside:
+                                continue
+                            hit = False
+                            for t in range(width):
+                                c = units[cv, t]
+                                if c >= 0 and not member[b, c] and (masks[c] >> d) & 1:
+                                    hit = True
+                            if not hit or st[2] >= hint_start.shape[0] - 1:
+                                continue
+                            h = st[2]
+                            hint_start[h] = st[0]
+                            for s in range(width):
+                                c = units[b, s]
+                                if c >= 0 and (masks0[c] >> d) & 1 and not (masks[c] >> d) & 1:
+                                    _parent(parents, st, c, size, d)
+                            for t in range(width):
+                                c = units[cv, t]
+                                if c >= 0 and not member[b, c] and (masks[c] >> d) & 1:
+                                    _emit(st, seen, out_q, out_h, h, c, size, np.int64(1) << d)
+                            st[2] += 1
+                            hint_start[st[2]] = st[0]
+        elif tech == HIDDEN:
+            for u in _scan_order(ukind, _SCAN_KINDS[0]):
+                if _empty_count(values, units, u) <= 2 * n:
+                    continue
+                for d in range(width):
+                    places[d] = _places(masks, values, units, u, d)
+                    base[d] = _base_or_none(places[d])
+                m = _base_indices(base[:width], idx)
+                picked = (np.int64(1) << n) - 1
+                while picked < (np.int64(1) << m):
+                    comb = _spread(picked, idx)
+                    picked = _next_subset(picked)
+                    cells = _covered(comb, base[:width])
+                    if cells < 0 or popcount(cells) != n:
+                        continue
+                    hit = False
+                    for s in range(width):
+                        if (cells >> s) & 1 and masks[units[u, s]] & ~comb:
+                            hit = True
+                    if not hit or st[2] >= hint_start.shape[0] - 1:
+                        continue
+                    h = st[2]
+                    hint_start[h] = st[0]
+                    for s in range(width):
+                        c = units[u, s]
+                        if c < 0:
+                            continue
+                        gone = masks0[c] & ~masks[c] & comb
+                        for d in range(size):
+                            if (gone >> d) & 1:
+                                _parent(parents, st, c, size, d)
+                    for s in range(width):
+                        if (cells >> s) & 1:
+                            c = units[u, s]
+                            _emit(st, seen, out_q, out_h, h, c, size, masks[c] & ~comb)
+                    st[2] += 1
+                    hint_start[st[2]] = st[0]
+        elif tech == FISH:
+            placed = np.zeros(size, dtype=np.int32)
+            for c in range(ncell):
+                if vals[c] > 0:
+                    placed[vals[c] - 1] += 1
+            for pi in range(2):
+                base_lines = _scan_order(ukind, _SCAN_KINDS[3 - pi])
+                cover_lines = _scan_order(ukind, _SCAN_KINDS[2 + pi])
+                nb = base_lines.shape[0]
+                for d in range(size):
+                    if placed[d] + 2 * n > size:
+                        continue
+                    for i in range(nb):
+                        base[i] = _base_or_none(_places(masks, values, units, base_lines[i], d))
+                    comb = (np.int64(1) << n) - 1
+                    while comb < (np.int64(1) << nb):
+                        covers = _covered(comb, base[:nb])
+                        nxt = _next_subset(comb)
+                        if (
+                            covers >= 0
+                            and popcount(covers) == n
+                            and st[2] < hint_start.shape[0] - 1
+                        ):
+                            for rep in range(2):  # 0: is there a removal; 1: record the hint
+                                hit = False
+                                if rep == 1:
+                                    h = st[2]
+                                    hint_start[h] = st[0]
+                                    for i in range(nb):
+                                        if (comb >> i) & 1:
+                                            for s in range(width):
+                                                c = units[base_lines[i], s]
+                                                if (
+                                                    c >= 0
+                                                    and (masks0[c] >> d) & 1
+                                                    and not (masks[c] >> d) & 1
+                                                ):
+                                                    _parent(parents, st, c, size, d)
+                                for j in range(cover_lines.shape[0]):
+                                    if not (covers >> j) & 1:
+                                        continue
+                                    for s in range(width):
+                                        c = units[cover_lines[j], s]
+                                        if c < 0 or not (masks[c] >> d) & 1:
+                                            continue
+                                        in_base = False
+                                        for i in range(nb):
+                                            if (comb >> i) & 1 and member[base_lines[i], c]:
+                                                in_base = True
+                                        if not in_base:
+                                            hit = True
+                                            if rep == 1:
+                                                _emit(
+                                                    st,
+                                                    seen,
+                                                    out_q,
+                                                    out_h,
+                                                    st[2],
+                                                    c,
+                                                    size,
+                                                    np.int64(1) << d,
+                                                )
+                                if not hit:
+                                    break
+                                if rep == 1:
+                                    st[2] += 1
+                                    hint_start[st[2]] = st[0]
+                        comb = nxt
+    return st[1]
+
+
+def work_arrays(ncell: int, size: int):  # type: ignore[no-untyped-def]
+    """The work arrays :func:`offshoots` takes, for one geometry."""
+    ncand = ncell * size
+    return (
+        np.empty(ncell, dtype=np.int64),
+        np.empty(ncell, dtype=np.int64),
+        np.empty(ncell, dtype=np.int64),
+        np.empty(ncand, dtype=np.int8),
+        np.empty(ncand, dtype=np.int32),
+        np.empty(ncand, dtype=np.int32),
+        np.empty(8 * ncand + 1, dtype=np.int32),
+        np.empty(64 * ncand, dtype=np.int32),
+        np.zeros(3, dtype=np.int64),
+    )
