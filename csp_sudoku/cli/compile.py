@@ -47,7 +47,7 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-#: The puzzle ``--warm`` rates: one of the hardest known (se 11.1), so that its rating
+#: The puzzle ``--warm`` rates: one of the hardest known (ER 11+), so that its rating
 #: runs, and numba compiles, nearly every kernel of the se metric.
 WARM_PUZZLE = "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3"
 
