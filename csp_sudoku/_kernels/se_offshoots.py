@@ -42,6 +42,7 @@ from csp_sudoku._kernels.se_patterns import (
     _empty_count,
     _next_subset,
     _places,
+    _places_outside,
     _scan_order,
     _spread,
 )
@@ -73,28 +74,54 @@ def _masks(cands, size, out):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _parent(buf, st, c, size, d):  # type: ignore[no-untyped-def]
-    """Record candidate ``(c, d)`` as a parent in ``buf[st[0]]``."""
-    if st[0] < buf.shape[0]:
-        buf[st[0]] = c * size + d
-        st[0] += 1
+def _parents(buf, st, c, size, bits):  # type: ignore[no-untyped-def]
+    """Record candidates ``(c, d)``, each digit bit ``d`` of ``bits``, as parents of
+    the open hint (as many as ``buf`` holds)."""
+    d = 0
+    while bits:
+        if bits & 1 and st[0] < buf.shape[0]:
+            buf[st[0]] = c * size + d
+            st[0] += 1
+        bits >>= 1
+        d += 1
 
 
 @njit(cache=True, inline="always")
-def _emit(st, seen, out_q, out_h, h, c, size, bits):  # type: ignore[no-untyped-def]
-    """Removals ``(c, d)`` for each digit bit of ``bits``, made by hint ``h``; each
-    candidate once (``seen``)."""
+def _emit(st, seen, out_q, out_h, c, size, bits):  # type: ignore[no-untyped-def]
+    """Removals ``(c, d)`` for each digit bit of ``bits``, made by the open hint;
+    each candidate kept once (``seen``), every one counted as the hint's."""
     d = 0
     while bits:
         if bits & 1:
+            st[3] += 1
             q = c * size + d
             if not seen[q] and st[1] < out_q.shape[0]:
                 seen[q] = 1
                 out_q[st[1]] = q
-                out_h[st[1]] = h
+                out_h[st[1]] = st[2]
                 st[1] += 1
         bits >>= 1
         d += 1
+
+
+@njit(cache=True, inline="always")
+def _open(st, hint_start):  # type: ignore[no-untyped-def]
+    """Open a hint: its parents start here. False when the hint table is full."""
+    if st[2] >= hint_start.shape[0] - 1:
+        return False
+    hint_start[st[2]] = st[0]
+    st[3] = 0
+    return True
+
+
+@njit(cache=True, inline="always")
+def _close(st, hint_start):  # type: ignore[no-untyped-def]
+    """Keep the open hint when it removes something; otherwise drop its parents."""
+    if st[3] > 0:
+        st[2] += 1
+        hint_start[st[2]] = st[0]
+    else:
+        st[0] = hint_start[st[2]]
 
 
 @njit(cache=True)
@@ -121,7 +148,7 @@ def offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, 
         seen[q] = 0
     st[0] = 0  # parents used
     st[1] = 0  # removals
-    st[2] = 0  # hints
+    st[2] = 0  # hints kept
     base = np.empty(max(width, units.shape[0]), dtype=np.int64)
     idx = np.empty(base.shape[0], dtype=np.int64)
     places = np.empty(width, dtype=np.int64)
@@ -134,38 +161,25 @@ def offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, 
                 bases = _scan_order(ukind, _SCAN_KINDS[1 + base_kind])
                 covers = _scan_order(ukind, _SCAN_KINDS[1 + cover_kind])
                 for d in range(size):
+                    bit = np.int64(1) << d
                     for b in bases:
                         pl = _places(masks, values, units, b, d)
                         if popcount(pl) < 2:
                             continue
                         for cv in covers:
-                            if not cross[b, cv]:
+                            if not cross[b, cv] or _places_outside(units, member, b, pl, cv)[0]:
                                 continue
-                            inside = True
-                            for s in range(width):
-                                if (pl >> s) & 1 and not member[cv, units[b, s]]:
-                                    inside = False
-                            if not inside:
+                            if not _open(st, hint_start):
                                 continue
-                            hit = False
-                            for t in range(width):
-                                c = units[cv, t]
-                                if c >= 0 and not member[b, c] and (masks[c] >> d) & 1:
-                                    hit = True
-                            if not hit or st[2] >= hint_start.shape[0] - 1:
-                                continue
-                            h = st[2]
-                            hint_start[h] = st[0]
                             for s in range(width):
                                 c = units[b, s]
-                                if c >= 0 and (masks0[c] >> d) & 1 and not (masks[c] >> d) & 1:
-                                    _parent(parents, st, c, size, d)
+                                if c >= 0:
+                                    _parents(parents, st, c, size, masks0[c] & ~masks[c] & bit)
                             for t in range(width):
                                 c = units[cv, t]
-                                if c >= 0 and not member[b, c] and (masks[c] >> d) & 1:
-                                    _emit(st, seen, out_q, out_h, h, c, size, np.int64(1) << d)
-                            st[2] += 1
-                            hint_start[st[2]] = st[0]
+                                if c >= 0 and not member[b, c]:
+                                    _emit(st, seen, out_q, out_h, c, size, masks[c] & bit)
+                            _close(st, hint_start)
         elif tech == HIDDEN:
             for u in _scan_order(ukind, _SCAN_KINDS[0]):
                 if _empty_count(values, units, u) <= 2 * n:
@@ -179,30 +193,17 @@ def offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, 
                     comb = _spread(picked, idx)
                     picked = _next_subset(picked)
                     cells = _covered(comb, base[:width])
-                    if cells < 0 or popcount(cells) != n:
+                    if cells < 0 or popcount(cells) != n or not _open(st, hint_start):
                         continue
-                    hit = False
-                    for s in range(width):
-                        if (cells >> s) & 1 and masks[units[u, s]] & ~comb:
-                            hit = True
-                    if not hit or st[2] >= hint_start.shape[0] - 1:
-                        continue
-                    h = st[2]
-                    hint_start[h] = st[0]
                     for s in range(width):
                         c = units[u, s]
-                        if c < 0:
-                            continue
-                        gone = masks0[c] & ~masks[c] & comb
-                        for d in range(size):
-                            if (gone >> d) & 1:
-                                _parent(parents, st, c, size, d)
+                        if c >= 0:
+                            _parents(parents, st, c, size, masks0[c] & ~masks[c] & comb)
                     for s in range(width):
                         if (cells >> s) & 1:
                             c = units[u, s]
-                            _emit(st, seen, out_q, out_h, h, c, size, masks[c] & ~comb)
-                    st[2] += 1
-                    hint_start[st[2]] = st[0]
+                            _emit(st, seen, out_q, out_h, c, size, masks[c] & ~comb)
+                    _close(st, hint_start)
         elif tech == FISH:
             placed = np.zeros(size, dtype=np.int32)
             for c in range(ncell):
@@ -215,61 +216,35 @@ def offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, 
                 for d in range(size):
                     if placed[d] + 2 * n > size:
                         continue
+                    bit = np.int64(1) << d
                     for i in range(nb):
                         base[i] = _base_or_none(_places(masks, values, units, base_lines[i], d))
                     comb = (np.int64(1) << n) - 1
                     while comb < (np.int64(1) << nb):
                         covers = _covered(comb, base[:nb])
                         nxt = _next_subset(comb)
-                        if (
-                            covers >= 0
-                            and popcount(covers) == n
-                            and st[2] < hint_start.shape[0] - 1
-                        ):
-                            for rep in range(2):  # 0: is there a removal; 1: record the hint
-                                hit = False
-                                if rep == 1:
-                                    h = st[2]
-                                    hint_start[h] = st[0]
-                                    for i in range(nb):
-                                        if (comb >> i) & 1:
-                                            for s in range(width):
-                                                c = units[base_lines[i], s]
-                                                if (
-                                                    c >= 0
-                                                    and (masks0[c] >> d) & 1
-                                                    and not (masks[c] >> d) & 1
-                                                ):
-                                                    _parent(parents, st, c, size, d)
-                                for j in range(cover_lines.shape[0]):
-                                    if not (covers >> j) & 1:
-                                        continue
+                        if covers >= 0 and popcount(covers) == n and _open(st, hint_start):
+                            for i in range(nb):
+                                if (comb >> i) & 1:
                                     for s in range(width):
-                                        c = units[cover_lines[j], s]
-                                        if c < 0 or not (masks[c] >> d) & 1:
-                                            continue
-                                        in_base = False
-                                        for i in range(nb):
-                                            if (comb >> i) & 1 and member[base_lines[i], c]:
-                                                in_base = True
-                                        if not in_base:
-                                            hit = True
-                                            if rep == 1:
-                                                _emit(
-                                                    st,
-                                                    seen,
-                                                    out_q,
-                                                    out_h,
-                                                    st[2],
-                                                    c,
-                                                    size,
-                                                    np.int64(1) << d,
-                                                )
-                                if not hit:
-                                    break
-                                if rep == 1:
-                                    st[2] += 1
-                                    hint_start[st[2]] = st[0]
+                                        c = units[base_lines[i], s]
+                                        if c >= 0:
+                                            gone = masks0[c] & ~masks[c] & bit
+                                            _parents(parents, st, c, size, gone)
+                            for j in range(cover_lines.shape[0]):
+                                if not (covers >> j) & 1:
+                                    continue
+                                for s in range(width):
+                                    c = units[cover_lines[j], s]
+                                    if c < 0:
+                                        continue
+                                    in_base = False
+                                    for i in range(nb):
+                                        if (comb >> i) & 1 and member[base_lines[i], c]:
+                                            in_base = True
+                                    if not in_base:
+                                        _emit(st, seen, out_q, out_h, c, size, masks[c] & bit)
+                            _close(st, hint_start)
                         comb = nxt
     return st[1]
 
@@ -286,5 +261,5 @@ def work_arrays(ncell: int, size: int):  # type: ignore[no-untyped-def]
         np.empty(ncand, dtype=np.int32),
         np.empty(8 * ncand + 1, dtype=np.int32),
         np.empty(64 * ncand, dtype=np.int32),
-        np.zeros(3, dtype=np.int64),
+        np.zeros(4, dtype=np.int64),
     )
