@@ -45,6 +45,7 @@ from csp_sudoku._kernels.se_patterns import (
     _places_outside,
     _scan_order,
     _spread,
+    placed_counts,
 )
 
 #: The techniques a net of SE's dynamic forcing chains (+) uses, in the order
@@ -205,10 +206,7 @@ def offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, 
                             _emit(st, seen, out_q, out_h, c, size, masks[c] & ~comb)
                     _close(st, hint_start)
         elif tech == FISH:
-            placed = np.zeros(size, dtype=np.int32)
-            for c in range(ncell):
-                if vals[c] > 0:
-                    placed[vals[c] - 1] += 1
+            placed = placed_counts(vals, size)
             for pi in range(2):
                 base_lines = _scan_order(ukind, _SCAN_KINDS[3 - pi])
                 cover_lines = _scan_order(ukind, _SCAN_KINDS[2 + pi])

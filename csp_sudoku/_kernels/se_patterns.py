@@ -1057,6 +1057,17 @@ def _hidden_set(masks, values, units, ukind, n, direct, out):  # type: ignore[no
 
 
 @njit(cache=True, inline="always")
+def placed_counts(values, size):  # type: ignore[no-untyped-def]
+    """How many cells hold each digit (0-based index; ``values`` 1-based, 0 empty):
+    a fish of n lines needs a digit placed at most N - 2n times."""
+    placed = np.zeros(size, dtype=np.int32)
+    for c in range(values.shape[0]):
+        if values[c] > 0:
+            placed[values[c] - 1] += 1
+    return placed
+
+
+@njit(cache=True, inline="always")
 def _fish(masks, values, units, ukind, member, n, out):  # type: ignore[no-untyped-def]
     """X-Wing, Swordfish, Jellyfish (n = 2, 3, 4): a digit whose places in n
     base lines (two or more in each) lie in n cover lines goes from the cover
@@ -1064,10 +1075,7 @@ def _fish(masks, values, units, ukind, member, n, out):  # type: ignore[no-untyp
     lines is tried for every digit placed at most N - 2n times."""
     width = units.shape[1]
     size = width
-    placed = np.zeros(size, dtype=np.int32)
-    for c in range(masks.shape[0]):
-        if values[c] > 0:
-            placed[values[c] - 1] += 1
+    placed = placed_counts(values, size)
     for pi in range(2):
         base_lines = _scan_order(ukind, _SCAN_KINDS[3 - pi])
         cover_lines = _scan_order(ukind, _SCAN_KINDS[2 + pi])
