@@ -343,10 +343,41 @@ def _row_merge(bits, dst, src):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _row_count(bits, row):  # type: ignore[no-untyped-def]
+def _nested_weight(word, base, weights):  # type: ignore[no-untyped-def]
+    """The complexities of the nested chains whose bits ``word`` holds (bit ``b`` is
+    chain ``base + b``)."""
     total = 0
-    for w in range(bits.shape[1]):
+    b = 0
+    while word != 0:
+        if word & 1:
+            total += weights[0, base + b]
+        word = (word >> 1) & np.int64(0x7FFFFFFFFFFFFFFF)
+        b += 1
+    return total
+
+
+@njit(cache=True, inline="always")
+def _row_count(bits, row, lw, weights):  # type: ignore[no-untyped-def]
+    """A record's complexity: its ancestor literals (words below ``lw``), plus the
+    complexity of each nested chain among them (the words from ``lw``: a bit
+    per chain, its complexity in ``weights``)."""
+    total = 0
+    for w in range(lw):
         total += popcount(bits[row, w])
+    for w in range(lw, bits.shape[1]):
+        total += _nested_weight(bits[row, w], 64 * (w - lw), weights)
+    return total
+
+
+@njit(cache=True, inline="always")
+def _pair_count(bits, a, b, lw, weights):  # type: ignore[no-untyped-def]
+    """The complexity of a contradiction between records ``a`` and ``b``: both
+    ancestor counts added, each nested chain among either counted once."""
+    total = 0
+    for w in range(lw):
+        total += popcount(bits[a, w]) + popcount(bits[b, w])
+    for w in range(lw, bits.shape[1]):
+        total += _nested_weight(bits[a, w] | bits[b, w], 64 * (w - lw), weights)
     return total
 
 
@@ -356,25 +387,30 @@ def _row_add(bits, row, lit):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _offshoot_literals(grid, alive, plus, bits, slot, rec_lit, lit_rec, nrec, queue_false, tail_f):  # type: ignore[no-untyped-def]
-    """Record the removals of the basic techniques on a dynamic net's marks as
-    false literals, queued (:func:`csp_sudoku._kernels.se_offshoots.offshoots`).
-    Returns ``(literals added, complexity of a contradiction met or -1)``."""
-    vals, units, ukind, member, cross, techniques, work = plus
-    ncand = alive.shape[0]
-    size = ncand // vals.shape[0]
-    nq = offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, work)
-    out_q = work[4]
-    out_h = work[5]
-    hint_start = work[6]
-    parents = work[7]
+def _record_offshoots(  # type: ignore[no-untyped-def]
+    grid, out, bits, lw, weights, nest0, slot, rec_lit, lit_rec, nrec, queue_false, tail_f
+):
+    """Record removals found on a dynamic net's marks as false literals, queued.
+
+    ``out = (count, out_q, out_h, hint_start, parents, hint_comp, hint_id)``:
+    removal ``j`` is candidate ``out_q[j]`` of hint ``out_h[j]``, whose
+    parents (the net's removals it needed) are
+    ``parents[hint_start[h]:hint_start[h + 1]]``. With ``nest0 >= 0`` each
+    hint is a nested chain: hint ``h`` gets bit ``nest0 + h`` of the nested
+    words, worth ``hint_comp[h]`` and known as ``hint_id[h]`` (``weights``
+    rows 0 and 1; a hint past the words' capacity is left out). Returns ``(literals added, complexity of a
+    contradiction met or -1)``."""
+    nq, out_q, out_h, hint_start, parents, hint_comp, hint_id = out
+    ncand = grid.shape[0]
     added = 0
     for j in range(nq):
         q = out_q[j]
         if lit_rec[ncand + q] >= 0 or not grid[q]:
             continue
-        row = nrec + added
         h = out_h[j]
+        if nest0 >= 0 and nest0 + h >= weights.shape[1]:
+            continue
+        row = nrec + added
         for w in range(bits.shape[1]):
             bits[row, w] = 0
         for t in range(hint_start[h], hint_start[h + 1]):
@@ -382,13 +418,551 @@ def _offshoot_literals(grid, alive, plus, bits, slot, rec_lit, lit_rec, nrec, qu
             if r >= 0:
                 _row_merge(bits, row, r)
         _row_add(bits, row, slot[ncand + q])
+        if nest0 >= 0:
+            weights[0, nest0 + h] = hint_comp[h]
+            weights[1, nest0 + h] = hint_id[h]
+            _row_add(bits, row, 64 * lw + nest0 + h)
         if lit_rec[q] >= 0:  # q true, and now false
-            return added, _row_count(bits, row) + _row_count(bits, lit_rec[q])
+            return added, _pair_count(bits, row, lit_rec[q], lw, weights)
         rec_lit[row] = ncand + q
         lit_rec[ncand + q] = row
         queue_false[tail_f + added] = row
         added += 1
     return added, -1
+
+
+@njit(cache=True)
+def _nest_words(plus):  # type: ignore[no-untyped-def]
+    """How many words of nested-chain bits a net's records need: none without
+    nesting (``plus`` None, or level 1)."""
+    if plus is None:
+        return 0
+    else:
+        return NESTED_WORDS if plus[7] >= 2 else 0
+
+
+#: Words of nested-chain bits per record when chains nest (64 chains a word):
+#: a net that met more nested chains leaves the rest out.
+NESTED_WORDS = 4
+
+
+@njit(cache=True)
+def _nested_out(plus, i, bits, lw, weights, rec_lit, nrec):  # type: ignore[no-untyped-def]
+    """Keep net ``i``'s nested chains for :func:`best_net_conclusion`: the chain
+    bits of each literal reached (``plus[9][0][i, lit]``, zero elsewhere) and
+    the complexity and identity of each chain bit (``plus[9][1][i]``)."""
+    if plus is None:
+        return
+    else:
+        nest_bits, nest_tab = plus[9]
+        for lit in range(nest_bits.shape[1]):
+            for w in range(nest_bits.shape[2]):
+                nest_bits[i, lit, w] = 0
+        for n in range(nrec):
+            for w in range(nest_bits.shape[2]):
+                nest_bits[i, rec_lit[n], w] = bits[n, lw + w]
+        for r in range(2):
+            for b in range(weights.shape[1]):
+                nest_tab[i, r, b] = weights[r, b]
+
+
+@njit(cache=True)
+def _offshoot_literals(  # type: ignore[no-untyped-def]
+    grid,
+    alive,
+    cc,
+    corder,
+    ncellcols,
+    plus,
+    bits,
+    lw,
+    weights,
+    nest,
+    slot,
+    rec_lit,
+    lit_rec,
+    nrec,
+    queue_false,
+    tail_f,
+):
+    """What a dynamic net with nothing left to expand learns from its marks, as
+    queued false literals: the removals of the basic techniques
+    (:func:`csp_sudoku._kernels.se_offshoots.offshoots`); when they find
+    nothing and the level is 2 or more, those of the static forcing chains
+    (:func:`chain_offshoots`), and when those find nothing either and the
+    level is 3 or more, those of the static cell and region forcing chains
+    (:func:`multiple_offshoots`); each such chain is a nested chain
+    (``nest[0]``: how many the net has met). Returns ``(literals added, complexity of a contradiction met
+    or -1)``."""
+    vals, units, ukind, member, cross, techniques, work, level, chain_work, _out = plus
+    ncand = alive.shape[0]
+    size = ncand // vals.shape[0]
+    nq = offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, work)
+    out = (nq, work[4], work[5], work[6], work[7], work[6], work[6])
+    added, absurd = _record_offshoots(
+        grid, out, bits, lw, weights, -1, slot, rec_lit, lit_rec, nrec, queue_false, tail_f
+    )
+    if added > 0 or absurd >= 0 or level < 2:
+        return added, absurd
+    cw, mw = chain_work
+    nq, nhints = chain_offshoots(grid, alive, cc, corder, ncellcols, size, cw)
+    if nhints == 0 and level >= 3:
+        nq, nhints = multiple_offshoots(grid, alive, cc, corder, ncellcols, size, cw, mw)
+    out = (nq, cw[0], cw[1], cw[2], cw[3], cw[4], cw[5])
+    added, absurd = _record_offshoots(
+        grid, out, bits, lw, weights, nest[0], slot, rec_lit, lit_rec, nrec, queue_false, tail_f
+    )
+    nest[0] += nhints
+    return added, absurd
+
+
+@njit(cache=True, inline="always")
+def _cell_count(grid, cell, size):  # type: ignore[no-untyped-def]
+    n = 0
+    for d in range(size):
+        n += grid[cell * size + d]
+    return n
+
+
+@njit(cache=True)
+def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work):  # type: ignore[no-untyped-def]
+    """The removals SE's static forcing chains make on a dynamic net's marks ``grid``
+    (SE's "(+ Forcing Chains)", nesting level 2), each with its hint.
+
+    The hints are the forcing X-chains (6.6) and forcing chains (7.0) of
+    :func:`forcing_chains` from every candidate of a cell that still holds two
+    or more, taken in SE's order: least value, then least complexity (X-chains
+    before chains among equals, then by premise). A chain is a hint only when
+    it exists because of the net: its *parents* are the candidates the net
+    removed (``alive`` has them, ``grid`` does not) from the columns that
+    force each true literal of the chain (a cell: its other candidates; a
+    unit: the digit's other places); a chain without any is left out. Each
+    removal is kept once, by the first hint that makes it. ``work =
+    (out_q, out_h, hint_start, parents, hint_comp, hint_id, keys, mark)`` (see
+    :func:`chain_work_arrays`): on return ``out_q[:n]`` are the removals,
+    ``out_h`` their hints, whose parents are ``parents[hint_start[h]:
+    hint_start[h + 1]]``, complexity ``hint_comp[h]`` and identity
+    ``hint_id[h]`` (a hash of the chain's literals: the same chain found in two
+    nets counts once in a hint made of both). Returns ``(n, hints)``.
+    """
+    out_q, out_h, hint_start, parents, hint_comp, hint_id, keys, mark = work
+    ncand = grid.shape[0]
+    sizes = _column_sizes(grid, cc)
+    weak_x = weak_table(grid, cc, corder, ncellcols, False)
+    strong_x = strong_table(grid, cc, corder, ncellcols, sizes, True, False)
+    weak_y = weak_table(grid, cc, corder, ncellcols, True)
+    strong_y = strong_table(grid, cc, corder, ncellcols, sizes, True, True)
+    lits = np.zeros((3, 2 * ncand), dtype=np.int32)
+    layers = np.empty((2, ncand), dtype=np.int32)
+    parent = lits[_PARENT]
+    stamp = 0
+    nh = 0
+    for fam in range(2):
+        for k in range(ncand):
+            if not grid[k] or _cell_count(grid, k // size, size) < 2:
+                continue
+            for negated in range(2):
+                stamp += 1
+                if fam == 0:
+                    comp, _last = _shortest_chain(weak_x, strong_x, k, negated, lits, layers, stamp)
+                else:
+                    comp, _last = _shortest_chain(weak_y, strong_y, k, negated, lits, layers, stamp)
+                if comp < 0 or nh >= keys.shape[0]:
+                    continue
+                tenths = (66 if fam == 0 else 70) + length_tenths(comp)
+                keys[nh] = (
+                    (np.int64(tenths) << 50)
+                    | (np.int64(comp) << 28)
+                    | (np.int64(fam) << 26)
+                    | np.int64(2 * k + negated)
+                )
+                nh += 1
+    order = np.argsort(keys[:nh])
+    for q in range(ncand):
+        mark[q] = 0
+    n_par = 0
+    nq = 0
+    hints = 0
+    hint_start[0] = 0
+    for oi in range(nh):
+        key = keys[order[oi]]
+        pos = key & ((np.int64(1) << 26) - 1)
+        fam = (key >> 26) & 3
+        comp = (key >> 28) & ((np.int64(1) << 22) - 1)
+        k = pos // 2
+        negated = pos % 2
+        stamp += 1
+        if fam == 0:
+            _comp, last = _shortest_chain(weak_x, strong_x, k, negated, lits, layers, stamp)
+        else:
+            _comp, last = _shortest_chain(weak_y, strong_y, k, negated, lits, layers, stamp)
+        # the chain's identity (its literals, conclusion first), and its true
+        # literals, each with the false literal that forced it
+        ident = np.int64(pos + 1) * np.int64(3 + fam)
+        x = last
+        on = k if negated == 1 else -1
+        by = last - ncand if negated == 1 else -1
+        while True:
+            if on >= 0:
+                for t in range(corder.shape[1]):
+                    c = corder[by, t]
+                    if c < 0:
+                        break
+                    if (fam == 0 and c < ncellcols) or sizes[c] != 2:
+                        continue
+                    holds = False
+                    for s in range(cc.shape[1]):
+                        if cc[c, s] == on:
+                            holds = True
+                    if not holds:
+                        continue
+                    for s in range(cc.shape[1]):
+                        y = cc[c, s]
+                        if y >= 0 and alive[y] and not grid[y] and mark[y] != stamp:
+                            mark[y] = stamp
+                            if n_par < parents.shape[0]:
+                                parents[n_par] = y
+                                n_par += 1
+                    break
+            if x < 0:
+                break
+            ident = ident * np.int64(1099511628211) + np.int64(x + 1)
+            px = parent[x]
+            if x < ncand and px >= 0:
+                on = x
+                by = px - ncand
+            else:
+                on = -1
+            x = px
+        if n_par == hint_start[hints]:
+            continue  # the chain needs nothing the net removed
+        kept = 0
+        cell = k // size
+        for d in range(size):
+            q = cell * size + d
+            removes = q == k if negated == 0 else (q != k and grid[q] != 0)
+            if removes and nq < out_q.shape[0]:
+                seen_before = False
+                for j in range(nq):
+                    if out_q[j] == q:
+                        seen_before = True
+                        break
+                if not seen_before:
+                    out_q[nq] = q
+                    out_h[nq] = hints
+                    nq += 1
+                    kept += 1
+        if kept == 0:
+            n_par = hint_start[hints]
+            continue
+        hint_comp[hints] = comp
+        hint_id[hints] = ident
+        hints += 1
+        hint_start[hints] = n_par
+        if hints >= hint_comp.shape[0]:
+            break
+    return nq, hints
+
+
+@njit(cache=True)
+def _static_net(weak, strong, k, anc, par, reached, queue_t, queue_f):  # type: ignore[no-untyped-def]
+    """The static net of "k true" on the marks of the tables ``weak`` and
+    ``strong``, as :func:`implication_nets` builds it (true literals first,
+    each literal once, by its first parent; it stops at a contradiction). A
+    static net's literals have one parent each, so a literal's ancestors are
+    its path: ``anc[lit]`` receives their count (0 where it is not reached),
+    ``par[lit]`` its parent, ``reached`` the literals in the order reached.
+    Returns how many."""
+    ncand = anc.shape[0] // 2
+    w_start, w_targets = weak
+    s_start, s_targets = strong
+    n = 1
+    reached[0] = k
+    anc[k] = 1
+    par[k] = -1
+    head_t = 0
+    tail_t = 1
+    head_f = 0
+    tail_f = 0
+    queue_t[0] = k
+    while head_t < tail_t or head_f < tail_f:
+        if head_t < tail_t:
+            p = queue_t[head_t]
+            head_t += 1
+            for m in range(w_start[p], w_start[p + 1]):
+                q = w_targets[m]
+                if anc[q] > 0:  # q true, and now false
+                    return n
+                if anc[ncand + q] == 0:
+                    anc[ncand + q] = anc[p] + 1
+                    par[ncand + q] = p
+                    reached[n] = ncand + q
+                    n += 1
+                    queue_f[tail_f] = q
+                    tail_f += 1
+            continue
+        p = queue_f[head_f]
+        head_f += 1
+        for m in range(s_start[p], s_start[p + 1]):
+            q = s_targets[m]
+            if anc[ncand + q] > 0:  # q false, and now true
+                return n
+            if anc[q] == 0:
+                anc[q] = anc[ncand + p] + 1
+                par[q] = ncand + p
+                reached[n] = q
+                n += 1
+                queue_t[tail_t] = q
+                tail_t += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _forcing_column(grid, cc, corder, ncellcols, sizes, by, on, x_only):  # type: ignore[no-untyped-def]
+    """The column whose strong link made ``on`` true from "by false": the first
+    column of ``by`` (in ``corder``'s order) holding two candidates of
+    ``grid``, ``on`` one of them (-1 if none)."""
+    for t in range(corder.shape[1]):
+        c = corder[by, t]
+        if c < 0:
+            break
+        if (x_only and c < ncellcols) or sizes[c] != 2:
+            continue
+        for s in range(cc.shape[1]):
+            if cc[c, s] == on:
+                return c
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _removed_parents(grid, alive, cc, c, stamp, mark, parents, n_par):  # type: ignore[no-untyped-def]
+    """Add the candidates of column ``c`` the net removed (``alive`` has them,
+    ``grid`` does not) to ``parents``, each once (``mark``). Returns the new count."""
+    for s in range(cc.shape[1]):
+        y = cc[c, s]
+        if y >= 0 and alive[y] and not grid[y] and mark[y] != stamp:
+            mark[y] = stamp
+            if n_par < parents.shape[0]:
+                parents[n_par] = y
+                n_par += 1
+    return n_par
+
+
+@njit(cache=True)
+def multiple_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork):  # type: ignore[no-untyped-def]
+    """The removals SE's static cell and region forcing chains make on a dynamic
+    net's marks ``grid`` (SE's "(+ Multiple Forcing Chains)", nesting level 3),
+    each with its hint, in :func:`chain_offshoots`'s form (``work``).
+
+    The hints are those of :func:`best_net_conclusion` for static nets (base
+    8.0): a literal that the static net of every candidate of a cell (of three
+    or more) or of a unit-digit (whose first cell holds three or more) reaches.
+    They are taken in SE's order: least value, then least complexity, then as
+    SE generates them (cell by cell; a cell's regions, digit by digit, before
+    its cell chains). A hint counts only when it exists because of the net:
+    its parents are the net's removals from its source cell or unit, and from
+    the columns that give the strong links of each branch's path; a hint
+    without any is left out, and each removal is kept once, by the first hint
+    that makes it. ``mwork = (anc, par, reached, nreached, queue_t, queue_f,
+    hint_kind, hint_col, hint_lit, ks)`` (:func:`chain_work_arrays`).
+    Returns ``(removals, hints)``.
+    """
+    out_q, out_h, hint_start, parents, hint_comp, hint_id, keys, mark = work
+    anc, par, reached, nreached, queue_t, queue_f, hint_kind, hint_col, hint_lit, ks = mwork
+    ncand = grid.shape[0]
+    width = cc.shape[1]
+    sizes = _column_sizes(grid, cc)
+    weak = weak_table(grid, cc, corder, ncellcols, True)
+    strong = strong_table(grid, cc, corder, ncellcols, sizes, True, True)
+    for k in range(ncand):
+        nreached[k] = 0
+        if grid[k]:
+            nreached[k] = _static_net(weak, strong, k, anc[k], par[k], reached[k], queue_t, queue_f)
+    nh = 0
+    cap = keys.shape[0]
+    ncell = ncand // size
+    for cell in range(ncell):
+        if _cell_count(grid, cell, size) < 3:
+            continue
+        # its regions, digit by digit, box before row before column (corder's order) ...
+        for d in range(size):
+            k0 = cell * size + d
+            if not grid[k0]:
+                continue
+            for t in range(1, corder.shape[1]):
+                col = corder[k0, t]
+                if col < 0:
+                    break
+                nk = 0
+                for s in range(width):
+                    k = cc[col, s]
+                    if k >= 0 and grid[k]:
+                        ks[nk] = k
+                        nk += 1
+                if nk < 2 or ks[0] != k0:
+                    continue
+                nh = _multiple_hints(
+                    anc,
+                    reached,
+                    nreached,
+                    ks,
+                    nk,
+                    col,
+                    6,
+                    keys,
+                    hint_kind,
+                    hint_col,
+                    hint_lit,
+                    nh,
+                    cap,
+                )
+        # ... then its cell chains
+        col = corder[cell * size, 0]
+        nk = 0
+        for dd in range(size):
+            if grid[cell * size + dd]:
+                ks[nk] = cell * size + dd
+                nk += 1
+        nh = _multiple_hints(
+            anc, reached, nreached, ks, nk, col, 5, keys, hint_kind, hint_col, hint_lit, nh, cap
+        )
+    order = np.argsort(keys[:nh], kind="mergesort")
+    for q in range(ncand):
+        mark[q] = 0
+    stamp = 0
+    n_par = 0
+    nq = 0
+    hints = 0
+    hint_start[0] = 0
+    for oi in range(nh):
+        h = order[oi]
+        col = hint_col[h]
+        lit = hint_lit[h]
+        kind = hint_kind[h]
+        stamp += 1
+        nk = 0
+        for s in range(width):
+            k = cc[col, s]
+            if k >= 0 and grid[k]:
+                ks[nk] = k
+                nk += 1
+        # the premises' cause: the cell's or the unit's removed candidates
+        n_par = _removed_parents(grid, alive, cc, col, stamp, mark, parents, n_par)
+        ident = np.int64(kind) * np.int64(1000003) + np.int64(col) * np.int64(7919) + np.int64(lit)
+        for b in range(nk):
+            x = lit
+            row_par = par[ks[b]]
+            while x >= 0:
+                ident = ident * np.int64(1099511628211) + np.int64(x + 1)
+                px = row_par[x] if x != ks[b] else -1
+                if x < ncand and px >= 0:
+                    c = _forcing_column(grid, cc, corder, ncellcols, sizes, px - ncand, x, False)
+                    if c >= 0:
+                        n_par = _removed_parents(grid, alive, cc, c, stamp, mark, parents, n_par)
+                x = px
+        if n_par == hint_start[hints]:
+            continue  # the hint needs nothing the net removed
+        kept = 0
+        k = lit % ncand
+        cell = k // size
+        for dd in range(size):
+            q = cell * size + dd
+            removes = q == k if lit >= ncand else (q != k and grid[q] != 0)
+            if removes and nq < out_q.shape[0] and not contains(out_q, nq, q):
+                out_q[nq] = q
+                out_h[nq] = hints
+                nq += 1
+                kept += 1
+        if kept == 0:
+            n_par = hint_start[hints]
+            continue
+        hint_comp[hints] = (keys[h] >> 32) & ((np.int64(1) << 20) - 1)
+        hint_id[hints] = ident
+        hints += 1
+        hint_start[hints] = n_par
+        if hints >= hint_comp.shape[0]:
+            break
+    # leave the nets' rows zero for the next call
+    for k in range(ncand):
+        for i in range(nreached[k]):
+            anc[k, reached[k, i]] = 0
+    return nq, hints
+
+
+@njit(cache=True)
+def _multiple_hints(
+    anc, reached, nreached, ks, nk, col, kind, keys, hint_kind, hint_col, hint_lit, nh, cap
+):  # type: ignore[no-untyped-def]
+    """Append the hints of the column ``col`` whose live candidates are
+    ``ks[:nk]``: each literal every branch's static net reaches (its
+    complexity: the branches' ancestor counts added), keyed by value, then
+    complexity, then the order made. Returns the new hint count."""
+    if nk < 2:
+        return nh
+    fewest = ks[0]
+    for q in range(1, nk):
+        if nreached[ks[q]] < nreached[fewest]:
+            fewest = ks[q]
+    # the first branch's order of reaching, true literals then false ones (SE's sets)
+    first = ks[0]
+    ncand = anc.shape[1] // 2
+    for half in range(2):
+        for i in range(nreached[first]):
+            lit = reached[first, i]
+            if (lit < ncand) != (half == 0):
+                continue
+            total = 0
+            for q in range(nk):
+                a = anc[ks[q], lit]
+                if a == 0:
+                    total = -1
+                    break
+                total += a
+            if total <= 0 or contains(ks, nk, lit) or nh >= cap:
+                continue
+            tenths = 80 + length_tenths(total)
+            keys[nh] = (
+                (np.int64(tenths) << 52)
+                | (np.int64(min(total, (1 << 20) - 1)) << 32)
+                | np.int64(nh)
+            )
+            hint_kind[nh] = kind
+            hint_col[nh] = col
+            hint_lit[nh] = lit
+            nh += 1
+    return nh
+
+
+def chain_work_arrays(ncand: int, level: int = 2):  # type: ignore[no-untyped-def]
+    """The work arrays of the nested chains, for ``ncand`` candidates: those
+    :func:`chain_offshoots` and :func:`multiple_offshoots` share, and those of
+    the latter's static nets (full size from ``level`` 3 only)."""
+    nh = 64 * ncand
+    nets = ncand if level >= 3 else 0
+    return (
+        (
+            np.empty(ncand, dtype=np.int32),
+            np.empty(ncand, dtype=np.int32),
+            np.empty(nh + 1, dtype=np.int32),
+            np.empty(64 * ncand, dtype=np.int32),
+            np.empty(nh, dtype=np.int64),
+            np.empty(nh, dtype=np.int64),
+            np.empty(nh, dtype=np.int64),
+            np.zeros(ncand, dtype=np.int32),
+        ),
+        (
+            np.zeros((nets, 2 * ncand), dtype=np.int32),
+            np.zeros((nets, 2 * ncand), dtype=np.int32),
+            np.zeros((nets, 2 * ncand), dtype=np.int32),
+            np.zeros(nets, dtype=np.int32),
+            np.empty(2 * ncand + 1, dtype=np.int32),
+            np.empty(2 * ncand + 1, dtype=np.int32),
+            np.empty(nh, dtype=np.int32),
+            np.empty(nh, dtype=np.int32),
+            np.empty(nh, dtype=np.int32),
+            np.empty(ncand, dtype=np.int32),
+        ),
+    )
 
 
 @njit(cache=True)
@@ -411,12 +985,21 @@ def implication_nets(  # type: ignore[no-untyped-def]
     otherwise the marks stay as they were (static nets). ``y_links`` False
     leaves out the cell columns (Nishio nets: one digit).
 
-    ``plus`` is ``None`` or, for SE's dynamic forcing chains (+), the tuple
-    ``(vals, units, ukind, member, cross, techniques, work)`` of
-    :func:`csp_sudoku._kernels.se_offshoots.offshoots`: whenever a dynamic net
-    has nothing left to expand, the removals the basic techniques make on its
-    marks become false literals (their parents: the removals the pattern
-    needed) and the net goes on.
+    ``plus`` is ``None`` or, for SE's dynamic forcing chains (+) and the
+    nested levels above them, the tuple ``(vals, units, ukind, member, cross,
+    techniques, work, level, chain_work, nested)``: the first seven are the
+    arguments of :func:`csp_sudoku._kernels.se_offshoots.offshoots`,
+    ``chain_work`` those of :func:`chain_offshoots` and
+    :func:`multiple_offshoots` (:func:`chain_work_arrays`). Whenever a
+    dynamic net has nothing left to expand, the removals the basic techniques
+    make on its marks become false literals (their parents: the removals the
+    pattern needed) and the net goes on; at ``level`` 2 (SE's "(+ Forcing
+    Chains)"), when they find nothing, so do the removals of the static
+    forcing chains on the marks, and at ``level`` 3 (SE's "(+ Multiple
+    Forcing Chains)"), when those find nothing either, those of the static
+    cell and region forcing chains; each such chain's own complexity counts
+    once in the complexity of every literal it leads to. ``plus[9]``
+    receives the nested chains of each net (see :func:`_nested_out`).
     """
     ncand = alive.shape[0]
     nlit = 2 * ncand
@@ -434,7 +1017,11 @@ def implication_nets(  # type: ignore[no-untyped-def]
     for k in range(ncand):
         slot[ncand + k] = nlive + slot[k]
     nrows = nlit + 2
-    bits = np.zeros((nrows, (2 * nlive + 63) // 64 + 1), dtype=np.int64)
+    lw = (2 * nlive + 63) // 64 + 1
+    nw = _nest_words(plus)
+    bits = np.zeros((nrows, lw + nw), dtype=np.int64)
+    weights = np.zeros((2, 64 * nw), dtype=np.int64)
+    nest = np.zeros(1, dtype=np.int64)
     scratch = nrows - 1  # a row for a literal that is not recorded
     rec_lit = np.empty(nrows, dtype=np.int32)
     lit_rec = np.full(nlit, -1, dtype=np.int32)
@@ -450,6 +1037,7 @@ def implication_nets(  # type: ignore[no-untyped-def]
             copy_head(sizes, sizes0, sizes0.shape[0])
         head_t = tail_t = head_f = tail_f = 0
         absurd = -1
+        nest[0] = 0
         lit0 = premises[i]
         for w in range(bits.shape[1]):
             bits[0, w] = 0
@@ -468,7 +1056,22 @@ def implication_nets(  # type: ignore[no-untyped-def]
                 if plus is None or not dynamic:
                     break
                 added, absurd = _offshoot_literals(
-                    grid, alive, plus, bits, slot, rec_lit, lit_rec, nrec, queue_false, tail_f
+                    grid,
+                    alive,
+                    cc,
+                    corder,
+                    ncellcols,
+                    plus,
+                    bits,
+                    lw,
+                    weights,
+                    nest,
+                    slot,
+                    rec_lit,
+                    lit_rec,
+                    nrec,
+                    queue_false,
+                    tail_f,
                 )
                 if added == 0:
                     break
@@ -486,7 +1089,7 @@ def implication_nets(  # type: ignore[no-untyped-def]
                     if lit_rec[q] >= 0:  # q true, and now false
                         _row_copy(bits, scratch, r)
                         _row_add(bits, scratch, slot[ncand + q])
-                        absurd = _row_count(bits, lit_rec[q]) + _row_count(bits, scratch)
+                        absurd = _pair_count(bits, lit_rec[q], scratch, lw, weights)
                         break
                     if lit_rec[ncand + q] < 0:
                         _row_copy(bits, nrec, r)
@@ -516,7 +1119,7 @@ def implication_nets(  # type: ignore[no-untyped-def]
                         _row_merge(bits, row, lit_rec[ncand + y])
                 _row_add(bits, row, slot[q])
                 if lit_rec[ncand + q] >= 0:  # q false, and now true
-                    absurd = _row_count(bits, row) + _row_count(bits, lit_rec[ncand + q])
+                    absurd = _pair_count(bits, row, lit_rec[ncand + q], lw, weights)
                     break
                 if new:
                     rec_lit[row] = q
@@ -534,13 +1137,18 @@ def implication_nets(  # type: ignore[no-untyped-def]
         for lit in range(nlit):
             out_anc[i, lit] = 0
         for n in range(nrec):
-            out_anc[i, rec_lit[n]] = _row_count(bits, n)
+            # with nesting, the literals only: best_net_conclusion adds each
+            # nested chain of a hint's branches once (_nested_out)
+            out_anc[i, rec_lit[n]] = _row_count(bits[:, :lw], n, lw, weights)
+        if nw > 0:
+            _nested_out(plus, i, bits, lw, weights, rec_lit, nrec)
+        for n in range(nrec):
             lit_rec[rec_lit[n]] = -1
     return 0
 
 
 @njit(cache=True, inline="always")
-def _offer(best, tenths, comp, kind, pos, target):  # type: ignore[no-untyped-def]
+def _offer(best, tenths, comp, kind, pos, target, col):  # type: ignore[no-untyped-def]
     """Keep the hint in ``best`` when it is the easiest so far: least value, then
     least complexity, then lowest kind, then lowest position."""
     if best[0] >= 0:
@@ -560,11 +1168,48 @@ def _offer(best, tenths, comp, kind, pos, target):  # type: ignore[no-untyped-de
     best[2] = kind
     best[3] = pos
     best[4] = target
+    best[5] = col
+
+
+@njit(cache=True)
+def _union_weight(nest_bits, nest_tab, rows, nrows, lit, ids):  # type: ignore[no-untyped-def]
+    """The complexity of the nested chains among the ancestors of ``lit`` in the
+    nets ``rows[:nrows]``, each chain (by identity) counted once."""
+    n = 0
+    total = 0
+    for a in range(nrows):
+        r = rows[a]
+        for w in range(nest_bits.shape[2]):
+            word = nest_bits[r, lit, w]
+            b = 0
+            while word != 0:
+                if word & 1:
+                    ident = nest_tab[r, 1, 64 * w + b]
+                    if not contains(ids, n, ident):
+                        if n < ids.shape[0]:
+                            ids[n] = ident
+                            n += 1
+                        total += nest_tab[r, 0, 64 * w + b]
+                word = (word >> 1) & np.int64(0x7FFFFFFFFFFFFFFF)
+                b += 1
+    return total
 
 
 @njit(cache=True)
 def best_net_conclusion(  # type: ignore[no-untyped-def]
-    alive, cc, col_seq, ncellcols, prem, anc, absurd, row_true, row_false, dynamic, base, best
+    alive,
+    cc,
+    col_seq,
+    ncellcols,
+    prem,
+    anc,
+    absurd,
+    row_true,
+    row_false,
+    dynamic,
+    base,
+    best,
+    nested,
 ):
     """The easiest conclusion read off the premises' nets (:func:`implication_nets`).
 
@@ -579,10 +1224,13 @@ def best_net_conclusion(  # type: ignore[no-untyped-def]
     Each is worth ``base`` tenths plus the length bonus of its complexity (the
     branches' ancestor counts added). ``row_true[k]``/``row_false[k]`` are the
     rows of ``anc`` of the premises "k true" and "k false". ``best`` receives
-    ``(tenths, complexity, kind, position, conclusion literal)`` of the
-    easiest (:func:`_offer`; kinds :data:`DOUBLE`, :data:`CELL`,
-    :data:`REGION`, :data:`CONTRADICTION`); ``best[0]`` stays -1 when there
-    is none. Columns are visited in the order ``col_seq`` (cells, then
+    ``(tenths, complexity, kind, position, conclusion literal, column)`` of
+    the easiest (:func:`_offer`; kinds :data:`DOUBLE`, :data:`CELL`,
+    :data:`REGION`, :data:`CONTRADICTION`; the column of a cell or region,
+    else -1); ``best[0]`` stays -1 when there is none. ``nested``: the nets'
+    nested chains (``plus[9]`` of :func:`implication_nets`, empty arrays
+    without nesting), each counted once in a hint of several branches, as
+    SE counts them. Columns are visited in the order ``col_seq`` (cells, then
     boxes, rows, columns): among regions of one digit starting at the same
     candidate and equal otherwise, the first met is kept, so a box before a
     line, as SukakuExplainer chose ("1 in block" where a row of the same
@@ -593,6 +1241,9 @@ def best_net_conclusion(  # type: ignore[no-untyped-def]
     width = cc.shape[1]
     best[0] = -1
     ks = np.empty(width, dtype=np.int32)
+    rows = np.empty(width, dtype=np.int64)
+    nest_bits, nest_tab = nested
+    ids = np.empty(width * nest_tab.shape[2] + 1, dtype=np.int64)
     # the literals each net reaches, in order: a conclusion needs every branch to reach
     # it, so the branch reaching the fewest lists the only literals to look at
     reached = np.empty(anc.shape, dtype=np.int32)
@@ -612,7 +1263,9 @@ def best_net_conclusion(  # type: ignore[no-untyped-def]
             k = lit % ncand
             negation = k + ncand if lit < ncand else k
             pos = 2 * k + (1 if lit >= ncand else 0)
-            _offer(best, base + length_tenths(absurd[i]), absurd[i], CONTRADICTION, pos, negation)
+            _offer(
+                best, base + length_tenths(absurd[i]), absurd[i], CONTRADICTION, pos, negation, -1
+            )
     for ci in range(col_seq.shape[0]):
         col = col_seq[ci]
         nk = 0
@@ -652,7 +1305,11 @@ def best_net_conclusion(  # type: ignore[no-untyped-def]
                     break
                 total += a
             if total > 0 and not contains(ks, nk, lit):
-                _offer(best, base + length_tenths(total), total, kind, 2 * ks[0] + 1, lit)
+                if nest_tab.shape[2] > 0:
+                    for q in range(nk):
+                        rows[q] = row_true[ks[q]]
+                    total += _union_weight(nest_bits, nest_tab, rows, nk, lit, ids)
+                _offer(best, base + length_tenths(total), total, kind, 2 * ks[0] + 1, lit, col)
         if dynamic and is_cell and nk >= 3:
             for q in range(nk):
                 k = ks[q]
@@ -664,7 +1321,12 @@ def best_net_conclusion(  # type: ignore[no-untyped-def]
                     a = anc[row_true[k], lit]
                     b = anc[row_false[k], lit]
                     if a > 0 and b > 0:
-                        _offer(best, base + length_tenths(a + b), a + b, DOUBLE, 2 * k, lit)
+                        total = a + b
+                        if nest_tab.shape[2] > 0:
+                            rows[0] = row_true[k]
+                            rows[1] = row_false[k]
+                            total += _union_weight(nest_bits, nest_tab, rows, 2, lit, ids)
+                        _offer(best, base + length_tenths(total), total, DOUBLE, 2 * k, lit, col)
     return 0
 
 

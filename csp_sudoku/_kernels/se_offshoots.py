@@ -36,6 +36,7 @@ from csp_sudoku._kernels.se_patterns import (
     FISH,
     HIDDEN,
     LOCKING,
+    NAKED,
     _base_indices,
     _base_or_none,
     _covered,
@@ -54,10 +55,9 @@ from csp_sudoku._kernels.se_patterns import (
 PLUS_TECHNIQUES = np.array(
     [
         [LOCKING, 1],
-        [FISH, 2],
         [HIDDEN, 2],
-        [FISH, 3],
-        [HIDDEN, 3],
+        [NAKED, 2],
+        [FISH, 2],
     ],
     dtype=np.int64,
 )
@@ -154,6 +154,8 @@ def offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, 
     idx = np.empty(base.shape[0], dtype=np.int64)
     places = np.empty(width, dtype=np.int64)
     for ti in range(techniques.shape[0]):
+        if st[2] > 0:  # the first technique that removes something is the only one used
+            break
         tech = techniques[ti, 0]
         n = techniques[ti, 1]
         if tech == LOCKING:
@@ -181,6 +183,30 @@ def offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, 
                                 if c >= 0 and not member[b, c]:
                                     _emit(st, seen, out_q, out_h, c, size, masks[c] & bit)
                             _close(st, hint_start)
+        elif tech == NAKED:
+            for u in _scan_order(ukind, _SCAN_KINDS[0]):
+                if _empty_count(values, units, u) < 2 * n:
+                    continue
+                for s in range(width):
+                    c = units[u, s]
+                    base[s] = -1 if c < 0 or values[c] != 0 else _base_or_none(masks[c])
+                m = _base_indices(base[:width], idx)
+                picked = (np.int64(1) << n) - 1
+                while picked < (np.int64(1) << m):
+                    comb = _spread(picked, idx)
+                    picked = _next_subset(picked)
+                    digits = _covered(comb, base[:width])
+                    if digits < 0 or popcount(digits) != n or not _open(st, hint_start):
+                        continue
+                    for s in range(width):
+                        if (comb >> s) & 1:
+                            c = units[u, s]
+                            _parents(parents, st, c, size, masks0[c] & ~masks[c])
+                    for s in range(width):
+                        c = units[u, s]
+                        if not (comb >> s) & 1 and c >= 0 and values[c] == 0:
+                            _emit(st, seen, out_q, out_h, c, size, masks[c] & digits)
+                    _close(st, hint_start)
         elif tech == HIDDEN:
             for u in _scan_order(ukind, _SCAN_KINDS[0]):
                 if _empty_count(values, units, u) <= 2 * n:

@@ -55,8 +55,10 @@ def subset_value(name: str | None, size: int) -> float:
 #: link is worth a forcing chain), forcing X-chains (one digit, static),
 #: forcing chains (static), Nishio chains (one digit, dynamic), cell and region
 #: ("multiple") forcing chains (static), dynamic forcing chains, dynamic forcing
-#: chains with pointing, claiming, pairs and X-Wing inside ("+"), nested
-#: forcing chains.
+#: chains with pointing, claiming, pairs and X-Wing inside ("+"), and the
+#: nesting levels above them: forcing chains inside ("+ Forcing Chains", level
+#: 2), multiple forcing chains inside (level 3), dynamic forcing chains inside
+#: (level 4); SE's level ``n`` is worth 8.5 + 0.5 n.
 SE_CHAIN_BASE: dict[str, float] = {
     "X- or Y-cycle": 6.5,
     "forcing X-chain": 6.6,
@@ -66,4 +68,6 @@ SE_CHAIN_BASE: dict[str, float] = {
     "dynamic": 8.5,
     "dynamic (+)": 9.0,
     "nested": 9.5,
+    "nested (multiple)": 10.0,
+    "nested (dynamic)": 10.5,
 }

@@ -26,7 +26,12 @@ order, and keeps the parents:
   to expand, take every removal the basic techniques make on the net's marks
   (:func:`csp_sudoku._kernels.se_offshoots.offshoots`): the removal is a false
   literal whose parents are the net's removals the pattern needed, drawn as
-  strong links to it.
+  strong links to it;
+* the nets of SE's "(+ Forcing Chains)", when the basic techniques find
+  nothing, take the removals of the static forcing chains on the net's marks
+  (:func:`csp_sudoku._kernels.se_chains.chain_offshoots`) the same way: the
+  inner chain is folded into its conclusion, and its own complexity counts
+  once per branch.
 
 So the parents kept are the kernel's: the ancestors of a branch's end are the
 literals its ancestor count counted (:attr:`BranchNet.complexity` equals the
@@ -47,7 +52,7 @@ import numpy as np
 
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.human._tables import tables
-from csp_sudoku.human.se_order import SeStep, column_order, se_layout
+from csp_sudoku.human.se_order import NESTING, SeStep, column_order, se_layout
 from csp_sudoku.human.state import CandidateState
 
 Literal = tuple[int, int, bool]
@@ -55,7 +60,9 @@ Literal = tuple[int, int, bool]
 Link = tuple[Literal, Literal, bool]
 
 #: The net rules of each branching technique: ``(dynamic, cell columns, ends in a
-#: contradiction)``; the same technique with `` (+)`` adds the basic techniques.
+#: contradiction)``; the same technique with a nesting suffix (`` (+)``,
+#: `` (+ Forcing Chains)``, :data:`csp_sudoku.human.se_order.NESTING`) adds the
+#: techniques inside the nets.
 RULES = {
     "Nishio Forcing Chains": (True, False, True),
     "Cell Forcing Chains": (False, True, False),
@@ -113,6 +120,10 @@ def _columns(geometry: Geometry) -> _Columns:
 #: A literal's parents: ``(parent literal, strong)``, the first parent first.
 _Parents = dict[int, tuple[tuple[int, bool], ...]]
 
+#: A removal found on a net's marks: the candidate, the net's removals it needed,
+#: and for a nested chain its ``(identity, complexity)``.
+_Offshoot = tuple[int, tuple[int, ...], "tuple[int, int] | None"]
+
 
 def _run_net(
     cols: _Columns,
@@ -122,14 +133,16 @@ def _run_net(
     target: int,
     dynamic: bool,
     y_links: bool,
-    plus: Callable[[list[bool]], list[tuple[int, tuple[int, ...]]]] | None = None,
+    plus: Callable[[list[bool]], list[_Offshoot]] | None = None,
+    nested: dict[int, tuple[int, int]] | None = None,
 ) -> tuple[_Parents, int]:
     """The net of ``premise`` (literal ``k`` true, ``ncand + k`` false) until it
     records ``target`` or meets a contradiction: the parents of every literal
     reached, in the order reached, and the candidate of the contradiction (-1
     when none). ``sizes0``: each column's live candidates in ``alive``.
-    ``plus``: the basic techniques' removals on a net's marks, each with its
-    parents (a (+) net, see the module's note)."""
+    ``plus``: the removals found on a net's marks, each with its parents (a
+    (+) net, see the module's note); ``nested`` receives the nested chain
+    of each literal a nested chain made false."""
     ncand = len(alive)
     grid = list(alive)
     sizes = list(sizes0)
@@ -141,10 +154,12 @@ def _run_net(
         if not queue_true and not queue_false:
             if plus is None:
                 break
-            for q, pars in plus(grid):
+            for q, pars, inner in plus(grid):
                 if ncand + q in parents:
                     continue
                 parents[ncand + q] = tuple((ncand + y, True) for y in pars)
+                if inner is not None and nested is not None:
+                    nested[ncand + q] = inner
                 if q in parents:  # q true, and now false
                     return parents, q
                 queue_false.append(ncand + q)
@@ -217,20 +232,27 @@ def _ancestors(parents: _Parents, lit: int) -> set[int]:
     return seen
 
 
-def _plus_rule(
-    state: CandidateState,
-) -> Callable[[list[bool]], list[tuple[int, tuple[int, ...]]]]:
-    """The basic techniques of a (+) net on marks ``grid`` (the kernel the rating
-    uses): each removal with the candidates the net removed that it needed."""
+def _plus_rule(state: CandidateState, level: int) -> Callable[[list[bool]], list[_Offshoot]]:
+    """What a net of nesting ``level`` finds on marks ``grid`` (the kernels the
+    rating uses): the basic techniques' removals, or at level 2, when they
+    find none, the static forcing chains'; each with the candidates the net
+    removed that it needed, and a chain's identity and complexity."""
+    from csp_sudoku._kernels.se_chains import (
+        chain_offshoots,
+        chain_work_arrays,
+        multiple_offshoots,
+    )
     from csp_sudoku._kernels.se_offshoots import PLUS_TECHNIQUES, offshoots, work_arrays
 
     g = state.geometry
     lay = se_layout(g)
+    t = tables(g)
     alive = state.alive().astype(np.int8)
     vals = state.values.astype(np.int64)
     work = work_arrays(g.ncells, g.size)
+    cw, mw = chain_work_arrays(alive.size, level)
 
-    def rule(grid: list[bool]) -> list[tuple[int, tuple[int, ...]]]:
+    def rule(grid: list[bool]) -> list[_Offshoot]:
         arr = np.array(grid, dtype=np.int8)
         n = int(
             offshoots(
@@ -239,8 +261,28 @@ def _plus_rule(
             )
         )  # fmt: skip
         out_q, out_h, start, pars = work[4], work[5], work[6], work[7]
+        found: list[_Offshoot] = [
+            (
+                int(out_q[j]),
+                tuple(int(y) for y in pars[start[out_h[j]] : start[out_h[j] + 1]]),
+                None,
+            )
+            for j in range(n)
+            if arr[out_q[j]]
+        ]
+        if found or level < 2:
+            return found
+        cc, corder, ncellcols = t.column_candidates, lay.corder, lay.ncellcols
+        n, hints = chain_offshoots(arr, alive, cc, corder, ncellcols, g.size, cw)
+        if hints == 0 and level >= 3:
+            n, hints = multiple_offshoots(arr, alive, cc, corder, ncellcols, g.size, cw, mw)
+        out_q, out_h, start, pars, comp, ident = cw[:6]
         return [
-            (int(out_q[j]), tuple(int(y) for y in pars[start[out_h[j]] : start[out_h[j] + 1]]))
+            (
+                int(out_q[j]),
+                tuple(int(y) for y in pars[start[out_h[j]] : start[out_h[j] + 1]]),
+                (int(ident[out_h[j]]), int(comp[out_h[j]])),
+            )
             for j in range(n)
         ]
 
@@ -255,12 +297,15 @@ def branch_nets(state: CandidateState, step: SeStep) -> tuple[BranchNet, ...]:
     branches; a branch the net does not bring to its end (which the kernel's
     choice rules out) is left out.
     """
-    name = step.technique.removesuffix(" (+)")
+    name, level = step.technique, 0
+    for lev, (suffix, _family) in NESTING.items():
+        if step.technique.endswith(suffix):
+            name, level = step.technique.removesuffix(suffix), lev
     rules = RULES.get(name)
     if rules is None or not step.branches:
         return ()
     dynamic, y_links, contradiction = rules
-    plus = _plus_rule(state) if name != step.technique else None
+    plus = _plus_rule(state, level) if level else None
     cols = _columns(state.geometry)
     n = cols.size
     alive = [bool(a) for a in state.alive().tolist()]
@@ -287,7 +332,8 @@ def branch_nets(state: CandidateState, step: SeStep) -> tuple[BranchNet, ...]:
     out: list[BranchNet] = []
     for premise in step.branches:
         start = lit_of(premise)
-        parents, clash = _run_net(cols, alive, sizes, start, target, dynamic, y_links, plus)
+        nested: dict[int, tuple[int, int]] = {}
+        parents, clash = _run_net(cols, alive, sizes, start, target, dynamic, y_links, plus, nested)
         if contradiction:
             if clash < 0:
                 continue
@@ -316,7 +362,8 @@ def branch_nets(state: CandidateState, step: SeStep) -> tuple[BranchNet, ...]:
                 tuple(triple(e) for e in ends),
                 links,
                 tuple(paths),
-                sum(len(t) for t in tops),
+                sum(len(t) for t in tops)
+                + sum(dict(nested[x] for x in keep if x in nested).values()),
             )
         )
     return tuple(out)

@@ -621,10 +621,17 @@ def _propagate(
     dynamic: bool,
     yrule: bool,
     plus: bool = False,
-) -> tuple[NDArray[np.int32], NDArray[np.int32]]:
-    """The implication nets of ``premises`` (:func:`~csp_sudoku._kernels.se_chains.implication_nets`);
-    ``plus``: with the basic techniques inside (SE's dynamic forcing chains (+))."""
-    from csp_sudoku._kernels.se_chains import implication_nets
+    level: int = 1,
+) -> tuple[NDArray[np.int32], NDArray[np.int32], tuple[NDArray[np.int64], NDArray[np.int64]]]:
+    """The implication nets of ``premises`` (:func:`~csp_sudoku._kernels.se_chains.implication_nets`):
+    ancestor counts, contradictions, and the nets' nested chains (empty below
+    level 2); ``plus``: with the basic techniques inside (SE's dynamic forcing
+    chains (+)), and at nesting ``level`` 2 the static forcing chains too."""
+    from csp_sudoku._kernels.se_chains import (
+        NESTED_WORDS,
+        chain_work_arrays,
+        implication_nets,
+    )
 
     g = state.geometry
     lay = _layout(g)
@@ -633,12 +640,28 @@ def _propagate(
     anc = np.empty((premises.size, 2 * alive.size), dtype=np.int32)
     absurd = np.empty(premises.size, dtype=np.int32)
     extra = None
+    words = NESTED_WORDS if plus and level >= 2 else 0
+    nested = (
+        np.zeros((premises.size if words else 0, 2 * alive.size, words), dtype=np.int64),
+        np.zeros((premises.size if words else 0, 2, 64 * words), dtype=np.int64),
+    )
     if plus:
         from csp_sudoku._kernels.se_offshoots import PLUS_TECHNIQUES, work_arrays
 
         vals = state.values.astype(np.int64)
         work = work_arrays(g.ncells, g.size)
-        extra = (vals, lay.units, lay.ukind, lay.member, lay.cross, PLUS_TECHNIQUES, work)
+        extra = (
+            vals,
+            lay.units,
+            lay.ukind,
+            lay.member,
+            lay.cross,
+            PLUS_TECHNIQUES,
+            work,
+            level,
+            chain_work_arrays(alive.size, level),
+            nested,
+        )
     implication_nets(
         alive,
         t.column_candidates,
@@ -651,7 +674,7 @@ def _propagate(
         absurd,
         extra,
     )
-    return anc, absurd
+    return anc, absurd, nested
 
 
 def _nishio(state: CandidateState) -> SeStep | None:
@@ -660,7 +683,7 @@ def _nishio(state: CandidateState) -> SeStep | None:
 
     alive = _alive8(state)
     prem = _premises(alive, True)
-    _anc, absurd = _propagate(state, prem, True, False)
+    _anc, absurd, _nested = _propagate(state, prem, True, False)
     hits = np.flatnonzero(absurd >= 0)
     if hits.size == 0:
         return None
@@ -686,11 +709,26 @@ _MULTIPLE_NAMES = {
 }
 
 
-def _multiple(state: CandidateState, dynamic: bool, plus: bool = False) -> SeStep | None:
+#: SE's names of the nesting levels of its dynamic chains: the techniques used
+#: inside the nets, and the family of the base value (costs.SE_CHAIN_BASE).
+NESTING = {
+    1: (" (+)", "dynamic (+)"),
+    2: (" (+ Forcing Chains)", "nested"),
+    3: (" (+ Multiple Forcing Chains)", "nested (multiple)"),
+}
+
+
+def _multiple(
+    state: CandidateState, dynamic: bool, plus: bool = False, level: int = 1
+) -> SeStep | None:
     """SE's cell and region forcing chains (8.0 static, 8.5 dynamic, with the
     dynamic contradiction and double forcing chains; ``plus``: 9.0, their nets
-    with the basic techniques inside, SE's "(+)"): the easiest hint of the
-    family (:func:`csp_sudoku._kernels.se_chains.best_net_conclusion`), applied."""
+    with the basic techniques inside, SE's "(+)"; ``level`` 2, base 9.5: and
+    with the static forcing chains inside when those find nothing, SE's
+    "(+ Forcing Chains)"; ``level`` 3, base 10.0: and the static cell and
+    region forcing chains after them, SE's "(+ Multiple Forcing Chains)"):
+    the easiest hint of the family
+    (:func:`csp_sudoku._kernels.se_chains.best_net_conclusion`), applied."""
     from csp_sudoku._kernels.se_chains import best_net_conclusion
 
     g = state.geometry
@@ -699,16 +737,16 @@ def _multiple(state: CandidateState, dynamic: bool, plus: bool = False) -> SeSte
     alive = _alive8(state)
     ncand = alive.size
     prem = _premises(alive, dynamic)
-    anc, absurd = _propagate(state, prem, dynamic, True, plus)
+    anc, absurd, nested = _propagate(state, prem, dynamic, True, plus, level)
     step = 2 if dynamic else 1
     row_on = np.full(ncand, -1, dtype=np.int64)
     row_off = np.full(ncand, -1, dtype=np.int64)
     row_on[prem[::step]] = np.arange(0, prem.size, step)
     if dynamic:
         row_off[prem[1::2] - ncand] = np.arange(1, prem.size, 2)
-    family = "dynamic (+)" if plus else "dynamic" if dynamic else "multiple"
+    suffix, family = NESTING[level] if plus else ("", "dynamic" if dynamic else "multiple")
     base = _tenths(SE_CHAIN_BASE[family])
-    best = np.empty(5, dtype=np.int64)
+    best = np.empty(6, dtype=np.int64)
     best_net_conclusion(
         alive,
         t.column_candidates,
@@ -722,16 +760,16 @@ def _multiple(state: CandidateState, dynamic: bool, plus: bool = False) -> SeSte
         dynamic,
         base,
         best,
+        nested,
     )
     if best[0] < 0:
         return None
-    tenths, comp, key, _pos, target = (int(v) for v in best)
+    tenths, comp, key, _pos, target, _col = (int(v) for v in best)
     placed, removed = _conclusion(g.size, target % ncand, target < ncand)
     prefix = "Dynamic " if dynamic else ""
-    lits = _branch_premises(alive, t.column_candidates, lay, anc, row_on, best)
+    lits = _branch_premises(alive, t.column_candidates, best)
     n = g.size
     branches = tuple(((x % ncand) // n, x % n + 1, x < ncand) for x in lits)
-    suffix = " (+)" if plus else ""
     hint = SeStep(
         prefix + _MULTIPLE_NAMES[key] + suffix,
         tenths / 10,
@@ -744,56 +782,37 @@ def _multiple(state: CandidateState, dynamic: bool, plus: bool = False) -> SeSte
 
 
 def _branch_premises(
-    alive: NDArray[np.int8],
-    cc: NDArray[np.int32],
-    lay: _Layout,
-    anc: NDArray[np.int32],
-    row_on: NDArray[np.int64],
-    best: NDArray[np.int64],
+    alive: NDArray[np.int8], cc: NDArray[np.int32], best: NDArray[np.int64]
 ) -> list[int]:
     """The premise literals (``k`` ON, ``k + ncand`` OFF) of the branches of the
     hint :func:`~csp_sudoku._kernels.se_chains.best_net_conclusion` chose, read back
-    from its ``best`` (value, ancestors, key, position, target): for display
-    only, the hint is unchanged.
-
-    A cell's or region's branches are its live candidates; the region is the
-    first unit-digit, in the kernel's order (``lay.col_seq``), whose first live
-    candidate is the position's and whose branches all reach ``target`` with
-    ``comp`` ancestors in all (the one the kernel met first).
-    """
-    ncellcols = lay.ncellcols
-    _, comp, key, pos, target = (int(v) for v in best)
+    from its ``best`` (value, ancestors, key, position, target, column): a
+    contradiction's premise, a double chain's two, or the live candidates of
+    the cell or region."""
+    _, _comp, key, pos, _target, col = (int(v) for v in best)
     ncand = alive.size
     k0 = pos // 2
     if key == 7:  # one premise that contradicts
         return [k0 + (ncand if pos % 2 else 0)]
     if key == 1:  # the ON and OFF premise of one candidate
         return [k0, k0 + ncand]
-    # the columns holding k0 (the others cannot start with it), in order
-    holding = [int(c) for c in lay.col_seq if (cc[c] == k0).any()]
-    cols = [c for c in holding if (c < ncellcols) == (key == 5)]
-    for col in cols:
-        ks = [int(k) for k in cc[col].tolist() if k >= 0 and alive[k]]
-        if len(ks) < 2 or ks[0] != k0:
-            continue
-        counts = [int(anc[row_on[k], target]) for k in ks]
-        if all(counts) and sum(counts) == comp:
-            return ks
-    return []
+    return [int(k) for k in cc[col].tolist() if k >= 0 and alive[k]]
 
 
 def _refutation(state: CandidateState, rating: FallbackRating) -> SeStep | None:
-    """Beyond SE's dynamic forcing chains (+): the human model's graded refutation
-    standing in for SE's nested forcing chains. SE's (+) chains found nothing
-    here, so SE itself would nest: the step counts as nested (level 2) whatever
-    the level of the human model's chain, and its value is an estimate."""
+    """Beyond SE's chains nested at level 3: the human model's graded refutation
+    standing in for SE's deeper nesting (dynamic forcing chains inside the
+    nets). Nothing of level 3 or below applies here, so SE itself would go
+    deeper: the step counts as nested (level 2 of the human model at least),
+    its value is an estimate, and it is worth at least SE's level-4 base
+    (10.5)."""
     from csp_sudoku.human.chains import find_chain_move
 
     move = find_chain_move(state)
     if move is None:
         return None
     level = max(2, move.level)
-    value = rating(level, move.form, move.length)
+    value = max(rating(level, move.form, move.length), SE_CHAIN_BASE["nested (dynamic)"])
     step = SeStep(
         "Nested Forcing Chains",
         value,
@@ -884,6 +903,8 @@ _CHAINS: dict[str, tuple[Finder, ...]] = {
         lambda s: _multiple(s, False),
         lambda s: _multiple(s, True),
         lambda s: _multiple(s, True, plus=True),
+        lambda s: _multiple(s, True, plus=True, level=2),
+        lambda s: _multiple(s, True, plus=True, level=3),
     ),
     "classic": (
         _static_chains,
@@ -891,6 +912,8 @@ _CHAINS: dict[str, tuple[Finder, ...]] = {
         lambda s: _multiple(s, False),
         lambda s: _multiple(s, True),
         lambda s: _multiple(s, True, plus=True),
+        lambda s: _multiple(s, True, plus=True, level=2),
+        lambda s: _multiple(s, True, plus=True, level=3),
     ),
 }
 
@@ -983,7 +1006,7 @@ def solved_within(puzzle: Puzzle, limit: float) -> bool:
         alive = _alive8(state)
         ncand = alive.size
         prem = _premises(alive, True)
-        _anc, absurd = _propagate(state, prem, True, True)
+        _anc, absurd, _nested = _propagate(state, prem, True, True)
         found = False
         for i in np.flatnonzero(absurd >= 0).tolist():
             if base + int(length_tenths(int(absurd[i]))) > most:

@@ -11,11 +11,12 @@ replayed (``rater``): ``sukaku``, the SukakuExplainer serate (the default;
 it adds strong-linked fishes and larger wings between 4.0 and 7.5) and
 ``classic``, Sudoku Explainer 1.2.1's serate.
 
-Only the steps beyond SE's dynamic forcing chains are estimated: there the
-human model's graded refutation (:mod:`csp_sudoku.human.chains`) at level 1
-and 2 stands in for SE's "dynamic forcing chains (+)" and nested forcing
-chains, valued ``base + SE's length bonus of (scale x chain length)``. Those
-parameters are fitted to SE's ratings (``benchmarks/fit_se.py``, on two thirds
+SE's dynamic forcing chains (+) and its chains nested at levels 2 and 3
+("+ Forcing Chains", "+ Multiple Forcing Chains") are replayed too. Only the
+steps beyond them are estimated: there the human model's graded refutation
+(:mod:`csp_sudoku.human.chains`) stands in for SE's deeper nesting, valued
+``base + SE's length bonus of (scale x chain length)``, never below SE's
+level-4 base. Those parameters are fitted to SE's ratings (``benchmarks/fit_se.py``, on two thirds
 of ``se_calibration.tsv`` and ``se_calibration_top1465.tsv``; figures on the
 held-out third in docs/validation.md) and ship in
 ``csp_sudoku/data/se_model.json``.
@@ -666,8 +667,8 @@ def se_rating(
         "difficulties": [round(d, 2) for d in diffs],
         "steps": len(run.steps),
         "technique_counts": counts,
-        # a step beyond SE's dynamic forcing chains came from the human model's
-        # chains, valued by a fit: the ER is then an estimate, not SE's replay
+        # a step beyond the replayed nesting came from the human model's chains,
+        # valued by a fit: the ER is then an estimate, not SE's replay
         "estimated": any(s.level >= 1 for s in run.steps),
     }
     return er, level, rank, details, {"rater": rater, "model": shipped_model().fitted_on}
