@@ -5,21 +5,22 @@ implication nets as its dynamic forcing chains (8.5,
 :func:`csp_sudoku._kernels.se_chains.implication_nets`), with one more kind of
 inference: whenever a net has no consequence left to follow, its pencil marks
 (the marks less every candidate the net made false) are searched with
-pointing and claiming, hidden pairs and triples, X-Wing and Swordfish; every
-candidate they remove that the net has not yet made false becomes false, and
-the net goes on. Naked sets are not among them: with naked pairs inside, a
-chain SukakuExplainer rates 9.8 (complexity above 48) comes out at 9.7 (44),
-and without them every one of that puzzle's 43 chain steps gets SE's value
-(docs/validation.md); the other techniques' order and presence were not
-seen to change a value. None of those techniques applies to the marks the
-net began from (they come before chains in SE's order), so each such hint
-exists because of candidates the net removed: those removals, in the
-pattern's own houses, are the new literal's parents, and their ancestors
-count in the chain's complexity.
+pointing and claiming, then hidden pairs, then naked pairs, then X-Wing: the
+first of them that finds anything is the only one used that time, every
+candidate its hints remove becomes false, and the net goes on (the others
+get their turn at the next pause). That is SE's list and rule; it was
+checked against SukakuExplainer's batch rater (docs/validation.md): with
+every technique used at each pause, or with hidden triples and Swordfish
+added, steps of the forum's hardest puzzles come out 0.1-0.2 off SE's
+values. None of those techniques applies to the marks the net began from
+(they come before chains in SE's order), so each such hint exists because of
+candidates the net removed: those removals, in the pattern's own houses (for
+a naked pair, all the candidates removed from its two cells), are the new
+literal's parents, and their ancestors count in the chain's complexity.
 
-:func:`offshoots` lists every such removal of every hint, the techniques in
-the order given, each removal once (the first hint that makes it keeps it).
-Cells are 0-based, digits 0-based; a candidate is ``cell * size + digit``.
+:func:`offshoots` lists every removal of every hint of that first technique,
+each removal once (the first hint that makes it keeps it). Cells are
+0-based, digits 0-based; a candidate is ``cell * size + digit``.
 
 Nothing imports this module at package import time.
 """
@@ -50,8 +51,8 @@ from csp_sudoku._kernels.se_patterns import (
 )
 
 #: The techniques a net of SE's dynamic forcing chains (+) uses, in the order
-#: their hints are collected: ``(technique code, size)`` rows, the codes of
-#: :func:`csp_sudoku._kernels.se_patterns.basic_hint`; SE's order of value.
+#: they are tried: ``(technique code, size)`` rows, the codes of
+#: :func:`csp_sudoku._kernels.se_patterns.basic_hint`; SE's list.
 PLUS_TECHNIQUES = np.array(
     [
         [LOCKING, 1],
@@ -127,7 +128,8 @@ def _close(st, hint_start):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, bufs):  # type: ignore[no-untyped-def]
-    """Every removal the basic techniques make on the net's marks ``grid``.
+    """Every removal the first of the basic techniques that finds one makes on the
+    net's marks ``grid``.
 
     ``alive``: the marks the net began from; ``vals``: each cell's placed digit
     (1-based, 0 for an empty cell). ``techniques``: rows ``(code, size)``
