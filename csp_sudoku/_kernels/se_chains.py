@@ -387,9 +387,7 @@ def _row_add(bits, row, lit):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _record_offshoots(  # type: ignore[no-untyped-def]
-    grid, out, bits, lw, weights, nest0, slot, rec_lit, lit_rec, nrec, queue_false, tail_f
-):
+def _record_offshoots(grid, out, net, lw, nest0, nrec, queue_false, tail_f):  # type: ignore[no-untyped-def]
     """Record removals found on a dynamic net's marks as false literals, queued.
 
     ``out = (count, out_q, out_h, hint_start, parents, hint_comp, hint_id)``:
@@ -399,8 +397,10 @@ def _record_offshoots(  # type: ignore[no-untyped-def]
     hint is a nested chain: hint ``h`` gets bit ``nest0 + h`` of the nested
     words, worth ``hint_comp[h]`` and known as ``hint_id[h]`` (``weights``
     rows 0 and 1; a hint past the words' capacity is left out). Returns ``(literals added, complexity of a
-    contradiction met or -1)``."""
+    contradiction met or -1)``. ``net = (bits, weights, nest, slot, rec_lit,
+    lit_rec)``: the records of :func:`implication_nets`."""
     nq, out_q, out_h, hint_start, parents, hint_comp, hint_id = out
+    bits, weights, _nest, slot, rec_lit, lit_rec = net
     ncand = grid.shape[0]
     added = 0
     for j in range(nq):
@@ -468,22 +468,7 @@ def _nested_out(plus, i, bits, lw, weights, rec_lit, nrec):  # type: ignore[no-u
 
 @njit(cache=True)
 def _offshoot_literals(  # type: ignore[no-untyped-def]
-    grid,
-    alive,
-    cc,
-    corder,
-    ncellcols,
-    plus,
-    bits,
-    lw,
-    weights,
-    nest,
-    slot,
-    rec_lit,
-    lit_rec,
-    nrec,
-    queue_false,
-    tail_f,
+    grid, alive, cc, corder, ncellcols, plus, net, lw, nrec, queue_false, tail_f
 ):
     """What a dynamic net with nothing left to expand learns from its marks, as
     queued false literals: the removals of the basic techniques
@@ -499,9 +484,7 @@ def _offshoot_literals(  # type: ignore[no-untyped-def]
     size = ncand // vals.shape[0]
     nq = offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, work)
     out = (nq, work[4], work[5], work[6], work[7], work[6], work[6])
-    added, absurd = _record_offshoots(
-        grid, out, bits, lw, weights, -1, slot, rec_lit, lit_rec, nrec, queue_false, tail_f
-    )
+    added, absurd = _record_offshoots(grid, out, net, lw, -1, nrec, queue_false, tail_f)
     if added > 0 or absurd >= 0 or level < 2:
         return added, absurd
     cw, mw = chain_work
@@ -509,9 +492,8 @@ def _offshoot_literals(  # type: ignore[no-untyped-def]
     if nhints == 0 and level >= 3:
         nq, nhints = multiple_offshoots(grid, alive, cc, corder, ncellcols, size, cw, mw)
     out = (nq, cw[0], cw[1], cw[2], cw[3], cw[4], cw[5])
-    added, absurd = _record_offshoots(
-        grid, out, bits, lw, weights, nest[0], slot, rec_lit, lit_rec, nrec, queue_false, tail_f
-    )
+    nest = net[2]
+    added, absurd = _record_offshoots(grid, out, net, lw, nest[0], nrec, queue_false, tail_f)
     nest[0] += nhints
     return added, absurd
 
@@ -522,6 +504,25 @@ def _cell_count(grid, cell, size):  # type: ignore[no-untyped-def]
     for d in range(size):
         n += grid[cell * size + d]
     return n
+
+
+@njit(cache=True, inline="always")
+def _conclude(grid, k, on, size, out_q, out_h, nq, hint):  # type: ignore[no-untyped-def]
+    """Record the removals of a nested hint's conclusion on candidate ``k`` (``on``:
+    k placed, so its cell's other candidates go; else k goes) as hint
+    ``hint``'s, each candidate not already in ``out_q[:nq]``. Returns the new
+    count and how many were added."""
+    kept = 0
+    cell = k // size
+    for d in range(size):
+        q = cell * size + d
+        removes = (q != k and grid[q] != 0) if on else q == k
+        if removes and nq < out_q.shape[0] and not contains(out_q, nq, q):
+            out_q[nq] = q
+            out_h[nq] = hint
+            nq += 1
+            kept += 1
+    return nq, kept
 
 
 @njit(cache=True)
@@ -604,26 +605,9 @@ def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work):  # type: ig
         by = last - ncand if negated == 1 else -1
         while True:
             if on >= 0:
-                for t in range(corder.shape[1]):
-                    c = corder[by, t]
-                    if c < 0:
-                        break
-                    if (fam == 0 and c < ncellcols) or sizes[c] != 2:
-                        continue
-                    holds = False
-                    for s in range(cc.shape[1]):
-                        if cc[c, s] == on:
-                            holds = True
-                    if not holds:
-                        continue
-                    for s in range(cc.shape[1]):
-                        y = cc[c, s]
-                        if y >= 0 and alive[y] and not grid[y] and mark[y] != stamp:
-                            mark[y] = stamp
-                            if n_par < parents.shape[0]:
-                                parents[n_par] = y
-                                n_par += 1
-                    break
+                c = _forcing_column(grid, cc, corder, ncellcols, sizes, by, on, fam == 0)
+                if c >= 0:
+                    n_par = _removed_parents(grid, alive, cc, c, stamp, mark, parents, n_par)
             if x < 0:
                 break
             ident = ident * np.int64(1099511628211) + np.int64(x + 1)
@@ -636,22 +620,7 @@ def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work):  # type: ig
             x = px
         if n_par == hint_start[hints]:
             continue  # the chain needs nothing the net removed
-        kept = 0
-        cell = k // size
-        for d in range(size):
-            q = cell * size + d
-            removes = q == k if negated == 0 else (q != k and grid[q] != 0)
-            if removes and nq < out_q.shape[0]:
-                seen_before = False
-                for j in range(nq):
-                    if out_q[j] == q:
-                        seen_before = True
-                        break
-                if not seen_before:
-                    out_q[nq] = q
-                    out_h[nq] = hints
-                    nq += 1
-                    kept += 1
+        nq, kept = _conclude(grid, k, negated == 1, size, out_q, out_h, nq, hints)
         if kept == 0:
             n_par = hint_start[hints]
             continue
@@ -748,6 +717,18 @@ def _removed_parents(grid, alive, cc, c, stamp, mark, parents, n_par):  # type: 
     return n_par
 
 
+@njit(cache=True, inline="always")
+def _live(grid, cc, col, ks):  # type: ignore[no-untyped-def]
+    """The candidates of column ``col`` alive in ``grid``, in ``ks``; how many."""
+    nk = 0
+    for s in range(cc.shape[1]):
+        k = cc[col, s]
+        if k >= 0 and grid[k]:
+            ks[nk] = k
+            nk += 1
+    return nk
+
+
 @njit(cache=True)
 def multiple_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork):  # type: ignore[no-untyped-def]
     """The removals SE's static cell and region forcing chains make on a dynamic
@@ -770,7 +751,6 @@ def multiple_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork):  
     out_q, out_h, hint_start, parents, hint_comp, hint_id, keys, mark = work
     anc, par, reached, nreached, queue_t, queue_f, hint_kind, hint_col, hint_lit, ks = mwork
     ncand = grid.shape[0]
-    width = cc.shape[1]
     sizes = _column_sizes(grid, cc)
     weak = weak_table(grid, cc, corder, ncellcols, True)
     strong = strong_table(grid, cc, corder, ncellcols, sizes, True, True)
@@ -779,7 +759,8 @@ def multiple_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork):  
         if grid[k]:
             nreached[k] = _static_net(weak, strong, k, anc[k], par[k], reached[k], queue_t, queue_f)
     nh = 0
-    cap = keys.shape[0]
+    nets = (anc, reached, nreached)
+    found = (keys, hint_kind, hint_col, hint_lit)
     ncell = ncand // size
     for cell in range(ncell):
         if _cell_count(grid, cell, size) < 3:
@@ -793,39 +774,12 @@ def multiple_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork):  
                 col = corder[k0, t]
                 if col < 0:
                     break
-                nk = 0
-                for s in range(width):
-                    k = cc[col, s]
-                    if k >= 0 and grid[k]:
-                        ks[nk] = k
-                        nk += 1
-                if nk < 2 or ks[0] != k0:
-                    continue
-                nh = _multiple_hints(
-                    anc,
-                    reached,
-                    nreached,
-                    ks,
-                    nk,
-                    col,
-                    6,
-                    keys,
-                    hint_kind,
-                    hint_col,
-                    hint_lit,
-                    nh,
-                    cap,
-                )
+                nk = _live(grid, cc, col, ks)
+                if nk >= 2 and ks[0] == k0:
+                    nh = _multiple_hints(nets, ks, nk, col, REGION, found, nh)
         # ... then its cell chains
         col = corder[cell * size, 0]
-        nk = 0
-        for dd in range(size):
-            if grid[cell * size + dd]:
-                ks[nk] = cell * size + dd
-                nk += 1
-        nh = _multiple_hints(
-            anc, reached, nreached, ks, nk, col, 5, keys, hint_kind, hint_col, hint_lit, nh, cap
-        )
+        nh = _multiple_hints(nets, ks, _live(grid, cc, col, ks), col, CELL, found, nh)
     order = np.argsort(keys[:nh], kind="mergesort")
     for q in range(ncand):
         mark[q] = 0
@@ -840,12 +794,7 @@ def multiple_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork):  
         lit = hint_lit[h]
         kind = hint_kind[h]
         stamp += 1
-        nk = 0
-        for s in range(width):
-            k = cc[col, s]
-            if k >= 0 and grid[k]:
-                ks[nk] = k
-                nk += 1
+        nk = _live(grid, cc, col, ks)
         # the premises' cause: the cell's or the unit's removed candidates
         n_par = _removed_parents(grid, alive, cc, col, stamp, mark, parents, n_par)
         ident = np.int64(kind) * np.int64(1000003) + np.int64(col) * np.int64(7919) + np.int64(lit)
@@ -862,17 +811,7 @@ def multiple_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork):  
                 x = px
         if n_par == hint_start[hints]:
             continue  # the hint needs nothing the net removed
-        kept = 0
-        k = lit % ncand
-        cell = k // size
-        for dd in range(size):
-            q = cell * size + dd
-            removes = q == k if lit >= ncand else (q != k and grid[q] != 0)
-            if removes and nq < out_q.shape[0] and not contains(out_q, nq, q):
-                out_q[nq] = q
-                out_h[nq] = hints
-                nq += 1
-                kept += 1
+        nq, kept = _conclude(grid, lit % ncand, lit < ncand, size, out_q, out_h, nq, hints)
         if kept == 0:
             n_par = hint_start[hints]
             continue
@@ -890,13 +829,15 @@ def multiple_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork):  
 
 
 @njit(cache=True)
-def _multiple_hints(
-    anc, reached, nreached, ks, nk, col, kind, keys, hint_kind, hint_col, hint_lit, nh, cap
-):  # type: ignore[no-untyped-def]
-    """Append the hints of the column ``col`` whose live candidates are
-    ``ks[:nk]``: each literal every branch's static net reaches (its
-    complexity: the branches' ancestor counts added), keyed by value, then
+def _multiple_hints(nets, ks, nk, col, kind, found, nh):  # type: ignore[no-untyped-def]
+    """Append to ``found = (keys, kinds, columns, literals)`` the hints of the
+    column ``col`` whose live candidates are ``ks[:nk]``: each literal every
+    branch's static net (``nets = (anc, reached, nreached)``) reaches, its
+    complexity the branches' ancestor counts added, keyed by value, then
     complexity, then the order made. Returns the new hint count."""
+    anc, reached, nreached = nets
+    keys, hint_kind, hint_col, hint_lit = found
+    cap = keys.shape[0]
     if nk < 2:
         return nh
     fewest = ks[0]
@@ -1025,6 +966,7 @@ def implication_nets(  # type: ignore[no-untyped-def]
     scratch = nrows - 1  # a row for a literal that is not recorded
     rec_lit = np.empty(nrows, dtype=np.int32)
     lit_rec = np.full(nlit, -1, dtype=np.int32)
+    net = (bits, weights, nest, slot, rec_lit, lit_rec)
     queue_true = np.empty(ncand + 1, dtype=np.int32)
     queue_false = np.empty(ncand + 1, dtype=np.int32)
     forced = np.empty(kk, dtype=np.int32)
@@ -1056,22 +998,7 @@ def implication_nets(  # type: ignore[no-untyped-def]
                 if plus is None or not dynamic:
                     break
                 added, absurd = _offshoot_literals(
-                    grid,
-                    alive,
-                    cc,
-                    corder,
-                    ncellcols,
-                    plus,
-                    bits,
-                    lw,
-                    weights,
-                    nest,
-                    slot,
-                    rec_lit,
-                    lit_rec,
-                    nrec,
-                    queue_false,
-                    tail_f,
+                    grid, alive, cc, corder, ncellcols, plus, net, lw, nrec, queue_false, tail_f
                 )
                 if added == 0:
                     break
@@ -1268,12 +1195,7 @@ def best_net_conclusion(  # type: ignore[no-untyped-def]
             )
     for ci in range(col_seq.shape[0]):
         col = col_seq[ci]
-        nk = 0
-        for s in range(width):
-            k = cc[col, s]
-            if k >= 0 and alive[k]:
-                ks[nk] = k
-                nk += 1
+        nk = _live(alive, cc, col, ks)
         if nk < 2:
             continue
         is_cell = col < ncellcols

@@ -38,7 +38,6 @@ from csp_sudoku._kernels.se_patterns import (
     HIDDEN,
     LOCKING,
     NAKED,
-    _base_indices,
     _base_or_none,
     _covered,
     _empty_count,
@@ -46,6 +45,7 @@ from csp_sudoku._kernels.se_patterns import (
     _places,
     _places_outside,
     _scan_order,
+    _set_bases,
     _spread,
     placed_counts,
 )
@@ -154,7 +154,6 @@ def offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, 
     st[2] = 0  # hints kept
     base = np.empty(max(width, units.shape[0]), dtype=np.int64)
     idx = np.empty(base.shape[0], dtype=np.int64)
-    places = np.empty(width, dtype=np.int64)
     for ti in range(techniques.shape[0]):
         if st[2] > 0:  # the first technique that removes something is the only one used
             break
@@ -185,53 +184,38 @@ def offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, 
                                 if c >= 0 and not member[b, c]:
                                     _emit(st, seen, out_q, out_h, c, size, masks[c] & bit)
                             _close(st, hint_start)
-        elif tech == NAKED:
+        elif tech in (NAKED, HIDDEN):
+            naked = tech == NAKED
             for u in _scan_order(ukind, _SCAN_KINDS[0]):
-                if _empty_count(values, units, u) < 2 * n:
+                # a naked set needs 2n empty cells, a hidden one more than 2n
+                if _empty_count(values, units, u) < 2 * n + (0 if naked else 1):
                     continue
-                for s in range(width):
-                    c = units[u, s]
-                    base[s] = -1 if c < 0 or values[c] != 0 else _base_or_none(masks[c])
-                m = _base_indices(base[:width], idx)
+                m = _set_bases(masks, values, units, u, naked, base, idx)
                 picked = (np.int64(1) << n) - 1
                 while picked < (np.int64(1) << m):
                     comb = _spread(picked, idx)
                     picked = _next_subset(picked)
-                    digits = _covered(comb, base[:width])
-                    if digits < 0 or popcount(digits) != n or not _open(st, hint_start):
+                    # naked: comb is cells, cover the digits; hidden: comb is digits, cover the cells
+                    cover = _covered(comb, base[:width])
+                    if cover < 0 or popcount(cover) != n or not _open(st, hint_start):
                         continue
-                    for s in range(width):
-                        if (comb >> s) & 1:
-                            c = units[u, s]
-                            _parents(parents, st, c, size, masks0[c] & ~masks[c])
+                    cells = comb if naked else cover
+                    digits = cover if naked else comb
                     for s in range(width):
                         c = units[u, s]
-                        if not (comb >> s) & 1 and c >= 0 and values[c] == 0:
+                        if c >= 0 and (not naked or (cells >> s) & 1):
+                            # naked: every candidate gone from the set's cells;
+                            # hidden: the set's digits gone from the unit
+                            gone = masks0[c] & ~masks[c]
+                            _parents(parents, st, c, size, gone if naked else gone & digits)
+                    for s in range(width):
+                        c = units[u, s]
+                        if c < 0 or values[c] != 0:
+                            continue
+                        if naked and not (cells >> s) & 1:
                             _emit(st, seen, out_q, out_h, c, size, masks[c] & digits)
-                    _close(st, hint_start)
-        elif tech == HIDDEN:
-            for u in _scan_order(ukind, _SCAN_KINDS[0]):
-                if _empty_count(values, units, u) <= 2 * n:
-                    continue
-                for d in range(width):
-                    places[d] = _places(masks, values, units, u, d)
-                    base[d] = _base_or_none(places[d])
-                m = _base_indices(base[:width], idx)
-                picked = (np.int64(1) << n) - 1
-                while picked < (np.int64(1) << m):
-                    comb = _spread(picked, idx)
-                    picked = _next_subset(picked)
-                    cells = _covered(comb, base[:width])
-                    if cells < 0 or popcount(cells) != n or not _open(st, hint_start):
-                        continue
-                    for s in range(width):
-                        c = units[u, s]
-                        if c >= 0:
-                            _parents(parents, st, c, size, masks0[c] & ~masks[c] & comb)
-                    for s in range(width):
-                        if (cells >> s) & 1:
-                            c = units[u, s]
-                            _emit(st, seen, out_q, out_h, c, size, masks[c] & ~comb)
+                        elif not naked and (cells >> s) & 1:
+                            _emit(st, seen, out_q, out_h, c, size, masks[c] & ~digits)
                     _close(st, hint_start)
         elif tech == FISH:
             placed = placed_counts(vals, size)

@@ -983,6 +983,22 @@ def _pointing_claiming(masks, values, units, ukind, member, cross, direct, out):
 
 
 @njit(cache=True, inline="always")
+def _set_bases(masks, values, units, u, naked, base, idx):  # type: ignore[no-untyped-def]
+    """The base sets of a subset search in unit ``u``: each empty cell's digits
+    (``naked``) or each digit's places in the unit (hidden), -1 where there is
+    none or only one (:func:`_base_or_none`). Returns how many there are,
+    their positions in ``idx``."""
+    width = units.shape[1]
+    for s in range(width):
+        if naked:
+            c = units[u, s]
+            base[s] = -1 if c < 0 or values[c] != 0 else _base_or_none(masks[c])
+        else:
+            base[s] = _base_or_none(_places(masks, values, units, u, s))
+    return _base_indices(base[:width], idx)
+
+
+@njit(cache=True, inline="always")
 def _naked_set(masks, values, units, ukind, n, out):  # type: ignore[no-untyped-def]
     """n empty cells of a unit (each with two candidates or more) holding n
     digits between them: the digits go from the unit's other cells. Units
@@ -993,10 +1009,7 @@ def _naked_set(masks, values, units, ukind, n, out):  # type: ignore[no-untyped-
     for u in _scan_order(ukind, _SCAN_KINDS[0]):
         if _empty_count(values, units, u) < 2 * n:
             continue
-        for s in range(width):
-            c = units[u, s]
-            base[s] = -1 if c < 0 or values[c] != 0 else _base_or_none(masks[c])
-        m = _base_indices(base, idx)
+        m = _set_bases(masks, values, units, u, True, base, idx)
         picked = (np.int64(1) << n) - 1
         while picked < (np.int64(1) << m):
             comb = _spread(picked, idx)
