@@ -487,8 +487,8 @@ def _offshoot_literals(  # type: ignore[no-untyped-def]
     added, absurd = _record_offshoots(grid, out, net, lw, -1, nrec, queue_false, tail_f)
     if added > 0 or absurd >= 0 or level < 2:
         return added, absurd
-    cw, mw = chain_work
-    nq, nhints = chain_offshoots(grid, alive, cc, corder, ncellcols, size, cw)
+    cw, mw, loops = chain_work
+    nq, nhints = chain_offshoots(grid, alive, cc, corder, ncellcols, size, cw, mw, loops)
     if nhints == 0 and level >= 3:
         nq, nhints = multiple_offshoots(grid, alive, cc, corder, ncellcols, size, cw, mw)
     out = (nq, cw[0], cw[1], cw[2], cw[3], cw[4], cw[5])
@@ -526,57 +526,84 @@ def _conclude(grid, k, on, size, out_q, out_h, nq, hint):  # type: ignore[no-unt
 
 
 @njit(cache=True)
-def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work):  # type: ignore[no-untyped-def]
-    """The removals SE's static forcing chains make on a dynamic net's marks ``grid``
+def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork, loops):  # type: ignore[no-untyped-def]
+    """The removals SE's static chains make on a dynamic net's marks ``grid``
     (SE's "(+ Forcing Chains)", nesting level 2), each with its hint.
 
-    The hints are the forcing X-chains (6.6) and forcing chains (7.0) of
-    :func:`forcing_chains` from every candidate of a cell that still holds two
-    or more, taken in SE's order: least value, then least complexity (X-chains
-    before chains among equals, then by premise). A chain is a hint only when
-    it exists because of the net: its *parents* are the candidates the net
-    removed (``alive`` has them, ``grid`` does not) from the columns that
-    force each true literal of the chain (a cell: its other candidates; a
-    unit: the digit's other places); a chain without any is left out. Each
-    removal is kept once, by the first hint that makes it. ``work =
-    (out_q, out_h, hint_start, parents, hint_comp, hint_id, keys, mark)`` (see
-    :func:`chain_work_arrays`): on return ``out_q[:n]`` are the removals,
-    ``out_h`` their hints, whose parents are ``parents[hint_start[h]:
-    hint_start[h + 1]]``, complexity ``hint_comp[h]`` and identity
-    ``hint_id[h]`` (a hash of the chain's literals: the same chain found in two
-    nets counts once in a hint made of both). Returns ``(n, hints)``.
+    The hints are SE's three lists of static chains from every candidate of a
+    cell that still holds two or more: X-loops (6.5) and forcing X-chains
+    (6.6), Y-loops (6.5, from bivalue cells), then loops of both (7.0) and
+    forcing chains (7.0) (:func:`_loops_from`, :func:`forcing_chains`),
+    taken in SE's order: least value, then least complexity, then as made
+    (list by list, candidate by candidate, a candidate's loops before its
+    chains). A hint counts only when it exists because of the net: its
+    *parents* are the candidates the net removed (``alive`` has them,
+    ``grid`` does not) from the columns that force each true literal of the
+    chain or loop (a cell: its other candidates; a unit: the digit's other
+    places); a hint without any is left out. Each removal is kept once, by
+    the first hint that makes it. ``work = (out_q, out_h, hint_start,
+    parents, hint_comp, hint_id, keys, mark)``, ``mwork`` (its hint arrays)
+    and ``loops = (see, loop work, loop out)`` (:func:`chain_work_arrays`):
+    on return ``out_q[:n]`` are the removals, ``out_h`` their hints, whose
+    parents are ``parents[hint_start[h]:hint_start[h + 1]]``, complexity
+    ``hint_comp[h]`` and identity ``hint_id[h]`` (a hash of the chain's
+    literals: the same chain found in two nets counts once in a hint made of
+    both). Returns ``(n, hints)``.
     """
     out_q, out_h, hint_start, parents, hint_comp, hint_id, keys, mark = work
+    hint_kind, hint_ref = mwork[6], mwork[7]
+    see, lwork, lout = loops
+    llits, lstart, lcomps, lrem, lrem_start, lcount = lout
     ncand = grid.shape[0]
     sizes = _column_sizes(grid, cc)
     weak_x = weak_table(grid, cc, corder, ncellcols, False)
     strong_x = strong_table(grid, cc, corder, ncellcols, sizes, True, False)
     weak_y = weak_table(grid, cc, corder, ncellcols, True)
     strong_y = strong_table(grid, cc, corder, ncellcols, sizes, True, True)
+    strong_y_only = strong_table(grid, cc, corder, ncellcols, sizes, False, True)
     lits = np.zeros((3, 2 * ncand), dtype=np.int32)
     layers = np.empty((2, ncand), dtype=np.int32)
     parent = lits[_PARENT]
     stamp = 0
     nh = 0
-    for fam in range(2):
+    cap = keys.shape[0]
+    for q in range(3):
+        lcount[q] = 0
+    for group in range(3):  # SE's lists: X, Y, then both
         for k in range(ncand):
-            if not grid[k] or _cell_count(grid, k // size, size) < 2:
+            if not grid[k]:
+                continue
+            held = _cell_count(grid, k // size, size)
+            if held < 2 or (group == 1 and held != 2):
+                continue
+            first = lcount[0]
+            if group == 0:
+                _loops_from(grid, weak_x, strong_x, see, size, k, 1 << 30, lwork, lout)
+            elif group == 1:
+                _loops_from(grid, weak_y, strong_y_only, see, size, k, 1 << 30, lwork, lout)
+            else:
+                _loops_from(grid, weak_y, strong_y, see, size, k, 1 << 30, lwork, lout)
+            for i in range(first, lcount[0]):
+                if nh < cap:
+                    tenths = (65 if group < 2 else 70) + length_tenths(lcomps[i])
+                    keys[nh] = (np.int64(tenths) << 52) | (np.int64(lcomps[i]) << 32) | nh
+                    hint_kind[nh] = 1
+                    hint_ref[nh] = 4 * i + group
+                    nh += 1
+            if group == 1:
                 continue
             for negated in range(2):
                 stamp += 1
-                if fam == 0:
+                if group == 0:
                     comp, _last = _shortest_chain(weak_x, strong_x, k, negated, lits, layers, stamp)
                 else:
                     comp, _last = _shortest_chain(weak_y, strong_y, k, negated, lits, layers, stamp)
-                if comp < 0 or nh >= keys.shape[0]:
+                if comp < 0 or nh >= cap:
                     continue
-                tenths = (66 if fam == 0 else 70) + length_tenths(comp)
-                keys[nh] = (
-                    (np.int64(tenths) << 50)
-                    | (np.int64(comp) << 28)
-                    | (np.int64(fam) << 26)
-                    | np.int64(2 * k + negated)
-                )
+                tenths = (66 if group == 0 else 70) + length_tenths(comp)
+                keys[nh] = (np.int64(tenths) << 52) | (np.int64(comp) << 32) | nh
+                hint_kind[nh] = 0
+                hint_ref[nh] = 4 * (2 * k + negated) + group
                 nh += 1
     order = np.argsort(keys[:nh])
     for q in range(ncand):
@@ -586,41 +613,69 @@ def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work):  # type: ig
     hints = 0
     hint_start[0] = 0
     for oi in range(nh):
-        key = keys[order[oi]]
-        pos = key & ((np.int64(1) << 26) - 1)
-        fam = (key >> 26) & 3
-        comp = (key >> 28) & ((np.int64(1) << 22) - 1)
-        k = pos // 2
-        negated = pos % 2
+        h = order[oi]
+        comp = (keys[h] >> 32) & ((np.int64(1) << 20) - 1)
+        group = hint_ref[h] % 4
+        ref = hint_ref[h] // 4
+        x_links = group != 1
+        y_links = group != 0
         stamp += 1
-        if fam == 0:
-            _comp, last = _shortest_chain(weak_x, strong_x, k, negated, lits, layers, stamp)
+        ident = np.int64(hint_ref[h] + 1) * np.int64(2 + hint_kind[h])
+        if hint_kind[h] == 1:  # a loop: each true literal forced by the one before
+            a = lstart[ref]
+            b = lstart[ref + 1]
+            for j in range(a, b):
+                x = llits[j]
+                ident = ident * np.int64(1099511628211) + np.int64(x + 1)
+                if x < ncand:
+                    by = llits[b - 1] if j == a else llits[j - 1]  # the last forces the first
+                    c = _forcing_column(
+                        grid, cc, corder, ncellcols, sizes, by - ncand, x, x_links, y_links
+                    )
+                    if c >= 0:
+                        n_par = _removed_parents(grid, alive, cc, c, stamp, mark, parents, n_par)
+            if n_par == hint_start[hints]:
+                continue  # the loop needs nothing the net removed
+            kept = 0
+            for j in range(lrem_start[ref], lrem_start[ref + 1]):
+                q = lrem[j]
+                if nq < out_q.shape[0] and not contains(out_q, nq, q):
+                    out_q[nq] = q
+                    out_h[nq] = hints
+                    nq += 1
+                    kept += 1
         else:
-            _comp, last = _shortest_chain(weak_y, strong_y, k, negated, lits, layers, stamp)
-        # the chain's identity (its literals, conclusion first), and its true
-        # literals, each with the false literal that forced it
-        ident = np.int64(pos + 1) * np.int64(3 + fam)
-        x = last
-        on = k if negated == 1 else -1
-        by = last - ncand if negated == 1 else -1
-        while True:
-            if on >= 0:
-                c = _forcing_column(grid, cc, corder, ncellcols, sizes, by, on, fam == 0)
-                if c >= 0:
-                    n_par = _removed_parents(grid, alive, cc, c, stamp, mark, parents, n_par)
-            if x < 0:
-                break
-            ident = ident * np.int64(1099511628211) + np.int64(x + 1)
-            px = parent[x]
-            if x < ncand and px >= 0:
-                on = x
-                by = px - ncand
+            k = ref // 2
+            negated = ref % 2
+            if group == 0:
+                _comp, last = _shortest_chain(weak_x, strong_x, k, negated, lits, layers, stamp)
             else:
-                on = -1
-            x = px
-        if n_par == hint_start[hints]:
-            continue  # the chain needs nothing the net removed
-        nq, kept = _conclude(grid, k, negated == 1, size, out_q, out_h, nq, hints)
+                _comp, last = _shortest_chain(weak_y, strong_y, k, negated, lits, layers, stamp)
+            # the chain's literals, conclusion first, and its true literals, each
+            # with the false literal that forced it
+            x = last
+            on = k if negated == 1 else -1
+            by = last - ncand if negated == 1 else -1
+            while True:
+                if on >= 0:
+                    c = _forcing_column(
+                        grid, cc, corder, ncellcols, sizes, by, on, x_links, y_links
+                    )
+                    if c >= 0:
+                        n_par = _removed_parents(grid, alive, cc, c, stamp, mark, parents, n_par)
+                if x < 0:
+                    break
+                ident = ident * np.int64(1099511628211) + np.int64(x + 1)
+                px = parent[x]
+                if x < ncand and px >= 0:
+                    on = x
+                    by = px - ncand
+                else:
+                    on = -1
+                x = px
+            if n_par == hint_start[hints]:
+                continue  # the chain needs nothing the net removed
+            nq, kept = _conclude(grid, k, negated == 1, size, out_q, out_h, nq, hints)
         if kept == 0:
             n_par = hint_start[hints]
             continue
@@ -687,15 +742,16 @@ def _static_net(weak, strong, k, anc, par, reached, queue_t, queue_f):  # type: 
 
 
 @njit(cache=True, inline="always")
-def _forcing_column(grid, cc, corder, ncellcols, sizes, by, on, x_only):  # type: ignore[no-untyped-def]
+def _forcing_column(grid, cc, corder, ncellcols, sizes, by, on, x_links, y_links):  # type: ignore[no-untyped-def]
     """The column whose strong link made ``on`` true from "by false": the first
-    column of ``by`` (in ``corder``'s order) holding two candidates of
-    ``grid``, ``on`` one of them (-1 if none)."""
+    column of ``by`` (in ``corder``'s order; unit columns with ``x_links``, its
+    cell with ``y_links``) holding two candidates of ``grid``, ``on`` one of
+    them (-1 if none)."""
     for t in range(corder.shape[1]):
         c = corder[by, t]
         if c < 0:
             break
-        if (x_only and c < ncellcols) or sizes[c] != 2:
+        if not (y_links if c < ncellcols else x_links) or sizes[c] != 2:
             continue
         for s in range(cc.shape[1]):
             if cc[c, s] == on:
@@ -805,7 +861,9 @@ def multiple_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork):  
                 ident = ident * np.int64(1099511628211) + np.int64(x + 1)
                 px = row_par[x] if x != ks[b] else -1
                 if x < ncand and px >= 0:
-                    c = _forcing_column(grid, cc, corder, ncellcols, sizes, px - ncand, x, False)
+                    c = _forcing_column(
+                        grid, cc, corder, ncellcols, sizes, px - ncand, x, True, True
+                    )
                     if c >= 0:
                         n_par = _removed_parents(grid, alive, cc, c, stamp, mark, parents, n_par)
                 x = px
@@ -874,10 +932,11 @@ def _multiple_hints(nets, ks, nk, col, kind, found, nh):  # type: ignore[no-unty
     return nh
 
 
-def chain_work_arrays(ncand: int, level: int = 2):  # type: ignore[no-untyped-def]
+def chain_work_arrays(ncand: int, see: np.ndarray, level: int = 2):  # type: ignore[no-untyped-def]
     """The work arrays of the nested chains, for ``ncand`` candidates: those
-    :func:`chain_offshoots` and :func:`multiple_offshoots` share, and those of
-    the latter's static nets (full size from ``level`` 3 only)."""
+    :func:`chain_offshoots` and :func:`multiple_offshoots` share, those of
+    the latter's static nets (full size from ``level`` 3 only), and the
+    loops' (``see``: which cells see each other, room for ``ncand`` loops)."""
     nh = 64 * ncand
     nets = ncand if level >= 3 else 0
     return (
@@ -903,6 +962,7 @@ def chain_work_arrays(ncand: int, level: int = 2):  # type: ignore[no-untyped-de
             np.empty(nh, dtype=np.int32),
             np.empty(ncand, dtype=np.int32),
         ),
+        (see, *loop_work_arrays(ncand, ncand)),
     )
 
 
@@ -1301,129 +1361,172 @@ def _loop_removals(alive, see, size, rec_lit, rec_par, r, mark, marks, out_cells
 
 
 @njit(cache=True)
-def continuous_loops(  # type: ignore[no-untyped-def]
-    alive, cc, corder, ncellcols, x_links, y_links, see, size, out_cells, out_digits, out_loop, best
-):
-    """The least complex continuous loop that removes something: X-loops
-    (``x_links`` only, one digit), Y-loops (``y_links`` only, from bivalue
-    cells) or loops of both (docs/techniques.md, "Bidirectional Cycle").
+def _loops_from(alive, weak, strong, see, size, k, bound, work, out):  # type: ignore[no-untyped-def]
+    """Append to ``out`` every continuous loop from "k true" of complexity below
+    ``bound`` that removes something (SE's bidirectional cycles, each path
+    back to "k true" its own loop).
 
-    From each live candidate "k true" the search alternates layers: a true
-    literal makes its weak inferences false, except a literal already on its
-    own line of first parents; a false literal makes its strong inferences
-    true, each true literal once. A loop is "k true" reached again after at
-    least two rounds; its complexity is the number of literals on it, and it
-    removes what :func:`_loop_removals` says.
-
-    ``best`` receives ``(complexity, removals)`` of the first least complex
-    loop with removals, the removals in ``out_cells``/``out_digits`` and the
-    loop's ``complexity`` literals in ``out_loop`` (its first "k true", then
-    each literal in the order it follows, the last one forcing "k true"
-    again), so that the loop can be drawn; ``best[0]`` stays -1 when there is
-    none.
+    The search alternates layers: a true literal makes its weak inferences
+    false, except a literal already on its own line of first parents; a false
+    literal makes its strong inferences true, each true literal once. A loop
+    is "k true" reached again after at least two rounds; its complexity is
+    the number of literals on it, and it removes what :func:`_loop_removals`
+    says. ``work = (rec_lit, rec_par, layer_true, layer_false, true_seen,
+    marks, removals_c, removals_d, state)`` (:func:`loop_work_arrays`; ``state``
+    holds the stamps). ``out = (lits, lit_start, comps, rem, rem_start,
+    count)``: loop ``i`` is ``lits[lit_start[i]:lit_start[i + 1]]`` (its
+    first "k true", then each literal in the order it follows, the last
+    forcing "k true" again), of complexity ``comps[i]``, removing the
+    candidates ``rem[rem_start[i]:rem_start[i + 1]]``; ``count = [loops,
+    literals, removals]``. Loops past the buffers' room are left out.
     """
+    rec_lit, rec_par, layer_true, layer_false, true_seen, marks, rc, rd, state = work
+    lits, lit_start, comps, rem, rem_start, count = out
+    w_start, w_targets = weak
+    s_start, s_targets = strong
     ncand = alive.shape[0]
-    ncells = ncand // size
-    w_start, w_targets = weak_table(alive, cc, corder, ncellcols, y_links)
-    s_start, s_targets = strong_table(
-        alive, cc, corder, ncellcols, _column_sizes(alive, cc), x_links, y_links
-    )
-    maxrec = 64 * ncand
-    rec_lit = np.empty(maxrec, dtype=np.int32)
-    rec_par = np.empty(maxrec, dtype=np.int32)
-    layer_true = np.empty(maxrec, dtype=np.int32)
-    layer_false = np.empty(maxrec, dtype=np.int32)
-    true_seen = np.zeros(ncand, dtype=np.int32)
-    marks = (np.zeros(ncells, np.int32), np.zeros(ncand, np.int32), np.zeros(ncand, np.int32))
-    removals_c = np.empty(ncand, dtype=np.int32)
-    removals_d = np.empty(ncand, dtype=np.int32)
-    best[0] = -1
-    best[1] = 0
-    stamp = 0
-    mark = 0
-    for k in range(ncand):
-        if not alive[k]:
-            continue
-        if not x_links:
-            holds = 0
-            for d in range(size):
-                holds += alive[(k // size) * size + d]
-            if holds != 2:
-                continue
-        stamp += 1
-        rec_lit[0] = k
-        rec_par[0] = -1
-        nrec = 1
-        true_seen[k] = stamp
-        layer_true[0] = 0
-        n_true = 1
-        n_false = 0
-        length = 0
-        full = False
-        while (n_true > 0 or n_false > 0) and not full:
-            length += 1
-            for a in range(n_true):
-                r = layer_true[a]
-                p = rec_lit[r]
-                for m in range(w_start[p], w_start[p + 1]):
-                    q = w_targets[m]
-                    if _first_parent_line(rec_lit, rec_par, r, ncand + q):
+    maxrec = rec_lit.shape[0]
+    state[0] += 1
+    stamp = state[0]
+    rec_lit[0] = k
+    rec_par[0] = -1
+    nrec = 1
+    true_seen[k] = stamp
+    layer_true[0] = 0
+    n_true = 1
+    n_false = 0
+    length = 0
+    full = False
+    while (n_true > 0 or n_false > 0) and not full:
+        length += 1
+        for a in range(n_true):
+            r = layer_true[a]
+            p = rec_lit[r]
+            for m in range(w_start[p], w_start[p + 1]):
+                q = w_targets[m]
+                if _first_parent_line(rec_lit, rec_par, r, ncand + q):
+                    continue
+                if nrec >= maxrec:
+                    full = True
+                    break
+                rec_lit[nrec] = ncand + q
+                rec_par[nrec] = r
+                layer_false[n_false] = nrec
+                n_false += 1
+                nrec += 1
+        n_true = 0
+        length += 1
+        for a in range(n_false):
+            r = layer_false[a]
+            p = rec_lit[r] - ncand
+            for m in range(s_start[p], s_start[p + 1]):
+                q = s_targets[m]
+                if length >= 4 and q == k:
+                    comp = 1
+                    x = r
+                    while x > 0:
+                        comp += 1
+                        x = rec_par[x]
+                    if comp >= bound:
                         continue
+                    state[1] += 1
+                    ne = _loop_removals(
+                        alive, see, size, rec_lit, rec_par, r, state[1], marks, rc, rd
+                    )
+                    i = count[0]
+                    if (
+                        ne > 0
+                        and i + 1 < lit_start.shape[0]
+                        and count[1] + comp <= lits.shape[0]
+                        and count[2] + ne <= rem.shape[0]
+                    ):
+                        lit_start[i] = count[1]
+                        rem_start[i] = count[2]
+                        comps[i] = comp
+                        x = r
+                        for j in range(comp - 1, -1, -1):
+                            lits[count[1] + j] = rec_lit[x]
+                            x = rec_par[x]
+                        for j in range(ne):
+                            rem[count[2] + j] = rc[j] * size + rd[j]
+                        count[0] = i + 1
+                        count[1] += comp
+                        count[2] += ne
+                        lit_start[i + 1] = count[1]
+                        rem_start[i + 1] = count[2]
+                    continue
+                if true_seen[q] != stamp:
+                    true_seen[q] = stamp
                     if nrec >= maxrec:
                         full = True
                         break
-                    rec_lit[nrec] = ncand + q
+                    rec_lit[nrec] = q
                     rec_par[nrec] = r
-                    layer_false[n_false] = nrec
-                    n_false += 1
+                    layer_true[n_true] = nrec
+                    n_true += 1
                     nrec += 1
-            n_true = 0
-            length += 1
-            for a in range(n_false):
-                r = layer_false[a]
-                p = rec_lit[r] - ncand
-                for m in range(s_start[p], s_start[p + 1]):
-                    q = s_targets[m]
-                    if length >= 4 and q == k:
-                        comp = 1
-                        x = r
-                        while x > 0:
-                            comp += 1
-                            x = rec_par[x]
-                        if best[0] >= 0 and comp >= best[0]:
-                            continue
-                        mark += 1
-                        ne = _loop_removals(
-                            alive,
-                            see,
-                            size,
-                            rec_lit,
-                            rec_par,
-                            r,
-                            mark,
-                            marks,
-                            removals_c,
-                            removals_d,
-                        )
-                        if ne > 0:
-                            best[0] = comp
-                            best[1] = ne
-                            copy_head(out_cells, removals_c, ne)
-                            copy_head(out_digits, removals_d, ne)
-                            x = r
-                            for i in range(comp - 1, -1, -1):
-                                out_loop[i] = rec_lit[x]
-                                x = rec_par[x]
-                        continue
-                    if true_seen[q] != stamp:
-                        true_seen[q] = stamp
-                        if nrec >= maxrec:
-                            full = True
-                            break
-                        rec_lit[nrec] = q
-                        rec_par[nrec] = r
-                        layer_true[n_true] = nrec
-                        n_true += 1
-                        nrec += 1
-            n_false = 0
+        n_false = 0
+
+
+def loop_work_arrays(ncand: int, loops: int = 1):  # type: ignore[no-untyped-def]
+    """The work and output arrays of :func:`_loops_from` for ``ncand``
+    candidates, with room for about ``loops`` loops."""
+    ncells = max(1, ncand)
+    maxrec = 64 * ncand
+    work = (
+        np.empty(maxrec, dtype=np.int32),
+        np.empty(maxrec, dtype=np.int32),
+        np.empty(maxrec, dtype=np.int32),
+        np.empty(maxrec, dtype=np.int32),
+        np.zeros(ncand, dtype=np.int32),
+        (np.zeros(ncells, np.int32), np.zeros(ncand, np.int32), np.zeros(ncand, np.int32)),
+        np.empty(ncand, dtype=np.int32),
+        np.empty(ncand, dtype=np.int32),
+        np.zeros(2, dtype=np.int64),
+    )
+    out = (
+        np.empty(loops * 2 * ncand, dtype=np.int32),
+        np.zeros(loops + 1, dtype=np.int32),
+        np.empty(loops, dtype=np.int64),
+        np.empty(loops * ncand, dtype=np.int32),
+        np.zeros(loops + 1, dtype=np.int32),
+        np.zeros(3, dtype=np.int64),
+    )
+    return work, out
+
+
+@njit(cache=True)
+def continuous_loops(  # type: ignore[no-untyped-def]
+    alive, cc, corder, ncellcols, x_links, y_links, see, size, work, out, best
+):
+    """The least complex continuous loop that removes something: X-loops
+    (``x_links`` only, one digit), Y-loops (``y_links`` only, from bivalue
+    cells) or loops of both (docs/techniques.md, "Bidirectional Cycle"), as
+    :func:`_loops_from` finds them from each live candidate in turn.
+
+    ``work``, ``out``: :func:`loop_work_arrays` (room for one loop). ``best``
+    receives ``(complexity, removals)`` of the first least complex loop with
+    removals, the loop itself in ``out`` (loop 0); ``best[0]`` stays -1 when
+    there is none.
+    """
+    ncand = alive.shape[0]
+    weak = weak_table(alive, cc, corder, ncellcols, y_links)
+    strong = strong_table(alive, cc, corder, ncellcols, _column_sizes(alive, cc), x_links, y_links)
+    best[0] = -1
+    best[1] = 0
+    count = out[5]
+    bound = 1 << 30
+    for k in range(ncand):
+        if not alive[k]:
+            continue
+        if not x_links and _cell_count(alive, k // size, size) != 2:
+            continue
+        count[:] = 0
+        _loops_from(alive, weak, strong, see, size, k, bound, work, out)
+        if count[0] > 0:  # the first loop below the bound found from k: the new best
+            best[0] = out[2][0]
+            best[1] = out[4][1] - out[4][0]
+            bound = best[0]
+    if best[0] >= 0:
+        count[0] = 1
     return 0

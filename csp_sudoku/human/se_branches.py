@@ -250,7 +250,7 @@ def _plus_rule(state: CandidateState, level: int) -> Callable[[list[bool]], list
     alive = state.alive().astype(np.int8)
     vals = state.values.astype(np.int64)
     work = work_arrays(g.ncells, g.size)
-    cw, mw = chain_work_arrays(alive.size, level)
+    cw, mw, loops = chain_work_arrays(alive.size, lay.see, level)
 
     def rule(grid: list[bool]) -> list[_Offshoot]:
         arr = np.array(grid, dtype=np.int8)
@@ -273,7 +273,7 @@ def _plus_rule(state: CandidateState, level: int) -> Callable[[list[bool]], list
         if found or level < 2:
             return found
         cc, corder, ncellcols = t.column_candidates, lay.corder, lay.ncellcols
-        n, hints = chain_offshoots(arr, alive, cc, corder, ncellcols, g.size, cw)
+        n, hints = chain_offshoots(arr, alive, cc, corder, ncellcols, g.size, cw, mw, loops)
         if hints == 0 and level >= 3:
             n, hints = multiple_offshoots(arr, alive, cc, corder, ncellcols, g.size, cw, mw)
         out_q, out_h, start, pars, comp, ident = cw[:6]

@@ -525,6 +525,7 @@ def _static_chains(state: CandidateState) -> SeStep | None:
         forcing_chain,
         forcing_chains,
         length_tenths,
+        loop_work_arrays,
     )
 
     g = state.geometry
@@ -541,9 +542,7 @@ def _static_chains(state: CandidateState) -> SeStep | None:
         if best is None or key < best[0]:
             best = (key, step)
 
-    cells = np.empty(ncand, dtype=np.int32)
-    digits = np.empty(ncand, dtype=np.int32)
-    loop = np.empty(2 * ncand, dtype=np.int32)
+    work, out = loop_work_arrays(ncand)
     res = np.empty(2, dtype=np.int64)
     for group, (xr, yr, family, key, name) in enumerate(
         (
@@ -561,17 +560,14 @@ def _static_chains(state: CandidateState) -> SeStep | None:
             yr,
             lay.see,
             n,
-            cells,
-            digits,
-            loop,
+            work,
+            out,
             res,
         )
         if res[0] >= 0:
             comp, ne = int(res[0]), int(res[1])
-            removed = tuple(
-                (int(c), int(d) + 1)
-                for c, d in zip(cells[:ne].tolist(), digits[:ne].tolist(), strict=True)
-            )
+            removed = tuple((q // n, q % n + 1) for q in out[3][:ne].tolist())
+            loop = out[0]
             tenths = _tenths(SE_CHAIN_BASE[family]) + int(length_tenths(comp))
             ring = [((x % ncand) // n, x % n + 1, x < ncand) for x in loop[:comp].tolist()]
             cycle = (*ring, ring[0])
@@ -659,7 +655,7 @@ def _propagate(
             PLUS_TECHNIQUES,
             work,
             level,
-            chain_work_arrays(alive.size, level),
+            chain_work_arrays(alive.size, lay.see, level),
             nested,
         )
     implication_nets(
