@@ -12,6 +12,7 @@ from scipy.stats import spearmanr
 
 import csp_sudoku as cs
 from csp_sudoku.human.path import solve_path
+from csp_sudoku.human.se_figures import figure
 from csp_sudoku.human.se_order import SeStep, length_bonus, se_solve
 from csp_sudoku.metrics import rate
 from csp_sudoku.metrics.base import MetricError
@@ -696,9 +697,41 @@ def test_nested_forcing_chains_take_sukaku_explainers_steps() -> None:
     assert all(solution[c] != d for s in run.steps for c, d in s.eliminations)
     assert all(solution[c] == d for s in run.steps for c, d in s.placements)
     states = se_path(cs.parse(puzzle), "se").states()
+    inner = 0
     for i, s in enumerate(run.steps[:5]):
         nets = branch_nets(states[i], s)
         assert nets and sum(n.complexity for n in nets) == s.complexity
+        for _branch, lit, name, comp, chains in figure(states[i], s).inner:
+            _check_inner_chain(lit, name, comp, chains)
+            inner += 1
+    assert inner >= 5
+
+
+def _check_inner_chain(
+    lit: tuple[int, int, bool],
+    name: str,
+    comp: int,
+    chains: tuple[tuple[tuple[int, int, bool], ...], ...],
+) -> None:
+    """A nested chain as the figure shows it: its links alternate between a
+    weak one (on, so a literal sharing its cell or a house is off) and a strong
+    one (off, so the other of a cell or house is on), its complexity is its
+    literals (a loop's closing literal counted once), and it ends on the literal
+    it made false or on the placement that removes it."""
+
+    def linked(a: tuple[int, int, bool], b: tuple[int, int, bool]) -> bool:
+        same_cell = a[0] == b[0] and a[1] != b[1]
+        same_house = a[1] == b[1] and b[0] in PEERS[a[0]]
+        return same_cell or same_house
+
+    total = 0
+    for chain in chains:
+        assert all(a[2] != b[2] and linked(a, b) for a, b in itertools.pairwise(chain))
+        total += len(chain) - (1 if "Cycle" in name else 0)
+        if "Cycle" not in name:
+            end = chain[-1]
+            assert end == lit or (end[2] and end[0] == lit[0] and end[1] != lit[1])
+    assert not lit[2] and total == comp
 
 
 def test_nested_forcing_chains_rate_as_sukaku_explainer() -> None:

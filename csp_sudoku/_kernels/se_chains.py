@@ -542,7 +542,10 @@ def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork, loops
     chain or loop (a cell: its other candidates; a unit: the digit's other
     places); a hint without any is left out. Each removal is kept once, by
     the first hint that makes it. ``work = (out_q, out_h, hint_start,
-    parents, hint_comp, hint_id, keys, mark)``, ``mwork`` (its hint arrays)
+    parents, hint_comp, hint_id, keys, mark, hint_src)``, ``mwork`` (its hint
+    arrays: ``mwork[6][hint_src[h]]`` is 1 for a loop, 0 for a chain, and
+    ``mwork[7][hint_src[h]]`` its reference: 4 * (loop index, or 2 * premise
+    + 1 for "premise false") + list (0 X, 1 Y, 2 both))
     and ``loops = (see, loop work, loop out)`` (:func:`chain_work_arrays`):
     on return ``out_q[:n]`` are the removals, ``out_h`` their hints, whose
     parents are ``parents[hint_start[h]:hint_start[h + 1]]``, complexity
@@ -550,7 +553,7 @@ def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork, loops
     literals: the same chain found in two nets counts once in a hint made of
     both). Returns ``(n, hints)``.
     """
-    out_q, out_h, hint_start, parents, hint_comp, hint_id, keys, mark = work
+    out_q, out_h, hint_start, parents, hint_comp, hint_id, keys, mark, hint_src = work
     hint_kind, hint_ref = mwork[6], mwork[7]
     see, lwork, lout = loops
     llits, lstart, lcomps, lrem, lrem_start, lcount = lout
@@ -681,6 +684,7 @@ def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork, loops
             continue
         hint_comp[hints] = comp
         hint_id[hints] = ident
+        hint_src[hints] = h
         hints += 1
         hint_start[hints] = n_par
         if hints >= hint_comp.shape[0]:
@@ -801,10 +805,12 @@ def multiple_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork):  
     the columns that give the strong links of each branch's path; a hint
     without any is left out, and each removal is kept once, by the first hint
     that makes it. ``mwork = (anc, par, reached, nreached, queue_t, queue_f,
-    hint_kind, hint_col, hint_lit, ks)`` (:func:`chain_work_arrays`).
+    hint_kind, hint_col, hint_lit, ks)`` (:func:`chain_work_arrays`): hint
+    ``h``'s kind (:data:`CELL`, :data:`REGION`), column and conclusion are
+    at ``work[8][h]`` of those arrays, its branches' paths in ``par``.
     Returns ``(removals, hints)``.
     """
-    out_q, out_h, hint_start, parents, hint_comp, hint_id, keys, mark = work
+    out_q, out_h, hint_start, parents, hint_comp, hint_id, keys, mark, hint_src = work
     anc, par, reached, nreached, queue_t, queue_f, hint_kind, hint_col, hint_lit, ks = mwork
     ncand = grid.shape[0]
     sizes = _column_sizes(grid, cc)
@@ -875,6 +881,7 @@ def multiple_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork):  
             continue
         hint_comp[hints] = (keys[h] >> 32) & ((np.int64(1) << 20) - 1)
         hint_id[hints] = ident
+        hint_src[hints] = h
         hints += 1
         hint_start[hints] = n_par
         if hints >= hint_comp.shape[0]:
@@ -949,6 +956,7 @@ def chain_work_arrays(ncand: int, see: np.ndarray, level: int = 2):  # type: ign
             np.empty(nh, dtype=np.int64),
             np.empty(nh, dtype=np.int64),
             np.zeros(ncand, dtype=np.int32),
+            np.empty(nh, dtype=np.int32),
         ),
         (
             np.zeros((nets, 2 * ncand), dtype=np.int32),

@@ -89,7 +89,11 @@ class BranchNet:
         paths: for each end, the chain from the premise to it by first
             parents, premise first.
         complexity: the ancestors of the ends counted as the kernel counts
-            them (for a contradiction the two ends' ancestors added).
+            them (for a contradiction the two ends' ancestors added), each
+            nested chain among them with its own complexity, once.
+        inner: the nested chains among the ancestors (SE's nesting levels 2
+            and 3), folded in ``links`` into a strong link to the literal
+            each made false, here in full.
     """
 
     premise: Literal
@@ -97,6 +101,7 @@ class BranchNet:
     links: tuple[Link, ...]
     paths: tuple[tuple[Literal, ...], ...]
     complexity: int
+    inner: tuple[InnerChain, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -120,9 +125,22 @@ def _columns(geometry: Geometry) -> _Columns:
 #: A literal's parents: ``(parent literal, strong)``, the first parent first.
 _Parents = dict[int, tuple[tuple[int, bool], ...]]
 
+#: A nested chain: its identity, complexity, SE's name of it, and its chains
+#: (literal numbers, premise first; one per branch of a cell or region chain).
+_Inner = tuple[int, int, str, tuple[tuple[int, ...], ...]]
+
 #: A removal found on a net's marks: the candidate, the net's removals it needed,
-#: and for a nested chain its ``(identity, complexity)``.
-_Offshoot = tuple[int, tuple[int, ...], "tuple[int, int] | None"]
+#: and for a nested chain the chain.
+_Offshoot = tuple[int, tuple[int, ...], "_Inner | None"]
+
+#: A nested chain inside a branch, for display: the literal it made false, SE's
+#: name of it, its complexity and its chains (premise first).
+InnerChain = tuple[Literal, str, int, tuple[tuple[Literal, ...], ...]]
+
+#: SE's names of the static chains a net of level 2 uses inside: loops by list
+#: (X, Y, both), forcing chains by list (X, both).
+_LOOP_NAMES = ("Bidirectional X-Cycle", "Bidirectional Y-Cycle", "Bidirectional Cycle")
+_CHAIN_NAMES = ("Forcing X-Chain", "", "Forcing Chain")
 
 
 def _run_net(
@@ -134,7 +152,7 @@ def _run_net(
     dynamic: bool,
     y_links: bool,
     plus: Callable[[list[bool]], list[_Offshoot]] | None = None,
-    nested: dict[int, tuple[int, int]] | None = None,
+    nested: dict[int, _Inner] | None = None,
 ) -> tuple[_Parents, int]:
     """The net of ``premise`` (literal ``k`` true, ``ncand + k`` false) until it
     records ``target`` or meets a contradiction: the parents of every literal
@@ -235,11 +253,13 @@ def _ancestors(parents: _Parents, lit: int) -> set[int]:
 def _plus_rule(state: CandidateState, level: int) -> Callable[[list[bool]], list[_Offshoot]]:
     """What a net of nesting ``level`` finds on marks ``grid`` (the kernels the
     rating uses): the basic techniques' removals, or at level 2, when they
-    find none, the static forcing chains'; each with the candidates the net
-    removed that it needed, and a chain's identity and complexity."""
+    find none, the static chains', and at level 3, when those find none
+    either, the static cell and region chains'; each with the candidates the
+    net removed that it needed, and a nested chain itself."""
     from csp_sudoku._kernels.se_chains import (
         chain_offshoots,
         chain_work_arrays,
+        forcing_chain,
         multiple_offshoots,
     )
     from csp_sudoku._kernels.se_offshoots import PLUS_TECHNIQUES, offshoots, work_arrays
@@ -248,9 +268,37 @@ def _plus_rule(state: CandidateState, level: int) -> Callable[[list[bool]], list
     lay = se_layout(g)
     t = tables(g)
     alive = state.alive().astype(np.int8)
+    ncand = alive.size
     vals = state.values.astype(np.int64)
     work = work_arrays(g.ncells, g.size)
-    cw, mw, loops = chain_work_arrays(alive.size, lay.see, level)
+    cw, mw, loops = chain_work_arrays(ncand, lay.see, level)
+    cc, corder, ncellcols = t.column_candidates, lay.corder, lay.ncellcols
+
+    def chains_of(
+        arr: np.ndarray, h: int, multiple: bool
+    ) -> tuple[str, tuple[tuple[int, ...], ...]]:
+        """SE's name and the chains of hint ``h`` of the last search (``multiple``:
+        :func:`multiple_offshoots`'s, else :func:`chain_offshoots`'s)."""
+        src = int(cw[8][h])
+        if multiple:
+            kind, col, lit = int(mw[6][src]), int(mw[7][src]), int(mw[8][src])
+            par = mw[1]
+            paths = []
+            for k in (int(x) for x in cc[col] if x >= 0 and arr[x]):
+                path = [lit]
+                while path[-1] != k:
+                    path.append(int(par[k, path[-1]]))
+                paths.append(tuple(reversed(path)))
+            return ("Cell" if kind == 5 else "Region") + " Forcing Chains", tuple(paths)
+        ref, group = divmod(int(mw[7][src]), 4)
+        if int(mw[6][src]) == 1:  # a loop, closed on its first literal
+            lits, start = loops[2][0], loops[2][1]
+            loop = tuple(int(x) for x in lits[start[ref] : start[ref + 1]])
+            return _LOOP_NAMES[group], ((*loop, loop[0]),)
+        k, negated = divmod(ref, 2)
+        out = np.empty(2 * ncand, dtype=np.int32)
+        m = int(forcing_chain(arr, cc, corder, ncellcols, group == 2, k, negated, out))
+        return _CHAIN_NAMES[group], (tuple(int(x) for x in out[:m]),)
 
     def rule(grid: list[bool]) -> list[_Offshoot]:
         arr = np.array(grid, dtype=np.int8)
@@ -272,16 +320,20 @@ def _plus_rule(state: CandidateState, level: int) -> Callable[[list[bool]], list
         ]
         if found or level < 2:
             return found
-        cc, corder, ncellcols = t.column_candidates, lay.corder, lay.ncellcols
         n, hints = chain_offshoots(arr, alive, cc, corder, ncellcols, g.size, cw, mw, loops)
-        if hints == 0 and level >= 3:
+        multiple = hints == 0 and level >= 3
+        if multiple:
             n, hints = multiple_offshoots(arr, alive, cc, corder, ncellcols, g.size, cw, mw)
         out_q, out_h, start, pars, comp, ident = cw[:6]
+        inner = {}
+        for h in range(int(hints)):
+            name, paths = chains_of(arr, h, multiple)
+            inner[h] = (int(ident[h]), int(comp[h]), name, paths)
         return [
             (
                 int(out_q[j]),
                 tuple(int(y) for y in pars[start[out_h[j]] : start[out_h[j] + 1]]),
-                (int(ident[out_h[j]]), int(comp[out_h[j]])),
+                inner[int(out_h[j])],
             )
             for j in range(n)
         ]
@@ -332,7 +384,7 @@ def branch_nets(state: CandidateState, step: SeStep) -> tuple[BranchNet, ...]:
     out: list[BranchNet] = []
     for premise in step.branches:
         start = lit_of(premise)
-        nested: dict[int, tuple[int, int]] = {}
+        nested: dict[int, _Inner] = {}
         parents, clash = _run_net(cols, alive, sizes, start, target, dynamic, y_links, plus, nested)
         if contradiction:
             if clash < 0:
@@ -363,7 +415,17 @@ def branch_nets(state: CandidateState, step: SeStep) -> tuple[BranchNet, ...]:
                 links,
                 tuple(paths),
                 sum(len(t) for t in tops)
-                + sum(dict(nested[x] for x in keep if x in nested).values()),
+                + sum({nested[x][0]: nested[x][1] for x in keep if x in nested}.values()),
+                tuple(
+                    (
+                        triple(x),
+                        nested[x][2],
+                        nested[x][1],
+                        tuple(tuple(triple(y) for y in path) for path in nested[x][3]),
+                    )
+                    for x in parents
+                    if x in keep and x in nested
+                ),
             )
         )
     return tuple(out)

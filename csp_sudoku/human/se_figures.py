@@ -70,6 +70,11 @@ class Figure:
             ``branches``) of each link.
         ends: in a branched figure, where each branch ends: ``(conclusion,)``,
             or ``(x on, x off)`` for the literal a contradiction reaches both ways.
+        inner: in a branched figure of SE's nested chains, ``(branch, literal,
+            technique, complexity, chains)`` for each chain nested inside a
+            branch: drawn folded, as a strong link into the literal it made
+            false, and here in full (its chains premise first; a cell or
+            region chain has one per candidate).
     """
 
     digit: int = 0
@@ -80,6 +85,7 @@ class Figure:
     branched: bool = False
     branch_of: tuple[int, ...] = ()
     ends: tuple[tuple[Literal, ...], ...] = ()
+    inner: tuple[tuple[int, Literal, str, int, tuple[tuple[Literal, ...], ...]], ...] = ()
 
     def cells(self, role: str) -> tuple[int, ...]:
         """The cells of ``role`` (empty when the figure has none)."""
@@ -97,6 +103,17 @@ class Figure:
             for link, i in zip(out["links"], self.branch_of, strict=True):
                 link["branch"] = i
             out["ends"] = [[list(e) for e in ends] for ends in self.ends]
+            if self.inner:
+                out["inner"] = [
+                    {
+                        "branch": i,
+                        "literal": list(lit),
+                        "technique": name,
+                        "complexity": comp,
+                        "chains": [[list(x) for x in chain] for chain in chains],
+                    }
+                    for i, lit, name, comp, chains in self.inner
+                ]
         out["assumption"] = list(self.assumption) if self.assumption is not None else None
         out["folded"] = self.folded
         return out
@@ -406,7 +423,8 @@ def _branches(state: CandidateState, step: SeStep) -> Figure:
     one = step.branches[0] if len(step.branches) == 1 else None
     cells = tuple(sorted({p[0] for p in step.branches}))
     folded = sum(len(net.links) for net in nets) - len(links)
-    return Figure(0, (("pattern", cells),), links, one, folded, True, branch_of, tuple(ends))
+    inner = tuple((index[net.premise], *chain) for net in nets for chain in net.inner)
+    return Figure(0, (("pattern", cells),), links, one, folded, True, branch_of, tuple(ends), inner)
 
 
 def _fold_branches(nets: tuple[BranchNet, ...]) -> list[tuple[int, tuple[Literal, Literal, bool]]]:

@@ -354,6 +354,16 @@ def _branch_text(g: Any, s: SeStep, f: Figure) -> list[str]:
                     _lit(g, a) + (" => " if st else " -> ") + _lit(g, b) for a, b, st in side
                 )
             )
+        for branch, lit, name, comp, chains in f.inner:
+            if branch != i:
+                continue
+            head = f"{' ' * len(label)}inside: {_lit(g, lit)} by {name} ({comp}): "
+            for chain in chains:
+                text = _lit(g, chain[0])
+                for a, b in pairwise(chain):
+                    text += (" => " if not a[2] else " -> ") + _lit(g, b)
+                lines.append(head + text)
+                head = " " * len(head)
     if f.folded:
         lines.append(f"({f.folded} links of the branches folded)")
     return lines
