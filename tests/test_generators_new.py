@@ -379,13 +379,18 @@ def test_max_per_grid_is_checked_before_any_search(capsys: pytest.CaptureFixture
 
 
 def test_a_generated_row_says_when_its_rating_is_an_estimate() -> None:
-    """The JSON row of a puzzle whose se rating used steps beyond SE's dynamic chains
-    (an estimate) carries ``estimated``; other rows are as before."""
+    """The JSON row of a puzzle whose se rating used steps beyond the replayed
+    nesting (an estimate) carries ``estimated``; other rows are as before, a
+    forum-hardest puzzle's (SE's nested chains, replayed) included."""
     import dataclasses
 
     hardest = ".......1......4.32.2..3.5.......7....4..2...5..89..4....78..6...3..1..5.9........"
     g = next(iter(generate(1, rate_with=("se",), seed=1)))
     plain = g.to_dict()["ratings"]["se"]
     assert set(plain) == {"score", "level", "level_rank"}  # replayed: no mark
-    est = dataclasses.replace(g, ratings={"se": rate(hardest, "se")}).to_dict()["ratings"]["se"]
-    assert est["estimated"] is True and est["score"] >= 9.5
+    nested = rate(hardest, "se")
+    row = dataclasses.replace(g, ratings={"se": nested}).to_dict()["ratings"]["se"]
+    assert set(row) == {"score", "level", "level_rank"} and row["score"] >= 9.5
+    marked = dataclasses.replace(nested, details={**nested.details, "estimated": True})
+    est = dataclasses.replace(g, ratings={"se": marked}).to_dict()["ratings"]["se"]
+    assert est["estimated"] is True and est["score"] == nested.score

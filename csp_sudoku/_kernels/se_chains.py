@@ -525,6 +525,30 @@ def _conclude(grid, k, on, size, out_q, out_h, nq, hint):  # type: ignore[no-unt
     return nq, kept
 
 
+@njit(cache=True, inline="always")
+def _keep_hint(work, hints, comp, ident, src, n_par):  # type: ignore[no-untyped-def]
+    """Keep the open nested hint (its removals recorded, its parents ending at
+    ``n_par``) as hint ``hints``: its complexity, identity and source.
+    Returns the new count."""
+    hint_start, hint_comp, hint_id, hint_src = work[2], work[4], work[5], work[8]
+    hint_comp[hints] = comp
+    hint_id[hints] = ident
+    hint_src[hints] = src
+    hint_start[hints + 1] = n_par
+    return hints + 1
+
+
+@njit(cache=True, inline="always")
+def _hint_order(keys, nh, mark, hint_start):  # type: ignore[no-untyped-def]
+    """The order in which the nested hints are taken (their keys sorted: value,
+    complexity, then the order made, so a stable sort), with the parent
+    marks and the kept hints reset."""
+    for q in range(mark.shape[0]):
+        mark[q] = 0
+    hint_start[0] = 0
+    return np.argsort(keys[:nh], kind="mergesort")
+
+
 @njit(cache=True)
 def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork, loops):  # type: ignore[no-untyped-def]
     """The removals SE's static chains make on a dynamic net's marks ``grid``
@@ -553,7 +577,7 @@ def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork, loops
     literals: the same chain found in two nets counts once in a hint made of
     both). Returns ``(n, hints)``.
     """
-    out_q, out_h, hint_start, parents, hint_comp, hint_id, keys, mark, hint_src = work
+    out_q, out_h, hint_start, parents, hint_comp, _hint_id, keys, mark, _hint_src = work
     hint_kind, hint_ref = mwork[6], mwork[7]
     see, lwork, lout = loops
     llits, lstart, lcomps, lrem, lrem_start, lcount = lout
@@ -608,13 +632,8 @@ def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork, loops
                 hint_kind[nh] = 0
                 hint_ref[nh] = 4 * (2 * k + negated) + group
                 nh += 1
-    order = np.argsort(keys[:nh])
-    for q in range(ncand):
-        mark[q] = 0
-    n_par = 0
-    nq = 0
-    hints = 0
-    hint_start[0] = 0
+    order = _hint_order(keys, nh, mark, hint_start)
+    n_par = nq = hints = 0
     for oi in range(nh):
         h = order[oi]
         comp = (keys[h] >> 32) & ((np.int64(1) << 20) - 1)
@@ -682,11 +701,7 @@ def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork, loops
         if kept == 0:
             n_par = hint_start[hints]
             continue
-        hint_comp[hints] = comp
-        hint_id[hints] = ident
-        hint_src[hints] = h
-        hints += 1
-        hint_start[hints] = n_par
+        hints = _keep_hint(work, hints, comp, ident, h, n_par)
         if hints >= hint_comp.shape[0]:
             break
     return nq, hints
@@ -810,7 +825,7 @@ def multiple_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork):  
     at ``work[8][h]`` of those arrays, its branches' paths in ``par``.
     Returns ``(removals, hints)``.
     """
-    out_q, out_h, hint_start, parents, hint_comp, hint_id, keys, mark, hint_src = work
+    out_q, out_h, hint_start, parents, hint_comp, _hint_id, keys, mark, _hint_src = work
     anc, par, reached, nreached, queue_t, queue_f, hint_kind, hint_col, hint_lit, ks = mwork
     ncand = grid.shape[0]
     sizes = _column_sizes(grid, cc)
@@ -842,14 +857,8 @@ def multiple_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork):  
         # ... then its cell chains
         col = corder[cell * size, 0]
         nh = _multiple_hints(nets, ks, _live(grid, cc, col, ks), col, CELL, found, nh)
-    order = np.argsort(keys[:nh], kind="mergesort")
-    for q in range(ncand):
-        mark[q] = 0
-    stamp = 0
-    n_par = 0
-    nq = 0
-    hints = 0
-    hint_start[0] = 0
+    order = _hint_order(keys, nh, mark, hint_start)
+    stamp = n_par = nq = hints = 0
     for oi in range(nh):
         h = order[oi]
         col = hint_col[h]
@@ -879,11 +888,8 @@ def multiple_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork):  
         if kept == 0:
             n_par = hint_start[hints]
             continue
-        hint_comp[hints] = (keys[h] >> 32) & ((np.int64(1) << 20) - 1)
-        hint_id[hints] = ident
-        hint_src[hints] = h
-        hints += 1
-        hint_start[hints] = n_par
+        comp = (keys[h] >> 32) & ((np.int64(1) << 20) - 1)
+        hints = _keep_hint(work, hints, comp, ident, h, n_par)
         if hints >= hint_comp.shape[0]:
             break
     # leave the nets' rows zero for the next call
