@@ -933,9 +933,12 @@ def _multiple_hints(nets, ks, nk, col, kind, found, nh):  # type: ignore[no-unty
             if total <= 0 or contains(ks, nk, lit) or nh >= cap:
                 continue
             tenths = 80 + length_tenths(total)
+            # SE sorts its hints by value, complexity, then kind (cell 5 before
+            # region 6); a stable sort keeps the order made among the rest
             keys[nh] = (
                 (np.int64(tenths) << 52)
                 | (np.int64(min(total, (1 << 20) - 1)) << 32)
+                | (np.int64(kind) << 28)
                 | np.int64(nh)
             )
             hint_kind[nh] = kind
