@@ -16,7 +16,8 @@ mod 3 == 0; every K-th row so that N rows of each file are taken, ER <= E):
 * the time to build the path (``metrics.se.replay``), median and p95, one core;
 * the chain lengths the path shows (SE's complexity of chain steps), max and p95.
 
-SE's nested forcing chains (ER >= 9.5) are not replayed; E defaults to 9.4.
+E defaults to 9.4 (the rows below SE's nested forcing chains; those are
+replayed up to SE's nesting level 3, but rate in seconds each).
 ``--sample 1000 --max-er 20`` takes every held-out row; the rows of SE's ER 9.5
 and above are then counted apart as well.
 """

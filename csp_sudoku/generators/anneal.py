@@ -52,8 +52,9 @@ bundled collections, the seed bank, the caller's ``avoid`` set, or an earlier
 output of the run).
 
 Cost. SE's rating is cheap for easy puzzles (about 10-20 ms for a random
-minimal puzzle, most of which is the move itself) and 0.1-0.7 s at SE 10-11
-(nested forcing chains), so the hard end dominates: the cache pays there,
+minimal puzzle, most of which is the move itself) and seconds at SE 10-11
+(SE's nested forcing chains, replayed: 3-27 s each for the 15 SE-rated
+puzzles at 10.4-11.6), so the hard end dominates: the cache pays there,
 since annealing revisits clue sets.
 """
 

@@ -83,7 +83,8 @@ class SeModel:
 
     Attributes:
         plus_base: level 1 (SE's "dynamic forcing chains (+)", 9.0).
-        nested_base: level 2 (SE's nested forcing chains, 9.5 and up).
+        nested_base: level 2 and up (SE's nesting beyond the replayed levels;
+            the step's value is never below SE's level-4 base, 10.5).
         length_scale: SE complexity per implication of the model's chain.
         cap: the largest value a step can take (SE's scale ends near 12).
         fitted_on: where the parameters come from.
