@@ -681,7 +681,7 @@ def test_dynamic_forcing_chains_plus_reach_ten() -> None:
 def test_nested_forcing_chains_take_sukaku_explainers_steps() -> None:
     """SE's forcing chains nested in its dynamic ones (level 2, base 9.5: static
     loops and forcing chains on a net's own marks when the basic techniques
-    find nothing) are replayed: a forum-hardest puzzle's first twelve steps,
+    find nothing) are replayed: a forum-hardest puzzle's first hundred steps,
     the first five nested (10.4, 10.5, 10.5, 10.2, 10.6: cell, contradiction,
     region, double and contradiction chains), get SukakuExplainer's values in
     its order, each removal is true, and each figure's branches count the
@@ -690,8 +690,8 @@ def test_nested_forcing_chains_take_sukaku_explainers_steps() -> None:
     from csp_sudoku.metrics.se import solve_path as se_path
 
     puzzle, values, _hints = _serate_path("serate_path_nested.txt")
-    run = se_solve(cs.parse(puzzle), shipped_model().chain_value, max_steps=12)
-    assert [s.difficulty for s in run.steps] == values[:12]
+    run = se_solve(cs.parse(puzzle), shipped_model().chain_value, max_steps=100)
+    assert [s.difficulty for s in run.steps] == values[:100]
     assert all(s.technique.endswith(" (+ Forcing Chains)") for s in run.steps[:5])
     solution = _solution(puzzle)
     assert all(solution[c] != d for s in run.steps for c, d in s.eliminations)

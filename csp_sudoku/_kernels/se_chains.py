@@ -643,19 +643,23 @@ def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork, loops
         y_links = group != 0
         stamp += 1
         ident = np.int64(hint_ref[h] + 1) * np.int64(2 + hint_kind[h])
-        if hint_kind[h] == 1:  # a loop: each true literal forced by the one before
+        if hint_kind[h] == 1:  # a loop: each literal follows from the one before
             a = lstart[ref]
             b = lstart[ref + 1]
             for j in range(a, b):
                 x = llits[j]
                 ident = ident * np.int64(1099511628211) + np.int64(x + 1)
+                by = llits[b - 1] if j == a else llits[j - 1]  # the last forces the first
                 if x < ncand:
-                    by = llits[b - 1] if j == a else llits[j - 1]  # the last forces the first
                     c = _forcing_column(
                         grid, cc, corder, ncellcols, sizes, by - ncand, x, x_links, y_links
                     )
-                    if c >= 0:
-                        n_par = _removed_parents(grid, alive, cc, c, stamp, mark, parents, n_par)
+                else:
+                    # SE reads a loop both ways: a weak link, read backwards, is a
+                    # strong one, so its cell or unit's removals are parents too
+                    c = _weak_column(cc, corder, ncellcols, by, x - ncand, y_links)
+                if c >= 0:
+                    n_par = _removed_parents(grid, alive, cc, c, stamp, mark, parents, n_par)
             if n_par == hint_start[hints]:
                 continue  # the loop needs nothing the net removed
             kept = 0
@@ -774,6 +778,23 @@ def _forcing_column(grid, cc, corder, ncellcols, sizes, by, on, x_links, y_links
             continue
         for s in range(cc.shape[1]):
             if cc[c, s] == on:
+                return c
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _weak_column(cc, corder, ncellcols, on, off, y_links):  # type: ignore[no-untyped-def]
+    """The column whose weak link made ``off`` false from "on true": the first
+    column of ``on`` (its cell with ``y_links``, then its units) holding
+    ``off`` (-1 if none)."""
+    for t in range(corder.shape[1]):
+        c = corder[on, t]
+        if c < 0:
+            break
+        if c < ncellcols and not y_links:
+            continue
+        for s in range(cc.shape[1]):
+            if cc[c, s] == off:
                 return c
     return -1
 
