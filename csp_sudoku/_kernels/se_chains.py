@@ -1006,7 +1006,7 @@ def chain_work_arrays(ncand: int, see: np.ndarray, level: int = 2):  # type: ign
 
 @njit(cache=True)
 def implication_nets(  # type: ignore[no-untyped-def]
-    alive, cc, corder, ncellcols, premises, dynamic, y_links, out_anc, out_absurd, plus
+    alive, cc, corder, ncellcols, premises, dynamic, y_links, out_anc, out_absurd, out_order, plus
 ):
     """The implication net of each premise literal, with its ancestor counts.
 
@@ -1015,7 +1015,8 @@ def implication_nets(  # type: ignore[no-untyped-def]
     ``out_absurd[i]`` the complexity of the contradiction it meets (a literal
     reached both true and false: the two ancestor counts added), -1 when the
     net ends without one. A net stops at its first contradiction, so its
-    counts are then partial.
+    counts are then partial. ``out_order[i, lit]`` is the order in which the
+    net reached the literal (0 for the premise and where it is not reached).
 
     True literals are expanded before false ones, each literal once, by its
     first parent. ``dynamic`` removes every candidate made false when it is
@@ -1161,10 +1162,12 @@ def implication_nets(  # type: ignore[no-untyped-def]
         out_absurd[i] = absurd
         for lit in range(nlit):
             out_anc[i, lit] = 0
+            out_order[i, lit] = 0
         for n in range(nrec):
             # with nesting, the literals only: best_net_conclusion adds each
             # nested chain of a hint's branches once (_nested_out)
             out_anc[i, rec_lit[n]] = _row_count(bits[:, :lw], n, lw, weights)
+            out_order[i, rec_lit[n]] = n
         if nw > 0:
             _nested_out(plus, i, bits, lw, weights, rec_lit, nrec)
         for n in range(nrec):
@@ -1173,9 +1176,10 @@ def implication_nets(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _offer(best, tenths, comp, kind, pos, target, col):  # type: ignore[no-untyped-def]
+def _offer(best, tenths, comp, kind, pos, target, col, sub):  # type: ignore[no-untyped-def]
     """Keep the hint in ``best`` when it is the easiest so far: least value, then
-    least complexity, then lowest kind, then lowest position."""
+    least complexity, then lowest kind, then lowest position, then lowest rank
+    among one premise set's conclusions (:func:`_reach_rank`)."""
     if best[0] >= 0:
         if tenths != best[0]:
             if tenths > best[0]:
@@ -1186,7 +1190,10 @@ def _offer(best, tenths, comp, kind, pos, target, col):  # type: ignore[no-untyp
         elif kind != best[2]:
             if kind > best[2]:
                 return
-        elif pos >= best[3]:
+        elif pos != best[3]:
+            if pos > best[3]:
+                return
+        elif sub >= best[6]:
             return
     best[0] = tenths
     best[1] = comp
@@ -1194,6 +1201,17 @@ def _offer(best, tenths, comp, kind, pos, target, col):  # type: ignore[no-untyp
     best[3] = pos
     best[4] = target
     best[5] = col
+    best[6] = sub
+
+
+@njit(cache=True, inline="always")
+def _reach_rank(order, row, lit, ncand):  # type: ignore[no-untyped-def]
+    """Where SE meets conclusion ``lit`` among the hints of one premise set and
+    equal value: the true literals first, then the false ones, each in the
+    order the first branch's net (row ``row``) reached them. (Among premise
+    sets of one first candidate, the box's come before the row's and the
+    column's, the order of ``col_seq``: the caller ranks by that first.)"""
+    return (4 * ncand if lit >= ncand else 0) + order[row, lit]
 
 
 @njit(cache=True)
@@ -1235,6 +1253,7 @@ def best_net_conclusion(  # type: ignore[no-untyped-def]
     base,
     best,
     nested,
+    order,
 ):
     """The easiest conclusion read off the premises' nets (:func:`implication_nets`).
 
@@ -1249,8 +1268,9 @@ def best_net_conclusion(  # type: ignore[no-untyped-def]
     Each is worth ``base`` tenths plus the length bonus of its complexity (the
     branches' ancestor counts added). ``row_true[k]``/``row_false[k]`` are the
     rows of ``anc`` of the premises "k true" and "k false". ``best`` receives
-    ``(tenths, complexity, kind, position, conclusion literal, column)`` of
-    the easiest (:func:`_offer`; kinds :data:`DOUBLE`, :data:`CELL`,
+    ``(tenths, complexity, kind, position, conclusion literal, column, rank)``
+    of the easiest (:func:`_offer`, ``order`` the nets' reach order of
+    :func:`implication_nets` for the rank among equals; kinds :data:`DOUBLE`, :data:`CELL`,
     :data:`REGION`, :data:`CONTRADICTION`; the column of a cell or region,
     else -1); ``best[0]`` stays -1 when there is none. ``nested``: the nets'
     nested chains (``plus[9]`` of :func:`implication_nets`, empty arrays
@@ -1288,9 +1308,8 @@ def best_net_conclusion(  # type: ignore[no-untyped-def]
             k = lit % ncand
             negation = k + ncand if lit < ncand else k
             pos = 2 * k + (1 if lit >= ncand else 0)
-            _offer(
-                best, base + length_tenths(absurd[i]), absurd[i], CONTRADICTION, pos, negation, -1
-            )
+            tenths = base + length_tenths(absurd[i])
+            _offer(best, tenths, absurd[i], CONTRADICTION, pos, negation, -1, 0)
     for ci in range(col_seq.shape[0]):
         col = col_seq[ci]
         nk = _live(alive, cc, col, ks)
@@ -1329,7 +1348,8 @@ def best_net_conclusion(  # type: ignore[no-untyped-def]
                     for q in range(nk):
                         rows[q] = row_true[ks[q]]
                     total += _union_weight(nest_bits, nest_tab, rows, nk, lit, ids)
-                _offer(best, base + length_tenths(total), total, kind, 2 * ks[0] + 1, lit, col)
+                sub = ci * 8 * ncand + _reach_rank(order, row_true[ks[0]], lit, ncand)
+                _offer(best, base + length_tenths(total), total, kind, 2 * ks[0] + 1, lit, col, sub)
         if dynamic and is_cell and nk >= 3:
             for q in range(nk):
                 k = ks[q]
@@ -1346,7 +1366,10 @@ def best_net_conclusion(  # type: ignore[no-untyped-def]
                             rows[0] = row_true[k]
                             rows[1] = row_false[k]
                             total += _union_weight(nest_bits, nest_tab, rows, 2, lit, ids)
-                        _offer(best, base + length_tenths(total), total, DOUBLE, 2 * k, lit, col)
+                        sub = ci * 8 * ncand + _reach_rank(order, row_true[k], lit, ncand)
+                        _offer(
+                            best, base + length_tenths(total), total, DOUBLE, 2 * k, lit, col, sub
+                        )
     return 0
 
 

@@ -618,11 +618,17 @@ def _propagate(
     yrule: bool,
     plus: bool = False,
     level: int = 1,
-) -> tuple[NDArray[np.int32], NDArray[np.int32], tuple[NDArray[np.int64], NDArray[np.int64]]]:
+) -> tuple[
+    NDArray[np.int32],
+    NDArray[np.int32],
+    tuple[NDArray[np.int64], NDArray[np.int64]],
+    NDArray[np.int32],
+]:
     """The implication nets of ``premises`` (:func:`~csp_sudoku._kernels.se_chains.implication_nets`):
-    ancestor counts, contradictions, and the nets' nested chains (empty below
-    level 2); ``plus``: with the basic techniques inside (SE's dynamic forcing
-    chains (+)), and at nesting ``level`` 2 the static forcing chains too."""
+    ancestor counts, contradictions, the nets' nested chains (empty below
+    level 2) and the order each net reached its literals; ``plus``: with the
+    basic techniques inside (SE's dynamic forcing chains (+)), and at nesting
+    ``level`` 2 and 3 the static chains too."""
     from csp_sudoku._kernels.se_chains import (
         NESTED_WORDS,
         chain_work_arrays,
@@ -634,6 +640,7 @@ def _propagate(
     t = tables(g)
     alive = _alive8(state)
     anc = np.empty((premises.size, 2 * alive.size), dtype=np.int32)
+    order = np.empty_like(anc)
     absurd = np.empty(premises.size, dtype=np.int32)
     extra = None
     words = NESTED_WORDS if plus and level >= 2 else 0
@@ -668,9 +675,10 @@ def _propagate(
         yrule,
         anc,
         absurd,
+        order,
         extra,
     )
-    return anc, absurd, nested
+    return anc, absurd, nested, order
 
 
 def _nishio(state: CandidateState) -> SeStep | None:
@@ -679,7 +687,7 @@ def _nishio(state: CandidateState) -> SeStep | None:
 
     alive = _alive8(state)
     prem = _premises(alive, True)
-    _anc, absurd, _nested = _propagate(state, prem, True, False)
+    _anc, absurd, _nested, _order = _propagate(state, prem, True, False)
     hits = np.flatnonzero(absurd >= 0)
     if hits.size == 0:
         return None
@@ -733,7 +741,7 @@ def _multiple(
     alive = _alive8(state)
     ncand = alive.size
     prem = _premises(alive, dynamic)
-    anc, absurd, nested = _propagate(state, prem, dynamic, True, plus, level)
+    anc, absurd, nested, order = _propagate(state, prem, dynamic, True, plus, level)
     step = 2 if dynamic else 1
     row_on = np.full(ncand, -1, dtype=np.int64)
     row_off = np.full(ncand, -1, dtype=np.int64)
@@ -742,7 +750,7 @@ def _multiple(
         row_off[prem[1::2] - ncand] = np.arange(1, prem.size, 2)
     suffix, family = NESTING[level] if plus else ("", "dynamic" if dynamic else "multiple")
     base = _tenths(SE_CHAIN_BASE[family])
-    best = np.empty(6, dtype=np.int64)
+    best = np.empty(7, dtype=np.int64)
     best_net_conclusion(
         alive,
         t.column_candidates,
@@ -757,10 +765,11 @@ def _multiple(
         base,
         best,
         nested,
+        order,
     )
     if best[0] < 0:
         return None
-    tenths, comp, key, _pos, target, _col = (int(v) for v in best)
+    tenths, comp, key, _pos, target = (int(v) for v in best[:5])
     placed, removed = _conclusion(g.size, target % ncand, target < ncand)
     prefix = "Dynamic " if dynamic else ""
     lits = _branch_premises(alive, t.column_candidates, best)
@@ -785,7 +794,7 @@ def _branch_premises(
     from its ``best`` (value, ancestors, key, position, target, column): a
     contradiction's premise, a double chain's two, or the live candidates of
     the cell or region."""
-    _, _comp, key, pos, _target, col = (int(v) for v in best)
+    _, _comp, key, pos, _target, col = (int(v) for v in best[:6])
     ncand = alive.size
     k0 = pos // 2
     if key == 7:  # one premise that contradicts
@@ -1002,7 +1011,7 @@ def solved_within(puzzle: Puzzle, limit: float) -> bool:
         alive = _alive8(state)
         ncand = alive.size
         prem = _premises(alive, True)
-        _anc, absurd, _nested = _propagate(state, prem, True, True)
+        _anc, absurd, _nested, _order = _propagate(state, prem, True, True)
         found = False
         for i in np.flatnonzero(absurd >= 0).tolist():
             if base + int(length_tenths(int(absurd[i]))) > most:
