@@ -767,3 +767,15 @@ def test_multiple_forcing_chains_nested_take_sukaku_explainers_steps() -> None:
     assert run.steps[1].technique.endswith(" (+ Multiple Forcing Chains)")
     solution = _solution(puzzle)
     assert all(solution[c] != d for s in run.steps for c, d in s.eliminations)
+
+
+def test_a_level_three_step_from_a_bivalue_cell_rates_as_sudoku_explainer() -> None:
+    """A held-out calibration puzzle that SE 1.2.1 rates 11.1 (SukakuExplainer too):
+    its hardest step is a contradiction chain nested at level 3 whose nets use
+    static chains started from bivalue cells too (without them the replay said
+    11.2); the rating is the table's ER and not an estimate."""
+    puzzle = "98.76.5..7..8..6...5.......8...4.9....36...2......8..54....67.....97...1...4....."
+    (row,) = [r for r in _calibration("se_calibration.tsv") if r["puzzle"] == puzzle]
+    er, _level, _rank, details, _params = se_rating(cs.parse(puzzle), "classic")
+    assert er == float(row["ER"]) and details["estimated"] is False
+    assert details["hardest"].endswith("(+ Multiple Forcing Chains)")

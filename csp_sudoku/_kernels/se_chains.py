@@ -832,8 +832,9 @@ def multiple_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork):  
     each with its hint, in :func:`chain_offshoots`'s form (``work``).
 
     The hints are those of :func:`best_net_conclusion` for static nets (base
-    8.0): a literal that the static net of every candidate of a cell (of three
-    or more) or of a unit-digit (whose first cell holds three or more) reaches.
+    8.0), from every cell of two candidates or more: a literal that the
+    static net of every candidate of the cell, or of a unit-digit whose first
+    candidate is the cell's, reaches.
     They are taken in SE's order: least value, then least complexity, then as
     SE generates them (cell by cell; a cell's regions, digit by digit, before
     its cell chains). A hint counts only when it exists because of the net:
@@ -861,7 +862,10 @@ def multiple_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork):  
     found = (keys, hint_kind, hint_col, hint_lit)
     ncell = ncand // size
     for cell in range(ncell):
-        if _cell_count(grid, cell, size) < 3:
+        # inside a net every cell of two or more candidates starts chains (a
+        # bivalue cell too: with three or more only, a level-3 step of a
+        # calibration puzzle came out 11.2 for SE's 11.1)
+        if _cell_count(grid, cell, size) < 2:
             continue
         # its regions, digit by digit, box before row before column (corder's order) ...
         for d in range(size):
