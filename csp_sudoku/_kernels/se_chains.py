@@ -651,13 +651,15 @@ def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork, loops
                 ident = ident * np.int64(1099511628211) + np.int64(x + 1)
                 by = llits[b - 1] if j == a else llits[j - 1]  # the last forces the first
                 if x < ncand:
-                    c = _forcing_column(
-                        grid, cc, corder, ncellcols, sizes, by - ncand, x, x_links, y_links
+                    c = _link_column(
+                        cc, corder, ncellcols, sizes, by - ncand, x, x_links, y_links, True
                     )
                 else:
                     # SE reads a loop both ways: a weak link, read backwards, is a
                     # strong one, so its cell or unit's removals are parents too
-                    c = _weak_column(cc, corder, ncellcols, by, x - ncand, y_links)
+                    c = _link_column(
+                        cc, corder, ncellcols, sizes, by, x - ncand, True, y_links, False
+                    )
                 if c >= 0:
                     n_par = _removed_parents(grid, alive, cc, c, stamp, mark, parents, n_par)
             if n_par == hint_start[hints]:
@@ -684,9 +686,7 @@ def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork, loops
             by = last - ncand if negated == 1 else -1
             while True:
                 if on >= 0:
-                    c = _forcing_column(
-                        grid, cc, corder, ncellcols, sizes, by, on, x_links, y_links
-                    )
+                    c = _link_column(cc, corder, ncellcols, sizes, by, on, x_links, y_links, True)
                     if c >= 0:
                         n_par = _removed_parents(grid, alive, cc, c, stamp, mark, parents, n_par)
                 if x < 0:
@@ -765,36 +765,19 @@ def _static_net(weak, strong, k, anc, par, reached, queue_t, queue_f):  # type: 
 
 
 @njit(cache=True, inline="always")
-def _forcing_column(grid, cc, corder, ncellcols, sizes, by, on, x_links, y_links):  # type: ignore[no-untyped-def]
-    """The column whose strong link made ``on`` true from "by false": the first
-    column of ``by`` (in ``corder``'s order; unit columns with ``x_links``, its
-    cell with ``y_links``) holding two candidates of ``grid``, ``on`` one of
-    them (-1 if none)."""
+def _link_column(cc, corder, ncellcols, sizes, frm, to, x_links, y_links, strong):  # type: ignore[no-untyped-def]
+    """The column of the link from candidate ``frm`` to ``to``: the first column
+    of ``frm`` (in ``corder``'s order; unit columns with ``x_links``, its cell
+    with ``y_links``) holding ``to``, and for a ``strong`` link ("frm false,
+    so to true") holding two candidates (``sizes``); -1 if none."""
     for t in range(corder.shape[1]):
-        c = corder[by, t]
+        c = corder[frm, t]
         if c < 0:
             break
-        if not (y_links if c < ncellcols else x_links) or sizes[c] != 2:
+        if not (y_links if c < ncellcols else x_links) or (strong and sizes[c] != 2):
             continue
         for s in range(cc.shape[1]):
-            if cc[c, s] == on:
-                return c
-    return -1
-
-
-@njit(cache=True, inline="always")
-def _weak_column(cc, corder, ncellcols, on, off, y_links):  # type: ignore[no-untyped-def]
-    """The column whose weak link made ``off`` false from "on true": the first
-    column of ``on`` (its cell with ``y_links``, then its units) holding
-    ``off`` (-1 if none)."""
-    for t in range(corder.shape[1]):
-        c = corder[on, t]
-        if c < 0:
-            break
-        if c < ncellcols and not y_links:
-            continue
-        for s in range(cc.shape[1]):
-            if cc[c, s] == off:
+            if cc[c, s] == to:
                 return c
     return -1
 
@@ -901,9 +884,7 @@ def multiple_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork):  
                 ident = ident * np.int64(1099511628211) + np.int64(x + 1)
                 px = row_par[x] if x != ks[b] else -1
                 if x < ncand and px >= 0:
-                    c = _forcing_column(
-                        grid, cc, corder, ncellcols, sizes, px - ncand, x, True, True
-                    )
+                    c = _link_column(cc, corder, ncellcols, sizes, px - ncand, x, True, True, True)
                     if c >= 0:
                         n_par = _removed_parents(grid, alive, cc, c, stamp, mark, parents, n_par)
                 x = px
