@@ -1002,6 +1002,8 @@ def implication_nets(  # type: ignore[no-untyped-def]
     net ends without one. A net stops at its first contradiction, so its
     counts are then partial. ``out_order[i, lit]`` is the order in which the
     net reached the literal (0 for the premise and where it is not reached).
+    With no rows in ``out_anc`` and ``out_order`` only ``out_absurd`` is
+    written (a contradiction's complexity needs no other count).
 
     True literals are expanded before false ones, each literal once, by its
     first parent. ``dynamic`` removes every candidate made false when it is
@@ -1145,14 +1147,15 @@ def implication_nets(  # type: ignore[no-untyped-def]
                         break
                     sizes[corder[p, t]] -= 1
         out_absurd[i] = absurd
-        for lit in range(nlit):
-            out_anc[i, lit] = 0
-            out_order[i, lit] = 0
-        for n in range(nrec):
-            # with nesting, the literals only: best_net_conclusion adds each
-            # nested chain of a hint's branches once (_nested_out)
-            out_anc[i, rec_lit[n]] = _row_count(bits[:, :lw], n, lw, weights)
-            out_order[i, rec_lit[n]] = n
+        if out_anc.shape[0] > 0:  # no rows: the caller reads the contradictions only
+            for lit in range(nlit):
+                out_anc[i, lit] = 0
+                out_order[i, lit] = 0
+            for n in range(nrec):
+                # with nesting, the literals only: best_net_conclusion adds each
+                # nested chain of a hint's branches once (_nested_out)
+                out_anc[i, rec_lit[n]] = _row_count(bits[:, :lw], n, lw, weights)
+                out_order[i, rec_lit[n]] = n
         if nw > 0:
             _nested_out(plus, i, bits, lw, weights, rec_lit, nrec)
         for n in range(nrec):

@@ -256,8 +256,10 @@ def anneal(
         return clues, sol
 
     def move(clues: Grid, sol: Grid, k: int = 0) -> Grid:
-        filled = np.unique(oidx[clues != 0])
-        empty = np.setdiff1d(np.arange(len(orbs)), filled)
+        has = np.zeros(len(orbs), dtype=np.bool_)
+        has[oidx[clues != 0]] = True
+        filled = np.flatnonzero(has)  # both in increasing order, as the draws need
+        empty = np.flatnonzero(~has)
         k = k or 1 + int(rng.integers(2))
         k = min(k, filled.size, empty.size)
         work = clues.copy()

@@ -336,6 +336,16 @@ def _naked_single(state: CandidateState) -> SeStep | None:
 
 
 _SET_WORDS = {2: "pair", 3: "triple", 4: "quad"}
+
+
+@lru_cache(maxsize=1)
+def _basic_codes() -> dict[str, int]:
+    """:func:`csp_sudoku._kernels.se_patterns.basic_hint`'s technique codes by name."""
+    from csp_sudoku._kernels import se_patterns as kp
+
+    return {"locking": kp.LOCKING, "naked": kp.NAKED, "hidden": kp.HIDDEN, "fish": kp.FISH}
+
+
 _FISH_NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
 
 
@@ -355,20 +365,19 @@ def _basic(
     their eliminations leave; ``keep_marks``: a direct hint only places it
     (SukakuExplainer's, see :attr:`SeStep.shown`).
     """
-    from csp_sudoku._kernels import se_patterns as kp
+    from csp_sudoku._kernels.se_patterns import basic_hint
 
     g = state.geometry
     lay = _layout(g)
-    code = {"locking": kp.LOCKING, "naked": kp.NAKED, "hidden": kp.HIDDEN, "fish": kp.FISH}
     out = np.empty((g.ncells * g.size, 2), dtype=np.int32)
-    ne, cell, digit, kind = kp.basic_hint(
+    ne, cell, digit, kind = basic_hint(
         state.masks,
         state.values,
         lay.units,
         lay.ukind,
         lay.member,
         lay.cross,
-        code[technique],
+        _basic_codes()[technique],
         n,
         direct,
         out,
@@ -551,6 +560,8 @@ def _static_chains(state: CandidateState) -> SeStep | None:
             (True, True, "forcing chain", 4, "Bidirectional Cycle"),
         )
     ):
+        if best is not None and best[0][0] < _tenths(SE_CHAIN_BASE[family]):
+            continue  # every hint of this group is worth more than the best one
         continuous_loops(
             alive,
             t.column_candidates,
@@ -573,28 +584,34 @@ def _static_chains(state: CandidateState) -> SeStep | None:
             cycle = (*ring, ring[0])
             step = SeStep(name, tenths / 10, (), removed, comp, chain=cycle)
             offer((tenths, comp, key, group, -1), step)
-        if not xr:
+        chain_family = "forcing chain" if yr else "forcing X-chain"
+        base = _tenths(SE_CHAIN_BASE[chain_family])
+        if not xr or (best is not None and best[0][0] < base):
             continue
         elim = np.empty(ncand, dtype=np.int32)
         place = np.empty(ncand, dtype=np.int32)
         forcing_chains(alive, t.column_candidates, lay.corder, lay.ncellcols, yr, elim, place)
-        chain_family = "forcing chain" if yr else "forcing X-chain"
-        for k in np.flatnonzero((elim >= 0) | (place >= 0)).tolist():
-            for comp, on in ((int(elim[k]), False), (int(place[k]), True)):
-                if comp < 0:
-                    continue
-                tenths = _tenths(SE_CHAIN_BASE[chain_family]) + int(length_tenths(comp))
-                if best is not None and (tenths, comp) > best[0][:2]:
-                    continue
-                lits = np.empty(comp, dtype=np.int32)
-                m = forcing_chain(
-                    alive, t.column_candidates, lay.corder, lay.ncellcols, yr, k, int(on), lits
-                )
-                chain = tuple(((x % ncand) // n, x % n + 1, x < ncand) for x in lits[:m].tolist())
-                placed, removed = _conclusion(n, k, on)
-                name = "Forcing Chain" if yr else "Forcing X-Chain"
-                step = SeStep(name, tenths / 10, placed, removed, comp, chain=chain)
-                offer((tenths, comp, key, group, 2 * k + int(on)), step)
+        # one family's value grows with the complexity, so its easiest chain is
+        # the least complex one, the first in candidate order (removal first)
+        comps = np.stack((elim, place), axis=1).reshape(-1)  # index 2k + on
+        found = np.flatnonzero(comps >= 0)
+        if not found.size:
+            continue
+        comp = int(comps[found].min())
+        at = int(found[np.argmax(comps[found] == comp)])
+        k, on = at // 2, bool(at % 2)
+        tenths = base + int(length_tenths(comp))
+        if best is not None and (tenths, comp, key, group, at) > best[0]:
+            continue
+        lits = np.empty(comp, dtype=np.int32)
+        m = forcing_chain(
+            alive, t.column_candidates, lay.corder, lay.ncellcols, yr, k, int(on), lits
+        )
+        chain = tuple(((x % ncand) // n, x % n + 1, x < ncand) for x in lits[:m].tolist())
+        placed, removed = _conclusion(n, k, on)
+        name = "Forcing Chain" if yr else "Forcing X-Chain"
+        step = SeStep(name, tenths / 10, placed, removed, comp, chain=chain)
+        offer((tenths, comp, key, group, at), step)
     if best is None:
         return None
     return _commit(state, best[1])
@@ -618,6 +635,7 @@ def _propagate(
     yrule: bool,
     plus: bool = False,
     level: int = 1,
+    counts: bool = True,
 ) -> tuple[
     NDArray[np.int32],
     NDArray[np.int32],
@@ -628,7 +646,8 @@ def _propagate(
     ancestor counts, contradictions, the nets' nested chains (empty below
     level 2) and the order each net reached its literals; ``plus``: with the
     basic techniques inside (SE's dynamic forcing chains (+)), and at nesting
-    ``level`` 2 and 3 the static chains too."""
+    ``level`` 2 and 3 the static chains too. ``counts`` False: the contradictions
+    only (the ancestor counts and orders come back with no rows)."""
     from csp_sudoku._kernels.se_chains import (
         NESTED_WORDS,
         chain_work_arrays,
@@ -639,7 +658,7 @@ def _propagate(
     lay = _layout(g)
     t = tables(g)
     alive = _alive8(state)
-    anc = np.empty((premises.size, 2 * alive.size), dtype=np.int32)
+    anc = np.empty((premises.size if counts else 0, 2 * alive.size), dtype=np.int32)
     order = np.empty_like(anc)
     absurd = np.empty(premises.size, dtype=np.int32)
     extra = None
@@ -687,7 +706,7 @@ def _nishio(state: CandidateState) -> SeStep | None:
 
     alive = _alive8(state)
     prem = _premises(alive, True)
-    _anc, absurd, _nested, _order = _propagate(state, prem, True, False)
+    _anc, absurd, _nested, _order = _propagate(state, prem, True, False, counts=False)
     hits = np.flatnonzero(absurd >= 0)
     if hits.size == 0:
         return None
@@ -991,7 +1010,7 @@ def solved_within(puzzle: Puzzle, limit: float) -> bool:
     saves); every output is still rated by the full replay.
     """
     from csp_sudoku._kernels.human import singles_rounds
-    from csp_sudoku._kernels.se_chains import length_tenths
+    from csp_sudoku._kernels.se_chains import LENGTH_CEILINGS
     from csp_sudoku._kernels.status import SOLVED, STUCK
 
     most = _tenths(limit)
@@ -1001,7 +1020,15 @@ def solved_within(puzzle: Puzzle, limit: float) -> bool:
     g = state.geometry
     t = tables(g)
     n = g.size
-    base = _tenths(SE_CHAIN_BASE["dynamic"])
+    # the most complex contradiction worth at most ``limit`` (length_tenths counts
+    # the length ceilings a chain's length, complexity - 2, exceeds)
+    bonus = most - _tenths(SE_CHAIN_BASE["dynamic"])
+    if bonus < 0:
+        most_complex = -1
+    elif bonus >= LENGTH_CEILINGS.size:
+        most_complex = np.iinfo(np.int32).max
+    else:
+        most_complex = int(LENGTH_CEILINGS[bonus]) + 2
     while True:
         _rounds, status = singles_rounds(state.masks, state.values, t.peers, t.npeers, t.units)
         if status == SOLVED:
@@ -1011,11 +1038,9 @@ def solved_within(puzzle: Puzzle, limit: float) -> bool:
         alive = _alive8(state)
         ncand = alive.size
         prem = _premises(alive, True)
-        _anc, absurd, _nested, _order = _propagate(state, prem, True, True)
+        _anc, absurd, _nested, _order = _propagate(state, prem, True, True, counts=False)
         found = False
-        for i in np.flatnonzero(absurd >= 0).tolist():
-            if base + int(length_tenths(int(absurd[i]))) > most:
-                continue
+        for i in np.flatnonzero((absurd >= 0) & (absurd <= most_complex)).tolist():
             lit = int(prem[i])
             cell, digit = (lit % ncand) // n, lit % n + 1
             if not state.has(cell, digit):
