@@ -580,6 +580,20 @@ def test_the_compiled_hidden_singles_run_is_the_one_at_a_time_choice(
     assert compared > 0
 
 
+def test_most_complexity_is_the_last_length_within_the_bonus() -> None:
+    """The quick test admits a contradiction by complexity alone: the largest
+    complexity whose bonus, counted from SE's ceilings, is at most the tenths left."""
+    from csp_sudoku.human.se_order import most_complexity
+
+    def bonus(complexity: int) -> int:
+        return sum(complexity - 2 > c for c in SE_CEILINGS)
+
+    assert most_complexity(-1) == -1
+    for tenths in range(len(SE_CEILINGS)):
+        most = most_complexity(tenths)
+        assert bonus(most) == tenths and bonus(most + 1) == tenths + 1
+
+
 def test_quick_bound_never_clears_a_puzzle_se_rated_above_the_limit() -> None:
     """The generator's quick test (``rated_within``) against SE's own ratings, both
     files: no puzzle SE rated above the limit is cleared (78 above 9.0, 15 above

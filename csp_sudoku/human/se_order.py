@@ -980,6 +980,20 @@ def se_next(
     return _next_step(work, rating, profile)
 
 
+def most_complexity(bonus: int) -> int:
+    """The largest chain complexity whose SE length bonus is at most ``bonus``
+    tenths (-1 when ``bonus`` is negative; the int32 maximum when every length
+    fits): the bonus counts the length ceilings that the chain's length,
+    complexity - 2, exceeds (:func:`csp_sudoku._kernels.se_chains.length_tenths`)."""
+    from csp_sudoku._kernels.se_chains import LENGTH_CEILINGS
+
+    if bonus < 0:
+        return -1
+    if bonus >= LENGTH_CEILINGS.size:
+        return int(np.iinfo(np.int32).max)
+    return int(LENGTH_CEILINGS[bonus]) + 2
+
+
 def solved_within(puzzle: Puzzle, limit: float) -> bool:
     """A quick bound on SE's ER: True when ``puzzle`` is solved by singles and SE's
     dynamic contradiction chains worth at most ``limit`` each.
@@ -1010,7 +1024,6 @@ def solved_within(puzzle: Puzzle, limit: float) -> bool:
     saves); every output is still rated by the full replay.
     """
     from csp_sudoku._kernels.human import singles_rounds
-    from csp_sudoku._kernels.se_chains import LENGTH_CEILINGS
     from csp_sudoku._kernels.status import SOLVED, STUCK
 
     most = _tenths(limit)
@@ -1020,15 +1033,7 @@ def solved_within(puzzle: Puzzle, limit: float) -> bool:
     g = state.geometry
     t = tables(g)
     n = g.size
-    # the most complex contradiction worth at most ``limit`` (length_tenths counts
-    # the length ceilings a chain's length, complexity - 2, exceeds)
-    bonus = most - _tenths(SE_CHAIN_BASE["dynamic"])
-    if bonus < 0:
-        most_complex = -1
-    elif bonus >= LENGTH_CEILINGS.size:
-        most_complex = np.iinfo(np.int32).max
-    else:
-        most_complex = int(LENGTH_CEILINGS[bonus]) + 2
+    most_complex = most_complexity(most - _tenths(SE_CHAIN_BASE["dynamic"]))
     while True:
         _rounds, status = singles_rounds(state.masks, state.values, t.peers, t.npeers, t.units)
         if status == SOLVED:
