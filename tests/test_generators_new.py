@@ -259,7 +259,7 @@ def test_chains_that_meet_the_same_puzzles_are_topped_up(monkeypatch: pytest.Mon
 
 
 def _anneal_direct(
-    seed: int, n: int, target: str = "open", expand: float = 0.9, low: float = 3.0, **kw: int
+    seed: int, n: int, target: str = "open", expand: float = 0.9, low: float = 3.0, **kw: int | None
 ) -> tuple[list[Found], AnnealStats]:
     """``n`` outputs of :func:`anneal` itself, and its stats."""
     geo = Geometry.standard(9)
@@ -301,6 +301,22 @@ def test_vicinity_same_seed_same_output() -> None:
     a, _ = _anneal_direct(4, 5, expand=0.9)
     b, _ = _anneal_direct(4, 5, expand=0.9)
     assert [f.clues.tobytes() for f in a] == [f.clues.tobytes() for f in b]
+
+
+def test_a_stalled_search_starts_over_the_same_way_for_a_seed() -> None:
+    """At the hard end, before any hit, a search whose best state has not improved
+    for ``renew`` steps starts over from a fresh puzzle; the fresh starts are part
+    of the seeded run (the same steps again), and ``renew=None`` never makes one."""
+
+    def run(renew: int | None, **kw: int) -> tuple[int, int, int, float]:
+        got, st = _anneal_direct(6, 1, low=20.0, elite_size=4, renew=renew, **kw)
+        assert got == []  # no puzzle rates 20: the search only climbs
+        return st.steps, st.renewals, st.rated, st.best
+
+    first = run(10, max_chains=3)
+    assert first[1] >= 1
+    assert run(10, max_chains=3) == first
+    assert run(None, max_chains=2, patience=5, expand=0)[1] == 0
 
 
 def test_vicinity_only_when_asked_and_open_above() -> None:

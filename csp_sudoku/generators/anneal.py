@@ -108,6 +108,7 @@ class AnnealStats:
     copies: int = 0
     vicinity: int = 0  # steps that were vicinity moves (see ``expand``)
     cleared: int = 0  # candidates the metric's quick test showed too easy (not rated)
+    renewals: int = 0  # times the search started over (see ``renew``)
     best: float = -math.inf
     best_rating: Rating | None = None
 
@@ -173,6 +174,7 @@ def anneal(
     on_step: Callable[[], None] | None = None,
     max_chains: int | None = None,
     per_grid: int | None = None,
+    renew: int | None = 100_000,
 ) -> Iterator[Found]:
     """New on-target puzzles found by simulated annealing, endlessly (until the deadline).
 
@@ -206,6 +208,11 @@ def anneal(
             A vicinity search keeps its grid, so its outputs otherwise share
             few grids; once a grid has given ``per_grid``, its hits and elite
             states are dropped and the search goes on from other grids.
+        renew: at the hard end, before the first hit: after this many steps
+            in which the elite pool's best did not improve, the search starts
+            over (the pool emptied, a fresh puzzle): a search's best comes
+            within its first few hundred seconds and then mostly stays, so
+            several fresh starts climb higher than one long plateau. None: never.
 
     Yields:
         :class:`Found` puzzles, each new (and recorded in ``avoid``).
@@ -383,6 +390,8 @@ def anneal(
             hit(h, cand, sol)
         return got
 
+    # the elite pool's best and the step it came at (``renew``)
+    epoch = [-math.inf, 0]
     while deadline is None or time.time() < deadline:
         if max_chains is not None and st.restarts >= max_chains:
             return
@@ -408,6 +417,13 @@ def anneal(
             st.steps += 1
             if on_step is not None:
                 on_step()
+            if elite and elite[0][0] > epoch[0]:
+                epoch[:] = [elite[0][0], st.steps]
+            if climbing and renew is not None and not hits and st.steps - epoch[1] >= renew:
+                elite.clear()  # start over: the next chain starts from a fresh puzzle
+                epoch[:] = [-math.inf, st.steps]
+                st.renewals += 1
+                break
             arm = pick() if climbing and elite and rng.random() < expand else len(hits)
             if arm < len(hits):
                 got = vicinity_step(arm)

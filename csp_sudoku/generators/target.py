@@ -286,7 +286,8 @@ def generate(
             grids); the other methods draw a grid per attempt.
         progress: called now and then (``method="anneal"``) with a dict of
             ``found``, ``steps``, ``rated``, ``cleared`` (moves the metric's
-            quick test showed too easy, not rated), ``restarts``, ``best`` (score) and
+            quick test showed too easy, not rated), ``restarts``, ``renewals``
+            (fresh starts of a search whose best stalled), ``best`` (score) and
             ``elapsed`` (with several chains: summed, the best of all, while
             the workers run).
 
@@ -868,6 +869,7 @@ def _merged(reports: Iterable[dict[str, Any]], found: int, elapsed: float) -> di
         "rated": sum(r["rated"] for r in rs),
         "cleared": sum(r["cleared"] for r in rs),
         "restarts": sum(r["restarts"] for r in rs),
+        "renewals": sum(r.get("renewals", 0) for r in rs),
         "best": max(bests, default=None),
         "elapsed": round(elapsed, 1),
     }
@@ -987,6 +989,7 @@ def _report(st: Any, found: int, t0: float) -> dict[str, Any]:
         "rated": st.rated,
         "cleared": st.cleared,
         "restarts": st.restarts,
+        "renewals": st.renewals,
         "best": None if st.best_rating is None else st.best_rating.score,
         "elapsed": round(time.perf_counter() - t0, 1),
     }

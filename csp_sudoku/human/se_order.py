@@ -1116,6 +1116,7 @@ __all__ = [
     "SeStep",
     "column_order",
     "length_bonus",
+    "most_complexity",
     "se_next",
     "se_solve",
     "solved_within",
