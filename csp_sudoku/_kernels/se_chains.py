@@ -202,12 +202,15 @@ def strong_table(alive, cc, corder, ncellcols, sizes, x_links, y_links):  # type
 # --------------------------------------------------------------------------- forcing chains
 
 
+#: A bound of :func:`_shortest_chain` that no chain reaches.
+_NO_BOUND = np.int64(1 << 40)
+
 #: Rows of :func:`_shortest_chain`'s per-literal scratch (``(3, 2 * ncand)``).
 _STAMP, _DEPTH, _PARENT = 0, 1, 2
 
 
 @njit(cache=True)
-def _shortest_chain(weak, strong, k, negated, lits, layers, stamp):  # type: ignore[no-untyped-def]
+def _shortest_chain(weak, strong, k, negated, lits, layers, stamp, bound):  # type: ignore[no-untyped-def]
     """The shortest static chain from "k true" to "k false" (``negated`` 0) or from
     "k false" to "k true" (``negated`` 1): breadth first, a layer of true
     literals (each weak inference) then a layer of false ones (each strong
@@ -219,7 +222,9 @@ def _shortest_chain(weak, strong, k, negated, lits, layers, stamp):  # type: ign
     this search), depth and parent (rows :data:`_STAMP`, ...); ``layers`` the
     two layers (``(2, ncand)``). Returns ``(complexity, last)``: the
     chain's literal count and the literal before its conclusion, or
-    ``(-1, -1)`` when there is no chain.
+    ``(-1, -1)`` when there is no chain of complexity below ``bound`` (a
+    chain found from a layer of depth d has complexity d + 2, so the search
+    stops at the first layer that could give none below it).
     """
     seen = lits[_STAMP]
     depth = lits[_DEPTH]
@@ -242,6 +247,8 @@ def _shortest_chain(weak, strong, k, negated, lits, layers, stamp):  # type: ign
     depth[start] = 0
     parent[start] = -1
     while n_true > 0 or n_false > 0:
+        if n_true > 0 and depth[layer_true[0]] + 2 >= bound:
+            return -1, -1
         for a in range(n_true):
             p = layer_true[a]
             for m in range(w_start[p], w_start[p + 1]):
@@ -255,6 +262,8 @@ def _shortest_chain(weak, strong, k, negated, lits, layers, stamp):  # type: ign
                     layer_false[n_false] = q
                     n_false += 1
         n_true = 0
+        if n_false > 0 and depth[ncand + layer_false[0]] + 2 >= bound:
+            return -1, -1
         for a in range(n_false):
             p = layer_false[a]
             for m in range(s_start[p], s_start[p + 1]):
@@ -272,12 +281,16 @@ def _shortest_chain(weak, strong, k, negated, lits, layers, stamp):  # type: ign
 
 
 @njit(cache=True)
-def forcing_chains(alive, cc, corder, ncellcols, y_links, out_remove, out_place):  # type: ignore[no-untyped-def]
-    """Forcing X-chains (``y_links`` False) or forcing chains from every live candidate.
+def forcing_chains(alive, cc, corder, ncellcols, y_links, bound, out_remove, out_place):  # type: ignore[no-untyped-def]
+    """The least complex forcing X-chain (``y_links`` False) or forcing chain, the
+    first in candidate order (removal before placement) among equals.
 
     ``out_remove[k]`` is the complexity of the shortest chain from "k true" to
     "k false" (so k goes), ``out_place[k]`` of the shortest from "k false" to
-    "k true" (so k is placed); -1 where there is none.
+    "k true" (so k is placed), or -1: where there is none, and where there is
+    none less complex than ``bound`` and every chain met before it in that
+    order (the searches stop there). So the least complexity in the two
+    arrays, at its first place (``2 k + placed``), is the chain asked for.
     """
     ncand = alive.shape[0]
     weak = weak_table(alive, cc, corder, ncellcols, y_links)
@@ -292,7 +305,9 @@ def forcing_chains(alive, cc, corder, ncellcols, y_links, out_remove, out_place)
             continue
         for negated in range(2):
             stamp += 1
-            comp, _last = _shortest_chain(weak, strong, k, negated, lits, layers, stamp)
+            comp, _last = _shortest_chain(weak, strong, k, negated, lits, layers, stamp, bound)
+            if comp >= 0:
+                bound = comp  # a later chain must be less complex to come first
             if negated == 0:
                 out_remove[k] = comp
             else:
@@ -312,7 +327,7 @@ def forcing_chain(alive, cc, corder, ncellcols, y_links, k, negated, out):  # ty
     layers = np.empty((2, ncand), dtype=np.int32)
     parent = lits[_PARENT]
     # np.int64(1), not a literal: _shortest_chain compiles once
-    comp, last = _shortest_chain(weak, strong, k, negated, lits, layers, np.int64(1))
+    comp, last = _shortest_chain(weak, strong, k, negated, lits, layers, np.int64(1), _NO_BOUND)
     if comp < 0:
         return 0
     out[comp - 1] = k + (1 - negated) * ncand
@@ -622,9 +637,13 @@ def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork, loops
             for negated in range(2):
                 stamp += 1
                 if group == 0:
-                    comp, _last = _shortest_chain(weak_x, strong_x, k, negated, lits, layers, stamp)
+                    comp, _last = _shortest_chain(
+                        weak_x, strong_x, k, negated, lits, layers, stamp, _NO_BOUND
+                    )
                 else:
-                    comp, _last = _shortest_chain(weak_y, strong_y, k, negated, lits, layers, stamp)
+                    comp, _last = _shortest_chain(
+                        weak_y, strong_y, k, negated, lits, layers, stamp, _NO_BOUND
+                    )
                 if comp < 0 or nh >= cap:
                     continue
                 tenths = (66 if group == 0 else 70) + length_tenths(comp)
@@ -676,9 +695,13 @@ def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork, loops
             k = ref // 2
             negated = ref % 2
             if group == 0:
-                _comp, last = _shortest_chain(weak_x, strong_x, k, negated, lits, layers, stamp)
+                _comp, last = _shortest_chain(
+                    weak_x, strong_x, k, negated, lits, layers, stamp, _NO_BOUND
+                )
             else:
-                _comp, last = _shortest_chain(weak_y, strong_y, k, negated, lits, layers, stamp)
+                _comp, last = _shortest_chain(
+                    weak_y, strong_y, k, negated, lits, layers, stamp, _NO_BOUND
+                )
             # the chain's literals, conclusion first, and its true literals, each
             # with the false literal that forced it
             x = last

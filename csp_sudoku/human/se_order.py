@@ -590,9 +590,13 @@ def _static_chains(state: CandidateState) -> SeStep | None:
             continue
         elim = np.empty(ncand, dtype=np.int32)
         place = np.empty(ncand, dtype=np.int32)
-        forcing_chains(alive, t.column_candidates, lay.corder, lay.ncellcols, yr, elim, place)
         # one family's value grows with the complexity, so its easiest chain is
-        # the least complex one, the first in candidate order (removal first)
+        # the least complex one, the first in candidate order (removal first);
+        # none more complex than the best hint's value allows can come first
+        bound = 1 << 40 if best is None else most_complexity(best[0][0] - base) + 1
+        forcing_chains(
+            alive, t.column_candidates, lay.corder, lay.ncellcols, yr, bound, elim, place
+        )
         comps = np.stack((elim, place), axis=1).reshape(-1)  # index 2k + on
         found = np.flatnonzero(comps >= 0)
         if not found.size:
