@@ -203,7 +203,7 @@ def strong_table(alive, cc, corder, ncellcols, sizes, x_links, y_links):  # type
 
 
 #: A bound of :func:`_shortest_chain` that no chain reaches.
-_NO_BOUND = np.int64(1 << 40)
+NO_BOUND = np.int64(1 << 40)
 
 #: Rows of :func:`_shortest_chain`'s per-literal scratch (``(3, 2 * ncand)``).
 _STAMP, _DEPTH, _PARENT = 0, 1, 2
@@ -327,7 +327,7 @@ def forcing_chain(alive, cc, corder, ncellcols, y_links, k, negated, out):  # ty
     layers = np.empty((2, ncand), dtype=np.int32)
     parent = lits[_PARENT]
     # np.int64(1), not a literal: _shortest_chain compiles once
-    comp, last = _shortest_chain(weak, strong, k, negated, lits, layers, np.int64(1), _NO_BOUND)
+    comp, last = _shortest_chain(weak, strong, k, negated, lits, layers, np.int64(1), NO_BOUND)
     if comp < 0:
         return 0
     out[comp - 1] = k + (1 - negated) * ncand
@@ -638,11 +638,11 @@ def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork, loops
                 stamp += 1
                 if group == 0:
                     comp, _last = _shortest_chain(
-                        weak_x, strong_x, k, negated, lits, layers, stamp, _NO_BOUND
+                        weak_x, strong_x, k, negated, lits, layers, stamp, NO_BOUND
                     )
                 else:
                     comp, _last = _shortest_chain(
-                        weak_y, strong_y, k, negated, lits, layers, stamp, _NO_BOUND
+                        weak_y, strong_y, k, negated, lits, layers, stamp, NO_BOUND
                     )
                 if comp < 0 or nh >= cap:
                     continue
@@ -696,11 +696,11 @@ def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork, loops
             negated = ref % 2
             if group == 0:
                 _comp, last = _shortest_chain(
-                    weak_x, strong_x, k, negated, lits, layers, stamp, _NO_BOUND
+                    weak_x, strong_x, k, negated, lits, layers, stamp, NO_BOUND
                 )
             else:
                 _comp, last = _shortest_chain(
-                    weak_y, strong_y, k, negated, lits, layers, stamp, _NO_BOUND
+                    weak_y, strong_y, k, negated, lits, layers, stamp, NO_BOUND
                 )
             # the chain's literals, conclusion first, and its true literals, each
             # with the false literal that forced it

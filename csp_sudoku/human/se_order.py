@@ -530,6 +530,7 @@ def _static_chains(state: CandidateState) -> SeStep | None:
     X-chains and forcing chains; the easiest hint, then the least complex, as
     SE sorts them (X before Y before XY among equals)."""
     from csp_sudoku._kernels.se_chains import (
+        NO_BOUND,
         continuous_loops,
         forcing_chain,
         forcing_chains,
@@ -593,7 +594,7 @@ def _static_chains(state: CandidateState) -> SeStep | None:
         # one family's value grows with the complexity, so its easiest chain is
         # the least complex one, the first in candidate order (removal first);
         # none more complex than the best hint's value allows can come first
-        bound = 1 << 40 if best is None else most_complexity(best[0][0] - base) + 1
+        bound = NO_BOUND if best is None else most_complexity(best[0][0] - base) + 1
         forcing_chains(
             alive, t.column_candidates, lay.corder, lay.ncellcols, yr, bound, elim, place
         )
