@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -191,3 +192,9 @@ def test_anneal_budget_ends_with_exit_1_and_the_closest(jobs: str) -> None:
     assert "generated 0 of 2 puzzle(s) at score in [11.9, inf] of metric 'se'" in err
     assert "the hardest puzzle met rated" in err
     assert "csp-sudoku generate: found 0, " in err and "best so far" in err
+    # the closest puzzle itself is named, and it is what the message says it is
+    m = re.search(r"the hardest puzzle met rated ([0-9.]+), level (\w+): ([0-9.]{81})\)", err)
+    assert m is not None, err
+    closest = cs.parse(m.group(3))
+    verify(closest)
+    assert cs.rate(closest, "se").score == pytest.approx(float(m.group(1)))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import math
 from collections import deque
 
 import numpy as np
@@ -592,6 +593,57 @@ def test_most_complexity_is_the_last_length_within_the_bonus() -> None:
     for tenths in range(len(SE_CEILINGS)):
         most = most_complexity(tenths)
         assert bonus(most) == tenths and bonus(most + 1) == tenths + 1
+
+
+def test_length_progress_orders_chains_within_a_tenth_and_starts_over_at_each_ceiling() -> None:
+    """The tie-break a search climbs: within one tenth (SE's ceilings) a longer
+    chain has more progress, a length past a ceiling starts over lower, the
+    length at a ceiling is all but 1, and it never reaches 1."""
+    from csp_sudoku.human.se_order import length_progress
+
+    def bonus(complexity: int) -> int:
+        return sum(complexity - 2 > c for c in SE_CEILINGS)
+
+    assert length_progress(0) == length_progress(2) == 0.0
+    prev_c, prev = 3, length_progress(3)
+    for c in range(4, SE_CEILINGS[-1] + 3):
+        p = length_progress(c)
+        assert 0.0 <= p < 1.0, c
+        if bonus(c) == bonus(prev_c):
+            assert p > prev, c
+        else:  # just past a ceiling: it starts over, below where the last tenth ended
+            assert p < prev, c
+        prev_c, prev = c, p
+    for high in SE_CEILINGS:  # a length at a ceiling has all but passed it
+        assert length_progress(high + 2) == pytest.approx(0.999)
+
+
+def test_fine_score_breaks_ties_by_the_hardest_steps_chain() -> None:
+    """``fine_score`` lies in [ER, ER + 0.1): ER plus a tenth of the progress of
+    the longest chain among the steps at the ER (its chain length from the replay)."""
+    from csp_sudoku.metrics import rate
+    from csp_sudoku.metrics.se import replay
+
+    rows = [r for r in _calibration("se_calibration_top1465.tsv")][:12]
+    seen = set()
+    for r in rows:
+        puzzle = cs.parse(r["puzzle"])
+        rating = rate(puzzle, "se")
+        fine = rating.details["fine_score"]
+        assert rating.score <= fine < rating.score + 0.1
+        run = replay(puzzle, "sukaku")
+        longest = max(s.complexity for s in run.steps if s.difficulty == run.er)
+        length = longest - 2
+        if length < 1:
+            assert fine == rating.score
+            continue
+        passed = [c for c in SE_CEILINGS if length > c]
+        low = passed[-1] if passed else 1
+        high = SE_CEILINGS[len(passed)]
+        expected = rating.score + 0.1 * min(math.log(length / low) / math.log(high / low), 0.999)
+        assert fine == pytest.approx(expected, abs=1e-4)
+        seen.add(round(fine - rating.score, 3))
+    assert len(seen) >= 3  # the tie-break does tell puzzles of one ER apart
 
 
 def test_quick_bound_never_clears_a_puzzle_se_rated_above_the_limit() -> None:

@@ -111,6 +111,7 @@ class AnnealStats:
     renewals: int = 0  # times the search started over (see ``renew``)
     best: float = -math.inf
     best_rating: Rating | None = None
+    best_clues: Grid | None = None  # the puzzle of ``best_rating``
 
 
 def open_above(target: Target) -> bool:
@@ -135,12 +136,18 @@ def objective(target: Target, rating: Rating) -> float:
 
     At the hard end (:func:`open_above`) it is the hardness (the score, with
     its sign turned when lower is harder), so that the search keeps climbing
-    past the threshold; otherwise 0 on target and minus the distance to it
+    past the threshold; a metric whose scores come in steps may break their
+    ties with a ``fine_score`` in its details, a value in ``[score, next
+    step)`` (SE's: how long the hardest step's chain is within its tenth,
+    :func:`csp_sudoku.human.se_order.length_progress`), so that the search
+    also climbs within a step, towards its next; otherwise 0 on target and minus the distance to it
     off target (:meth:`Target.distance` is a (level gap, score gap) pair
     compared as a tuple; one level weighs 10 score units, which keeps the order).
     """
     if open_above(target):
-        return -rating.score if lower_is_harder(target.metric) else rating.score
+        if lower_is_harder(target.metric):
+            return -rating.score
+        return float(rating.details.get("fine_score", rating.score))
     gap, rest = target.distance(rating)
     return -(10.0 * gap + rest)
 
@@ -302,7 +309,8 @@ def anneal(
                 retire(grid)
         return Found(clues=clues, solution=sol, rating=r, steps=st.steps, vicinity=vicinity)
 
-    elite: list[tuple[float, bytes, Grid, Grid]] = []  # the hardest states met, best first
+    # the hardest states met, best first: (objective, clue bytes, clues, solution, score)
+    elite: list[tuple[float, bytes, Grid, Grid, float]] = []
     outputs: dict[bytes, int] = {}  # outputs per solution grid (with ``per_grid``)
     retired: set[bytes] = set()  # grids that gave ``per_grid`` outputs: searched no more
 
@@ -315,11 +323,11 @@ def anneal(
             if sol.tobytes() == grid:
                 live[i] = False
 
-    def remember(h: float, clues: Grid, sol: Grid) -> None:
+    def remember(h: float, clues: Grid, sol: Grid, score: float) -> None:
         key = clues.tobytes()
-        if any(k == key for _, k, _, _ in elite):
+        if any(e[1] == key for e in elite):
             return
-        elite.append((h, key, clues, sol))
+        elite.append((h, key, clues, sol, score))
         elite.sort(key=lambda e: -e[0])
         del elite[elite_size:]
 
@@ -359,17 +367,19 @@ def anneal(
     def quick_limit() -> float | None:
         """The limit of the quick test for a vicinity move: the target's floor, or the
         weakest elite state's score when lower (the move's rating feeds the elite
-        pool); None (no test) while the pool is not full."""
+        pool); None (no test) while the pool is not full. A move of the weakest
+        state's own score is not rated either, though its ``fine_score`` might
+        rank it above that state: rating those too made the search slower."""
         if floor is None or len(elite) < elite_size:
             return None
-        return min(floor, elite[-1][0])
+        return min(floor, elite[-1][4])
 
     def vicinity_step(i: int) -> Found | None:
         if i < 0:
             # before the first hit: the harder of two random elite states
             a = elite[int(rng.integers(len(elite)))]
             b = elite[int(rng.integers(len(elite)))]
-            _, _, base, sol = a if a[0] >= b[0] else b
+            base, sol = (a if a[0] >= b[0] else b)[2:4]
         else:
             _, base, sol = hits[i]
         st.vicinity += 1
@@ -381,8 +391,8 @@ def anneal(
             return None
         h = objective(target, r)
         if h > st.best:
-            st.best, st.best_rating = h, r
-        remember(h, cand, sol)
+            st.best, st.best_rating, st.best_clues = h, r, cand
+        remember(h, cand, sol, r.score)
         got = offer(cand, sol, r, vicinity=True)
         if got is not None:
             if i >= 0:
@@ -396,7 +406,7 @@ def anneal(
         if max_chains is not None and st.restarts >= max_chains:
             return
         if elite and rng.random() < reuse:
-            _, _, clues, sol = elite[int(rng.integers(len(elite)))]
+            clues, sol = elite[int(rng.integers(len(elite)))][2:4]
         else:
             clues, sol = fresh()
         r0 = value(clues, sol)
@@ -438,10 +448,10 @@ def anneal(
                 continue
             h = objective(target, r)
             if h > st.best:
-                st.best, st.best_rating = h, r
+                st.best, st.best_rating, st.best_clues = h, r, cand
             if h > chain_best:
                 chain_best, stale = h, 0
-                remember(h, cand, sol)
+                remember(h, cand, sol, r.score)
             else:
                 stale += 1
             if h >= cur or rng.random() < math.exp((h - cur) / temperature):

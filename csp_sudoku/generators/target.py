@@ -105,6 +105,14 @@ METHODS: tuple[str, ...] = (*SEARCHES, *BASES)
 
 
 @dataclass(frozen=True)
+class Closest:
+    """The hardest puzzle a search met (what a run short of its target reports)."""
+
+    rating: Rating
+    puzzle: str  # its clues, one line
+
+
+@dataclass(frozen=True)
 class Generated:
     """One generated puzzle with its ratings and the seed that reproduces it.
 
@@ -401,7 +409,7 @@ def _budget_error(
     count: int,
     opts: _Options,
     budget_seconds: float | None,
-    best: Rating | None = None,
+    best: Closest | None = None,
 ) -> BudgetExhaustedError:
     t = opts.target
     what = []
@@ -416,7 +424,8 @@ def _budget_error(
         else f"the budget of {opts.attempts} attempt(s) per puzzle"
     )
     closest = (
-        f" (the hardest puzzle met rated {best.score:g}, level {best.level})"
+        f" (the hardest puzzle met rated {best.rating.score:g}, level {best.rating.level}:"
+        f" {best.puzzle})"
         if best is not None
         else ""
     )
@@ -790,7 +799,7 @@ def _annealed(
     chains = anneal_chains(jobs, count, start)
     left = count - start
     shares = [left // chains + (1 if w < left % chains else 0) for w in range(chains)]
-    bests: list[Rating] = []
+    bests: list[Closest] = []
     short = [False]  # a chain ended before its share: the budget ran out
     made: list[str] = []
 
@@ -808,7 +817,7 @@ def _annealed(
         reports: dict[int, dict[str, Any]] = {}
         last = [0.0]
 
-        def ended(w: int, got: int, best: Rating | None) -> None:
+        def ended(w: int, got: int, best: Closest | None) -> None:
             if best is not None:
                 bests.append(best)
             short[0] = short[0] or got < shares[w]
@@ -855,7 +864,7 @@ def _annealed(
             yield g
     if found < count:
         why = "time" if deadline is not None and time.time() >= deadline else "attempts"
-        best = max(bests, key=lambda r: r.score, default=None)
+        best = max(bests, key=lambda b: b.rating.score, default=None)
         raise _budget_error(why, found, count, opts, budget_seconds, best)
 
 
@@ -877,10 +886,10 @@ def _merged(reports: Iterable[dict[str, Any]], found: int, elapsed: float) -> di
 
 def _anneal_task(
     opts: _Options, seed: int, deadline: float | None, n: int, chain: int, channel: Channel
-) -> tuple[list[Generated], Rating | None]:
+) -> tuple[list[Generated], Closest | None]:
     """One chain's share, in a worker: each puzzle sent on ``channel`` when found, all returned."""
     out: list[Generated] = []
-    best: Rating | None = None
+    best: Closest | None = None
 
     def report(info: dict[str, Any]) -> None:
         channel.put("progress", chain, info)
@@ -901,8 +910,8 @@ def _anneal_chain(
     n: int,
     progress: Callable[[dict[str, Any]], None] | None,
     stop: Callable[[], bool] | None = None,
-) -> Iterator[Generated | Rating]:
-    """Up to ``n`` puzzles of one annealing chain; then (always) the best rating met.
+) -> Iterator[Generated | Closest]:
+    """Up to ``n`` puzzles of one annealing chain; then the hardest puzzle met (if any).
 
     The chain avoids the default sets, ``opts.avoid_files`` and ``opts.known``
     (the puzzles an earlier part of the run wrote). ``stop`` is asked about
@@ -978,8 +987,8 @@ def _anneal_chain(
                     break
     except DeadlinePassed:
         pass
-    if st.best_rating is not None:
-        yield st.best_rating
+    if st.best_rating is not None and st.best_clues is not None:
+        yield Closest(st.best_rating, Puzzle(st.best_clues, geo).to_line())
 
 
 def _report(st: Any, found: int, t0: float) -> dict[str, Any]:

@@ -35,6 +35,7 @@ step's family is found (docs/validation.md).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -985,6 +986,33 @@ def se_next(
     return _next_step(work, rating, profile)
 
 
+def length_progress(complexity: int) -> float:
+    """How far a chain of ``complexity`` has come from its length bonus's last
+    ceiling towards the next, in ``[0, 1)`` (0 for no chain).
+
+    SE's value of a chain is its base plus 0.1 per length ceiling passed
+    (:func:`length_bonus`), so chains of one value differ in how close they are
+    to the next tenth. The ceilings grow geometrically, so the progress is
+    measured on the logarithm of the length (``complexity - 2``); below the
+    first ceiling it is measured from a length of 1. A search that climbs SE's
+    rating uses it to break ties (:func:`csp_sudoku.metrics.se.se_rating`'s
+    ``fine_score``): a state whose hardest step needs a longer chain is closer
+    to a harder puzzle.
+    """
+    from csp_sudoku._kernels.se_chains import LENGTH_CEILINGS, length_tenths
+
+    length = int(complexity) - 2
+    if length < 1:
+        return 0.0
+    passed = int(length_tenths(int(complexity)))
+    if passed >= LENGTH_CEILINGS.size:
+        return 0.0
+    low = 1 if passed == 0 else int(LENGTH_CEILINGS[passed - 1])
+    high = int(LENGTH_CEILINGS[passed])
+    # a length equal to the next ceiling has not passed it: the progress stays below 1
+    return min(math.log(length / low) / math.log(high / low), 0.999)
+
+
 def most_complexity(bonus: int) -> int:
     """The largest chain complexity whose SE length bonus is at most ``bonus``
     tenths (-1 when ``bonus`` is negative; the int32 maximum when every length
@@ -1121,6 +1149,7 @@ __all__ = [
     "SeStep",
     "column_order",
     "length_bonus",
+    "length_progress",
     "most_complexity",
     "se_next",
     "se_solve",

@@ -49,6 +49,7 @@ from csp_sudoku.human.se_order import (
     SeRun,
     SeStep,
     length_bonus,
+    length_progress,
     se_next,
     se_solve,
     solved_within,
@@ -670,8 +671,12 @@ def se_rating(
     for s in run.steps:
         counts[s.technique] = counts.get(s.technique, 0) + 1
     level, rank = level_of(er)
+    # the hardest step's chain length, as a tie-break within its tenth (a search
+    # climbing SE's rating moves towards states whose hardest step is longer)
+    longest = max((s.complexity for s in run.steps if s.difficulty == er), default=0)
     details = {
         "er": round(er, 2),
+        "fine_score": round(er + 0.1 * length_progress(longest), 4),
         "ep": round(run.ep, 2),
         "ed": round(run.ed, 2),
         "hardest": hardest,
