@@ -624,7 +624,7 @@ def test_fine_score_breaks_ties_by_the_hardest_steps_chain() -> None:
     from csp_sudoku.metrics import rate
     from csp_sudoku.metrics.se import replay
 
-    rows = [r for r in _calibration("se_calibration_top1465.tsv")][:12]
+    rows = _calibration("se_calibration_top1465.tsv")[:12]
     seen = set()
     for r in rows:
         puzzle = cs.parse(r["puzzle"])

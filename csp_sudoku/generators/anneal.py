@@ -369,7 +369,8 @@ def anneal(
         weakest elite state's score when lower (the move's rating feeds the elite
         pool); None (no test) while the pool is not full. A move of the weakest
         state's own score is not rated either, though its ``fine_score`` might
-        rank it above that state: rating those too made the search slower."""
+        rank it above that state: the test clears as many moves as before the
+        fine score (whether rating those would pay was not measured)."""
         if floor is None or len(elite) < elite_size:
             return None
         return min(floor, elite[-1][4])
