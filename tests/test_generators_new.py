@@ -309,7 +309,7 @@ def test_a_stalled_search_starts_over_the_same_way_for_a_seed() -> None:
     of the seeded run (the same steps again), and ``renew=None`` never makes one."""
 
     def run(renew: int | None, **kw: int) -> tuple[int, int, int, float]:
-        got, st = _anneal_direct(6, 1, low=20.0, elite_size=4, renew=renew, **kw)
+        got, st = _anneal_direct(6, 1, low=20.0, elite_size=4, renew=renew, deepen=None, **kw)
         assert got == []  # no puzzle rates 20: the search only climbs
         return st.steps, st.renewals, st.rated, st.best
 

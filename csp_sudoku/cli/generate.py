@@ -418,7 +418,8 @@ def _run(
         print(
             f"csp-sudoku generate: found {info['found']}, {info['steps']} steps "
             f"({info['rated']} rated, {info['cleared']} cleared unrated, "
-            f"{info['restarts']} restarts, {info.get('renewals', 0)} fresh starts), best so far "
+            f"{info['restarts']} restarts, {info.get('renewals', 0)} fresh starts, "
+            f"{info.get('expanded', 0)} vicinities searched whole), best so far "
             f"{'-' if best is None else f'{best:g}'}, {info['elapsed']:g} s",
             file=sys.stderr,
         )

@@ -109,6 +109,7 @@ class AnnealStats:
     vicinity: int = 0  # steps that were vicinity moves (see ``expand``)
     cleared: int = 0  # candidates the metric's quick test showed too easy (not rated)
     renewals: int = 0  # times the search started over (see ``renew``)
+    expanded: int = 0  # states whose whole vicinity was searched (see ``deepen``)
     best: float = -math.inf
     best_rating: Rating | None = None
     best_clues: Grid | None = None  # the puzzle of ``best_rating``
@@ -182,6 +183,7 @@ def anneal(
     max_chains: int | None = None,
     per_grid: int | None = None,
     renew: int | None = 100_000,
+    deepen: int | None = 300,
 ) -> Iterator[Found]:
     """New on-target puzzles found by simulated annealing, endlessly (until the deadline).
 
@@ -220,6 +222,12 @@ def anneal(
             over (the pool emptied, a fresh puzzle): a search's best comes
             within its first few hundred seconds and then mostly stays, so
             several fresh starts climb higher than one long plateau. None: never.
+        deepen: at that point, first search the elite pool's vicinity
+            exhaustively, best first and over every digit
+            (:func:`csp_sudoku.generators.vicinity.best_first`), until
+            ``deepen`` states in a row were expanded without a new best; then
+            start over. None: never. Only for minimal puzzles with no
+            symmetry (its moves change single clues).
 
     Yields:
         :class:`Found` puzzles, each new (and recorded in ``avoid``).
@@ -401,6 +409,43 @@ def anneal(
             hit(h, cand, sol)
         return got
 
+    def deep() -> Iterator[Found]:
+        """The best-first vicinity search from the elite pool (``deepen``)."""
+        from csp_sudoku.generators.vicinity import best_first
+
+        def rated(clues: Grid, sol: Grid, floor: float) -> tuple[float, Rating] | None:
+            # a score a tenth below the floor has an objective below it (SE's fine
+            # score stays within its tenth); with lower scores harder, no quick test
+            limit = None if lower_is_harder(metric) else floor - 0.1
+            r = value(clues, sol, limit)
+            return None if r is None else (objective(target, r), r)
+
+        def expanded() -> None:
+            st.expanded += 1
+
+        starts = [(e[0], e[2]) for e in elite]
+        for clues, sol, r, h in best_first(
+            starts,
+            geometry,
+            checker,
+            rng,
+            rated,
+            avoid.key,
+            patience=deepen or 0,
+            deadline=deadline,
+            on_expand=expanded,
+        ):
+            st.steps += 1
+            if on_step is not None:
+                on_step()
+            if h > st.best:
+                st.best, st.best_rating, st.best_clues = h, r, clues
+            remember(h, clues, sol, r.score)
+            got = offer(clues, sol, r, vicinity=True)
+            if got is not None:
+                hit(h, clues, sol)
+                yield got
+
     # the elite pool's best and the step it came at (``renew``)
     epoch = [-math.inf, 0]
     while deadline is None or time.time() < deadline:
@@ -431,6 +476,11 @@ def anneal(
             if elite and elite[0][0] > epoch[0]:
                 epoch[:] = [elite[0][0], st.steps]
             if climbing and renew is not None and not hits and st.steps - epoch[1] >= renew:
+                if deepen is not None and minimal and symmetry == "none" and elite:
+                    yield from deep()
+                    epoch[:] = [elite[0][0], st.steps]
+                    if hits or (deadline is not None and time.time() >= deadline):
+                        break  # on target now: go on from the hits (or the time is up)
                 elite.clear()  # start over: the next chain starts from a fresh puzzle
                 epoch[:] = [-math.inf, st.steps]
                 st.renewals += 1

@@ -295,7 +295,8 @@ def generate(
         progress: called now and then (``method="anneal"``) with a dict of
             ``found``, ``steps``, ``rated``, ``cleared`` (moves the metric's
             quick test showed too easy, not rated), ``restarts``, ``renewals``
-            (fresh starts of a search whose best stalled), ``best`` (score) and
+            (fresh starts of a search whose best stalled), ``expanded``
+            (states whose whole vicinity was searched), ``best`` (score) and
             ``elapsed`` (with several chains: summed, the best of all, while
             the workers run).
 
@@ -879,6 +880,7 @@ def _merged(reports: Iterable[dict[str, Any]], found: int, elapsed: float) -> di
         "cleared": sum(r["cleared"] for r in rs),
         "restarts": sum(r["restarts"] for r in rs),
         "renewals": sum(r.get("renewals", 0) for r in rs),
+        "expanded": sum(r.get("expanded", 0) for r in rs),
         "best": max(bests, default=None),
         "elapsed": round(elapsed, 1),
     }
@@ -999,6 +1001,7 @@ def _report(st: Any, found: int, t0: float) -> dict[str, Any]:
         "cleared": st.cleared,
         "restarts": st.restarts,
         "renewals": st.renewals,
+        "expanded": st.expanded,
         "best": None if st.best_rating is None else st.best_rating.score,
         "elapsed": round(time.perf_counter() - t0, 1),
     }

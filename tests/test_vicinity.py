@@ -1,0 +1,152 @@
+"""The exhaustive {-1+1} vicinity search over every digit.
+
+Moves are checked against a brute force over every (removed, placed, digit)
+triple; neighbours with the independent solver of tests/independent.py
+(unique, minimal, one clue changed before the minimisation); the best-first
+order with a cheap objective (the number of clues), so these tests stay fast.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from itertools import islice
+
+import numpy as np
+
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.generators.anneal import AnnealStats, anneal
+from csp_sudoku.generators.minimal import checker_for
+from csp_sudoku.generators.novelty import canonical_bytes, default_keys
+from csp_sudoku.generators.targeting import make_target
+from csp_sudoku.generators.vicinity import best_first, moves, neighbours
+from tests.independent import count_solutions
+
+GEO = Geometry.standard(9)
+#: A minimal 9x9 puzzle (SE 9.8) that the annealer made.
+STATE = "31.7...6.7....2..1...61.7....7...8..82...9....5..4......43..1...3......92....5..8"
+
+
+def _cells(line: str) -> np.ndarray:
+    return np.array([0 if ch == "." else int(ch) for ch in line], dtype=np.int8)
+
+
+def _clash(cells: list[int]) -> bool:
+    """Two equal digits in a row, column or box (written apart from the library)."""
+    for i in range(81):
+        for j in range(i + 1, 81):
+            if cells[i] and cells[i] == cells[j]:
+                ri, ci, rj, cj = i // 9, i % 9, j // 9, j % 9
+                if ri == rj or ci == cj or (ri // 3, ci // 3) == (rj // 3, cj // 3):
+                    return True
+    return False
+
+
+def test_moves_are_every_one_clue_change_that_leaves_no_clash() -> None:
+    base = _cells(
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    )
+    want = set()
+    for c in range(81):
+        if not base[c]:
+            continue
+        for e in range(81):
+            if base[e] and e != c:
+                continue
+            for d in range(1, 10):
+                if e == c and d == base[c]:
+                    continue
+                work = [int(v) for v in base]
+                work[c], work[e] = 0, d
+                if not _clash(work):
+                    want.add((c, e, d))
+    got = moves(base, GEO)
+    assert len(got) == len(set(got))
+    assert set(got) == want
+    assert (
+        base
+        == _cells(
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+        )
+    ).all()
+
+
+def test_neighbours_are_unique_minimal_and_one_clue_away() -> None:
+    base = _cells(STATE)
+    given = {(i, int(v)) for i, v in enumerate(base) if v}
+    got = list(islice(neighbours(base, GEO, checker_for(GEO), np.random.default_rng(3)), 12))
+    assert len(got) == 12
+    solutions = set()
+    for clues, sol in got:
+        cells = [int(v) for v in clues]
+        assert count_solutions(cells, limit=2) == 1
+        for i, v in enumerate(cells):  # minimal: no clue can go
+            if v:
+                cells[i] = 0
+                assert count_solutions(cells, limit=2) == 2
+                cells[i] = v
+        assert all(sol[i] == v for i, v in enumerate(clues) if v)
+        assert sol.min() >= 1 and not _clash([int(v) for v in sol])  # a full grid
+        mine = {(i, int(v)) for i, v in enumerate(clues) if v}
+        assert len(mine - given) <= 1  # one clue placed; the rest came from the state
+        solutions.add(sol.tobytes())
+    assert len(solutions) > 1  # the digits change, so the solution grids do too
+
+
+def _few_clues(seed: int, patience: int) -> list[tuple[bytes, float, float]]:
+    """A best-first search for fewer clues (objective: minus the clue count)."""
+    floors: list[float] = []
+
+    def value(clues: np.ndarray, sol: np.ndarray, floor: float) -> tuple[float, object]:
+        floors.append(floor)
+        return -float(np.count_nonzero(clues)), None
+
+    out = []
+    for clues, _sol, _r, h in best_first(
+        [(-24.0, _cells(STATE))],
+        GEO,
+        checker_for(GEO),
+        np.random.default_rng(seed),
+        value,  # type: ignore[arg-type]
+        canonical_bytes,
+        window=1.0,
+        patience=patience,
+    ):
+        out.append((canonical_bytes(clues), h, floors[-1]))
+    return out
+
+
+def test_best_first_meets_each_puzzle_once_and_is_reproducible() -> None:
+    got = _few_clues(5, patience=2)
+    assert got == _few_clues(5, patience=2)
+    keys = [k for k, _h, _f in got]
+    assert len(keys) == len(set(keys))
+    assert canonical_bytes(_cells(STATE)) not in keys
+    assert {f for _k, _h, f in got} == {-25.0}  # the best start minus the window
+    assert len(got) > 2
+
+
+def test_a_stalled_annealer_searches_its_elite_vicinity_whole() -> None:
+    """With ``deepen``, a hard-end search whose best stalled for ``renew`` steps
+    searches its elite pool's vicinity before it starts over; what it offers
+    is unique, minimal and new."""
+    st = AnnealStats()
+    found = list(
+        anneal(
+            GEO,
+            make_target("se", None, (20.0, math.inf)),  # nothing rates 20: it only climbs
+            np.random.default_rng(2),
+            checker_for(GEO),
+            default_keys(),
+            stats=st,
+            elite_size=2,
+            renew=5,
+            deepen=1,
+            deadline=time.time() + 20,
+        )
+    )
+    assert found == []
+    assert st.expanded >= 1
+    assert (
+        st.best_clues is not None and count_solutions([int(v) for v in st.best_clues], limit=2) == 1
+    )
