@@ -81,8 +81,8 @@ def _value(option: str, action: argparse.Action, tmp: Path) -> st.SearchStrategy
             [str(tmp / f"out{s}") for s in (".txt", ".jsonl", ".csv", ".svg", ".html", "")]
             + [str(tmp), str(tmp / "missing" / "x.txt"), str(tmp / "input.txt")]
         )
-    if option == "--jigsaw":
-        return st.sampled_from([str(tmp / "input.txt"), str(tmp / "nope.txt")])
+    if option in ("--jigsaw", "--vicinity-of"):
+        return st.sampled_from([str(tmp / "input.txt"), str(tmp / "nope.txt"), str(tmp)])
     if option in ("--jobs", "-j"):  # one process: starting pools would dominate the run time
         return st.sampled_from(["1", "-1", "1025", "99999999999999999999", BIG, "x"])
     if option in ("--runs", "--count", "-n", "--attempts"):

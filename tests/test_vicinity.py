@@ -8,13 +8,21 @@ order with a cheap objective (the number of clues), so these tests stay fast.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import math
 import time
 from itertools import islice
+from pathlib import Path
 
 import numpy as np
+import pytest
 
+import csp_sudoku as cs
+from csp_sudoku.cli import main
+from csp_sudoku.core.errors import GenerationError
 from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.generators import generate
 from csp_sudoku.generators.anneal import AnnealStats, anneal
 from csp_sudoku.generators.minimal import checker_for
 from csp_sudoku.generators.novelty import canonical_bytes, default_keys
@@ -102,7 +110,7 @@ def _few_clues(seed: int, patience: int) -> list[tuple[bytes, float, float]]:
         return -float(np.count_nonzero(clues)), None
 
     out = []
-    for clues, _sol, _r, h in best_first(
+    for clues, _sol, _r, h, _root in best_first(
         [(-24.0, _cells(STATE))],
         GEO,
         checker_for(GEO),
@@ -150,3 +158,79 @@ def test_a_stalled_annealer_searches_its_elite_vicinity_whole() -> None:
     assert (
         st.best_clues is not None and count_solutions([int(v) for v in st.best_clues], limit=2) == 1
     )
+
+
+def test_outputs_from_the_vicinity_of_a_start_name_it_and_are_true() -> None:
+    """``vicinity_of``: the search begins in the starts' vicinity; its outputs are
+    unique and minimal (independent solver), new, rated as the run says, name
+    their start, and come again for the same seed."""
+
+    def run() -> list[cs.generators.Generated]:
+        return list(
+            generate(
+                3,
+                metric="se",
+                score_range=(8.0, math.inf),
+                vicinity_of=[STATE],
+                seed=4,
+                budget_seconds=120,
+            )
+        )
+
+    got = run()
+    assert len(got) == 3
+    keys = default_keys()
+    for g in got:
+        cells = [int(v) for v in g.puzzle.cells]
+        assert count_solutions(cells, limit=2) == 1
+        for i, v in enumerate(cells):
+            if v:
+                cells[i] = 0
+                assert count_solutions(cells, limit=2) == 2
+                cells[i] = v
+        assert keys.is_new(g.puzzle.cells) and g.minimal
+        assert g.derived_from == STATE and g.method == "anneal"
+        assert cs.rate(g.puzzle, "se").score == g.ratings["se"].score >= 8.0
+    assert [g.puzzle.to_line() for g in run()] == [g.puzzle.to_line() for g in got]
+
+
+def test_vicinity_of_is_refused_where_it_cannot_run() -> None:
+    with pytest.raises(GenerationError, match="exactly one solution"):
+        next(generate(1, metric="se", score_range=(9.0, math.inf), vicinity_of=["." * 81]))
+    with pytest.raises(GenerationError, match="hard end"):
+        next(generate(1, metric="se", level="hard", vicinity_of=[STATE]))
+    with pytest.raises(GenerationError, match="no symmetry"):
+        next(generate(1, metric="se", level="extreme", symmetry="rot180", vicinity_of=[STATE]))
+
+
+def test_cli_vicinity_of_bad_file_says_where_and_exits_2(tmp_path: Path) -> None:
+    bad = tmp_path / "starts.txt"
+    bad.write_text(STATE + "\n12345\n")
+    code, err = _cli(["generate", "--metric", "se", "--score-min", "10", "--vicinity-of", str(bad)])
+    assert code == 2 and f"{bad}:2:6" in err and "Traceback" not in err
+    code, err = _cli(
+        [
+            "generate",
+            "--metric",
+            "se",
+            "--score-min",
+            "10",
+            "--vicinity-of",
+            str(bad),
+            "-o",
+            str(bad),
+        ]
+    )
+    assert code == 2 and "names the input" in err
+    assert bad.read_text() == STATE + "\n12345\n"  # not wiped
+    code, err = _cli(
+        ["generate", "--metric", "se", "--score-min", "10", "--vicinity-of", str(tmp_path / "no")]
+    )
+    assert code == 2 and "cannot read it" in err
+
+
+def _cli(argv: list[str]) -> tuple[int, str]:
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = main(argv)
+    return code, err.getvalue()

@@ -303,7 +303,7 @@ def batch_session(
 #: Options (argparse ``dest``) whose value is a file a command writes.
 OUTPUT_OPTIONS = ("output", "html")
 #: Options whose value names a file (or files) a command reads.
-INPUT_OPTIONS = ("inputs", "bank", "jigsaw", "avoid", "input", "puzzle")
+INPUT_OPTIONS = ("inputs", "bank", "jigsaw", "avoid", "vicinity_of", "input", "puzzle")
 #: Input options that name a file even before it exists (a bank is made on first use).
 _ALWAYS_PATHS = ("bank",)
 

@@ -41,6 +41,7 @@ from csp_sudoku.cli._common import (
 )
 from csp_sudoku.cli._resume import truncate_partial_line
 from csp_sudoku.core.errors import SudokuError
+from csp_sudoku.core.io import read_puzzles
 from csp_sudoku.core.names import MetricName
 from csp_sudoku.core.seeds import attempt_seed as derive
 from csp_sudoku.core.seeds import fresh_seed, item_seed
@@ -146,6 +147,13 @@ def register(sub: Any) -> None:
         metavar="FILE|DB",
         help="never output a puzzle isomorphic to one in this puzzle file or bank "
         "database (repeatable; the bundled reference sets are always avoided)",
+    )
+    p.add_argument(
+        "--vicinity-of",
+        metavar="FILE",
+        help="search the vicinity of these unique puzzles first (one a line; a target open "
+        "above, e.g. --score-min): every change of one clue to any digit at any cell, best "
+        "first; outputs found so name their start in derived_from",
     )
     p.add_argument("--score-min", type=finite_float, help="lowest accepted score of --metric")
     p.add_argument("--score-max", type=finite_float, help="highest accepted score of --metric")
@@ -386,10 +394,11 @@ def _generate(args: argparse.Namespace, writer: RowWriter, done: _Done, client: 
             quotas = _quotas(args.level or [])
             check_names([*args.require_technique, *args.exclude_technique])
             avoid = stack.enter_context(_avoid_files(args.avoid))
+            starts = _vicinity_of(args.vicinity_of)
         except (GenerationError, OSError) as err:
             print(f"csp-sudoku generate: {err}", file=sys.stderr)
             return EXIT_BAD_INPUT
-        return _run(args, writer, done, client, quotas, score_range, metric, extra, avoid)
+        return _run(args, writer, done, client, quotas, score_range, metric, extra, avoid, starts)
 
 
 def _run(
@@ -402,6 +411,7 @@ def _run(
     metric: MetricName,
     extra: list[str],
     avoid: list[str],
+    starts: list[str],
 ) -> int:
     if not args.quiet and (args.jobs != 1 or args.scheduler):
         # workers compile out of sight: say it once, since it may take a while
@@ -442,6 +452,7 @@ def _run(
         "progress": report,
         "require_technique": args.require_technique,
         "exclude_technique": args.exclude_technique,
+        **({"vicinity_of": starts} if starts else {}),
     }
     if quotas is not None:
         stream = generate_quotas(quotas, metric=metric, seed=args.seed, **common)
@@ -496,6 +507,31 @@ def _avoid_files(paths: list[str]) -> Iterator[list[str]]:
             if name != path:
                 with suppress(OSError):  # already gone
                     os.unlink(name)
+
+
+def _vicinity_of(path: str | None) -> list[str]:
+    """The puzzles of ``--vicinity-of`` (none without it).
+
+    Raises:
+        GenerationError: the file cannot be read, has a bad line (file:line:column
+            and why) or holds no puzzle.
+    """
+    if path is None:
+        return []
+    out = []
+    try:
+        for entry in read_puzzles(path):
+            if entry.error is not None:
+                raise GenerationError(f"--vicinity-of {entry.error}")
+            if entry.puzzle is not None:
+                out.append(entry.puzzle.to_line())
+    except OSError as exc:
+        raise GenerationError(
+            f"--vicinity-of {path}: cannot read it ({exc.strerror or exc})"
+        ) from None
+    if not out:
+        raise GenerationError(f"--vicinity-of {path}: no puzzle in it")
+    return out
 
 
 def _avoid_file(path: str) -> str:

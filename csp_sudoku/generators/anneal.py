@@ -62,8 +62,8 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -96,6 +96,8 @@ class Found:
     rating: Rating
     steps: int
     vicinity: bool = False  # found by a move from an earlier on-target state
+    #: the caller's start (``starts``) whose vicinity it was found in, if any
+    derived_from: Grid | None = None
 
 
 @dataclass
@@ -184,6 +186,7 @@ def anneal(
     per_grid: int | None = None,
     renew: int | None = 100_000,
     deepen: int | None = 300,
+    starts: Sequence[Grid] = (),
 ) -> Iterator[Found]:
     """New on-target puzzles found by simulated annealing, endlessly (until the deadline).
 
@@ -228,6 +231,11 @@ def anneal(
             ``deepen`` states in a row were expanded without a new best; then
             start over. None: never. Only for minimal puzzles with no
             symmetry (its moves change single clues).
+        starts: unique puzzles of the caller's to search from first: at the
+            hard end the search begins with the whole-vicinity search of
+            ``deepen`` from them (300 expansions without a new best when
+            ``deepen`` is None), and its outputs name the start they came
+            from (:attr:`Found.derived_from`); then it goes on as usual.
 
     Yields:
         :class:`Found` puzzles, each new (and recorded in ``avoid``).
@@ -409,29 +417,30 @@ def anneal(
             hit(h, cand, sol)
         return got
 
-    def deep() -> Iterator[Found]:
-        """The best-first vicinity search from the elite pool (``deepen``)."""
+    def deep(pool: list[tuple[float, Grid]], own: bool = True) -> Iterator[Found]:
+        """The best-first vicinity search from ``pool`` (the elite pool, or the
+        caller's ``starts`` when not ``own``)."""
         from csp_sudoku.generators.vicinity import best_first
 
-        def rated(clues: Grid, sol: Grid, floor: float) -> tuple[float, Rating] | None:
-            # a score a tenth below the floor has an objective below it (SE's fine
-            # score stays within its tenth); with lower scores harder, no quick test
-            limit = None if lower_is_harder(metric) else floor - 0.1
+        def rated(clues: Grid, sol: Grid, low: float) -> tuple[float, Rating] | None:
+            # the quick test clears what can join neither the frontier (a score a
+            # tenth below its floor ``low`` has an objective below it: SE's fine
+            # score stays within its tenth) nor the outputs (the target's floor)
+            limit = None if floor is None or lower_is_harder(metric) else min(low - 0.1, floor)
             r = value(clues, sol, limit)
             return None if r is None else (objective(target, r), r)
 
         def expanded() -> None:
             st.expanded += 1
 
-        starts = [(e[0], e[2]) for e in elite]
-        for clues, sol, r, h in best_first(
-            starts,
+        for clues, sol, r, h, root in best_first(
+            pool,
             geometry,
             checker,
             rng,
             rated,
             avoid.key,
-            patience=deepen or 0,
+            patience=300 if deepen is None else deepen,
             deadline=deadline,
             on_expand=expanded,
         ):
@@ -444,7 +453,16 @@ def anneal(
             got = offer(clues, sol, r, vicinity=True)
             if got is not None:
                 hit(h, clues, sol)
-                yield got
+                yield got if own else replace(got, derived_from=pool[root][1])
+
+    if starts and climbing:
+        pool = []
+        for clues in starts:
+            sols = checker.backend.solutions(clues, geometry, 2)
+            r = value(clues, np.asarray(sols[0], dtype=clues.dtype)) if len(sols) == 1 else None
+            if r is not None:
+                pool.append((objective(target, r), clues))
+        yield from deep(pool, own=False)
 
     # the elite pool's best and the step it came at (``renew``)
     epoch = [-math.inf, 0]
@@ -477,7 +495,7 @@ def anneal(
                 epoch[:] = [elite[0][0], st.steps]
             if climbing and renew is not None and not hits and st.steps - epoch[1] >= renew:
                 if deepen is not None and minimal and symmetry == "none" and elite:
-                    yield from deep()
+                    yield from deep([(e[0], e[2]) for e in elite])
                     epoch[:] = [elite[0][0], st.steps]
                     if hits or (deadline is not None and time.time() >= deadline):
                         break  # on target now: go on from the hits (or the time is up)

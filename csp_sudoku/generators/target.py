@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from csp_sudoku.api import PuzzleLike, as_puzzle
 from csp_sudoku.core._version import __version__
 from csp_sudoku.core.deadline import deadline as solver_deadline
 from csp_sudoku.core.errors import (
@@ -57,6 +58,7 @@ from csp_sudoku.core.errors import (
     DeadlinePassed,
     GenerationError,
     MetricError,
+    SudokuError,
 )
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.names import MethodName, MetricName, SymmetryName
@@ -207,6 +209,8 @@ class _Options:
     known: tuple[str, ...] = ()
     #: annealing: at most this many outputs per solution grid (None: no limit)
     per_grid: int | None = None
+    #: annealing at the hard end: the caller's puzzles whose vicinity is searched first
+    starts: tuple[str, ...] = ()
 
 
 def generate(
@@ -237,6 +241,7 @@ def generate(
     require_technique: Sequence[str] = (),
     exclude_technique: Sequence[str] = (),
     max_per_grid: int | None = None,
+    vicinity_of: Sequence[PuzzleLike] = (),
 ) -> Iterator[Generated]:
     """Generate ``count`` unique puzzles on target, streaming each as it is found.
 
@@ -299,6 +304,12 @@ def generate(
             (states whose whole vicinity was searched), ``best`` (score) and
             ``elapsed`` (with several chains: summed, the best of all, while
             the workers run).
+        vicinity_of: unique puzzles to search the vicinity of first (the hard
+            end only: a target open above, minimal puzzles, no symmetry): the
+            search begins with the exhaustive {-1+1} vicinity search over every
+            digit (:mod:`csp_sudoku.generators.vicinity`) from them, and each
+            output found so names its start in ``derived_from``. Outputs are
+            still new: a published start's neighbours are mostly published.
 
     Yields:
         :class:`Generated`, in order.
@@ -341,6 +352,8 @@ def generate(
     _check_metrics(opts)
     if opts.method == "auto" and _wants_search(opts):
         opts = replace(opts, method="anneal")
+    if vicinity_of:
+        opts = replace(opts, starts=_starts(opts, vicinity_of))
     for f in opts.avoid_files:  # unreadable: an error now, before any search
         keys_of_file(f)
     base = as_seed(seed)
@@ -692,6 +705,35 @@ def _techniques_ok(
     )
 
 
+def _starts(opts: _Options, puzzles: Sequence[PuzzleLike]) -> tuple[str, ...]:
+    """The lines of ``vicinity_of``, checked: an annealing run at the hard end
+    (minimal, no symmetry) and unique puzzles of the run's shape."""
+    from csp_sudoku.generators.anneal import open_above
+
+    if opts.method != "anneal" or not open_above(opts.target):
+        raise GenerationError(
+            "vicinity_of (--vicinity-of) needs a search at the hard end: a target open above "
+            "(e.g. score_min, or the metric's hardest level) and method auto or anneal"
+        )
+    if not opts.minimal or opts.symmetry != "none":
+        raise GenerationError(
+            "vicinity_of (--vicinity-of) searches minimal puzzles with no symmetry"
+        )
+    chk = checker_for(opts.geometry, opts.backend)
+    out = []
+    for i, p in enumerate(puzzles, start=1):
+        try:
+            puzzle = as_puzzle(p, opts.geometry)
+        except SudokuError as exc:
+            raise GenerationError(f"vicinity_of puzzle {i}: {exc}") from None
+        if chk.count(puzzle.cells, 2) != 1:
+            raise GenerationError(
+                f"vicinity_of puzzle {i} ({puzzle.to_line()}) does not have exactly one solution"
+            )
+        out.append(puzzle.to_line())
+    return tuple(out)
+
+
 def _wants_search(opts: _Options) -> bool:
     """True when ``auto`` should anneal: a 9x9 target that random puzzles rarely reach.
 
@@ -971,6 +1013,7 @@ def _anneal_chain(
                 on_step=tick,
                 max_chains=None if opts.attempts is None else opts.attempts * n,
                 per_grid=opts.per_grid,
+                starts=[as_puzzle(s, geo).cells for s in opts.starts],
             ):
                 found += 1
                 solution = Puzzle(f.solution, geo)
@@ -980,8 +1023,9 @@ def _anneal_chain(
                     ratings[m] = _rate(puzzle, solution, m, attempt_seed(seed, 1 << 20))
                 found_labels = labels.get(f.clues.tobytes(), (False, None))
                 made = (puzzle, solution, ratings)
+                derived = None if f.derived_from is None else Puzzle(f.derived_from, geo).to_line()
                 yield _generated(
-                    opts, made, seed, found_labels, "anneal", st.restarts + 1, f.steps, t0
+                    opts, made, seed, found_labels, "anneal", st.restarts + 1, f.steps, t0, derived
                 )
                 if progress is not None:
                     progress(_report(st, found, t0))

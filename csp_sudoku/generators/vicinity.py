@@ -102,7 +102,7 @@ def best_first(
     patience: int = 300,
     deadline: float | None = None,
     on_expand: Callable[[], None] | None = None,
-) -> Iterator[tuple[Grid, Grid, Rating, float]]:
+) -> Iterator[tuple[Grid, Grid, Rating, float, int]]:
     """Every neighbour rated by a best-first vicinity search from ``starts``.
 
     Args:
@@ -121,22 +121,24 @@ def best_first(
         on_expand: called after each expansion (progress reports).
 
     Yields:
-        ``(clues, solution, rating, objective)`` of every rated neighbour.
+        ``(clues, solution, rating, objective, root)`` of every rated
+        neighbour; ``root`` is the index in ``starts`` of the state whose
+        vicinity (or whose neighbours' vicinity, ...) it was found in.
     """
-    frontier: list[tuple[float, int, bytes, Grid]] = []
+    frontier: list[tuple[float, int, int, Grid]] = []
     seen: set[bytes] = set()
-    for h, clues in starts:
+    for root, (h, clues) in enumerate(starts):
         k = key(clues)
         if k not in seen:
             seen.add(k)
-            heapq.heappush(frontier, (-h, len(seen), k, clues))
+            heapq.heappush(frontier, (-h, len(seen), root, clues))
     if not frontier:
         return
     best = -frontier[0][0]
     floor = best - window
     idle = 0
     while frontier and idle < patience:
-        _, _, _, base = heapq.heappop(frontier)
+        _, _, root, base = heapq.heappop(frontier)
         idle += 1
         for clues, sol in neighbours(base, geometry, checker, rng):
             if deadline is not None and time.time() >= deadline:
@@ -150,9 +152,9 @@ def best_first(
                 continue
             h, rating = got
             if h >= floor:
-                heapq.heappush(frontier, (-h, len(seen), k, clues))
+                heapq.heappush(frontier, (-h, len(seen), root, clues))
             if h > best:
                 best, idle = h, 0
-            yield clues, sol, rating, h
+            yield clues, sol, rating, h, root
         if on_expand is not None:
             on_expand()
