@@ -46,6 +46,13 @@ that search from scratch, never from a known puzzle:
   the 7,344 candidates of two 60 s searches took 115.8 s to rate in full,
   28.3 s with the test).
 
+* **whole-vicinity search** (``deepen``, at the hard end, before the first
+  hit): when the elite pool's best has stalled for ``renew`` steps, the
+  vicinity of the elite states is searched exhaustively, best first and over
+  every digit (:mod:`csp_sudoku.generators.vicinity`), before the search
+  starts over. The chain's moves keep the solution grid; these change any
+  clue to any digit, which is how the search first went past SE 9.9.
+
 Every on-target puzzle met on the way is a candidate output; it is kept only
 when it is *new* (:mod:`~csp_sudoku.generators.novelty`: not isomorphic to the
 bundled collections, the seed bank, the caller's ``avoid`` set, or an earlier
