@@ -243,6 +243,7 @@ def anneal(
             ``deepen`` from them (300 expansions without a new best when
             ``deepen`` is None), and its outputs name the start they came
             from (:attr:`Found.derived_from`); then it goes on as usual.
+            Ignored, like ``deepen``, with a symmetry or non-minimal puzzles.
 
     Yields:
         :class:`Found` puzzles, each new (and recorded in ``avoid``).
@@ -462,7 +463,7 @@ def anneal(
                 hit(h, clues, sol)
                 yield got if own else replace(got, derived_from=pool[root][1])
 
-    if starts and climbing:
+    if starts and climbing and minimal and symmetry == "none":
         pool = []
         for clues in starts:
             sols = checker.backend.solutions(clues, geometry, 2)
