@@ -414,15 +414,20 @@ def anneal(
             tries[i] += 1
         if r is None:
             return None
-        h = objective(target, r)
+        got = take(objective(target, r), cand, sol, r)
+        if got is not None and i >= 0:
+            wins[i] += 1
+        return got
+
+    def take(h: float, clues: Grid, sol: Grid, r: Rating) -> Found | None:
+        """A rated vicinity move (of either vicinity search): the best so far, the
+        elite pool, and an output (then a hit) when it is one."""
         if h > st.best:
-            st.best, st.best_rating, st.best_clues = h, r, cand
-        remember(h, cand, sol, r.score)
-        got = offer(cand, sol, r, vicinity=True)
+            st.best, st.best_rating, st.best_clues = h, r, clues
+        remember(h, clues, sol, r.score)
+        got = offer(clues, sol, r, vicinity=True)
         if got is not None:
-            if i >= 0:
-                wins[i] += 1
-            hit(h, cand, sol)
+            hit(h, clues, sol)
         return got
 
     def deep(pool: list[tuple[float, Grid]], own: bool = True) -> Iterator[Found]:
@@ -455,15 +460,13 @@ def anneal(
             st.steps += 1
             if on_step is not None:
                 on_step()
-            if h > st.best:
-                st.best, st.best_rating, st.best_clues = h, r, clues
-            remember(h, clues, sol, r.score)
-            got = offer(clues, sol, r, vicinity=True)
+            got = take(h, clues, sol, r)
             if got is not None:
-                hit(h, clues, sol)
                 yield got if own else replace(got, derived_from=pool[root][1])
 
-    if starts and climbing and minimal and symmetry == "none":
+    # the whole-vicinity search changes single clues: minimal puzzles, no symmetry
+    whole = climbing and minimal and symmetry == "none"
+    if starts and whole:
         pool = []
         for clues in starts:
             sols = checker.backend.solutions(clues, geometry, 2)
@@ -502,7 +505,7 @@ def anneal(
             if elite and elite[0][0] > epoch[0]:
                 epoch[:] = [elite[0][0], st.steps]
             if climbing and renew is not None and not hits and st.steps - epoch[1] >= renew:
-                if deepen is not None and minimal and symmetry == "none" and elite:
+                if deepen is not None and whole and elite:
                     yield from deep([(e[0], e[2]) for e in elite])
                     epoch[:] = [elite[0][0], st.steps]
                     if hits or (deadline is not None and time.time() >= deadline):
