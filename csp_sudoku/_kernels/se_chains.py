@@ -482,6 +482,20 @@ def _nested_out(plus, i, bits, lw, weights, rec_lit, nrec):  # type: ignore[no-u
 
 
 @njit(cache=True)
+def _clear_row(out_anc, out_order, out_reached, out_nreached, i):  # type: ignore[no-untyped-def]
+    """Zero row ``i`` of the nets' counts and orders where the net last written
+    to it reached (``out_reached[i, :out_nreached[i]]``; the rest of the row
+    is zero already): the caller keeps the arrays from call to call, and
+    clearing what one net reached, a few hundred literals, costs less than
+    zeroing the row over every literal."""
+    for j in range(out_nreached[i]):
+        lit = out_reached[i, j]
+        out_anc[i, lit] = 0
+        out_order[i, lit] = 0
+    out_nreached[i] = 0
+
+
+@njit(cache=True)
 def _offshoot_literals(  # type: ignore[no-untyped-def]
     grid, alive, cc, corder, ncellcols, plus, net, lw, nrec, queue_false, tail_f
 ):
@@ -1014,19 +1028,25 @@ def chain_work_arrays(ncand: int, see: np.ndarray, level: int = 2):  # type: ign
 
 @njit(cache=True)
 def implication_nets(  # type: ignore[no-untyped-def]
-    alive, cc, corder, ncellcols, premises, dynamic, y_links, out_anc, out_absurd, out_order, plus
+    alive, cc, corder, ncellcols, premises, dynamic, y_links, out, out_absurd, plus
 ):
     """The implication net of each premise literal, with its ancestor counts.
 
-    For premise ``i``, ``out_anc[i, lit]`` is the number of ancestors of every
-    literal the net reaches (0 where it does not; the premise counts 1) and
+    ``out = (out_anc, out_order, out_reached, out_nreached)``. For premise
+    ``i``, ``out_anc[i, lit]`` is the number of ancestors of every literal the
+    net reaches (0 where it does not; the premise counts 1) and
     ``out_absurd[i]`` the complexity of the contradiction it meets (a literal
     reached both true and false: the two ancestor counts added), -1 when the
     net ends without one. A net stops at its first contradiction, so its
     counts are then partial. ``out_order[i, lit]`` is the order in which the
-    net reached the literal (0 for the premise and where it is not reached).
-    With no rows in ``out_anc`` and ``out_order`` only ``out_absurd`` is
-    written (a contradiction's complexity needs no other count).
+    net reached the literal (0 for the premise and where it is not reached),
+    and ``out_reached[i, :out_nreached[i]]`` the literals it reached, in that
+    order. The rows must hold zeros but where ``out_reached`` says (fresh
+    zeros and ``out_nreached`` 0, or this function's last output): each row
+    is cleared where its last net reached (:func:`_clear_row`), so the caller
+    can keep the arrays from call to call. With no rows in ``out_anc`` only
+    ``out_absurd`` is written (a contradiction's complexity needs no other
+    count).
 
     True literals are expanded before false ones, each literal once, by its
     first parent. ``dynamic`` removes every candidate made false when it is
@@ -1051,6 +1071,7 @@ def implication_nets(  # type: ignore[no-untyped-def]
     once in the complexity of every literal it leads to. ``plus[9]``
     receives the nested chains of each net (see :func:`_nested_out`).
     """
+    out_anc, out_order, out_reached, out_nreached = out
     ncand = alive.shape[0]
     nlit = 2 * ncand
     kk = corder.shape[1]
@@ -1171,16 +1192,16 @@ def implication_nets(  # type: ignore[no-untyped-def]
                     sizes[corder[p, t]] -= 1
         out_absurd[i] = absurd
         if out_anc.shape[0] > 0:  # no rows: the caller reads the contradictions only
-            for lit in range(nlit):
-                out_anc[i, lit] = 0
-                out_order[i, lit] = 0
+            _clear_row(out_anc, out_order, out_reached, out_nreached, i)
             for n in range(nrec):
                 # with nesting, the literals only: best_net_conclusion adds each
                 # nested chain of a hint's branches once (_nested_out)
                 out_anc[i, rec_lit[n]] = _row_count(bits[:, :lw], n, lw, weights)
                 out_order[i, rec_lit[n]] = n
-        if nw > 0:
-            _nested_out(plus, i, bits, lw, weights, rec_lit, nrec)
+                out_reached[i, n] = rec_lit[n]
+            out_nreached[i] = nrec
+            if nw > 0:
+                _nested_out(plus, i, bits, lw, weights, rec_lit, nrec)
         for n in range(nrec):
             lit_rec[rec_lit[n]] = -1
     return 0
@@ -1265,6 +1286,8 @@ def best_net_conclusion(  # type: ignore[no-untyped-def]
     best,
     nested,
     order,
+    reached,
+    nreached,
 ):
     """The easiest conclusion read off the premises' nets (:func:`implication_nets`).
 
@@ -1286,31 +1309,23 @@ def best_net_conclusion(  # type: ignore[no-untyped-def]
     else -1); ``best[0]`` stays -1 when there is none. ``nested``: the nets'
     nested chains (``plus[9]`` of :func:`implication_nets`, empty arrays
     without nesting), each counted once in a hint of several branches, as
-    SE counts them. Columns are visited in the order ``col_seq`` (cells, then
+    SE counts them. ``reached[r, :nreached[r]]``: the literals net ``r``
+    reached (:func:`implication_nets`). Columns are visited in the order ``col_seq`` (cells, then
     boxes, rows, columns): among regions of one digit starting at the same
     candidate and equal otherwise, the first met is kept, so a box before a
     line, as SukakuExplainer chose ("1 in block" where a row of the same
     first cell gave a hint of the same value and complexity).
     """
     ncand = alive.shape[0]
-    nlit = 2 * ncand
     width = cc.shape[1]
     best[0] = -1
     ks = np.empty(width, dtype=np.int32)
     rows = np.empty(width, dtype=np.int64)
     nest_bits, nest_tab = nested
     ids = np.empty(width * nest_tab.shape[2] + 1, dtype=np.int64)
-    # the literals each net reaches, in order: a conclusion needs every branch to reach
-    # it, so the branch reaching the fewest lists the only literals to look at
-    reached = np.empty(anc.shape, dtype=np.int32)
-    nreached = np.zeros(anc.shape[0], dtype=np.int32)
-    for r in range(anc.shape[0]):
-        n = 0
-        for lit in range(nlit):
-            if anc[r, lit] != 0:
-                reached[r, n] = lit
-                n += 1
-        nreached[r] = n
+    # a conclusion needs every branch to reach it, so the literals that the branch
+    # reaching the fewest reached (``reached``, in any order: a hint's rank among
+    # equals comes from ``order``) are the only ones to look at
     if dynamic:
         for i in range(prem.shape[0]):
             if absurd[i] < 0:
