@@ -49,7 +49,7 @@ import numpy as np
 from numba import njit
 
 from csp_sudoku._kernels.bitset import contains, copy_head, popcount
-from csp_sudoku._kernels.se_offshoots import offshoots
+from csp_sudoku._kernels.se_offshoots import new_net, offshoots
 
 
 def _length_ceilings(top: int = 1 << 40) -> np.ndarray:
@@ -454,6 +454,15 @@ def _nest_words(plus):  # type: ignore[no-untyped-def]
         return 0
     else:
         return NESTED_WORDS if plus[7] >= 2 else 0
+
+
+@njit(cache=True)
+def _begin_net(plus):  # type: ignore[no-untyped-def]
+    """A new net of SE's dynamic forcing chains (+) begins (:func:`new_net`)."""
+    if plus is None:
+        return
+    else:
+        new_net(plus[6])
 
 
 #: Words of nested-chain bits per record when chains nest (64 chains a word):
@@ -1110,6 +1119,7 @@ def implication_nets(  # type: ignore[no-untyped-def]
         head_t = tail_t = head_f = tail_f = 0
         absurd = -1
         nest[0] = 0
+        _begin_net(plus)
         lit0 = premises[i]
         for w in range(bits.shape[1]):
             bits[0, w] = 0

@@ -131,16 +131,31 @@ def offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, 
     """Every removal the first of the basic techniques that finds one makes on the
     net's marks ``grid``.
 
-    ``alive``: the marks the net began from; ``vals``: each cell's placed digit
+    ``alive``: the marks the net began from, where none of the techniques
+    finds anything (they come before chains in SE's order, and SE applies
+    them first); ``vals``: each cell's placed digit
     (1-based, 0 for an empty cell). ``techniques``: rows ``(code, size)``
     (:data:`PLUS_TECHNIQUES`). ``bufs = (masks, masks0, values, seen, out_q,
-    out_h, hint_start, parents, st)`` are work arrays the caller keeps:
+    out_h, hint_start, parents, st, snap)`` are work arrays the caller keeps
+    (:func:`work_arrays`):
     on return ``out_q[:st[1]]`` are the removed candidates, ``out_h`` the
     hint of each, whose parents (candidates of ``alive`` the net removed,
     in the pattern's houses) are ``parents[hint_start[h]:hint_start[h + 1]]``.
     Returns the number of removals.
+
+    Only the patterns that can hold a hint are looked at, in the same order
+    (the same removals, found faster). A technique has no hint on some
+    earlier marks of the same net, ``snap[t]`` (cell masks): at first
+    ``alive``, later the marks where it found nothing or where it found the
+    hints whose removals the net then made (every one of them). A hint on
+    ``grid`` so needs a candidate removed since then from its pattern: for
+    pointing and claiming, one of the digit in the base unit; for a hidden
+    set, one of its digits in the unit; for a naked set, one in its cells;
+    for a fish, one of the digit in a base line. Otherwise the same pattern,
+    with as many removals or more, was there at the snapshot. ``st[4]`` 0
+    (:func:`new_net`): a new net, whose snapshots are ``alive``.
     """
-    masks, masks0, values, seen, out_q, out_h, hint_start, parents, st = bufs
+    masks, masks0, values, seen, out_q, out_h, hint_start, parents, st, snap = bufs
     width = units.shape[1]
     ncell = masks.shape[0]
     _masks(grid, size, masks)
@@ -154,11 +169,28 @@ def offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, 
     st[2] = 0  # hints kept
     base = np.empty(max(width, units.shape[0]), dtype=np.int64)
     idx = np.empty(base.shape[0], dtype=np.int64)
+    if st[4] == 0:  # a new net: no technique has a hint on the marks it began from
+        for ti in range(techniques.shape[0]):
+            for c in range(ncell):
+                snap[ti, c] = masks0[c]
+        st[4] = 1
+    lost = np.empty(units.shape[0], dtype=np.int64)
+    lost_at = np.empty(units.shape[0], dtype=np.int64)
     for ti in range(techniques.shape[0]):
         if st[2] > 0:  # the first technique that removes something is the only one used
             break
         tech = techniques[ti, 0]
         n = techniques[ti, 1]
+        # the digits removed in each unit since the technique's snapshot (bits), and
+        # the places in each unit of the cells that lost any
+        for u in range(units.shape[0]):
+            lost[u] = 0
+            lost_at[u] = 0
+            for s in range(width):
+                c = units[u, s]
+                if c >= 0 and snap[ti, c] != masks[c]:
+                    lost[u] |= snap[ti, c] & ~masks[c]
+                    lost_at[u] |= np.int64(1) << s
         if tech == LOCKING:
             for pi in range(len(_LOCKING_PASSES)):
                 base_kind, cover_kind = _LOCKING_PASSES[pi]
@@ -167,6 +199,8 @@ def offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, 
                 for d in range(size):
                     bit = np.int64(1) << d
                     for b in bases:
+                        if not lost[b] & bit:
+                            continue
                         pl = _places(masks, values, units, b, d)
                         if popcount(pl) < 2:
                             continue
@@ -188,13 +222,17 @@ def offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, 
             naked = tech == NAKED
             for u in _scan_order(ukind, _SCAN_KINDS[0]):
                 # a naked set needs 2n empty cells, a hidden one more than 2n
-                if _empty_count(values, units, u) < 2 * n + (0 if naked else 1):
+                if lost[u] == 0 or _empty_count(values, units, u) < 2 * n + (0 if naked else 1):
                     continue
+                # the cells (naked) or digits (hidden) of which one must have lost a candidate
+                changed = lost_at[u] if naked else lost[u]
                 m = _set_bases(masks, values, units, u, naked, base, idx)
                 picked = (np.int64(1) << n) - 1
                 while picked < (np.int64(1) << m):
                     comb = _spread(picked, idx)
                     picked = _next_subset(picked)
+                    if not comb & changed:
+                        continue
                     # naked: comb is cells, cover the digits; hidden: comb is digits, cover the cells
                     cover = _covered(comb, base[:width])
                     if cover < 0 or popcount(cover) != n or not _open(st, hint_start):
@@ -227,12 +265,21 @@ def offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, 
                     if placed[d] + 2 * n > size:
                         continue
                     bit = np.int64(1) << d
+                    changed = np.int64(0)  # the base lines that lost the digit
+                    for i in range(nb):
+                        if lost[base_lines[i]] & bit:
+                            changed |= np.int64(1) << i
+                    if changed == 0:
+                        continue
                     for i in range(nb):
                         base[i] = _base_or_none(_places(masks, values, units, base_lines[i], d))
                     comb = (np.int64(1) << n) - 1
                     while comb < (np.int64(1) << nb):
-                        covers = _covered(comb, base[:nb])
                         nxt = _next_subset(comb)
+                        if not comb & changed:
+                            comb = nxt
+                            continue
+                        covers = _covered(comb, base[:nb])
                         if covers >= 0 and popcount(covers) == n and _open(st, hint_start):
                             for i in range(nb):
                                 if (comb >> i) & 1:
@@ -256,7 +303,19 @@ def offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, 
                                         _emit(st, seen, out_q, out_h, c, size, masks[c] & bit)
                             _close(st, hint_start)
                         comb = nxt
+        if st[2] < hint_start.shape[0] - 1:
+            # no hint left out (the table has room): none of the technique's
+            # hints on these marks outlives the removals found
+            for c in range(ncell):
+                snap[ti, c] = masks[c]
     return st[1]
+
+
+@njit(cache=True)
+def new_net(bufs):  # type: ignore[no-untyped-def]
+    """Tell :func:`offshoots` that a new net begins: its snapshots go back to the
+    net's first marks."""
+    bufs[8][4] = 0
 
 
 def work_arrays(ncell: int, size: int):  # type: ignore[no-untyped-def]
@@ -271,5 +330,6 @@ def work_arrays(ncell: int, size: int):  # type: ignore[no-untyped-def]
         np.empty(ncand, dtype=np.int32),
         np.empty(8 * ncand + 1, dtype=np.int32),
         np.empty(64 * ncand, dtype=np.int32),
-        np.zeros(4, dtype=np.int64),
+        np.zeros(5, dtype=np.int64),
+        np.empty((PLUS_TECHNIQUES.shape[0], ncell), dtype=np.int64),
     )
