@@ -199,6 +199,25 @@ def strong_table(alive, cc, corder, ncellcols, sizes, x_links, y_links):  # type
     return start, targets
 
 
+@njit(cache=True)
+def static_tables(alive, cc, corder, ncellcols):  # type: ignore[no-untyped-def]
+    """The inference tables of SE's static chains over the marks ``alive``, built
+    once for every search of a step: ``(weak_x, weak_xy, strong_x, strong_xy,
+    strong_y)``, the weak inferences over X links and over both kinds, the
+    strong ones over X links, both kinds, and Y links only
+    (:func:`weak_table`, :func:`strong_table`). X-cycles and forcing X-chains
+    read ``weak_x`` and ``strong_x``; Y-cycles ``weak_xy`` and ``strong_y``;
+    the cycles and forcing chains of both ``weak_xy`` and ``strong_xy``."""
+    sizes = _column_sizes(alive, cc)
+    return (
+        weak_table(alive, cc, corder, ncellcols, False),
+        weak_table(alive, cc, corder, ncellcols, True),
+        strong_table(alive, cc, corder, ncellcols, sizes, True, False),
+        strong_table(alive, cc, corder, ncellcols, sizes, True, True),
+        strong_table(alive, cc, corder, ncellcols, sizes, False, True),
+    )
+
+
 # --------------------------------------------------------------------------- forcing chains
 
 
@@ -281,8 +300,9 @@ def _shortest_chain(weak, strong, k, negated, lits, layers, stamp, bound):  # ty
 
 
 @njit(cache=True)
-def forcing_chains(alive, cc, corder, ncellcols, y_links, bound, out_remove, out_place):  # type: ignore[no-untyped-def]
-    """The least complex forcing X-chain (``y_links`` False) or forcing chain, the
+def forcing_chains(alive, weak, strong, bound, out_remove, out_place):  # type: ignore[no-untyped-def]
+    """The least complex forcing X-chain or forcing chain (``weak`` and ``strong``
+    the tables of X links or of both kinds, :func:`static_tables`), the
     first in candidate order (removal before placement) among equals.
 
     ``out_remove[k]`` is the complexity of the shortest chain from "k true" to
@@ -293,8 +313,6 @@ def forcing_chains(alive, cc, corder, ncellcols, y_links, bound, out_remove, out
     arrays, at its first place (``2 k + placed``), is the chain asked for.
     """
     ncand = alive.shape[0]
-    weak = weak_table(alive, cc, corder, ncellcols, y_links)
-    strong = strong_table(alive, cc, corder, ncellcols, _column_sizes(alive, cc), True, y_links)
     lits = np.zeros((3, 2 * ncand), dtype=np.int32)
     layers = np.empty((2, ncand), dtype=np.int32)
     stamp = 0
@@ -316,13 +334,12 @@ def forcing_chains(alive, cc, corder, ncellcols, y_links, bound, out_remove, out
 
 
 @njit(cache=True)
-def forcing_chain(alive, cc, corder, ncellcols, y_links, k, negated, out):  # type: ignore[no-untyped-def]
+def forcing_chain(alive, weak, strong, k, negated, out):  # type: ignore[no-untyped-def]
     """The literals of :func:`forcing_chains`'s chain for candidate ``k`` from
-    "k true" (``negated`` 0) or "k false" (1): premise first, conclusion last,
-    in ``out``; returns how many (0 when there is no chain)."""
+    "k true" (``negated`` 0) or "k false" (1), over the tables ``weak`` and
+    ``strong``: premise first, conclusion last, in ``out``; returns how many
+    (0 when there is no chain)."""
     ncand = alive.shape[0]
-    weak = weak_table(alive, cc, corder, ncellcols, y_links)
-    strong = strong_table(alive, cc, corder, ncellcols, _column_sizes(alive, cc), True, y_links)
     lits = np.zeros((3, 2 * ncand), dtype=np.int32)
     layers = np.empty((2, ncand), dtype=np.int32)
     parent = lits[_PARENT]
@@ -621,11 +638,7 @@ def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork, loops
     llits, lstart, lcomps, lrem, lrem_start, lcount = lout
     ncand = grid.shape[0]
     sizes = _column_sizes(grid, cc)
-    weak_x = weak_table(grid, cc, corder, ncellcols, False)
-    strong_x = strong_table(grid, cc, corder, ncellcols, sizes, True, False)
-    weak_y = weak_table(grid, cc, corder, ncellcols, True)
-    strong_y = strong_table(grid, cc, corder, ncellcols, sizes, True, True)
-    strong_y_only = strong_table(grid, cc, corder, ncellcols, sizes, False, True)
+    weak_x, weak_y, strong_x, strong_y, strong_y_only = static_tables(grid, cc, corder, ncellcols)
     lits = np.zeros((3, 2 * ncand), dtype=np.int32)
     layers = np.empty((2, ncand), dtype=np.int32)
     parent = lits[_PARENT]
@@ -1513,6 +1526,8 @@ def _loops_from(alive, weak, strong, see, size, k, bound, work, out):  # type: i
                 nrec += 1
         n_true = 0
         length += 1
+        if length >= bound:
+            break  # every loop from here on is as complex as the bound or more
         for a in range(n_false):
             r = layer_false[a]
             p = rec_lit[r] - ncand
@@ -1593,13 +1608,13 @@ def loop_work_arrays(ncand: int, loops: int = 1):  # type: ignore[no-untyped-def
 
 
 @njit(cache=True)
-def continuous_loops(  # type: ignore[no-untyped-def]
-    alive, cc, corder, ncellcols, x_links, y_links, see, size, work, out, best
-):
+def continuous_loops(alive, weak, strong, x_links, see, size, work, out, best):  # type: ignore[no-untyped-def]
     """The least complex continuous loop that removes something: X-loops
-    (``x_links`` only, one digit), Y-loops (``y_links`` only, from bivalue
-    cells) or loops of both (docs/techniques.md, "Bidirectional Cycle"), as
-    :func:`_loops_from` finds them from each live candidate in turn.
+    (X links only, one digit), Y-loops (Y links only, from bivalue cells) or
+    loops of both (docs/techniques.md, "Bidirectional Cycle"), over the
+    tables ``weak`` and ``strong`` of those links (:func:`static_tables`;
+    ``x_links`` False for Y-loops), as :func:`_loops_from` finds them from
+    each live candidate in turn.
 
     ``work``, ``out``: :func:`loop_work_arrays` (room for one loop). ``best``
     receives ``(complexity, removals)`` of the first least complex loop with
@@ -1607,8 +1622,6 @@ def continuous_loops(  # type: ignore[no-untyped-def]
     there is none.
     """
     ncand = alive.shape[0]
-    weak = weak_table(alive, cc, corder, ncellcols, y_links)
-    strong = strong_table(alive, cc, corder, ncellcols, _column_sizes(alive, cc), x_links, y_links)
     best[0] = -1
     best[1] = 0
     count = out[5]

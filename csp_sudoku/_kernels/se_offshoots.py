@@ -153,7 +153,10 @@ def offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, 
     set, one of its digits in the unit; for a naked set, one in its cells;
     for a fish, one of the digit in a base line. Otherwise the same pattern,
     with as many removals or more, was there at the snapshot. ``st[4]`` 0
-    (:func:`new_net`): a new net, whose snapshots are ``alive``.
+    (:func:`new_net`): a new net, whose snapshots are ``alive``. So the
+    caller calls :func:`new_net` before each net's first call, and between
+    two calls without it the marks may only lose candidates (the pauses of
+    one net).
     """
     masks, masks0, values, seen, out_q, out_h, hint_start, parents, st, snap = bufs
     width = units.shape[1]

@@ -261,8 +261,9 @@ def _plus_rule(state: CandidateState, level: int) -> Callable[[list[bool]], list
         chain_work_arrays,
         forcing_chain,
         multiple_offshoots,
+        static_tables,
     )
-    from csp_sudoku._kernels.se_offshoots import PLUS_TECHNIQUES, offshoots, work_arrays
+    from csp_sudoku._kernels.se_offshoots import PLUS_TECHNIQUES, new_net, offshoots, work_arrays
 
     g = state.geometry
     lay = se_layout(g)
@@ -297,11 +298,16 @@ def _plus_rule(state: CandidateState, level: int) -> Callable[[list[bool]], list
             return _LOOP_NAMES[group], ((*loop, loop[0]),)
         k, negated = divmod(ref, 2)
         out = np.empty(2 * ncand, dtype=np.int32)
-        m = int(forcing_chain(arr, cc, corder, ncellcols, group == 2, k, negated, out))
+        weak_x, weak_xy, strong_x, strong_xy, _strong_y = static_tables(arr, cc, corder, ncellcols)
+        weak, strong = (weak_xy, strong_xy) if group == 2 else (weak_x, strong_x)
+        m = int(forcing_chain(arr, weak, strong, k, negated, out))
         return _CHAIN_NAMES[group], (tuple(int(x) for x in out[:m]),)
 
     def rule(grid: list[bool]) -> list[_Offshoot]:
         arr = np.array(grid, dtype=np.int8)
+        # the branches' nets share the work arrays: each call starts from ``alive``'s
+        # snapshots, not from marks of another net
+        new_net(work)
         n = int(
             offshoots(
                 arr, alive, vals, g.size, lay.units, lay.ukind, lay.member, lay.cross,

@@ -539,6 +539,7 @@ def _static_chains(state: CandidateState) -> SeStep | None:
         forcing_chains,
         length_tenths,
         loop_work_arrays,
+        static_tables,
     )
 
     g = state.geometry
@@ -547,6 +548,9 @@ def _static_chains(state: CandidateState) -> SeStep | None:
     alive = _alive8(state)
     ncand = alive.size
     n = g.size
+    weak_x, weak_xy, strong_x, strong_xy, strong_y = static_tables(
+        alive, t.column_candidates, lay.corder, lay.ncellcols
+    )
     # (tenths, complexity, SE's sort key, then position) -> the hint
     best: tuple[tuple[int, ...], SeStep] | None = None
 
@@ -566,19 +570,9 @@ def _static_chains(state: CandidateState) -> SeStep | None:
     ):
         if best is not None and best[0][0] < _tenths(SE_CHAIN_BASE[family]):
             continue  # every hint of this group is worth more than the best one
-        continuous_loops(
-            alive,
-            t.column_candidates,
-            lay.corder,
-            lay.ncellcols,
-            xr,
-            yr,
-            lay.see,
-            n,
-            work,
-            out,
-            res,
-        )
+        weak = weak_xy if yr else weak_x
+        strong = (strong_xy if xr else strong_y) if yr else strong_x
+        continuous_loops(alive, weak, strong, xr, lay.see, n, work, out, res)
         if res[0] >= 0:
             comp, ne = int(res[0]), int(res[1])
             removed = tuple((q // n, q % n + 1) for q in out[3][:ne].tolist())
@@ -598,9 +592,7 @@ def _static_chains(state: CandidateState) -> SeStep | None:
         # the least complex one, the first in candidate order (removal first);
         # none more complex than the best hint's value allows can come first
         bound = NO_BOUND if best is None else most_complexity(best[0][0] - base) + 1
-        forcing_chains(
-            alive, t.column_candidates, lay.corder, lay.ncellcols, yr, bound, elim, place
-        )
+        forcing_chains(alive, weak, strong, bound, elim, place)
         comps = np.stack((elim, place), axis=1).reshape(-1)  # index 2k + on
         found = np.flatnonzero(comps >= 0)
         if not found.size:
@@ -612,9 +604,7 @@ def _static_chains(state: CandidateState) -> SeStep | None:
         if best is not None and (tenths, comp, key, group, at) > best[0]:
             continue
         lits = np.empty(comp, dtype=np.int32)
-        m = forcing_chain(
-            alive, t.column_candidates, lay.corder, lay.ncellcols, yr, k, int(on), lits
-        )
+        m = forcing_chain(alive, weak, strong, k, int(on), lits)
         chain = tuple(((x % ncand) // n, x % n + 1, x < ncand) for x in lits[:m].tolist())
         placed, removed = _conclusion(n, k, on)
         name = "Forcing Chain" if yr else "Forcing X-Chain"
