@@ -47,6 +47,7 @@ from csp_sudoku._kernels.se_patterns import (
     _scan_order,
     _set_bases,
     _spread,
+    lost_since,
     placed_counts,
 )
 
@@ -184,16 +185,7 @@ def offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, 
             break
         tech = techniques[ti, 0]
         n = techniques[ti, 1]
-        # the digits removed in each unit since the technique's snapshot (bits), and
-        # the places in each unit of the cells that lost any
-        for u in range(units.shape[0]):
-            lost[u] = 0
-            lost_at[u] = 0
-            for s in range(width):
-                c = units[u, s]
-                if c >= 0 and snap[ti, c] != masks[c]:
-                    lost[u] |= snap[ti, c] & ~masks[c]
-                    lost_at[u] |= np.int64(1) << s
+        lost_since(masks, snap[ti], units, lost, lost_at)
         if tech == LOCKING:
             for pi in range(len(_LOCKING_PASSES)):
                 base_kind, cover_kind = _LOCKING_PASSES[pi]

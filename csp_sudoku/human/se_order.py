@@ -340,6 +340,13 @@ def _naked_single(state: CandidateState) -> SeStep | None:
 
 _SET_WORDS = {2: "pair", 3: "triple", 4: "quad"}
 
+#: Per thread, the last marks (cell masks, placements) on which each of the
+#: basic techniques found no hint: :func:`basic_hint` then looks
+#: only at the patterns that lost a candidate since, when the marks are those
+#: less some candidates (any other marks: a full scan, so a new puzzle or
+#: another caller's marks need no reset).
+_NO_HINT = threading.local()
+
 
 @lru_cache(maxsize=1)
 def _basic_codes() -> dict[str, int]:
@@ -373,6 +380,11 @@ def _basic(
     g = state.geometry
     lay = _layout(g)
     out = np.empty((g.ncells * g.size, 2), dtype=np.int32)
+    kept: dict[tuple[Geometry, str, int, bool], tuple[NDArray[Any], NDArray[Any]]] = (
+        _NO_HINT.__dict__.setdefault("marks", {})
+    )
+    key = (g, technique, n, direct)
+    since, since_values = kept.get(key, (state.masks[:0], state.values[:0]))
     ne, cell, digit, kind = basic_hint(
         state.masks,
         state.values,
@@ -383,8 +395,16 @@ def _basic(
         _basic_codes()[technique],
         n,
         direct,
+        since,
+        since_values,
         out,
     )
+    # the marks where it had no hint, for the next call (only the first hint
+    # found is applied, so after one there may be others: none kept then)
+    if ne < 0:
+        kept[key] = (state.masks.copy(), state.values.copy())
+    else:
+        kept.pop(key, None)
     if ne < 0:
         return None
     removed = tuple((int(c), int(d) + 1) for c, d in out[:ne].tolist())
