@@ -55,6 +55,44 @@ _MAX_LINKS = 1024  # the most strong links of one digit kept
 # own, once per argument type.
 
 
+# --------------------------------------------------------------------------- what changed since a search
+
+
+@njit(cache=True)
+def lost_since(masks, since, units, lost, lost_at):  # type: ignore[no-untyped-def]
+    """What each unit lost between the cell masks ``since`` and ``masks``: the
+    digits (bits) in ``lost``, the places (bits) of the cells that lost any in
+    ``lost_at``. A technique that had no hint on ``since`` can only have one
+    now in a pattern that lost a candidate (:func:`basic_hint`)."""
+    width = units.shape[1]
+    for u in range(units.shape[0]):
+        lost[u] = 0
+        lost_at[u] = 0
+        for s in range(width):
+            c = units[u, s]
+            if c >= 0 and since[c] != masks[c]:
+                lost[u] |= since[c] & ~masks[c]
+                lost_at[u] |= np.int64(1) << s
+
+
+@njit(cache=True, inline="always")
+def contains_bit(words, b):  # type: ignore[no-untyped-def]
+    """True when bit ``b`` of the bitset ``words`` (bit ``b & 63`` of word ``b >> 6``) is set."""
+    return (words[b >> 6] >> (b & 63)) & 1 != 0
+
+
+@njit(cache=True, inline="always")
+def _shrunk(masks, values, since, since_values):  # type: ignore[no-untyped-def]
+    """True when the marks are those of ``since`` less some candidates: the same
+    placements, no candidate that ``since`` lacks."""
+    if since_values.shape[0] != values.shape[0]:
+        return False
+    for c in range(values.shape[0]):
+        if values[c] != since_values[c] or masks[c] & ~since[c]:
+            return False
+    return True
+
+
 # --------------------------------------------------------------------------- strong-linked fishes
 
 
@@ -206,7 +244,9 @@ def _kinds_bonus(path, n, ends, link_unit, ukind):  # type: ignore[no-untyped-de
 
 
 @njit(cache=True)
-def strong_links(alive, size, nmin, nmax, units, ukind, cell_line, see_bits, out_cells, out_best):  # type: ignore[no-untyped-def]
+def strong_links(  # type: ignore[no-untyped-def]
+    alive, size, nmin, nmax, units, ukind, cell_line, see_bits, since, out_cells, out_best
+):
     """The best strong-linked fish of each number of links ``n`` from ``nmin`` to
     ``nmax`` (see the module doc), all from one search: the links and their
     weak joins are found once, and a chain of n links is the head of the longer
@@ -219,8 +259,18 @@ def strong_links(alive, size, nmin, nmax, units, ukind, cell_line, see_bits, out
     in ``out_cells[n, :eliminations]``; ``(0, 0, -1)`` where there is none.
     Best: the lowest value, then the most eliminations, the first met among
     equals (digits in order, chains depth first in link order).
+
+    ``since``: candidates on which no length had a fish (empty when none is
+    known). When ``alive`` is those less some, a digit none of whose
+    candidates went is skipped: its fishes, with as many removals or more,
+    were there.
     """
     ncells = see_bits.shape[0]
+    shrunk = since.shape[0] == alive.shape[0]
+    for k in range(since.shape[0]):
+        if alive[k] and not since[k]:
+            shrunk = False
+            break
     nwords = see_bits.shape[1]
     near = np.empty((_MAX_LINKS, _W), dtype=np.int32)
     far = np.empty((_MAX_LINKS, _W), dtype=np.int32)
@@ -239,6 +289,12 @@ def strong_links(alive, size, nmin, nmax, units, ukind, cell_line, see_bits, out
         out_best[n, 1] = 0
         out_best[n, 2] = -1
     for d in range(size):
+        if shrunk:
+            went = False
+            for c in range(ncells):
+                went = went or (since[c * size + d] != 0 and alive[c * size + d] == 0)
+            if not went:
+                continue
         nl = _digit_links(alive, size, d, units, cell_line, near, far, ends, link_unit)
         if nl == 0:
             continue
@@ -413,7 +469,7 @@ def _wing_removals(masks, values, als, k, digits, see, see_bits, pincer, out_cel
 
 
 @njit(cache=True)
-def als_wings(masks, values, k, see, see_bits, out_cells, out_masks):  # type: ignore[no-untyped-def]
+def als_wings(masks, values, k, see, see_bits, since, since_values, out_cells, out_masks):  # type: ignore[no-untyped-def]
     """The best wing whose almost locked set has ``k`` cells (see the module doc).
 
     ``values`` are 0 for empty cells. The sets are the combinations of empty
@@ -425,9 +481,20 @@ def als_wings(masks, values, k, see, see_bits, out_cells, out_masks):  # type: i
     lowest value, then the most removals. ``see_bits[a]``: the cells sharing
     a unit with ``a`` as a bitset (bit ``b`` of word ``b >> 6``), so that each
     set grows only by the later cells that see all of it.
+
+    ``since``, ``since_values``: cell masks and placements on which no wing
+    of ``k`` removed anything (empty arrays when none is known). When the
+    marks are those less some candidates, a wing that removes something now
+    has a cell that lost one (otherwise it was there, removing as much or
+    more), so only those are looked at: the same best wing.
     """
     ncells = masks.shape[0]
     nwords = see_bits.shape[1]
+    shrunk = _shrunk(masks, values, since, since_values)
+    changed = np.zeros(nwords, dtype=np.int64)  # the cells that lost a candidate
+    for c in range(ncells):
+        if not shrunk or since[c] != masks[c]:
+            changed[c >> 6] |= np.int64(1) << (c & 63)
     cells = np.empty(ncells, dtype=np.int32)
     ncell = 0
     eligible = np.zeros(nwords, dtype=np.int64)
@@ -438,13 +505,16 @@ def als_wings(masks, values, k, see, see_bits, out_cells, out_masks):  # type: i
             eligible[c >> 6] |= np.int64(1) << (c & 63)
     bivalue = np.empty(ncells, dtype=np.int32)
     nbiv = 0
+    pincer_changed = False  # a bivalue cell that lost a candidate
     for i in range(ncell):
         if popcount(masks[cells[i]]) == 2:
             bivalue[nbiv] = cells[i]
             nbiv += 1
+            pincer_changed = pincer_changed or contains_bit(changed, cells[i])
     als = np.empty(k, dtype=np.int32)
     left = np.empty((k, nwords), dtype=np.int64)  # the cells still to try at each depth
     union = np.zeros(k + 1, dtype=np.int64)
+    had = np.zeros(k + 1, dtype=np.bool_)  # the set's first cells hold one that lost a candidate
     elim_c = np.empty(ncells, dtype=np.int32)
     elim_m = np.empty(ncells, dtype=np.int64)
     best_t = 1 << 30
@@ -470,11 +540,16 @@ def als_wings(masks, values, k, see, see_bits, out_cells, out_masks):  # type: i
             continue
         als[depth] = c
         union[depth + 1] = u
+        had[depth + 1] = had[depth] or contains_bit(changed, c)
         if depth + 1 < k:
             depth += 1
             # what the depth above has left (the cells after c, which see the set) that sees c
+            overlap = np.int64(0)
             for w in range(nwords):
                 left[depth, w] = left[depth - 1, w] & see_bits[c, w]
+                overlap |= left[depth, w] & changed[w]
+            if not (had[depth] or pincer_changed or overlap):
+                depth -= 1  # no set from here holds a changed cell, nor does any pincer
             continue
         if popcount(u) != k + 1:
             continue
@@ -492,6 +567,8 @@ def als_wings(masks, values, k, see, see_bits, out_cells, out_masks):  # type: i
             pincer = bivalue[b]
             if (masks[pincer] & u) != masks[pincer] or contains(als, k, pincer):
                 continue
+            if not (had[k] or contains_bit(changed, pincer)):
+                continue  # the same wing was there, removing nothing
             ne = _wing_removals(masks, values, als, k, u, see, see_bits, pincer, elim_c, elim_m)
             total = 0
             for s in range(ne):
@@ -931,35 +1008,6 @@ def _scan_order(ukind, kinds):  # type: ignore[no-untyped-def]
                 out[n] = u
                 n += 1
     return out[:n]
-
-
-@njit(cache=True)
-def lost_since(masks, since, units, lost, lost_at):  # type: ignore[no-untyped-def]
-    """What each unit lost between the cell masks ``since`` and ``masks``: the
-    digits (bits) in ``lost``, the places (bits) of the cells that lost any in
-    ``lost_at``. A technique that had no hint on ``since`` can only have one
-    now in a pattern that lost a candidate (:func:`basic_hint`)."""
-    width = units.shape[1]
-    for u in range(units.shape[0]):
-        lost[u] = 0
-        lost_at[u] = 0
-        for s in range(width):
-            c = units[u, s]
-            if c >= 0 and since[c] != masks[c]:
-                lost[u] |= since[c] & ~masks[c]
-                lost_at[u] |= np.int64(1) << s
-
-
-@njit(cache=True, inline="always")
-def _shrunk(masks, values, since, since_values):  # type: ignore[no-untyped-def]
-    """True when the marks are those of ``since`` less some candidates: the same
-    placements, no candidate that ``since`` lacks."""
-    if since_values.shape[0] != values.shape[0]:
-        return False
-    for c in range(values.shape[0]):
-        if values[c] != since_values[c] or masks[c] & ~since[c]:
-            return False
-    return True
 
 
 @njit(cache=True, inline="always")

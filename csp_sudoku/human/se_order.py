@@ -341,7 +341,9 @@ def _naked_single(state: CandidateState) -> SeStep | None:
 _SET_WORDS = {2: "pair", 3: "triple", 4: "quad"}
 
 #: Per thread, the last marks (cell masks, placements) on which each of the
-#: basic techniques found no hint: :func:`basic_hint` then looks
+#: basic techniques found no hint (and likewise the wings and the
+#: strong-linked fishes and the static chains, :func:`_wing`,
+#: :func:`_strong_links`, :func:`_static_chains`): :func:`basic_hint` then looks
 #: only at the patterns that lost a candidate since, when the marks are those
 #: less some candidates (any other marks: a full scan, so a new puzzle or
 #: another caller's marks need no reset).
@@ -459,9 +461,16 @@ def _strong_links(state: CandidateState, n: int) -> SeStep | None:
         top = max(n, _SL_MOST)
         best = np.empty((top + 1, 3), dtype=np.int32)
         cells = np.empty((top + 1, g.ncells), dtype=np.int32)
+        kept: dict[Geometry, NDArray[np.int8]] = _NO_HINT.__dict__.setdefault("fishes", {})
+        since = kept.get(g, alive[:0])
         strong_links(
-            alive, g.size, n, top, lay.units, lay.ukind, lay.cell_line, lay.see_bits, cells, best
-        )
+            alive, g.size, n, top, lay.units, lay.ukind, lay.cell_line, lay.see_bits, since,
+            cells, best,
+        )  # fmt: skip
+        if n == 2 and not best[2:, 1].any():
+            kept[g] = alive.copy()  # no fish of any length: a snapshot for the next calls
+        elif n == 2:
+            kept.pop(g, None)
         _sl_last[:] = [(g, marks, n, best, cells)]
     tenths, ne, d = best[n].tolist()
     if ne == 0:
@@ -478,14 +487,21 @@ def _wing(state: CandidateState, k: int) -> SeStep | None:
     """SE's wings: an almost locked set of ``k`` cells and a bivalue cell."""
     from csp_sudoku._kernels.se_patterns import als_wings
 
-    lay = _layout(state.geometry)
-    cells = np.empty(state.geometry.ncells, dtype=np.int32)
-    bits = np.empty(state.geometry.ncells, dtype=np.int64)
+    g = state.geometry
+    lay = _layout(g)
+    cells = np.empty(g.ncells, dtype=np.int32)
+    bits = np.empty(g.ncells, dtype=np.int64)
+    kept: dict[tuple[Geometry, int], tuple[NDArray[Any], NDArray[Any]]] = (
+        _NO_HINT.__dict__.setdefault("wings", {})
+    )
+    since, since_values = kept.get((g, k), (state.masks[:0], state.values[:0]))
     tenths, _total, ncell = als_wings(
-        state.masks, state.values, k, lay.see, lay.see_bits, cells, bits
+        state.masks, state.values, k, lay.see, lay.see_bits, since, since_values, cells, bits
     )
     if ncell == 0:
+        kept[(g, k)] = (state.masks.copy(), state.values.copy())
         return None
+    kept.pop((g, k), None)
     removed = tuple(
         (int(c), d + 1)
         for c, m in zip(cells[:ncell].tolist(), bits[:ncell].tolist(), strict=True)
@@ -568,6 +584,11 @@ def _static_chains(state: CandidateState) -> SeStep | None:
     alive = _alive8(state)
     ncand = alive.size
     n = g.size
+    kept: dict[Geometry, NDArray[np.int8]] = _NO_HINT.__dict__.setdefault("static", {})
+    since = kept.pop(g, None)
+    if since is not None and not _new_strong_link(alive, since, t.column_candidates):
+        kept[g] = since
+        return None
     weak_x, weak_xy, strong_x, strong_xy, strong_y = static_tables(
         alive, t.column_candidates, lay.corder, lay.ncellcols
     )
@@ -631,8 +652,31 @@ def _static_chains(state: CandidateState) -> SeStep | None:
         step = SeStep(name, tenths / 10, placed, removed, comp, chain=chain)
         offer((tenths, comp, key, group, at), step)
     if best is None:
+        kept[g] = alive.copy()
         return None
     return _commit(state, best[1])
+
+
+def _new_strong_link(
+    alive: NDArray[np.int8], since: NDArray[np.int8], cc: NDArray[np.int32]
+) -> bool:
+    """False when the marks ``alive`` are the marks ``since`` less some
+    candidates and no column that lost one is left with two: then no static
+    chain or loop acts on ``alive`` unless one acted on ``since``.
+
+    Why: a static chain's weak links join live candidates of one column, and
+    those were live in ``since`` too; its strong links are columns with two
+    live candidates, which ``since`` had too unless the column lost one. So a
+    chain of ``alive`` with no new strong link is a chain of ``since``, and a
+    loop removes there what it removes here, or more. The replay calls it
+    with the marks on which the static family last found nothing."""
+    if since.shape != alive.shape or bool((alive > since).any()):
+        return True
+    went = since > alive
+    real = cc >= 0
+    lost = (went[cc] & real).any(axis=1)
+    left = (alive[cc[lost]] * real[lost]).sum(axis=1)
+    return bool((left == 2).any())
 
 
 def _premises(alive: NDArray[np.int8], with_off: bool) -> NDArray[np.int32]:
