@@ -1,0 +1,272 @@
+"""The se replay's searches that resume from marks where they found nothing
+answer as the same searches run in full.
+
+Most steps of SE's path remove a candidate or two and place nothing. A search
+that found nothing on some marks S is handed S again on later marks G (S less
+some candidates) and then looks only at the patterns that lost a candidate:
+the basic techniques, the wings, the strong-linked fishes, the static chains
+(which answer none at once when no strong link is new) and the basic
+techniques inside the (+) nets. Each test here takes marks S on which the
+search finds nothing (the pencil marks before the chain steps of SE's path on
+top1465 puzzles), removes random candidates, and compares the resumed answer
+on G with the same kernel's full search on G; each also asserts that enough
+of those G had a hint, so that a filter that skipped too much would fail.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+import csp_sudoku as cs
+from csp_sudoku._kernels import se_patterns as kp
+from csp_sudoku._kernels.se_offshoots import PLUS_TECHNIQUES, new_net, offshoots, work_arrays
+from csp_sudoku.human import se_order
+from csp_sudoku.human.state import CandidateState
+from tests.conftest import load_table
+
+#: SE's basic techniques as basic_hint runs them: (code, size, direct).
+BASIC = [
+    (kp.LOCKING, 1, True),
+    (kp.HIDDEN, 2, True),
+    (kp.HIDDEN, 3, True),
+    (kp.LOCKING, 1, False),
+    (kp.NAKED, 2, False),
+    (kp.FISH, 2, False),
+    (kp.HIDDEN, 2, False),
+    (kp.NAKED, 3, False),
+    (kp.FISH, 3, False),
+    (kp.HIDDEN, 3, False),
+    (kp.NAKED, 4, False),
+    (kp.FISH, 4, False),
+    (kp.HIDDEN, 4, False),
+]
+
+
+@lru_cache(maxsize=1)
+def _quiet() -> list[CandidateState]:
+    """The marks before every chain step (SE 6.5 and up) of the se paths of ten
+    top1465 puzzles rated 7.5 to 9.0 by SE: no basic technique has a hint there."""
+    rows = [r for r in load_table("se_calibration_top1465.tsv") if 7.5 <= float(r["ER"]) <= 9.0]
+    out = []
+    for r in rows[:: max(1, len(rows) // 10)][:10]:
+        path = cs.solve_path(r["puzzle"])
+        for state, step in zip(path.states(), path.steps, strict=False):
+            if step.difficulty >= 6.5:
+                out.append(state)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _before_subsets() -> list[CandidateState]:
+    """The marks before every step of the subset rule (pointing, claiming,
+    naked and hidden sets, fishes) of the same paths: SE's direct hints, tried
+    first, find nothing there, while those techniques have hints."""
+    rows = [r for r in load_table("se_calibration_top1465.tsv") if 7.5 <= float(r["ER"]) <= 9.0]
+    out = []
+    for r in rows[:: max(1, len(rows) // 10)][:10]:
+        path = cs.solve_path(r["puzzle"])
+        for state, step in zip(path.states(), path.steps, strict=False):
+            name = step.technique
+            if step.difficulty < 4.5 and "Single" not in name and not name.startswith("Direct"):
+                out.append(state)
+    return out
+
+
+def _less(state: CandidateState, rng: np.random.Generator, k: int) -> CandidateState:
+    """``state`` less ``k`` random candidates of empty cells (each cell keeps one)."""
+    g = state.copy()
+    for _ in range(k):
+        held = sum((g.masks >> d) & 1 for d in range(state.geometry.size))
+        cells = np.flatnonzero((g.values == 0) & (held >= 2))
+        c = int(rng.choice(cells))
+        digits = [d for d in range(state.geometry.size) if int(g.masks[c]) >> d & 1]
+        g.masks[c] &= ~np.int64(1 << int(rng.choice(digits)))
+    return g
+
+
+def _less_digit(state: CandidateState, rng: np.random.Generator, d: int, k: int) -> CandidateState:
+    """``state`` less ``k`` random candidates ``d`` (0-based) of cells holding two or more."""
+    g = state.copy()
+    held = sum((g.masks >> x) & 1 for x in range(state.geometry.size))
+    cells = np.flatnonzero((g.values == 0) & (held >= 2) & ((g.masks >> d) & 1 == 1))
+    for c in rng.choice(cells, min(k, cells.size), replace=False):
+        g.masks[int(c)] &= ~np.int64(1 << d)
+    return g
+
+
+def _basic(s: CandidateState, code: int, n: int, direct: bool, since: CandidateState | None):
+    lay = se_order._layout(s.geometry)
+    out = np.full((s.geometry.ncells * s.geometry.size, 2), -7, dtype=np.int32)
+    sm = since.masks if since is not None else s.masks[:0]
+    sv = since.values if since is not None else s.values[:0]
+    r = kp.basic_hint(
+        s.masks, s.values, lay.units, lay.ukind, lay.member, lay.cross, code, n, direct,
+        sm, sv, out,
+    )  # fmt: skip
+    return tuple(int(x) for x in r), out[: max(0, int(r[0]))].tolist()
+
+
+def test_basic_techniques_resumed_find_what_a_full_scan_finds() -> None:
+    rng = np.random.default_rng(1)
+    compared = found = 0
+    for s in _quiet()[::2]:
+        for code, n, direct in BASIC:
+            if _basic(s, code, n, direct, None)[0][0] >= 0:
+                continue  # a hint on S: nothing to resume from
+            for k in (1, 2, 4):
+                g = _less(s, rng, k)
+                full = _basic(g, code, n, direct, None)
+                assert _basic(g, code, n, direct, s) == full, (code, n, direct, k)
+                compared += 1
+                found += full[0][0] >= 0
+    assert compared > 1000 and found > 50, (compared, found)
+
+
+def test_direct_hints_resumed_find_the_single_another_unit_leaves() -> None:
+    """A direct hint's single can come from a place lost outside the pattern
+    (another unit of the base kind for pointing and claiming): removals of
+    one digit make such hints often."""
+    rng = np.random.default_rng(7)
+    compared = found = 0
+    for s in _before_subsets():
+        for code, n, direct in BASIC[:3]:
+            if _basic(s, code, n, direct, None)[0][0] >= 0:
+                continue
+            for d in range(s.geometry.size):
+                g = _less_digit(s, rng, d, int(rng.integers(1, 4)))
+                full = _basic(g, code, n, direct, None)
+                assert _basic(g, code, n, direct, s) == full, (code, n, d)
+                compared += 1
+                found += full[0][0] >= 0
+    assert compared > 500 and found > 50, (compared, found)
+
+
+def _wing(s: CandidateState, k: int, since: CandidateState | None):
+    lay = se_order._layout(s.geometry)
+    cells = np.full(s.geometry.ncells, -7, dtype=np.int32)
+    bits = np.full(s.geometry.ncells, -7, dtype=np.int64)
+    sm = since.masks if since is not None else s.masks[:0]
+    sv = since.values if since is not None else s.values[:0]
+    r = kp.als_wings(s.masks, s.values, k, lay.see, lay.see_bits, sm, sv, cells, bits)
+    m = int(r[2])
+    return tuple(int(x) for x in r), cells[:m].tolist(), bits[:m].tolist()
+
+
+def test_wings_resumed_find_the_best_wing_a_full_search_finds() -> None:
+    rng = np.random.default_rng(2)
+    compared = found = 0
+    for s in _quiet()[::3]:
+        for k in (2, 3, 4):
+            if _wing(s, k, None)[0][2] > 0:
+                continue
+            for r in (1, 3, 6):
+                g = _less(s, rng, r)
+                full = _wing(g, k, None)
+                assert _wing(g, k, s) == full, (k, r)
+                compared += 1
+                found += full[0][2] > 0
+    assert compared > 100 and found > 5, (compared, found)
+
+
+def _fishes(s: CandidateState, since: CandidateState | None):
+    g = s.geometry
+    lay = se_order._layout(g)
+    alive = s.alive().astype(np.int8)
+    top = 6
+    best = np.full((top + 1, 3), -7, dtype=np.int32)
+    cells = np.full((top + 1, g.ncells), -7, dtype=np.int32)
+    before = since.alive().astype(np.int8) if since is not None else alive[:0]
+    kp.strong_links(
+        alive, g.size, 2, top, lay.units, lay.ukind, lay.cell_line, lay.see_bits, before,
+        cells, best,
+    )  # fmt: skip
+    return [
+        (tuple(best[n].tolist()), cells[n, : max(0, int(best[n, 1]))].tolist())
+        for n in range(2, top + 1)
+    ]
+
+
+def test_strong_linked_fishes_resumed_find_what_a_full_search_finds() -> None:
+    rng = np.random.default_rng(3)
+    compared = found = 0
+    for s in _quiet()[::2]:
+        if any(b[1] for b, _ in _fishes(s, None)):
+            continue
+        for r in (1, 2, 5):
+            g = _less(s, rng, r)
+            full = _fishes(g, None)
+            assert _fishes(g, s) == full, r
+            compared += 1
+            found += any(b[1] for b, _ in full)
+    assert compared > 50 and found > 10, (compared, found)
+
+
+def _static(s: CandidateState) -> tuple[object, ...] | None:
+    """The static family's hint on ``s``, searched in full (no resumed marks)."""
+    se_order._NO_HINT.__dict__.pop("static", None)
+    step = se_order._static_chains(s.copy())
+    se_order._NO_HINT.__dict__.pop("static", None)
+    return None if step is None else (step.technique, step.eliminations, step.placements)
+
+
+def test_static_chains_answer_none_only_where_a_full_search_finds_none() -> None:
+    rng = np.random.default_rng(4)
+    cc = se_order.tables(_quiet()[0].geometry).column_candidates
+    skipped = searched = 0
+    for s in _quiet():
+        if _static(s) is not None:
+            continue
+        for r in (1, 1, 2, 4):
+            g = _less(s, rng, r)
+            alive, since = g.alive().astype(np.int8), s.alive().astype(np.int8)
+            if se_order._new_strong_link(alive, since, cc):
+                searched += 1
+            else:
+                assert _static(g) is None, r
+                skipped += 1
+    assert skipped > 20 and searched > 20, (skipped, searched)
+
+
+def test_static_shortcut_refuses_marks_that_are_not_a_subset() -> None:
+    s = _quiet()[0]
+    cc = se_order.tables(s.geometry).column_candidates
+    alive = s.alive().astype(np.int8)
+    more = alive.copy()
+    more[int(np.flatnonzero(alive == 0)[0])] = 1
+    assert se_order._new_strong_link(more, alive, cc)
+    assert se_order._new_strong_link(alive, alive[:0], cc)
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_plus_net_offshoots_resumed_find_what_a_full_scan_finds(seed: int) -> None:
+    """One net's pauses: marks that only lose candidates, each pause's removals
+    made before the next. The snapshots kept from pause to pause must give the
+    removals that a scan of every pattern gives (a scan from marks with every
+    candidate, whose parents differ but whose removals are the same)."""
+    rng = np.random.default_rng(seed)
+    compared = found = 0
+    for s in _quiet()[::4]:
+        g = s.geometry
+        lay = se_order._layout(g)
+        alive = s.alive().astype(np.int8)
+        everything = np.ones_like(alive)
+        vals = s.values.astype(np.int64)
+        kept, fresh = work_arrays(g.ncells, g.size), work_arrays(g.ncells, g.size)
+        new_net(kept)
+        grid = alive.copy()
+        for _pause in range(6):
+            live = np.flatnonzero(grid)
+            grid[rng.choice(live, int(rng.integers(1, 4)), replace=False)] = 0
+            args = (vals, g.size, lay.units, lay.ukind, lay.member, lay.cross, PLUS_TECHNIQUES)
+            n = int(offshoots(grid, alive, *args, kept))
+            new_net(fresh)
+            m = int(offshoots(grid, everything, *args, fresh))
+            assert kept[4][:n].tolist() == fresh[4][:m].tolist()
+            assert kept[5][:n].tolist() == fresh[5][:m].tolist()
+            compared += 1
+            found += n > 0
+            grid[kept[4][:n]] = 0  # the net makes every removal before its next pause
+    assert compared >= 30 and found > 5, (compared, found)
