@@ -24,6 +24,7 @@ import csp_sudoku as cs
 from csp_sudoku._kernels import se_patterns as kp
 from csp_sudoku._kernels.se_offshoots import PLUS_TECHNIQUES, new_net, offshoots, work_arrays
 from csp_sudoku.human import se_order
+from csp_sudoku.human._tables import tables
 from csp_sudoku.human.state import CandidateState
 from tests.conftest import load_table
 
@@ -97,7 +98,9 @@ def _less_digit(state: CandidateState, rng: np.random.Generator, d: int, k: int)
     return g
 
 
-def _basic(s: CandidateState, code: int, n: int, direct: bool, since: CandidateState | None):
+def _basic(
+    s: CandidateState, code: int, n: int, direct: bool, since: CandidateState | None
+) -> tuple[tuple[int, ...], list[list[int]]]:
     lay = se_order._layout(s.geometry)
     out = np.full((s.geometry.ncells * s.geometry.size, 2), -7, dtype=np.int32)
     sm = since.masks if since is not None else s.masks[:0]
@@ -144,7 +147,9 @@ def test_direct_hints_resumed_find_the_single_another_unit_leaves() -> None:
     assert compared > 500 and found > 50, (compared, found)
 
 
-def _wing(s: CandidateState, k: int, since: CandidateState | None):
+def _wing(
+    s: CandidateState, k: int, since: CandidateState | None
+) -> tuple[tuple[int, ...], list[int], list[int]]:
     lay = se_order._layout(s.geometry)
     cells = np.full(s.geometry.ncells, -7, dtype=np.int32)
     bits = np.full(s.geometry.ncells, -7, dtype=np.int64)
@@ -171,7 +176,9 @@ def test_wings_resumed_find_the_best_wing_a_full_search_finds() -> None:
     assert compared > 100 and found > 5, (compared, found)
 
 
-def _fishes(s: CandidateState, since: CandidateState | None):
+def _fishes(
+    s: CandidateState, since: CandidateState | None
+) -> list[tuple[tuple[int, ...], list[int]]]:
     g = s.geometry
     lay = se_order._layout(g)
     alive = s.alive().astype(np.int8)
@@ -214,7 +221,7 @@ def _static(s: CandidateState) -> tuple[object, ...] | None:
 
 def test_static_chains_answer_none_only_where_a_full_search_finds_none() -> None:
     rng = np.random.default_rng(4)
-    cc = se_order.tables(_quiet()[0].geometry).column_candidates
+    cc = tables(_quiet()[0].geometry).column_candidates
     skipped = searched = 0
     for s in _quiet():
         if _static(s) is not None:
@@ -232,7 +239,7 @@ def test_static_chains_answer_none_only_where_a_full_search_finds_none() -> None
 
 def test_static_shortcut_refuses_marks_that_are_not_a_subset() -> None:
     s = _quiet()[0]
-    cc = se_order.tables(s.geometry).column_candidates
+    cc = tables(s.geometry).column_candidates
     alive = s.alive().astype(np.int8)
     more = alive.copy()
     more[int(np.flatnonzero(alive == 0)[0])] = 1
