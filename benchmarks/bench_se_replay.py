@@ -2,7 +2,7 @@
 
 Usage::
 
-    .venv/bin/python benchmarks/bench_se_replay.py [--n 200] [--label NAME] [--held-out]
+    .venv/bin/python benchmarks/bench_se_replay.py [--n 200] [--label NAME] [--held-out | --min-er E]
 
 Times ``csp_sudoku.human.se_order.se_solve`` (rater ``sukaku``) on the first N
 rows of se_calibration_top1465.tsv rated below 9.0 (so the replay stays in SE's
@@ -11,7 +11,10 @@ or with ``--held-out`` on the first N held-out rows of every ER (the third that
 benchmarks/fit_se.py keeps away from the fit and bench_explain_se.py rates:
 they reach the chain families more often), after one warm-up replay that loads or
 compiles the kernels (with ``--held-out`` one of each puzzle: the hardest load
-kernels of their own, those of the nested chains). CPU is process
+kernels of their own, those of the nested chains), or with ``--min-er E`` on
+the first N rows of both calibration files rated E or more (the hard end,
+where the generator's searches spend their time: SE's dynamic forcing chains
+(+) and nested chains; each puzzle replayed once first too). CPU is process
 time, the fair one-core figure on a shared machine. To compare with another
 version of the package, run the same command with ``PYTHONPATH`` pointing at
 an extracted copy of it (``git archive REV csp_sudoku | tar -x -C DIR``) and a
@@ -44,15 +47,32 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=200, help="puzzles (default 200)")
     ap.add_argument("--label", default="se replay", help="the name printed with the figures")
     ap.add_argument("--held-out", action="store_true", help="the held-out rows of every ER instead")
+    ap.add_argument(
+        "--min-er",
+        type=float,
+        default=None,
+        help="the rows of both files rated this or more instead",
+    )
     args = ap.parse_args()
-    with (DATA / "se_calibration_top1465.tsv").open() as fh:
-        rows = [
-            r
-            for r in csv.DictReader(fh, delimiter="\t")
-            if (held_out(r["puzzle"]) if args.held_out else float(r["ER"]) < 9.0)
-        ]
+    names = ["se_calibration_top1465.tsv"]
+    if args.min_er is not None:
+        names.append("se_calibration.tsv")
+    rows = []
+    for name in names:
+        with (DATA / name).open() as fh:
+            rows += [
+                r
+                for r in csv.DictReader(fh, delimiter="\t")
+                if (
+                    float(r["ER"]) >= args.min_er
+                    if args.min_er is not None
+                    else held_out(r["puzzle"])
+                    if args.held_out
+                    else float(r["ER"]) < 9.0
+                )
+            ]
     puzzles = [cs.parse(r["puzzle"]) for r in rows[: args.n]]
-    for p in puzzles if args.held_out else puzzles[:1]:
+    for p in puzzles if args.held_out or args.min_er is not None else puzzles[:1]:
         se_solve(p, _fallback)
     times = []
     for p in puzzles:
