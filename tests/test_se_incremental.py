@@ -29,51 +29,31 @@ from csp_sudoku.human.state import CandidateState
 from tests.conftest import load_table
 
 #: SE's basic techniques as basic_hint runs them: (code, size, direct).
-BASIC = [
-    (kp.LOCKING, 1, True),
-    (kp.HIDDEN, 2, True),
-    (kp.HIDDEN, 3, True),
-    (kp.LOCKING, 1, False),
-    (kp.NAKED, 2, False),
-    (kp.FISH, 2, False),
-    (kp.HIDDEN, 2, False),
-    (kp.NAKED, 3, False),
-    (kp.FISH, 3, False),
-    (kp.HIDDEN, 3, False),
-    (kp.NAKED, 4, False),
-    (kp.FISH, 4, False),
-    (kp.HIDDEN, 4, False),
-]
+BASIC = [(kp.LOCKING, 1, True), (kp.HIDDEN, 2, True), (kp.HIDDEN, 3, True), (kp.LOCKING, 1, False)]
+BASIC += [(code, n, False) for n in (2, 3, 4) for code in (kp.NAKED, kp.FISH, kp.HIDDEN)]
 
 
-@lru_cache(maxsize=1)
-def _quiet() -> list[CandidateState]:
-    """The marks before every chain step (SE 6.5 and up) of the se paths of ten
-    top1465 puzzles rated 7.5 to 9.0 by SE: no basic technique has a hint there."""
-    rows = [r for r in load_table("se_calibration_top1465.tsv") if 7.5 <= float(r["ER"]) <= 9.0]
-    out = []
-    for r in rows[:: max(1, len(rows) // 10)][:10]:
-        path = cs.solve_path(r["puzzle"])
-        for state, step in zip(path.states(), path.steps, strict=False):
-            if step.difficulty >= 6.5:
-                out.append(state)
-    return out
-
-
-@lru_cache(maxsize=1)
-def _before_subsets() -> list[CandidateState]:
-    """The marks before every step of the subset rule (pointing, claiming,
-    naked and hidden sets, fishes) of the same paths: SE's direct hints, tried
-    first, find nothing there, while those techniques have hints."""
+@lru_cache(maxsize=2)
+def _marks_before(chains: bool) -> list[CandidateState]:
+    """The pencil marks before steps of the se paths of ten top1465 puzzles
+    rated 7.5 to 9.0 by SE: before every chain step (SE 6.5 and up; no basic
+    technique has a hint there), or before every step of the subset rule
+    (pointing, claiming, naked and hidden sets, fishes; SE's direct hints,
+    tried first, find nothing there, while those techniques have hints)."""
     rows = [r for r in load_table("se_calibration_top1465.tsv") if 7.5 <= float(r["ER"]) <= 9.0]
     out = []
     for r in rows[:: max(1, len(rows) // 10)][:10]:
         path = cs.solve_path(r["puzzle"])
         for state, step in zip(path.states(), path.steps, strict=False):
             name = step.technique
-            if step.difficulty < 4.5 and "Single" not in name and not name.startswith("Direct"):
+            subset = step.difficulty < 4.5 and "Single" not in name
+            if step.difficulty >= 6.5 if chains else subset and not name.startswith("Direct"):
                 out.append(state)
     return out
+
+
+def _quiet() -> list[CandidateState]:
+    return _marks_before(True)
 
 
 def _less(state: CandidateState, rng: np.random.Generator, k: int) -> CandidateState:
@@ -134,7 +114,7 @@ def test_direct_hints_resumed_find_the_single_another_unit_leaves() -> None:
     one digit make such hints often."""
     rng = np.random.default_rng(7)
     compared = found = 0
-    for s in _before_subsets():
+    for s in _marks_before(False):
         for code, n, direct in BASIC[:3]:
             if _basic(s, code, n, direct, None)[0][0] >= 0:
                 continue
