@@ -587,7 +587,7 @@ def _static_chains(state: CandidateState) -> SeStep | None:
     kept: dict[Geometry, NDArray[np.int8]] = _NO_HINT.__dict__.setdefault("static", {})
     since = kept.pop(g, None)
     if since is not None and not _new_strong_link(alive, since, t.column_candidates):
-        kept[g] = since
+        kept[g] = alive.copy()  # none here either: the closer marks to compare with next
         return None
     weak_x, weak_xy, strong_x, strong_xy, strong_y = static_tables(
         alive, t.column_candidates, lay.corder, lay.ncellcols
