@@ -234,3 +234,22 @@ def _cli(argv: list[str]) -> tuple[int, str]:
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
         code = main(argv)
     return code, err.getvalue()
+
+
+def test_chains_share_the_starts_out() -> None:
+    """With ``--jobs N`` and N starts or more, chain w searches every N-th start
+    from the w-th: together all of them, none twice; with fewer, each all."""
+    from dataclasses import replace
+
+    from csp_sudoku.generators import target as tg
+
+    target = tg._make_target("se", None, (9.0, math.inf))
+    opts = tg._Options(GEO, target, (), "none", True, "anneal", "auto", None, 0, 0, None)
+    starts = tuple(f"start{i}" for i in range(5))
+    opts = replace(opts, starts=starts)
+    for chains in (1, 2, 3, 5):
+        parts = [tg.share_starts(opts, w, chains).starts for w in range(chains)]
+        assert sorted(s for p in parts for s in p) == sorted(starts)
+        assert all(len(p) in (5 // chains, 5 // chains + 1) for p in parts)
+    few = replace(opts, starts=starts[:1])
+    assert [tg.share_starts(few, w, 2).starts for w in range(2)] == [starts[:1], starts[:1]]

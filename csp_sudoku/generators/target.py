@@ -783,6 +783,16 @@ def chain_seed(seed: int, start: int, chain: int) -> int:
     return item_seed(seed, chain) if start == 0 else derive(seed, RESUME_KEY, start, chain)
 
 
+def share_starts(opts: _Options, w: int, chains: int) -> _Options:
+    """Chain ``w``'s options: with at least as many caller's starts
+    (``vicinity_of``) as chains, every ``chains``-th start from the ``w``-th,
+    so that the chains search different vicinities instead of the same ones
+    in different orders; with fewer, all of them."""
+    if len(opts.starts) < chains:
+        return opts
+    return replace(opts, starts=opts.starts[w::chains])
+
+
 def anneal_chains(jobs: int, count: int, start: int = 0) -> int:
     """How many chains an annealing run of ``count`` puzzles, from puzzle ``start``, runs.
 
@@ -876,7 +886,10 @@ def _annealed(
             last[0] = time.perf_counter()
             progress(_merged(reports.values(), len(made), time.perf_counter() - t0))
 
-        tasks = [(opts, chain_seed(base, start, w), deadline, shares[w]) for w in range(chains)]
+        tasks = [
+            (share_starts(opts, w, chains), chain_seed(base, start, w), deadline, shares[w])
+            for w in range(chains)
+        ]
         for _, g in round_robin(
             _anneal_task, tasks, shares, executor=executor, ended=ended, message=message
         ):
