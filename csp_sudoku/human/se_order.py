@@ -706,12 +706,13 @@ def _net_arrays(
     """The output arrays of :func:`~csp_sudoku._kernels.se_chains.implication_nets`
     for ``rows`` nets over ``nlit`` literals (``words`` of nested-chain bits):
     ancestor counts, reach orders, literals reached, how many, nested bits,
-    nested chains. Kept from call to call in this thread: a fresh array,
-    zeroed and paged in at every step, cost more than the nets themselves
-    (measured: 2.9 ms a step of 432 dynamic nets, 1.4 ms kept). The kernel
-    clears each row of counts and orders only where its last net reached, a
-    precondition that fresh zeros and its own output meet; the nested bits
-    (level 2 and up only) it clears whole."""
+    nested chains. The first four are kept from call to call in this thread
+    (about 2.5 MB each for a 9x9 step of 432 nets): a fresh array, zeroed and
+    paged in at every step, cost more than the nets themselves (measured:
+    2.9 ms a step of 432 dynamic nets, 1.4 ms kept). The kernel clears each
+    row of counts and orders only where its last net reached, a precondition
+    that fresh zeros and its own output meet; the nested bits (level 2 and
+    up only) are made afresh."""
     cache: dict[tuple[int, int], tuple[NDArray[Any], ...]] = _NET_ARRAYS.__dict__.setdefault(
         "arrays", {}
     )
@@ -726,14 +727,12 @@ def _net_arrays(
         )
         cache[(nlit, -1)] = nets
     nested = rows if words else 0
-    chains = cache.get((nlit, words))
-    if chains is None or chains[0].shape[0] < nested:
-        # level 2 and up only; without nesting, arrays with no rows
-        chains = (
-            np.zeros((nested, nlit, words), dtype=np.int64),
-            np.zeros((nested, 2, 64 * words), dtype=np.int64),
-        )
-        cache[(nlit, words)] = chains
+    # the nested chains' arrays (level 2 and up only, tens of MB) are not kept:
+    # rare steps, whose nets cost far more than the arrays
+    chains = (
+        np.zeros((nested, nlit, words), dtype=np.int64),
+        np.zeros((nested, 2, 64 * words), dtype=np.int64),
+    )
     return (
         nets[0][:rows],
         nets[1][:rows],
