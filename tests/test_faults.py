@@ -429,3 +429,27 @@ def test_an_interrupted_svg_run_leaves_the_old_steps(
     monkeypatch.setattr(view, "step_svg", third_fails)
     assert _run(["explain", LINES[1], "--svg", str(folder)])[0] == 130
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+
+
+def test_a_ctrl_c_inside_a_kernel_call_is_an_interruption(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C that lands while a compiled kernel hands back its result comes
+    out as a SystemError caused by the KeyboardInterrupt (seen on a long
+    ``generate --metric se`` run): the CLI says interrupted, exit 130."""
+    import csp_sudoku.cli.export as export
+
+    def kernel_returns_with_interrupt(*_: object, **__: object) -> None:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as ctrl_c:
+            raise SystemError("CPUDispatcher returned a result with an exception set") from ctrl_c
+
+    monkeypatch.setattr(export, "write_dimacs", kernel_returns_with_interrupt)
+    code, _, err = _run(["export", "cnf", LINES[0]])
+    assert code == 130 and "interrupted" in err and "internal error" not in err
+
+    def plain_bug(*_: object, **__: object) -> None:
+        raise SystemError("a bug")
+
+    monkeypatch.setattr(export, "write_dimacs", plain_bug)
+    code, _, err = _run(["export", "cnf", LINES[0]])
+    assert code == 70 and "internal error" in err

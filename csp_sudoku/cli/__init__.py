@@ -79,6 +79,21 @@ def _parser(only: str | None) -> argparse.ArgumentParser:
     return build_parser(only)
 
 
+def _interrupted(err: BaseException) -> bool:
+    """True when ``err`` stands for a Ctrl-C: a KeyboardInterrupt that arrived
+    while a compiled kernel handed back its result comes out of the call as a
+    SystemError ("returned a result with an exception set") whose cause is
+    the KeyboardInterrupt."""
+    seen: set[int] = set()
+    e: BaseException | None = err
+    while e is not None and id(e) not in seen:
+        if isinstance(e, KeyboardInterrupt):
+            return True
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return False
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``csp-sudoku`` script; returns the exit code."""
     args_list = sys.argv[1:] if argv is None else list(argv)
@@ -110,6 +125,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"csp-sudoku: error: {err.strerror or err}: {where}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except Exception as err:  # a bug: say so in one line rather than a traceback
+        if _interrupted(err):
+            print("csp-sudoku: interrupted", file=sys.stderr)
+            return EXIT_INTERRUPTED
         if os.environ.get("CSP_SUDOKU_DEBUG"):
             raise
         print(
