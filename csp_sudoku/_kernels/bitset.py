@@ -485,6 +485,12 @@ def contains(items, n, x):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
+def contains_bit(words, b):  # type: ignore[no-untyped-def]
+    """True when bit ``b`` of the bitset ``words`` (bit ``b & 63`` of word ``b >> 6``) is set."""
+    return (words[b >> 6] >> (b & 63)) & 1 != 0
+
+
+@njit(cache=True, inline="always")
 def copy_head(dst, src, n):  # type: ignore[no-untyped-def]
     """``dst[:n] = src[:n]`` by elements: a slice assignment makes numba compile its
     shape-mismatch error message (string formatting: seconds of a first run)."""

@@ -41,7 +41,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from csp_sudoku._kernels.bitset import _cttz, contains, copy_head, popcount
+from csp_sudoku._kernels.bitset import _cttz, contains, contains_bit, copy_head, popcount
 
 #: Base value (tenths) of a strong-linked fish of n links, index n.
 SL_BASE = np.array([0, 0, 40, 54, 58, 62, 66, 70, 74], dtype=np.int32)
@@ -73,12 +73,6 @@ def lost_since(masks, since, units, lost, lost_at):  # type: ignore[no-untyped-d
             if c >= 0 and since[c] != masks[c]:
                 lost[u] |= since[c] & ~masks[c]
                 lost_at[u] |= np.int64(1) << s
-
-
-@njit(cache=True, inline="always")
-def contains_bit(words, b):  # type: ignore[no-untyped-def]
-    """True when bit ``b`` of the bitset ``words`` (bit ``b & 63`` of word ``b >> 6``) is set."""
-    return (words[b >> 6] >> (b & 63)) & 1 != 0
 
 
 @njit(cache=True, inline="always")
@@ -206,7 +200,7 @@ def _weak_joins(near, ends, link_unit, nl, far_seen):  # type: ignore[no-untyped
             ok = True
             for t in range(ends[j, 0]):
                 y = near[j, t]
-                ok = ok and (far_seen[i, y >> 6] >> (y & 63)) & 1 == 1
+                ok = ok and contains_bit(far_seen[i], y)
             if ok:
                 to[n] = j
                 n += 1
@@ -345,7 +339,7 @@ def strong_links(  # type: ignore[no-untyped-def]
                         out_best[n, 2] = d
                         k = 0
                         for c in range(ncells):
-                            if (elim[c >> 6] >> (c & 63)) & 1:
+                            if contains_bit(elim, c):
                                 out_cells[n, k] = c
                                 k += 1
             if n < nmax:
