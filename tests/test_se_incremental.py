@@ -5,12 +5,16 @@ Most steps of SE's path remove a candidate or two and place nothing. A search
 that found nothing on some marks S is handed S again on later marks G (S less
 some candidates) and then looks only at the patterns that lost a candidate:
 the basic techniques, the wings, the strong-linked fishes, the static chains
-(which answer none at once when no strong link is new) and the basic
-techniques inside the (+) nets. Each test here takes marks S on which the
+(which answer none at once when no strong link is new), the basic
+techniques inside the (+) nets and Nishio's nets (only the digits that lost a
+candidate). Each test here takes marks S on which the
 search finds nothing (the pencil marks before the chain steps of SE's path on
 top1465 puzzles), removes random candidates, and compares the resumed answer
 on G with the same kernel's full search on G; each also asserts that enough
 of those G had a hint, so that a filter that skipped too much would fail.
+
+The static nets, counted by path instead of by ancestor sets, are checked
+against the links read from the exact-cover columns.
 """
 
 from __future__ import annotations
@@ -257,3 +261,90 @@ def test_plus_net_offshoots_resumed_find_what_a_full_scan_finds(seed: int) -> No
             found += n > 0
             grid[kept[4][:n]] = 0  # the net makes every removal before its next pause
     assert compared >= 30 and found > 5, (compared, found)
+
+
+def _nishio(s: CandidateState, since: CandidateState | None) -> tuple[object, ...] | None:
+    """The Nishio hint on ``s``: searched in full, or resumed from ``since``."""
+    kept = se_order._NO_HINT.__dict__.setdefault("nishio", {})
+    kept.pop(s.geometry, None)
+    if since is not None:
+        kept[s.geometry] = since.alive().astype(np.int8)
+    step = se_order._nishio(s.copy())
+    kept.pop(s.geometry, None)
+    return None if step is None else (step.complexity, step.eliminations, step.placements)
+
+
+def test_nishio_resumed_finds_what_a_full_search_finds() -> None:
+    """Nishio's nets read one digit each: resumed, only the digits that lost a
+    candidate are searched, and the first least complex contradiction must
+    be the full search's."""
+    rng = np.random.default_rng(7)
+    compared = found = 0
+    for s in _quiet()[::2]:
+        if _nishio(s, None) is not None:
+            continue
+        for r in (1, 2):
+            g = _less(s, rng, r)
+            full = _nishio(g, None)
+            assert _nishio(g, s) == full, r
+            compared += 1
+            found += full is not None
+        g = _less_digit(s, rng, int(rng.integers(s.geometry.size)), 3)
+        assert _nishio(g, s) == _nishio(g, None)
+    assert compared > 20 and found > 5, (compared, found)
+
+
+def _static_links(cc: np.ndarray, alive: np.ndarray) -> list[set[int]]:
+    """Each literal's static links (``k`` true, ``ncand + k`` false), read from
+    the exact-cover columns: a true candidate makes every other live one of
+    its columns false; a false one makes true the other of a column of two."""
+    ncand = alive.size
+    out: list[set[int]] = [set() for _ in range(2 * ncand)]
+    for row in cc.tolist():
+        live = [k for k in row if k >= 0 and alive[k]]
+        for k in live:
+            out[k] |= {ncand + q for q in live if q != k}
+            if len(live) == 2:
+                out[ncand + k] |= {q for q in live if q != k}
+    return out
+
+
+def test_static_nets_are_trees_of_sound_links_closed_or_stopped_at_a_contradiction() -> None:
+    """SE's static nets (its 8.0 cell and region forcing chains) are counted by
+    path, with no ancestor sets: checked here against the links themselves,
+    read from the exact-cover columns in Python. Every literal reached but the
+    premise has an earlier parent one ancestor shorter and a link to it (true
+    to false in a shared column; false to true in a column of two live
+    candidates); a net without a contradiction is closed under the links; a
+    contradiction's complexity is the two ancestor counts that meet added."""
+    checked = stopped = 0
+    for s in _quiet()[::6]:
+        alive = s.alive().astype(np.int8)
+        ncand = alive.size
+        links = _static_links(tables(s.geometry).column_candidates, alive)
+        prem = np.flatnonzero(alive).astype(np.int32)
+        anc, absurd, _n, order, reached, nreached = se_order._propagate(s, prem, False, True)
+        for i in range(prem.size):
+            lits = reached[i, : nreached[i]].tolist()
+            assert lits[0] == prem[i] and anc[i, lits[0]] == 1
+            for pos, lit in enumerate(lits[1:], 1):
+                assert order[i, lit] == pos
+                assert any(anc[i, p] == anc[i, lit] - 1 and lit in links[p] for p in lits[:pos]), (
+                    i,
+                    lit,
+                )
+            got = set(lits)
+            if absurd[i] < 0:
+                assert all(links[p] <= got for p in lits)
+                assert not any(lit + ncand in got for lit in lits if lit < ncand)
+                checked += 1
+                continue
+            meets = [
+                anc[i, p] + 1 + anc[i, (q + ncand) % (2 * ncand)]
+                for p in lits
+                for q in links[p]
+                if (q + ncand) % (2 * ncand) in got
+            ]
+            assert absurd[i] in meets, i
+            stopped += 1
+    assert checked > 50 and stopped > 5, (checked, stopped)

@@ -771,26 +771,31 @@ def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork, loops
 
 
 @njit(cache=True)
-def _static_net(weak, strong, k, anc, par, reached, queue_t, queue_f):  # type: ignore[no-untyped-def]
-    """The static net of "k true" on the marks of the tables ``weak`` and
-    ``strong``, as :func:`implication_nets` builds it (true literals first,
-    each literal once, by its first parent; it stops at a contradiction). A
-    static net's literals have one parent each, so a literal's ancestors are
-    its path: ``anc[lit]`` receives their count (0 where it is not reached),
-    ``par[lit]`` its parent, ``reached`` the literals in the order reached.
-    Returns how many."""
+def _static_net(weak, strong, lit, anc, par, reached, queue_t, queue_f):  # type: ignore[no-untyped-def]
+    """The static net of literal ``lit`` (candidate ``k`` true: ``k``; false:
+    ``ncand + k``) on the marks of the tables ``weak`` and ``strong``, as
+    :func:`implication_nets` builds it (true literals first, each literal
+    once, by its first parent; it stops at a contradiction). A static net's
+    literals have one parent each, so a literal's ancestors are its path:
+    ``anc[lit]`` receives their count (0 where it is not reached; ``anc``
+    must hold zeros), ``par[lit]`` its parent, ``reached`` the literals in
+    the order reached. Returns how many, and the complexity of the
+    contradiction met (both ancestor counts added, as
+    :func:`implication_nets` counts it), -1 when none."""
     ncand = anc.shape[0] // 2
     w_start, w_targets = weak
     s_start, s_targets = strong
     n = 1
-    reached[0] = k
-    anc[k] = 1
-    par[k] = -1
-    head_t = 0
-    tail_t = 1
-    head_f = 0
-    tail_f = 0
-    queue_t[0] = k
+    reached[0] = lit
+    anc[lit] = 1
+    par[lit] = -1
+    head_t = tail_t = head_f = tail_f = 0
+    if lit < ncand:
+        queue_t[0] = lit
+        tail_t = 1
+    else:
+        queue_f[0] = lit - ncand
+        tail_f = 1
     while head_t < tail_t or head_f < tail_f:
         if head_t < tail_t:
             p = queue_t[head_t]
@@ -798,7 +803,7 @@ def _static_net(weak, strong, k, anc, par, reached, queue_t, queue_f):  # type: 
             for m in range(w_start[p], w_start[p + 1]):
                 q = w_targets[m]
                 if anc[q] > 0:  # q true, and now false
-                    return n
+                    return n, anc[q] + anc[p] + 1
                 if anc[ncand + q] == 0:
                     anc[ncand + q] = anc[p] + 1
                     par[ncand + q] = p
@@ -812,7 +817,7 @@ def _static_net(weak, strong, k, anc, par, reached, queue_t, queue_f):  # type: 
         for m in range(s_start[p], s_start[p + 1]):
             q = s_targets[m]
             if anc[ncand + q] > 0:  # q false, and now true
-                return n
+                return n, anc[ncand + p] + 1 + anc[ncand + q]
             if anc[q] == 0:
                 anc[q] = anc[ncand + p] + 1
                 par[q] = ncand + p
@@ -820,7 +825,40 @@ def _static_net(weak, strong, k, anc, par, reached, queue_t, queue_f):  # type: 
                 n += 1
                 queue_t[tail_t] = q
                 tail_t += 1
-    return n
+    return n, -1
+
+
+@njit(cache=True)
+def _static_nets(alive, cc, corder, ncellcols, premises, y_links, out, out_absurd):  # type: ignore[no-untyped-def]
+    """:func:`implication_nets` of static nets (no removals on the way, no
+    technique inside), same arguments and outputs: each literal has one
+    parent, so its ancestors are its path, counted as it is reached
+    (:func:`_static_net`), with no ancestor sets to copy and count (a
+    third of the time of the general nets, measured on SE's 8.0 step)."""
+    out_anc, out_order, out_reached, out_nreached = out
+    ncand = alive.shape[0]
+    sizes = _column_sizes(alive, cc)
+    weak = weak_table(alive, cc, corder, ncellcols, y_links)
+    strong = strong_table(alive, cc, corder, ncellcols, sizes, True, y_links)
+    anc = np.zeros(2 * ncand, dtype=np.int32)
+    par = np.empty(2 * ncand, dtype=np.int32)
+    reached = np.empty(2 * ncand, dtype=np.int32)
+    queue_t = np.empty(ncand + 1, dtype=np.int32)
+    queue_f = np.empty(ncand + 1, dtype=np.int32)
+    for i in range(premises.shape[0]):
+        n, out_absurd[i] = _static_net(
+            weak, strong, premises[i], anc, par, reached, queue_t, queue_f
+        )
+        if out_anc.shape[0] > 0:  # no rows: the caller reads the contradictions only
+            _clear_row(out_anc, out_order, out_reached, out_nreached, i)
+            for j in range(n):
+                lit = reached[j]
+                out_anc[i, lit] = anc[lit]
+                out_order[i, lit] = j
+                out_reached[i, j] = lit
+            out_nreached[i] = n
+        for j in range(n):
+            anc[reached[j]] = 0
 
 
 @njit(cache=True, inline="always")
@@ -898,7 +936,9 @@ def multiple_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork):  
     for k in range(ncand):
         nreached[k] = 0
         if grid[k]:
-            nreached[k] = _static_net(weak, strong, k, anc[k], par[k], reached[k], queue_t, queue_f)
+            nreached[k], _ = _static_net(
+                weak, strong, k, anc[k], par[k], reached[k], queue_t, queue_f
+            )
     nh = 0
     nets = (anc, reached, nreached)
     found = (keys, hint_kind, hint_col, hint_lit)
@@ -1093,6 +1133,9 @@ def implication_nets(  # type: ignore[no-untyped-def]
     once in the complexity of every literal it leads to. ``plus[9]``
     receives the nested chains of each net (see :func:`_nested_out`).
     """
+    if not dynamic and plus is None:
+        _static_nets(alive, cc, corder, ncellcols, premises, y_links, out, out_absurd)
+        return 0
     out_anc, out_order, out_reached, out_nreached = out
     ncand = alive.shape[0]
     nlit = 2 * ncand

@@ -818,11 +818,21 @@ def _nishio(state: CandidateState) -> SeStep | None:
     """SE's Nishio forcing chains (7.5): dynamic chains on one digit that contradict."""
     from csp_sudoku._kernels.se_chains import length_tenths
 
+    g = state.geometry
     alive = _alive8(state)
     prem = _premises(alive, True)
+    kept: dict[Geometry, NDArray[np.int8]] = _NO_HINT.__dict__.setdefault("nishio", {})
+    since = kept.pop(g, None)
+    if since is not None and since.shape == alive.shape and not bool((alive > since).any()):
+        # a Nishio net reads the candidates of its own digit only (no cell
+        # links): a digit that lost none since the marks where every net
+        # found nothing finds nothing again
+        lost: NDArray[np.bool_] = np.any((since > alive).reshape(-1, g.size), axis=0)
+        prem = prem[lost[prem % g.size]]
     absurd = _propagate(state, prem, True, False, counts=False)[1]
     hits = np.flatnonzero(absurd >= 0)
     if hits.size == 0:
+        kept[g] = alive.copy()
         return None
     i = int(hits[np.argmin(absurd[hits])])
     comp = int(absurd[i])
