@@ -2,7 +2,7 @@
 
 Usage::
 
-    .venv/bin/python benchmarks/bench_explain_se.py [--sample N] [--max-er E]
+    .venv/bin/python benchmarks/bench_explain_se.py [--sample N] [--max-er E] [--serate N [--repeat R]]
 
 On the held-out third of se_calibration_top1465.tsv (SukakuExplainer, replayed with rater ``sukaku``) and
 of se_calibration.tsv (Sudoku Explainer 1.2.1, rater ``classic``) (the split of benchmarks/fit_se.py: sha1 of the puzzle
@@ -52,9 +52,11 @@ def _p95(xs: list[float]) -> float:
     return s[min(len(s) - 1, round(0.95 * (len(s) - 1)))] if s else 0.0
 
 
-def _against_serate(n: int) -> None:
+def _against_serate(n: int, repeat: int) -> None:
     """Wall time of ``java -jar serate.jar`` (one thread) and of ``rate(p, "se")``
-    on the same n held-out top1465 puzzles, one after the other in this run."""
+    on the same n held-out top1465 puzzles, one after the other in this run,
+    ``repeat`` times in turn: the ratio of the medians (the JVM's time on a
+    shared core varied from 31 s to 53 s between runs of one day)."""
     import subprocess
     import tempfile
 
@@ -64,21 +66,29 @@ def _against_serate(n: int) -> None:
     puzzles = puzzles[:n]
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as tmp:
         tmp.write("\n".join(puzzles) + "\n")
-    t0 = time.perf_counter()
-    subprocess.run(
-        ["java", "-jar", str(jar), "--format=%r/%p/%d %g", f"--input={tmp.name}"],
-        check=True,
-        capture_output=True,
-    )
-    java = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    for p in puzzles:
-        cs.rate(p, "se")
-    ours = time.perf_counter() - t0
+    javas: list[float] = []
+    ours: list[float] = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        subprocess.run(
+            ["java", "-jar", str(jar), "--format=%r/%p/%d %g", f"--input={tmp.name}"],
+            check=True,
+            capture_output=True,
+        )
+        javas.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        for p in puzzles:
+            cs.rate(p, "se")
+        ours.append(time.perf_counter() - t0)
+        sys.stdout.write(
+            f"  serate.jar {javas[-1]:.1f}s, rate --metric se {ours[-1]:.2f}s: "
+            f"ratio {javas[-1] / ours[-1]:.1f}\n"
+        )
     Path(tmp.name).unlink()
+    java, mine = statistics.median(javas), statistics.median(ours)
     sys.stdout.write(
-        f"serate.jar {java:.1f}s, rate --metric se {ours:.1f}s on {len(puzzles)} top1465 puzzles: "
-        f"ratio {java / ours:.1f}\n"
+        f"serate.jar {java:.1f}s, rate --metric se {mine:.2f}s on {len(puzzles)} top1465 puzzles "
+        f"(medians of {repeat}): ratio {java / mine:.1f}\n"
     )
 
 
@@ -92,6 +102,13 @@ def main(argv: list[str] | None = None) -> int:
         default=0,
         metavar="N",
         help="also time SukakuExplainer's serate.jar against the se metric on N top1465 puzzles",
+    )
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        metavar="R",
+        help="with --serate: time both R times in turn and compare the medians (default 3)",
     )
     args = ap.parse_args(argv)
     replay(cs.parse(WARM))  # compile the kernels outside the timings
@@ -143,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
             + f" chain length max {max(chains, default=0):.0f} p95 {_p95(chains):.0f}\n"
         )
     if args.serate:
-        _against_serate(args.serate)
+        _against_serate(args.serate, args.repeat)
     for (ours, theirs), k in sorted(misnamed.items(), key=lambda kv: -kv[1]):
         sys.stdout.write(f"  hardest named {ours!r} where SE has {theirs!r}: {k}\n")
     return 0

@@ -5,7 +5,8 @@ Most steps of SE's path remove a candidate or two and place nothing. A search
 that found nothing on some marks S is handed S again on later marks G (S less
 some candidates) and then looks only at the patterns that lost a candidate:
 the basic techniques, the wings, the strong-linked fishes, the static chains
-(which answer none at once when no strong link is new), the basic
+(which answer none at once when no strong link is new, and otherwise start
+only where a chain through a new strong link can pass), the basic
 techniques inside the (+) nets and Nishio's nets (only the digits that lost a
 candidate). Each test here takes marks S on which the
 search finds nothing (the pencil marks before the chain steps of SE's path on
@@ -219,6 +220,77 @@ def test_static_chains_answer_none_only_where_a_full_search_finds_none() -> None
                 assert _static(g) is None, r
                 skipped += 1
     assert skipped > 20 and searched > 20, (skipped, searched)
+
+
+def test_static_chains_resumed_through_new_links_find_what_a_full_search_finds() -> None:
+    """Resumed on marks where the family found nothing, the loops and forcing
+    chains start only where a chain through a new strong link can pass
+    (:func:`~csp_sudoku._kernels.se_chains.through_new_links`): the hint must
+    be the full search's, and enough of them must be hints."""
+    rng = np.random.default_rng(8)
+    compared = found = 0
+    kept = se_order._NO_HINT.__dict__.setdefault("static", {})
+    for s in _quiet():
+        if _static(s) is not None:
+            continue
+        for r in (1, 2, 3, 5):
+            g = _less(s, rng, r)
+            full = _static(g)
+            kept[g.geometry] = s.alive().astype(np.int8)
+            step = se_order._static_chains(g.copy())
+            kept.pop(g.geometry, None)
+            resumed = None if step is None else (step.technique, step.eliminations, step.placements)
+            assert resumed == full, r
+            compared += 1
+            found += full is not None
+    assert compared > 50 and found > 20, (compared, found)
+
+
+def test_every_static_chain_after_nothing_starts_where_a_new_link_lets_it() -> None:
+    """Each candidate is searched alone, in full: wherever a forcing chain
+    removes or places it, or a loop with removals runs through it, on marks
+    less some candidates than marks where the family found nothing,
+    :func:`~csp_sudoku._kernels.se_chains.through_new_links` must have let it
+    start (a filter that dropped one start would change SE's first chain)."""
+    from csp_sudoku._kernels import se_chains as kc
+
+    rng = np.random.default_rng(9)
+    chains = loops = 0
+    for s in _quiet()[::3]:
+        if _static(s) is not None:
+            continue
+        g = _less(s, rng, 3)
+        lay = se_order._layout(g.geometry)
+        cc = tables(g.geometry).column_candidates
+        alive, since = g.alive().astype(np.int8), s.alive().astype(np.int8)
+        weak_x, weak_xy, strong_x, strong_xy, strong_y = kc.static_tables(
+            alive, cc, lay.corder, lay.ncellcols
+        )
+        work, out = kc.loop_work_arrays(alive.size)
+        res = np.empty(2, dtype=np.int64)
+        elim = np.empty(alive.size, dtype=np.int32)
+        place = np.empty(alive.size, dtype=np.int32)
+        for xr, weak, strong in (
+            (True, weak_x, strong_x),
+            (True, weak_xy, strong_xy),
+            (False, weak_xy, strong_y),
+        ):
+            starts = np.zeros((3, alive.size), dtype=np.int8)
+            kc.through_new_links(alive, since, cc, weak, strong, starts)
+            for k in np.flatnonzero(alive).tolist():
+                one = np.zeros((3, alive.size), dtype=np.int8)
+                one[:, k] = 1
+                kc.forcing_chains(alive, weak, strong, kc.NO_BOUND, one, elim, place)
+                if elim[k] >= 0 or place[k] >= 0:
+                    chains += 1
+                    assert (elim[k] < 0 or starts[0, k]) and (place[k] < 0 or starts[1, k]), k
+                kc.continuous_loops(
+                    alive, weak, strong, xr, lay.see, g.geometry.size, one[2], work, out, res
+                )
+                if res[0] >= 0:
+                    loops += 1
+                    assert starts[2, k], k
+    assert chains > 20 and loops > 10, (chains, loops)
 
 
 def test_static_shortcut_refuses_marks_that_are_not_a_subset() -> None:

@@ -218,6 +218,106 @@ def static_tables(alive, cc, corder, ncellcols):  # type: ignore[no-untyped-def]
     )
 
 
+@njit(cache=True)
+def _reach(weak, strong, lit, seen, stamp, queue):  # type: ignore[no-untyped-def]
+    """Stamp in ``seen`` every literal that ``lit`` leads to over the tables
+    ``weak`` (true to false) and ``strong`` (false to true), ``lit`` included."""
+    ncand = seen.shape[0] // 2
+    w_start, w_targets = weak
+    s_start, s_targets = strong
+    seen[lit] = stamp
+    queue[0] = lit
+    head, tail = 0, 1
+    while head < tail:
+        x = queue[head]
+        head += 1
+        if x < ncand:
+            for m in range(w_start[x], w_start[x + 1]):
+                y = ncand + w_targets[m]
+                if seen[y] != stamp:
+                    seen[y] = stamp
+                    queue[tail] = y
+                    tail += 1
+        else:
+            for m in range(s_start[x - ncand], s_start[x - ncand + 1]):
+                y = s_targets[m]
+                if seen[y] != stamp:
+                    seen[y] = stamp
+                    queue[tail] = y
+                    tail += 1
+
+
+@njit(cache=True)
+def through_new_links(alive, since, cc, weak, strong, out):  # type: ignore[no-untyped-def]
+    """Which chains of the static tables ``weak`` and ``strong`` over ``alive``
+    can pass through a strong link that the marks ``since`` (``alive`` and
+    more) lack: a column that lost a candidate since and holds two now,
+    joined in ``strong``. ``out`` (``(3, ncand)``, int8) receives, per
+    candidate k, whether a chain from "k true" to "k false" can (row 0: a
+    forcing chain removing k), from "k false" to "k true" (row 1: placing
+    it), and a loop back to "k true" (row 2). Returns the new links.
+
+    Why: the tables are symmetric under negation (a weak link k-q read both
+    ways, a strong one too), so "x leads to a false" is "a true leads to not
+    x". A path through the new link, "a false, so b true", of a chain from k
+    false to k true thus needs "k true" reached from both "a true" and "b
+    true"; of one from k true to k false, "k false"; of a loop through "k
+    true", "k false" from one end and "k true" from the other. Where the
+    static family found nothing on ``since``, every chain or loop that acts
+    on ``alive`` has a new link (its other links are links of ``since``), so
+    the searches need start only there."""
+    ncand = alive.shape[0]
+    nlit = 2 * ncand
+    s_start, s_targets = strong
+    seen = np.zeros((2, nlit), dtype=np.int32)
+    queue = np.empty(nlit, dtype=np.int32)
+    for r in range(3):
+        for k in range(ncand):
+            out[r, k] = 0
+    stamp = 0
+    links = 0
+    for c in range(cc.shape[0]):
+        a = b = -1
+        live = lost = 0
+        for j in range(cc.shape[1]):
+            y = cc[c, j]
+            if y < 0:
+                continue
+            if alive[y]:
+                live += 1
+                if a < 0:
+                    a = y
+                else:
+                    b = y
+            elif since[y]:
+                lost += 1
+        if live != 2 or lost == 0:
+            continue
+        joined = False
+        for m in range(s_start[a], s_start[a + 1]):
+            joined = joined or s_targets[m] == b
+        if not joined:
+            continue  # not a link of these tables (a cell's, for X links only)
+        links += 1
+        stamp += 1
+        _reach(weak, strong, a, seen[0], stamp, queue)
+        _reach(weak, strong, b, seen[1], stamp, queue)
+        for k in range(ncand):
+            if not alive[k]:
+                continue
+            on_a = seen[0, k] == stamp
+            on_b = seen[1, k] == stamp
+            off_a = seen[0, ncand + k] == stamp
+            off_b = seen[1, ncand + k] == stamp
+            if off_a and off_b:
+                out[0, k] = 1
+            if on_a and on_b:
+                out[1, k] = 1
+            if (off_a and on_b) or (off_b and on_a):
+                out[2, k] = 1
+    return links
+
+
 # --------------------------------------------------------------------------- forcing chains
 
 
@@ -300,7 +400,7 @@ def _shortest_chain(weak, strong, k, negated, lits, layers, stamp, bound):  # ty
 
 
 @njit(cache=True)
-def forcing_chains(alive, weak, strong, bound, out_remove, out_place):  # type: ignore[no-untyped-def]
+def forcing_chains(alive, weak, strong, bound, starts, out_remove, out_place):  # type: ignore[no-untyped-def]
     """The least complex forcing X-chain or forcing chain (``weak`` and ``strong``
     the tables of X links or of both kinds, :func:`static_tables`), the
     first in candidate order (removal before placement) among equals.
@@ -311,6 +411,9 @@ def forcing_chains(alive, weak, strong, bound, out_remove, out_place):  # type: 
     none less complex than ``bound`` and every chain met before it in that
     order (the searches stop there). So the least complexity in the two
     arrays, at its first place (``2 k + placed``), is the chain asked for.
+    ``starts`` (``(2, ncand)``, rows 0 and 1 of :func:`through_new_links`):
+    the chains to search, removing k where ``starts[0, k]``, placing it where
+    ``starts[1, k]`` (the others get -1 unsearched).
     """
     ncand = alive.shape[0]
     lits = np.zeros((3, 2 * ncand), dtype=np.int32)
@@ -322,6 +425,8 @@ def forcing_chains(alive, weak, strong, bound, out_remove, out_place):  # type: 
         if not alive[k]:
             continue
         for negated in range(2):
+            if not starts[negated, k]:
+                continue
             stamp += 1
             comp, _last = _shortest_chain(weak, strong, k, negated, lits, layers, stamp, bound)
             if comp >= 0:
@@ -1651,13 +1756,14 @@ def loop_work_arrays(ncand: int, loops: int = 1):  # type: ignore[no-untyped-def
 
 
 @njit(cache=True)
-def continuous_loops(alive, weak, strong, x_links, see, size, work, out, best):  # type: ignore[no-untyped-def]
+def continuous_loops(alive, weak, strong, x_links, see, size, starts, work, out, best):  # type: ignore[no-untyped-def]
     """The least complex continuous loop that removes something: X-loops
     (X links only, one digit), Y-loops (Y links only, from bivalue cells) or
     loops of both (docs/techniques.md, "Bidirectional Cycle"), over the
     tables ``weak`` and ``strong`` of those links (:func:`static_tables`;
     ``x_links`` False for Y-loops), as :func:`_loops_from` finds them from
-    each live candidate in turn.
+    each live candidate in turn (those of ``starts``: row 2 of
+    :func:`through_new_links`).
 
     ``work``, ``out``: :func:`loop_work_arrays` (room for one loop). ``best``
     receives ``(complexity, removals)`` of the first least complex loop with
@@ -1670,7 +1776,7 @@ def continuous_loops(alive, weak, strong, x_links, see, size, work, out, best): 
     count = out[5]
     bound = 1 << 30
     for k in range(ncand):
-        if not alive[k]:
+        if not alive[k] or not starts[k]:
             continue
         if not x_links and _cell_count(alive, k // size, size) != 2:
             continue

@@ -576,6 +576,7 @@ def _static_chains(state: CandidateState) -> SeStep | None:
         length_tenths,
         loop_work_arrays,
         static_tables,
+        through_new_links,
     )
 
     g = state.geometry
@@ -586,12 +587,16 @@ def _static_chains(state: CandidateState) -> SeStep | None:
     n = g.size
     kept: dict[Geometry, NDArray[np.int8]] = _NO_HINT.__dict__.setdefault("static", {})
     since = kept.pop(g, None)
+    if since is not None and (since.shape != alive.shape or bool((alive > since).any())):
+        since = None  # not these marks less some candidates: searched in full
     if since is not None and not _new_strong_link(alive, since, t.column_candidates):
         kept[g] = alive.copy()  # none here either: the closer marks to compare with next
         return None
     weak_x, weak_xy, strong_x, strong_xy, strong_y = static_tables(
         alive, t.column_candidates, lay.corder, lay.ncellcols
     )
+    # on marks where the family found nothing: only chains through a new strong link
+    starts = np.ones((3, ncand), dtype=np.int8)
     # (tenths, complexity, SE's sort key, then position) -> the hint
     best: tuple[tuple[int, ...], SeStep] | None = None
 
@@ -613,7 +618,9 @@ def _static_chains(state: CandidateState) -> SeStep | None:
             continue  # every hint of this group is worth more than the best one
         weak = weak_xy if yr else weak_x
         strong = (strong_xy if xr else strong_y) if yr else strong_x
-        continuous_loops(alive, weak, strong, xr, lay.see, n, work, out, res)
+        if since is not None:
+            through_new_links(alive, since, t.column_candidates, weak, strong, starts)
+        continuous_loops(alive, weak, strong, xr, lay.see, n, starts[2], work, out, res)
         if res[0] >= 0:
             comp, ne = int(res[0]), int(res[1])
             removed = tuple((q // n, q % n + 1) for q in out[3][:ne].tolist())
@@ -633,7 +640,7 @@ def _static_chains(state: CandidateState) -> SeStep | None:
         # the least complex one, the first in candidate order (removal first);
         # none more complex than the best hint's value allows can come first
         bound = NO_BOUND if best is None else most_complexity(best[0][0] - base) + 1
-        forcing_chains(alive, weak, strong, bound, elim, place)
+        forcing_chains(alive, weak, strong, bound, starts, elim, place)
         comps = np.stack((elim, place), axis=1).reshape(-1)  # index 2k + on
         found = np.flatnonzero(comps >= 0)
         if not found.size:
