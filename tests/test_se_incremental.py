@@ -420,3 +420,40 @@ def test_static_nets_are_trees_of_sound_links_closed_or_stopped_at_a_contradicti
             assert absurd[i] in meets, i
             stopped += 1
     assert checked > 50 and stopped > 5, (checked, stopped)
+
+
+def test_on_cycles_marks_the_candidates_whose_true_literal_returns_to_itself() -> None:
+    """The loop searches start only at candidates on a cycle of the links
+    (Tarjan's components, :func:`~csp_sudoku._kernels.se_chains.on_cycles`):
+    checked against a plain search from each "k true" over the links read
+    from the exact-cover columns, for each of SE's three lists of links."""
+    from csp_sudoku._kernels import se_chains as kc
+
+    marked = unmarked = 0
+    for s in _quiet()[::9]:
+        lay = se_order._layout(s.geometry)
+        cc = tables(s.geometry).column_candidates
+        alive = s.alive().astype(np.int8)
+        ncand = alive.size
+        weak_x, weak_xy, strong_x, strong_xy, strong_y = kc.static_tables(
+            alive, cc, lay.corder, lay.ncellcols
+        )
+        for weak, strong in ((weak_x, strong_x), (weak_xy, strong_y), (weak_xy, strong_xy)):
+            succ: list[list[int]] = [[] for _ in range(2 * ncand)]
+            for k in range(ncand):
+                succ[k] = [ncand + int(q) for q in weak[1][weak[0][k] : weak[0][k + 1]]]
+                succ[ncand + k] = [int(q) for q in strong[1][strong[0][k] : strong[0][k + 1]]]
+            cycles = np.empty(ncand, dtype=np.int8)
+            n = kc.on_cycles(weak, strong, cycles)
+            assert n == int(cycles.sum())
+            for k in np.flatnonzero(alive).tolist():
+                seen, todo = set(), list(succ[k])
+                while todo and k not in seen:
+                    x = todo.pop()
+                    if x not in seen:
+                        seen.add(x)
+                        todo += succ[x]
+                assert bool(cycles[k]) == (k in seen), k
+                marked += k in seen
+                unmarked += k not in seen
+    assert marked > 100 and unmarked > 100, (marked, unmarked)
