@@ -38,9 +38,11 @@ from csp_sudoku._kernels.se_patterns import (
     HIDDEN,
     LOCKING,
     NAKED,
+    _base_indices,
     _base_or_none,
     _covered,
     _empty_count,
+    _lowest_bit,
     _next_subset,
     _places,
     _places_outside,
@@ -199,8 +201,12 @@ def offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, 
                         pl = _places(masks, values, units, b, d)
                         if popcount(pl) < 2:
                             continue
+                        first = units[b, _lowest_bit(pl)]
                         for cv in covers:
-                            if not cross[b, cv] or _places_outside(units, member, b, pl, cv)[0]:
+                            # a cover holding every place holds the first
+                            if not member[cv, first] or not cross[b, cv]:
+                                continue
+                            if _places_outside(units, member, b, pl, cv)[0]:
                                 continue
                             if not _open(st, hint_start):
                                 continue
@@ -221,7 +227,7 @@ def offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, 
                     continue
                 # the cells (naked) or digits (hidden) of which one must have lost a candidate
                 changed = lost_at[u] if naked else lost[u]
-                m = _set_bases(masks, values, units, u, naked, base, idx)
+                m = _set_bases(masks, values, units, u, naked, n, base, idx)
                 picked = (np.int64(1) << n) - 1
                 while picked < (np.int64(1) << m):
                     comb = _spread(picked, idx)
@@ -268,11 +274,13 @@ def offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, 
                         continue
                     for i in range(nb):
                         base[i] = _base_or_none(_places(masks, values, units, base_lines[i], d))
-                    comb = (np.int64(1) << n) - 1
-                    while comb < (np.int64(1) << nb):
-                        nxt = _next_subset(comb)
+                    # the lines of n places or fewer, combined in the same order
+                    m = _base_indices(base[:nb], idx, n)
+                    picked = (np.int64(1) << n) - 1
+                    while picked < (np.int64(1) << m):
+                        comb = _spread(picked, idx)
+                        picked = _next_subset(picked)
                         if not comb & changed:
-                            comb = nxt
                             continue
                         covers = _covered(comb, base[:nb])
                         if covers >= 0 and popcount(covers) == n and _open(st, hint_start):
@@ -297,7 +305,6 @@ def offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, 
                                     if not in_base:
                                         _emit(st, seen, out_q, out_h, c, size, masks[c] & bit)
                             _close(st, hint_start)
-                        comb = nxt
         if st[2] < hint_start.shape[0] - 1:
             # no hint left out (the table has room): none of the technique's
             # hints on these marks outlives the removals found

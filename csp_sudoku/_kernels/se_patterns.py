@@ -909,12 +909,14 @@ def _covered(comb, base):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _base_indices(base, idx):  # type: ignore[no-untyped-def]
-    """The indices of the base sets (entries of ``base`` that are not -1), in
-    order, in ``idx``; returns how many."""
+def _base_indices(base, idx, most):  # type: ignore[no-untyped-def]
+    """The indices of the base sets (entries of ``base`` that are not -1) of at
+    most ``most`` members, in order, in ``idx``; returns how many. A set of n
+    is the union of n base sets of n members or fewer, so a larger one is in
+    no set of n: the combinations left out are those whose union is too big."""
     m = 0
     for i in range(base.shape[0]):
-        if base[i] >= 0:
+        if base[i] >= 0 and popcount(base[i]) <= most:
             idx[m] = i
             m += 1
     return m
@@ -960,6 +962,15 @@ def _places(masks, values, units, u, d):  # type: ignore[no-untyped-def]
         if c >= 0 and values[c] == 0 and (masks[c] >> d) & 1:
             bits |= np.int64(1) << s
     return bits
+
+
+@njit(cache=True, inline="always")
+def _lowest_bit(bits):  # type: ignore[no-untyped-def]
+    """The index of the lowest set bit of ``bits`` (which has one)."""
+    s = 0
+    while not (bits >> s) & 1:
+        s += 1
+    return s
 
 
 @njit(cache=True, inline="always")
@@ -1030,8 +1041,10 @@ def _pointing_claiming(masks, values, units, ukind, member, cross, direct, lost,
                 places = _places(masks, values, units, base, d)
                 if popcount(places) < 2:
                     continue
+                first = units[base, _lowest_bit(places)]
                 for cover in covers:
-                    if not cross[base, cover]:
+                    # a cover holding every place holds the first
+                    if not member[cover, first] or not cross[base, cover]:
                         continue
                     if _places_outside(units, member, base, places, cover)[0] > 0:
                         continue
@@ -1064,11 +1077,11 @@ def _pointing_claiming(masks, values, units, ukind, member, cross, direct, lost,
 
 
 @njit(cache=True, inline="always")
-def _set_bases(masks, values, units, u, naked, base, idx):  # type: ignore[no-untyped-def]
-    """The base sets of a subset search in unit ``u``: each empty cell's digits
-    (``naked``) or each digit's places in the unit (hidden), -1 where there is
-    none or only one (:func:`_base_or_none`). Returns how many there are,
-    their positions in ``idx``."""
+def _set_bases(masks, values, units, u, naked, n, base, idx):  # type: ignore[no-untyped-def]
+    """The base sets of a search for sets of ``n`` in unit ``u``: each empty
+    cell's digits (``naked``) or each digit's places in the unit (hidden), -1
+    where there is none or only one (:func:`_base_or_none`). Returns how many
+    hold n members or fewer, their positions in ``idx``."""
     width = units.shape[1]
     for s in range(width):
         if naked:
@@ -1076,7 +1089,7 @@ def _set_bases(masks, values, units, u, naked, base, idx):  # type: ignore[no-un
             base[s] = -1 if c < 0 or values[c] != 0 else _base_or_none(masks[c])
         else:
             base[s] = _base_or_none(_places(masks, values, units, u, s))
-    return _base_indices(base[:width], idx)
+    return _base_indices(base[:width], idx, n)
 
 
 @njit(cache=True, inline="always")
@@ -1090,7 +1103,7 @@ def _naked_set(masks, values, units, ukind, n, lost_at, out):  # type: ignore[no
     for u in _scan_order(ukind, _SCAN_KINDS[0]):
         if lost_at[u] == 0 or _empty_count(values, units, u) < 2 * n:
             continue
-        m = _set_bases(masks, values, units, u, True, base, idx)
+        m = _set_bases(masks, values, units, u, True, n, base, idx)
         picked = (np.int64(1) << n) - 1
         while picked < (np.int64(1) << m):
             comb = _spread(picked, idx)
@@ -1127,7 +1140,7 @@ def _hidden_set(masks, values, units, ukind, n, direct, lost, out):  # type: ign
         for d in range(width):
             places[d] = _places(masks, values, units, u, d)
             base[d] = _base_or_none(places[d])
-        m = _base_indices(base, idx)
+        m = _base_indices(base, idx, n)
         picked = (np.int64(1) << n) - 1
         while picked < (np.int64(1) << m):
             comb = _spread(picked, idx)
