@@ -444,7 +444,8 @@ def test_on_cycles_marks_the_candidates_whose_true_literal_returns_to_itself() -
                 succ[k] = [ncand + int(q) for q in weak[1][weak[0][k] : weak[0][k + 1]]]
                 succ[ncand + k] = [int(q) for q in strong[1][strong[0][k] : strong[0][k + 1]]]
             cycles = np.empty(ncand, dtype=np.int8)
-            n = kc.on_cycles(weak, strong, cycles)
+            comp = np.empty(2 * ncand, dtype=np.int32)
+            n = kc.on_cycles(weak, strong, cycles, comp)
             assert n == int(cycles.sum())
             for k in np.flatnonzero(alive).tolist():
                 seen, todo = set(), list(succ[k])
@@ -454,6 +455,8 @@ def test_on_cycles_marks_the_candidates_whose_true_literal_returns_to_itself() -
                         seen.add(x)
                         todo += succ[x]
                 assert bool(cycles[k]) == (k in seen), k
+                # a path never leads to a component of a higher number
+                assert all(comp[x] <= comp[k] for x in seen), k
                 marked += k in seen
                 unmarked += k not in seen
     assert marked > 100 and unmarked > 100, (marked, unmarked)

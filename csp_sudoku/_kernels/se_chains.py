@@ -248,15 +248,14 @@ def _reach(weak, strong, lit, seen, stamp, queue):  # type: ignore[no-untyped-de
 
 
 @njit(cache=True)
-def on_cycles(weak, strong, out):  # type: ignore[no-untyped-def]
-    """``out[k]`` = 1 where "k true" lies on a cycle of the literal graph of the
-    tables ``weak`` (true to false) and ``strong`` (false to true): its
-    strongly connected component (Tarjan's, iteratively) holds more than
-    itself. A loop through "k true" is such a cycle, so a loop search need
-    start nowhere else (on top1465's marks about a third of the candidates
-    are on one). Returns how many."""
-    ncand = out.shape[0]
-    nlit = 2 * ncand
+def components(weak, strong, comp):  # type: ignore[no-untyped-def]
+    """The strongly connected components of the literal graph of the tables
+    ``weak`` (true to false) and ``strong`` (false to true), by Tarjan's
+    algorithm (iteratively): ``comp[lit]`` receives its component's number,
+    in the order the components close, so that a link between two components
+    goes from a higher number to a lower (a path too). Returns how many."""
+    nlit = comp.shape[0]
+    ncand = nlit // 2
     w_start, w_targets = weak
     s_start, s_targets = strong
     index = np.full(nlit, -1, dtype=np.int32)
@@ -265,9 +264,7 @@ def on_cycles(weak, strong, out):  # type: ignore[no-untyped-def]
     stack = np.empty(nlit, dtype=np.int32)
     call_node = np.empty(nlit, dtype=np.int32)
     call_edge = np.empty(nlit, dtype=np.int32)
-    for k in range(ncand):
-        out[k] = 0
-    count = 0
+    ncomp = 0
     nidx = 0
     top = 0
     for v0 in range(nlit):
@@ -301,22 +298,37 @@ def on_cycles(weak, strong, out):  # type: ignore[no-untyped-def]
                     low[v] = index[w]
                 continue
             if low[v] == index[v]:  # v roots a component: pop it
-                first = top
                 while True:
-                    first -= 1
-                    if stack[first] == v:
-                        break
-                size = top - first
-                for j in range(first, top):
-                    x = stack[j]
+                    top -= 1
+                    x = stack[top]
                     on_stack[x] = 0
-                    if size > 1 and x < ncand:
-                        out[x] = 1
-                        count += 1
-                top = first
+                    comp[x] = ncomp
+                    if x == v:
+                        break
+                ncomp += 1
             sp -= 1
             if sp >= 0 and low[v] < low[call_node[sp]]:
                 low[call_node[sp]] = low[v]
+    return ncomp
+
+
+@njit(cache=True)
+def on_cycles(weak, strong, out, comp):  # type: ignore[no-untyped-def]
+    """``out[k]`` = 1 where "k true" lies on a cycle of the literal graph of the
+    tables ``weak`` and ``strong``: its strongly connected component
+    (:func:`components`, written to ``comp``) holds more than itself. A loop
+    through "k true" is such a cycle, so a loop search need start nowhere
+    else (on top1465's marks about a third of the candidates are on one).
+    Returns how many."""
+    ncand = out.shape[0]
+    ncomp = components(weak, strong, comp)
+    size = np.zeros(ncomp, dtype=np.int32)
+    for x in range(2 * ncand):
+        size[comp[x]] += 1
+    count = 0
+    for k in range(ncand):
+        out[k] = 1 if size[comp[k]] > 1 else 0
+        count += out[k]
     return count
 
 
@@ -486,11 +498,15 @@ def forcing_chains(alive, weak, strong, bound, starts, out_remove, out_place):  
     arrays, at its first place (``2 k + placed``), is the chain asked for.
     ``starts`` (``(2, ncand)``, rows 0 and 1 of :func:`through_new_links`):
     the chains to search, removing k where ``starts[0, k]``, placing it where
-    ``starts[1, k]`` (the others get -1 unsearched).
+    ``starts[1, k]`` (the others get -1 unsearched), and only where the
+    components of the links allow a path (:func:`components`).
     """
     ncand = alive.shape[0]
     lits = np.zeros((3, 2 * ncand), dtype=np.int32)
     layers = np.empty((2, ncand), dtype=np.int32)
+    # a path leads to a component of a lower number or its own (components)
+    scc = np.empty(2 * ncand, dtype=np.int32)
+    components(weak, strong, scc)
     stamp = 0
     for k in range(ncand):
         out_remove[k] = -1
@@ -498,7 +514,8 @@ def forcing_chains(alive, weak, strong, bound, starts, out_remove, out_place):  
         if not alive[k]:
             continue
         for negated in range(2):
-            if not starts[negated, k]:
+            start, goal = (k, ncand + k) if negated == 0 else (ncand + k, k)
+            if not starts[negated, k] or scc[start] < scc[goal]:
                 continue
             stamp += 1
             comp, _last = _shortest_chain(weak, strong, k, negated, lits, layers, stamp, bound)
@@ -826,10 +843,12 @@ def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork, loops
     for q in range(3):
         lcount[q] = 0
     # the candidates on a cycle of each list's links: no loop starts elsewhere
+    # (and no chain runs to a component of a higher number, components)
     cycles = np.empty((3, ncand), dtype=np.int8)
-    on_cycles(weak_x, strong_x, cycles[0])
-    on_cycles(weak_y, strong_y_only, cycles[1])
-    on_cycles(weak_y, strong_y, cycles[2])
+    comps = np.empty((3, 2 * ncand), dtype=np.int32)
+    on_cycles(weak_x, strong_x, cycles[0], comps[0])
+    on_cycles(weak_y, strong_y_only, cycles[1], comps[1])
+    on_cycles(weak_y, strong_y, cycles[2], comps[2])
     for group in range(3):  # SE's lists: X, Y, then both
         for k in range(ncand):
             if not grid[k]:
@@ -856,6 +875,9 @@ def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork, loops
             if group == 1:
                 continue
             for negated in range(2):
+                start, goal = (k, ncand + k) if negated == 0 else (ncand + k, k)
+                if comps[group, start] < comps[group, goal]:
+                    continue  # no path from start to goal
                 stamp += 1
                 if group == 0:
                     comp, _last = _shortest_chain(
@@ -1856,7 +1878,7 @@ def continuous_loops(alive, weak, strong, x_links, see, size, starts, work, out,
     count = out[5]
     bound = 1 << 30
     cycles = np.empty(ncand, dtype=np.int8)
-    on_cycles(weak, strong, cycles)
+    on_cycles(weak, strong, cycles, np.empty(2 * ncand, dtype=np.int32))
     for k in range(ncand):
         if not alive[k] or not starts[k] or not cycles[k]:
             continue
