@@ -341,9 +341,9 @@ def _naked_single(state: CandidateState) -> SeStep | None:
 _SET_WORDS = {2: "pair", 3: "triple", 4: "quad"}
 
 #: Per thread, the last marks (cell masks, placements) on which each of the
-#: basic techniques found no hint (and likewise the wings and the
-#: strong-linked fishes and the static chains, :func:`_wing`,
-#: :func:`_strong_links`, :func:`_static_chains`): :func:`basic_hint` then looks
+#: basic techniques found no hint (and likewise the wings, the strong-linked
+#: fishes, the static chains and Nishio's nets, :func:`_wing`,
+#: :func:`_strong_links`, :func:`_static_chains`, :func:`_nishio`): :func:`basic_hint` then looks
 #: only at the patterns that lost a candidate since, when the marks are those
 #: less some candidates (any other marks: a full scan, so a new puzzle or
 #: another caller's marks need no reset).
@@ -587,7 +587,7 @@ def _static_chains(state: CandidateState) -> SeStep | None:
     n = g.size
     kept: dict[Geometry, NDArray[np.int8]] = _NO_HINT.__dict__.setdefault("static", {})
     since = kept.pop(g, None)
-    if since is not None and (since.shape != alive.shape or bool((alive > since).any())):
+    if since is not None and not _within(alive, since):
         since = None  # not these marks less some candidates: searched in full
     if since is not None and not _new_strong_link(alive, since, t.column_candidates):
         kept[g] = alive.copy()  # none here either: the closer marks to compare with next
@@ -664,6 +664,13 @@ def _static_chains(state: CandidateState) -> SeStep | None:
     return _commit(state, best[1])
 
 
+def _within(alive: NDArray[np.int8], since: NDArray[np.int8]) -> bool:
+    """True when the marks ``alive`` are the marks ``since`` less some candidates
+    (or none): the condition for resuming a search from marks where it found
+    nothing."""
+    return since.shape == alive.shape and not bool((alive > since).any())
+
+
 def _new_strong_link(
     alive: NDArray[np.int8], since: NDArray[np.int8], cc: NDArray[np.int32]
 ) -> bool:
@@ -677,7 +684,7 @@ def _new_strong_link(
     chain of ``alive`` with no new strong link is a chain of ``since``, and a
     loop removes there what it removes here, or more. The replay calls it
     with the marks on which the static family last found nothing."""
-    if since.shape != alive.shape or bool((alive > since).any()):
+    if not _within(alive, since):
         return True
     went = since > alive
     real = cc >= 0
@@ -830,7 +837,7 @@ def _nishio(state: CandidateState) -> SeStep | None:
     prem = _premises(alive, True)
     kept: dict[Geometry, NDArray[np.int8]] = _NO_HINT.__dict__.setdefault("nishio", {})
     since = kept.pop(g, None)
-    if since is not None and since.shape == alive.shape and not bool((alive > since).any()):
+    if since is not None and _within(alive, since):
         # a Nishio net reads the candidates of its own digit only (no cell
         # links): a digit that lost none since the marks where every net
         # found nothing finds nothing again
