@@ -51,7 +51,9 @@ def test_killed_worker_loses_and_duplicates_nothing(cluster: LocalCluster) -> No
                 os.kill(victim, signal.SIGKILL)
                 killed = True
         assert killed
-        assert victim not in client.run(os.getpid).values()  # the worker really died
+        # the worker really died (the scheduler may not know yet: its broadcast
+        # to the dead worker fails, and only the live ones answer)
+        assert victim not in client.run(os.getpid, on_error="ignore").values()
     assert [(r.line, r.status, r.count) for r in got] == [
         (r.line, r.status, r.count) for r in expected
     ]
@@ -179,5 +181,7 @@ def test_anneal_chain_of_a_killed_worker_runs_again_and_repeats_nothing(
                 # already (a very fast machine), an idle worker dies and nothing changes
                 victim = pids[(busy or sorted(pids))[0]]
                 os.kill(victim, signal.SIGKILL)
-        assert victim not in client.run(os.getpid).values()  # the worker really died
+        # the worker really died (the scheduler may not know yet: its broadcast
+        # to the dead worker fails, and only the live ones answer)
+        assert victim not in client.run(os.getpid, on_error="ignore").values()
     assert got == local and len(set(got)) == 12
