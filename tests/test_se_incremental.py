@@ -277,15 +277,17 @@ def test_every_static_chain_after_nothing_starts_where_a_new_link_lets_it() -> N
         ):
             starts = np.zeros((3, alive.size), dtype=np.int8)
             kc.through_new_links(alive, since, cc, weak, strong, starts)
+            # one component for every literal: no start left out by the components
+            whole = np.zeros(2 * alive.size, dtype=np.int32)
             for k in np.flatnonzero(alive).tolist():
                 one = np.zeros((3, alive.size), dtype=np.int8)
                 one[:, k] = 1
-                kc.forcing_chains(alive, weak, strong, kc.NO_BOUND, one, elim, place)
+                kc.forcing_chains(alive, weak, strong, kc.NO_BOUND, one, whole, elim, place)
                 if elim[k] >= 0 or place[k] >= 0:
                     chains += 1
                     assert (elim[k] < 0 or starts[0, k]) and (place[k] < 0 or starts[1, k]), k
                 kc.continuous_loops(
-                    alive, weak, strong, xr, lay.see, g.geometry.size, one[2], work, out, res
+                    alive, weak, strong, xr, lay.see, g.geometry.size, one[2], whole, work, out, res
                 )
                 if res[0] >= 0:
                     loops += 1
@@ -445,7 +447,8 @@ def test_on_cycles_marks_the_candidates_whose_true_literal_returns_to_itself() -
                 succ[ncand + k] = [int(q) for q in strong[1][strong[0][k] : strong[0][k + 1]]]
             cycles = np.empty(ncand, dtype=np.int8)
             comp = np.empty(2 * ncand, dtype=np.int32)
-            n = kc.on_cycles(weak, strong, cycles, comp)
+            kc.components(weak, strong, comp)
+            n = kc.on_cycles(comp, cycles)
             assert n == int(cycles.sum())
             for k in np.flatnonzero(alive).tolist():
                 seen, todo = set(), list(succ[k])

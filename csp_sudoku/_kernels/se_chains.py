@@ -313,16 +313,14 @@ def components(weak, strong, comp):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def on_cycles(weak, strong, out, comp):  # type: ignore[no-untyped-def]
-    """``out[k]`` = 1 where "k true" lies on a cycle of the literal graph of the
-    tables ``weak`` and ``strong``: its strongly connected component
-    (:func:`components`, written to ``comp``) holds more than itself. A loop
-    through "k true" is such a cycle, so a loop search need start nowhere
-    else (on top1465's marks about a third of the candidates are on one).
-    Returns how many."""
+def on_cycles(comp, out):  # type: ignore[no-untyped-def]
+    """``out[k]`` = 1 where "k true" lies on a cycle of the literal graph whose
+    components :func:`components` numbered in ``comp``: its component holds
+    more than itself. A loop through "k true" is such a cycle, so a loop
+    search need start nowhere else (on top1465's marks about a third of the
+    candidates are on one). Returns how many."""
     ncand = out.shape[0]
-    ncomp = components(weak, strong, comp)
-    size = np.zeros(ncomp, dtype=np.int32)
+    size = np.zeros(comp.shape[0], dtype=np.int32)
     for x in range(2 * ncand):
         size[comp[x]] += 1
     count = 0
@@ -485,7 +483,7 @@ def _shortest_chain(weak, strong, k, negated, lits, layers, stamp, bound):  # ty
 
 
 @njit(cache=True)
-def forcing_chains(alive, weak, strong, bound, starts, out_remove, out_place):  # type: ignore[no-untyped-def]
+def forcing_chains(alive, weak, strong, bound, starts, scc, out_remove, out_place):  # type: ignore[no-untyped-def]
     """The least complex forcing X-chain or forcing chain (``weak`` and ``strong``
     the tables of X links or of both kinds, :func:`static_tables`), the
     first in candidate order (removal before placement) among equals.
@@ -499,14 +497,11 @@ def forcing_chains(alive, weak, strong, bound, starts, out_remove, out_place):  
     ``starts`` (``(2, ncand)``, rows 0 and 1 of :func:`through_new_links`):
     the chains to search, removing k where ``starts[0, k]``, placing it where
     ``starts[1, k]`` (the others get -1 unsearched), and only where the
-    components of the links allow a path (:func:`components`).
+    components of the links (``scc``, :func:`components`) allow a path.
     """
     ncand = alive.shape[0]
     lits = np.zeros((3, 2 * ncand), dtype=np.int32)
     layers = np.empty((2, ncand), dtype=np.int32)
-    # a path leads to a component of a lower number or its own (components)
-    scc = np.empty(2 * ncand, dtype=np.int32)
-    components(weak, strong, scc)
     stamp = 0
     for k in range(ncand):
         out_remove[k] = -1
@@ -515,6 +510,7 @@ def forcing_chains(alive, weak, strong, bound, starts, out_remove, out_place):  
             continue
         for negated in range(2):
             start, goal = (k, ncand + k) if negated == 0 else (ncand + k, k)
+            # a path leads to a component of a lower number or its own
             if not starts[negated, k] or scc[start] < scc[goal]:
                 continue
             stamp += 1
@@ -846,9 +842,11 @@ def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork, loops
     # (and no chain runs to a component of a higher number, components)
     cycles = np.empty((3, ncand), dtype=np.int8)
     comps = np.empty((3, 2 * ncand), dtype=np.int32)
-    on_cycles(weak_x, strong_x, cycles[0], comps[0])
-    on_cycles(weak_y, strong_y_only, cycles[1], comps[1])
-    on_cycles(weak_y, strong_y, cycles[2], comps[2])
+    components(weak_x, strong_x, comps[0])
+    components(weak_y, strong_y_only, comps[1])
+    components(weak_y, strong_y, comps[2])
+    for group in range(3):
+        on_cycles(comps[group], cycles[group])
     for group in range(3):  # SE's lists: X, Y, then both
         for k in range(ncand):
             if not grid[k]:
@@ -1858,14 +1856,15 @@ def loop_work_arrays(ncand: int, loops: int = 1):  # type: ignore[no-untyped-def
 
 
 @njit(cache=True)
-def continuous_loops(alive, weak, strong, x_links, see, size, starts, work, out, best):  # type: ignore[no-untyped-def]
+def continuous_loops(alive, weak, strong, x_links, see, size, starts, scc, work, out, best):  # type: ignore[no-untyped-def]
     """The least complex continuous loop that removes something: X-loops
     (X links only, one digit), Y-loops (Y links only, from bivalue cells) or
     loops of both (docs/techniques.md, "Bidirectional Cycle"), over the
     tables ``weak`` and ``strong`` of those links (:func:`static_tables`;
     ``x_links`` False for Y-loops), as :func:`_loops_from` finds them from
     each live candidate in turn (those of ``starts``: row 2 of
-    :func:`through_new_links`; and only those on a cycle, :func:`on_cycles`).
+    :func:`through_new_links`; and only those on a cycle of the components
+    ``scc``, :func:`on_cycles`).
 
     ``work``, ``out``: :func:`loop_work_arrays` (room for one loop). ``best``
     receives ``(complexity, removals)`` of the first least complex loop with
@@ -1878,7 +1877,7 @@ def continuous_loops(alive, weak, strong, x_links, see, size, starts, work, out,
     count = out[5]
     bound = 1 << 30
     cycles = np.empty(ncand, dtype=np.int8)
-    on_cycles(weak, strong, cycles, np.empty(2 * ncand, dtype=np.int32))
+    on_cycles(scc, cycles)
     for k in range(ncand):
         if not alive[k] or not starts[k] or not cycles[k]:
             continue

@@ -570,6 +570,7 @@ def _static_chains(state: CandidateState) -> SeStep | None:
     SE sorts them (X before Y before XY among equals)."""
     from csp_sudoku._kernels.se_chains import (
         NO_BOUND,
+        components,
         continuous_loops,
         forcing_chain,
         forcing_chains,
@@ -597,6 +598,7 @@ def _static_chains(state: CandidateState) -> SeStep | None:
     )
     # on marks where the family found nothing: only chains through a new strong link
     starts = np.ones((3, ncand), dtype=np.int8)
+    scc = np.empty(2 * ncand, dtype=np.int32)  # each group's components of its links
     # (tenths, complexity, SE's sort key, then position) -> the hint
     best: tuple[tuple[int, ...], SeStep] | None = None
 
@@ -620,7 +622,8 @@ def _static_chains(state: CandidateState) -> SeStep | None:
         strong = (strong_xy if xr else strong_y) if yr else strong_x
         if since is not None:
             through_new_links(alive, since, t.column_candidates, weak, strong, starts)
-        continuous_loops(alive, weak, strong, xr, lay.see, n, starts[2], work, out, res)
+        components(weak, strong, scc)  # for the loops and the forcing chains alike
+        continuous_loops(alive, weak, strong, xr, lay.see, n, starts[2], scc, work, out, res)
         if res[0] >= 0:
             comp, ne = int(res[0]), int(res[1])
             removed = tuple((q // n, q % n + 1) for q in out[3][:ne].tolist())
@@ -640,7 +643,7 @@ def _static_chains(state: CandidateState) -> SeStep | None:
         # the least complex one, the first in candidate order (removal first);
         # none more complex than the best hint's value allows can come first
         bound = NO_BOUND if best is None else most_complexity(best[0][0] - base) + 1
-        forcing_chains(alive, weak, strong, bound, starts, elim, place)
+        forcing_chains(alive, weak, strong, bound, starts, scc, elim, place)
         comps = np.stack((elim, place), axis=1).reshape(-1)  # index 2k + on
         found = np.flatnonzero(comps >= 0)
         if not found.size:
