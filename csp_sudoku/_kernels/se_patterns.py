@@ -878,6 +878,9 @@ LOCKING = 0
 NAKED = 1
 HIDDEN = 2
 FISH = 3
+#: :func:`basic_first`'s code for a naked single (the first empty cell with
+#: one candidate), which SE tries between its direct hints.
+SINGLE = 4
 
 #: The (base kind, cover kind) passes of pointing (box to column, box to row)
 #: then claiming (column to box, row to box), in the order they are scanned.
@@ -1270,3 +1273,51 @@ def basic_hint(  # type: ignore[no-untyped-def]
     if technique == HIDDEN:
         return _hidden_set(masks, values, units, ukind, n, direct, lost, out)
     return _fish(masks, values, units, ukind, member, n, lost, out)
+
+
+@njit(cache=True)
+def basic_first(  # type: ignore[no-untyped-def]
+    masks, values, units, ukind, member, cross, codes, since, since_values, known, out, found
+):
+    """The first hint of a run of :func:`basic_hint`'s techniques, tried in turn:
+    ``codes[t]`` is the t-th one's ``(technique, n, direct)``, or :data:`SINGLE`
+    for a naked single. SE tries such a run (its direct hints and the naked
+    single, pointing and claiming, the subsets and fishes of 2 and 3) at
+    every step, and every one finds nothing at most steps: one call for the
+    run saves the Python around each.
+
+    ``since``, ``since_values`` (a row per technique) and ``known`` (1 where
+    the row holds marks) are the marks on which each technique last found
+    nothing (:func:`basic_hint`'s ``since``), kept up to date here: the row of
+    a technique that finds nothing takes these marks, and the one that finds
+    a hint is dropped (after a hint there may be others). Returns the index
+    of the technique with a hint, or -1; its ``(removals, cell, digit,
+    kind)`` in ``found`` and its removals in ``out``."""
+    ncells = values.shape[0]
+    for t in range(codes.shape[0]):
+        if codes[t, 0] == SINGLE:
+            for c in range(ncells):
+                if values[c] == 0 and masks[c] != 0 and masks[c] & (masks[c] - 1) == 0:
+                    found[0] = 0
+                    found[1] = c
+                    found[2] = _lowest_bit(masks[c])
+                    found[3] = 0
+                    return t
+            continue
+        m = ncells if known[t] else 0
+        ne, cell, digit, kind = basic_hint(
+            masks, values, units, ukind, member, cross, codes[t, 0], codes[t, 1],
+            codes[t, 2] != 0, since[t, :m], since_values[t, :m], out,
+        )  # fmt: skip
+        if ne >= 0:
+            known[t] = 0
+            found[0] = ne
+            found[1] = cell
+            found[2] = digit
+            found[3] = kind
+            return t
+        for c in range(ncells):
+            since[t, c] = masks[c]
+            since_values[t, c] = values[c]
+        known[t] = 1
+    return -1

@@ -330,14 +330,6 @@ def _box_units(g: Geometry) -> NDArray[np.bool_]:
     return _BOX_UNITS[g]
 
 
-def _naked_single(state: CandidateState) -> SeStep | None:
-    singles = state.naked_singles()
-    if not singles:
-        return None
-    s = singles[0]
-    return _commit(state, SeStep("Naked Single", SE_VALUES["naked single"], ((s.cell, s.digit),)))
-
-
 _SET_WORDS = {2: "pair", 3: "triple", 4: "quad"}
 
 #: Per thread, the last marks (cell masks, placements) on which each of the
@@ -355,61 +347,41 @@ def _basic_codes() -> dict[str, int]:
     """:func:`csp_sudoku._kernels.se_patterns.basic_hint`'s technique codes by name."""
     from csp_sudoku._kernels import se_patterns as kp
 
-    return {"locking": kp.LOCKING, "naked": kp.NAKED, "hidden": kp.HIDDEN, "fish": kp.FISH}
+    return {
+        "locking": kp.LOCKING,
+        "naked": kp.NAKED,
+        "hidden": kp.HIDDEN,
+        "fish": kp.FISH,
+        "single": kp.SINGLE,
+    }
 
 
 _FISH_NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
 
 
-def _basic(
+def _basic_step(
     state: CandidateState,
     technique: str,
-    n: int = 1,
-    direct: bool = False,
-    keep_marks: bool = False,
-) -> SeStep | None:
-    """The first hint of one of SE's basic techniques, found as SE scans for it
-    (:func:`csp_sudoku._kernels.se_patterns.basic_hint`), applied.
+    n: int,
+    direct: bool,
+    keep_marks: bool,
+    out: NDArray[np.int32],
+    cell: int,
+    digit: int,
+    kind: int,
+) -> SeStep:
+    """A hint of one of SE's basic techniques, found as SE scans for it
+    (:func:`csp_sudoku._kernels.se_patterns.basic_hint`), as a step, applied.
 
     ``technique``: ``locking`` (pointing, then claiming), ``naked`` or
     ``hidden`` sets of ``n``, ``fish`` of ``n`` lines; ``direct`` for SE's
     direct pointing, claiming and hidden sets, which place the hidden single
     their eliminations leave; ``keep_marks``: a direct hint only places it
-    (SukakuExplainer's, see :attr:`SeStep.shown`).
-    """
-    from csp_sudoku._kernels.se_patterns import basic_hint
-
-    g = state.geometry
-    lay = _layout(g)
-    out = np.empty((g.ncells * g.size, 2), dtype=np.int32)
-    kept: dict[tuple[Geometry, str, int, bool], tuple[NDArray[Any], NDArray[Any]]] = (
-        _NO_HINT.__dict__.setdefault("marks", {})
-    )
-    key = (g, technique, n, direct)
-    since, since_values = kept.get(key, (state.masks[:0], state.values[:0]))
-    ne, cell, digit, kind = basic_hint(
-        state.masks,
-        state.values,
-        lay.units,
-        lay.ukind,
-        lay.member,
-        lay.cross,
-        _basic_codes()[technique],
-        n,
-        direct,
-        since,
-        since_values,
-        out,
-    )
-    # the marks where it had no hint, for the next call (only the first hint
-    # found is applied, so after one there may be others: none kept then)
-    if ne < 0:
-        kept[key] = (state.masks.copy(), state.values.copy())
-    else:
-        kept.pop(key, None)
-    if ne < 0:
-        return None
-    removed = tuple((int(c), int(d) + 1) for c, d in out[:ne].tolist())
+    (SukakuExplainer's, see :attr:`SeStep.shown`). ``out``: the removals
+    ``(cell, digit)`` (0-based digits); ``cell``, ``digit``: the placement of
+    a direct hint (``cell`` -1 when none); ``kind``: for locking, the base
+    unit's kind (0 box: pointing)."""
+    removed = tuple((int(c), int(d) + 1) for c, d in out.tolist())
     placed = ((int(cell), int(digit) + 1),) if cell >= 0 else ()
     if technique == "locking":
         name = "pointing" if kind == 0 else "claiming"
@@ -424,6 +396,56 @@ def _basic(
     if direct:
         return _commit(state, SeStep(f"Direct {label}", SE_DIRECT[name], placed, removed))
     return _commit(state, SeStep(label, SE_VALUES[name], placed, removed))
+
+
+#: Per thread and geometry, a run's arrays for :func:`basic_first`: its codes,
+#: each technique's marks where it found nothing (masks, placements, known),
+#: the hint's fields and its removals.
+_RunArrays = tuple[
+    NDArray[Any], NDArray[Any], NDArray[Any], NDArray[np.int8], NDArray[np.int64], NDArray[np.int32]
+]
+
+
+#: A run of basic techniques: ``(technique, n, direct)`` as :func:`_basic_step` takes
+#: them, or ``("single", 1, False)`` for a naked single.
+_Run = tuple[tuple[str, int, bool], ...]
+
+
+def _basic_run(state: CandidateState, run: _Run, keep_marks: bool = False) -> SeStep | None:
+    """The first hint of SE's basic techniques ``run``, tried in turn in one
+    compiled call (:func:`csp_sudoku._kernels.se_patterns.basic_first`): the
+    same hint as :func:`csp_sudoku._kernels.se_patterns.basic_hint` on each in turn,
+    with the same marks kept where each found nothing, less the Python around
+    each call."""
+    from csp_sudoku._kernels.se_patterns import basic_first
+
+    g = state.geometry
+    lay = _layout(g)
+    kept: dict[tuple[Geometry, _Run], _RunArrays] = _NO_HINT.__dict__.setdefault("runs", {})
+    arrays = kept.get((g, run))
+    if arrays is None:
+        codes = np.array([(_basic_codes()[t], n, d) for t, n, d in run], dtype=np.int64)
+        arrays = kept[(g, run)] = (
+            codes,
+            np.empty((len(run), g.ncells), dtype=state.masks.dtype),
+            np.empty((len(run), g.ncells), dtype=state.values.dtype),
+            np.zeros(len(run), dtype=np.int8),
+            np.empty(4, dtype=np.int64),
+            np.empty((g.ncells * g.size, 2), dtype=np.int32),
+        )
+    codes, since, since_values, known, found, out = arrays
+    t = basic_first(
+        state.masks, state.values, lay.units, lay.ukind, lay.member, lay.cross,
+        codes, since, since_values, known, out, found,
+    )  # fmt: skip
+    if t < 0:
+        return None
+    technique, n, direct = run[t]
+    ne, cell, digit, kind = found.tolist()
+    if technique == "single":
+        step = SeStep("Naked Single", SE_VALUES["naked single"], ((cell, digit + 1),))
+        return _commit(state, step)
+    return _basic_step(state, technique, n, direct, keep_marks, out[:ne], cell, digit, kind)
 
 
 # --------------------------------------------------------------------------- named patterns
@@ -1001,29 +1023,30 @@ def _refutation(state: CandidateState, rating: FallbackRating) -> SeStep | None:
 Finder = Callable[[CandidateState], "SeStep | None"]
 
 
+#: SE's direct hints and naked single, then its simple techniques, in its order.
+_DIRECT_RUN: _Run = (
+    ("locking", 1, True),
+    ("hidden", 2, True),
+    ("single", 1, False),
+    ("hidden", 3, True),
+)
+_SIMPLE_RUN: _Run = (
+    ("locking", 1, False),
+    ("naked", 2, False),
+    ("fish", 2, False),
+    ("hidden", 2, False),
+    ("naked", 3, False),
+    ("fish", 3, False),
+    ("hidden", 3, False),
+)
+
+
 def _first(keep: bool) -> tuple[Finder, ...]:
     """SE's first techniques, in its order (the same for both raters); ``keep``:
-    its direct hints only place their single (SukakuExplainer)."""
-    return (
-        _hidden_single,
-        lambda s: _basic(s, "locking", direct=True, keep_marks=keep),
-        lambda s: _basic(s, "hidden", 2, direct=True, keep_marks=keep),
-        _naked_single,
-        lambda s: _basic(s, "hidden", 3, direct=True, keep_marks=keep),
-        *_SIMPLE,
-    )
+    its direct hints only place their single (SukakuExplainer). After the
+    hidden single, one compiled run (:func:`_basic_run`)."""
+    return (_hidden_single, lambda s: _basic_run(s, _DIRECT_RUN + _SIMPLE_RUN, keep))
 
-
-#: SE's simple techniques after its direct ones, in its order.
-_SIMPLE: tuple[Finder, ...] = (
-    lambda s: _basic(s, "locking"),
-    lambda s: _basic(s, "naked", 2),
-    lambda s: _basic(s, "fish", 2),
-    lambda s: _basic(s, "hidden", 2),
-    lambda s: _basic(s, "naked", 3),
-    lambda s: _basic(s, "fish", 3),
-    lambda s: _basic(s, "hidden", 3),
-)
 
 #: SE's first techniques for each rater: SukakuExplainer's direct hints keep the
 #: pencil marks they show, Sudoku Explainer 1.2.1's remove them (measured: each
@@ -1031,9 +1054,7 @@ _SIMPLE: tuple[Finder, ...] = (
 _FIRST: dict[str, tuple[Finder, ...]] = {"sukaku": _first(True), "classic": _first(False)}
 
 _QUADS: tuple[Finder, ...] = (
-    lambda s: _basic(s, "naked", 4),
-    lambda s: _basic(s, "fish", 4),
-    lambda s: _basic(s, "hidden", 4),
+    lambda s: _basic_run(s, (("naked", 4, False), ("fish", 4, False), ("hidden", 4, False))),
 )
 
 #: SE's techniques between the size-3 subsets and its chains, in its order:
