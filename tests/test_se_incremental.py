@@ -162,38 +162,44 @@ def test_wings_resumed_find_the_best_wing_a_full_search_finds() -> None:
 
 
 def _fishes(
-    s: CandidateState, since: CandidateState | None
+    s: CandidateState, memo_from: CandidateState | None
 ) -> list[tuple[tuple[int, ...], list[int]]]:
+    """Every length's best strong-linked fish on ``s``: searched in full, or
+    with the memo left by a search on ``memo_from``."""
     g = s.geometry
     lay = se_order._layout(g)
-    alive = s.alive().astype(np.int8)
     top = 6
-    best = np.full((top + 1, 3), -7, dtype=np.int32)
-    cells = np.full((top + 1, g.ncells), -7, dtype=np.int32)
-    before = since.alive().astype(np.int8) if since is not None else alive[:0]
-    kp.strong_links(
-        alive, g.size, 2, top, lay.units, lay.ukind, lay.cell_line, lay.see_bits, before,
-        cells, best,
-    )  # fmt: skip
+    memo = kp.fish_memo(g.ncells, g.size, top)
+    runs = [memo_from, s] if memo_from is not None else [s]
+    for state in runs:
+        best = np.full((top + 1, 3), -7, dtype=np.int32)
+        cells = np.full((top + 1, g.ncells), -7, dtype=np.int32)
+        kp.strong_links(
+            state.alive().astype(np.int8), g.size, 2, top, lay.units, lay.ukind, lay.cell_line,
+            lay.see_bits, memo, cells, best,
+        )  # fmt: skip
     return [
         (tuple(best[n].tolist()), cells[n, : max(0, int(best[n, 1]))].tolist())
         for n in range(2, top + 1)
     ]
 
 
-def test_strong_linked_fishes_resumed_find_what_a_full_search_finds() -> None:
+def test_strong_linked_fishes_from_a_memo_find_what_a_full_search_finds() -> None:
+    """Each digit's fishes are kept with its candidates and read again where
+    they are the same; marks with fishes and without, before and after."""
     rng = np.random.default_rng(3)
-    compared = found = 0
-    for s in _quiet()[::2]:
-        if any(b[1] for b, _ in _fishes(s, None)):
-            continue
+    compared = found = had = 0
+    states = _marks_before(False)[::3] + _quiet()[::2]
+    for s in states:
+        had += any(b[1] for b, _ in _fishes(s, None))
         for r in (1, 2, 5):
             g = _less(s, rng, r)
             full = _fishes(g, None)
             assert _fishes(g, s) == full, r
+            assert _fishes(s, g) == _fishes(s, None), r  # a memo of other marks
             compared += 1
             found += any(b[1] for b, _ in full)
-    assert compared > 50 and found > 10, (compared, found)
+    assert compared > 50 and found > 10 and had > 5, (compared, found, had)
 
 
 def _static(s: CandidateState) -> tuple[object, ...] | None:

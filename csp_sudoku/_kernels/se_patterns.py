@@ -239,7 +239,7 @@ def _kinds_bonus(path, n, ends, link_unit, ukind):  # type: ignore[no-untyped-de
 
 @njit(cache=True)
 def strong_links(  # type: ignore[no-untyped-def]
-    alive, size, nmin, nmax, units, ukind, cell_line, see_bits, since, out_cells, out_best
+    alive, size, nmin, nmax, units, ukind, cell_line, see_bits, memo, out_cells, out_best
 ):
     """The best strong-linked fish of each number of links ``n`` from ``nmin`` to
     ``nmax`` (see the module doc), all from one search: the links and their
@@ -254,17 +254,16 @@ def strong_links(  # type: ignore[no-untyped-def]
     Best: the lowest value, then the most eliminations, the first met among
     equals (digits in order, chains depth first in link order).
 
-    ``since``: candidates on which no length had a fish (empty when none is
-    known). When ``alive`` is those less some, a digit none of whose
-    candidates went is skipped: its fishes, with as many removals or more,
-    were there.
+    ``memo`` (:func:`fish_memo`, for these ``nmin`` and ``nmax``): each digit's
+    own best fishes, with the digit's candidates they were searched on. A
+    digit's fishes are read from its candidates alone, so a digit whose
+    candidates are those of its memo is not searched again (SE's path removes
+    a candidate or two at most steps, of one digit or two): its bests are
+    merged in its turn, as a search would have met them (a best changes only
+    for a strictly better fish, so the first digit of the best value wins).
     """
+    memo_marks, memo_best, memo_cells = memo
     ncells = see_bits.shape[0]
-    shrunk = since.shape[0] == alive.shape[0]
-    for k in range(since.shape[0]):
-        if alive[k] and not since[k]:
-            shrunk = False
-            break
     nwords = see_bits.shape[1]
     near = np.empty((_MAX_LINKS, _W), dtype=np.int32)
     far = np.empty((_MAX_LINKS, _W), dtype=np.int32)
@@ -283,75 +282,117 @@ def strong_links(  # type: ignore[no-untyped-def]
         out_best[n, 1] = 0
         out_best[n, 2] = -1
     for d in range(size):
-        if shrunk:
-            went = False
-            for c in range(ncells):
-                went = went or (since[c * size + d] != 0 and alive[c * size + d] == 0)
-            if not went:
-                continue
-        nl = _digit_links(alive, size, d, units, cell_line, near, far, ends, link_unit)
-        if nl == 0:
-            continue
-        _link_sets(near, far, ends, nl, see_bits, cells_of, near_seen, far_seen)
-        join_start, join_to = _weak_joins(near, ends, link_unit, nl, far_seen)
-        for w in range(nwords):
-            digit_cells[w] = 0
+        same = True
         for c in range(ncells):
-            if alive[c * size + d]:
-                digit_cells[c >> 6] |= np.int64(1) << (c & 63)
-        # depth first over chains of up to nmax links with pairwise distinct cells: any
-        # link first, then those joined from the last (nxt: the place in their list)
-        depth = 0
-        nxt[0] = 0
-        while depth >= 0:
-            end = nl if depth == 0 else join_start[path[depth - 1] + 1]
-            if nxt[depth] >= end:
-                depth -= 1
-                if depth >= 0:
-                    for w in range(nwords):
-                        used[w] ^= cells_of[path[depth], w]
-                    nxt[depth] += 1
-                continue
-            j = nxt[depth] if depth == 0 else join_to[nxt[depth]]
-            if not _disjoint(used, cells_of[j]):
-                nxt[depth] += 1
-                continue
-            path[depth] = j
-            n = depth + 1
-            if n >= nmin:
-                # a whole chain of n links: what sees both free ends loses the digit
-                first = path[0]
-                any_elim = False
-                for w in range(nwords):
-                    elim[w] = digit_cells[w] & near_seen[first, w] & far_seen[j, w]
-                    elim[w] &= ~(used[w] | cells_of[j, w])
-                    any_elim = any_elim or elim[w] != 0
-                if any_elim:
-                    ne = 0
-                    for w in range(nwords):
-                        ne += popcount(elim[w])
-                    tenths = SL_BASE[n] + _kinds_bonus(path, n, ends, link_unit, ukind)
-                    if tenths < out_best[n, 0] or (
-                        tenths == out_best[n, 0] and ne > out_best[n, 1]
-                    ):
-                        out_best[n, 0] = tenths
-                        out_best[n, 1] = ne
-                        out_best[n, 2] = d
-                        k = 0
-                        for c in range(ncells):
-                            if contains_bit(elim, c):
-                                out_cells[n, k] = c
-                                k += 1
-            if n < nmax:
-                for w in range(nwords):
-                    used[w] ^= cells_of[j, w]
-                depth += 1
-                nxt[depth] = join_start[j]
-                continue
-            nxt[depth] += 1
+            same = same and memo_marks[d, c] == alive[c * size + d]
+        if not same:
+            _digit_fishes(
+                alive, size, d, nmin, nmax, units, ukind, cell_line, see_bits, near, far,
+                ends, link_unit, cells_of, near_seen, far_seen, digit_cells, used, path,
+                nxt, elim, memo_cells[d], memo_best[d],
+            )  # fmt: skip
+            for c in range(ncells):
+                memo_marks[d, c] = alive[c * size + d]
+        for n in range(nmin, nmax + 1):
+            tenths = memo_best[d, n, 0]
+            ne = memo_best[d, n, 1]
+            if ne > 0 and (
+                tenths < out_best[n, 0] or (tenths == out_best[n, 0] and ne > out_best[n, 1])
+            ):
+                out_best[n, 0] = tenths
+                out_best[n, 1] = ne
+                out_best[n, 2] = d
+                for k in range(ne):
+                    out_cells[n, k] = memo_cells[d, n, k]
     for n in range(out_best.shape[0]):
         if out_best[n, 2] < 0:
             out_best[n, 0] = 0
+
+
+def fish_memo(ncells: int, size: int, nmax: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Empty memo arrays of :func:`strong_links` (no digit known: marks -1)."""
+    return (
+        np.full((size, ncells), -1, dtype=np.int8),
+        np.zeros((size, nmax + 1, 3), dtype=np.int32),
+        np.zeros((size, nmax + 1, ncells), dtype=np.int32),
+    )
+
+
+@njit(cache=True)
+def _digit_fishes(  # type: ignore[no-untyped-def]
+    alive, size, d, nmin, nmax, units, ukind, cell_line, see_bits, near, far, ends,
+    link_unit, cells_of, near_seen, far_seen, digit_cells, used, path, nxt, elim,
+    out_cells, out_best,
+):  # fmt: skip
+    """Digit ``d``'s best strong-linked fish of each length (see
+    :func:`strong_links`) in ``out_best[n]`` (``(tenths, eliminations, d)``,
+    no eliminations where there is none) and ``out_cells[n]``; the other
+    arrays are :func:`strong_links`'s scratch."""
+    ncells = see_bits.shape[0]
+    nwords = see_bits.shape[1]
+    for n in range(out_best.shape[0]):
+        out_best[n, 0] = 1 << 30
+        out_best[n, 1] = 0
+        out_best[n, 2] = -1
+    nl = _digit_links(alive, size, d, units, cell_line, near, far, ends, link_unit)
+    if nl == 0:
+        return
+    _link_sets(near, far, ends, nl, see_bits, cells_of, near_seen, far_seen)
+    join_start, join_to = _weak_joins(near, ends, link_unit, nl, far_seen)
+    for w in range(nwords):
+        digit_cells[w] = 0
+        used[w] = 0
+    for c in range(ncells):
+        if alive[c * size + d]:
+            digit_cells[c >> 6] |= np.int64(1) << (c & 63)
+    # depth first over chains of up to nmax links with pairwise distinct cells: any
+    # link first, then those joined from the last (nxt: the place in their list)
+    depth = 0
+    nxt[0] = 0
+    while depth >= 0:
+        end = nl if depth == 0 else join_start[path[depth - 1] + 1]
+        if nxt[depth] >= end:
+            depth -= 1
+            if depth >= 0:
+                for w in range(nwords):
+                    used[w] ^= cells_of[path[depth], w]
+                nxt[depth] += 1
+            continue
+        j = nxt[depth] if depth == 0 else join_to[nxt[depth]]
+        if not _disjoint(used, cells_of[j]):
+            nxt[depth] += 1
+            continue
+        path[depth] = j
+        n = depth + 1
+        if n >= nmin:
+            # a whole chain of n links: what sees both free ends loses the digit
+            first = path[0]
+            any_elim = False
+            for w in range(nwords):
+                elim[w] = digit_cells[w] & near_seen[first, w] & far_seen[j, w]
+                elim[w] &= ~(used[w] | cells_of[j, w])
+                any_elim = any_elim or elim[w] != 0
+            if any_elim:
+                ne = 0
+                for w in range(nwords):
+                    ne += popcount(elim[w])
+                tenths = SL_BASE[n] + _kinds_bonus(path, n, ends, link_unit, ukind)
+                if tenths < out_best[n, 0] or (tenths == out_best[n, 0] and ne > out_best[n, 1]):
+                    out_best[n, 0] = tenths
+                    out_best[n, 1] = ne
+                    out_best[n, 2] = d
+                    k = 0
+                    for c in range(ncells):
+                        if contains_bit(elim, c):
+                            out_cells[n, k] = c
+                            k += 1
+        if n < nmax:
+            for w in range(nwords):
+                used[w] ^= cells_of[j, w]
+            depth += 1
+            nxt[depth] = join_start[j]
+            continue
+        nxt[depth] += 1
 
 
 # --------------------------------------------------------------------------- wings

@@ -333,12 +333,12 @@ def _box_units(g: Geometry) -> NDArray[np.bool_]:
 _SET_WORDS = {2: "pair", 3: "triple", 4: "quad"}
 
 #: Per thread, the last marks (cell masks, placements) on which each of the
-#: basic techniques found no hint (and likewise the wings, the strong-linked
-#: fishes, the static chains and Nishio's nets, :func:`_wing`,
-#: :func:`_strong_links`, :func:`_static_chains`, :func:`_nishio`): :func:`basic_hint` then looks
-#: only at the patterns that lost a candidate since, when the marks are those
-#: less some candidates (any other marks: a full scan, so a new puzzle or
-#: another caller's marks need no reset).
+#: basic techniques found no hint (and likewise the wings, the static chains
+#: and Nishio's nets, :func:`_wing`, :func:`_static_chains`, :func:`_nishio`):
+#: :func:`basic_hint` then looks only at the patterns that lost a candidate
+#: since, when the marks are those less some candidates (any other marks: a
+#: full scan, so a new puzzle or another caller's marks need no reset). The
+#: strong-linked fishes keep each digit's own fishes (:func:`_strong_links`).
 _NO_HINT = threading.local()
 
 
@@ -469,8 +469,10 @@ def _strong_links(state: CandidateState, n: int) -> SeStep | None:
     :data:`_SL_MOST` (its links and their joins are the same for all); SE asks
     for the longer ones, at the same pencil marks, when the techniques between
     them find nothing, so the search is kept for those until the marks change.
+    Each digit's own fishes are kept too (per thread), and searched again only
+    when its candidates change.
     """
-    from csp_sudoku._kernels.se_patterns import strong_links
+    from csp_sudoku._kernels.se_patterns import fish_memo, strong_links
 
     g = state.geometry
     alive = _alive8(state)
@@ -483,16 +485,16 @@ def _strong_links(state: CandidateState, n: int) -> SeStep | None:
         top = max(n, _SL_MOST)
         best = np.empty((top + 1, 3), dtype=np.int32)
         cells = np.empty((top + 1, g.ncells), dtype=np.int32)
-        kept: dict[Geometry, NDArray[np.int8]] = _NO_HINT.__dict__.setdefault("fishes", {})
-        since = kept.get(g, alive[:0])
+        memos: dict[tuple[Geometry, int, int], tuple[NDArray[Any], ...]] = (
+            _NO_HINT.__dict__.setdefault("fishes", {})
+        )
+        memo = memos.get((g, n, top))
+        if memo is None:
+            memo = memos[(g, n, top)] = fish_memo(g.ncells, g.size, top)
         strong_links(
-            alive, g.size, n, top, lay.units, lay.ukind, lay.cell_line, lay.see_bits, since,
+            alive, g.size, n, top, lay.units, lay.ukind, lay.cell_line, lay.see_bits, memo,
             cells, best,
         )  # fmt: skip
-        if n == 2 and not best[2:, 1].any():
-            kept[g] = alive.copy()  # no fish of any length: a snapshot for the next calls
-        elif n == 2:
-            kept.pop(g, None)
         _sl_last[:] = [(g, marks, n, best, cells)]
     tenths, ne, d = best[n].tolist()
     if ne == 0:
@@ -555,10 +557,10 @@ def _bug(state: CandidateState) -> SeStep | None:
     bivalue and the one has three candidates; its digit seen three times in a
     unit of it must go there (else the grid would have two solutions)."""
     g = state.geometry
-    empty = state.values == 0
-    counts = np.array([bin(int(m)).count("1") for m in state.masks])
-    odd = np.flatnonzero(empty & (counts != 2))
-    if odd.size != 1 or counts[odd[0]] != 3:
+    m = state.masks
+    rest = m & (m - 1)  # the mask less its lowest digit: one digit left for two
+    odd = np.flatnonzero((state.values == 0) & ((rest == 0) | (rest & (rest - 1) != 0)))
+    if odd.size != 1 or int(m[odd[0]]).bit_count() != 3:
         return None
     cell = int(odd[0])
     bits = state.digit_bits()
