@@ -566,7 +566,7 @@ def test_the_compiled_hidden_singles_run_is_the_one_at_a_time_choice(
         puzzle = minimal_puzzle(geo, seed=seed)
         fast, slow = CandidateState.from_puzzle(puzzle), CandidateState.from_puzzle(puzzle)
         got: list[SeStep] = []
-        n = se_order._hidden_singles_run(fast, got, 10**6)
+        n, _why = se_order._hidden_singles_run(fast, got, 10**6)
         want: list[SeStep] = []
         while not slow.is_solved() and not slow.is_contradiction():
             step = se_order._hidden_single(slow)

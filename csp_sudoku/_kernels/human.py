@@ -597,7 +597,7 @@ def _subset_core(alive, column_candidates, candidate_columns, n, first, out, roo
 
 @njit(cache=True)
 def se_hidden_singles(  # type: ignore[no-untyped-def]
-    masks, values, units, is_box, peers, npeers, limit, out_cell, out_digit, out_kind
+    masks, values, units, is_box, peers, npeers, limit, out_cell, out_digit, out_kind, why
 ):
     """Sudoku Explainer's hidden singles, applied one after the other while there are any.
 
@@ -608,7 +608,9 @@ def se_hidden_singles(  # type: ignore[no-untyped-def]
     peer) and records ``cell``, ``digit`` (1-based) and ``kind``. It stops at
     ``limit`` placements, when the grid is full, at a contradiction (as
     :func:`scan_singles` finds one, before each round), or when no hidden single
-    is left. Returns how many were placed.
+    is left; ``why[0]`` says which (``STEP_LIMIT``, ``SOLVED``, ``CONTRADICTION``
+    or ``STUCK``, the statuses of a run), so that the caller needs no scan of
+    its own. Returns how many were placed.
 
     The same choice as ``csp_sudoku.human.se_order._hidden_single`` one step at
     a time, without a trip through Python per placement (a third of a replay's
@@ -623,13 +625,18 @@ def se_hidden_singles(  # type: ignore[no-untyped-def]
     ou = np.empty(cap, np.int32)
     seen = np.empty(ncells, np.int64)
     done = 0
+    why[0] = STEP_LIMIT
     while done < limit:
         full = True
         for c in range(ncells):
             if values[c] == 0:
                 full = False
                 break
-        if full or scan_singles(masks, values, units, oc, od, ou, seen) < 0:
+        if full:
+            why[0] = SOLVED
+            break
+        if scan_singles(masks, values, units, oc, od, ou, seen) < 0:
+            why[0] = CONTRADICTION
             break
         best_kind = 3
         best_unit = -1
@@ -666,6 +673,7 @@ def se_hidden_singles(  # type: ignore[no-untyped-def]
                     best_cell = where
                     best_digit = d
         if best_cell < 0:
+            why[0] = STUCK
             break
         bit = np.int64(1) << best_digit
         values[best_cell] = best_digit + 1

@@ -293,23 +293,33 @@ def _hidden_single(state: CandidateState) -> SeStep | None:
     return _commit(state, SeStep("Hidden Single", value(best.unit), ((best.cell, best.digit),)))
 
 
-def _hidden_singles_run(state: CandidateState, steps: list[SeStep], limit: int) -> int:
+def _hidden_singles_run(state: CandidateState, steps: list[SeStep], limit: int) -> tuple[int, int]:
     """:func:`_hidden_single` again and again while one is left (at most ``limit``), in one
     compiled call (:func:`csp_sudoku._kernels.human.se_hidden_singles`): the same steps,
-    without a trip through Python per placement. Returns how many were placed."""
+    without a trip through Python per placement. Returns how many were placed
+    and why the run stopped (a run's status: ``STUCK`` when no hidden single is
+    left, ``STEP_LIMIT``, ``SOLVED`` or ``CONTRADICTION``; the replay's loop
+    reads the grid's state from it)."""
     from csp_sudoku._kernels.human import se_hidden_singles
+    from csp_sudoku._kernels.status import STEP_LIMIT
 
     g = state.geometry
     if limit <= 0:
-        return 0
+        return 0, STEP_LIMIT
     t = tables(g)
-    cells = np.empty(limit, dtype=np.int32)
-    digits = np.empty(limit, dtype=np.int32)
-    kinds = np.empty(limit, dtype=np.int32)
+    arrays: dict[Geometry, tuple[NDArray[np.int32], ...]] = _NO_HINT.__dict__.setdefault(
+        "singles", {}
+    )
+    out = arrays.get(g)
+    if out is None:
+        # a run places each empty cell at most once
+        out = arrays[g] = tuple(np.empty(g.ncells, dtype=np.int32) for _ in range(3))
+    cells, digits, kinds = out
+    why = np.empty(1, dtype=np.int64)
     done = int(
         se_hidden_singles(
-            state.masks, state.values, t.units, _box_units(g), t.peers, t.npeers, limit,
-            cells, digits, kinds,
+            state.masks, state.values, t.units, _box_units(g), t.peers, t.npeers,
+            min(limit, g.ncells), cells, digits, kinds, why,
         )
     )  # fmt: skip
     values = (1.0, SE_VALUES["hidden single (box)"], SE_VALUES["hidden single"])
@@ -317,7 +327,7 @@ def _hidden_singles_run(state: CandidateState, steps: list[SeStep], limit: int) 
         cells[:done].tolist(), digits[:done].tolist(), kinds[:done].tolist(), strict=True
     ):
         steps.append(SeStep("Hidden Single", values[k], ((c, d),)))
-    return done
+    return done, int(why[0])
 
 
 _BOX_UNITS: dict[Geometry, NDArray[np.bool_]] = {}
@@ -1281,15 +1291,20 @@ def se_solve(
     """
     if profile not in PROFILES:
         raise ArgumentError(f"unknown profile {profile!r}; choose from {', '.join(PROFILES)}")
+    from csp_sudoku._kernels.status import CONTRADICTION, STUCK
+
     state = CandidateState.from_puzzle(puzzle)
     run = SeRun()
     limit = max_steps if max_steps is not None else 4 * puzzle.geometry.ncandidates
-    while len(run.steps) < limit and not state.is_solved():
-        if state.is_contradiction():
+    while True:
+        # the hidden singles first; the run says whether the grid is full,
+        # contradicts, or has no hidden single left
+        _placed, why = _hidden_singles_run(state, run.steps, limit - len(run.steps))
+        if why == CONTRADICTION:
             run.stopped = "stuck"
             break
-        if _hidden_singles_run(state, run.steps, limit - len(run.steps)):
-            continue  # placed; the loop looks at the grid again
+        if why != STUCK:
+            break  # solved, or at the step limit
         try:
             step = _next_step(state, rating, profile, first=1)  # no hidden single is left
         except ChainBudgetExceeded:
