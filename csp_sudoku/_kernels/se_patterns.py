@@ -1331,7 +1331,9 @@ def basic_first(  # type: ignore[no-untyped-def]
     the row holds marks) are the marks on which each technique last found
     nothing (:func:`basic_hint`'s ``since``), kept up to date here: the row of
     a technique that finds nothing takes these marks, and the one that finds
-    a hint is dropped (after a hint there may be others). Returns the index
+    a hint keeps its row (a hint of later marks has a pattern that lost a
+    candidate since that row's marks, as every hint of these marks has one).
+    Returns the index
     of the technique with a hint, or -1; its ``(removals, cell, digit,
     kind)`` in ``found`` and its removals in ``out``."""
     ncells = values.shape[0]
@@ -1351,7 +1353,6 @@ def basic_first(  # type: ignore[no-untyped-def]
             codes[t, 2] != 0, since[t, :m], since_values[t, :m], out,
         )  # fmt: skip
         if ne >= 0:
-            known[t] = 0
             found[0] = ne
             found[1] = cell
             found[2] = digit

@@ -148,6 +148,16 @@ class Geometry:
         if not self.name:
             object.__setattr__(self, "name", f"{self.size}x{self.size}")
 
+    def __hash__(self) -> int:
+        # the compared fields' hash, computed once: a geometry keys the caches
+        # of every table and search, looked up about 9,000 times in the se
+        # replay of 20 top1465 puzzles (0.5 us each as the dataclass computed it)
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        return hash((self.size, self.box_rows, self.box_cols, self.regions, self.extra_units))
+
     @property
     def ncells(self) -> int:
         """Number of cells, N*N."""

@@ -535,7 +535,8 @@ def _wing(state: CandidateState, k: int) -> SeStep | None:
     if ncell == 0:
         kept[(g, k)] = (state.masks.copy(), state.values.copy())
         return None
-    kept.pop((g, k), None)
+    # the marks where it last found nothing stay: a wing of later marks with
+    # no cell changed since was there, removing as much or more
     removed = tuple(
         (int(c), d + 1)
         for c, m in zip(cells[:ncell].tolist(), bits[:ncell].tolist(), strict=True)
@@ -621,9 +622,13 @@ def _static_chains(state: CandidateState) -> SeStep | None:
     ncand = alive.size
     n = g.size
     kept: dict[Geometry, NDArray[np.int8]] = _NO_HINT.__dict__.setdefault("static", {})
-    since = kept.pop(g, None)
+    # the last marks where the family found nothing; they stay after a hint:
+    # a chain or loop of later marks with no link that those marks lack was
+    # there too, and acted there, unless it acts nowhere (_new_strong_link)
+    since = kept.get(g)
     if since is not None and not _within(alive, since):
         since = None  # not these marks less some candidates: searched in full
+        del kept[g]
     if since is not None and not _new_strong_link(alive, since, t.column_candidates):
         kept[g] = alive.copy()  # none here either: the closer marks to compare with next
         return None
@@ -873,11 +878,15 @@ def _nishio(state: CandidateState) -> SeStep | None:
     alive = _alive8(state)
     prem = _premises(alive, True)
     kept: dict[Geometry, NDArray[np.int8]] = _NO_HINT.__dict__.setdefault("nishio", {})
-    since = kept.pop(g, None)
-    if since is not None and _within(alive, since):
+    since = kept.get(g)
+    if since is not None and not _within(alive, since):
+        since = None
+        del kept[g]
+    if since is not None:
         # a Nishio net reads the candidates of its own digit only (no cell
         # links): a digit that lost none since the marks where every net
-        # found nothing finds nothing again
+        # found nothing finds nothing again (they stay after a hint: such a
+        # digit's nets are the same as there)
         lost: NDArray[np.bool_] = np.any((since > alive).reshape(-1, g.size), axis=0)
         prem = prem[lost[prem % g.size]]
     absurd = _propagate(state, prem, True, False, counts=False)[1]
