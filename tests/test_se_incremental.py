@@ -140,7 +140,7 @@ def _wing(
     bits = np.full(s.geometry.ncells, -7, dtype=np.int64)
     sm = since.masks if since is not None else s.masks[:0]
     sv = since.values if since is not None else s.values[:0]
-    r = kp.als_wings(s.masks, s.values, k, lay.see, lay.see_bits, sm, sv, cells, bits)
+    r = kp.als_wings(s.masks, s.values, k, lay.see_bits, sm, sv, cells, bits)
     m = int(r[2])
     return tuple(int(x) for x in r), cells[:m].tolist(), bits[:m].tolist()
 

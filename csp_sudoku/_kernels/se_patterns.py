@@ -420,82 +420,103 @@ def _wing_value(k, bigcard, ncard2):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _restricted(masks, als, k, see, pincer, bit):  # type: ignore[no-untyped-def]
-    """True when some set cell holds ``bit`` and every one that does sees the pincer."""
-    has = False
+def _set_bits(masks, als, k, u, see_bits, setbits, holders, seeall):  # type: ignore[no-untyped-def]
+    """Bitsets of the set ``als[:k]`` (holding the digits ``u``): its cells
+    (``setbits``), and for each digit ``d`` of ``u`` the set cells holding it
+    (``holders[d]``) and the cells seeing all of those (``seeall[d]``)."""
+    nwords = setbits.shape[0]
+    for w in range(nwords):
+        setbits[w] = 0
+    left = u
+    while left:
+        bit = left & -left
+        left ^= bit
+        d = _cttz(bit)
+        for w in range(nwords):
+            holders[d, w] = 0
+            seeall[d, w] = -1
     for q in range(k):
-        if masks[als[q]] & bit:
-            has = True
-            if not see[als[q], pincer]:
-                return False
-    return has
+        a = als[q]
+        setbits[a >> 6] |= np.int64(1) << (a & 63)
+        m = masks[a]
+        while m:
+            bit = m & -m
+            m ^= bit
+            d = _cttz(bit)
+            holders[d, a >> 6] |= np.int64(1) << (a & 63)
+            for w in range(nwords):
+                seeall[d, w] &= see_bits[a, w]
 
 
 @njit(cache=True, inline="always")
-def _sees_all(masks, als, k, see, e, bit):  # type: ignore[no-untyped-def]
-    """True when cell ``e`` sees every set cell holding ``bit``."""
+def _restricted(holders, see_bits, pincer, d):  # type: ignore[no-untyped-def]
+    """True when every set cell holding digit ``d`` sees the pincer (the set
+    holds the pincer's digits, so some cell does)."""
     ok = True
-    for q in range(k):
-        ok = ok and (not (masks[als[q]] & bit) or see[e, als[q]] == 1)
+    for w in range(holders.shape[1]):
+        ok = ok and (holders[d, w] & ~see_bits[pincer, w]) == 0
     return ok
 
 
 @njit(cache=True, inline="always")
-def _wing_cell(masks, als, k, digits, see, pincer, e, lo, hi, lo_restricted, hi_restricted):  # type: ignore[no-untyped-def]
-    """The digits (bits) that the wing of :func:`_wing_removals` removes from cell ``e``."""
-    removed = np.int64(0)
-    for z in (lo, hi):
-        x_restricted = lo_restricted if z == hi else hi_restricted
-        if (
-            x_restricted
-            and (masks[e] & z)
-            and see[e, pincer]
-            and _sees_all(masks, als, k, see, e, z)
-        ):
-            removed |= z
-    if lo_restricted and hi_restricted:
-        locked = digits & ~(lo | hi)
-        while locked:
-            bit = locked & -locked
-            locked ^= bit
-            if (masks[e] & bit) and _sees_all(masks, als, k, see, e, bit):
-                removed |= bit
-    return removed
-
-
-@njit(cache=True, inline="always")
-def _wing_removals(masks, values, als, k, digits, see, see_bits, pincer, out_cells, out_masks):  # type: ignore[no-untyped-def]
-    """What the wing of the set ``als[:k]`` (holding ``digits``) and the bivalue
-    ``pincer`` removes: ``z`` (either digit of the pincer whose other digit
-    ``x`` is restricted, :func:`_restricted`) from the cells seeing the pincer
-    and every set cell holding ``z``; when both digits are restricted (a
-    doubly linked wing) the set's other digits are locked in it too and go
-    from every cell seeing all their places in the set. Returns how many
-    cells lose something, in ``out_cells``, the digits as bits in ``out_masks``
-    (cells in order; only the pincer's peers, ``see_bits[pincer]``, are looked
-    at unless the wing is doubly linked)."""
+def _wing_removals(
+    masks, values, u, see_bits, pincer, setbits, holders, seeall, out_cells, out_masks
+):  # type: ignore[no-untyped-def]
+    """What the wing of a set (``u`` its digits; ``setbits``, ``holders``,
+    ``seeall``: :func:`_set_bits`) and the bivalue ``pincer`` removes: ``z``
+    (either digit of the pincer whose other digit ``x`` is restricted: every
+    set cell holding it sees the pincer) from the cells seeing the pincer and
+    every set cell holding ``z``; when both digits are restricted (a doubly
+    linked wing) the set's other digits are locked in it too and go from
+    every cell seeing all their places in the set. Returns how many cells
+    lose something, in ``out_cells`` (in cell order), the digits as bits in
+    ``out_masks``."""
     pair = masks[pincer]
     lo = pair & -pair
     hi = pair ^ lo
-    lo_restricted = _restricted(masks, als, k, see, pincer, lo)
-    hi_restricted = _restricted(masks, als, k, see, pincer, hi)
+    dlo = _cttz(lo)
+    dhi = _cttz(hi)
+    lo_restricted = _restricted(holders, see_bits, pincer, dlo)
+    hi_restricted = _restricted(holders, see_bits, pincer, dhi)
     if not (lo_restricted or hi_restricted):
         return 0
-    doubly = lo_restricted and hi_restricted
+    locked = u & ~pair if lo_restricted and hi_restricted else np.int64(0)
     ne = 0
-    for w in range(see_bits.shape[1]):
-        left = np.int64(-1) if doubly else see_bits[pincer, w]
-        while left != 0:
-            low = left & -left
-            left ^= low
+    for w in range(setbits.shape[0]):
+        # the cells that may lose something: z's seeing the pincer, the locked digits'
+        cand = np.int64(0)
+        if lo_restricted:
+            cand |= see_bits[pincer, w] & seeall[dhi, w]
+        if hi_restricted:
+            cand |= see_bits[pincer, w] & seeall[dlo, w]
+        rest = locked
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            cand |= seeall[_cttz(bit), w]
+        cand &= ~setbits[w]
+        if (pincer >> 6) == w:
+            cand &= ~(np.int64(1) << (pincer & 63))
+        while cand != 0:
+            low = cand & -cand
+            cand ^= low
             e = (w << 6) + _cttz(low)
             if e >= masks.shape[0]:
                 break
-            if values[e] != 0 or e == pincer or contains(als, k, e):
+            if values[e] != 0:
                 continue
-            removed = _wing_cell(
-                masks, als, k, digits, see, pincer, e, lo, hi, lo_restricted, hi_restricted
-            )
+            near = (see_bits[pincer, w] & low) != 0
+            removed = np.int64(0)
+            if lo_restricted and near and (masks[e] & hi) and (seeall[dhi, w] & low):
+                removed |= hi
+            if hi_restricted and near and (masks[e] & lo) and (seeall[dlo, w] & low):
+                removed |= lo
+            rest = locked
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                if (masks[e] & bit) and (seeall[_cttz(bit), w] & low):
+                    removed |= bit
             if removed:
                 out_cells[ne] = e
                 out_masks[ne] = removed
@@ -504,7 +525,7 @@ def _wing_removals(masks, values, als, k, digits, see, see_bits, pincer, out_cel
 
 
 @njit(cache=True)
-def als_wings(masks, values, k, see, see_bits, since, since_values, out_cells, out_masks):  # type: ignore[no-untyped-def]
+def als_wings(masks, values, k, see_bits, since, since_values, out_cells, out_masks):  # type: ignore[no-untyped-def]
     """The best wing whose almost locked set has ``k`` cells (see the module doc).
 
     ``values`` are 0 for empty cells. The sets are the combinations of empty
@@ -552,6 +573,9 @@ def als_wings(masks, values, k, see, see_bits, since, since_values, out_cells, o
     had = np.zeros(k + 1, dtype=np.bool_)  # the set's first cells hold one that lost a candidate
     elim_c = np.empty(ncells, dtype=np.int32)
     elim_m = np.empty(ncells, dtype=np.int64)
+    setbits = np.empty(nwords, dtype=np.int64)
+    holders = np.empty((64, nwords), dtype=np.int64)
+    seeall = np.empty((64, nwords), dtype=np.int64)
     best_t = 1 << 30
     best_e = 0
     best_d = 0
@@ -598,13 +622,19 @@ def als_wings(masks, values, k, see, see_bits, since, since_values, out_cells, o
         value = _wing_value(k, bigcard, ncard2)
         if value < 0 or value > best_t:
             continue
+        prepared = False  # the set's bitsets, made for its first pincer
         for b in range(nbiv):
             pincer = bivalue[b]
             if (masks[pincer] & u) != masks[pincer] or contains(als, k, pincer):
                 continue
             if not (had[k] or contains_bit(changed, pincer)):
                 continue  # the same wing was there, removing nothing
-            ne = _wing_removals(masks, values, als, k, u, see, see_bits, pincer, elim_c, elim_m)
+            if not prepared:
+                _set_bits(masks, als, k, u, see_bits, setbits, holders, seeall)
+                prepared = True
+            ne = _wing_removals(
+                masks, values, u, see_bits, pincer, setbits, holders, seeall, elim_c, elim_m
+            )
             total = 0
             for s in range(ne):
                 total += popcount(elim_m[s])

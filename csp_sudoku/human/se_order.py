@@ -530,7 +530,7 @@ def _wing(state: CandidateState, k: int) -> SeStep | None:
     )
     since, since_values = kept.get((g, k), (state.masks[:0], state.values[:0]))
     tenths, _total, ncell = als_wings(
-        state.masks, state.values, k, lay.see, lay.see_bits, since, since_values, cells, bits
+        state.masks, state.values, k, lay.see_bits, since, since_values, cells, bits
     )
     if ncell == 0:
         kept[(g, k)] = (state.masks.copy(), state.values.copy())
