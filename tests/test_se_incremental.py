@@ -10,7 +10,8 @@ only where a chain through a new strong link can pass), the basic
 techniques inside the (+) nets and Nishio's nets (only the digits that lost a
 candidate). Each test here takes marks S on which the
 search finds nothing (the pencil marks before the chain steps of SE's path on
-top1465 puzzles), removes random candidates, and compares the resumed answer
+top1465 puzzles), removes random candidates (for the basic techniques and
+the wings, also fills random cells), and compares the resumed answer
 on G with the same kernel's full search on G; each also asserts that enough
 of those G had a hint, so that a filter that skipped too much would fail.
 
@@ -73,6 +74,19 @@ def _less(state: CandidateState, rng: np.random.Generator, k: int) -> CandidateS
     return g
 
 
+def _placed(state: CandidateState, rng: np.random.Generator, k: int) -> CandidateState:
+    """``state`` with ``k`` random empty cells of two candidates or more filled
+    with one of them (the digit leaves their peers), then less one candidate."""
+    g = state.copy()
+    for _ in range(k):
+        held = sum((g.masks >> d) & 1 for d in range(state.geometry.size))
+        cells = np.flatnonzero((g.values == 0) & (held >= 2))
+        c = int(rng.choice(cells))
+        digits = [d for d in range(state.geometry.size) if int(g.masks[c]) >> d & 1]
+        g.place(c, int(rng.choice(digits)) + 1)
+    return _less(g, rng, 1)
+
+
 def _less_digit(state: CandidateState, rng: np.random.Generator, d: int, k: int) -> CandidateState:
     """``state`` less ``k`` random candidates ``d`` (0-based) of cells holding two or more."""
     g = state.copy()
@@ -111,6 +125,32 @@ def test_basic_techniques_resumed_find_what_a_full_scan_finds() -> None:
                 compared += 1
                 found += full[0][0] >= 0
     assert compared > 1000 and found > 50, (compared, found)
+
+
+def test_basic_techniques_and_wings_resumed_after_placements_find_what_a_full_search_finds() -> (
+    None
+):
+    """Cells placed since the marks where a search found nothing: the placed
+    cells leave every pattern, and the rules that count placements (a set's
+    empty cells, a fish's placed digit) only admit fewer patterns."""
+    rng = np.random.default_rng(11)
+    compared = found = 0
+    for s in _quiet()[::2]:
+        techniques = [t for t in BASIC if _basic(s, *t, None)[0][0] < 0]
+        wings = [k for k in (2, 3, 4) if _wing(s, k, None)[0][2] == 0]
+        for k in (1, 2, 3):
+            g = _placed(s, rng, k)
+            for code, n, direct in techniques:
+                full = _basic(g, code, n, direct, None)
+                assert _basic(g, code, n, direct, s) == full, (code, n, direct, k)
+                compared += 1
+                found += full[0][0] >= 0
+            for w in wings:
+                full_wing = _wing(g, w, None)
+                assert _wing(g, w, s) == full_wing, (w, k)
+                compared += 1
+                found += full_wing[0][2] > 0
+    assert compared > 500 and found > 50, (compared, found)
 
 
 def test_direct_hints_resumed_find_the_single_another_unit_leaves() -> None:

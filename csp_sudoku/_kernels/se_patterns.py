@@ -77,12 +77,19 @@ def lost_since(masks, since, units, lost, lost_at):  # type: ignore[no-untyped-d
 
 @njit(cache=True, inline="always")
 def _shrunk(masks, values, since, since_values):  # type: ignore[no-untyped-def]
-    """True when the marks are those of ``since`` less some candidates: the same
-    placements, no candidate that ``since`` lacks."""
+    """True when the marks are those of ``since`` less some candidates: every
+    placement of ``since`` kept, no candidate that ``since`` lacks (a cell
+    placed since holds one of its candidates there, as a filled cell's mask).
+
+    A cell placed since is a pattern's cell no more, and a technique's rules
+    that count placements (a naked set needs 2n empty cells in its unit, a
+    hidden set more than 2n, a fish a digit placed at most N - 2n times) only
+    admit fewer patterns as cells fill; the digits the placement took from its
+    peers, and those the cell lost, count as lost candidates."""
     if since_values.shape[0] != values.shape[0]:
         return False
     for c in range(values.shape[0]):
-        if values[c] != since_values[c] or masks[c] & ~since[c]:
+        if (since_values[c] != 0 and values[c] != since_values[c]) or masks[c] & ~since[c]:
             return False
     return True
 
@@ -459,9 +466,9 @@ def _restricted(holders, see_bits, pincer, d):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _wing_removals(
+def _wing_removals(  # type: ignore[no-untyped-def]
     masks, values, u, see_bits, pincer, setbits, holders, seeall, out_cells, out_masks
-):  # type: ignore[no-untyped-def]
+):
     """What the wing of a set (``u`` its digits; ``setbits``, ``holders``,
     ``seeall``: :func:`_set_bits`) and the bivalue ``pincer`` removes: ``z``
     (either digit of the pincer whose other digit ``x`` is restricted: every
