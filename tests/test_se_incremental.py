@@ -333,8 +333,9 @@ def test_every_static_chain_after_nothing_starts_where_a_new_link_lets_it() -> N
                     chains += 1
                     assert (elim[k] < 0 or starts[0, k]) and (place[k] < 0 or starts[1, k]), k
                 kc.continuous_loops(
-                    alive, weak, strong, xr, lay.see, g.geometry.size, one[2], whole, work, out, res
-                )
+                    alive, weak, strong, xr, lay.see, g.geometry.size, one[2], whole,
+                    kc.NO_BOUND, work, out, res,
+                )  # fmt: skip
                 if res[0] >= 0:
                     loops += 1
                     assert starts[2, k], k

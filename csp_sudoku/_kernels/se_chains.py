@@ -1855,7 +1855,7 @@ def loop_work_arrays(ncand: int, loops: int = 1):  # type: ignore[no-untyped-def
 
 
 @njit(cache=True)
-def continuous_loops(alive, weak, strong, x_links, see, size, starts, scc, work, out, best):  # type: ignore[no-untyped-def]
+def continuous_loops(alive, weak, strong, x_links, see, size, starts, scc, bound, work, out, best):  # type: ignore[no-untyped-def]
     """The least complex continuous loop that removes something: X-loops
     (X links only, one digit), Y-loops (Y links only, from bivalue cells) or
     loops of both (docs/techniques.md, "Bidirectional Cycle"), over the
@@ -1868,13 +1868,14 @@ def continuous_loops(alive, weak, strong, x_links, see, size, starts, scc, work,
     ``work``, ``out``: :func:`loop_work_arrays` (room for one loop). ``best``
     receives ``(complexity, removals)`` of the first least complex loop with
     removals, the loop itself in ``out`` (loop 0); ``best[0]`` stays -1 when
-    there is none.
+    there is none, and when there is none less complex than ``bound`` (the
+    caller's best hint of another family may leave no loop of more a chance;
+    :data:`NO_BOUND` for none).
     """
     ncand = alive.shape[0]
     best[0] = -1
     best[1] = 0
     count = out[5]
-    bound = 1 << 30
     cycles = np.empty(ncand, dtype=np.int8)
     on_cycles(scc, cycles)
     for k in range(ncand):

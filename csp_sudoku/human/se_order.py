@@ -662,12 +662,15 @@ def _static_chains(state: CandidateState) -> SeStep | None:
         if since is not None:
             through_new_links(alive, since, t.column_candidates, weak, strong, starts)
         components(weak, strong, scc)  # for the loops and the forcing chains alike
-        continuous_loops(alive, weak, strong, xr, lay.see, n, starts[2], scc, work, out, res)
+        cycle_base = _tenths(SE_CHAIN_BASE[family])
+        # a loop worth more than the best hint so far cannot come first
+        reach = NO_BOUND if best is None else most_complexity(best[0][0] - cycle_base) + 1
+        continuous_loops(alive, weak, strong, xr, lay.see, n, starts[2], scc, reach, work, out, res)
         if res[0] >= 0:
             comp, ne = int(res[0]), int(res[1])
             removed = tuple((q // n, q % n + 1) for q in out[3][:ne].tolist())
             loop = out[0]
-            tenths = _tenths(SE_CHAIN_BASE[family]) + int(length_tenths(comp))
+            tenths = cycle_base + int(length_tenths(comp))
             ring = [((x % ncand) // n, x % n + 1, x < ncand) for x in loop[:comp].tolist()]
             cycle = (*ring, ring[0])
             step = SeStep(name, tenths / 10, (), removed, comp, chain=cycle)
