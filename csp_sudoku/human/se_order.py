@@ -662,6 +662,33 @@ def _static_chains(state: CandidateState) -> SeStep | None:
         if since is not None:
             through_new_links(alive, since, t.column_candidates, weak, strong, starts)
         components(weak, strong, scc)  # for the loops and the forcing chains alike
+        chain_base = _tenths(SE_CHAIN_BASE["forcing chain" if yr else "forcing X-chain"])
+        if xr and (best is None or best[0][0] >= chain_base):
+            # first, so that the loops search under its value (loops are rare)
+            elim = np.empty(ncand, dtype=np.int32)
+            place = np.empty(ncand, dtype=np.int32)
+            # one family's value grows with the complexity, so its easiest chain is
+            # the least complex one, the first in candidate order (removal first);
+            # none more complex than the best hint's value allows can come first
+            bound = NO_BOUND if best is None else most_complexity(best[0][0] - chain_base) + 1
+            forcing_chains(alive, weak, strong, bound, starts, scc, elim, place)
+            comps = np.stack((elim, place), axis=1).reshape(-1)  # index 2k + on
+            found = np.flatnonzero(comps >= 0)
+            if found.size:
+                comp = int(comps[found].min())
+                at = int(found[np.argmax(comps[found] == comp)])
+                k, on = at // 2, bool(at % 2)
+                tenths = chain_base + int(length_tenths(comp))
+                if best is None or (tenths, comp, key, group, at) < best[0]:
+                    lits = np.empty(comp, dtype=np.int32)
+                    m = forcing_chain(alive, weak, strong, k, int(on), lits)
+                    chain = tuple(
+                        ((x % ncand) // n, x % n + 1, x < ncand) for x in lits[:m].tolist()
+                    )
+                    placed, removed = _conclusion(n, k, on)
+                    kind = "Forcing Chain" if yr else "Forcing X-Chain"
+                    step = SeStep(kind, tenths / 10, placed, removed, comp, chain=chain)
+                    offer((tenths, comp, key, group, at), step)
         cycle_base = _tenths(SE_CHAIN_BASE[family])
         # a loop worth more than the best hint so far cannot come first
         reach = NO_BOUND if best is None else most_complexity(best[0][0] - cycle_base) + 1
@@ -675,34 +702,6 @@ def _static_chains(state: CandidateState) -> SeStep | None:
             cycle = (*ring, ring[0])
             step = SeStep(name, tenths / 10, (), removed, comp, chain=cycle)
             offer((tenths, comp, key, group, -1), step)
-        chain_family = "forcing chain" if yr else "forcing X-chain"
-        base = _tenths(SE_CHAIN_BASE[chain_family])
-        if not xr or (best is not None and best[0][0] < base):
-            continue
-        elim = np.empty(ncand, dtype=np.int32)
-        place = np.empty(ncand, dtype=np.int32)
-        # one family's value grows with the complexity, so its easiest chain is
-        # the least complex one, the first in candidate order (removal first);
-        # none more complex than the best hint's value allows can come first
-        bound = NO_BOUND if best is None else most_complexity(best[0][0] - base) + 1
-        forcing_chains(alive, weak, strong, bound, starts, scc, elim, place)
-        comps = np.stack((elim, place), axis=1).reshape(-1)  # index 2k + on
-        found = np.flatnonzero(comps >= 0)
-        if not found.size:
-            continue
-        comp = int(comps[found].min())
-        at = int(found[np.argmax(comps[found] == comp)])
-        k, on = at // 2, bool(at % 2)
-        tenths = base + int(length_tenths(comp))
-        if best is not None and (tenths, comp, key, group, at) > best[0]:
-            continue
-        lits = np.empty(comp, dtype=np.int32)
-        m = forcing_chain(alive, weak, strong, k, int(on), lits)
-        chain = tuple(((x % ncand) // n, x % n + 1, x < ncand) for x in lits[:m].tolist())
-        placed, removed = _conclusion(n, k, on)
-        name = "Forcing Chain" if yr else "Forcing X-Chain"
-        step = SeStep(name, tenths / 10, placed, removed, comp, chain=chain)
-        offer((tenths, comp, key, group, at), step)
     if best is None:
         kept[g] = alive.copy()
         return None
