@@ -62,15 +62,20 @@ def _quiet() -> list[CandidateState]:
     return _marks_before(True)
 
 
+def _pick(g: CandidateState, rng: np.random.Generator) -> tuple[int, int]:
+    """A random empty cell of ``g`` with two candidates or more, and one of them (0-based)."""
+    held = sum((g.masks >> d) & 1 for d in range(g.geometry.size))
+    c = int(rng.choice(np.flatnonzero((g.values == 0) & (held >= 2))))
+    digits = [d for d in range(g.geometry.size) if int(g.masks[c]) >> d & 1]
+    return c, int(rng.choice(digits))
+
+
 def _less(state: CandidateState, rng: np.random.Generator, k: int) -> CandidateState:
     """``state`` less ``k`` random candidates of empty cells (each cell keeps one)."""
     g = state.copy()
     for _ in range(k):
-        held = sum((g.masks >> d) & 1 for d in range(state.geometry.size))
-        cells = np.flatnonzero((g.values == 0) & (held >= 2))
-        c = int(rng.choice(cells))
-        digits = [d for d in range(state.geometry.size) if int(g.masks[c]) >> d & 1]
-        g.masks[c] &= ~np.int64(1 << int(rng.choice(digits)))
+        c, d = _pick(g, rng)
+        g.masks[c] &= ~np.int64(1 << d)
     return g
 
 
@@ -79,11 +84,8 @@ def _placed(state: CandidateState, rng: np.random.Generator, k: int) -> Candidat
     with one of them (the digit leaves their peers), then less one candidate."""
     g = state.copy()
     for _ in range(k):
-        held = sum((g.masks >> d) & 1 for d in range(state.geometry.size))
-        cells = np.flatnonzero((g.values == 0) & (held >= 2))
-        c = int(rng.choice(cells))
-        digits = [d for d in range(state.geometry.size) if int(g.masks[c]) >> d & 1]
-        g.place(c, int(rng.choice(digits)) + 1)
+        c, d = _pick(g, rng)
+        g.place(c, d + 1)
     return _less(g, rng, 1)
 
 
