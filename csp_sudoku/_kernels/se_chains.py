@@ -1869,8 +1869,8 @@ def continuous_loops(alive, weak, strong, x_links, see, size, starts, scc, bound
     receives ``(complexity, removals)`` of the first least complex loop with
     removals, the loop itself in ``out`` (loop 0); ``best[0]`` stays -1 when
     there is none, and when there is none less complex than ``bound`` (the
-    caller's best hint of another family may leave no loop of more a chance;
-    :data:`NO_BOUND` for none).
+    caller's best hint so far: a loop past it would be worth more, and could
+    not come first; :data:`NO_BOUND` for none).
     """
     ncand = alive.shape[0]
     best[0] = -1
