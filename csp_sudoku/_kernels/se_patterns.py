@@ -244,6 +244,14 @@ def _kinds_bonus(path, n, ends, link_unit, ukind):  # type: ignore[no-untyped-de
     return 1
 
 
+@njit(cache=True, inline="always")
+def _better_fish(tenths, ne, best):  # type: ignore[no-untyped-def]
+    """True when a fish worth ``tenths`` removing ``ne`` candidates beats ``best``
+    (``(tenths, eliminations, digit)``): the lowest value, then the most
+    eliminations; among equals the one met first stays."""
+    return tenths < best[0] or (tenths == best[0] and ne > best[1])
+
+
 @njit(cache=True)
 def strong_links(  # type: ignore[no-untyped-def]
     alive, size, nmin, nmax, units, ukind, cell_line, see_bits, memo, out_cells, out_best
@@ -303,9 +311,7 @@ def strong_links(  # type: ignore[no-untyped-def]
         for n in range(nmin, nmax + 1):
             tenths = memo_best[d, n, 0]
             ne = memo_best[d, n, 1]
-            if ne > 0 and (
-                tenths < out_best[n, 0] or (tenths == out_best[n, 0] and ne > out_best[n, 1])
-            ):
+            if ne > 0 and _better_fish(tenths, ne, out_best[n]):
                 out_best[n, 0] = tenths
                 out_best[n, 1] = ne
                 out_best[n, 2] = d
@@ -384,7 +390,7 @@ def _digit_fishes(  # type: ignore[no-untyped-def]
                 for w in range(nwords):
                     ne += popcount(elim[w])
                 tenths = SL_BASE[n] + _kinds_bonus(path, n, ends, link_unit, ukind)
-                if tenths < out_best[n, 0] or (tenths == out_best[n, 0] and ne > out_best[n, 1]):
+                if _better_fish(tenths, ne, out_best[n]):
                     out_best[n, 0] = tenths
                     out_best[n, 1] = ne
                     out_best[n, 2] = d

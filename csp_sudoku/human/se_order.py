@@ -312,10 +312,12 @@ def _hidden_singles_run(state: CandidateState, steps: list[SeStep], limit: int) 
     )
     out = arrays.get(g)
     if out is None:
-        # a run places each empty cell at most once
-        out = arrays[g] = tuple(np.empty(g.ncells, dtype=np.int32) for _ in range(3))
-    cells, digits, kinds = out
-    why = np.empty(1, dtype=np.int64)
+        # a run places each empty cell at most once; then why it stopped
+        out = arrays[g] = (
+            *(np.empty(g.ncells, dtype=np.int32) for _ in range(3)),
+            np.empty(1, dtype=np.int32),
+        )
+    cells, digits, kinds, why = out
     done = int(
         se_hidden_singles(
             state.masks, state.values, t.units, _box_units(g), t.peers, t.npeers,
@@ -625,10 +627,7 @@ def _static_chains(state: CandidateState) -> SeStep | None:
     # the last marks where the family found nothing; they stay after a hint:
     # a chain or loop of later marks with no link that those marks lack was
     # there too, and acted there, unless it acts nowhere (_new_strong_link)
-    since = kept.get(g)
-    if since is not None and not _within(alive, since):
-        since = None  # not these marks less some candidates: searched in full
-        del kept[g]
+    since = _kept_since(kept, g, alive)
     if since is not None and not _new_strong_link(alive, since, t.column_candidates):
         kept[g] = alive.copy()  # none here either: the closer marks to compare with next
         return None
@@ -645,6 +644,11 @@ def _static_chains(state: CandidateState) -> SeStep | None:
         nonlocal best
         if best is None or key < best[0]:
             best = (key, step)
+
+    def bound_at(base: int) -> int:
+        """The complexity, in a family of ``base`` tenths, from which a chain or
+        loop is worth more than the best hint so far, so cannot come first."""
+        return int(NO_BOUND) if best is None else most_complexity(best[0][0] - base) + 1
 
     work, out = loop_work_arrays(ncand)
     res = np.empty(2, dtype=np.int64)
@@ -670,8 +674,7 @@ def _static_chains(state: CandidateState) -> SeStep | None:
             # one family's value grows with the complexity, so its easiest chain is
             # the least complex one, the first in candidate order (removal first);
             # none more complex than the best hint's value allows can come first
-            bound = NO_BOUND if best is None else most_complexity(best[0][0] - chain_base) + 1
-            forcing_chains(alive, weak, strong, bound, starts, scc, elim, place)
+            forcing_chains(alive, weak, strong, bound_at(chain_base), starts, scc, elim, place)
             comps = np.stack((elim, place), axis=1).reshape(-1)  # index 2k + on
             found = np.flatnonzero(comps >= 0)
             if found.size:
@@ -691,7 +694,7 @@ def _static_chains(state: CandidateState) -> SeStep | None:
                     offer((tenths, comp, key, group, at), step)
         cycle_base = _tenths(SE_CHAIN_BASE[family])
         # a loop worth more than the best hint so far cannot come first
-        reach = NO_BOUND if best is None else most_complexity(best[0][0] - cycle_base) + 1
+        reach = bound_at(cycle_base)
         continuous_loops(alive, weak, strong, xr, lay.see, n, starts[2], scc, reach, work, out, res)
         if res[0] >= 0:
             comp, ne = int(res[0]), int(res[1])
@@ -713,6 +716,19 @@ def _within(alive: NDArray[np.int8], since: NDArray[np.int8]) -> bool:
     (or none): the condition for resuming a search from marks where it found
     nothing."""
     return since.shape == alive.shape and not bool((alive > since).any())
+
+
+def _kept_since(
+    kept: dict[Geometry, NDArray[np.int8]], g: Geometry, alive: NDArray[np.int8]
+) -> NDArray[np.int8] | None:
+    """The marks kept in ``kept`` where a search last found nothing, when
+    ``alive`` is those less some candidates (:func:`_within`); otherwise none,
+    and they go (the search runs in full, and keeps its own marks)."""
+    since = kept.get(g)
+    if since is not None and not _within(alive, since):
+        del kept[g]
+        return None
+    return since
 
 
 def _new_strong_link(
@@ -880,10 +896,7 @@ def _nishio(state: CandidateState) -> SeStep | None:
     alive = _alive8(state)
     prem = _premises(alive, True)
     kept: dict[Geometry, NDArray[np.int8]] = _NO_HINT.__dict__.setdefault("nishio", {})
-    since = kept.get(g)
-    if since is not None and not _within(alive, since):
-        since = None
-        del kept[g]
+    since = _kept_since(kept, g, alive)
     if since is not None:
         # a Nishio net reads the candidates of its own digit only (no cell
         # links): a digit that lost none since the marks where every net
