@@ -116,21 +116,26 @@ def column_members(alive, cc):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _partner(alive, cc, c, k):  # type: ignore[no-untyped-def]
-    """The live candidate of column ``c`` other than ``k`` (-1 if none)."""
-    for s in range(cc.shape[1]):
-        q = cc[c, s]
-        if q >= 0 and q != k and alive[q]:
+def _partner(grid, live, c, k):  # type: ignore[no-untyped-def]
+    """The candidate of column ``c`` other than ``k`` alive in ``grid`` (-1 if
+    none), among the column's ``live`` members (:func:`column_members` of
+    marks that hold ``grid``'s)."""
+    members, msizes = live
+    for s in range(msizes[c]):
+        q = members[c, s]
+        if q != k and grid[q]:
             return q
     return -1
 
 
 @njit(cache=True, inline="always")
-def strong_inferences(alive, cc, corder, ncellcols, sizes, x_links, y_links, k, out, out_col):  # type: ignore[no-untyped-def]
-    """What "k false" makes true: the partner of ``k`` in each of its columns that
-    holds two live candidates (``sizes``), unit-digit columns with ``x_links``,
-    the cell column with ``y_links``; each once, in ``corder``'s order, with the
-    column that forces it in ``out_col``. Returns how many, in ``out``."""
+def strong_inferences(grid, live, corder, ncellcols, sizes, x_links, y_links, k, out, out_col):  # type: ignore[no-untyped-def]
+    """What "k false" makes true on the marks ``grid``: the partner of ``k`` in
+    each of its columns that holds two candidates alive in ``grid``
+    (``sizes``), unit-digit columns with ``x_links``, the cell column with
+    ``y_links``; each once, in ``corder``'s order, with the column that
+    forces it in ``out_col`` (``live``: :func:`column_members` of marks that
+    hold ``grid``'s). Returns how many, in ``out``."""
     n = 0
     for t in range(corder.shape[1]):
         c = corder[k, t]
@@ -139,7 +144,7 @@ def strong_inferences(alive, cc, corder, ncellcols, sizes, x_links, y_links, k, 
         wanted = y_links if c < ncellcols else x_links
         if not wanted or sizes[c] != 2:
             continue
-        q = _partner(alive, cc, c, k)
+        q = _partner(grid, live, c, k)
         if q >= 0 and not contains(out, n, q):
             out[n] = q
             out_col[n] = c
@@ -1452,7 +1457,7 @@ def implication_nets(  # type: ignore[no-untyped-def]
             head_f += 1
             p = rec_lit[r] - ncand
             nf = strong_inferences(
-                grid, cc, corder, ncellcols, sizes, True, y_links, p, forced, forced_col
+                grid, live, corder, ncellcols, sizes, True, y_links, p, forced, forced_col
             )
             # the removals that left the column with two are read before p leaves the grid
             for m in range(nf):
@@ -1461,9 +1466,9 @@ def implication_nets(  # type: ignore[no-untyped-def]
                 new = lit_rec[q] < 0 and lit_rec[ncand + q] < 0
                 row = nrec if new else scratch
                 _row_copy(bits, row, r)
-                for s in range(cc.shape[1]):
-                    y = cc[c, s]
-                    if y >= 0 and y != q and y != p and alive[y] and not grid[y]:
+                for s in range(live[1][c]):  # the column's candidates of the marks
+                    y = live[0][c, s]
+                    if y != q and y != p and not grid[y]:
                         _row_merge(bits, row, lit_rec[ncand + y])
                 _row_add(bits, row, slot[q])
                 if lit_rec[ncand + q] >= 0:  # q false, and now true
