@@ -295,6 +295,14 @@ def components(weak, strong, comp):  # type: ignore[no-untyped-def]
             continue
         index[v0] = low[v0] = nidx
         nidx += 1
+        first = w_start[v0] if v0 < ncand else s_start[v0 - ncand]
+        last = w_start[v0 + 1] if v0 < ncand else s_start[v0 - ncand + 1]
+        if first == last:
+            # no link out (every removed candidate's literals): a component of
+            # its own, closed at once, as the search below would close it
+            comp[v0] = ncomp
+            ncomp += 1
+            continue
         stack[top] = v0
         top += 1
         on_stack[v0] = 1
@@ -506,7 +514,7 @@ def _shortest_chain(weak, strong, k, negated, lits, layers, stamp, bound):  # ty
 
 
 @njit(cache=True)
-def forcing_chains(alive, weak, strong, bound, starts, scc, out_remove, out_place):  # type: ignore[no-untyped-def]
+def forcing_chains(alive, weak, strong, bound, lower, scc, out_remove, out_place):  # type: ignore[no-untyped-def]
     """The least complex forcing X-chain or forcing chain (``weak`` and ``strong``
     the tables of X links or of both kinds, :func:`static_tables`), the
     first in candidate order (removal before placement) among equals.
@@ -517,10 +525,15 @@ def forcing_chains(alive, weak, strong, bound, starts, scc, out_remove, out_plac
     none less complex than ``bound`` and every chain met before it in that
     order (the searches stop there). So the least complexity in the two
     arrays, at its first place (``2 k + placed``), is the chain asked for.
-    ``starts`` (``(2, ncand)``, rows 0 and 1 of :func:`through_new_links`):
-    the chains to search, removing k where ``starts[0, k]``, placing it where
-    ``starts[1, k]`` (the others get -1 unsearched), and only where the
-    components of the links (``scc``, :func:`components`) allow a path.
+    ``lower`` (``(2, ncand)`` or more rows, int64): a lower bound on the
+    complexity of each chain, removing k (row 0) and placing it (row 1); a
+    chain whose bound is the current ``bound`` or more cannot come first and
+    is not searched (it gets -1), nor where the components of the links
+    (``scc``, :func:`components`) allow no path. Zeros search every chain.
+    Each chain searched gets its bound for these marks: its complexity, or
+    the bound it was searched under when none came below it
+    (:data:`NO_BOUND` where the components allow none), so that the caller
+    can keep them for the next marks (``_static_chains``).
     """
     ncand = alive.shape[0]
     lits = np.zeros((3, 2 * ncand), dtype=np.int32)
@@ -533,11 +546,15 @@ def forcing_chains(alive, weak, strong, bound, starts, scc, out_remove, out_plac
             continue
         for negated in range(2):
             start, goal = (k, ncand + k) if negated == 0 else (ncand + k, k)
+            if lower[negated, k] >= bound:
+                continue
             # a path leads to a component of a lower number or its own
-            if not starts[negated, k] or scc[start] < scc[goal]:
+            if scc[start] < scc[goal]:
+                lower[negated, k] = NO_BOUND
                 continue
             stamp += 1
             comp, _last = _shortest_chain(weak, strong, k, negated, lits, layers, stamp, bound)
+            lower[negated, k] = bound if comp < 0 else comp
             if comp >= 0:
                 bound = comp  # a later chain must be less complex to come first
             if negated == 0:
@@ -1881,15 +1898,18 @@ def loop_work_arrays(ncand: int, loops: int = 1):  # type: ignore[no-untyped-def
 
 
 @njit(cache=True)
-def continuous_loops(alive, weak, strong, x_links, see, size, starts, scc, bound, work, out, best):  # type: ignore[no-untyped-def]
+def continuous_loops(alive, weak, strong, x_links, see, size, lower, scc, bound, work, out, best):  # type: ignore[no-untyped-def]
     """The least complex continuous loop that removes something: X-loops
     (X links only, one digit), Y-loops (Y links only, from bivalue cells) or
     loops of both (docs/techniques.md, "Bidirectional Cycle"), over the
     tables ``weak`` and ``strong`` of those links (:func:`static_tables`;
     ``x_links`` False for Y-loops), as :func:`_loops_from` finds them from
-    each live candidate in turn (those of ``starts``: row 2 of
-    :func:`through_new_links`; and only those on a cycle of the components
-    ``scc``, :func:`on_cycles`).
+    each live candidate in turn: only those on a cycle of the components
+    ``scc`` (:func:`on_cycles`) and whose ``lower`` bound (int64, one per
+    candidate; zeros search them all) is below the current bound. Each
+    start searched gets its bound for these marks, as in
+    :func:`forcing_chains`: the complexity of the loop it found, or the
+    bound it was searched under (:data:`NO_BOUND` where no loop can run).
 
     ``work``, ``out``: :func:`loop_work_arrays` (room for one loop). ``best``
     receives ``(complexity, removals)`` of the first least complex loop with
@@ -1905,16 +1925,19 @@ def continuous_loops(alive, weak, strong, x_links, see, size, starts, scc, bound
     cycles = np.empty(ncand, dtype=np.int8)
     on_cycles(scc, cycles)
     for k in range(ncand):
-        if not alive[k] or not starts[k] or not cycles[k]:
+        if not alive[k] or lower[k] >= bound:
             continue
-        if not x_links and _cell_count(alive, k // size, size) != 2:
+        if not cycles[k] or (not x_links and _cell_count(alive, k // size, size) != 2):
+            lower[k] = NO_BOUND
             continue
         count[:] = 0
         _loops_from(alive, weak, strong, see, size, k, bound, work, out)
+        lower[k] = bound
         if count[0] > 0:  # the first loop below the bound found from k: the new best
             best[0] = out[2][0]
             best[1] = out[4][1] - out[4][0]
             bound = best[0]
+            lower[k] = bound
     if best[0] >= 0:
         count[0] = 1
     return 0

@@ -614,7 +614,6 @@ def _static_chains(state: CandidateState) -> SeStep | None:
         length_tenths,
         loop_work_arrays,
         static_tables,
-        through_new_links,
     )
 
     g = state.geometry
@@ -634,8 +633,11 @@ def _static_chains(state: CandidateState) -> SeStep | None:
     weak_x, weak_xy, strong_x, strong_xy, strong_y = static_tables(
         alive, t.column_candidates, lay.corder, lay.ncellcols
     )
-    # on marks where the family found nothing: only chains through a new strong link
-    starts = np.ones((3, ncand), dtype=np.int8)
+    # each group's bounds on its chains, kept with the marks they were found on
+    records: dict[tuple[Geometry, int], tuple[NDArray[np.int8], NDArray[np.int64]]] = (
+        _NO_HINT.__dict__.setdefault("static_bounds", {})
+    )
+    starts = np.empty((3, ncand), dtype=np.int8)
     scc = np.empty(2 * ncand, dtype=np.int32)  # each group's components of its links
     # (tenths, complexity, SE's sort key, then position) -> the hint
     best: tuple[tuple[int, ...], SeStep] | None = None
@@ -663,8 +665,10 @@ def _static_chains(state: CandidateState) -> SeStep | None:
             continue  # every hint of this group is worth more than the best one
         weak = weak_xy if yr else weak_x
         strong = (strong_xy if xr else strong_y) if yr else strong_x
-        if since is not None:
-            through_new_links(alive, since, t.column_candidates, weak, strong, starts)
+        lower = _chain_bounds(
+            records.get((g, group)), alive, t.column_candidates, weak, strong, starts
+        )
+        records[(g, group)] = (alive.copy(), lower)
         components(weak, strong, scc)  # for the loops and the forcing chains alike
         chain_base = _tenths(SE_CHAIN_BASE["forcing chain" if yr else "forcing X-chain"])
         if xr and (best is None or best[0][0] >= chain_base):
@@ -674,7 +678,7 @@ def _static_chains(state: CandidateState) -> SeStep | None:
             # one family's value grows with the complexity, so its easiest chain is
             # the least complex one, the first in candidate order (removal first);
             # none more complex than the best hint's value allows can come first
-            forcing_chains(alive, weak, strong, bound_at(chain_base), starts, scc, elim, place)
+            forcing_chains(alive, weak, strong, bound_at(chain_base), lower, scc, elim, place)
             comps = np.stack((elim, place), axis=1).reshape(-1)  # index 2k + on
             found = np.flatnonzero(comps >= 0)
             if found.size:
@@ -695,7 +699,7 @@ def _static_chains(state: CandidateState) -> SeStep | None:
         cycle_base = _tenths(SE_CHAIN_BASE[family])
         # a loop worth more than the best hint so far cannot come first
         reach = bound_at(cycle_base)
-        continuous_loops(alive, weak, strong, xr, lay.see, n, starts[2], scc, reach, work, out, res)
+        continuous_loops(alive, weak, strong, xr, lay.see, n, lower[2], scc, reach, work, out, res)
         if res[0] >= 0:
             comp, ne = int(res[0]), int(res[1])
             removed = tuple((q // n, q % n + 1) for q in out[3][:ne].tolist())
@@ -709,6 +713,43 @@ def _static_chains(state: CandidateState) -> SeStep | None:
         kept[g] = alive.copy()
         return None
     return _commit(state, best[1])
+
+
+def _chain_bounds(
+    record: tuple[NDArray[np.int8], NDArray[np.int64]] | None,
+    alive: NDArray[np.int8],
+    cc: NDArray[np.int32],
+    weak: tuple[NDArray[np.int32], NDArray[np.int32]],
+    strong: tuple[NDArray[np.int32], NDArray[np.int32]],
+    starts: NDArray[np.int8],
+) -> NDArray[np.int64]:
+    """Lower bounds on the complexity of one group's static chains on the marks
+    ``alive`` (rows: removing each candidate, placing it, a loop through it;
+    what :func:`~csp_sudoku._kernels.se_chains.forcing_chains` and
+    :func:`~csp_sudoku._kernels.se_chains.continuous_loops` skip a chain by
+    and update): zeros (search everything) unless ``record`` holds the
+    bounds the group's last search left, on marks that ``alive`` is less
+    some candidates.
+
+    Why they hold: a chain of ``alive`` with no strong link that those marks
+    lack is a chain of those marks (its weak links join live candidates of
+    one column, live there too; its strong links are columns of two there
+    too), of the same complexity, so it was searched there: it is as
+    complex as that search found, or past the bound it searched under. A
+    chain through a new link can only start where
+    :func:`~csp_sudoku._kernels.se_chains.through_new_links` says (``starts``
+    receives it), and those start from zero. After a hint the other chains
+    of the step before are all still bounded, so the next search looks
+    only at those that could still come first. (A loop search from a start
+    is breadth first with each true literal met once: like the "found
+    nothing" shortcut, the bound of a start that met no loop rests on the
+    same search meeting none without the new links.)"""
+    from csp_sudoku._kernels.se_chains import through_new_links
+
+    if record is None or not _within(alive, record[0]):
+        return np.zeros((3, alive.size), dtype=np.int64)
+    through_new_links(alive, record[0], cc, weak, strong, starts)
+    return np.where(starts != 0, 0, record[1])
 
 
 def _within(alive: NDArray[np.int8], since: NDArray[np.int8]) -> bool:
