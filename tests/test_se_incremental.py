@@ -16,7 +16,10 @@ on G with the same kernel's full search on G; each also asserts that enough
 of those G had a hint, so that a filter that skipped too much would fail.
 
 The static nets, counted by path instead of by ancestor sets, are checked
-against the links read from the exact-cover columns.
+against the links read from the exact-cover columns; the static family's
+kept bounds against each chain searched alone; Nishio's template filter
+against templates listed by brute force and against every net that meets a
+contradiction.
 """
 
 from __future__ import annotations
@@ -611,3 +614,81 @@ def test_on_cycles_marks_the_candidates_whose_true_literal_returns_to_itself() -
                 marked += k in seen
                 unmarked += k not in seen
     assert marked > 100 and unmarked > 100, (marked, unmarked)
+
+
+def _templates_by_hand(s: CandidateState, d: int) -> tuple[int, list[int]]:
+    """Digit ``d``'s templates on ``s``, listed by brute force: one live place
+    in each row that lacks ``d``, each unit lacking ``d`` holding exactly one
+    (the units read from the geometry, not from the kernel's columns)."""
+    import itertools
+
+    g = s.geometry
+    units = [[c for c in row if c >= 0] for row in g.units.tolist()]
+    lacking = [u for u in units if all(int(s.values[c]) != d + 1 for c in u)]
+    rows = [u for u, kind in zip(units, g.unit_kinds, strict=True) if kind == "row"]
+    places = [
+        [c for c in row if s.values[c] == 0 and int(s.masks[c]) >> d & 1]
+        for row in rows
+        if row in lacking
+    ]
+    hits = [0] * g.ncells
+    count = 0
+    for pick in itertools.product(*places):
+        if all(sum(c in u for c in pick) == 1 for u in lacking):
+            count += 1
+            for c in pick:
+                hits[c] += 1
+    return count, hits
+
+
+def test_digit_templates_are_those_listed_by_hand() -> None:
+    """Nishio's filter counts each digit's templates, and how many hold each
+    cell, as a brute-force listing does (on marks before SE's chain steps,
+    and on those less random candidates)."""
+    from csp_sudoku._kernels import se_chains as kc
+
+    rng = np.random.default_rng(21)
+    checked = with_templates = 0
+    for s in _quiet()[::4]:
+        for g in (s, _less(s, rng, 6)):
+            lay = se_order._layout(g.geometry)
+            rows = np.flatnonzero(lay.ukind == 1).astype(np.int32)
+            alive = g.alive().astype(np.int8)
+            hits = np.empty(g.geometry.ncells, dtype=np.int32)
+            for d in range(g.geometry.size):
+                sizes = [
+                    int(np.count_nonzero(g.digit_bits()[row, d])) for row in g.geometry.units[rows]
+                ]
+                if np.prod([x for x in sizes if x]) > 5000:
+                    continue
+                count = kc.digit_templates(
+                    alive, g.values, g.geometry.size, d, lay.units, rows, lay.corder,
+                    lay.ncellcols, 10**6, hits,
+                )  # fmt: skip
+                want, want_hits = _templates_by_hand(g, d)
+                assert count == want, d
+                if count:
+                    assert hits.tolist() == want_hits, d
+                checked += 1
+                with_templates += count > 0
+    assert checked > 300 and with_templates > 300, (checked, with_templates)
+
+
+def test_nishio_premises_left_out_meet_no_contradiction() -> None:
+    """Every Nishio net that meets a contradiction starts from a premise the
+    template filter keeps (``_may_contradict``), on marks before SE's chain
+    steps and on those less random candidates (which make many
+    contradictions); and the filter leaves out most premises."""
+    rng = np.random.default_rng(22)
+    contradictions = kept = total = 0
+    for s in _quiet()[::3]:
+        for g in (s, _less(s, rng, 4), _less(s, rng, 10)):
+            alive = g.alive().astype(np.int8)
+            prem = se_order._premises(alive, True)
+            absurd = se_order._propagate(g, prem, True, False, counts=False)[1]
+            keep = se_order._may_contradict(g, alive, prem)
+            assert keep[absurd >= 0].all()
+            contradictions += int(np.count_nonzero(absurd >= 0))
+            kept += int(np.count_nonzero(keep))
+            total += prem.size
+    assert contradictions > 500 and kept < total / 10, (contradictions, kept, total)

@@ -1712,6 +1712,137 @@ def best_net_conclusion(  # type: ignore[no-untyped-def]
     return 0
 
 
+# --------------------------------------------------------------------------- one digit's templates
+
+
+@njit(cache=True)
+def digit_templates(alive, values, size, d, units, rows, corder, ncellcols, budget, hits):  # type: ignore[no-untyped-def]
+    """Count the templates of digit ``d`` on the marks ``alive`` (0-based; a
+    template: one live candidate of ``d`` in every unit where ``d`` is not
+    placed, none sharing a unit), and in ``hits[cell]`` how many hold each
+    cell. ``units``: every unit's cells (-1 padded); ``rows``: which units
+    are the rows (a place of ``d`` in each that needs one makes a
+    template's skeleton; every other unit is checked to hold exactly one).
+    ``corder``, ``ncellcols``: the candidates' columns (a unit-digit column
+    ``c`` is unit ``(c - ncellcols) // size``). Returns the count, or -1
+    when the search met more than ``budget`` partial templates (then
+    ``hits`` means nothing).
+
+    Why (SE's Nishio, 7.5, reasons on one digit: :func:`implication_nets`
+    with X links only): its inferences hold in every template, so a net
+    from "k true" meets a contradiction only where no template holds k,
+    and from "k false" only where every template does. A digit whose
+    candidates each lie in some templates but not in all has no Nishio
+    chain, and most have none.
+    """
+    ncells = values.shape[0]
+    nunits = units.shape[0]
+    used = np.zeros(nunits, dtype=np.int8)  # 1: taken, or d placed there
+    for c in range(ncells):
+        hits[c] = 0
+        if values[c] == d + 1:
+            k = c * size + d
+            for t in range(1, corder.shape[1]):
+                col = corder[k, t]
+                if col >= ncellcols:
+                    used[(col - ncellcols) // size] = 1
+    need = 0  # the units a template fills
+    for u in range(nunits):
+        need += 1 - used[u]
+    todo = np.empty(rows.shape[0] + 1, dtype=np.int32)
+    nt = 0
+    for r in range(rows.shape[0]):
+        if not used[rows[r]]:
+            todo[nt] = r
+            nt += 1
+    if nt == 0:  # d placed everywhere: the empty template, if no unit lacks it
+        return 1 if need == 0 else 0
+    pos = np.zeros(nt, dtype=np.int32)
+    cur = np.full(nt, -1, dtype=np.int32)
+    covered = count = nodes = 0
+    depth = 0
+    while depth >= 0:
+        c = cur[depth]
+        if c >= 0:  # take back the cell placed at this depth
+            k = c * size + d
+            for t in range(1, corder.shape[1]):
+                col = corder[k, t]
+                if col >= ncellcols:
+                    used[(col - ncellcols) // size] = 0
+                    covered -= 1
+            cur[depth] = -1
+        row = units[rows[todo[depth]]]
+        c = -1
+        while pos[depth] < row.shape[0] and c < 0:
+            x = row[pos[depth]]
+            pos[depth] += 1
+            if x < 0 or values[x] != 0 or not alive[x * size + d]:
+                continue
+            k = x * size + d
+            free = True
+            for t in range(1, corder.shape[1]):
+                col = corder[k, t]
+                if col >= ncellcols and used[(col - ncellcols) // size]:
+                    free = False
+            if free:
+                c = x
+        if c < 0:
+            depth -= 1
+            continue
+        nodes += 1
+        if nodes > budget:
+            return -1
+        k = c * size + d
+        for t in range(1, corder.shape[1]):
+            col = corder[k, t]
+            if col >= ncellcols:
+                used[(col - ncellcols) // size] = 1
+                covered += 1
+        cur[depth] = c
+        if depth + 1 < nt:
+            depth += 1
+            pos[depth] = 0
+            continue
+        if covered == need:  # a place in every unit that needs one
+            count += 1
+            for i in range(nt):
+                hits[cur[i]] += 1
+    return count
+
+
+@njit(cache=True)
+def template_premises(alive, values, size, units, rows, corder, ncellcols, budget, prem, keep):  # type: ignore[no-untyped-def]
+    """Which Nishio premises ``prem`` (literals: ``k`` for "k true",
+    ``ncand + k`` for "k false") can meet a contradiction, in ``keep``: "k
+    true" where no template of k's digit holds k, "k false" where every one
+    does (:func:`digit_templates`, which says why; the other arguments are
+    its own). A digit with more partial templates than ``budget``, or none,
+    keeps all its premises. Returns how many are kept."""
+    ncand = alive.shape[0]
+    hits = np.empty(values.shape[0], dtype=np.int32)
+    wanted = np.zeros(size, dtype=np.int8)
+    for i in range(prem.shape[0]):
+        keep[i] = 1
+        wanted[(prem[i] % ncand) % size] = 1
+    for d in range(size):
+        if not wanted[d]:
+            continue
+        count = digit_templates(
+            alive, values, size, d, units, rows, corder, ncellcols, budget, hits
+        )
+        if count <= 0:
+            continue
+        for i in range(prem.shape[0]):
+            k = prem[i] % ncand
+            if k % size == d:
+                held = hits[k // size]
+                keep[i] = held == 0 if prem[i] < ncand else held == count
+    kept = 0
+    for i in range(prem.shape[0]):
+        kept += keep[i]
+    return kept
+
+
 # --------------------------------------------------------------------------- continuous loops
 
 

@@ -945,7 +945,8 @@ def _nishio(state: CandidateState) -> SeStep | None:
         # digit's nets are the same as there)
         lost: NDArray[np.bool_] = np.any((since > alive).reshape(-1, g.size), axis=0)
         prem = prem[lost[prem % g.size]]
-    absurd = _propagate(state, prem, True, False, counts=False)[1]
+    prem = prem[_may_contradict(state, alive, prem)]
+    absurd = _propagate(state, prem, True, False, counts=False)[1] if prem.size else prem
     hits = np.flatnonzero(absurd >= 0)
     if hits.size == 0:
         kept[g] = alive.copy()
@@ -960,6 +961,33 @@ def _nishio(state: CandidateState) -> SeStep | None:
     premise = ((lit % ncand) // n, lit % n + 1, lit < ncand)
     step = SeStep("Nishio Forcing Chains", tenths / 10, placed, removed, comp, branches=(premise,))
     return _commit(state, step)
+
+
+#: The most partial templates of one digit :func:`_may_contradict` builds
+#: before it leaves that digit's premises all in (a 9x9 digit on a hard
+#: step's marks has tens to a few hundred templates).
+_TEMPLATE_BUDGET = 20_000
+
+
+def _may_contradict(
+    state: CandidateState, alive: NDArray[np.int8], prem: NDArray[np.int32]
+) -> NDArray[np.bool_]:
+    """Which of Nishio's premises ``prem`` can meet a contradiction
+    (:func:`~csp_sudoku._kernels.se_chains.template_premises`: those no
+    template of their digit agrees with); the others' nets would find
+    nothing, and are not built."""
+    from csp_sudoku._kernels.se_chains import template_premises
+
+    g = state.geometry
+    lay = _layout(g)
+    keep = np.ones(prem.size, dtype=np.bool_)
+    rows = np.flatnonzero(lay.ukind == 1).astype(np.int32)
+    if rows.size and prem.size:
+        template_premises(
+            alive, state.values, g.size, lay.units, rows, lay.corder, lay.ncellcols,
+            _TEMPLATE_BUDGET, prem, keep,
+        )  # fmt: skip
+    return keep
 
 
 #: The kinds of csp_sudoku._kernels.se_chains.best_net_conclusion (DOUBLE, CELL, REGION,
