@@ -409,6 +409,8 @@ def test_static_chain_bounds_kept_by_each_group_hold() -> None:
         whole = np.zeros(2 * alive.size, dtype=np.int32)
         groups = ((True, weak_x, strong_x), (False, weak_xy, strong_y), (True, weak_xy, strong_xy))
         for group, (xr, weak, strong) in enumerate(groups):
+            if (s.geometry, group) not in records:
+                continue  # not searched (X links only: the templates rule it out)
             marks, kept = records[(s.geometry, group)]
             assert np.array_equal(marks, alive)
             # the bounds the replay kept, and those of searches under a bound
@@ -692,3 +694,44 @@ def test_nishio_premises_left_out_meet_no_contradiction() -> None:
             kept += int(np.count_nonzero(keep))
             total += prem.size
     assert contradictions > 500 and kept < total / 10, (contradictions, kept, total)
+
+
+def test_x_chains_act_only_where_the_templates_allow() -> None:
+    """Where every live candidate lies in some templates of its digit but not
+    in all, the static family's forcing X-chains and X-loops (one digit's
+    links) remove and place nothing, so the replay skips them
+    (``_one_digit_may_act``): each searched here in full, on marks before
+    SE's chain steps and on those less random candidates; enough of them
+    must find one, and every such removal or placement must be one the
+    templates allow."""
+    from csp_sudoku._kernels import se_chains as kc
+
+    rng = np.random.default_rng(23)
+    found = quiet = 0
+    for s in _quiet()[::2]:
+        for g in (s, _less(s, rng, 3), _less(s, rng, 8)):
+            lay = se_order._layout(g.geometry)
+            cc = tables(g.geometry).column_candidates
+            alive = g.alive().astype(np.int8)
+            weak_x, _w, strong_x, _s, _y = kc.static_tables(alive, cc, lay.corder, lay.ncellcols)
+            lower = np.zeros((3, alive.size), dtype=np.int64)
+            whole = np.zeros(2 * alive.size, dtype=np.int32)
+            elim = np.empty(alive.size, dtype=np.int32)
+            place = np.empty(alive.size, dtype=np.int32)
+            kc.forcing_chains(alive, weak_x, strong_x, kc.NO_BOUND, lower, whole, elim, place)
+            work, out = kc.loop_work_arrays(alive.size)
+            res = np.empty(2, dtype=np.int64)
+            kc.continuous_loops(
+                alive, weak_x, strong_x, True, lay.see, g.geometry.size, lower[2], whole,
+                kc.NO_BOUND, work, out, res,
+            )  # fmt: skip
+            none, every = se_order._template_verdicts(g, alive)
+            acts = bool((elim >= 0).any() or (place >= 0).any() or res[0] >= 0)
+            assert none[elim >= 0].all() and every[place >= 0].all()
+            if res[0] >= 0:  # the loop's removals
+                assert all(none[q] for q in out[3][: int(res[1])].tolist())
+            if acts:
+                assert se_order._one_digit_may_act(g, alive)
+                found += 1
+            quiet += not se_order._one_digit_may_act(g, alive)
+    assert found > 80 and quiet > 50, (found, quiet)

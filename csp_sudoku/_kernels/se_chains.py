@@ -1810,37 +1810,38 @@ def digit_templates(alive, values, size, d, units, rows, corder, ncellcols, budg
     return count
 
 
+def template_memo(ncells: int, size: int):  # type: ignore[no-untyped-def]
+    """Empty memo arrays of :func:`digit_template_table` (no digit known)."""
+    return (
+        np.full((size, ncells), -1, dtype=np.int8),
+        np.zeros(size, dtype=np.int64),
+        np.zeros((size, ncells), dtype=np.int32),
+    )
+
+
 @njit(cache=True)
-def template_premises(alive, values, size, units, rows, corder, ncellcols, budget, prem, keep):  # type: ignore[no-untyped-def]
-    """Which Nishio premises ``prem`` (literals: ``k`` for "k true",
-    ``ncand + k`` for "k false") can meet a contradiction, in ``keep``: "k
-    true" where no template of k's digit holds k, "k false" where every one
-    does (:func:`digit_templates`, which says why; the other arguments are
-    its own). A digit with more partial templates than ``budget``, or none,
-    keeps all its premises. Returns how many are kept."""
-    ncand = alive.shape[0]
-    hits = np.empty(values.shape[0], dtype=np.int32)
-    wanted = np.zeros(size, dtype=np.int8)
-    for i in range(prem.shape[0]):
-        keep[i] = 1
-        wanted[(prem[i] % ncand) % size] = 1
+def digit_template_table(alive, values, size, units, rows, corder, ncellcols, budget, memo):  # type: ignore[no-untyped-def]
+    """Every digit's templates on the marks ``alive``: ``memo = (marks, counts,
+    hits)`` (:func:`template_memo`) receives digit ``d``'s count in
+    ``counts[d]`` (-1 past ``budget``) and how many of them hold each cell
+    in ``hits[d]`` (:func:`digit_templates`, same arguments). A digit's
+    templates read only its own places (live or placed), which
+    ``marks[d]`` keeps: a digit whose places are those of the memo is not
+    searched again (a step of SE's path changes a digit or two)."""
+    marks, counts, hits = memo
+    ncells = values.shape[0]
     for d in range(size):
-        if not wanted[d]:
-            continue
-        count = digit_templates(
-            alive, values, size, d, units, rows, corder, ncellcols, budget, hits
-        )
-        if count <= 0:
-            continue
-        for i in range(prem.shape[0]):
-            k = prem[i] % ncand
-            if k % size == d:
-                held = hits[k // size]
-                keep[i] = held == 0 if prem[i] < ncand else held == count
-    kept = 0
-    for i in range(prem.shape[0]):
-        kept += keep[i]
-    return kept
+        same = True
+        for c in range(ncells):
+            m = 2 if values[c] == d + 1 else (alive[c * size + d] if values[c] == 0 else 0)
+            if marks[d, c] != m:
+                same = False
+                marks[d, c] = m
+        if not same:
+            counts[d] = digit_templates(
+                alive, values, size, d, units, rows, corder, ncellcols, budget, hits[d]
+            )
+    return 0
 
 
 # --------------------------------------------------------------------------- continuous loops

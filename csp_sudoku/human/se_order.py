@@ -663,6 +663,8 @@ def _static_chains(state: CandidateState) -> SeStep | None:
     ):
         if best is not None and best[0][0] < _tenths(SE_CHAIN_BASE[family]):
             continue  # every hint of this group is worth more than the best one
+        if not yr and not _one_digit_may_act(state, alive):
+            continue  # X links only: no forcing X-chain, no X-loop removes anything
         weak = weak_xy if yr else weak_x
         strong = (strong_xy if xr else strong_y) if yr else strong_x
         lower = _chain_bounds(
@@ -969,25 +971,71 @@ def _nishio(state: CandidateState) -> SeStep | None:
 _TEMPLATE_BUDGET = 20_000
 
 
-def _may_contradict(
-    state: CandidateState, alive: NDArray[np.int8], prem: NDArray[np.int32]
-) -> NDArray[np.bool_]:
-    """Which of Nishio's premises ``prem`` can meet a contradiction
-    (:func:`~csp_sudoku._kernels.se_chains.template_premises`: those no
-    template of their digit agrees with); the others' nets would find
-    nothing, and are not built."""
-    from csp_sudoku._kernels.se_chains import template_premises
+def _templates(
+    state: CandidateState, alive: NDArray[np.int8]
+) -> tuple[NDArray[np.int64], NDArray[np.int32]]:
+    """Each digit's template count (-1: too many to list) and how many of its
+    templates hold each cell, on the marks ``alive``
+    (:func:`~csp_sudoku._kernels.se_chains.digit_template_table`; kept per
+    digit in this thread, so only the digits whose places changed are
+    listed again). Read them before the next call."""
+    from csp_sudoku._kernels.se_chains import digit_template_table, template_memo
 
     g = state.geometry
     lay = _layout(g)
-    keep = np.ones(prem.size, dtype=np.bool_)
+    memos: dict[Geometry, tuple[NDArray[Any], ...]] = _NO_HINT.__dict__.setdefault("templates", {})
+    memo = memos.get(g)
+    if memo is None:
+        memo = memos[g] = template_memo(g.ncells, g.size)
     rows = np.flatnonzero(lay.ukind == 1).astype(np.int32)
-    if rows.size and prem.size:
-        template_premises(
-            alive, state.values, g.size, lay.units, rows, lay.corder, lay.ncellcols,
-            _TEMPLATE_BUDGET, prem, keep,
-        )  # fmt: skip
-    return keep
+    if rows.size == 0:  # no rows to build templates on: every count unknown
+        memo[1][:] = -1
+        return memo[1], memo[2]
+    digit_template_table(
+        alive, state.values, g.size, lay.units, rows, lay.corder, lay.ncellcols,
+        _TEMPLATE_BUDGET, memo,
+    )  # fmt: skip
+    return memo[1], memo[2]
+
+
+def _template_verdicts(
+    state: CandidateState, alive: NDArray[np.int8]
+) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    """Per candidate: whether no template of its digit holds it (``none``: only
+    then can a one-digit chain remove it) and whether every one does
+    (``every``: only then can one place it). Why: a chain that reasons on
+    one digit (Nishio's nets, the forcing X-chains and X-loops) makes only
+    inferences that hold in every template of the digit
+    (:func:`~csp_sudoku._kernels.se_chains.digit_templates`). A digit with
+    too many templates to list counts as both, so nothing is ruled out."""
+    counts, hits = _templates(state, alive)
+    held = hits.T.reshape(-1)  # candidate cell * n + digit
+    count = np.tile(counts, state.geometry.ncells)
+    unknown = count <= 0
+    return unknown | (held == 0), unknown | (held == count)
+
+
+def _one_digit_may_act(state: CandidateState, alive: NDArray[np.int8]) -> bool:
+    """False when no chain of one digit can remove or place anything on the
+    marks ``alive``: every live candidate lies in some templates of its
+    digit but not in all (:func:`_template_verdicts`). Then the static
+    family's forcing X-chains and X-loops, which reason on one digit, find
+    nothing."""
+    none, every = _template_verdicts(state, alive)
+    return bool(((none | every) & (alive != 0)).any())
+
+
+def _may_contradict(
+    state: CandidateState, alive: NDArray[np.int8], prem: NDArray[np.int32]
+) -> NDArray[np.bool_]:
+    """Which of Nishio's premises ``prem`` (literals: ``k`` for "k true",
+    ``ncand + k`` for "k false") can meet a contradiction: "k true" where no
+    template of k's digit holds k, "k false" where every one does
+    (:func:`_template_verdicts`); the others' nets would find nothing, and
+    are not built."""
+    none, every = _template_verdicts(state, alive)
+    k = prem % alive.size
+    return np.where(prem < alive.size, none[k], every[k])
 
 
 #: The kinds of csp_sudoku._kernels.se_chains.best_net_conclusion (DOUBLE, CELL, REGION,
