@@ -699,15 +699,16 @@ def test_nishio_premises_left_out_meet_no_contradiction() -> None:
 def test_x_chains_act_only_where_the_templates_allow() -> None:
     """Where every live candidate lies in some templates of its digit but not
     in all, the static family's forcing X-chains and X-loops (one digit's
-    links) remove and place nothing, so the replay skips them
-    (``_one_digit_may_act``): each searched here in full, on marks before
-    SE's chain steps and on those less random candidates; enough of them
-    must find one, and every such removal or placement must be one the
-    templates allow."""
+    links) remove and place nothing, and no strong-linked fish removes
+    anything, so the replay skips them (``_one_digit_may_act``,
+    ``_strong_links``): each searched here in full, on marks before SE's
+    chain steps and on those less random candidates; enough of them must
+    find one, and every such removal or placement must be one the templates
+    allow."""
     from csp_sudoku._kernels import se_chains as kc
 
     rng = np.random.default_rng(23)
-    found = quiet = 0
+    found = quiet = fishes = 0
     for s in _quiet()[::2]:
         for g in (s, _less(s, rng, 3), _less(s, rng, 8)):
             lay = se_order._layout(g.geometry)
@@ -734,4 +735,17 @@ def test_x_chains_act_only_where_the_templates_allow() -> None:
                 assert se_order._one_digit_may_act(g, alive)
                 found += 1
             quiet += not se_order._one_digit_may_act(g, alive)
-    assert found > 80 and quiet > 50, (found, quiet)
+            # the strong-linked fishes too: each removal one that no template holds
+            size = g.geometry.size
+            best = np.zeros((7, 3), dtype=np.int32)
+            cells = np.empty((7, g.geometry.ncells), dtype=np.int32)
+            memo = kp.fish_memo(g.geometry.ncells, size, 6)
+            kp.strong_links(
+                alive, size, 2, 6, lay.units, lay.ukind, lay.cell_line, lay.see_bits, memo,
+                cells, best,
+            )  # fmt: skip
+            for n in range(2, 7):
+                _tenths, ne, d = best[n].tolist()
+                assert all(none[c * size + d] for c in cells[n, :ne].tolist()), n
+                fishes += ne > 0
+    assert found > 80 and quiet > 50 and fishes > 200, (found, quiet, fishes)

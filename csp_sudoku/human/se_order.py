@@ -495,7 +495,7 @@ def _strong_links(state: CandidateState, n: int) -> SeStep | None:
     else:
         lay = _layout(g)
         top = max(n, _SL_MOST)
-        best = np.empty((top + 1, 3), dtype=np.int32)
+        best = np.zeros((top + 1, 3), dtype=np.int32)
         cells = np.empty((top + 1, g.ncells), dtype=np.int32)
         memos: dict[tuple[Geometry, int, int], tuple[NDArray[Any], ...]] = (
             _NO_HINT.__dict__.setdefault("fishes", {})
@@ -503,10 +503,13 @@ def _strong_links(state: CandidateState, n: int) -> SeStep | None:
         memo = memos.get((g, n, top))
         if memo is None:
             memo = memos[(g, n, top)] = fish_memo(g.ncells, g.size, top)
-        strong_links(
-            alive, g.size, n, top, lay.units, lay.ukind, lay.cell_line, lay.see_bits, memo,
-            cells, best,
-        )  # fmt: skip
+        # a fish removes its digit by that digit's links alone, so only a
+        # candidate that no template of its digit holds (_template_verdicts)
+        if (_template_verdicts(state, alive)[0] & (alive != 0)).any():
+            strong_links(
+                alive, g.size, n, top, lay.units, lay.ukind, lay.cell_line, lay.see_bits,
+                memo, cells, best,
+            )  # fmt: skip
         _sl_last[:] = [(g, marks, n, best, cells)]
     tenths, ne, d = best[n].tolist()
     if ne == 0:
@@ -998,6 +1001,10 @@ def _templates(
     return memo[1], memo[2]
 
 
+#: The last marks :func:`_template_verdicts` read, with its answer.
+_verdicts_last: list[tuple[Geometry, bytes, NDArray[np.bool_], NDArray[np.bool_]]] = []
+
+
 def _template_verdicts(
     state: CandidateState, alive: NDArray[np.int8]
 ) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
@@ -1008,11 +1015,18 @@ def _template_verdicts(
     inferences that hold in every template of the digit
     (:func:`~csp_sudoku._kernels.se_chains.digit_templates`). A digit with
     too many templates to list counts as both, so nothing is ruled out."""
+    g = state.geometry
+    key = alive.tobytes() + state.values.tobytes()
+    last = _verdicts_last[0] if _verdicts_last else None
+    if last is not None and last[0] == g and last[1] == key:
+        return last[2], last[3]  # the same marks: the static family, Nishio, the fishes
     counts, hits = _templates(state, alive)
     held = hits.T.reshape(-1)  # candidate cell * n + digit
-    count = np.tile(counts, state.geometry.ncells)
+    count = np.tile(counts, g.ncells)
     unknown = count <= 0
-    return unknown | (held == 0), unknown | (held == count)
+    none, every = unknown | (held == 0), unknown | (held == count)
+    _verdicts_last[:] = [(g, key, none, every)]
+    return none, every
 
 
 def _one_digit_may_act(state: CandidateState, alive: NDArray[np.int8]) -> bool:
