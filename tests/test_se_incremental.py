@@ -25,6 +25,7 @@ contradiction.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import pytest
@@ -290,22 +291,34 @@ def test_static_chains_answer_none_only_where_a_full_search_finds_none() -> None
     assert skipped > 20 and searched > 20, (skipped, searched)
 
 
+def _resumed_static(hint: bool, seed: int, removals: tuple[int, ...]) -> tuple[int, int]:
+    """Compare the static family resumed from its last search with a full
+    search, on marks less random candidates than marks where it found a hint
+    (``hint``: applied first, as the replay does) or found nothing. Returns
+    how many were compared and how many had a hint."""
+    rng = np.random.default_rng(seed)
+    compared = found = 0
+    for s in _quiet():
+        if (_static(s) is not None) != hint:
+            continue
+        h = s.copy()
+        se_order._static_chains(h)  # the hint applied, if any
+        _forget_static()
+        for r in removals:
+            g = _less(h, rng, r)
+            full = _static(g)
+            assert _static_after(s, g) == full, r
+            compared += 1
+            found += full is not None
+    return compared, found
+
+
 def test_static_chains_resumed_through_new_links_find_what_a_full_search_finds() -> None:
     """Resumed on marks where the family found nothing, the loops and forcing
     chains start only where a chain through a new strong link can pass
     (:func:`~csp_sudoku._kernels.se_chains.through_new_links`): the hint must
     be the full search's, and enough of them must be hints."""
-    rng = np.random.default_rng(8)
-    compared = found = 0
-    for s in _quiet():
-        if _static(s) is not None:
-            continue
-        for r in (1, 2, 3, 5):
-            g = _less(s, rng, r)
-            full = _static(g)
-            assert _static_after(s, g) == full, r
-            compared += 1
-            found += full is not None
+    compared, found = _resumed_static(False, 8, (1, 2, 3, 5))
     assert compared > 50 and found > 20, (compared, found)
 
 
@@ -316,21 +329,27 @@ def test_static_chains_resumed_after_a_hint_find_what_a_full_search_finds() -> N
     still come first or may pass a new strong link. The hint must be the full
     search's, and enough of them must be hints: chains found the step before
     that still act, and chains through new links."""
-    rng = np.random.default_rng(12)
-    compared = found = 0
-    for s in _quiet():
-        if _static(s) is None:
-            continue
-        h = s.copy()
-        se_order._static_chains(h)  # the hint applied, as the replay does
-        _forget_static()
-        for r in (0, 1, 2, 4):
-            g = _less(h, rng, r)
-            full = _static(g)
-            assert _static_after(s, g) == full, r
-            compared += 1
-            found += full is not None
+    compared, found = _resumed_static(True, 12, (0, 1, 2, 4))
     assert compared > 40 and found > 30, (compared, found)
+
+
+def _by_hand(g: CandidateState) -> tuple[Any, ...]:
+    """What the static family's kernels read on ``g``'s marks, for a test that
+    runs them itself: the layout, the columns' candidates, the marks, the
+    five inference tables, the loops' work and output arrays, and room for
+    a loop's result and the forcing chains' removals and placements."""
+    from csp_sudoku._kernels import se_chains as kc
+
+    lay = se_order._layout(g.geometry)
+    cc = tables(g.geometry).column_candidates
+    alive = g.alive().astype(np.int8)
+    tabs = kc.static_tables(alive, cc, lay.corder, lay.ncellcols)
+    work, out = kc.loop_work_arrays(alive.size)
+    ncand = alive.size
+    return (
+        lay, cc, alive, tabs, work, out, np.empty(2, dtype=np.int64),
+        np.empty(ncand, dtype=np.int32), np.empty(ncand, dtype=np.int32),
+    )  # fmt: skip
 
 
 def test_every_static_chain_after_nothing_starts_where_a_new_link_lets_it() -> None:
@@ -347,16 +366,9 @@ def test_every_static_chain_after_nothing_starts_where_a_new_link_lets_it() -> N
         if _static(s) is not None:
             continue
         g = _less(s, rng, 3)
-        lay = se_order._layout(g.geometry)
-        cc = tables(g.geometry).column_candidates
-        alive, since = g.alive().astype(np.int8), s.alive().astype(np.int8)
-        weak_x, weak_xy, strong_x, strong_xy, strong_y = kc.static_tables(
-            alive, cc, lay.corder, lay.ncellcols
-        )
-        work, out = kc.loop_work_arrays(alive.size)
-        res = np.empty(2, dtype=np.int64)
-        elim = np.empty(alive.size, dtype=np.int32)
-        place = np.empty(alive.size, dtype=np.int32)
+        lay, cc, alive, tabs, work, out, res, elim, place = _by_hand(g)
+        weak_x, weak_xy, strong_x, strong_xy, strong_y = tabs
+        since = s.alive().astype(np.int8)
         for xr, weak, strong in (
             (True, weak_x, strong_x),
             (True, weak_xy, strong_xy),
@@ -396,16 +408,8 @@ def test_static_chain_bounds_kept_by_each_group_hold() -> None:
         _forget_static()
         se_order._static_chains(s.copy())
         records = se_order._NO_HINT.__dict__["static_bounds"]
-        lay = se_order._layout(s.geometry)
-        cc = tables(s.geometry).column_candidates
-        alive = s.alive().astype(np.int8)
-        weak_x, weak_xy, strong_x, strong_xy, strong_y = kc.static_tables(
-            alive, cc, lay.corder, lay.ncellcols
-        )
-        work, out = kc.loop_work_arrays(alive.size)
-        res = np.empty(2, dtype=np.int64)
-        elim = np.empty(alive.size, dtype=np.int32)
-        place = np.empty(alive.size, dtype=np.int32)
+        lay, _cc, alive, tabs, work, out, res, elim, place = _by_hand(s)
+        weak_x, weak_xy, strong_x, strong_xy, strong_y = tabs
         whole = np.zeros(2 * alive.size, dtype=np.int32)
         groups = ((True, weak_x, strong_x), (False, weak_xy, strong_y), (True, weak_xy, strong_xy))
         for group, (xr, weak, strong) in enumerate(groups):
