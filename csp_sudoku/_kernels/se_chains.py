@@ -30,7 +30,12 @@ docs/metrics.md):
   candidate they make false, so a column the net itself leaves with two
   candidates gives a strong inference too, whose extra premises are the
   earlier removals from that column. :func:`best_net_conclusion` reads cell,
-  region, double and contradiction forcing chains off the nets.
+  region, double and contradiction forcing chains off the nets;
+* **one digit's templates** (:func:`digit_templates`): a chain on one
+  digit's links (Nishio, forcing X-chains, X-loops, and the strong-linked
+  fishes of :mod:`csp_sudoku._kernels.se_patterns`) removes only a
+  candidate that no template of its digit holds, and places only one that
+  every template holds, so the replay does not search them where none can.
 
 A chain's *complexity* is the number of distinct literals among the ancestors
 of its conclusion, the conclusion included; it prices the chain through the
