@@ -968,9 +968,9 @@ def _nishio(state: CandidateState) -> SeStep | None:
     return _commit(state, step)
 
 
-#: The most partial templates of one digit :func:`_may_contradict` builds
-#: before it leaves that digit's premises all in (a 9x9 digit on a hard
-#: step's marks has tens to a few hundred templates).
+#: The most partial templates of one digit :func:`_templates` lists before
+#: it gives the digit up (then nothing of it is ruled out; a 9x9 digit on a
+#: hard step's marks has tens to a few hundred templates).
 _TEMPLATE_BUDGET = 20_000
 
 
@@ -1011,7 +1011,8 @@ def _template_verdicts(
     """Per candidate: whether no template of its digit holds it (``none``: only
     then can a one-digit chain remove it) and whether every one does
     (``every``: only then can one place it). Why: a chain that reasons on
-    one digit (Nishio's nets, the forcing X-chains and X-loops) makes only
+    one digit (Nishio's nets, the forcing X-chains and X-loops, the
+    strong-linked fishes) makes only
     inferences that hold in every template of the digit
     (:func:`~csp_sudoku._kernels.se_chains.digit_templates`). A digit with
     too many templates to list counts as both, so nothing is ruled out."""
