@@ -94,12 +94,6 @@ def length_tenths(complexity):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _column_sizes(alive, cc):  # type: ignore[no-untyped-def]
-    """How many live candidates each column holds."""
-    return column_members(alive, cc)[1]
-
-
-@njit(cache=True)
 def column_members(alive, cc):  # type: ignore[no-untyped-def]
     """The live candidates of each column, in ``cc``'s order: ``(members,
     sizes)``, column ``c``'s are ``members[c, :sizes[c]]``. The tables read
@@ -313,7 +307,7 @@ def components(weak, strong, comp):  # type: ignore[no-untyped-def]
         on_stack[v0] = 1
         sp = 0
         call_node[0] = v0
-        call_edge[0] = w_start[v0] if v0 < ncand else s_start[v0 - ncand]
+        call_edge[0] = first
         while sp >= 0:
             v = call_node[sp]
             e = call_edge[sp]
@@ -873,7 +867,7 @@ def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork, loops
     see, lwork, lout = loops
     llits, lstart, lcomps, lrem, lrem_start, lcount = lout
     ncand = grid.shape[0]
-    sizes = _column_sizes(grid, cc)
+    sizes = column_members(grid, cc)[1]  # how many live candidates each column holds
     weak_x, weak_y, strong_x, strong_y, strong_y_only = static_tables(grid, cc, corder, ncellcols)
     lits = np.zeros((3, 2 * ncand), dtype=np.int32)
     layers = np.empty((2, ncand), dtype=np.int32)
@@ -1392,7 +1386,7 @@ def implication_nets(  # type: ignore[no-untyped-def]
     nlit = 2 * ncand
     kk = corder.shape[1]
     live = column_members(alive, cc)
-    sizes0 = live[1]
+    members, sizes0 = live
     # the weak inferences over ``grid`` are those over the marks that ``grid`` keeps, in order
     w_start, w_targets = weak_table(alive, live, corder, ncellcols, y_links)
     # a record's ancestors are a bitset over the live literals only: bit slot[lit]
@@ -1488,8 +1482,8 @@ def implication_nets(  # type: ignore[no-untyped-def]
                 new = lit_rec[q] < 0 and lit_rec[ncand + q] < 0
                 row = nrec if new else scratch
                 _row_copy(bits, row, r)
-                for s in range(live[1][c]):  # the column's candidates of the marks
-                    y = live[0][c, s]
+                for s in range(sizes0[c]):  # the column's candidates of the marks
+                    y = members[c, s]
                     if y != q and y != p and not grid[y]:
                         _row_merge(bits, row, lit_rec[ncand + y])
                 _row_add(bits, row, slot[q])
@@ -1720,6 +1714,19 @@ def best_net_conclusion(  # type: ignore[no-untyped-def]
 # --------------------------------------------------------------------------- one digit's templates
 
 
+@njit(cache=True, inline="always")
+def _mark_units(used, corder, ncellcols, size, k, value):  # type: ignore[no-untyped-def]
+    """Set ``used`` to ``value`` at each unit of candidate ``k`` (its unit-digit
+    columns in ``corder``); returns how many units."""
+    n = 0
+    for t in range(1, corder.shape[1]):
+        col = corder[k, t]
+        if col >= ncellcols:
+            used[(col - ncellcols) // size] = value
+            n += 1
+    return n
+
+
 @njit(cache=True)
 def digit_templates(alive, values, size, d, units, rows, corder, ncellcols, budget, hits):  # type: ignore[no-untyped-def]
     """Count the templates of digit ``d`` on the marks ``alive`` (0-based; a
@@ -1746,11 +1753,7 @@ def digit_templates(alive, values, size, d, units, rows, corder, ncellcols, budg
     for c in range(ncells):
         hits[c] = 0
         if values[c] == d + 1:
-            k = c * size + d
-            for t in range(1, corder.shape[1]):
-                col = corder[k, t]
-                if col >= ncellcols:
-                    used[(col - ncellcols) // size] = 1
+            _mark_units(used, corder, ncellcols, size, c * size + d, 1)
     need = 0  # the units a template fills
     for u in range(nunits):
         need += 1 - used[u]
@@ -1769,12 +1772,7 @@ def digit_templates(alive, values, size, d, units, rows, corder, ncellcols, budg
     while depth >= 0:
         c = cur[depth]
         if c >= 0:  # take back the cell placed at this depth
-            k = c * size + d
-            for t in range(1, corder.shape[1]):
-                col = corder[k, t]
-                if col >= ncellcols:
-                    used[(col - ncellcols) // size] = 0
-                    covered -= 1
+            covered -= _mark_units(used, corder, ncellcols, size, c * size + d, 0)
             cur[depth] = -1
         row = units[rows[todo[depth]]]
         c = -1
@@ -1797,12 +1795,7 @@ def digit_templates(alive, values, size, d, units, rows, corder, ncellcols, budg
         nodes += 1
         if nodes > budget:
             return -1
-        k = c * size + d
-        for t in range(1, corder.shape[1]):
-            col = corder[k, t]
-            if col >= ncellcols:
-                used[(col - ncellcols) // size] = 1
-                covered += 1
+        covered += _mark_units(used, corder, ncellcols, size, c * size + d, 1)
         cur[depth] = c
         if depth + 1 < nt:
             depth += 1
