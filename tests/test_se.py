@@ -664,6 +664,26 @@ def test_quick_bound_never_clears_a_puzzle_se_rated_above_the_limit() -> None:
     assert not rated_within(cs.parse(singles), 2.2)
 
 
+def test_quick_bound_gives_the_same_verdict_a_chunk_at_a_time_as_a_round_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The quick test nets a few candidates at a time and applies what they found
+    before netting more; with a chunk as large as the grid it nets every
+    candidate of a round at once. Both answer alike on calibration puzzles
+    around the limits a search uses, so the chunks change its speed, not its
+    verdicts (both kinds of verdict occur in the sample)."""
+    from csp_sudoku.human import se_order
+
+    rows = _calibration("se_calibration_top1465.tsv")
+    sample = [r["puzzle"] for r in rows if 8.3 <= float(r["ER"]) <= 9.4][:60]
+    limits = (8.6, 9.0)
+    chunked = [rated_within(cs.parse(p), lim) for p in sample for lim in limits]
+    monkeypatch.setattr(se_order, "QUICK_CHUNK", 10_000)
+    whole = [rated_within(cs.parse(p), lim) for p in sample for lim in limits]
+    assert chunked == whole
+    assert 0 < sum(whole) < len(whole)
+
+
 def test_a_rating_beyond_the_replayed_nesting_says_it_is_an_estimate(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
