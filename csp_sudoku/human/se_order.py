@@ -1355,13 +1355,13 @@ def most_complexity(bonus: int) -> int:
     return int(LENGTH_CEILINGS[bonus]) + 2
 
 
-#: How many live candidates (each as an ON and an OFF premise) the quick test
-#: nets at a time before it applies what they found (:func:`solved_within`).
-#: Sizes 8, 16, 32 and 64 were measured on the 922 SE-rated calibration
-#: puzzles (limits 9.0 and 9.5) and 440 neighbours of random minimal puzzles
-#: (limits 8.6 and 9.0): 0.9 to 2.4 times as fast as netting every premise
-#: of a round at once; 32 was the best overall and the only size that changed
-#: no verdict (then checked on 440 more neighbours, docs/generators.md).
+#: How many live candidates the quick test nets at a time before it removes
+#: what they found (:func:`solved_within`). Sizes 8, 16, 32 and 64 were
+#: measured on the 922 SE-rated calibration puzzles (limits 9.0 and 9.5) and
+#: 440 neighbours of random minimal puzzles (limits 8.6 and 9.0): 0.9 to 2.4
+#: times as fast as netting every candidate of a round at once; 32 was the
+#: best overall and the only size that changed no verdict (then checked on
+#: 440 more neighbours, docs/generators.md).
 QUICK_CHUNK = 32
 
 
@@ -1371,18 +1371,24 @@ def solved_within(puzzle: Puzzle, limit: float) -> bool:
 
     It places every single (naked or hidden) until none is left, then builds
     the dynamic implication nets (SE's dynamic forcing chains, base 8.5) of
-    the next :data:`QUICK_CHUNK` live candidates, each ON and OFF, going round
-    the grid in candidate order, and applies *every* contradiction among them
-    worth at most ``limit`` (base plus :func:`length_bonus` of its complexity)
-    at once: an ON premise that contradicts is removed, an OFF one placed;
-    then singles again, and on from the next candidate. It stops, False, when
-    a whole round of the live candidates found none (or the marks
-    contradict), and answers False at once for a limit below 2.5 (SE's
-    singles and direct hints are worth up to 2.5). Netting a few candidates
-    at a time lets the easy puzzles (most of a search's candidates) end after
-    a few of their contradictions instead of all of them; it gave the same
-    verdicts as netting every premise of a round at once on every one of
-    1,802 puzzles measured, each at two limits (docs/generators.md).
+    the next :data:`QUICK_CHUNK` live candidates, each assumed placed, going
+    round the grid in candidate order, and removes *every* candidate among
+    them whose net contradicts worth at most ``limit`` (base plus
+    :func:`length_bonus` of its complexity) at once; then singles again, and
+    on from the next candidate. It stops, False, when a whole round of the
+    live candidates found none (or the marks contradict), and answers False
+    at once for a limit below 2.5 (SE's singles and direct hints are worth
+    up to 2.5).
+
+    Netting a few candidates at a time lets the easy puzzles (most of a
+    search's candidates) end after a few of their contradictions instead of
+    all of them. Candidates are not also assumed removed: where removing one
+    contradicts, placing any other of its cell removes it and meets the same
+    contradiction (singles only gain from more removals), so those are
+    removed and the cell's single follows, one link longer. Against netting
+    every candidate of a round at once, both placed and removed: the same
+    verdicts on all of 1,802 puzzles, each at two limits, 1.5-2.6 times
+    faster (docs/generators.md).
 
     Why it is a bound (not a proof): SE's path applies one hint at a time, the
     cheapest first, and SE's dynamic contradiction chains are among its hints,
@@ -1419,19 +1425,15 @@ def solved_within(puzzle: Puzzle, limit: float) -> bool:
             return True
         if status != STUCK:
             return False
-        alive = _alive8(state)
-        ncand = alive.size
-        live = np.flatnonzero(alive).astype(np.int32)
+        live = np.flatnonzero(_alive8(state)).astype(np.int32)
         while True:
             first = int(np.searchsorted(live, cursor))
             if first >= live.size:
                 first = 0  # round the grid again
             part = live[first : first + QUICK_CHUNK]
             cursor = int(part[-1]) + 1
-            prem = np.empty(2 * part.size, dtype=np.int32)
-            prem[0::2] = part
-            prem[1::2] = part + ncand
-            absurd = _propagate(state, prem, True, True, counts=False)[1]
+            # each candidate assumed placed (ON premises only, see above)
+            absurd = _propagate(state, part, True, True, counts=False)[1]
             found = np.flatnonzero((absurd >= 0) & (absurd <= most_complex))
             if found.size:
                 break
@@ -1439,15 +1441,8 @@ def solved_within(puzzle: Puzzle, limit: float) -> bool:
             if idle >= live.size:
                 return False  # a whole round of the live candidates found none
         idle = 0
-        for i in found.tolist():
-            lit = int(prem[i])
-            cell, digit = (lit % ncand) // n, lit % n + 1
-            if not state.has(cell, digit):
-                continue  # placed or removed by a contradiction of this chunk
-            if lit < ncand:
-                state.eliminate(cell, digit)
-            else:
-                state.place(cell, digit)
+        for lit in part[found].tolist():
+            state.eliminate(lit // n, lit % n + 1)
 
 
 def se_solve(
