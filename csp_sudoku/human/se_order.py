@@ -164,6 +164,7 @@ class _Layout:
     ncellcols: int
     units: NDArray[np.int32]
     ukind: NDArray[np.int32]  # 0 box, 1 row, 2 column, 3 other
+    rows: NDArray[np.int32]  # the units that are rows (a digit's templates are built on them)
     cell_line: NDArray[np.int32]  # (row, column, box) unit of each cell, -1 where none
     see: NDArray[np.int8]  # 1 where two cells share a unit
     see_bits: NDArray[np.int64]  # row a: the cells sharing a unit with a, bit b of word b >> 6
@@ -218,6 +219,7 @@ def _layout(geometry: Geometry) -> _Layout:
         ncell,
         t.units,
         ukind,
+        np.flatnonzero(ukind == 1).astype(np.int32),
         cell_line,
         see,
         see_bits.view(np.int64),
@@ -990,12 +992,11 @@ def _templates(
     memo = memos.get(g)
     if memo is None:
         memo = memos[g] = template_memo(g.ncells, g.size)
-    rows = np.flatnonzero(lay.ukind == 1).astype(np.int32)
-    if rows.size == 0:  # no rows to build templates on: every count unknown
+    if lay.rows.size == 0:  # no rows to build templates on: every count unknown
         memo[1][:] = -1
         return memo[1], memo[2]
     digit_template_table(
-        alive, state.values, g.size, lay.units, rows, lay.corder, lay.ncellcols,
+        alive, state.values, g.size, lay.units, lay.rows, lay.corder, lay.ncellcols,
         _TEMPLATE_BUDGET, memo,
     )  # fmt: skip
     return memo[1], memo[2]
