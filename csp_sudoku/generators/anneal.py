@@ -191,7 +191,7 @@ def anneal(
     on_step: Callable[[], None] | None = None,
     max_chains: int | None = None,
     per_grid: int | None = None,
-    renew: int | None = 100_000,
+    renew: int | None = 20_000,
     deepen: int | None = 300,
     starts: Sequence[Grid] = (),
 ) -> Iterator[Found]:
@@ -231,7 +231,10 @@ def anneal(
             in which the elite pool's best did not improve, the search starts
             over (the pool emptied, a fresh puzzle): a search's best comes
             within its first few hundred seconds and then mostly stays, so
-            several fresh starts climb higher than one long plateau. None: never.
+            several fresh starts climb higher than one long plateau. The
+            chain reaches ER 9.3-9.5 within seconds and stays there, so 20,000
+            steps (about 20-30 s on one core) hand over to ``deepen`` early,
+            which is what goes past 9.9 (docs/generators.md). None: never.
         deepen: at that point, first search the elite pool's vicinity
             exhaustively, best first and over every digit
             (:func:`csp_sudoku.generators.vicinity.best_first`), until
