@@ -229,12 +229,12 @@ def anneal(
             states are dropped and the search goes on from other grids.
         renew: at the hard end, before the first hit: after this many steps
             in which the elite pool's best did not improve, the search starts
-            over (the pool emptied, a fresh puzzle): a search's best comes
-            within its first few hundred seconds and then mostly stays, so
-            several fresh starts climb higher than one long plateau. The
-            chain reaches ER 9.3-9.5 within seconds and stays there, so 20,000
-            steps (about 20-30 s on one core) hand over to ``deepen`` early,
-            which is what goes past 9.9 (docs/generators.md). None: never.
+            over (the pool emptied, a fresh puzzle): a climb's best comes
+            early and then mostly stays (SE: ER 9.3-9.5 within seconds), so
+            several fresh starts climb higher than one long plateau, and
+            20,000 steps (about 20-30 s on one core) hand over early to
+            ``deepen``, which is what goes past 9.9 (docs/generators.md, "An
+            earlier, narrower whole-vicinity search"). None: never.
         deepen: at that point, first search the elite pool's vicinity
             exhaustively, best first and over every digit
             (:func:`csp_sudoku.generators.vicinity.best_first`), until

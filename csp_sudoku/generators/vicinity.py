@@ -119,8 +119,8 @@ def best_first(
             A neighbour within it is rated in full (most of an expansion's
             time), but in a search of minutes only the top of the frontier
             is ever expanded: a narrow window spends that time on more
-            expansions instead (docs/generators.md, "The whole-vicinity
-            search").
+            expansions instead (docs/generators.md, "An earlier, narrower
+            whole-vicinity search").
         patience: end after this many expansions without a new best.
         deadline: a ``time.time()`` after which the search ends.
         on_expand: called after each expansion (progress reports).
