@@ -160,6 +160,46 @@ def test_a_stalled_annealer_searches_its_elite_vicinity_whole() -> None:
     )
 
 
+def test_the_whole_vicinity_search_widens_its_window_pass_by_pass(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each pass of the whole-vicinity search takes the next of ``windows``,
+    from the elite pool as it then stands; after the last the search starts
+    over, and the next stall begins again at the first window."""
+    import csp_sudoku.generators.vicinity as vicinity
+
+    passes: list[tuple[float, float]] = []  # (window, best start)
+    real = vicinity.best_first
+
+    def spy(starts, *args, **kwargs):  # type: ignore[no-untyped-def]
+        starts = list(starts)
+        passes.append((kwargs["window"], max(h for h, _c in starts)))
+        return real(starts, *args, **kwargs)
+
+    monkeypatch.setattr(vicinity, "best_first", spy)
+    st = AnnealStats()
+    for _ in anneal(
+        GEO,
+        make_target("se", None, (20.0, math.inf)),  # nothing rates 20: it only climbs
+        np.random.default_rng(3),
+        checker_for(GEO),
+        default_keys(),
+        stats=st,
+        elite_size=2,
+        renew=5,
+        deepen=1,
+        windows=(0.5, 0.25, 0.125),
+        deadline=time.time() + 30,
+    ):
+        pass
+    windows = [w for w, _h in passes]
+    assert len(windows) >= 4 and st.renewals >= 1  # a whole round of passes, and another
+    assert windows == ([0.5, 0.25, 0.125] * len(windows))[: len(windows)]
+    # a pass starts from the pool the one before it left: never from lower
+    for i in range(0, len(windows) - 2, 3):
+        assert passes[i][1] <= passes[i + 1][1] <= passes[i + 2][1]
+
+
 def test_outputs_from_the_vicinity_of_a_start_name_it_and_are_true() -> None:
     """``vicinity_of``: the search begins in the starts' vicinity; its outputs are
     unique and minimal (independent solver), new, rated as the run says, name

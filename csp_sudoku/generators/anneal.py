@@ -191,8 +191,9 @@ def anneal(
     on_step: Callable[[], None] | None = None,
     max_chains: int | None = None,
     per_grid: int | None = None,
-    renew: int | None = 20_000,
+    renew: int | None = 10_000,
     deepen: int | None = 300,
+    windows: Sequence[float] = (0.1, 0.2, 0.4),
     starts: Sequence[Grid] = (),
 ) -> Iterator[Found]:
     """New on-target puzzles found by simulated annealing, endlessly (until the deadline).
@@ -232,15 +233,23 @@ def anneal(
             over (the pool emptied, a fresh puzzle): a climb's best comes
             early and then mostly stays (SE: ER 9.3-9.5 within seconds), so
             several fresh starts climb higher than one long plateau, and
-            20,000 steps (about 20-30 s on one core) hand over early to
-            ``deepen``, which is what goes past 9.9 (docs/generators.md, "An
-            earlier, narrower whole-vicinity search"). None: never.
+            10,000 steps (about 10-15 s on one core) hand over early to
+            ``deepen``, which is what goes past 9.9 (docs/generators.md,
+            "Passes of widening windows"). None: never.
         deepen: at that point, first search the elite pool's vicinity
             exhaustively, best first and over every digit
             (:func:`csp_sudoku.generators.vicinity.best_first`), until
             ``deepen`` states in a row were expanded without a new best; then
             start over. None: never. Only for minimal puzzles with no
             symmetry (its moves change single clues).
+        windows: the ``window`` of each pass of that search
+            (:func:`~csp_sudoku.generators.vicinity.best_first`: how far below
+            the best start a state may be and still be expanded). A narrow
+            window spends a short search on the top of the frontier, but its
+            frontier may run dry within seconds: then the next pass, from the
+            elite pool as it stands, takes the next window, and only after the
+            last does the search start over (docs/generators.md, "Passes of
+            widening windows").
         starts: unique puzzles of the caller's to search from first: at the
             hard end the search begins with the whole-vicinity search of
             ``deepen`` from them (300 expansions without a new best when
@@ -433,9 +442,9 @@ def anneal(
             hit(h, clues, sol)
         return got
 
-    def deep(pool: list[tuple[float, Grid]], own: bool = True) -> Iterator[Found]:
+    def deep(pool: list[tuple[float, Grid]], window: float, own: bool = True) -> Iterator[Found]:
         """The best-first vicinity search from ``pool`` (the elite pool, or the
-        caller's ``starts`` when not ``own``)."""
+        caller's ``starts`` when not ``own``) with ``window``."""
         from csp_sudoku.generators.vicinity import best_first
 
         def rated(clues: Grid, sol: Grid, low: float) -> tuple[float, Rating] | None:
@@ -456,6 +465,7 @@ def anneal(
             rng,
             rated,
             avoid.key,
+            window=window,
             patience=300 if deepen is None else deepen,
             deadline=deadline,
             on_expand=expanded,
@@ -476,7 +486,7 @@ def anneal(
             r = value(clues, np.asarray(sols[0], dtype=clues.dtype)) if len(sols) == 1 else None
             if r is not None:
                 pool.append((objective(target, r), clues))
-        yield from deep(pool, own=False)
+        yield from deep(pool, windows[0], own=False)
 
     # the elite pool's best and the step it came at (``renew``)
     epoch = [-math.inf, 0]
@@ -509,7 +519,10 @@ def anneal(
                 epoch[:] = [elite[0][0], st.steps]
             if climbing and renew is not None and not hits and st.steps - epoch[1] >= renew:
                 if deepen is not None and whole and elite:
-                    yield from deep([(e[0], e[2]) for e in elite])
+                    for window in windows:
+                        yield from deep([(e[0], e[2]) for e in elite], window)
+                        if hits or (deadline is not None and time.time() >= deadline):
+                            break
                     epoch[:] = [elite[0][0], st.steps]
                     if hits or (deadline is not None and time.time() >= deadline):
                         break  # on target now: go on from the hits (or the time is up)

@@ -130,8 +130,9 @@ def best_first(
         neighbour; ``root`` is the index in ``starts`` of the state whose
         vicinity (or whose neighbours' vicinity, ...) it was found in.
     """
-    frontier: list[tuple[float, int, int, Grid]] = []
-    seen: set[bytes] = set()
+    frontier: list[tuple[float, int, int, Grid]] = []  # (minus objective, order, root, clues)
+    seen: set[bytes] = set()  # canonical keys of the states rated
+    met: set[bytes] = set()  # clue bytes of every neighbour met
     for root, (h, clues) in enumerate(starts):
         k = key(clues)
         if k not in seen:
@@ -139,6 +140,7 @@ def best_first(
             heapq.heappush(frontier, (-h, len(seen), root, clues))
     if not frontier:
         return
+    order = len(seen)
     best = -frontier[0][0]
     floor = best - window
     idle = 0
@@ -148,16 +150,24 @@ def best_first(
         for clues, sol in neighbours(base, geometry, checker, rng):
             if deadline is not None and time.time() >= deadline:
                 return
+            b = clues.tobytes()
+            if b in met:
+                continue
+            met.add(b)
+            # the quick test (inside ``value``) clears most neighbours: a canonical
+            # key is computed only for those it rates (an isomorphic copy of a state
+            # met is then rated once more, rarely, and skipped)
+            got = value(clues, sol, floor)
+            if got is None:
+                continue
             k = key(clues)
             if k in seen:
                 continue
             seen.add(k)
-            got = value(clues, sol, floor)
-            if got is None:
-                continue
+            order += 1
             h, rating = got
             if h >= floor:
-                heapq.heappush(frontier, (-h, len(seen), root, clues))
+                heapq.heappush(frontier, (-h, order, root, clues))
             if h > best:
                 best, idle = h, 0
             yield clues, sol, rating, h, root
