@@ -134,26 +134,32 @@ def test_best_first_meets_each_puzzle_once_and_is_reproducible() -> None:
     assert len(got) > 2
 
 
-def test_a_stalled_annealer_searches_its_elite_vicinity_whole() -> None:
-    """With ``deepen``, a hard-end search whose best stalled for ``renew`` steps
-    searches its elite pool's vicinity before it starts over; what it offers
-    is unique, minimal and new."""
-    st = AnnealStats()
-    found = list(
+def _stalled(seed: int, seconds: float, st: AnnealStats, **kw: object) -> list[object]:
+    """A hard-end search that only climbs (nothing rates SE 20) and stalls at
+    once (``renew`` 5 steps; ``deepen`` 1): what it offered."""
+    return list(
         anneal(
             GEO,
-            make_target("se", None, (20.0, math.inf)),  # nothing rates 20: it only climbs
-            np.random.default_rng(2),
+            make_target("se", None, (20.0, math.inf)),
+            np.random.default_rng(seed),
             checker_for(GEO),
             default_keys(),
             stats=st,
             elite_size=2,
             renew=5,
             deepen=1,
-            deadline=time.time() + 20,
+            deadline=time.time() + seconds,
+            **kw,  # type: ignore[arg-type]
         )
     )
-    assert found == []
+
+
+def test_a_stalled_annealer_searches_its_elite_vicinity_whole() -> None:
+    """With ``deepen``, a hard-end search whose best stalled for ``renew`` steps
+    searches its elite pool's vicinity before it starts over; what it offers
+    is unique, minimal and new."""
+    st = AnnealStats()
+    assert _stalled(2, 20, st) == []
     assert st.expanded >= 1
     assert (
         st.best_clues is not None and count_solutions([int(v) for v in st.best_clues], limit=2) == 1
@@ -178,20 +184,7 @@ def test_the_whole_vicinity_search_widens_its_window_pass_by_pass(
 
     monkeypatch.setattr(vicinity, "best_first", spy)
     st = AnnealStats()
-    for _ in anneal(
-        GEO,
-        make_target("se", None, (20.0, math.inf)),  # nothing rates 20: it only climbs
-        np.random.default_rng(3),
-        checker_for(GEO),
-        default_keys(),
-        stats=st,
-        elite_size=2,
-        renew=5,
-        deepen=1,
-        windows=(0.5, 0.25, 0.125),
-        deadline=time.time() + 30,
-    ):
-        pass
+    _stalled(3, 30, st, windows=(0.5, 0.25, 0.125))
     windows = [w for w, _h in passes]
     assert len(windows) >= 4 and st.renewals >= 1  # a whole round of passes, and another
     assert windows == ([0.5, 0.25, 0.125] * len(windows))[: len(windows)]
