@@ -20,7 +20,7 @@ import pytest
 
 import csp_sudoku as cs
 from csp_sudoku.cli import main
-from csp_sudoku.core.errors import GenerationError
+from csp_sudoku.core.errors import ArgumentError, GenerationError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.generators import generate
 from csp_sudoku.generators.anneal import AnnealStats, anneal
@@ -191,6 +191,11 @@ def test_the_whole_vicinity_search_widens_its_window_pass_by_pass(
     # a pass starts from the pool the one before it left: never from lower
     for i in range(0, len(windows) - 2, 3):
         assert passes[i][1] <= passes[i + 1][1] <= passes[i + 2][1]
+
+
+def test_the_whole_vicinity_search_needs_a_window() -> None:
+    with pytest.raises(ArgumentError, match="at least one window"):
+        _stalled(3, 5, AnnealStats(), windows=())
 
 
 def test_outputs_from_the_vicinity_of_a_start_name_it_and_are_true() -> None:

@@ -75,7 +75,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from csp_sudoku.core.errors import MetricError
+from csp_sudoku.core.errors import ArgumentError, MetricError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.puzzle import Grid, Puzzle
 from csp_sudoku.generators.minimal import reduce_clues
@@ -239,9 +239,10 @@ def anneal(
         deepen: at that point, first search the elite pool's vicinity
             exhaustively, best first and over every digit
             (:func:`csp_sudoku.generators.vicinity.best_first`), until
-            ``deepen`` states in a row were expanded without a new best; then
-            start over. None: never. Only for minimal puzzles with no
-            symmetry (its moves change single clues).
+            ``deepen`` states in a row were expanded without a new best (or
+            its frontier is spent); then the next pass of ``windows``, and
+            after the last, start over. None: never. Only for minimal puzzles
+            with no symmetry (its moves change single clues).
         windows: the ``window`` of each pass of that search
             (:func:`~csp_sudoku.generators.vicinity.best_first`: how far below
             the best start a state may be and still be expanded). A narrow
@@ -249,17 +250,20 @@ def anneal(
             frontier may run dry within seconds: then the next pass, from the
             elite pool as it stands, takes the next window, and only after the
             last does the search start over (docs/generators.md, "Passes of
-            widening windows").
+            widening windows"). At least one.
         starts: unique puzzles of the caller's to search from first: at the
-            hard end the search begins with the whole-vicinity search of
-            ``deepen`` from them (300 expansions without a new best when
-            ``deepen`` is None), and its outputs name the start they came
+            hard end the search begins with one pass (the first of
+            ``windows``) of the whole-vicinity search of ``deepen`` from them
+            (300 expansions without a new best when ``deepen`` is None), and
+            its outputs name the start they came
             from (:attr:`Found.derived_from`); then it goes on as usual.
             Ignored, like ``deepen``, with a symmetry or non-minimal puzzles.
 
     Yields:
         :class:`Found` puzzles, each new (and recorded in ``avoid``).
     """
+    if not windows:
+        raise ArgumentError("windows: the whole-vicinity search needs at least one window")
     st = stats if stats is not None else AnnealStats()
     metric = target.metric
     orbs = orbits(geometry.size, symmetry)
