@@ -525,10 +525,11 @@ def anneal(
                 if deepen is not None and whole and elite:
                     for window in windows:
                         yield from deep([(e[0], e[2]) for e in elite], window)
-                        if hits or (deadline is not None and time.time() >= deadline):
+                        ended = bool(hits) or (deadline is not None and time.time() >= deadline)
+                        if ended:
                             break
                     epoch[:] = [elite[0][0], st.steps]
-                    if hits or (deadline is not None and time.time() >= deadline):
+                    if ended:
                         break  # on target now: go on from the hits (or the time is up)
                 elite.clear()  # start over: the next chain starts from a fresh puzzle
                 epoch[:] = [-math.inf, st.steps]

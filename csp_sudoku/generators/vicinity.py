@@ -139,14 +139,15 @@ def best_first(
     frontier: list[tuple[float, int, int, Grid]] = []  # (minus objective, order, root, clues)
     seen: set[bytes] = set()  # canonical keys of the states rated
     met: set[bytes] = set()  # clue bytes of every neighbour met
+    order = 0  # ties of the objective: the state met first goes first
     for root, (h, clues) in enumerate(starts):
         k = key(clues)
         if k not in seen:
             seen.add(k)
-            heapq.heappush(frontier, (-h, len(seen), root, clues))
+            order += 1
+            heapq.heappush(frontier, (-h, order, root, clues))
     if not frontier:
         return
-    order = len(seen)
     best = -frontier[0][0]
     floor = best - window
     idle = 0
