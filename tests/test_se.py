@@ -664,6 +664,36 @@ def test_quick_bound_never_clears_a_puzzle_se_rated_above_the_limit() -> None:
     assert not rated_within(cs.parse(singles), 2.2)
 
 
+def test_a_replay_stopped_within_gives_the_full_er_and_the_first_steps_of_its_path() -> None:
+    """``stop_within`` (a search's rating): on calibration puzzles SukakuExplainer
+    rated 8.5 and up, the stopped replay's ER and fine score are the full
+    replay's, its steps are the full replay's first ones, it stops right after
+    a hardest step, and it does stop early on some."""
+    rows = [r for r in _calibration("se_calibration_top1465.tsv") if float(r["ER"]) >= 8.5]
+    sample = rows[::6][:30]
+    stopped = 0
+    for r in sample:
+        puzzle = cs.parse(r["puzzle"])
+        full = replay(puzzle)
+        early = replay(puzzle, stop_within=True)
+        assert early.er == full.er
+        assert early.steps == full.steps[: len(early.steps)]
+        if early.stopped == "within":
+            stopped += 1
+            assert len(early.steps) < len(full.steps) and early.steps[-1].difficulty == early.er
+        else:
+            assert early.steps == full.steps
+        rating, whole = rate(puzzle, "se", stop_within=True), rate(puzzle, "se")
+        assert rating.score == whole.score == full.er
+        assert rating.details["fine_score"] == whole.details["fine_score"]
+        assert rating.details.get("partial", False) == (early.stopped == "within")
+        if early.stopped != "within":
+            assert rating == whole  # not stopped: the full rating itself
+    assert stopped >= len(sample) // 4
+    with pytest.raises(MetricError, match="stop_within"):
+        rate(sample[0]["puzzle"], "se", stop_within="maybe")
+
+
 def test_quick_bound_gives_the_same_verdict_a_chunk_at_a_time_as_a_round_at_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -229,6 +229,8 @@ def test_outputs_from_the_vicinity_of_a_start_name_it_and_are_true() -> None:
         assert keys.is_new(g.puzzle.cells) and g.minimal
         assert g.derived_from == STATE and g.method == "anneal"
         assert cs.rate(g.puzzle, "se").score == g.ratings["se"].score >= 8.0
+        # the search's ratings stop early (``stop_within``); an output's is the full one
+        assert "partial" not in g.ratings["se"].details
     assert [g.puzzle.to_line() for g in run()] == [g.puzzle.to_line() for g in got]
 
 

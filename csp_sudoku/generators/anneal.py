@@ -290,7 +290,7 @@ def anneal(
                 return None
         try:
             r: Rating | None = _rate(
-                Puzzle(clues, geometry), Puzzle(sol, geometry), metric, rating_seed
+                Puzzle(clues, geometry), Puzzle(sol, geometry), metric, rating_seed, search=True
             )
         except MetricError:
             r = None  # the rater gave up (a chain budget): treat as a dead end
@@ -339,6 +339,17 @@ def anneal(
         if not avoid.is_new(clues):
             st.copies += 1
             return None
+        if r.details.get("partial"):
+            # states are rated with the metric's search parameters (SE: a replay that
+            # stops once the quick test shows the rest worth less than the hardest
+            # step so far: the same score, faster); a partial one is rated again in
+            # full for an output (its details, technique filters included)
+            try:
+                r = _rate(Puzzle(clues, geometry), Puzzle(sol, geometry), metric, rating_seed)
+            except MetricError:
+                return None
+            if not target.matches(r):
+                return None
         if accept is not None and not accept(clues, sol, r):
             return None
         avoid.add(clues)

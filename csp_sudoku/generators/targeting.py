@@ -159,8 +159,14 @@ def make_target(
     return Target(metric=metric, levels=levels, score_range=rng)
 
 
-def rate_with_solution(puzzle: Puzzle, solution: Puzzle, metric: str, seed: int) -> Rating:
-    """``metric``'s rating of ``puzzle`` with a known ``solution`` and a fixed seed."""
-    from csp_sudoku.metrics import rate
+def rate_with_solution(
+    puzzle: Puzzle, solution: Puzzle, metric: str, seed: int, *, search: bool = False
+) -> Rating:
+    """``metric``'s rating of ``puzzle`` with a known ``solution`` and a fixed seed;
+    ``search``: with the metric's :attr:`~csp_sudoku.metrics.MetricSpec.search_params`
+    (a search's states: the score almost surely the same, faster; rate an
+    output again without them)."""
+    from csp_sudoku.metrics import REGISTRY, rate
 
-    return rate(puzzle, cast("MetricName", metric), seed=seed, solution=solution)
+    params = dict(REGISTRY[metric].search_params) if search and metric in REGISTRY else {}
+    return rate(puzzle, cast("MetricName", metric), seed=seed, solution=solution, **params)

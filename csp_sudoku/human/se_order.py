@@ -116,8 +116,11 @@ class SeRun:
     Attributes:
         steps: the hints, in order.
         solved: True when every cell got filled.
-        stopped: why it ended early (``""`` when it did not): ``stuck`` (no
-            technique applies, only for puzzles without one solution) or
+        stopped: why it ended early (``""`` when it did not): ``within``
+            (asked for: the quick test showed the rest of the path worth less
+            than the hardest step so far, :func:`se_solve`'s ``stop_within``),
+            ``stuck`` (no technique applies, only for puzzles without one
+            solution) or
             ``budget`` (a level-2 search ran past its budget).
     """
 
@@ -1407,13 +1410,17 @@ def solved_within(puzzle: Puzzle, limit: float) -> bool:
     candidate this clears (about a quarter of the cost of the replays it
     saves); every output is still rated by the full replay.
     """
+    if _tenths(limit) < _tenths(max(SE_VALUES["naked single"], *SE_DIRECT.values())):
+        return False  # below SE's singles and direct hints: singles prove nothing
+    return _settled(CandidateState.from_puzzle(puzzle), limit)
+
+
+def _settled(state: CandidateState, limit: float) -> bool:
+    """:func:`solved_within`'s search from ``state`` (changed: pass a copy)."""
     from csp_sudoku._kernels.human import singles_rounds
     from csp_sudoku._kernels.status import SOLVED, STUCK
 
     most = _tenths(limit)
-    if most < _tenths(max(SE_VALUES["naked single"], *SE_DIRECT.values())):
-        return False  # below SE's singles and direct hints: singles prove nothing
-    state = CandidateState.from_puzzle(puzzle)
     g = state.geometry
     t = tables(g)
     n = g.size
@@ -1452,6 +1459,7 @@ def se_solve(
     *,
     profile: str = "sukaku",
     max_steps: int | None = None,
+    stop_within: bool = False,
 ) -> SeRun:
     """Replay Sudoku Explainer's solving order on ``puzzle``.
 
@@ -1463,6 +1471,15 @@ def se_solve(
             strong-linked fishes and larger wings) or ``classic`` (Sudoku
             Explainer 1.2.1's serate).
         max_steps: stop after this many hints (None: until solved or stuck).
+        stop_within: a search's replay: after each hint at least as hard as
+            every one before it, stop with ``stopped`` = ``within`` when the
+            quick test (:func:`solved_within`) shows the rest of the path
+            worth less than that hint (a tenth less, and at least SE's dynamic
+            chains, 8.5, where the test can answer). No later hint then ties
+            the hardest, so the run's ER and the chain of its hardest hint are
+            the full replay's, almost surely (the test is one-sided); only the
+            easier hints after it are left out (docs/generators.md, "Replays
+            that stop early").
 
     Returns:
         The :class:`SeRun`; when a level-2 search runs past its budget the run
@@ -1478,6 +1495,7 @@ def se_solve(
     state = CandidateState.from_puzzle(puzzle)
     run = SeRun()
     limit = max_steps if max_steps is not None else 4 * puzzle.geometry.ncandidates
+    hardest = 0.0  # the hardest hint so far (``stop_within``)
     while True:
         # the hidden singles first; the run says whether the grid is full,
         # contradicts, or has no hidden single left
@@ -1497,6 +1515,12 @@ def se_solve(
             run.stopped = "stuck"
             break
         run.steps.append(step)
+        if stop_within and step.difficulty >= hardest:
+            hardest = step.difficulty
+            rest = _tenths(hardest) - 1  # a tenth below: no later hint ties the hardest
+            if rest >= _tenths(SE_CHAIN_BASE["dynamic"]) and _settled(state.copy(), rest / 10):
+                run.stopped = "within"
+                return run
     run.solved = state.is_solved() and not state.is_contradiction()
     return run
 

@@ -11,9 +11,9 @@ through :func:`rate`, handed to it as an argument, so that
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 import numpy as np
@@ -236,8 +236,9 @@ def _se(
     from csp_sudoku.metrics.se import DEFAULT_RATER, se_rating
 
     rater = str(_pop(params, "rater", DEFAULT_RATER))
+    stop_within = bool(_pop(params, "stop_within", False))
     _no_more("se", params)
-    return se_rating(puzzle, rater)
+    return se_rating(puzzle, rater, stop_within=stop_within)
 
 
 def _combined(
@@ -321,6 +322,11 @@ class MetricSpec:
             the score is at most ``limit`` (almost surely) and False when it
             cannot tell; a search for puzzles above a score skips the full
             rating of a candidate it clears. None: no such test.
+        search_params: parameters of a faster rating for a search's states,
+            whose score is the metric's almost surely (SE: ``stop_within``);
+            a rating made with them that is not the full one has
+            ``details["partial"]`` True, and a generator rates such an output
+            again without them.
     """
 
     name: str
@@ -331,6 +337,7 @@ class MetricSpec:
     lower_is_harder: bool = False
     level_floor: Callable[[str], float] | None = None
     within: Callable[[Puzzle, float], bool] | None = None
+    search_params: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def deterministic(self) -> bool:
@@ -348,7 +355,16 @@ REGISTRY: dict[str, MetricSpec] = {
         MetricSpec("oracle", _oracle, 100, True, _levels_oracle),
         MetricSpec("refutation", _sisus("refutation"), 30, True, _levels_4),
         MetricSpec("dependency", _sisus("dependency"), 30, True, _levels_4, lower_is_harder=True),
-        MetricSpec("se", _se, None, False, _levels_se, level_floor=_floor_se, within=_within_se),
+        MetricSpec(
+            "se",
+            _se,
+            None,
+            False,
+            _levels_se,
+            level_floor=_floor_se,
+            within=_within_se,
+            search_params={"stop_within": True},
+        ),
         MetricSpec("combined", _combined, None, True, _levels_4),
     )
 }
