@@ -269,6 +269,13 @@ def anneal(
     orbs = orbits(geometry.size, symmetry)
     oidx = orbit_index(geometry.size, symmetry)
     cache: dict[bytes, Rating | None] = {}
+    # until the first output, states are rated with the metric's search parameters
+    # (SE: a replay that stops once the quick test shows the rest worth less than
+    # the hardest step so far: the same score, faster), and a partial rating that
+    # makes an output is rated again in full; once outputs come (at the extreme
+    # level within seconds) the full rating is cheaper than rating them twice
+    # (docs/generators.md, "Replays that stop early")
+    made: list[bool] = []  # one entry per output
     # the metric's quick test, for the vicinity moves: a candidate it shows rated at
     # most the target's floor and the weakest elite state can change nothing (no
     # output, no elite state, no new best), so its full rating (most of a search's
@@ -290,7 +297,11 @@ def anneal(
                 return None
         try:
             r: Rating | None = _rate(
-                Puzzle(clues, geometry), Puzzle(sol, geometry), metric, rating_seed, search=True
+                Puzzle(clues, geometry),
+                Puzzle(sol, geometry),
+                metric,
+                rating_seed,
+                search=not made,
             )
         except MetricError:
             r = None  # the rater gave up (a chain budget): treat as a dead end
@@ -339,11 +350,7 @@ def anneal(
         if not avoid.is_new(clues):
             st.copies += 1
             return None
-        if r.details.get("partial"):
-            # states are rated with the metric's search parameters (SE: a replay that
-            # stops once the quick test shows the rest worth less than the hardest
-            # step so far: the same score, faster); a partial one is rated again in
-            # full for an output (its details, technique filters included)
+        if r.details.get("partial"):  # an output's rating is the full one (its details)
             try:
                 r = _rate(Puzzle(clues, geometry), Puzzle(sol, geometry), metric, rating_seed)
             except MetricError:
@@ -358,6 +365,7 @@ def anneal(
             outputs[grid] = outputs.get(grid, 0) + 1
             if outputs[grid] >= per_grid:
                 retire(grid)
+        made.append(True)
         return Found(clues=clues, solution=sol, rating=r, steps=st.steps, vicinity=vicinity)
 
     # the hardest states met, best first: (objective, clue bytes, clues, solution, score)
