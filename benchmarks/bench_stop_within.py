@@ -1,8 +1,8 @@
 """SE's replay stopped early (``stop_within``, a search's rating) against the full replay.
 
 A generator's search rates its states with ``rate(p, "se", stop_within=True)``:
-the replay ends once the quick test shows the rest of the path worth at most
-the hardest step so far (docs/generators.md, "Replays that stop early"). This
+the replay ends once the quick test shows the rest of the path worth less
+than the hardest step so far (docs/generators.md, "Replays that stop early"). This
 measures, in one process, the two alternating puzzle by puzzle (same puzzles,
 summed CPU time):
 

@@ -275,7 +275,7 @@ def anneal(
     # makes an output is rated again in full; once outputs come (at the extreme
     # level within seconds) the full rating is cheaper than rating them twice
     # (docs/generators.md, "Replays that stop early")
-    made: list[bool] = []  # one entry per output
+    made = False  # an output came
     # the metric's quick test, for the vicinity moves: a candidate it shows rated at
     # most the target's floor and the weakest elite state can change nothing (no
     # output, no elite state, no new best), so its full rating (most of a search's
@@ -345,6 +345,7 @@ def anneal(
         return work
 
     def offer(clues: Grid, sol: Grid, r: Rating, vicinity: bool = False) -> Found | None:
+        nonlocal made
         if not target.matches(r) or sol.tobytes() in retired:
             return None
         if not avoid.is_new(clues):
@@ -365,7 +366,7 @@ def anneal(
             outputs[grid] = outputs.get(grid, 0) + 1
             if outputs[grid] >= per_grid:
                 retire(grid)
-        made.append(True)
+        made = True
         return Found(clues=clues, solution=sol, rating=r, steps=st.steps, vicinity=vicinity)
 
     # the hardest states met, best first: (objective, clue bytes, clues, solution, score)

@@ -657,7 +657,8 @@ def se_rating(
     ``stop_within`` (the ``stop_within`` parameter of ``rate``): a search's
     rating, from a replay ended once the quick test shows the rest of the
     path worth less than the hardest step so far: the ER and the fine score
-    are the full replay's almost surely, faster at ER 9 and up. Where it did
+    are the full replay's almost surely, a little faster on a search's states
+    (1.04-1.17x, docs/generators.md, "Replays that stop early"). Where it did
     stop, the other details cover the steps replayed only, and
     ``details["partial"]`` is True (a generator rates such an output again
     in full); where it did not, the rating is the full one.
