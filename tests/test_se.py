@@ -664,6 +664,40 @@ def test_quick_bound_never_clears_a_puzzle_se_rated_above_the_limit() -> None:
     assert not rated_within(cs.parse(singles), 2.2)
 
 
+def test_quick_bound_leaves_out_the_solutions_nets_and_answers_alike() -> None:
+    """The quick test nets only the candidates that are not the solution's (their
+    nets cannot contradict): on calibration puzzles around the limits a search
+    uses it answers as when netting every candidate (both verdicts occur); the
+    public test finds the solution itself; a grid the marks do not hold is not
+    used."""
+    from csp_sudoku.human import se_order
+    from csp_sudoku.human.state import CandidateState
+
+    rows = _calibration("se_calibration_top1465.tsv")
+    sample = [r["puzzle"] for r in rows if 8.3 <= float(r["ER"]) <= 9.6][:40]
+    limits = (8.6, 9.0, 9.3)
+
+    def settled(puzzle: cs.Puzzle, lim: float, solution: np.ndarray | None) -> bool:
+        return se_order._settled(CandidateState.from_puzzle(puzzle), lim, solution)
+
+    without, with_solution = [], []
+    for p in sample:
+        puzzle = cs.parse(p)
+        solution = np.asarray(cs.solve(puzzle).cells, dtype=np.int8)
+        for lim in limits:
+            without.append(settled(puzzle, lim, None))
+            with_solution.append(settled(puzzle, lim, solution))
+    assert with_solution == without
+    assert 0 < sum(without) < len(without)  # both verdicts occur
+    assert [rated_within(cs.parse(p), lim) for p in sample for lim in limits] == without
+    # a grid the marks do not hold (a clue changed) is not used
+    puzzle = cs.parse(sample[0])
+    wrong = np.array(cs.solve(puzzle).cells, dtype=np.int8)
+    clue = int(np.flatnonzero(np.asarray(puzzle.cells))[0])
+    wrong[clue] = wrong[clue] % 9 + 1
+    assert [settled(puzzle, lim, wrong) for lim in limits] == without[: len(limits)]
+
+
 def test_a_replay_stopped_within_gives_the_full_er_and_the_first_steps_of_its_path() -> None:
     """``stop_within`` (a search's rating): on calibration puzzles SukakuExplainer
     rated 8.5 and up, the stopped replay's ER and fine score are the full

@@ -54,7 +54,9 @@ import numpy as np
 from numba import njit
 
 from csp_sudoku._kernels.bitset import contains, copy_head, popcount
+from csp_sudoku._kernels.human import singles_rounds
 from csp_sudoku._kernels.se_offshoots import new_net, offshoots
+from csp_sudoku._kernels.status import SOLVED, STUCK
 
 
 def _length_ceilings(top: int = 1 << 40) -> np.ndarray:
@@ -1517,6 +1519,85 @@ def implication_nets(  # type: ignore[no-untyped-def]
         for n in range(nrec):
             lit_rec[rec_lit[n]] = -1
     return 0
+
+
+@njit(cache=True)
+def quick_settle(  # type: ignore[no-untyped-def]
+    masks, values, peers, npeers, units, cc, corder, ncellcols, true, most_complex, chunk, out
+):
+    """The quick test's search (:func:`csp_sudoku.human.se_order.solved_within`)
+    in one compiled call: True when singles and dynamic contradiction nets of
+    complexity at most ``most_complex`` solve the marks (``masks``, ``values``;
+    changed in place), False when a whole round of the live candidates finds
+    none or the marks contradict.
+
+    Rounds of singles; then the live candidates, ``chunk`` at a time going
+    round the grid in candidate order, each assumed placed
+    (:func:`implication_nets`, dynamic, contradictions only: ``out`` holds its
+    four count arrays with no rows); every candidate of the first chunk that
+    has any whose net contradicts within ``most_complex`` is removed, and
+    singles again. ``true`` marks candidates whose nets are not built (the
+    solution's: they cannot contradict); the chunks are the same with or
+    without them. The loop was Python's around the same two kernels: the
+    same verdicts, in one call instead of one per chunk.
+    """
+    ncells = masks.shape[0]
+    ncand = true.shape[0]
+    n = ncand // ncells
+    alive = np.zeros(ncand, dtype=np.int8)
+    live = np.empty(ncand, dtype=np.int32)
+    prem = np.empty(ncand, dtype=np.int32)
+    absurd = np.empty(ncand, dtype=np.int32)
+    cursor = 0
+    idle = 0
+    while True:
+        _rounds, status = singles_rounds(masks, values, peers, npeers, units)
+        if status == SOLVED:
+            return True
+        if status != STUCK:
+            return False
+        nlive = 0
+        for c in range(ncells):
+            for d in range(n):
+                k = c * n + d
+                if values[c] == 0 and (masks[c] >> d) & 1:
+                    alive[k] = 1
+                    live[nlive] = k
+                    nlive += 1
+                else:
+                    alive[k] = 0
+        nfound = 0
+        while True:
+            first = 0
+            while first < nlive and live[first] < cursor:
+                first += 1
+            if first >= nlive:
+                first = 0  # round the grid again
+            end = min(first + chunk, nlive)
+            cursor = live[end - 1] + 1
+            np_ = 0
+            for k in range(first, end):
+                if not true[live[k]]:
+                    prem[np_] = live[k]
+                    np_ += 1
+            if np_ > 0:
+                implication_nets(
+                    alive, cc, corder, ncellcols, prem[:np_], True, True, out, absurd[:np_], None
+                )
+                for k in range(np_):
+                    if absurd[k] >= 0 and absurd[k] <= most_complex:
+                        prem[nfound] = prem[k]
+                        nfound += 1
+                if nfound > 0:
+                    break
+            idle += end - first
+            if idle >= nlive:
+                return False  # a whole round of the live candidates found none
+        idle = 0
+        for k in range(nfound):
+            c = prem[k] // n
+            if values[c] == 0:
+                masks[c] &= ~(np.int64(1) << (prem[k] % n))
 
 
 @njit(cache=True, inline="always")
