@@ -60,6 +60,11 @@ def run(args: argparse.Namespace) -> int:
         from csp_sudoku.metrics import rate
 
         rating = rate(WARM_PUZZLE, "se")
+        # and the generator's quick test, a kernel of its own
+        from csp_sudoku.api import as_puzzle
+        from csp_sudoku.metrics.se import rated_within
+
+        rated_within(as_puzzle(WARM_PUZZLE), 9.0)
         print(
             f"warmed: numba's kernels of the se metric (a puzzle rated {rating.score:g}) in "
             f"{time.perf_counter() - started:.1f} s"
