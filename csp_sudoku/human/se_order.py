@@ -1451,9 +1451,8 @@ def _settled(state: CandidateState, limit: float, solution: NDArray[np.int8] | N
     lay = _layout(g)
     n = g.size
     most_complex = most_complexity(_tenths(limit) - _tenths(SE_CHAIN_BASE["dynamic"]))
-    true = np.zeros(
-        g.ncandidates, dtype=np.bool_
-    )  # the solution's candidates, where the marks hold it
+    # the solution's candidates, where the marks hold it
+    true = np.zeros(g.ncandidates, dtype=np.bool_)
     if solution is not None:
         sol = solution.astype(np.int64)
         held = ((state.masks >> np.maximum(sol - 1, 0)) & 1).astype(bool) & (sol > 0)
@@ -1521,7 +1520,8 @@ def se_solve(
     run = SeRun()
     limit = max_steps if max_steps is not None else 4 * puzzle.geometry.ncandidates
     hardest = 0.0  # the hardest hint so far (``stop_within``)
-    solution: list[NDArray[np.int8] | None] = []  # the quick test's, found at its first use
+    # the quick test's solution (one solver call, against a replay's milliseconds)
+    solution = _solution(puzzle) if stop_within else None
     while True:
         # the hidden singles first; the run says whether the grid is full,
         # contradicts, or has no hidden single left
@@ -1544,11 +1544,9 @@ def se_solve(
         if stop_within and step.difficulty >= hardest:
             hardest = step.difficulty
             rest = _tenths(hardest) - 1  # a tenth below: no later hint ties the hardest
-            if rest >= _tenths(SE_CHAIN_BASE["dynamic"]):
-                if not solution:
-                    solution.append(_solution(puzzle))
-                if not _settled(state.copy(), rest / 10, solution[0]):
-                    continue
+            if rest >= _tenths(SE_CHAIN_BASE["dynamic"]) and _settled(
+                state.copy(), rest / 10, solution
+            ):
                 run.stopped = "within"
                 return run
     run.solved = state.is_solved() and not state.is_contradiction()
