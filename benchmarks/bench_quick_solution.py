@@ -34,8 +34,8 @@ import csp_sudoku as cs
 from csp_sudoku.api import Checker
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.generators.vicinity import neighbours
-from csp_sudoku.human.se_order import _settled, _solution
-from csp_sudoku.human.state import CandidateState
+from csp_sudoku.human.se_order import _settled
+from csp_sudoku.human.state import CandidateState, solution_mask
 
 DATA = Path(os.environ.get("CSP_SUDOKU_SHARED_DATA", Path(__file__).parents[2] / "shared" / "data"))
 FILES = ("se_calibration_top1465.tsv", "se_calibration.tsv")
@@ -61,7 +61,7 @@ def _compare(puzzles: list[cs.Puzzle], limits: list[float]) -> tuple[int, int, i
             got = [False, False]
             for version in (0, 1) if i % 2 else (1, 0):
                 c0 = time.process_time()
-                sol = _solution(p) if version else None
+                sol = solution_mask(p) if version else None
                 got[version] = _settled(CandidateState.from_puzzle(p), lim, sol)
                 spent[version] += time.process_time() - c0
             same += got[0] == got[1]
@@ -86,7 +86,9 @@ def main() -> None:
                 if k >= args.per_puzzle:
                     break
                 near.append(cs.Puzzle(c, g))
-    _settled(CandidateState.from_puzzle(calibration[0]), 9.0, _solution(calibration[0]))  # compile
+    _settled(
+        CandidateState.from_puzzle(calibration[0]), 9.0, solution_mask(calibration[0])
+    )  # compile
     print(
         f"{'set':<34} {'tests':>6} {'same':>6} {'cleared':>7} {'all nets s':>10} {'skip s':>7} ratio"
     )

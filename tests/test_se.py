@@ -677,8 +677,12 @@ def test_quick_bound_leaves_out_the_solutions_nets_and_answers_alike() -> None:
     sample = [r["puzzle"] for r in rows if 8.3 <= float(r["ER"]) <= 9.6][:40]
     limits = (8.6, 9.0, 9.3)
 
-    def settled(puzzle: cs.Puzzle, lim: float, solution: np.ndarray | None) -> bool:
-        return se_order._settled(CandidateState.from_puzzle(puzzle), lim, solution)
+    def settled(puzzle: cs.Puzzle, lim: float, grid: np.ndarray | None) -> bool:
+        mask = None
+        if grid is not None:  # the candidates of ``grid``, built here
+            mask = np.zeros(81 * 9, dtype=bool)
+            mask[np.arange(81) * 9 + grid.astype(np.int64) - 1] = True
+        return se_order._settled(CandidateState.from_puzzle(puzzle), lim, mask)
 
     without, with_solution = [], []
     for p in sample:

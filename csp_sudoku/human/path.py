@@ -64,7 +64,7 @@ from csp_sudoku.human.chains import (
     move_cells,
 )
 from csp_sudoku.human.costs import subset_value
-from csp_sudoku.human.state import CandidateState
+from csp_sudoku.human.state import CandidateState, solution_mask
 from csp_sudoku.human.subsets import applications_of, apply_subset
 
 if TYPE_CHECKING:
@@ -341,16 +341,7 @@ class _Guide:
         """One bool per candidate: True on the solution's candidates."""
         if not self._known:
             self._known = True
-            if self.puzzle.is_consistent():
-                from csp_sudoku.api import solve
-
-                solved = solve(self.puzzle)
-                if solved is not None:
-                    g = self.puzzle.geometry
-                    digits = np.asarray(solved.cells, dtype=np.int64)
-                    mask = np.zeros(g.ncandidates, dtype=np.bool_)
-                    mask[np.arange(g.ncells) * g.size + digits - 1] = True
-                    self._mask = mask
+            self._mask = solution_mask(self.puzzle)
         return self._mask
 
 

@@ -51,7 +51,7 @@ from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.human._tables import tables
 from csp_sudoku.human.chains import Chain
 from csp_sudoku.human.costs import SE_CHAIN_BASE, SE_DIRECT, SE_VALUES
-from csp_sudoku.human.state import CandidateState
+from csp_sudoku.human.state import CandidateState, solution_mask
 
 Pair = tuple[int, int]
 
@@ -1419,23 +1419,16 @@ def solved_within(puzzle: Puzzle, limit: float) -> bool:
     """
     if _tenths(limit) < _tenths(max(SE_VALUES["naked single"], *SE_DIRECT.values())):
         return False  # below SE's singles and direct hints: singles prove nothing
-    return _settled(CandidateState.from_puzzle(puzzle), limit, _solution(puzzle))
+    return _settled(CandidateState.from_puzzle(puzzle), limit, solution_mask(puzzle))
 
 
-def _solution(puzzle: Puzzle) -> NDArray[np.int8] | None:
-    """A solution of ``puzzle`` (its cells), or None when it has none: what
-    :func:`_settled` needs to skip the nets that cannot contradict."""
-    from csp_sudoku.backends import backend_per_call
-
-    g = puzzle.geometry
-    solved = backend_per_call(g, "auto").solve(puzzle.cells, g)
-    return None if solved is None else np.asarray(solved, dtype=np.int8)
-
-
-def _settled(state: CandidateState, limit: float, solution: NDArray[np.int8] | None = None) -> bool:
+def _settled(
+    state: CandidateState, limit: float, solution: NDArray[np.bool_] | None = None
+) -> bool:
     """:func:`solved_within`'s search from ``state`` (changed: pass a copy).
 
-    ``solution``: a solution of the puzzle, if known. Where the marks still
+    ``solution``: a solution of the puzzle, if known, as the mask of its
+    candidates (:func:`~csp_sudoku.human.state.solution_mask`). Where the marks still
     hold it, the net of a candidate it holds cannot contradict (every literal
     a net reaches follows from the marks and its premise, and the solution
     satisfies both), so only the other candidates of each chunk are netted:
@@ -1454,10 +1447,9 @@ def _settled(state: CandidateState, limit: float, solution: NDArray[np.int8] | N
     # the solution's candidates, where the marks hold it
     true = np.zeros(g.ncandidates, dtype=np.bool_)
     if solution is not None:
-        sol = solution.astype(np.int64)
-        held = ((state.masks >> np.maximum(sol - 1, 0)) & 1).astype(bool) & (sol > 0)
-        if bool(np.all(held)) and bool(np.all((state.values == 0) | (state.values == solution))):
-            true[np.arange(g.ncells) * n + sol - 1] = True
+        cells, digits = np.divmod(np.flatnonzero(solution), n)
+        if bool(np.all((state.masks[cells] >> digits) & 1)):  # a placed cell: its own bit
+            true = solution
     out = _net_arrays(0, 2 * g.ncandidates, 0)[:4]
     return bool(
         quick_settle(
@@ -1521,7 +1513,7 @@ def se_solve(
     limit = max_steps if max_steps is not None else 4 * puzzle.geometry.ncandidates
     hardest = 0.0  # the hardest hint so far (``stop_within``)
     # the quick test's solution (one solver call, against a replay's milliseconds)
-    solution = _solution(puzzle) if stop_within else None
+    solution = solution_mask(puzzle) if stop_within else None
     while True:
         # the hidden singles first; the run says whether the grid is full,
         # contradicts, or has no hidden single left

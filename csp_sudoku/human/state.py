@@ -232,3 +232,24 @@ class CandidateState:
     def __repr__(self) -> str:
         filled = int(np.count_nonzero(self.values))
         return f"CandidateState({self.geometry.name}, {filled}/{self.geometry.ncells} filled)"
+
+
+def solution_mask(puzzle: Puzzle) -> NDArray[np.bool_] | None:
+    """One bool per candidate (``cell * size + digit - 1``), True on the candidates
+    of a solution of ``puzzle``; None when it has none (clashing clues included).
+
+    The searches use it only to skip work that cannot find anything (a subset
+    with no application, a net that cannot contradict); their steps and
+    verdicts are the same without it. One solver call (about 10 us with the
+    compiled 9x9 backend).
+    """
+    from csp_sudoku.backends import backend_per_call
+
+    g = puzzle.geometry
+    solved = backend_per_call(g, "auto").solve(puzzle.cells, g)
+    if solved is None:
+        return None
+    digits = np.asarray(solved, dtype=np.int64)
+    mask = np.zeros(g.ncandidates, dtype=np.bool_)
+    mask[np.arange(g.ncells) * g.size + digits - 1] = True
+    return mask
