@@ -664,6 +664,26 @@ def test_quick_bound_never_clears_a_puzzle_se_rated_above_the_limit() -> None:
     assert not rated_within(cs.parse(singles), 2.2)
 
 
+def test_thorough_quick_bound_clears_more_and_stays_one_sided() -> None:
+    """The thorough quick test (``forcing``: SE's dynamic cell and region forcing
+    chains where contradictions find nothing), against SE's own ratings, both
+    files: above the limit it clears none of the puzzles at 9.5 and one at 9.0
+    (a puzzle SE rated 9.1); below it, it clears every puzzle the plain test
+    clears, and most of those the plain test leaves (they need such a chain)."""
+    rows = _calibration("se_calibration_top1465.tsv") + _calibration("se_calibration.tsv")
+    for limit, wrong in ((9.0, 1), (9.5, 0)):
+        above = [cs.parse(r["puzzle"]) for r in rows if float(r["ER"]) > limit]
+        assert len(above) >= 15
+        assert sum(rated_within(p, limit, forcing=True) for p in above) == wrong
+        below = [cs.parse(r["puzzle"]) for r in rows if limit - 0.6 <= float(r["ER"]) <= limit]
+        plain = [rated_within(p, limit) for p in below]
+        thorough = [rated_within(p, limit, forcing=True) for p in below]
+        assert all(t for p, t in zip(plain, thorough, strict=True) if p)  # never fewer
+        left = [t for p, t in zip(plain, thorough, strict=True) if not p]
+        if limit == 9.0:  # the plain test leaves tens of these; the thorough one clears most
+            assert len(left) >= 10 and sum(left) >= 0.8 * len(left)
+
+
 def test_quick_bound_leaves_out_the_solutions_nets_and_answers_alike() -> None:
     """The quick test nets only the candidates that are not the solution's (their
     nets cannot contradict): on calibration puzzles around the limits a search

@@ -1522,8 +1522,55 @@ def implication_nets(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _forced(alive, cc, nets, row, most_complex, conc):  # type: ignore[no-untyped-def]
+    """The conclusions of SE's dynamic cell and region forcing chains worth at most
+    ``most_complex``: each literal that the net of every live candidate of a
+    cell or unit-digit column reaches (``nets = (anc, reached, nreached)``,
+    ``row[k]`` the row of "k true"), the branches' ancestor counts added at
+    most ``most_complex``, written to ``conc``; returns how many (a literal
+    met in two columns is written twice)."""
+    anc, reached, nreached = nets
+    width = cc.shape[1]
+    ks = np.empty(width, dtype=np.int32)
+    nc = 0
+    for col in range(cc.shape[0]):
+        nk = _live(alive, cc, col, ks)
+        if nk < 2:
+            continue
+        fewest = row[ks[0]]
+        for q in range(1, nk):
+            if nreached[row[ks[q]]] < nreached[fewest]:
+                fewest = row[ks[q]]
+        for i in range(nreached[fewest]):
+            lit = reached[fewest, i]
+            total = 0
+            for q in range(nk):
+                a = anc[row[ks[q]], lit]
+                if a == 0:
+                    total = -1
+                    break
+                total += a
+            if 0 < total <= most_complex and not contains(ks, nk, lit) and nc < conc.shape[0]:
+                conc[nc] = lit
+                nc += 1
+    return nc
+
+
+@njit(cache=True)
 def quick_settle(  # type: ignore[no-untyped-def]
-    masks, values, peers, npeers, units, cc, corder, ncellcols, true, most_complex, chunk, out
+    masks,
+    values,
+    peers,
+    npeers,
+    units,
+    cc,
+    corder,
+    ncellcols,
+    true,
+    most_complex,
+    chunk,
+    out,
+    forcing,
 ):
     """The quick test's search (:func:`csp_sudoku.human.se_order.solved_within`)
     in one compiled call: True when singles and dynamic contradiction nets of
@@ -1540,6 +1587,15 @@ def quick_settle(  # type: ignore[no-untyped-def]
     solution's: they cannot contradict); the chunks are the same with or
     without them. The loop was Python's around the same two kernels: the
     same verdicts, in one call instead of one per chunk.
+
+    ``forcing`` (the four count arrays of :func:`implication_nets` with a row
+    for every candidate, or with no rows for none of this): when a round finds
+    no contradiction, every live candidate is netted with its counts and
+    every conclusion of a dynamic cell or region forcing chain within
+    ``most_complex`` (:func:`_forced`) is applied at once, then the rounds go
+    on; False only when that finds nothing either. SE's hardest step at ER
+    9.0-9.3 is often such a chain, which no contradiction from one premise
+    finds.
     """
     ncells = masks.shape[0]
     ncand = true.shape[0]
@@ -1548,6 +1604,8 @@ def quick_settle(  # type: ignore[no-untyped-def]
     live = np.empty(ncand, dtype=np.int32)
     prem = np.empty(ncand, dtype=np.int32)
     absurd = np.empty(ncand, dtype=np.int32)
+    row = np.empty(ncand, dtype=np.int32)
+    conc = np.empty(4 * ncand, dtype=np.int32)
     cursor = 0
     idle = 0
     while True:
@@ -1592,8 +1650,36 @@ def quick_settle(  # type: ignore[no-untyped-def]
                     break
             idle += end - first
             if idle >= nlive:
-                return False  # a whole round of the live candidates found none
+                break  # a whole round of the live candidates found none
         idle = 0
+        if nfound == 0:
+            if forcing[0].shape[0] == 0:
+                return False
+            for k in range(nlive):
+                prem[k] = live[k]
+                row[live[k]] = k
+            implication_nets(
+                alive,
+                cc,
+                corder,
+                ncellcols,
+                prem[:nlive],
+                True,
+                True,
+                forcing,
+                absurd[:nlive],
+                None,
+            )
+            nc = _forced(alive, cc, (forcing[0], forcing[2], forcing[3]), row, most_complex, conc)
+            if nc == 0:
+                return False
+            for k in range(nc):
+                lit = conc[k]
+                c = (lit % ncand) // n
+                if values[c] == 0:
+                    bit = np.int64(1) << ((lit % ncand) % n)
+                    masks[c] = (masks[c] & bit) if lit < ncand else (masks[c] & ~bit)
+            continue
         for k in range(nfound):
             c = prem[k] // n
             if values[c] == 0:

@@ -1369,7 +1369,7 @@ def most_complexity(bonus: int) -> int:
 QUICK_CHUNK = 32
 
 
-def solved_within(puzzle: Puzzle, limit: float) -> bool:
+def solved_within(puzzle: Puzzle, limit: float, forcing: bool = False) -> bool:
     """A quick bound on SE's ER: True when ``puzzle`` is solved by singles and SE's
     dynamic contradiction chains worth at most ``limit`` each.
 
@@ -1419,11 +1419,14 @@ def solved_within(puzzle: Puzzle, limit: float) -> bool:
     """
     if _tenths(limit) < _tenths(max(SE_VALUES["naked single"], *SE_DIRECT.values())):
         return False  # below SE's singles and direct hints: singles prove nothing
-    return _settled(CandidateState.from_puzzle(puzzle), limit, solution_mask(puzzle))
+    return _settled(CandidateState.from_puzzle(puzzle), limit, solution_mask(puzzle), forcing)
 
 
 def _settled(
-    state: CandidateState, limit: float, solution: NDArray[np.bool_] | None = None
+    state: CandidateState,
+    limit: float,
+    solution: NDArray[np.bool_] | None = None,
+    forcing: bool = False,
 ) -> bool:
     """:func:`solved_within`'s search from ``state`` (changed: pass a copy).
 
@@ -1451,6 +1454,7 @@ def _settled(
         if bool(np.all((state.masks[cells] >> digits) & 1)):  # a placed cell: its own bit
             true = solution
     out = _net_arrays(0, 2 * g.ncandidates, 0)[:4]
+    rows = _net_arrays(g.ncandidates, 2 * g.ncandidates, 0)[:4] if forcing else out
     return bool(
         quick_settle(
             state.masks,
@@ -1465,6 +1469,7 @@ def _settled(
             most_complex,
             QUICK_CHUNK,
             out,
+            rows,
         )
     )
 

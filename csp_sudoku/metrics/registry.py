@@ -298,6 +298,12 @@ def _within_se(puzzle: Puzzle, limit: float) -> bool:
     return rated_within(puzzle, limit)
 
 
+def _within_se_thorough(puzzle: Puzzle, limit: float) -> bool:
+    from csp_sudoku.metrics.se import rated_within
+
+    return rated_within(puzzle, limit, forcing=True)
+
+
 @dataclass(frozen=True)
 class MetricSpec:
     """Everything the package knows about one metric, declared once.
@@ -322,6 +328,10 @@ class MetricSpec:
             the score is at most ``limit`` (almost surely) and False when it
             cannot tell; a search for puzzles above a score skips the full
             rating of a candidate it clears. None: no such test.
+        within_thorough: the same kind of test, tighter and costlier (SE: the
+            quick test with dynamic cell and region forcing chains), for the
+            candidates whose full rating costs most (a whole-vicinity search's
+            neighbours at the top of the scale). None: ``within`` serves.
         search_params: parameters of a faster rating for a search's states,
             whose score is the metric's almost surely (SE: ``stop_within``);
             a rating made with them that is not the full one has
@@ -337,6 +347,7 @@ class MetricSpec:
     lower_is_harder: bool = False
     level_floor: Callable[[str], float] | None = None
     within: Callable[[Puzzle, float], bool] | None = None
+    within_thorough: Callable[[Puzzle, float], bool] | None = None
     search_params: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -363,6 +374,7 @@ REGISTRY: dict[str, MetricSpec] = {
             _levels_se,
             level_floor=_floor_se,
             within=_within_se,
+            within_thorough=_within_se_thorough,
             search_params={"stop_within": True},
         ),
         MetricSpec("combined", _combined, None, True, _levels_4),

@@ -639,14 +639,15 @@ def level_floor(level: str) -> float:
     return SE_LEVELS[i - 1][1] if i else 0.0
 
 
-def rated_within(puzzle: Puzzle, limit: float) -> bool:
+def rated_within(puzzle: Puzzle, limit: float, forcing: bool = False) -> bool:
     """True when a quick search shows ``puzzle``'s ER is at most ``limit``, almost
     surely (:func:`csp_sudoku.human.se_order.solved_within`); False says nothing.
+    ``forcing``: where contradictions find nothing, SE's dynamic cell and region
+    forcing chains too (a tighter test, costlier where it fails).
 
-    For both raters: the search uses SE's dynamic contradiction chains, which
-    both rate alike.
+    For both raters: the search uses SE's dynamic chains, which both rate alike.
     """
-    return solved_within(puzzle, limit)
+    return solved_within(puzzle, limit, forcing)
 
 
 def se_rating(
