@@ -27,12 +27,14 @@ from csp_sudoku.generators.anneal import AnnealStats, anneal
 from csp_sudoku.generators.minimal import checker_for
 from csp_sudoku.generators.novelty import canonical_bytes, default_keys
 from csp_sudoku.generators.targeting import make_target
-from csp_sudoku.generators.vicinity import best_first, moves, neighbours
+from csp_sudoku.generators.vicinity import Later, best_first, moves, neighbours
 from tests.independent import count_solutions
 
 GEO = Geometry.standard(9)
 #: A minimal 9x9 puzzle (SE 9.8) that the annealer made.
 STATE = "31.7...6.7....2..1...61.7....7...8..82...9....5..4......43..1...3......92....5..8"
+#: Another minimal 9x9 puzzle (SE 10.0), which the whole-vicinity search made.
+OTHER = "....746..........8...61.4....1....4.82...9....5......3..6.3..7......2...29......5"
 
 
 def _cells(line: str) -> np.ndarray:
@@ -105,7 +107,9 @@ def _few_clues(seed: int, patience: int) -> list[tuple[bytes, float, float]]:
     """A best-first search for fewer clues (objective: minus the clue count)."""
     floors: list[float] = []
 
-    def value(clues: np.ndarray, sol: np.ndarray, floor: float) -> tuple[float, object]:
+    def value(
+        clues: np.ndarray, sol: np.ndarray, floor: float, later: bool
+    ) -> tuple[float, object]:
         floors.append(floor)
         return -float(np.count_nonzero(clues)), None
 
@@ -132,6 +136,63 @@ def test_best_first_meets_each_puzzle_once_and_is_reproducible() -> None:
     assert canonical_bytes(_cells(STATE)) not in keys
     assert {f for _k, _h, f in got} == {-25.0}  # the best start minus the window
     assert len(got) > 2
+
+
+def test_best_first_rates_a_neighbour_left_for_later_only_when_it_reaches_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A neighbour whose value answers :class:`Later` joins the frontier's bottom
+    unrated: it is rated (``later`` False) only when the search pops it, after
+    every rated state of the frontier (here the two starts), one at a time in
+    the order met, and expanded only once rated and within the window; most
+    are never rated (what the search saves). Objective: minus the clue count;
+    every neighbour is left for later."""
+    import csp_sudoku.generators.vicinity as vicinity
+
+    events: list[tuple[str, bytes, float]] = []  # ("rated" | "expanded", clues, objective)
+    real = vicinity.neighbours
+
+    def spy(clues, *args, **kwargs):  # type: ignore[no-untyped-def]
+        events.append(("expanded", clues.tobytes(), -float(np.count_nonzero(clues))))
+        return real(clues, *args, **kwargs)
+
+    monkeypatch.setattr(vicinity, "neighbours", spy)
+    deferred: list[bytes] = []
+    floor = -25.0
+
+    def value(
+        clues: np.ndarray, sol: np.ndarray, low: float, later: bool
+    ) -> tuple[float, object] | Later:
+        assert low == floor
+        if later:
+            deferred.append(clues.tobytes())
+            return Later(low + 0.5)
+        assert clues.tobytes() in deferred  # rated later only what was left
+        h = -float(np.count_nonzero(clues))
+        events.append(("rated", clues.tobytes(), h))
+        return h, None
+
+    starts = [_cells(STATE), _cells(OTHER)]
+    got = list(
+        best_first(
+            [(-24.0, c) for c in starts],
+            GEO,
+            checker_for(GEO),
+            np.random.default_rng(3),
+            value,  # type: ignore[arg-type]
+            canonical_bytes,
+            window=1.0,
+            patience=5,
+        )
+    )
+    assert [e[:2] for e in events[:2]] == [("expanded", c.tobytes()) for c in starts]
+    rated = [b for e, b, _h in events if e == "rated"]
+    assert [c.tobytes() for c, *_rest in got] == rated  # each yielded once rated
+    assert 3 <= len(rated) < len(deferred) // 10  # most never rated
+    assert rated == [b for b in deferred if b in rated]  # in the order met
+    for i, (e, b, h) in enumerate(events[2:], 2):
+        if e == "expanded":  # just rated, and within the window
+            assert events[i - 1] == ("rated", b, h) and h >= floor
 
 
 def _stalled(seed: int, seconds: float, st: AnnealStats, **kw: object) -> list[object]:

@@ -83,6 +83,7 @@ from csp_sudoku.generators.novelty import KeySet
 from csp_sudoku.generators.symmetry import orbit_index, orbits
 from csp_sudoku.generators.targeting import Target, level_order, lower_is_harder
 from csp_sudoku.generators.targeting import rate_with_solution as _rate
+from csp_sudoku.generators.vicinity import Later
 
 if TYPE_CHECKING:
     from csp_sudoku.api import Checker
@@ -288,20 +289,27 @@ def anneal(
     thorough = _within(metric, thorough=True) if floor is not None else None
     cleared: dict[bytes, float] = {}  # clue bytes -> the limit they were cleared at
 
+    def clear(clues: Grid, limit: float, deep: bool = False) -> bool:
+        """The quick test (``deep``: its thorough form): True when the metric's
+        score is at most ``limit`` almost surely (remembered per clue set)."""
+        key = clues.tobytes()
+        if cleared.get(key, math.inf) <= limit:
+            return True
+        test = thorough if deep else within
+        if test is None or not test(Puzzle(clues, geometry), limit):
+            return False
+        st.cleared += 1
+        cleared[key] = limit
+        return True
+
     def value(
         clues: Grid, sol: Grid, limit: float | None = None, deep: bool = False
     ) -> Rating | None:
         key = clues.tobytes()
         if key in cache:
             return cache[key]
-        test = thorough if deep else within  # deep: the whole-vicinity search's neighbours
-        if limit is not None and test is not None:
-            if cleared.get(key, math.inf) <= limit:
-                return None
-            if test(Puzzle(clues, geometry), limit):
-                st.cleared += 1
-                cleared[key] = limit
-                return None
+        if limit is not None and clear(clues, limit, deep):
+            return None
         try:
             r: Rating | None = _rate(
                 Puzzle(clues, geometry),
@@ -478,13 +486,30 @@ def anneal(
         caller's ``starts`` when not ``own``) with ``window``."""
         from csp_sudoku.generators.vicinity import best_first
 
-        def rated(clues: Grid, sol: Grid, low: float) -> tuple[float, Rating] | None:
+        def rated(
+            clues: Grid, sol: Grid, low: float, later: bool
+        ) -> tuple[float, Rating] | Later | None:
             # the quick test (its thorough form: most neighbours the plain one
             # cannot clear at ER 9.0-9.3 need SE's dynamic cell or region forcing
             # chains) clears what can join neither the frontier (a score a tenth
             # below its floor ``low`` has an objective below it: SE's fine score
             # stays within its tenth) nor the outputs (the target's floor)
             limit = None if floor is None or lower_is_harder(metric) else min(low - 0.1, floor)
+            low_tenths = round(low * 10)  # the quick test's limits count in tenths
+            if (
+                later
+                and limit is not None
+                and floor is not None
+                and low_tenths <= round(floor * 10)
+                and clues.tobytes() not in cache
+            ):
+                # one that it clears at ``low`` (then its score is at most the
+                # target's floor: no output) joins the frontier's bottom unrated
+                if clear(clues, limit, deep=True):
+                    return None
+                if clear(clues, low, deep=True):
+                    return Later((low_tenths + 1) / 10)
+                limit = None  # tested: rate it
             r = value(clues, sol, limit, deep=True)
             return None if r is None else (objective(target, r), r)
 
