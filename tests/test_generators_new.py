@@ -348,8 +348,8 @@ def test_the_quick_test_changes_no_step_of_the_search(monkeypatch: pytest.Monkey
     cleared: list[tuple[np.ndarray, float]] = []
     real = anneal_mod._within
 
-    def recording(metric: str) -> object:
-        test = real(metric)
+    def recording(metric: str, thorough: bool = False) -> object:
+        test = real(metric, thorough)
         assert test is not None
 
         def within(p: cs.Puzzle, limit: float) -> bool:
@@ -367,7 +367,7 @@ def test_the_quick_test_changes_no_step_of_the_search(monkeypatch: pytest.Monkey
     assert st.cleared == len(cleared) > 0
     for cells, limit in cleared:
         assert limit <= 7.4 and rate(cs.Puzzle(cells), "se").score <= limit
-    monkeypatch.setattr(anneal_mod, "_within", lambda metric: None)
+    monkeypatch.setattr(anneal_mod, "_within", lambda metric, thorough=False: None)
     plain, st_plain = _anneal_direct(3, 12, expand=0.9, low=7.5, elite_size=4)
     assert st_plain.cleared == 0 and st_plain.rated > st.rated
     assert [f.clues.tobytes() for f in got] == [f.clues.tobytes() for f in plain]

@@ -20,7 +20,9 @@ caller's own search met (never a published puzzle):
   ``window`` of the best start joins it; a neighbour already met (up to
   isomorphism) is skipped; the search ends at the deadline, when the frontier
   is spent, or after ``patience`` expansions that raised nothing above the
-  best so far.
+  best so far; a neighbour the caller's quick test shows within a tenth of
+  the floor joins the frontier's bottom unrated (:class:`Later`) and is
+  rated only if the search gets there (most never are).
 
 Measured (docs/generators.md): started from two SE 9.8 puzzles that the
 annealer had made, this search met SE 9.9 at its first expansion and SE 10.0
