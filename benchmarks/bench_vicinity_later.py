@@ -16,6 +16,7 @@ for later"). This measures what that is worth, in one process, per seed:
    objective met; then the ratio of expansions per CPU second (later / all).
 
     taskset -c 0 .venv/bin/python benchmarks/bench_vicinity_later.py --seconds 60 --seed 30 7
+    taskset -c 1 .venv/bin/python benchmarks/bench_vicinity_later.py --seconds 60 --seed 7 --window 0.2
 """
 
 from __future__ import annotations
@@ -61,8 +62,11 @@ def hand_over(seed: int) -> tuple[tuple[Any, ...], dict[str, Any]]:
     return kept[0]
 
 
-def search(call: tuple[tuple[Any, ...], dict[str, Any]], seconds: float, later: bool) -> str:
-    """One whole-vicinity search from ``call`` for ``seconds``: a table row."""
+def search(
+    call: tuple[tuple[Any, ...], dict[str, Any]], seconds: float, later: bool, window: float | None
+) -> str:
+    """One whole-vicinity search from ``call`` for ``seconds`` (``window``: that of
+    the search's first pass when None): a table row."""
     args, kwargs = call
     starts, geometry, checker, rng, value, key = args
     clock = {"rated": 0, "rating_s": 0.0}
@@ -94,7 +98,7 @@ def search(call: tuple[tuple[Any, ...], dict[str, Any]], seconds: float, later: 
             rng,
             rated,
             key,
-            window=kwargs["window"],
+            window=kwargs["window"] if window is None else window,
             patience=10**9,
             deadline=time.time() + seconds,
             on_expand=expanded,
@@ -115,10 +119,18 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seconds", type=float, default=60.0, help="length of each search")
     ap.add_argument("--seed", type=int, nargs="+", default=[30])
+    ap.add_argument(
+        "--window",
+        type=float,
+        help="the window (default: the first pass's, 0.1); later passes widen it",
+    )
     args = ap.parse_args()
     for seed in args.seed:
-        rows = [search(hand_over(seed), args.seconds, later) for later in (False, True)]
-        print(f"seed {seed}, {args.seconds:g} s each, from the same elite pool")
+        rows = [
+            search(hand_over(seed), args.seconds, later, args.window) for later in (False, True)
+        ]
+        window = "" if args.window is None else f", window {args.window:g}"
+        print(f"seed {seed}, {args.seconds:g} s each, from the same elite pool{window}")
         print("mode       expansions  rated  rating s  cpu s     best  exp/cpu s")
         for row in rows:
             print(row)
