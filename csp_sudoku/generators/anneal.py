@@ -51,7 +51,11 @@ that search from scratch, never from a known puzzle:
   vicinity of the elite states is searched exhaustively, best first and over
   every digit (:mod:`csp_sudoku.generators.vicinity`), before the search
   starts over. The chain's moves keep the solution grid; these change any
-  clue to any digit, which is how the search first went past SE 9.9.
+  clue to any digit, which is how the search first went past SE 9.9. Its
+  neighbours get the metric's thorough quick test (SE: with the dynamic cell
+  and region forcing chains), and one it clears at the frontier's floor is
+  rated only if the search reaches it (docs/generators.md, "Neighbours left
+  for later").
 
 Every on-target puzzle met on the way is a candidate output; it is kept only
 when it is *new* (:mod:`~csp_sudoku.generators.novelty`: not isomorphic to the
