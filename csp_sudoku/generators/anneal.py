@@ -499,12 +499,11 @@ def anneal(
             # below its floor ``low`` has an objective below it: SE's fine score
             # stays within its tenth) nor the outputs (the target's floor)
             limit = None if floor is None or lower_is_harder(metric) else min(low - 0.1, floor)
-            low_tenths = round(low * 10)  # the quick test's limits count in tenths
             if (
                 later
                 and limit is not None
                 and floor is not None
-                and low_tenths <= round(floor * 10)
+                and round(low * 10) <= round(floor * 10)  # the test's limits count in tenths
                 and clues.tobytes() not in cache
             ):
                 # one that it clears at ``low`` (then its score is at most the
@@ -512,7 +511,7 @@ def anneal(
                 if clear(clues, limit, deep=True):
                     return None
                 if clear(clues, low, deep=True):
-                    return Later((low_tenths + 1) / 10)
+                    return Later()
                 limit = None  # tested: rate it
             r = value(clues, sol, limit, deep=True)
             return None if r is None else (objective(target, r), r)

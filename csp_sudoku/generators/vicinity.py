@@ -53,10 +53,8 @@ __all__ = ["Later", "best_first", "moves", "neighbours"]
 @dataclass(frozen=True)
 class Later:
     """A neighbour's value left for later (:func:`best_first`): a quick test showed
-    its objective below ``bound`` (just above the frontier's floor), so it joins
-    the frontier's bottom unrated and is rated only if the search gets there."""
-
-    bound: float
+    its objective within a tenth of the frontier's floor, so it joins the
+    frontier's bottom unrated and is rated only if the search gets there."""
 
 
 def moves(clues: Grid, geometry: Geometry) -> list[tuple[int, int, int]]:
@@ -130,8 +128,8 @@ def best_first(
         value: rates a neighbour: ``value(clues, solution, floor, later)`` is
             its ``(objective, rating)``, or None when it was not rated (a
             quick test showed its objective below ``floor``, or the rater gave
-            up); when ``later`` is True it may also answer :class:`Later` (its
-            objective is below ``bound``, not rated): such a neighbour joins
+            up); when ``later`` is True it may also answer :class:`Later` (not
+            rated, its objective close to ``floor``): such a neighbour joins
             the bottom of the frontier unrated, after every rated state, and
             is rated (``later`` False) when the search pops it, then expanded
             if it is within the window. Most neighbours a search rates in
