@@ -191,8 +191,9 @@ def test_kill_9_then_resume_loses_and_repeats_nothing(tmp_path: Path, name: str)
     assert rows(cut) == rows(whole)
 
 
-def _kill_when(proc: object, path: Path, rows: int) -> None:
-    """SIGKILL ``proc`` once ``path`` holds ``rows`` complete lines (or it ended, or 120 s)."""
+def _kill_when(proc: object, path: Path, rows: int) -> bool:
+    """SIGKILL ``proc`` once ``path`` holds ``rows`` complete lines (or it ended, or 120 s);
+    whether it was killed before it ended."""
     import os
     import signal
     import subprocess
@@ -206,7 +207,7 @@ def _kill_when(proc: object, path: Path, rows: int) -> None:
             break
         time.sleep(0.02)
     proc.wait(timeout=60)
-    assert proc.returncode == -signal.SIGKILL, "the run ended before it could be killed"
+    return proc.returncode == -signal.SIGKILL
 
 
 def test_kill_9_then_resume_an_annealing_run_loses_and_repeats_nothing(tmp_path: Path) -> None:
@@ -227,15 +228,22 @@ def test_kill_9_then_resume_an_annealing_run_loses_and_repeats_nothing(tmp_path:
     argv = ["generate", "-n", str(count), "--method", "anneal", "--metric", "se"]
     argv += ["--score-min", "3", "--seed", str(seed), "--jobs", "2", "--format", "jsonl", "-q"]
     base = [sys.executable, "-m", "csp_sudoku", *argv]
-    cut = tmp_path / "cut.jsonl"
-    proc = subprocess.Popen([*base, "-o", str(cut)])
-    _kill_when(proc, Path(f"{cut}{PARTIAL}"), 3)
-    assert not cut.exists()
+    # Rows come some 20 ms apart once the kernels are warm, so a loaded machine can
+    # deschedule the watcher past the last row: such a try is run again, at most thrice.
+    for attempt in range(3):
+        cut = tmp_path / f"cut{attempt}.jsonl"
+        proc = subprocess.Popen([*base, "-o", str(cut)])
+        if not _kill_when(proc, Path(f"{cut}{PARTIAL}"), 3):
+            continue
+        assert not cut.exists()
+        kept = Path(f"{cut}{PARTIAL}").read_text(encoding="utf-8").splitlines(keepends=True)
+        kept = [x for x in kept if x.endswith("\n")]  # the last row may be cut short
+        if len(kept) < count:
+            break
+    else:
+        raise AssertionError("every try ended, or was killed only after its last row")
     again = tmp_path / "again.jsonl"
     shutil.copy(Path(f"{cut}{PARTIAL}"), again)
-    kept = Path(f"{cut}{PARTIAL}").read_text(encoding="utf-8").splitlines(keepends=True)
-    kept = [x for x in kept if x.endswith("\n")]  # the last row may be cut short
-    assert len(kept) < count
     for out in (cut, again):
         done = subprocess.run([*base, "-o", str(out), "--resume"], timeout=600, check=False)
         assert done.returncode == 0
