@@ -195,6 +195,60 @@ def test_best_first_rates_a_neighbour_left_for_later_only_when_it_reaches_it(
             assert events[i - 1] == ("rated", b, h) and h >= floor
 
 
+def _expansions(lean: float, monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
+    """A best-first search on a flat objective (every state 0) with ``lean``: for
+    each state it expanded after the start, (its clue count, the fewest clues of
+    any state then in the frontier); checked on the way: each is a frontier state."""
+    import csp_sudoku.generators.vicinity as vicinity
+
+    events: list[tuple[str, bytes]] = []
+    real = vicinity.neighbours
+
+    def spy(clues, *args, **kwargs):  # type: ignore[no-untyped-def]
+        events.append(("expanded", clues.tobytes()))
+        return real(clues, *args, **kwargs)
+
+    monkeypatch.setattr(vicinity, "neighbours", spy)
+
+    def value(clues: np.ndarray, sol: np.ndarray, low: float, later: bool) -> tuple[float, object]:
+        return 0.0, None
+
+    for clues, *_rest in best_first(
+        [(0.0, _cells(STATE))],
+        GEO,
+        checker_for(GEO),
+        np.random.default_rng(4),
+        value,  # type: ignore[arg-type]
+        canonical_bytes,
+        window=1.0,
+        patience=6,
+        lean=lean,
+    ):
+        events.append(("met", clues.tobytes()))
+    frontier: set[bytes] = set()
+    out = []
+    for i, (e, b) in enumerate(events):
+        if e == "met":
+            frontier.add(b)
+        elif i:
+            assert b in frontier
+            fewest = min(int(np.count_nonzero(np.frombuffer(x, np.int8))) for x in frontier)
+            out.append((int(np.count_nonzero(np.frombuffer(b, np.int8))), fewest))
+            frontier.discard(b)
+    return out
+
+
+def test_a_lean_frontier_expands_the_state_with_fewest_clues_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With ``lean``, among states of one objective the one with the fewest clues is
+    expanded first; without it, the one met first (so the order differs)."""
+    leaned = _expansions(1.0, monkeypatch)
+    assert len(leaned) == 5
+    assert all(n == fewest for n, fewest in leaned)
+    assert any(n > fewest for n, fewest in _expansions(0.0, monkeypatch))
+
+
 def _stalled(seed: int, seconds: float, st: AnnealStats, **kw: object) -> list[object]:
     """A hard-end search that only climbs (nothing rates SE 20) and stalls at
     once (``renew`` 5 steps; ``deepen`` 1): what it offered."""

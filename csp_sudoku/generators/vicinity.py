@@ -22,7 +22,8 @@ caller's own search met (never a published puzzle):
   is spent, or after ``patience`` expansions that raised nothing above the
   best so far; a neighbour the caller's quick test shows within a tenth of
   the floor joins the frontier's bottom unrated (:class:`Later`) and is
-  rated only if the search gets there (most never are).
+  rated only if the search gets there (most never are); with ``lean``, a
+  state with fewer clues goes before one of the same objective with more.
 
 Measured (docs/generators.md): started from two SE 9.8 puzzles that the
 annealer had made, this search met SE 9.9 at its first expansion and SE 10.0
@@ -32,6 +33,7 @@ annealer had made, this search met SE 9.9 at its first expansion and SE 10.0
 from __future__ import annotations
 
 import heapq
+import math
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -118,6 +120,7 @@ def best_first(
     patience: int = 300,
     deadline: float | None = None,
     on_expand: Callable[[], None] | None = None,
+    lean: float = 0.0,
 ) -> Iterator[tuple[Grid, Grid, Rating, float, int]]:
     """Every neighbour rated by a best-first vicinity search from ``starts``.
 
@@ -148,6 +151,11 @@ def best_first(
         patience: end after this many expansions without a new best.
         deadline: a ``time.time()`` after which the search ends.
         on_expand: called after each expansion (progress reports).
+        lean: how much a clue fewer raises a state in the frontier's order
+            (objective units a clue; the window, the best and the yields
+            stay on the objective itself); 0 by default: measured on the
+            SE 10+ search, it did not pay (docs/generators.md, "Fewer clues
+            first").
 
     Yields:
         ``(clues, solution, rating, objective, root)`` of every rated
@@ -159,16 +167,23 @@ def best_first(
     seen: set[bytes] = set()  # canonical keys of the states rated
     met: set[bytes] = set()  # clue bytes of every neighbour met
     order = 0  # ties of the objective: the state met first goes first
+
+    def rank(h: float, clues: Grid) -> float:
+        """A state's place in the frontier (smallest first)."""
+        return -h + lean * int(np.count_nonzero(clues))
+
+    best = -math.inf
     for root, (h, clues) in enumerate(starts):
         k = key(clues)
         if k not in seen:
             seen.add(k)
             order += 1
-            heapq.heappush(frontier, (-h, order, root, clues, None))
+            best = max(best, h)
+            heapq.heappush(frontier, (rank(h, clues), order, root, clues, None))
     if not frontier:
         return
-    best = -frontier[0][0]
     floor = best - window
+    bottom = -floor + lean * geometry.ncells  # below every rated state within the window
     idle = 0
     while frontier and idle < patience:
         _, _, root, base, unrated = heapq.heappop(frontier)
@@ -184,9 +199,9 @@ def best_first(
                 continue
             if h > best:
                 best, idle = h, 0
-            if frontier and -frontier[0][0] > h:  # a rated state above it goes first
+            if frontier and frontier[0][0] < rank(h, base):  # a state above it goes first
                 order += 1
-                heapq.heappush(frontier, (-h, order, root, base, None))
+                heapq.heappush(frontier, (rank(h, base), order, root, base, None))
                 continue
         idle += 1
         for clues, sol in neighbours(base, geometry, checker, rng):
@@ -208,11 +223,11 @@ def best_first(
             seen.add(k)
             order += 1
             if isinstance(got, Later):
-                heapq.heappush(frontier, (-floor, order, root, clues, sol))
+                heapq.heappush(frontier, (bottom, order, root, clues, sol))
                 continue
             h, rating = got
             if h >= floor:
-                heapq.heappush(frontier, (-h, order, root, clues, None))
+                heapq.heappush(frontier, (rank(h, clues), order, root, clues, None))
             if h > best:
                 best, idle = h, 0
             yield clues, sol, rating, h, root
