@@ -12,6 +12,7 @@ import contextlib
 import io
 import math
 import time
+from collections.abc import Iterator
 from itertools import islice
 from pathlib import Path
 
@@ -103,6 +104,23 @@ def test_neighbours_are_unique_minimal_and_one_clue_away() -> None:
     assert len(solutions) > 1  # the digits change, so the solution grids do too
 
 
+def _search(
+    starts: list[tuple[float, np.ndarray]], value: object, seed: int, patience: int, **kw: float
+) -> Iterator[tuple[np.ndarray, np.ndarray, object, float, int]]:
+    """``best_first`` from ``starts`` on the standard geometry, window 1."""
+    return best_first(
+        starts,
+        GEO,
+        checker_for(GEO),
+        np.random.default_rng(seed),
+        value,  # type: ignore[arg-type]
+        canonical_bytes,
+        window=1.0,
+        patience=patience,
+        **kw,
+    )
+
+
 def _few_clues(seed: int, patience: int) -> list[tuple[bytes, float, float]]:
     """A best-first search for fewer clues (objective: minus the clue count)."""
     floors: list[float] = []
@@ -114,16 +132,7 @@ def _few_clues(seed: int, patience: int) -> list[tuple[bytes, float, float]]:
         return -float(np.count_nonzero(clues)), None
 
     out = []
-    for clues, _sol, _r, h, _root in best_first(
-        [(-24.0, _cells(STATE))],
-        GEO,
-        checker_for(GEO),
-        np.random.default_rng(seed),
-        value,  # type: ignore[arg-type]
-        canonical_bytes,
-        window=1.0,
-        patience=patience,
-    ):
+    for clues, _sol, _r, h, _root in _search([(-24.0, _cells(STATE))], value, seed, patience):
         out.append((canonical_bytes(clues), h, floors[-1]))
     return out
 
@@ -173,18 +182,7 @@ def test_best_first_rates_a_neighbour_left_for_later_only_when_it_reaches_it(
         return h, None
 
     starts = [_cells(STATE), _cells(OTHER)]
-    got = list(
-        best_first(
-            [(-24.0, c) for c in starts],
-            GEO,
-            checker_for(GEO),
-            np.random.default_rng(3),
-            value,  # type: ignore[arg-type]
-            canonical_bytes,
-            window=1.0,
-            patience=5,
-        )
-    )
+    got = list(_search([(-24.0, c) for c in starts], value, 3, 5))
     assert [e[:2] for e in events[:2]] == [("expanded", c.tobytes()) for c in starts]
     rated = [b for e, b, _h in events if e == "rated"]
     assert [c.tobytes() for c, *_rest in got] == rated  # each yielded once rated
@@ -213,17 +211,7 @@ def _expansions(lean: float, monkeypatch: pytest.MonkeyPatch) -> list[tuple[int,
     def value(clues: np.ndarray, sol: np.ndarray, low: float, later: bool) -> tuple[float, object]:
         return 0.0, None
 
-    for clues, *_rest in best_first(
-        [(0.0, _cells(STATE))],
-        GEO,
-        checker_for(GEO),
-        np.random.default_rng(4),
-        value,  # type: ignore[arg-type]
-        canonical_bytes,
-        window=1.0,
-        patience=6,
-        lean=lean,
-    ):
+    for clues, *_rest in _search([(0.0, _cells(STATE))], value, 4, 6, lean=lean):
         events.append(("met", clues.tobytes()))
     frontier: set[bytes] = set()
     out = []
