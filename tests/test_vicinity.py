@@ -71,7 +71,7 @@ def test_moves_are_every_one_clue_change_that_leaves_no_clash() -> None:
                 work[c], work[e] = 0, d
                 if not _clash(work):
                     want.add((c, e, d))
-    got = moves(base, GEO)
+    got = [(c, e, d) for c, e, d in moves(base, GEO).tolist()]
     assert len(got) == len(set(got))
     assert set(got) == want
     assert (
@@ -102,6 +102,27 @@ def test_neighbours_are_unique_minimal_and_one_clue_away() -> None:
         assert len(mine - given) <= 1  # one clue placed; the rest came from the state
         solutions.add(sol.tobytes())
     assert len(solutions) > 1  # the digits change, so the solution grids do too
+
+
+def test_neighbours_read_off_the_enumerated_solutions_are_those_counted_one_by_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The counts read off each state-less-a-clue's solutions, and the count of
+    every move in one batch (what a state less a clue with too many solutions
+    takes), give the same neighbours with the same solutions in the same order."""
+    import csp_sudoku.generators.vicinity as vicinity
+
+    def listed(state: str) -> list[tuple[bytes, bytes]]:
+        found = neighbours(_cells(state), GEO, checker_for(GEO), np.random.default_rng(5))
+        return [(clues.tobytes(), sol.tobytes()) for clues, sol in found]
+
+    for state in (STATE, OTHER):
+        read = listed(state)
+        monkeypatch.setattr(vicinity, "ENUMERATE", 0)
+        counted = listed(state)
+        monkeypatch.undo()
+        assert len(read) >= 20
+        assert read == counted
 
 
 def _search(

@@ -14,7 +14,8 @@ caller's own search met (never a published puzzle):
   removing one clue and placing one digit at an empty cell or at the removed
   cell (a changed digit), whatever the solution grid; those with exactly one
   solution are made minimal again (RG2 removal in random order); about 5,600
-  candidates for a 21-25 clue 9x9 state, of which a few hundred are unique;
+  candidates for a 21-25 clue 9x9 state, of which a few hundred are unique,
+  counted off the solutions of the state less each clue (one search a clue);
 * **best first** (:func:`best_first`): a frontier of states ordered by the
   caller's objective, each expanded once; every rated neighbour within
   ``window`` of the best start joins it; a neighbour already met (up to
@@ -40,6 +41,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import NDArray
 
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.puzzle import Grid
@@ -59,52 +61,87 @@ class Later:
     frontier's bottom unrated and is rated only if the search gets there."""
 
 
-def moves(clues: Grid, geometry: Geometry) -> list[tuple[int, int, int]]:
-    """Every {-1+1} move of ``clues``, as ``(removed cell, placed cell, digit)``.
+def moves(clues: Grid, geometry: Geometry) -> NDArray[np.intp]:
+    """Every {-1+1} move of ``clues``, as the rows ``(removed cell, placed cell, digit)``.
 
     The placed cell is an empty cell or the removed one (then with another
     digit); the digit is one that no remaining clue among the cell's peers
-    holds (any other would leave no solution).
+    holds (any other would leave no solution). The order: by removed cell,
+    then placed cell (the empty cells in order, the removed cell last), then
+    digit.
     """
-    peers = geometry.peers
-    work = clues.copy()
-    out: list[tuple[int, int, int]] = []
-    empty = np.flatnonzero(work == 0).tolist()
-    for c in np.flatnonzero(work).tolist():
-        old = int(work[c])
-        work[c] = 0
-        for e in [*empty, c]:
-            used = set(work[peers[e]].tolist())
-            out.extend(
-                (c, e, d)
-                for d in range(1, geometry.size + 1)
-                if d not in used and not (e == c and d == old)
-            )
-        work[c] = old
-    return out
+    n = geometry.size
+    near = geometry.peer_matrix.astype(np.intp)
+    filled = np.flatnonzero(clues)
+    empty = np.flatnonzero(clues == 0)
+    held = np.zeros((geometry.ncells, n), dtype=np.intp)  # held[c, d - 1]: clue c is d
+    held[filled, clues[filled].astype(np.intp) - 1] = 1
+    seen = near @ held  # seen[e, d - 1]: how many peers of e hold d
+    rows = [np.empty((0, 3), dtype=np.intp)]
+    for c in filled.tolist():
+        cells = np.append(empty, c)
+        free = (seen[cells] - near[cells, c][:, None] * held[c]) == 0
+        free[-1, int(clues[c]) - 1] = False  # the clue itself: no move
+        at, digit = np.nonzero(free)
+        rows.append(np.stack([np.full(at.size, c), cells[at], digit + 1], axis=1))
+    return np.concatenate(rows)
+
+
+#: How many solutions of a state less one clue :func:`neighbours` enumerates at
+#: most; above that, the moves that remove that clue are counted one by one.
+ENUMERATE = 4096
 
 
 def neighbours(
     clues: Grid, geometry: Geometry, checker: Checker, rng: np.random.Generator
 ) -> Iterator[tuple[Grid, Grid]]:
     """The unique {-1+1} neighbours of ``clues`` (:func:`moves`), made minimal, in random
-    order, as ``(clues, solution)`` pairs. Every move is counted in one batch
-    (``count_many``: one compiled call for the ~5,600 moves of a 9x9 state, not
-    one call each); only the unique ones are solved and made minimal."""
+    order, as ``(clues, solution)`` pairs.
+
+    A move that removes clue ``c`` and places ``d`` at ``e`` has as many
+    solutions as the state without ``c`` has with ``d`` at ``e``. So the
+    solutions of the state less each clue are enumerated once (a minimal
+    21-25 clue 9x9 state less one clue has a median of about 130), and every
+    move's count, and the solution of each unique one, is read off them: one
+    search per clue instead of one per move (about 5,600 moves). Where the
+    state less a clue has more than :data:`ENUMERATE` solutions, its moves
+    are counted in one batch (``count_many``) and solved one by one.
+    """
     cand = moves(clues, geometry)
-    if not cand:
+    if not cand.size:
         return
-    c, e, d = np.asarray(cand, dtype=np.intp).T
+    c, e, d = cand.T
+    counts = np.zeros(len(cand), dtype=np.int64)
+    grids = np.zeros((len(cand), geometry.ncells), dtype=clues.dtype)  # the unique moves' solutions
+    solved = np.zeros(len(cand), dtype=np.bool_)
+    bounds = np.flatnonzero(np.diff(c)) + 1
+    for lo, hi in zip([0, *bounds.tolist()], [*bounds.tolist(), len(cand)], strict=True):
+        work = clues.copy()
+        work[c[lo]] = 0
+        found = checker.backend.solutions(work, geometry, ENUMERATE + 1)
+        if len(found) > ENUMERATE:
+            continue
+        every = np.asarray(found, dtype=clues.dtype).reshape(len(found), geometry.ncells)
+        agree = every[:, e[lo:hi]] == d[lo:hi]  # (solution, move): the move's digit is there
+        counts[lo:hi] = agree.sum(axis=0)
+        one = np.flatnonzero(counts[lo:hi] == 1)
+        grids[lo + one] = every[agree[:, one].argmax(axis=0)]
+        solved[lo:hi] = True
     rows = np.arange(len(cand))
     batch = np.repeat(clues[None, :], len(cand), axis=0)
     batch[rows, c] = 0
     batch[rows, e] = d
-    counts = checker.backend.count_many(batch, geometry, 2)
+    rest = np.flatnonzero(~solved)
+    if rest.size:
+        counts[rest] = checker.backend.count_many(batch[rest], geometry, 2)
     for i in rng.permutation(len(cand)).tolist():
         if counts[i] != 1:
             continue
         work = batch[i].copy()
-        sol = np.asarray(checker.backend.solutions(work, geometry, 1)[0], dtype=clues.dtype)
+        if solved[i]:
+            sol = grids[i].copy()
+        else:
+            sol = np.asarray(checker.backend.solutions(work, geometry, 1)[0], dtype=clues.dtype)
         yield reduce_clues(work, sol, geometry, rng, checker=checker), sol
 
 
