@@ -112,37 +112,42 @@ def neighbours(
         return
     c, e, d = cand.T
     counts = np.zeros(len(cand), dtype=np.int64)
-    grids = np.zeros((len(cand), geometry.ncells), dtype=clues.dtype)  # the unique moves' solutions
-    solved = np.zeros(len(cand), dtype=np.bool_)
+    known: dict[int, Grid] = {}  # each unique move's solution, read off the enumeration
+    rest: list[NDArray[np.intp]] = []  # the moves of a clue with too many solutions without it
     bounds = np.flatnonzero(np.diff(c)) + 1
     for lo, hi in zip([0, *bounds.tolist()], [*bounds.tolist(), len(cand)], strict=True):
         work = clues.copy()
         work[c[lo]] = 0
         found = checker.backend.solutions(work, geometry, ENUMERATE + 1)
         if len(found) > ENUMERATE:
+            rest.append(np.arange(lo, hi))
             continue
         every = np.asarray(found, dtype=clues.dtype).reshape(len(found), geometry.ncells)
         agree = every[:, e[lo:hi]] == d[lo:hi]  # (solution, move): the move's digit is there
         counts[lo:hi] = agree.sum(axis=0)
-        one = np.flatnonzero(counts[lo:hi] == 1)
-        grids[lo + one] = every[agree[:, one].argmax(axis=0)]
-        solved[lo:hi] = True
-    rows = np.arange(len(cand))
-    batch = np.repeat(clues[None, :], len(cand), axis=0)
-    batch[rows, c] = 0
-    batch[rows, e] = d
-    rest = np.flatnonzero(~solved)
-    if rest.size:
-        counts[rest] = checker.backend.count_many(batch[rest], geometry, 2)
+        for j in np.flatnonzero(counts[lo:hi] == 1).tolist():
+            known[lo + j] = every[int(agree[:, j].argmax())]
+    if rest:
+        some = np.concatenate(rest)
+        counts[some] = checker.backend.count_many(_applied(clues, cand[some]), geometry, 2)
     for i in rng.permutation(len(cand)).tolist():
         if counts[i] != 1:
             continue
-        work = batch[i].copy()
-        if solved[i]:
-            sol = grids[i].copy()
+        work = _applied(clues, cand[i : i + 1])[0]
+        if i in known:
+            sol = known[i].copy()
         else:
             sol = np.asarray(checker.backend.solutions(work, geometry, 1)[0], dtype=clues.dtype)
         yield reduce_clues(work, sol, geometry, rng, checker=checker), sol
+
+
+def _applied(clues: Grid, rows: NDArray[np.intp]) -> Grid:
+    """``clues`` with each of the moves ``rows`` (:func:`moves`) made, one puzzle a row."""
+    out = np.repeat(clues[None, :], len(rows), axis=0)
+    at = np.arange(len(rows))
+    out[at, rows[:, 0]] = 0
+    out[at, rows[:, 1]] = rows[:, 2]
+    return out
 
 
 def best_first(
