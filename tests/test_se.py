@@ -722,6 +722,51 @@ def test_quick_bound_leaves_out_the_solutions_nets_and_answers_alike() -> None:
     assert [settled(puzzle, lim, wrong) for lim in limits] == without[: len(limits)]
 
 
+def test_contradictions_walked_up_parent_lists_are_those_of_the_ancestor_sets() -> None:
+    """Dynamic nets whose contradictions alone are read walk each record's parent
+    list at the contradiction instead of carrying ancestor sets: on the marks
+    of calibration puzzles after their singles, every live candidate assumed
+    true and assumed false, with and without the cell links, meets the same
+    contradiction of the same complexity (or none) both ways; the quick test
+    answers alike both ways, plain and thorough."""
+    from csp_sudoku._kernels.human import singles_rounds
+    from csp_sudoku._kernels.se_chains import implication_nets
+    from csp_sudoku.human import se_order
+    from csp_sudoku.human.state import CandidateState
+
+    rows = _calibration("se_calibration_top1465.tsv")
+    sample = [r["puzzle"] for r in rows if 8.0 <= float(r["ER"]) <= 9.6][:30]
+    g = cs.Geometry.standard(9)
+    t, lay = se_order.tables(g), se_order._layout(g)
+    out = se_order._net_arrays(0, 2 * g.ncandidates, 0)[:4]
+    seen: set[int] = set()
+    for p in sample:
+        state = CandidateState.from_puzzle(cs.parse(p))
+        singles_rounds(state.masks, state.values, t.peers, t.npeers, t.units)
+        alive = se_order._alive8(state)
+        live = np.flatnonzero(alive).astype(np.int32)
+        premises = np.concatenate([live, live + alive.size]).astype(np.int32)
+        for y_links in (True, False):
+            got = []
+            for walk in (True, False):
+                absurd = np.empty(premises.size, dtype=np.int32)
+                args = (t.column_candidates, lay.corder, lay.ncellcols, premises, True, y_links)
+                implication_nets(alive, *args, out, absurd, None, walk)
+                got.append(absurd)
+            assert np.array_equal(got[0], got[1])
+            seen.update(np.unique(np.minimum(got[0], 40)).tolist())
+    assert -1 in seen and len(seen) > 10  # nets with no contradiction and many complexities
+    for p in sample[:12]:
+        puzzle = cs.parse(p)
+        mask = se_order.solution_mask(puzzle)
+        for lim, deep in itertools.product((8.6, 9.0, 9.3), (False, True)):
+            verdicts = {
+                se_order._settled(CandidateState.from_puzzle(puzzle), lim, mask, deep, walk=w)
+                for w in (True, False)
+            }
+            assert len(verdicts) == 1
+
+
 def test_a_replay_stopped_within_gives_the_full_er_and_the_first_steps_of_its_path() -> None:
     """``stop_within`` (a search's rating): on calibration puzzles SukakuExplainer
     rated 8.5 and up, the stopped replay's ER and fine score are the full

@@ -1336,8 +1336,215 @@ def chain_work_arrays(ncand: int, see: np.ndarray, level: int = 2):  # type: ign
 
 
 @njit(cache=True)
+def _queues(alive, sizes0, kk):  # type: ignore[no-untyped-def]
+    """A dynamic net's work arrays: its two queues, the literals one removal
+    forces and their columns (``kk`` columns a candidate at most), and its own
+    copies of the marks and their columns' sizes."""
+    ncand = alive.shape[0]
+    return (
+        np.empty(ncand + 1, dtype=np.int32),
+        np.empty(ncand + 1, dtype=np.int32),
+        np.empty(kk, dtype=np.int32),
+        np.empty(kk, dtype=np.int32),
+        alive.copy(),
+        sizes0.copy(),
+    )
+
+
+@njit(cache=True, inline="always")
+def _record(rec_lit, lit_rec, queue, tail, nrec, lit):  # type: ignore[no-untyped-def]
+    """Literal ``lit`` becomes record ``nrec``, queued at ``tail``: the tail after it."""
+    rec_lit[nrec] = lit
+    lit_rec[lit] = nrec
+    queue[tail] = nrec
+    return tail + 1
+
+
+@njit(cache=True, inline="always")
+def _premise(rec_lit, lit_rec, queue_true, queue_false, lit0, ncand):  # type: ignore[no-untyped-def]
+    """A net's first record, premise ``lit0``, queued: the queues' tails
+    ``(true, false)`` after it."""
+    if lit0 < ncand:
+        return _record(rec_lit, lit_rec, queue_true, 0, 0, lit0), 0
+    return 0, _record(rec_lit, lit_rec, queue_false, 0, 0, lit0)
+
+
+@njit(cache=True, inline="always")
+def _falsified(  # type: ignore[no-untyped-def]
+    r, rec_lit, ncand, grid, live, corder, ncellcols, sizes, y_links, forced, forced_col
+):
+    """Record ``r`` ("p false"): ``p`` and how many literals it forces true
+    (:func:`strong_inferences` over the net's marks, into ``forced`` and
+    ``forced_col``)."""
+    p = rec_lit[r] - ncand
+    nf = strong_inferences(
+        grid, live, corder, ncellcols, sizes, True, y_links, p, forced, forced_col
+    )
+    return p, nf
+
+
+@njit(cache=True, inline="always")
+def _leave(grid, sizes, corder, p):  # type: ignore[no-untyped-def]
+    """Candidate ``p`` leaves a dynamic net's marks (``grid``, its columns' ``sizes``)."""
+    grid[p] = 0
+    for t in range(corder.shape[1]):
+        if corder[p, t] < 0:
+            break
+        sizes[corder[p, t]] -= 1
+
+
+@njit(cache=True, inline="always")
+def _push(walk, npar, nrec, roots, nroots, queue, tail, lit):  # type: ignore[no-untyped-def]
+    """Literal ``lit`` becomes record ``nrec`` of a walked net, queued at
+    ``tail``, its parents ``roots[:nroots]`` (``walk = (rec_lit, lit_rec,
+    par_start, par_end, parents)``): the parent lists' and the queue's ends
+    after it."""
+    rec_lit, lit_rec, par_start, par_end, parents = walk
+    par_start[nrec] = npar
+    for j in range(nroots):
+        parents[npar + j] = roots[j]
+    par_end[nrec] = npar + nroots
+    return npar + nroots, _record(rec_lit, lit_rec, queue, tail, nrec, lit)
+
+
+@njit(cache=True, inline="always")
+def _ancestry(walk, roots, nroots, stamp, token, stack):  # type: ignore[no-untyped-def]
+    """How many records ``roots[:nroots]`` and their ancestors are, each once
+    (a walk up the parent lists, ``stamp`` marking the records met with
+    ``token``; ``stack`` holds those met whose parents are still to read;
+    ``walk`` as in :func:`_push`)."""
+    par_start, par_end, parents = walk[2], walk[3], walk[4]
+    met = 0
+    for j in range(nroots):
+        if stamp[roots[j]] != token:
+            stamp[roots[j]] = token
+            stack[met] = roots[j]
+            met += 1
+    done = 0
+    while done < met:
+        x = stack[done]
+        done += 1
+        for m in range(par_start[x], par_end[x]):
+            if stamp[parents[m]] != token:
+                stamp[parents[m]] = token
+                stack[met] = parents[m]
+                met += 1
+    return met
+
+
+@njit(cache=True)
+def _dynamic_contradictions(  # type: ignore[no-untyped-def]
+    alive, cc, corder, ncellcols, live, weak, premises, y_links, out_absurd
+):
+    """:func:`implication_nets` of dynamic nets when only the contradictions are
+    read (no rows, nothing inside the nets), same arguments and
+    ``out_absurd``: the same literals reached by the same first parents, but
+    each record keeps its parents (the literal it came from and, for a
+    literal forced true, the earlier removals from its column) instead of its
+    ancestor set, and the ancestors are walked only at the contradiction. A
+    net that ends with none, most of a quick test's time, then copies and
+    merges no ancestor sets (:func:`~csp_sudoku.human.se_order.solved_within`:
+    the same verdicts in about nine tenths of the time, measured with
+    ``benchmarks/bench_quick_solution.py --versions walk``)."""
+    w_start, w_targets = weak
+    members, sizes0 = live
+    ncand = alive.shape[0]
+    kk = corder.shape[1]
+    nrows = 2 * ncand + 1
+    rec_lit = np.empty(nrows, dtype=np.int32)
+    lit_rec = np.full(2 * ncand, -1, dtype=np.int32)
+    par_start = np.empty(nrows, dtype=np.int32)
+    par_end = np.empty(nrows, dtype=np.int32)
+    parents = np.empty(nrows * members.shape[1], dtype=np.int32)
+    walk = (rec_lit, lit_rec, par_start, par_end, parents)
+    stamp = np.zeros(nrows, dtype=np.int64)
+    token = 0
+    stack = np.empty(nrows, dtype=np.int32)
+    roots = np.empty(members.shape[1], dtype=np.int32)
+    queue_true, queue_false, forced, forced_col, grid, sizes = _queues(alive, sizes0, kk)
+    for i in range(premises.shape[0]):
+        if i > 0:  # the previous net removed candidates: start again from the marks
+            copy_head(grid, alive, ncand)
+            copy_head(sizes, sizes0, sizes0.shape[0])
+        head_t = head_f = 0
+        absurd = -1
+        tail_t, tail_f = _premise(rec_lit, lit_rec, queue_true, queue_false, premises[i], ncand)
+        par_start[0] = par_end[0] = 0
+        npar = 0
+        nrec = 1
+        while absurd < 0 and (head_t < tail_t or head_f < tail_f):
+            if head_t < tail_t:  # "p true" makes the live candidates it sees false
+                r = queue_true[head_t]
+                head_t += 1
+                m, stop = w_start[rec_lit[r]], w_start[rec_lit[r] + 1]
+                while m < stop:
+                    q = w_targets[m]
+                    m += 1
+                    if not grid[q]:
+                        continue
+                    if lit_rec[q] >= 0:  # q true, and now false: both sides' ancestors
+                        roots[0] = lit_rec[q]
+                        token += 1
+                        absurd = _ancestry(walk, roots, 1, stamp, token, stack)
+                        roots[0] = r
+                        token += 1
+                        absurd += 1 + _ancestry(walk, roots, 1, stamp, token, stack)
+                        break
+                    if lit_rec[ncand + q] < 0:  # q false, its parent r
+                        roots[0] = r
+                        npar, tail_f = _push(
+                            walk, npar, nrec, roots, 1, queue_false, tail_f, ncand + q
+                        )
+                        nrec += 1
+            else:
+                # "p false" forces the partner in each column it leaves with two, then leaves
+                r = queue_false[head_f]
+                head_f += 1
+                p, nf = _falsified(
+                    r,
+                    rec_lit,
+                    ncand,
+                    grid,
+                    live,
+                    corder,
+                    ncellcols,
+                    sizes,
+                    y_links,
+                    forced,
+                    forced_col,
+                )
+                for m in range(nf):
+                    q = forced[m]
+                    if lit_rec[q] >= 0 and lit_rec[ncand + q] < 0:
+                        continue  # true already
+                    # its parents: p's record and the column's earlier removals (read before p leaves)
+                    c = forced_col[m]
+                    roots[0] = r
+                    nroots = 1
+                    for s in range(sizes0[c]):
+                        y = members[c, s]
+                        if y != q and y != p and not grid[y]:
+                            roots[nroots] = lit_rec[ncand + y]
+                            nroots += 1
+                    if lit_rec[ncand + q] >= 0:  # q false, and now true
+                        token += 1
+                        absurd = 1 + _ancestry(walk, roots, nroots, stamp, token, stack)
+                        roots[0] = lit_rec[ncand + q]
+                        token += 1
+                        absurd += _ancestry(walk, roots, 1, stamp, token, stack)
+                        break
+                    npar, tail_t = _push(walk, npar, nrec, roots, nroots, queue_true, tail_t, q)
+                    nrec += 1
+                _leave(grid, sizes, corder, p)
+        out_absurd[i] = absurd
+        for n in range(nrec):
+            lit_rec[rec_lit[n]] = -1
+    return 0
+
+
+@njit(cache=True)
 def implication_nets(  # type: ignore[no-untyped-def]
-    alive, cc, corder, ncellcols, premises, dynamic, y_links, out, out_absurd, plus
+    alive, cc, corder, ncellcols, premises, dynamic, y_links, out, out_absurd, plus, walk=True
 ):
     """The implication net of each premise literal, with its ancestor counts.
 
@@ -1355,7 +1562,9 @@ def implication_nets(  # type: ignore[no-untyped-def]
     is cleared where its last net reached (:func:`_clear_row`), so the caller
     can keep the arrays from call to call. With no rows in ``out_anc`` only
     ``out_absurd`` is written (a contradiction's complexity needs no other
-    count).
+    count): for dynamic nets with nothing inside them that is
+    :func:`_dynamic_contradictions` (``walk`` False: these ancestor sets
+    instead, the same outputs; for the tests and the benchmark).
 
     True literals are expanded before false ones, each literal once, by its
     first parent. ``dynamic`` removes every candidate made false when it is
@@ -1391,6 +1600,10 @@ def implication_nets(  # type: ignore[no-untyped-def]
     members, sizes0 = live
     # the weak inferences over ``grid`` are those over the marks that ``grid`` keeps, in order
     w_start, w_targets = weak_table(alive, live, corder, ncellcols, y_links)
+    if walk and plus is None and out_anc.shape[0] == 0:
+        return _dynamic_contradictions(
+            alive, cc, corder, ncellcols, live, (w_start, w_targets), premises, y_links, out_absurd
+        )
     # a record's ancestors are a bitset over the live literals only: bit slot[lit]
     slot = np.empty(nlit, dtype=np.int32)
     nlive = 0
@@ -1400,7 +1613,7 @@ def implication_nets(  # type: ignore[no-untyped-def]
             nlive += 1
     for k in range(ncand):
         slot[ncand + k] = nlive + slot[k]
-    nrows = nlit + 2
+    nrows = 2 * nlive + 2  # each live literal recorded once at most, and the scratch row
     lw = (2 * nlive + 63) // 64 + 1
     nw = _nest_words(plus)
     bits = np.zeros((nrows, lw + nw), dtype=np.int64)
@@ -1410,17 +1623,12 @@ def implication_nets(  # type: ignore[no-untyped-def]
     rec_lit = np.empty(nrows, dtype=np.int32)
     lit_rec = np.full(nlit, -1, dtype=np.int32)
     net = (bits, weights, nest, slot, rec_lit, lit_rec)
-    queue_true = np.empty(ncand + 1, dtype=np.int32)
-    queue_false = np.empty(ncand + 1, dtype=np.int32)
-    forced = np.empty(kk, dtype=np.int32)
-    forced_col = np.empty(kk, dtype=np.int32)
-    grid = alive.copy()
-    sizes = sizes0.copy()
+    queue_true, queue_false, forced, forced_col, grid, sizes = _queues(alive, sizes0, kk)
     for i in range(premises.shape[0]):
         if dynamic and i > 0:  # the previous net removed candidates: start again from the marks
             copy_head(grid, alive, alive.shape[0])
             copy_head(sizes, sizes0, sizes0.shape[0])
-        head_t = tail_t = head_f = tail_f = 0
+        head_t = head_f = 0
         absurd = -1
         nest[0] = 0
         _begin_net(plus)
@@ -1428,15 +1636,8 @@ def implication_nets(  # type: ignore[no-untyped-def]
         for w in range(bits.shape[1]):
             bits[0, w] = 0
         _row_add(bits, 0, slot[lit0])
-        rec_lit[0] = lit0
-        lit_rec[lit0] = 0
+        tail_t, tail_f = _premise(rec_lit, lit_rec, queue_true, queue_false, lit0, ncand)
         nrec = 1
-        if lit0 < ncand:
-            queue_true[tail_t] = 0
-            tail_t += 1
-        else:
-            queue_false[tail_f] = 0
-            tail_f += 1
         while absurd < 0:
             if head_t == tail_t and head_f == tail_f:
                 if plus is None or not dynamic:
@@ -1465,17 +1666,13 @@ def implication_nets(  # type: ignore[no-untyped-def]
                     if lit_rec[ncand + q] < 0:
                         _row_copy(bits, nrec, r)
                         _row_add(bits, nrec, slot[ncand + q])
-                        rec_lit[nrec] = ncand + q
-                        lit_rec[ncand + q] = nrec
-                        queue_false[tail_f] = nrec
-                        tail_f += 1
+                        tail_f = _record(rec_lit, lit_rec, queue_false, tail_f, nrec, ncand + q)
                         nrec += 1
                 continue
             r = queue_false[head_f]
             head_f += 1
-            p = rec_lit[r] - ncand
-            nf = strong_inferences(
-                grid, live, corder, ncellcols, sizes, True, y_links, p, forced, forced_col
+            p, nf = _falsified(
+                r, rec_lit, ncand, grid, live, corder, ncellcols, sizes, y_links, forced, forced_col
             )
             # the removals that left the column with two are read before p leaves the grid
             for m in range(nf):
@@ -1493,17 +1690,10 @@ def implication_nets(  # type: ignore[no-untyped-def]
                     absurd = _pair_count(bits, row, lit_rec[ncand + q], lw, weights)
                     break
                 if new:
-                    rec_lit[row] = q
-                    lit_rec[q] = row
-                    queue_true[tail_t] = row
-                    tail_t += 1
+                    tail_t = _record(rec_lit, lit_rec, queue_true, tail_t, row, q)
                     nrec += 1
             if dynamic:
-                grid[p] = 0
-                for t in range(kk):
-                    if corder[p, t] < 0:
-                        break
-                    sizes[corder[p, t]] -= 1
+                _leave(grid, sizes, corder, p)
         out_absurd[i] = absurd
         if out_anc.shape[0] > 0:  # no rows: the caller reads the contradictions only
             _clear_row(out_anc, out_order, out_reached, out_nreached, i)
@@ -1589,6 +1779,7 @@ def quick_settle(  # type: ignore[no-untyped-def]
     chunk,
     out,
     forcing,
+    walk=True,
 ):
     """The quick test's search (:func:`csp_sudoku.human.se_order.solved_within`)
     in one compiled call: True when singles and dynamic contradiction nets of
@@ -1605,6 +1796,9 @@ def quick_settle(  # type: ignore[no-untyped-def]
     solution's: they cannot contradict); the chunks are the same with or
     without them. The loop was Python's around the same two kernels: the
     same verdicts, in one call instead of one per chunk.
+
+    ``walk``: the contradictions by :func:`_dynamic_contradictions` (False:
+    by ancestor sets, the same verdicts; for the benchmark).
 
     ``forcing`` (the four count arrays of :func:`implication_nets` with a row
     for every candidate, or with no rows for none of this): when a round finds
@@ -1658,7 +1852,17 @@ def quick_settle(  # type: ignore[no-untyped-def]
                     np_ += 1
             if np_ > 0:
                 implication_nets(
-                    alive, cc, corder, ncellcols, prem[:np_], True, True, out, absurd[:np_], None
+                    alive,
+                    cc,
+                    corder,
+                    ncellcols,
+                    prem[:np_],
+                    True,
+                    True,
+                    out,
+                    absurd[:np_],
+                    None,
+                    walk,
                 )
                 for k in range(np_):
                     if absurd[k] >= 0 and absurd[k] <= most_complex:

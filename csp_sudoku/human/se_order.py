@@ -1427,6 +1427,7 @@ def _settled(
     limit: float,
     solution: NDArray[np.bool_] | None = None,
     forcing: bool = False,
+    walk: bool = True,
 ) -> bool:
     """:func:`solved_within`'s search from ``state`` (changed: pass a copy).
 
@@ -1439,6 +1440,9 @@ def _settled(
     (they end with no contradiction) are not built. A grid the marks do not
     hold is ignored; one they hold that is not a solution could only leave
     out contradictions, so the answer would err towards "cannot tell".
+    ``walk`` False: the nets' contradictions by ancestor sets (the same
+    verdicts; ``benchmarks/bench_quick_solution.py --versions walk``
+    times both).
     """
     from csp_sudoku._kernels.se_chains import quick_settle
 
@@ -1470,6 +1474,7 @@ def _settled(
             QUICK_CHUNK,
             out,
             rows,
+            walk,
         )
     )
 
