@@ -214,6 +214,41 @@ def test_best_first_rates_a_neighbour_left_for_later_only_when_it_reaches_it(
             assert events[i - 1] == ("rated", b, h) and h >= floor
 
 
+def test_a_neighbour_left_for_later_is_keyed_when_reached_and_skipped_if_met() -> None:
+    """A neighbour left for later is not keyed when met (most are never reached, and
+    a canonical key costs more than the quick test that left it): it is keyed
+    when the search pops it, and skipped unrated when a state isomorphic to it
+    (here: every state, one key for all) was met before."""
+    rated: list[bytes] = []
+    left: list[bytes] = []
+
+    def value(
+        clues: np.ndarray, sol: np.ndarray, low: float, later: bool
+    ) -> tuple[float, object] | Later:
+        if later:
+            left.append(clues.tobytes())
+            return Later()
+        rated.append(clues.tobytes())
+        return 0.0, None
+
+    starts = [(0.0, _cells(STATE))]
+    got = list(
+        best_first(
+            starts,
+            GEO,
+            checker_for(GEO),
+            np.random.default_rng(3),
+            value,
+            lambda clues: b"one key",
+            window=1.0,
+            patience=5,
+        )
+    )
+    assert left and not rated and not got
+    got = list(_search(starts, value, 3, 5))  # canonical keys: they are rated when reached
+    assert rated and len(rated) == len({canonical_bytes(np.frombuffer(b, np.int8)) for b in rated})
+
+
 def _expansions(lean: float, monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
     """A best-first search on a flat objective (every state 0) with ``lean``: for
     each state it expanded after the start, (its clue count, the fewest clues of

@@ -232,6 +232,10 @@ def best_first(
         if unrated is not None:  # left for later: rated now, expanded if within the window
             if deadline is not None and time.time() >= deadline:
                 return
+            k = key(base)
+            if k in seen:
+                continue
+            seen.add(k)
             got = value(base, unrated, floor, False)
             if got is None or isinstance(got, Later):
                 continue
@@ -259,14 +263,15 @@ def best_first(
             got = value(clues, sol, floor, True)
             if got is None:
                 continue
+            if isinstance(got, Later):  # keyed when it is rated, if ever
+                order += 1
+                heapq.heappush(frontier, (bottom, order, root, clues, sol))
+                continue
             k = key(clues)
             if k in seen:
                 continue
             seen.add(k)
             order += 1
-            if isinstance(got, Later):
-                heapq.heappush(frontier, (bottom, order, root, clues, sol))
-                continue
             h, rating = got
             if h >= floor:
                 heapq.heappush(frontier, (rank(h, clues), order, root, clues, None))
