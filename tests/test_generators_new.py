@@ -319,6 +319,26 @@ def test_a_stalled_search_starts_over_the_same_way_for_a_seed() -> None:
     assert run(None, max_chains=2, patience=5, expand=0)[1] == 0
 
 
+def test_forgetting_the_quick_tests_verdicts_changes_no_step(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The search remembers which clue sets the quick test cleared, up to
+    ``_CLEARED_MAX`` of them, then forgets them all (a long search meets
+    millions): a clue set met again is tested again, with the same answer, so
+    the search takes the same steps."""
+    import csp_sudoku.generators.anneal as anneal_mod
+
+    def run() -> tuple[tuple[int, int, int, float], int]:
+        got, st = _anneal_direct(6, 1, low=20.0, elite_size=4, renew=10, deepen=None, max_chains=3)
+        assert got == []
+        return (st.steps, st.renewals, st.rated, st.best), st.cleared
+
+    kept, cleared = run()
+    assert cleared > 0
+    monkeypatch.setattr(anneal_mod, "_CLEARED_MAX", 1)
+    assert run()[0] == kept
+
+
 def test_vicinity_only_when_asked_and_open_above() -> None:
     got, st = _anneal_direct(5, 3, expand=0.0)
     assert st.vicinity == 0 and not any(f.vicinity for f in got)

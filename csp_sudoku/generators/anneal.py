@@ -102,6 +102,11 @@ LEAN = 0.0
 #: The prior hit rate of a state's vicinity (Thompson sampling of the sources).
 _PRIOR = 0.02
 
+#: How many clue sets the quick test's verdicts are remembered for before they are
+#: forgotten (the whole-vicinity search tests about 500 neighbours a second; each
+#: entry takes about 180 bytes: 90 MB in all).
+_CLEARED_MAX = 500_000
+
 __all__ = ["AnnealStats", "Found", "anneal", "objective", "open_above"]
 
 
@@ -318,6 +323,8 @@ def anneal(
         if test is None or not test(Puzzle(clues, geometry), limit):
             return False
         st.cleared += 1
+        if len(cleared) > _CLEARED_MAX:
+            cleared.clear()  # a long search meets millions: the test gives the same answer again
         cleared[key] = limit
         return True
 
