@@ -107,6 +107,12 @@ _PRIOR = 0.02
 #: entry takes about 180 bytes: 90 MB in all).
 _CLEARED_MAX = 500_000
 
+#: How many clue sets' ratings are cached before the cache is emptied (it pays at
+#: the hard end, where the search comes back to clue sets it rated; emptied, it
+#: keeps a search of hours within bounded memory, and a set met again is rated
+#: again, with the same rating).
+_RATED_MAX = 200_000
+
 __all__ = ["AnnealStats", "Found", "anneal", "objective", "open_above"]
 
 
@@ -347,7 +353,7 @@ def anneal(
         except MetricError:
             r = None  # the rater gave up (a chain budget): treat as a dead end
         st.rated += 1
-        if len(cache) > 200_000:
+        if len(cache) > _RATED_MAX:
             cache.clear()
         cache[key] = r
         return r
