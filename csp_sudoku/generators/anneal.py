@@ -108,9 +108,8 @@ _PRIOR = 0.02
 _CLEARED_MAX = 500_000
 
 #: How many clue sets' ratings are cached before the cache is emptied (it pays at
-#: the hard end, where the search comes back to clue sets it rated; emptied, it
-#: keeps a search of hours within bounded memory, and a set met again is rated
-#: again, with the same rating).
+#: the hard end, where the search comes back to clue sets it rated; emptying it
+#: bounds a long search's memory, and a set met again is rated again).
 _RATED_MAX = 200_000
 
 __all__ = ["AnnealStats", "Found", "anneal", "objective", "open_above"]
