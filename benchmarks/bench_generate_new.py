@@ -127,6 +127,15 @@ def _solution(g: Any) -> cs.Puzzle:
     return solved
 
 
+def warm_up() -> None:
+    """Compile the kernels a search at the SE levels uses and fill the canonical-key
+    cache of the puzzles to avoid, so that no timed run pays for them."""
+    default_keys()
+    for p in cs.generate(2, seed=0):
+        rate(p.puzzle, "se")
+    list(cs.generate(1, level="fiendish", metric="se", seed=0, budget_seconds=60))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seconds", type=float, default=120.0, help="budget per level and generator")
@@ -145,11 +154,7 @@ def main() -> None:
         help="ours: at most this many puzzles per solution grid (generate's max_per_grid)",
     )
     args = ap.parse_args()
-    # warm up: compile the kernels, fill the canonical-key cache
-    default_keys()
-    for p in cs.generate(2, seed=0):
-        rate(p.puzzle, "se")
-    list(cs.generate(1, level="fiendish", metric="se", seed=0, budget_seconds=60))
+    warm_up()
     print(f"budget {args.seconds:g} s per level and generator, seeds {args.seed}, one process")
     print("level       seed  generator  new  per CPU-minute  best ER  ER>=10  grids  cpu s")
     for level in args.levels:

@@ -37,10 +37,10 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from bench_generate_new import warm_up  # a sibling script (its folder is on sys.path)
+
 import csp_sudoku as cs
 import csp_sudoku.generators.anneal as anneal_mod
-from csp_sudoku.generators.novelty import default_keys
-from csp_sudoku.metrics import rate
 
 #: The budget of the benchmark's target (a new SE 10 within 120 s on one core):
 #: the default ``--seconds`` and the cut-off whose chance the summary predicts.
@@ -146,10 +146,7 @@ def main() -> None:
         for line in summary(runs, args.at, args.climb):
             print(line)
         return
-    default_keys()  # warm up: the canonical keys, the kernels
-    for p in cs.generate(2, seed=0):
-        rate(p.puzzle, "se")
-    list(cs.generate(1, level="fiendish", metric="se", seed=0, budget_seconds=60))
+    warm_up()
     print(f"budget {args.seconds:g} s a run, one process; first SE 10+ output (s), or the best met")
     print("seed  " + "  ".join(f"lean {v:<6g}" for v in args.lean))
     runs = []
