@@ -112,3 +112,48 @@ def test_generate_reads_se_spellings(capsys: pytest.CaptureFixture[str]) -> None
     assert counts.get("Direct Hidden Triple", 0) > 0
     assert main([*argv, "--require-technique", "Skyscraper Deluxe"]) == 2
     assert "unknown technique" in capsys.readouterr().err
+
+
+def test_values_read_each_form_of_the_difficulty_column() -> None:
+    """One value, a range and a chain's ``base+`` (no upper bound)."""
+    assert lookup("X-Wing").values == (3.2, 3.2)
+    assert lookup("Unique Rectangle").values == (4.5, 4.8)
+    assert lookup("Nested Forcing Chains").values == (10.5, float("inf"))
+    assert all(low <= high for low, high in (t.values for t in TECHNIQUES))
+
+
+def test_ses_own_ratings_lie_within_their_hardest_techniques_values() -> None:
+    """Sudoku Explainer's ER of each calibration puzzle is a value of the technique it
+    names as the hardest: the bounds the generator's filter check relies on hold
+    for SE itself, not only for the replay."""
+    rows = load_table("se_calibration_top1465.tsv")
+    outside = [
+        (r["technique"], r["ER"])
+        for r in rows
+        if not _within(float(r["ER"]), lookup(canonical_name(r["technique"])).values)
+    ]
+    assert len(rows) > 600 and outside == []
+
+
+@pytest.mark.parametrize("rater", ["sukaku", "classic"])
+def test_every_replayed_step_lies_within_its_techniques_values(rater: str) -> None:
+    """Every step of the se path (both raters) of calibration puzzles rated up to
+    9.5, spread over the ratings, is valued within its technique's bounds."""
+    rows = [
+        r
+        for name in ("se_calibration_top1465.tsv", "se_calibration.tsv")
+        for r in load_table(name)
+        if float(r["ER"]) <= 9.5
+    ]
+    outside: list[tuple[str, float]] = []
+    steps = 0
+    for r in rows[::20]:
+        for s in replay(cs.parse(r["puzzle"]), rater).steps:
+            steps += 1
+            if not _within(s.difficulty, lookup(s.technique).values):
+                outside.append((s.technique, s.difficulty))
+    assert steps > 3000 and outside == []
+
+
+def _within(value: float, bounds: tuple[float, float]) -> bool:
+    return bounds[0] - 1e-9 <= value <= bounds[1] + 1e-9

@@ -132,6 +132,52 @@ def test_unknown_names_are_exit_2_with_the_valid_ones(argv: list[str], listed: s
     assert listed in err and repr(argv[1]) in err, err  # the bad name, then the good ones
 
 
+@pytest.mark.parametrize(
+    ("argv", "why"),
+    [
+        (["--require-technique", "XY-Wing", "--exclude-technique", "Wing"], "excluded too"),
+        (["--level", "medium", "--metric", "se", "--require-technique", "Swordfish"], "3.8"),
+        (
+            [
+                "--level",
+                "easy=2",
+                "--level",
+                "hard=1",
+                "--metric",
+                "se",
+                "--require-technique",
+                "Jellyfish",
+            ],
+            "5.2 or more",
+        ),
+        (
+            [
+                "--score-min",
+                "9.5",
+                "--metric",
+                "se",
+                "--exclude-technique",
+                "Chain",
+                "--exclude-technique",
+                "Cycle",
+            ],
+            "is excluded",
+        ),
+        (["--max-clues", "16"], "below 17"),
+    ],
+)
+def test_options_no_puzzle_can_meet_are_exit_2_before_any_search(argv: list[str], why: str) -> None:
+    """Refused before any search: exit 2 and the reason (a search would end at
+    its budget with exit 1; without one it would run for ever)."""
+    from tests.helpers import run_cli
+
+    code, out, err = run_cli(
+        ["generate", "-n", "2", "--seed", "1", "-q", "--budget-seconds", "3", *argv]
+    )
+    assert code == 2 and out == ""
+    assert why in err, err
+
+
 def test_avoid_that_cannot_be_read_is_exit_2_naming_file_and_reason(tmp_path: Path) -> None:
     from tests.helpers import run_cli
 

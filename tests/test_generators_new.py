@@ -8,11 +8,14 @@ so these tests stay fast; no timing is asserted.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import re
 from collections import Counter
 from itertools import islice
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -430,3 +433,56 @@ def test_a_generated_row_says_when_its_rating_is_an_estimate() -> None:
     marked = dataclasses.replace(nested, details={**nested.details, "estimated": True})
     est = dataclasses.replace(g, ratings={"se": marked}).to_dict()["ratings"]["se"]
     assert est["estimated"] is True and est["score"] == nested.score
+
+
+@pytest.mark.parametrize(
+    ("options", "why"),
+    [
+        ({"require_technique": ["X-Wing"], "exclude_technique": ["x-wing"]}, "excluded too"),
+        (
+            {"require_technique": ["Forcing Chains"], "exclude_technique": ["Dynamic", "Forcing"]},
+            "excluded too",
+        ),
+        ({"metric": "se", "level": "easy", "require_technique": ["X-Wing"]}, "3.2 or more"),
+        (
+            {"metric": "se", "score_range": (4.0, 8.4), "require_technique": ["Dynamic"]},
+            "8.5 or more",
+        ),
+        (
+            {"metric": "se", "score_range": (5.0, 6.0), "exclude_technique": ["Strong Links"]},
+            None,
+        ),
+        (
+            {"metric": "se", "score_range": (10.5, 11.0), "exclude_technique": ["Chain", "Cycle"]},
+            "is excluded",
+        ),
+        ({"max_clues": 16}, "fewest clues"),
+        ({"max_clues": 3, "geometry": cs.Geometry.standard(4)}, "fewest clues"),
+    ],
+)
+def test_options_no_puzzle_can_meet_are_refused_before_any_search(
+    options: dict[str, Any], why: str | None
+) -> None:
+    """Technique filters and clue bounds that no puzzle can pass are a
+    GenerationError at the first ``next``, saying why, instead of a search that
+    runs until its budget ends; a filter some puzzle can pass is not refused."""
+    stream = generate(1, seed=1, method="random", budget_seconds=0.5, **options)
+    if why is None:  # searched: a puzzle, or the budget's end
+        with contextlib.suppress(cs.generators.BudgetExhaustedError):
+            assert next(stream).puzzle is not None
+        return
+    # refused at once: a search would have ended with BudgetExhaustedError instead
+    with pytest.raises(cs.generators.GenerationError, match=re.escape(why)):
+        next(stream)
+
+
+def test_quotas_check_the_filters_of_every_level_first() -> None:
+    """``generate_quotas`` refuses a filter that one level cannot pass before it
+    searches any level (the easy level is first, the impossible one second)."""
+    from csp_sudoku.generators import generate_quotas
+
+    stream = generate_quotas(
+        [("diabolical", 1), ("easy", 1)], metric="se", seed=1, require_technique=["XY-Wing"]
+    )
+    with pytest.raises(cs.generators.GenerationError, match=r"4\.2 or more"):
+        next(stream)

@@ -39,6 +39,12 @@ STANDARD_BOXES: dict[int, tuple[int, int]] = {
     25: (5, 5),
 }
 
+#: The fewest clues a puzzle with one solution can have, for the standard shapes
+#: where it is proved: 4 for 4x4, and 17 for 9x9 (McGuire, Tugemann and Civario,
+#: "There is no 16-clue Sudoku", Experimental Mathematics 23(2), 2014). A
+#: generator asked for fewer could only search for ever.
+FEWEST_CLUES: dict[int, int] = {4: 4, 9: 17}
+
 
 @dataclass(frozen=True, eq=True)
 class Geometry:
@@ -172,6 +178,14 @@ class Geometry:
     def is_standard(self) -> bool:
         """True for a plain box Sudoku with no extra units and no jigsaw regions."""
         return self.regions is None and not self.extra_units
+
+    @property
+    def fewest_clues(self) -> int:
+        """The fewest clues a puzzle of this shape with one solution can have, where it
+        is proved (:data:`FEWEST_CLUES`: the standard 4x4 and 9x9), else 0."""
+        if not self.is_standard or (self.box_rows, self.box_cols) != STANDARD_BOXES.get(self.size):
+            return 0
+        return FEWEST_CLUES.get(self.size, 0)
 
     def __repr__(self) -> str:
         return f"Geometry({self.name!r})"

@@ -85,7 +85,7 @@ from csp_sudoku.generators.symmetry import check_name, orbit_index, orbits
 from csp_sudoku.generators.targeting import Target
 from csp_sudoku.generators.targeting import make_target as _make_target
 from csp_sudoku.generators.targeting import rate_with_solution as _rate
-from csp_sudoku.generators.techniques import check_names, path_uses
+from csp_sudoku.generators.techniques import check_filters, check_names, path_uses
 
 if TYPE_CHECKING:
     from csp_sudoku.api import Checker
@@ -316,7 +316,9 @@ def generate(
 
     Raises:
         BudgetExhaustedError: the budget ran out (after yielding what was found).
-        GenerationError: bad options.
+        GenerationError: bad options, or options no puzzle can meet (technique
+            filters, :func:`~csp_sudoku.generators.techniques.check_filters`;
+            ``max_clues`` below the shape's proved fewest clues), before any search.
     """
     if count < 0:
         raise GenerationError(f"count must be non-negative, got {count}")
@@ -350,6 +352,13 @@ def generate(
         per_grid=max_per_grid,
     )
     _check_metrics(opts)
+    check_filters(opts.require, opts.exclude, target)
+    fewest = opts.geometry.fewest_clues
+    if max_clues is not None and max_clues < fewest:
+        raise GenerationError(
+            f"max_clues {max_clues} is below {fewest}, the fewest clues a {opts.geometry.name} "
+            "puzzle with one solution can have (a proved bound): no puzzle can pass"
+        )
     if opts.method == "auto" and _wants_search(opts):
         opts = replace(opts, method="anneal")
     if vicinity_of:
@@ -1091,13 +1100,16 @@ def generate_quotas(
     earlier one of the run (levels differ, so two levels cannot share a puzzle).
 
     Raises:
-        GenerationError: an unknown level or a negative quota (before searching).
+        GenerationError: an unknown level, a negative quota or technique filters
+            that no puzzle of some level can pass (before searching).
         BudgetExhaustedError: the budget ran out (after yielding what was found);
             its message says how many of each level were found.
     """
     items = list(quotas.items()) if isinstance(quotas, Mapping) else list(quotas)
+    require = check_names(options.get("require_technique", ()))
+    exclude = check_names(options.get("exclude_technique", ()))
     for lv, n in items:
-        _make_target(metric, lv, None)
+        check_filters(require, exclude, _make_target(metric, lv, None))
         if n < 0:
             raise GenerationError(f"the quota of level {lv!r} must be non-negative, got {n}")
     base = as_seed(seed)

@@ -9,17 +9,24 @@ chains family, "Dynamic Region Forcing Chains" only that one).
 
 Valid names are checked (before any search) against :data:`SE_TECHNIQUES`,
 the technique catalogue's names (:mod:`csp_sudoku.human.catalogue`: the names
-the SE replay gives its steps), with the same containment rule.
+the SE replay gives its steps), with the same containment rule; and so are
+filters that no puzzle can pass (:func:`check_filters`), which would
+otherwise search until the budget ran out, or for ever.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from csp_sudoku.core.errors import GenerationError
-from csp_sudoku.human.catalogue import canonical_name, technique_names
+from csp_sudoku.human.catalogue import TECHNIQUES, canonical_name, technique_names
 
-__all__ = ["SE_TECHNIQUES", "check_names", "path_uses"]
+if TYPE_CHECKING:
+    from csp_sudoku.generators.targeting import Target
+
+__all__ = ["SE_TECHNIQUES", "check_filters", "check_names", "path_uses"]
 
 #: The technique names of the SE replay's steps (for checking user input): the one
 #: technique catalogue's (:mod:`csp_sudoku.human.catalogue`).
@@ -47,6 +54,69 @@ def check_names(names: Iterable[str]) -> tuple[str, ...]:
             f"choose from (or part of) {', '.join(SE_TECHNIQUES)}"
         )
     return out
+
+
+def se_bounds(target: Target) -> tuple[float, float]:
+    """The least and the greatest ``se`` score a puzzle on ``target`` can have:
+    ``(0, inf)`` unless the target is of the ``se`` metric; a level ``L`` spans
+    SE's ER from the level below's upper bound to its own
+    (:data:`csp_sudoku.metrics.se.SE_LEVELS`)."""
+    from csp_sudoku.metrics.se import SE_LEVELS, level_floor
+
+    low, high = 0.0, math.inf
+    if target.metric != "se":
+        return low, high
+    if target.levels:
+        upper = dict(SE_LEVELS)
+        low = min(level_floor(lv) for lv in target.levels)
+        high = max(upper[lv] for lv in target.levels)
+    if target.score_range is not None:
+        low, high = max(low, target.score_range[0]), min(high, target.score_range[1])
+    return low, high
+
+
+def check_filters(require: Sequence[str], exclude: Sequence[str], target: Target) -> None:
+    """Refuse, before any search, technique filters that no puzzle can pass.
+
+    A puzzle's SE rating (ER) is the greatest value of its path's steps, and each
+    technique's values are bounded (:attr:`Technique.values
+    <csp_sudoku.human.catalogue.Technique.values>`). So no puzzle passes when a
+    required name names only techniques an excluded name also names; when the
+    target is of the ``se`` metric and a required name names only techniques
+    SE values above the target's greatest score; or when every technique SE
+    can value at the target's least score or more is excluded. Names are read
+    as :func:`check_names` reads them.
+
+    Raises:
+        GenerationError: saying which filter no puzzle can pass, and why.
+    """
+    low, high = se_bounds(target)
+
+    def excluded(name: str) -> str | None:
+        return next((e for e in exclude if _matches(e, name)), None)
+
+    for r in require:
+        named = [t for t in TECHNIQUES if _matches(r, t.name)]
+        left = [t for t in named if excluded(t.name) is None]
+        if not left:
+            by = sorted({str(excluded(t.name)) for t in named})
+            raise GenerationError(
+                f"required technique {r!r} is excluded too (by {', '.join(map(repr, by))}): "
+                "no puzzle can pass both filters"
+            )
+        least = min(t.values[0] for t in left)
+        if least > high:
+            raise GenerationError(
+                f"required technique {r!r}: SE values it at {least:.1f} or more, above the "
+                f"target's greatest se score, {high:.1f} (a puzzle's se score is the value "
+                "of its hardest step)"
+            )
+    if low > 0 and not any(t.values[1] >= low and excluded(t.name) is None for t in TECHNIQUES):
+        raise GenerationError(
+            f"every technique SE values at {low:.1f} or more is excluded, but a puzzle of "
+            f"the target's se scores needs one (a puzzle's se score is the value of its "
+            "hardest step)"
+        )
 
 
 def path_uses(counts: Mapping[str, int], name: str) -> bool:

@@ -17,6 +17,7 @@ into :data:`TECHNIQUES` at import.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from importlib import resources
@@ -42,6 +43,24 @@ class Technique:
     hodoku_name: str
     hodoku_code: str
     description: str
+
+    @property
+    def values(self) -> tuple[float, float]:
+        """The least and the greatest value SE gives a step of this technique, read
+        from :attr:`difficulty` (``3.2``, ``4.5-4.8``, ``8.5+``): the greatest is
+        infinite for a chain (``base+``), whose length bonus has no bound.
+
+        A puzzle's SE rating (ER) is the greatest value of its path's steps, so a
+        path using this technique is rated at least the least value; the
+        generator's technique filters refuse, before any search, a target that
+        this makes impossible (:func:`csp_sudoku.generators.techniques.check_filters`).
+        ``tests/test_catalogue.py`` checks every step of the se path of
+        calibration puzzles against these bounds.
+        """
+        low, sep, high = self.difficulty.partition("-")
+        if low.endswith("+"):
+            return float(low[:-1]), math.inf
+        return float(low), float(high) if sep else float(low)
 
 
 def _read_table() -> tuple[Technique, ...]:
