@@ -226,3 +226,33 @@ def test_a_run_that_loads_numba_ends_at_once_with_every_row_written(tmp_path: Pa
         timeout=300,
     )
     assert len(head.stdout.splitlines()) == 3 and "Traceback" not in head.stderr
+
+
+def test_variant_puzzles_keep_their_shape_through_pipes(tmp_path: Path) -> None:
+    """``generate --variant x`` rows name their geometry, so ``rate`` and ``bank
+    add`` downstream read them as X-Sudoku with no option repeated, and the
+    bank's own rows name it again: the X puzzles stay unique all the way (read
+    as plain 9x9 they have several solutions), checked by the independent
+    solver on the bank's solutions."""
+    bank = tmp_path / "x.db"
+    *codes, (_, added) = pipeline(
+        ["generate", "-n", "3", "--seed", "2", "--variant", "x", "--format", "jsonl", "-q"],
+        ["rate", "-", "-m", "rounds", "--format", "jsonl"],
+        ["bank", "add", str(bank), "-"],
+        cwd=tmp_path,
+    )
+    assert [c for c, _ in codes] == [0, 0, 0], codes
+    assert "added 3" in added
+    *codes, (_, rows) = pipeline(
+        ["bank", "query", str(bank), "--format", "jsonl"],
+        ["check", "-", "--format", "jsonl"],
+        cwd=tmp_path,
+    )
+    assert [c for c, _ in codes] == [0, 0], codes
+    assert [json.loads(r)["status"] for r in rows.splitlines()] == ["unique"] * 3
+    with PuzzleBank(str(bank)) as b:
+        entries = b.query()
+    assert len(entries) == 3
+    for e in entries:
+        assert e.puzzle.geometry.name == "x-9x9"
+        assert check_solution(e.solution.cells, e.puzzle.cells, diagonals=True)

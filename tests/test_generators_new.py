@@ -486,3 +486,25 @@ def test_quotas_check_the_filters_of_every_level_first() -> None:
     )
     with pytest.raises(cs.generators.GenerationError, match=r"4\.2 or more"):
         next(stream)
+
+
+def test_a_jigsaw_with_no_full_grid_is_refused_not_searched_for_ever() -> None:
+    """Two cells swapped between the first two boxes of row 1 leave regions no
+    grid can fill (CP-SAT agrees: the empty grid has no solution; the check
+    itself asks the SAT backend); ``generate`` and ``random_grid`` say so
+    instead of restarting the grid sampler for ever. A jigsaw that has grids is
+    generated on, and its rows carry its regions."""
+    from csp_sudoku.generators.grids import random_grid
+
+    labels = [[(r // 3) * 3 + c // 3 for c in range(9)] for r in range(9)]
+    labels[0][2], labels[0][3] = 1, 0
+    closed = cs.Geometry.jigsaw(labels)
+    assert cs.get_backend("cpsat").solutions(np.zeros(81, dtype=np.int8), closed, 1) == []
+    with pytest.raises(cs.GeometryError, match="has no full grid"):
+        next(generate(1, seed=1, geometry=closed))
+    with pytest.raises(cs.GeometryError, match="has no full grid"):
+        random_grid(closed, seed=1)
+    labels[0][2], labels[0][3] = 0, 1  # back to boxes ...
+    labels[4][2], labels[7][5] = 7, 3  # ... then a swap that leaves grids
+    (g,) = generate(1, seed=1, geometry=cs.Geometry.jigsaw(labels))
+    assert g.puzzle.geometry.regions is not None and g.to_dict()["regions"]

@@ -60,6 +60,48 @@ def test_jigsaw_regions() -> None:
         Geometry.jigsaw([0, 1, 2])
 
 
+@pytest.mark.parametrize(
+    "geo",
+    [
+        Geometry.standard(4),
+        Geometry.standard(6),
+        Geometry.standard(9),
+        Geometry.standard(16),
+        Geometry.x_sudoku(9),
+        Geometry.windoku(),
+        Geometry.jigsaw(np.array([[0, 0, 1, 1], [0, 0, 1, 1], [2, 3, 3, 3], [2, 2, 2, 3]])),
+    ],
+)
+def test_a_geometry_is_named_back_from_its_name(geo: Geometry) -> None:
+    """``named`` reads back every shape from its name (a jigsaw's with its regions)."""
+    assert Geometry.named(geo.name, geo.regions_text) == geo
+    assert (geo.regions_text is None) == (geo.regions is None)
+
+
+@pytest.mark.parametrize(
+    ("name", "regions", "why"),
+    [
+        ("hexoku", None, "unknown geometry"),
+        ("9x8", None, "unknown geometry"),
+        ("7x7", None, "no standard box shape"),
+        ("jigsaw-4x4", None, "needs its 16 region labels"),
+        ("jigsaw-4x4", "0011001123332223!", "needs its 16 region labels"),
+        ("jigsaw-4x4", "001100112333222!", "base-36"),
+        ("jigsaw-4x4", "0000000000000000", "regions"),
+        ("x-9x9", "0" * 81, "has no regions"),
+    ],
+)
+def test_a_name_of_no_geometry_is_refused(name: str, regions: str | None, why: str) -> None:
+    with pytest.raises(GeometryError, match=why):
+        Geometry.named(name, regions)
+
+
+def test_fewest_clues_are_the_proved_bounds_of_standard_shapes_only() -> None:
+    assert Geometry.standard(9).fewest_clues == 17 and Geometry.standard(4).fewest_clues == 4
+    assert Geometry.standard(16).fewest_clues == 0  # not proved: no bound claimed
+    assert Geometry.x_sudoku(9).fewest_clues == 0 and Geometry.windoku().fewest_clues == 0
+
+
 def test_bad_shapes_are_refused() -> None:
     with pytest.raises(GeometryError):
         Geometry.standard(9, 2, 4)

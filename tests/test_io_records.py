@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -37,7 +38,8 @@ cell_text = st.text(
     max_size=12,
 ).filter(lambda t: t[:1] not in ("{", "[") and t == t.strip() and "\x85" not in t)
 keys = st.from_regex(r"[a-z_][a-z0-9_]{0,8}", fullmatch=True).filter(
-    lambda k: k not in ("puzzle", "file", "line")
+    # "geometry" and "regions" are read: they name the puzzle's shape (tested below)
+    lambda k: k not in ("puzzle", "file", "line", "geometry", "regions")
 )
 json_values = st.one_of(
     st.integers(-(10**12), 10**12),
@@ -150,3 +152,78 @@ def test_a_huge_csv_field_is_a_bad_line_not_a_crash() -> None:
     first, second = read_puzzles(io.StringIO(text), source_name="s")
     assert first.error is not None and "s:2:1: a CSV field longer than" in str(first.error)
     assert second.puzzle is not None
+
+
+#: Every kind of shape a record can name: standard, X, Windoku and a jigsaw
+#: (two cells of neighbouring boxes swapped; it has full grids).
+_JIGSAW = Geometry.jigsaw(
+    [
+        [0, 0, 0, 1, 1, 1, 2, 2, 2],
+        [0, 0, 0, 1, 1, 1, 2, 2, 2],
+        [0, 0, 0, 1, 1, 1, 2, 2, 2],
+        [3, 3, 3, 4, 4, 4, 5, 5, 5],
+        [3, 3, 7, 4, 4, 4, 5, 5, 5],
+        [3, 3, 3, 4, 4, 4, 5, 5, 5],
+        [6, 6, 6, 7, 7, 7, 8, 8, 8],
+        [6, 6, 6, 7, 7, 3, 8, 8, 8],
+        [6, 6, 6, 7, 7, 7, 8, 8, 8],
+    ]
+)
+SHAPES = (
+    Geometry.standard(4),
+    Geometry.standard(9),
+    Geometry.x_sudoku(9),
+    Geometry.windoku(),
+    _JIGSAW,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(SHAPES), st.data(), st.sampled_from(["jsonl", "csv"]))
+def test_a_record_naming_its_geometry_is_read_in_it(
+    geometry: Geometry, data: st.DataObject, fmt: str
+) -> None:
+    """A record with ``geometry`` (and a jigsaw's ``regions``), as ``generate`` and
+    ``bank query`` write them, is read as a puzzle of that shape with no option
+    given, and with the options naming the same shape."""
+    n = geometry.size
+    cells = data.draw(st.lists(st.integers(0, n), min_size=n * n, max_size=n * n))
+    p = Puzzle(np.array(cells), geometry)
+    rec = {"puzzle": p.to_line(), "geometry": geometry.name, "seed": 3}
+    if geometry.regions_text is not None:
+        rec["regions"] = geometry.regions_text
+    out = io.StringIO()
+    writer = RowWriter(fmt, ("puzzle", "geometry", "regions", "seed"), out)
+    writer.write(rec, p.to_line())
+    for given_shape in (None, geometry):
+        (entry,) = read_puzzles(io.StringIO(out.getvalue()), given_shape, source_name="r")
+        assert entry.error is None and entry.puzzle is not None
+        assert entry.puzzle.geometry == geometry and entry.puzzle == p
+
+
+@pytest.mark.parametrize(
+    ("fields", "given", "why"),
+    [
+        ({"geometry": "x-9x9"}, Geometry.standard(9), "names geometry x-9x9, but the options"),
+        ({"geometry": "hexoku"}, None, "unknown geometry 'hexoku'"),
+        ({"geometry": "jigsaw-9x9"}, None, "needs its 81 region labels"),
+        ({"geometry": "9x9", "regions": "0" * 81}, None, "has no regions"),
+        ({"geometry": 9}, None, "must be strings"),
+        (
+            {"geometry": "jigsaw-9x9", "regions": _JIGSAW.regions_text},
+            Geometry.jigsaw([(r // 3) * 3 + c // 3 for r in range(9) for c in range(9)]),
+            "jigsaw regions are not those of the --jigsaw file",
+        ),
+    ],
+)
+def test_a_record_whose_geometry_cannot_be_read_is_a_bad_line(
+    fields: dict[str, Any], given: Geometry | None, why: str
+) -> None:
+    """Named, not guessed: a shape that is unknown, incomplete or not the one the
+    options ask for makes the line bad (file and line, and why), and the lines
+    around it are still read."""
+    text = "\n".join([LINE, json.dumps({"puzzle": LINE, **fields}), LINE]) + "\n"
+    first, bad, last = read_puzzles(io.StringIO(text), given, source_name="s")
+    assert first.puzzle is not None and last.puzzle is not None
+    assert bad.puzzle is None and bad.error is not None
+    assert str(bad.error).startswith("s:2:") and why in str(bad.error), str(bad.error)

@@ -387,8 +387,8 @@ def _run_rate(args: argparse.Namespace) -> int:
 
 
 _RECORD_FIELDS = (
-    "id", "puzzle", "solution", "clues", "minimal", "symmetries", "generator", "seed",
-    "method", "derived_from", "generator_version", "ratings",
+    "id", "puzzle", "solution", "geometry", "regions", "clues", "minimal", "symmetries",
+    "generator", "seed", "method", "derived_from", "generator_version", "ratings",
 )  # fmt: skip
 
 
@@ -398,6 +398,11 @@ def _record(e: BankEntry) -> dict[str, Any]:
         "id": e.id,
         "puzzle": e.puzzle.to_line(),
         "solution": e.solution.to_line(),
+        # the shape, so that a command reading the row reads a variant as one
+        "geometry": e.puzzle.geometry.name,
+        **(
+            {} if e.puzzle.geometry.regions is None else {"regions": e.puzzle.geometry.regions_text}
+        ),
         "clues": e.clues,
         "minimal": e.minimal,
         "symmetries": list(e.symmetries),

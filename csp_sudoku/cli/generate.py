@@ -57,7 +57,8 @@ from csp_sudoku.generators.target import anneal_chains, chain_seed, resolved_met
 from csp_sudoku.generators.techniques import check_names
 
 #: The columns of a row (every field :meth:`Generated.to_dict` gives: CSV drops none;
-#: ``minimal_in_symmetry`` is empty without a symmetry, ``derived_from`` but for pseudo).
+#: ``minimal_in_symmetry`` is empty without a symmetry, ``derived_from`` but for pseudo,
+#: ``regions`` but for a jigsaw).
 _FIELDS = (
     "puzzle",
     "clues",
@@ -68,6 +69,8 @@ _FIELDS = (
     "method",
     "derived_from",
     "size",
+    "geometry",
+    "regions",
     "ratings",
     "attempts",
     "steps",
@@ -295,7 +298,10 @@ def _read_done(path: str, args: argparse.Namespace, seed: int) -> _Done:
         except csv.Error:
             header = None
         if header != list(_FIELDS):
-            raise GenerateResumeError(f"{path}: not the output of 'generate --format csv'")
+            raise GenerateResumeError(
+                f"{path}: not the output of this version's 'generate --format csv' "
+                f"(its header is not {','.join(_FIELDS)})"
+            )
         done.has_header = True
         lines = lines[1:]
     for i, line in enumerate(lines):

@@ -14,6 +14,7 @@ peers, the exact-cover matrix) are computed once per geometry.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
@@ -133,6 +134,38 @@ class Geometry:
         return _jigsaw_cached(tuple(int(x) for x in relabelled.reshape(-1)), size)
 
     @staticmethod
+    def named(name: str, regions: str | None = None) -> Geometry:
+        """The geometry whose :attr:`name` is ``name`` (``9x9``, ``x-9x9``, ``windoku``,
+        ``jigsaw-9x9``, ...); a jigsaw's needs its ``regions``, as
+        :attr:`regions_text` writes them.
+
+        Why: records name their geometry (a generator's JSON lines and CSV rows,
+        a bank's rows), so that a command reading them reads a variant as the
+        variant it is, with no option repeated.
+
+        Raises:
+            GeometryError: an unknown name, a jigsaw without its regions (or with
+                regions that are not its size's), regions given for another shape.
+        """
+        if name == "windoku" and not regions:
+            return Geometry.windoku()
+        match = re.fullmatch(r"(x-|jigsaw-)?(\d+)x(\d+)", name)
+        if match is None or match.group(2) != match.group(3):
+            raise GeometryError(f"unknown geometry {name!r} (9x9, x-9x9, windoku, jigsaw-9x9, ...)")
+        kind, size = match.group(1), int(match.group(2))
+        if kind != "jigsaw-":
+            if regions:
+                raise GeometryError(f"a {name} geometry has no regions")
+            return Geometry.x_sudoku(size) if kind == "x-" else Geometry.standard(size)
+        if not regions or len(regions) != size * size:
+            raise GeometryError(f"a {name} geometry needs its {size * size} region labels")
+        try:
+            labels = [int(ch, 36) for ch in regions]
+        except ValueError:
+            raise GeometryError(f"region labels are base-36 digits, got {regions!r}") from None
+        return Geometry.jigsaw(labels)
+
+    @staticmethod
     def for_cells(ncells: int) -> Geometry:
         """The standard geometry with ``ncells`` cells (81 -> 9x9, 256 -> 16x16).
 
@@ -178,6 +211,14 @@ class Geometry:
     def is_standard(self) -> bool:
         """True for a plain box Sudoku with no extra units and no jigsaw regions."""
         return self.regions is None and not self.extra_units
+
+    @property
+    def regions_text(self) -> str | None:
+        """A jigsaw's region of every cell, one base-36 digit a cell, row-major; None
+        for other shapes. What records and the bank store; :meth:`named` reads it."""
+        if self.regions is None:
+            return None
+        return "".join(np.base_repr(r, 36) for r in self.regions)
 
     @property
     def fewest_clues(self) -> int:

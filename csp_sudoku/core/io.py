@@ -525,8 +525,35 @@ def _field_entry(
         reason = "no 'puzzle' field" if value is None else "the 'puzzle' field is not a string"
         err = ParseError(reason, source=name, line=lineno, column=1)
         return Entry(lineno, text, None, err, name, fields)
+    named = _record_geometry(rec, geometry)
+    if isinstance(named, str):
+        return Entry(lineno, text, None, ParseError(named, source=name, line=lineno), name, fields)
     found = text.find(value) if value else -1
-    return _puzzle_entry(value, max(found, 0), text, lineno, geometry, name, fields)
+    return _puzzle_entry(value, max(found, 0), text, lineno, named, name, fields)
+
+
+def _record_geometry(rec: dict[str, Any], geometry: Geometry | None) -> Geometry | str | None:
+    """The geometry to read a record's puzzle in: the one its ``geometry`` field
+    (and a jigsaw's ``regions``, :meth:`Geometry.named`) names, or ``geometry``
+    (the command's options) when it names none; a message saying why when the
+    field names no geometry, or another than the options ask for."""
+    field_name, regions = rec.get("geometry"), rec.get("regions")
+    if field_name is None or field_name == "":
+        return geometry
+    if not isinstance(field_name, str) or not (regions is None or isinstance(regions, str)):
+        return "the 'geometry' and 'regions' fields must be strings"
+    try:
+        named = Geometry.named(field_name, regions or None)
+    except GeometryError as err:
+        return f"the record's geometry: {err}"
+    if geometry is not None and geometry != named:
+        if geometry.name == named.name:  # two jigsaws
+            return "the record's jigsaw regions are not those of the --jigsaw file"
+        return (
+            f"the record names geometry {named.name}, but the options (--size, --variant, "
+            f"--jigsaw) ask for {geometry.name}"
+        )
+    return named
 
 
 def _puzzle_entry(

@@ -39,7 +39,7 @@ from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.puzzle import Grid, Puzzle
 from csp_sudoku.core.seeds import SeedLike, as_generator, kernel_seeds
 
-__all__ = ["random_grid", "random_grids", "random_transform"]
+__all__ = ["check_has_grid", "random_grid", "random_grids", "random_transform"]
 
 
 if TYPE_CHECKING:
@@ -102,7 +102,8 @@ def random_grid(
             the fast sampler elsewhere; False always uses the fast sampler.
 
     Raises:
-        GeometryError: ``uniform=True`` on a geometry with too many grids.
+        GeometryError: ``uniform=True`` on a geometry with too many grids, or a
+            geometry with no grid at all (:func:`check_has_grid`).
 
     Returns:
         A complete :class:`~csp_sudoku.core.puzzle.Puzzle`.
@@ -117,8 +118,37 @@ def random_grid(
     return Puzzle(_grid_cells(geo, rng, transform), geo)
 
 
+@cache
+def _has_grid(geometry: Geometry) -> bool:
+    """Whether ``geometry`` has a full grid at all (one solver call, once a shape)."""
+    from csp_sudoku.backends import get_backend
+
+    empty = np.zeros(geometry.ncells, dtype=np.int8)
+    return len(get_backend("sat").solutions(empty, geometry, 1)) > 0
+
+
+def check_has_grid(geometry: Geometry) -> None:
+    """Refuse a shape with no full grid (a jigsaw's regions can admit none): the
+    grid sampler's restarts would otherwise search for one for ever. Standard
+    shapes always have grids and are not checked; the others are solved once.
+
+    Raises:
+        GeometryError: ``geometry`` has no full grid, so no puzzle can be made on it.
+    """
+    if not geometry.is_standard and not _has_grid(geometry):
+        raise GeometryError(
+            f"this {geometry.name} has no full grid (its units cannot all hold every "
+            "digit once): no puzzle can be made on it"
+        )
+
+
 def _grid_cells(geometry: Geometry, rng: np.random.Generator, transform: bool = True) -> Grid:
-    """The flat cells of a random grid (no Puzzle wrapper, for hot loops)."""
+    """The flat cells of a random grid (no Puzzle wrapper, for hot loops).
+
+    Raises:
+        GeometryError: the shape has no full grid (:func:`check_has_grid`).
+    """
+    check_has_grid(geometry)
     n = geometry.size
     budget = 50 * geometry.ncells
     from csp_sudoku._kernels import grids as _kernels

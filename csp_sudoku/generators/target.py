@@ -72,6 +72,7 @@ from csp_sudoku.core.seeds import (
     derive,
     item_seed,
 )
+from csp_sudoku.generators.grids import check_has_grid
 from csp_sudoku.generators.minimal import checker_for, reduce_clues
 from csp_sudoku.generators.novelty import (
     canonical_bytes,
@@ -166,6 +167,13 @@ class Generated:
             "seed": self.seed,
             "method": self.method,
             "size": self.puzzle.geometry.size,
+            # the shape, so that a command reading the row reads a variant as one
+            "geometry": self.puzzle.geometry.name,
+            **(
+                {}
+                if self.puzzle.geometry.regions_text is None
+                else {"regions": self.puzzle.geometry.regions_text}
+            ),
             "ratings": {
                 name: {"score": r.score, "level": r.level, "level_rank": r.level_rank}
                 # a score the metric only estimates (se beyond SE's dynamic chains) says so
@@ -353,6 +361,7 @@ def generate(
     )
     _check_metrics(opts)
     check_filters(opts.require, opts.exclude, target)
+    check_has_grid(opts.geometry)
     fewest = opts.geometry.fewest_clues
     if max_clues is not None and max_clues < fewest:
         raise GenerationError(

@@ -397,16 +397,6 @@ def _as_puzzle(item: Any, what: str, geometry: Geometry | None = None) -> Puzzle
         raise ArgumentError(f"{what} is not a puzzle: {err}") from None
 
 
-def _geometry_of(name: str, regions: str | None) -> Geometry:
-    if regions:
-        return Geometry.jigsaw([int(ch, 36) for ch in regions])
-    if name == "windoku":
-        return Geometry.windoku()
-    if name.startswith("x-"):
-        return Geometry.x_sudoku(int(name[2:].split("x")[0]))
-    return Geometry.standard(int(name.split("x")[0]))
-
-
 def pattern_symmetries(puzzle: Puzzle) -> tuple[str, ...]:
     """The symmetries (of :data:`PATTERN_SYMMETRIES`) that map the clue pattern onto itself."""
     n = puzzle.geometry.size
@@ -420,9 +410,7 @@ def dedup_key(puzzle: Puzzle) -> str:
         from csp_sudoku.tools.canonical import canonical_key
 
         return canonical_key(puzzle)
-    shape = g.name
-    if g.regions is not None:
-        shape += ":" + "".join(np.base_repr(r, 36) for r in g.regions)
+    shape = g.name if g.regions_text is None else f"{g.name}:{g.regions_text}"
     return f"{shape}:{puzzle.to_line()}"
 
 
@@ -673,13 +661,10 @@ class PuzzleBank(Closing):
             prov = prov or Provenance()
             seed = prov.seed if prov.seed is not None else (seeds[i] if seeds else None)
             g = p.geometry
-            regions = (
-                "".join(np.base_repr(r, 36) for r in g.regions) if g.regions is not None else None
-            )
             values = (
                 key,
                 g.name,
-                regions,
+                g.regions_text,
                 p.to_line(),
                 sol.to_line(),
                 p.clue_count,
@@ -812,7 +797,7 @@ class PuzzleBank(Closing):
         method, derived_from, generator_version = row[10:]
         from csp_sudoku.core.io import parse_line
 
-        geo = _geometry_of(gname, regions)
+        geo = Geometry.named(gname, regions)
         syms = tuple(
             r[0]
             for r in self._db.execute(
