@@ -47,6 +47,20 @@ def test_check_all_unique_exits_zero_with_jsonl(
     assert "12 puzzles: 12 unique" in err
 
 
+def test_summaries_of_one_puzzle_say_puzzle(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each command's stderr summary counts in words: "1 puzzle", not "1 puzzles"."""
+    (line,) = load_lines("top1465.txt", limit=1)
+    for argv, said in (
+        (["check", line], "1 puzzle: 1 unique"),
+        (["solve", line], "1 puzzle, 0 not"),
+        (["rate", line, "-m", "rounds"], "1 puzzle rated"),
+    ):
+        code, _out, err = run(argv, capsys)
+        assert code == 0 and said in err, err
+
+
 def test_check_multiple_exits_one_and_counts_with_limit(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -27,6 +27,12 @@ MAX_SEED = 2**128
 MAX_COUNT = 10**12
 
 
+def counted(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1 ("1 puzzle", "3 puzzles"): the
+    summaries every command prints on stderr."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def int_in(low: int, high: int, what: str = "an integer") -> Callable[[str], int]:
     """An argparse ``type`` for integers in ``low..high``, with a message naming the range.
 

@@ -31,6 +31,7 @@ from csp_sudoku.cli._common import (
     RowWriter,
     batch_session,
     count_lines,
+    counted,
     geometry_from_args,
     iter_entries,
     progress,
@@ -222,7 +223,10 @@ def run_rows(
         print("csp-sudoku: error: no puzzles found in the input", file=sys.stderr)
         return EXIT_BAD_INPUT
     if not args.quiet:
-        print(f"{puzzles} puzzles, {failed} not {_ADJECTIVE[what]}, {bad} bad", file=sys.stderr)
+        print(
+            f"{counted(puzzles, 'puzzle')}, {failed} not {_ADJECTIVE[what]}, {bad} bad",
+            file=sys.stderr,
+        )
     if bad and not args.skip_invalid:
         return EXIT_BAD_INPUT
     return code

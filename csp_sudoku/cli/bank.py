@@ -26,6 +26,7 @@ from csp_sudoku.cli._common import (
     RowWriter,
     add_geometry_args,
     add_rating_args,
+    counted,
     finite_float,
     geometry_from_args,
     int_in,
@@ -382,7 +383,7 @@ def _run_rate(args: argparse.Namespace) -> int:
         n = bank.rate(
             args.metric, query=_query(args), seed=args.seed, runs=args.runs, jobs=args.jobs
         )
-    print(f"rated {n} puzzles with {args.metric}")
+    print(f"rated {counted(n, 'puzzle')} with {args.metric}")
     return EXIT_OK
 
 
@@ -447,7 +448,10 @@ def _run_export(args: argparse.Namespace) -> int:
                 _write_entries(entries, fmt, out, solutions=args.solutions)
             bank.mark_exported((e.id for e in entries), batch)
             n = len(entries)
-    print(f"exported {n} puzzles to {'stdout' if to_stdout else args.output}", file=sys.stderr)
+    print(
+        f"exported {counted(n, 'puzzle')} to {'stdout' if to_stdout else args.output}",
+        file=sys.stderr,
+    )
     return EXIT_OK
 
 

@@ -43,6 +43,7 @@ from csp_sudoku.cli._common import (
     add_input_args,
     batch_session,
     count_lines,
+    counted,
     geometry_from_args,
     int_in,
     iter_chunks,
@@ -464,7 +465,7 @@ def _check(
         fresh = total - point.rows
         resumed = f" ({point.rows} from the earlier run)" if point.rows else ""
         print(
-            f"{total} puzzles{resumed}: {parts} in {secs:.2f} s ({fresh / max(secs, 1e-9):,.0f}/s)",
+            f"{counted(total, 'puzzle')}{resumed}: {parts} in {secs:.2f} s ({fresh / max(secs, 1e-9):,.0f}/s)",
             file=sys.stderr,
         )
     if tally[Status.INVALID] and not args.skip_invalid:

@@ -355,7 +355,7 @@ def _rate(
         return EXIT_BAD_INPUT
     if not args.quiet:
         earlier = f" ({point.groups} in the earlier run)" if point.groups else ""
-        print(f"{rated} puzzle{'s' * (rated != 1)} rated{earlier}, {bad} bad", file=sys.stderr)
+        print(f"{common.counted(rated, 'puzzle')} rated{earlier}, {bad} bad", file=sys.stderr)
     if bad and not args.skip_invalid:
         return EXIT_BAD_INPUT
     return EXIT_OK
