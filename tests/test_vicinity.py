@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import math
 import time
 from collections.abc import Iterator
@@ -426,6 +427,13 @@ def test_cli_vicinity_of_bad_file_says_where_and_exits_2(tmp_path: Path) -> None
         ["generate", "--metric", "se", "--score-min", "10", "--vicinity-of", str(tmp_path / "no")]
     )
     assert code == 2 and "cannot read it" in err
+    # a record of another shape is a bad line, not a 9x9 puzzle with several solutions
+    other = tmp_path / "x.jsonl"
+    other.write_text(json.dumps({"puzzle": STATE, "geometry": "x-9x9"}) + "\n")
+    code, err = _cli(
+        ["generate", "--metric", "se", "--score-min", "10", "--vicinity-of", str(other)]
+    )
+    assert code == 2 and f"{other}:1: the record names geometry x-9x9" in err, err
 
 
 def _cli(argv: list[str]) -> tuple[int, str]:

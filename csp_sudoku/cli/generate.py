@@ -41,6 +41,7 @@ from csp_sudoku.cli._common import (
 )
 from csp_sudoku.cli._resume import truncate_partial_line
 from csp_sudoku.core.errors import SudokuError
+from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import read_puzzles
 from csp_sudoku.core.names import MetricName
 from csp_sudoku.core.seeds import attempt_seed as derive
@@ -400,7 +401,9 @@ def _generate(args: argparse.Namespace, writer: RowWriter, done: _Done, client: 
             quotas = _quotas(args.level or [])
             check_names([*args.require_technique, *args.exclude_technique])
             avoid = stack.enter_context(_avoid_files(args.avoid))
-            starts = _vicinity_of(args.vicinity_of)
+            starts = _vicinity_of(
+                args.vicinity_of, geometry_from_args(args) or Geometry.standard(9)
+            )
         except (GenerationError, OSError) as err:
             print(f"csp-sudoku generate: {err}", file=sys.stderr)
             return EXIT_BAD_INPUT
@@ -515,8 +518,9 @@ def _avoid_files(paths: list[str]) -> Iterator[list[str]]:
                     os.unlink(name)
 
 
-def _vicinity_of(path: str | None) -> list[str]:
-    """The puzzles of ``--vicinity-of`` (none without it).
+def _vicinity_of(path: str | None, geometry: Geometry) -> list[str]:
+    """The puzzles of ``--vicinity-of`` (none without it), read as the run's shape
+    (a record naming another is a bad line).
 
     Raises:
         GenerationError: the file cannot be read, has a bad line (file:line:column
@@ -526,7 +530,7 @@ def _vicinity_of(path: str | None) -> list[str]:
         return []
     out = []
     try:
-        for entry in read_puzzles(path):
+        for entry in read_puzzles(path, geometry):
             if entry.error is not None:
                 raise GenerationError(f"--vicinity-of {entry.error}")
             if entry.puzzle is not None:
