@@ -56,7 +56,7 @@ def check_names(names: Iterable[str]) -> tuple[str, ...]:
     return out
 
 
-def se_bounds(target: Target) -> tuple[float, float]:
+def _se_bounds(target: Target) -> tuple[float, float]:
     """The least and the greatest ``se`` score a puzzle on ``target`` can have:
     ``(0, inf)`` unless the target is of the ``se`` metric; a level ``L`` spans
     SE's ER from the level below's upper bound to its own
@@ -90,7 +90,7 @@ def check_filters(require: Sequence[str], exclude: Sequence[str], target: Target
     Raises:
         GenerationError: saying which filter no puzzle can pass, and why.
     """
-    low, high = se_bounds(target)
+    low, high = _se_bounds(target)
 
     def excluded(name: str) -> str | None:
         return next((e for e in exclude if _matches(e, name)), None)
@@ -114,7 +114,7 @@ def check_filters(require: Sequence[str], exclude: Sequence[str], target: Target
     if low > 0 and not any(t.values[1] >= low and excluded(t.name) is None for t in TECHNIQUES):
         raise GenerationError(
             f"every technique SE values at {low:.1f} or more is excluded, but a puzzle of "
-            f"the target's se scores needs one (a puzzle's se score is the value of its "
+            "the target's se scores needs one (a puzzle's se score is the value of its "
             "hardest step)"
         )
 
