@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,25 @@ def test_non_unique_puzzles_are_refused(bank: PuzzleBank) -> None:
     with pytest.raises(NotUniqueError):
         bank.add(Puzzle(np.zeros(81, np.int8)))
     assert len(bank) == 0
+
+
+@pytest.mark.parametrize(
+    ("query", "why"),
+    [
+        (BankQuery(min_clues=30, max_clues=20), "min_clues (--min-clues) 30 is above"),
+        (BankQuery(metric="se", min_score=5.0, max_score=4.5), "max_score (--score-max) 4.5"),
+    ],
+)
+def test_a_range_that_no_puzzle_can_match_is_refused(
+    bank: PuzzleBank, query: BankQuery, why: str
+) -> None:
+    """An empty range is a mistake, not an empty answer (the CLI: exit 2); an
+    equal bound is a range of one value, and is kept."""
+    bank.add(parse_line(EASY))
+    with pytest.raises(BankError, match=re.escape(why)):
+        bank.query(query)
+    clues = parse_line(EASY).clue_count
+    assert len(bank.query(BankQuery(min_clues=clues, max_clues=clues))) == 1
 
 
 def test_query_minimal_symmetry_level_not_exported(bank: PuzzleBank, tmp_path: Path) -> None:

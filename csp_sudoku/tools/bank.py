@@ -249,6 +249,12 @@ class BankQuery:
         """The SELECT of matching puzzle ids and its parameters (fixed SQL, values bound)."""
         where: list[str] = []
         params: list[Any] = []
+        for least, most, low, high in (
+            ("min_clues (--min-clues)", "max_clues (--max-clues)", self.min_clues, self.max_clues),
+            ("min_score (--score-min)", "max_score (--score-max)", self.min_score, self.max_score),
+        ):
+            if low is not None and high is not None and low > high:
+                raise BankError(f"{least} {low:g} is above {most} {high:g}: no puzzle can match")
         if self.minimal is not None:
             where.append("p.minimal = ?")
             params.append(int(self.minimal))
