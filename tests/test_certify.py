@@ -129,3 +129,23 @@ def test_minizinc_model_solves_to_the_engine_solution(tmp_path: Path) -> None:
         assert sol is not None
         assert [int(t) for t in grids[0].split()] == sol.cells.tolist()
     assert "nunits = 12" in minizinc_model(jig)
+
+
+def test_check_certifies_a_record_in_the_shape_it_names(tmp_path: Path) -> None:
+    """``check --certify`` on an X-Sudoku JSON Lines record (no ``--variant``) proves
+    uniqueness as X-Sudoku: read as plain 9x9 (the independent counter) the
+    puzzle has several solutions, so a proof of the plain reading could not
+    exist; the independent checker accepts the proof that was written."""
+    import json
+
+    from csp_sudoku.generators import generate
+    from tests.helpers import run_cli
+    from tests.independent import count_solutions
+
+    (g,) = generate(1, seed=4, geometry=Geometry.x_sudoku())
+    assert count_solutions(g.puzzle.cells, limit=2) == 2
+    records = tmp_path / "x.jsonl"
+    records.write_text(json.dumps(g.to_dict()) + "\n")
+    code, out, _err = run_cli(["check", str(records), "--certify", str(tmp_path / "certs")])
+    assert code == 0 and "\tunique\t" in out
+    assert check_drat(tmp_path / "certs" / "x-1.cnf", tmp_path / "certs" / "x-1.drat")

@@ -52,7 +52,7 @@ from csp_sudoku.cli._common import (
 from csp_sudoku.cli._resume import ResumePoint, read_resume_point, skip_done
 from csp_sudoku.core.errors import SudokuError
 from csp_sudoku.core.geometry import Geometry
-from csp_sudoku.core.io import ReadState, TextChunk, guess_state, parse_line
+from csp_sudoku.core.io import ReadState, TextChunk, guess_state, parse_line, record_geometry
 from csp_sudoku.tools.batch import (
     LIMIT_WHY,
     VERDICTS,
@@ -127,6 +127,12 @@ def run(args: argparse.Namespace) -> int:
         return _check(args, geometry, writer, point, client)
 
 
+def _shape(fields: dict[str, Any], geometry: Geometry | None) -> Geometry | None:
+    """The shape a unique puzzle was read in: its record's, else the options'."""
+    named = record_geometry(fields, geometry)
+    return named if isinstance(named, Geometry) else geometry
+
+
 def _certify(source: str, line: int, puzzle: str, geometry: Geometry | None, folder: Path) -> None:
     """Write the uniqueness certificate of one unique puzzle."""
     from csp_sudoku.tools.certify import certify_to
@@ -155,7 +161,8 @@ class _Output:
         names: the CSV columns the rows were written with (None: no CSV row).
         messages: the reason of every bad line, in order.
         tally: rows per status.
-        unique: with ``--certify``, ``(file, line, puzzle)`` of every unique puzzle.
+        unique: with ``--certify``, ``(file, line, puzzle, shape)`` of every unique
+            puzzle (the shape its record named, else the options').
         end: the reader's state at the chunk's end.
     """
 
@@ -163,7 +170,7 @@ class _Output:
     names: list[str] | None
     messages: list[str]
     tally: Counter[Status]
-    unique: list[tuple[str, int, str]]
+    unique: list[tuple[str, int, str, Geometry | None]]
     end: ReadState
 
 
@@ -189,12 +196,18 @@ def _check_chunk(
     text, names = _format(verdicts, job, names)
     invalid = Status.INVALID
     messages = [r for r, s in zip(verdicts.reasons, verdicts.statuses, strict=True) if s is invalid]
-    unique: list[tuple[str, int, str]] = []
+    unique: list[tuple[str, int, str, Geometry | None]] = []
     if job.certify:
+        fields = verdicts.fields or [{}] * len(verdicts)
         unique = [
-            (src, line, puzzle)
-            for src, line, puzzle, s in zip(
-                verdicts.sources, verdicts.lines, verdicts.puzzles, verdicts.statuses, strict=True
+            (src, line, puzzle, _shape(f, job.geometry))
+            for src, line, puzzle, s, f in zip(
+                verdicts.sources,
+                verdicts.lines,
+                verdicts.puzzles,
+                verdicts.statuses,
+                fields,
+                strict=True,
             )
             if s is Status.UNIQUE
         ]
@@ -439,8 +452,8 @@ def _check(
                 print(f"csp-sudoku: {reason}", file=sys.stderr)
             for status, n in out.tally.items():
                 tally[status] += n
-            for source, line, puzzle in out.unique:
-                _certify(source, line, puzzle, geometry, Path(args.certify))
+            for source, line, puzzle, shape in out.unique:
+                _certify(source, line, puzzle, shape, Path(args.certify))
             writer.write_rows(out.text, out.names)
             bar.update(out.tally.total())
     except BatchError as err:

@@ -525,18 +525,22 @@ def _field_entry(
         reason = "no 'puzzle' field" if value is None else "the 'puzzle' field is not a string"
         err = ParseError(reason, source=name, line=lineno, column=1)
         return Entry(lineno, text, None, err, name, fields)
-    named = _record_geometry(rec, geometry)
+    named = record_geometry(rec, geometry)
     if isinstance(named, str):
         return Entry(lineno, text, None, ParseError(named, source=name, line=lineno), name, fields)
     found = text.find(value) if value else -1
     return _puzzle_entry(value, max(found, 0), text, lineno, named, name, fields)
 
 
-def _record_geometry(rec: dict[str, Any], geometry: Geometry | None) -> Geometry | str | None:
+def record_geometry(rec: dict[str, Any], geometry: Geometry | None) -> Geometry | str | None:
     """The geometry to read a record's puzzle in: the one its ``geometry`` field
     (and a jigsaw's ``regions``, :meth:`Geometry.named`) names, or ``geometry``
     (the command's options) when it names none; a message saying why when the
-    field names no geometry, or another than the options ask for."""
+    field names no geometry, or another than the options ask for.
+
+    ``rec`` may be a record or an :attr:`Entry.fields` (its other fields): a
+    command that kept a puzzle as its line (``check --certify``) finds its
+    shape again from them."""
     field_name, regions = rec.get("geometry"), rec.get("regions")
     if field_name is None or field_name == "":
         return geometry
