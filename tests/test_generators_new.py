@@ -457,6 +457,7 @@ def test_a_generated_row_says_when_its_rating_is_an_estimate() -> None:
             "is excluded",
         ),
         ({"max_clues": 16}, "fewest clues"),
+        ({"minimal": False, "strict_minimal": True, "symmetry": "rot180"}, "one or the other"),
         ({"max_clues": 3, "geometry": cs.Geometry.standard(4)}, "fewest clues"),
     ],
 )

@@ -362,6 +362,11 @@ def generate(
     _check_metrics(opts)
     check_filters(opts.require, opts.exclude, target)
     check_has_grid(opts.geometry)
+    if strict_minimal and not minimal:
+        raise GenerationError(
+            "strict_minimal (--strict-minimal) yields only minimal puzzles, but minimal=False "
+            "(--not-minimal) keeps the generators' clues: ask for one or the other"
+        )
     fewest = opts.geometry.fewest_clues
     if max_clues is not None and max_clues < fewest:
         raise GenerationError(
