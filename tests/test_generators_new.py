@@ -456,6 +456,7 @@ def test_a_generated_row_says_when_its_rating_is_an_estimate() -> None:
             {"metric": "se", "score_range": (10.5, 11.0), "exclude_technique": ["Chain", "Cycle"]},
             "is excluded",
         ),
+        ({"metric": "se", "level": "easy", "score_range": (5.0, math.inf)}, "no se score"),
         ({"max_clues": 16}, "fewest clues"),
         ({"minimal": False, "strict_minimal": True, "symmetry": "rot180"}, "one or the other"),
         ({"max_clues": 3, "geometry": cs.Geometry.standard(4)}, "fewest clues"),
@@ -509,3 +510,16 @@ def test_a_jigsaw_with_no_full_grid_is_refused_not_searched_for_ever() -> None:
     labels[4][2], labels[7][5] = 7, 3  # ... then a swap that leaves grids
     (g,) = generate(1, seed=1, geometry=cs.Geometry.jigsaw(labels))
     assert g.puzzle.geometry.regions is not None and g.to_dict()["regions"]
+
+
+def test_target_bounds_are_the_se_level_bands_and_the_score_range() -> None:
+    """SE's levels are bands of its ER (docs/metrics.md): easy up to 2.0, extreme
+    above 9.0; a score range narrows them; a metric whose levels are not bands
+    of its score is bounded by its range alone."""
+    from csp_sudoku.generators.targeting import make_target
+
+    assert make_target("se", "easy", None).bounds() == (0.0, 2.0)
+    assert make_target("se", ["medium", "hard"], None).bounds() == (2.0, 5.0)
+    assert make_target("se", "extreme", (9.5, 11.0)).bounds() == (9.5, 11.0)
+    assert make_target("se", None, (3.0, 4.0)).bounds() == (3.0, 4.0)
+    assert make_target("rounds", "hard", None).bounds() == (-math.inf, math.inf)

@@ -94,6 +94,29 @@ class Target:
             floors.append(math.ceil(round(lo * 10, 6)) / 10 - 0.1)
         return max(floors)
 
+    def bounds(self) -> tuple[float, float]:
+        """The least and the greatest score a puzzle on this target can have: its
+        score range, narrowed, for a metric whose levels are bands of its score
+        (those with a :attr:`~csp_sudoku.metrics.MetricSpec.level_floor`, ``se``),
+        to its levels' bands (a level's floor up to the next level's floor).
+        ``(-inf, inf)`` where nothing bounds it."""
+        from csp_sudoku.metrics import REGISTRY
+
+        low, high = -math.inf, math.inf
+        spec = REGISTRY.get(self.metric)
+        order = level_order(self.metric)
+        if self.levels and spec is not None and spec.level_floor is not None:
+            floor = spec.level_floor
+            low = min(floor(lv) for lv in self.levels)
+            ceilings = [
+                floor(order[order.index(lv) + 1]) if lv != order[-1] else math.inf
+                for lv in self.levels
+            ]
+            high = max(ceilings)
+        if self.score_range is not None:
+            low, high = max(low, self.score_range[0]), min(high, self.score_range[1])
+        return low, high
+
     def wants_harder(self, rating: Rating) -> bool:
         """True when ``rating`` misses the target on the easy side."""
         if self.matches(rating):
@@ -156,7 +179,15 @@ def make_target(
         if lo > hi:
             raise GenerationError(f"score_range low {lo} is above high {hi}")
         rng = (lo, hi)
-    return Target(metric=metric, levels=levels, score_range=rng)
+    target = Target(metric=metric, levels=levels, score_range=rng)
+    if rng is not None and levels:
+        low, high = target.bounds()
+        if low > high:
+            raise GenerationError(
+                f"no {metric} score is in level(s) {', '.join(levels)} and in "
+                f"[{rng[0]:g}, {rng[1]:g}]: no puzzle can be on target"
+            )
+    return target
 
 
 def rate_with_solution(

@@ -56,25 +56,6 @@ def check_names(names: Iterable[str]) -> tuple[str, ...]:
     return out
 
 
-def _se_bounds(target: Target) -> tuple[float, float]:
-    """The least and the greatest ``se`` score a puzzle on ``target`` can have:
-    ``(0, inf)`` unless the target is of the ``se`` metric; a level ``L`` spans
-    SE's ER from the level below's upper bound to its own
-    (:data:`csp_sudoku.metrics.se.SE_LEVELS`)."""
-    from csp_sudoku.metrics.se import SE_LEVELS, level_floor
-
-    low, high = 0.0, math.inf
-    if target.metric != "se":
-        return low, high
-    if target.levels:
-        upper = dict(SE_LEVELS)
-        low = min(level_floor(lv) for lv in target.levels)
-        high = max(upper[lv] for lv in target.levels)
-    if target.score_range is not None:
-        low, high = max(low, target.score_range[0]), min(high, target.score_range[1])
-    return low, high
-
-
 def check_filters(require: Sequence[str], exclude: Sequence[str], target: Target) -> None:
     """Refuse, before any search, technique filters that no puzzle can pass.
 
@@ -90,7 +71,7 @@ def check_filters(require: Sequence[str], exclude: Sequence[str], target: Target
     Raises:
         GenerationError: saying which filter no puzzle can pass, and why.
     """
-    low, high = _se_bounds(target)
+    low, high = target.bounds() if target.metric == "se" else (0.0, math.inf)
 
     def excluded(name: str) -> str | None:
         return next((e for e in exclude if _matches(e, name)), None)
