@@ -160,6 +160,25 @@ def test_rate_many_matches_rate() -> None:
         rate_many(arr[0], "oracle")
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_rate_many_rates_each_puzzle_in_its_own_shape(jobs: int) -> None:
+    """An X-Sudoku, a Windoku and a 9x9 puzzle in one call, here and in workers:
+    each rated as ``rate`` rates it alone. (The X and Windoku puzzles have
+    several solutions read as plain 9x9, so a rating in the wrong shape could
+    not be given at all.)"""
+    from csp_sudoku.generators import generate
+    from tests.independent import count_solutions
+
+    shaped = [
+        next(iter(generate(1, seed=s, geometry=g))).puzzle
+        for s, g in ((4, cs.Geometry.x_sudoku()), (5, cs.Geometry.windoku()))
+    ]
+    assert all(count_solutions(p.cells, limit=2) == 2 for p in shaped)
+    puzzles = [*shaped, cs.parse(HARD)]
+    many = rate_many(puzzles, "se", seed=3, jobs=jobs)
+    assert [r.score for r in many] == [rate(p, "se").score for p in puzzles]
+
+
 def test_errors_are_sudoku_errors() -> None:
     with pytest.raises(MetricError) as info:
         rate(HARD, "nope")

@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 
 from csp_sudoku.api import PuzzleLike, as_puzzle
 from csp_sudoku.core._version import __version__
+from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.names import MetricName
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.core.seeds import fresh_seed as _fresh_seed
@@ -442,7 +443,7 @@ def rate(
 
 
 def _rate_chunk(
-    items: list[NDArray[np.int8] | str],
+    items: list[NDArray[np.int8] | str | Puzzle],
     seeds: list[int],
     metric: str,
     runs: int | None,
@@ -503,7 +504,10 @@ def rate_many(
             raise MetricError(f"rate_many needs an (n, cells) array, got shape {puzzles.shape}")
         items: list[Any] = [row.astype(np.int8) for row in puzzles]
     else:
-        items = [p.cells if isinstance(p, Puzzle) else p for p in puzzles]
+        # a 9x9 puzzle travels as its cells (read back as 9x9 from their number);
+        # any other shape keeps its Puzzle, whose geometry the cells cannot say
+        nine = Geometry.standard(9)
+        items = [p.cells if isinstance(p, Puzzle) and p.geometry == nine else p for p in puzzles]
     base = _fresh_seed() if seed is None else int(seed)
     seeds = [derive_seed(base, i) for i in range(len(items))]
     if executor is None:
