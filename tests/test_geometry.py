@@ -89,6 +89,7 @@ def test_a_geometry_is_named_back_from_its_name(geo: Geometry) -> None:
         ("jigsaw-4x4", "001100112333222!", "base-36"),
         ("jigsaw-4x4", "0000000000000000", "regions"),
         ("x-9x9", "0" * 81, "has no regions"),
+        ("windoku", "0" * 81, "has no regions"),
     ],
 )
 def test_a_name_of_no_geometry_is_refused(name: str, regions: str | None, why: str) -> None:

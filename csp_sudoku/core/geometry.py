@@ -147,7 +147,9 @@ class Geometry:
             GeometryError: an unknown name, a jigsaw without its regions (or with
                 regions that are not its size's), regions given for another shape.
         """
-        if name == "windoku" and not regions:
+        if name == "windoku":
+            if regions:
+                raise GeometryError("a windoku geometry has no regions")
             return Geometry.windoku()
         match = re.fullmatch(r"(x-|jigsaw-)?(\d+)x(\d+)", name)
         if match is None or match.group(2) != match.group(3):
