@@ -244,3 +244,23 @@ def test_anneal_budget_ends_with_exit_1_and_the_closest(jobs: str) -> None:
     closest = cs.parse(m.group(3))
     verify(closest)
     assert cs.rate(closest, "se").score == pytest.approx(float(m.group(1)))
+
+
+def test_a_long_search_says_it_is_alive_when_stderr_is_no_terminal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without a terminal (no progress bar) a search that finds nothing for a
+    while says so on stderr, every HEARTBEAT seconds of silence; ``-q`` does
+    not. (17 clues: random minimal puzzles all but never have so few, so
+    the budget ends the run.)"""
+    import csp_sudoku.cli.generate as gen_cli
+    from tests.helpers import run_cli
+
+    monkeypatch.setattr(gen_cli, "HEARTBEAT", 0.5)
+    argv = ["generate", "-n", "1", "--seed", "1", "--max-clues", "17", "--budget-seconds", "3"]
+    code, out, err = run_cli(argv)
+    assert code == 1 and out == ""
+    assert "found 0 of 1" in err and "still searching" in err, err
+    code, out, err = run_cli([*argv, "-q"])
+    assert code == 1 and out == "" and "still searching" not in err
+    assert "ran out" in err  # the outcome is still said

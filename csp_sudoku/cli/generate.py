@@ -21,6 +21,8 @@ import csv
 import json
 import os
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field
@@ -430,9 +432,12 @@ def _run(
             file=sys.stderr,
         )
 
+    alive = _Alive()
+
     def report(info: dict[str, Any]) -> None:
         if args.quiet:
             return
+        alive.said = time.monotonic()
         best = info.get("best")
         print(
             f"csp-sudoku generate: found {info['found']}, {info['steps']} steps "
@@ -465,7 +470,7 @@ def _run(
     }
     if quotas is not None:
         stream = generate_quotas(quotas, metric=metric, seed=args.seed, **common)
-        return _write_all(args, writer, stream, sum(n for _, n in quotas))
+        return _write_all(args, writer, stream, sum(n for _, n in quotas), alive)
     stream = generate(
         args.count,
         level=args.level,
@@ -476,7 +481,7 @@ def _run(
         done=done.puzzles,
         **common,
     )
-    return _write_all(args, writer, stream, args.count - done.rows)
+    return _write_all(args, writer, stream, args.count - done.rows, alive)
 
 
 def _quotas(levels: list[str]) -> list[tuple[str, int]] | None:
@@ -572,7 +577,55 @@ def _avoid_file(path: str) -> str:
     return name
 
 
-def _write_all(args: argparse.Namespace, writer: RowWriter, stream: Any, total: int) -> int:
+#: Seconds without a word on stderr after which a run whose stderr is not a
+#: terminal (a log file, a pipe; a terminal has the progress bar) says it is alive.
+HEARTBEAT = 15.0
+
+
+@dataclass
+class _Alive:
+    """What a run has said and found, for its heartbeat (:func:`_heartbeat`)."""
+
+    found: int = 0
+    started: float = field(default_factory=time.monotonic)
+    said: float = field(default_factory=time.monotonic)
+
+
+@contextmanager
+def _heartbeat(alive: _Alive, total: int, on: bool) -> Iterator[None]:
+    """While the block runs (``on``), every :data:`HEARTBEAT` seconds in which
+    nothing was said (no row, no progress line), one line on stderr: found so
+    far, elapsed, still searching. A search for a rare target can take minutes
+    between rows, and without a terminal there is no bar to show it is alive."""
+    if not on:
+        yield
+        return
+    done = threading.Event()
+
+    def beat() -> None:
+        while not done.wait(1.0):
+            now = time.monotonic()
+            if now - alive.said >= HEARTBEAT:
+                alive.said = now
+                print(
+                    f"csp-sudoku generate: found {alive.found} of {total}, "
+                    f"{now - alive.started:.0f} s, still searching",
+                    file=sys.stderr,
+                    flush=True,
+                )
+
+    thread = threading.Thread(target=beat, name="csp_sudoku-heartbeat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+
+
+def _write_all(
+    args: argparse.Namespace, writer: RowWriter, stream: Any, total: int, alive: _Alive
+) -> int:
     bar = progress(total, not args.quiet and sys.stderr.isatty())
     from csp_sudoku._kernels import when_compiling
 
@@ -584,9 +637,12 @@ def _write_all(args: argparse.Namespace, writer: RowWriter, stream: Any, total: 
                 file=sys.stderr,
             )
 
+    quiet_log = not args.quiet and not sys.stderr.isatty()
     try:
-        with when_compiling(1.0, say):
+        with when_compiling(1.0, say), _heartbeat(alive, total, quiet_log):
             for g in stream:
+                alive.found += 1
+                alive.said = time.monotonic()
                 bar.update(1)
                 row = g.to_dict()
                 rated = " ".join(
