@@ -164,6 +164,7 @@ def test_unknown_names_are_exit_2_with_the_valid_ones(argv: list[str], listed: s
             "is excluded",
         ),
         (["--max-clues", "16"], "below 17"),
+        (["--variant", "x", "--level", "hard", "--metric", "refutation"], "x-9x9 puzzle is"),
     ],
 )
 def test_options_no_puzzle_can_meet_are_exit_2_before_any_search(argv: list[str], why: str) -> None:

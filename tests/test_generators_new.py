@@ -458,6 +458,10 @@ def test_a_generated_row_says_when_its_rating_is_an_estimate() -> None:
         ),
         ({"metric": "se", "level": "easy", "score_range": (5.0, math.inf)}, "no se score"),
         ({"max_clues": 16}, "fewest clues"),
+        (
+            {"metric": "hsolve", "level": "hard", "geometry": cs.Geometry.standard(4)},
+            "every 4x4 puzzle is 'unrated'",
+        ),
         ({"minimal": False, "strict_minimal": True, "symmetry": "rot180"}, "one or the other"),
         ({"max_clues": 3, "geometry": cs.Geometry.standard(4)}, "fewest clues"),
     ],

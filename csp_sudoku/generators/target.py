@@ -433,11 +433,19 @@ def make_one(
 def _check_metrics(opts: _Options) -> None:
     if not opts.target.active and not opts.rate_with:
         return
-    from csp_sudoku.metrics import METRICS
+    from csp_sudoku.metrics import METRICS, REGISTRY
 
     for m in (opts.target.metric, *opts.rate_with):
         if m not in METRICS:
             raise GenerationError(f"unknown metric {m!r}; known: {', '.join(METRICS)}")
+    levelled = REGISTRY[opts.target.metric].levelled
+    shape = opts.geometry.name
+    if opts.target.levels and levelled is not None and not levelled(shape):
+        raise GenerationError(
+            f"{opts.target.metric}'s levels are quantiles of classic 9x9 puzzles: every "
+            f"{shape} puzzle is 'unrated', so no level can be met; target a score instead "
+            "(score_range, --score-min/--score-max)"
+        )
 
 
 def _budget_error(

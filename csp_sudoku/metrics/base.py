@@ -120,6 +120,15 @@ def level_names(m: int) -> tuple[str, ...]:
     return tuple(f"level {k}" for k in range(1, m + 1))
 
 
+def has_quantile_levels(geometry: str, data: dict[str, Any] | None = None) -> bool:
+    """Whether puzzles of ``geometry`` (its name) get a quantile level: the shipped
+    reference distribution (``data``, read when not given) covers one geometry,
+    classic 9x9; every other gets ``unrated`` (:func:`quantile_level`), so a
+    level target cannot be met there."""
+    ref = reference() if data is None else data
+    return bool(geometry == ref.get("geometry", "9x9"))
+
+
 def quantile_level(
     metric: str,
     score: float,
@@ -139,7 +148,7 @@ def quantile_level(
     if m < 1:
         raise MetricError(f"levels must be at least 1, got {m}")
     data = reference()
-    ref = data["metrics"].get(metric) if data.get("geometry", "9x9") == geometry else None
+    ref = data["metrics"].get(metric) if has_quantile_levels(geometry, data) else None
     names = level_names(m)
     if ref is None:
         return "unrated", 0, {"percentile": None, "bounds": []}

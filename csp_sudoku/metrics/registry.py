@@ -30,6 +30,7 @@ from csp_sudoku.metrics.base import (
     MetricError,
     Rating,
     check_runs,
+    has_quantile_levels,
     quantile_level,
     unique_solution,
 )
@@ -333,6 +334,11 @@ class MetricSpec:
             quick test with dynamic cell and region forcing chains), for the
             candidates whose full rating costs most (a whole-vicinity search's
             neighbours at the top of the scale). None: ``within`` serves.
+        levelled: whether a puzzle of a geometry (its name) gets one of the
+            levels (the quantile levels of hsolve, refutation and dependency:
+            9x9 only, :func:`~csp_sudoku.metrics.base.has_quantile_levels`);
+            None: every geometry does. A generator refuses a level target
+            where it is False.
         search_params: parameters of a faster rating for a search's states,
             whose score is the metric's almost surely (SE: ``stop_within``);
             a rating made with them that is not the full one has
@@ -349,6 +355,7 @@ class MetricSpec:
     level_floor: Callable[[str], float] | None = None
     within: Callable[[Puzzle, float], bool] | None = None
     within_thorough: Callable[[Puzzle, float], bool] | None = None
+    levelled: Callable[[str], bool] | None = None
     search_params: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -361,12 +368,22 @@ class MetricSpec:
 REGISTRY: dict[str, MetricSpec] = {
     spec.name: spec
     for spec in (
-        MetricSpec("hsolve", _hsolve, 20, True, _levels_4),
+        MetricSpec("hsolve", _hsolve, 20, True, _levels_4, levelled=has_quantile_levels),
         MetricSpec("rounds", _rounds, None, False, _levels_rounds),
         MetricSpec("mdrt", _mdrt, None, False, _levels_mdrt),
         MetricSpec("oracle", _oracle, 100, True, _levels_oracle),
-        MetricSpec("refutation", _sisus("refutation"), 30, True, _levels_4),
-        MetricSpec("dependency", _sisus("dependency"), 30, True, _levels_4, lower_is_harder=True),
+        MetricSpec(
+            "refutation", _sisus("refutation"), 30, True, _levels_4, levelled=has_quantile_levels
+        ),
+        MetricSpec(
+            "dependency",
+            _sisus("dependency"),
+            30,
+            True,
+            _levels_4,
+            lower_is_harder=True,
+            levelled=has_quantile_levels,
+        ),
         MetricSpec(
             "se",
             _se,
