@@ -33,7 +33,7 @@ from csp_sudoku.cli._common import (
     iter_entries,
 )
 from csp_sudoku.core.errors import NotUniqueError
-from csp_sudoku.core.io import open_output
+from csp_sudoku.core.io import geometry_fields, open_output
 from csp_sudoku.tools.bank import (
     QUERY_SYMMETRIES,
     BankEntry,
@@ -399,11 +399,7 @@ def _record(e: BankEntry) -> dict[str, Any]:
         "id": e.id,
         "puzzle": e.puzzle.to_line(),
         "solution": e.solution.to_line(),
-        # the shape, so that a command reading the row reads a variant as one
-        "geometry": e.puzzle.geometry.name,
-        **(
-            {} if e.puzzle.geometry.regions is None else {"regions": e.puzzle.geometry.regions_text}
-        ),
+        **geometry_fields(e.puzzle.geometry),
         "clues": e.clues,
         "minimal": e.minimal,
         "symmetries": list(e.symmetries),

@@ -532,6 +532,15 @@ def _field_entry(
     return _puzzle_entry(value, max(found, 0), text, lineno, named, name, fields)
 
 
+def geometry_fields(geometry: Geometry) -> dict[str, str]:
+    """The fields a record names its puzzle's shape with: ``geometry`` (its name)
+    and, for a jigsaw, ``regions`` (:attr:`Geometry.regions_text`); what
+    :func:`record_geometry` reads back, so that a command reading the record
+    reads a variant as one."""
+    regions = geometry.regions_text
+    return {"geometry": geometry.name} | ({} if regions is None else {"regions": regions})
+
+
 def record_geometry(rec: dict[str, Any], geometry: Geometry | None) -> Geometry | str | None:
     """The geometry to read a record's puzzle in: the one its ``geometry`` field
     (and a jigsaw's ``regions``, :meth:`Geometry.named`) names, or ``geometry``

@@ -61,6 +61,7 @@ from csp_sudoku.core.errors import (
     SudokuError,
 )
 from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import geometry_fields
 from csp_sudoku.core.names import MethodName, MetricName, SymmetryName
 from csp_sudoku.core.parallel import ordered_map
 from csp_sudoku.core.puzzle import Grid, Puzzle
@@ -167,13 +168,7 @@ class Generated:
             "seed": self.seed,
             "method": self.method,
             "size": self.puzzle.geometry.size,
-            # the shape, so that a command reading the row reads a variant as one
-            "geometry": self.puzzle.geometry.name,
-            **(
-                {}
-                if self.puzzle.geometry.regions_text is None
-                else {"regions": self.puzzle.geometry.regions_text}
-            ),
+            **geometry_fields(self.puzzle.geometry),
             "ratings": {
                 name: {"score": r.score, "level": r.level, "level_rank": r.level_rank}
                 # a score the metric only estimates (se beyond SE's dynamic chains) says so

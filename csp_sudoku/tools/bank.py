@@ -416,7 +416,8 @@ def dedup_key(puzzle: Puzzle) -> str:
         from csp_sudoku.tools.canonical import canonical_key
 
         return canonical_key(puzzle)
-    shape = g.name if g.regions_text is None else f"{g.name}:{g.regions_text}"
+    regions = g.regions_text
+    shape = g.name if regions is None else f"{g.name}:{regions}"
     return f"{shape}:{puzzle.to_line()}"
 
 
