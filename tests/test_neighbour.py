@@ -8,6 +8,8 @@ from hypothesis import strategies as st
 
 import csp_sudoku as cs
 from csp_sudoku import Checker, Geometry
+from csp_sudoku.core.errors import GenerationError
+from csp_sudoku.generators import minimal_puzzle
 from tests.independent import check_solution, count_solutions
 
 SOLUTION = cs.random_grid(seed=3)
@@ -58,3 +60,40 @@ def test_checker_solve_returns_a_puzzle_and_solve_cells_an_array() -> None:
     cells = chk.solve_cells(START.cells)
     assert isinstance(cells, np.ndarray) and np.array_equal(cells, sol.cells)
     assert chk.solve(cs.parse("11" + "." * 79)) is None
+
+
+def _bad_solutions() -> dict[str, np.ndarray]:
+    """A partial grid, a full grid that breaks its units, and a valid grid that
+    contradicts START's clues."""
+    other = cs.solve("." * 81)
+    assert other is not None and not np.array_equal(other.cells, SOLUTION.cells)
+    invalid = SOLUTION.cells.copy()
+    invalid[[0, 1]] = invalid[[1, 0]]  # two digits swapped inside row 1
+    return {"partial": START.cells, "invalid": invalid, "other grid": other.cells}
+
+
+def test_a_solution_that_is_no_valid_grid_of_the_clues_is_refused() -> None:
+    # Before, a partial solution made neighbour loop for ever, and a wrong grid
+    # made it (and minimal_puzzle) return a puzzle with no solution.
+    for name, bad in _bad_solutions().items():
+        try:
+            cs.neighbour(START, bad, seed=1)
+        except GenerationError as e:
+            assert "solution" in str(e), name
+        else:
+            raise AssertionError(f"neighbour took the {name} solution")
+    for name in ("partial", "invalid"):
+        try:
+            minimal_puzzle(solution=_bad_solutions()[name], seed=1)
+        except GenerationError:
+            pass
+        else:
+            raise AssertionError(f"minimal_puzzle took the {name} solution")
+
+
+def test_is_solution_reads_puzzle_text() -> None:
+    assert cs.is_solution(SOLUTION.to_line(), START.to_line())
+    assert not cs.is_solution(START.to_line(), START.to_line())
+    other = cs.solve("." * 81)
+    assert other is not None
+    assert not cs.is_solution(other.to_line(), START)

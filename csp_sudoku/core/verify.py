@@ -11,11 +11,26 @@ import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import parse
 from csp_sudoku.core.puzzle import Puzzle
 
 
-def is_solution(solution: Puzzle | NDArray[np.integer], puzzle: Puzzle | None = None) -> bool:
-    """True when ``solution`` is a full valid grid that keeps every clue of ``puzzle``."""
+def is_solution(
+    solution: Puzzle | str | NDArray[np.integer], puzzle: Puzzle | str | None = None
+) -> bool:
+    """True when ``solution`` is a full valid grid that keeps every clue of ``puzzle``.
+
+    Either may be a :class:`Puzzle` or puzzle text (``parse``); ``solution``
+    may also be an array of cells. A ``solution`` text is read in the
+    puzzle's shape when a puzzle is given.
+
+    Raises:
+        ParseError: a text that is not a puzzle.
+    """
+    if isinstance(puzzle, str):
+        puzzle = parse(puzzle)
+    if isinstance(solution, str):
+        solution = parse(solution, puzzle.geometry if puzzle is not None else None)
     if isinstance(solution, Puzzle):
         cells = solution.cells
         geometry: Geometry = solution.geometry

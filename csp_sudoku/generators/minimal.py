@@ -42,6 +42,7 @@ from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.names import SymmetryName
 from csp_sudoku.core.puzzle import Grid, Puzzle
 from csp_sudoku.core.seeds import SeedLike, as_generator
+from csp_sudoku.core.verify import is_solution
 from csp_sudoku.generators.grids import _grid_cells
 from csp_sudoku.generators.symmetry import check_name, orbits, symmetric_mask
 
@@ -84,6 +85,36 @@ def checker_for(geometry: Geometry, backend: str = "auto") -> Checker:
 @cache
 def _checker(geometry: Geometry, backend: str) -> Checker:
     return Checker(geometry, backend)
+
+
+def solution_grid(solution: PuzzleLike, geometry: Geometry, clues: Grid | None = None) -> Grid:
+    """The cells of ``solution``, checked to be a full valid grid of ``geometry``
+    that keeps every clue of ``clues``.
+
+    The removal and the local-search move take the solution as given (one
+    solver call per clue against it); a partial or wrong grid there would make
+    them loop for ever or return a puzzle with no solution, so it is refused.
+
+    Raises:
+        GenerationError: when it is not such a grid.
+    """
+    cells = as_puzzle(solution, geometry).cells
+    if not cells.all():
+        raise GenerationError(
+            f"the solution must be a full grid; it has {int(np.count_nonzero(cells == 0))} empty cells"
+        )
+    if not is_solution(Puzzle.trusted(cells, geometry)):
+        raise GenerationError("the solution breaks a row, column or box: it is no valid grid")
+    if clues is not None:
+        given = clues != 0
+        wrong = np.flatnonzero(given & (cells != clues))
+        if wrong.size:
+            r, c = divmod(int(wrong[0]), geometry.size)
+            raise GenerationError(
+                f"the solution does not keep the puzzle's clue at r{r + 1}c{c + 1} "
+                f"({int(clues[wrong[0]])}, not {int(cells[wrong[0]])})"
+            )
+    return cells
 
 
 def entry_setup(
@@ -255,9 +286,7 @@ def minimal_puzzle(
     allowed = _allowed_cells(geo, sym, mask)
     fixed: Grid | None = None
     if solution is not None:
-        fixed = as_puzzle(solution, geo).cells
-        if not fixed.all():
-            raise GenerationError("solution must be a full grid")
+        fixed = solution_grid(solution, geo)
         attempts = 1
     chk = _checker(geo, backend)
     for _ in range(max(1, attempts)):
@@ -391,9 +420,13 @@ def neighbour(
     Returns:
         A minimal puzzle with the same solution; it may equal ``puzzle`` when
         the move found nothing new.
+
+    Raises:
+        GenerationError: ``solution`` is not a full valid grid that keeps the
+            puzzle's clues.
     """
     p = as_puzzle(puzzle)
-    sol = as_puzzle(solution, p.geometry).cells
+    sol = solution_grid(solution, p.geometry, p.cells)
     rng = as_generator(seed)
     chk = _checker(p.geometry, backend)
     clues = np.flatnonzero(p.cells)
