@@ -127,17 +127,51 @@ def dask_client(scheduler: str, *, timeout: float = 30.0) -> Any:
     if scheduler == "local" or scheduler.startswith("local:"):
         import dask
 
-        n = int(scheduler.split(":", 1)[1]) if ":" in scheduler else (os.cpu_count() or 1)
+        n = _local_workers(scheduler)
         # the workers' statistical profiler samples every 10 ms: measurable on CPU-bound tasks
         with dask.config.set({"distributed.worker.profile.enabled": False}):
             cluster = LocalCluster(  # type: ignore[no-untyped-call,unused-ignore]
                 n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0"
             )
         return Client(cluster)  # type: ignore[no-untyped-call,unused-ignore]
+    _check_address(scheduler)
     try:
         return Client(scheduler, timeout=timeout)  # type: ignore[no-untyped-call,unused-ignore]
     except (OSError, TimeoutError) as err:
         raise BatchError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from None
+
+
+def _check_address(scheduler: str) -> None:
+    """BatchError unless Dask can read ``scheduler`` as an address; a TCP or TLS
+    one needs a port from 1 to 65535.
+
+    Checked before a ``Client`` is made: a Client that fails to parse its
+    address is left half-started and disturbs later Clients of the process.
+    """
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(scheduler)
+        port = parse_host_port(location)[1] if scheme in ("tcp", "tls") else 1
+    except ValueError as err:
+        port, why = 0, str(err)
+    else:
+        why = f"port {port} is outside 1..65535"
+    if not 1 <= port <= 65535:
+        raise BatchError(
+            f"{scheduler!r} is no Dask scheduler address ({why}); "
+            "give tcp://HOST:PORT, local or local:N"
+        )
+
+
+def _local_workers(scheduler: str) -> int:
+    """N of ``local:N`` (every core for ``local``); BatchError unless N is a positive integer."""
+    if ":" not in scheduler:
+        return os.cpu_count() or 1
+    text = scheduler.split(":", 1)[1]
+    if not text.isdigit() or int(text) < 1:
+        raise BatchError(f"local:N needs a positive number of workers, got {scheduler!r}")
+    return int(text)
 
 
 def _count_chunk(
