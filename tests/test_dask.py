@@ -75,12 +75,14 @@ def test_unreachable_scheduler_is_a_clear_error() -> None:
         dask_client("tcp://127.0.0.1:9", timeout=1)
 
 
-@pytest.mark.parametrize("address", ["abc", "0", "/tmp/x", "tcp://h:99999", "local:0", "local:-2", "local:two"])
+@pytest.mark.parametrize(
+    "address", ["abc", "0", "/tmp/x", "tcp://h:99999", "local:0", "local:-2", "local:two"]
+)
 def test_a_malformed_scheduler_address_is_a_clear_error(
     address: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Before, Dask's ValueError came out as an internal error (exit 70).
-    with pytest.raises(BatchError, match="scheduler address|local:N"):
+    with pytest.raises(BatchError, match=r"scheduler address|local:N"):
         dask_client(address, timeout=1)
     path = tmp_path / "in.txt"
     path.write_text("\n".join(load_lines("top1465.txt", limit=3)) + "\n")
