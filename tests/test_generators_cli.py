@@ -247,6 +247,26 @@ def test_anneal_budget_ends_with_exit_1_and_the_closest(jobs: str) -> None:
     assert cs.rate(closest, "se").score == pytest.approx(float(m.group(1)))
 
 
+def test_a_closest_puzzle_on_target_says_which_option_refused_it() -> None:
+    """The hardest puzzle met can be on target yet refused by another option:
+    the message says so (here its clue count), instead of naming an on-target
+    level as what the run fell short of."""
+    from tests.helpers import run_cli
+
+    argv = ["generate", "-n", "1", "--method", "anneal", "--metric", "rounds", "--seed", "2"]
+    argv += ["--level", "fiendish", "--max-clues", "18", "--budget-seconds", "3"]
+    code, out, err = run_cli(argv)
+    assert code == 1 and out == ""
+    m = re.search(
+        r"level (\w+), on target but it has (\d+) clues, above max_clues 18: ([0-9.]{81})", err
+    )
+    assert m is not None, err
+    closest = cs.parse(m.group(3))
+    verify(closest)
+    assert closest.clue_count == int(m.group(2)) > 18
+    assert cs.rate(closest, "rounds").level == m.group(1) == "Fiendish"
+
+
 def test_a_long_search_says_it_is_alive_when_stderr_is_no_terminal(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

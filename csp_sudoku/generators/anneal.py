@@ -589,6 +589,8 @@ def anneal(
         if r0 is None:
             continue
         cur = objective(target, r0)
+        if cur > st.best:
+            st.best, st.best_rating, st.best_clues = cur, r0, clues
         chain_best = cur
         stale = 0
         got = offer(clues, sol, r0)

@@ -463,18 +463,32 @@ def _budget_error(
         if why == "time"
         else f"the budget of {opts.attempts} attempt(s) per puzzle"
     )
-    closest = (
-        f" (the hardest puzzle met rated {best.rating.score:g}, level {best.rating.level}:"
-        f" {best.puzzle})"
-        if best is not None
-        else ""
-    )
+    closest = "" if best is None else f" ({_closest_text(best, opts)})"
     return BudgetExhaustedError(
         f"generated {found} of {count} puzzle(s){aim} before {limit} ran out{closest}; "
         "raise budget_seconds/attempts (--budget-seconds/--attempts), or widen the target",
         found=found,
         wanted=count,
     )
+
+
+def _closest_text(best: Closest, opts: _Options) -> str:
+    """How close a run short of its target came: the hardest (or, for a target
+    below the top, the closest) puzzle it met and, when that puzzle is on target
+    itself, which other option kept it out."""
+    from csp_sudoku.generators.anneal import open_above
+
+    # at the hard end the search climbs hardness; elsewhere it nears the target
+    which = "hardest" if open_above(opts.target) else "closest"
+    text = f"the {which} puzzle met rated {best.rating.score:g}, level {best.rating.level}"
+    if opts.target.matches(best.rating):
+        clues = sum(ch not in ".0" for ch in best.puzzle)
+        if opts.max_clues is not None and clues > opts.max_clues:
+            why = f"it has {clues} clues, above max_clues {opts.max_clues}"
+        else:
+            why = "the technique, minimality or novelty options refused it"
+        text += f", on target but {why}"
+    return f"{text}: {best.puzzle}"
 
 
 def _stream(opts: _Options, stream: int, deadline: float | None) -> Generated | str:
