@@ -247,6 +247,26 @@ def test_anneal_budget_ends_with_exit_1_and_the_closest(jobs: str) -> None:
     assert cs.rate(closest, "se").score == pytest.approx(float(m.group(1)))
 
 
+@pytest.mark.parametrize(
+    ("method", "budget"), [("random", ["--attempts", "3"]), ("climb", ["--budget-seconds", "2"])]
+)
+def test_other_methods_end_with_the_closest_puzzle_too(method: str, budget: list[str]) -> None:
+    """Not only the annealer: a method short of its target names the puzzle nearest
+    it among those it rated, with a rating that is the puzzle's own."""
+    from tests.helpers import run_cli
+
+    argv = ["generate", "-n", "1", "--method", method, "--metric", "se", "--seed", "4"]
+    code, out, err = run_cli([*argv, "--score-min", "11.5", *budget])
+    assert code == 1 and out == "", err
+    m = re.search(r"the hardest puzzle met rated ([0-9.]+), level (\w+): ([0-9.]{81})\)", err)
+    assert m is not None, err
+    closest = cs.parse(m.group(3))
+    verify(closest)
+    rating = cs.rate(closest, "se")
+    assert rating.score == pytest.approx(float(m.group(1))) and rating.score < 11.5
+    assert rating.level == m.group(2)
+
+
 def test_a_closest_puzzle_on_target_says_which_option_refused_it() -> None:
     """The hardest puzzle met can be on target yet refused by another option:
     the message says so (here its clue count), instead of naming an on-target

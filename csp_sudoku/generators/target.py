@@ -400,8 +400,8 @@ def generate(
                 # retries (same seeds whatever ``jobs``) search on
                 res = _stream(opts, attempt_seed(item_seed(base, i), (1 << 22) + retry), deadline)
                 retry += 1
-            if isinstance(res, str):
-                raise _budget_error(res, found, count, opts, budget_seconds)
+            if isinstance(res, _Missed):
+                raise _budget_error(res.why, found, count, opts, budget_seconds, res.closest)
             seen.add(res.puzzle.cells)
             found += 1
             yield res
@@ -491,25 +491,41 @@ def _closest_text(best: Closest, opts: _Options) -> str:
     return f"{text}: {best.puzzle}"
 
 
-def _stream(opts: _Options, stream: int, deadline: float | None) -> Generated | str:
+@dataclass(frozen=True)
+class _Missed:
+    """A stream that ran out of budget: which budget (``time`` or ``attempts``)
+    and the puzzle nearest the target that its attempts rated."""
+
+    why: str
+    closest: Closest | None
+
+
+def _stream(opts: _Options, stream: int, deadline: float | None) -> Generated | _Missed:
     """Attempts with seeds ``attempt_seed(stream, j)`` until one is on target.
 
-    Returns the puzzle, or ``"time"`` / ``"attempts"`` when the budget ran out.
+    Returns the puzzle, or :class:`_Missed` when the budget ran out.
     """
     start = time.perf_counter()
     j = 0
+    closest: Closest | None = None
     while True:
         if opts.attempts is not None and j >= opts.attempts:
-            return "attempts"
+            return _Missed("attempts", closest)
         if deadline is not None and time.time() >= deadline:
-            return "time"
+            return _Missed("time", closest)
         seed = attempt_seed(stream, j)
         j += 1
         try:
             with solver_deadline(deadline):  # the budget holds inside every solver call too
                 got = _attempt(opts, seed, deadline)
         except DeadlinePassed:
-            return "time"
+            return _Missed("time", closest)
+        if isinstance(got, Closest):
+            if closest is None or opts.target.distance(got.rating) < opts.target.distance(
+                closest.rating
+            ):
+                closest = got
+            continue
         if got is not None:
             puzzle, solution, ratings, steps, method, origin = got
             geo = opts.geometry
@@ -565,8 +581,9 @@ def _avoided(opts: _Options) -> frozenset[bytes]:
     return frozenset(default_keys(opts.avoid_files).keys)
 
 
-def _attempt(opts: _Options, seed: int, deadline: float | None) -> _Attempt | None:
-    """One attempt: a puzzle from ``opts.method`` (plus a hill climb), or None.
+def _attempt(opts: _Options, seed: int, deadline: float | None) -> _Attempt | Closest | None:
+    """One attempt: a puzzle from ``opts.method`` (plus a hill climb); off target,
+    the rated puzzle as a :class:`Closest` (how near the run came); else None.
 
     ``auto`` with a target (one random puzzles reach): an RG2 puzzle, then a
     hill climb on the metric. ``auto`` never pseudo-generates from the seed
@@ -596,7 +613,7 @@ def _attempt(opts: _Options, seed: int, deadline: float | None) -> _Attempt | No
             clues, rating, steps = _climb(clues, sol, rating, opts, rng, chk, rating_seed, deadline)
             produced = "climb" if steps else produced
         if not target.matches(rating):
-            return None
+            return Closest(rating, Puzzle(clues, geo).to_line())
         ratings[target.metric] = rating
     if opts.max_clues is not None and int(np.count_nonzero(clues)) > opts.max_clues:
         return None
@@ -676,7 +693,8 @@ def _climb(
     rating_seed: int,
     deadline: float | None,
 ) -> tuple[Grid, Rating, int]:
-    """Hill-climb on the target metric, keeping the solution grid."""
+    """Hill-climb on the target metric, keeping the solution grid; a solver call
+    cut off by the deadline ends the climb where it is (its best stays known)."""
     target = opts.target
     geo = opts.geometry
     solution = Puzzle(sol, geo)
@@ -687,8 +705,11 @@ def _climb(
         if deadline is not None and time.time() >= deadline:
             break
         steps += 1
-        cand = _neighbour(clues, sol, opts, rng, chk)
-        r = _rate(Puzzle(cand, geo), solution, target.metric, rating_seed)
+        try:
+            cand = _neighbour(clues, sol, opts, rng, chk)
+            r = _rate(Puzzle(cand, geo), solution, target.metric, rating_seed)
+        except DeadlinePassed:
+            break
         d = target.distance(r)
         stale = 0 if d < best else stale + 1
         if d <= best:
