@@ -55,6 +55,31 @@ def test_an_output_naming_an_input_is_refused(
     assert puzzles.read_bytes() == before
 
 
+@pytest.mark.parametrize(
+    "command",
+    [*COMMANDS, ["render"], ["report"], ["generate", "-n", "1", "--seed", "1"]],
+    ids=lambda c: c[0],
+)
+@pytest.mark.parametrize("parent", ["missing", "a file"])
+def test_an_output_in_no_folder_is_refused_before_any_work(
+    puzzles: Path, tmp_path: Path, command: list[str], parent: str
+) -> None:
+    """Before, the error came after the work and named a temporary sibling file."""
+    folder = tmp_path / "nowhere"
+    if parent == "a file":
+        folder.write_text("not a folder")
+    target = folder / ("out.svg" if command[0] == "render" else "out.html")
+    flag = [] if command[-1] == "--html" else ["-o"]
+    inputs = [] if command[0] == "generate" else [str(puzzles)]
+    code, out, err = _run([*command, *flag, str(target), *inputs])
+    assert code == 2 and out == ""
+    why = "does not exist" if parent == "missing" else "is a file, not a folder"
+    assert f"{target}: {folder} {why}" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["in.txt", *(["nowhere"] if parent == "a file" else [])]
+    )
+
+
 def test_bank_export_over_its_own_bank_is_refused(puzzles: Path, tmp_path: Path) -> None:
     bank = tmp_path / "b.db"
     assert _run(["bank", "add", str(bank), str(puzzles)])[0] == 0

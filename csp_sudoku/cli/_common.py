@@ -337,11 +337,14 @@ def preflight(args: argparse.Namespace) -> None:
       ``OUTPUT.partial`` (see :func:`batch_session`): they are newer than
       ``OUTPUT``, so they replace it, and the run goes on from them.
 
+    * An output in a folder that does not exist is refused before any work
+      (the error would otherwise come at the end, naming a temporary file).
     * An argument holding a NUL character is refused (no file name can hold
       one, and the operating system's calls reject it with a bare ValueError).
 
     Raises:
-        ArgumentError: an output names an input, or an argument holds a NUL.
+        ArgumentError: an output names an input or lies in no folder, or an
+            argument holds a NUL.
     """
     for name, value in vars(args).items():
         values = value if isinstance(value, (list, tuple)) else [value]
@@ -362,6 +365,11 @@ def preflight(args: argparse.Namespace) -> None:
                     f"{flag} {target} names the input {source}: writing it would destroy "
                     "the input before it is read; choose another output file"
                 )
+        folder = os.path.dirname(target) or "."
+        if not os.path.isdir(folder):
+            flag = f"--{name.replace('_', '-')}"
+            why = "is a file, not a folder" if os.path.exists(folder) else "does not exist"
+            raise ArgumentError(f"{flag} {target}: {folder} {why}")
     output = getattr(args, "output", None)
     if getattr(args, "resume", False) and isinstance(output, str) and output != "-":
         partial = f"{output}{PARTIAL}"
