@@ -17,6 +17,7 @@ from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import parse_line
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.tools.render import (
+    PER_PAGE_RANGE,
     RenderError,
     region_labels,
     render_book,
@@ -115,6 +116,39 @@ def test_cli_render(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["render", str(src), "-o", str(out), "--solutions", "--per-page", "2"]) == 0
     assert _pdf_pages(out) == 2
     assert str(out) in capsys.readouterr().out
+
+
+def test_solution_pages_need_puzzles_with_one_solution(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A solution page of a puzzle with several solutions would show one of them
+    as *the* solution: refused, and nothing is written."""
+    several = parse_line("." * 81)
+    none = parse_line("11" + "." * 79)
+    for bad, how in ((several, "more than one solution"), (none, "no solution")):
+        with pytest.raises(RenderError, match=how):
+            render_book([parse_line(EASY), bad], tmp_path / "book.pdf", solutions=True)
+    assert not (tmp_path / "book.pdf").exists()
+    src = tmp_path / "in.txt"
+    src.write_text(EASY + "\n" + "." * 81 + "\n")
+    out = tmp_path / "out.svg"
+    assert main(["render", str(src), "-o", str(out), "--solutions"]) == 2
+    assert "puzzle 2 has more than one solution" in capsys.readouterr().err
+    assert not out.exists()
+    assert main(["render", str(src), "-o", str(out)]) == 0  # no solution page: no claim
+
+
+def test_per_page_range_is_the_same_for_the_cli_and_the_library(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "in.txt"
+    src.write_text(EASY + "\n")
+    lo, hi = PER_PAGE_RANGE
+    assert main(["render", str(src), "-o", str(tmp_path / "a.svg"), "--per-page", str(hi)]) == 0
+    assert main(["render", str(src), "-o", str(tmp_path / "b.svg"), "--per-page", str(hi + 1)]) == 2
+    assert f"from {lo} to {hi}" in capsys.readouterr().err
+    with pytest.raises(RenderError, match="per_page"):
+        render_book([parse_line(EASY)], tmp_path / "c.svg", per_page=hi + 1)
 
 
 # --- books from records: captions, cover, page numbers, fonts, dpi ----------------------

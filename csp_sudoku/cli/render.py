@@ -23,10 +23,7 @@ from csp_sudoku.cli._common import (
 )
 from csp_sudoku.core.errors import RenderError
 from csp_sudoku.core.puzzle import Puzzle
-
-#: Kept here (not imported from tools.render) so that ``--help`` needs no matplotlib.
-DEFAULT_DPI = 150
-DPI_RANGE = (50, 1200)
+from csp_sudoku.tools.render import DEFAULT_DPI, DPI_RANGE, PER_PAGE_RANGE  # no matplotlib yet
 
 
 def register(sub: Any) -> None:
@@ -43,7 +40,11 @@ def register(sub: Any) -> None:
     add_input_args(p)
     p.add_argument("--output", "-o", required=True, help="output file: .svg, .pdf or .png")
     p.add_argument("--format", choices=("svg", "pdf", "png"), help="default: from the suffix")
-    p.add_argument("--per-page", type=int_in(1, 100), help="puzzles per page (default 6 for 9x9)")
+    p.add_argument(
+        "--per-page",
+        type=int_in(*PER_PAGE_RANGE),
+        help=f"puzzles per page ({PER_PAGE_RANGE[0]}..{PER_PAGE_RANGE[1]}, default 6 for 9x9)",
+    )
     p.add_argument("--solutions", action="store_true", help="add solution pages")
     p.add_argument("--title", help="the book's title, on a cover page")
     p.add_argument(

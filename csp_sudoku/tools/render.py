@@ -50,6 +50,8 @@ FORMATS = ("svg", "pdf", "png")
 #: PNG resolution: default and the accepted range (dots per inch).
 DEFAULT_DPI = 150
 DPI_RANGE = (50, 1200)
+#: Puzzles per page: the accepted range (a 4 x 3 layout at most).
+PER_PAGE_RANGE = (1, 12)
 #: Separator between the parts of a default caption.
 CAPTION_SEP = " \u00b7 "
 
@@ -446,7 +448,8 @@ def render_book(
 
     Raises:
         RenderError: for an unknown format, no puzzles, a dpi out of range,
-            mismatched titles, or a puzzle with no solution.
+            mismatched titles, or (with ``solutions=True``) a puzzle with no
+            solution or several.
     """
     path = Path(target)
     f = _format_of(path, fmt)
@@ -454,8 +457,8 @@ def render_book(
     if not puzzles:
         raise RenderError("nothing to render: no puzzles")
     per = per_page or default_per_page(puzzles[0].geometry)
-    if per < 1 or per > 12:
-        raise RenderError(f"per_page must be 1..12, got {per}")
+    if not PER_PAGE_RANGE[0] <= per <= PER_PAGE_RANGE[1]:
+        raise RenderError(f"per_page must be {PER_PAGE_RANGE[0]}..{PER_PAGE_RANGE[1]}, got {per}")
     if titles is not None and len(titles) != len(puzzles):
         raise RenderError(f"{len(titles)} titles for {len(puzzles)} puzzles")
     caps: list[str | None] = (
@@ -463,13 +466,15 @@ def render_book(
     )
     sols: list[Puzzle] = []
     if solutions is True:
-        from csp_sudoku.api import solve
+        from csp_sudoku.api import solutions as solve_up_to
 
         for i, p in enumerate(puzzles):
-            s = solve(p, backend="sat")
-            if s is None:
-                raise RenderError(f"puzzle {caps[i]} has no solution")
-            sols.append(s)
+            found = solve_up_to(p, 2, backend="sat")
+            if len(found) != 1:
+                # a solution page shows the one solution: it must be the only one
+                how = "no solution" if not found else "more than one solution"
+                raise RenderError(f"puzzle {caps[i]} has {how}: no solution page can show it")
+            sols.append(found[0])
     elif solutions is not False:
         sols = list(solutions)
     cols, rows = _layout(per)
