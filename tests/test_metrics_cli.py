@@ -103,8 +103,15 @@ def test_rate_not_unique_is_reported(tmp_path: Path, capsys: pytest.CaptureFixtu
     f = tmp_path / "multi.txt"
     f.write_text("." * 81 + "\n" + EASY + "\n")
     code, out, err = run(["rate", str(f), "-m", "oracle", "--runs", "2", "--quiet"], capsys)
-    assert code == 2 and f"{f}:1:" in err and "solution" in err
+    # not unique is exit 1, as in every command; exit 2 is kept for bad lines
+    assert code == 1 and f"{f}:1:" in err and "solution" in err
     assert len(out.splitlines()) == 1
+    code, _, err = run(["rate", str(f), "-m", "oracle", "--runs", "2"], capsys)
+    assert code == 1 and "1 puzzle rated, 1 not unique, 0 bad" in err
+    f.write_text("." * 81 + "\n" + "x" * 81 + "\n" + EASY + "\n")
+    code, _, err = run(["rate", str(f), "-m", "oracle", "--runs", "2"], capsys)
+    assert code == 2 and "1 puzzle rated, 1 not unique, 1 bad" in err
+    assert run(["rate", str(f), "-m", "oracle", "--runs", "2", "--skip-invalid"], capsys)[0] == 1
 
 
 def test_rate_jobs_same_as_serial(puzzles: Path, capsys: pytest.CaptureFixture[str]) -> None:

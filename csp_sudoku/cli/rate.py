@@ -31,10 +31,10 @@ from collections import deque
 from collections.abc import Iterator
 from typing import Any, cast
 
-from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
+from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli import _common as common
 from csp_sudoku.cli._resume import ResumeError, ResumePoint, State, mark_done, read_resume_point
-from csp_sudoku.core.errors import SudokuError
+from csp_sudoku.core.errors import NotUniqueError, SudokuError
 from csp_sudoku.core.io import Entry
 from csp_sudoku.core.names import MetricName
 from csp_sudoku.core.puzzle import Puzzle
@@ -56,8 +56,8 @@ def register(sub: Any) -> None:
             "Rate every puzzle of the given files with one or more difficulty metrics. "
             "Metrics: hsolve, rounds, mdrt, oracle, refutation, dependency, se, combined "
             "(--metric is repeatable and takes comma lists). "
-            "Exit code: 0 all rated, 2 bad input (a bad line, or a puzzle without exactly "
-            "one solution) unless --skip-invalid."
+            "Exit code: 0 all rated, 1 some puzzle without exactly one solution (said on "
+            "stderr, not rated), 2 bad input (a bad line) unless --skip-invalid."
         ),
     )
     common.add_input_args(p)
@@ -149,6 +149,13 @@ def _value(text: str) -> Any:
     return text
 
 
+class _NotUnique(str):
+    """Why a puzzle with no solution or several was not rated (a result, not a bad line)."""
+
+    __slots__ = ()
+
+
+#: A puzzle's rows, or why it could not be rated (a ``_NotUnique`` or another reason).
 _Result = list[dict[str, Any]] | str
 
 
@@ -182,6 +189,8 @@ def _rate_chunk(
                     for m in metrics
                 ]
             )
+        except NotUniqueError as err:
+            out.append(_NotUnique(err))
         except SudokuError as err:
             out.append(str(err))
     return out
@@ -252,6 +261,7 @@ def _rate(
     total_lines = common.count_lines(args.inputs) if show_bar else None
     bar = common.progress(None if total_lines is None else total_lines - point.groups, show_bar)
     bad = 0
+    not_unique = 0
     rated = point.groups
     serial = args.jobs == 1 and client is None
     size = 1 if serial else max(1, args.chunk_size)
@@ -303,7 +313,7 @@ def _rate(
             yield puzzles, seeds, metrics, args.runs, params, serial and first
 
     def emit(entry: Entry, state: State, result: _Result | None) -> None:
-        nonlocal bad, rated
+        nonlocal bad, not_unique, rated
         bar.update(1)
         if result is None:
             bad += 1
@@ -312,7 +322,10 @@ def _rate(
             print(f"csp-sudoku: {where.describe() if where else entry.text}", file=sys.stderr)
             return
         if isinstance(result, str):
-            bad += 1
+            if isinstance(result, _NotUnique):
+                not_unique += 1
+            else:
+                bad += 1
             print(f"csp-sudoku: {entry.source}:{entry.line}: {result}", file=sys.stderr)
             return
         if state == "again":
@@ -350,12 +363,15 @@ def _rate(
     finally:
         bar.close()
     sys.stdout.flush()
-    if rated == 0 and bad == 0:
+    if rated == 0 and bad == 0 and not_unique == 0:
         print("csp-sudoku: error: no puzzles found in the input", file=sys.stderr)
         return EXIT_BAD_INPUT
     if not args.quiet:
         earlier = f" ({point.groups} in the earlier run)" if point.groups else ""
-        print(f"{common.counted(rated, 'puzzle')} rated{earlier}, {bad} bad", file=sys.stderr)
+        print(
+            f"{common.counted(rated, 'puzzle')} rated{earlier}, {not_unique} not unique, {bad} bad",
+            file=sys.stderr,
+        )
     if bad and not args.skip_invalid:
         return EXIT_BAD_INPUT
-    return EXIT_OK
+    return EXIT_NOT_ALL if not_unique else EXIT_OK

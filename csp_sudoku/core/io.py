@@ -126,7 +126,7 @@ def parse_line(line: str, geometry: Geometry | None = None) -> Puzzle:
         if len(token) not in _VALID_CELL_COUNTS:
             counts = ", ".join(str(k) for k in sorted(_VALID_CELL_COUNTS))
             raise ParseError(
-                f"line has {len(token)} cells; a puzzle line has 81 (or one of {counts})",
+                f"line has {len(token)} cell{'' if len(token) == 1 else 's'}; a puzzle line has 81 (or one of {counts})",
                 column=start + len(token) + 1 if token else 1,
             )
         geometry = Geometry.for_cells(len(token))
