@@ -227,3 +227,28 @@ def test_jigsaw_option_reads_regions_and_reports_bad_labels(
     code, _, err = run(["check", "--jigsaw", str(bad), "." * 81], capsys)
     assert code == 2
     assert f"{bad}:2:3: a region label must be 0-9 or A-Z, got '.'" in err
+
+
+def test_options_and_files_may_come_in_any_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As with Unix tools, an option between two files does not end the file list."""
+    lines = load_lines("top1465.txt", limit=4)
+    a, b = write(tmp_path, "a.txt", lines[:2]), write(tmp_path, "b.txt", lines[2:])
+    orders = [
+        ["check", str(a), str(b), "--format", "jsonl", "-q"],
+        ["check", str(a), "--format", "jsonl", str(b), "-q"],
+        ["check", "-q", str(a), "--format", "jsonl", str(b)],
+    ]
+    outs = [run(order, capsys) for order in orders]
+    assert outs[0][0] == 0 and len(outs[0][1].splitlines()) == 4
+    assert all(o == outs[0] for o in outs)
+    # a command with an optional positional, and one below a command group
+    assert run(["export", "cnf", "--size", "9", str(a)], capsys)[0] == 2  # two puzzles
+    one = write(tmp_path, "one.txt", lines[:1])
+    code, out, _ = run(["export", "cnf", "--size", "9", str(one)], capsys)
+    assert code == 0 and out == run(["export", "cnf", str(one), "--size", "9"], capsys)[1]
+    bank = tmp_path / "b.db"
+    assert run(["bank", "add", str(bank), str(a), "--seed", "3", str(b)], capsys)[0] == 0
+    code, out, _ = run(["bank", "query", "-n", "3", str(bank), "--order", "clues"], capsys)
+    assert code == 0 and len(out.splitlines()) == 3

@@ -220,6 +220,10 @@ def test_html_and_svg_take_one_puzzle(tmp_path: Path, capsys: pytest.CaptureFixt
 def test_unwritable_target(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = tmp_path / "missing" / "x.html"
     assert main(["explain", SUBSETS, "--html", str(target)]) == 2
+    assert f"{target}: {target.parent} does not exist" in capsys.readouterr().err
+    # a folder where the file should go: written by the command, refused by the OS
+    (tmp_path / "dir.html").mkdir()
+    assert main(["explain", SUBSETS, "--html", str(tmp_path / "dir.html")]) == 2
     assert "cannot write" in capsys.readouterr().err
 
 

@@ -19,7 +19,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from csp_sudoku.core._version import __version__
 from csp_sudoku.core.errors import SudokuError
@@ -94,6 +94,35 @@ def _interrupted(err: BaseException) -> bool:
     return False
 
 
+def _subcommands(parser: argparse.ArgumentParser) -> Any:
+    """The subcommand action of ``parser``, or None when it has none."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action
+    return None
+
+
+def _parse(parser: argparse.ArgumentParser, args: list[str]) -> argparse.Namespace:
+    """Parse ``args``, taking options and file names in any order.
+
+    ``csp-sudoku check a.txt -q b.txt`` reads both files, as Unix tools do:
+    the innermost command's parser reads its arguments intermixed (plain
+    ``parse_args`` stops taking positionals after the first option). argparse
+    cannot intermix through subcommands, so they are walked here first.
+    """
+    names: list[tuple[str, str]] = []
+    inner, rest = parser, args
+    while rest and (subs := _subcommands(inner)) is not None and rest[0] in subs.choices:
+        names.append((subs.dest, rest[0]))
+        inner, rest = subs.choices[rest[0]], rest[1:]
+    if not names or _subcommands(inner) is not None:
+        return parser.parse_args(args)  # no command, or one with its action missing
+    ns = inner.parse_intermixed_args(rest)
+    for dest, name in names:
+        setattr(ns, dest, name)
+    return ns
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``csp-sudoku`` script; returns the exit code."""
     args_list = sys.argv[1:] if argv is None else list(argv)
@@ -102,7 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     first = args_list[0] if args_list else None
     parser = _parser(first if first in SUBCOMMANDS else None)
     try:
-        args = parser.parse_args(args_list)
+        args = _parse(parser, args_list)
     except SystemExit as done:  # a usage error (2, message printed), --help or --version (0)
         return done.code if isinstance(done.code, int) else EXIT_OK
     try:
