@@ -9,6 +9,7 @@ from scratch.
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -38,6 +39,7 @@ from csp_sudoku.generators.hsolve_gen import (
     reserved_cells,
     standard_puzzle,
 )
+from csp_sudoku.generators.novelty import canonical_bytes
 from csp_sudoku.generators.oracle_gen import diagonal_seed, oracle_puzzle
 from csp_sudoku.generators.rg1 import rg1_puzzle
 from tests.independent import check_solution
@@ -399,6 +401,26 @@ def test_generate_bad_options() -> None:
         list(generate(1, method="magic"))
     with pytest.raises(GenerationError, match="unknown metric"):
         list(generate(1, metric="nope", level="hard"))
+    with pytest.raises(GenerationError, match="unknown metric 'nope'"):
+        list(generate(1, metric="nope"))  # type: ignore[arg-type]  # no target, still a typo
+    nan = float("nan")
+    with pytest.raises(GenerationError, match="budget_seconds"):
+        list(generate(1, budget_seconds=nan))
+    with pytest.raises(GenerationError, match="must be numbers"):
+        list(generate(1, metric="se", score_range=(nan, 2.0)))
+
+
+def test_a_lone_string_is_one_name_not_its_characters(tmp_path: Path) -> None:
+    """rate_with="se" is the metric se (it was 's' and 'e', both unknown), and so
+    on for the other sequence options."""
+    (g,) = generate(1, seed=1, rate_with="se")  # type: ignore[arg-type]
+    assert list(g.ratings) == ["se"] and g.ratings["se"] == cs.rate(g.puzzle, "se")
+    avoid = tmp_path / "avoid.txt"
+    avoid.write_text(g.puzzle.to_line() + "\n")
+    (h,) = generate(1, seed=1, avoid=str(avoid))  # type: ignore[arg-type]
+    assert canonical_bytes(h.puzzle.cells) != canonical_bytes(g.puzzle.cells)
+    (x,) = generate(1, seed=1, metric="se", require_technique="X-Wing")  # type: ignore[arg-type]
+    assert "X-Wing" in cs.rate(x.puzzle, "se").details["technique_counts"]
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

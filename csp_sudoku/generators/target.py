@@ -46,7 +46,7 @@ import time
 import zlib
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast, get_args
 
 import numpy as np
 
@@ -323,11 +323,22 @@ def generate(
             filters, :func:`~csp_sudoku.generators.techniques.check_filters`;
             ``max_clues`` below the shape's proved fewest clues), before any search.
     """
+    # a lone string is one name, file or puzzle, not a sequence of characters
+    if isinstance(rate_with, str):
+        rate_with = (cast(MetricName, rate_with),)
+    if isinstance(avoid, str):
+        avoid = (avoid,)
+    if isinstance(require_technique, str):
+        require_technique = (require_technique,)
+    if isinstance(exclude_technique, str):
+        exclude_technique = (exclude_technique,)
+    if isinstance(vicinity_of, str):
+        vicinity_of = (vicinity_of,)
     if count < 0:
         raise GenerationError(f"count must be non-negative, got {count}")
     if method not in METHODS:
         raise GenerationError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
-    if budget_seconds is not None and budget_seconds <= 0:
+    if budget_seconds is not None and not budget_seconds > 0:  # NaN too
         raise GenerationError(f"budget_seconds must be positive, got {budget_seconds}")
     if attempts is not None and attempts < 1:
         raise GenerationError(f"attempts must be at least 1, got {attempts}")
@@ -426,6 +437,9 @@ def make_one(
 
 # ---------------------------------------------------------------------- internals
 def _check_metrics(opts: _Options) -> None:
+    known = get_args(MetricName)  # the names of csp_sudoku.metrics.METRICS (tested)
+    if opts.target.metric not in known:  # even when no target uses it: a typo is said
+        raise GenerationError(f"unknown metric {opts.target.metric!r}; known: {', '.join(known)}")
     if not opts.target.active and not opts.rate_with:
         return
     from csp_sudoku.metrics import METRICS, REGISTRY

@@ -176,6 +176,8 @@ def make_target(
     rng: tuple[float, float] | None = None
     if score_range is not None:
         lo, hi = (float(x) for x in score_range)
+        if math.isnan(lo) or math.isnan(hi):
+            raise GenerationError(f"score_range bounds must be numbers, got ({lo}, {hi})")
         if lo > hi:
             raise GenerationError(f"score_range low {lo} is above high {hi}")
         rng = (lo, hi)
