@@ -103,6 +103,17 @@ def test_rate_many_on_an_executor_matches_serial() -> None:
         assert rate_many(lines, "oracle", runs=3, seed=4, executor=ex) == serial
 
 
+def test_rate_many_refuses_one_puzzle() -> None:
+    """A puzzle line is a string, so a sequence of its characters: said plainly,
+    not as a parse error of its first character."""
+    import csp_sudoku as cs
+
+    line = load_lines("top1465.txt", limit=1)[0]
+    for one in (line, cs.parse(line)):
+        with pytest.raises(cs.SudokuError, match="not one puzzle"):
+            rate_many(one, "rounds")  # type: ignore[arg-type]
+
+
 def test_metric_all_is_every_metric_in_registry_order(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

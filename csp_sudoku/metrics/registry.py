@@ -516,6 +516,10 @@ def rate_many(
         **params: as for :func:`rate`.
     """
     metric = _metric_name(metric)
+    if isinstance(puzzles, (str, Puzzle)):
+        raise MetricError(
+            "rate_many needs a sequence of puzzles, not one puzzle (rate() rates one)"
+        )
     if isinstance(puzzles, np.ndarray):
         if puzzles.ndim != 2:
             raise MetricError(f"rate_many needs an (n, cells) array, got shape {puzzles.shape}")
