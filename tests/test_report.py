@@ -62,6 +62,22 @@ def test_cli_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert str(out) in captured.out and "skipped" in captured.err
 
 
+def test_cli_report_metrics_as_a_comma_list(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``-m oracle,rounds`` as ``rate`` takes it (it was one unknown metric), and the
+    notes count in words ("1 unique puzzle", "1 bad line")."""
+    src = tmp_path / "in.txt"
+    src.write_text(_puzzles()[0].to_line() + "\nnot a puzzle\n")
+    out = tmp_path / "m.html"
+    argv = ["report", str(src), "-o", str(out), "-m", "oracle,rounds", "--runs", "2"]
+    assert main([*argv, "--seed", "1"]) == 0
+    err = capsys.readouterr().err
+    assert "oracle: 1 unique puzzle rated" in err and "rounds: 1 unique puzzle rated" in err
+    assert "1 puzzle (9x9)" in err and "1 bad line skipped" in err
+    assert "rounds (min / median / max)" in out.read_text()
+
+
 def test_report_without_a_seed_draws_one_and_names_it() -> None:
     """No seed means a fresh one (the package's convention), named in the notes so
     that the same ratings can be had again with it."""

@@ -19,18 +19,13 @@ from typing import IO, Any
 from csp_sudoku.core.errors import ArgumentError, ParseError, SeedError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import Entry, TextChunk, read_chunks, read_puzzles
+from csp_sudoku.core.io import counted as counted  # the summaries of every command
 
 #: Seeds are non-negative integers below this (numpy's SeedSequence takes any such int).
 MAX_SEED = 2**128
 #: The largest count or limit an option takes: far beyond any run, and safe to pass to
 #: compiled code that works with 64-bit integers (a limit is scaled there).
 MAX_COUNT = 10**12
-
-
-def counted(n: int, noun: str) -> str:
-    """``n`` and ``noun``, plural unless ``n`` is 1 ("1 puzzle", "3 puzzles"): the
-    summaries every command prints on stderr."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def int_in(low: int, high: int, what: str = "an integer") -> Callable[[str], int]:
@@ -593,3 +588,14 @@ def count_lines(inputs: Sequence[str]) -> int | None:
         with open(item, "rb") as fh:
             total += sum(1 for line in fh if line.strip() and not line.startswith(b"#"))
     return total
+
+
+def metric_names(given: list[str], known: list[str]) -> list[str]:
+    """The metrics of every ``--metric`` (each may be a comma list), in order, once each;
+    ``all`` alone stands for every known metric (beside other names it is unknown)."""
+    names: list[str] = []
+    for item in given:
+        for name in (m.strip() for m in item.split(",")):
+            if name and name not in names:
+                names.append(name)
+    return list(known) if names == ["all"] else names

@@ -93,17 +93,6 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _metric_names(given: list[str], known: list[str]) -> list[str]:
-    """The metrics of every ``--metric`` (each may be a comma list), in order, once each;
-    ``all`` alone stands for every known metric (beside other names it is unknown)."""
-    names: list[str] = []
-    for item in given:
-        for name in (m.strip() for m in item.split(",")):
-            if name and name not in names:
-                names.append(name)
-    return list(known) if names == ["all"] else names
-
-
 def kept_fields(fields: dict[str, Any], own: set[str]) -> dict[str, Any]:
     """The input record's fields a row keeps: a name the row uses itself becomes
     ``input_NAME`` (dropped when the record has ``input_NAME`` already, which is
@@ -199,7 +188,7 @@ def _rate_chunk(
 def run(args: argparse.Namespace) -> int:
     from csp_sudoku.metrics import METRICS
 
-    metrics = _metric_names(args.metric or ["hsolve"], list(METRICS))
+    metrics = common.metric_names(args.metric or ["hsolve"], list(METRICS))
     unknown = [m for m in metrics if m not in METRICS]
     if not metrics or unknown:
         print(

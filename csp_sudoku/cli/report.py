@@ -28,7 +28,8 @@ def register(sub: Any) -> None:
         "-m",
         action="append",
         default=[],
-        help="a difficulty metric to rate with (repeat for several); none: counts only",
+        help="a difficulty metric to rate with (repeatable, and takes comma lists; all: "
+        "every metric); none: counts only",
     )
     common.add_rating_args(
         p,
@@ -49,6 +50,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from csp_sudoku.metrics import METRICS
     from csp_sudoku.tools.report import collect, write_report
 
     geometry = common.geometry_from_args(args)
@@ -68,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     title = args.title or ", ".join(os.path.basename(i) for i in args.inputs) or "stdin"
     data = collect(
         puzzles,
-        args.metric,
+        common.metric_names(args.metric, list(METRICS)),
         seed=args.seed,
         runs=args.runs,
         jobs=args.jobs,
@@ -76,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         title=title,
     )
     if skipped:
-        data.notes.append(f"{skipped} bad lines were skipped.")
+        data.notes.append(f"{common.counted(skipped, 'bad line')} skipped.")
     path = write_report(data, args.output)
     for note in data.notes:
         print(note, file=sys.stderr)

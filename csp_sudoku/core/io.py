@@ -99,6 +99,12 @@ def _cells_from_chars(chars: list[tuple[int, str]], size: int) -> list[int]:
     return out
 
 
+def counted(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1 ("1 puzzle", "3 puzzles"): the
+    summaries every command and report prints."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def parse_line(line: str, geometry: Geometry | None = None) -> Puzzle:
     """Parse a one-line puzzle (``N*N`` cell characters, then anything).
 

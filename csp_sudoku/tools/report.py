@@ -33,7 +33,7 @@ from numpy.typing import NDArray
 
 from csp_sudoku.core.errors import ReportError as ReportError
 from csp_sudoku.core.errors import SudokuError
-from csp_sudoku.core.io import staged, write_text
+from csp_sudoku.core.io import counted, staged, write_text
 from csp_sudoku.core.names import MetricName
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.core.seeds import fresh_seed
@@ -97,7 +97,7 @@ def collect(
         counts=counts,
     )
     data.notes.append(
-        f"{data.size} puzzles ({geo.name}): {int((counts == 1).sum())} with one solution, "
+        f"{counted(data.size, 'puzzle')} ({geo.name}): {int((counts == 1).sum())} with one solution, "
         f"{int((counts == 0).sum())} with none, {int((counts >= 2).sum())} with several."
     )
     if not metrics:
@@ -133,7 +133,7 @@ def collect(
         data.levels[metric] = levels
         data.level_order[metric] = sorted(ranks, key=lambda lv: ranks[lv])
         data.notes.append(
-            f"{metric}: {unique.size} unique puzzles rated (seed {seed}"
+            f"{metric}: {counted(int(unique.size), 'unique puzzle')} rated (seed {seed}"
             f"{'' if runs is None else f', {runs} runs'})."
         )
     return data
