@@ -305,3 +305,15 @@ def test_a_long_search_says_it_is_alive_when_stderr_is_no_terminal(
     code, out, err = run_cli([*argv, "-q"])
     assert code == 1 and out == "" and "still searching" not in err
     assert "ran out" in err  # the outcome is still said
+
+
+def test_rate_takes_comma_lists_and_all() -> None:
+    """``generate --rate`` reads metrics as ``rate --metric`` does."""
+    from csp_sudoku.metrics import METRICS
+    from tests.helpers import run_cli
+
+    base = ["generate", "-n", "1", "--seed", "1", "-q", "--format", "jsonl"]
+    code, out, _ = run_cli([*base, "--rate", "all"])
+    assert code == 0 and list(json.loads(out)["ratings"]) == list(METRICS)
+    code, out, _ = run_cli([*base, "--rate", "se,rounds", "--rate", "se"])
+    assert code == 0 and list(json.loads(out)["ratings"]) == ["se", "rounds"]

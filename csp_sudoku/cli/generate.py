@@ -26,7 +26,7 @@ import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, cast, get_args
 
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import (
@@ -39,6 +39,7 @@ from csp_sudoku.cli._common import (
     finite_float,
     geometry_from_args,
     int_in,
+    metric_names,
     progress,
 )
 from csp_sudoku.cli._resume import truncate_partial_line
@@ -172,7 +173,7 @@ def register(sub: Any) -> None:
         action="append",
         default=[],
         metavar="METRIC",
-        help="also rate every puzzle with METRIC (repeatable)",
+        help="also rate every puzzle with METRIC (repeatable, takes comma lists; all: every metric)",
     )
     p.add_argument("--method", choices=METHODS, default="auto", help="generator (default auto)")
     p.add_argument("--budget-seconds", type=finite_float, help="stop after this many seconds")
@@ -395,7 +396,7 @@ def run(args: argparse.Namespace) -> int:
 def _generate(args: argparse.Namespace, writer: RowWriter, done: _Done, client: Any) -> int:
     score_range = _score_range(args)
     metric = cast(MetricName, args.metric or "rounds")  # checked by generate
-    extra = [m for r in args.rate for m in r.split(",") if m]
+    extra = metric_names(args.rate, list(get_args(MetricName)))  # comma lists, all
     if args.metric and not args.level and score_range is None:
         extra.insert(0, args.metric)
     with ExitStack() as stack:
