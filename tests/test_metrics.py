@@ -246,6 +246,27 @@ def test_fit_combined_on_puzzles() -> None:
     assert r.score == pytest.approx(model.predict([list(r.details["features"].values())])[0])
 
 
+def test_combined_levels_only_on_the_shapes_the_model_was_fitted_on() -> None:
+    """The levels are quantiles of the fitted puzzles' predictions: a puzzle of
+    another shape gets the score and the level ``unrated`` (the shipped model
+    was fitted on 9x9 puzzles; a 4x4 or X-Sudoku one was called 'very hard')."""
+    from csp_sudoku.generators import minimal_puzzle
+
+    four = [minimal_puzzle(cs.Geometry.standard(4), seed=s) for s in range(6)]
+    x9 = minimal_puzzle(cs.Geometry.x_sudoku(9), seed=1)
+    for p in (four[0], x9):
+        r = rate(p, "combined", seed=1)
+        assert (r.level, r.level_rank) == ("unrated", 0)
+        feats = [r.details["features"][m] for m in shipped_rater().metrics]
+        assert r.score == pytest.approx(shipped_rater().predict([feats])[0])
+    assert rate(EASY, "combined", seed=1).level != "unrated"
+    targets = [float(p.clue_count) for p in four]
+    model = fit_combined(four, targets, ["rounds", "mdrt"], seed=1)
+    assert model.geometries == ("4x4",)
+    assert rate(four[0], "combined", seed=1, rater=model).level != "unrated"
+    assert rate(EASY, "combined", seed=1, rater=model).level == "unrated"
+
+
 def test_other_geometries() -> None:
     rng = np.random.default_rng(0)
     for geo, holes in ((cs.Geometry.standard(16), 60), (cs.Geometry.x_sudoku(9), 25)):

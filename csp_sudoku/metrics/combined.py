@@ -117,8 +117,19 @@ class CombinedRater:
         f = self.features(puzzle, rate, solution=solution, rng=rng)
         return float(self.predict([f])[0]), dict(zip(self.metrics, f, strict=True))
 
-    def level_of(self, score: float) -> tuple[str, int]:
-        """The level of a score: bins between :attr:`level_bounds`."""
+    @property
+    def geometries(self) -> tuple[str, ...]:
+        """The shapes (geometry names) of the puzzles the model was fitted on:
+        ``info["geometries"]``, classic 9x9 when the model does not say (the
+        shipped model was fitted on 9x9 puzzles)."""
+        return tuple(self.info.get("geometries", ("9x9",)))
+
+    def level_of(self, score: float, geometry: str = "9x9") -> tuple[str, int]:
+        """The level of a score: bins between :attr:`level_bounds`; ``unrated``
+        (rank 0) for a puzzle of a shape the model was not fitted on, where its
+        levels (quantiles of the fitted puzzles' predictions) say nothing."""
+        if geometry not in self.geometries:
+            return "unrated", 0
         names = level_names(len(self.level_bounds) + 1)
         rank = int(np.searchsorted(np.asarray(self.level_bounds), score, side="right"))
         return names[rank], rank
@@ -171,7 +182,11 @@ def fit_features(
     levels: int = 4,
     info: dict[str, Any] | None = None,
 ) -> CombinedRater:
-    """Least-squares fit on precomputed metric scores (``(n, len(metrics))``)."""
+    """Least-squares fit on precomputed metric scores (``(n, len(metrics))``).
+
+    ``info`` is kept with the model; its ``geometries`` (the shapes of the
+    puzzles, 9x9 when absent) are where the model's levels apply.
+    """
     if transform not in _TRANSFORMS:
         raise MetricError(f"transform must be one of {_TRANSFORMS}, got {transform!r}")
     x = np.asarray(features, dtype=float)

@@ -253,7 +253,7 @@ def _combined(
     if not isinstance(rater, CombinedRater):
         raise MetricError("the 'rater' parameter must be a CombinedRater (see fit_combined)")
     score, feats = rater.score_with_features(puzzle, rate, solution=solution, rng=rng)
-    level, rank = rater.level_of(score)
+    level, rank = rater.level_of(score, puzzle.geometry.name)
     details = {"features": feats}
     return score, level, rank, details, {"model": rater.describe()}
 
@@ -395,7 +395,14 @@ REGISTRY: dict[str, MetricSpec] = {
             within_thorough=_within_se_thorough,
             search_params={"stop_within": True},
         ),
-        MetricSpec("combined", _combined, None, True, _levels_4),
+        MetricSpec(
+            "combined",
+            _combined,
+            None,
+            True,
+            _levels_4,
+            levelled=lambda shape: shape in shipped_rater().geometries,
+        ),
     )
 }
 
@@ -594,12 +601,15 @@ def fit_combined(
         jobs: worker processes for computing the features.
 
     Returns:
-        A reusable :class:`CombinedRater`.
+        A reusable :class:`CombinedRater`. It records the shapes of ``puzzles``
+        (``info["geometries"]``): a puzzle of another shape gets its score but
+        the level ``unrated``.
     """
     unknown = [m for m in metrics if m == "combined"]
     if unknown or not metrics:
         raise MetricError("metrics must name one or more base metrics (not 'combined')")
     items = list(puzzles)
+    shapes = sorted({as_puzzle(p).geometry.name for p in items})
     runs = dict(runs or {})
     cols = []
     for j, m in enumerate(metrics):
@@ -617,5 +627,5 @@ def fit_combined(
         transform=transform,
         runs=runs,
         levels=levels,
-        info={"seed": seed},
+        info={"seed": seed, "geometries": shapes},
     )
