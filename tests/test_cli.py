@@ -252,3 +252,16 @@ def test_options_and_files_may_come_in_any_order(
     assert run(["bank", "add", str(bank), str(a), "--seed", "3", str(b)], capsys)[0] == 0
     code, out, _ = run(["bank", "query", "-n", "3", str(bank), "--order", "clues"], capsys)
     assert code == 0 and len(out.splitlines()) == 3
+
+
+def test_solve_csv_says_when_a_count_is_capped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A CSV row of a puzzle with many solutions said ``solutions`` 2 and no more
+    (``capped`` was in JSON Lines only): it would read as exactly two."""
+    multi = load_lines("multi_solution_serg.txt", limit=1)[0]
+    f = write(tmp_path, "in.txt", [multi, LINE])
+    code, out, _ = run(["solve", str(f), "--format", "csv"], capsys)
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert code == 1 and [r["status"] for r in rows] == ["multiple", "unique"]
+    assert [(r["solutions"], r["capped"]) for r in rows] == [("2", "True"), ("1", "False")]

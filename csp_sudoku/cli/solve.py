@@ -72,7 +72,8 @@ def solve_one(puzzle: Puzzle, options: dict[str, Any]) -> Outcome:
     A second solution is always searched for, whatever ``--all`` says, so that a row
     never presents one solution of a puzzle that has several as *the* solution: such a
     puzzle gets ``status: multiple`` (``solutions`` then counts those found, ``capped``
-    when there may be more), a message on stderr and exit code 1.
+    true when there may be more; every row has ``capped``, so that a CSV row says
+    it too), a message on stderr and exit code 1.
     """
     wanted = options["all"]
     sols = solutions(puzzle, limit=max(wanted, 2), backend=options["backend"])
@@ -80,14 +81,14 @@ def solve_one(puzzle: Puzzle, options: dict[str, Any]) -> Outcome:
     if not sols:
         clashes = puzzle.clashes()
         why = f" ({clashes[0]})" if clashes else ""
-        row = {"puzzle": line, "solution": None, "solutions": 0, "status": "none"}
+        row = {"puzzle": line, "solution": None, "solutions": 0, "status": "none", "capped": False}
         return EXIT_NOT_ALL, [(row, f"{WHERE}: no solution{why}")], None
     unique = len(sols) == 1
     capped = len(sols) >= max(wanted, 2)
     fields = {
         "solutions": len(sols),
         "status": "unique" if unique else "multiple",
-        **({} if unique else {"capped": capped}),
+        "capped": capped,
     }
     rows = [
         (
@@ -136,7 +137,12 @@ def _part_progress(done: int, parts: int, found: int) -> None:
 
 #: ``csp-sudoku solve``: :func:`solve_one` on every puzzle, with these options.
 run_solve = rows_runner(
-    "solve", ("puzzle", "solution", "solutions", "status"), solve_one, "all", "backend", "grid"
+    "solve",
+    ("puzzle", "solution", "solutions", "status", "capped"),
+    solve_one,
+    "all",
+    "backend",
+    "grid",
 )
 
 
