@@ -864,8 +864,25 @@ def _rectangle_removals(masks, values, cell_line, units, corners, a, b, kind, ou
     return _roof_type4(masks, values, units, roof0, roof1, a, b, out), 45
 
 
+@njit(cache=True, inline="always")
+def _swappable(cell_extra, corners):  # type: ignore[no-untyped-def]
+    """True unless a unit beyond rows, columns and boxes (bit k of ``cell_extra``:
+    an X diagonal, a Windoku window) holds exactly one corner. Swapping the
+    rectangle's two digits keeps every unit that holds none of its corners, two
+    of a line (one digit each) or two opposite ones (the same digit twice: no
+    such solution); a unit holding one corner may hold the other digit
+    elsewhere, and then the swap is no solution: no deadly pattern."""
+    seen = np.int64(0)
+    twice = np.int64(0)
+    for c in corners:
+        twice |= seen & cell_extra[c]
+        seen |= cell_extra[c]
+    # a unit holding three corners holds two opposite ones: also no solution
+    return (seen & ~twice) == 0
+
+
 @njit(cache=True)
-def unique_rectangles(masks, values, cell_line, units, ukind, out):  # type: ignore[no-untyped-def]
+def unique_rectangles(masks, values, cell_line, units, ukind, cell_extra, out):  # type: ignore[no-untyped-def]
     """The unique rectangle SE applies; returns ``(removals written to out,
     value in tenths)``, ``(0, 0)`` for none.
 
@@ -880,7 +897,7 @@ def unique_rectangles(masks, values, cell_line, units, ukind, out):  # type: ign
     then the least type (SukakuExplainer's paths show a type 1 applied before
     a type 4 met earlier in this scan, and a type 3 before a type 4 of the
     same rectangle); among equals the first by rows, then places in the rows,
-    then digit pairs in order.
+    then digit pairs in order. ``cell_extra``: :func:`_swappable`.
     """
     nunits = units.shape[0]
     width = units.shape[1]
@@ -900,6 +917,8 @@ def unique_rectangles(masks, values, cell_line, units, ukind, out):  # type: ign
                     for c in corners:
                         empty = empty and values[c] == 0
                     if not empty or not _in_two_boxes(cell_line, corners):
+                        continue
+                    if not _swappable(cell_extra, corners):
                         continue
                     common = masks[corners[0]] & masks[corners[1]]
                     common &= masks[corners[2]] & masks[corners[3]]

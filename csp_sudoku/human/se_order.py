@@ -174,6 +174,7 @@ class _Layout:
     member: NDArray[np.int8]  # [u, c] 1 where cell c lies in unit u
     cross: NDArray[np.int8]  # [u, v] 1 where units u and v share a cell
     col_seq: NDArray[np.int32]  # all columns in SE's order: cells, then boxes, rows, columns
+    cell_extra: NDArray[np.int64]  # bit k set where the cell lies in the k-th unit of kind 3
 
 
 @lru_cache(maxsize=16)
@@ -229,7 +230,23 @@ def _layout(geometry: Geometry) -> _Layout:
         member,
         cross,
         np.array(sorted(range(ncols), key=key), dtype=np.int32),
+        _cell_extra(t.units, ukind, geometry.ncells),
     )
+
+
+def _cell_extra(
+    units: NDArray[np.int32], ukind: NDArray[np.int32], ncells: int
+) -> NDArray[np.int64]:
+    """Per cell, a bit for each unit that is no row, column or box (an X-Sudoku
+    diagonal, a Windoku window) holding it: all zero on a classic grid."""
+    out = np.zeros(ncells, dtype=np.int64)
+    extra = np.flatnonzero(ukind == 3)
+    if extra.size > 63:
+        raise ValueError(f"{extra.size} extra units: the unique rectangles track at most 63")
+    for k, u in enumerate(extra.tolist()):
+        cells = [c for c in units[u].tolist() if c >= 0]
+        out[cells] |= np.int64(1) << np.int64(k)
+    return out
 
 
 def se_layout(geometry: Geometry) -> _Layout:
@@ -559,13 +576,18 @@ def _wing(state: CandidateState, k: int) -> SeStep | None:
 
 def _unique_rectangle(state: CandidateState) -> SeStep | None:
     """SE's unique rectangles of types 1 to 4 (4.5-4.8; the rectangle's
-    extra digits as one cell of a hidden pair or naked set for type 3)."""
+    extra digits as one cell of a hidden pair or naked set for type 3).
+
+    On a grid with more units (X-Sudoku, Windoku) a rectangle is a deadly
+    pattern only when no such unit holds exactly one of its corners: else
+    swapping the two digits may break that unit, and the rectangle may be the
+    solution itself (the kernel skips those rectangles)."""
     from csp_sudoku._kernels.se_patterns import unique_rectangles
 
     lay = _layout(state.geometry)
     out = np.empty((state.geometry.ncells * state.geometry.size, 2), dtype=np.int32)
     n, tenths = unique_rectangles(
-        state.masks, state.values, lay.cell_line, lay.units, lay.ukind, out
+        state.masks, state.values, lay.cell_line, lay.units, lay.ukind, lay.cell_extra, out
     )
     if n == 0:
         return None
