@@ -494,6 +494,16 @@ def test_quotas_check_the_filters_of_every_level_first() -> None:
         next(stream)
 
 
+def test_a_level_with_two_quotas_is_refused() -> None:
+    """``--level hard=2 --level Hard=3`` ran level hard twice on one seed (the
+    second run repeating the first's puzzles); now it says which level."""
+    from csp_sudoku.generators import generate_quotas
+
+    with pytest.raises(cs.generators.GenerationError, match="'Hard' has two quotas"):
+        next(generate_quotas([("hard", 2), ("Hard", 3)], seed=1))
+    assert main(["generate", "--level", "hard=1", "--level", "hard=1", "-q"]) == 2
+
+
 def test_a_jigsaw_with_no_full_grid_is_refused_not_searched_for_ever() -> None:
     """Two cells swapped between the first two boxes of row 1 leave regions no
     grid can fill (CP-SAT agrees: the empty grid has no solution; the check

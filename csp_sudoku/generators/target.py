@@ -1166,18 +1166,26 @@ def generate_quotas(
     earlier one of the run (levels differ, so two levels cannot share a puzzle).
 
     Raises:
-        GenerationError: an unknown level, a negative quota or technique filters
-            that no puzzle of some level can pass (before searching).
+        GenerationError: an unknown level, a level given twice, a negative quota
+            or technique filters that no puzzle of some level can pass (before
+            searching).
         BudgetExhaustedError: the budget ran out (after yielding what was found);
             its message says how many of each level were found.
     """
     items = list(quotas.items()) if isinstance(quotas, Mapping) else list(quotas)
     require = check_names(options.get("require_technique", ()))
     exclude = check_names(options.get("exclude_technique", ()))
+    quota_of: dict[str, int] = {}
     for lv, n in items:
         check_filters(require, exclude, _make_target(metric, lv, None))
         if n < 0:
             raise GenerationError(f"the quota of level {lv!r} must be non-negative, got {n}")
+        key = lv.strip().lower()
+        if key in quota_of:  # the same level, so the same seed: its puzzles once, or a sum?
+            raise GenerationError(
+                f"level {lv!r} has two quotas ({quota_of[key]} and {n}): give each level once"
+            )
+        quota_of[key] = n
     base = as_seed(seed)
     deadline = None if budget_seconds is None else time.time() + budget_seconds
     got: dict[str, int] = {}
