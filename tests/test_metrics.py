@@ -367,3 +367,23 @@ def test_registry_declares_every_metric_once() -> None:
     assert r.seed is None and r.runs is None
     r = rate(easy, "oracle", seed=3)
     assert r.seed == 3 and r.runs == REGISTRY["oracle"].runs
+
+
+def test_a_full_grid_is_rated_as_nothing_to_do() -> None:
+    """A full grid has no step. se crashed on it (no hardest step); Sudoku
+    Explainer rates it 0.0/0.0/0.0. Dependency, a mean over the steps taken,
+    said 0.0 and so 'very hard': now 'unrated'. No other metric calls it hard."""
+    solved = cs.solve(EASY)
+    assert solved is not None and solved.is_complete
+    for m in METRICS:
+        r = rate(solved, m, seed=1)
+        if m == "dependency":
+            assert r.level == "unrated"
+        else:
+            assert r.level_rank == 0, (m, r.level)
+    se = rate(solved, "se")
+    assert se.score == 0.0 and se.details["hardest"] is None and se.details["steps"] == 0
+    from csp_sudoku.metrics.se import solve_path
+
+    text = solve_path(solved, "se").describe()[-1]
+    assert text.startswith("ER 0.0, EP 0.0, ED 0.0")

@@ -321,9 +321,7 @@ def test_a_long_chain_is_drawn_folded() -> None:
 #: digits 2 and 4: r7c3 lies on a diagonal, so the two digits cannot be swapped
 #: and the rectangle is no deadly pattern. A unique rectangle removed the
 #: solution's 2 from r9c8, and the replay was stuck.
-X_RECTANGLE = (
-    "...4......476....9.....3.5......51..3......9..2.......7..98....8.......6......5.."
-)
+X_RECTANGLE = "...4......476....9.....3.5......51..3......9..2.......7..98....8.......6......5.."
 
 
 @pytest.mark.parametrize("variant", ["x", "windoku"])

@@ -200,6 +200,10 @@ def _sisus(kind: str) -> _MetricFn:
             higher_is_harder=(kind == "refutation"),
             geometry=puzzle.geometry.name,
         )
+        if kind == "dependency" and puzzle.cells.all():
+            # a mean over the steps taken: a full grid takes none, and its 0.0
+            # would read as the hardest there is
+            level, rank, info = "unrated", 0, {"percentile": None, "bounds": []}
         details = {
             "std": float(values.std(ddof=1)) if runs > 1 else 0.0,
             "stuck": float(res.stuck.mean()),

@@ -303,6 +303,8 @@ class SePath:
                 f"ER {self.run.er:.1f} ({hardest.technique}), EP {self.run.ep:.1f}, "
                 f"ED {self.run.ed:.1f}" + tail
             )
+        else:  # a full grid: Sudoku Explainer rates it 0.0 too
+            lines.append("ER 0.0, EP 0.0, ED 0.0: the grid is full, there is no step to take")
         return lines
 
     def to_dict(self) -> dict[str, Any]:
@@ -684,7 +686,8 @@ def se_rating(
     diffs = [s.difficulty for s in run.steps]
     er = run.er
     # the catalogue's spelling: every name shown or validated elsewhere reads it
-    hardest = lookup(next(s.technique for s in run.steps if s.difficulty == er)).name
+    # a full grid has no step: ER 0.0, as Sudoku Explainer rates it, and no hardest
+    hardest = next((lookup(s.technique).name for s in run.steps if s.difficulty == er), None)
     counts: dict[str, int] = {}
     for s in run.steps:
         counts[s.technique] = counts.get(s.technique, 0) + 1
