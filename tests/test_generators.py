@@ -310,6 +310,15 @@ def test_oracle_generator() -> None:
     for s in range(3):
         verify(oracle_puzzle(seed=s))
     verify(oracle_puzzle(cs.Geometry.standard(6), seed=1))
+    # on 4x4 half the diagonal seeds have no completion: another is drawn (a
+    # seed without one stopped the run with an error before)
+    four = cs.Geometry.standard(4)
+    dead = 0
+    for s in range(40):
+        cells = diagonal_seed(four, np.random.default_rng(s))
+        dead += cs.count_solutions(cs.Puzzle(cells, four), backend="dlx") == 0
+        verify(oracle_puzzle(four, seed=s))
+    assert dead > 0  # the case is met
 
 
 def test_hsolve_standard_unique_by_construction() -> None:

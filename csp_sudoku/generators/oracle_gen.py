@@ -26,7 +26,7 @@ from csp_sudoku.core.puzzle import Grid, Puzzle
 from csp_sudoku.core.seeds import SeedLike
 from csp_sudoku.generators.minimal import checker_for, entry_setup, reduce_clues
 
-__all__ = ["PAPER_COMPLETIONS", "diagonal_seed", "oracle_grid", "oracle_puzzle"]
+__all__ = ["PAPER_COMPLETIONS", "SEED_DRAWS", "diagonal_seed", "oracle_grid", "oracle_puzzle"]
 
 #: N, the number of completions the paper enumerates.
 PAPER_COMPLETIONS = 100
@@ -34,6 +34,10 @@ PAPER_COMPLETIONS = 100
 
 if TYPE_CHECKING:
     from csp_sudoku.generators.registry import BaseRequest
+
+
+#: How many diagonal seeds :func:`oracle_grid` draws before it gives up.
+SEED_DRAWS = 100
 
 
 def diagonal_seed(geometry: Geometry, rng: np.random.Generator) -> Grid:
@@ -59,13 +63,26 @@ def oracle_grid(
     completions: int = PAPER_COMPLETIONS,
     checker: Checker | None = None,
 ) -> Grid:
-    """Algorithm 2 lines 1-7: a random one of the first ``completions`` completions."""
+    """Algorithm 2 lines 1-7: a random one of the first ``completions`` completions.
+
+    On 9x9 every filling of the three diagonal boxes has completions, so the
+    first seed serves. On other shapes a seed can have none (4x4: 288 grids
+    for 576 seeds, so half of them); a new seed is drawn then (at most
+    :data:`SEED_DRAWS` in all).
+
+    Raises:
+        GenerationError: no seed of :data:`SEED_DRAWS` had a completion (a
+            shape with no full grid at all).
+    """
     chk = checker or checker_for(geometry)
-    seed_cells = diagonal_seed(geometry, rng)
-    found = chk.backend.solutions(seed_cells, geometry, completions)
-    if not found:
-        raise GenerationError(f"the diagonal seed of this {geometry.name} grid has no completion")
-    return np.asarray(found[int(rng.integers(len(found)))], dtype=np.int8)
+    for _ in range(SEED_DRAWS):
+        seed_cells = diagonal_seed(geometry, rng)
+        found = chk.backend.solutions(seed_cells, geometry, completions)
+        if found:
+            return np.asarray(found[int(rng.integers(len(found)))], dtype=np.int8)
+    raise GenerationError(
+        f"no diagonal seed of this {geometry.name} grid had a completion in {SEED_DRAWS} draws"
+    )
 
 
 def oracle_puzzle(
