@@ -30,6 +30,7 @@ from csp_sudoku.core.errors import (
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import fast_cells, parse
 from csp_sudoku.core.puzzle import Puzzle
+from csp_sudoku.core.verify import solution_fault
 
 PuzzleLike = Puzzle | str | NDArray[np.integer] | Sequence[int]
 
@@ -346,10 +347,13 @@ class Checker:
     ) -> NDArray[np.intp]:
         """Cells whose clue can be removed alone while the puzzle stays unique.
 
-        An empty result means the puzzle is *minimal*.
+        An empty result means the puzzle is *minimal*. A given ``solution``
+        saves the search for it, and is checked (cheaply) to be a full valid
+        grid keeping the clues.
 
         Raises:
             NotUniqueError: when the puzzle does not have exactly one solution.
+            ArgumentError: a ``solution`` that is not its solution grid.
         """
         cells = self._cells(puzzle)
         if solution is None:
@@ -362,6 +366,9 @@ class Checker:
             known = sols[0]
         else:
             known = self._cells(solution)
+            fault = solution_fault(known, self.geometry, cells)
+            if fault is not None:  # a wrong one would make a puzzle look minimal
+                raise ArgumentError(fault)
         return self.backend.removable_clues(cells, self.geometry, known)
 
     def is_minimal(self, puzzle: PuzzleLike | Cells) -> bool:

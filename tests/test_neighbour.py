@@ -91,6 +91,20 @@ def test_a_solution_that_is_no_valid_grid_of_the_clues_is_refused() -> None:
             raise AssertionError(f"minimal_puzzle took the {name} solution")
 
 
+def test_removable_clues_refuses_a_solution_that_is_not_the_puzzles() -> None:
+    """With a wrong or partial solution, the puzzle looked minimal (no clue
+    removable); the given solution is now checked first."""
+    chk = Checker(Geometry.standard(9))
+    for name, bad in _bad_solutions().items():
+        try:
+            chk.removable_clues(START, bad)
+        except cs.SudokuError as e:
+            assert "solution" in str(e), name
+        else:
+            raise AssertionError(f"removable_clues took the {name} solution")
+    assert chk.removable_clues(START, SOLUTION).size == 0
+
+
 def test_is_solution_reads_puzzle_text() -> None:
     assert cs.is_solution(SOLUTION.to_line(), START.to_line())
     assert not cs.is_solution(START.to_line(), START.to_line())

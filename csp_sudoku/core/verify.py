@@ -49,3 +49,33 @@ def is_solution(
         if not np.array_equal(cells[mask], clues[mask]):
             return False
     return True
+
+
+def solution_fault(
+    solution: NDArray[np.integer], geometry: Geometry, clues: NDArray[np.integer] | None = None
+) -> str | None:
+    """Why ``solution`` (cells) is not a full valid grid of ``geometry`` keeping
+    every clue of ``clues``, or None when it is.
+
+    For the functions that take a solution on trust (the removal, the local
+    search move, :meth:`Checker.removable_clues`): a partial or wrong one makes
+    them loop for ever or answer untruly, so they refuse it with this reason.
+    """
+    cells = np.asarray(solution).reshape(-1)
+    if cells.size != geometry.ncells:
+        return f"the solution has {cells.size} cells; a {geometry.name} grid has {geometry.ncells}"
+    empty = int(np.count_nonzero(cells == 0))
+    if empty:
+        return f"the solution must be a full grid; it has {empty} empty cells"
+    if not is_solution(Puzzle.trusted(cells.astype(np.int8), geometry)):
+        return "the solution breaks a row, column or box: it is no valid grid"
+    if clues is not None:
+        given = np.asarray(clues).reshape(-1)
+        wrong = np.flatnonzero((given != 0) & (cells != given))
+        if wrong.size:
+            c = int(wrong[0])
+            return (
+                f"the solution does not keep the puzzle's clue at {geometry.cell_name(c)} "
+                f"({int(given[c])}, not {int(cells[c])})"
+            )
+    return None

@@ -42,7 +42,7 @@ from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.names import SymmetryName
 from csp_sudoku.core.puzzle import Grid, Puzzle
 from csp_sudoku.core.seeds import SeedLike, as_generator
-from csp_sudoku.core.verify import is_solution
+from csp_sudoku.core.verify import solution_fault
 from csp_sudoku.generators.grids import _grid_cells
 from csp_sudoku.generators.symmetry import check_name, orbits, symmetric_mask
 
@@ -89,7 +89,7 @@ def _checker(geometry: Geometry, backend: str) -> Checker:
 
 def solution_grid(solution: PuzzleLike, geometry: Geometry, clues: Grid | None = None) -> Grid:
     """The cells of ``solution``, checked to be a full valid grid of ``geometry``
-    that keeps every clue of ``clues``.
+    that keeps every clue of ``clues`` (:func:`~csp_sudoku.core.verify.solution_fault`).
 
     The removal and the local-search move take the solution as given (one
     solver call per clue against it); a partial or wrong grid there would make
@@ -99,21 +99,9 @@ def solution_grid(solution: PuzzleLike, geometry: Geometry, clues: Grid | None =
         GenerationError: when it is not such a grid.
     """
     cells = as_puzzle(solution, geometry).cells
-    if not cells.all():
-        raise GenerationError(
-            f"the solution must be a full grid; it has {int(np.count_nonzero(cells == 0))} empty cells"
-        )
-    if not is_solution(Puzzle.trusted(cells, geometry)):
-        raise GenerationError("the solution breaks a row, column or box: it is no valid grid")
-    if clues is not None:
-        given = clues != 0
-        wrong = np.flatnonzero(given & (cells != clues))
-        if wrong.size:
-            r, c = divmod(int(wrong[0]), geometry.size)
-            raise GenerationError(
-                f"the solution does not keep the puzzle's clue at r{r + 1}c{c + 1} "
-                f"({int(clues[wrong[0]])}, not {int(cells[wrong[0]])})"
-            )
+    fault = solution_fault(cells, geometry, clues)
+    if fault is not None:
+        raise GenerationError(fault)
     return cells
 
 
