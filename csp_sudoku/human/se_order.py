@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.core.errors import ArgumentError, ChainBudgetExceeded
+from csp_sudoku.core.errors import ArgumentError, ChainBudgetExceeded, GeometryError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.human._tables import tables
@@ -242,7 +242,7 @@ def _cell_extra(
     out = np.zeros(ncells, dtype=np.int64)
     extra = np.flatnonzero(ukind == 3)
     if extra.size > 63:
-        raise ValueError(f"{extra.size} extra units: the unique rectangles track at most 63")
+        raise GeometryError(f"{extra.size} extra units: the unique rectangles track at most 63")
     for k, u in enumerate(extra.tolist()):
         cells = [c for c in units[u].tolist() if c >= 0]
         out[cells] |= np.int64(1) << np.int64(k)
