@@ -163,9 +163,14 @@ def test_cli_bank_add_query_export(tmp_path: Path, capsys: pytest.CaptureFixture
     iso = random_isomorphism(1).apply(parse_line(lines[0])).to_line()
     src = tmp_path / "in.txt"
     src.write_text("\n".join([*lines, iso, "." * 81]) + "\n")
-    assert main(["bank", "add", db, str(src), "--generator", "royle"]) == 2  # one skipped
+    # the empty grid is not unique: exit 1, as every command says it (2 is for bad lines)
+    assert main(["bank", "add", db, str(src), "--generator", "royle"]) == 1
     out = capsys.readouterr()
-    assert "added 4, duplicates 1, skipped 1" in out.out
+    assert "added 4, duplicates 1, skipped 1 (1 not unique, 0 bad)" in out.out
+    bad = tmp_path / "bad.txt"
+    bad.write_text("x" * 81 + "\n" + "." * 81 + "\n")
+    assert main(["bank", "add", db, str(bad)]) == 2
+    assert "skipped 2 (1 not unique, 1 bad)" in capsys.readouterr().out
     assert main(["bank", "query", db, "--minimal", "--min-clues", "17", "-n", "3"]) == 0
     assert capsys.readouterr().out.splitlines() == lines[:3]
     book = tmp_path / "book.txt"

@@ -69,7 +69,7 @@ def test_generate_rate_bank_add(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     assert gen[0] == 0 and rate[0] == 0 and add[0] == 0, (gen, rate, add)
-    assert "added 3, duplicates 3, skipped 0" in out  # 3 puzzles, 2 rows each
+    assert "added 3, duplicates 3, skipped 0 (0 not unique, 0 bad)" in out  # 3 puzzles, 2 rows each
     with PuzzleBank(tmp_path / "bank.db") as bank:
         entries = bank.query()
     assert len(entries) == 3

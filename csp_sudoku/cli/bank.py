@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from types import SimpleNamespace
 from typing import IO, Any
 
-from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
+from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import (
     MAX_COUNT,
     RowWriter,
@@ -320,7 +320,7 @@ def _run_add(args: argparse.Namespace) -> int:
     the records whose claims were wrong.
     """
     geometry = geometry_from_args(args)
-    added = dup = bad = 0
+    added = dup = bad = not_unique = 0
     corrected: dict[str, int] = {}
     with PuzzleBank(args.bank) as bank:
         for entry in iter_entries(args.inputs, geometry):
@@ -350,7 +350,7 @@ def _run_add(args: argparse.Namespace) -> int:
                 print(
                     f"csp-sudoku bank: skipped {entry.source}:{entry.line}: {err}", file=sys.stderr
                 )
-                bad += 1
+                not_unique += 1
                 continue
             except (TypeError, ValueError, OverflowError) as err:  # a score that is no number
                 print(
@@ -364,7 +364,10 @@ def _run_add(args: argparse.Namespace) -> int:
             added += res.added
             dup += not res.added
         total = len(bank)
-    print(f"added {added}, duplicates {dup}, skipped {bad}; the bank holds {total}")
+    print(
+        f"added {added}, duplicates {dup}, skipped {not_unique + bad} ({not_unique} not "
+        f"unique, {bad} bad); the bank holds {total}"
+    )
     if corrected:
         wrong = ", ".join(f"{what} {n}" for what, n in sorted(corrected.items()))
         print(
@@ -372,7 +375,8 @@ def _run_add(args: argparse.Namespace) -> int:
             "it stored the computed facts",
             file=sys.stderr,
         )
-    return EXIT_OK if bad == 0 else EXIT_BAD_INPUT
+    # as in every command: 2 for a bad line, else 1 for a puzzle without one solution
+    return EXIT_BAD_INPUT if bad else EXIT_NOT_ALL if not_unique else EXIT_OK
 
 
 def _run_rate(args: argparse.Namespace) -> int:

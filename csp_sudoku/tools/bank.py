@@ -648,7 +648,7 @@ class PuzzleBank(Closing):
                 if len(found) != 1:
                     raise NotUniqueError(
                         f"{p.to_line()}: a bank keeps unique puzzles; this one has "
-                        f"{'no' if not found else 'several'} solutions"
+                        f"{'no solution' if not found else 'several solutions'}"
                     )
                 sol = Puzzle(found[0], p.geometry)
             elif chk.has_other_solution(p.cells, sol.cells):
