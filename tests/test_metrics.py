@@ -387,3 +387,17 @@ def test_a_full_grid_is_rated_as_nothing_to_do() -> None:
 
     text = solve_path(solved, "se").describe()[-1]
     assert text.startswith("ER 0.0, EP 0.0, ED 0.0")
+
+
+@pytest.mark.parametrize("metric", ["hsolve", "refutation", "se", "rounds"])
+def test_a_wrong_solution_is_refused_not_rated(metric: str) -> None:
+    """``solution=`` spares the search for it and is taken on trust by the
+    metrics: a wrong one rated HARD as se 2.6, and a partial one crashed
+    refutation (ValueError). Now both are refused."""
+    other = cs.solve("." * 81)
+    assert other is not None
+    for bad in (other, cs.parse(HARD)):
+        with pytest.raises(MetricError, match="solution"):
+            rate(HARD, metric, solution=bad, seed=1, runs=1 if metric != "se" else None)
+    right = cs.solve(HARD)
+    assert rate(HARD, metric, solution=right, seed=1) == rate(HARD, metric, seed=1)

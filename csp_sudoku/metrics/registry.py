@@ -26,6 +26,7 @@ from csp_sudoku.core.names import MetricName
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.core.seeds import fresh_seed as _fresh_seed
 from csp_sudoku.core.seeds import item_seed
+from csp_sudoku.core.verify import solution_fault
 from csp_sudoku.metrics.base import (
     MetricError,
     Rating,
@@ -440,7 +441,8 @@ def rate(
         A :class:`Rating`.
 
     Raises:
-        MetricError: an unknown metric or parameter.
+        MetricError: an unknown metric or parameter, or a ``solution`` that is
+            not a full valid grid keeping the puzzle's clues.
         NotUniqueError: the puzzle has no or several solutions.
         ParseError: the puzzle cannot be read.
     """
@@ -448,7 +450,13 @@ def rate(
     if runs is not None:
         check_runs(runs)
     p = as_puzzle(puzzle)
-    sol = as_puzzle(solution, p.geometry) if solution is not None else unique_solution(p)
+    if solution is None:
+        sol = unique_solution(p)
+    else:  # taken on trust by the metrics: a wrong one gave a wrong rating, or a crash
+        sol = as_puzzle(solution, p.geometry)
+        fault = solution_fault(sol.cells, p.geometry, p.cells)
+        if fault is not None:
+            raise MetricError(fault)
     n_runs = (runs if runs is not None else spec.runs) if spec.runs is not None else None
     if seed is None:
         seed = _fresh_seed()
