@@ -129,6 +129,9 @@ def reduce_clues(
 
     The core of RG2. ``clues`` must be a unique puzzle whose solution is
     ``solution``; the result is minimal (among ``symmetry``-patterned puzzles).
+    Both are taken on trust (this runs in the generators' inner loops): the
+    entry points check a solution given to them
+    (:func:`solution_grid`), and so should a caller of this one.
 
     Args:
         clues: flat int8 cells of a unique puzzle (not modified).
