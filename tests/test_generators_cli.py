@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -305,6 +306,30 @@ def test_a_long_search_says_it_is_alive_when_stderr_is_no_terminal(
     code, out, err = run_cli([*argv, "-q"])
     assert code == 1 and out == "" and "still searching" not in err
     assert "ran out" in err  # the outcome is still said
+
+
+def test_a_quota_run_says_what_it_found_of_each_level(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The heartbeat of a quota run counts each level. The stream here yields a
+    fiendish puzzle, then searches on in vain until its budget ends."""
+    import time
+
+    import csp_sudoku.cli.generate as gen_cli
+    from csp_sudoku.core.errors import BudgetExhaustedError
+    from tests.helpers import run_cli
+
+    (made,) = cs.generate(1, level="fiendish", seed=1)
+
+    def stream(quotas: list[tuple[str, int]], **_: object) -> Iterator[object]:
+        assert quotas == [("fiendish", 1), ("Easy", 2)]
+        yield made
+        time.sleep(1.5)
+        raise BudgetExhaustedError("the time budget ran out", found=1, wanted=3)
+
+    monkeypatch.setattr(gen_cli, "HEARTBEAT", 0.5)
+    monkeypatch.setattr(gen_cli, "generate_quotas", stream)
+    code, out, err = run_cli(["generate", "--level", "fiendish=1", "--level", "Easy=2"])
+    assert code == 1 and len(out.splitlines()) == 1
+    assert "found 1 of 3 (fiendish 1 of 1, Easy 0 of 2), " in err, err
 
 
 def test_rate_takes_comma_lists_and_all() -> None:

@@ -565,6 +565,11 @@ class _Ticking:
         with self._lock:
             self._bar.update(n)
 
+    def postfix(self, text: str) -> None:
+        """Text shown after the bar (e.g. the counts of each level of a quota run)."""
+        with self._lock:
+            self._bar.set_postfix_str(text, refresh=False)
+
     def close(self) -> None:
         self._stop.set()
         with self._lock:
@@ -573,6 +578,9 @@ class _Ticking:
 
 class _NoBar:
     def update(self, n: int = 1) -> None:
+        pass
+
+    def postfix(self, text: str) -> None:
         pass
 
     def close(self) -> None:

@@ -470,8 +470,9 @@ def _run(
         **({"vicinity_of": starts} if starts else {}),
     }
     if quotas is not None:
+        alive.quotas = quotas
         stream = generate_quotas(quotas, metric=metric, seed=args.seed, **common)
-        return _write_all(args, writer, stream, sum(n for _, n in quotas), alive)
+        return _write_all(args, writer, stream, sum(n for _, n in quotas), alive, metric)
     stream = generate(
         args.count,
         level=args.level,
@@ -482,7 +483,7 @@ def _run(
         done=done.puzzles,
         **common,
     )
-    return _write_all(args, writer, stream, args.count - done.rows, alive)
+    return _write_all(args, writer, stream, args.count - done.rows, alive, metric)
 
 
 def _quotas(levels: list[str]) -> list[tuple[str, int]] | None:
@@ -590,6 +591,23 @@ class _Alive:
     found: int = 0
     started: float = field(default_factory=time.monotonic)
     said: float = field(default_factory=time.monotonic)
+    #: a quota run's levels and quotas, and how many of each were found
+    quotas: list[tuple[str, int]] = field(default_factory=list)
+    per_level: dict[str, int] = field(default_factory=dict)
+
+    def count(self, row: dict[str, Any], metric: str) -> None:
+        """One more row found (of its level, in a quota run)."""
+        self.found += 1
+        self.said = time.monotonic()
+        if self.quotas:
+            level = str(row["ratings"][metric]["level"]).lower()
+            self.per_level[level] = self.per_level.get(level, 0) + 1
+
+    def levels(self) -> str:
+        """``hard 2 of 10, extreme 1 of 2`` in a quota run, else empty."""
+        return ", ".join(
+            f"{lv} {self.per_level.get(lv.lower(), 0)} of {n}" for lv, n in self.quotas
+        )
 
 
 @contextmanager
@@ -608,8 +626,10 @@ def _heartbeat(alive: _Alive, total: int, on: bool) -> Iterator[None]:
             now = time.monotonic()
             if now - alive.said >= HEARTBEAT:
                 alive.said = now
+                levels = alive.levels()
                 print(
-                    f"csp-sudoku generate: found {alive.found} of {total}, "
+                    f"csp-sudoku generate: found {alive.found} of {total}"
+                    f"{f' ({levels})' if levels else ''}, "
                     f"{now - alive.started:.0f} s, still searching",
                     file=sys.stderr,
                     flush=True,
@@ -625,7 +645,12 @@ def _heartbeat(alive: _Alive, total: int, on: bool) -> Iterator[None]:
 
 
 def _write_all(
-    args: argparse.Namespace, writer: RowWriter, stream: Any, total: int, alive: _Alive
+    args: argparse.Namespace,
+    writer: RowWriter,
+    stream: Any,
+    total: int,
+    alive: _Alive,
+    metric: str,
 ) -> int:
     bar = progress(total, not args.quiet and sys.stderr.isatty())
     from csp_sudoku._kernels import when_compiling
@@ -642,10 +667,11 @@ def _write_all(
     try:
         with when_compiling(1.0, say), _heartbeat(alive, total, quiet_log):
             for g in stream:
-                alive.found += 1
-                alive.said = time.monotonic()
-                bar.update(1)
                 row = g.to_dict()
+                alive.count(row, metric)
+                bar.update(1)
+                if alive.quotas:
+                    bar.postfix(alive.levels())
                 rated = " ".join(
                     f"{name}={r['score']:.1f}{' (estimate)' if r.get('estimated') else ''} "
                     f"{r['level']}"
