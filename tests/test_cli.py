@@ -230,7 +230,7 @@ def test_jigsaw_option_reads_regions_and_reports_bad_labels(
 
 
 def test_options_and_files_may_come_in_any_order(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """As with Unix tools, an option between two files does not end the file list."""
     lines = load_lines("top1465.txt", limit=4)
@@ -243,6 +243,11 @@ def test_options_and_files_may_come_in_any_order(
     outs = [run(order, capsys) for order in orders]
     assert outs[0][0] == 0 and len(outs[0][1].splitlines()) == 4
     assert all(o == outs[0] for o in outs)
+    # "--" still ends the options, so a file may start with "-"
+    dash = write(tmp_path, "-dash.txt", lines[:1])
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(["check", "-q", "--", dash.name], capsys)
+    assert code == 0 and out.startswith("-dash.txt:1\tunique")
     # a command with an optional positional, and one below a command group
     assert run(["export", "cnf", "--size", "9", str(a)], capsys)[0] == 2  # two puzzles
     one = write(tmp_path, "one.txt", lines[:1])

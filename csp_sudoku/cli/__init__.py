@@ -117,7 +117,9 @@ def _parse(parser: argparse.ArgumentParser, args: list[str]) -> argparse.Namespa
         inner, rest = subs.choices[rest[0]], rest[1:]
     if not names or _subcommands(inner) is not None:
         return parser.parse_args(args)  # no command, or one with its action missing
-    ns = inner.parse_intermixed_args(rest)
+    # after "--" every argument is a file: argparse's plain reading then (its
+    # intermixed one refuses "-- -f.txt" when no file comes before the "--")
+    ns = inner.parse_args(rest) if "--" in rest else inner.parse_intermixed_args(rest)
     for dest, name in names:
         setattr(ns, dest, name)
     return ns
