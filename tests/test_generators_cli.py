@@ -332,6 +332,27 @@ def test_a_quota_run_says_what_it_found_of_each_level(monkeypatch: pytest.Monkey
     assert "found 1 of 3 (fiendish 1 of 1, Easy 0 of 2), " in err, err
 
 
+def test_a_search_by_attempts_says_how_it_goes() -> None:
+    """Not only the annealer: a search by attempts, run in this process, tells
+    ``progress`` (and the CLI's stderr) every 2 s how many attempts it made
+    for the next puzzle and the score nearest the target so far."""
+    from csp_sudoku.generators import BudgetExhaustedError
+    from tests.helpers import run_cli
+
+    seen: list[dict[str, object]] = []
+    options = {"metric": "se", "score_range": (11.5, 12.0), "method": "random", "seed": 2}
+    with pytest.raises(BudgetExhaustedError):
+        list(cs.generate(1, budget_seconds=5, progress=seen.append, **options))
+    assert seen and all(set(r) == {"found", "attempts", "best", "elapsed"} for r in seen)
+    attempts = [int(str(r["attempts"])) for r in seen]
+    bests = [float(str(r["best"])) for r in seen]
+    assert attempts == sorted(attempts) and bests == sorted(bests)  # nearest: hardest here
+    assert all(r["found"] == 0 for r in seen) and bests[-1] < 11.5
+    argv = ["generate", "--metric", "se", "--score-min", "11.5", "--method", "random"]
+    code, _, err = run_cli([*argv, "--seed", "2", "--budget-seconds", "3"])
+    assert code == 1 and " for the next, nearest the target so far " in err, err
+
+
 def test_rate_takes_comma_lists_and_all() -> None:
     """``generate --rate`` reads metrics as ``rate --metric`` does."""
     from csp_sudoku.metrics import METRICS

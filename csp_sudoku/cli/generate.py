@@ -36,6 +36,7 @@ from csp_sudoku.cli._common import (
     add_geometry_args,
     batch_session,
     command_parser,
+    counted,
     finite_float,
     geometry_from_args,
     int_in,
@@ -440,6 +441,14 @@ def _run(
             return
         alive.said = time.monotonic()
         best = info.get("best")
+        if "attempts" in info:  # a search by attempts (not annealing)
+            print(
+                f"csp-sudoku generate: found {info['found']}, "
+                f"{counted(info['attempts'], 'attempt')} for the next, nearest the target so far "
+                f"{'-' if best is None else f'{best:g}'}, {info['elapsed']:g} s",
+                file=sys.stderr,
+            )
+            return
         print(
             f"csp-sudoku generate: found {info['found']}, {info['steps']} steps "
             f"({info['rated']} rated, {info['cleared']} cleared unrated, "

@@ -300,7 +300,11 @@ def generate(
             outputs per solution grid, for variety (the vicinity search keeps
             its grid, so without it most outputs of a run share one or two
             grids); the other methods draw a grid per attempt.
-        progress: called now and then (``method="anneal"``) with a dict of
+        progress: called now and then. Other methods than annealing, run in
+            this process (``jobs`` 1, no executor), say at most every 2 s
+            ``found``, ``attempts`` (for the puzzle being searched),
+            ``best`` (the score nearest the target so far, None before any
+            rating) and ``elapsed``. Annealing (``method="anneal"``) says
             ``found``, ``steps``, ``rated``, ``cleared`` (moves the metric's
             quick test showed too easy, not rated), ``restarts``, ``renewals``
             (fresh starts of a search whose best stalled), ``expanded``
@@ -398,7 +402,11 @@ def generate(
         window = jobs if jobs > 1 and count - start >= 2 else 1
     else:
         window = jobs if jobs > 1 else 0
-    tasks = ((opts, item_seed(base, i), deadline) for i in range(start, count))
+    # in this process the streams can say how their search goes; workers cannot
+    here = executor is None and window == 1
+    counter = [start]
+    tick = _stream_ticker(progress, counter) if here and progress is not None else None
+    tasks = ((opts, item_seed(base, i), deadline, tick) for i in range(start, count))
     results = ordered_map(_stream, tasks, jobs=window, executor=executor)
     # the puzzles the interrupted part wrote were in the full run's set too (kept
     # here: the streams' tasks do not carry them)
@@ -409,12 +417,14 @@ def generate(
             while isinstance(res, Generated) and not seen.is_new(res.puzzle.cells):
                 # the same puzzle as an earlier output of this run: the stream's
                 # retries (same seeds whatever ``jobs``) search on
-                res = _stream(opts, attempt_seed(item_seed(base, i), (1 << 22) + retry), deadline)
+                again = attempt_seed(item_seed(base, i), (1 << 22) + retry)
+                res = _stream(opts, again, deadline, tick)
                 retry += 1
             if isinstance(res, _Missed):
                 raise _budget_error(res.why, found, count, opts, budget_seconds, res.closest)
             seen.add(res.puzzle.cells)
             found += 1
+            counter[0] = found
             yield res
     finally:
         if isinstance(results, Generator):
@@ -514,15 +524,49 @@ class _Missed:
     closest: Closest | None
 
 
-def _stream(opts: _Options, stream: int, deadline: float | None) -> Generated | _Missed:
+#: What a stream says after each attempt, in this process: (attempts made, the
+#: puzzle nearest the target so far).
+_Tick = Callable[[int, "Closest | None"], None]
+
+
+def _stream_ticker(progress: Callable[[dict[str, Any]], None], found: list[int]) -> _Tick:
+    """A stream's :data:`_Tick` that calls ``progress`` at most every 2 s with
+    ``found`` (``found[0]``: the run's count so far), ``attempts`` (of the
+    puzzle searched for), ``best`` (the score nearest the target) and ``elapsed``."""
+    t0 = time.perf_counter()
+    last = [t0]
+
+    def tick(attempts: int, closest: Closest | None) -> None:
+        now = time.perf_counter()
+        if now - last[0] < 2.0:
+            return
+        last[0] = now
+        progress(
+            {
+                "found": found[0],
+                "attempts": attempts,
+                "best": None if closest is None else closest.rating.score,
+                "elapsed": round(now - t0, 1),
+            }
+        )
+
+    return tick
+
+
+def _stream(
+    opts: _Options, stream: int, deadline: float | None, tick: _Tick | None = None
+) -> Generated | _Missed:
     """Attempts with seeds ``attempt_seed(stream, j)`` until one is on target.
 
-    Returns the puzzle, or :class:`_Missed` when the budget ran out.
+    Returns the puzzle, or :class:`_Missed` when the budget ran out. ``tick``
+    (in this process only) hears after every attempt how the search goes.
     """
     start = time.perf_counter()
     j = 0
     closest: Closest | None = None
     while True:
+        if tick is not None and j:
+            tick(j, closest)
         if opts.attempts is not None and j >= opts.attempts:
             return _Missed("attempts", closest)
         if deadline is not None and time.time() >= deadline:
