@@ -249,7 +249,7 @@ def test_anneal_budget_ends_with_exit_1_and_the_closest(jobs: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("method", "budget"), [("random", ["--attempts", "3"]), ("climb", ["--budget-seconds", "2"])]
+    ("method", "budget"), [("random", ["--attempts", "3"]), ("climb", ["--budget-seconds", "5"])]
 )
 def test_other_methods_end_with_the_closest_puzzle_too(method: str, budget: list[str]) -> None:
     """Not only the annealer: a method short of its target names the puzzle nearest
