@@ -430,6 +430,10 @@ def test_a_lone_string_is_one_name_not_its_characters(tmp_path: Path) -> None:
     assert canonical_bytes(h.puzzle.cells) != canonical_bytes(g.puzzle.cells)
     (x,) = generate(1, seed=1, metric="se", require_technique="X-Wing")  # type: ignore[arg-type]
     assert "X-Wing" in cs.rate(x.puzzle, "se").details["technique_counts"]
+    # read where every caller reads names (generate_quotas too): one name, not letters
+    from csp_sudoku.generators.techniques import check_names
+
+    assert check_names("X-Wing") == check_names(["X-Wing"]) == ("X-Wing",)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -328,14 +328,11 @@ def generate(
             ``max_clues`` below the shape's proved fewest clues), before any search.
     """
     # a lone string is one name, file or puzzle, not a sequence of characters
+    # (technique names: check_names reads them so)
     if isinstance(rate_with, str):
         rate_with = (cast(MetricName, rate_with),)
     if isinstance(avoid, str):
         avoid = (avoid,)
-    if isinstance(require_technique, str):
-        require_technique = (require_technique,)
-    if isinstance(exclude_technique, str):
-        exclude_technique = (exclude_technique,)
     if isinstance(vicinity_of, str):
         vicinity_of = (vicinity_of,)
     if count < 0:
@@ -448,18 +445,17 @@ def make_one(
 # ---------------------------------------------------------------------- internals
 def _check_metrics(opts: _Options) -> None:
     known = get_args(MetricName)  # the names of csp_sudoku.metrics.METRICS (tested)
-    if opts.target.metric not in known:  # even when no target uses it: a typo is said
-        raise GenerationError(f"unknown metric {opts.target.metric!r}; known: {', '.join(known)}")
-    if not opts.target.active and not opts.rate_with:
-        return
-    from csp_sudoku.metrics import METRICS, REGISTRY
-
+    # the target's metric even when no target uses it: a typo is said
     for m in (opts.target.metric, *opts.rate_with):
-        if m not in METRICS:
-            raise GenerationError(f"unknown metric {m!r}; known: {', '.join(METRICS)}")
+        if m not in known:
+            raise GenerationError(f"unknown metric {m!r}; known: {', '.join(known)}")
+    if not opts.target.levels:
+        return
+    from csp_sudoku.metrics import REGISTRY
+
     levelled = REGISTRY[opts.target.metric].levelled
     shape = opts.geometry.name
-    if opts.target.levels and levelled is not None and not levelled(shape):
+    if levelled is not None and not levelled(shape):
         raise GenerationError(
             f"{opts.target.metric}'s levels are quantiles of classic 9x9 puzzles: every "
             f"{shape} puzzle is 'unrated', so no level can be met; target a score instead "
@@ -506,7 +502,7 @@ def _closest_text(best: Closest, opts: _Options) -> str:
     which = "hardest" if open_above(opts.target) else "closest"
     text = f"the {which} puzzle met rated {best.rating.score:g}, level {best.rating.level}"
     if opts.target.matches(best.rating):
-        clues = sum(ch not in ".0" for ch in best.puzzle)
+        clues = as_puzzle(best.puzzle, opts.geometry).clue_count
         if opts.max_clues is not None and clues > opts.max_clues:
             why = f"it has {clues} clues, above max_clues {opts.max_clues}"
         else:

@@ -38,15 +38,16 @@ def _matches(name: str, technique: str) -> bool:
     return bool(n) and n in technique.lower()
 
 
-def check_names(names: Iterable[str]) -> tuple[str, ...]:
+def check_names(names: str | Iterable[str]) -> tuple[str, ...]:
     """The names, read as the catalogue's (SE's spellings such as ``Skyscraper 011`` or
     ``Hidden Triplet`` included, :func:`~csp_sudoku.human.catalogue.canonical_name`) and
-    checked against :data:`SE_TECHNIQUES`.
+    checked against :data:`SE_TECHNIQUES`. A lone string is one name, not a sequence
+    of one-letter names (each of which would match part of some technique).
 
     Raises:
         GenerationError: a name matches no technique; the message lists them.
     """
-    out = tuple(canonical_name(n) for n in names)
+    out = tuple(canonical_name(n) for n in ((names,) if isinstance(names, str) else names))
     bad = [n for n in out if not any(_matches(n, t) for t in SE_TECHNIQUES)]
     if bad:
         raise GenerationError(
