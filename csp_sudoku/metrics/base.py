@@ -129,6 +129,12 @@ def has_quantile_levels(geometry: str, data: dict[str, Any] | None = None) -> bo
     return bool(geometry == ref.get("geometry", "9x9"))
 
 
+def unrated_level() -> tuple[str, int, dict[str, Any]]:
+    """The level of a puzzle a metric's levels say nothing about: ``unrated``
+    (rank 0), with no percentile and no bounds (:func:`quantile_level`'s form)."""
+    return "unrated", 0, {"percentile": None, "bounds": []}
+
+
 def quantile_level(
     metric: str,
     score: float,
@@ -151,7 +157,7 @@ def quantile_level(
     ref = data["metrics"].get(metric) if has_quantile_levels(geometry, data) else None
     names = level_names(m)
     if ref is None:
-        return "unrated", 0, {"percentile": None, "bounds": []}
+        return unrated_level()
     q = np.asarray(ref["percentiles"], dtype=float)  # 0,1,...,100 percent quantiles
     if not np.isfinite(score):
         pct = 100.0 if score > 0 else 0.0

@@ -34,6 +34,7 @@ from csp_sudoku.metrics.base import (
     has_quantile_levels,
     quantile_level,
     unique_solution,
+    unrated_level,
 )
 from csp_sudoku.metrics.combined import CombinedRater, fit_features, shipped_rater
 
@@ -204,7 +205,7 @@ def _sisus(kind: str) -> _MetricFn:
         if kind == "dependency" and puzzle.cells.all():
             # a mean over the steps taken: a full grid takes none, and its 0.0
             # would read as the hardest there is
-            level, rank, info = "unrated", 0, {"percentile": None, "bounds": []}
+            level, rank, info = unrated_level()
         details = {
             "std": float(values.std(ddof=1)) if runs > 1 else 0.0,
             "stuck": float(res.stuck.mean()),
