@@ -171,6 +171,23 @@ def test_a_full_disk_is_a_clear_error(puzzles: Path, command: list[str]) -> None
     assert Path("/dev/full").is_char_device()  # written as it is, never renamed over
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_standard_output_is_a_clear_error(puzzles: Path) -> None:
+    import subprocess
+    import sys
+
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "csp_sudoku", "check", str(puzzles), "-q"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=300,
+        )
+    assert done.returncode == 2
+    assert done.stderr.strip() == "csp-sudoku: error: No space left on device"
+
+
 KILLED = {
     "check": (["check", "--backend", "sat"], 8000),
     "solve": (["solve", "--backend", "sat"], 8000),

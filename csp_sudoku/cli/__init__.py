@@ -152,8 +152,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"csp-sudoku: error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except OSError as err:
-        where = err.filename or getattr(args, "output", None) or ""
-        print(f"csp-sudoku: error: {err.strerror or err}: {where}", file=sys.stderr)
+        where = err.filename or getattr(args, "output", None)
+        said = f"{err.strerror or err}: {where}" if where else f"{err.strerror or err}"
+        print(f"csp-sudoku: error: {said}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except Exception as err:  # a bug: say so in one line rather than a traceback
         if _interrupted(err):
