@@ -237,7 +237,7 @@ def test_anneal_budget_ends_with_exit_1_and_the_closest(jobs: str) -> None:
     argv += ["--score-min", "11.9", "--budget-seconds", "3", "--jobs", jobs]
     code, out, err = run_cli(argv)
     assert code == 1 and out == ""
-    assert "generated 0 of 2 puzzle(s) at score in [11.9, inf] of metric 'se'" in err
+    assert "generated 0 of 2 puzzles at score in [11.9, inf] of metric 'se'" in err
     assert "the hardest puzzle met rated" in err
     assert "csp-sudoku generate: found 0, " in err and "best so far" in err
     # the closest puzzle itself is named, and it is what the message says it is

@@ -39,6 +39,7 @@ from numpy.typing import NDArray
 from csp_sudoku.api import Checker, PuzzleLike, as_puzzle
 from csp_sudoku.core.errors import BudgetExhaustedError, GenerationError, NotUniqueError
 from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import counted
 from csp_sudoku.core.names import SymmetryName
 from csp_sudoku.core.puzzle import Grid, Puzzle
 from csp_sudoku.core.seeds import SeedLike, as_generator
@@ -295,7 +296,7 @@ def minimal_puzzle(
         what.append("exactly the mask" if exact_mask else "clues inside the mask")
     raise BudgetExhaustedError(
         f"no unique minimal puzzle with {' and '.join(what) or 'these options'} "
-        f"in {max(1, attempts)} grid(s); raise attempts or relax the options",
+        f"in {counted(max(1, attempts), 'grid')}; raise attempts or relax the options",
         found=0,
         wanted=1,
     )

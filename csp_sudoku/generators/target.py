@@ -61,7 +61,7 @@ from csp_sudoku.core.errors import (
     SudokuError,
 )
 from csp_sudoku.core.geometry import Geometry
-from csp_sudoku.core.io import geometry_fields
+from csp_sudoku.core.io import counted, geometry_fields
 from csp_sudoku.core.names import MethodName, MetricName, SymmetryName
 from csp_sudoku.core.parallel import ordered_map
 from csp_sudoku.core.puzzle import Grid, Puzzle
@@ -481,11 +481,11 @@ def _budget_error(
     limit = (
         f"the time budget of {budget_seconds:g} s"
         if why == "time"
-        else f"the budget of {opts.attempts} attempt(s) per puzzle"
+        else f"the budget of {counted(opts.attempts, 'attempt')} per puzzle"
     )
     closest = "" if best is None else f" ({_closest_text(best, opts)})"
     return BudgetExhaustedError(
-        f"generated {found} of {count} puzzle(s){aim} before {limit} ran out{closest}; "
+        f"generated {found} of {counted(count, 'puzzle')}{aim} before {limit} ran out{closest}; "
         "raise budget_seconds/attempts (--budget-seconds/--attempts), or widen the target",
         found=found,
         wanted=count,
