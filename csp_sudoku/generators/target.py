@@ -480,7 +480,7 @@ def _budget_error(
     aim = f" at {' and '.join(what)} of metric {t.metric!r}" if what else ""
     limit = (
         f"the time budget of {budget_seconds:g} s"
-        if why == "time"
+        if why == "time" or opts.attempts is None
         else f"the budget of {counted(opts.attempts, 'attempt')} per puzzle"
     )
     closest = "" if best is None else f" ({_closest_text(best, opts)})"
