@@ -4,7 +4,8 @@ Every function accepts a :class:`~csp_sudoku.core.puzzle.Puzzle`, a puzzle strin
 any supported text form, or a numpy array / sequence of cells. Backends and
 their loaded solvers are cached behind these calls, so ``is_unique(s)`` in a
 loop is already fast; :class:`Checker` is the same thing as an object for hot
-loops that also know a solution.
+loops that also know a solution. These calls may come from several threads at
+once: the SAT backend loads one solver per thread (:mod:`csp_sudoku.backends.sat`).
 """
 
 from __future__ import annotations

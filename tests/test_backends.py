@@ -188,3 +188,56 @@ def test_available_lists_every_backend_with_what_it_offers() -> None:
             if geo.name in info.geometries and geo.size <= 9 and geo.is_standard:
                 sol = get_backend(info.name).solutions(np.zeros(geo.ncells, np.int8), geo, 1)
                 assert len(sol) == 1 and check_solution(sol[0])
+
+
+def test_the_shared_sat_backend_gives_each_thread_its_own_solver() -> None:
+    """A loaded solver is stateful (selectors added and retired around each query):
+    two threads on one shared solver got wrong counts, so each thread has its own."""
+    import threading
+
+    backend = get_backend("sat")
+    geo = Geometry.standard(9)
+    mine = backend._session(geo)  # type: ignore[attr-defined]
+    assert backend._session(geo) is mine  # type: ignore[attr-defined]
+    theirs = []
+    worker = threading.Thread(target=lambda: theirs.append(backend._session(geo)))  # type: ignore[attr-defined]
+    worker.start()
+    worker.join()
+    assert theirs[0] is not mine
+
+
+def test_the_shared_sat_backend_answers_truly_from_many_threads() -> None:
+    """Counts and solutions through the module-level API from 8 threads at once equal
+    another backend's (dlx), one at a time; every solution passes the independent checker."""
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+
+    unique = load_lines("top1465.txt", limit=60)
+    several = load_lines("multi_solution_serg.txt", limit=120)
+    lines = [line.split()[0] for line in [*unique, *several]]
+    expected = [cs.count_solutions(line, limit=3, backend="dlx") for line in lines]
+    assert set(expected) == {1, 3}  # the sample holds unique and multiple puzzles
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads take turns often: a race shows at once
+    try:
+        with ThreadPoolExecutor(8) as pool:
+            counts = list(pool.map(lambda p: cs.count_solutions(p, limit=3, backend="sat"), lines))
+            solved = list(pool.map(lambda p: cs.solve(p, backend="sat"), lines[: len(unique)]))
+    finally:
+        sys.setswitchinterval(switch)
+    assert counts == expected
+    for line, solution in zip(lines, solved, strict=False):
+        assert check_solution(solution.cells, cs.parse(line).cells)
+
+
+def test_a_closed_sat_backend_loads_its_solver_again() -> None:
+    from csp_sudoku.backends import new_backend
+
+    geo = Geometry.standard(9)
+    backend = new_backend(geo, "sat")
+    line = load_lines("top1465.txt", limit=1)[0].split()[0]
+    cells = cs.parse(line).cells
+    assert backend.count(cells, geo, 2) == 1
+    backend.close()
+    assert backend.count(cells, geo, 2) == 1
+    backend.close()

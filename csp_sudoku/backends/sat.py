@@ -12,11 +12,17 @@ A call made under a deadline (:func:`csp_sudoku.core.deadline.deadline`, set by 
 generator's time budget) is interrupted when the deadline passes and raises
 :class:`~csp_sudoku.core.errors.DeadlinePassed`; since python-sat cannot interrupt
 CaDiCaL, such calls use :data:`INTERRUPTIBLE` instead (the same answers).
+
+A loaded solver is stateful (selector clauses are added and retired around every
+query), so each thread has its own: the shared instance behind the module-level
+API (:func:`csp_sudoku.backends.get_backend`) can be called from many threads at
+once, as a Dask worker with several threads does, and every answer stays true.
 """
 
 from __future__ import annotations
 
 import threading
+import weakref
 
 import numpy as np
 from numpy.typing import NDArray
@@ -59,6 +65,7 @@ class _Session:
         self.solver = Solver(name=solver_name, bootstrap_with=cnf.clauses)
         self.top: int = self.base_top
         self.selectors = 0
+        self.closed = False
 
     def new_selector(self) -> int:
         self.top += 1
@@ -89,6 +96,7 @@ class _Session:
         return bool(answer)
 
     def close(self) -> None:
+        self.closed = True
         self.solver.delete()
 
 
@@ -111,7 +119,10 @@ class SatBackend(Backend):
                 f"known: {', '.join(sorted(_known_solver_names()))}"
             )
         self.rebuild_after = rebuild_after
-        self._sessions: dict[tuple[Geometry, str], _Session] = {}
+        # one solver per thread and geometry: a thread's own sessions live in
+        # ``_local`` (freed with the thread); ``_every`` lets :meth:`close` reach all
+        self._local = threading.local()
+        self._every: weakref.WeakSet[_Session] = weakref.WeakSet()
 
     @classmethod
     def sub_solvers(cls) -> tuple[str, ...]:
@@ -123,13 +134,17 @@ class SatBackend(Backend):
         name = self.solver_name
         if remaining() is not None and name in _UNINTERRUPTIBLE:
             name = INTERRUPTIBLE
+        mine: dict[tuple[Geometry, str], _Session] | None = getattr(self._local, "sessions", None)
+        if mine is None:
+            mine = self._local.sessions = {}
         key = (geometry, name)
-        s = self._sessions.get(key)
-        if s is None or s.selectors >= self.rebuild_after:
-            if s is not None:
+        s = mine.get(key)
+        if s is None or s.closed or s.selectors >= self.rebuild_after:
+            if s is not None and not s.closed:
                 s.close()
             s = _Session(geometry, name)
-            self._sessions[key] = s
+            mine[key] = s
+            self._every.add(s)
         return s
 
     @staticmethod
@@ -191,9 +206,12 @@ class SatBackend(Backend):
             s.solver.add_clause([-sel])
 
     def close(self) -> None:
-        for s in self._sessions.values():
-            s.close()
-        self._sessions.clear()
+        """Free every thread's solvers (a later call loads its thread's again)."""
+        for s in list(self._every):
+            if not s.closed:
+                s.close()
+        self._every = weakref.WeakSet()
+        self._local = threading.local()
 
     def __del__(self) -> None:
         # At interpreter shutdown the module globals (contextlib itself) may be gone
