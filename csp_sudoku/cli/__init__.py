@@ -18,8 +18,9 @@ import functools
 import importlib
 import os
 import sys
-from collections.abc import Sequence
-from typing import Any, NoReturn
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn, TextIO
 
 from csp_sudoku.core._version import __version__
 from csp_sudoku.core.errors import SudokuError
@@ -125,8 +126,41 @@ def _parse(parser: argparse.ArgumentParser, args: list[str]) -> argparse.Namespa
     return ns
 
 
+def _warnings_shown_by(previous: Callable[..., None]) -> Callable[..., None]:
+    """A ``warnings.showwarning`` that prints the library's own warnings as one line,
+    ``csp-sudoku: warning: ...``, and hands the others to ``previous``."""
+
+    def show(
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: TextIO | None = None,
+        line: str | None = None,
+    ) -> None:
+        if issubclass(category, SudokuError):
+            print(f"csp-sudoku: warning: {message}", file=sys.stderr)
+        else:
+            previous(message, category, filename, lineno, file, line)
+
+    return show
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``csp-sudoku`` script; returns the exit code."""
+    """Entry point of the ``csp-sudoku`` script; returns the exit code.
+
+    The library's warnings (:class:`~csp_sudoku.core.errors.SudokuError` ones) are
+    printed as ``csp-sudoku: warning: ...`` while the command runs.
+    """
+    previous = warnings.showwarning
+    warnings.showwarning = _warnings_shown_by(previous)
+    try:
+        return _main(argv)
+    finally:
+        warnings.showwarning = previous
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args_list = sys.argv[1:] if argv is None else list(argv)
     # ``csp-sudoku CMD ...`` needs CMD's parser only: the top-level parser has no
     # option taking a value, so a first argument naming a command is the command

@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
+import warnings
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
@@ -33,7 +34,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.core.errors import GenerationError
+from csp_sudoku.core.errors import GenerationError, ReferenceDataWarning
 from csp_sudoku.core.geometry import Geometry
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "KeySet",
     "bundled_files",
     "canonical_bytes",
+    "check_reference",
     "default_keys",
     "keys_of_file",
     "keys_of_lines",
@@ -145,17 +147,55 @@ def keys_of_file(path: str | Path) -> set[bytes]:
     return {row.tobytes() for row in forms}
 
 
+def _default_data() -> Path:
+    """The reference sets' folder when :data:`DATA_ENV` is unset: ``shared/data``
+    beside the repository."""
+    return Path(__file__).resolve().parents[3] / "shared" / "data"
+
+
 def bundled_files() -> list[Path]:
     """The bundled reference puzzle files present (``*.txt`` of the data folder).
 
     Files of puzzles that are *not* unique (``multi_solution*``) are left out:
     no generated puzzle can be isomorphic to them.
+
+    Raises:
+        GenerationError: :data:`DATA_ENV` is set but names no folder, or one
+            without ``*.txt`` puzzle files (a typo would otherwise leave every
+            output unchecked against the published lists).
     """
     named = os.environ.get(DATA_ENV)
-    folder = Path(named) if named else Path(__file__).resolve().parents[3] / "shared" / "data"
+    folder = Path(named) if named else _default_data()
     if not folder.is_dir():
+        if named:
+            raise GenerationError(f"{DATA_ENV}={named!r} names no folder of reference puzzles")
         return []
-    return sorted(f for f in folder.glob("*.txt") if not f.name.startswith("multi_solution"))
+    files = sorted(f for f in folder.glob("*.txt") if not f.name.startswith("multi_solution"))
+    if named and not files:
+        raise GenerationError(f"{DATA_ENV}={named!r}: the folder holds no *.txt puzzle files")
+    return files
+
+
+def check_reference() -> None:
+    """Say, before a 9x9 search, when the reference sets are missing.
+
+    Warns (:class:`ReferenceDataWarning`) when no reference file is found, as in
+    an installed copy without the repository's ``shared/data``: outputs are then
+    checked against the seed bank, the ``avoid`` files and the run's own outputs
+    only, and may be published puzzles.
+
+    Raises:
+        GenerationError: a bad :data:`DATA_ENV` (see :func:`bundled_files`).
+    """
+    if not bundled_files():
+        warnings.warn(
+            f"the reference puzzle sets were not found (looked in {_default_data()}): "
+            "9x9 outputs are checked for novelty against the seed bank, the --avoid "
+            "files and this run only, so one may be a published puzzle; set "
+            f"{DATA_ENV} to the folder of the published lists",
+            ReferenceDataWarning,
+            stacklevel=3,
+        )
 
 
 class KeySet:

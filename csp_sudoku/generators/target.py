@@ -77,6 +77,7 @@ from csp_sudoku.generators.grids import check_has_grid
 from csp_sudoku.generators.minimal import checker_for, reduce_clues
 from csp_sudoku.generators.novelty import (
     canonical_bytes,
+    check_reference,
     default_keys,
     keys_of_file,
     run_keys,
@@ -386,6 +387,8 @@ def generate(
         opts = replace(opts, starts=_starts(opts, vicinity_of))
     for f in opts.avoid_files:  # unreadable: an error now, before any search
         keys_of_file(f)
+    if opts.geometry == Geometry.standard(9):
+        check_reference()
     base = as_seed(seed)
     deadline = None if budget_seconds is None else time.time() + budget_seconds
     if opts.method == "anneal":  # every chain avoids what was written
