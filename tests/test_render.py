@@ -321,3 +321,40 @@ def test_caption_formats_fail_only_with_render_error() -> None:
 
     prop()
     literal()
+
+
+@pytest.mark.parametrize(
+    ("argv", "needs"),
+    [
+        (["render", "-o", "book.svg"], True),
+        (["render", "-o", "book.pdf"], True),
+        (["report", "-m", "rounds", "-o", "report.html"], True),
+        (["explain", "--html", "steps.html"], False),
+        (["explain", "--svg", "steps"], False),
+        (["check"], False),
+    ],
+    ids=lambda v: " ".join(v) if isinstance(v, list) else str(v),
+)
+def test_without_matplotlib_drawing_says_how_to_get_it(
+    tmp_path: Path, argv: list[str], needs: bool
+) -> None:
+    """matplotlib is optional (``csp_sudoku[plot]``): what needs it is refused with exit 2
+    and the install line; the rest works. ``render`` once failed as an internal error."""
+    import subprocess
+    import sys
+
+    line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    code = (
+        "import sys; sys.modules['matplotlib'] = None\n"  # as if not installed
+        "from csp_sudoku.cli import main\n"
+        f"sys.exit(main({[*argv, line]!r}))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=300
+    )
+    if needs:
+        assert done.returncode == 2, done.stderr
+        assert "matplotlib: pip install 'csp_sudoku[plot]'" in done.stderr
+        assert list(tmp_path.iterdir()) == []  # nothing half-written
+    else:
+        assert done.returncode == 0, done.stderr

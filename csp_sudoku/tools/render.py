@@ -63,6 +63,7 @@ def _truetype_fonts() -> Iterator[None]:
     Set with ``rc_context`` so that a program drawing its own figures keeps its
     own settings.
     """
+    _figure_class()  # matplotlib is installed, or a RenderError says how to get it
     import matplotlib
 
     # 42: TrueType (Type 42) fonts rather than Type 3, in PDF and PostScript
