@@ -221,10 +221,10 @@ def test_unwritable_target(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     target = tmp_path / "missing" / "x.html"
     assert main(["explain", SUBSETS, "--html", str(target)]) == 2
     assert f"{target}: {target.parent} does not exist" in capsys.readouterr().err
-    # a folder where the file should go: written by the command, refused by the OS
+    # a folder where the file should go: refused before any work
     (tmp_path / "dir.html").mkdir()
     assert main(["explain", SUBSETS, "--html", str(tmp_path / "dir.html")]) == 2
-    assert "cannot write" in capsys.readouterr().err
+    assert "dir.html is a folder: name a file to write" in capsys.readouterr().err
 
 
 # ---- a real browser ----

@@ -80,6 +80,26 @@ def test_an_output_in_no_folder_is_refused_before_any_work(
     )
 
 
+@pytest.mark.parametrize(
+    "command",
+    [*COMMANDS, ["render"], ["report"], ["generate", "-n", "1", "--seed", "1"]],
+    ids=lambda c: c[0],
+)
+def test_an_output_that_is_a_folder_is_refused_before_any_work(
+    puzzles: Path, tmp_path: Path, command: list[str]
+) -> None:
+    """Before, ``check -o /tmp`` did the work, then said "Is a directory"; ``render -o
+    /tmp`` said "unknown format ''"."""
+    target = tmp_path / "out"
+    target.mkdir()
+    flag = [] if command[-1] == "--html" else ["-o"]
+    inputs = [] if command[0] == "generate" else [str(puzzles)]
+    code, out, err = _run([*command, *flag, str(target), *inputs])
+    assert code == 2 and out == ""
+    assert f"{target} is a folder: name a file to write" in err
+    assert list(target.iterdir()) == []
+
+
 def test_bank_export_over_its_own_bank_is_refused(puzzles: Path, tmp_path: Path) -> None:
     bank = tmp_path / "b.db"
     assert _run(["bank", "add", str(bank), str(puzzles)])[0] == 0

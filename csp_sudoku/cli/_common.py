@@ -332,14 +332,14 @@ def preflight(args: argparse.Namespace) -> None:
       ``OUTPUT.partial`` (see :func:`batch_session`): they are newer than
       ``OUTPUT``, so they replace it, and the run goes on from them.
 
-    * An output in a folder that does not exist is refused before any work
-      (the error would otherwise come at the end, naming a temporary file).
+    * An output in a folder that does not exist, or that is itself a folder, is
+      refused before any work (the error would otherwise come at the end).
     * An argument holding a NUL character is refused (no file name can hold
       one, and the operating system's calls reject it with a bare ValueError).
 
     Raises:
-        ArgumentError: an output names an input or lies in no folder, or an
-            argument holds a NUL.
+        ArgumentError: an output names an input, is a folder or lies in no
+            folder, or an argument holds a NUL.
     """
     for name, value in vars(args).items():
         values = value if isinstance(value, (list, tuple)) else [value]
@@ -353,16 +353,17 @@ def preflight(args: argparse.Namespace) -> None:
         target = getattr(args, name, None)
         if not isinstance(target, str) or target == "-":
             continue
+        flag = f"--{name.replace('_', '-')}"
         for source in inputs:
             if _same_file(target, source):
-                flag = f"--{name.replace('_', '-')}"
                 raise ArgumentError(
                     f"{flag} {target} names the input {source}: writing it would destroy "
                     "the input before it is read; choose another output file"
                 )
+        if os.path.isdir(target):
+            raise ArgumentError(f"{flag} {target} is a folder: name a file to write")
         folder = os.path.dirname(target) or "."
         if not os.path.isdir(folder):
-            flag = f"--{name.replace('_', '-')}"
             why = "is a file, not a folder" if os.path.exists(folder) else "does not exist"
             raise ArgumentError(f"{flag} {target}: {folder} {why}")
     output = getattr(args, "output", None)
