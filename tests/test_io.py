@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from csp_sudoku import Geometry, ParseError, Puzzle, format_grid, format_line, parse, read_puzzles
+from tests.conftest import load_lines
 
 LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 
@@ -180,3 +182,112 @@ def test_arbitrary_text_never_crashes_the_reader(text: str) -> None:
         assert (e.puzzle is None) != (e.error is None)
         if e.error is not None:
             assert e.error.line is not None
+
+
+_COMPRESSORS = {"gzip": ".gz", "bz2": ".bz2", "lzma": ".xz"}
+
+
+def _compress(kind: str, data: bytes) -> bytes:
+    import importlib
+
+    out: bytes = importlib.import_module(kind).compress(data)
+    return out
+
+
+@pytest.mark.parametrize("kind", sorted(_COMPRESSORS))
+@pytest.mark.parametrize("command", [["check"], ["count"], ["rate", "-m", "rounds"]])
+def test_compressed_inputs_read_as_their_text(
+    tmp_path: Path, kind: str, command: list[str]
+) -> None:
+    """A gzip, bzip2 or xz file gives the rows the plain file gives (the name apart)."""
+    from tests.helpers import run_cli
+
+    text = "\n".join(load_lines("top1465.txt", limit=60)) + "\nnot a puzzle\n"
+    plain = tmp_path / "p.txt"
+    plain.write_text(text, encoding="utf-8")
+    packed = tmp_path / f"p.txt{_COMPRESSORS[kind]}"
+    packed.write_bytes(_compress(kind, text.encode()))
+    want = run_cli([*command, str(plain), "-q", "--format", "jsonl"])
+    got = run_cli([*command, str(packed), "-q", "--format", "jsonl"])
+    assert want[0] == got[0] == 2  # the bad line, in both
+    assert want[1].replace(str(plain), "F") == got[1].replace(str(packed), "F")
+    assert len(got[1].splitlines()) >= 60  # a row per puzzle (check writes the bad line too)
+
+
+def test_compressed_standard_input_reads_as_its_text(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    lines = load_lines("top1465.txt", limit=30)
+    data = _compress("gzip", ("\n".join(lines) + "\n").encode())
+    done = subprocess.run(
+        [sys.executable, "-m", "csp_sudoku", "check", "-", "-q"],
+        input=data,
+        capture_output=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = done.stdout.decode().splitlines()
+    assert [r.split("\t")[-1] for r in rows] == [x.split()[0] for x in lines]
+    assert all(r.split("\t")[1] == "unique" for r in rows)
+
+
+@pytest.mark.parametrize("command", [["check"], ["check", "--jobs", "2"], ["solve"]])
+def test_a_truncated_compressed_file_keeps_the_rows_before_and_says_why(
+    tmp_path: Path, command: list[str]
+) -> None:
+    """Exit 2 with the file named, after the rows of whole lines before the damage: never a
+    silent end of input, never an internal error."""
+    from tests.helpers import run_cli
+
+    lines = load_lines("17_clue.txt", limit=8000)
+    packed = _compress("gzip", ("\n".join(lines) + "\n").encode())
+    cut = tmp_path / "cut.txt.gz"
+    cut.write_bytes(packed[: len(packed) // 2])
+    code, out, err = run_cli([*command, str(cut), "-q"])
+    assert code == 2
+    assert f"{cut}: the gzip data is damaged or cut short" in err
+    rows = out.splitlines()
+    assert 1000 < len(rows) < len(lines)
+    puzzles = [r.split("\t")[-1] for r in rows] if command[0] == "check" else None
+    if puzzles is not None:  # the lines before the damage, in order, none cut
+        assert puzzles == [x.split()[0] for x in lines[: len(rows)]]
+
+
+def test_read_puzzles_reads_a_compressed_file(tmp_path: Path) -> None:
+    from csp_sudoku.core.io import read_puzzles
+
+    lines = load_lines("top1465.txt", limit=10)
+    path = tmp_path / "p.txt.xz"
+    path.write_bytes(_compress("lzma", ("\n".join(lines) + "\n").encode()))
+    got = [e.puzzle.to_line() for e in read_puzzles(path) if e.puzzle is not None]
+    assert got == [x.split()[0] for x in lines]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    picks=st.lists(st.integers(0, 59), max_size=40),
+    kind=st.sampled_from(sorted(_COMPRESSORS)),
+    crlf=st.booleans(),
+    chunk=st.integers(1, 9),
+)
+def test_compressed_files_read_as_their_text_property(
+    picks: list[int], kind: str, crlf: bool, chunk: int
+) -> None:
+    """Any puzzle text: its compressed file gives the same entries and the same chunks."""
+    import tempfile
+
+    from csp_sudoku.core.io import read_chunks
+
+    sample = load_lines("top1465.txt", limit=60)
+    data = ("\r\n" if crlf else "\n").join(sample[i] for i in picks).encode()
+    with tempfile.TemporaryDirectory() as folder:
+        plain, packed = Path(folder) / "p.txt", Path(folder) / "p.txt.z"
+        plain.write_bytes(data)
+        packed.write_bytes(_compress(kind, data))
+        assert [(e.line, e.text) for e in read_puzzles(packed)] == [
+            (e.line, e.text) for e in read_puzzles(plain)
+        ]
+        assert [(c.first_line, c.lines, c.data) for c in read_chunks(packed, chunk)] == [
+            (c.first_line, c.lines, c.data) for c in read_chunks(plain, chunk)
+        ]

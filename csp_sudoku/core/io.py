@@ -10,6 +10,9 @@ Formats read:
   spaces between cells, and separator lines made of ``-``, ``+``, ``=``. Rows may
   also be N white-space separated numbers (``10 . 3 16 ...``) for big grids.
 * files with ``#`` comment lines, blank lines, Windows line ends and a UTF-8 BOM.
+* any of these **compressed** with gzip, bzip2 or xz (``.gz``, ``.bz2``, ``.xz``),
+  known by their first bytes, from a file or standard input
+  (:func:`open_input`).
 * **JSON Lines**: a line starting with ``{`` is a JSON object whose ``puzzle``
   field is a puzzle line; its other fields are kept in :attr:`Entry.fields`.
 * **CSV**: a line with commas that names a ``puzzle`` column is a header; the
@@ -43,7 +46,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import IO, Any, Union
+from typing import IO, Any, Union, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -272,17 +275,107 @@ class Entry:
     fields: dict[str, Any] = field(default_factory=dict, compare=False)
 
 
-def _open_lines(source: PathOrLines) -> tuple[Iterable[str], str, IO[str] | None]:
-    if isinstance(source, (str, os.PathLike)):
-        name = os.fspath(source)
-        if name == "-":
-            import sys
+#: The first bytes of the compressed inputs read, and the module that reads each.
+_COMPRESSED = ((b"\x1f\x8b", "gzip"), (b"BZh", "bz2"), (b"\xfd7zXZ\x00", "lzma"))
 
+
+#: Bytes decompressed per step: a damaged input loses at most this much before the damage.
+_PIECE = 1 << 16
+
+
+class _Decompressed(_io.BufferedIOBase):
+    """A compressed input's bytes; damaged data is a :class:`ParseError` naming the file.
+
+    The decompressors raise ``EOFError``, ``OSError``, ``lzma.LZMAError`` or
+    ``zlib.error`` for a file cut short or damaged. A read that meets the damage
+    returns the bytes decoded before it, and the next read raises: so a batch run
+    keeps the rows of the lines before the damage, then says what happened (never
+    a silent end of input, never an internal error).
+    """
+
+    def __init__(self, inner: IO[bytes], outer: IO[bytes], name: str, kind: str) -> None:
+        super().__init__()
+        self._inner, self._outer, self._name, self._kind = inner, outer, name, kind
+        self._failed: ParseError | None = None
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int | None = -1) -> bytes:
+        import lzma
+        import zlib
+
+        if self._failed is not None:
+            raise self._failed
+        whole = size is None or size < 0
+        parts: list[bytes] = []
+        got = 0
+        while whole or got < (size or 0):
+            try:
+                piece = self._inner.read(_PIECE if whole else min(_PIECE, (size or 0) - got))
+            except (EOFError, OSError, lzma.LZMAError, zlib.error) as exc:
+                self._failed = ParseError(
+                    f"the {self._kind} data is damaged or cut short ({exc})", source=self._name
+                )
+                if parts:
+                    break
+                raise self._failed from None
+            if not piece:
+                break
+            parts.append(piece)
+            got += len(piece)
+        return b"".join(parts)
+
+    def read1(self, size: int = -1) -> bytes:
+        return self.read(_PIECE if size < 0 else min(size, _PIECE))
+
+    def close(self) -> None:
+        if not self.closed:
+            self._inner.close()
+            self._outer.close()  # the decompressors leave a file object they were given open
+        super().close()
+
+
+def open_input(fh: IO[bytes], name: str) -> IO[bytes]:
+    """``fh``'s bytes, decompressed when they are gzip, bzip2 or xz data.
+
+    Known by their first bytes (a text puzzle file cannot start so), so
+    ``check puzzles.txt.gz`` and ``... | check -`` of compressed data read as the
+    text would. A stream that cannot peek (a pipe given as a raw stream) is
+    read as it is. Closing the result closes ``fh``.
+    """
+    peek = getattr(fh, "peek", None)
+    if peek is None:
+        return fh
+    head = bytes(peek(6)[:6])
+    for magic, kind in _COMPRESSED:
+        if head.startswith(magic):
+            import importlib
+
+            module = importlib.import_module(kind)
+            inner: IO[bytes] = module.open(fh, "rb")
+            return cast(IO[bytes], _Decompressed(inner, fh, name, kind))
+    return fh
+
+
+def _open_lines(source: PathOrLines) -> tuple[Iterable[str], str, IO[str] | None]:
+    """The text lines of ``source``, its name, and what to close (compressed data
+    decompressed: :func:`open_input`)."""
+    if not isinstance(source, (str, os.PathLike)):
+        return source, str(getattr(source, "name", "<input>")), None
+    name = os.fspath(source)
+    if name == "-":
+        import sys
+
+        raw = getattr(sys.stdin, "buffer", None)
+        data = None if raw is None else open_input(raw, "<stdin>")
+        if data is None or data is raw:  # plain text (or a text stream put in place)
             return sys.stdin, "<stdin>", None
-        fh = open(name, encoding="utf-8-sig", errors="replace", newline=None)  # noqa: SIM115
-        return fh, name, fh
-    name = getattr(source, "name", "<input>")
-    return source, str(name), None
+        name = "<stdin>"
+    else:
+        data = open_input(open(name, "rb"), name)  # noqa: SIM115
+    text = _io.TextIOWrapper(data, encoding="utf-8-sig", errors="replace", newline=None)
+    return text, name, text
 
 
 def read_puzzles(
@@ -662,9 +755,11 @@ def _open_bytes(
             raw: IO[bytes] | None = getattr(sys.stdin, "buffer", None)
             if raw is None:  # a text stream put in place of stdin (an embedding program, a test)
                 raw = _io.BytesIO(sys.stdin.read().encode("utf-8", "surrogateescape"))
-            return raw, "<stdin>", None
+            data = open_input(raw, "<stdin>")
+            return data, "<stdin>", (None if data is raw else data)
         fh = open(name, "rb")  # noqa: SIM115
-        return fh, name, fh
+        data = open_input(fh, name)
+        return data, name, data
     return source, str(getattr(source, "name", "<input>")), None
 
 
@@ -705,12 +800,17 @@ def read_chunks(
     name = source_name or name
     try:
         first, buf, eof = 1, b"", False
+        broken: ParseError | None = None  # compressed data damaged after ``buf``
         width = 0.0  # bytes per line so far: one read mostly brings a chunk's lines
         while True:
             ends = _LineEnds(buf, eof, int(lines * width))
             while not ends.more_than(lines) and not eof:
                 want = int((lines + 1) * width * 1.1) - len(buf) if width else _READ_BYTES
-                more = fh.read(max(want, len(buf), 4096))  # at least doubling: linear time
+                try:
+                    more = fh.read(max(want, len(buf), 4096))  # at least doubling: linear time
+                except ParseError as damage:  # the whole lines before it are still read
+                    broken, more = damage, b""
+                    buf = buf[: buf.rfind(b"\n") + 1]
                 eof = not more
                 buf += more
                 ends = _LineEnds(buf, eof, int(lines * width))
@@ -724,6 +824,8 @@ def read_chunks(
             last = eof and not buf
             yield TextChunk(name, first, count, data, last)
             if last:
+                if broken is not None:
+                    raise broken
                 return
             first += count
     finally:

@@ -36,6 +36,7 @@ from numpy.typing import NDArray
 
 from csp_sudoku.core.errors import GenerationError, ReferenceDataWarning
 from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import open_input
 
 __all__ = [
     "DATA_ENV",
@@ -125,7 +126,8 @@ def keys_of_file(path: str | Path) -> set[bytes]:
     """
     p = Path(path)
     try:
-        data = p.read_bytes()
+        with open_input(open(p, "rb"), str(p)) as fh:
+            data = fh.read()  # decompressed, when gzip, bzip2 or xz
     except OSError as exc:
         raise GenerationError(f"cannot read puzzles to avoid from {str(p)!r}: {exc}") from None
     digest = hashlib.sha256(data).hexdigest()
