@@ -131,6 +131,9 @@ def test_malformed_files(
 def test_missing_file_and_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(["check", str(tmp_path / "nope.txt")], capsys)
     assert code == 2 and "no such file" in err
+    for name in ("nope.txt.gz", "nope.jsonl", "NOPE.XZ"):  # no folder named: still a file name
+        code, out, err = run(["check", name], capsys)
+        assert (code, out) == (2, "") and f"{name}: no such file" in err
     code, _, err = run(["check", str(EXAMPLES / "sample.txt"), "--limit", "0"], capsys)
     assert code == 2 and "--limit" in err
     assert main(["check", "--format", "xml"]) == 2

@@ -415,8 +415,13 @@ def iter_chunks(inputs: Sequence[str], lines: int) -> Iterator[TextChunk]:
             yield from read_chunks(raw, lines, source_name="<argument>")
 
 
+#: Endings that make an argument a file name (a missing one is "no such file", not
+#: a bad puzzle): puzzle files, and the compressed forms :func:`open_input` reads.
+_FILE_ENDINGS = (".txt", ".sdk", ".sdm", ".csv", ".tsv", ".jsonl", ".json", ".gz", ".bz2", ".xz")
+
+
 def _looks_like_path(item: str) -> bool:
-    return "/" in item or item.endswith((".txt", ".sdk", ".csv", ".tsv"))
+    return "/" in item or item.lower().endswith(_FILE_ENDINGS)
 
 
 #: Input fields never passed through: where the input row came from, not the puzzle.
