@@ -26,6 +26,7 @@ from csp_sudoku.core.errors import (
     CountBudgetExceeded,
     DeadlinePassed,
     NotUniqueError,
+    ParseError,
     SudokuError,
 )
 from csp_sudoku.core.geometry import Geometry
@@ -282,7 +283,9 @@ class Checker:
     """A uniqueness checker for hot loops: rules loaded once, clues as assumptions.
 
     Methods take raw flat cell arrays (``int8``, 0 = empty) as well as puzzles;
-    raw arrays skip validation, which is what a generator's inner loop wants.
+    raw arrays skip the validation of their values (what a generator's inner loop
+    wants: a value out of range gives a wrong answer), but not of their length.
+    A puzzle of another shape than the checker's is refused.
 
     A checker owns its backend (a loaded SAT solver, for ``sat``): it is made for
     this checker alone and freed by :meth:`close`, or at the end of a ``with``
@@ -314,9 +317,20 @@ class Checker:
         self.close()
 
     def _cells(self, puzzle: PuzzleLike | Cells) -> Cells:
+        """The flat cells to check: a raw ``int8`` array as it is (its length checked,
+        one comparison; its values not), anything else validated, in this shape."""
         if isinstance(puzzle, np.ndarray) and puzzle.dtype == np.int8 and puzzle.ndim == 1:
+            if puzzle.size != self.geometry.ncells:  # the solvers would read another puzzle
+                raise ParseError(
+                    f"this checker's {self.geometry.name} puzzles have "
+                    f"{self.geometry.ncells} cells, got an array of {puzzle.size}"
+                )
             return cast(Cells, puzzle)
-        cells, _geo = _cells_and_geometry(puzzle, self.geometry)
+        cells, geo = _cells_and_geometry(puzzle, self.geometry)
+        if geo != self.geometry:
+            raise ArgumentError(
+                f"this checker checks {self.geometry.name} puzzles, got a {geo.name} one"
+            )
         return np.asarray(cells, dtype=np.int8)
 
     def count(self, puzzle: PuzzleLike | Cells, limit: int = 2) -> int:

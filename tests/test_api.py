@@ -151,3 +151,18 @@ def test_auto_backend_delegates_every_method(method: str, monkeypatch: pytest.Mo
     }
     getattr(auto, method)(*args[method])
     assert calls == [method]
+
+
+@pytest.mark.parametrize("backend", ["auto", "sat", "dlx", "cpsat"])
+def test_a_checker_refuses_puzzles_of_another_shape(backend: str) -> None:
+    """A raw array of the wrong length, or a puzzle of another shape, once got an
+    answer about some other puzzle (sat and dlx: an 80-cell array was "unique")."""
+    p = cs.parse(load_lines("top1465.txt", limit=1)[0])
+    with Checker(Geometry.standard(9), backend=backend) as chk:
+        assert chk.is_unique(p.cells)
+        with pytest.raises(ParseError, match="81 cells, got an array of 80"):
+            chk.is_unique(p.cells[:80])
+        with pytest.raises(ArgumentError, match="checks 9x9 puzzles, got a 4x4 one"):
+            chk.is_unique(cs.parse("." * 16))
+        with pytest.raises(ArgumentError, match="got a x-9x9 one"):
+            chk.count(cs.parse("." * 81, Geometry.x_sudoku(9)))
