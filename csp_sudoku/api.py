@@ -37,9 +37,23 @@ from csp_sudoku.core.verify import solution_fault
 PuzzleLike = Puzzle | str | NDArray[np.integer] | Sequence[int]
 
 
+def _same_shape(puzzle: Puzzle, geometry: Geometry | None) -> None:
+    if geometry is not None and geometry != puzzle.geometry:
+        raise ArgumentError(
+            f"geometry={geometry.name} was given with a {puzzle.geometry.name} puzzle: "
+            "a Puzzle keeps its own shape (parse its text in the other shape instead)"
+        )
+
+
 def as_puzzle(puzzle: PuzzleLike, geometry: Geometry | None = None) -> Puzzle:
-    """Convert any supported input to a :class:`Puzzle` (text is parsed, arrays validated)."""
+    """Convert any supported input to a :class:`Puzzle` (text is parsed, arrays validated).
+
+    Raises:
+        ArgumentError: a :class:`Puzzle` with a ``geometry`` other than its own
+            (it would be answered in its own shape, not the one asked for).
+    """
     if isinstance(puzzle, Puzzle):
+        _same_shape(puzzle, geometry)
         return puzzle
     if isinstance(puzzle, str):
         return parse(puzzle, geometry)
@@ -49,6 +63,7 @@ def as_puzzle(puzzle: PuzzleLike, geometry: Geometry | None = None) -> Puzzle:
 def _cells_and_geometry(puzzle: PuzzleLike, geometry: Geometry | None) -> tuple[Cells, Geometry]:
     """The cheapest route from input to a validated flat int8 array."""
     if isinstance(puzzle, Puzzle):
+        _same_shape(puzzle, geometry)
         return puzzle.cells, puzzle.geometry
     if isinstance(puzzle, str):
         quick = fast_cells(puzzle, geometry)
@@ -326,11 +341,12 @@ class Checker:
                     f"{self.geometry.ncells} cells, got an array of {puzzle.size}"
                 )
             return cast(Cells, puzzle)
-        cells, geo = _cells_and_geometry(puzzle, self.geometry)
-        if geo != self.geometry:
+        if isinstance(puzzle, Puzzle) and puzzle.geometry != self.geometry:
             raise ArgumentError(
-                f"this checker checks {self.geometry.name} puzzles, got a {geo.name} one"
+                f"this checker checks {self.geometry.name} puzzles, "
+                f"got a {puzzle.geometry.name} one"
             )
+        cells, _ = _cells_and_geometry(puzzle, self.geometry)  # read in this shape
         return np.asarray(cells, dtype=np.int8)
 
     def count(self, puzzle: PuzzleLike | Cells, limit: int = 2) -> int:

@@ -166,3 +166,15 @@ def test_a_checker_refuses_puzzles_of_another_shape(backend: str) -> None:
             chk.is_unique(cs.parse("." * 16))
         with pytest.raises(ArgumentError, match="got a x-9x9 one"):
             chk.count(cs.parse("." * 81, Geometry.x_sudoku(9)))
+
+
+def test_a_puzzle_with_another_geometry_given_is_refused() -> None:
+    """``solve(p, geometry=X)`` with a plain 9x9 Puzzle once answered in 9x9: a grid
+    whose diagonals repeat digits, as if it were an X-Sudoku solution."""
+    p = cs.parse("." * 81)
+    x = Geometry.x_sudoku(9)
+    for call in (cs.solve, cs.is_unique, cs.count_solutions, cs.as_puzzle):
+        with pytest.raises(ArgumentError, match="geometry=x-9x9 was given with a 9x9 puzzle"):
+            call(p, geometry=x)  # type: ignore[operator]
+    same = cs.solve(cs.parse("." * 81, x), geometry=x)  # its own shape: fine
+    assert same is not None and check_solution(same.cells, diagonals=True)
