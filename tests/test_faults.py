@@ -523,3 +523,29 @@ def test_a_ctrl_c_inside_a_kernel_call_is_an_interruption(monkeypatch: pytest.Mo
     monkeypatch.setattr(export, "write_dimacs", plain_bug)
     code, _, err = _run(["export", "cnf", LINES[0]])
     assert code == 70 and "internal error" in err
+
+
+@pytest.mark.parametrize("command", [["check"], ["rate", "-m", "rounds"], ["generate", "-n", "2"]])
+def test_a_second_run_writing_the_same_output_is_refused(
+    puzzles: Path, tmp_path: Path, command: list[str]
+) -> None:
+    """Two runs on one output truncated and interleaved each other's rows in
+    OUTPUT.partial; while one holds the output, the other is refused, and the lock
+    goes with the run (its file removed, nothing left to block the next)."""
+    import fcntl
+
+    out = tmp_path / "out.txt"
+    out.write_text("kept\n", encoding="utf-8")
+    lock = tmp_path / ".out.txt.lock"
+    inputs = [] if command[0] == "generate" else [str(puzzles)]
+    with open(lock, "ab") as held:  # another run, writing out.txt
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        for extra in ([], ["--resume"]):
+            code, stdout, err = _run([*command, *inputs, "-o", str(out), "-q", *extra])
+            assert (code, stdout) == (2, "")
+            assert "another csp-sudoku run is writing it" in err
+            assert out.read_text(encoding="utf-8") == "kept\n"
+            assert not Path(f"{out}{PARTIAL}").exists()
+    code, _, _ = _run([*command, *inputs, "-o", str(out), "-q"])
+    assert code == 0 and out.read_text(encoding="utf-8") != "kept\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.txt", "out.txt"]

@@ -158,6 +158,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _main(argv)
     finally:
         warnings.showwarning = previous
+        if "csp_sudoku.cli._common" in sys.modules:  # outputs were claimed only if loaded
+            sys.modules["csp_sudoku.cli._common"].release_outputs()
 
 
 def _main(argv: Sequence[str] | None) -> int:

@@ -322,6 +322,64 @@ def _same_file(a: str, b: str) -> bool:
     return os.path.realpath(a) == os.path.realpath(b)
 
 
+#: The locks this process holds on the outputs it writes (:func:`_claim`): file
+#: object and lock path, released by :func:`release_outputs`.
+_CLAIMS: list[tuple[IO[bytes], str]] = []
+
+
+def _claim(flag: str, target: str) -> None:
+    """Hold an exclusive lock on ``target`` while this run writes it.
+
+    Two runs writing one output (a script that starts the same command twice, a
+    ``--resume`` while the first still runs) would truncate and interleave each
+    other's rows in ``OUTPUT.partial``; the second is refused instead. The lock is
+    an advisory ``flock`` on a hidden sibling, ``.NAME.lock``, removed at the end;
+    the operating system frees it when a process dies, so a killed run never
+    blocks the next. Devices and pipes (``/dev/stdout``) are not locked; where
+    ``fcntl`` is missing (Windows) nothing is.
+
+    Raises:
+        ArgumentError: another process holds the lock.
+    """
+    if os.path.exists(target) and not os.path.isfile(target):
+        return
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        return
+    head, name = os.path.split(os.path.abspath(target))
+    lock = os.path.join(head, f".{name}.lock")
+    if any(path == lock for _, path in _CLAIMS):
+        return
+    for _ in range(100):  # the path may be removed by its holder between open and lock
+        fh = open(lock, "ab")  # noqa: SIM115 - held until release_outputs
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            fh.close()
+            raise ArgumentError(
+                f"{flag} {target}: another csp-sudoku run is writing it (it holds {lock}); "
+                "wait for it to end, or choose another output"
+            ) from None
+        try:
+            same = os.stat(lock).st_ino == os.fstat(fh.fileno()).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            _CLAIMS.append((fh, lock))
+            return
+        fh.close()  # locked a file its holder had just removed: take the new one
+
+
+def release_outputs() -> None:
+    """Free the output locks of :func:`_claim` and remove their files (end of a command)."""
+    while _CLAIMS:
+        fh, lock = _CLAIMS.pop()
+        with contextlib.suppress(OSError):
+            os.remove(lock)  # removed while held: a run that opened it retries (see _claim)
+        fh.close()
+
+
 def preflight(args: argparse.Namespace) -> None:
     """Checks made before a command opens anything for writing.
 
@@ -336,10 +394,12 @@ def preflight(args: argparse.Namespace) -> None:
       refused before any work (the error would otherwise come at the end).
     * An argument holding a NUL character is refused (no file name can hold
       one, and the operating system's calls reject it with a bare ValueError).
+    * An output another run is writing is refused (:func:`_claim`); this run
+      holds it until :func:`release_outputs`.
 
     Raises:
         ArgumentError: an output names an input, is a folder or lies in no
-            folder, or an argument holds a NUL.
+            folder, or another run writes it; or an argument holds a NUL.
     """
     for name, value in vars(args).items():
         values = value if isinstance(value, (list, tuple)) else [value]
@@ -366,6 +426,7 @@ def preflight(args: argparse.Namespace) -> None:
         if not os.path.isdir(folder):
             why = "is a file, not a folder" if os.path.exists(folder) else "does not exist"
             raise ArgumentError(f"{flag} {target}: {folder} {why}")
+        _claim(flag, target)
     output = getattr(args, "output", None)
     if getattr(args, "resume", False) and isinstance(output, str) and output != "-":
         partial = f"{output}{PARTIAL}"
