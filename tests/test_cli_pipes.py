@@ -256,3 +256,33 @@ def test_variant_puzzles_keep_their_shape_through_pipes(tmp_path: Path) -> None:
     for e in entries:
         assert e.puzzle.geometry.name == "x-9x9"
         assert check_solution(e.solution.cells, e.puzzle.cells, diagonals=True)
+
+
+def test_rows_of_a_binary_input_read_back_without_stopping(tmp_path: Path) -> None:
+    """A binary file among the inputs gets one ``invalid`` row, its bytes escaped
+    (``\\x00``): raw, they made the output itself binary, so ``check`` of that output
+    stopped at the row and lost every row after it."""
+    good = load_lines("top1465.txt", limit=6)
+    (tmp_path / "a.txt").write_text("\n".join(good[:3]) + "\n", encoding="utf-8")
+    (tmp_path / "b.bin").write_bytes(b"\x7fELF\x02\x01\x00\x00\tx\n" + bytes(range(256)))
+    (tmp_path / "c.txt").write_text("\n".join(good[3:]) + "\n", encoding="utf-8")
+    first = subprocess.run(
+        [sys.executable, "-m", "csp_sudoku", "check", "a.txt", "b.bin", "c.txt", "-q"],
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=300,
+    )
+    assert first.returncode == 2
+    rows = first.stdout.decode("utf-8").splitlines()
+    assert len(rows) == 7 and rows[3].startswith("b.bin:1\tinvalid\t\\x7fELF\\x02\\x01\\x00")
+    assert all(ch == "\t" or ch.isprintable() for row in rows for ch in row)
+    (tmp_path / "rows.txt").write_bytes(first.stdout)
+    again = subprocess.run(
+        [sys.executable, "-m", "csp_sudoku", "check", "rows.txt", "-q", "--skip-invalid"],
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=300,
+    )
+    assert again.returncode == 0, again.stderr
+    puzzles = [r.split("\t")[2] for r in again.stdout.decode().splitlines() if "\tunique\t" in r]
+    assert puzzles == [x.split()[0] for x in good]

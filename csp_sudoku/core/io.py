@@ -470,7 +470,10 @@ def _entries(
                 column=bad.start() + 1,
             )
             st.stopped = True
-            yield Entry(lineno, text[:80], None, err, name)
+            # shown escaped (``\x00``): a row that carried the raw bytes would make
+            # its own output binary, and a reader of that output would stop there
+            shown = _BINARY.sub(lambda m: f"\\x{ord(m.group()):02x}", text[:80])
+            yield Entry(lineno, shown.replace("\t", "\\t"), None, err, name)
             return
         if "\ufffd" in text:
             err = ParseError(
