@@ -275,8 +275,13 @@ class Entry:
     fields: dict[str, Any] = field(default_factory=dict, compare=False)
 
 
-#: The first bytes of the compressed inputs read, and the module that reads each.
-_COMPRESSED = ((b"\x1f\x8b", "gzip"), (b"BZh", "bz2"), (b"\xfd7zXZ\x00", "lzma"))
+#: The first bytes of the compressed inputs read, and the module that reads each
+#: (bzip2: ``BZh`` and its block size, a digit 1-9).
+_COMPRESSED: tuple[tuple[tuple[bytes, ...], str], ...] = (
+    ((b"\x1f\x8b",), "gzip"),
+    (tuple(b"BZh%d" % k for k in range(1, 10)), "bz2"),
+    ((b"\xfd7zXZ\x00",), "lzma"),
+)
 
 
 #: Bytes decompressed per step: a damaged input loses at most this much before the damage.
@@ -348,8 +353,8 @@ def open_input(fh: IO[bytes], name: str) -> IO[bytes]:
     if peek is None:
         return fh
     head = bytes(peek(6)[:6])
-    for magic, kind in _COMPRESSED:
-        if head.startswith(magic):
+    for magics, kind in _COMPRESSED:
+        if head.startswith(magics):
             import importlib
 
             module = importlib.import_module(kind)
