@@ -23,6 +23,10 @@ SHARED_DATA = Path(
         "CSP_SUDOKU_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"
     )
 )
+# the generators check novelty against the same reference sets as the tests read
+# (a clone elsewhere names them with CSP_SUDOKU_SHARED_DATA alone)
+if SHARED_DATA.is_dir():
+    os.environ.setdefault("CSP_SUDOKU_REFERENCE_DATA", str(SHARED_DATA))
 TEST_DATA = Path(__file__).resolve().parent / "data"
 SAMPLES = TEST_DATA / "samples"
 #: Puzzles in each sample file: the first ones of its reference set.
