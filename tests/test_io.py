@@ -291,3 +291,33 @@ def test_compressed_files_read_as_their_text_property(
         assert [(c.first_line, c.lines, c.data) for c in read_chunks(packed, chunk)] == [
             (c.first_line, c.lines, c.data) for c in read_chunks(plain, chunk)
         ]
+
+
+def test_the_one_file_of_a_zip_archive_reads_as_its_text(tmp_path: Path) -> None:
+    """A zip archive of one file reads as that file; of several, or from a pipe, it is
+    refused with exit 2 and the reason (zip needs to seek, and which file is meant?)."""
+    import subprocess
+    import sys
+    import zipfile
+
+    from tests.helpers import run_cli
+
+    lines = load_lines("top1465.txt", limit=20)
+    (tmp_path / "p.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with zipfile.ZipFile(tmp_path / "one.zip", "w", zipfile.ZIP_DEFLATED) as z:
+        z.write(tmp_path / "p.txt", "p.txt")
+    with zipfile.ZipFile(tmp_path / "two.zip", "w") as z:
+        z.write(tmp_path / "p.txt", "p.txt")
+        z.write(tmp_path / "p.txt", "q.txt")
+    code, out, _ = run_cli(["check", str(tmp_path / "one.zip"), "-q"])
+    assert code == 0 and [r.split("\t")[-1] for r in out.splitlines()] == lines
+    code, out, err = run_cli(["check", str(tmp_path / "two.zip"), "-q"])
+    assert (code, out) == (2, "") and "holds 2 (p.txt, q.txt): unzip the one you mean" in err
+    piped = subprocess.run(
+        [sys.executable, "-m", "csp_sudoku", "check", "-", "-q"],
+        input=(tmp_path / "one.zip").read_bytes(),
+        capture_output=True,
+        timeout=300,
+    )
+    assert piped.returncode == 2
+    assert b"a zip archive cannot be read from a pipe: unzip it first" in piped.stderr

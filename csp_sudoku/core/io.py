@@ -11,8 +11,8 @@ Formats read:
   also be N white-space separated numbers (``10 . 3 16 ...``) for big grids.
 * files with ``#`` comment lines, blank lines, Windows line ends and a UTF-8 BOM.
 * any of these **compressed** with gzip, bzip2 or xz (``.gz``, ``.bz2``, ``.xz``),
-  known by their first bytes, from a file or standard input
-  (:func:`open_input`).
+  known by their first bytes, from a file or standard input, or as the one
+  file of a zip archive (:func:`open_input`).
 * **JSON Lines**: a line starting with ``{`` is a JSON object whose ``puzzle``
   field is a puzzle line; its other fields are kept in :attr:`Entry.fields`.
 * **CSV**: a line with commas that names a ``puzzle`` column is a header; the
@@ -291,8 +291,8 @@ _PIECE = 1 << 16
 class _Decompressed(_io.BufferedIOBase):
     """A compressed input's bytes; damaged data is a :class:`ParseError` naming the file.
 
-    The decompressors raise ``EOFError``, ``OSError``, ``lzma.LZMAError`` or
-    ``zlib.error`` for a file cut short or damaged. A read that meets the damage
+    The decompressors raise ``EOFError``, ``OSError``, ``lzma.LZMAError``,
+    ``zlib.error`` or ``zipfile.BadZipFile`` for a file cut short or damaged. A read that meets the damage
     returns the bytes decoded before it, and the next read raises: so a batch run
     keeps the rows of the lines before the damage, then says what happened (never
     a silent end of input, never an internal error).
@@ -308,6 +308,7 @@ class _Decompressed(_io.BufferedIOBase):
 
     def read(self, size: int | None = -1) -> bytes:
         import lzma
+        import zipfile
         import zlib
 
         if self._failed is not None:
@@ -318,7 +319,7 @@ class _Decompressed(_io.BufferedIOBase):
         while whole or got < (size or 0):
             try:
                 piece = self._inner.read(_PIECE if whole else min(_PIECE, (size or 0) - got))
-            except (EOFError, OSError, lzma.LZMAError, zlib.error) as exc:
+            except (EOFError, OSError, lzma.LZMAError, zlib.error, zipfile.BadZipFile) as exc:
                 self._failed = ParseError(
                     f"the {self._kind} data is damaged or cut short ({exc})", source=self._name
                 )
@@ -342,7 +343,8 @@ class _Decompressed(_io.BufferedIOBase):
 
 
 def open_input(fh: IO[bytes], name: str) -> IO[bytes]:
-    """``fh``'s bytes, decompressed when they are gzip, bzip2 or xz data.
+    """``fh``'s bytes, decompressed when they are gzip, bzip2 or xz data, or the one
+    file of a zip archive.
 
     Known by their first bytes (a text puzzle file cannot start so), so
     ``check puzzles.txt.gz`` and ``... | check -`` of compressed data read as the
@@ -353,6 +355,8 @@ def open_input(fh: IO[bytes], name: str) -> IO[bytes]:
     if peek is None:
         return fh
     head = bytes(peek(6)[:6])
+    if head.startswith(b"PK\x03\x04"):
+        return cast(IO[bytes], _Decompressed(_zip_member(fh, name), fh, name, "zip"))
     for magics, kind in _COMPRESSED:
         if head.startswith(magics):
             import importlib
@@ -361,6 +365,32 @@ def open_input(fh: IO[bytes], name: str) -> IO[bytes]:
             inner: IO[bytes] = module.open(fh, "rb")
             return cast(IO[bytes], _Decompressed(inner, fh, name, kind))
     return fh
+
+
+def _zip_member(fh: IO[bytes], name: str) -> IO[bytes]:
+    """The one file of a zip archive, opened for reading.
+
+    Raises:
+        ParseError: an archive read from a pipe (zip needs to seek), a damaged
+            one, or one that holds no file or several (which one is meant?).
+    """
+    import zipfile
+
+    if not fh.seekable():
+        raise ParseError("a zip archive cannot be read from a pipe: unzip it first", source=name)
+    try:
+        archive = zipfile.ZipFile(fh)
+        members = [m for m in archive.infolist() if not m.is_dir()]
+        if len(members) != 1:
+            listed = ", ".join(m.filename for m in members[:5]) or "none"
+            raise ParseError(
+                f"a zip archive is read when it holds one file; this one holds "
+                f"{len(members)} ({listed}): unzip the one you mean",
+                source=name,
+            )
+        return archive.open(members[0])
+    except (zipfile.BadZipFile, OSError, EOFError) as exc:
+        raise ParseError(f"the zip data is damaged or cut short ({exc})", source=name) from None
 
 
 def _open_lines(source: PathOrLines) -> tuple[Iterable[str], str, IO[str] | None]:
