@@ -367,6 +367,17 @@ def open_input(fh: IO[bytes], name: str) -> IO[bytes]:
     return fh
 
 
+def open_file(path: str | os.PathLike[str]) -> IO[bytes]:
+    """A puzzle file's bytes through :func:`open_input` (closed again if that fails)."""
+    name = os.fspath(path)
+    fh = open(name, "rb")  # noqa: SIM115 - closed with the result
+    try:
+        return open_input(fh, name)
+    except BaseException:
+        fh.close()
+        raise
+
+
 def _zip_member(fh: IO[bytes], name: str) -> IO[bytes]:
     """The one file of a zip archive, opened for reading.
 
@@ -408,7 +419,7 @@ def _open_lines(source: PathOrLines) -> tuple[Iterable[str], str, IO[str] | None
             return sys.stdin, "<stdin>", None
         name = "<stdin>"
     else:
-        data = open_input(open(name, "rb"), name)  # noqa: SIM115
+        data = open_file(name)
     text = _io.TextIOWrapper(data, encoding="utf-8-sig", errors="replace", newline=None)
     return text, name, text
 
@@ -795,8 +806,7 @@ def _open_bytes(
                 raw = _io.BytesIO(sys.stdin.read().encode("utf-8", "surrogateescape"))
             data = open_input(raw, "<stdin>")
             return data, "<stdin>", (None if data is raw else data)
-        fh = open(name, "rb")  # noqa: SIM115
-        data = open_input(fh, name)
+        data = open_file(name)
         return data, name, data
     return source, str(getattr(source, "name", "<input>")), None
 

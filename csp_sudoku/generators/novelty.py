@@ -36,7 +36,7 @@ from numpy.typing import NDArray
 
 from csp_sudoku.core.errors import GenerationError, ReferenceDataWarning
 from csp_sudoku.core.geometry import Geometry
-from csp_sudoku.core.io import open_input
+from csp_sudoku.core.io import open_file
 
 __all__ = [
     "DATA_ENV",
@@ -126,7 +126,7 @@ def keys_of_file(path: str | Path) -> set[bytes]:
     """
     p = Path(path)
     try:
-        with open_input(open(p, "rb"), str(p)) as fh:
+        with open_file(p) as fh:
             data = fh.read()  # decompressed, when gzip, bzip2 or xz
     except OSError as exc:
         raise GenerationError(f"cannot read puzzles to avoid from {str(p)!r}: {exc}") from None
