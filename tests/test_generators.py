@@ -417,6 +417,10 @@ def test_generate_bad_options() -> None:
         list(generate(1, budget_seconds=nan))
     with pytest.raises(GenerationError, match="must be numbers"):
         list(generate(1, metric="se", score_range=(nan, 2.0)))
+    with pytest.raises(GenerationError, match="climb_steps must be non-negative, got -1"):
+        list(generate(1, climb_steps=-1))
+    with pytest.raises(GenerationError, match="climb_patience must be at least 1, got 0"):
+        list(generate(1, climb_patience=0))
 
 
 def test_a_lone_string_is_one_name_not_its_characters(tmp_path: Path) -> None:

@@ -344,6 +344,10 @@ def generate(
         raise GenerationError(f"budget_seconds must be positive, got {budget_seconds}")
     if attempts is not None and attempts < 1:
         raise GenerationError(f"attempts must be at least 1, got {attempts}")
+    if climb_steps < 0:  # 0: no climb
+        raise GenerationError(f"climb_steps must be non-negative, got {climb_steps}")
+    if climb_patience < 1:
+        raise GenerationError(f"climb_patience must be at least 1, got {climb_patience}")
     if max_per_grid is not None and max_per_grid < 1:
         raise GenerationError(f"max_per_grid must be at least 1, got {max_per_grid}")
     if not 0 <= start <= count:
