@@ -254,8 +254,23 @@ def test_max_clues() -> None:
     p = minimal_puzzle(seed=1, max_clues=23)
     assert p.clue_count <= 23
     verify(p)
-    with pytest.raises(BudgetExhaustedError, match="at most 10 clues"):
+    with pytest.raises(BudgetExhaustedError, match="at most 18 clues in 3 grids"):
+        minimal_puzzle(seed=1, max_clues=18, attempts=3)
+    # refused before any grid: no 9x9 puzzle with one solution has fewer than 17 clues
+    with pytest.raises(GenerationError, match="max_clues 10 is below 17"):
         minimal_puzzle(seed=1, max_clues=10, attempts=3)
+
+
+def test_minimal_and_grid_counts_are_checked() -> None:
+    from csp_sudoku.generators import minimal_puzzles, random_grids
+
+    with pytest.raises(GenerationError, match="attempts must be at least 1, got 0"):
+        minimal_puzzle(seed=1, attempts=0)
+    with pytest.raises(GenerationError, match="count must be non-negative, got -1"):
+        random_grids(-1)
+    with pytest.raises(GenerationError, match="count must be non-negative, got -2"):
+        list(minimal_puzzles(-2))
+    assert random_grids(0).shape == (0, 81) and list(minimal_puzzles(0)) == []
 
 
 def test_mask_patterns_game() -> None:

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.core.errors import GeometryError
+from csp_sudoku.core.errors import GenerationError, GeometryError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.puzzle import Grid, Puzzle
 from csp_sudoku.core.seeds import SeedLike, as_generator, kernel_seeds
@@ -193,7 +193,13 @@ def all_grids(geometry: Geometry) -> NDArray[np.int8]:
 def random_grids(
     count: int, geometry: Geometry | None = None, seed: SeedLike = None
 ) -> NDArray[np.int8]:
-    """``count`` random full grids as a ``(count, ncells)`` int8 array."""
+    """``count`` random full grids as a ``(count, ncells)`` int8 array.
+
+    Raises:
+        GenerationError: a negative ``count``.
+    """
+    if count < 0:
+        raise GenerationError(f"count must be non-negative, got {count}")
     geo = geometry or Geometry.standard(9)
     rng = as_generator(seed)
     out = np.empty((count, geo.ncells), dtype=np.int8)

@@ -269,10 +269,14 @@ def minimal_puzzle(
 
     Raises:
         BudgetExhaustedError: no grid met ``max_clues`` / ``mask`` within ``attempts``.
-        GenerationError: a bad mask or solution.
+        GenerationError: a bad mask or solution, ``attempts`` below 1, or
+            ``max_clues`` below the fewest clues of the shape (:func:`check_max_clues`).
     """
     geo = geometry or (as_puzzle(solution).geometry if solution is not None else None)
     geo = geo or Geometry.standard(9)
+    if attempts < 1:
+        raise GenerationError(f"attempts must be at least 1, got {attempts}")
+    check_max_clues(max_clues, geo)
     rng = as_generator(seed)
     sym = check_name(symmetry)
     allowed = _allowed_cells(geo, sym, mask)
@@ -281,7 +285,7 @@ def minimal_puzzle(
         fixed = solution_grid(solution, geo)
         attempts = 1
     chk = _checker(geo, backend)
-    for _ in range(max(1, attempts)):
+    for _ in range(attempts):
         sol = fixed if fixed is not None else _grid_cells(geo, rng)
         out = _one(geo, sol, rng, sym, allowed, exact_mask, chk, stats)
         if out is None:
@@ -296,7 +300,7 @@ def minimal_puzzle(
         what.append("exactly the mask" if exact_mask else "clues inside the mask")
     raise BudgetExhaustedError(
         f"no unique minimal puzzle with {' and '.join(what) or 'these options'} "
-        f"in {counted(max(1, attempts), 'grid')}; raise attempts or relax the options",
+        f"in {counted(attempts, 'grid')}; raise attempts or relax the options",
         found=0,
         wanted=1,
     )
@@ -339,6 +343,21 @@ def _one(
     return reduce_clues(start, sol, geo, rng, symmetry=sym, checker=chk, stats=stats)
 
 
+def check_max_clues(max_clues: int | None, geometry: Geometry) -> None:
+    """Refuse a clue bound no puzzle of ``geometry`` can meet, before any search.
+
+    Raises:
+        GenerationError: ``max_clues`` below :attr:`Geometry.fewest_clues` (17 for
+            9x9: a proved bound), where every attempt would fail.
+    """
+    fewest = geometry.fewest_clues
+    if max_clues is not None and max_clues < fewest:
+        raise GenerationError(
+            f"max_clues {max_clues} is below {fewest}, the fewest clues a {geometry.name} "
+            "puzzle with one solution can have (a proved bound): no puzzle can pass"
+        )
+
+
 def minimal_puzzles(
     count: int,
     geometry: Geometry | None = None,
@@ -349,6 +368,8 @@ def minimal_puzzles(
     stats: RemovalStats | None = None,
 ) -> Iterator[Puzzle]:
     """``count`` random minimal puzzles from one generator stream (see :func:`minimal_puzzle`)."""
+    if count < 0:
+        raise GenerationError(f"count must be non-negative, got {count}")
     rng = as_generator(seed)
     for _ in range(count):
         yield minimal_puzzle(geometry, rng, symmetry=symmetry, backend=backend, stats=stats)

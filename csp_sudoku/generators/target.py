@@ -74,7 +74,7 @@ from csp_sudoku.core.seeds import (
     item_seed,
 )
 from csp_sudoku.generators.grids import check_has_grid
-from csp_sudoku.generators.minimal import checker_for, reduce_clues
+from csp_sudoku.generators.minimal import check_max_clues, checker_for, reduce_clues
 from csp_sudoku.generators.novelty import (
     canonical_bytes,
     check_reference,
@@ -379,12 +379,7 @@ def generate(
             "strict_minimal (--strict-minimal) yields only minimal puzzles, but minimal=False "
             "(--not-minimal) keeps the generators' clues: ask for one or the other"
         )
-    fewest = opts.geometry.fewest_clues
-    if max_clues is not None and max_clues < fewest:
-        raise GenerationError(
-            f"max_clues {max_clues} is below {fewest}, the fewest clues a {opts.geometry.name} "
-            "puzzle with one solution can have (a proved bound): no puzzle can pass"
-        )
+    check_max_clues(max_clues, opts.geometry)
     if opts.method == "auto" and _wants_search(opts):
         opts = replace(opts, method="anneal")
     if vicinity_of:
