@@ -436,6 +436,24 @@ def test_generate_bad_options() -> None:
         list(generate(1, climb_steps=-1))
     with pytest.raises(GenerationError, match="climb_patience must be at least 1, got 0"):
         list(generate(1, climb_patience=0))
+    with pytest.raises(GenerationError, match="jobs must be non-negative"):
+        list(generate(1, jobs=-1))
+
+
+def test_jobs_zero_is_every_core_as_elsewhere() -> None:
+    """generate(jobs=0) ran one process where rate_many(jobs=0) and --jobs 0 use every core."""
+    import os
+
+    from csp_sudoku.core.errors import ArgumentError
+    from csp_sudoku.core.parallel import ordered_map
+
+    every = os.cpu_count() or 1
+    easy = (3.0, float("inf"))
+    assert [g.puzzle for g in generate(2, seed=3, metric="se", score_range=easy, jobs=0)] == [
+        g.puzzle for g in generate(2, seed=3, metric="se", score_range=easy, jobs=every)
+    ]
+    with pytest.raises(ArgumentError, match="jobs must be non-negative"):
+        list(ordered_map(abs, [(1,)], jobs=-2))
 
 
 def test_a_lone_string_is_one_name_not_its_characters(tmp_path: Path) -> None:

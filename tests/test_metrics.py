@@ -401,3 +401,9 @@ def test_a_wrong_solution_is_refused_not_rated(metric: str) -> None:
             rate(HARD, metric, solution=bad, seed=1, runs=1 if metric != "se" else None)
     right = cs.solve(HARD)
     assert rate(HARD, metric, solution=right, seed=1) == rate(HARD, metric, seed=1)
+
+
+def test_rate_many_refuses_negative_jobs() -> None:
+    lines = load_lines("top1465.txt", limit=2)
+    with pytest.raises(MetricError, match="jobs must be non-negative"):
+        rate_many(lines, "rounds", jobs=-1)

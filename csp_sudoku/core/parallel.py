@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import BrokenExecutor, Executor, Future
 from typing import Any, Protocol
 
-from csp_sudoku.core.errors import BatchError
+from csp_sudoku.core.errors import ArgumentError, BatchError
 
 __all__ = ["DaskSubmitter", "Submitter", "exit_with_parent", "ordered_map"]
 
@@ -172,7 +172,9 @@ def ordered_map(
     """
     if executor is not None and _is_dask_client(executor):
         executor = DaskSubmitter(executor)
-    if jobs <= 0:
+    if jobs < 0:
+        raise ArgumentError(f"jobs must be non-negative (0: every core), got {jobs}")
+    if jobs == 0:
         jobs = executor.slots() if isinstance(executor, DaskSubmitter) else os.cpu_count() or 1
     if executor is None and jobs == 1:
         for args in tasks:

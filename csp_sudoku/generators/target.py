@@ -42,6 +42,7 @@ puzzles left, avoiding ``done``.
 
 from __future__ import annotations
 
+import os
 import time
 import zlib
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
@@ -274,7 +275,8 @@ def generate(
         climb_patience: end an attempt's climb after this many steps without
             getting closer to the target.
         max_clues: reject puzzles with more clues.
-        jobs: worker processes (results and order do not depend on it); with
+        jobs: worker processes (results and order do not depend on it; 0:
+            every core here, as ``rate_many`` and ``--jobs 0`` read it); with
             an ``executor``, how many streams are kept in flight (1 or less:
             chosen from the executor, e.g. twice a Dask cluster's threads).
             Annealing runs one chain per job, here or on the executor: the
@@ -344,6 +346,10 @@ def generate(
         raise GenerationError(f"budget_seconds must be positive, got {budget_seconds}")
     if attempts is not None and attempts < 1:
         raise GenerationError(f"attempts must be at least 1, got {attempts}")
+    if jobs < 0:
+        raise GenerationError(f"jobs must be non-negative (0: every core), got {jobs}")
+    if jobs == 0 and executor is None:
+        jobs = os.cpu_count() or 1
     if climb_steps < 0:  # 0: no climb
         raise GenerationError(f"climb_steps must be non-negative, got {climb_steps}")
     if climb_patience < 1:

@@ -549,10 +549,12 @@ def rate_many(
         # any other shape keeps its Puzzle, whose geometry the cells cannot say
         nine = Geometry.standard(9)
         items = [p.cells if isinstance(p, Puzzle) and p.geometry == nine else p for p in puzzles]
+    if jobs < 0:
+        raise MetricError(f"jobs must be non-negative (0: every core), got {jobs}")
     base = _fresh_seed() if seed is None else int(seed)
     seeds = [derive_seed(base, i) for i in range(len(items))]
     if executor is None:
-        jobs = (os.cpu_count() or 1) if jobs == 0 else max(1, int(jobs))
+        jobs = (os.cpu_count() or 1) if jobs == 0 else int(jobs)
         if jobs == 1 or len(items) < 2:
             return _rate_chunk(items, seeds, metric, runs, params)
         width = window = jobs
