@@ -181,3 +181,39 @@ def test_cli_bank_add_query_export(tmp_path: Path, capsys: pytest.CaptureFixture
     assert main(["bank", "stats", db]) == 0
     assert "puzzles: 4 (minimal 4, exported 4)" in capsys.readouterr().out
     assert book.read_text().splitlines() == lines[2:4]  # the second export skipped the first two
+
+
+def test_an_interrupted_bank_rate_keeps_what_it_rated(bank: PuzzleBank) -> None:
+    """Ratings were stored only once all were made: an interrupted ``bank rate`` lost
+    them all. Now each is stored as it comes, and the next run rates the rest."""
+    bank.add_many([parse_line(s) for s in load_lines("top1465.txt", limit=12)])
+    seen: list[tuple[int, int]] = []
+
+    def stop_after_five(done: int, total: int) -> None:
+        seen.append((done, total))
+        if done == 5:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        bank.rate("rounds", progress=stop_after_five)
+    assert seen == [(k, 12) for k in range(1, 6)]
+    assert bank.count(BankQuery(metric="rounds")) == 5
+    assert bank.rate("rounds") == 7  # the rest
+    assert bank.count(BankQuery(metric="rounds")) == 12
+
+
+def test_cli_bank_quiet_and_short_metric_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from csp_sudoku.cli import main
+
+    db = tmp_path / "b.db"
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text("\n".join(load_lines("top1465.txt", limit=3)) + "\n", encoding="utf-8")
+    assert main(["bank", "add", str(db), str(puzzles), "-q"]) == 0
+    assert main(["bank", "rate", str(db), "-m", "rounds", "-q"]) == 0
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", "")
+    assert main(["bank", "query", str(db), "-m", "rounds", "--format", "jsonl"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert len(rows) == 3 and all('"rounds"' in r for r in rows)

@@ -128,3 +128,16 @@ def test_metric_all_is_every_metric_in_registry_order(
     assert [r["metric"] for r in rows] == list(METRICS)
     assert main(["rate", str(f), "-m", "all,hsolve", "-q"]) == 2
     assert "unknown metric all" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_iter_rate_many_gives_rate_many_one_by_one(jobs: int) -> None:
+    from csp_sudoku.metrics import MetricError, iter_rate_many
+
+    lines = load_lines("top1465.txt", limit=9)
+    want = rate_many(lines, "oracle", seed=4, runs=2)
+    got = iter_rate_many(lines, "oracle", seed=4, runs=2, jobs=jobs)
+    assert next(got) == want[0]  # the first, before the others are read
+    assert [want[0], *got] == want
+    with pytest.raises(MetricError, match="unknown metric"):  # at the call, not when read
+        iter_rate_many(lines, "nope")  # type: ignore[arg-type]

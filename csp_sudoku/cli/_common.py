@@ -637,6 +637,11 @@ class _Ticking:
         with self._lock:
             self._bar.set_postfix_str(text, refresh=False)
 
+    def set_total(self, total: int) -> None:
+        """The number of items, once known (the bar then shows the share done and an ETA)."""
+        with self._lock:
+            self._bar.total = total
+
     def close(self) -> None:
         self._stop.set()
         with self._lock:
@@ -648,6 +653,9 @@ class _NoBar:
         pass
 
     def postfix(self, text: str) -> None:
+        pass
+
+    def set_total(self, total: int) -> None:
         pass
 
     def close(self) -> None:

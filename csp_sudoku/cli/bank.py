@@ -26,11 +26,13 @@ from csp_sudoku.cli._common import (
     RowWriter,
     add_geometry_args,
     add_rating_args,
+    count_lines,
     counted,
     finite_float,
     geometry_from_args,
     int_in,
     iter_entries,
+    progress,
 )
 from csp_sudoku.core.errors import NotUniqueError
 from csp_sudoku.core.io import geometry_fields, open_output
@@ -71,7 +73,12 @@ def _add_query_args(p: argparse.ArgumentParser) -> None:
         choices=QUERY_SYMMETRIES,
         help="clue-pattern symmetry ('none': patterns with no symmetry)",
     )
-    q.add_argument("--metric", help="rating metric for --level/--score-min/--score-max/--order")
+    q.add_argument(
+        "--metric",
+        "-m",
+        help="rating metric for --level/--score-min/--score-max/--order (bank rate: the "
+        "metric to rate with)",
+    )
     q.add_argument("--level", help="rating level (case-insensitive), e.g. Hard")
     q.add_argument("--score-min", type=finite_float, help="the rating's score at least this")
     q.add_argument("--score-max", type=finite_float, help="the rating's score at most this")
@@ -113,6 +120,15 @@ def _query(args: argparse.Namespace) -> BankQuery:
 Run = Callable[[argparse.Namespace], int]
 
 
+def _add_quiet(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--quiet",
+        "-q",
+        action="store_true",
+        help="no progress bar (shown on a terminal) and no summary",
+    )
+
+
 def _action(
     bsub: Any, name: str, help_text: str, run: Run, bank_help: str | None = None
 ) -> argparse.ArgumentParser:
@@ -149,8 +165,10 @@ def register(sub: Any) -> None:
         help="do not compute minimality (faster): it is stored as unknown",
     )
     add_geometry_args(add)
+    _add_quiet(add)
 
     rate = _action(bsub, "rate", "rate selected puzzles not yet rated with a metric", _run_rate)
+    _add_quiet(rate)
     add_rating_args(
         rate,
         seed_help="batch seed (default: a fresh one; each rating records its seed)",
@@ -322,8 +340,11 @@ def _run_add(args: argparse.Namespace) -> int:
     geometry = geometry_from_args(args)
     added = dup = bad = not_unique = 0
     corrected: dict[str, int] = {}
-    with PuzzleBank(args.bank) as bank:
+    show = not args.quiet and sys.stderr.isatty()
+    bar = progress(count_lines(args.inputs) if show else None, show)
+    with PuzzleBank(args.bank) as bank, contextlib.closing(bar):
         for entry in iter_entries(args.inputs, geometry):
+            bar.update()
             if entry.puzzle is None:
                 print(f"csp-sudoku bank: skipped {entry.error}", file=sys.stderr)
                 bad += 1
@@ -364,10 +385,11 @@ def _run_add(args: argparse.Namespace) -> int:
             added += res.added
             dup += not res.added
         total = len(bank)
-    print(
-        f"added {added}, duplicates {dup}, skipped {not_unique + bad} ({not_unique} not "
-        f"unique, {bad} bad); the bank holds {total}"
-    )
+    if not args.quiet:
+        print(
+            f"added {added}, duplicates {dup}, skipped {not_unique + bad} ({not_unique} not "
+            f"unique, {bad} bad); the bank holds {total}"
+        )
     if corrected:
         wrong = ", ".join(f"{what} {n}" for what, n in sorted(corrected.items()))
         print(
@@ -383,11 +405,25 @@ def _run_rate(args: argparse.Namespace) -> int:
     if not args.metric:
         print("csp-sudoku bank rate: error: --metric is required", file=sys.stderr)
         return EXIT_BAD_INPUT
-    with PuzzleBank(args.bank) as bank:
+    show = not args.quiet and sys.stderr.isatty()
+    bar = progress(None, show)
+
+    def tick(done: int, total: int) -> None:
+        if done == 1:
+            bar.set_total(total)
+        bar.update()
+
+    with PuzzleBank(args.bank) as bank, contextlib.closing(bar):
         n = bank.rate(
-            args.metric, query=_query(args), seed=args.seed, runs=args.runs, jobs=args.jobs
+            args.metric,
+            query=_query(args),
+            seed=args.seed,
+            runs=args.runs,
+            jobs=args.jobs,
+            progress=tick,
         )
-    print(f"rated {counted(n, 'puzzle')} with {args.metric}")
+    if not args.quiet:
+        print(f"rated {counted(n, 'puzzle')} with {args.metric}")
     return EXIT_OK
 
 

@@ -11,7 +11,7 @@ through :func:`rate`, handed to it as an argument, so that
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -523,6 +523,7 @@ def rate_many(
     rating), so the result does not depend on ``jobs`` or ``executor`` and any
     item can be re-rated alone. Puzzles go to the workers in chunks (at most 64
     per task) through :func:`csp_sudoku.core.parallel.ordered_map`.
+    :func:`iter_rate_many` gives the same ratings one by one, as they come.
 
     Args:
         puzzles: an ``(n, cells)`` integer array (0 = empty) or puzzle-likes.
@@ -534,6 +535,30 @@ def rate_many(
         executor: run on this ``concurrent.futures.Executor`` or
             ``dask.distributed.Client`` instead of a private process pool.
         **params: as for :func:`rate`.
+    """
+    return list(
+        iter_rate_many(
+            puzzles, metric, runs=runs, seed=seed, jobs=jobs, executor=executor, **params
+        )
+    )
+
+
+def iter_rate_many(
+    puzzles: NDArray[np.integer] | Iterable[PuzzleLike],
+    metric: MetricName = "hsolve",
+    *,
+    runs: int | None = None,
+    seed: int | None = None,
+    jobs: int = 1,
+    executor: Executor | Any | None = None,
+    **params: Any,
+) -> Iterator[Rating]:
+    """The ratings of :func:`rate_many` (the same seeds, the same values), in order,
+    each as soon as its chunk is rated: a caller can store them as they come, so
+    an interrupted batch keeps what it rated, and show progress.
+
+    The arguments are checked at the call (a :class:`MetricError` then), the
+    puzzles rated as the ratings are read.
     """
     metric = _metric_name(metric)
     if isinstance(puzzles, (str, Puzzle)):
@@ -553,10 +578,25 @@ def rate_many(
         raise MetricError(f"jobs must be non-negative (0: every core), got {jobs}")
     base = _fresh_seed() if seed is None else int(seed)
     seeds = [derive_seed(base, i) for i in range(len(items))]
+    return _rated(items, seeds, metric, runs, params, jobs, executor)
+
+
+def _rated(
+    items: list[Any],
+    seeds: list[int],
+    metric: MetricName,
+    runs: int | None,
+    params: dict[str, Any],
+    jobs: int,
+    executor: Executor | Any | None,
+) -> Iterator[Rating]:
+    """The ratings of ``items`` with their ``seeds``, chunk by chunk, in order."""
     if executor is None:
         jobs = (os.cpu_count() or 1) if jobs == 0 else int(jobs)
-        if jobs == 1 or len(items) < 2:
-            return _rate_chunk(items, seeds, metric, runs, params)
+        if jobs == 1 or len(items) < 2:  # here, one by one
+            for item, item_seed in zip(items, seeds, strict=True):
+                yield rate(item, metric, runs=runs, seed=item_seed, **params)
+            return
         width = window = jobs
     else:
         window = int(jobs) if jobs > 1 else 0
@@ -568,10 +608,8 @@ def rate_many(
         (items[i : i + size], seeds[i : i + size], metric, runs, params)
         for i in range(0, len(items), size)
     )
-    out: list[Rating] = []
     for part in ordered_map(_rate_chunk, tasks, jobs=window, executor=executor):
-        out.extend(part)
-    return out
+        yield from part
 
 
 def _metric_name(metric: object) -> MetricName:

@@ -42,7 +42,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, cast
 
@@ -765,25 +765,30 @@ class PuzzleBank(Closing):
         seed: int | None = None,
         runs: int | None = None,
         jobs: int = 1,
+        progress: Callable[[int, int], None] | None = None,
     ) -> int:
         """Rate the selected puzzles not yet rated with ``metric``; returns how many.
 
-        Uses :func:`csp_sudoku.metrics.rate_many`, whose per-item seeds are
-        recorded with each rating.
+        Uses :func:`csp_sudoku.metrics.iter_rate_many`, whose per-item seeds are
+        recorded with each rating. Each rating is stored as it comes, so an
+        interrupted run keeps what it rated (the next run rates the rest); and
+        ``progress(done, total)`` is called after each.
         """
         from dataclasses import replace
 
-        from csp_sudoku.metrics import rate_many
+        from csp_sudoku.metrics import iter_rate_many
 
         q = replace(query or BankQuery(), metric=metric, unrated=True)
         entries = self.query(q)
         if not entries:
             return 0
-        ratings = rate_many(
+        ratings = iter_rate_many(
             [e.puzzle for e in entries], cast(MetricName, metric), runs=runs, seed=seed, jobs=jobs
         )
-        for e, r in zip(entries, ratings, strict=True):
+        for done, (e, r) in enumerate(zip(entries, ratings, strict=True), start=1):
             self.add_rating(e.id, r)
+            if progress is not None:
+                progress(done, len(entries))
         return len(entries)
 
     # ------------------------------------------------------------------ reading
