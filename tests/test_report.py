@@ -114,3 +114,18 @@ def test_count_axes_have_whole_number_ticks() -> None:
         assert len(ticks) >= 2 and np.all(ticks == np.round(ticks)), (ax.get_title(), ticks)
     clues_ax = next(ax for ax in fig.axes if ax.get_xlabel() == "clues")
     assert np.all(clues_ax.get_xticks() == np.round(clues_ax.get_xticks()))
+
+
+def test_collect_reports_each_rating_and_cli_quiet(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    calls: list[tuple[int, int]] = []
+    data = collect(_puzzles(), ["rounds", "se"], seed=1, progress=lambda d, t: calls.append((d, t)))
+    unique = int((data.counts == 1).sum())
+    assert calls == [(k, 2 * unique) for k in range(1, 2 * unique + 1)]
+    src = tmp_path / "p.txt"
+    src.write_text("\n".join(p.to_line() for p in _puzzles()) + "\n", encoding="utf-8")
+    out = tmp_path / "r.html"
+    assert main(["report", str(src), "-m", "rounds", "-o", str(out), "-q"]) == 0
+    assert capsys.readouterr() == (f"{out}\n", "")
+    assert out.stat().st_size > 0

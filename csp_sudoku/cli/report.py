@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from typing import Any
@@ -45,6 +46,12 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--title", help="report heading (default: the input names)")
     p.add_argument("--backend", default="auto", help="solution-count backend")
+    p.add_argument(
+        "--quiet",
+        "-q",
+        action="store_true",
+        help="no progress bar (shown on a terminal) and no notes",
+    )
     common.add_geometry_args(p)
     p.set_defaults(func=run)
 
@@ -68,19 +75,29 @@ def run(args: argparse.Namespace) -> int:
         print("csp-sudoku report: error: no puzzles in the input", file=sys.stderr)
         return EXIT_BAD_INPUT
     title = args.title or ", ".join(os.path.basename(i) for i in args.inputs) or "stdin"
-    data = collect(
-        puzzles,
-        common.metric_names(args.metric, list(METRICS)),
-        seed=args.seed,
-        runs=args.runs,
-        jobs=args.jobs,
-        backend=args.backend,
-        title=title,
-    )
+    bar = common.progress(None, not args.quiet and sys.stderr.isatty(), unit="rating")
+
+    def tick(done: int, total: int) -> None:
+        if done == 1:
+            bar.set_total(total)
+        bar.update()
+
+    with contextlib.closing(bar):
+        data = collect(
+            puzzles,
+            common.metric_names(args.metric, list(METRICS)),
+            seed=args.seed,
+            runs=args.runs,
+            jobs=args.jobs,
+            backend=args.backend,
+            title=title,
+            progress=tick,
+        )
     if skipped:
         data.notes.append(f"{common.counted(skipped, 'bad line')} skipped.")
     path = write_report(data, args.output)
-    for note in data.notes:
-        print(note, file=sys.stderr)
+    if not args.quiet:
+        for note in data.notes:
+            print(note, file=sys.stderr)
     print(path)
     return EXIT_OK

@@ -22,7 +22,7 @@ import io
 import math
 import os
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -76,8 +76,12 @@ def collect(
     jobs: int = 1,
     backend: str = "auto",
     title: str = "Puzzle set",
+    progress: Callable[[int, int], None] | None = None,
 ) -> ReportData:
     """Compute clue counts, solution counts and the ratings of ``metrics``.
+
+    ``progress(done, total)`` is called after each rating (``total``: the unique
+    puzzles times the metrics), for a long report's progress bar.
 
     Raises:
         ReportError: when there are no puzzles, or they are of several geometries.
@@ -104,31 +108,35 @@ def collect(
         data.notes.append("No difficulty metric was asked for: clue and solution counts only.")
         return data
     try:
-        from csp_sudoku.metrics import rate_many
+        from csp_sudoku.metrics import iter_rate_many
     except ImportError:
         data.notes.append("csp_sudoku.metrics is not available: clue and solution counts only.")
         return data
     unique = np.flatnonzero(counts == 1)
     seed = fresh_seed() if seed is None else seed
+    done, total = 0, int(unique.size) * len(metrics)
     for metric in metrics:
         scores = np.full(data.size, np.nan)
         levels: list[str | None] = [None] * data.size
         ranks: dict[str, int] = {}
         if unique.size:
             try:
-                ratings = rate_many(
+                ratings = iter_rate_many(
                     [puzzles[int(i)] for i in unique],
                     cast(MetricName, metric),
                     runs=runs,
                     seed=seed,
                     jobs=jobs,
                 )
+                for i, r in zip(unique.tolist(), ratings, strict=True):
+                    scores[i] = r.score
+                    levels[i] = r.level
+                    ranks[r.level] = r.level_rank
+                    done += 1
+                    if progress is not None:
+                        progress(done, total)
             except SudokuError as err:
                 raise ReportError(f"metric {metric!r}: {err}") from None
-            for i, r in zip(unique.tolist(), ratings, strict=True):
-                scores[i] = r.score
-                levels[i] = r.level
-                ranks[r.level] = r.level_rank
         data.scores[metric] = scores
         data.levels[metric] = levels
         data.level_order[metric] = sorted(ranks, key=lambda lv: ranks[lv])
