@@ -358,3 +358,24 @@ def test_without_matplotlib_drawing_says_how_to_get_it(
         assert list(tmp_path.iterdir()) == []  # nothing half-written
     else:
         assert done.returncode == 0, done.stderr
+
+
+def test_render_book_writes_page_by_page_and_says_so(tmp_path: Path) -> None:
+    """Pages are drawn and written one at a time (kept all at once, 600 puzzles took
+    467 MB); ``progress`` hears of each, and SVG pages are files of their own."""
+    from csp_sudoku.tools.render import render_book
+    from tests.conftest import load_lines
+
+    puzzles = [parse_line(s) for s in load_lines("top1465.txt", limit=13)]
+    calls: list[tuple[int, int]] = []
+    out = render_book(
+        puzzles,
+        tmp_path / "b.svg",
+        solutions=True,
+        title="T",
+        progress=lambda d, t: calls.append((d, t)),
+    )
+    total = 1 + 3 + 2  # cover, 13 puzzles at 6 a page, 13 solutions at 12 a page
+    assert calls == [(k, total) for k in range(1, total + 1)]
+    assert [p.name for p in out] == [f"b-{k}.svg" for k in range(1, total + 1)]
+    assert all(p.stat().st_size > 0 for p in out)

@@ -9,6 +9,7 @@ record's fields instead. Plain puzzle lines are captioned with their number.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from typing import Any
 
@@ -20,6 +21,7 @@ from csp_sudoku.cli._common import (
     geometry_from_args,
     int_in,
     iter_entries,
+    progress,
 )
 from csp_sudoku.core.errors import RenderError
 from csp_sudoku.core.puzzle import Puzzle
@@ -65,6 +67,9 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--count", "-n", type=int_in(0, MAX_COUNT), help="render at most this many puzzles"
     )
+    p.add_argument(
+        "--quiet", "-q", action="store_true", help="no progress bar (shown on a terminal)"
+    )
     add_geometry_args(p)
     p.set_defaults(func=run)
 
@@ -109,16 +114,25 @@ def run(args: argparse.Namespace) -> int:
     if not puzzles:
         print("csp-sudoku render: error: no puzzles in the input", file=sys.stderr)
         return EXIT_BAD_INPUT
-    written = render_book(
-        puzzles,
-        args.output,
-        per_page=args.per_page,
-        solutions=args.solutions,
-        titles=captions,
-        title=args.title,
-        fmt=args.format,
-        dpi=args.dpi,
-    )
+    bar = progress(None, not args.quiet and sys.stderr.isatty(), unit="page")
+
+    def tick(done: int, total: int) -> None:
+        if done == 1:
+            bar.set_total(total)
+        bar.update()
+
+    with contextlib.closing(bar):
+        written = render_book(
+            puzzles,
+            args.output,
+            per_page=args.per_page,
+            solutions=args.solutions,
+            titles=captions,
+            title=args.title,
+            fmt=args.format,
+            dpi=args.dpi,
+            progress=tick,
+        )
     for path in written:
         print(path)
     return EXIT_OK
