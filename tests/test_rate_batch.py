@@ -131,13 +131,13 @@ def test_metric_all_is_every_metric_in_registry_order(
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_iter_rate_many_gives_rate_many_one_by_one(jobs: int) -> None:
-    from csp_sudoku.metrics import MetricError, iter_rate_many
-
+def test_rate_many_hands_each_rating_over_as_it_is_made(jobs: int) -> None:
+    """``on_rating(i, rating)`` hears of every rating in order, before rate_many returns:
+    what lets ``bank rate`` store them as they come."""
     lines = load_lines("top1465.txt", limit=9)
-    want = rate_many(lines, "oracle", seed=4, runs=2)
-    got = iter_rate_many(lines, "oracle", seed=4, runs=2, jobs=jobs)
-    assert next(got) == want[0]  # the first, before the others are read
-    assert [want[0], *got] == want
-    with pytest.raises(MetricError, match="unknown metric"):  # at the call, not when read
-        iter_rate_many(lines, "nope")  # type: ignore[arg-type]
+    heard: list[tuple[int, object]] = []
+    got = rate_many(
+        lines, "oracle", seed=4, runs=2, jobs=jobs, on_rating=lambda i, r: heard.append((i, r))
+    )
+    assert heard == list(enumerate(got))
+    assert got == rate_many(lines, "oracle", seed=4, runs=2)

@@ -642,6 +642,12 @@ class _Ticking:
         with self._lock:
             self._bar.total = total
 
+    def tick(self, done: int, total: int) -> None:
+        """A ``progress(done, total)`` callback of the library: the total, once, then one more."""
+        if done == 1:
+            self.set_total(total)
+        self.update()
+
     def close(self) -> None:
         self._stop.set()
         with self._lock:
@@ -656,6 +662,9 @@ class _NoBar:
         pass
 
     def set_total(self, total: int) -> None:
+        pass
+
+    def tick(self, done: int, total: int) -> None:
         pass
 
     def close(self) -> None:

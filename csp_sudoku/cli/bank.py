@@ -408,11 +408,6 @@ def _run_rate(args: argparse.Namespace) -> int:
     show = not args.quiet and sys.stderr.isatty()
     bar = progress(None, show)
 
-    def tick(done: int, total: int) -> None:
-        if done == 1:
-            bar.set_total(total)
-        bar.update()
-
     with PuzzleBank(args.bank) as bank, contextlib.closing(bar):
         n = bank.rate(
             args.metric,
@@ -420,7 +415,7 @@ def _run_rate(args: argparse.Namespace) -> int:
             seed=args.seed,
             runs=args.runs,
             jobs=args.jobs,
-            progress=tick,
+            progress=bar.tick,
         )
     if not args.quiet:
         print(f"rated {counted(n, 'puzzle')} with {args.metric}")

@@ -116,11 +116,6 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     bar = progress(None, not args.quiet and sys.stderr.isatty(), unit="page")
 
-    def tick(done: int, total: int) -> None:
-        if done == 1:
-            bar.set_total(total)
-        bar.update()
-
     with contextlib.closing(bar):
         written = render_book(
             puzzles,
@@ -131,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
             title=args.title,
             fmt=args.format,
             dpi=args.dpi,
-            progress=tick,
+            progress=bar.tick,
         )
     for path in written:
         print(path)

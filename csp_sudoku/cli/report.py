@@ -77,11 +77,6 @@ def run(args: argparse.Namespace) -> int:
     title = args.title or ", ".join(os.path.basename(i) for i in args.inputs) or "stdin"
     bar = common.progress(None, not args.quiet and sys.stderr.isatty(), unit="rating")
 
-    def tick(done: int, total: int) -> None:
-        if done == 1:
-            bar.set_total(total)
-        bar.update()
-
     with contextlib.closing(bar):
         data = collect(
             puzzles,
@@ -91,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
             jobs=args.jobs,
             backend=args.backend,
             title=title,
-            progress=tick,
+            progress=bar.tick,
         )
     if skipped:
         data.notes.append(f"{common.counted(skipped, 'bad line')} skipped.")

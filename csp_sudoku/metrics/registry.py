@@ -515,6 +515,7 @@ def rate_many(
     seed: int | None = None,
     jobs: int = 1,
     executor: Executor | Any | None = None,
+    on_rating: Callable[[int, Rating], None] | None = None,
     **params: Any,
 ) -> list[Rating]:
     """Rate many puzzles with one metric, in order.
@@ -523,7 +524,6 @@ def rate_many(
     rating), so the result does not depend on ``jobs`` or ``executor`` and any
     item can be re-rated alone. Puzzles go to the workers in chunks (at most 64
     per task) through :func:`csp_sudoku.core.parallel.ordered_map`.
-    :func:`iter_rate_many` gives the same ratings one by one, as they come.
 
     Args:
         puzzles: an ``(n, cells)`` integer array (0 = empty) or puzzle-likes.
@@ -534,31 +534,11 @@ def rate_many(
             tasks kept in flight (``0`` or ``1``: as many as it has workers).
         executor: run on this ``concurrent.futures.Executor`` or
             ``dask.distributed.Client`` instead of a private process pool.
+        on_rating: called as ``on_rating(i, rating)`` for each rating, in order,
+            as soon as it is made (its chunk, in workers): to store ratings as
+            they come, so that an interrupted batch keeps what it rated, or to
+            show progress.
         **params: as for :func:`rate`.
-    """
-    return list(
-        iter_rate_many(
-            puzzles, metric, runs=runs, seed=seed, jobs=jobs, executor=executor, **params
-        )
-    )
-
-
-def iter_rate_many(
-    puzzles: NDArray[np.integer] | Iterable[PuzzleLike],
-    metric: MetricName = "hsolve",
-    *,
-    runs: int | None = None,
-    seed: int | None = None,
-    jobs: int = 1,
-    executor: Executor | Any | None = None,
-    **params: Any,
-) -> Iterator[Rating]:
-    """The ratings of :func:`rate_many` (the same seeds, the same values), in order,
-    each as soon as its chunk is rated: a caller can store them as they come, so
-    an interrupted batch keeps what it rated, and show progress.
-
-    The arguments are checked at the call (a :class:`MetricError` then), the
-    puzzles rated as the ratings are read.
     """
     metric = _metric_name(metric)
     if isinstance(puzzles, (str, Puzzle)):
@@ -578,7 +558,12 @@ def iter_rate_many(
         raise MetricError(f"jobs must be non-negative (0: every core), got {jobs}")
     base = _fresh_seed() if seed is None else int(seed)
     seeds = [derive_seed(base, i) for i in range(len(items))]
-    return _rated(items, seeds, metric, runs, params, jobs, executor)
+    out: list[Rating] = []
+    for rating in _rated(items, seeds, metric, runs, params, jobs, executor):
+        if on_rating is not None:
+            on_rating(len(out), rating)
+        out.append(rating)
+    return out
 
 
 def _rated(

@@ -769,26 +769,33 @@ class PuzzleBank(Closing):
     ) -> int:
         """Rate the selected puzzles not yet rated with ``metric``; returns how many.
 
-        Uses :func:`csp_sudoku.metrics.iter_rate_many`, whose per-item seeds are
+        Uses :func:`csp_sudoku.metrics.rate_many`, whose per-item seeds are
         recorded with each rating. Each rating is stored as it comes, so an
         interrupted run keeps what it rated (the next run rates the rest); and
         ``progress(done, total)`` is called after each.
         """
         from dataclasses import replace
 
-        from csp_sudoku.metrics import iter_rate_many
+        from csp_sudoku.metrics import rate_many
 
         q = replace(query or BankQuery(), metric=metric, unrated=True)
         entries = self.query(q)
         if not entries:
             return 0
-        ratings = iter_rate_many(
-            [e.puzzle for e in entries], cast(MetricName, metric), runs=runs, seed=seed, jobs=jobs
-        )
-        for done, (e, r) in enumerate(zip(entries, ratings, strict=True), start=1):
-            self.add_rating(e.id, r)
+
+        def store(i: int, rating: Any) -> None:
+            self.add_rating(entries[i].id, rating)
             if progress is not None:
-                progress(done, len(entries))
+                progress(i + 1, len(entries))
+
+        rate_many(
+            [e.puzzle for e in entries],
+            cast(MetricName, metric),
+            runs=runs,
+            seed=seed,
+            jobs=jobs,
+            on_rating=store,
+        )
         return len(entries)
 
     # ------------------------------------------------------------------ reading

@@ -108,35 +108,40 @@ def collect(
         data.notes.append("No difficulty metric was asked for: clue and solution counts only.")
         return data
     try:
-        from csp_sudoku.metrics import iter_rate_many
+        from csp_sudoku.metrics import rate_many
     except ImportError:
         data.notes.append("csp_sudoku.metrics is not available: clue and solution counts only.")
         return data
     unique = np.flatnonzero(counts == 1)
     seed = fresh_seed() if seed is None else seed
     done, total = 0, int(unique.size) * len(metrics)
+
+    def tick(_: int, __: Any) -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total)
+
     for metric in metrics:
         scores = np.full(data.size, np.nan)
         levels: list[str | None] = [None] * data.size
         ranks: dict[str, int] = {}
         if unique.size:
             try:
-                ratings = iter_rate_many(
+                ratings = rate_many(
                     [puzzles[int(i)] for i in unique],
                     cast(MetricName, metric),
                     runs=runs,
                     seed=seed,
                     jobs=jobs,
+                    on_rating=tick,
                 )
-                for i, r in zip(unique.tolist(), ratings, strict=True):
-                    scores[i] = r.score
-                    levels[i] = r.level
-                    ranks[r.level] = r.level_rank
-                    done += 1
-                    if progress is not None:
-                        progress(done, total)
             except SudokuError as err:
                 raise ReportError(f"metric {metric!r}: {err}") from None
+            for i, r in zip(unique.tolist(), ratings, strict=True):
+                scores[i] = r.score
+                levels[i] = r.level
+                ranks[r.level] = r.level_rank
         data.scores[metric] = scores
         data.levels[metric] = levels
         data.level_order[metric] = sorted(ranks, key=lambda lv: ranks[lv])
