@@ -217,3 +217,22 @@ def test_cli_bank_quiet_and_short_metric_flag(
     assert main(["bank", "query", str(db), "-m", "rounds", "--format", "jsonl"]) == 0
     rows = capsys.readouterr().out.splitlines()
     assert len(rows) == 3 and all('"rounds"' in r for r in rows)
+
+
+def test_iter_query_reads_each_entry_when_asked(
+    bank: PuzzleBank, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``bank query``/``export`` held every entry at once (about 1.1 KB each: a million
+    would take a gigabyte); ``iter_query`` reads each when asked, the query checked first."""
+    bank.add_many([parse_line(s) for s in load_lines("top1465.txt", limit=5)])
+    reads: list[int] = []
+    get = bank.get
+    monkeypatch.setattr(bank, "get", lambda i: (reads.append(i), get(i))[1])
+    entries = bank.iter_query(BankQuery(order="clues"))
+    assert reads == []
+    first = next(entries)
+    assert len(reads) == 1
+    rest = list(entries)
+    assert [e.id for e in [first, *rest]] == [e.id for e in bank.query(BankQuery(order="clues"))]
+    with pytest.raises(BankError):
+        bank.iter_query(BankQuery(order="nope"))  # at the call, not when read

@@ -16,7 +16,7 @@ import argparse
 import contextlib
 import json
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from types import SimpleNamespace
 from typing import IO, Any
 
@@ -448,17 +448,21 @@ def _record(e: BankEntry) -> dict[str, Any]:
 
 
 def _write_entries(
-    entries: Sequence[BankEntry], fmt: str, out: IO[str], *, solutions: bool = False
-) -> None:
+    entries: Iterable[BankEntry], fmt: str, out: IO[str], *, solutions: bool = False
+) -> list[int]:
+    """Write the entries as rows, as they come; their ids, in order."""
     writer = RowWriter(fmt, _RECORD_FIELDS, out)
+    ids: list[int] = []
     for e in entries:
         text = e.puzzle.to_line() + (" " + e.solution.to_line() if solutions else "")
         writer.write(_record(e), text)
+        ids.append(e.id)
+    return ids
 
 
 def _run_query(args: argparse.Namespace) -> int:
     with PuzzleBank(args.bank, readonly=True) as bank:
-        _write_entries(bank.query(_query(args)), _format_of(args), sys.stdout)
+        _write_entries(bank.iter_query(_query(args)), _format_of(args), sys.stdout)
     return EXIT_OK
 
 
@@ -467,7 +471,7 @@ def _run_export(args: argparse.Namespace) -> int:
     fmt = _format_of(args)
     batch = args.batch or ("stdout" if to_stdout else args.output)
     with PuzzleBank(args.bank) as bank:
-        entries = bank.query(_query(args))
+        entries = bank.iter_query(_query(args))
         if fmt == "text":
             target: Any = sys.stdout if to_stdout else args.output
             n = bank.export(entries, target, batch=batch, solutions=args.solutions)
@@ -476,9 +480,9 @@ def _run_export(args: argparse.Namespace) -> int:
                 out = stack.enter_context(
                     open_output(sys.stdout if to_stdout else args.output, newline="")
                 )
-                _write_entries(entries, fmt, out, solutions=args.solutions)
-            bank.mark_exported((e.id for e in entries), batch)
-            n = len(entries)
+                ids = _write_entries(entries, fmt, out, solutions=args.solutions)
+            bank.mark_exported(ids, batch)
+            n = len(ids)
     print(
         f"exported {counted(n, 'puzzle')} to {'stdout' if to_stdout else args.output}",
         file=sys.stderr,

@@ -885,11 +885,21 @@ class PuzzleBank(Closing):
         Raises:
             BankError: an unknown metric or level (see :meth:`check_query`), symmetry or order.
         """
+        return list(self.iter_query(query))
+
+    def iter_query(self, query: BankQuery | None = None) -> Iterator[BankEntry]:
+        """The puzzles of :meth:`query`, read one by one as they are asked for: a bank of
+        any size is written out with the memory of its ids (the query is checked at
+        the call).
+
+        Raises:
+            BankError: as :meth:`query`.
+        """
         query = query or BankQuery()
         self.check_query(query)
         text, params = query.sql()
         ids = [int(r[0]) for r in self._db.execute(text, params).fetchall()]
-        return [self.get(i) for i in ids]
+        return (self.get(i) for i in ids)
 
     def count(self, query: BankQuery | None = None) -> int:
         """How many banked puzzles match ``query`` (checked as by :meth:`query`)."""
@@ -937,7 +947,7 @@ class PuzzleBank(Closing):
 
     def export(
         self,
-        entries: Sequence[BankEntry],
+        entries: Iterable[BankEntry],
         target: str | os.PathLike[str] | IO[str],
         *,
         batch: str | None = None,
@@ -945,14 +955,16 @@ class PuzzleBank(Closing):
     ) -> int:
         """Write puzzles one per line (``puzzle`` or ``puzzle solution``) and record the batch.
 
-        The batch is recorded only after every line is written.
+        The entries are written as they come (an :meth:`iter_query` streams a bank
+        of any size); the batch is recorded only after every line is written.
         """
-        lines = [
-            e.puzzle.to_line() + (" " + e.solution.to_line() if solutions else "") for e in entries
-        ]
-        text = "".join(line + "\n" for line in lines)
+        ids: list[int] = []
         with open_output(target) as fh:
-            fh.write(text)
+            for e in entries:
+                fh.write(
+                    e.puzzle.to_line() + (" " + e.solution.to_line() if solutions else "") + "\n"
+                )
+                ids.append(e.id)
         if batch is not None:
-            self.mark_exported((e.id for e in entries), batch)
-        return len(lines)
+            self.mark_exported(ids, batch)
+        return len(ids)
