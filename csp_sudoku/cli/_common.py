@@ -18,7 +18,7 @@ from typing import IO, Any
 
 from csp_sudoku.core.errors import ArgumentError, ParseError, SeedError
 from csp_sudoku.core.geometry import Geometry
-from csp_sudoku.core.io import Entry, TextChunk, open_input, read_chunks, read_puzzles
+from csp_sudoku.core.io import Entry, TextChunk, compression, read_chunks, read_puzzles
 from csp_sudoku.core.io import counted as counted  # the summaries of every command
 
 #: Seeds are non-negative integers below this (numpy's SeedSequence takes any such int).
@@ -677,10 +677,8 @@ def count_lines(inputs: Sequence[str]) -> int | None:
     for item in inputs or ["-"]:
         if item == "-" or not os.path.isfile(item):
             return None
-        with open(item, "rb") as raw:
-            fh = open_input(raw, item)
-            if fh is not raw:  # compressed: not decompressed twice for a progress total
-                fh.close()
+        with open(item, "rb") as fh:
+            if compression(fh) is not None:  # not decompressed twice for a progress total
                 return None
             total += sum(1 for line in fh if line.strip() and not line.startswith(b"#"))
     return total

@@ -320,9 +320,7 @@ class _Decompressed(_io.BufferedIOBase):
             try:
                 piece = self._inner.read(_PIECE if whole else min(_PIECE, (size or 0) - got))
             except (EOFError, OSError, lzma.LZMAError, zlib.error, zipfile.BadZipFile) as exc:
-                self._failed = ParseError(
-                    f"the {self._kind} data is damaged or cut short ({exc})", source=self._name
-                )
+                self._failed = _damaged(self._kind, self._name, exc)
                 if parts:
                     break
                 raise self._failed from None
@@ -342,6 +340,24 @@ class _Decompressed(_io.BufferedIOBase):
         super().close()
 
 
+def _damaged(kind: str, name: str, exc: BaseException) -> ParseError:
+    """What a damaged or cut compressed input is said as."""
+    return ParseError(f"the {kind} data is damaged or cut short ({exc})", source=name)
+
+
+def compression(fh: IO[bytes]) -> str | None:
+    """How ``fh``'s data is compressed, by its first bytes (``"gzip"``, ``"bz2"``,
+    ``"lzma"``, ``"zip"``), or None: plain data, or a stream that cannot peek.
+    Nothing is read from ``fh``."""
+    peek = getattr(fh, "peek", None)
+    if peek is None:
+        return None
+    head = bytes(peek(6)[:6])
+    if head.startswith(b"PK\x03\x04"):
+        return "zip"
+    return next((kind for magics, kind in _COMPRESSED if head.startswith(magics)), None)
+
+
 def open_input(fh: IO[bytes], name: str) -> IO[bytes]:
     """``fh``'s bytes, decompressed when they are gzip, bzip2 or xz data, or the one
     file of a zip archive.
@@ -351,20 +367,16 @@ def open_input(fh: IO[bytes], name: str) -> IO[bytes]:
     text would. A stream that cannot peek (a pipe given as a raw stream) is
     read as it is. Closing the result closes ``fh``.
     """
-    peek = getattr(fh, "peek", None)
-    if peek is None:
+    kind = compression(fh)
+    if kind is None:
         return fh
-    head = bytes(peek(6)[:6])
-    if head.startswith(b"PK\x03\x04"):
-        return cast(IO[bytes], _Decompressed(_zip_member(fh, name), fh, name, "zip"))
-    for magics, kind in _COMPRESSED:
-        if head.startswith(magics):
-            import importlib
+    if kind == "zip":
+        inner = _zip_member(fh, name)
+    else:
+        import importlib
 
-            module = importlib.import_module(kind)
-            inner: IO[bytes] = module.open(fh, "rb")
-            return cast(IO[bytes], _Decompressed(inner, fh, name, kind))
-    return fh
+        inner = importlib.import_module(kind).open(fh, "rb")
+    return cast(IO[bytes], _Decompressed(inner, fh, name, kind))
 
 
 def open_file(path: str | os.PathLike[str]) -> IO[bytes]:
@@ -401,7 +413,7 @@ def _zip_member(fh: IO[bytes], name: str) -> IO[bytes]:
             )
         return archive.open(members[0])
     except (zipfile.BadZipFile, OSError, EOFError) as exc:
-        raise ParseError(f"the zip data is damaged or cut short ({exc})", source=name) from None
+        raise _damaged("zip", name, exc) from None
 
 
 def _open_lines(source: PathOrLines) -> tuple[Iterable[str], str, IO[str] | None]:
