@@ -112,6 +112,8 @@ def test_skip_invalid_gives_every_good_line_its_verdict(capsys: pytest.CaptureFi
         (b"\x00\x01\x02\x03" * 50, "binary data (NUL byte)"),
         (("\u00e9" * 81 + "\n").encode("latin-1"), "not UTF-8 text"),
         (("1" * 81 + "\n").encode(), None),  # parses; all 1s clash
+        # a comment in Latin-1 is no fault: the puzzle under it is read
+        ("# by J\u00f6rg\n".encode("latin-1") + ("1" * 81 + "\n").encode(), None),
         (b"12\n", "line has 2 cells"),
     ],
 )

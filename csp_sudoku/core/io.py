@@ -533,7 +533,8 @@ def _entries(
             shown = _BINARY.sub(lambda m: f"\\x{ord(m.group()):02x}", text[:80])
             yield Entry(lineno, shown.replace("\t", "\\t"), None, err, name)
             return
-        if "\ufffd" in text:
+        if "\ufffd" in text and not text.lstrip().startswith("#"):
+            # (a comment may be in any encoding: "# by J\xf6rg" in Latin-1 is no fault)
             err = ParseError(
                 "bytes that are not UTF-8 text (binary data?)",
                 source=name,
