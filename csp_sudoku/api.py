@@ -45,6 +45,16 @@ def _same_shape(puzzle: Puzzle, geometry: Geometry | None) -> None:
         )
 
 
+def _limit(limit: int) -> int:
+    """``limit`` checked: a whole number of at least 1 (a count capped at 0 would read
+    "no solution", and one at 2.5 came back as 3)."""
+    if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)):
+        raise ArgumentError(f"limit must be a whole number, got {limit!r}")
+    if limit < 1:
+        raise ArgumentError(f"limit must be at least 1, got {limit}")
+    return int(limit)
+
+
 def as_puzzle(puzzle: PuzzleLike, geometry: Geometry | None = None) -> Puzzle:
     """Convert any supported input to a :class:`Puzzle` (text is parsed, arrays validated).
 
@@ -107,8 +117,7 @@ def count_solutions(
     each, and past the budget :class:`~csp_sudoku.core.errors.CountBudgetExceeded`
     is raised with the solutions found so far (a lower bound).
     """
-    if limit < 1:
-        raise ArgumentError(f"limit must be at least 1, got {limit}")
+    limit = _limit(limit)
     cells, geo = _cells_and_geometry(puzzle, geometry)
     be = backend_per_call(geo, backend)
     if budget_seconds is None and progress is None:
@@ -236,6 +245,7 @@ def solutions(
     puzzle: PuzzleLike, limit: int = 10, *, backend: str = "auto", geometry: Geometry | None = None
 ) -> list[Puzzle]:
     """Up to ``limit`` distinct solutions, as full puzzles."""
+    limit = _limit(limit)
     cells, geo = _cells_and_geometry(puzzle, geometry)
     return [Puzzle(s, geo) for s in backend_per_call(geo, backend).solutions(cells, geo, limit)]
 
@@ -262,6 +272,7 @@ def count_many(
         ArgumentError: not an ``(n, cells)`` integer array or a sequence of puzzles of
             one geometry (the message names the argument, and the item at fault).
     """
+    limit = _limit(limit)
     if isinstance(puzzles, np.ndarray):
         arr = puzzles
         if arr.ndim != 2 or not np.issubdtype(arr.dtype, np.integer):
@@ -351,7 +362,7 @@ class Checker:
 
     def count(self, puzzle: PuzzleLike | Cells, limit: int = 2) -> int:
         """Solution count, capped at ``limit``."""
-        return self.backend.count(self._cells(puzzle), self.geometry, limit)
+        return self.backend.count(self._cells(puzzle), self.geometry, _limit(limit))
 
     def is_unique(self, puzzle: PuzzleLike | Cells) -> bool:
         """True when the puzzle has exactly one solution."""

@@ -128,6 +128,26 @@ def test_bad_arguments_are_argument_errors() -> None:
     p = parse("4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........")
     with pytest.raises(ArgumentError, match="limit must be at least 1"):
         count_solutions(p, limit=0)
+    # every call that takes a limit checks it alike: a cap of 0 read "no solution"
+    # (count_many, Checker.count), one of 2.5 came back as 3, solutions(limit=-1) as []
+    from csp_sudoku.api import Checker, count_many, solutions
+
+    with Checker() as checker:
+        calls = [
+            lambda lim: count_solutions(p, limit=lim),
+            lambda lim: count_many([p], limit=lim),
+            lambda lim: checker.count(p, limit=lim),
+            lambda lim: solutions(p, limit=lim),
+        ]
+        for call in calls:
+            for bad, why in ((0, "at least 1"), (-1, "at least 1"), (2.5, "whole number")):
+                with pytest.raises(ArgumentError, match=why):
+                    call(bad)
+            with pytest.raises(ArgumentError, match="whole number"):
+                call(True)
+    for not_text in (None, 5, p.cells, b"4...3"):
+        with pytest.raises(ArgumentError, match="parse reads puzzle text"):
+            parse(not_text)  # type: ignore[arg-type]
     with pytest.raises(ArgumentError, match="unknown technique"):
         solve_path(p, ("singles", "magic"))
     with pytest.raises(ValueError, match="max_subset"):  # callers catching ValueError still do

@@ -51,7 +51,7 @@ from typing import IO, Any, Union, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.core.errors import GeometryError, ParseError
+from csp_sudoku.core.errors import ArgumentError, GeometryError, ParseError
 from csp_sudoku.core.geometry import STANDARD_BOXES, Geometry
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.core.puzzle import format_grid as format_grid
@@ -237,7 +237,13 @@ def parse(text: str, geometry: Geometry | None = None) -> Puzzle:
 
     Raises:
         ParseError: when the text holds no puzzle, more than one, or a bad cell.
+        ArgumentError: ``text`` is not a str.
     """
+    if not isinstance(text, str):  # StringIO's "initial_value must be str" says nothing of why
+        raise ArgumentError(
+            f"parse reads puzzle text (a str), got {type(text).__name__}: "
+            "use as_puzzle or Puzzle for arrays and sequences of cells"
+        )
     entries = list(read_puzzles(_io.StringIO(text), geometry, source_name="<string>"))
     if not entries:
         raise ParseError("no puzzle in the text", source="<string>")
