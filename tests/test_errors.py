@@ -6,7 +6,9 @@ import ast
 import importlib
 import inspect
 import pkgutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -133,7 +135,7 @@ def test_bad_arguments_are_argument_errors() -> None:
     from csp_sudoku.api import Checker, count_many, solutions
 
     with Checker() as checker:
-        calls = [
+        calls: list[Callable[[Any], object]] = [
             lambda lim: count_solutions(p, limit=lim),
             lambda lim: count_many([p], limit=lim),
             lambda lim: checker.count(p, limit=lim),
