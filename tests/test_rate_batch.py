@@ -114,6 +114,20 @@ def test_rate_many_refuses_one_puzzle() -> None:
             rate_many(one, "rounds")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_rate_many_names_the_puzzle_it_cannot_rate(jobs: int) -> None:
+    """In a batch, "this one has several solutions" is no help: the index is named
+    (the chunks of worker processes count from their own first item)."""
+    import csp_sudoku as cs
+
+    lines = load_lines("top1465.txt", limit=9)
+    multi = load_lines("multi_solution_serg.txt", limit=1)[0]
+    with pytest.raises(cs.NotUniqueError, match=r"^puzzles\[7\]: .* several"):
+        rate_many([*lines[:7], multi, *lines[7:]], "rounds", jobs=jobs)
+    with pytest.raises(cs.ParseError, match=r"^puzzles\[5\]:1:1: unknown character"):
+        rate_many([*lines[:5], "x" + lines[5][1:]], "rounds", jobs=jobs)
+
+
 def test_metric_all_is_every_metric_in_registry_order(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 
 from csp_sudoku.api import PuzzleLike, as_puzzle
 from csp_sudoku.core._version import __version__
+from csp_sudoku.core.errors import NotUniqueError, ParseError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.names import MetricName
 from csp_sudoku.core.puzzle import Puzzle
@@ -479,17 +480,36 @@ def rate(
     )
 
 
+def _rate_item(
+    index: int,
+    item: NDArray[np.int8] | str | Puzzle,
+    metric: str,
+    runs: int | None,
+    seed: int,
+    params: dict[str, Any],
+) -> Rating:
+    """The rating of batch item ``index``; a puzzle it cannot rate is named by its index
+    (``puzzles[7]: ... has several solutions``), not left for the caller to find."""
+    try:
+        return rate(item, cast(MetricName, metric), runs=runs, seed=seed, **params)
+    except NotUniqueError as err:
+        raise NotUniqueError(f"puzzles[{index}]: {err}") from None
+    except ParseError as err:
+        raise err.located(source=f"puzzles[{index}]") from None
+
+
 def _rate_chunk(
+    start: int,
     items: list[NDArray[np.int8] | str | Puzzle],
     seeds: list[int],
     metric: str,
     runs: int | None,
     params: dict[str, Any],
 ) -> list[Rating]:
-    """Worker task: the ratings of one chunk of puzzles."""
+    """Worker task: the ratings of one chunk of puzzles, the first being item ``start``."""
     return [
-        rate(it, cast(MetricName, metric), runs=runs, seed=s, **params)
-        for it, s in zip(items, seeds, strict=True)
+        _rate_item(start + k, it, metric, runs, s, params)
+        for k, (it, s) in enumerate(zip(items, seeds, strict=True))
     ]
 
 
@@ -579,8 +599,8 @@ def _rated(
     if executor is None:
         jobs = (os.cpu_count() or 1) if jobs == 0 else int(jobs)
         if jobs == 1 or len(items) < 2:  # here, one by one
-            for item, item_seed in zip(items, seeds, strict=True):
-                yield rate(item, metric, runs=runs, seed=item_seed, **params)
+            for i, (item, item_seed) in enumerate(zip(items, seeds, strict=True)):
+                yield _rate_item(i, item, metric, runs, item_seed, params)
             return
         width = window = jobs
     else:
@@ -590,7 +610,7 @@ def _rated(
 
     size = max(1, min(_MAX_CHUNK, -(-len(items) // (width * 4))))
     tasks = (
-        (items[i : i + size], seeds[i : i + size], metric, runs, params)
+        (i, items[i : i + size], seeds[i : i + size], metric, runs, params)
         for i in range(0, len(items), size)
     )
     for part in ordered_map(_rate_chunk, tasks, jobs=window, executor=executor):
