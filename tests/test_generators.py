@@ -270,6 +270,8 @@ def test_minimal_and_grid_counts_are_checked() -> None:
         random_grids(-1)
     with pytest.raises(GenerationError, match="count must be non-negative, got -2"):
         list(minimal_puzzles(-2))
+    with pytest.raises(GenerationError, match="count must be a whole number, got 2.0"):
+        random_grids(2.0)  # type: ignore[arg-type]
     assert random_grids(0).shape == (0, 81) and list(minimal_puzzles(0)) == []
 
 
@@ -430,6 +432,12 @@ def test_generate_bad_options() -> None:
     nan = float("nan")
     with pytest.raises(GenerationError, match="budget_seconds"):
         list(generate(1, budget_seconds=nan))
+    for not_two in ("1-2", (1, 2, 3), (1, None)):  # were a bare ValueError or TypeError
+        with pytest.raises(GenerationError, match="score_range must be two numbers"):
+            list(generate(1, metric="se", score_range=not_two))  # type: ignore[arg-type]
+    for not_whole in (1.5, True):  # 1.5 was a TypeError from range(), True one puzzle
+        with pytest.raises(GenerationError, match="count must be a whole number"):
+            list(generate(not_whole))  # type: ignore[arg-type]
     with pytest.raises(GenerationError, match="must be numbers"):
         list(generate(1, metric="se", score_range=(nan, 2.0)))
     with pytest.raises(GenerationError, match="climb_steps must be non-negative, got -1"):

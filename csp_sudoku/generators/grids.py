@@ -190,6 +190,19 @@ def all_grids(geometry: Geometry) -> NDArray[np.int8]:
     return table
 
 
+def check_count(count: int) -> int:
+    """``count`` as an int: how many of something a generator makes (0 or more, whole).
+
+    Raises:
+        GenerationError: a negative count, or one that is not a whole number.
+    """
+    if isinstance(count, bool) or not isinstance(count, (int, np.integer)):
+        raise GenerationError(f"count must be a whole number, got {count!r}")
+    if count < 0:
+        raise GenerationError(f"count must be non-negative, got {count}")
+    return int(count)
+
+
 def random_grids(
     count: int, geometry: Geometry | None = None, seed: SeedLike = None
 ) -> NDArray[np.int8]:
@@ -198,8 +211,7 @@ def random_grids(
     Raises:
         GenerationError: a negative ``count``.
     """
-    if count < 0:
-        raise GenerationError(f"count must be non-negative, got {count}")
+    count = check_count(count)
     geo = geometry or Geometry.standard(9)
     rng = as_generator(seed)
     out = np.empty((count, geo.ncells), dtype=np.int8)

@@ -44,7 +44,7 @@ from csp_sudoku.core.names import SymmetryName
 from csp_sudoku.core.puzzle import Grid, Puzzle
 from csp_sudoku.core.seeds import SeedLike, as_generator
 from csp_sudoku.core.verify import solution_fault
-from csp_sudoku.generators.grids import _grid_cells
+from csp_sudoku.generators.grids import _grid_cells, check_count
 from csp_sudoku.generators.symmetry import check_name, orbits, symmetric_mask
 
 if TYPE_CHECKING:
@@ -368,8 +368,7 @@ def minimal_puzzles(
     stats: RemovalStats | None = None,
 ) -> Iterator[Puzzle]:
     """``count`` random minimal puzzles from one generator stream (see :func:`minimal_puzzle`)."""
-    if count < 0:
-        raise GenerationError(f"count must be non-negative, got {count}")
+    count = check_count(count)
     rng = as_generator(seed)
     for _ in range(count):
         yield minimal_puzzle(geometry, rng, symmetry=symmetry, backend=backend, stats=stats)

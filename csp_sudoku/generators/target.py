@@ -74,7 +74,7 @@ from csp_sudoku.core.seeds import (
     derive,
     item_seed,
 )
-from csp_sudoku.generators.grids import check_has_grid
+from csp_sudoku.generators.grids import check_count, check_has_grid
 from csp_sudoku.generators.minimal import check_max_clues, checker_for, reduce_clues
 from csp_sudoku.generators.novelty import (
     canonical_bytes,
@@ -338,8 +338,7 @@ def generate(
         avoid = (avoid,)
     if isinstance(vicinity_of, str):
         vicinity_of = (vicinity_of,)
-    if count < 0:
-        raise GenerationError(f"count must be non-negative, got {count}")
+    count = check_count(count)
     if method not in METHODS:
         raise GenerationError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
     if budget_seconds is not None and not budget_seconds > 0:  # NaN too

@@ -175,7 +175,12 @@ def make_target(
             )
     rng: tuple[float, float] | None = None
     if score_range is not None:
-        lo, hi = (float(x) for x in score_range)
+        try:
+            lo, hi = (float(x) for x in score_range)
+        except (TypeError, ValueError):  # not two numbers ("1-2", (1, 2, 3), None inside)
+            raise GenerationError(
+                f"score_range must be two numbers (low, high), got {score_range!r}"
+            ) from None
         if math.isnan(lo) or math.isnan(hi):
             raise GenerationError(f"score_range bounds must be numbers, got ({lo}, {hi})")
         if lo > hi:
