@@ -9,12 +9,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
+import csp_sudoku as cs
 from csp_sudoku.cli import main
 from tests.conftest import load_lines
+from tests.independent import check_solution
 
 LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "data"
@@ -183,6 +186,65 @@ def test_export_cnf_is_a_correct_dimacs_model(
     lines = [x for x in out.splitlines() if not x.startswith("c")]
     assert lines[0] == "64 64"
     assert len(lines) == 65
+
+
+def _exact_covers(text: str, limit: int) -> list[list[int]]:
+    """Up to ``limit`` exact covers of a matrix file, found by a plain Algorithm X
+    written here (columns as sets of rows): the reader a DLX tool would be."""
+    lines = [x for x in text.splitlines() if not x.startswith("c")]
+    ncols, nrows = map(int, lines[0].split())
+    rows = [[int(c) for c in line.split()] for line in lines[1 : 1 + nrows]]
+    assert len(rows) == nrows
+    cols: dict[int, set[int]] = {c: set() for c in range(ncols)}
+    for r, row in enumerate(rows):
+        for c in row:
+            cols[c].add(r)
+    found: list[list[int]] = []
+
+    def search(chosen: list[int]) -> None:
+        if len(found) >= limit:
+            return
+        if not cols:
+            found.append(sorted(chosen))
+            return
+        col = min(cols, key=lambda c: len(cols[c]))
+        for r in sorted(cols[col]):
+            taken = []
+            for c in rows[r]:
+                for other in cols[c]:
+                    for c2 in rows[other]:
+                        if c2 != c:
+                            cols[c2].discard(other)
+                taken.append((c, cols.pop(c)))
+            search([*chosen, r])
+            for c, held in reversed(taken):
+                cols[c] = held
+                for other in held:
+                    for c2 in rows[other]:
+                        if c2 != c:
+                            cols[c2].add(other)
+
+    search([])
+    return found
+
+
+def test_export_exact_cover_of_a_puzzle_holds_its_clues(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The covers of a puzzle's matrix are its solutions (the clues were once left
+    out: the matrix was the empty grid's, whatever the puzzle)."""
+    code, out, _ = run(["export", "exact-cover", LINE], capsys)
+    assert code == 0
+    (cover,) = _exact_covers(out, 2)  # exactly one, the solution
+    grid = [0] * 81
+    for cand in cover:
+        cell, digit = divmod(cand, 9)
+        grid[cell] = digit + 1
+    assert check_solution(np.array(grid), cs.parse(LINE).cells)
+    for line in ("1" + "." * 15, "12.." + "." * 12, "1.2." + "3" + "." * 11):
+        code, out, _ = run(["export", "exact-cover", line], capsys)
+        assert code == 0
+        assert len(_exact_covers(out, 50)) == cs.count_solutions(line, limit=50)
 
 
 def test_check_certify_writes_proofs_an_independent_checker_accepts(

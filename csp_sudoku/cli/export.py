@@ -22,7 +22,8 @@ def register(sub: Any) -> None:
         help="write the DIMACS CNF, exact-cover matrix or MiniZinc model of a shape or a puzzle",
         description=(
             "cnf: DIMACS CNF (variable cell*N+digit); with a PUZZLE, its clues are unit clauses. "
-            "exact-cover: '<ncolumns> <nrows>' then one line of 0-based columns per candidate. "
+            "exact-cover: '<ncolumns> <nrows>' then one line of 0-based columns per candidate "
+            "(with a PUZZLE, one more column per clue, covered by the clue's candidate alone). "
             "minizinc: a MiniZinc model (with the clues when a PUZZLE is given)."
         ),
     )
@@ -54,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
             write_dimacs(target, out)
         elif args.model == "minizinc":
             write_minizinc(target, out)
+        elif isinstance(target, Puzzle):  # the clues as columns only their candidates cover
+            exact_cover(target.geometry).write(out, clues=target.cells)
         else:
-            geo = target.geometry if isinstance(target, Puzzle) else target
-            exact_cover(geo).write(out)
+            exact_cover(target).write(out)
     return EXIT_OK

@@ -90,19 +90,42 @@ class ExactCover:
         data = np.ones(rows.size, dtype=np.uint8)
         return sparse.csr_matrix((data, (rows, cols)), shape=(self.ncandidates, self.ncolumns))
 
-    def write(self, target: str | os.PathLike[str] | IO[str]) -> None:
+    def write(
+        self, target: str | os.PathLike[str] | IO[str], clues: NDArray[np.integer] | None = None
+    ) -> None:
         """Write the matrix in the plain exact-cover text format used by DLX tools.
 
         The first line is ``<ncolumns> <ncandidates>``, then one line per
         candidate listing its 0-based columns; comment lines start with ``c``.
+
+        With ``clues`` (a puzzle's flat cells, 0 = empty) the matrix is the
+        puzzle's: one more column per clue (after the rules' columns, in cell
+        order) that only the clue's own candidate covers, so every exact cover
+        takes the clues and the covers are the puzzle's solutions. The rows stay
+        one per candidate, numbered as without clues.
         """
         g = self.geometry
+        extra: dict[int, int] = {}
+        if clues is not None:
+            cells = np.flatnonzero(clues)
+            extra = {
+                candidate(int(c), int(clues[c]), g.size): self.ncolumns + k
+                for k, c in enumerate(cells)
+            }
 
         def emit(fh: IO[str]) -> None:
             fh.write(f"c exact cover of {g.name}: candidate = cell*{g.size} + digit-1\n")
-            fh.write(f"{self.ncolumns} {self.ncandidates}\n")
-            for cols in self.candidate_columns:
-                fh.write(" ".join(str(c) for c in cols.tolist() if c >= 0) + "\n")
+            if extra:
+                fh.write(
+                    f"c columns {self.ncolumns}..{self.ncolumns + len(extra) - 1}: "
+                    "the clues, in cell order (each covered by its candidate alone)\n"
+                )
+            fh.write(f"{self.ncolumns + len(extra)} {self.ncandidates}\n")
+            for cand, cols in enumerate(self.candidate_columns.tolist()):
+                row = [c for c in cols if c >= 0]
+                if cand in extra:
+                    row.append(extra[cand])
+                fh.write(" ".join(map(str, row)) + "\n")
 
         with open_output(target) as fh:
             emit(fh)
