@@ -294,6 +294,15 @@ def test_jigsaw_option_reads_regions_and_reports_bad_labels(
     code, _, err = run(["check", "--jigsaw", str(bad), "." * 81], capsys)
     assert code == 2
     assert f"{bad}:2:3: a region label must be 0-9 or A-Z, got '.'" in err
+    # shape options that contradict each other are refused, none of them dropped
+    for argv, why in (
+        (["--jigsaw", str(good), "--variant", "x"], "a jigsaw takes no variant"),
+        (["--jigsaw", str(good), "--size", "16"], "the jigsaw is jigsaw-9x9"),
+        (["--variant", "windoku", "--size", "16"], "windoku is 9x9 only"),
+    ):
+        code, out, err = run(["check", "." * 81, *argv], capsys)
+        assert (code, out) == (2, "") and why in err
+    assert run(["check", "." * 81, "--jigsaw", str(good), "--size", "9"], capsys)[0] == 1
 
 
 def test_options_and_files_may_come_in_any_order(

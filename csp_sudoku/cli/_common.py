@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, Any
 
-from csp_sudoku.core.errors import ArgumentError, ParseError, SeedError
+from csp_sudoku.core.errors import ArgumentError, GeometryError, ParseError, SeedError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import Entry, TextChunk, compression, read_chunks, read_puzzles
 from csp_sudoku.core.io import counted as counted  # the summaries of every command
@@ -125,14 +125,32 @@ def add_geometry_args(parser: argparse.ArgumentParser) -> None:
 
 
 def geometry_from_args(args: argparse.Namespace) -> Geometry | None:
-    """The geometry the options ask for, or None to infer it per puzzle."""
-    if getattr(args, "jigsaw", None):
-        return read_jigsaw(args.jigsaw)
+    """The geometry the options ask for, or None to infer it per puzzle.
+
+    Options that contradict each other are refused, not one of them dropped
+    (``--variant windoku --size 16`` once read 9x9 Windoku and then refused
+    every 16x16 line as "a windoku puzzle line has 81").
+
+    Raises:
+        GeometryError: ``--variant`` with ``--jigsaw``, ``--variant windoku``
+            with a ``--size`` other than 9, or a ``--size`` other than the jigsaw's.
+    """
     variant = getattr(args, "variant", "standard")
     size = getattr(args, "size", None)
+    if getattr(args, "jigsaw", None):
+        if variant != "standard":
+            raise GeometryError(f"--variant {variant} and --jigsaw: a jigsaw takes no variant")
+        jigsaw = read_jigsaw(args.jigsaw)
+        if size and size != jigsaw.size:
+            raise GeometryError(
+                f"--size {size} and --jigsaw {args.jigsaw}: the jigsaw is {jigsaw.name}"
+            )
+        return jigsaw
     if variant == "x":
         return Geometry.x_sudoku(size or 9)
     if variant == "windoku":
+        if size and size != 9:
+            raise GeometryError(f"--variant windoku is 9x9 only, not --size {size}")
         return Geometry.windoku()
     return Geometry.standard(size) if size else None
 
