@@ -107,6 +107,12 @@ def test_incomplete_grid_is_reported() -> None:
     entries = list(read_puzzles(io.StringIO(rows + "\n\n" + LINE + "\n")))
     assert entries[0].error is not None and "8 rows, expected 9" in entries[0].error.reason
     assert entries[1].puzzle == parse(LINE)
+    # one short line alone reads as a puzzle line of a wrong length as much as a
+    # grid's first row: the reason says both ("grid has 1 row" was all it said)
+    (entry,) = read_puzzles(io.StringIO("11......\n"))
+    assert entry.error is not None
+    assert entry.error.reason.startswith("line has 8 cells: a puzzle line has 81 (or one of")
+    assert entry.error.reason.endswith("and a grid 8 cells wide has 8 rows")
 
 
 def test_a_line_of_words_does_not_swallow_the_puzzles_after_it() -> None:

@@ -513,9 +513,14 @@ def _entries(
 
     def flush_incomplete() -> Entry:
         first, text = st.block[0]
-        err = ParseError(
-            f"grid has {len(st.block)} rows, expected {st.block_size}", source=name, line=first
-        )
+        why = f"grid has {counted(len(st.block), 'row')}, expected {st.block_size}"
+        if len(st.block) == 1:  # as likely a puzzle line of the wrong length: say both
+            counts = ", ".join(str(k) for k in sorted(_VALID_CELL_COUNTS))
+            why = (
+                f"line has {st.block_size} cells: a puzzle line has 81 (or one of {counts}), "
+                f"and a grid {st.block_size} cells wide has {st.block_size} rows"
+            )
+        err = ParseError(why, source=name, line=first)
         st.block, st.block_size = [], None
         return Entry(first, text, None, err, name)
 
