@@ -87,6 +87,35 @@ def _key(e: Entry) -> tuple[Any, ...]:
     return e.line, puzzle, error, e.source, e.fields
 
 
+def test_chunks_of_a_pipe_come_as_its_writer_sends_them() -> None:
+    """``generate ... | check -``: a chunk goes when the writer pauses, with the whole
+    lines so far (the rows of a slow writer came only when it ended). The writer
+    sends its next lines once the first chunk is out (or after 10 s: then the first
+    chunk holds them all, and the test fails rather than hangs)."""
+    line = load_lines("top1465.txt", limit=1)[0].encode()
+    r, w = os.pipe()
+    first_out = threading.Event()
+
+    def writer() -> None:
+        with os.fdopen(w, "wb") as out:
+            out.write(line + b"\n" + line[:40])  # one line and a half
+            out.flush()
+            first_out.wait(10)
+            out.write(line[40:] + b"\n" + line + b"\n")
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    with os.fdopen(r, "rb") as src:
+        chunks = read_chunks(src, 4096, source_name="<pipe>")
+        first = next(chunks)
+        first_out.set()
+        rest = list(chunks)
+    thread.join()
+    assert (first.first_line, first.lines, first.data, first.last) == (1, 1, line + b"\n", False)
+    assert sum(c.lines for c in rest) == 2 and rest[-1].last
+    assert b"".join(c.data for c in rest) == (line + b"\n") * 2
+
+
 @pytest.mark.parametrize("name", sorted(TEXTS))
 @pytest.mark.parametrize("size", [1, 2, 5, 4096])
 def test_chunks_read_as_the_whole_file(tmp_path: Path, name: str, size: int) -> None:

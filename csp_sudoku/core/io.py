@@ -835,6 +835,29 @@ def _open_bytes(
     return source, str(getattr(source, "name", "<input>")), None
 
 
+def _stream_fd(fh: IO[bytes]) -> int | None:
+    """The descriptor of ``fh`` when it is a pipe, a socket or a terminal (data
+    comes when its writer sends it), else None (a file, a decompressed stream)."""
+    import stat
+
+    try:
+        fd = fh.fileno()
+        mode = os.fstat(fd).st_mode
+    except (AttributeError, OSError, ValueError):  # no descriptor (BytesIO, decompressors)
+        return None
+    return fd if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode) else None
+
+
+def _would_wait(fd: int) -> bool:
+    """Whether a read of ``fd`` would wait for its writer now (no data is ready)."""
+    import select
+
+    try:
+        return not select.select([fd], [], [], 0)[0]
+    except (OSError, ValueError):  # select cannot watch it: read as a file is
+        return False
+
+
 def _line_ends(buf: bytes, eof: bool) -> NDArray[np.int64]:
     """The offsets just after each line end of ``buf``, in order.
 
@@ -863,6 +886,10 @@ def read_chunks(
     parse and check. The last chunk has ``last`` set (an empty input gives one
     empty chunk). Memory: a chunk and one read beyond it.
 
+    From a pipe (``generate ... | check -``) a chunk also ends when its writer
+    has sent nothing more yet and whole lines are there: the rows of a slow
+    writer's puzzles come out as they come in, not when it ends.
+
     Args:
         source: a path (``"-"`` for standard input) or a binary stream.
         lines: the most lines in a chunk.
@@ -870,16 +897,23 @@ def read_chunks(
     """
     fh, name, handle = _open_bytes(source)
     name = source_name or name
+    pipe = _stream_fd(fh)
     try:
         first, buf, eof = 1, b"", False
         broken: ParseError | None = None  # compressed data damaged after ``buf``
         width = 0.0  # bytes per line so far: one read mostly brings a chunk's lines
         while True:
             ends = _LineEnds(buf, eof, int(lines * width))
+            waiting = False  # a pipe's writer is slow: the whole lines so far go now
             while not ends.more_than(lines) and not eof:
+                if pipe is not None and b"\n" in buf and _would_wait(pipe):
+                    waiting = True
+                    break
                 want = int((lines + 1) * width * 1.1) - len(buf) if width else _READ_BYTES
+                want = max(want, len(buf), 4096)  # at least doubling: linear time
                 try:
-                    more = fh.read(max(want, len(buf), 4096))  # at least doubling: linear time
+                    # from a pipe, what is there (read() would wait for all of it)
+                    more = (getattr(fh, "read1", fh.read) if pipe is not None else fh.read)(want)
                 except ParseError as damage:  # the whole lines before it are still read
                     broken, more = damage, b""
                     buf = buf[: buf.rfind(b"\n") + 1]
@@ -888,6 +922,9 @@ def read_chunks(
                 ends = _LineEnds(buf, eof, int(lines * width))
             if ends.more_than(lines) or (eof and ends.count() == lines and not ends.at_end()):
                 cut, count = ends.after(lines), lines
+            elif waiting:  # the whole lines there are; the line being written stays
+                count = ends.count()
+                cut = ends.after(count)
             else:  # the rest of the input, maybe with a last line without its line end
                 cut = len(buf)
                 count = ends.count() + (bool(buf) and not ends.at_end())
