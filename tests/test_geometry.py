@@ -143,3 +143,21 @@ def test_peer_table_is_the_padded_peer_lists(geo: Geometry) -> None:
     for cell, peers in enumerate(geo.peers):
         assert table[cell, : counts[cell]].tolist() == peers.tolist()
         assert np.all(table[cell, counts[cell] :] == -1)
+
+
+def test_sizes_and_cell_arrays_that_are_no_shape_are_refused() -> None:
+    """``Geometry.standard(4.0)`` made a shape named '4.0x4.0'; a (3, 3, 9) array
+    was read as a 9x9 puzzle, and ragged rows were numpy's ValueError."""
+    from csp_sudoku import ParseError, Puzzle
+
+    for size in (4.0, "9", True):
+        with pytest.raises(GeometryError, match="size must be a whole number"):
+            Geometry.standard(size)  # type: ignore[arg-type]
+    with pytest.raises(GeometryError, match="box_rows must be a whole number"):
+        Geometry.standard(6, box_rows=2.0)  # type: ignore[arg-type]
+    four = Geometry.standard(np.int64(4))  # a numpy int is a whole number, kept as an int
+    assert four == Geometry.standard(4) and type(four.size) is int and four.name == "4x4"
+    for cells in (np.zeros((3, 3, 9), int), np.zeros((27, 3), int), [[1, 2], [3]]):
+        with pytest.raises(ParseError, match="a flat sequence or an N x N grid"):
+            Puzzle(cells)
+    assert Puzzle(np.zeros((9, 9), int)) == Puzzle([0] * 81)

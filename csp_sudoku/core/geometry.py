@@ -87,13 +87,15 @@ class Geometry:
             GeometryError: when ``box_rows * box_cols != size`` or no box shape is known.
         """
         br, bc = _box_shape(size, box_rows, box_cols)
-        return Geometry(size, br, bc, name=f"{size}x{size}")
+        size = int(size)  # a numpy integer too: the shape holds Python ints
+        return Geometry(size, int(br), int(bc), name=f"{size}x{size}")
 
     @staticmethod
     @cache
     def x_sudoku(size: int = 9) -> Geometry:
         """Sudoku-X: the standard units plus both main diagonals."""
         br, bc = _box_shape(size, None, None)
+        size = int(size)
         diag = tuple(i * size + i for i in range(size))
         anti = tuple(i * size + (size - 1 - i) for i in range(size))
         return Geometry(size, br, bc, extra_units=(diag, anti), name=f"x-{size}x{size}")
@@ -341,6 +343,11 @@ class Geometry:
 
 
 def _box_shape(size: int, box_rows: int | None, box_cols: int | None) -> tuple[int, int]:
+    for name, value in (("size", size), ("box_rows", box_rows), ("box_cols", box_cols)):
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, (int, np.integer))
+        ):  # Geometry.standard(4.0) once made a shape named '4.0x4.0'
+            raise GeometryError(f"{name} must be a whole number, got {value!r}")
     if box_rows is None and box_cols is None:
         if size not in STANDARD_BOXES:
             raise GeometryError(

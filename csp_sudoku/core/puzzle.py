@@ -55,12 +55,21 @@ class Puzzle:
     __slots__ = ("_cells", "_geometry", "_hash")
 
     def __init__(self, cells: Any, geometry: Geometry | None = None) -> None:
-        arr = np.asarray(cells)
+        try:
+            arr = np.asarray(cells)
+        except ValueError as err:  # ragged rows: numpy's "inhomogeneous shape"
+            raise ParseError(
+                f"puzzle cells must be a flat sequence or an N x N grid: {err}"
+            ) from None
         if arr.dtype.kind not in "iu":
             if arr.dtype.kind == "f" and np.all(np.mod(arr, 1) == 0):
                 arr = arr.astype(np.int64)
             else:
                 raise ParseError(f"puzzle cells must be integers, got dtype {arr.dtype}")
+        if arr.ndim > 2 or (arr.ndim == 2 and arr.shape[0] != arr.shape[1]):
+            raise ParseError(
+                f"puzzle cells must be a flat sequence or an N x N grid, got shape {arr.shape}"
+            )
         flat = arr.reshape(-1)
         geo = geometry if geometry is not None else Geometry.for_cells(flat.size)
         if flat.size != geo.ncells:
