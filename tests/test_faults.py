@@ -136,6 +136,35 @@ def test_an_interrupted_new_output_is_in_place(tmp_path: Path) -> None:
     assert not Path(f"{target}{PARTIAL}").exists()
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_terminated_run_ends_as_an_interrupted_one(tmp_path: Path, jobs: str) -> None:
+    """A SIGTERM (``timeout``, a batch scheduler's stop) killed the run on the spot:
+    its rows stayed in ``out.txt.partial`` beside a ``.out.txt.lock``. Now it ends as
+    a Ctrl-C does: the new output in place, nothing else left, exit 143."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    target = tmp_path / "out.txt"
+    argv = ["generate", "-n", "100000", "--seed", "3", "-o", str(target), "-q", "--jobs", jobs]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "csp_sudoku", *argv], stderr=subprocess.PIPE, text=True
+    )
+    partial = Path(f"{target}{PARTIAL}")
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if partial.exists() and partial.read_text(encoding="utf-8").count("\n") >= 3:
+            break
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143 and err.strip().endswith("csp-sudoku: terminated"), err
+    rows = target.read_text(encoding="utf-8").splitlines()
+    assert len(rows) >= 3 and all(len(r.split()[0]) == 81 for r in rows)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]
+
+
 def test_a_finished_run_replaces_the_output(tmp_path: Path, puzzles: Path) -> None:
     target = tmp_path / "out.jsonl"
     target.write_text("old\n", encoding="utf-8")

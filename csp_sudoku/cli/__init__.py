@@ -17,7 +17,9 @@ import contextlib
 import functools
 import importlib
 import os
+import signal
 import sys
+import threading
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TextIO
@@ -45,6 +47,7 @@ EXIT_NOT_ALL = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 70
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
 
 
 class _Parser(argparse.ArgumentParser):
@@ -80,19 +83,28 @@ def _parser(only: str | None) -> argparse.ArgumentParser:
     return build_parser(only)
 
 
-def _interrupted(err: BaseException) -> bool:
-    """True when ``err`` stands for a Ctrl-C: a KeyboardInterrupt that arrived
-    while a compiled kernel handed back its result comes out of the call as a
-    SystemError ("returned a result with an exception set") whose cause is
+def _interruption(err: BaseException) -> KeyboardInterrupt | None:
+    """The Ctrl-C (or SIGTERM) ``err`` stands for, if any: a KeyboardInterrupt that
+    arrived while a compiled kernel handed back its result comes out of the call
+    as a SystemError ("returned a result with an exception set") whose cause is
     the KeyboardInterrupt."""
     seen: set[int] = set()
     e: BaseException | None = err
     while e is not None and id(e) not in seen:
         if isinstance(e, KeyboardInterrupt):
-            return True
+            return e
         seen.add(id(e))
         e = e.__cause__ or e.__context__
-    return False
+    return None
+
+
+def _stopped(stop: KeyboardInterrupt) -> int:
+    """Say that the run was stopped, and how; the exit code of it."""
+    if isinstance(stop, _Terminated):
+        print("csp-sudoku: terminated", file=sys.stderr)
+        return EXIT_TERMINATED
+    print("csp-sudoku: interrupted", file=sys.stderr)
+    return EXIT_INTERRUPTED
 
 
 def _subcommands(parser: argparse.ArgumentParser) -> Any:
@@ -146,17 +158,43 @@ def _warnings_shown_by(previous: Callable[..., None]) -> Callable[..., None]:
     return show
 
 
+class _Terminated(KeyboardInterrupt):
+    """A SIGTERM (``timeout``, ``kill``, a batch scheduler's stop), ended as a Ctrl-C is."""
+
+
+def _on_sigterm(owner: int) -> Callable[[int, Any], None]:
+    """A SIGTERM handler that ends process ``owner`` as an interrupt: its outputs
+    are closed as after a Ctrl-C (a new one's rows moved into place, the lock freed)
+    instead of the kill leaving ``FILE.partial`` and ``.FILE.lock`` behind. A
+    worker process forked from it (which has the handler too) dies as before."""
+
+    def handle(signum: int, frame: Any) -> None:
+        if os.getpid() != owner:
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        raise _Terminated
+
+    return handle
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``csp-sudoku`` script; returns the exit code.
 
     The library's warnings (:class:`~csp_sudoku.core.errors.SudokuError` ones) are
-    printed as ``csp-sudoku: warning: ...`` while the command runs.
+    printed as ``csp-sudoku: warning: ...`` while the command runs, and a SIGTERM
+    ends the command as a Ctrl-C does (exit code 143 instead of 130).
     """
     previous = warnings.showwarning
     warnings.showwarning = _warnings_shown_by(previous)
+    on_term = None
+    if threading.current_thread() is threading.main_thread():  # only it may set handlers
+        on_term = signal.signal(signal.SIGTERM, _on_sigterm(os.getpid()))
     try:
         return _main(argv)
     finally:
+        if on_term is not None:
+            signal.signal(signal.SIGTERM, on_term)
         warnings.showwarning = previous
         if "csp_sudoku.cli._common" in sys.modules:  # outputs were claimed only if loaded
             sys.modules["csp_sudoku.cli._common"].release_outputs()
@@ -177,9 +215,8 @@ def _main(argv: Sequence[str] | None) -> int:
 
         preflight(args)
         code: int = args.func(args)
-    except KeyboardInterrupt:
-        print("csp-sudoku: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as stop:
+        return _stopped(stop)
     except BrokenPipeError:
         # the reader (e.g. `head`) went away: not an error of ours
         sys.stderr.close()
@@ -193,9 +230,9 @@ def _main(argv: Sequence[str] | None) -> int:
         print(f"csp-sudoku: error: {said}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except Exception as err:  # a bug: say so in one line rather than a traceback
-        if _interrupted(err):
-            print("csp-sudoku: interrupted", file=sys.stderr)
-            return EXIT_INTERRUPTED
+        cause = _interruption(err)
+        if cause is not None:
+            return _stopped(cause)
         if os.environ.get("CSP_SUDOKU_DEBUG"):
             raise
         print(
