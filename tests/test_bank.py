@@ -181,6 +181,16 @@ def test_cli_bank_add_query_export(tmp_path: Path, capsys: pytest.CaptureFixture
     assert main(["bank", "stats", db]) == 0
     assert "puzzles: 4 (minimal 4, exported 4)" in capsys.readouterr().out
     assert book.read_text().splitlines() == lines[2:4]  # the second export skipped the first two
+    # contradicting filters are refused (--minimal --not-minimal answered as --minimal)
+    assert main(["bank", "query", db, "--minimal", "--not-minimal"]) == 2
+    assert "not allowed with argument --minimal" in capsys.readouterr().err
+    # "--order -score" as the help writes it (argparse took -score for an option)
+    assert main(["bank", "rate", db, "-m", "rounds", "--seed", "1", "-q"]) == 0
+    capsys.readouterr()
+    assert main(["bank", "query", db, "-m", "rounds", "--order=-score"]) == 0
+    hardest_first = capsys.readouterr().out
+    assert main(["bank", "query", db, "-m", "rounds", "--order", "-score"]) == 0
+    assert capsys.readouterr().out == hardest_first and len(hardest_first.splitlines()) == 4
 
 
 def test_an_interrupted_bank_rate_keeps_what_it_rated(bank: PuzzleBank) -> None:

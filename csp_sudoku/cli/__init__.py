@@ -130,12 +130,36 @@ def _parse(parser: argparse.ArgumentParser, args: list[str]) -> argparse.Namespa
         inner, rest = subs.choices[rest[0]], rest[1:]
     if not names or _subcommands(inner) is not None:
         return parser.parse_args(args)  # no command, or one with its action missing
+    rest = _dashed_choices_joined(inner, rest)
     # after "--" every argument is a file: argparse's plain reading then (its
     # intermixed one refuses "-- -f.txt" when no file comes before the "--")
     ns = inner.parse_args(rest) if "--" in rest else inner.parse_intermixed_args(rest)
     for dest, name in names:
         setattr(ns, dest, name)
     return ns
+
+
+def _dashed_choices_joined(parser: argparse.ArgumentParser, args: list[str]) -> list[str]:
+    """``args`` with ``--order -score`` written ``--order=-score``: argparse reads a
+    value that starts with a dash as an option ("expected one argument"), though
+    the help lists it among the choices."""
+    dashed = {
+        opt: set(action.choices)
+        for action in parser._actions
+        if action.choices and any(str(c).startswith("-") for c in action.choices)
+        for opt in action.option_strings
+    }
+    out: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg in dashed and i + 1 < len(args) and args[i + 1] in dashed[arg]:
+            out.append(f"{arg}={args[i + 1]}")
+            i += 2
+        else:
+            out.append(arg)
+            i += 1
+    return out
 
 
 def _warnings_shown_by(previous: Callable[..., None]) -> Callable[..., None]:

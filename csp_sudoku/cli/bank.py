@@ -66,8 +66,9 @@ def _format_of(args: argparse.Namespace) -> str:
 def _add_query_args(p: argparse.ArgumentParser) -> None:
     q = p.add_argument_group("selection")
     q.add_argument("--count", "-n", type=int_in(0, MAX_COUNT), help="at most this many puzzles")
-    q.add_argument("--minimal", action="store_true", help="only minimal puzzles")
-    q.add_argument("--not-minimal", action="store_true", help="only non-minimal puzzles")
+    either = q.add_mutually_exclusive_group()
+    either.add_argument("--minimal", action="store_true", help="only minimal puzzles")
+    either.add_argument("--not-minimal", action="store_true", help="only non-minimal puzzles")
     q.add_argument(
         "--symmetry",
         choices=QUERY_SYMMETRIES,
