@@ -102,6 +102,18 @@ def _names(text: str, flag: str) -> bool:
     return re.search(rf"(?<![\w-]){re.escape(flag)}(?![\w-])", text) is not None
 
 
+def test_an_option_of_several_commands_has_one_short_form() -> None:
+    """``rate -m se`` but ``generate -m se`` was "unrecognized arguments": a long
+    option that several commands take has the same short form on all of them."""
+    shorts: dict[str, dict[tuple[str, ...], tuple[str, ...]]] = {}
+    for words, parser in COMMANDS.items():
+        for long, action in _flags(parser).items():
+            short = tuple(sorted(o for o in action.option_strings if not o.startswith("--")))
+            shorts.setdefault(long, {})[words] = short
+    differ = {long: by for long, by in shorts.items() if len(set(by.values())) > 1}
+    assert differ == {}
+
+
 def test_docs_name_every_option_of_every_command() -> None:
     sections = _sections()
     batch = sections["Batch flags"]

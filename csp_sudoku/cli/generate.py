@@ -167,6 +167,7 @@ def register(sub: Any) -> None:
     p.add_argument("--score-max", type=finite_float, help="highest accepted score of --metric")
     p.add_argument(
         "--metric",
+        "-m",
         help="metric of the target, also reported (default rounds when a target is set)",
     )
     p.add_argument(
