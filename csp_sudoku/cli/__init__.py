@@ -83,24 +83,24 @@ def _parser(only: str | None) -> argparse.ArgumentParser:
     return build_parser(only)
 
 
-def _interruption(err: BaseException) -> KeyboardInterrupt | None:
-    """The Ctrl-C (or SIGTERM) ``err`` stands for, if any: a KeyboardInterrupt that
-    arrived while a compiled kernel handed back its result comes out of the call
-    as a SystemError ("returned a result with an exception set") whose cause is
-    the KeyboardInterrupt."""
+def _interrupted(err: BaseException) -> bool:
+    """True when ``err`` stands for a Ctrl-C (or a SIGTERM): a KeyboardInterrupt
+    that arrived while a compiled kernel handed back its result comes out of the
+    call as a SystemError ("returned a result with an exception set") whose cause
+    is the KeyboardInterrupt."""
     seen: set[int] = set()
     e: BaseException | None = err
     while e is not None and id(e) not in seen:
         if isinstance(e, KeyboardInterrupt):
-            return e
+            return True
         seen.add(id(e))
         e = e.__cause__ or e.__context__
-    return None
+    return False
 
 
-def _stopped(stop: KeyboardInterrupt) -> int:
+def _stopped() -> int:
     """Say that the run was stopped, and how; the exit code of it."""
-    if isinstance(stop, _Terminated):
+    if _TERMINATED:
         print("csp-sudoku: terminated", file=sys.stderr)
         return EXIT_TERMINATED
     print("csp-sudoku: interrupted", file=sys.stderr)
@@ -182,8 +182,8 @@ def _warnings_shown_by(previous: Callable[..., None]) -> Callable[..., None]:
     return show
 
 
-class _Terminated(KeyboardInterrupt):
-    """A SIGTERM (``timeout``, ``kill``, a batch scheduler's stop), ended as a Ctrl-C is."""
+#: Set when a SIGTERM came: the KeyboardInterrupt it raised was a termination.
+_TERMINATED: list[int] = []
 
 
 def _on_sigterm(owner: int) -> Callable[[int, Any], None]:
@@ -197,7 +197,10 @@ def _on_sigterm(owner: int) -> Callable[[int, Any], None]:
             signal.signal(signum, signal.SIG_DFL)
             os.kill(os.getpid(), signum)
             return
-        raise _Terminated
+        # a KeyboardInterrupt, not an error class of its own: every handler that
+        # lets a Ctrl-C through (and no ``except Exception``) lets it through too
+        _TERMINATED.append(signum)
+        raise KeyboardInterrupt
 
     return handle
 
@@ -214,6 +217,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     on_term = None
     if threading.current_thread() is threading.main_thread():  # only it may set handlers
         on_term = signal.signal(signal.SIGTERM, _on_sigterm(os.getpid()))
+    _TERMINATED.clear()
     try:
         return _main(argv)
     finally:
@@ -239,8 +243,8 @@ def _main(argv: Sequence[str] | None) -> int:
 
         preflight(args)
         code: int = args.func(args)
-    except KeyboardInterrupt as stop:
-        return _stopped(stop)
+    except KeyboardInterrupt:
+        return _stopped()
     except BrokenPipeError:
         # the reader (e.g. `head`) went away: not an error of ours
         sys.stderr.close()
@@ -254,9 +258,8 @@ def _main(argv: Sequence[str] | None) -> int:
         print(f"csp-sudoku: error: {said}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except Exception as err:  # a bug: say so in one line rather than a traceback
-        cause = _interruption(err)
-        if cause is not None:
-            return _stopped(cause)
+        if _interrupted(err):
+            return _stopped()
         if os.environ.get("CSP_SUDOKU_DEBUG"):
             raise
         print(
