@@ -62,6 +62,18 @@ def test_cli_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert str(out) in captured.out and "skipped" in captured.err
 
 
+def test_cli_report_of_two_shapes_names_where_they_meet(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """"a report covers puzzles of one geometry" said neither which nor where."""
+    src = tmp_path / "in.txt"
+    src.write_text(_puzzles()[0].to_line() + "\n" + "1..." + "." * 12 + "\n")
+    out = tmp_path / "r.html"
+    assert main(["report", str(src), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"one shape: {src}:2 is 4x4, {src}:1 9x9" in err and not out.exists()
+
+
 def test_cli_report_metrics_as_a_comma_list(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -63,11 +63,22 @@ def run(args: argparse.Namespace) -> int:
     geometry = common.geometry_from_args(args)
     puzzles: list[Puzzle] = []
     skipped = 0
+    first = ""  # where the first puzzle came from: named when another shape comes
     for entry in common.iter_entries(args.inputs, geometry):
         if entry.puzzle is None:
             print(f"csp-sudoku report: skipped {entry.error}", file=sys.stderr)
             skipped += 1
             continue
+        where = f"{entry.source}:{entry.line}"
+        if puzzles and entry.puzzle.geometry != puzzles[0].geometry:
+            print(
+                f"csp-sudoku report: error: a report covers puzzles of one shape: {where} "
+                f"is {entry.puzzle.geometry.name}, {first} {puzzles[0].geometry.name} "
+                "(report each shape on its own)",
+                file=sys.stderr,
+            )
+            return EXIT_BAD_INPUT
+        first = first or where
         puzzles.append(entry.puzzle)
         if args.count is not None and len(puzzles) >= args.count:
             break
