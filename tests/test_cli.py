@@ -170,6 +170,37 @@ def test_solve_count_and_inline_puzzles(capsys: pytest.CaptureFixture[str]) -> N
     assert out.split("\t")[1] == "3+"
 
 
+def test_check_says_a_count_at_its_limit_is_at_least(capsys: pytest.CaptureFixture[str]) -> None:
+    """``check --limit 3`` wrote "multiple 3" for the empty grid, as for a puzzle of
+    exactly 3 solutions; ``count`` writes "3+". A puzzle of exactly two solutions
+    (a full grid less a rectangle of two digits in two boxes) is "multiple 2"."""
+    grid = cs.solve(LINE).cells.tolist()  # type: ignore[union-attr]
+    two = None
+    for r1, r2, c1, c2 in (
+        (a, b, c, d)
+        for a in range(9)
+        for b in range(a + 1, 9)
+        for c in range(9)
+        for d in range(c + 1, 9)
+    ):
+        x, y = grid[r1 * 9 + c1], grid[r1 * 9 + c2]
+        same_band, same_stack = r1 // 3 == r2 // 3, c1 // 3 == c2 // 3
+        if (grid[r2 * 9 + c1], grid[r2 * 9 + c2]) == (y, x) and same_band != same_stack:
+            cells = list(grid)
+            for cell in (r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2):
+                cells[cell] = 0
+            two = "".join(str(v) if v else "." for v in cells)
+            break
+    assert two is not None and cs.count_solutions(two, limit=5) == 2
+    code, out, _ = run(["check", two, "." * 81, LINE, "--limit", "3", "-q"], capsys)
+    assert code == 1
+    assert [row.split("\t")[1] for row in out.splitlines()] == [
+        "multiple 2",
+        "multiple 3+",
+        "unique 1",
+    ]
+
+
 def test_export_cnf_is_a_correct_dimacs_model(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -2,7 +2,7 @@
 
 A chunk of bare puzzle lines is counted by one ``count_many`` call; its rows,
 ``file:line<TAB>verdict<TAB>puzzle`` (then the count when ``--limit`` is not
-2, and ``  # reason`` for a puzzle without a solution), were built by Python
+2, ``3+`` at the limit, and ``  # reason`` for a puzzle without a solution), were built by Python
 string formatting, about as long per line as a third of the 9x9 kernel's
 count. :func:`text_rows` writes them all into one byte array instead; the
 caller decodes it once. Everything that depends on the text of the row is
@@ -73,7 +73,7 @@ def _next_decimal(digits, start):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def text_rows(prefix, first_line, cells, counts, words, word_ends, show_count, notes, note_ends):  # type: ignore[no-untyped-def]
+def text_rows(prefix, first_line, cells, counts, words, word_ends, shown_limit, notes, note_ends):  # type: ignore[no-untyped-def]
     """The text rows of a chunk's puzzles, as bytes (a ``uint8`` array).
 
     Args:
@@ -85,12 +85,14 @@ def text_rows(prefix, first_line, cells, counts, words, word_ends, show_count, n
         counts: their counts (``int64``, capped at the limit).
         words: the verdict words ``none``, ``unique``, ``multiple``, one after
             the other; ``word_ends`` (``int64``, 3 entries) where each ends.
-        show_count: 1 to write the count after the verdict (``--limit`` not 2).
+        shown_limit: the limit, to write the count after the verdict (with ``+``
+            when it is at the limit: at least that many), or 0 not to
+            (``--limit`` 2).
         notes: what follows the puzzle of each row (``  # reason``, or nothing),
             one after the other; ``note_ends`` (``int64``, n entries) where each ends.
     """
     n, ncells = cells.shape
-    per_row = prefix.size + 1 + words.size + 1 + 2 * _MAX_DIGITS + ncells + 1
+    per_row = prefix.size + 1 + words.size + 2 + 2 * _MAX_DIGITS + ncells + 1
     out = np.empty(n * per_row + notes.size, np.uint8)
     line = np.empty(_MAX_DIGITS, np.uint8)  # the line number, in decimal at line[start:]
     start = _decimal(line, first_line)
@@ -104,9 +106,12 @@ def text_rows(prefix, first_line, cells, counts, words, word_ends, show_count, n
         count = counts[i]
         w = min(count, 2)
         k = _put_bytes(out, k + 1, words[word_ends[w - 1] if w else 0 : word_ends[w]])
-        if show_count:
+        if shown_limit:
             out[k] = 32
             k = _put_bytes(out, k + 1, count_digits[_decimal(count_digits, count) :])
+            if count >= shown_limit:
+                out[k] = 43  # +
+                k += 1
         out[k] = 9
         row = out[k + 1 :]
         for c in range(ncells):

@@ -246,7 +246,7 @@ def _text_rows(lines: CountedLines, job: _Job, *, kernels: ahead.RowKernels | No
         frozen(lines.counts, np.int64),
         _WORD_BYTES,
         _WORD_ENDS,
-        np.int64(job.limit != 2),
+        np.int64(0 if job.limit == 2 else job.limit),
         np.frombuffer(b"".join(notes), np.uint8),
         frozen(note_ends, np.int64),
     )
@@ -265,14 +265,16 @@ def _format(verdicts: Verdicts, job: _Job, names: list[str] | None) -> tuple[str
     """The rows of ``verdicts`` in the run's format, and the CSV columns used.
 
     Text rows are ``file:line<TAB>verdict<TAB>puzzle`` (the verdict with its
-    count when ``--limit`` is not 2), then ``  # reason`` when there is one.
+    count when ``--limit`` is not 2, ``3+`` at the limit), then ``  # reason``
+    when there is one.
     """
     if job.fmt == "text":
         if job.limit == 2:
             shown = list(map(_WORDS.__getitem__, verdicts.statuses))
         else:
-            shown = [
-                f"{_WORDS[s]} {n}" for s, n in zip(verdicts.statuses, verdicts.counts, strict=True)
+            shown = [  # a count at the limit is "at least": 3+, as count writes it
+                f"{_WORDS[s]} {n}{'+' if n >= job.limit else ''}"
+                for s, n in zip(verdicts.statuses, verdicts.counts, strict=True)
             ]
         rows = [
             f"{src}:{line}\t{word}\t{puzzle}{reason and '  # ' + reason}\n"
