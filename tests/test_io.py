@@ -327,3 +327,21 @@ def test_the_one_file_of_a_zip_archive_reads_as_its_text(tmp_path: Path) -> None
     )
     assert piped.returncode == 2
     assert b"a zip archive cannot be read from a pipe: unzip it first" in piped.stderr
+
+
+def test_an_open_binary_file_is_read_as_its_text(tmp_path: Path) -> None:
+    """``read_puzzles(gzip.open(path))`` or ``open(path, "rb")`` was a TypeError from
+    the first line ("a bytes-like object is required"); it reads as the text does,
+    and the caller's file stays open."""
+    import gzip
+
+    text = "\ufeff# a comment\r\n" + LINE + "\r\n" + "x" * 81 + "\n" + LINE
+    path = tmp_path / "p.txt.gz"
+    path.write_bytes(gzip.compress(text.encode()))
+    want = [(e.line, e.puzzle, e.error is None) for e in read_puzzles(io.StringIO(text))]
+    with gzip.open(path) as fh:
+        got = [(e.line, e.puzzle, e.error is None) for e in read_puzzles(fh)]
+        assert not fh.closed
+    assert got == want and [ok for _, _, ok in got] == [True, False, True]
+    raw = io.BytesIO(text.encode())
+    assert [(e.line, e.puzzle, e.error is None) for e in read_puzzles(raw)] == want

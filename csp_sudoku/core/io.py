@@ -64,7 +64,7 @@ _SEPARATOR_CHARS = frozenset("-+=|: \t")
 _BINARY = re.compile("[\x00-\x08\x0e-\x1f\x7f]")
 _VALID_CELL_COUNTS = {n * n: n for n in STANDARD_BOXES}
 
-PathOrLines = Union[str, "os.PathLike[str]", IO[str], Iterable[str]]
+PathOrLines = Union[str, "os.PathLike[str]", IO[str], IO[bytes], Iterable[str]]
 
 
 def digit_of(ch: str) -> int | None:
@@ -425,8 +425,13 @@ def _zip_member(fh: IO[bytes], name: str) -> IO[bytes]:
 def _open_lines(source: PathOrLines) -> tuple[Iterable[str], str, IO[str] | None]:
     """The text lines of ``source``, its name, and what to close (compressed data
     decompressed: :func:`open_input`)."""
+    if isinstance(source, (_io.BufferedIOBase, _io.RawIOBase)):  # open(..., "rb"), gzip.open
+        # read as read_chunks reads a binary stream: as it is, decoded here
+        binary = cast(IO[bytes], source)
+        lines = (raw.decode("utf-8", "replace") for raw in binary)
+        return lines, str(getattr(source, "name", "<input>")), None
     if not isinstance(source, (str, os.PathLike)):
-        return source, str(getattr(source, "name", "<input>")), None
+        return cast(Iterable[str], source), str(getattr(source, "name", "<input>")), None
     name = os.fspath(source)
     if name == "-":
         import sys
@@ -452,7 +457,9 @@ def read_puzzles(
     A bad line does not stop the reading, except binary data, which ends it.
 
     Args:
-        source: a path (``"-"`` for standard input), an open text file, or lines.
+        source: a path (``"-"`` for standard input), an open text file, an open
+            binary one (``open(path, "rb")``, ``gzip.open(path)``: read as
+            UTF-8, and not closed), or lines.
         geometry: the shape of every puzzle; inferred per puzzle when omitted.
         source_name: the name used in error messages (defaults to the path).
     """
