@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import numpy as np
@@ -345,3 +346,20 @@ def test_an_open_binary_file_is_read_as_its_text(tmp_path: Path) -> None:
     assert got == want and [ok for _, _, ok in got] == [True, False, True]
     raw = io.BytesIO(text.encode())
     assert [(e.line, e.puzzle, e.error is None) for e in read_puzzles(raw)] == want
+
+
+def test_write_puzzles_takes_puzzle_likes_and_names_a_bad_one(tmp_path: Path) -> None:
+    """A puzzle text or cell array was an AttributeError ('str' has no 'cells')."""
+    from csp_sudoku.core.io import write_puzzles
+
+    p = parse(LINE)
+    out = tmp_path / "w.txt"
+    assert write_puzzles([LINE, p, p.cells, p.cells.tolist()], out) == 4
+    assert out.read_text().splitlines() == [LINE] * 4
+    for bad, why in (
+        ("12", "puzzles[1]:1:3: line has 2 cells"),
+        ([1] * 50, "puzzles[1]: 50 cells"),
+    ):
+        with pytest.raises(ParseError, match=re.escape(why)):
+            write_puzzles([LINE, bad], tmp_path / "bad.txt")  # type: ignore[list-item]
+    assert not (tmp_path / "bad.txt").exists()  # whole or not at all

@@ -1180,11 +1180,29 @@ def write_text(target: str | os.PathLike[str], text: str) -> None:
         fh.write(text)
 
 
-def write_puzzles(puzzles: Iterable[Puzzle], target: str | os.PathLike[str] | IO[str]) -> int:
-    """Write puzzles one per line; returns how many were written."""
+def write_puzzles(
+    puzzles: Iterable[Puzzle | str | Sequence[int] | NDArray[np.integer]],
+    target: str | os.PathLike[str] | IO[str],
+) -> int:
+    """Write puzzles one per line; returns how many were written.
+
+    Each item is a :class:`Puzzle`, a puzzle text or an array of cells, read as
+    :func:`parse` and :class:`Puzzle` read them; a file is written whole or not
+    at all (:func:`open_output`), so a bad item leaves no half file.
+
+    Raises:
+        ParseError: an item that is no puzzle, named by its index (``puzzles[2]: ...``).
+    """
     count = 0
     with open_output(target) as fh:
-        for p in puzzles:
+        for i, p in enumerate(puzzles):
+            if not isinstance(p, Puzzle):
+                try:
+                    p = parse(p) if isinstance(p, str) else Puzzle(p)
+                except ParseError as err:
+                    raise err.located(source=f"puzzles[{i}]") from None
+                except GeometryError as err:  # cells of no shape
+                    raise ParseError(str(err), source=f"puzzles[{i}]") from None
             fh.write(format_line(p) + "\n")
             count += 1
     return count
