@@ -407,3 +407,10 @@ def test_rate_many_refuses_negative_jobs() -> None:
     lines = load_lines("top1465.txt", limit=2)
     with pytest.raises(MetricError, match="jobs must be non-negative"):
         rate_many(lines, "rounds", jobs=-1)
+
+
+@pytest.mark.parametrize("metric", ["oracle", "rounds", "hsolve", "refutation", "se"])
+def test_an_unknown_parameter_is_named_alike_by_every_metric(metric: str) -> None:
+    """oracle said "OracleParams.__init__() got an unexpected keyword argument"."""
+    with pytest.raises(MetricError, match=f"unknown parameter\\(s\\) for metric '{metric}': bogus"):
+        rate(HARD, metric, seed=1, bogus=1)  # type: ignore[arg-type]

@@ -150,10 +150,11 @@ def _oracle(
 ) -> _Result:
     from csp_sudoku.metrics.oracle import OracleParams, level_of, oracle_trials, score_trials
 
-    try:
-        op = OracleParams(**params)
-    except TypeError as err:
-        raise MetricError(f"bad parameter for metric 'oracle': {err}") from None
+    from dataclasses import fields
+
+    known = {f.name for f in fields(OracleParams)}
+    _no_more("oracle", {k: v for k, v in params.items() if k not in known})
+    op = OracleParams(**params)
     trials = oracle_trials(puzzle, solution, runs=runs, rng=rng)
     score, n, h, o = score_trials(trials, op)
     level, rank = level_of(score)
