@@ -65,7 +65,7 @@ def test_cli_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 def test_cli_report_of_two_shapes_names_where_they_meet(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """"a report covers puzzles of one geometry" said neither which nor where."""
+    """ "a report covers puzzles of one geometry" said neither which nor where."""
     src = tmp_path / "in.txt"
     src.write_text(_puzzles()[0].to_line() + "\n" + "1..." + "." * 12 + "\n")
     out = tmp_path / "r.html"

@@ -148,9 +148,9 @@ def _tier_of_id(s: int) -> int:
 def _oracle(
     puzzle: Puzzle, solution: Puzzle, runs: int, rng: np.random.Generator, params: dict[str, Any]
 ) -> _Result:
-    from csp_sudoku.metrics.oracle import OracleParams, level_of, oracle_trials, score_trials
-
     from dataclasses import fields
+
+    from csp_sudoku.metrics.oracle import OracleParams, level_of, oracle_trials, score_trials
 
     known = {f.name for f in fields(OracleParams)}
     _no_more("oracle", {k: v for k, v in params.items() if k not in known})
