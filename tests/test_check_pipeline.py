@@ -281,3 +281,17 @@ def test_chunks_cut_every_size_line_ends(text: bytes, size: int) -> None:
             bool(text) and ends[-1] != len(text)
         )
         assert all(c.lines == size for c in chunks[:-1])
+
+
+def _worker_pid(_: int) -> int:
+    import time
+
+    time.sleep(0.01)  # long enough that every worker of the pool takes some
+    return os.getpid()
+
+
+def test_a_private_pool_has_at_most_the_cores() -> None:
+    """``--jobs 999`` forked 999 processes (8 s for three puzzles) and kept twice
+    that many tasks in flight: the pool is cut to the machine's cores."""
+    pids = set(ordered_map(_worker_pid, [(i,) for i in range(40)], jobs=999))
+    assert os.getpid() not in pids and 1 <= len(pids) <= (os.cpu_count() or 1)
