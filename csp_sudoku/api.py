@@ -362,7 +362,9 @@ class Checker:
 
     def count(self, puzzle: PuzzleLike | Cells, limit: int = 2) -> int:
         """Solution count, capped at ``limit``."""
-        return self.backend.count(self._cells(puzzle), self.geometry, _limit(limit))
+        if type(limit) is not int or limit < 1:  # the common case costs one test (hot loops)
+            limit = _limit(limit)
+        return self.backend.count(self._cells(puzzle), self.geometry, limit)
 
     def is_unique(self, puzzle: PuzzleLike | Cells) -> bool:
         """True when the puzzle has exactly one solution."""
