@@ -240,6 +240,11 @@ def test_anneal_budget_ends_with_exit_1_and_the_closest(jobs: str) -> None:
     assert "generated 0 of 2 puzzles at score in [11.9, inf] of metric 'se'" in err
     assert "the hardest puzzle met rated" in err
     assert "csp-sudoku generate: found 0, " in err and "best so far" in err
+    # counts in words: "1 restart", "0 vicinities" ("1 restarts" was written)
+    for count, noun, plural in re.findall(
+        r"(\d+) (step|restart|fresh start|vicinit)(s|ies|y)?\b", err
+    ):
+        assert (plural in ("", "y")) == (count == "1"), (count, noun, plural)
     # the closest puzzle itself is named, and it is what the message says it is
     m = re.search(r"the hardest puzzle met rated ([0-9.]+), level (\w+): ([0-9.]{81})\)", err)
     assert m is not None, err

@@ -363,3 +363,10 @@ def test_write_puzzles_takes_puzzle_likes_and_names_a_bad_one(tmp_path: Path) ->
         with pytest.raises(ParseError, match=re.escape(why)):
             write_puzzles([LINE, bad], tmp_path / "bad.txt")  # type: ignore[list-item]
     assert not (tmp_path / "bad.txt").exists()  # whole or not at all
+
+
+def test_counted_says_one_and_many() -> None:
+    from csp_sudoku.core.io import counted
+
+    assert [counted(n, "restart") for n in (0, 1, 2)] == ["0 restarts", "1 restart", "2 restarts"]
+    assert [counted(n, "vicinity", "vicinities") for n in (1, 3)] == ["1 vicinity", "3 vicinities"]

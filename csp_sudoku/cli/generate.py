@@ -451,10 +451,12 @@ def _run(
             )
             return
         print(
-            f"csp-sudoku generate: found {info['found']}, {info['steps']} steps "
+            f"csp-sudoku generate: found {info['found']}, {counted(info['steps'], 'step')} "
             f"({info['rated']} rated, {info['cleared']} cleared unrated, "
-            f"{info['restarts']} restarts, {info.get('renewals', 0)} fresh starts, "
-            f"{info.get('expanded', 0)} vicinities searched whole), best so far "
+            f"{counted(info['restarts'], 'restart')}, "
+            f"{counted(info.get('renewals', 0), 'fresh start')}, "
+            f"{counted(info.get('expanded', 0), 'vicinity', 'vicinities')} searched whole), "
+            "best so far "
             f"{'-' if best is None else f'{best:g}'}, {info['elapsed']:g} s",
             file=sys.stderr,
         )

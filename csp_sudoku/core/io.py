@@ -102,10 +102,10 @@ def _cells_from_chars(chars: list[tuple[int, str]], size: int) -> list[int]:
     return out
 
 
-def counted(n: int, noun: str) -> str:
-    """``n`` and ``noun``, plural unless ``n`` is 1 ("1 puzzle", "3 puzzles"): the
-    summaries every command and report prints."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1 ("1 puzzle", "3 puzzles"; ``plural``
+    when it is not the noun and an s): the summaries every command and report prints."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
 def parse_line(line: str, geometry: Geometry | None = None) -> Puzzle:
