@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from csp_sudoku import Geometry, Puzzle, parse
+from csp_sudoku import Geometry, Puzzle, parse, solve
 from csp_sudoku.cli import main
 from csp_sudoku.human.path import SolvePath, solve_path
 from tests.helpers import generated_puzzles, lines_of, plain_singles_path, solution_of
@@ -164,6 +164,9 @@ def test_explain_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["explain", "--order", "subsets", line]) == 0
     out = capsys.readouterr().out
     assert "hidden single: r3c3 = 9 (box 1)" in out and "solved in 81 steps" in out
+    last = "." + solve(line).to_line()[1:]  # type: ignore[union-attr]
+    assert main(["explain", "--order", "subsets", last]) == 0
+    assert "solved in 1 step (" in capsys.readouterr().out  # "1 steps" was written
     assert main(["explain", "--order", "subsets", "--json", line]) == 0
     obj = json.loads(capsys.readouterr().out)
     assert obj["solved"] and len(obj["steps"]) == 81

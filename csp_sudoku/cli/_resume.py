@@ -38,7 +38,7 @@ from typing import Any, BinaryIO, Literal
 
 from csp_sudoku.core.errors import SudokuError
 from csp_sudoku.core.geometry import Geometry
-from csp_sudoku.core.io import Entry, ReadState, TextChunk, entry_lines
+from csp_sudoku.core.io import Entry, ReadState, TextChunk, counted, entry_lines
 
 #: What reading a row of a damaged or foreign output file can raise.
 BAD_ROW_ERRORS = (
@@ -250,7 +250,9 @@ def skip_done(
         yield chunk, start, skip
         yield from ((c, None, 0) for c in chunks)
         return
-    raise ResumeError(f"the output already has {point.rows} rows but the input has fewer entries")
+    raise ResumeError(
+        f"the output already has {counted(point.rows, 'row')} but the input has fewer entries"
+    )
 
 
 State = Literal["done", "again", "new"]

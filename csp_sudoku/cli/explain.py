@@ -26,7 +26,7 @@ from csp_sudoku.cli._common import (
     iter_entries,
     seed_arg,
 )
-from csp_sudoku.core.io import Entry, format_grid
+from csp_sudoku.core.io import Entry, counted, format_grid
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.core.seeds import as_generator
 from csp_sudoku.human.chains import DEFAULT_BUDGET, MAX_LEVEL, ChainSettings
@@ -141,7 +141,7 @@ def _readable(path: SolvePath) -> str:
     size = path.max_subset_size
     if path.solved:
         lines.append(
-            f"solved in {len(path.steps)} steps"
+            f"solved in {counted(len(path.steps), 'step')}"
             + (f" (largest subset size {size})" if size else " (singles only)")
             + (f": {counts}" if counts else "")
         )
@@ -152,7 +152,7 @@ def _readable(path: SolvePath) -> str:
         if path.stopped == "budget":
             why = "stopped: the refutation search ran past its budget (--budget)"
         lines.append(
-            f"{why} after {len(path.steps)} steps with {left} cells empty"
+            f"{why} after {counted(len(path.steps), 'step')} with {counted(left, 'cell')} empty"
             + (f": {counts}" if counts else "")
         )
         lines.append(format_grid(final))

@@ -24,7 +24,7 @@ from csp_sudoku.cli._common import (
 )
 from csp_sudoku.cli._rows import WHERE, Outcome, rows_runner, run_rows
 from csp_sudoku.core.errors import CountBudgetExceeded
-from csp_sudoku.core.io import format_grid, format_line
+from csp_sudoku.core.io import counted, format_grid, format_line
 from csp_sudoku.core.puzzle import Puzzle
 
 _NO_SEED = "accepted like on every batch command; the result depends on no seed"
@@ -132,7 +132,11 @@ def count_one(puzzle: Puzzle, options: dict[str, Any]) -> Outcome:
 def _part_progress(done: int, parts: int, found: int) -> None:
     """One count's progress on stderr: parts done and solutions so far."""
     end = "\n" if done == parts else ""
-    print(f"\rcount: part {done}/{parts}, {found} solutions so far", end=end, file=sys.stderr)
+    print(
+        f"\rcount: part {done}/{parts}, {counted(found, 'solution')} so far",
+        end=end,
+        file=sys.stderr,
+    )
 
 
 #: ``csp-sudoku solve``: :func:`solve_one` on every puzzle, with these options.

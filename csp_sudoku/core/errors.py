@@ -85,7 +85,8 @@ class CountBudgetExceeded(SudokuError):
 
     def __init__(self, at_least: int, seconds: float) -> None:
         super().__init__(
-            f"the count ran past its budget of {seconds:g} s with {at_least} solutions so far"
+            f"the count ran past its budget of {seconds:g} s with {at_least} "
+            f"solution{'' if at_least == 1 else 's'} so far"
         )
         self.at_least = at_least
 

@@ -27,7 +27,7 @@ from typing import Any, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.core.io import write_text
+from csp_sudoku.core.io import counted, write_text
 from csp_sudoku.core.names import MetricName
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.metrics.base import MetricError, Rating, level_names
@@ -197,7 +197,7 @@ def fit_features(
         )
     if y.size <= len(metrics) + 1:
         raise MetricError(
-            f"need more than {len(metrics) + 1} puzzles to fit {len(metrics)} metrics"
+            f"need more than {counted(len(metrics) + 1, 'puzzle')} to fit {counted(len(metrics), 'metric')}"
         )
     design = np.column_stack([np.ones(y.size), _transform(x, transform)])
     coef, *_ = np.linalg.lstsq(design, y, rcond=None)

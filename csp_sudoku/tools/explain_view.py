@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from csp_sudoku.core.geometry import Geometry
-from csp_sudoku.core.io import symbol, write_text
+from csp_sudoku.core.io import counted, symbol, write_text
 from csp_sudoku.encodings.exact_cover import exact_cover
 from csp_sudoku.human.chains import Chain
 from csp_sudoku.human.path import SolvePath, Step, describe_step
@@ -751,9 +751,9 @@ def _json_for_script(obj: Any) -> str:
 def _summary(path: AnyPath) -> str:
     """The page's one-line summary: solved or not, and for an se path ER, EP, ED."""
     if path.solved:
-        out = f"solved in {len(path.steps)} steps"
+        out = f"solved in {counted(len(path.steps), 'step')}"
     else:
-        out = f"not solved: {len(path.steps)} steps"
+        out = f"not solved: {counted(len(path.steps), 'step')}"
         if path.stopped:
             out += f" (stopped: {path.stopped})"
     if isinstance(path, SePath) and path.steps:

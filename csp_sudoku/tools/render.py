@@ -41,7 +41,7 @@ import numpy as np
 
 from csp_sudoku.core.errors import RenderError as RenderError
 from csp_sudoku.core.geometry import Geometry
-from csp_sudoku.core.io import staged, symbol
+from csp_sudoku.core.io import counted, staged, symbol
 from csp_sudoku.core.puzzle import Puzzle
 
 #: Page size in inches (A4 portrait).
@@ -467,7 +467,7 @@ def render_book(
     if not PER_PAGE_RANGE[0] <= per <= PER_PAGE_RANGE[1]:
         raise RenderError(f"per_page must be {PER_PAGE_RANGE[0]}..{PER_PAGE_RANGE[1]}, got {per}")
     if titles is not None and len(titles) != len(puzzles):
-        raise RenderError(f"{len(titles)} titles for {len(puzzles)} puzzles")
+        raise RenderError(f"{counted(len(titles), 'title')} for {counted(len(puzzles), 'puzzle')}")
     caps: list[str | None] = (
         list(titles) if titles is not None else [str(i + 1) for i in range(len(puzzles))]
     )

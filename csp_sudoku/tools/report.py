@@ -238,7 +238,7 @@ def report_figure(data: ReportData, columns: int = 3) -> Any:
     cols = min(columns, len(panels))
     rows = math.ceil(len(panels) / cols)
     fig = Figure(figsize=(4.2 * cols, 3.4 * rows + 0.8), layout="constrained")
-    fig.suptitle(f"{data.title}: {data.size} puzzles", fontsize=14)
+    fig.suptitle(f"{data.title}: {counted(data.size, 'puzzle')}", fontsize=14)
     axes = fig.subplots(rows, cols, squeeze=False)
     for ax, (title, draw) in zip(axes.reshape(-1), panels, strict=False):
         draw(ax)
