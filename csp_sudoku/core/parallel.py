@@ -36,11 +36,17 @@ def exit_with_parent(parent: int | None = None, interval: float = PARENT_POLL) -
     thread looks every ``interval`` seconds whether this process's parent is still
     ``parent`` (the starter passes its own pid, so a parent that died before this
     runs is seen too; None: the parent now) and otherwise ends the process at once.
+    A SIGTERM ends it at once too (the default, whatever handler it was forked with).
     """
+    import signal
     import threading
     import time
 
     expected = os.getppid() if parent is None else parent
+    if threading.current_thread() is threading.main_thread():
+        # a forked worker has the CLI's SIGTERM handler, which acts only between two
+        # Python steps: a worker inside a compiled kernel would outlive a kill
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
     def watch() -> None:
         while os.getppid() == expected:
