@@ -295,3 +295,23 @@ def test_a_private_pool_has_at_most_the_cores() -> None:
     that many tasks in flight: the pool is cut to the machine's cores."""
     pids = set(ordered_map(_worker_pid, [(i,) for i in range(40)], jobs=999))
     assert os.getpid() not in pids and 1 <= len(pids) <= (os.cpu_count() or 1)
+
+
+def _sigterm_is_default(_: int) -> bool:
+    return signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+
+
+def test_workers_die_on_sigterm_whatever_handler_they_were_forked_with() -> None:
+    """The CLI handles SIGTERM (it ends as after a Ctrl-C); a worker forked from it
+    had that handler too, which runs only between Python steps, not in a kernel."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from csp_sudoku.core.parallel import exit_with_parent
+
+    previous = signal.signal(signal.SIGTERM, lambda *_: None)
+    try:
+        # the pools of ordered_map and of the generators' streams start their workers so
+        with ProcessPoolExecutor(1, initializer=exit_with_parent, initargs=(os.getpid(),)) as pool:
+            assert pool.submit(_sigterm_is_default, 0).result(timeout=60)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
