@@ -196,8 +196,32 @@ def test_csv_rows_pass_through_minimize_and_solve(tmp_path: Path) -> None:
     rows = list(csv.DictReader(io.StringIO(out)))
     assert len(rows) == 2
     for r in rows:
-        assert r["method"] and r["removed"] and r["minimal"]  # from generate and minimize
+        assert r["method"] and int(r["removed"]) > 0 and r["minimal"] == "True"
         assert check_solution(parse_line(r["solution"]).cells, parse_line(r["puzzle"]).cells)
+
+
+def test_minimized_puzzles_go_down_the_pipe(tmp_path: Path) -> None:
+    """``minimize --format jsonl | rate -`` rated, and ``| bank add`` kept, the puzzle
+    it came from (the record's ``puzzle``); the minimal one was only in ``minimal``."""
+    from tests.independent import count_solutions
+
+    _, _, _, (_, out) = pipeline(
+        ["generate", "--count", "2", "--seed", "3", "--format", "jsonl", "--not-minimal"],
+        ["minimize", "-", "--format", "jsonl", "--seed", "1", "-q"],
+        ["rate", "-", "-m", "rounds", "--format", "jsonl", "-q"],
+        cwd=tmp_path,
+    )
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert len(rows) == 2
+    for r in rows:
+        made, came = parse_line(r["puzzle"]), parse_line(r["derived_from"])
+        assert made.clue_count + r["removed"] == came.clue_count and r["minimal"] is True
+        assert count_solutions(made.cells, limit=2) == 1
+        assert all(came.cells[c] == v for c, v in enumerate(made.cells) if v)
+        for c in map(int, made.cells.nonzero()[0]):  # no clue of it can go
+            fewer = made.cells.copy()
+            fewer[c] = 0
+            assert count_solutions(fewer, limit=2) == 2
 
 
 def test_a_run_that_loads_numba_ends_at_once_with_every_row_written(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from csp_sudoku.api import is_minimal
 from csp_sudoku.cli import EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import add_batch_args, add_geometry_args, add_input_args, command_parser
 from csp_sudoku.cli._rows import Outcome, rows_runner
@@ -45,16 +46,24 @@ def minimize_one(puzzle: Puzzle, options: dict[str, Any]) -> Outcome:
         )
     except NotUniqueError as err:
         return EXIT_NOT_ALL, [], str(err)
+    symmetric = options["symmetry"] != "none"
     row = {
-        "puzzle": format_line(puzzle),
-        "minimal": format_line(out),
+        # the puzzle made is the record's puzzle, so that `minimize | rate -` and
+        # `| bank add` take it (they took the one it came from); that one is kept as
+        # the provenance field the generators write, derived_from
+        "puzzle": format_line(out),
+        "derived_from": format_line(puzzle),
         "clues": out.clue_count,
         "removed": puzzle.clue_count - out.clue_count,
+        # labels as generate's: minimal by construction without a symmetry (each clue
+        # was tried once, and fewer clues never remove solutions), checked with one
+        "minimal": is_minimal(out, backend=options["backend"]) if symmetric else True,
+        "minimal_in_symmetry": True if symmetric else None,
     }
     return EXIT_OK, [(row, format_line(out))], None
 
 
 #: The row columns of ``csp-sudoku minimize`` (after ``file`` and ``line``).
-FIELDS = ("puzzle", "minimal", "clues", "removed")
+FIELDS = ("puzzle", "derived_from", "clues", "removed", "minimal", "minimal_in_symmetry")
 #: ``csp-sudoku minimize``: :func:`minimize_one` on every puzzle, with these options.
 run = rows_runner("minimize", FIELDS, minimize_one, "seed", "symmetry", "backend")
