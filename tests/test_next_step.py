@@ -67,3 +67,23 @@ def test_explain_order_se_shows_the_rated_path(
     assert "Dynamic Region Forcing Chains" in capsys.readouterr().out
     assert main(["explain", "--order", "nope", str(src)]) == 2
     assert "choose from se, subsets" in capsys.readouterr().err
+
+
+def test_pencil_marks_that_leave_no_solution_get_no_hint() -> None:
+    """A player's wrong elimination (or a wrong digit placed) got a hint all the same,
+    drawn from a false premise; now it is named."""
+    solution = cs.solve(PUZZLE)
+    assert solution is not None
+    state = CandidateState.from_puzzle(cs.parse(PUZZLE))
+    cell = next(i for i, ch in enumerate(PUZZLE) if ch == ".")
+    digit = int(solution.cells[cell])
+    wrong = state.copy()
+    wrong.eliminate(cell, digit)
+    name = state.geometry.cell_name(cell)
+    with pytest.raises(NotUniqueError, match=f"no {digit} in {name}, its digit in the solution"):
+        cs.next_step(wrong)
+    placed = state.copy()
+    placed.place(cell, next(d for d in state.candidates(cell) if d != digit))
+    with pytest.raises(NotUniqueError, match="placed digits have no solution"):
+        cs.next_step(placed)
+    assert cs.next_step(state) is not None  # the true marks still get their hint

@@ -36,7 +36,7 @@ from importlib import resources
 from itertools import pairwise
 from typing import Any, Literal, overload
 
-from csp_sudoku.api import PuzzleLike, as_puzzle, count_solutions
+from csp_sudoku.api import PuzzleLike, as_puzzle, count_solutions, solutions
 from csp_sudoku.core.errors import ArgumentError, NotUniqueError
 from csp_sudoku.core.io import format_grid
 from csp_sudoku.core.puzzle import Puzzle
@@ -169,6 +169,34 @@ def _unique(puzzle: PuzzleLike, what: str) -> Puzzle:
             f"the puzzle has {'no solution' if n == 0 else 'several solutions'}: {what} is a proof"
         )
     return p
+
+
+def _marks_hold(state: CandidateState) -> None:
+    """Refuse pencil marks that leave the puzzle no solution: a hint from them would
+    be drawn from a false premise (a player's wrong elimination, or a wrong digit
+    placed), so it would be no proof and could lead the player on to a contradiction.
+
+    When the placed digits have one solution, each empty cell must keep its digit
+    as a candidate; when they have several, the marks may be what makes the puzzle
+    unique (a pencil-mark puzzle, as Sukaku Explainer reads them), and pass.
+
+    Raises:
+        NotUniqueError: naming the wrong digit's cell, or saying that a placed digit is.
+    """
+    found = solutions(state.to_puzzle(), 2)
+    if not found:
+        raise NotUniqueError(
+            "the placed digits have no solution (one of them is wrong): no hint is a proof"
+        )
+    if len(found) > 1:
+        return
+    digits = found[0].cells
+    for cell in state.empty_cells().tolist():
+        if not state.has(cell, int(digits[cell])):
+            raise NotUniqueError(
+                f"the pencil marks have no {int(digits[cell])} in "
+                f"{state.geometry.cell_name(cell)}, its digit in the solution: no hint is a proof"
+            )
 
 
 #: The solving orders :func:`next_step` knows.
@@ -479,7 +507,8 @@ def next_step(
 
     Raises:
         ArgumentError: for an unknown order or rater.
-        NotUniqueError: for a puzzle with no solution or several.
+        NotUniqueError: for a puzzle with no solution or several, or pencil marks
+            that leave no solution (see :func:`_marks_hold`).
         ChainBudgetExceeded: when a level-2 search runs past its budget.
     """
     if order not in ORDERS:
@@ -487,6 +516,7 @@ def next_step(
     if rater not in RATERS:
         raise ArgumentError(f"unknown rater {rater!r}; choose from {', '.join(RATERS)}")
     if isinstance(puzzle, CandidateState):
+        _marks_hold(puzzle)
         state = puzzle
     else:
         state = CandidateState.from_puzzle(_unique(puzzle, "no hint"))
