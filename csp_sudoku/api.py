@@ -29,7 +29,7 @@ from csp_sudoku.core.errors import (
     ParseError,
     SudokuError,
 )
-from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.geometry import Geometry, check_geometry
 from csp_sudoku.core.io import fast_cells, parse
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.core.verify import solution_fault
@@ -62,6 +62,7 @@ def as_puzzle(puzzle: PuzzleLike, geometry: Geometry | None = None) -> Puzzle:
         ArgumentError: a :class:`Puzzle` with a ``geometry`` other than its own
             (it would be answered in its own shape, not the one asked for).
     """
+    check_geometry(geometry)
     if isinstance(puzzle, Puzzle):
         _same_shape(puzzle, geometry)
         return puzzle
@@ -72,6 +73,7 @@ def as_puzzle(puzzle: PuzzleLike, geometry: Geometry | None = None) -> Puzzle:
 
 def _cells_and_geometry(puzzle: PuzzleLike, geometry: Geometry | None) -> tuple[Cells, Geometry]:
     """The cheapest route from input to a validated flat int8 array."""
+    check_geometry(geometry)
     if isinstance(puzzle, Puzzle):
         _same_shape(puzzle, geometry)
         return puzzle.cells, puzzle.geometry

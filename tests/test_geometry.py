@@ -161,3 +161,32 @@ def test_sizes_and_cell_arrays_that_are_no_shape_are_refused() -> None:
         with pytest.raises(ParseError, match="a flat sequence or an N x N grid"):
             Puzzle(cells)
     assert Puzzle(np.zeros((9, 9), int)) == Puzzle([0] * 81)
+
+
+def test_a_shape_or_backend_given_as_something_else_is_named() -> None:
+    """``geometry=9``, ``geometry="9x9"`` or ``backend=["sat"]`` reached an attribute
+    of an int or a str deep inside (AttributeError: 'int' object has no attribute 'ncells')."""
+    import csp_sudoku as cs
+    from csp_sudoku import BackendError
+    from csp_sudoku.core.errors import SymmetryError
+
+    line = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+    calls = [
+        lambda g: cs.solve(line, geometry=g),
+        lambda g: cs.parse(line, g),
+        lambda g: cs.Puzzle([0] * 81, g),
+        lambda g: cs.random_grid(g),
+        lambda g: list(cs.read_puzzles([line], g)),
+        lambda g: list(cs.generate(1, geometry=g)),
+    ]
+    for call in calls:
+        for not_a_shape in (9, "9x9"):
+            with pytest.raises(GeometryError, match=r"geometry must be a Geometry .*named"):
+                call(not_a_shape)
+    with pytest.raises(BackendError, match="backend must be a name"):
+        cs.count_solutions(line, backend=["sat"])  # type: ignore[arg-type]
+    with pytest.raises(SymmetryError, match="symmetry must be a name"):
+        list(cs.generate(1, symmetry=None))  # type: ignore[arg-type]
+    # and what is one still is (a numpy array of cells, a solution given as cells)
+    solution = cs.solve(line)
+    assert solution is not None and cs.is_solution(solution.cells, cs.parse(line).cells)

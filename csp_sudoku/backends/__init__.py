@@ -114,10 +114,20 @@ def get_backend(name: str = "auto") -> Backend:
     Raises:
         BackendError: for an unknown name.
     """
+    _check_name(name)
     backend = _INSTANCES.get(name)
     if backend is None:
         backend = _INSTANCES[name] = _make(name)
     return backend
+
+
+def _check_name(name: object) -> None:
+    """Refuse a backend ``name`` that is not a string (a list or a Geometry given in its place)."""
+    if not isinstance(name, str):
+        raise BackendError(
+            f"backend must be a name (one of {', '.join(backend_names())}), "
+            f"got {type(name).__name__} {name!r:.40}"
+        )
 
 
 def _make(name: str) -> Backend:
@@ -156,6 +166,7 @@ def new_backend(geometry: Geometry, name: str = "auto") -> Backend:
     Raises:
         BackendError: for an unknown name or a backend that does not support ``geometry``.
     """
+    _check_name(name)
     resolved = name
     if name.partition(":")[0] == "auto":
         resolved = backend_for(geometry, "auto").name

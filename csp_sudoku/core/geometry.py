@@ -342,6 +342,17 @@ class Geometry:
         return f"{'window' if self.name == 'windoku' else 'extra unit'} {extra + 1}"
 
 
+def check_geometry(geometry: object) -> Geometry | None:
+    """``geometry`` when it is a :class:`Geometry` or None, else :class:`GeometryError`
+    (a shape given by its size or name read ``.ncells`` off an int or a str)."""
+    if geometry is None or isinstance(geometry, Geometry):
+        return geometry
+    raise GeometryError(
+        f"geometry must be a Geometry (Geometry.standard(9), Geometry.named('x-9x9'), ...), "
+        f"got {type(geometry).__name__} {geometry!r:.40}"
+    )
+
+
 def _box_shape(size: int, box_rows: int | None, box_cols: int | None) -> tuple[int, int]:
     for name, value in (("size", size), ("box_rows", box_rows), ("box_cols", box_cols)):
         if value is not None and (

@@ -52,7 +52,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku.core.errors import ArgumentError, GeometryError, ParseError
-from csp_sudoku.core.geometry import STANDARD_BOXES, Geometry
+from csp_sudoku.core.geometry import STANDARD_BOXES, Geometry, check_geometry
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.core.puzzle import format_grid as format_grid
 from csp_sudoku.core.puzzle import format_line as format_line
@@ -239,6 +239,7 @@ def parse(text: str, geometry: Geometry | None = None) -> Puzzle:
         ParseError: when the text holds no puzzle, more than one, or a bad cell.
         ArgumentError: ``text`` is not a str.
     """
+    check_geometry(geometry)
     if not isinstance(text, str):  # StringIO's "initial_value must be str" says nothing of why
         raise ArgumentError(
             f"parse reads puzzle text (a str), got {type(text).__name__}: "
@@ -463,6 +464,7 @@ def read_puzzles(
         geometry: the shape of every puzzle; inferred per puzzle when omitted.
         source_name: the name used in error messages (defaults to the path).
     """
+    check_geometry(geometry)
     lines, name, handle = _open_lines(source)
     name = source_name or name
     try:

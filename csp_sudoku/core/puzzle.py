@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku.core.errors import ParseError
-from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.geometry import Geometry, check_geometry
 
 Grid = NDArray[np.int8]
 """A flat row-major array of ``N * N`` cells, 0 for empty."""
@@ -71,7 +71,7 @@ class Puzzle:
                 f"puzzle cells must be a flat sequence or an N x N grid, got shape {arr.shape}"
             )
         flat = arr.reshape(-1)
-        geo = geometry if geometry is not None else Geometry.for_cells(flat.size)
+        geo = check_geometry(geometry) or Geometry.for_cells(flat.size)
         if flat.size != geo.ncells:
             raise ParseError(f"{geo.name} puzzle needs {geo.ncells} cells, got {flat.size}")
         if flat.size and (flat.min() < 0 or flat.max() > geo.size):

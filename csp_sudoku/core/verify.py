@@ -16,12 +16,13 @@ from csp_sudoku.core.puzzle import Puzzle
 
 
 def is_solution(
-    solution: Puzzle | str | NDArray[np.integer], puzzle: Puzzle | str | None = None
+    solution: Puzzle | str | NDArray[np.integer],
+    puzzle: Puzzle | str | NDArray[np.integer] | None = None,
 ) -> bool:
     """True when ``solution`` is a full valid grid that keeps every clue of ``puzzle``.
 
-    Either may be a :class:`Puzzle` or puzzle text (``parse``); ``solution``
-    may also be an array of cells. A ``solution`` text is read in the
+    Either may be a :class:`Puzzle`, puzzle text (``parse``) or an array of
+    cells. A ``solution`` text is read in the
     puzzle's shape when a puzzle is given.
 
     Raises:
@@ -29,6 +30,8 @@ def is_solution(
     """
     if isinstance(puzzle, str):
         puzzle = parse(puzzle)
+    elif puzzle is not None and not isinstance(puzzle, Puzzle):  # cells, as for the solution
+        puzzle = Puzzle(puzzle)
     if isinstance(solution, str):
         solution = parse(solution, puzzle.geometry if puzzle is not None else None)
     if isinstance(solution, Puzzle):

@@ -35,7 +35,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku.core.errors import GenerationError, GeometryError
-from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.geometry import Geometry, check_geometry
 from csp_sudoku.core.puzzle import Grid, Puzzle
 from csp_sudoku.core.seeds import SeedLike, as_generator, kernel_seeds
 
@@ -108,7 +108,7 @@ def random_grid(
     Returns:
         A complete :class:`~csp_sudoku.core.puzzle.Puzzle`.
     """
-    geo = geometry or Geometry.standard(9)
+    geo = check_geometry(geometry) or Geometry.standard(9)
     rng = as_generator(seed)
     if uniform is None:
         uniform = geo.size <= 4
@@ -212,7 +212,7 @@ def random_grids(
         GenerationError: a negative ``count``.
     """
     count = check_count(count)
-    geo = geometry or Geometry.standard(9)
+    geo = check_geometry(geometry) or Geometry.standard(9)
     rng = as_generator(seed)
     out = np.empty((count, geo.ncells), dtype=np.int8)
     for i in range(count):

@@ -38,7 +38,7 @@ from numpy.typing import NDArray
 
 from csp_sudoku.api import Checker, PuzzleLike, as_puzzle
 from csp_sudoku.core.errors import BudgetExhaustedError, GenerationError, NotUniqueError
-from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.geometry import Geometry, check_geometry
 from csp_sudoku.core.io import counted
 from csp_sudoku.core.names import SymmetryName
 from csp_sudoku.core.puzzle import Grid, Puzzle
@@ -111,7 +111,7 @@ def entry_setup(
 ) -> tuple[Geometry, np.random.Generator, Checker]:
     """What a puzzle generator's entry point works with: the geometry (9x9 when
     None), the random generator of ``seed`` and the cached checker for ``backend``."""
-    geo = geometry or Geometry.standard(9)
+    geo = check_geometry(geometry) or Geometry.standard(9)
     return geo, as_generator(seed), checker_for(geo, backend)
 
 

@@ -70,6 +70,10 @@ def _mapping(size: int, name: str) -> NDArray[np.intp]:
 
 def check_name(name: str) -> str:
     """Return ``name`` normalised (lower case), or raise :class:`SymmetryError`."""
+    if not isinstance(name, str):
+        raise SymmetryError(
+            f"symmetry must be a name, one of {', '.join(SYMMETRIES)}; got {name!r:.40}"
+        )
     key = name.strip().lower()
     if key not in SYMMETRIES:
         raise SymmetryError(f"unknown symmetry {name!r}; choose one of {', '.join(SYMMETRIES)}")

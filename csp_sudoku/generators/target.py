@@ -61,7 +61,7 @@ from csp_sudoku.core.errors import (
     MetricError,
     SudokuError,
 )
-from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.geometry import Geometry, check_geometry
 from csp_sudoku.core.io import counted, geometry_fields
 from csp_sudoku.core.names import MethodName, MetricName, SymmetryName
 from csp_sudoku.core.parallel import ordered_map
@@ -359,7 +359,7 @@ def generate(
         raise GenerationError(f"start must be between 0 and count ({count}), got {start}")
     target = _make_target(metric, level, score_range)
     opts = _Options(
-        geometry=geometry or Geometry.standard(9),
+        geometry=check_geometry(geometry) or Geometry.standard(9),
         target=target,
         rate_with=tuple(dict.fromkeys(m for m in rate_with if m != metric or not target.active)),
         symmetry=check_name(symmetry),
