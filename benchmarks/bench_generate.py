@@ -174,7 +174,7 @@ def bench_target(label: str, count: int, budget: float, **kw: object) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--only-targets", action="store_true", help="only the top-1% targets")
+    ap.add_argument("--only-targets", action="store_true", help="only the top-1%% targets")
     ap.add_argument("--only-minimal9", action="store_true", help="only minimal 9x9 puzzles")
     args = ap.parse_args()
     q = args.quick
