@@ -377,3 +377,14 @@ def test_solve_csv_says_when_a_count_is_capped(
     rows = list(csv.DictReader(io.StringIO(out)))
     assert code == 1 and [r["status"] for r in rows] == ["multiple", "unique"]
     assert [(r["solutions"], r["capped"]) for r in rows] == [("2", "True"), ("1", "False")]
+
+
+def test_check_summary_rate_shows_slow_runs() -> None:
+    """One puzzle typed in 3.3 s was "(0/s)"."""
+    from csp_sudoku.cli.check import _per_second
+
+    assert [_per_second(n, s) for n, s in ((1, 3.33), (9, 1.0), (1234, 1.0))] == [
+        "0.3",
+        "9.0",
+        "1,234",
+    ]

@@ -310,3 +310,41 @@ def test_rows_of_a_binary_input_read_back_without_stopping(tmp_path: Path) -> No
     assert again.returncode == 0, again.stderr
     puzzles = [r.split("\t")[2] for r in again.stdout.decode().splitlines() if "\tunique\t" in r]
     assert puzzles == [x.split()[0] for x in good]
+
+
+def test_check_from_a_terminal_says_so_and_answers_each_line_as_typed(tmp_path: Path) -> None:
+    """``csp-sudoku check`` with no file sat silent on a terminal (it reads standard
+    input), and answered only at Ctrl-D; now it says where it reads, and each row
+    comes as its line is typed."""
+    import os
+    import pty
+    import select
+
+    controller, terminal = pty.openpty()
+    err = open(tmp_path / "err.txt", "wb")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "csp_sudoku", "check"],
+        stdin=terminal,
+        stdout=subprocess.PIPE,
+        stderr=err,
+        cwd=tmp_path,
+    )
+    os.close(terminal)
+    try:
+        assert proc.stdout is not None
+        os.write(controller, LINE.encode() + b"\n")
+        ready, _, _ = select.select([proc.stdout], [], [], 60)  # before any Ctrl-D
+        assert ready, "no row before the end of the input"
+        row = proc.stdout.readline().decode()
+        assert row.split("\t")[1:] == ["unique", LINE + "\n"]
+        os.write(controller, b"\x04")  # Ctrl-D
+        assert proc.wait(timeout=60) == 0
+    finally:
+        proc.kill()
+        if proc.stdout is not None:
+            proc.stdout.close()
+        proc.wait()
+        err.close()
+        os.close(controller)
+    said = (tmp_path / "err.txt").read_text()
+    assert "reading puzzles from the terminal" in said and "1 puzzle: 1 unique" in said

@@ -465,6 +465,13 @@ def add_input_args(parser: argparse.ArgumentParser, *, many: bool = True) -> Non
 def _inputs(inputs: Sequence[str]) -> Iterator[tuple[str, bool]]:
     """Each input with whether it is read as a file (``-`` included) or is a puzzle itself."""
     for item in inputs or ["-"]:
+        if item == "-" and sys.stdin is not None and sys.stdin.isatty():
+            # else a run without a file looks like a hang: say where it reads
+            print(
+                "csp-sudoku: reading puzzles from the terminal, one per line "
+                "(Ctrl-D ends; give a file or a puzzle to read that instead)",
+                file=sys.stderr,
+            )
         if item == "-" or os.path.exists(item):
             if os.path.isdir(item):
                 raise ParseError(f"{item} is a folder, not a puzzle file")

@@ -253,6 +253,13 @@ def _text_rows(lines: CountedLines, job: _Job, *, kernels: ahead.RowKernels | No
     return rows.tobytes()
 
 
+def _per_second(n: int, secs: float) -> str:
+    """``n`` per ``secs`` for the summary: whole above 10 (``1,234``), else with
+    a figure after the point (one puzzle typed in 3 s was "0/s")."""
+    rate = n / max(secs, 1e-9)
+    return f"{rate:,.0f}" if rate >= 10 else f"{rate:.1f}"
+
+
 #: What :func:`_text_rows` gives the kernel: the verdict words by count capped
 #: at 2 (a read-only array, like every byte string it is given, so that it
 #: compiles once).
@@ -480,7 +487,7 @@ def _check(
         fresh = total - point.rows
         resumed = f" ({point.rows} from the earlier run)" if point.rows else ""
         print(
-            f"{counted(total, 'puzzle')}{resumed}: {parts} in {secs:.2f} s ({fresh / max(secs, 1e-9):,.0f}/s)",
+            f"{counted(total, 'puzzle')}{resumed}: {parts} in {secs:.2f} s ({_per_second(fresh, secs)}/s)",
             file=sys.stderr,
         )
     if tally[Status.INVALID] and not args.skip_invalid:
