@@ -368,3 +368,18 @@ def test_rate_takes_comma_lists_and_all() -> None:
     assert code == 0 and list(json.loads(out)["ratings"]) == list(METRICS)
     code, out, _ = run_cli([*base, "--rate", "se,rounds", "--rate", "se"])
     assert code == 0 and list(json.loads(out)["ratings"]) == ["se", "rounds"]
+
+
+def test_more_jobs_than_cores_is_said_not_cut() -> None:
+    """generate's --jobs is how many searches run (the puzzles depend on it), so unlike
+    the other commands' it is not cut to the cores: the run says what it costs."""
+    import os
+
+    from tests.helpers import run_cli
+
+    jobs = str((os.cpu_count() or 1) + 1)
+    code, out, err = run_cli(["generate", "-n", "2", "--seed", "1", "--jobs", jobs])
+    assert code == 0 and len(out.splitlines()) == 2
+    assert f"--jobs {jobs} runs {jobs} searches on this machine's" in err
+    code, out_q, err_q = run_cli(["generate", "-n", "2", "--seed", "1", "--jobs", jobs, "-q"])
+    assert (code, out_q, err_q) == (0, out, "")

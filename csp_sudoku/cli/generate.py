@@ -435,6 +435,16 @@ def _run(
             file=sys.stderr,
         )
 
+    cores = os.cpu_count() or 1
+    if not args.quiet and not args.scheduler and _jobs(args) > cores:
+        # generate's --jobs is its number of searches (their puzzles depend on it), so
+        # it is not cut to the cores as the other commands' is: say what it costs
+        print(
+            f"csp-sudoku generate: --jobs {_jobs(args)} runs {_jobs(args)} searches on this "
+            f"machine's {counted(cores, 'core')}: they share them (and give the puzzles "
+            f"of --jobs {_jobs(args)} on any machine)",
+            file=sys.stderr,
+        )
     alive = _Alive()
 
     def report(info: dict[str, Any]) -> None:
