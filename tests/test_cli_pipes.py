@@ -348,3 +348,25 @@ def test_check_from_a_terminal_says_so_and_answers_each_line_as_typed(tmp_path: 
         os.close(controller)
     said = (tmp_path / "err.txt").read_text()
     assert "reading puzzles from the terminal" in said and "1 puzzle: 1 unique" in said
+
+
+def test_quiet_reads_a_terminal_without_a_word(tmp_path: Path) -> None:
+    import os
+    import pty
+
+    controller, terminal = pty.openpty()
+    os.write(controller, LINE.encode() + b"\n\x04")
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "csp_sudoku", "check", "-q"],
+            stdin=terminal,
+            capture_output=True,
+            cwd=tmp_path,
+            timeout=60,
+            check=False,
+        )
+    finally:
+        os.close(terminal)
+        os.close(controller)
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert done.stdout.decode().split("\t")[1:] == ["unique", LINE + "\n"]

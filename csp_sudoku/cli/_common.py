@@ -426,6 +426,16 @@ def preflight(args: argparse.Namespace) -> None:
                 f"the {name.replace('_', ' ')} argument holds a NUL character (\\0), "
                 "which no file name, puzzle or option value can hold"
             )
+    read = getattr(args, "inputs", None)
+    from_terminal = sys.stdin is not None and sys.stdin.isatty()
+    quiet = getattr(args, "quiet", False)
+    if read is not None and (not read or "-" in read) and from_terminal and not quiet:
+        # else a run without a file looks like a hang: say where it reads
+        print(
+            "csp-sudoku: reading puzzles from the terminal, one per line "
+            "(Ctrl-D ends; give a file or a puzzle to read that instead)",
+            file=sys.stderr,
+        )
     inputs = [f for name in INPUT_OPTIONS for f in _named_files(name, getattr(args, name, None))]
     for name in OUTPUT_OPTIONS:
         target = getattr(args, name, None)
@@ -465,13 +475,6 @@ def add_input_args(parser: argparse.ArgumentParser, *, many: bool = True) -> Non
 def _inputs(inputs: Sequence[str]) -> Iterator[tuple[str, bool]]:
     """Each input with whether it is read as a file (``-`` included) or is a puzzle itself."""
     for item in inputs or ["-"]:
-        if item == "-" and sys.stdin is not None and sys.stdin.isatty():
-            # else a run without a file looks like a hang: say where it reads
-            print(
-                "csp-sudoku: reading puzzles from the terminal, one per line "
-                "(Ctrl-D ends; give a file or a puzzle to read that instead)",
-                file=sys.stderr,
-            )
         if item == "-" or os.path.exists(item):
             if os.path.isdir(item):
                 raise ParseError(f"{item} is a folder, not a puzzle file")
