@@ -331,7 +331,7 @@ class Checker:
     """
 
     def __init__(self, geometry: Geometry | None = None, backend: str = "auto") -> None:
-        self.geometry = geometry or Geometry.standard(9)
+        self.geometry = check_geometry(geometry) or Geometry.standard(9)
         self.backend: Backend = new_backend(self.geometry, backend)
 
     def close(self) -> None:

@@ -160,6 +160,9 @@ def test_sizes_and_cell_arrays_that_are_no_shape_are_refused() -> None:
     for cells in (np.zeros((3, 3, 9), int), np.zeros((27, 3), int), [[1, 2], [3]]):
         with pytest.raises(ParseError, match="a flat sequence or an N x N grid"):
             Puzzle(cells)
+    for odd in (float("nan"), float("inf")):  # numpy's "invalid value" warning came first
+        with pytest.raises(ParseError, match="must be integers"):
+            Puzzle([odd] + [0] * 80)
     assert Puzzle(np.zeros((9, 9), int)) == Puzzle([0] * 81)
 
 
@@ -178,6 +181,7 @@ def test_a_shape_or_backend_given_as_something_else_is_named() -> None:
         lambda g: cs.random_grid(g),
         lambda g: list(cs.read_puzzles([line], g)),
         lambda g: list(cs.generate(1, geometry=g)),
+        lambda g: cs.Checker(geometry=g),
     ]
     for call in calls:
         for not_a_shape in (9, "9x9"):

@@ -62,7 +62,8 @@ class Puzzle:
                 f"puzzle cells must be a flat sequence or an N x N grid: {err}"
             ) from None
         if arr.dtype.kind not in "iu":
-            if arr.dtype.kind == "f" and np.all(np.mod(arr, 1) == 0):
+            # whole floats (a NaN or an infinity is none: np.mod would warn on them)
+            if arr.dtype.kind == "f" and np.all(np.isfinite(arr)) and np.all(np.mod(arr, 1) == 0):
                 arr = arr.astype(np.int64)
             else:
                 raise ParseError(f"puzzle cells must be integers, got dtype {arr.dtype}")
