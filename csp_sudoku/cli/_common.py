@@ -232,7 +232,8 @@ def add_batch_args(
         "-j",
         type=JOBS,
         default=1,
-        help="worker processes (0 = all cores; check of bare 9x9 lines: threads)",
+        help="worker processes (0 = all cores, never more than them; check of bare 9x9 "
+        "lines: threads; generate: searches, as many as asked)",
     )
     g.add_argument("--seed", type=seed_arg, default=None, help=seed_help)
     g.add_argument("--skip-invalid", action="store_true", help=skip_invalid_help)
