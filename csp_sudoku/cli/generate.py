@@ -437,8 +437,8 @@ def _run(
 
     cores = os.cpu_count() or 1
     if not args.quiet and not args.scheduler and _jobs(args) > cores:
-        # generate's --jobs is its number of searches (their puzzles depend on it), so
-        # it is not cut to the cores as the other commands' is: say what it costs
+        # generate's --jobs is its number of searches (an annealing run's puzzles depend
+        # on it), so it is not cut to the cores as the other commands' is: say what it costs
         print(
             f"csp-sudoku generate: --jobs {_jobs(args)} runs {_jobs(args)} searches on this "
             f"machine's {counted(cores, 'core')}: they share them (and give the puzzles "
