@@ -372,8 +372,8 @@ def test_rate_takes_comma_lists_and_all() -> None:
 
 def test_more_jobs_than_cores_is_said_not_cut() -> None:
     """generate's --jobs is how many searches run (an annealing run's puzzles depend on
-    it), so unlike
-    the other commands' it is not cut to the cores: the run says what it costs."""
+    it), so unlike the other commands' it is not cut to the cores: the run says what
+    it costs."""
     import os
 
     from tests.helpers import run_cli
