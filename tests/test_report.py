@@ -141,3 +141,15 @@ def test_collect_reports_each_rating_and_cli_quiet(
     assert main(["report", str(src), "-m", "rounds", "-o", str(out), "-q"]) == 0
     assert capsys.readouterr() == (f"{out}\n", "")
     assert out.stat().st_size > 0
+
+
+def test_a_metric_of_one_score_draws_no_correlation_and_no_warning(tmp_path: Path) -> None:
+    """Every 4x4 puzzle rates se 1.2: scipy's "input array is constant" warning went to
+    stderr from a report of them (an error under this suite's warning filter)."""
+    from csp_sudoku.core.geometry import Geometry
+    from csp_sudoku.generators import minimal_puzzles
+
+    small = list(minimal_puzzles(6, Geometry.standard(4), seed=2))
+    data = collect(small, ["se", "hsolve"], seed=1, runs=2)
+    assert np.ptp(data.scores["se"]) == 0  # the case: one score for all
+    assert write_report(data, tmp_path / "r.png").read_bytes()[:4] == b"\x89PNG"

@@ -154,7 +154,9 @@ def collect(
 
 def _spearman(a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
     ok = ~(np.isnan(a) | np.isnan(b))
-    if ok.sum() < 3:
+    if ok.sum() < 3 or np.ptp(a[ok]) == 0 or np.ptp(b[ok]) == 0:
+        # a metric that gives every puzzle one score (all 4x4 puzzles are se 1.2)
+        # has no rank correlation: scipy said so on stderr, as a warning line
         return math.nan
     from scipy.stats import spearmanr
 
