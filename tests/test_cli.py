@@ -291,6 +291,27 @@ def test_check_certify_writes_proofs_an_independent_checker_accepts(
     assert check_drat(proofs[0].with_suffix(".cnf"), proofs[0])
 
 
+def test_certificates_of_one_name_do_not_overwrite_each_other(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two files named p.txt in two folders wrote one p-1.drat (the second's), and
+    every puzzle given as an argument one '<argument>-1.drat'."""
+    from tests.drup_check import check_drat
+
+    lines = load_lines("top1465.txt", limit=4)
+    for k in (1, 2):
+        (tmp_path / f"d{k}").mkdir()
+        write(tmp_path / f"d{k}", "p.txt", [lines[k - 1]])
+    certs = tmp_path / "certs"
+    argv = [str(tmp_path / "d1" / "p.txt"), str(tmp_path / "d2" / "p.txt"), *lines[2:]]
+    assert run(["check", *argv, "--certify", str(certs)], capsys)[0] == 0
+    names = ["argument-1", "argument-1~2", "p-1", "p-1~2"]
+    assert sorted(p.stem for p in certs.glob("*.drat")) == names
+    said = {p.stem: p.read_text().splitlines()[0].split()[-1] for p in certs.glob("*.cnf")}
+    assert said == dict(zip(["p-1", "p-1~2", "argument-1", "argument-1~2"], lines, strict=True))
+    assert check_drat(certs / "p-1~2.cnf", certs / "p-1~2.drat")
+
+
 def test_export_minizinc(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["export", "minizinc", LINE], capsys)
     assert code == 0

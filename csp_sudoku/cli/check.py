@@ -133,12 +133,31 @@ def _shape(fields: dict[str, Any], geometry: Geometry | None) -> Geometry | None
     return named if isinstance(named, Geometry) else geometry
 
 
-def _certify(source: str, line: int, puzzle: str, geometry: Geometry | None, folder: Path) -> None:
-    """Write the uniqueness certificate of one unique puzzle."""
+def _certify(
+    source: str,
+    line: int,
+    puzzle: str,
+    geometry: Geometry | None,
+    folder: Path,
+    taken: set[str],
+) -> None:
+    """Write the uniqueness certificate of one unique puzzle as ``FILE-LINE.drat``.
+
+    ``taken`` holds the names this run has written: a name met again (two files of
+    one name in two folders, several puzzles given as arguments, all ``<argument>``
+    line 1) gets ``~2``, ``~3`` ... (the second file's certificates overwrote the
+    first's). ``<stdin>`` and ``<argument>`` lose their brackets.
+    """
     from csp_sudoku.tools.certify import certify_to
 
+    base = f"{Path(source).stem.strip('<>')}-{line}"
+    name, k = base, 1
+    while name in taken:
+        k += 1
+        name = f"{base}~{k}"
+    taken.add(name)
     folder.mkdir(parents=True, exist_ok=True)
-    certify_to(parse_line(puzzle, geometry), folder / f"{Path(source).stem}-{line}.drat")
+    certify_to(parse_line(puzzle, geometry), folder / f"{name}.drat")
 
 
 @dataclass(frozen=True)
@@ -451,6 +470,7 @@ def _check(
     jobs = 0 if client is not None and args.jobs == 1 else args.jobs
     many = (jobs if jobs > 0 else os.cpu_count() or 1) > 1
     pipeline = _Pipeline(job, writer, preload=client is None and many and _forks())
+    certified: set[str] = set()  # the certificates' names written so far
     try:
         chunks = iter_chunks(args.inputs, args.chunk_size)
         starts = (
@@ -462,7 +482,7 @@ def _check(
             for status, n in out.tally.items():
                 tally[status] += n
             for source, line, puzzle, shape in out.unique:
-                _certify(source, line, puzzle, shape, Path(args.certify))
+                _certify(source, line, puzzle, shape, Path(args.certify), certified)
             writer.write_rows(out.text, out.names)
             bar.update(out.tally.total())
     except BatchError as err:
