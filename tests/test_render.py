@@ -109,6 +109,27 @@ def test_book_with_solution_pages(tmp_path: Path) -> None:
         render_puzzle(puzzles[0], tmp_path / "x.bmp")
 
 
+def test_a_book_replaces_the_pages_of_an_earlier_one(tmp_path: Path) -> None:
+    """A book of 3 pages written over one of 8 left pages 4 to 8 beside it, so
+    book-*.svg mixed two books; files not of that run of numbers stay."""
+    puzzles = [parse_line(EASY)] * 13
+    other = tmp_path / "book-10.svg"  # not in the unbroken run: not the old book's
+    other.write_text("mine")
+
+    def pages() -> set[str]:
+        return {p.name for p in tmp_path.glob("book*.svg")}
+
+    render_book(puzzles * 3, tmp_path / "book.svg", per_page=6)  # 7 pages
+    assert pages() == {*(f"book-{k}.svg" for k in range(1, 8)), "book-10.svg"}
+    render_book(puzzles, tmp_path / "book.svg", per_page=6)  # 3 pages
+    assert pages() == {"book-1.svg", "book-2.svg", "book-3.svg", "book-10.svg"}
+    render_book(puzzles[:1], tmp_path / "book.svg")  # one page: book.svg itself
+    assert pages() == {"book.svg", "book-10.svg"}
+    render_book(puzzles, tmp_path / "book.svg", per_page=6)
+    assert pages() == {"book-1.svg", "book-2.svg", "book-3.svg", "book-10.svg"}
+    assert other.read_text() == "mine"
+
+
 def test_cli_render(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = tmp_path / "in.txt"
     src.write_text(EASY + "\n" + EASY + "\n")

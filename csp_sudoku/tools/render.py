@@ -522,10 +522,31 @@ def render_book(
         if total == 1:
             for fig in pages():
                 _save(fig, path, f, dpi)
+            _drop_old_pages(path, f, 1)
             return [path]
         out: list[Path] = []
         for i, fig in enumerate(pages(), start=1):
-            page_path = path.with_name(f"{path.stem}-{i}{path.suffix or '.' + f}")
+            page_path = _page_path(path, f, i)
             _save(fig, page_path, f, dpi)
             out.append(page_path)
+        _drop_old_pages(path, f, total + 1)
+        if path.is_file():  # an earlier one-page book of this name: these pages replace it
+            path.unlink()
         return out
+
+
+def _page_path(path: Path, fmt: str, number: int) -> Path:
+    """Page ``number`` of a book of SVG or PNG files: ``book-3.svg``."""
+    return path.with_name(f"{path.stem}-{number}{path.suffix or '.' + fmt}")
+
+
+def _drop_old_pages(path: Path, fmt: str, first: int) -> None:
+    """Remove the pages from ``first`` on of an earlier book of this name, as
+    ``explain --svg`` removes its old steps: a book of 3 pages written over one of
+    8 left pages 4 to 8 of the old book beside it (a glob of ``book-*.svg`` mixed
+    the two). Only the unbroken run of numbers is taken (and a numbered book
+    replaces a one-page book of the name): nothing else is touched."""
+    number = first
+    while (old := _page_path(path, fmt, number)).is_file():
+        old.unlink()
+        number += 1
