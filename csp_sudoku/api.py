@@ -31,6 +31,7 @@ from csp_sudoku.core.errors import (
 )
 from csp_sudoku.core.geometry import Geometry, check_geometry
 from csp_sudoku.core.io import fast_cells, parse
+from csp_sudoku.core.numbers import is_whole
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.core.verify import solution_fault
 
@@ -48,7 +49,7 @@ def _same_shape(puzzle: Puzzle, geometry: Geometry | None) -> None:
 def _limit(limit: int) -> int:
     """``limit`` checked: a whole number of at least 1 (a count capped at 0 would read
     "no solution", and one at 2.5 came back as 3)."""
-    if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)):
+    if not is_whole(limit):
         raise ArgumentError(f"limit must be a whole number, got {limit!r}")
     if limit < 1:
         raise ArgumentError(f"limit must be at least 1, got {limit}")

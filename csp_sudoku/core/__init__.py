@@ -19,5 +19,6 @@ Modules: :mod:`~csp_sudoku.core.errors` (every exception),
 :mod:`~csp_sudoku.core.seeds` (the seed convention),
 :mod:`~csp_sudoku.core.parallel` (ordered maps over processes or Dask),
 :mod:`~csp_sudoku.core.bits` (popcount), :mod:`~csp_sudoku.core.names` (the
-literal names of methods, metrics, symmetries and techniques).
+literal names of methods, metrics, symmetries and techniques),
+:mod:`~csp_sudoku.core.numbers` (what a count, limit, size or seed must be).
 """

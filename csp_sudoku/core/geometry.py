@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku.core.errors import GeometryError
+from csp_sudoku.core.numbers import is_whole
 
 IntArray = NDArray[np.int32]
 
@@ -355,9 +356,8 @@ def check_geometry(geometry: object) -> Geometry | None:
 
 def _box_shape(size: int, box_rows: int | None, box_cols: int | None) -> tuple[int, int]:
     for name, value in (("size", size), ("box_rows", box_rows), ("box_cols", box_cols)):
-        if value is not None and (
-            isinstance(value, bool) or not isinstance(value, (int, np.integer))
-        ):  # Geometry.standard(4.0) once made a shape named '4.0x4.0'
+        # Geometry.standard(4.0) once made a shape named '4.0x4.0'
+        if value is not None and not is_whole(value):
             raise GeometryError(f"{name} must be a whole number, got {value!r}")
     if box_rows is None and box_cols is None:
         if size not in STANDARD_BOXES:

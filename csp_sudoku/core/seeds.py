@@ -32,6 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku.core.errors import SeedError
+from csp_sudoku.core.numbers import is_whole
 
 __all__ = [
     "ITEM_KEY",
@@ -58,7 +59,7 @@ ITEM_KEY = 0x5EED5
 
 def check_seed(seed: object) -> int:
     """``seed`` as a Python ``int`` when it is a non-negative integer, else :class:`SeedError`."""
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+    if not is_whole(seed):
         raise SeedError(
             f"seed must be a non-negative integer, a numpy Generator, a SeedSequence "
             f"or None, got {seed!r}"

@@ -36,6 +36,7 @@ from numpy.typing import NDArray
 
 from csp_sudoku.core.errors import GenerationError, GeometryError
 from csp_sudoku.core.geometry import Geometry, check_geometry
+from csp_sudoku.core.numbers import is_whole
 from csp_sudoku.core.puzzle import Grid, Puzzle
 from csp_sudoku.core.seeds import SeedLike, as_generator, kernel_seeds
 
@@ -196,7 +197,7 @@ def check_count(count: int) -> int:
     Raises:
         GenerationError: a negative count, or one that is not a whole number.
     """
-    if isinstance(count, bool) or not isinstance(count, (int, np.integer)):
+    if not is_whole(count):
         raise GenerationError(f"count must be a whole number, got {count!r}")
     if count < 0:
         raise GenerationError(f"count must be non-negative, got {count}")

@@ -24,6 +24,7 @@ import numpy as np
 
 from csp_sudoku.core.errors import MetricError as MetricError
 from csp_sudoku.core.errors import NotUniqueError
+from csp_sudoku.core.numbers import is_whole
 from csp_sudoku.core.puzzle import Puzzle
 
 
@@ -75,7 +76,7 @@ def _jsonable(x: Any) -> Any:
 
 def check_runs(runs: int) -> int:
     """``runs`` as a positive int, or :class:`MetricError`."""
-    if isinstance(runs, bool) or not isinstance(runs, (int, np.integer)) or runs < 1:
+    if not is_whole(runs) or runs < 1:
         raise MetricError(f"runs must be a positive integer, got {runs!r}")
     return int(runs)
 

@@ -24,6 +24,7 @@ from csp_sudoku.core._version import __version__
 from csp_sudoku.core.errors import NotUniqueError, ParseError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.names import MetricName
+from csp_sudoku.core.numbers import is_whole
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.core.seeds import fresh_seed as _fresh_seed
 from csp_sudoku.core.seeds import item_seed
@@ -463,7 +464,7 @@ def rate(
     n_runs = (runs if runs is not None else spec.runs) if spec.runs is not None else None
     if seed is None:
         seed = _fresh_seed()
-    elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+    elif not is_whole(seed) or seed < 0:
         raise MetricError(f"seed must be a non-negative integer, got {seed!r}")
     rng = np.random.default_rng(int(seed))
     score, level, rank, details, used = spec.run(p, sol, int(n_runs or 1), rng, dict(params))

@@ -47,6 +47,7 @@ from numpy.typing import NDArray
 
 from csp_sudoku._kernels import strategies as _k
 from csp_sudoku.core.bits import popcount
+from csp_sudoku.core.numbers import is_whole
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.core.seeds import kernel_seeds
 from csp_sudoku.human.state import CandidateState
@@ -103,7 +104,7 @@ def sisus_runs(
     from csp_sudoku.human.refutation import refutation_scores
 
     runs = check_runs(runs)
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+    if not is_whole(k) or k < 1:
         raise MetricError(f"k must be a positive integer, got {k!r}")
     g = puzzle.geometry
     t = _k.tables(g)

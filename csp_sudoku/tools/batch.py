@@ -54,6 +54,7 @@ from csp_sudoku.core.io import (
     numpy_cells,
     read_chunk,
 )
+from csp_sudoku.core.numbers import is_whole
 from csp_sudoku.core.parallel import DaskSubmitter as DaskSubmitter
 from csp_sudoku.core.parallel import Submitter
 from csp_sudoku.core.parallel import ordered_map as ordered_map
@@ -197,7 +198,7 @@ LIMIT_WHY = (
 
 def verdict_limit(limit: int) -> int:
     """``limit`` when it can prove a verdict (2 or more), else :class:`ArgumentError`."""
-    if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 2:
+    if not is_whole(limit) or limit < 2:
         raise ArgumentError(f"limit must be an integer of at least 2, got {limit!r}: {LIMIT_WHY}")
     return int(limit)
 
