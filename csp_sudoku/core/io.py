@@ -63,6 +63,8 @@ _SEPARATOR_CHARS = frozenset("-+=|: \t")
 #: Control characters that never occur in puzzle text: their presence means a binary file.
 _BINARY = re.compile("[\x00-\x08\x0e-\x1f\x7f]")
 _VALID_CELL_COUNTS = {n * n: n for n in STANDARD_BOXES}
+#: What a puzzle line of no known length is told: "a puzzle line has " + this.
+_LINE_LENGTHS = f"81 (or one of {', '.join(str(k) for k in sorted(_VALID_CELL_COUNTS))})"
 
 PathOrLines = Union[str, "os.PathLike[str]", IO[str], IO[bytes], Iterable[str]]
 
@@ -133,9 +135,8 @@ def parse_line(line: str, geometry: Geometry | None = None) -> Puzzle:
     # the length is checked before the cells are listed: a 10 MB line costs no more
     if geometry is None:
         if len(token) not in _VALID_CELL_COUNTS:
-            counts = ", ".join(str(k) for k in sorted(_VALID_CELL_COUNTS))
             raise ParseError(
-                f"line has {len(token)} cell{'' if len(token) == 1 else 's'}; a puzzle line has 81 (or one of {counts})",
+                f"line has {counted(len(token), 'cell')}; a puzzle line has {_LINE_LENGTHS}",
                 column=start + len(token) + 1 if token else 1,
             )
         geometry = Geometry.for_cells(len(token))
@@ -524,9 +525,8 @@ def _entries(
         first, text = st.block[0]
         why = f"grid has {counted(len(st.block), 'row')}, expected {st.block_size}"
         if len(st.block) == 1:  # as likely a puzzle line of the wrong length: say both
-            counts = ", ".join(str(k) for k in sorted(_VALID_CELL_COUNTS))
             why = (
-                f"line has {st.block_size} cells: a puzzle line has 81 (or one of {counts}), "
+                f"line has {st.block_size} cells: a puzzle line has {_LINE_LENGTHS}, "
                 f"and a grid {st.block_size} cells wide has {st.block_size} rows"
             )
         err = ParseError(why, source=name, line=first)
