@@ -240,7 +240,6 @@ def parse(text: str, geometry: Geometry | None = None) -> Puzzle:
         ParseError: when the text holds no puzzle, more than one, or a bad cell.
         ArgumentError: ``text`` is not a str.
     """
-    check_geometry(geometry)
     if not isinstance(text, str):  # StringIO's "initial_value must be str" says nothing of why
         raise ArgumentError(
             f"parse reads puzzle text (a str), got {type(text).__name__}: "
@@ -907,6 +906,8 @@ def read_chunks(
     fh, name, handle = _open_bytes(source)
     name = source_name or name
     pipe = _stream_fd(fh)
+    # from a pipe, what is there now (read() would wait until all it asks for came)
+    read = getattr(fh, "read1", fh.read) if pipe is not None else fh.read
     try:
         first, buf, eof = 1, b"", False
         broken: ParseError | None = None  # compressed data damaged after ``buf``
@@ -921,8 +922,7 @@ def read_chunks(
                 want = int((lines + 1) * width * 1.1) - len(buf) if width else _READ_BYTES
                 want = max(want, len(buf), 4096)  # at least doubling: linear time
                 try:
-                    # from a pipe, what is there (read() would wait for all of it)
-                    more = (getattr(fh, "read1", fh.read) if pipe is not None else fh.read)(want)
+                    more = read(want)
                 except ParseError as damage:  # the whole lines before it are still read
                     broken, more = damage, b""
                     buf = buf[: buf.rfind(b"\n") + 1]
