@@ -38,6 +38,32 @@ from csp_sudoku._kernels.status import CONTRADICTION, SOLVED, STEP_LIMIT, STUCK
 
 init_numba_target()  # numba's CPU target without its BLAS probe (see there)
 
+# --------------------------------------------------------------------------- marks
+
+
+@njit(cache=True)
+def candidate_masks(values, peers, npeers, size):  # type: ignore[no-untyped-def]
+    """The candidate masks of :meth:`CandidateState.from_puzzle
+    <csp_sudoku.human.state.CandidateState.from_puzzle>`: an empty cell keeps the
+    digits no peer holds; a clue keeps its own bit, or nothing when a peer holds
+    the same digit (the clash stays visible)."""
+    ncells = values.shape[0]
+    full = (np.int64(1) << size) - 1
+    masks = np.empty(ncells, dtype=np.int64)
+    for c in range(ncells):
+        used = np.int64(0)
+        for j in range(npeers[c]):
+            v = values[peers[c, j]]
+            if v > 0:
+                used |= np.int64(1) << (v - 1)
+        if values[c] > 0:
+            own = np.int64(1) << (values[c] - 1)
+            masks[c] = 0 if used & own else own
+        else:
+            masks[c] = full & ~used
+    return masks
+
+
 # --------------------------------------------------------------------------- singles
 
 

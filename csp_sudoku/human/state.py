@@ -15,6 +15,7 @@ so compiled kernels can work on the same arrays.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -71,23 +72,15 @@ class CandidateState:
 
         A puzzle with clashing clues gives a state where :meth:`is_contradiction` holds.
         """
+        from csp_sudoku._kernels.human import candidate_masks
         from csp_sudoku.human._tables import tables
 
         g = puzzle.geometry
         t = tables(g)
         values = np.array(puzzle.cells, dtype=np.int8)
-        v64 = values.astype(np.int64)
-        # one extra zero slot for the -1 padding of the peer table
-        bits = np.zeros(g.ncells + 1, dtype=np.int64)
-        bits[: g.ncells] = np.where(v64 > 0, np.left_shift(1, np.maximum(v64 - 1, 0)), 0)
-        used = np.bitwise_or.reduce(bits[t.peers], axis=1)
-        full = (1 << g.size) - 1
-        own = bits[: g.ncells]
-        clue = v64 > 0
         # an empty cell keeps the digits no peer holds; a clue keeps its own bit,
         # or nothing when a peer holds the same digit (the clash stays visible)
-        masks = np.where(clue, np.where(used & own, 0, own), full & ~used).astype(np.int64)
-        return cls(g, masks, values)
+        return cls(g, candidate_masks(values, t.peers, t.npeers, g.size), values)
 
     def copy(self) -> CandidateState:
         """An independent copy."""
@@ -234,6 +227,15 @@ class CandidateState:
         return f"CandidateState({self.geometry.name}, {filled}/{self.geometry.ncells} filled)"
 
 
+def grid_mask(grid: NDArray[np.integer[Any]], geometry: Geometry) -> NDArray[np.bool_]:
+    """One bool per candidate (``cell * size + digit - 1``), True on the candidates
+    of the full ``grid`` (a known solution: :func:`solution_mask` without the solver
+    call)."""
+    mask = np.zeros(geometry.ncandidates, dtype=np.bool_)
+    mask[np.arange(geometry.ncells) * geometry.size + np.asarray(grid, dtype=np.int64) - 1] = True
+    return mask
+
+
 def solution_mask(puzzle: Puzzle) -> NDArray[np.bool_] | None:
     """One bool per candidate (``cell * size + digit - 1``), True on the candidates
     of a solution of ``puzzle``; None when it has none (clashing clues included).
@@ -249,7 +251,4 @@ def solution_mask(puzzle: Puzzle) -> NDArray[np.bool_] | None:
     solved = backend_per_call(g, "auto").solve(puzzle.cells, g)
     if solved is None:
         return None
-    digits = np.asarray(solved, dtype=np.int64)
-    mask = np.zeros(g.ncandidates, dtype=np.bool_)
-    mask[np.arange(g.ncells) * g.size + digits - 1] = True
-    return mask
+    return grid_mask(solved, g)
