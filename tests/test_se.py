@@ -22,6 +22,7 @@ from csp_sudoku.metrics.se import (
     difficulties,
     estimate,
     level_of,
+    rated_bound,
     rated_within,
     replay,
     se_rating,
@@ -714,12 +715,52 @@ def test_quick_bound_leaves_out_the_solutions_nets_and_answers_alike() -> None:
     assert with_solution == without
     assert 0 < sum(without) < len(without)  # both verdicts occur
     assert [rated_within(cs.parse(p), lim) for p in sample for lim in limits] == without
+    # the caller's solution (a search knows it) spares the solver call, not a verdict
+    told = [
+        rated_within(cs.parse(p), lim, solution=cs.solve(cs.parse(p)))
+        for p in sample
+        for lim in limits
+    ]
+    assert told == without
     # a grid the marks do not hold (a clue changed) is not used
     puzzle = cs.parse(sample[0])
     wrong = np.array(cs.solve(puzzle).cells, dtype=np.int8)
     clue = int(np.flatnonzero(np.asarray(puzzle.cells))[0])
     wrong[clue] = wrong[clue] % 9 + 1
     assert [settled(puzzle, lim, wrong) for lim in limits] == without[: len(limits)]
+
+
+def test_the_bound_is_the_least_tenth_the_thorough_test_clears() -> None:
+    """``rated_bound`` (one search that raises its limit a tenth at a time only
+    where it is stuck) against the thorough test run tenth by tenth, and against
+    SE's own ratings, on calibration puzzles rated 8.6-9.9 (top 9.1): where it gives a
+    bound, the test clears that limit; the bound is the least tenth the test
+    clears, going down from the top, on all but a few (the search's marks
+    differ from those of a run at one limit), and never more than a tenth below
+    SE's ER (it is a bound, almost surely, as the test is); where it gives
+    none, the test does not clear the top either."""
+    rows = _calibration("se_calibration_top1465.tsv") + _calibration("se_calibration.tsv")
+    sample = [r for r in rows if 8.6 <= float(r["ER"]) <= 9.9][::3]
+    low, top = 8.6, 9.1
+    assert len(sample) >= 60
+    same = none = 0
+    for r in sample:
+        p = cs.parse(r["puzzle"])
+        bound = rated_bound(p, low, top)
+        scan = None
+        if rated_within(p, top, forcing=True):
+            scan = top
+            while scan - 0.1 >= low - 1e-9 and rated_within(p, round(scan - 0.1, 1), forcing=True):
+                scan = round(scan - 0.1, 1)
+        if bound is None:
+            assert scan is None
+            none += 1
+            continue
+        assert low <= bound <= top and rated_within(p, bound, forcing=True)
+        assert bound >= float(r["ER"]) - 0.1 - 1e-9
+        same += scan is not None and abs(bound - scan) < 1e-9
+    assert none >= 5  # puzzles rated above the top get none
+    assert same >= 0.95 * (len(sample) - none)
 
 
 def test_contradictions_walked_up_parent_lists_are_those_of_the_ancestor_sets() -> None:

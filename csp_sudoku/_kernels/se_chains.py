@@ -1739,13 +1739,14 @@ def _branches_total(anc, rows, ks, nk, lit):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _forced(alive, cc, nets, row, most_complex, conc):  # type: ignore[no-untyped-def]
+def _forced(alive, cc, nets, row, most_complex, conc, above):  # type: ignore[no-untyped-def]
     """The conclusions of SE's dynamic cell and region forcing chains worth at most
     ``most_complex``: each literal that the net of every live candidate of a
     cell or unit-digit column reaches (``nets = (anc, reached, nreached)``,
     ``row[k]`` the row of "k true"), the branches' ancestor counts added at
     most ``most_complex``, written to ``conc``; returns how many (a literal
-    met in two columns is written twice)."""
+    met in two columns is written twice). ``above[0]`` is lowered to the least
+    complexity of those above ``most_complex``."""
     anc, reached, nreached = nets
     width = cc.shape[1]
     ks = np.empty(width, dtype=np.int32)
@@ -1758,10 +1759,24 @@ def _forced(alive, cc, nets, row, most_complex, conc):  # type: ignore[no-untype
         for i in range(nreached[fewest]):
             lit = reached[fewest, i]
             total = _branches_total(anc, row, ks, nk, lit)
-            if 0 < total <= most_complex and not contains(ks, nk, lit) and nc < conc.shape[0]:
-                conc[nc] = lit
-                nc += 1
+            if total <= 0:
+                continue
+            if total <= most_complex:
+                if not contains(ks, nk, lit) and nc < conc.shape[0]:
+                    conc[nc] = lit
+                    nc += 1
+            elif total < above[0] and not contains(ks, nk, lit):
+                above[0] = total
     return nc
+
+
+@njit(cache=True)
+def _tenth_top(complexity):  # type: ignore[no-untyped-def]
+    """The largest complexity of the length bonus of ``complexity``."""
+    t = length_tenths(complexity)
+    if t >= LENGTH_CEILINGS.shape[0]:
+        return np.int32(2**31 - 1)
+    return LENGTH_CEILINGS[t] + 2
 
 
 @njit(cache=True)
@@ -1779,7 +1794,9 @@ def quick_settle(  # type: ignore[no-untyped-def]
     chunk,
     out,
     forcing,
-    walk=True,
+    walk,
+    cap,
+    level,
 ):
     """The quick test's search (:func:`csp_sudoku.human.se_order.solved_within`)
     in one compiled call: True when singles and dynamic contradiction nets of
@@ -1808,7 +1825,14 @@ def quick_settle(  # type: ignore[no-untyped-def]
     on; False only when that finds nothing either. SE's hardest step at ER
     9.0-9.3 is often such a chain, which no contradiction from one premise
     finds.
+
+    ``cap`` above ``most_complex`` (with ``forcing`` only): where that finds
+    nothing either, the limit rises to the tenth of the least complexity of a
+    contradiction or forcing chain those nets found above it, if it is at most
+    ``cap``, and what the new limit admits is applied; ``level[0]`` is the
+    limit the search ended with (it solved the marks within it).
     """
+    level[0] = most_complex
     ncells = masks.shape[0]
     ncand = true.shape[0]
     n = ncand // ncells
@@ -1892,9 +1916,30 @@ def quick_settle(  # type: ignore[no-untyped-def]
                 absurd[:nlive],
                 None,
             )
-            nc = _forced(alive, cc, (forcing[0], forcing[2], forcing[3]), row, most_complex, conc)
+            above = np.full(1, min(cap, 2**31 - 2) + 1, dtype=np.int32)
+            nets = (forcing[0], forcing[2], forcing[3])
+            nc = _forced(alive, cc, nets, row, most_complex, conc, above)
             if nc == 0:
-                return False
+                if cap <= most_complex:
+                    return False
+                # no chain within the limit: raise it to the least one found, if any
+                least = above[0]
+                for k in range(nlive):
+                    if most_complex < absurd[k] < least:
+                        least = absurd[k]
+                if least > cap:
+                    return False
+                most_complex = _tenth_top(least)
+                level[0] = most_complex
+                removed = False
+                for k in range(nlive):
+                    if 0 <= absurd[k] <= most_complex:
+                        c = prem[k] // n
+                        masks[c] &= ~(np.int64(1) << (prem[k] % n))
+                        removed = True
+                if removed:
+                    continue
+                nc = _forced(alive, cc, nets, row, most_complex, conc, above)
             for k in range(nc):
                 lit = conc[k]
                 c = (lit % ncand) // n

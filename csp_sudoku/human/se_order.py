@@ -51,7 +51,7 @@ from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.human._tables import tables
 from csp_sudoku.human.chains import Chain
 from csp_sudoku.human.costs import SE_CHAIN_BASE, SE_DIRECT, SE_VALUES
-from csp_sudoku.human.state import CandidateState, solution_mask
+from csp_sudoku.human.state import CandidateState, grid_mask, solution_mask
 
 Pair = tuple[int, int]
 
@@ -1391,7 +1391,12 @@ def most_complexity(bonus: int) -> int:
 QUICK_CHUNK = 32
 
 
-def solved_within(puzzle: Puzzle, limit: float, forcing: bool = False) -> bool:
+def solved_within(
+    puzzle: Puzzle,
+    limit: float,
+    forcing: bool = False,
+    solution: NDArray[np.integer[Any]] | None = None,
+) -> bool:
     """A quick bound on SE's ER: True when ``puzzle`` is solved by singles and SE's
     dynamic contradiction chains worth at most ``limit`` each.
 
@@ -1432,8 +1437,9 @@ def solved_within(puzzle: Puzzle, limit: float, forcing: bool = False) -> bool:
     candidate this clears (about a quarter of the cost of the replays it
     saves); every output is still rated by the full replay.
 
-    It first finds a solution (one solver call) and never nets the solution's
-    own candidates, which cannot contradict (:func:`_settled`), and the whole
+    It first finds a solution (one solver call, none when the caller knows it:
+    ``solution``, the cells of the puzzle's solution) and never nets the
+    solution's own candidates, which cannot contradict (:func:`_settled`), and the whole
     loop runs in one compiled call
     (:func:`~csp_sudoku._kernels.se_chains.quick_settle`): the same verdicts,
     1.4-1.5 times as fast as the Python loop that netted every candidate
@@ -1441,7 +1447,50 @@ def solved_within(puzzle: Puzzle, limit: float, forcing: bool = False) -> bool:
     """
     if _tenths(limit) < _tenths(max(SE_VALUES["naked single"], *SE_DIRECT.values())):
         return False  # below SE's singles and direct hints: singles prove nothing
-    return _settled(CandidateState.from_puzzle(puzzle), limit, solution_mask(puzzle), forcing)
+    return _settled(CandidateState.from_puzzle(puzzle), limit, _true(puzzle, solution), forcing)
+
+
+def _true(puzzle: Puzzle, solution: NDArray[np.integer[Any]] | None) -> NDArray[np.bool_] | None:
+    """The candidates of ``puzzle``'s solution: of ``solution`` when given (its
+    cells), else found by the solver (:func:`solution_mask`)."""
+    return solution_mask(puzzle) if solution is None else grid_mask(solution, puzzle.geometry)
+
+
+def bound_within(
+    puzzle: Puzzle,
+    low: float,
+    top: float,
+    solution: NDArray[np.integer[Any]] | None = None,
+) -> float | None:
+    """A tight bound on SE's ER from one run of the thorough quick test: the least
+    limit, in tenths from ``low`` up to ``top``, that :func:`solved_within`'s
+    search (with the dynamic forcing chains) needed, raising its limit only where
+    nothing within it acts; None when it does not clear ``top``.
+
+    Where the test at a fixed limit would be run tenth by tenth to find the
+    least it clears, this raises the limit within one search, to the least
+    chain its nets found each time it is stuck, so the search applies short
+    chains first. Like the test, a bound, not a proof: the search's states have
+    other marks than SE's path.
+    """
+    from csp_sudoku._kernels.se_chains import length_tenths
+
+    if _tenths(top) < _tenths(max(SE_VALUES["naked single"], *SE_DIRECT.values())):
+        return None
+    level = np.zeros(1, dtype=np.int64)
+    state = CandidateState.from_puzzle(puzzle)
+    if _tenths(top) >= _tenths(SE_CHAIN_BASE["dynamic"]):
+        low = max(low, SE_CHAIN_BASE["dynamic"])  # below it the test admits no chain
+    if not _settled(state, low, _true(puzzle, solution), True, cap=top, level=level):
+        return None
+    if level[0] < 2:
+        return low
+    return max(low, (_tenths(SE_CHAIN_BASE["dynamic"]) + int(length_tenths(int(level[0])))) / 10)
+
+
+def _most_within(limit: float) -> int:
+    """The largest dynamic chain complexity that ``limit`` admits."""
+    return most_complexity(_tenths(limit) - _tenths(SE_CHAIN_BASE["dynamic"]))
 
 
 def _settled(
@@ -1450,6 +1499,8 @@ def _settled(
     solution: NDArray[np.bool_] | None = None,
     forcing: bool = False,
     walk: bool = True,
+    cap: float | None = None,
+    level: NDArray[np.int64] | None = None,
 ) -> bool:
     """:func:`solved_within`'s search from ``state`` (changed: pass a copy).
 
@@ -1472,7 +1523,7 @@ def _settled(
     t = tables(g)
     lay = _layout(g)
     n = g.size
-    most_complex = most_complexity(_tenths(limit) - _tenths(SE_CHAIN_BASE["dynamic"]))
+    most_complex = _most_within(limit)
     # the solution's candidates, where the marks hold it
     true = np.zeros(g.ncandidates, dtype=np.bool_)
     if solution is not None:
@@ -1497,6 +1548,8 @@ def _settled(
             out,
             rows,
             walk,
+            most_complex if cap is None else max(most_complex, _most_within(cap)),
+            np.zeros(1, dtype=np.int64) if level is None else level,
         )
     )
 

@@ -59,6 +59,10 @@ derive_seed = item_seed
 
 _Result = tuple[float, str, int, dict[str, Any], dict[str, Any]]
 _MetricFn = Callable[[Puzzle, Puzzle, int, np.random.Generator, dict[str, Any]], _Result]
+#: a quick one-sided test: ``(puzzle, limit, solution or None) -> cleared``
+_WithinFn = Callable[[Puzzle, float, Puzzle | None], bool]
+#: a bound from it: ``(puzzle, low, top, solution or None) -> least limit or None``
+_BoundFn = Callable[[Puzzle, float, float, Puzzle | None], float | None]
 
 
 def _version() -> str:
@@ -303,16 +307,24 @@ def _floor_se(level: str) -> float:
     return level_floor(level)
 
 
-def _within_se(puzzle: Puzzle, limit: float) -> bool:
+def _within_se(puzzle: Puzzle, limit: float, solution: Puzzle | None = None) -> bool:
     from csp_sudoku.metrics.se import rated_within
 
-    return rated_within(puzzle, limit)
+    return rated_within(puzzle, limit, solution=solution)
 
 
-def _within_se_thorough(puzzle: Puzzle, limit: float) -> bool:
+def _within_se_thorough(puzzle: Puzzle, limit: float, solution: Puzzle | None = None) -> bool:
     from csp_sudoku.metrics.se import rated_within
 
-    return rated_within(puzzle, limit, forcing=True)
+    return rated_within(puzzle, limit, forcing=True, solution=solution)
+
+
+def _bound_se(
+    puzzle: Puzzle, low: float, top: float, solution: Puzzle | None = None
+) -> float | None:
+    from csp_sudoku.metrics.se import rated_bound
+
+    return rated_bound(puzzle, low, top, solution)
 
 
 @dataclass(frozen=True)
@@ -335,14 +347,22 @@ class MetricSpec:
         lower_is_harder: True when a lower score means a harder puzzle.
         level_floor: the greatest score below a level (its name), when the
             levels are score bands; None otherwise.
-        within: a quick one-sided test ``(puzzle, limit) -> bool``, True when
-            the score is at most ``limit`` (almost surely) and False when it
-            cannot tell; a search for puzzles above a score skips the full
-            rating of a candidate it clears. None: no such test.
+        within: a quick one-sided test ``(puzzle, limit, solution) -> bool``,
+            True when the score is at most ``limit`` (almost surely) and False
+            when it cannot tell; a search for puzzles above a score skips the
+            full rating of a candidate it clears. ``solution`` (None: unknown)
+            is the puzzle's solution where the caller has it, which spares the
+            test a solver call. None: no such test.
         within_thorough: the same kind of test, tighter and costlier (SE: the
             quick test with dynamic cell and region forcing chains), for the
             candidates whose full rating costs most (a whole-vicinity search's
             neighbours at the top of the scale). None: ``within`` serves.
+        bound: from the thorough test, ``(puzzle, low, top, solution) ->
+            float | None``: the least limit from ``low`` up to ``top`` that
+            the test shows the score at most, or None when it cannot clear
+            ``top`` (SE: one search that raises its limit a tenth at a time
+            only where it is stuck); a whole-vicinity search leaves the
+            states it bounds below its best unrated. None: no such bound.
         levelled: whether a puzzle of a geometry (its name) gets one of the
             levels (the quantile levels of hsolve, refutation and dependency:
             9x9 only, :func:`~csp_sudoku.metrics.base.has_quantile_levels`);
@@ -362,8 +382,9 @@ class MetricSpec:
     levels: Callable[[], tuple[str, ...]]
     lower_is_harder: bool = False
     level_floor: Callable[[str], float] | None = None
-    within: Callable[[Puzzle, float], bool] | None = None
-    within_thorough: Callable[[Puzzle, float], bool] | None = None
+    within: _WithinFn | None = None
+    within_thorough: _WithinFn | None = None
+    bound: _BoundFn | None = None
     levelled: Callable[[str], bool] | None = None
     search_params: Mapping[str, Any] = field(default_factory=dict)
 
@@ -402,6 +423,7 @@ REGISTRY: dict[str, MetricSpec] = {
             level_floor=_floor_se,
             within=_within_se,
             within_thorough=_within_se_thorough,
+            bound=_bound_se,
             search_params={"stop_within": True},
         ),
         MetricSpec(

@@ -48,6 +48,7 @@ from csp_sudoku.human.se_order import (
     PROFILES,
     SeRun,
     SeStep,
+    bound_within,
     length_bonus,
     length_progress,
     se_next,
@@ -671,15 +672,28 @@ def level_floor(level: str) -> float:
     return SE_LEVELS[i - 1][1] if i else 0.0
 
 
-def rated_within(puzzle: Puzzle, limit: float, forcing: bool = False) -> bool:
+def rated_within(
+    puzzle: Puzzle, limit: float, forcing: bool = False, solution: Puzzle | None = None
+) -> bool:
     """True when a quick search shows ``puzzle``'s ER is at most ``limit``, almost
     surely (:func:`csp_sudoku.human.se_order.solved_within`); False says nothing.
     ``forcing``: where contradictions find nothing, SE's dynamic cell and region
-    forcing chains too (a tighter test, costlier where it fails).
+    forcing chains too (a tighter test, costlier where it fails). ``solution``:
+    the puzzle's solution when the caller knows it (no solver call).
 
     For both raters: the search uses SE's dynamic chains, which both rate alike.
     """
-    return solved_within(puzzle, limit, forcing)
+    return solved_within(puzzle, limit, forcing, None if solution is None else solution.cells)
+
+
+def rated_bound(
+    puzzle: Puzzle, low: float, top: float, solution: Puzzle | None = None
+) -> float | None:
+    """The least ER from ``low`` up to ``top``, in tenths, that the thorough quick
+    test shows ``puzzle`` rated at most, from one search that raises its limit
+    only where it is stuck (:func:`csp_sudoku.human.se_order.bound_within`); None
+    when it cannot clear ``top``. A bound, almost surely, as the test is."""
+    return bound_within(puzzle, low, top, None if solution is None else solution.cells)
 
 
 def se_rating(
