@@ -29,7 +29,7 @@ from csp_sudoku.generators.anneal import AnnealStats, anneal
 from csp_sudoku.generators.minimal import checker_for
 from csp_sudoku.generators.novelty import canonical_bytes, default_keys
 from csp_sudoku.generators.targeting import make_target
-from csp_sudoku.generators.vicinity import Later, best_first, moves, neighbours
+from csp_sudoku.generators.vicinity import Bounded, Later, best_first, moves, neighbours
 from tests.independent import count_solutions
 
 GEO = Geometry.standard(9)
@@ -250,6 +250,55 @@ def test_a_neighbour_left_for_later_is_keyed_when_reached_and_skipped_if_met() -
     assert rated and len(rated) == len({canonical_bytes(np.frombuffer(b, np.int8)) for b in rated})
 
 
+def test_a_bounded_neighbour_is_placed_by_its_bound_expanded_unrated_and_never_yielded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A neighbour whose value answers :class:`Bounded` is met once (one call of the
+    value, never a rating), never yielded, and expanded when its bound is the
+    best of the frontier, as a rated state of that objective would be.
+    Objective: minus the clue count; the neighbours of an even clue count are
+    bounded (at their objective), the others rated."""
+    import csp_sudoku.generators.vicinity as vicinity
+
+    events: list[tuple[str, bytes, float]] = []  # ("met" | "expanded", clues, objective)
+    real = vicinity.neighbours
+
+    def spy(clues, *args, **kwargs):  # type: ignore[no-untyped-def]
+        events.append(("expanded", clues.tobytes(), -float(np.count_nonzero(clues))))
+        return real(clues, *args, **kwargs)
+
+    monkeypatch.setattr(vicinity, "neighbours", spy)
+
+    def value(
+        clues: np.ndarray, sol: np.ndarray, low: float, later: bool
+    ) -> tuple[float, object] | Bounded:
+        h = -float(np.count_nonzero(clues))
+        events.append(("met", clues.tobytes(), h))
+        return Bounded(h) if int(h) % 2 == 0 else (h, None)
+
+    start = _cells(STATE)
+    got = [c.tobytes() for c, *_rest in _search([(-24.0, start)], value, 3, 6)]
+    met = [b for e, b, _h in events if e == "met"]
+    bounded = {b for e, b, h in events if e == "met" and int(h) % 2 == 0}
+    expanded = [b for e, b, _h in events if e == "expanded"]
+    assert got and not bounded & set(got)  # the rated ones only are yielded
+    assert bounded & set(expanded)  # some bounded states were expanded, unrated
+    assert len(met) == len(set(met))  # each met once: a bounded one is never rated
+    # each expansion took a state of the best objective waiting in the frontier
+    # (rated or bounded alike), within the window (floor: the start's minus 1)
+    frontier = {start.tobytes(): -24.0}
+    keys = {canonical_bytes(start)}  # a state isomorphic to one met is skipped
+    for e, b, h in events:
+        if e == "met":
+            k = canonical_bytes(np.frombuffer(b, np.int8))
+            if h >= -25.0 and k not in keys:
+                frontier[b] = h
+            keys.add(k)
+        elif e == "expanded":
+            v = frontier.pop(b)
+            assert v >= max(frontier.values(), default=v)
+
+
 def _expansions(lean: float, monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
     """A best-first search on a flat objective (every state 0) with ``lean``: for
     each state it expanded after the start, (its clue count, the fewest clues of
@@ -296,7 +345,9 @@ def test_a_lean_frontier_expands_the_state_with_fewest_clues_first(
 
 def _stalled(seed: int, seconds: float, st: AnnealStats, **kw: object) -> list[object]:
     """A hard-end search that only climbs (nothing rates SE 20) and stalls at
-    once (``renew`` 5 steps; ``deepen`` 1): what it offered."""
+    once (``renew`` 5 steps; ``deepen`` 1 unless ``kw`` says otherwise): what it
+    offered."""
+    opts: dict[str, object] = {"elite_size": 2, "renew": 5, "deepen": 1, **kw}
     return list(
         anneal(
             GEO,
@@ -305,11 +356,8 @@ def _stalled(seed: int, seconds: float, st: AnnealStats, **kw: object) -> list[o
             checker_for(GEO),
             default_keys(),
             stats=st,
-            elite_size=2,
-            renew=5,
-            deepen=1,
             deadline=time.time() + seconds,
-            **kw,  # type: ignore[arg-type]
+            **opts,  # type: ignore[arg-type]
         )
     )
 
@@ -324,6 +372,44 @@ def test_a_stalled_annealer_searches_its_elite_vicinity_whole() -> None:
     assert (
         st.best_clues is not None and count_solutions([int(v) for v in st.best_clues], limit=2) == 1
     )
+
+
+def test_plateau_states_bounded_below_the_best_are_never_rated(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In the whole-vicinity search, a neighbour that the metric's bound puts a tenth
+    or more below the best score met is left unrated (it is only placed in the
+    frontier and expanded): none of the states the bound placed is ever rated,
+    each bound lies within the limits it was asked for, and those limits stay a
+    tenth below the best score met at the time."""
+    import dataclasses
+
+    import csp_sudoku.generators.anneal as anneal_mod
+    from csp_sudoku.metrics import REGISTRY
+
+    spec = REGISTRY["se"]
+    assert spec.bound is not None
+    real_bound, real_rate = spec.bound, anneal_mod._rate
+    placed: set[bytes] = set()
+    rated: set[bytes] = set()
+    st = AnnealStats()
+
+    def bound(puzzle, low, top, solution):  # type: ignore[no-untyped-def]
+        b = real_bound(puzzle, low, top, solution)
+        assert top <= math.floor(st.best * 10 + 1e-6) / 10 - 0.1 + 1e-9
+        if b is not None:
+            assert low - 1e-9 <= b <= top + 1e-9
+            placed.add(puzzle.cells.tobytes())
+        return b
+
+    def rate(puzzle, *args, **kwargs):  # type: ignore[no-untyped-def]
+        rated.add(puzzle.cells.tobytes())
+        return real_rate(puzzle, *args, **kwargs)
+
+    monkeypatch.setitem(REGISTRY, "se", dataclasses.replace(spec, bound=bound))
+    monkeypatch.setattr(anneal_mod, "_rate", rate)
+    _stalled(4, 25, st, windows=(0.4,), deepen=40)
+    assert placed and not placed & rated
 
 
 def test_the_whole_vicinity_search_widens_its_window_pass_by_pass(

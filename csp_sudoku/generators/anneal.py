@@ -88,7 +88,7 @@ from csp_sudoku.generators.novelty import KeySet
 from csp_sudoku.generators.symmetry import orbit_index, orbits
 from csp_sudoku.generators.targeting import Target, level_order, lower_is_harder
 from csp_sudoku.generators.targeting import rate_with_solution as _rate
-from csp_sudoku.generators.vicinity import Later
+from csp_sudoku.generators.vicinity import Bounded, Later
 
 if TYPE_CHECKING:
     from csp_sudoku.api import Checker
@@ -183,7 +183,9 @@ def objective(target: Target, rating: Rating) -> float:
     return -(10.0 * gap + rest)
 
 
-def _within(metric: str, thorough: bool = False) -> Callable[[Puzzle, float], bool] | None:
+def _within(
+    metric: str, thorough: bool = False
+) -> Callable[[Puzzle, float, Puzzle | None], bool] | None:
     """The metric's quick test that a score is at most a limit (None: it has none);
     ``thorough``: its tighter, costlier form where it has one."""
     from csp_sudoku.metrics import REGISTRY
@@ -192,6 +194,14 @@ def _within(metric: str, thorough: bool = False) -> Callable[[Puzzle, float], bo
     if spec is None:
         return None
     return (spec.within_thorough or spec.within) if thorough else spec.within
+
+
+def _bound(metric: str) -> Callable[[Puzzle, float, float, Puzzle | None], float | None] | None:
+    """The metric's bound from its quick test (None: it has none)."""
+    from csp_sudoku.metrics import REGISTRY
+
+    spec = REGISTRY.get(metric)
+    return None if spec is None else spec.bound
 
 
 def anneal(
@@ -215,11 +225,12 @@ def anneal(
     on_step: Callable[[], None] | None = None,
     max_chains: int | None = None,
     per_grid: int | None = None,
-    renew: int | None = 10_000,
+    renew: int | None = 2_500,
     deepen: int | None = 300,
     windows: Sequence[float] = (0.1, 0.2, 0.4),
     starts: Sequence[Grid] = (),
     lean: float | None = None,
+    bounded: float | None = 0.05,
 ) -> Iterator[Found]:
     """New on-target puzzles found by simulated annealing, endlessly (until the deadline).
 
@@ -258,9 +269,10 @@ def anneal(
             over (the pool emptied, a fresh puzzle): a climb's best comes
             early and then mostly stays (SE: ER 9.3-9.5 within seconds), so
             several fresh starts climb higher than one long plateau, and
-            10,000 steps (about 10-15 s on one core) hand over early to
+            2,500 steps (a few seconds on one core) hand over early to
             ``deepen``, which is what goes past 9.9 (docs/generators.md,
-            "Passes of widening windows"). None: never.
+            "Passes of widening windows" and "Plateau states bounded, not
+            rated"). None: never.
         deepen: at that point, first search the elite pool's vicinity
             exhaustively, best first and over every digit
             (:func:`csp_sudoku.generators.vicinity.best_first`), until
@@ -290,6 +302,14 @@ def anneal(
             reached ER 9.7 some ten times as often as those with more, yet
             0.05 met SE 10 on no more new seeds than 0). None:
             :data:`LEAN`, read at each call.
+        bounded: in the whole-vicinity search, a neighbour that the metric's
+            bound (:attr:`~csp_sudoku.metrics.MetricSpec.bound`) puts a tenth
+            or more below the best score met is not rated: it joins the
+            frontier at its bound plus ``bounded`` and is expanded unrated
+            when the search reaches it (its full rating, of SE's fine score,
+            was most of the time spent on such plateau states). None: every
+            neighbour the quick test does not clear is rated, as before
+            (docs/generators.md, "Plateau states bounded, not rated").
 
     Yields:
         :class:`Found` puzzles, each new (and recorded in ``avoid``).
@@ -316,16 +336,20 @@ def anneal(
     floor = target.floor()
     within = _within(metric) if floor is not None else None
     thorough = _within(metric, thorough=True) if floor is not None else None
+    bound = _bound(metric) if floor is not None else None
     cleared: dict[bytes, float] = {}  # clue bytes -> the limit they were cleared at
 
-    def clear(clues: Grid, limit: float, deep: bool = False) -> bool:
-        """The quick test (``deep``: its thorough form): True when the metric's
-        score is at most ``limit`` almost surely (remembered per clue set)."""
+    def clear(clues: Grid, sol: Grid, limit: float, deep: bool = False) -> bool:
+        """The quick test (``deep``: its thorough form) of ``clues`` with the solution
+        ``sol``: True when the metric's score is at most ``limit`` almost surely
+        (remembered per clue set)."""
         key = clues.tobytes()
         if cleared.get(key, math.inf) <= limit:
             return True
         test = thorough if deep else within
-        if test is None or not test(Puzzle(clues, geometry), limit):
+        if test is None or not test(
+            Puzzle.trusted(clues, geometry), limit, Puzzle.trusted(sol, geometry)
+        ):
             return False
         st.cleared += 1
         if len(cleared) > _CLEARED_MAX:
@@ -339,7 +363,7 @@ def anneal(
         key = clues.tobytes()
         if key in cache:
             return cache[key]
-        if limit is not None and clear(clues, limit, deep):
+        if limit is not None and clear(clues, sol, limit, deep):
             return None
         try:
             r: Rating | None = _rate(
@@ -519,28 +543,53 @@ def anneal(
 
         def rated(
             clues: Grid, sol: Grid, low: float, later: bool
-        ) -> tuple[float, Rating] | Later | None:
+        ) -> tuple[float, Rating] | Later | Bounded | None:
             # the quick test (its thorough form: most neighbours the plain one
             # cannot clear at ER 9.0-9.3 need SE's dynamic cell or region forcing
             # chains) clears what can join neither the frontier (a score a tenth
             # below its floor ``low`` has an objective below it: SE's fine score
             # stays within its tenth) nor the outputs (the target's floor)
             limit = None if floor is None or lower_is_harder(metric) else min(low - 0.1, floor)
-            if (
-                later
-                and limit is not None
-                and floor is not None
-                and round(low * 10) <= round(floor * 10)  # the test's limits count in tenths
-                and clues.tobytes() not in cache
-            ):
+            if limit is None or floor is None or clues.tobytes() in cache:
+                r = value(clues, sol, limit, deep=True)
+                return None if r is None else (objective(target, r), r)
+            if later and round(low * 10) <= round(floor * 10):  # the test's limits count in tenths
                 # one that it clears at ``low`` (then its score is at most the
                 # target's floor: no output) joins the frontier's bottom unrated,
                 # with those it would clear a tenth lower: one test, not two
-                if clear(clues, low, deep=True):
+                if clear(clues, sol, low, deep=True):
                     return Later()
-                limit = None  # tested: rate it
-            r = value(clues, sol, limit, deep=True)
+                above = low  # tested: its score is above ``low``
+            elif clear(clues, sol, limit, deep=True):
+                return None
+            else:
+                above = limit
+            got = bounded_state(clues, sol, above)
+            if got is not None:
+                return got
+            r = value(clues, sol, None, deep=True)
             return None if r is None else (objective(target, r), r)
+
+        def bounded_state(clues: Grid, sol: Grid, above: float) -> Bounded | None:
+            """A neighbour whose score the metric's bound puts a tenth or more below
+            the best's tenth (and above ``above``): not rated, it joins the
+            frontier at the tenth of its bound (docs/generators.md, "Plateau
+            states bounded, not rated"); None: rate it."""
+            if bound is None or bounded is None or floor is None or not math.isfinite(st.best):
+                return None
+            top = math.floor(st.best * 10 + 1e-6) / 10 - 0.1  # a tenth below the best's
+            if not above + 0.05 < top < floor:
+                return None
+            b = bound(
+                Puzzle.trusted(clues, geometry),
+                round(above + 0.1, 1),
+                round(top, 1),
+                Puzzle.trusted(sol, geometry),
+            )
+            if b is None:
+                return None
+            st.cleared += 1
+            return Bounded(b + bounded)
 
         def expanded() -> None:
             st.expanded += 1

@@ -23,8 +23,10 @@ caller's own search met (never a published puzzle):
   is spent, or after ``patience`` expansions that raised nothing above the
   best so far; a neighbour the caller's quick test shows within a tenth of
   the floor joins the frontier's bottom unrated (:class:`Later`) and is
-  rated only if the search gets there (most never are); with ``lean``, a
-  state with fewer clues goes before one of the same objective with more.
+  rated only if the search gets there (most never are); one the caller
+  bounds below the best met (:class:`Bounded`) is never rated, only placed
+  and expanded; with ``lean``, a state with fewer clues goes before one of
+  the same objective with more.
 
 Measured (docs/generators.md): started from two SE 9.8 puzzles that the
 annealer had made, this search met SE 9.9 at its first expansion and SE 10.0
@@ -51,7 +53,7 @@ if TYPE_CHECKING:
     from csp_sudoku.api import Checker
     from csp_sudoku.metrics.base import Rating
 
-__all__ = ["Later", "best_first", "moves", "neighbours"]
+__all__ = ["Bounded", "Later", "best_first", "moves", "neighbours"]
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,16 @@ class Later:
     """A neighbour's value left for later (:func:`best_first`): a quick test showed
     its objective within a tenth of the frontier's floor, so it joins the
     frontier's bottom unrated and is rated only if the search gets there."""
+
+
+@dataclass(frozen=True)
+class Bounded:
+    """A neighbour never rated (:func:`best_first`): a quick test showed its objective
+    at most about ``bound`` (the caller's rank for it, below the best met), so it
+    joins the frontier at ``bound`` and is expanded unrated when the search gets
+    there: neither an output nor a new best, it needs no rating, only a place."""
+
+    bound: float
 
 
 def moves(clues: Grid, geometry: Geometry) -> NDArray[np.intp]:
@@ -155,7 +167,7 @@ def best_first(
     geometry: Geometry,
     checker: Checker,
     rng: np.random.Generator,
-    value: Callable[[Grid, Grid, float, bool], tuple[float, Rating] | Later | None],
+    value: Callable[[Grid, Grid, float, bool], tuple[float, Rating] | Later | Bounded | None],
     key: Callable[[Grid], bytes],
     *,
     window: float = 0.1,
@@ -173,7 +185,9 @@ def best_first(
         value: rates a neighbour: ``value(clues, solution, floor, later)`` is
             its ``(objective, rating)``, or None when it was not rated (a
             quick test showed its objective below ``floor``, or the rater gave
-            up); when ``later`` is True it may also answer :class:`Later` (not
+            up), or :class:`Bounded` (not rated, its objective bounded below
+            the best: it joins the frontier at its bound, is expanded unrated
+            and is never yielded); when ``later`` is True it may also answer :class:`Later` (not
             rated, its objective close to ``floor``): such a neighbour joins
             the bottom of the frontier unrated, after every rated state, and
             is rated (``later`` False) when the search pops it, then expanded
@@ -239,12 +253,15 @@ def best_first(
             got = value(base, unrated, floor, False)
             if got is None or isinstance(got, Later):
                 continue
-            h, rating = got
-            yield base, unrated, rating, h, root
-            if h < floor:
-                continue
-            if h > best:
-                best, idle = h, 0
+            if isinstance(got, Bounded):  # bounded now: expanded unrated
+                h = got.bound
+            else:
+                h, rating = got
+                yield base, unrated, rating, h, root
+                if h < floor:
+                    continue
+                if h > best:
+                    best, idle = h, 0
             if frontier and frontier[0][0] < rank(h, base):  # a state above it goes first
                 order += 1
                 heapq.heappush(frontier, (rank(h, base), order, root, base, None))
@@ -272,6 +289,10 @@ def best_first(
                 continue
             seen.add(k)
             order += 1
+            if isinstance(got, Bounded):  # never rated: expanded when the search gets there
+                if got.bound >= floor:
+                    heapq.heappush(frontier, (rank(got.bound, clues), order, root, clues, None))
+                continue
             h, rating = got
             if h >= floor:
                 heapq.heappush(frontier, (rank(h, clues), order, root, clues, None))
