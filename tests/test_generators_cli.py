@@ -234,7 +234,7 @@ def test_anneal_budget_ends_with_exit_1_and_the_closest(jobs: str) -> None:
     from tests.helpers import run_cli
 
     argv = ["generate", "-n", "2", "--method", "anneal", "--metric", "se", "--seed", "1"]
-    argv += ["--score-min", "11.9", "--budget-seconds", "3", "--jobs", jobs]
+    argv += ["--score-min", "11.9", "--budget-seconds", "6", "--jobs", jobs]
     code, out, err = run_cli(argv)
     assert code == 1 and out == ""
     assert "generated 0 of 2 puzzles at score in [11.9, inf] of metric 'se'" in err

@@ -34,7 +34,7 @@ from csp_sudoku.generators.targeting import make_target
 from csp_sudoku.metrics import rate
 from csp_sudoku.tools.canonical import canonical_key
 from tests.helpers import run_cli
-from tests.independent import count_solutions
+from tests.independent import check_solution, count_solutions
 
 
 def _independent_minimal(cells: np.ndarray) -> bool:
@@ -376,8 +376,10 @@ def test_the_quick_test_changes_no_step_of_the_search(monkeypatch: pytest.Monkey
         test = real(metric, thorough)
         assert test is not None
 
-        def within(p: cs.Puzzle, limit: float) -> bool:
-            ok = test(p, limit)
+        def within(p: cs.Puzzle, limit: float, solution: cs.Puzzle | None = None) -> bool:
+            if solution is not None:  # the search hands the test the puzzle's own solution
+                assert check_solution(solution.cells, p.cells)
+            ok = test(p, limit, solution)
             if ok:
                 cleared.append((np.asarray(p.cells).copy(), limit))
             return ok

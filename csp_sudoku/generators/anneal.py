@@ -55,8 +55,10 @@ that search from scratch, never from a known puzzle:
   neighbours get the metric's thorough quick test (SE: with the dynamic cell
   and region forcing chains), and one it clears at the frontier's floor is
   rated only if the search reaches it (docs/generators.md, "Neighbours left
-  for later"). Ordering its frontier by fewer clues too (``lean``) was
-  measured and is off by default ("Fewer clues first").
+  for later"); one whose bound from that test lies a tenth or more below the
+  best score met is never rated: it joins the frontier at its bound ("Plateau
+  states bounded, not rated"). Ordering its frontier by fewer clues too
+  (``lean``) was measured and is off by default ("Fewer clues first").
 
 Every on-target puzzle met on the way is a candidate output; it is kept only
 when it is *new* (:mod:`~csp_sudoku.generators.novelty`: not isomorphic to the
@@ -260,6 +262,10 @@ def anneal(
         accept: a further test an output must pass (e.g. technique filters).
         on_step: called after every step (progress reports).
         max_chains: end after this many chains (restarts + 1); None: no limit.
+            With it the search never enters the whole-vicinity search of
+            ``deepen`` (a stall starts over at once): that search is no chain,
+            and its passes can take minutes, which a budget of chains could
+            not bound.
         per_grid: at most this many outputs per solution grid (None: no limit).
             A vicinity search keeps its grid, so its outputs otherwise share
             few grids; once a grid has given ``per_grid``, its hits and elite
@@ -279,7 +285,8 @@ def anneal(
             ``deepen`` states in a row were expanded without a new best (or
             its frontier is spent); then the next pass of ``windows``, and
             after the last, start over. None: never. Only for minimal puzzles
-            with no symmetry (its moves change single clues).
+            with no symmetry (its moves change single clues), and only without
+            ``max_chains``.
         windows: the ``window`` of each pass of that search
             (:func:`~csp_sudoku.generators.vicinity.best_first`: how far below
             the best start a state may be and still be expanded). A narrow
@@ -657,7 +664,7 @@ def anneal(
             if elite and elite[0][0] > epoch[0]:
                 epoch[:] = [elite[0][0], st.steps]
             if climbing and renew is not None and not hits and st.steps - epoch[1] >= renew:
-                if deepen is not None and whole and elite:
+                if deepen is not None and whole and elite and max_chains is None:
                     for window in windows:
                         yield from deep([(e[0], e[2]) for e in elite], window)
                         ended = bool(hits) or (deadline is not None and time.time() >= deadline)
