@@ -1,22 +1,23 @@
 """How often the SE 10+ search meets a new SE 10.0+ puzzle, seed by seed.
 
 Whether one run of ``generate --metric se --score-min 10`` meets SE 10 within
-its budget is a matter of chance: after a climb of about 12 s its first
-SE 10+ output comes at a roughly steady rate (docs/generators.md, "What a
-run's chance is made of"). So the search is measured over many seeds: for
-each ``--seed``, this runs ``generate(10_000, score_range=(10, inf),
-metric="se", seed=S, budget_seconds=--seconds)`` once per ``--lean`` value
-(the whole-vicinity search's preference for fewer clues,
-``anneal.LEAN``; the first value is the baseline, run in the same process
-one after the other, after one warm-up) and prints when each run met its
-first new SE 10+ puzzle, or the best score it met.
+its budget is a matter of chance: after a climb its first SE 10+ output comes
+at a roughly steady rate (docs/generators.md, "What a run's chance is made
+of"). So the search is measured over many seeds: for each ``--seed``, this
+runs ``generate(10_000, score_range=(10, inf), metric="se", seed=S,
+budget_seconds=--seconds)`` once per ``--variant`` (settings of the search,
+:data:`VARIANTS`: ``shipped`` is the library as it stands, ``before`` the
+search before its plateau states were bounded and its hand-over brought
+forward; the first named is the baseline, run in the same process one after
+the other, after one warm-up) and prints when each run met its first new
+SE 10+ puzzle, or the best score it met.
 
-Then, per value: on how many seeds SE 10 came within each ``--at`` cut-off;
-the steady rate of first hits that fits them (hits over the seconds searched
-after ``--climb``, a run that missed counting its whole budget: the
+Then, per variant: on how many seeds SE 10 came within each ``--at``
+cut-off; the steady rate of first hits that fits them (hits over the seconds
+searched after ``--climb``, a run that missed counting its whole budget: the
 maximum-likelihood rate of an exponential wait with censored runs); the
 chance within 120 s that rate predicts beside the measured share; and the
-ratio of each value's count to the first value's.
+ratio of each variant's count to the first's.
 
 One process uses one core. Split the seeds over cores, one core each, each
 appending its runs to a file (``--out``), then summarise them together
@@ -25,6 +26,7 @@ appending its runs to a file (``--out``), then summarise them together
     taskset -c 0 .venv/bin/python benchmarks/bench_se10.py --seed 209 211 213 --out a.jsonl
     taskset -c 1 .venv/bin/python benchmarks/bench_se10.py --seed 210 212 214 --out b.jsonl
     .venv/bin/python benchmarks/bench_se10.py --merge a.jsonl b.jsonl
+    taskset -c 0 .venv/bin/python benchmarks/bench_se10.py --variant shipped before --seed 401 403
 """
 
 from __future__ import annotations
@@ -47,12 +49,23 @@ import csp_sudoku.generators.anneal as anneal_mod
 TARGET = 120.0
 
 
+#: Settings of the search to compare: keyword defaults of ``anneal`` per name.
+VARIANTS: dict[str, dict[str, object]] = {
+    "shipped": {},
+    # plateau states rated in full, the hand-over after 10,000 stale steps
+    "before": {"bounded": None, "renew": 10_000},
+    "rated": {"bounded": None},  # plateau states rated in full
+    "renew10k": {"renew": 10_000},  # the hand-over after 10,000 stale steps
+    "lean": {"lean": 0.05},  # fewer clues first (docs/generators.md, "Fewer clues first")
+}
+
+
 @dataclass(frozen=True)
 class Run:
     """One run of the search (one line of ``--out``)."""
 
     seed: int
-    lean: float
+    variant: str
     seconds: float  # its budget
     first: float | None  # seconds to its first SE 10+ output (None: none)
     outputs: int
@@ -60,9 +73,19 @@ class Run:
     cpu: float  # CPU seconds
 
 
-def first_ten(seed: int, seconds: float, lean: float) -> Run:
-    """One run of the SE 10+ search from ``seed`` with ``anneal.LEAN = lean``."""
-    anneal_mod.LEAN = lean
+def first_ten(seed: int, seconds: float, variant: str) -> Run:
+    """One run of the SE 10+ search from ``seed`` with the settings of ``variant``."""
+    defaults = anneal_mod.anneal.__kwdefaults__
+    saved = dict(defaults)
+    defaults.update(VARIANTS[variant])
+    try:
+        return _first_ten(seed, seconds, variant)
+    finally:
+        defaults.clear()
+        defaults.update(saved)
+
+
+def _first_ten(seed: int, seconds: float, variant: str) -> Run:
     best = [-math.inf]
 
     def progress(report: dict[str, object]) -> None:
@@ -89,26 +112,36 @@ def first_ten(seed: int, seconds: float, lean: float) -> Run:
     except cs.generators.BudgetExhaustedError:
         pass
     return Run(
-        seed, lean, seconds, first, n, round(best[0], 2), round(time.process_time() - cpu, 1)
+        seed, variant, seconds, first, n, round(best[0], 2), round(time.process_time() - cpu, 1)
     )
 
 
+def _record(fields: dict[str, object]) -> Run:
+    """A run of ``--out``; records made before the variants were named carry the
+    whole-vicinity search's ``lean`` instead, and were made by the search as it
+    was before its plateau states were bounded (``before``)."""
+    if "lean" in fields:
+        lean = float(fields.pop("lean"))  # type: ignore[arg-type]
+        fields["variant"] = "before" if lean == 0 else f"before, lean {lean:g}"
+    return Run(**fields)  # type: ignore[arg-type]
+
+
 def summary(runs: Sequence[Run], at: Sequence[float], climb: float) -> list[str]:
-    """The summary lines of ``runs``, per ``lean`` value in order of first appearance:
+    """The summary lines of ``runs``, per variant in order of first appearance:
     hits within each cut-off, the steady rate's fit and the chance within 120 s it
-    predicts, and the ratio to the first value's count."""
+    predicts, and the ratio to the first variant's count."""
     lines = []
     base: int | None = None
-    for v in dict.fromkeys(r.lean for r in runs):
-        mine = [r for r in runs if r.lean == v]
+    for v in dict.fromkeys(r.variant for r in runs):
+        mine = [r for r in runs if r.variant == v]
         budget = min(r.seconds for r in mine)  # every run is censored here
         firsts = [r.first for r in mine if r.first is not None and r.first <= budget]
         cuts = [a for a in at if a <= budget] or [budget]
         met = {a: sum(f <= a for f in firsts) for a in cuts}
         base = met[cuts[-1]] if base is None else base
-        ratio = f"{met[cuts[-1]] / base:.2f}x the first value's" if base else "-"
+        ratio = f"{met[cuts[-1]] / base:.2f}x the first variant's" if base else "-"
         within = ", ".join(f"{met[a]} of {len(mine)} within {a:g} s" for a in cuts)
-        lines.append(f"lean {v:g}: SE 10 on {within} ({ratio})")
+        lines.append(f"{v}: SE 10 on {within} ({ratio})")
         # the steady rate: first hits over the seconds searched after the climb
         exposure = sum(max(0.0, f - climb) for f in firsts)
         exposure += (len(mine) - len(firsts)) * max(0.0, budget - climb)
@@ -128,7 +161,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=TARGET, help="budget of each run")
     ap.add_argument("--seed", type=int, nargs="+", default=[1, 2, 3, 4])
-    ap.add_argument("--lean", type=float, nargs="+", default=[anneal_mod.LEAN])
+    ap.add_argument(
+        "--variant", nargs="+", default=["shipped"], choices=sorted(VARIANTS), help="settings"
+    )
     ap.add_argument(
         "--at", type=float, nargs="+", default=[TARGET / 2, TARGET, 2 * TARGET], help="cut-offs (s)"
     )
@@ -138,7 +173,7 @@ def main() -> None:
     args = ap.parse_args()
     if args.merge:
         runs = [
-            Run(**json.loads(line))
+            _record(json.loads(line))
             for f in args.merge
             for line in f.read_text().splitlines()
             if line
@@ -148,25 +183,21 @@ def main() -> None:
         return
     warm_up()
     print(f"budget {args.seconds:g} s a run, one process; first SE 10+ output (s), or the best met")
-    print("seed  " + "  ".join(f"lean {v:<6g}" for v in args.lean))
+    print("seed  " + "  ".join(f"{v:<11}" for v in args.variant))
     runs = []
-    saved = anneal_mod.LEAN
-    try:
-        for seed in args.seed:
-            cells = []
-            for v in args.lean:
-                run = first_ten(seed, args.seconds, v)
-                runs.append(run)
-                if args.out is not None:
-                    with args.out.open("a") as f:
-                        f.write(json.dumps(asdict(run)) + "\n")
-                first = run.first
-                cells.append(
-                    f"{first:>6.1f} ({run.outputs})" if first is not None else f"  - {run.best:.2f}"
-                )
-            print(f"{seed:>4}  " + "  ".join(f"{c:<11}" for c in cells), flush=True)
-    finally:
-        anneal_mod.LEAN = saved
+    for seed in args.seed:
+        cells = []
+        for v in args.variant:
+            run = first_ten(seed, args.seconds, v)
+            runs.append(run)
+            if args.out is not None:
+                with args.out.open("a") as f:
+                    f.write(json.dumps(asdict(run)) + "\n")
+            first = run.first
+            cells.append(
+                f"{first:>6.1f} ({run.outputs})" if first is not None else f"  - {run.best:.2f}"
+            )
+        print(f"{seed:>4}  " + "  ".join(f"{c:<11}" for c in cells), flush=True)
     for line in summary(runs, args.at, args.climb):
         print(line)
 
