@@ -17,7 +17,7 @@ cut-off; the steady rate of first hits that fits them (hits over the seconds
 searched after ``--climb``, a run that missed counting its whole budget: the
 maximum-likelihood rate of an exponential wait with censored runs); the
 chance within 120 s that rate predicts beside the measured share; and the
-ratio of each variant's count to the first's.
+ratio of each variant's share of seeds to the first's.
 
 One process uses one core. Split the seeds over cores, one core each, each
 appending its runs to a file (``--out``), then summarise them together
@@ -129,17 +129,18 @@ def _record(fields: dict[str, object]) -> Run:
 def summary(runs: Sequence[Run], at: Sequence[float], climb: float) -> list[str]:
     """The summary lines of ``runs``, per variant in order of first appearance:
     hits within each cut-off, the steady rate's fit and the chance within 120 s it
-    predicts, and the ratio to the first variant's count."""
+    predicts, and the ratio of its share of seeds to the first variant's."""
     lines = []
-    base: int | None = None
+    base: float | None = None  # the first variant's share of seeds within the last cut-off
     for v in dict.fromkeys(r.variant for r in runs):
         mine = [r for r in runs if r.variant == v]
         budget = min(r.seconds for r in mine)  # every run is censored here
         firsts = [r.first for r in mine if r.first is not None and r.first <= budget]
         cuts = [a for a in at if a <= budget] or [budget]
         met = {a: sum(f <= a for f in firsts) for a in cuts}
-        base = met[cuts[-1]] if base is None else base
-        ratio = f"{met[cuts[-1]] / base:.2f}x the first variant's" if base else "-"
+        share = met[cuts[-1]] / len(mine)
+        base = share if base is None else base
+        ratio = f"{share / base:.2f}x the first variant's share" if base else "-"
         within = ", ".join(f"{met[a]} of {len(mine)} within {a:g} s" for a in cuts)
         lines.append(f"{v}: SE 10 on {within} ({ratio})")
         # the steady rate: first hits over the seconds searched after the climb

@@ -13,13 +13,16 @@ of finding it:
    and raises its limit to the least chain its nets found only where nothing
    within the limit acts.
 
-Both run in one process, alternating puzzle by puzzle (each order half the
-time), each given the puzzle's solution, on two sets: the SE calibration
+What the whole-vicinity search saves is the third way, the full rating
+(``rate(p, "se")``), timed too. All three run in one process, alternating
+puzzle by puzzle (the two tests in each order half the time, each given the
+puzzle's solution), on two sets: the SE calibration
 puzzles rated 8.3-9.9, and up to ``--per-puzzle`` unique {-1+1} neighbours
 (made minimal) of each calibration puzzle rated 9.0-9.9, the states a
 whole-vicinity search bounds. Prints, per set: puzzles, how many got the same
 answer (the same tenth, or none from both), how many a bound, the summed CPU
-time of each way and their ratio.
+time of each way, the scan's over the bound's and the rating's over the
+bound's.
 
     taskset -c 0 .venv/bin/python benchmarks/bench_se_bound.py
 """
@@ -51,10 +54,11 @@ def scan(p: cs.Puzzle, low: float, top: float, sol: cs.Puzzle) -> float | None:
 
 def compare(
     puzzles: list[tuple[cs.Puzzle, cs.Puzzle]], low: float, top: float
-) -> tuple[int, int, int, float, float]:
-    """(puzzles, same answers, bounded, seconds of the scan, of the bound)."""
+) -> tuple[int, int, int, float, float, float]:
+    """(puzzles, same answers, bounded, seconds of the scan, of the bound, of the
+    full rating)."""
     same = bounded = 0
-    spent = [0.0, 0.0]
+    spent = [0.0, 0.0, 0.0]
     for i, (p, sol) in enumerate(puzzles):
         got: list[float | None] = [None, None]
         for way in (0, 1) if i % 2 else (1, 0):
@@ -63,7 +67,10 @@ def compare(
             spent[way] += time.process_time() - c0
         same += got[0] == got[1]
         bounded += got[1] is not None
-    return len(puzzles), same, bounded, spent[0], spent[1]
+        c0 = time.process_time()
+        cs.rate(p, "se")
+        spent[2] += time.process_time() - c0
+    return len(puzzles), same, bounded, spent[0], spent[1], spent[2]
 
 
 def main() -> None:
@@ -90,17 +97,16 @@ def main() -> None:
                 near.append((cs.Puzzle(c, g), cs.Puzzle(cells, g)))
     compare(calibration[:2], args.low, args.top)  # compile
     print(f"bounds from {args.low:g} to {args.top:g}, the thorough quick test")
-    print(
-        f"{'set':<34} {'puzzles':>7} {'same':>6} {'bounded':>7} {'scan s':>7} {'bound s':>7} ratio"
-    )
+    head = f"{'set':<34} {'puzzles':>7} {'same':>6} {'bounded':>7} {'scan s':>7} {'bound s':>7}"
+    print(f"{head} {'rate s':>7} scan/bound rate/bound")
     for name, puzzles in (
         ("SE calibration, ER 8.3-9.9", calibration),
         ("whole-vicinity neighbours", near),
     ):
-        n, same, bounded, before, after = compare(puzzles, args.low, args.top)
+        n, same, bounded, scanned, bound, rated = compare(puzzles, args.low, args.top)
         print(
-            f"{name:<34} {n:>7} {same:>6} {bounded:>7} {before:>7.2f} {after:>7.2f}"
-            f" {before / after:.2f}x"
+            f"{name:<34} {n:>7} {same:>6} {bounded:>7} {scanned:>7.2f} {bound:>7.2f}"
+            f" {rated:>7.2f} {scanned / bound:>9.2f}x {rated / bound:>9.2f}x"
         )
 
 

@@ -374,6 +374,15 @@ def test_a_stalled_annealer_searches_its_elite_vicinity_whole() -> None:
     )
 
 
+def test_an_attempt_budget_starts_over_instead_of_searching_the_vicinity() -> None:
+    """With ``max_chains`` (the attempt budget), a stalled hard-end search starts
+    over at once rather than search its elite vicinity (no chain, and no budget
+    of chains bounds it), and it ends after its chains, not at its deadline."""
+    st = AnnealStats()
+    assert _stalled(2, 600, st, max_chains=3) == []
+    assert st.expanded == 0 and st.renewals >= 1 and st.restarts == 3
+
+
 def test_plateau_states_bounded_below_the_best_are_never_rated(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

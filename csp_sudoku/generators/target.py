@@ -264,7 +264,8 @@ def generate(
         budget_seconds: wall-clock budget for the whole call.
         attempts: the most attempts per puzzle (one attempt = one solution
             grid, with its hill climb when climbing; when annealing, one chain:
-            a run ends after ``attempts * count`` chains).
+            a run ends after ``attempts * count`` chains, and its
+            whole-vicinity search, which is no chain, is not run).
         geometry: the shape (default 9x9).
         method: ``auto`` (RG2, hill-climbing on the metric when a target is
             set), ``random`` (RG2 generate-and-test), ``climb``, ``rg1``,
