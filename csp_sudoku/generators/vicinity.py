@@ -253,8 +253,10 @@ def best_first(
             got = value(base, unrated, floor, False)
             if got is None or isinstance(got, Later):
                 continue
-            if isinstance(got, Bounded):  # bounded now: expanded unrated
+            if isinstance(got, Bounded):  # bounded now: expanded unrated (within the window)
                 h = got.bound
+                if h < floor:
+                    continue
             else:
                 h, rating = got
                 yield base, unrated, rating, h, root
