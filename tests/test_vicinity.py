@@ -169,6 +169,22 @@ def test_best_first_meets_each_puzzle_once_and_is_reproducible() -> None:
     assert len(got) > 2
 
 
+def _expansions_logged(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, bytes, float]]:
+    """A log that gets ``("expanded", clues, minus the clue count)`` each time the
+    search lists a state's neighbours (its expansion); the test appends its own."""
+    import csp_sudoku.generators.vicinity as vicinity
+
+    events: list[tuple[str, bytes, float]] = []
+    real = vicinity.neighbours
+
+    def spy(clues, *args, **kwargs):  # type: ignore[no-untyped-def]
+        events.append(("expanded", clues.tobytes(), -float(np.count_nonzero(clues))))
+        return real(clues, *args, **kwargs)
+
+    monkeypatch.setattr(vicinity, "neighbours", spy)
+    return events
+
+
 def test_best_first_rates_a_neighbour_left_for_later_only_when_it_reaches_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -178,16 +194,8 @@ def test_best_first_rates_a_neighbour_left_for_later_only_when_it_reaches_it(
     the order met, and expanded only once rated and within the window; most
     are never rated (what the search saves). Objective: minus the clue count;
     every neighbour is left for later."""
-    import csp_sudoku.generators.vicinity as vicinity
-
-    events: list[tuple[str, bytes, float]] = []  # ("rated" | "expanded", clues, objective)
-    real = vicinity.neighbours
-
-    def spy(clues, *args, **kwargs):  # type: ignore[no-untyped-def]
-        events.append(("expanded", clues.tobytes(), -float(np.count_nonzero(clues))))
-        return real(clues, *args, **kwargs)
-
-    monkeypatch.setattr(vicinity, "neighbours", spy)
+    # ("rated" | "expanded", clues, objective)
+    events: list[tuple[str, bytes, float]] = _expansions_logged(monkeypatch)
     deferred: list[bytes] = []
     floor = -25.0
 
@@ -258,16 +266,8 @@ def test_a_bounded_neighbour_is_placed_by_its_bound_expanded_unrated_and_never_y
     best of the frontier, as a rated state of that objective would be.
     Objective: minus the clue count; the neighbours of an even clue count are
     bounded (at their objective), the others rated."""
-    import csp_sudoku.generators.vicinity as vicinity
-
-    events: list[tuple[str, bytes, float]] = []  # ("met" | "expanded", clues, objective)
-    real = vicinity.neighbours
-
-    def spy(clues, *args, **kwargs):  # type: ignore[no-untyped-def]
-        events.append(("expanded", clues.tobytes(), -float(np.count_nonzero(clues))))
-        return real(clues, *args, **kwargs)
-
-    monkeypatch.setattr(vicinity, "neighbours", spy)
+    # ("met" | "expanded", clues, objective)
+    events: list[tuple[str, bytes, float]] = _expansions_logged(monkeypatch)
 
     def value(
         clues: np.ndarray, sol: np.ndarray, low: float, later: bool

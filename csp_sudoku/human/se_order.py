@@ -1445,9 +1445,15 @@ def solved_within(
     1.4-1.5 times as fast as the Python loop that netted every candidate
     (docs/generators.md, "The quick test").
     """
-    if _tenths(limit) < _tenths(max(SE_VALUES["naked single"], *SE_DIRECT.values())):
+    if _below_singles(limit):
         return False  # below SE's singles and direct hints: singles prove nothing
     return _settled(CandidateState.from_puzzle(puzzle), limit, _true(puzzle, solution), forcing)
+
+
+def _below_singles(limit: float) -> bool:
+    """Whether ``limit`` is below SE's singles and direct hints, where the quick
+    test can show nothing."""
+    return _tenths(limit) < _tenths(max(SE_VALUES["naked single"], *SE_DIRECT.values()))
 
 
 def _true(puzzle: Puzzle, solution: NDArray[np.integer[Any]] | None) -> NDArray[np.bool_] | None:
@@ -1475,7 +1481,7 @@ def bound_within(
     """
     from csp_sudoku._kernels.se_chains import length_tenths
 
-    if _tenths(top) < _tenths(max(SE_VALUES["naked single"], *SE_DIRECT.values())):
+    if _below_singles(top):
         return None
     level = np.zeros(1, dtype=np.int64)
     state = CandidateState.from_puzzle(puzzle)
