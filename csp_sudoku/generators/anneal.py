@@ -311,7 +311,9 @@ def anneal(
             :data:`LEAN`, read at each call.
         bounded: in the whole-vicinity search, a neighbour that the metric's
             bound (:attr:`~csp_sudoku.metrics.MetricSpec.bound`) puts a tenth
-            or more below the best score met is not rated: it joins the
+            or more below the best score its pass met (the pass's starts and
+            the neighbours it rated; after a fresh start, not an earlier
+            climb's best) is not rated: it joins the
             frontier at its bound plus ``bounded`` and is expanded unrated
             when the search reaches it (its full rating, of SE's fine score,
             was most of the time spent on such plateau states). None: every
@@ -548,6 +550,13 @@ def anneal(
         caller's ``starts`` when not ``own``) with ``window``."""
         from csp_sudoku.generators.vicinity import best_first
 
+        # the best this pass met (its starts and the neighbours it rated): the
+        # bound's ceiling. Not the run's best: after a fresh start, a later
+        # climb's passes lie below an earlier climb's best, and a neighbour above
+        # the pass's own best must be rated, to be a new best of the pass and
+        # join the elite pool the next pass starts from
+        pass_best = [max((h for h, _c in pool), default=-math.inf)]
+
         def rated(
             clues: Grid, sol: Grid, low: float, later: bool
         ) -> tuple[float, Rating] | Later | Bounded | None:
@@ -579,12 +588,12 @@ def anneal(
 
         def bounded_state(clues: Grid, sol: Grid, above: float) -> Bounded | None:
             """A neighbour whose score the metric's bound puts a tenth or more below
-            the best's tenth (and above ``above``): not rated, it joins the
-            frontier at the tenth of its bound (docs/generators.md, "Plateau
+            the tenth of the pass's best (and above ``above``): not rated, it joins
+            the frontier at the tenth of its bound (docs/generators.md, "Plateau
             states bounded, not rated"); None: rate it."""
-            if bound is None or bounded is None or floor is None or not math.isfinite(st.best):
+            if bound is None or bounded is None or floor is None or not math.isfinite(pass_best[0]):
                 return None
-            top = math.floor(st.best * 10 + 1e-6) / 10 - 0.1  # a tenth below the best's
+            top = math.floor(pass_best[0] * 10 + 1e-6) / 10 - 0.1  # a tenth below the best's
             if not above + 0.05 < top < floor:
                 return None
             b = bound(
@@ -617,6 +626,7 @@ def anneal(
             st.steps += 1
             if on_step is not None:
                 on_step()
+            pass_best[0] = max(pass_best[0], h)
             got = take(h, clues, sol, r)
             if got is not None:
                 yield got if own else replace(got, derived_from=pool[root][1])
