@@ -439,6 +439,56 @@ def test_plateau_states_bounded_below_the_best_are_never_rated(
     assert st.renewals >= 1 and below_run[0]  # a later climb, bounded by its own best
 
 
+def test_bounded_to_the_floor_no_neighbour_below_the_target_is_rated(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With ``bound_top``, the bound's ceiling is a tenth below the target's floor,
+    whatever the pass's best: for a target no puzzle reaches (SE 20, floor
+    19.9), no neighbour of the whole-vicinity search is rated in full, every
+    bound is asked up to 19.8, and the passes still climb on bounds alone (the later
+    ones start from states the bound placed: they join the elite pool)."""
+    import dataclasses
+
+    import csp_sudoku.generators.anneal as anneal_mod
+    import csp_sudoku.generators.vicinity as vicinity
+    from csp_sudoku.metrics import REGISTRY
+
+    spec = REGISTRY["se"]
+    assert spec.bound is not None
+    real_bound, real_rate, real_search = spec.bound, anneal_mod._rate, vicinity.best_first
+    placed: set[bytes] = set()
+    starts_seen: list[set[bytes]] = []
+    in_pass = [False]
+    rated_in_pass = [0]
+
+    def search(starts, *args, **kwargs):  # type: ignore[no-untyped-def]
+        starts = list(starts)
+        starts_seen.append({c.tobytes() for _h, c in starts})
+        in_pass[0] = True
+        try:
+            yield from real_search(starts, *args, **kwargs)
+        finally:
+            in_pass[0] = False
+
+    def bound(puzzle, low, top, solution):  # type: ignore[no-untyped-def]
+        assert top == pytest.approx(19.8)
+        b = real_bound(puzzle, low, top, solution)
+        if b is not None:
+            placed.add(puzzle.cells.tobytes())
+        return b
+
+    def rate(puzzle, *args, **kwargs):  # type: ignore[no-untyped-def]
+        rated_in_pass[0] += in_pass[0]
+        return real_rate(puzzle, *args, **kwargs)
+
+    monkeypatch.setitem(REGISTRY, "se", dataclasses.replace(spec, bound=bound))
+    monkeypatch.setattr(anneal_mod, "_rate", rate)
+    monkeypatch.setattr(vicinity, "best_first", search)
+    _stalled(4, 20, AnnealStats(), windows=(0.4, 0.4), deepen=3, bound_top=True)
+    assert placed and rated_in_pass[0] == 0
+    assert any(s & placed for s in starts_seen[1:])
+
+
 def test_the_whole_vicinity_search_widens_its_window_pass_by_pass(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -294,6 +294,8 @@ def best_first(
             if isinstance(got, Bounded):  # never rated: expanded when the search gets there
                 if got.bound >= floor:
                     heapq.heappush(frontier, (rank(got.bound, clues), order, root, clues, None))
+                if got.bound > best:  # a caller may bound above the best: a new best
+                    best, idle = got.bound, 0
                 continue
             h, rating = got
             if h >= floor:
