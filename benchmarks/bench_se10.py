@@ -56,10 +56,8 @@ VARIANTS: dict[str, dict[str, object]] = {
     "before": {"bounded": None, "renew": 10_000},
     "rated": {"bounded": None},  # plateau states rated in full
     "renew10k": {"renew": 10_000},  # the hand-over after 10,000 stale steps
-    "lean": {"lean": 0.05},
-    "bound-top": {
-        "bound_top": True
-    },  # every neighbour below any output bounded  # fewer clues first (docs/generators.md, "Fewer clues first")
+    "lean": {"lean": 0.05},  # fewer clues first (docs/generators.md, "Fewer clues first")
+    "bound-top": {"bound_top": True},  # bounded up to a tenth below the target's floor
 }
 
 

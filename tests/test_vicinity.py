@@ -9,6 +9,7 @@ order with a cheap objective (the number of clues), so these tests stay fast.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import json
 import math
@@ -383,6 +384,66 @@ def test_an_attempt_budget_starts_over_instead_of_searching_the_vicinity() -> No
     assert st.expanded == 0 and st.renewals >= 1 and st.restarts == 3
 
 
+@dataclasses.dataclass
+class _Spied:
+    """What a whole-vicinity search did, as :func:`_spy_bounds` saw it."""
+
+    #: every bound asked: (low, top, the bound, the puzzle's cells, the pass's
+    #: best and the run's best at the time)
+    bounds: list[tuple[float, float, float | None, bytes, float, float]]
+    rated: list[tuple[bytes, bool]]  # every full rating: (cells, inside a pass)
+    starts: list[set[bytes]]  # each pass's starts (clue bytes)
+
+    def placed(self) -> set[bytes]:
+        """The states the bound placed (unrated)."""
+        return {cells for _lo, _top, b, cells, _p, _r in self.bounds if b is not None}
+
+
+def _spy_bounds(monkeypatch: pytest.MonkeyPatch, st: AnnealStats) -> _Spied:
+    """Spies on SE's bound, the annealer's full ratings and each pass of
+    ``best_first`` (its starts, and its best from them and what it yields)."""
+    import csp_sudoku.generators.anneal as anneal_mod
+    import csp_sudoku.generators.vicinity as vicinity
+    from csp_sudoku.metrics import REGISTRY
+
+    spec = REGISTRY["se"]
+    assert spec.bound is not None
+    real_bound, real_rate, real_search = spec.bound, anneal_mod._rate, vicinity.best_first
+    spied = _Spied([], [], [])
+    pass_best = [-math.inf]
+    in_pass = [False]
+
+    def search(starts, *args, **kwargs):  # type: ignore[no-untyped-def]
+        starts = list(starts)
+        spied.starts.append({c.tobytes() for _h, c in starts})
+        pass_best[0] = max(h for h, _c in starts)
+        in_pass[0] = True
+        try:
+            for item in real_search(starts, *args, **kwargs):
+                pass_best[0] = max(pass_best[0], item[3])
+                yield item
+        finally:
+            in_pass[0] = False
+
+    def bound(puzzle, low, top, solution):  # type: ignore[no-untyped-def]
+        b = real_bound(puzzle, low, top, solution)
+        spied.bounds.append((low, top, b, puzzle.cells.tobytes(), pass_best[0], st.best))
+        return b
+
+    def rate(puzzle, *args, **kwargs):  # type: ignore[no-untyped-def]
+        spied.rated.append((puzzle.cells.tobytes(), in_pass[0]))
+        return real_rate(puzzle, *args, **kwargs)
+
+    monkeypatch.setitem(REGISTRY, "se", dataclasses.replace(spec, bound=bound))
+    monkeypatch.setattr(anneal_mod, "_rate", rate)
+    monkeypatch.setattr(vicinity, "best_first", search)
+    return spied
+
+
+def _tenth(x: float) -> float:
+    return math.floor(x * 10 + 1e-6) / 10
+
+
 def test_plateau_states_bounded_below_the_best_are_never_rated(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -393,50 +454,16 @@ def test_plateau_states_bounded_below_the_best_are_never_rated(
     stay a tenth below the pass's own best (its starts and what it rated), not
     the run's: after a fresh start, a later climb's neighbours above its own
     best are rated, so that they can become its new best."""
-    import dataclasses
-
-    import csp_sudoku.generators.anneal as anneal_mod
-    import csp_sudoku.generators.vicinity as vicinity
-    from csp_sudoku.metrics import REGISTRY
-
-    spec = REGISTRY["se"]
-    assert spec.bound is not None
-    real_bound, real_rate, real_search = spec.bound, anneal_mod._rate, vicinity.best_first
-    placed: set[bytes] = set()
-    rated: set[bytes] = set()
     st = AnnealStats()
-    pass_best = [-math.inf]
-    below_run = [0]  # bounds asked in a pass whose best's tenth is below the run's best's
-
-    def tenth(x: float) -> float:
-        return math.floor(x * 10 + 1e-6) / 10
-
-    def search(starts, *args, **kwargs):  # type: ignore[no-untyped-def]
-        starts = list(starts)
-        pass_best[0] = max(h for h, _c in starts)
-        for item in real_search(starts, *args, **kwargs):
-            pass_best[0] = max(pass_best[0], item[3])
-            yield item
-
-    def bound(puzzle, low, top, solution):  # type: ignore[no-untyped-def]
-        b = real_bound(puzzle, low, top, solution)
-        assert top <= tenth(pass_best[0]) - 0.1 + 1e-9
-        below_run[0] += tenth(pass_best[0]) < tenth(st.best)
-        if b is not None:
-            assert low - 1e-9 <= b <= top + 1e-9
-            placed.add(puzzle.cells.tobytes())
-        return b
-
-    def rate(puzzle, *args, **kwargs):  # type: ignore[no-untyped-def]
-        rated.add(puzzle.cells.tobytes())
-        return real_rate(puzzle, *args, **kwargs)
-
-    monkeypatch.setitem(REGISTRY, "se", dataclasses.replace(spec, bound=bound))
-    monkeypatch.setattr(anneal_mod, "_rate", rate)
-    monkeypatch.setattr(vicinity, "best_first", search)
+    spied = _spy_bounds(monkeypatch, st)
     _stalled(4, 25, st, windows=(0.4,), deepen=4)
-    assert placed and not placed & rated
-    assert st.renewals >= 1 and below_run[0]  # a later climb, bounded by its own best
+    for low, top, b, _cells, pass_best, _run_best in spied.bounds:
+        assert top <= _tenth(pass_best) - 0.1 + 1e-9
+        assert b is None or low - 1e-9 <= b <= top + 1e-9
+    placed = spied.placed()
+    assert placed and not placed & {cells for cells, _in in spied.rated}
+    # a later climb, bounded by its own best
+    assert st.renewals >= 1 and any(_tenth(p) < _tenth(r) for *_b, p, r in spied.bounds)
 
 
 def test_bounded_to_the_floor_no_neighbour_below_the_target_is_rated(
@@ -447,46 +474,13 @@ def test_bounded_to_the_floor_no_neighbour_below_the_target_is_rated(
     19.9), no neighbour of the whole-vicinity search is rated in full, every
     bound is asked up to 19.8, and the passes still climb on bounds alone (the later
     ones start from states the bound placed: they join the elite pool)."""
-    import dataclasses
-
-    import csp_sudoku.generators.anneal as anneal_mod
-    import csp_sudoku.generators.vicinity as vicinity
-    from csp_sudoku.metrics import REGISTRY
-
-    spec = REGISTRY["se"]
-    assert spec.bound is not None
-    real_bound, real_rate, real_search = spec.bound, anneal_mod._rate, vicinity.best_first
-    placed: set[bytes] = set()
-    starts_seen: list[set[bytes]] = []
-    in_pass = [False]
-    rated_in_pass = [0]
-
-    def search(starts, *args, **kwargs):  # type: ignore[no-untyped-def]
-        starts = list(starts)
-        starts_seen.append({c.tobytes() for _h, c in starts})
-        in_pass[0] = True
-        try:
-            yield from real_search(starts, *args, **kwargs)
-        finally:
-            in_pass[0] = False
-
-    def bound(puzzle, low, top, solution):  # type: ignore[no-untyped-def]
-        assert top == pytest.approx(19.8)
-        b = real_bound(puzzle, low, top, solution)
-        if b is not None:
-            placed.add(puzzle.cells.tobytes())
-        return b
-
-    def rate(puzzle, *args, **kwargs):  # type: ignore[no-untyped-def]
-        rated_in_pass[0] += in_pass[0]
-        return real_rate(puzzle, *args, **kwargs)
-
-    monkeypatch.setitem(REGISTRY, "se", dataclasses.replace(spec, bound=bound))
-    monkeypatch.setattr(anneal_mod, "_rate", rate)
-    monkeypatch.setattr(vicinity, "best_first", search)
-    _stalled(4, 20, AnnealStats(), windows=(0.4, 0.4), deepen=3, bound_top=True)
-    assert placed and rated_in_pass[0] == 0
-    assert any(s & placed for s in starts_seen[1:])
+    st = AnnealStats()
+    spied = _spy_bounds(monkeypatch, st)
+    _stalled(4, 20, st, windows=(0.4, 0.4), deepen=3, bound_top=True)
+    assert all(top == pytest.approx(19.8) for _lo, top, *_rest in spied.bounds)
+    placed = spied.placed()
+    assert placed and not any(in_pass for _cells, in_pass in spied.rated)
+    assert any(s & placed for s in spied.starts[1:])
 
 
 def test_the_whole_vicinity_search_widens_its_window_pass_by_pass(
