@@ -57,7 +57,8 @@ VARIANTS: dict[str, dict[str, object]] = {
     "rated": {"bounded": None},  # plateau states rated in full
     "renew10k": {"renew": 10_000},  # the hand-over after 10,000 stale steps
     "lean": {"lean": 0.05},  # fewer clues first (docs/generators.md, "Fewer clues first")
-    "bound-top": {"bound_top": True},  # bounded up to a tenth below the target's floor
+    # bounded only a tenth below each pass's best (the default before 2026-12-02)
+    "pass-best": {"bound_top": False},
 }
 
 

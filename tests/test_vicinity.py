@@ -447,8 +447,8 @@ def _tenth(x: float) -> float:
 def test_plateau_states_bounded_below_the_best_are_never_rated(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """In the whole-vicinity search, a neighbour that the metric's bound puts a tenth
-    or more below the best score its pass met is left unrated (it is only placed
+    """With ``bound_top=False``: in the whole-vicinity search, a neighbour that the
+    metric's bound puts a tenth or more below the best score its pass met is left unrated (it is only placed
     in the frontier and expanded): none of the states the bound placed is ever
     rated, each bound lies within the limits it was asked for, and those limits
     stay a tenth below the pass's own best (its starts and what it rated), not
@@ -456,7 +456,7 @@ def test_plateau_states_bounded_below_the_best_are_never_rated(
     best are rated, so that they can become its new best."""
     st = AnnealStats()
     spied = _spy_bounds(monkeypatch, st)
-    _stalled(4, 25, st, windows=(0.4,), deepen=4)
+    _stalled(4, 25, st, windows=(0.4,), deepen=4, bound_top=False)
     for low, top, b, _cells, pass_best, _run_best in spied.bounds:
         assert top <= _tenth(pass_best) - 0.1 + 1e-9
         assert b is None or low - 1e-9 <= b <= top + 1e-9
@@ -469,14 +469,14 @@ def test_plateau_states_bounded_below_the_best_are_never_rated(
 def test_bounded_to_the_floor_no_neighbour_below_the_target_is_rated(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """With ``bound_top``, the bound's ceiling is a tenth below the target's floor,
+    """By default (``bound_top``), the bound's ceiling is a tenth below the target's floor,
     whatever the pass's best: for a target no puzzle reaches (SE 20, floor
     19.9), no neighbour of the whole-vicinity search is rated in full, every
     bound is asked up to 19.8, and the passes still climb on bounds alone (the later
     ones start from states the bound placed: they join the elite pool)."""
     st = AnnealStats()
     spied = _spy_bounds(monkeypatch, st)
-    _stalled(4, 20, st, windows=(0.4, 0.4), deepen=3, bound_top=True)
+    _stalled(4, 20, st, windows=(0.4, 0.4), deepen=3)
     assert all(top == pytest.approx(19.8) for _lo, top, *_rest in spied.bounds)
     placed = spied.placed()
     assert placed and not any(in_pass for _cells, in_pass in spied.rated)
