@@ -59,6 +59,7 @@ VARIANTS: dict[str, dict[str, object]] = {
     "lean": {"lean": 0.05},  # fewer clues first (docs/generators.md, "Fewer clues first")
     # bounded only a tenth below each pass's best (the default before 2026-12-02)
     "pass-best": {"bound_top": False},
+    "bound-floor": {"bound_floor": True},  # bounded up to the target's floor itself
 }
 
 

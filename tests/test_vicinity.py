@@ -466,18 +466,20 @@ def test_plateau_states_bounded_below_the_best_are_never_rated(
     assert st.renewals >= 1 and any(_tenth(p) < _tenth(r) for *_b, p, r in spied.bounds)
 
 
+@pytest.mark.parametrize(("options", "ceiling"), [({}, 19.8), ({"bound_floor": True}, 19.9)])
 def test_bounded_to_the_floor_no_neighbour_below_the_target_is_rated(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, options: dict[str, object], ceiling: float
 ) -> None:
     """By default (``bound_top``), the bound's ceiling is a tenth below the target's floor,
-    whatever the pass's best: for a target no puzzle reaches (SE 20, floor
-    19.9), no neighbour of the whole-vicinity search is rated in full, every
-    bound is asked up to 19.8, and the passes still climb on bounds alone (the later
-    ones start from states the bound placed: they join the elite pool)."""
+    whatever the pass's best (with ``bound_floor``, the floor itself): for a
+    target no puzzle reaches (SE 20, floor 19.9), no neighbour of the
+    whole-vicinity search is rated in full, every bound is asked up to 19.8
+    (19.9), and the passes still climb on bounds alone (the later ones start
+    from states the bound placed: they join the elite pool)."""
     st = AnnealStats()
     spied = _spy_bounds(monkeypatch, st)
-    _stalled(4, 20, st, windows=(0.4, 0.4), deepen=3)
-    assert all(top == pytest.approx(19.8) for _lo, top, *_rest in spied.bounds)
+    _stalled(4, 20, st, windows=(0.4, 0.4), deepen=3, **options)
+    assert spied.bounds and all(top == pytest.approx(ceiling) for _lo, top, *_r in spied.bounds)
     placed = spied.placed()
     assert placed and not any(in_pass for _cells, in_pass in spied.rated)
     assert any(s & placed for s in spied.starts[1:])

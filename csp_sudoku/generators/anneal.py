@@ -234,6 +234,7 @@ def anneal(
     lean: float | None = None,
     bounded: float | None = 0.05,
     bound_top: bool = True,
+    bound_floor: bool = False,
 ) -> Iterator[Found]:
     """New on-target puzzles found by simulated annealing, endlessly (until the deadline).
 
@@ -331,6 +332,11 @@ def anneal(
             the default met SE 10 within 120 s on 39 against 37, sooner on 26
             of the 35 both met: docs/generators.md, "Plateau states bounded,
             not rated").
+        bound_floor: with ``bound_top``, bound a neighbour up to the target's
+            floor itself: one the bound clears at the floor (SE 10+: at 9.9)
+            cannot be an output, and goes unrated too, placed at its bound plus
+            ``bounded``; only those the bound cannot clear at the floor are
+            rated (docs/generators.md, "Plateau states bounded, not rated").
 
     Yields:
         :class:`Found` puzzles, each new (and recorded in ``avoid``).
@@ -607,8 +613,9 @@ def anneal(
             if bound is None or bounded is None or floor is None or not math.isfinite(pass_best[0]):
                 return None
             # a tenth below the greatest score too easy, or below the pass's best tenth
-            top = floor - 0.1 if bound_top else math.floor(pass_best[0] * 10 + 1e-6) / 10 - 0.1
-            if not above + 0.05 < top < floor:
+            ceiling = floor if bound_top and bound_floor else floor - 0.1
+            top = ceiling if bound_top else math.floor(pass_best[0] * 10 + 1e-6) / 10 - 0.1
+            if not above + 0.05 < top < ceiling + 0.05:
                 return None
             b = bound(
                 Puzzle.trusted(clues, geometry),
