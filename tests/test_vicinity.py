@@ -447,13 +447,14 @@ def _tenth(x: float) -> float:
 def test_plateau_states_bounded_below_the_best_are_never_rated(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """With ``bound_top=False``: in the whole-vicinity search, a neighbour that the
-    metric's bound puts a tenth or more below the best score its pass met is left unrated (it is only placed
-    in the frontier and expanded): none of the states the bound placed is ever
-    rated, each bound lies within the limits it was asked for, and those limits
-    stay a tenth below the pass's own best (its starts and what it rated), not
-    the run's: after a fresh start, a later climb's neighbours above its own
-    best are rated, so that they can become its new best."""
+    """With ``bound_top=False``: in the whole-vicinity search, a neighbour that
+    the metric's bound puts a tenth or more below the best score its pass met is
+    left unrated (it is only placed in the frontier and expanded): none of the
+    states the bound placed is ever rated, each bound lies within the limits
+    it was asked for, and those limits stay a tenth below the pass's own best
+    (its starts and what it rated), not the run's: after a fresh start, a later
+    climb's neighbours above its own best are rated, so that they can become
+    its new best."""
     st = AnnealStats()
     spied = _spy_bounds(monkeypatch, st)
     _stalled(4, 25, st, windows=(0.4,), deepen=4, bound_top=False)
