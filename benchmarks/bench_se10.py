@@ -60,6 +60,7 @@ VARIANTS: dict[str, dict[str, object]] = {
     # bounded only a tenth below each pass's best (the default before 2026-12-02)
     "pass-best": {"bound_top": False},
     "bound-floor": {"bound_floor": True},  # bounded up to the target's floor itself
+    "renew1k": {"renew": 1_000},  # the hand-over after 1,000 stale steps
 }
 
 
