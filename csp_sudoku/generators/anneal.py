@@ -277,11 +277,11 @@ def anneal(
             over (the pool emptied, a fresh puzzle): a climb's best comes
             early and then mostly stays (SE: ER 9.3-9.5 within seconds), so
             several fresh starts climb higher than one long plateau, and
-            2,500 steps (10-55 s on one core in traces of ten seeds) hand
-            over early to ``deepen``, which is what goes past 9.9; 1,000
-            met SE 10 no more often (docs/generators.md, "Passes of
-            widening windows", "Plateau states bounded, not rated" and "The
-            hand-over after 1,000 stale steps"). None: never.
+            2,500 steps hand over early to ``deepen``, which is what goes
+            past 9.9; 1,000 met SE 10 no more often (docs/generators.md,
+            "Passes of widening windows", "Plateau states bounded, not
+            rated" and "The hand-over after 1,000 stale steps"). None:
+            never.
         deepen: at that point, first search the elite pool's vicinity
             exhaustively, best first and over every digit
             (:func:`csp_sudoku.generators.vicinity.best_first`), until
