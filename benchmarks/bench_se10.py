@@ -61,6 +61,7 @@ VARIANTS: dict[str, dict[str, object]] = {
     "pass-best": {"bound_top": False},
     "bound-floor": {"bound_floor": True},  # bounded up to the target's floor itself
     "renew1k": {"renew": 1_000},  # the hand-over after 1,000 stale steps
+    "cap250": {"deepen_ratings": 250},  # the whole-vicinity search ends after 250 ratings
 }
 
 

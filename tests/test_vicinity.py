@@ -513,6 +513,41 @@ def test_the_whole_vicinity_search_widens_its_window_pass_by_pass(
         assert passes[i][1] <= passes[i + 1][1] <= passes[i + 2][1]
 
 
+def _ratings_per_pass(monkeypatch: pytest.MonkeyPatch, **kw: object) -> list[int]:
+    """How many full ratings each pass of a stalled search's whole-vicinity search
+    made (one window: one pass a search; none bounded, every neighbour the quick
+    test does not clear is rated), with ``kw`` for :func:`anneal`."""
+    import csp_sudoku.generators.vicinity as vicinity
+
+    st = AnnealStats()
+    spans: list[list[int]] = []  # per pass: st.rated at its start, then at its end
+    real = vicinity.best_first
+
+    def spy(starts, *args, **kwargs):  # type: ignore[no-untyped-def]
+        span = [st.rated]
+        spans.append(span)
+        try:
+            yield from real(starts, *args, **kwargs)
+        finally:  # spent, or closed where the search left it
+            span.append(st.rated)
+
+    monkeypatch.setattr(vicinity, "best_first", spy)
+    _stalled(3, 8, st, windows=(0.4,), deepen=300, bounded=None, **kw)
+    return [span[1] - span[0] for span in spans if len(span) == 2]
+
+
+def test_a_cap_on_ratings_ends_the_whole_vicinity_search_and_starts_over(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With ``deepen_ratings``, a whole-vicinity search that met no output ends
+    after that many full ratings and the search starts over (another stall,
+    another search); without it, the first search rates on past the cap."""
+    capped = _ratings_per_pass(monkeypatch, deepen_ratings=3)
+    assert len(capped) >= 2 and capped.count(3) >= 2
+    assert max(capped) <= 3
+    assert max(_ratings_per_pass(monkeypatch), default=0) > 3
+
+
 def test_the_whole_vicinity_search_needs_a_window() -> None:
     with pytest.raises(ArgumentError, match="at least one window"):
         _stalled(3, 5, AnnealStats(), windows=())

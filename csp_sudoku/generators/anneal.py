@@ -229,6 +229,7 @@ def anneal(
     per_grid: int | None = None,
     renew: int | None = 2_500,
     deepen: int | None = 300,
+    deepen_ratings: int | None = None,
     windows: Sequence[float] = (0.1, 0.2, 0.4),
     starts: Sequence[Grid] = (),
     lean: float | None = None,
@@ -290,6 +291,12 @@ def anneal(
             after the last, start over. None: never. Only for minimal puzzles
             with no symmetry (its moves change single clues), and only without
             ``max_chains``.
+        deepen_ratings: while no output has been found, the passes of one such
+            search end after this many full ratings among them, and the search
+            starts over: a cap counted in ratings, not seconds, so that a seed
+            gives the same puzzles on any machine (at ER 9.9 a rating takes some
+            0.17 s). None (the default): no cap (docs/generators.md, "A cap on
+            the whole-vicinity search").
         windows: the ``window`` of each pass of that search
             (:func:`~csp_sudoku.generators.vicinity.best_first`: how far below
             the best start a state may be and still be expanded). A narrow
@@ -564,9 +571,12 @@ def anneal(
             hit(h, clues, sol)
         return got
 
-    def deep(pool: list[tuple[float, Grid]], window: float, own: bool = True) -> Iterator[Found]:
+    def deep(
+        pool: list[tuple[float, Grid]], window: float, own: bool = True, until: float = math.inf
+    ) -> Iterator[Found]:
         """The best-first vicinity search from ``pool`` (the elite pool, or the
-        caller's ``starts`` when not ``own``) with ``window``."""
+        caller's ``starts`` when not ``own``) with ``window``, until ``st.rated``
+        reaches ``until``."""
         from csp_sudoku.generators.vicinity import best_first
 
         # the best this pass met (its starts and the neighbours it rated): the
@@ -654,6 +664,8 @@ def anneal(
             got = take(h, clues, sol, r)
             if got is not None:
                 yield got if own else replace(got, derived_from=pool[root][1])
+            if st.rated >= until and not hits:
+                return
 
     # the whole-vicinity search changes single clues: minimal puzzles, no symmetry
     whole = climbing and minimal and symmetry == "none"
@@ -699,11 +711,12 @@ def anneal(
                 epoch[:] = [elite[0][0], st.steps]
             if climbing and renew is not None and not hits and st.steps - epoch[1] >= renew:
                 if deepen is not None and whole and elite and max_chains is None:
+                    until = math.inf if deepen_ratings is None else st.rated + deepen_ratings
                     for window in windows:
-                        yield from deep([(e[0], e[2]) for e in elite], window)
+                        yield from deep([(e[0], e[2]) for e in elite], window, until=until)
                         ended = bool(hits) or (deadline is not None and time.time() >= deadline)
-                        if ended:
-                            break
+                        if ended or st.rated >= until:
+                            break  # on target, or its ratings spent with no hit: start over
                     epoch[:] = [elite[0][0], st.steps]
                     if ended:
                         break  # on target now: go on from the hits (or the time is up)
