@@ -1,104 +1,76 @@
-"""Shared fixtures: the reference puzzle sets in ../shared/data, and their samples in tests/data.
+"""Shared fixtures: the reference puzzle sets of tests/data/reference.
 
-The reference sets are public puzzle collections kept beside the repository
-(../shared/data, or ``CSP_SUDOKU_SHARED_DATA``). tests/data/samples holds the
-first 50 puzzles of each, so that a plain clone still tests every backend:
-:func:`load_lines` serves a request from the sample whenever the sample gives
-the very same lines (``step`` 1 and ``limit`` at most 50), and reads the shared
-set otherwise. A missing shared set **fails** the tests that need it (a clone
-without the data must not pass green with tests skipped); set
-``CSP_SUDOKU_SKIP_SHARED_DATA=1`` to skip them instead on purpose (never in CI).
+The reference sets are public puzzle collections kept in the repository,
+xz-compressed (tests/data/reference, with a README giving each file's source
+and licence), so that a clone with nothing beside it tests every backend.
+Each file is checked against ``SHA256SUMS`` before its first use: a damaged
+or truncated file fails the test that reads it, naming the file.
 """
 
 from __future__ import annotations
 
+import csv
+import hashlib
+import lzma
 import os
+from functools import cache
 from pathlib import Path
 
 import pytest
 
-#: ../shared/data beside the repository (CI clones the repo with shared/ beside it).
-SHARED_DATA = Path(
-    os.environ.get(
-        "CSP_SUDOKU_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"
-    )
-)
-# the generators check novelty against the same reference sets as the tests read
-# (a clone elsewhere names them with CSP_SUDOKU_SHARED_DATA alone)
-if SHARED_DATA.is_dir():
-    os.environ.setdefault("CSP_SUDOKU_REFERENCE_DATA", str(SHARED_DATA))
 TEST_DATA = Path(__file__).resolve().parent / "data"
-SAMPLES = TEST_DATA / "samples"
-#: Puzzles in each sample file: the first ones of its reference set.
+#: The reference puzzle sets (``NAME.xz`` for each ``NAME`` the helpers take).
+REFERENCE = TEST_DATA / "reference"
+#: Puzzles a "sample" holds: the first ones of its reference set.
 SAMPLE_SIZE = 50
 
 
-def _missing(what: Path) -> None:
-    """Fail (or, when asked for explicitly outside CI, skip) a test whose data is missing."""
-    message = (
-        f"reference data {what} not found: clone the shared data beside the repository "
-        "or set CSP_SUDOKU_SHARED_DATA"
-    )
-    in_ci = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-    if os.environ.get("CSP_SUDOKU_SKIP_SHARED_DATA") == "1" and not in_ci:
-        pytest.skip(message)
-    pytest.fail(message)
-
-
-def _read(path: Path, limit: int | None, step: int) -> list[str]:
-    out: list[str] = []
-    with path.open(encoding="utf-8") as fh:
-        k = 0
-        for line in fh:
-            s = line.strip()
-            if not s or s.startswith("#"):
-                continue
-            if k % step == 0:
-                out.append(s.split()[0])
-                if limit is not None and len(out) >= limit:
-                    break
-            k += 1
+def _sums() -> dict[str, str]:
+    out = {}
+    for line in (REFERENCE / "SHA256SUMS").read_text(encoding="utf-8").splitlines():
+        digest, name = line.split()
+        out[name] = digest
     return out
 
 
+@cache
+def reference_text(name: str) -> str:
+    """The decompressed text of reference set ``name`` (e.g. ``"top1465.txt"``),
+    checked against its SHA-256; a missing or damaged file fails the calling test."""
+    path = REFERENCE / f"{name}.xz"
+    try:
+        data = lzma.decompress(path.read_bytes())
+    except (OSError, lzma.LZMAError) as exc:
+        pytest.fail(f"reference data {path} cannot be read: {exc}")
+    want = _sums().get(name)
+    if want is None or hashlib.sha256(data).hexdigest() != want:
+        pytest.fail(f"reference data {path} is damaged: its SHA-256 is not the one in SHA256SUMS")
+    return data.decode("utf-8")
+
+
+@cache
+def _puzzles(name: str) -> tuple[str, ...]:
+    lines = (s.strip() for s in reference_text(name).splitlines())
+    return tuple(s.split()[0] for s in lines if s and not s.startswith("#"))
+
+
 def sample_lines(name: str, limit: int | None = None) -> list[str]:
-    """The first puzzles of a reference set from its sample in tests/data (always there)."""
-    return _read(SAMPLES / name, limit, 1)
+    """The first puzzles of a reference set (:data:`SAMPLE_SIZE` unless ``limit``)."""
+    return load_lines(name, SAMPLE_SIZE if limit is None else limit)
 
 
 def load_lines(name: str, limit: int | None = None, step: int = 1) -> list[str]:
     """Puzzle lines of a reference set (comments and blanks skipped).
 
-    ``step`` takes every step-th puzzle, to spread a sample over the whole file.
-    Served from tests/data/samples when that gives the same lines; otherwise
-    read from the shared data, and a missing file fails the calling test.
+    ``step`` takes every step-th puzzle, to spread a sample over the whole file;
+    ``limit`` caps how many are returned.
     """
-    if step == 1 and limit is not None and limit <= SAMPLE_SIZE and (SAMPLES / name).exists():
-        return sample_lines(name, limit)
-    path = SHARED_DATA / name
-    if not path.exists():
-        _missing(path)
-    return _read(path, limit, step)
+    return list(_puzzles(name)[::step][:limit])
 
 
 def load_table(name: str) -> list[dict[str, str]]:
-    """The rows of a tab-separated reference table (the SE calibration files) as dicts;
-    a missing file fails the calling test, as in :func:`load_lines`."""
-    import csv
-
-    path = SHARED_DATA / name
-    if not path.exists():
-        _missing(path)
-    with path.open(encoding="utf-8") as fh:
-        return list(csv.DictReader(fh, delimiter="\t"))
-
-
-@pytest.fixture(scope="session")
-def shared_data() -> Path:
-    """The folder of the reference puzzle sets."""
-    if not SHARED_DATA.exists():
-        _missing(SHARED_DATA)
-    return SHARED_DATA
+    """The rows of a tab-separated reference table (the SE calibration files) as dicts."""
+    return list(csv.DictReader(reference_text(name).splitlines(), delimiter="\t"))
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,4 @@
-"""tests/data/samples: the first puzzles of each reference set, so a clone tests every backend."""
+"""The first puzzles of each reference set (tests/data/reference) on every backend."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 import csp_sudoku as cs
 from csp_sudoku import Geometry
 from csp_sudoku.backends import get_backend
-from tests.conftest import SAMPLE_SIZE, SAMPLES, SHARED_DATA, _read, sample_lines
+from tests.conftest import REFERENCE, SAMPLE_SIZE, sample_lines
 from tests.helpers import available_backends
 from tests.independent import check_solution, count_solutions
 
@@ -25,14 +25,16 @@ BACKENDS = available_backends(("fast", "sat", "cpsat", "dlx"))
 PER_BACKEND = {"fast": SAMPLE_SIZE, "sat": SAMPLE_SIZE, "cpsat": 12, "dlx": 6}
 
 
-@pytest.mark.parametrize("name", sorted(SETS))
-def test_samples_are_the_first_puzzles_of_their_sets(name: str) -> None:
-    lines = sample_lines(name)
-    assert len(lines) == SAMPLE_SIZE
-    shared = SHARED_DATA / name
-    if shared.exists():  # where the shared data is there, the sample must be its head
-        assert lines == _read(shared, SAMPLE_SIZE, 1)
-    assert (SAMPLES / name).exists()
+def test_every_reference_set_is_in_the_repository_and_listed() -> None:
+    """Each set the tests read ships in tests/data/reference, is checked by
+    SHA256SUMS and has a row (source, licence) in the folder's README."""
+    readme = (REFERENCE / "README.md").read_text(encoding="utf-8")
+    sums = (REFERENCE / "SHA256SUMS").read_text(encoding="utf-8")
+    for name in SETS:
+        assert (REFERENCE / f"{name}.xz").is_file(), name
+        assert f"| {name}.xz |" in readme, name
+        assert f"  {name}\n" in sums, name
+        assert len(sample_lines(name)) == SAMPLE_SIZE
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -15,11 +15,9 @@ from csp_sudoku.core.errors import ArgumentError, NotUniqueError
 from csp_sudoku.human.catalogue import technique_names
 from csp_sudoku.metrics.se import replay, se_rating
 from tests.branch_check import check_branches
-from tests.conftest import SHARED_DATA, load_table
+from tests.conftest import load_lines, load_table
 from tests.helpers import cand_sets, plain_peers, solution_of
 from tests.independent import check_solution, count_solutions
-
-DATA = SHARED_DATA
 
 
 def _rows(name: str) -> list[dict[str, str]]:
@@ -30,10 +28,8 @@ def _sample() -> list[str]:
     """Fast puzzles of three sources: 17-clue, top1465 and the SE calibration set,
     spread over their ratings (cheap enough for a shared machine)."""
     out: list[str] = []
-    clue17 = DATA / "17_clue.txt"
-    if clue17.exists():
-        lines = [ln.strip() for ln in clue17.read_text().splitlines() if ln and ln[0] != "#"]
-        out += lines[:: max(1, len(lines) // 6)][:6]
+    lines = load_lines("17_clue.txt")
+    out += lines[:: max(1, len(lines) // 6)][:6]
     for name in ("se_calibration_top1465.tsv", "se_calibration.tsv"):
         rows = sorted(
             (r for r in _rows(name) if float(r["seconds"]) < 5 and float(r["ER"]) <= 8.5),

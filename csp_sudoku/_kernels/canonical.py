@@ -228,3 +228,58 @@ def canonical_many(
     for i in range(n):
         canonical_one(cells[i], line_maps, mask_table, out[i], tr)
     return out
+
+
+# odd 64-bit multipliers that mix the four parts of an invariant into one word
+MIX = np.array(
+    [0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93],
+    dtype=np.uint64,
+)
+
+
+@nb.njit(cache=True, nogil=True)
+def _sorted_code(counts: NDArray[np.int64]) -> np.uint64:
+    """A 9-vector of counts 0..9, sorted, read as a decimal number."""
+    s = np.sort(counts)
+    code = 0
+    for v in s:
+        code = code * 10 + v
+    return np.uint64(code)
+
+
+@nb.njit(cache=True, nogil=True)
+def invariant_many(cells: NDArray[np.int8], mix: NDArray[np.uint64]) -> NDArray[np.uint64]:
+    """An isomorphism invariant of each of ``(n, 81)`` puzzles: the sorted clue
+    counts of rows and of columns (an unordered pair), of boxes, and of the
+    digits, each read as a decimal number and mixed by ``mix`` into 64 bits."""
+    n = cells.shape[0]
+    out = np.empty(n, dtype=np.uint64)
+    rows = np.zeros(9, dtype=np.int64)
+    cols = np.zeros(9, dtype=np.int64)
+    boxes = np.zeros(9, dtype=np.int64)
+    digits = np.zeros(9, dtype=np.int64)
+    for i in range(n):
+        rows[:] = 0
+        cols[:] = 0
+        boxes[:] = 0
+        digits[:] = 0
+        for c in range(81):
+            d = cells[i, c]
+            if d:
+                r = c // 9
+                k = c % 9
+                rows[r] += 1
+                cols[k] += 1
+                boxes[(r // 3) * 3 + k // 3] += 1
+                digits[d - 1] += 1
+        a = _sorted_code(rows)
+        b = _sorted_code(cols)
+        lo = min(a, b)
+        hi = max(a, b)
+        out[i] = (
+            (lo * mix[0])
+            ^ (hi * mix[1])
+            ^ (_sorted_code(boxes) * mix[2])
+            ^ (_sorted_code(digits) * mix[3])
+        )
+    return out

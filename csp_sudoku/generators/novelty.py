@@ -1,21 +1,30 @@
-"""Never a copy: canonical keys of known puzzles, and a check that a puzzle is new.
+"""Never a copy: keys of known puzzles, and a check that a puzzle is new.
 
 A generated puzzle is *new* when no puzzle it must avoid is isomorphic to it
 (the same up to relabelling digits, permuting bands, rows in a band, stacks,
 columns in a stack, and transposing). Two puzzles are isomorphic exactly when
 their canonical forms (the least image under those maps,
 :mod:`csp_sudoku._kernels.canonical`) are equal, so "new" is a set lookup of
-the puzzle's canonical form.
+a 64-bit hash of the puzzle's canonical form.
 
-What is avoided by default: the bundled reference collections (the
-``*.txt`` puzzle files of the project's shared data folder: 17-clue puzzles,
-top1465, the forum's hardest lists), the pseudo-generator's seed bank
-(:data:`csp_sudoku.generators.hsolve_gen.SEED_BANK`) and whatever the caller
-adds (``avoid=`` of :func:`csp_sudoku.generators.generate`, ``--avoid`` of the
-CLI). Canonical forms cost about 0.3 ms a puzzle (75,000 bundled puzzles: 24 s
-on one core), so the keys of each file are cached in the user cache folder
-(``$XDG_CACHE_HOME/csp_sudoku/canon``), under the SHA-256 of the file's bytes:
-a changed file is keyed anew, and loading a cached file costs milliseconds.
+The canonical form costs about 0.15 ms a puzzle, more than a random minimal
+puzzle takes to make. So every lookup first asks a cheap **invariant** of the
+isomorphism class (:func:`invariants`: the sorted clue counts of the rows and
+columns, an unordered pair since a transposition swaps them; the sorted clue
+counts of the boxes; the sorted counts of the digits). A puzzle whose
+invariant no avoided puzzle shares is new without its canonical form; only a
+shared invariant pays for the full form.
+
+What is avoided by default: the published collections (17-clue puzzles,
+top1465, the forum's hardest lists) and the pseudo-generator's seed bank
+(:data:`csp_sudoku.generators.hsolve_gen.SEED_BANK`), whose invariants and
+canonical hashes ship inside the package (:data:`KEYS_FILE`, built by
+``scripts/build_reference_keys.py`` from the lists in tests/data/reference),
+and whatever the caller adds (``avoid=`` of
+:func:`csp_sudoku.generators.generate`, ``--avoid`` of the CLI). The shipped
+keys are read once a process; an ``avoid`` file's canonical forms are cached
+in the user cache folder (``$XDG_CACHE_HOME/csp_sudoku/canon``) under the
+SHA-256 of the file's bytes.
 
 This module sits in the generators layer and uses the kernel-level canonical
 form, not :mod:`csp_sudoku.tools.canonical` (tools are a layer above).
@@ -24,38 +33,45 @@ form, not :mod:`csp_sudoku.tools.canonical` (tools are a layer above).
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import threading
-import warnings
+import zipfile
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.core.errors import GenerationError, ReferenceDataWarning
+from csp_sudoku.core.errors import GenerationError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import open_file
 
 __all__ = [
-    "DATA_ENV",
+    "KEYS_FILE",
     "KeySet",
-    "bundled_files",
+    "Keys",
+    "avoided",
     "canonical_bytes",
-    "check_reference",
+    "canonical_hashes",
     "default_keys",
+    "invariants",
     "keys_of_file",
     "keys_of_lines",
+    "published_keys",
     "relabelled_bytes",
     "run_keys",
 ]
 
-#: Environment variable naming the folder of the bundled reference collections
-#: (default: the ``shared/data`` folder next to the repository, when it exists).
-DATA_ENV = "CSP_SUDOKU_REFERENCE_DATA"
+#: The package's keys of the published collections and the seed bank (arrays
+#: ``invariants`` and ``hashes``, sorted uint64, and ``digest``, the SHA-256 of
+#: the two arrays' bytes, which is checked on loading).
+KEYS_FILE = Path(__file__).resolve().parents[1] / "data" / "reference_keys.npz"
 
 _LOCK = threading.Lock()
+_NINE = Geometry.standard(9)
 
 
 def _canon_many(cells: NDArray[np.int8]) -> NDArray[np.int8]:
@@ -71,6 +87,33 @@ def canonical_bytes(cells: NDArray[np.integer]) -> bytes:
     """The canonical form of one 81-cell puzzle, as 81 bytes (a set key)."""
     key: bytes = _canon_many(np.asarray(cells, dtype=np.int8).reshape(1, 81))[0].tobytes()
     return key
+
+
+def _hash(form: bytes) -> int:
+    return int.from_bytes(hashlib.blake2b(form, digest_size=8).digest(), "little")
+
+
+def canonical_hashes(cells: NDArray[np.integer]) -> NDArray[np.uint64]:
+    """64-bit hashes (BLAKE2b) of the canonical forms of ``(n, 81)`` puzzles."""
+    forms = _canon_many(np.asarray(cells, dtype=np.int8).reshape(-1, 81))
+    return np.array([_hash(f.tobytes()) for f in forms], dtype=np.uint64)
+
+
+def invariants(cells: NDArray[np.integer]) -> NDArray[np.uint64]:
+    """A 64-bit isomorphism invariant of each of ``(n, 81)`` puzzles.
+
+    Isomorphic puzzles get the same value: it mixes the sorted clue counts of
+    the rows and of the columns (as an unordered pair), of the boxes, and the
+    sorted counts of the nine digits, none of which a relabelling, a band,
+    row, stack or column permutation or a transposition changes. Different
+    values prove two puzzles are not isomorphic; equal values prove nothing.
+    About a microsecond a puzzle (:func:`csp_sudoku._kernels.canonical.invariant_many`).
+    """
+    from csp_sudoku._kernels import canonical as k
+
+    arr = np.ascontiguousarray(np.asarray(cells, dtype=np.int8).reshape(-1, 81))
+    out: NDArray[np.uint64] = k.invariant_many(arr, k.MIX)
+    return out
 
 
 def relabelled_bytes(cells: NDArray[np.integer]) -> bytes:
@@ -91,6 +134,36 @@ def relabelled_bytes(cells: NDArray[np.integer]) -> bytes:
     return bytes(out)
 
 
+@dataclass(frozen=True)
+class Keys:
+    """A frozen set of 9x9 isomorphism classes: their invariants and the hashes
+    of their canonical forms (shared, never copied)."""
+
+    invariants: frozenset[int]
+    hashes: frozenset[int]
+
+    @classmethod
+    def of(cls, cells: NDArray[np.integer]) -> Keys:
+        """The keys of ``(n, 81)`` puzzles."""
+        arr = np.asarray(cells).reshape(-1, 81)
+        if not arr.size:
+            return cls(frozenset(), frozenset())
+        return cls(frozenset(invariants(arr).tolist()), frozenset(canonical_hashes(arr).tolist()))
+
+    def __or__(self, other: Keys) -> Keys:
+        return Keys(self.invariants | other.invariants, self.hashes | other.hashes)
+
+    def __len__(self) -> int:
+        return len(self.hashes)
+
+    def holds(self, cells: NDArray[np.integer]) -> bool:
+        """True when a puzzle isomorphic to ``cells`` is among these keys (the
+        canonical form is computed only when the invariant is met)."""
+        if int(invariants(cells)[0]) not in self.invariants:
+            return False
+        return int(canonical_hashes(cells)[0]) in self.hashes
+
+
 def _parse_lines(lines: Iterable[str]) -> NDArray[np.int8]:
     """The 81-cell puzzles of text lines (first field of each; comments skipped)."""
     rows: list[list[int]] = []
@@ -107,10 +180,9 @@ def _parse_lines(lines: Iterable[str]) -> NDArray[np.int8]:
     return np.asarray(rows, dtype=np.int8)
 
 
-def keys_of_lines(lines: Iterable[str]) -> set[bytes]:
-    """Canonical keys of the 9x9 puzzles in ``lines`` (one a line, first field)."""
-    arr = _parse_lines(lines)
-    return {row.tobytes() for row in _canon_many(arr)} if arr.size else set()
+def keys_of_lines(lines: Iterable[str]) -> Keys:
+    """The keys of the 9x9 puzzles in ``lines`` (one a line, first field)."""
+    return Keys.of(_parse_lines(lines))
 
 
 def _cache_dir() -> Path:
@@ -118,8 +190,10 @@ def _cache_dir() -> Path:
     return Path(base) / "csp_sudoku" / "canon"
 
 
-def keys_of_file(path: str | Path) -> set[bytes]:
-    """Canonical keys of the puzzles in a text file, cached by the file's SHA-256.
+@lru_cache(maxsize=32)
+def keys_of_file(path: str | Path) -> Keys:
+    """The keys of the puzzles in a text file (plain, gzip, bzip2 or xz); their
+    canonical forms are cached by the file's SHA-256.
 
     Raises:
         GenerationError: when the file cannot be read.
@@ -132,136 +206,166 @@ def keys_of_file(path: str | Path) -> set[bytes]:
         raise GenerationError(f"cannot read puzzles to avoid from {str(p)!r}: {exc}") from None
     digest = hashlib.sha256(data).hexdigest()
     cached = _cache_dir() / f"{digest}.npy"
+    forms: NDArray[np.int8] | None = None
     if cached.is_file():
         try:
-            arr = np.load(cached)
-            return {row.tobytes() for row in arr}
+            forms = np.load(cached)
         except (OSError, ValueError):
-            pass  # a broken cache file: compute again
-    forms = _canon_many(_parse_lines(data.decode("utf-8", errors="replace").splitlines()))
+            forms = None  # a broken cache file: compute again
+    if forms is None:
+        forms = _canon_many(_parse_lines(data.decode("utf-8", errors="replace").splitlines()))
+        try:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cached.with_suffix(f".{os.getpid()}.tmp.npy")
+            np.save(tmp, forms)
+            os.replace(tmp, cached)
+        except OSError:
+            pass  # no cache folder: the keys are still right, only slower next time
+    if not forms.size:
+        return Keys(frozenset(), frozenset())
+    hashes = frozenset(_hash(f.tobytes()) for f in forms)
+    return Keys(frozenset(invariants(forms).tolist()), hashes)
+
+
+def keys_digest(inv: NDArray[np.uint64], hashes: NDArray[np.uint64]) -> NDArray[np.uint8]:
+    """The SHA-256 that :data:`KEYS_FILE` stores of its two arrays (checked on loading)."""
+    h = hashlib.sha256(np.ascontiguousarray(inv, dtype="<u8").tobytes())
+    h.update(np.ascontiguousarray(hashes, dtype="<u8").tobytes())
+    return np.frombuffer(h.digest(), dtype=np.uint8).copy()
+
+
+def published_keys() -> Keys:
+    """The shipped keys of the published collections and the seed bank
+    (:data:`KEYS_FILE`), read once a process.
+
+    Raises:
+        GenerationError: the file is missing or damaged (named in the message);
+            novelty is never checked against less than it should be.
+    """
+    return _load_keys(KEYS_FILE)
+
+
+@lru_cache(maxsize=2)
+def _load_keys(path: Path) -> Keys:
     try:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cached.with_suffix(f".{os.getpid()}.tmp.npy")
-        np.save(tmp, forms)
-        os.replace(tmp, cached)
-    except OSError:
-        pass  # no cache folder: the keys are still right, only slower next time
-    return {row.tobytes() for row in forms}
-
-
-def _default_data() -> Path:
-    """The reference sets' folder when :data:`DATA_ENV` is unset: ``shared/data``
-    beside the repository."""
-    return Path(__file__).resolve().parents[3] / "shared" / "data"
-
-
-def bundled_files() -> list[Path]:
-    """The bundled reference puzzle files present (``*.txt`` of the data folder).
-
-    Files of puzzles that are *not* unique (``multi_solution*``) are left out:
-    no generated puzzle can be isomorphic to them.
-
-    Raises:
-        GenerationError: :data:`DATA_ENV` is set but names no folder, or one
-            without ``*.txt`` puzzle files (a typo would otherwise leave every
-            output unchecked against the published lists).
-    """
-    named = os.environ.get(DATA_ENV)
-    folder = Path(named) if named else _default_data()
-    if not folder.is_dir():
-        if named:
-            raise GenerationError(f"{DATA_ENV}={named!r} names no folder of reference puzzles")
-        return []
-    files = sorted(f for f in folder.glob("*.txt") if not f.name.startswith("multi_solution"))
-    if named and not files:
-        raise GenerationError(f"{DATA_ENV}={named!r}: the folder holds no *.txt puzzle files")
-    return files
-
-
-def check_reference() -> None:
-    """Say, before a 9x9 search, when the reference sets are missing.
-
-    Warns (:class:`ReferenceDataWarning`) when no reference file is found, as in
-    an installed copy without the repository's ``shared/data``: outputs are then
-    checked against the seed bank, the ``avoid`` files and the run's own outputs
-    only, and may be published puzzles.
-
-    Raises:
-        GenerationError: a bad :data:`DATA_ENV` (see :func:`bundled_files`).
-    """
-    if not bundled_files():
-        warnings.warn(
-            f"the reference puzzle sets were not found (looked in {_default_data()}): "
-            "9x9 outputs are checked for novelty against the seed bank, the --avoid "
-            "files and this run only, so one may be a published puzzle; set "
-            f"{DATA_ENV} to the folder of the published lists",
-            ReferenceDataWarning,
-            stacklevel=3,
+        with np.load(io.BytesIO(path.read_bytes())) as data:
+            inv = np.asarray(data["invariants"], dtype=np.uint64)
+            hashes = np.asarray(data["hashes"], dtype=np.uint64)
+            digest = np.asarray(data["digest"], dtype=np.uint8)
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+        raise GenerationError(
+            f"the package's keys of the published puzzles, {path}, cannot be read ({exc}); "
+            "reinstall csp_sudoku or rebuild them with scripts/build_reference_keys.py"
+        ) from None
+    if not np.array_equal(digest, keys_digest(inv, hashes)):
+        raise GenerationError(
+            f"the package's keys of the published puzzles, {path}, are damaged (their "
+            "checksum does not match); reinstall csp_sudoku or rebuild them with "
+            "scripts/build_reference_keys.py"
         )
-
-
-class KeySet:
-    """Canonical keys a generator must not produce, plus the run's own outputs.
-
-    ``KeySet.default()`` holds the bundled collections and the seed bank;
-    :meth:`add` records an output so that it is never produced twice.
-    """
-
-    def __init__(
-        self,
-        keys: set[bytes] | None = None,
-        key: Callable[[NDArray[np.integer]], bytes] = canonical_bytes,
-    ) -> None:
-        self.keys: set[bytes] = set(keys or ())
-        #: What a puzzle is keyed by: :func:`canonical_bytes` (9x9, up to
-        #: isomorphism) or :func:`relabelled_bytes` (any shape).
-        self.key = key
-
-    def __contains__(self, key: object) -> bool:
-        return key in self.keys
-
-    def __len__(self) -> int:
-        return len(self.keys)
-
-    def is_new(self, cells: NDArray[np.integer]) -> bool:
-        """True when no avoided puzzle has the key of ``cells``."""
-        return self.key(cells) not in self.keys
-
-    def add(self, cells: NDArray[np.integer]) -> bytes:
-        """Record ``cells`` as produced; returns its key."""
-        key = self.key(cells)
-        self.keys.add(key)
-        return key
-
-    def copy(self) -> KeySet:
-        """An independent copy (one per run, so runs do not see each other's outputs)."""
-        return KeySet(set(self.keys), self.key)
+    return Keys(frozenset(inv.tolist()), frozenset(hashes.tolist()))
 
 
 @lru_cache(maxsize=8)
-def _default(files: tuple[str, ...], extra: tuple[str, ...]) -> frozenset[bytes]:
-    from csp_sudoku.generators.hsolve_gen import SEED_BANK
-
-    keys = keys_of_lines(SEED_BANK)
-    for f in files:
-        keys |= keys_of_file(f)
+def _default(keys_file: Path, extra: tuple[str, ...]) -> Keys:
+    keys = _load_keys(keys_file)
     for f in extra:
-        keys |= keys_of_file(f)
-    return frozenset(keys)
+        keys = keys | keys_of_file(f)
+    return keys
 
 
-def run_keys(geometry: Geometry, lines: Iterable[str] = ()) -> KeySet:
-    """The keys of a run's own outputs ``lines`` (written earlier): canonical
-    forms on the standard 9x9, digits relabelled on other shapes."""
-    if geometry == Geometry.standard(9):
-        return KeySet(keys_of_lines(lines))
+class KeySet:
+    """Puzzles a generator must not produce: a shared frozen :class:`Keys` base
+    (the published collections, the seed bank, ``avoid`` files) plus the run's
+    own outputs.
+
+    On the standard 9x9 an output is recorded by its invariant alone; its
+    canonical form is computed only when a later puzzle meets that invariant,
+    so a run of random puzzles pays for almost no canonical forms. Other
+    shapes are keyed by :func:`relabelled_bytes`.
+    """
+
+    def __init__(self, geometry: Geometry = _NINE, base: Keys | None = None) -> None:
+        self.geometry = geometry
+        self.nine = geometry == _NINE
+        #: What a puzzle is keyed by when one key is needed (the vicinity
+        #: search's own sets): :func:`canonical_bytes` on 9x9, else
+        #: :func:`relabelled_bytes`.
+        self.key: Callable[[NDArray[np.integer]], bytes] = (
+            canonical_bytes if self.nine else relabelled_bytes
+        )
+        self.base = base if base is not None else Keys(frozenset(), frozenset())
+        self._hashes: set[int] = set()  # canonical hashes of the run's outputs
+        self._waiting: dict[int, list[bytes]] = {}  # invariant -> outputs not yet hashed
+        self._other: set[bytes] = set()  # keys of outputs on other shapes
+
+    def __len__(self) -> int:
+        return (
+            len(self.base)
+            + len(self._hashes)
+            + len(self._other)
+            + sum(len(v) for v in self._waiting.values())
+        )
+
+    def is_new(self, cells: NDArray[np.integer]) -> bool:
+        """True when no avoided puzzle is isomorphic to ``cells`` (9x9), or is
+        ``cells`` up to a relabelling (other shapes)."""
+        if not self.nine:
+            return relabelled_bytes(cells) not in self._other
+        inv = int(invariants(cells)[0])
+        if inv not in self.base.invariants and inv not in self._waiting:
+            return True
+        h = int(canonical_hashes(cells)[0])
+        if h in self.base.hashes:
+            return False
+        waiting = self._waiting.get(inv)
+        if waiting:  # earlier outputs of this invariant: hashed now, once
+            self._hashes.update(
+                canonical_hashes(np.frombuffer(b"".join(waiting), np.int8)).tolist()
+            )
+            self._waiting[inv] = []
+        return h not in self._hashes
+
+    def add(self, cells: NDArray[np.integer]) -> None:
+        """Record ``cells`` as produced, so that it is never produced twice."""
+        if not self.nine:
+            self._other.add(relabelled_bytes(cells))
+            return
+        arr = np.asarray(cells, dtype=np.int8).reshape(81)
+        self._waiting.setdefault(int(invariants(arr)[0]), []).append(arr.tobytes())
+
+    def copy(self) -> KeySet:
+        """An independent copy (one per run, so runs do not see each other's
+        outputs); the frozen base is shared."""
+        other = KeySet(self.geometry, self.base)
+        other._hashes = set(self._hashes)
+        other._waiting = {k: list(v) for k, v in self._waiting.items()}
+        other._other = set(self._other)
+        return other
+
+
+def run_keys(geometry: Geometry, lines: Iterable[str] = (), base: Keys | None = None) -> KeySet:
+    """A :class:`KeySet` over ``base`` holding a run's own outputs ``lines``
+    (written earlier, one puzzle a line)."""
+    seen = KeySet(geometry, base)
+    if geometry == _NINE:
+        for row in _parse_lines(lines):
+            seen.add(row)
+        return seen
     from csp_sudoku.core.io import parse
 
-    return KeySet({relabelled_bytes(parse(x, geometry).cells) for x in lines}, relabelled_bytes)
+    for x in lines:
+        seen.add(parse(x, geometry).cells)
+    return seen
+
+
+def avoided(avoid_files: Iterable[str] = ()) -> Keys:
+    """The frozen keys of the published collections, the seed bank and
+    ``avoid_files`` (each read once a process and shared, never copied)."""
+    with _LOCK:
+        return _default(KEYS_FILE, tuple(str(f) for f in avoid_files))
 
 
 def default_keys(avoid_files: Iterable[str] = ()) -> KeySet:
-    """The bundled collections, the seed bank and ``avoid_files`` (loaded once a process)."""
-    with _LOCK:
-        keys = _default(tuple(str(f) for f in bundled_files()), tuple(str(f) for f in avoid_files))
-    return KeySet(set(keys))
+    """A fresh :class:`KeySet` over :func:`avoided` ``(avoid_files)``."""
+    return KeySet(_NINE, avoided(avoid_files))

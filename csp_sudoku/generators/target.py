@@ -77,10 +77,9 @@ from csp_sudoku.core.seeds import (
 from csp_sudoku.generators.grids import check_count, check_has_grid
 from csp_sudoku.generators.minimal import check_max_clues, checker_for, reduce_clues
 from csp_sudoku.generators.novelty import (
-    canonical_bytes,
-    check_reference,
-    default_keys,
+    avoided,
     keys_of_file,
+    published_keys,
     run_keys,
 )
 from csp_sudoku.generators.registry import BASES, SEARCHES, BaseRequest, base_generator
@@ -393,7 +392,7 @@ def generate(
     for f in opts.avoid_files:  # unreadable: an error now, before any search
         keys_of_file(f)
     if opts.geometry == Geometry.standard(9):
-        check_reference()
+        published_keys()  # missing or damaged: an error now, before any search
     base = as_seed(seed)
     deadline = None if budget_seconds is None else time.time() + budget_seconds
     if opts.method == "anneal":  # every chain avoids what was written
@@ -591,10 +590,15 @@ def _stream(
         if got is not None:
             puzzle, solution, ratings, steps, method, origin = got
             geo = opts.geometry
-            if geo == Geometry.standard(9) and canonical_bytes(puzzle.cells) in _avoided(opts):
+            if geo == Geometry.standard(9) and avoided(opts.avoid_files).holds(puzzle.cells):
                 continue  # a copy of a known puzzle: search on
             chk = checker_for(geo, opts.backend)
-            minimal, in_sym = _labels_geo(puzzle.cells, solution.cells, geo, opts.symmetry, chk)
+            if opts.minimal and opts.symmetry == "none" and not opts.target.active:
+                # reduce_clues tried every clue once, and removing clues only adds
+                # solutions: a clue kept then is still needed now (no climb came after)
+                minimal, in_sym = True, None
+            else:
+                minimal, in_sym = _labels_geo(puzzle.cells, solution.cells, geo, opts.symmetry, chk)
             if opts.strict_minimal and not minimal:
                 continue
             if not _techniques_ok(opts, puzzle, solution, ratings.get(opts.target.metric), seed):
@@ -636,11 +640,6 @@ def _generated(
         minimal_in_symmetry=in_sym,
         derived_from=derived_from,
     )
-
-
-def _avoided(opts: _Options) -> frozenset[bytes]:
-    """The canonical keys every output must avoid (bundled sets, seed bank, ``avoid``)."""
-    return frozenset(default_keys(opts.avoid_files).keys)
 
 
 def _attempt(opts: _Options, seed: int, deadline: float | None) -> _Attempt | Closest | None:
@@ -1101,9 +1100,8 @@ def _anneal_chain(
 
     geo = opts.geometry
     chk = checker_for(geo, opts.backend)
-    avoid = run_keys(geo, opts.known)
-    if geo == Geometry.standard(9):
-        avoid.keys |= default_keys(opts.avoid_files).keys
+    nine = geo == Geometry.standard(9)
+    avoid = run_keys(geo, opts.known, avoided(opts.avoid_files) if nine else None)
     rng = as_generator(seed)
     st = AnnealStats()
     t0 = time.perf_counter()
