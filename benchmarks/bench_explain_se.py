@@ -25,20 +25,21 @@ and above are then counted apart as well.
 from __future__ import annotations
 
 import argparse
-import csv
 import hashlib
+import shutil
 import statistics
 import sys
 import time
 from pathlib import Path
 
-from metric_data import SHARED
+import reference
 
 import csp_sudoku as cs
 from csp_sudoku.human.catalogue import canonical_name
 from csp_sudoku.metrics.se import replay
 
-DATA = SHARED
+#: SukakuExplainer's batch rater, kept beside the repository (not in it): ``--serate`` needs it.
+JAR = reference.ROOT.parent / "shared" / "reference" / "sukakuexplainer" / "serate.jar"
 #: A top1465 puzzle reaching the dynamic chains: compiles the kernels before timing.
 WARM = "...........5.9.17..3...2..84..........94..3...7.86...4..7..8...2.......1..19...56"
 
@@ -70,10 +71,8 @@ def _against_serate(n: int, repeat: int) -> None:
     import subprocess
     import tempfile
 
-    jar = SHARED.parent / "reference" / "sukakuexplainer" / "serate.jar"
-    with (DATA / "se_calibration_top1465.tsv").open() as f:
-        puzzles = [r["puzzle"] for r in csv.DictReader(f, delimiter="\t") if _held_out(r["puzzle"])]
-    puzzles = puzzles[:n]
+    rows = reference.rows("se_calibration_top1465.tsv")
+    puzzles = [r["puzzle"] for r in rows if _held_out(r["puzzle"])][:n]
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as tmp:
         tmp.write("\n".join(puzzles) + "\n")
     for p in puzzles:
@@ -84,7 +83,7 @@ def _against_serate(n: int, repeat: int) -> None:
     for _ in range(repeat):
         t0 = time.perf_counter()
         subprocess.run(
-            ["java", "-jar", str(jar), "--format=%r/%p/%d %g", f"--input={tmp.name}"],
+            ["java", "-jar", str(JAR), "--format=%r/%p/%d %g", f"--input={tmp.name}"],
             check=True,
             capture_output=True,
         )
@@ -124,19 +123,22 @@ def main(argv: list[str] | None = None) -> int:
         help="with --serate: time both R times in turn and compare the medians (default 3)",
     )
     args = ap.parse_args(argv)
+    if args.serate and not (JAR.is_file() and shutil.which("java")):
+        need = "java on the PATH" if JAR.is_file() else f"its serate.jar at {JAR} (missing)"
+        sys.stderr.write(f"--serate skipped: the comparison with Sudoku Explainer needs {need}\n")
+        args.serate = 0
     replay(cs.parse(WARM))  # compile the kernels outside the timings
     misnamed: dict[tuple[str, str], int] = {}
-    # each file with the rater of the program that rated it (data/README.md)
+    # each file with the rater of the program that rated it (tests/data/reference/README.md)
     for name, rater in (
         ("se_calibration_top1465.tsv", "sukaku"),
         ("se_calibration.tsv", "classic"),
     ):
-        with (DATA / name).open() as f:
-            rows = [
-                r
-                for r in csv.DictReader(f, delimiter="\t")
-                if _held_out(r["puzzle"]) and float(r["ER"]) <= args.max_er
-            ]
+        rows = [
+            r
+            for r in reference.rows(name)
+            if _held_out(r["puzzle"]) and float(r["ER"]) <= args.max_er
+        ]
         rows = rows[:: max(1, len(rows) // args.sample)][: args.sample]
         er_ok = name_ok = exact = named = hi = hi_ok = 0
         times: list[float] = []

@@ -24,18 +24,15 @@ an extracted copy of it (``git archive REV csp_sudoku | tar -x -C DIR``) and a
 from __future__ import annotations
 
 import argparse
-import csv
 import statistics
 import time
 
+import reference
 from fit_se import held_out
-from metric_data import SHARED
 
 import csp_sudoku as cs
 from csp_sudoku.human.se_order import se_solve
 from csp_sudoku.metrics.se import shipped_model
-
-DATA = SHARED
 
 
 def _fallback(level: int, form: str, length: int) -> float:
@@ -59,18 +56,17 @@ def main() -> None:
         names.append("se_calibration.tsv")
     rows = []
     for name in names:
-        with (DATA / name).open() as fh:
-            rows += [
-                r
-                for r in csv.DictReader(fh, delimiter="\t")
-                if (
-                    float(r["ER"]) >= args.min_er
-                    if args.min_er is not None
-                    else held_out(r["puzzle"])
-                    if args.held_out
-                    else float(r["ER"]) < 9.0
-                )
-            ]
+        rows += [
+            r
+            for r in reference.rows(name)
+            if (
+                float(r["ER"]) >= args.min_er
+                if args.min_er is not None
+                else held_out(r["puzzle"])
+                if args.held_out
+                else float(r["ER"]) < 9.0
+            )
+        ]
     puzzles = [cs.parse(r["puzzle"]) for r in rows[: args.n]]
     for p in puzzles if args.held_out or args.min_er is not None else puzzles[:1]:
         se_solve(p, _fallback)

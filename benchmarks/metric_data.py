@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import time
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
+import reference
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("CSP_SUDOKU_SHARED_DATA", ROOT.parent / "shared" / "data"))
 RESULTS = ROOT / "benchmarks" / "results"
 FIGURES = ROOT / "docs" / "figures"
 
@@ -33,18 +32,12 @@ def details(puzzle: str, metric: str, runs: int | None, seed: int) -> dict[str, 
 
 
 def read_set(name: str) -> list[str]:
-    """Puzzle lines of a shared data file."""
-    out = []
-    with (SHARED / name).open(encoding="utf-8") as fh:
-        for line in fh:
-            s = line.strip()
-            if s and not s.startswith("#"):
-                out.append(s.split()[0])
-    return out
+    """Puzzle lines of a reference set (benchmarks/reference.py)."""
+    return reference.puzzles(name)
 
 
 def sample(name: str, n: int, seed: int) -> list[str]:
-    """``n`` puzzles of a shared set, chosen with ``numpy.random.default_rng(seed)``."""
+    """``n`` puzzles of a reference set, chosen with ``numpy.random.default_rng(seed)``."""
     lines = read_set(name)
     idx = np.random.default_rng(seed).choice(len(lines), size=min(n, len(lines)), replace=False)
     return [lines[i] for i in sorted(idx.tolist())]
@@ -52,8 +45,7 @@ def sample(name: str, n: int, seed: int) -> list[str]:
 
 def read_calibration() -> list[dict[str, str]]:
     """Rows of se_calibration.tsv."""
-    with (SHARED / "se_calibration.tsv").open(encoding="utf-8") as fh:
-        return list(csv.DictReader(fh, delimiter="\t"))
+    return reference.rows("se_calibration.tsv")
 
 
 def _rate_one(args: tuple[str, str, int | None, int]) -> tuple[str, str, float, int, float, str]:

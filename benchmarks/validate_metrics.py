@@ -1,6 +1,6 @@
 """Validate the difficulty metrics against Sudoku Explainer's ratings (docs/validation.md).
 
-On ../shared/data/se_calibration.tsv (265 puzzles with SE's ER):
+On se_calibration.tsv (tests/data/reference; 265 puzzles with SE's ER):
 
 1. every metric's Spearman and Pearson correlation with ER (scipy.stats);
 2. the Goodman-Kruskal gamma on levels, as the hsolve paper reports it (its
