@@ -12,26 +12,17 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from pathlib import Path
 
 import numpy as np
+import reference
 
 from csp_sudoku._kernels import canonical as k
 from csp_sudoku.tools.canonical import canonical_many
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
-
 
 def load(name: str, n: int) -> np.ndarray:
-    rows = []
-    with (DATA / name).open() as fh:
-        for line in fh:
-            s = line.strip()
-            if not s or s.startswith("#"):
-                continue
-            rows.append([0 if c in ".0" else int(c) for c in s.split()[0]])
-            if len(rows) >= n:
-                break
+    """The first ``n`` puzzles of a reference set as an ``(n, 81)`` array."""
+    rows = [[0 if c in ".0" else int(c) for c in s] for s in reference.puzzles(name)[:n]]
     return np.array(rows, dtype=np.int8)
 
 

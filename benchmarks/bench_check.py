@@ -6,7 +6,7 @@ Usage::
         [--sat-solvers cadical153,glucose4,minisat22] [--naive-solver minisat22]
     .venv/bin/python benchmarks/bench_check.py --pipeline 1000000 [--repeats 3]
 
-For each shared data set (``../shared/data``), a sample of N puzzles spread
+For each reference set (tests/data/reference), a sample of N puzzles spread
 over the file, the median microseconds per puzzle (count up to 2) of:
 
 * ``fast batch``: ``FastBackend.count_many`` on the puzzle repeated R times in
@@ -71,6 +71,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import reference
 
 import csp_sudoku
 from csp_sudoku.api import Checker
@@ -79,7 +80,6 @@ from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import fast_cells
 from csp_sudoku.encodings.cnf import rules_cnf
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 CLI = Path(sys.executable).with_name("csp-sudoku")
 G9 = Geometry.standard(9)
 
@@ -104,11 +104,7 @@ TARGETS = {
 
 def load(name: str, sample: int) -> list[str]:
     """``sample`` puzzle lines spread evenly over the file."""
-    lines = [
-        s.split()[0]
-        for s in (ln.strip() for ln in (DATA / name).open(encoding="utf-8"))
-        if s and not s.startswith("#")
-    ]
+    lines = reference.puzzles(name)
     step = max(1, len(lines) // sample)
     return lines[::step][:sample]
 

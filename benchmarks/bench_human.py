@@ -30,10 +30,10 @@ import contextlib
 import statistics
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import numpy as np
+import reference
 
 import csp_sudoku
 import csp_sudoku._kernels.human as kernels
@@ -44,15 +44,9 @@ from csp_sudoku.human.state import CandidateState
 from csp_sudoku.human.subsets import find_subsets_upto
 from csp_sudoku.metrics.rounds import LEVELS, rounds
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
-
 
 def load(name: str, n: int | None) -> list[str]:
-    lines = [
-        s.split()[0]
-        for s in (x.strip() for x in (DATA / name).read_text().splitlines())
-        if s and not s.startswith("#")
-    ]
+    lines = reference.puzzles(name)
     if n is None or n >= len(lines):
         return lines
     step = len(lines) // n

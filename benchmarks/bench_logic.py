@@ -30,17 +30,16 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import reference
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT.parent / "shared" / "data"
 SETS = ("17_clue.txt", "top1465.txt", "forum_hardest_1106.txt", "forum_hardest_11plus.txt")
 
 
 def sample(name: str, n: int, seed: int = 0) -> list[str]:
-    path = DATA / name
-    if not path.exists():
-        sys.exit(f"missing reference data: {path}")
-    lines = [s.split()[0] for s in path.read_text().splitlines() if s.strip() and s[0] != "#"]
+    try:
+        lines = reference.puzzles(name)
+    except reference.ReferenceDataError as exc:  # a name not among the sets, a damaged file
+        sys.exit(str(exc))
     if n >= len(lines):
         return lines
     idx = np.random.default_rng(seed).choice(len(lines), n, replace=False)

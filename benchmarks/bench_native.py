@@ -45,15 +45,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+import reference
 
 import csp_sudoku
 from csp_sudoku._kernels import ahead, bitset, sudoku9
 from csp_sudoku.backends.fast import FastBackend
 from csp_sudoku.core.geometry import Geometry
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
-TDOKU = ROOT.parent / "shared" / "reference" / "tdoku"
+TDOKU = reference.ROOT.parent / "shared" / "reference" / "tdoku"
 
 #: (file, sample size or None for the whole set)
 SETS: list[tuple[str, int | None]] = [
@@ -65,14 +64,9 @@ SETS: list[tuple[str, int | None]] = [
 ]
 
 
-def load(name: str, sample: int | None, data: Path) -> list[str]:
-    """The puzzle lines of a set (81 characters, ``.`` for empty); an evenly spread sample."""
-    lines = []
-    for raw in (data / name).read_text().splitlines():
-        s = raw.strip()
-        if not s or s.startswith("#"):
-            continue
-        lines.append(s[:81].replace("0", "."))
+def load(name: str, sample: int | None) -> list[str]:
+    """A reference set's puzzle lines (81 characters, ``.`` for empty); an evenly spread sample."""
+    lines = [s[:81].replace("0", ".") for s in reference.puzzles(name)]
     if sample is not None and sample < len(lines):
         step = len(lines) / sample
         lines = [lines[int(i * step)] for i in range(sample)]
@@ -183,7 +177,6 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="a tenth of each sample")
     ap.add_argument("--rounds", type=int, default=7, help="rounds per figure (best is kept)")
     ap.add_argument("--tdoku", type=Path, default=TDOKU, help="tdoku's source tree")
-    ap.add_argument("--data", type=Path, default=DATA, help="the shared data folder")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         dll = build_tdoku(args.tdoku, Path(tmp))
@@ -201,7 +194,7 @@ def main() -> None:
         for name, sample in SETS:
             if args.quick and sample is not None:
                 sample //= 10
-            lines = load(name, sample, args.data)
+            lines = load(name, sample)
             r = bench_set(name, lines, dll, args.rounds)
             td = r.get("tdoku", float("nan"))
             print(

@@ -20,10 +20,9 @@ import time
 from pathlib import Path
 
 import psutil
+import reference
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
-CLI = [str(ROOT / ".venv" / "bin" / "csp-sudoku"), "check", "-o", "/dev/null"]
+CLI = [str(reference.ROOT / ".venv" / "bin" / "csp-sudoku"), "check", "-o", "/dev/null"]
 
 
 def run(args: list[str]) -> tuple[float, float, int, int, int]:
@@ -62,7 +61,7 @@ def main() -> None:
     ap.add_argument("what", choices=("jobs", "dask", "memory"))
     ap.add_argument("--repeats", type=int, default=3)
     a = ap.parse_args()
-    hard = str(DATA / "forum_hardest_11plus.txt")
+    hard = str(reference.xz_path("forum_hardest_11plus.txt"))  # the CLI reads xz as is
     if a.what == "jobs":
         for jobs in (1, 2):
             rates = [run([hard, "--jobs", str(jobs)])[1] for _ in range(a.repeats)]
@@ -79,9 +78,7 @@ def main() -> None:
     else:
         with tempfile.TemporaryDirectory() as tmp:
             big = Path(tmp) / "big.txt"
-            lines = [
-                ln for ln in (DATA / "17_clue.txt").read_text().splitlines() if ln and ln[0] != "#"
-            ]
+            lines = reference.puzzles("17_clue.txt")
             with big.open("w") as fh:
                 for i in range(1_000_000):
                     fh.write(lines[i % len(lines)] + "\n")
