@@ -13,17 +13,28 @@ Rates are puzzles per CPU second of this process (``time.process_time``, the
 median over batches): the machine is shared, and wall time would count the
 time other jobs hold the core.
 
+``--plain`` measures what a user calls for plain minimal 9x9 puzzles, with the
+novelty check on: ``cs.generate(n, minimal=True)`` (per CPU second, median of
+batches) and ``csp-sudoku generate --count N --minimal`` (the CPU seconds of a
+run of N puzzles minus those of a run of 50, so start-up is excluded), each as a
+ratio of the kernel-level ``minimal_puzzle`` (no novelty, no output) measured in
+the same process. The README's figure for plain generation is what it prints.
+
 Usage (one core):
     .venv/bin/python benchmarks/bench_generate.py            # everything (~5 min)
     .venv/bin/python benchmarks/bench_generate.py --quick    # smaller samples
     .venv/bin/python benchmarks/bench_generate.py --only-minimal9    # minimal 9x9 only
+    taskset -c 0 .venv/bin/python benchmarks/bench_generate.py --plain  # API and CLI (~1 min)
 """
 
 from __future__ import annotations
 
 import argparse
 import ctypes
+import resource
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -150,6 +161,42 @@ def bench_minimal(size: int, count: int, repeats: int) -> None:
     )
 
 
+def _cli_cpu_seconds(count: int) -> float:
+    """CPU seconds of ``csp-sudoku generate --count COUNT --minimal`` (output to a file)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run(
+            [sys.executable, "-m", "csp_sudoku", "generate", "--count", str(count), "--minimal",
+             "--seed", "3", "-q", "-o", str(Path(tmp) / "out.txt")],
+            check=True,
+        )  # fmt: skip
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+
+def bench_plain(count: int, repeats: int) -> None:
+    """Plain minimal 9x9 through the API and the CLI, novelty on, against the kernel-level
+    generator in the same process."""
+    geo = Geometry.standard(9)
+    minimal_puzzle(geo, 0)
+    list(generate(20, minimal=True, seed=0))  # kernels loaded, keys read
+    kernel, _ = rate_of(lambda s: minimal_puzzle(geo, s), count, repeats)
+    api_rates = []
+    for r in range(repeats):
+        t = time.process_time()
+        got = sum(1 for _ in generate(count, minimal=True, seed=100 + r))
+        api_rates.append(got / (time.process_time() - t))
+    api = statistics.median(api_rates)
+    small = _cli_cpu_seconds(50)
+    big = _cli_cpu_seconds(50 + count * repeats)
+    cli = count * repeats / (big - small)
+    print(f"\n## plain minimal 9x9, novelty on ({repeats} x {count} puzzles, per CPU second)")
+    print(f"  minimal_puzzle (kernel level): {kernel:8.0f} /s")
+    print(f"  cs.generate(n, minimal=True):  {api:8.0f} /s   ({api / kernel:.2f}x kernel level)")
+    print(f"  csp-sudoku generate --minimal: {cli:8.0f} /s   ({cli / kernel:.2f}x kernel level;")
+    print(f"    {big:.2f} CPU s for {50 + count * repeats} puzzles minus {small:.2f} for 50)")
+
+
 def bench_target(label: str, count: int, budget: float, **kw: object) -> None:
     t = time.perf_counter()
     got = []
@@ -176,8 +223,14 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--only-targets", action="store_true", help="only the top-1%% targets")
     ap.add_argument("--only-minimal9", action="store_true", help="only minimal 9x9 puzzles")
+    ap.add_argument(
+        "--plain", action="store_true", help="only plain minimal 9x9 through the API and the CLI"
+    )
     args = ap.parse_args()
     q = args.quick
+    if args.plain:
+        bench_plain(1000 if q else 2000, 3 if q else 5)
+        return
     if args.only_minimal9:
         bench_minimal(9, 100 if q else 300, 3 if q else 5)
         return

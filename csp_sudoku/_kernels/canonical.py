@@ -39,6 +39,7 @@ from csp_sudoku._kernels import init_numba_target
 init_numba_target()  # numba's CPU target without its BLAS probe (see there)
 
 _PERM3 = np.array(list(permutations(range(3))), dtype=np.int64)  # 6 x 3
+_P3 = _PERM3  # the compiled kernels' global (read at compile time)
 
 
 def _line_maps() -> NDArray[np.int64]:
@@ -238,26 +239,59 @@ MIX = np.array(
 
 
 @nb.njit(cache=True, nogil=True)
-def _sorted_code(counts: NDArray[np.int64]) -> np.uint64:
-    """A 9-vector of counts 0..9, sorted, read as a decimal number."""
+def _sorted_code(counts: NDArray[np.int64]) -> int:
+    """Counts 0..9, sorted, read as a decimal number."""
     s = np.sort(counts)
     code = 0
     for v in s:
         code = code * 10 + v
-    return np.uint64(code)
+    return code
+
+
+@nb.njit(cache=True, nogil=True)
+def _grouped_code(counts: NDArray[np.int64], triple: NDArray[np.int64]) -> int:
+    """Nine line counts in three groups of three (rows in bands): each group's
+    counts sorted, then the groups sorted, as a decimal number."""
+    for g in range(3):
+        triple[g] = _sorted_code(counts[3 * g : 3 * g + 3])
+    s = np.sort(triple)
+    code: int = (s[0] * 1000 + s[1]) * 1000 + s[2]
+    return code
+
+
+@nb.njit(cache=True, nogil=True)
+def _box_code(boxes: NDArray[np.int64]) -> int:
+    """The least decimal reading of the 3x3 matrix of box counts under band and
+    stack permutations and transposition (72 maps)."""
+    best = -1
+    for t in range(2):
+        for a in range(6):
+            for b in range(6):
+                code = 0
+                for i in range(3):
+                    for j in range(3):
+                        r = _P3[a, i]
+                        c = _P3[b, j]
+                        v = boxes[3 * r + c] if t == 0 else boxes[3 * c + r]
+                        code = code * 10 + v
+                if best < 0 or code < best:
+                    best = code
+    return best
 
 
 @nb.njit(cache=True, nogil=True)
 def invariant_many(cells: NDArray[np.int8], mix: NDArray[np.uint64]) -> NDArray[np.uint64]:
-    """An isomorphism invariant of each of ``(n, 81)`` puzzles: the sorted clue
-    counts of rows and of columns (an unordered pair), of boxes, and of the
-    digits, each read as a decimal number and mixed by ``mix`` into 64 bits."""
+    """An isomorphism invariant of each of ``(n, 81)`` puzzles, mixed by ``mix``
+    into 64 bits: the clue counts of the rows grouped by band and of the columns
+    grouped by stack (an unordered pair), the 3x3 matrix of box counts up to
+    band and stack order and transposition, and the sorted digit counts."""
     n = cells.shape[0]
     out = np.empty(n, dtype=np.uint64)
     rows = np.zeros(9, dtype=np.int64)
     cols = np.zeros(9, dtype=np.int64)
     boxes = np.zeros(9, dtype=np.int64)
     digits = np.zeros(9, dtype=np.int64)
+    triple = np.zeros(3, dtype=np.int64)
     for i in range(n):
         rows[:] = 0
         cols[:] = 0
@@ -272,14 +306,12 @@ def invariant_many(cells: NDArray[np.int8], mix: NDArray[np.uint64]) -> NDArray[
                 cols[k] += 1
                 boxes[(r // 3) * 3 + k // 3] += 1
                 digits[d - 1] += 1
-        a = _sorted_code(rows)
-        b = _sorted_code(cols)
-        lo = min(a, b)
-        hi = max(a, b)
+        a = _grouped_code(rows, triple)
+        b = _grouped_code(cols, triple)
         out[i] = (
-            (lo * mix[0])
-            ^ (hi * mix[1])
-            ^ (_sorted_code(boxes) * mix[2])
-            ^ (_sorted_code(digits) * mix[3])
+            (np.uint64(min(a, b)) * mix[0])
+            ^ (np.uint64(max(a, b)) * mix[1])
+            ^ (np.uint64(_box_code(boxes)) * mix[2])
+            ^ (np.uint64(_sorted_code(digits)) * mix[3])
         )
     return out

@@ -687,6 +687,7 @@ def _write_all(
 
     quiet_log = not args.quiet and not sys.stderr.isatty()
     try:
+        flushed = time.monotonic()
         with when_compiling(1.0, say), _heartbeat(alive, total, quiet_log):
             for g in stream:
                 row = g.to_dict()
@@ -701,7 +702,11 @@ def _write_all(
                 )
                 line = f"{row['puzzle']}\t{row['clues']}\tseed={row['seed']}\t{rated}"
                 writer.write(row, line.rstrip())
-                writer.out.flush()
+                now = time.monotonic()
+                if now - flushed >= 0.05:  # streamed, yet not a system call a row
+                    writer.out.flush()
+                    flushed = now
+        writer.out.flush()
     except BudgetExhaustedError as err:
         writer.out.flush()
         bar.close()

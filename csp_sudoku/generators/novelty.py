@@ -156,13 +156,6 @@ class Keys:
     def __len__(self) -> int:
         return len(self.hashes)
 
-    def holds(self, cells: NDArray[np.integer]) -> bool:
-        """True when a puzzle isomorphic to ``cells`` is among these keys (the
-        canonical form is computed only when the invariant is met)."""
-        if int(invariants(cells)[0]) not in self.invariants:
-            return False
-        return int(canonical_hashes(cells)[0]) in self.hashes
-
 
 def _parse_lines(lines: Iterable[str]) -> NDArray[np.int8]:
     """The 81-cell puzzles of text lines (first field of each; comments skipped)."""
@@ -298,6 +291,7 @@ class KeySet:
         self._hashes: set[int] = set()  # canonical hashes of the run's outputs
         self._waiting: dict[int, list[bytes]] = {}  # invariant -> outputs not yet hashed
         self._other: set[bytes] = set()  # keys of outputs on other shapes
+        self._last: tuple[bytes, int] = (b"", 0)  # the last puzzle's invariant
 
     def __len__(self) -> int:
         return (
@@ -312,7 +306,7 @@ class KeySet:
         ``cells`` up to a relabelling (other shapes)."""
         if not self.nine:
             return relabelled_bytes(cells) not in self._other
-        inv = int(invariants(cells)[0])
+        inv = self._invariant(cells)
         if inv not in self.base.invariants and inv not in self._waiting:
             return True
         h = int(canonical_hashes(cells)[0])
@@ -332,7 +326,15 @@ class KeySet:
             self._other.add(relabelled_bytes(cells))
             return
         arr = np.asarray(cells, dtype=np.int8).reshape(81)
-        self._waiting.setdefault(int(invariants(arr)[0]), []).append(arr.tobytes())
+        self._waiting.setdefault(self._invariant(arr), []).append(arr.tobytes())
+
+    def _invariant(self, cells: NDArray[np.integer]) -> int:
+        """The invariant of ``cells``, remembered for the next call (``is_new``
+        then ``add`` of one puzzle computes it once)."""
+        raw = np.asarray(cells, dtype=np.int8).tobytes()
+        if raw != self._last[0]:
+            self._last = (raw, int(invariants(cells)[0]))
+        return self._last[1]
 
     def copy(self) -> KeySet:
         """An independent copy (one per run, so runs do not see each other's

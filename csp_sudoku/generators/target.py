@@ -413,13 +413,15 @@ def generate(
     tasks = ((opts, item_seed(base, i), deadline, tick) for i in range(start, count))
     results = ordered_map(_stream, tasks, jobs=window, executor=executor)
     # the puzzles the interrupted part wrote were in the full run's set too (kept
-    # here: the streams' tasks do not carry them)
-    seen = run_keys(opts.geometry, done)
+    # here: the streams' tasks do not carry them); a copy of a published puzzle, or
+    # of the avoid files', is met here too and searched past like a repeat
+    nine = opts.geometry == Geometry.standard(9)
+    seen = run_keys(opts.geometry, done, avoided(opts.avoid_files) if nine else None)
     try:
         for i, res in enumerate(results, start=start):
             retry = 0
             while isinstance(res, Generated) and not seen.is_new(res.puzzle.cells):
-                # the same puzzle as an earlier output of this run: the stream's
+                # a known puzzle or an earlier output of this run: the stream's
                 # retries (same seeds whatever ``jobs``) search on
                 again = attempt_seed(item_seed(base, i), (1 << 22) + retry)
                 res = _stream(opts, again, deadline, tick)
@@ -590,8 +592,6 @@ def _stream(
         if got is not None:
             puzzle, solution, ratings, steps, method, origin = got
             geo = opts.geometry
-            if geo == Geometry.standard(9) and avoided(opts.avoid_files).holds(puzzle.cells):
-                continue  # a copy of a known puzzle: search on
             chk = checker_for(geo, opts.backend)
             if opts.minimal and opts.symmetry == "none" and not opts.target.active:
                 # reduce_clues tried every clue once, and removing clues only adds
@@ -664,7 +664,9 @@ def _attempt(opts: _Options, seed: int, deadline: float | None) -> _Attempt | Cl
         return None
     clues, sol = made
     solution = Puzzle(sol, geo)
-    rating_seed = attempt_seed(seed, 1 << 20)
+    # the ratings' seed: derived only when something is rated (a derivation costs
+    # about as much as a tenth of a plain minimal puzzle)
+    rating_seed = attempt_seed(seed, 1 << 20) if target.active or opts.rate_with else 0
     steps = 0
     produced = base_method
     ratings: dict[str, Rating] = {}
