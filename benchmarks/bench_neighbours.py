@@ -28,19 +28,16 @@ both) and their ratio.
 from __future__ import annotations
 
 import argparse
-import csv
-import os
 import time
-from pathlib import Path
 
 import numpy as np
+import reference
 
 import csp_sudoku as cs
 import csp_sudoku.generators.vicinity as vicinity
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.generators.minimal import checker_for, reduce_clues
 
-DATA = Path(os.environ.get("CSP_SUDOKU_SHARED_DATA", Path(__file__).parents[2] / "shared" / "data"))
 FILES = ("se_calibration_top1465.tsv", "se_calibration.tsv")
 
 
@@ -51,12 +48,11 @@ def _states(lo: float, hi: float, seed: int) -> list[np.ndarray]:
     rng = np.random.default_rng(seed)
     out = []
     for name in FILES:
-        with open(DATA / name, newline="") as f:
-            for r in csv.DictReader(f, delimiter="\t"):
-                if lo <= float(r["ER"]) <= hi:
-                    p = cs.parse(r["puzzle"])
-                    sol = np.asarray(chk.backend.solutions(p.cells, g, 1)[0], dtype=np.int8)
-                    out.append(reduce_clues(p.cells, sol, g, rng, checker=chk))
+        for r in reference.rows(name):
+            if lo <= float(r["ER"]) <= hi:
+                p = cs.parse(r["puzzle"])
+                sol = np.asarray(chk.backend.solutions(p.cells, g, 1)[0], dtype=np.int8)
+                out.append(reduce_clues(p.cells, sol, g, rng, checker=chk))
     return out
 
 

@@ -32,12 +32,10 @@ version (the new one's includes finding the solution) and their ratio.
 from __future__ import annotations
 
 import argparse
-import csv
-import os
 import time
-from pathlib import Path
 
 import numpy as np
+import reference
 
 import csp_sudoku as cs
 from csp_sudoku.api import Checker
@@ -46,7 +44,6 @@ from csp_sudoku.generators.vicinity import neighbours
 from csp_sudoku.human.se_order import _settled
 from csp_sudoku.human.state import CandidateState, solution_mask
 
-DATA = Path(os.environ.get("CSP_SUDOKU_SHARED_DATA", Path(__file__).parents[2] / "shared" / "data"))
 FILES = ("se_calibration_top1465.tsv", "se_calibration.tsv")
 
 
@@ -54,10 +51,7 @@ def _rated(lo: float, hi: float) -> list[str]:
     """The calibration puzzles SE rated ``lo`` to ``hi``."""
     out = []
     for name in FILES:
-        with open(DATA / name, newline="") as f:
-            out += [
-                r["puzzle"] for r in csv.DictReader(f, delimiter="\t") if lo <= float(r["ER"]) <= hi
-            ]
+        out += [r["puzzle"] for r in reference.rows(name) if lo <= float(r["ER"]) <= hi]
     return out
 
 

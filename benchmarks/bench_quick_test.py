@@ -19,10 +19,9 @@ what that is worth and whether it is ever wrong, in one process:
 from __future__ import annotations
 
 import argparse
-import csv
-import os
 import time
-from pathlib import Path
+
+import reference
 
 import csp_sudoku as cs
 import csp_sudoku.generators.anneal as anneal_mod
@@ -30,7 +29,6 @@ from csp_sudoku.generators.targeting import rate_with_solution
 from csp_sudoku.metrics.base import Rating
 from csp_sudoku.metrics.se import rated_within
 
-DATA = Path(os.environ.get("CSP_SUDOKU_SHARED_DATA", Path(__file__).parents[2] / "shared" / "data"))
 _RATE = "_rate"  # the annealer's name for rate_with_solution, timed here
 FILES = ("se_calibration_top1465.tsv", "se_calibration.tsv")
 
@@ -76,11 +74,7 @@ def main() -> None:
     args = ap.parse_args()
     list(cs.generate(1, level="fiendish", metric="se", seed=0, budget_seconds=60))  # compile
     print("set                                 above  wrong   below cleared")
-    rows = [
-        r
-        for f in FILES
-        for r in csv.DictReader((DATA / f).read_text().splitlines(), delimiter="\t")
-    ]
+    rows = [r for f in FILES for r in reference.rows(f)]
     for limit in (args.limit, args.limit + 0.5):
         above = [rated_within(cs.parse(r["puzzle"]), limit) for r in rows if float(r["ER"]) > limit]
         below = [

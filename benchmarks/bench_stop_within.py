@@ -19,11 +19,10 @@ each, and the ratio.
 from __future__ import annotations
 
 import argparse
-import csv
 import math
-import os
 import time
-from pathlib import Path
+
+import reference
 
 import csp_sudoku as cs
 import csp_sudoku.generators.anneal as anneal_mod
@@ -31,7 +30,6 @@ from csp_sudoku.generators.targeting import rate_with_solution
 from csp_sudoku.metrics.base import Rating
 from csp_sudoku.metrics.se import replay
 
-DATA = Path(os.environ.get("CSP_SUDOKU_SHARED_DATA", Path(__file__).parents[2] / "shared" / "data"))
 FILES = ("se_calibration_top1465.tsv", "se_calibration.tsv")
 _RATE = "_rate"  # the annealer's name for rate_with_solution
 
@@ -84,7 +82,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, nargs="+", default=[7])
     args = ap.parse_args()
     print("set                                puzzles  same  stopped  full s  early s  ratio")
-    rows = [r for name in FILES for r in csv.DictReader((DATA / name).open(), delimiter="\t")]
+    rows = [r for name in FILES for r in reference.rows(name)]
     calib = [cs.parse(r["puzzle"]) for r in rows if float(r["ER"]) >= 8.5]
     replay(calib[0]), replay(calib[0], stop_within=True)  # warm up (compiled kernels)
     print(compare("SE calibration, ER 8.5 and up", calib), flush=True)

@@ -1,6 +1,6 @@
 """Fit the ``se`` metric to Sudoku Explainer's ratings, and validate.
 
-Reads ../shared/data/se_calibration.tsv and se_calibration_top1465.tsv and
+Reads se_calibration.tsv and se_calibration_top1465.tsv (tests/data/reference) and
 replays SE's solving order on every puzzle (:func:`csp_sudoku.metrics.se.replay`)
 as the default rater (SukakuExplainer) and, for the puzzles of
 se_calibration.tsv, which Sudoku Explainer 1.2.1 rated, as the ``classic``
@@ -23,7 +23,6 @@ default rater and for the matched one.
 from __future__ import annotations
 
 import argparse
-import csv
 import hashlib
 import json
 import math
@@ -33,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import reference
 from scipy.stats import spearmanr
 
 import csp_sudoku as cs
@@ -41,7 +41,6 @@ from csp_sudoku.human.se_order import se_solve
 from csp_sudoku.metrics.se import DEFAULT_RATER, SeModel
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT.parent / "shared" / "data"
 CACHE = ROOT / "benchmarks" / "results" / "se_features.jsonl"
 MODEL = ROOT / "csp_sudoku" / "data" / "se_model.json"
 #: Each reference file and the rater that produced it (its ER values show it:
@@ -54,25 +53,21 @@ def load() -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     seen: set[str] = set()
     for name, rater in FILES.items():
-        path = DATA / name
-        if not path.exists():
-            sys.exit(f"missing reference data: {path}")
-        with path.open() as fh:
-            for r in csv.DictReader(fh, delimiter="\t"):
-                if r["puzzle"] in seen:
-                    continue
-                seen.add(r["puzzle"])
-                rows.append(
-                    {
-                        "file": name,
-                        "rater": rater,
-                        "source": r["source"],
-                        "puzzle": r["puzzle"],
-                        "er": float(r["ER"]),
-                        "ep": float(r["EP"]),
-                        "ed": float(r["ED"]),
-                    }
-                )
+        for r in reference.rows(name):
+            if r["puzzle"] in seen:
+                continue
+            seen.add(r["puzzle"])
+            rows.append(
+                {
+                    "file": name,
+                    "rater": rater,
+                    "source": r["source"],
+                    "puzzle": r["puzzle"],
+                    "er": float(r["ER"]),
+                    "ep": float(r["EP"]),
+                    "ed": float(r["ED"]),
+                }
+            )
     return rows
 
 
