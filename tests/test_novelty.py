@@ -223,3 +223,22 @@ def test_an_installed_package_refuses_a_published_puzzle_with_no_variable(
     assert out.stdout.split() == ["False", "2"]
     assert out.stderr == ""
     shutil.rmtree(site)
+
+
+def test_a_method_whose_puzzles_are_all_known_ends_and_says_why() -> None:
+    """The pseudo-generator's minimal puzzles reduce to the forum's published
+    ones: the run stops after COPIES_LIMIT copies in a row, with what it found,
+    exit 1, and the way out (it once searched for ever)."""
+    from csp_sudoku.generators.target import COPIES_LIMIT
+
+    code, out, err = run_cli(["generate", "-n", "3", "--seed", "1", "--method", "pseudo"])
+    assert code == 1
+    assert len(out.splitlines()) < 3
+    assert f"the next {COPIES_LIMIT} puzzles made were all copies" in err
+    assert "--not-minimal" in err
+    code, out, _err = run_cli(
+        ["generate", "-n", "3", "--seed", "1", "--method", "pseudo", "--not-minimal"]
+    )
+    assert code == 0 and len(out.splitlines()) == 3
+    keys = novelty.default_keys()
+    assert all(keys.is_new(_cells(line.split()[0])) for line in out.splitlines())

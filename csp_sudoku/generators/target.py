@@ -423,6 +423,8 @@ def generate(
             while isinstance(res, Generated) and not seen.is_new(res.puzzle.cells):
                 # a known puzzle or an earlier output of this run: the stream's
                 # retries (same seeds whatever ``jobs``) search on
+                if retry >= COPIES_LIMIT:
+                    raise _copies_error(opts, found, count)
                 again = attempt_seed(item_seed(base, i), (1 << 22) + retry)
                 res = _stream(opts, again, deadline, tick)
                 retry += 1
@@ -435,6 +437,31 @@ def generate(
     finally:
         if isinstance(results, Generator):
             results.close()  # stopped early: cancel the streams nobody will read
+
+
+#: Copies in a row (of published puzzles, the avoid files or the run's own
+#: outputs) after which a run stops and says why: a method whose puzzles are all
+#: known (the pseudo-generator's minimal puzzles are the forum's published ones)
+#: would otherwise search for ever.
+COPIES_LIMIT = 200
+
+
+def _copies_error(opts: _Options, found: int, count: int) -> BudgetExhaustedError:
+    hint = (
+        "the pseudo-generator's minimal puzzles keep its seed bank's published hard cores "
+        "and reduce to the forum's published puzzles: use --not-minimal (minimal=False) to "
+        "keep hsolve's clues, or --method anneal for new hard minimal puzzles"
+        if opts.method == "pseudo"
+        else "every puzzle this method can make may be known already: widen the target, "
+        "drop --avoid files, or ask for fewer puzzles"
+    )
+    return BudgetExhaustedError(
+        f"generated {found} of {counted(count, 'puzzle')}, then the next "
+        f"{COPIES_LIMIT} puzzles made were all copies of published puzzles, of the avoid "
+        f"files or of this run's own outputs; {hint}",
+        found=found,
+        wanted=count,
+    )
 
 
 def make_one(
