@@ -11,6 +11,7 @@ import pytest
 
 import csp_sudoku as cs
 from csp_sudoku.cli import main
+from tests.helpers import run_cli
 from tests.test_generators import verify
 
 
@@ -384,3 +385,20 @@ def test_more_jobs_than_cores_is_said_not_cut() -> None:
     assert f"--jobs {jobs} runs {jobs} searches on this machine's" in err
     code, out_q, err_q = run_cli(["generate", "-n", "2", "--seed", "1", "--jobs", jobs, "-q"])
     assert (code, out_q, err_q) == (0, out, "")
+
+
+def test_a_level_without_a_metric_picks_the_metric_that_has_it() -> None:
+    """``--level extreme`` is an se level: without --metric the run rates with se
+    and says so; an unknown level names the metrics that have it."""
+    code, out, err = run_cli(["generate", "-n", "1", "--level", "extreme", "--seed", "1"])
+    assert code == 0, err
+    assert "is a level of se: rating with --metric se" in err
+    (line,) = out.splitlines()
+    assert line.split("\t")[-1].startswith("se=") and line.endswith(" extreme")
+    assert float(line.split("\t")[-1].split()[0][3:]) > 9.0
+    code, out, err = run_cli(["generate", "-n", "1", "--level", "extreme", "--metric", "oracle"])
+    assert (code, out) == (2, "")
+    assert "choose from cinch, confusing, challenging, crazy" in err
+    assert "'extreme' is a level of se" in err
+    with pytest.raises(cs.core.errors.GenerationError, match="is a level of se"):
+        list(cs.generate(1, level="extreme"))

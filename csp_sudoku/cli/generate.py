@@ -59,6 +59,7 @@ from csp_sudoku.generators import (
     generate_quotas,
 )
 from csp_sudoku.generators.target import anneal_chains, chain_seed, resolved_method
+from csp_sudoku.generators.targeting import metrics_with_levels
 from csp_sudoku.generators.techniques import check_names
 
 #: The columns of a row (every field :meth:`Generated.to_dict` gives: CSV drops none;
@@ -367,6 +368,8 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT
+    if args.metric is None and args.level:
+        args.metric = _metric_of_levels(args)
     if args.resume and args.seed is None:
         print(
             "csp-sudoku generate: --resume needs the --seed of the interrupted run",
@@ -506,6 +509,24 @@ def _run(
         **common,
     )
     return _write_all(args, writer, stream, args.count - done.rows, alive, metric)
+
+
+def _metric_of_levels(args: argparse.Namespace) -> str | None:
+    """The metric of ``--level`` names given without ``--metric``: rounds when
+    they are rounds levels, else the one metric that has them all (said on
+    stderr); None leaves the choice, and the error naming the metrics that have
+    them, to the generator."""
+    names = [lv.partition("=")[0].strip() for lv in args.level]
+    having = metrics_with_levels(names)
+    if not having or "rounds" in having:
+        return None
+    if not args.quiet:
+        print(
+            f"csp-sudoku generate: --level {', '.join(names)} is a level of {having[0]}: "
+            f"rating with --metric {having[0]}",
+            file=sys.stderr,
+        )
+    return having[0]
 
 
 def _quotas(levels: list[str]) -> list[tuple[str, int]] | None:

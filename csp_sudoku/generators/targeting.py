@@ -34,6 +34,14 @@ def level_order(metric: str) -> tuple[str, ...]:
     return tuple(n.lower() for n in spec.levels()) if spec is not None else ()
 
 
+def metrics_with_levels(levels: Sequence[str]) -> list[str]:
+    """The registered metrics that have every one of ``levels`` (any case)."""
+    from csp_sudoku.metrics import REGISTRY
+
+    wanted = {lv.strip().lower() for lv in levels}
+    return [m for m in REGISTRY if wanted <= set(level_order(m))]
+
+
 def lower_is_harder(metric: str) -> bool:
     """True when a lower score of ``metric`` means a harder puzzle (from the registry)."""
     from csp_sudoku.metrics import REGISTRY
@@ -165,14 +173,22 @@ def make_target(
         levels = (level.strip().lower(),)
     else:
         levels = tuple(str(lv).strip().lower() for lv in level)
+    from csp_sudoku.metrics import REGISTRY
+
     order = level_order(metric)
-    if order:
-        bad = [lv for lv in levels if lv not in order]
-        if bad:
-            raise GenerationError(
-                f"unknown {metric} level(s) {', '.join(map(repr, bad))}; "
-                f"choose from {', '.join(order)}"
-            )
+    bad = [lv for lv in levels if lv not in order] if metric in REGISTRY else []
+    if bad:
+        having = metrics_with_levels(bad)
+        elsewhere = (
+            f"; {', '.join(map(repr, bad))} {'is a level' if len(bad) == 1 else 'are levels'} "
+            f"of {' and '.join(having)} (metric {having[0]!r}, --metric {having[0]})"
+            if having
+            else ""
+        )
+        choose = f"choose from {', '.join(order)}" if order else f"{metric} has no levels"
+        raise GenerationError(
+            f"unknown {metric} level(s) {', '.join(map(repr, bad))}; {choose}{elsewhere}"
+        )
     rng: tuple[float, float] | None = None
     if score_range is not None:
         try:
