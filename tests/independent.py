@@ -71,8 +71,18 @@ def check_solution(
 _BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3), 12: (3, 4), 16: (4, 4), 25: (5, 5)}
 
 
-def count_solutions(clues: Sequence[int] | np.ndarray, limit: int = 2) -> int:
-    """Solutions of a standard N x N puzzle (0 = empty), counted up to ``limit``.
+def solutions(clues: Sequence[int] | np.ndarray, limit: int = 2) -> list[list[int]]:
+    """Up to ``limit`` solutions of a standard N x N puzzle (0 = empty), as flat lists."""
+    found: list[list[int]] = []
+    count_solutions(clues, limit, into=found)
+    return found
+
+
+def count_solutions(
+    clues: Sequence[int] | np.ndarray, limit: int = 2, into: list[list[int]] | None = None
+) -> int:
+    """Solutions of a standard N x N puzzle (0 = empty), counted up to ``limit``
+    (each appended to ``into`` when given).
 
     Plain backtracking: fill the empty cell with the fewest candidates first.
     Clues that clash already give 0. Meant for 4x4 and 9x9 test puzzles.
@@ -111,6 +121,8 @@ def count_solutions(clues: Sequence[int] | np.ndarray, limit: int = 2) -> int:
                     break
         if best < 0:
             found += 1
+            if into is not None:
+                into.append(list(grid))
             return
         for d in range(1, n + 1):
             bit = 1 << d

@@ -186,8 +186,10 @@ def register(sub: Any) -> None:
         "--max-per-grid",
         type=int_in(1, 10**9),
         metavar="N",
-        help="annealing (hard targets): at most N puzzles per solution grid, for variety "
-        "(the search keeps its grid, so otherwise most puzzles of a run share one or two)",
+        help="annealing (hard targets): at most N puzzles per family (one solution grid, "
+        "or half the clues shared: a find's neighbours); default 1, every puzzle a "
+        "different one (no limit with --vicinity-of); a larger N mines each find's "
+        "neighbours",
     )
     p.add_argument("--backend", default="auto", help="uniqueness checker backend")
     add_batch_args(
@@ -463,8 +465,12 @@ def _run(
                 file=sys.stderr,
             )
             return
+        families = (
+            f" in {counted(info['families'], 'family', 'families')}" if info.get("families") else ""
+        )
         print(
-            f"csp-sudoku generate: found {info['found']}, {counted(info['steps'], 'step')} "
+            f"csp-sudoku generate: found {info['found']}{families}, "
+            f"{counted(info['steps'], 'step')} "
             f"({info['rated']} rated, {info['cleared']} cleared unrated, "
             f"{counted(info['restarts'], 'restart')}, "
             f"{counted(info.get('renewals', 0), 'fresh start')}, "

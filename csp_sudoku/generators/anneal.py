@@ -141,6 +141,7 @@ class AnnealStats:
     vicinity: int = 0  # steps that were vicinity moves (see ``expand``)
     cleared: int = 0  # candidates the metric's quick test showed too easy (not rated)
     renewals: int = 0  # times the search started over (see ``renew``)
+    families: int = 0  # families the outputs came from (see ``per_grid``)
     expanded: int = 0  # states whose whole vicinity was searched (see ``deepen``)
     best: float = -math.inf
     best_rating: Rating | None = None
@@ -269,10 +270,16 @@ def anneal(
             ``deepen`` (a stall starts over at once): that search is no chain,
             and its passes can take minutes, which a budget of chains could
             not bound.
-        per_grid: at most this many outputs per solution grid (None: no limit).
-            A vicinity search keeps its grid, so its outputs otherwise share
-            few grids; once a grid has given ``per_grid``, its hits and elite
-            states are dropped and the search goes on from other grids.
+        per_grid: at most this many outputs per *family* (None: no limit).
+            Two puzzles are of one family when they have one solution grid, or
+            share at least half of the clues of the one with fewer (same cell,
+            same digit): a find's neighbours. A vicinity search keeps its grid,
+            so its outputs otherwise share few families; once a family has
+            given ``per_grid``, its grids' hits and elite states are dropped
+            and the search goes on from other grids. Grids are compared as
+            they are, not up to isomorphism: the search never transforms a
+            grid, and two climbs reaching isomorphic grids by chance is not
+            looked for.
         renew: at the hard end, before the first hit: after this many steps
             in which the elite pool's best did not improve, the search starts
             over (the pool emptied, a fresh puzzle): a climb's best comes
@@ -453,6 +460,9 @@ def anneal(
         nonlocal made
         if not target.matches(r) or sol.tobytes() in retired:
             return None
+        fam = family(clues, sol)
+        if per_grid is not None and outputs.get(fam, 0) >= per_grid:
+            return None  # a neighbour of a family that gave its share
         if not avoid.is_new(clues):
             st.copies += 1
             return None
@@ -466,18 +476,39 @@ def anneal(
         if accept is not None and not accept(clues, sol, r):
             return None
         avoid.add(clues)
-        if per_grid is not None:
-            grid = sol.tobytes()
-            outputs[grid] = outputs.get(grid, 0) + 1
-            if outputs[grid] >= per_grid:
+        roots[sol.tobytes()] = fam
+        made_clues.append(clues)
+        made_roots.append(fam)
+        outputs[fam] = outputs.get(fam, 0) + 1
+        st.families = len(outputs)
+        if per_grid is not None and outputs[fam] >= per_grid:
+            for grid in [g for g, root in roots.items() if root == fam]:
                 retire(grid)
         made = True
         return Found(clues=clues, solution=sol, rating=r, steps=st.steps, vicinity=vicinity)
 
     # the hardest states met, best first: (objective, clue bytes, clues, solution, score)
     elite: list[tuple[float, bytes, Grid, Grid, float]] = []
-    outputs: dict[bytes, int] = {}  # outputs per solution grid (with ``per_grid``)
-    retired: set[bytes] = set()  # grids that gave ``per_grid`` outputs: searched no more
+    outputs: dict[bytes, int] = {}  # outputs per family
+    retired: set[bytes] = set()  # grids of families that gave ``per_grid``: searched no more
+    roots: dict[bytes, bytes] = {}  # an output's solution grid -> its family
+    made_clues: list[Grid] = []  # the outputs, and their families
+    made_roots: list[bytes] = []
+
+    def family(clues: Grid, sol: Grid) -> bytes:
+        """The family of a puzzle: that of an output with its grid, or with at
+        least half of the clues of the one with fewer; else a new one (its grid)."""
+        grid = sol.tobytes()
+        if grid in roots:
+            return roots[grid]
+        if made_clues:
+            made_arr = np.stack(made_clues)
+            shared = np.count_nonzero((made_arr == clues) & (clues != 0), axis=1)
+            fewer = np.minimum(np.count_nonzero(made_arr, axis=1), np.count_nonzero(clues))
+            near = np.flatnonzero(2 * shared >= fewer)
+            if near.size:
+                return made_roots[int(near[0])]
+        return grid
 
     def retire(grid: bytes) -> None:
         """No more outputs from ``grid``: its hits stop being sources, its elite states

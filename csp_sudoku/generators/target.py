@@ -300,9 +300,12 @@ def generate(
             (each; see :mod:`~csp_sudoku.generators.techniques`).
         exclude_technique: technique names its SE path must not use.
         max_per_grid: annealing (``auto`` at the hard end): at most this many
-            outputs per solution grid, for variety (the vicinity search keeps
-            its grid, so without it most outputs of a run share one or two
-            grids); the other methods draw a grid per attempt.
+            outputs per *family* (puzzles with one solution grid, or sharing
+            at least half of their clues: a find's neighbours). The default,
+            None, is 1 (every output a different puzzle), or no limit with
+            ``vicinity_of`` (whose point is the neighbourhood). A larger value
+            mines each find's neighbours. The other methods draw a fresh grid
+            per attempt.
         progress: called now and then. Other methods than annealing, run in
             this process (``jobs`` 1, no executor), say at most every 2 s
             ``found``, ``attempts`` (for the puzzle being searched),
@@ -374,7 +377,7 @@ def generate(
         strict_minimal=strict_minimal,
         require=check_names(require_technique),
         exclude=check_names(exclude_technique),
-        per_grid=max_per_grid,
+        per_grid=max_per_grid if max_per_grid is not None else (None if vicinity_of else 1),
     )
     _check_metrics(opts)
     check_filters(opts.require, opts.exclude, target)
@@ -1209,6 +1212,7 @@ def _report(st: Any, found: int, t0: float) -> dict[str, Any]:
         "restarts": st.restarts,
         "renewals": st.renewals,
         "expanded": st.expanded,
+        "families": st.families,
         "best": None if st.best_rating is None else st.best_rating.score,
         "elapsed": round(time.perf_counter() - t0, 1),
     }

@@ -1,0 +1,72 @@
+"""Different puzzles by default: no two outputs of a run are of one family.
+
+Two puzzles are of one *family* when they have one solution grid, or share at
+least half of the clues of the one with fewer (same cell, same digit). The
+families here are told apart with the independent solver of tests/independent.py
+and plain comparisons, sharing no code with the generator.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import csp_sudoku as cs
+from tests.independent import check_solution, solutions
+
+
+def _family_pairs(puzzles: list[np.ndarray]) -> list[tuple[int, int]]:
+    sols = []
+    for p in puzzles:
+        (sol,) = solutions([int(v) for v in p], limit=2)  # unique: one solution
+        assert check_solution(sol, p)
+        sols.append(tuple(sol))
+    pairs = []
+    for i, j in combinations(range(len(puzzles)), 2):
+        a, b = puzzles[i], puzzles[j]
+        shared = int(np.count_nonzero((a == b) & (a != 0)))
+        fewer = min(int(np.count_nonzero(a)), int(np.count_nonzero(b)))
+        if sols[i] == sols[j] or 2 * shared >= fewer:
+            pairs.append((i, j))
+    return pairs
+
+
+@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31))
+def test_a_hard_run_gives_puzzles_of_different_families(seed: int) -> None:
+    reports: list[dict[str, Any]] = []
+    got = list(cs.generate(3, level="extreme", metric="se", seed=seed, progress=reports.append))
+    assert len(got) == 3
+    assert all(g.ratings["se"].score > 9.0 for g in got)
+    assert _family_pairs([np.asarray(g.puzzle.cells) for g in got]) == []
+    assert [r["families"] for r in reports if r.get("found") == 3][-1:] in ([], [3])
+
+
+def test_max_per_grid_mines_a_finds_neighbours_and_progress_counts_families() -> None:
+    reports: list[dict[str, Any]] = []
+    got = list(
+        cs.generate(
+            8, level="extreme", metric="se", seed=7, max_per_grid=100, progress=reports.append
+        )
+    )
+    cells = [np.asarray(g.puzzle.cells) for g in got]
+    pairs = _family_pairs(cells)
+    assert pairs  # neighbours of one find, as asked
+    # families: the classes of "one family" (a find and its neighbours)
+    root = list(range(len(cells)))
+
+    def find(i: int) -> int:
+        while root[i] != i:
+            i = root[i]
+        return i
+
+    for i, j in pairs:
+        root[find(j)] = find(i)
+    families = len({find(i) for i in range(len(cells))})
+    assert families < len(cells)
+    said = [r["families"] for r in reports if r.get("found") == len(cells)]
+    assert not said or said[-1] == families
