@@ -707,8 +707,9 @@ def _write_all(
     def say() -> None:
         if not args.quiet:
             print(
-                "csp-sudoku generate: compiling kernels (first run on this machine; "
-                "cached for later runs) ...",
+                "csp-sudoku generate: compiling kernels, up to a minute or two the first "
+                "time on this machine (cached for later runs; `csp-sudoku compile --warm` "
+                "compiles them ahead) ...",
                 file=sys.stderr,
             )
 

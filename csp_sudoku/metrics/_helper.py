@@ -96,7 +96,8 @@ def _rate_all(
 
 #: What is said, once, when numba is still compiling a second after the first rating began.
 COMPILING_NOTE = (
-    "csp-sudoku: note: compiling kernels (first run on this machine; cached for later runs) ..."
+    "csp-sudoku: note: compiling the rating kernels, about a minute the first time on this "
+    "machine (cached for later runs; `csp-sudoku compile --warm` compiles them ahead) ..."
 )
 #: How long the first rating may compile before the note is given, in seconds.
 NOTE_AFTER = 1.0
