@@ -2,8 +2,13 @@
 
 Solves a hard puzzle with the human model (singles, the subset rule, then
 contradiction and forcing chains by level), prints the hardest step with its
-chain link by link, the steps by technique, and the estimate of Sudoku
-Explainer's rating (ER, EP, ED).
+chain link by link, the steps by technique, and two numbers on Sudoku
+Explainer's scale that answer different questions:
+
+* Sudoku Explainer's rating (ER, EP, ED), as ``csp-sudoku rate --metric se``
+  gives it: a replay of SE's own solving order;
+* the human model's estimate on that scale: the same scale applied to the
+  model's path above, which takes other steps than SE and so can differ.
 
     .venv/bin/python examples/explain_hard.py            # a top1465 puzzle
     .venv/bin/python examples/explain_hard.py PUZZLE     # your own
@@ -41,7 +46,15 @@ def main() -> int:
     hardest = max(range(len(path.steps)), key=lambda i: est.difficulties[i])
     print(f"\nhardest step (difficulty {est.difficulties[hardest]:.1f}):")
     print(describe_step(puzzle, path.steps[hardest], hardest + 1))
-    print(f"\nSudoku Explainer scale, estimated: ER {est.er:.1f}, EP {est.ep:.1f}, ED {est.ed:.1f}")
+    se = cs.rate(puzzle, "se").details
+    print(
+        f"\nSudoku Explainer's rating (as `rate --metric se`): ER {se['er']:.1f}, "
+        f"EP {se['ep']:.1f}, ED {se['ed']:.1f} (hardest: {se['hardest']})"
+    )
+    print(
+        f"the human model's estimate for its own path above (not SE's rating): "
+        f"ER {est.er:.1f}, EP {est.ep:.1f}, ED {est.ed:.1f}"
+    )
     return 0 if path.solved else 1
 
 

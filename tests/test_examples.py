@@ -46,6 +46,23 @@ def test_example_runs(script: Path, tmp_path: Path) -> None:
     assert out.strip(), "an example should show its result"
 
 
+def test_the_hard_example_prints_what_rate_prints(tmp_path: Path) -> None:
+    """One truth per number: the SE rating the example prints is the one
+    ``csp-sudoku rate --metric se`` prints for the same puzzle."""
+    out = _run(ROOT / "examples" / "explain_hard.py", [], tmp_path)
+    proc = subprocess.run(
+        [sys.executable, "-m", "csp_sudoku", "rate", "--metric", "se", "--format", "jsonl",
+         "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5..........."],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    import json
+
+    rated = json.loads(proc.stdout.splitlines()[0])
+    score = rated["score"]
+    assert f"Sudoku Explainer's rating (as `rate --metric se`): ER {score:.1f}," in out
+    assert "the human model's estimate for its own path above (not SE's rating)" in out
+
+
 @pytest.mark.parametrize("script", BENCHMARKS, ids=[p.name for p in BENCHMARKS])
 def test_benchmark_answers_help(script: Path) -> None:
     assert _run(script, ["--help"], ROOT).startswith("usage:")
