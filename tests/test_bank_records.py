@@ -13,6 +13,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -258,8 +259,11 @@ def test_an_old_schema_bank_opens_and_is_migrated(
     full = solve(SEVENTEEN[0])
     assert full is not None
     _old_bank(path, SEVENTEEN[0], full.to_line())
-    code, out, _ = _run(["bank", "query", str(path), "--format", "jsonl"], capsys)
+    with warnings.catch_warnings():  # the upgrade is said on stderr (tests make warnings errors)
+        warnings.simplefilter("default")
+        code, out, err = _run(["bank", "query", str(path), "--format", "jsonl"], capsys)
     assert code == 0
+    assert "a bank of an earlier version" in err and "adding them now, once" in err
     row = json.loads(out)
     assert row["generator"] == "old" and row["seed"] == 3 and row["method"] is None
     with PuzzleBank(path) as bank:

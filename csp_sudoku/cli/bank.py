@@ -14,11 +14,19 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import json
+import math
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
-from typing import IO, Any
+from typing import IO, Any, cast
+
+import numpy as np
+from numpy.typing import NDArray
 
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import (
@@ -31,18 +39,22 @@ from csp_sudoku.cli._common import (
     finite_float,
     geometry_from_args,
     int_in,
-    iter_entries,
+    iter_chunks,
     progress,
 )
-from csp_sudoku.core.errors import NotUniqueError
-from csp_sudoku.core.io import geometry_fields, open_output
+from csp_sudoku.core.errors import ArgumentError, BankError, NotUniqueError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import Entry, ReadState, geometry_fields, open_output, read_chunk
+from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.tools.bank import (
+    ORDERS,
     QUERY_SYMMETRIES,
     BankEntry,
     BankQuery,
     Claims,
     Provenance,
     PuzzleBank,
+    dedup_keys,
 )
 
 
@@ -93,7 +105,11 @@ def _add_query_args(p: argparse.ArgumentParser) -> None:
     q.add_argument("--not-exported", action="store_true", help="never exported before")
     q.add_argument("--not-in-batch", metavar="BATCH", help="not exported in this batch")
     q.add_argument(
-        "--order", choices=("id", "clues", "score", "-score"), default="id", help="default: id"
+        "--order",
+        choices=ORDERS,
+        default="id",
+        help="id (default), clues, score (lowest first) or -score (highest first); "
+        "score orders need --metric unless the bank has one metric rated",
     )
 
 
@@ -327,6 +343,156 @@ def _claims(fields: dict[str, Any]) -> Claims:
     )
 
 
+#: Puzzles read into one batch of ``bank add``: the keys of the next batch are
+#: computed (in threads) while one is checked and written.
+ADD_BATCH = 4096
+
+#: Seconds between two commits of ``bank add`` (a commit waits for the disk and
+#: rewrites the key index's pages that changed: one each few seconds, not one a batch).
+COMMIT_SECONDS = 2.0
+
+
+@dataclass
+class _Batch:
+    """Puzzles of one geometry read for ``bank add``, with what their records say.
+
+    Attributes:
+        geometry: their geometry.
+        cells: one row of cell values each.
+        where: ``(source, line)`` of each, for the messages.
+        claims: what each record claims (checked by the bank).
+        provenance: where each came from.
+        ratings: the ratings each record carries (scores checked to be numbers).
+        lines: the input lines read for the batch (the bad ones included): the
+            progress bar's step.
+    """
+
+    geometry: Geometry
+    cells: NDArray[np.int8]
+    where: list[tuple[str, int]]
+    claims: list[Claims | None] | None = None
+    provenance: list[Provenance | None] | None = None
+    ratings: list[list[Any]] | None = None
+    lines: int = 0
+
+
+@dataclass
+class _Tally:
+    """What ``bank add`` did so far: records ``added``, ``duplicates``, ``bad`` and
+    ``not unique`` in ``counts``, and each claim the bank ``corrected``."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+    corrected: Counter[str] = field(default_factory=Counter)
+
+
+def _checked_ratings(fields: dict[str, Any]) -> list[SimpleNamespace]:
+    """The ratings of a record (see :func:`_ratings`), each score a finite float.
+
+    Raises:
+        ArgumentError: a score that is no finite number (the record is skipped).
+    """
+    found = _ratings(fields)
+    for rating in found:
+        given = rating.score
+        try:
+            rating.score = float(given)
+        except (TypeError, ValueError, OverflowError) as err:
+            raise ArgumentError(f"score {given!r} of {rating.metric}: {err}") from None
+        if not math.isfinite(rating.score):
+            raise ArgumentError(f"score {given!r} of {rating.metric} is not a finite number")
+    return found
+
+
+def _batch_of(
+    records: list[tuple[Entry, list[SimpleNamespace]]], args: argparse.Namespace, lines: int
+) -> _Batch:
+    """The batch of records read one by one (``lines``: the input lines they took)."""
+    first = cast(Puzzle, records[0][0].puzzle)
+    return _Batch(
+        first.geometry,
+        np.stack([cast(Puzzle, e.puzzle).cells for e, _ in records]),
+        [(e.source, e.line) for e, _ in records],
+        [_claims(e.fields) for e, _ in records],
+        [_provenance(e.fields, args) for e, _ in records],
+        [list(ratings) for _, ratings in records],
+        lines,
+    )
+
+
+def _batches(
+    args: argparse.Namespace, geometry: Geometry | None, tally: _Tally
+) -> Iterator[_Batch]:
+    """The inputs in batches of up to :data:`ADD_BATCH` puzzles of one geometry.
+
+    A chunk of bare puzzle lines is read by one table look-up over its bytes
+    (:func:`csp_sudoku.core.io.read_chunk`); other inputs record by record, a
+    bad line or a bad rating said on stderr, counted and left out.
+    """
+    state = ReadState()
+    plain = Provenance(generator=args.generator, seed=args.seed)
+    records: list[tuple[Entry, list[SimpleNamespace]]] = []
+    lines = 0  # input lines read since the last batch went out
+    for chunk in iter_chunks(args.inputs, ADD_BATCH):
+        if chunk.first_line == 1:
+            state = ReadState()  # a new input
+        read = read_chunk(chunk, state, geometry)
+        if isinstance(read, tuple):
+            cells, geo = read
+            if records:
+                yield _batch_of(records, args, lines)
+                records, lines = [], 0
+            where = [(chunk.source, chunk.first_line + i) for i in range(len(cells))]
+            yield _Batch(geo, cells, where, None, [plain] * len(cells), None, lines + len(cells))
+            lines = 0
+            continue
+        for entry in read:
+            puzzle = entry.puzzle
+            if records and (
+                len(records) >= ADD_BATCH
+                or (puzzle is not None and puzzle.geometry != records[0][0].puzzle.geometry)  # type: ignore[union-attr]
+            ):
+                yield _batch_of(records, args, lines)
+                records, lines = [], 0
+            lines += 1
+            if puzzle is None:
+                print(f"csp-sudoku bank: skipped {entry.error}", file=sys.stderr)
+                tally.counts["bad"] += 1
+                continue
+            try:
+                records.append((entry, _checked_ratings(entry.fields)))
+            except ArgumentError as err:
+                print(
+                    f"csp-sudoku bank: skipped {entry.source}:{entry.line}: bad rating ({err})",
+                    file=sys.stderr,
+                )
+                tally.counts["bad"] += 1
+    if records:
+        yield _batch_of(records, args, lines)
+
+
+def _add_batch(
+    bank: PuzzleBank, batch: _Batch, keys: list[str], args: argparse.Namespace, tally: _Tally
+) -> None:
+    """Add one batch (its keys computed already), say what was skipped, count the rest."""
+    results = bank.add_each(
+        batch.cells,
+        geometry=batch.geometry,
+        claims=batch.claims,
+        provenance=batch.provenance,
+        ratings=batch.ratings,
+        check_minimal=not args.no_minimal_check,
+        keys=keys,
+    )
+    for (source, line), res in zip(batch.where, results, strict=True):
+        if isinstance(res, NotUniqueError):
+            print(f"csp-sudoku bank: skipped {source}:{line}: {res}", file=sys.stderr)
+            tally.counts["not unique"] += 1
+            continue
+        for what in res.corrected:
+            tally.corrected[what] += 1
+        tally.counts["added" if res.added else "duplicates"] += 1
+
+
 def _run_add(args: argparse.Namespace) -> int:
     """Add the puzzles of the inputs, with what their records say about them.
 
@@ -337,69 +503,52 @@ def _run_add(args: argparse.Namespace) -> int:
     metric already. Its ``minimal`` and ``symmetry`` are claims: the bank
     computes both, stores what it computed, and the summary on stderr counts
     the records whose claims were wrong.
+
+    The puzzles go in in batches (:data:`ADD_BATCH`): while one is checked and
+    written, the keys (canonical forms) of the next are computed in other
+    threads. The writes commit every :data:`COMMIT_SECONDS` and at the end; a
+    Ctrl-C or SIGTERM keeps what was committed before it.
     """
     geometry = geometry_from_args(args)
-    added = dup = bad = not_unique = 0
-    corrected: dict[str, int] = {}
+    tally = _Tally()
     show = not args.quiet and sys.stderr.isatty()
     bar = progress(count_lines(args.inputs) if show else None, show)
-    with PuzzleBank(args.bank) as bank, contextlib.closing(bar):
-        for entry in iter_entries(args.inputs, geometry):
-            bar.update()
-            if entry.puzzle is None:
-                print(f"csp-sudoku bank: skipped {entry.error}", file=sys.stderr)
-                bad += 1
-                continue
-            f = entry.fields
-            prov = _provenance(f, args)
-            claims = _claims(f)
-            try:
-                res = bank.add(
-                    entry.puzzle,
-                    minimal=claims.minimal,
-                    symmetry=claims.symmetry,
-                    generator=prov.generator,
-                    seed=prov.seed,
-                    method=prov.method,
-                    derived_from=prov.derived_from,
-                    generator_version=prov.generator_version,
-                    check_minimal=not args.no_minimal_check,
-                )
-                for rating in _ratings(f):
-                    if not bank.has_rating(res.id, rating.metric):
-                        bank.add_rating(res.id, rating)
-            except NotUniqueError as err:
-                print(
-                    f"csp-sudoku bank: skipped {entry.source}:{entry.line}: {err}", file=sys.stderr
-                )
-                not_unique += 1
-                continue
-            except (TypeError, ValueError, OverflowError) as err:  # a score that is no number
-                print(
-                    f"csp-sudoku bank: skipped {entry.source}:{entry.line}: bad rating ({err})",
-                    file=sys.stderr,
-                )
-                bad += 1
-                continue
-            for what in res.corrected:
-                corrected[what] = corrected.get(what, 0) + 1
-            added += res.added
-            dup += not res.added
+    with contextlib.ExitStack() as stack:
+        bank = stack.enter_context(PuzzleBank(args.bank))
+        stack.enter_context(contextlib.closing(bar))
+        pool = stack.enter_context(ThreadPoolExecutor(1, thread_name_prefix="csp-sudoku-bank"))
+        renew = stack.enter_context(bank.transaction())
+
+        def write(batch: _Batch, keys: Future[list[str]]) -> None:
+            _add_batch(bank, batch, keys.result(), args, tally)
+            bar.update(batch.lines)
+            renew(COMMIT_SECONDS)
+
+        ahead: tuple[_Batch, Future[list[str]]] | None = None
+        for batch in _batches(args, geometry, tally):
+            keys = pool.submit(dedup_keys, batch.cells, batch.geometry)
+            if ahead is not None:
+                write(*ahead)
+            ahead = (batch, keys)
+        if ahead is not None:
+            write(*ahead)
         total = len(bank)
+    n = tally.counts
     if not args.quiet:
         print(
-            f"added {added}, duplicates {dup}, skipped {not_unique + bad} ({not_unique} not "
-            f"unique, {bad} bad); the bank holds {total}"
+            f"added {n['added']}, duplicates {n['duplicates']}, skipped "
+            f"{n['not unique'] + n['bad']} ({n['not unique']} not unique, {n['bad']} bad); "
+            f"the bank holds {total}"
         )
-    if corrected:
-        wrong = ", ".join(f"{what} {n}" for what, n in sorted(corrected.items()))
+    if tally.corrected:
+        wrong = ", ".join(f"{what} {n}" for what, n in sorted(tally.corrected.items()))
         print(
             f"csp-sudoku bank: note: records whose claims the bank corrected ({wrong}); "
             "it stored the computed facts",
             file=sys.stderr,
         )
     # as in every command: 2 for a bad line, else 1 for a puzzle without one solution
-    return EXIT_BAD_INPUT if bad else EXIT_NOT_ALL if not_unique else EXIT_OK
+    return EXIT_BAD_INPUT if n["bad"] else EXIT_NOT_ALL if n["not unique"] else EXIT_OK
 
 
 def _run_rate(args: argparse.Namespace) -> int:
@@ -418,9 +567,19 @@ def _run_rate(args: argparse.Namespace) -> int:
             jobs=args.jobs,
             progress=bar.tick,
         )
+        why = "" if n or args.quiet else _why_nothing_to_rate(bank, args)
     if not args.quiet:
         print(f"rated {counted(n, 'puzzle')} with {args.metric}")
+    if why:
+        print(f"csp-sudoku bank: {why}", file=sys.stderr)
     return EXIT_OK
+
+
+def _why_nothing_to_rate(bank: PuzzleBank, args: argparse.Namespace) -> str:
+    """Why ``bank rate`` found nothing to rate: an empty bank, or all rated already."""
+    if len(bank) == 0:
+        return f"{args.bank} holds no puzzles; add some with `csp-sudoku bank add {args.bank} FILE`"
+    return f"every selected puzzle is rated with {args.metric} already"
 
 
 _RECORD_FIELDS = (
@@ -461,18 +620,95 @@ def _write_entries(
     return ids
 
 
+def _selection(bank: PuzzleBank, args: argparse.Namespace) -> BankQuery | None:
+    """The query of the options, its metric found when it needs one and names none;
+    None when nothing can match (said on stderr: the exit code is 1).
+
+    A score order, level or score range without ``--metric`` uses the only
+    metric rated in the bank (a note says so); with several rated, which one
+    is a question for the user (a :class:`BankError`, exit 2, naming them).
+    A metric that no banked rating uses selects nothing, which is said at
+    once rather than found by reading every puzzle.
+    """
+    query = _query(args)
+    needs = query.needs_metric()
+    if needs is not None:
+        rated = bank.rated_metrics()
+        if len(rated) > 1:
+            raise BankError(
+                f"{needs} needs --metric: {args.bank} has ratings of {', '.join(rated)}"
+            )
+        if not rated:
+            _say(
+                f"no puzzle in {args.bank} is rated, so {needs} selects none; rate them with "
+                f"`csp-sudoku bank rate {args.bank} --metric M`"
+            )
+            return None
+        query = replace(query, metric=rated[0])
+        _say(f"note: {needs} with the ratings of {rated[0]}, the only metric rated in {args.bank}")
+    bank.check_query(query)  # an unknown metric or level: exit 2 before anything else
+    if query.metric is not None and query.metric not in bank.rated_metrics():
+        _say(_unrated(args.bank, query.metric))
+        return None
+    return query
+
+
+def _unrated(bank: str, metric: str) -> str:
+    """What an empty selection of a metric nothing is rated with says."""
+    return (
+        f"no puzzle in {bank} is rated with {metric}; "
+        f"run `csp-sudoku bank rate {bank} --metric {metric}`"
+    )
+
+
+def _say(text: str) -> None:
+    print(f"csp-sudoku bank: {text}", file=sys.stderr)
+
+
+def _why_none(bank: PuzzleBank, args: argparse.Namespace, query: BankQuery) -> str:
+    """Why a selection is empty: an empty bank, or a selection that no puzzle matches."""
+    total = len(bank)
+    if total == 0:
+        return f"{args.bank} holds no puzzles; add some with `csp-sudoku bank add {args.bank} FILE`"
+    rated = ""
+    if query.metric is not None:
+        rated = f", {bank.rated_count(query.metric):,} of them rated with {query.metric}"
+    return f"no puzzle matches the selection ({args.bank} holds {total:,} puzzles{rated})"
+
+
+def _entries(bank: PuzzleBank, args: argparse.Namespace) -> Iterator[BankEntry] | None:
+    """The entries of the selection, the first one read already; None when there are
+    none (and ``-n 0`` did not ask for none: why is said on stderr)."""
+    query = _selection(bank, args)
+    if query is None:
+        return None
+    entries = bank.iter_query(query)
+    first = next(entries, None)
+    if first is None:
+        if args.count != 0:
+            _say(_why_none(bank, args, query))
+        return None
+    return itertools.chain([first], entries)
+
+
 def _run_query(args: argparse.Namespace) -> int:
     with PuzzleBank(args.bank, readonly=True) as bank:
-        _write_entries(bank.iter_query(_query(args)), _format_of(args), sys.stdout)
+        entries = _entries(bank, args)
+        if entries is None:
+            return EXIT_OK if args.count == 0 else EXIT_NOT_ALL
+        _write_entries(entries, _format_of(args), sys.stdout)
     return EXIT_OK
 
 
 def _run_export(args: argparse.Namespace) -> int:
+    """Write the selection and record its batch; an empty selection writes no file."""
     to_stdout = args.output == "-"
     fmt = _format_of(args)
     batch = args.batch or ("stdout" if to_stdout else args.output)
     with PuzzleBank(args.bank) as bank:
-        entries = bank.iter_query(_query(args))
+        entries = _entries(bank, args)
+        if entries is None:
+            return EXIT_OK if args.count == 0 else EXIT_NOT_ALL
         if fmt == "text":
             target: Any = sys.stdout if to_stdout else args.output
             n = bank.export(entries, target, batch=batch, solutions=args.solutions)

@@ -132,6 +132,15 @@ class BankError(SudokuError):
     """A bank file that cannot be used, or a query that makes no sense."""
 
 
+class BankUpgradeWarning(SudokuError, UserWarning):
+    """A bank written by an earlier version is being brought up to date in place
+    (its indexes added), or cannot be (a file opened read-only): said before the
+    work, which takes seconds for a big bank, so that no command on it is slow in
+    silence. Issued with :func:`warnings.warn`; the CLI prints it as
+    ``csp-sudoku: warning: ...``.
+    """
+
+
 class CertificateError(SudokuError):
     """A certificate could not be produced (unknown solver, solver disagreement)."""
 
