@@ -341,6 +341,13 @@ def test_dedup_keys_in_threads_are_the_keys_one_by_one() -> None:
     assert dedup_keys(np.zeros((1, 16), np.int8), x) == ["x-4x4:" + "." * 16]
 
 
+def test_the_pattern_symmetries_are_the_generators_names() -> None:
+    from csp_sudoku.generators.symmetry import SYMMETRIES
+    from csp_sudoku.tools.bank import PATTERN_SYMMETRIES
+
+    assert PATTERN_SYMMETRIES == tuple(name for name in SYMMETRIES if name != "none")
+
+
 def test_add_each_answers_each_puzzle_in_place(tmp_path: Path) -> None:
     """A batch with an isomorph of a banked puzzle, a repeat inside the batch and a
     puzzle with no unique solution: one answer each, in order, the rest added."""

@@ -82,7 +82,6 @@ from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import open_output
 from csp_sudoku.core.names import MetricName
 from csp_sudoku.core.puzzle import Puzzle, format_lines
-from csp_sudoku.generators.symmetry import SYMMETRIES, orbit_index, orbits
 
 if TYPE_CHECKING:
     from csp_sudoku.api import PuzzleLike
@@ -108,8 +107,12 @@ PROGRESS_STEPS = 10_000
 #: at most 32,766 values in one statement).
 LOOKUP_BATCH = 500
 
-#: Clue-pattern symmetries recorded for each puzzle (the generators' names, less "none").
-PATTERN_SYMMETRIES: tuple[str, ...] = tuple(name for name in SYMMETRIES if name != "none")
+#: Clue-pattern symmetries recorded for each puzzle: the names of
+#: :data:`csp_sudoku.generators.symmetry.SYMMETRIES` less "none" (a test keeps them
+#: equal), written here so that a query does not load the generators (50 ms).
+PATTERN_SYMMETRIES: tuple[str, ...] = (
+    "rot180", "rot90", "mirror", "flip", "diagonal", "antidiagonal",
+)  # fmt: skip
 
 #: The names a query's ``symmetry`` takes: ``none`` selects patterns with no symmetry.
 QUERY_SYMMETRIES: tuple[str, ...] = ("none", *PATTERN_SYMMETRIES)
@@ -573,6 +576,8 @@ def pattern_symmetries_many(cells: NDArray[np.integer], size: int) -> list[tuple
     empty: every cell is compared with the first cell of its orbit, for the
     whole batch at once.
     """
+    from csp_sudoku.generators.symmetry import orbit_index, orbits
+
     filled = np.asarray(cells).reshape(len(cells), -1) != 0
     has = []
     for name in PATTERN_SYMMETRIES:
@@ -1515,11 +1520,13 @@ class PuzzleBank(Closing):
     def _levels_of(self, query: BankQuery) -> list[str] | None:
         """Check the query's metric and level (see :meth:`check_query`); the spellings
         of its level in the bank's ratings (None without a level)."""
-        from csp_sudoku.metrics.registry import REGISTRY
-
         if query.metric is None:
             return None
         banked = self.rated_metrics()
+        if query.level is None and query.metric in banked:
+            return None  # known: no need to load the metrics (20 ms of a query's start)
+        from csp_sudoku.metrics.registry import REGISTRY
+
         metrics = list(REGISTRY) + [m for m in banked if m not in REGISTRY]
         if query.metric not in metrics:
             raise BankError(f"unknown metric {query.metric!r}; known: {', '.join(metrics)}")
