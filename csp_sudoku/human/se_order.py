@@ -14,17 +14,25 @@ first placement, ED the first. This module replays that order on
 2. the constraint subset rule's classic techniques (Hunt, Pong, Tucker,
    *Difficulty-Driven Sudoku Puzzle Generation*, theorem "Constraint Subset
    Rule"), in SE's order and values (:mod:`csp_sudoku.human.costs`), then
-   SE's named patterns between them (:mod:`csp_sudoku.human.se_patterns`);
+   SE's named patterns between them (:mod:`csp_sudoku._kernels.se_patterns`);
 3. SE's chain families, cheapest first (:mod:`csp_sudoku._kernels.se_chains`):
-   forcing X-chains (6.6) and forcing chains (7.0), Nishio forcing chains
-   (7.5), static cell and region forcing chains (8.0), dynamic forcing chains
-   (8.5), each plus SE's length bonus (:func:`length_bonus`); within a family
-   SE applies its hint of least difficulty, then least complexity;
+   bidirectional cycles (6.5), forcing X-chains (6.6) and forcing chains
+   (7.0), Nishio forcing chains (7.5), static cell and region forcing chains
+   (8.0), dynamic forcing chains (8.5), and those with techniques inside their
+   nets: SE's "(+)" (9.0) and its nesting levels 2 (9.5) and 3 (10.0); each
+   plus SE's length bonus (:func:`length_bonus`); within a family SE applies
+   its hint of least difficulty, then least complexity;
 4. beyond them, the human model's graded refutation
-   (:func:`csp_sudoku.human.chains.find_chain_move`) at levels 1 (SE's
-   "dynamic forcing chains (+)", 9.0 and up) and 2 (nested, 9.5 and up),
-   rated by a caller-supplied function of the level and chain length (the
-   ``se`` metric's fitted one).
+   (:func:`csp_sudoku.human.chains.find_chain_move`) standing in for SE's
+   deeper nesting (10.5 and up), rated by a caller-supplied function of the
+   level and chain length (the ``se`` metric's fitted one).
+
+Each of SE's techniques is registered, one line each in SE's order, as a
+:class:`~csp_sudoku.human.se_techniques.SeTechnique` (SE's name, its place in
+the order, the raters that ask for it, its finder; :func:`register`, looked
+up by :func:`technique`); the replay asks the registered techniques of its
+rater in that order (:func:`techniques`), then the human model's refutation.
+``csp_sudoku/human/SE_TEMPLATE.py`` is a technique to copy.
 
 The order and values are SE's (the SukakuExplainer batch rater that produced
 the reference ratings in ``se_calibration*.tsv``). Where this replay picks
@@ -39,7 +47,7 @@ import math
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 import numpy as np
@@ -48,65 +56,20 @@ from numpy.typing import NDArray
 from csp_sudoku.core.errors import ArgumentError, ChainBudgetExceeded, GeometryError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.puzzle import Puzzle
-from csp_sudoku.human._tables import tables
-from csp_sudoku.human.chains import Chain
+from csp_sudoku.human._tables import Tables, tables
 from csp_sudoku.human.costs import SE_CHAIN_BASE, SE_DIRECT, SE_VALUES
+from csp_sudoku.human.se_techniques import (
+    PROFILES,
+    Finder,
+    Pair,
+    SeStep,
+    SeTechnique,
+    commit,
+)
 from csp_sudoku.human.state import CandidateState, grid_mask, solution_mask
-
-Pair = tuple[int, int]
 
 #: What a chain beyond SE's dynamic forcing chains is worth: ``(level, form, length) -> ER``.
 FallbackRating = Callable[[int, str, int], float]
-
-
-@dataclass(frozen=True)
-class SeStep:
-    """One hint of the replay.
-
-    Attributes:
-        technique: SE's name of the technique (``Hidden Single``, ``Forcing
-            Chain``, ``Dynamic Region Forcing Chains``, ...).
-        difficulty: its value on SE's scale.
-        placements: ``(cell, digit)`` placed.
-        eliminations: ``(cell, digit)`` removed.
-        complexity: a chain's complexity (SE's count of the literals it
-            uses; for graded-refutation steps the human model's chain
-            length), 0 for other techniques.
-        level: the graded-refutation level of a step beyond SE's dynamic
-            forcing chains (1 or 2), -1 for SE's own techniques.
-        form: that step's form (``contradiction``, ``cell``, ``region``), or "".
-        chain: the literals ``(cell, digit, on)`` of a forcing (X-)chain step,
-            its premise first and the premise's negation last, or of a
-            bidirectional cycle, its first literal repeated last (the loop
-            closes); each follows from the one before by one of SE's static
-            links.
-        branches: the premises ``(cell, digit, on)`` of a Nishio, cell,
-            region, double or contradiction forcing chains step, one per
-            branch (the assumption of a one-branch step); every branch leads
-            to the step's conclusion (or, for one branch, to a contradiction).
-            The links inside the branches are not recorded here; the
-            figure finds them again (:mod:`csp_sudoku.human.se_branches`).
-        chains: the human model's chains of a step beyond SE's dynamic
-            forcing chains (:class:`csp_sudoku.human.chains.Chain`, one per
-            branch; nested refutations inside as ``inner`` chains).
-        shown: the eliminations of a direct hint that SukakuExplainer shows
-            but does not make: its direct pointing, claiming and hidden sets
-            place the single their eliminations leave and keep those pencil
-            marks (a later hint may remove them), where Sudoku Explainer 1.2.1
-            removes them (they are then ``eliminations``). Drawn, never applied.
-    """
-
-    technique: str
-    difficulty: float
-    placements: tuple[Pair, ...] = ()
-    eliminations: tuple[Pair, ...] = ()
-    complexity: int = 0
-    level: int = -1
-    form: str = ""
-    chain: tuple[tuple[int, int, bool], ...] = ()
-    branches: tuple[tuple[int, int, bool], ...] = ()
-    chains: tuple[Chain, ...] = ()
-    shown: tuple[Pair, ...] = ()
 
 
 @dataclass
@@ -283,13 +246,12 @@ def _alive8(state: CandidateState) -> NDArray[np.int8]:
     return alive
 
 
-def _commit(state: CandidateState, step: SeStep) -> SeStep:
-    """Apply a hint as SE does (its removals, then its placement) and return it."""
-    for c, d in step.eliminations:
-        state.eliminate(c, d)
-    for c, d in step.placements:
-        state.place(c, d)
-    return step
+def _chain_inputs(state: CandidateState) -> tuple[Geometry, _Layout, Tables, NDArray[np.int8]]:
+    """What SE's chain families read of ``state``: its geometry, the replay's
+    arrays and the candidate tables of that geometry, and the live candidates
+    (:func:`_alive8`)."""
+    g = state.geometry
+    return g, _layout(g), tables(g), _alive8(state)
 
 
 # --------------------------------------------------------------------------- singles and subsets
@@ -312,7 +274,7 @@ def _hidden_single(state: CandidateState) -> SeStep | None:
         return SE_VALUES["hidden single"]
 
     best = min(singles, key=lambda s: (value(s.unit), s.unit, s.cell))
-    return _commit(state, SeStep("Hidden Single", value(best.unit), ((best.cell, best.digit),)))
+    return commit(state, SeStep("Hidden Single", value(best.unit), ((best.cell, best.digit),)))
 
 
 def _hidden_singles_run(state: CandidateState, steps: list[SeStep], limit: int) -> tuple[int, int]:
@@ -417,19 +379,27 @@ def _basic_step(
     unit's kind (0 box: pointing)."""
     removed = tuple((int(c), int(d) + 1) for c, d in out.tolist())
     placed = ((int(cell), int(digit) + 1),) if cell >= 0 else ()
+    name, label = _basic_name(technique, n, kind)
+    if direct and keep_marks:
+        return commit(state, SeStep(f"Direct {label}", SE_DIRECT[name], placed, shown=removed))
+    if direct:
+        return commit(state, SeStep(f"Direct {label}", SE_DIRECT[name], placed, removed))
+    return commit(state, SeStep(label, SE_VALUES[name], placed, removed))
+
+
+def _basic_name(technique: str, n: int, kind: int = 0) -> tuple[str, str]:
+    """A basic hint's name in :mod:`csp_sudoku.human.costs` (its value's key) and
+    SE's name of it (less ``Direct``), as :func:`_basic_step` takes them;
+    ``kind``: for locking, the base unit's kind (0 box: pointing)."""
+    if technique == "single":
+        return "naked single", "Naked Single"
     if technique == "locking":
         name = "pointing" if kind == 0 else "claiming"
-        label = name.capitalize()
-    elif technique == "fish":
-        name = label = _FISH_NAMES[n]
-    else:
-        name = f"{technique} {_SET_WORDS[n]}"
-        label = name.title()
-    if direct and keep_marks:
-        return _commit(state, SeStep(f"Direct {label}", SE_DIRECT[name], placed, shown=removed))
-    if direct:
-        return _commit(state, SeStep(f"Direct {label}", SE_DIRECT[name], placed, removed))
-    return _commit(state, SeStep(label, SE_VALUES[name], placed, removed))
+        return name, name.capitalize()
+    if technique == "fish":
+        return _FISH_NAMES[n], _FISH_NAMES[n]
+    name = f"{technique} {_SET_WORDS[n]}"
+    return name, name.title()
 
 
 #: Per thread and geometry, a run's arrays for :func:`basic_first`: its codes,
@@ -477,9 +447,42 @@ def _basic_run(state: CandidateState, run: _Run, keep_marks: bool = False) -> Se
     technique, n, direct = run[t]
     ne, cell, digit, kind = found.tolist()
     if technique == "single":
-        step = SeStep("Naked Single", SE_VALUES["naked single"], ((cell, digit + 1),))
-        return _commit(state, step)
+        key, name = _basic_name(technique, n)
+        return commit(state, SeStep(name, SE_VALUES[key], ((cell, digit + 1),)))
     return _basic_step(state, technique, n, direct, keep_marks, out[:ne], cell, digit, kind)
+
+
+@dataclass(frozen=True)
+class _Basic:
+    """The finder of one of SE's basic techniques (``technique``, ``n`` and
+    ``direct`` as :func:`_basic_step` takes them; ``("single", 1, False)``: the
+    naked single): :func:`_basic_run` of it alone. The replay asks a run of them
+    side by side in one call (:func:`_compile`)."""
+
+    technique: str
+    n: int
+    direct: bool = False
+
+    @property
+    def key(self) -> tuple[str, int, bool]:
+        """Its item of a :data:`_Run`."""
+        return (self.technique, self.n, self.direct)
+
+    @property
+    def hints(self) -> tuple[str, ...]:
+        """SE's names of its hints (pointing and claiming for locking)."""
+        kinds = (0, 1) if self.technique == "locking" else (0,)
+        prefix = "Direct " if self.direct else ""
+        return tuple(prefix + _basic_name(self.technique, self.n, k)[1] for k in kinds)
+
+    def __call__(self, state: CandidateState, keep_marks: bool = False) -> SeStep | None:
+        return _basic_run(state, (self.key,), keep_marks)
+
+
+def _basic(name: str, order: int, technique: str, n: int, direct: bool = False) -> SeTechnique:
+    """SE's basic technique ``name`` (:class:`_Basic`), with the names of its hints."""
+    find = _Basic(technique, n, direct)
+    return SeTechnique(name, order, find, hints=find.hints)
 
 
 # --------------------------------------------------------------------------- named patterns
@@ -538,7 +541,7 @@ def _strong_links(state: CandidateState, n: int) -> SeStep | None:
         return None
     out = cells[n]
     name = "Turbot Fish" if n == 2 else f"{n} Strong Links"
-    return _commit(state, SeStep(name, tenths / 10, (), _removals(out[:ne], int(d) + 1)))
+    return commit(state, SeStep(name, tenths / 10, (), _removals(out[:ne], int(d) + 1)))
 
 
 _WING_NAMES = {2: "XY-Wing", 3: "WXYZ-Wing", 4: "VWXYZ-Wing", 5: "UVWXYZ-Wing", 6: "TUVWXYZ-Wing"}
@@ -571,7 +574,7 @@ def _wing(state: CandidateState, k: int) -> SeStep | None:
         if m >> d & 1
     )
     name = "XYZ-Wing" if tenths == 44 else _WING_NAMES[k]
-    return _commit(state, SeStep(name, tenths / 10, (), removed))
+    return commit(state, SeStep(name, tenths / 10, (), removed))
 
 
 def _unique_rectangle(state: CandidateState) -> SeStep | None:
@@ -592,7 +595,7 @@ def _unique_rectangle(state: CandidateState) -> SeStep | None:
     if n == 0:
         return None
     removed = tuple((int(c), int(d) + 1) for c, d in out[:n].tolist())
-    return _commit(state, SeStep("Unique Rectangle", int(tenths) / 10, (), removed))
+    return commit(state, SeStep("Unique Rectangle", int(tenths) / 10, (), removed))
 
 
 def _bug(state: CandidateState) -> SeStep | None:
@@ -613,7 +616,7 @@ def _bug(state: CandidateState) -> SeStep | None:
             continue
         for d in state.candidates(cell):
             if int(bits[cells, d - 1].sum()) == 3:
-                return _commit(state, SeStep("BUG type 1", 5.6, ((cell, d),)))
+                return commit(state, SeStep("BUG type 1", 5.6, ((cell, d),)))
     return None
 
 
@@ -646,10 +649,7 @@ def _static_chains(state: CandidateState) -> SeStep | None:
         static_tables,
     )
 
-    g = state.geometry
-    lay = _layout(g)
-    t = tables(g)
-    alive = _alive8(state)
+    g, lay, t, alive = _chain_inputs(state)
     ncand = alive.size
     n = g.size
     kept: dict[Geometry, NDArray[np.int8]] = _NO_HINT.__dict__.setdefault("static", {})
@@ -744,7 +744,17 @@ def _static_chains(state: CandidateState) -> SeStep | None:
     if best is None:
         kept[g] = alive.copy()
         return None
-    return _commit(state, best[1])
+    return commit(state, best[1])
+
+
+#: SE's names of the hints of :func:`_static_chains`, in SE's order of the catalogue.
+_STATIC_HINTS = (
+    "Bidirectional X-Cycle",
+    "Bidirectional Y-Cycle",
+    "Forcing X-Chain",
+    "Bidirectional Cycle",
+    "Forcing Chain",
+)
 
 
 def _chain_bounds(
@@ -920,10 +930,7 @@ def _propagate(
         implication_nets,
     )
 
-    g = state.geometry
-    lay = _layout(g)
-    t = tables(g)
-    alive = _alive8(state)
+    g, lay, t, alive = _chain_inputs(state)
     absurd = np.empty(premises.size, dtype=np.int32)
     extra = None
     words = NESTED_WORDS if plus and level >= 2 else 0
@@ -992,7 +999,7 @@ def _nishio(state: CandidateState) -> SeStep | None:
     n = state.geometry.size
     premise = ((lit % ncand) // n, lit % n + 1, lit < ncand)
     step = SeStep("Nishio Forcing Chains", tenths / 10, placed, removed, comp, branches=(premise,))
-    return _commit(state, step)
+    return commit(state, step)
 
 
 #: The most partial templates of one digit :func:`_templates` lists before
@@ -1111,10 +1118,7 @@ def _multiple(
     (:func:`csp_sudoku._kernels.se_chains.best_net_conclusion`), applied."""
     from csp_sudoku._kernels.se_chains import best_net_conclusion
 
-    g = state.geometry
-    t = tables(g)
-    lay = _layout(g)
-    alive = _alive8(state)
+    g, lay, t, alive = _chain_inputs(state)
     ncand = alive.size
     prem = _premises(alive, dynamic)
     anc, absurd, nested, order, reached, nreached = _propagate(
@@ -1126,44 +1130,37 @@ def _multiple(
     row_on[prem[::step]] = np.arange(0, prem.size, step)
     if dynamic:
         row_off[prem[1::2] - ncand] = np.arange(1, prem.size, 2)
-    suffix, family = NESTING[level] if plus else ("", "dynamic" if dynamic else "multiple")
+    family = NESTING[level][1] if plus else "dynamic" if dynamic else "multiple"
     base = _tenths(SE_CHAIN_BASE[family])
     best = np.empty(7, dtype=np.int64)
     best_net_conclusion(
-        alive,
-        t.column_candidates,
-        lay.col_seq,
-        lay.ncellcols,
-        prem,
-        anc,
-        absurd,
-        row_on,
-        row_off,
-        dynamic,
-        base,
-        best,
-        nested,
-        order,
-        reached,
-        nreached,
-    )
+        alive, t.column_candidates, lay.col_seq, lay.ncellcols, prem, anc, absurd,
+        row_on, row_off, dynamic, base, best, nested, order, reached, nreached,
+    )  # fmt: skip
     if best[0] < 0:
         return None
     tenths, comp, key, _pos, target = (int(v) for v in best[:5])
     placed, removed = _conclusion(g.size, target % ncand, target < ncand)
-    prefix = "Dynamic " if dynamic else ""
     lits = _branch_premises(alive, t.column_candidates, best)
     n = g.size
     branches = tuple(((x % ncand) // n, x % n + 1, x < ncand) for x in lits)
     hint = SeStep(
-        prefix + _MULTIPLE_NAMES[key] + suffix,
+        _multiple_name(key, dynamic, plus, level),
         tenths / 10,
         placed,
         removed,
         comp,
         branches=branches,
     )
-    return _commit(state, hint)
+    return commit(state, hint)
+
+
+def _multiple_name(key: int, dynamic: bool, plus: bool, level: int) -> str:
+    """SE's name of a :func:`_multiple` hint of ``key`` (:data:`_MULTIPLE_NAMES`):
+    ``Dynamic`` before it for dynamic chains, the nesting level after it for
+    chains with techniques inside (:data:`NESTING`)."""
+    prefix = "Dynamic " if dynamic else ""
+    return prefix + _MULTIPLE_NAMES[key] + (NESTING[level][0] if plus else "")
 
 
 def _branch_premises(
@@ -1208,109 +1205,175 @@ def _refutation(state: CandidateState, rating: FallbackRating) -> SeStep | None:
         move.form,
         chains=move.chains,
     )
-    return _commit(state, step)
+    return commit(state, step)
 
 
-# --------------------------------------------------------------------------- the loop
+# --------------------------------------------------------------------------- SE's order
 
 
-Finder = Callable[[CandidateState], "SeStep | None"]
+#: Whether each rater's direct hints keep the pencil marks they show
+#: (:attr:`SeStep.shown`): SukakuExplainer's do, Sudoku Explainer 1.2.1's remove
+#: them (measured: each choice reproduces its own rater's calibration ratings,
+#: docs/validation.md).
+_KEEPS_MARKS: dict[str, bool] = {"sukaku": True, "classic": False}
+
+#: SE's techniques by name (:func:`register`).
+_TECHNIQUES: dict[str, SeTechnique] = {}
+
+#: Each rater's finders in SE's order, as the replay asks them: the registered
+#: techniques of the rater, sorted by order, each run of basic techniques side by
+#: side fused into one compiled call (:func:`_compile`; made again at each
+#: :func:`register` and :func:`unregister`).
+_ORDER: dict[str, tuple[Finder, ...]] = {}
+
+#: The same mapping under the name ``tests/test_se.py`` patches (it takes SE's
+#: nesting levels 2 and 3, the last two finders, out of the order).
+_CHAINS = _ORDER
 
 
-#: SE's direct hints and naked single, then its simple techniques, in its order.
-_DIRECT_RUN: _Run = (
-    ("locking", 1, True),
-    ("hidden", 2, True),
-    ("single", 1, False),
-    ("hidden", 3, True),
-)
-_SIMPLE_RUN: _Run = (
-    ("locking", 1, False),
-    ("naked", 2, False),
-    ("fish", 2, False),
-    ("hidden", 2, False),
-    ("naked", 3, False),
-    ("fish", 3, False),
-    ("hidden", 3, False),
-)
+def register(technique: SeTechnique) -> SeTechnique:
+    """Add ``technique`` to SE's order: the replay asks for it, after every
+    technique of a smaller order, from now on (in this process). Returns it.
+
+    Raises:
+        ArgumentError: its name or its order taken, a rater the replay does not
+            know, or an order before the hidden single's: SE asks for hidden
+            singles first, and the replay places each run of them in one
+            compiled call before it asks the others (:func:`se_solve`).
+    """
+    unknown = set(technique.raters) - set(PROFILES)
+    if unknown:
+        raise ArgumentError(
+            f"unknown rater(s) {sorted(unknown)}; choose from {', '.join(PROFILES)}"
+        )
+    if technique.name in _TECHNIQUES:
+        raise ArgumentError(f"an SE technique is already called {technique.name!r}")
+    taken = next((t for t in _TECHNIQUES.values() if t.order == technique.order), None)
+    if taken is not None:
+        raise ArgumentError(f"order {technique.order} is {taken.name!r}'s; pick a free one")
+    first = _TECHNIQUES.get("Hidden Single")
+    if first is not None and technique.order <= first.order:
+        raise ArgumentError(
+            f"order {technique.order}: SE asks for hidden singles first ({first.order})"
+        )
+    _TECHNIQUES[technique.name] = technique
+    _compile()
+    return technique
 
 
-def _first(keep: bool) -> tuple[Finder, ...]:
-    """SE's first techniques, in its order (the same for both raters); ``keep``:
-    its direct hints only place their single (SukakuExplainer). After the
-    hidden single, one compiled run (:func:`_basic_run`)."""
-    return (_hidden_single, lambda s: _basic_run(s, _DIRECT_RUN + _SIMPLE_RUN, keep))
+def unregister(name: str) -> SeTechnique:
+    """Take the technique called ``name`` out of SE's order; returns it (to register again).
+
+    Raises:
+        ArgumentError: no technique has that name (the message lists them), or
+            it is the hidden single, which the replay places itself.
+    """
+    found = technique(name)
+    if found.name == "Hidden Single":
+        raise ArgumentError("the replay places hidden singles itself; they stay first")
+    del _TECHNIQUES[found.name]
+    _compile()
+    return found
 
 
-#: SE's first techniques for each rater: SukakuExplainer's direct hints keep the
-#: pencil marks they show, Sudoku Explainer 1.2.1's remove them (measured: each
-#: choice reproduces its own rater's calibration ratings, docs/validation.md).
-_FIRST: dict[str, tuple[Finder, ...]] = {"sukaku": _first(True), "classic": _first(False)}
+def technique(name: str) -> SeTechnique:
+    """The registered technique called ``name`` (SE's name, as registered).
 
-_QUADS: tuple[Finder, ...] = (
-    lambda s: _basic_run(s, (("naked", 4, False), ("fish", 4, False), ("hidden", 4, False))),
-)
+    Raises:
+        ArgumentError: no technique has that name; the message lists them.
+    """
+    found = _TECHNIQUES.get(name)
+    if found is None:
+        names = ", ".join(t.name for t in techniques())
+        raise ArgumentError(f"no SE technique is called {name!r}; choose from {names}")
+    return found
 
-#: SE's techniques between the size-3 subsets and its chains, in its order:
-#: SukakuExplainer's (the strong-linked fishes and the larger wings are its own)
-#: and Sudoku Explainer 1.2.1's.
-_MIDDLE: dict[str, tuple[Finder, ...]] = {
-    "sukaku": (
-        lambda s: _strong_links(s, 2),
-        lambda s: _wing(s, 2),
-        _unique_rectangle,
-        *_QUADS,
-        lambda s: _strong_links(s, 3),
-        lambda s: _wing(s, 3),
-        _bug,
-        lambda s: _strong_links(s, 4),
-        lambda s: _wing(s, 4),
-        lambda s: _strong_links(s, 5),
-        lambda s: _wing(s, 5),
-        lambda s: _strong_links(s, 6),
-    ),
-    "classic": (
-        lambda s: _wing(s, 2),
-        _unique_rectangle,
-        *_QUADS,
-        _bug,
-    ),
-}
 
-#: SE's chain families, cheapest first (SukakuExplainer tries its TUVWXYZ-Wing,
-#: 7.5, right after the forcing chains).
-_CHAINS: dict[str, tuple[Finder, ...]] = {
-    "sukaku": (
-        _static_chains,
-        lambda s: _wing(s, 6),
-        _nishio,
-        lambda s: _multiple(s, False),
-        lambda s: _multiple(s, True),
-        lambda s: _multiple(s, True, plus=True),
-        lambda s: _multiple(s, True, plus=True, level=2),
-        lambda s: _multiple(s, True, plus=True, level=3),
-    ),
-    "classic": (
-        _static_chains,
-        _nishio,
-        lambda s: _multiple(s, False),
-        lambda s: _multiple(s, True),
-        lambda s: _multiple(s, True, plus=True),
-        lambda s: _multiple(s, True, plus=True, level=2),
-        lambda s: _multiple(s, True, plus=True, level=3),
-    ),
-}
+def techniques(rater: str | None = None) -> tuple[SeTechnique, ...]:
+    """The registered techniques in SE's order (those whose order ``rater`` replays,
+    when given)."""
+    ordered = sorted(_TECHNIQUES.values(), key=lambda t: t.order)
+    return tuple(t for t in ordered if rater is None or rater in t.raters)
 
-#: The raters whose order can be replayed.
-PROFILES: tuple[str, ...] = ("sukaku", "classic")
+
+def _compile() -> None:
+    """Make :data:`_ORDER` from the registry: each rater's finders in SE's order,
+    a run of basic techniques side by side (:class:`_Basic`) fused into one
+    :func:`_basic_run` (the same hint as asking each in turn, less the Python
+    around each call), with the rater's :data:`_KEEPS_MARKS`."""
+    for rater in PROFILES:
+        finders: list[Finder] = []
+        run: list[tuple[str, int, bool]] = []
+        for t in techniques(rater):
+            if isinstance(t.find, _Basic):
+                run.append(t.find.key)
+                continue
+            if run:
+                finders.append(partial(_basic_run, run=tuple(run), keep_marks=_KEEPS_MARKS[rater]))
+                run = []
+            finders.append(t.find)
+        if run:
+            finders.append(partial(_basic_run, run=tuple(run), keep_marks=_KEEPS_MARKS[rater]))
+        _ORDER[rater] = tuple(finders)
+
+
+def _chains(
+    name: str, order: int, dynamic: bool, plus: bool = False, level: int = 1
+) -> SeTechnique:
+    """SE's cell, region, double and contradiction forcing chains of one kind
+    (:func:`_multiple`), with the names of their hints."""
+    hints = tuple(_multiple_name(key, dynamic, plus, level) for key in _MULTIPLE_NAMES)
+    find = partial(_multiple, dynamic=dynamic, plus=plus, level=level)
+    return SeTechnique(name, order, find, hints=hints)
+
+
+_SUKAKU = ("sukaku",)
+
+# SE's techniques, one line each, in SE's order (SukakuExplainer's; Sudoku
+# Explainer 1.2.1's lacks those marked _SUKAKU): its name, its place, its finder.
+register(SeTechnique("Hidden Single", 10, _hidden_single))
+register(_basic("Direct Pointing", 20, "locking", 1, direct=True))
+register(_basic("Direct Hidden Pair", 30, "hidden", 2, direct=True))
+register(_basic("Naked Single", 40, "single", 1))
+register(_basic("Direct Hidden Triple", 50, "hidden", 3, direct=True))
+register(_basic("Pointing & Claiming", 60, "locking", 1))
+register(_basic("Naked Pair", 70, "naked", 2))
+register(_basic("X-Wing", 80, "fish", 2))
+register(_basic("Hidden Pair", 90, "hidden", 2))
+register(_basic("Naked Triple", 100, "naked", 3))
+register(_basic("Swordfish", 110, "fish", 3))
+register(_basic("Hidden Triple", 120, "hidden", 3))
+register(SeTechnique("Turbot Fish", 130, partial(_strong_links, n=2), _SUKAKU))
+register(SeTechnique("XY-Wing", 140, partial(_wing, k=2), hints=("XY-Wing", "XYZ-Wing")))
+register(SeTechnique("Unique Rectangle", 150, _unique_rectangle))
+register(_basic("Naked Quad", 160, "naked", 4))
+register(_basic("Jellyfish", 170, "fish", 4))
+register(_basic("Hidden Quad", 180, "hidden", 4))
+register(SeTechnique("3 Strong Links", 190, partial(_strong_links, n=3), _SUKAKU))
+register(SeTechnique("WXYZ-Wing", 200, partial(_wing, k=3), _SUKAKU))
+register(SeTechnique("BUG type 1", 210, _bug))
+register(SeTechnique("4 Strong Links", 220, partial(_strong_links, n=4), _SUKAKU))
+register(SeTechnique("VWXYZ-Wing", 230, partial(_wing, k=4), _SUKAKU))
+register(SeTechnique("5 Strong Links", 240, partial(_strong_links, n=5), _SUKAKU))
+register(SeTechnique("UVWXYZ-Wing", 250, partial(_wing, k=5), _SUKAKU))
+register(SeTechnique("6 Strong Links", 260, partial(_strong_links, n=6), _SUKAKU))
+register(SeTechnique("Forcing Chains & Cycles", 270, _static_chains, hints=_STATIC_HINTS))
+register(SeTechnique("TUVWXYZ-Wing", 280, partial(_wing, k=6), _SUKAKU))
+register(SeTechnique("Nishio Forcing Chains", 290, _nishio))
+register(_chains("Multiple Forcing Chains", 300, dynamic=False))
+register(_chains("Dynamic Forcing Chains", 310, dynamic=True))
+register(_chains("Dynamic Forcing Chains (+)", 320, dynamic=True, plus=True))
+register(_chains("Dynamic Forcing Chains (+ Forcing Chains)", 330, True, True, level=2))
+register(_chains("Dynamic Forcing Chains (+ Multiple Forcing Chains)", 340, True, True, level=3))
 
 
 def _next_step(
     state: CandidateState, rating: FallbackRating, profile: str, *, first: int = 0
 ) -> SeStep | None:
     """The next hint in SE's order, from the ``first``-th finder on (1: past the hidden
-    single, when the caller knows there is none)."""
-    for find in _FIRST[profile][first:] + _MIDDLE[profile] + _CHAINS[profile]:
+    single, when the caller knows there is none); where none of SE's techniques
+    has one, the human model's refutation (:func:`_refutation`)."""
+    for find in _ORDER[profile][first:]:
         step = find(state)
         if step is not None:
             return step
@@ -1642,11 +1705,16 @@ __all__ = [
     "FallbackRating",
     "SeRun",
     "SeStep",
+    "SeTechnique",
     "column_order",
     "length_bonus",
     "length_progress",
     "most_complexity",
+    "register",
     "se_next",
     "se_solve",
     "solved_within",
+    "technique",
+    "techniques",
+    "unregister",
 ]
