@@ -4,8 +4,8 @@ Every ``import`` and ``from ... import`` in every module counts, function-level
 and ``TYPE_CHECKING`` imports included (a lazy import still couples two
 modules). The layers, from the ground up (docs/architecture.md draws them):
 
-    core < encodings < kernels < backends < api < human < metrics
-         < generators < tools < cli
+    core < encodings < constraints < kernels < backends < api < variants
+         < human < metrics < generators < tools < cli
 
 A module may import its own layer and the layers below it. Known exceptions
 are listed with a reason in :data:`KNOWN_CYCLES` and :data:`KNOWN_UPWARD`; the
@@ -29,9 +29,11 @@ PACKAGE = ROOT / "csp_sudoku"
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("core", ("csp_sudoku.core",)),
     ("encodings", ("csp_sudoku.encodings",)),
+    ("constraints", ("csp_sudoku.constraints",)),
     ("kernels", ("csp_sudoku._kernels",)),
     ("backends", ("csp_sudoku.backends",)),
     ("api", ("csp_sudoku.api",)),
+    ("variants", ("csp_sudoku.variants",)),
     ("human", ("csp_sudoku.human",)),
     ("metrics", ("csp_sudoku.metrics",)),
     ("generators", ("csp_sudoku.generators",)),

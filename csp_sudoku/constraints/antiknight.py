@@ -1,0 +1,17 @@
+"""Anti-knight: no two cells a knight's move apart hold the same digit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from csp_sudoku.constraints._global import MoveRule
+from csp_sudoku.constraints.base import KNIGHT
+
+
+@dataclass(frozen=True)
+class AntiKnight(MoveRule):
+    """No two cells a knight's move apart hold the same digit."""
+
+    kind = "antiknight"
+    steps = KNIGHT
+    gap = 0

@@ -1,0 +1,119 @@
+"""Arrow: the digits along the arrow add up to the number in its circle.
+
+A circle of several cells reads as a number, first cell first: a two-cell
+circle holding 1 and 4 is 14.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from csp_sudoku.constraints.base import (
+    Cell,
+    Clauses,
+    Cnf,
+    Constraint,
+    Grid,
+    at,
+    cp_values,
+    fields,
+    name,
+    no_repeats,
+    parse_cells,
+    sum_values,
+)
+from csp_sudoku.core.errors import ParseError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.encodings.cpsat import SudokuModel
+
+
+def _number(digits: list[int]) -> int:
+    value = 0
+    for d in digits:
+        value = value * 10 + d
+    return value
+
+
+@dataclass(frozen=True)
+class Arrow(Constraint):
+    """The digits of ``shafts`` (each a line leaving the circle) sum to the circle's number.
+
+    Attributes:
+        circle: the circle's cells, most significant digit first.
+        shafts: the arrow's lines, each without its first cell (which lies in the circle).
+    """
+
+    kind = "arrow"
+    circle: tuple[Cell, ...]
+    shafts: tuple[tuple[Cell, ...], ...]
+
+    def footprint(self) -> tuple[Cell, ...]:
+        return self.circle + self._shaft_cells()
+
+    def _shaft_cells(self) -> tuple[Cell, ...]:
+        seen: dict[Cell, None] = {}
+        for shaft in self.shafts:
+            for c in shaft:
+                seen[c] = None
+        return tuple(seen)
+
+    def validate(self, size: int) -> None:
+        super().validate(size)
+        no_repeats(self.circle, "cells")
+        if not self.circle or not self.shafts or not all(self.shafts):
+            raise ParseError("an arrow needs a circle and a line of at least one cell beyond it")
+        for k, shaft in enumerate(self.shafts):
+            no_repeats(shaft, f"lines[{k}]")
+            if set(shaft) & set(self.circle):
+                raise ParseError(f"lines[{k}] comes back into its circle")
+
+    def clauses(self, cnf: Cnf) -> Clauses:
+        n = cnf.size
+        final, out = sum_values(cnf, self._shaft_cells())
+        k = len(self.circle)
+        for total, v in final.items():
+            text = str(total)
+            if len(text) != k or any(not 1 <= int(ch) <= n for ch in text):
+                out.append([-v])  # no circle of k digits reads this sum
+                continue
+            out.extend([-v, cnf.var(c, int(ch))] for c, ch in zip(self.circle, text, strict=False))
+        return out
+
+    def add_to(self, model: SudokuModel) -> None:
+        circle = cp_values(model, self.circle)
+        k = len(circle)
+        number = sum(10 ** (k - 1 - i) * v for i, v in enumerate(circle))
+        model.model.add(sum(cp_values(model, self._shaft_cells())) == number)
+
+    def check(self, grid: Grid) -> bool:
+        total = sum(at(grid, c) for c in self._shaft_cells())
+        return total == _number([at(grid, c) for c in self.circle])
+
+    @classmethod
+    def read_entry(cls, entry: Any, geometry: Geometry) -> list[Arrow]:
+        got = fields(entry, ("cells", "lines"))
+        size = geometry.size
+        circle = tuple(parse_cells(got["cells"], size))
+        lines = got["lines"]
+        if not isinstance(lines, list) or not lines:
+            raise ParseError("lines: a non-empty list of lines was expected")
+        shafts = []
+        for k, line in enumerate(lines):
+            cells = parse_cells(line, size, what=f"lines[{k}]")
+            if cells[0] not in circle:
+                raise ParseError(f"lines[{k}] starts at {name(cells[0])}, not in its circle")
+            shafts.append(tuple(c for c in cells if c not in circle))
+        return [cls(circle, tuple(shafts))]
+
+    def write_entry(self) -> Any:
+        def start(shaft: tuple[Cell, ...]) -> str:
+            near = [
+                c for c in self.circle if max(abs(c[0] - shaft[0][0]), abs(c[1] - shaft[0][1])) == 1
+            ]
+            return name((near or list(self.circle))[0])
+
+        return {
+            "cells": [name(c) for c in self.circle],
+            "lines": [[start(shaft), *(name(c) for c in shaft)] for shaft in self.shafts],
+        }

@@ -1,0 +1,401 @@
+"""What every constraint kind is and gives, and the helpers the kinds share.
+
+A *constraint* is a rule of a variant Sudoku that is not a unit: a killer
+cage's sum, a thermometer's order, a dot's relation between two cells. Each
+kind is a small frozen dataclass (a subclass of :class:`Constraint`) in one
+file of this package, registered in :mod:`csp_sudoku.constraints.registry`.
+A kind gives:
+
+* :meth:`Constraint.clauses`: its CNF clauses over the engine's candidate
+  variables (:func:`csp_sudoku.encodings.cnf.variable`), with fresh
+  variables from :class:`Cnf` when it needs auxiliaries;
+* :meth:`Constraint.add_to`: its CP-SAT form on a
+  :class:`~csp_sudoku.encodings.cpsat.SudokuModel`, written over the integer
+  view of the cells (a second, independent encoding: the two backends must
+  agree);
+* :meth:`Constraint.check`: whether a full grid keeps it;
+* :meth:`Constraint.read` and :meth:`Constraint.write`: its f-puzzles field.
+
+Cells are ``(row, column)`` pairs, 0-based; f-puzzles names them ``R1C1``.
+A grid for :meth:`Constraint.check` is any ``grid[row][column]`` indexable
+of digits (a list of lists, an ``(N, N)`` array).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+
+from csp_sudoku.core.errors import ParseError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.encodings.cnf import rules_cnf, variable
+from csp_sudoku.encodings.cpsat import SudokuModel
+
+Cell = tuple[int, int]
+Grid = Sequence[Sequence[int]]
+Clauses = list[list[int]]
+C = TypeVar("C", bound="Constraint")
+
+
+class Cnf:
+    """The variables a kind's clauses are written over, for one geometry.
+
+    Candidate ``(cell, digit)`` is :func:`csp_sudoku.encodings.cnf.variable`
+    (``flat_cell * N + digit``); fresh variables start above the rules' own
+    (:func:`csp_sudoku.encodings.cnf.rules_cnf`), so the clauses of every
+    constraint can be added to the rules' formula.
+    """
+
+    def __init__(self, geometry: Geometry) -> None:
+        self.geometry = geometry
+        self.size = geometry.size
+        top = max(rules_cnf(geometry).nv, geometry.ncandidates)
+        # python-sat's IDPool default ``occupied`` is a shared list: pass our own
+        self.pool = IDPool(start_from=top + 1, occupied=[])
+
+    def var(self, cell: Cell, digit: int) -> int:
+        """The variable "``cell`` holds ``digit``"."""
+        return variable(cell[0] * self.size + cell[1], digit, self.size)
+
+    def new(self) -> int:
+        """A fresh auxiliary variable."""
+        return int(self.pool.id())
+
+    @property
+    def top(self) -> int:
+        """The highest variable handed out so far."""
+        return int(self.pool.top)
+
+
+class Constraint:
+    """Base class of every constraint kind (the subclasses are frozen dataclasses).
+
+    Attributes:
+        kind: the f-puzzles field the kind is read from and written to; also its
+            name in the registry.
+    """
+
+    kind: ClassVar[str] = ""
+
+    def validate(self, size: int) -> None:
+        """Raise :class:`ParseError` when the constraint cannot be on an ``size`` grid.
+
+        The default checks that every cell of :meth:`footprint` lies in the grid.
+        """
+        for cell in self.footprint():
+            check_cell(cell, size)
+
+    def footprint(self) -> tuple[Cell, ...]:
+        """The cells the constraint names (none for a global rule)."""
+        return ()
+
+    def clauses(self, cnf: Cnf) -> Clauses:
+        """The CNF clauses that hold exactly on the grids keeping the constraint."""
+        raise NotImplementedError
+
+    def add_to(self, model: SudokuModel) -> None:
+        """Add the constraint to a CP-SAT model of the puzzle."""
+        raise NotImplementedError
+
+    def check(self, grid: Grid) -> bool:
+        """Whether the full ``grid`` keeps the constraint."""
+        raise NotImplementedError
+
+    # ---------------------------------------------------------------- f-puzzles
+    @classmethod
+    def read_entry(cls: type[C], entry: Any, geometry: Geometry) -> list[C]:
+        """The constraints of one entry of the kind's f-puzzles list."""
+        raise NotImplementedError
+
+    def write_entry(self) -> Any:
+        """The f-puzzles entry of this constraint."""
+        raise NotImplementedError
+
+    @classmethod
+    def read(cls: type[C], value: Any, geometry: Geometry) -> list[C]:
+        """The constraints of the kind's whole f-puzzles field.
+
+        The default reads a list of entries with :meth:`read_entry`; an error
+        names the field and the entry's index (``killercage[3]: ...``).
+        """
+        if not isinstance(value, list):
+            raise ParseError(f"{cls.kind}: a list was expected, not {_kind_of(value)}")
+        out: list[C] = []
+        for index, entry in enumerate(value):
+            try:
+                got = cls.read_entry(entry, geometry)
+                for c in got:
+                    c.validate(geometry.size)
+            except ParseError as err:
+                raise ParseError(f"{cls.kind}[{index}]: {err.reason}") from None
+            out.extend(got)
+        return out
+
+    @classmethod
+    def write(cls, items: Sequence[Constraint]) -> Any:
+        """The kind's f-puzzles field for ``items`` (all of this kind)."""
+        return [c.write_entry() for c in items]
+
+
+class GlobalRule(Constraint):
+    """A rule over the whole grid switched on by an f-puzzles boolean (anti-knight ...)."""
+
+    @classmethod
+    def read(cls: type[C], value: Any, geometry: Geometry) -> list[C]:
+        if not isinstance(value, bool):
+            raise ParseError(f"{cls.kind}: true or false was expected, not {_kind_of(value)}")
+        return [cls()] if value else []
+
+    @classmethod
+    def write(cls, items: Sequence[Constraint]) -> Any:
+        return True
+
+
+# -------------------------------------------------------------------- cell names
+_CELL = re.compile(r"R(\d+)C(\d+)\Z", re.IGNORECASE)
+
+
+def name(cell: Cell) -> str:
+    """The f-puzzles name of a cell: ``(0, 0)`` is ``R1C1``."""
+    return f"R{cell[0] + 1}C{cell[1] + 1}"
+
+
+def check_cell(cell: Cell, size: int) -> None:
+    """Raise :class:`ParseError` when ``cell`` is outside the ``size x size`` grid."""
+    r, c = cell
+    if not (0 <= r < size and 0 <= c < size):
+        raise ParseError(f"cell {name(cell)} is outside the {size}x{size} grid")
+
+
+def parse_name(text: Any, size: int, *, inside: bool = True) -> Cell:
+    """The cell named ``text`` (``R1C1``); with ``inside``, it must lie in the grid."""
+    if not isinstance(text, str) or not (m := _CELL.match(text.strip())):
+        raise ParseError(f"{text!r} is not a cell name like 'R1C1'")
+    cell = (int(m.group(1)) - 1, int(m.group(2)) - 1)
+    if inside:
+        check_cell(cell, size)
+    return cell
+
+
+def parse_cells(value: Any, size: int, *, what: str = "cells", distinct: bool = True) -> list[Cell]:
+    """A list of cell names; with ``distinct``, a repeated cell is an error."""
+    if not isinstance(value, list) or not value:
+        raise ParseError(f"{what}: a non-empty list of cell names was expected")
+    cells = [parse_name(v, size) for v in value]
+    if distinct:
+        no_repeats(cells, what)
+    return cells
+
+
+def no_repeats(cells: Sequence[Cell], what: str) -> None:
+    """Raise :class:`ParseError` when a cell of ``cells`` comes twice."""
+    seen: set[Cell] = set()
+    for cell in cells:
+        if cell in seen:
+            raise ParseError(f"{what}: cell {name(cell)} comes twice")
+        seen.add(cell)
+
+
+def fields(entry: Any, required: Iterable[str], optional: Iterable[str] = ()) -> dict[str, Any]:
+    """``entry`` as a dict with exactly the known keys; an unknown or missing one is an error."""
+    if not isinstance(entry, dict):
+        raise ParseError(f"an object was expected, not {_kind_of(entry)}")
+    need = set(required)
+    known = need | set(optional)
+    for key in entry:
+        if key not in known:
+            raise ParseError(f"unknown field {key!r}")
+    for key in sorted(need):
+        if key not in entry:
+            raise ParseError(f"missing field {key!r}")
+    return entry
+
+
+def parse_int(value: Any, what: str = "value") -> int:
+    """A whole number written as an int or a string of digits (f-puzzles writes both)."""
+    if isinstance(value, bool):
+        raise ParseError(f"{what}: a number was expected, not {value!r}")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and re.fullmatch(r"\s*-?\d{1,9}\s*", value):
+        return int(value)
+    raise ParseError(f"{what}: a whole number was expected, not {value!r}")
+
+
+def _kind_of(value: Any) -> str:
+    return "null" if value is None else type(value).__name__
+
+
+def read_lines(entry: Any, size: int, extra: Iterable[str] = ()) -> list[list[Cell]]:
+    """The ``lines`` of a line entry (each a list of distinct cells, each cell next to the last)."""
+    got = fields(entry, ("lines",), extra)
+    lines = got["lines"]
+    if not isinstance(lines, list) or not lines:
+        raise ParseError("lines: a non-empty list of lines was expected")
+    out = []
+    for k, line in enumerate(lines):
+        cells = parse_cells(line, size, what=f"lines[{k}]")
+        out.append(cells)
+    return out
+
+
+# -------------------------------------------------------------------- geometry helpers
+def neighbours(size: int, steps: Iterable[tuple[int, int]]) -> list[tuple[Cell, Cell]]:
+    """Every unordered pair of cells one of ``steps`` apart (each pair once)."""
+    out: set[tuple[Cell, Cell]] = set()
+    for r in range(size):
+        for c in range(size):
+            for dr, dc in steps:
+                rr, cc = r + dr, c + dc
+                if 0 <= rr < size and 0 <= cc < size:
+                    a, b = (r, c), (rr, cc)
+                    out.add((a, b) if a < b else (b, a))
+    return sorted(out)
+
+
+ORTHOGONAL = ((0, 1), (1, 0))
+KING = ((0, 1), (1, 0), (1, 1), (1, -1))
+KNIGHT = ((1, 2), (2, 1), (1, -2), (2, -1))
+
+
+def adjacent(a: Cell, b: Cell) -> bool:
+    """Whether two cells share an edge."""
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
+
+
+def size_of(grid: Grid) -> int:
+    """The size of a square grid."""
+    return len(grid)
+
+
+# -------------------------------------------------------------------- encodings
+def forbid_pairs(cnf: Cnf, a: Cell, b: Cell, allowed: Callable[[int, int], bool]) -> Clauses:
+    """Clauses forbidding every pair of digits ``(da, db)`` with ``not allowed(da, db)``."""
+    n = cnf.size
+    return [
+        [-cnf.var(a, da), -cnf.var(b, db)]
+        for da in range(1, n + 1)
+        for db in range(1, n + 1)
+        if not allowed(da, db)
+    ]
+
+
+def distinct(cnf: Cnf, cells: Sequence[Cell]) -> Clauses:
+    """Clauses saying the ``cells`` hold distinct digits (python-sat's ``CardEnc``)."""
+    out: Clauses = []
+    if len(cells) < 2:
+        return out
+    enc = EncType.pairwise if len(cells) <= 9 else EncType.seqcounter
+    for d in range(1, cnf.size + 1):
+        lits = [cnf.var(c, d) for c in cells]
+        out.extend(CardEnc.atmost(lits=lits, bound=1, vpool=cnf.pool, encoding=enc).clauses)
+    return out
+
+
+def sum_layers(cnf: Cnf, cells: Sequence[Cell]) -> tuple[list[dict[int, int]], Clauses]:
+    """Variables for the possible sums of every prefix of ``cells`` (a running-sum encoding).
+
+    Returns ``(layers, clauses)``: ``layers[k][v]`` is a variable forced true when
+    the digits of the first ``k + 1`` cells sum to ``v``. The clauses only imply
+    forward (partial sum ``s`` and digit ``d`` give partial sum ``s + d``), so the
+    variable of the true sum is always true; a caller forbids the values it
+    rejects (``[-layer[v]]``), or adds :func:`at_most_one_sum` to read the sum off.
+    """
+    n = cnf.size
+    clauses: Clauses = []
+    layers: list[dict[int, int]] = []
+    for i, cell in enumerate(cells):
+        nxt: dict[int, int] = {}
+        for d in range(1, n + 1):
+            lit = cnf.var(cell, d)
+            if i == 0:
+                v = nxt.setdefault(d, cnf.new())
+                clauses.append([-lit, v])
+                continue
+            for s, sv in layers[-1].items():
+                v = nxt.setdefault(s + d, cnf.new())
+                clauses.append([-sv, -lit, v])
+        layers.append(nxt)
+    return layers, clauses
+
+
+def sum_values(cnf: Cnf, cells: Sequence[Cell]) -> tuple[dict[int, int], Clauses]:
+    """The last layer of :func:`sum_layers`: variables for the possible sums of ``cells``."""
+    layers, clauses = sum_layers(cnf, cells)
+    return (layers[-1] if layers else {}), clauses
+
+
+def reject_sums(final: dict[int, int], total: int, guard: Sequence[int] = ()) -> Clauses:
+    """Clauses rejecting every sum of ``final`` but ``total`` (when every ``guard`` literal holds)."""
+    off = [-g for g in guard]
+    if not final:
+        return [] if total == 0 else [off]
+    clauses = [[*off, -v] for s, v in final.items() if s != total]
+    if total not in final:
+        clauses.append(off)  # the total cannot be made at all
+    return clauses
+
+
+def at_most_one_sum(cnf: Cnf, final: dict[int, int]) -> Clauses:
+    """Clauses saying at most one of the sum variables of :func:`sum_values` is true."""
+    lits = list(final.values())
+    if len(lits) < 2:
+        return []
+    enc = CardEnc.atmost(lits=lits, bound=1, vpool=cnf.pool, encoding=EncType.seqcounter)
+    clauses: Clauses = enc.clauses
+    return clauses
+
+
+def sum_equals(cnf: Cnf, cells: Sequence[Cell], total: int, guard: Sequence[int] = ()) -> Clauses:
+    """Clauses saying the digits of ``cells`` sum to ``total`` (when every ``guard`` literal holds)."""
+    final, clauses = sum_values(cnf, cells)
+    return clauses + reject_sums(final, total, guard)
+
+
+def cp_values(model: SudokuModel, cells: Iterable[Cell]) -> list[Any]:
+    """The CP-SAT integer variables of ``cells``."""
+    n = model.puzzle.geometry.size
+    return [model.value(r * n + c) for r, c in cells]
+
+
+def at(grid: Grid, cell: Cell) -> int:
+    """The digit of ``cell`` in ``grid``."""
+    return int(grid[cell[0]][cell[1]])
+
+
+@dataclass(frozen=True)
+class LineConstraint(Constraint):
+    """A rule along one line of cells, read from an f-puzzles ``lines`` entry.
+
+    An f-puzzles entry may hold several lines: each becomes one constraint, and
+    each is written back as an entry of its own (the same puzzle).
+    """
+
+    cells: tuple[Cell, ...]
+
+    #: The fewest cells a line of the kind has.
+    shortest: ClassVar[int] = 1
+
+    def footprint(self) -> tuple[Cell, ...]:
+        return self.cells
+
+    def validate(self, size: int) -> None:
+        super().validate(size)
+        no_repeats(self.cells, "line")
+        if len(self.cells) < self.shortest:
+            raise ParseError(f"a line of {len(self.cells)} cells; at least {self.shortest}")
+
+    @classmethod
+    def read_entry(cls: type[L], entry: Any, geometry: Geometry) -> list[L]:
+        return [cls(tuple(line)) for line in read_lines(entry, geometry.size)]
+
+    def write_entry(self) -> Any:
+        return {"lines": [[name(c) for c in self.cells]]}
+
+
+L = TypeVar("L", bound=LineConstraint)

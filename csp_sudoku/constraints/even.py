@@ -1,0 +1,15 @@
+"""Even cell: the cell holds an even digit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from csp_sudoku.constraints.parity import ParityCell
+
+
+@dataclass(frozen=True)
+class EvenCell(ParityCell):
+    """The digit of ``cell`` is even."""
+
+    kind = "even"
+    remainder = 0

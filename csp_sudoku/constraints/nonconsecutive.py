@@ -1,0 +1,17 @@
+"""Non-consecutive: no two cells side by side hold consecutive digits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from csp_sudoku.constraints._global import MoveRule
+from csp_sudoku.constraints.base import ORTHOGONAL
+
+
+@dataclass(frozen=True)
+class NonConsecutive(MoveRule):
+    """No two cells side by side hold consecutive digits."""
+
+    kind = "nonconsecutive"
+    steps = ORTHOGONAL
+    gap = 1

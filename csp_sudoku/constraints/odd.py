@@ -1,0 +1,15 @@
+"""Odd cell: the cell holds an odd digit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from csp_sudoku.constraints.parity import ParityCell
+
+
+@dataclass(frozen=True)
+class OddCell(ParityCell):
+    """The digit of ``cell`` is odd."""
+
+    kind = "odd"
+    remainder = 1

@@ -1,0 +1,206 @@
+"""Check, count, solve and true candidates of variant puzzles, by SAT or CP-SAT.
+
+A :class:`~csp_sudoku.constraints.VariantPuzzle` goes to one of two
+backends, and both must give the same answers (the tests compare them):
+
+* ``"sat"`` (the default): python-sat with the rules' CNF
+  (:func:`csp_sudoku.encodings.cnf.rules_cnf`) and every constraint's
+  clauses, the givens as assumptions; one solver per call, a further
+  solution asked for after a clause that blocks the last one.
+* ``"cpsat"``: OR-tools CP-SAT on a
+  :class:`~csp_sudoku.encodings.cpsat.SudokuModel` with every constraint's
+  CP-SAT form (written over the cells' integer values: a second encoding).
+
+Not in this slice: a compiled propagation search for variants, explanations
+(human steps), generation, rendering and DRAT certificates of uniqueness.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+from numpy.typing import NDArray
+from pysat.solvers import Solver
+
+from csp_sudoku.constraints import Cnf, VariantPuzzle
+from csp_sudoku.core.errors import ArgumentError, DeadlinePassed
+from csp_sudoku.core.puzzle import Puzzle
+from csp_sudoku.encodings.cnf import clue_literals, rules_cnf
+from csp_sudoku.encodings.cpsat import SudokuModel
+
+VariantBackend = Literal["sat", "cpsat"]
+Verdict = Literal["unique", "multiple", "none"]
+BACKENDS: tuple[str, ...] = ("sat", "cpsat")
+#: The python-sat solver of the SAT backend.
+SAT_SOLVER = "cadical153"
+
+
+def _backend(backend: str) -> str:
+    if backend == "auto":
+        return "sat"
+    if backend not in BACKENDS:
+        raise ArgumentError(f"backend {backend!r}: variant puzzles use 'sat' or 'cpsat'")
+    return backend
+
+
+def variant_clauses(puzzle: VariantPuzzle) -> tuple[list[list[int]], int]:
+    """The CNF of ``puzzle`` without its givens: the rules and every constraint's clauses.
+
+    Returns ``(clauses, top)``, ``top`` the highest variable used. Candidate
+    ``(cell, digit)`` is :func:`csp_sudoku.encodings.cnf.variable`.
+    """
+    g = puzzle.geometry
+    rules = rules_cnf(g)
+    clauses, top = _constraint_clauses(puzzle)
+    return [*rules.clauses, *clauses], top
+
+
+def _constraint_clauses(puzzle: VariantPuzzle) -> tuple[list[list[int]], int]:
+    """The clauses of the constraints alone, and the highest variable used."""
+    g = puzzle.geometry
+    enc = Cnf(g)
+    clauses: list[list[int]] = []
+    for c in puzzle.constraints:
+        clauses.extend(c.clauses(enc))
+    return clauses, max(enc.top, g.ncandidates, rules_cnf(g).nv)
+
+
+def _sat(puzzle: VariantPuzzle) -> Solver:
+    solver = Solver(name=SAT_SOLVER, bootstrap_with=rules_cnf(puzzle.geometry).clauses)
+    solver.append_formula(_constraint_clauses(puzzle)[0])
+    return solver
+
+
+def _read(model: list[int], puzzle: VariantPuzzle) -> NDArray[np.int8]:
+    """The grid of a SAT model: the true candidate of every cell."""
+    g = puzzle.geometry
+    n = g.size
+    truth = np.array(model[: g.ncandidates], dtype=np.int64) > 0
+    grid: NDArray[np.int8] = (truth.reshape(g.ncells, n).argmax(axis=1) + 1).astype(np.int8)
+    return grid
+
+
+def _sat_solutions(puzzle: VariantPuzzle, limit: int) -> list[NDArray[np.int8]]:
+    n = puzzle.geometry.size
+    givens = clue_literals(puzzle.puzzle)
+    empty = np.flatnonzero(puzzle.puzzle.cells == 0).tolist()
+    found: list[NDArray[np.int8]] = []
+    with _sat(puzzle) as solver:
+        while len(found) < limit and solver.solve(assumptions=givens):
+            grid = _read(solver.get_model(), puzzle)
+            found.append(grid)
+            if not empty:
+                break
+            solver.add_clause([-(c * n + int(grid[c])) for c in empty])
+    return found
+
+
+def _cpsat_model(puzzle: VariantPuzzle) -> SudokuModel:
+    model = SudokuModel(puzzle.puzzle)
+    for c in puzzle.constraints:
+        c.add_to(model)
+    return model
+
+
+def solutions(puzzle: VariantPuzzle, limit: int = 2, *, backend: str = "sat") -> list[Puzzle]:
+    """Up to ``limit`` distinct solutions of ``puzzle``, each a full :class:`Puzzle`."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise ArgumentError(f"limit must be a whole number of at least 1, not {limit!r}")
+    g = puzzle.geometry
+    if _backend(backend) == "sat":
+        grids = _sat_solutions(puzzle, limit)
+    else:
+        grids = list(_cpsat_model(puzzle).solutions(limit))
+    return [Puzzle(grid, g) for grid in grids]
+
+
+def count(puzzle: VariantPuzzle, limit: int = 2, *, backend: str = "sat") -> int:
+    """The number of solutions, exact below ``limit``; ``limit`` means "at least that many"."""
+    return len(solutions(puzzle, limit, backend=backend))
+
+
+def solve(puzzle: VariantPuzzle, *, backend: str = "sat") -> Puzzle | None:
+    """One solution of ``puzzle``, or None when it has none (see :func:`check` for uniqueness)."""
+    found = solutions(puzzle, 1, backend=backend)
+    return found[0] if found else None
+
+
+def check(puzzle: VariantPuzzle, *, backend: str = "sat") -> Verdict:
+    """``"unique"``, ``"multiple"`` or ``"none"``: how many solutions ``puzzle`` has."""
+    n = count(puzzle, 2, backend=backend)
+    return "unique" if n == 1 else "multiple" if n > 1 else "none"
+
+
+def candidates(
+    puzzle: VariantPuzzle, cap: int | None = None, *, backend: str = "sat"
+) -> NDArray[np.bool_]:
+    """The true candidates: ``out[cell, digit - 1]`` is True when some solution puts ``digit`` there.
+
+    Each solver call asks for a solution with at least one candidate not yet
+    seen in a solution, and marks every candidate of the one it finds; the
+    first call that finds none ends the search. So a unique puzzle costs two
+    calls, and a puzzle costs one call more than the solutions it reads.
+    All False when the puzzle has no solution.
+
+    Args:
+        puzzle: the variant puzzle.
+        cap: the most solver calls to make (None: as many as needed; at most one
+            per candidate and one more).
+        backend: ``"sat"`` or ``"cpsat"``.
+
+    Raises:
+        DeadlinePassed: ``cap`` calls were made before every candidate was settled.
+    """
+    g = puzzle.geometry
+    n = g.size
+    seen = np.zeros((g.ncells, n), dtype=bool)
+    calls = 0
+
+    def spend() -> None:
+        nonlocal calls
+        if cap is not None and calls >= cap:
+            raise DeadlinePassed(f"true candidates: the cap of {cap} solver calls was reached")
+        calls += 1
+
+    if _backend(backend) == "sat":
+        givens = clue_literals(puzzle.puzzle)
+        _clauses, top = _constraint_clauses(puzzle)
+        with _sat(puzzle) as solver:
+            while True:
+                spend()
+                top += 1  # a selector: "some unseen candidate is true", for this call only
+                solver.add_clause([-top, *(int(i) + 1 for i in np.flatnonzero(~seen))])
+                if not solver.solve(assumptions=[*givens, top]):
+                    return seen
+                seen[np.arange(g.ncells), _read(solver.get_model(), puzzle) - 1] = True
+                solver.add_clause([-top])
+    from ortools.sat.python import cp_model
+
+    model = _cpsat_model(puzzle)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    xs = model.x.reshape(-1)
+    while True:
+        spend()
+        select = model.model.new_bool_var("")
+        model.model.add_bool_or([xs[i] for i in np.flatnonzero(~seen)]).only_enforce_if(select)
+        model.model.clear_assumptions()
+        model.model.add_assumptions([select])
+        if solver.solve(model.model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return seen
+        vals = np.array([solver.boolean_value(v) for v in xs], dtype=bool)
+        seen[vals.reshape(g.ncells, n)] = True
+
+
+__all__ = [
+    "BACKENDS",
+    "VariantBackend",
+    "Verdict",
+    "candidates",
+    "check",
+    "count",
+    "solutions",
+    "solve",
+    "variant_clauses",
+]
