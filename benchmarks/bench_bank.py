@@ -12,8 +12,8 @@ subprocess:
 3. ``csp-sudoku bank stats BANK``: seconds.
 
 The puzzles are made fast, not generated: each is one of the unique puzzles
-of ``examples/data/sample.txt`` with 2-7 more clues of its solution (so it is
-still unique, though seldom minimal), put through a random
+of ``examples/data/sample.txt`` with 4-9 more clues of its solution (so it is
+still unique, though not minimal), put through a random
 validity-preserving transformation (digits relabelled, rows within bands,
 bands, columns within stacks and stacks permuted, transposed half the time),
 so that the bank has a canonical form to compute for each. They differ as
@@ -102,7 +102,7 @@ def make_puzzles(n: int, rng: np.random.Generator) -> NDArray[np.int8]:
         keys = rng.random((m, 81))
         keys[cells != 0] = 2.0  # the empty cells first, in a random order
         extra = np.zeros((m, 81), bool)
-        more = np.arange(81) < rng.integers(2, 8, m)[:, None]
+        more = np.arange(81) < rng.integers(4, 10, m)[:, None]
         np.put_along_axis(extra, keys.argsort(axis=1), more, axis=1)
         cells[extra] = solved[pick][extra]
         digits = np.zeros((m, 10), np.int8)
