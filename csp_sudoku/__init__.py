@@ -85,6 +85,21 @@ if TYPE_CHECKING:
 _LAZY = ("generate", "minimize", "neighbour", "random_grid")
 __all__ += ["generate", "minimize", "neighbour", "next_step", "random_grid", "solve_path"]
 
+# Variant Sudoku (docs/variants.md), loaded on first use (python-sat and OR-tools):
+# public name -> (module, name there).
+_VARIANTS = {
+    "VariantPuzzle": ("csp_sudoku.constraints", "VariantPuzzle"),
+    "from_fpuzzles": ("csp_sudoku.constraints", "from_fpuzzles"),
+    "parse_fpuzzles": ("csp_sudoku.constraints", "parse_fpuzzles"),
+    "to_fpuzzles": ("csp_sudoku.constraints", "to_fpuzzles"),
+    "check_variant": ("csp_sudoku.variants", "check"),
+    "count_variant": ("csp_sudoku.variants", "count"),
+    "solve_variant": ("csp_sudoku.variants", "solve"),
+    "variant_solutions": ("csp_sudoku.variants", "solutions"),
+    "variant_candidates": ("csp_sudoku.variants", "candidates"),
+}
+__all__ += list(_VARIANTS)
+
 
 def __getattr__(name: str) -> Any:
     """Lazy exports: ``generate`` (and the other generator functions of
@@ -92,6 +107,11 @@ def __getattr__(name: str) -> Any:
     ``Rating`` the metrics, ``next_step`` (the next hint of the se path) and
     ``solve_path`` (the whole se path, the explanation) the se metric, on first use, so that importing the package (and
     ``csp-sudoku check``) pays for neither."""
+    if name in _VARIANTS:
+        import importlib
+
+        module, attr = _VARIANTS[name]
+        return getattr(importlib.import_module(module), attr)
     if name in _LAZY:
         from csp_sudoku import generators
 

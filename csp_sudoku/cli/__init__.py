@@ -31,6 +31,7 @@ from csp_sudoku.core.errors import SudokuError
 SUBCOMMANDS: tuple[str, ...] = (
     "check",
     "solve",
+    "candidates",  # variant puzzles (cli/variants.py)
     "explain",
     "rate",
     "generate",

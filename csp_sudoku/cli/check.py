@@ -50,6 +50,7 @@ from csp_sudoku.cli._common import (
     progress,
 )
 from csp_sudoku.cli._resume import ResumePoint, read_resume_point, skip_done
+from csp_sudoku.cli.variants import hook
 from csp_sudoku.core.errors import SudokuError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import ReadState, TextChunk, guess_state, parse_line, record_geometry
@@ -106,7 +107,7 @@ def register(sub: Any) -> None:
         "(DIR/<file>-<line>.drat, with its formula beside it as .cnf; check with drat-trim)",
     )
     add_geometry_args(p)
-    p.set_defaults(func=run)
+    p.set_defaults(func=hook("check", run))  # f-puzzles inputs: cli/variants.py
 
 
 def run(args: argparse.Namespace) -> int:

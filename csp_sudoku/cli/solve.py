@@ -23,6 +23,7 @@ from csp_sudoku.cli._common import (
     seconds_arg,
 )
 from csp_sudoku.cli._rows import WHERE, Outcome, rows_runner, run_rows
+from csp_sudoku.cli.variants import hook
 from csp_sudoku.core.errors import CountBudgetExceeded
 from csp_sudoku.core.io import counted, format_grid, format_line
 from csp_sudoku.core.puzzle import Puzzle
@@ -41,7 +42,7 @@ def register(sub: Any) -> None:
     p.add_argument("--backend", default="auto")
     add_batch_args(p, resume_help=_RESUME, seed_help=_NO_SEED)
     add_geometry_args(p)
-    p.set_defaults(func=run_solve)
+    p.set_defaults(func=hook("solve", run_solve))  # f-puzzles inputs: cli/variants.py
 
     c = sub.add_parser("count", help="count the solutions of each puzzle, up to a limit")
     add_input_args(c)
@@ -63,7 +64,7 @@ def register(sub: Any) -> None:
     c.add_argument("--backend", default="auto")
     add_batch_args(c, resume_help=_RESUME, seed_help=_NO_SEED)
     add_geometry_args(c)
-    c.set_defaults(func=run_count)
+    c.set_defaults(func=hook("count", run_count))
 
 
 def solve_one(puzzle: Puzzle, options: dict[str, Any]) -> Outcome:

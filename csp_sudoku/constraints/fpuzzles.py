@@ -135,7 +135,7 @@ def _read_negative(value: Any, constraints: list[Constraint]) -> list[Constraint
     out: list[Constraint] = []
     seen = set()
     for i, name in enumerate(value):
-        if name not in NEGATIVES:
+        if not isinstance(name, str) or name not in NEGATIVES:
             raise ParseError(f"negative[{i}]: {name!r} is not one of {', '.join(NEGATIVES)}")
         if name in seen:
             continue

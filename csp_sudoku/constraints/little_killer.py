@@ -75,7 +75,7 @@ class LittleKiller(Constraint):
         got = fields(entry, ("cells", "value"), ("cell", "direction"))
         cells = tuple(parse_cells(got["cells"], geometry.size))
         clue = got.get("cell", "")
-        if clue:
+        if clue != "":
             parse_name(clue, geometry.size, inside=False)
         direction = got.get("direction", "DR")
         if not isinstance(direction, str):
