@@ -24,12 +24,12 @@ import time
 import reference
 
 import csp_sudoku as cs
-import csp_sudoku.generators.anneal as anneal_mod
+import csp_sudoku.generators.search.rating as rating_mod
 from csp_sudoku.generators.targeting import rate_with_solution
 from csp_sudoku.metrics.base import Rating
 from csp_sudoku.metrics.se import rated_within
 
-_RATE = "_rate"  # the annealer's name for rate_with_solution, timed here
+_RATE = "_rate"  # the search's name for rate_with_solution (its Rater's), timed here
 FILES = ("se_calibration_top1465.tsv", "se_calibration.tsv")
 
 
@@ -42,7 +42,7 @@ def _row(name: str, above: list[bool], below: list[bool]) -> str:
 def candidates(seed: int, seconds: float) -> list[tuple[cs.Puzzle, float, float]]:
     """Every candidate one search rated in full (the quick test off): (puzzle, ER, seconds)."""
     got: list[tuple[cs.Puzzle, float, float]] = []
-    real = rate_with_solution  # what the annealer rates with (as anneal._rate)
+    real = rate_with_solution  # what the annealer rates with (as rating._rate)
 
     def timed(p: cs.Puzzle, sol: cs.Puzzle, metric: str, seed: int, search: bool = False) -> Rating:
         c0 = time.process_time()
@@ -50,9 +50,9 @@ def candidates(seed: int, seconds: float) -> list[tuple[cs.Puzzle, float, float]
         got.append((p, r.score, time.process_time() - c0))
         return r
 
-    within = anneal_mod._within
-    setattr(anneal_mod, _RATE, timed)
-    anneal_mod._within = lambda metric, thorough=False: None
+    within = rating_mod._within
+    setattr(rating_mod, _RATE, timed)
+    rating_mod._within = lambda metric, thorough=False: None
     try:
         for _ in cs.generate(
             10_000, level="extreme", metric="se", seed=seed, budget_seconds=seconds
@@ -61,8 +61,8 @@ def candidates(seed: int, seconds: float) -> list[tuple[cs.Puzzle, float, float]
     except cs.generators.BudgetExhaustedError:
         pass
     finally:
-        setattr(anneal_mod, _RATE, real)
-        anneal_mod._within = within
+        setattr(rating_mod, _RATE, real)
+        rating_mod._within = within
     return got
 
 

@@ -5,11 +5,11 @@ its budget is a matter of chance: after a climb its first SE 10+ output comes
 at a roughly steady rate (docs/generators.md, "What a run's chance is made
 of"). So the search is measured over many seeds: for each ``--seed``, this
 runs ``generate(10_000, score_range=(10, inf), metric="se", seed=S,
-budget_seconds=--seconds)`` once per ``--variant`` (settings of the search,
-:data:`VARIANTS`: ``shipped`` is the library as it stands, ``before`` the
-search before its plateau states were bounded and its hand-over brought
-forward; the first named is the baseline, run in the same process one after
-the other, after one warm-up) and prints when each run met its first new
+budget_seconds=--seconds, search=V)`` once per ``--variant`` (the search's
+settings ``V``, :data:`VARIANTS`: ``shipped`` is the library as it stands,
+``before`` the search before its plateau states were bounded and its hand-over
+brought forward; the first named is the baseline, run in the same process one
+after the other, after one warm-up) and prints when each run met its first new
 SE 10+ puzzle, or the best score it met.
 
 Then, per variant: on how many seeds SE 10 came within each ``--at``
@@ -36,32 +36,36 @@ import json
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from bench_generate_new import warm_up  # a sibling script (its folder is on sys.path)
 
 import csp_sudoku as cs
-import csp_sudoku.generators.anneal as anneal_mod
+from csp_sudoku.generators.search import DEFAULTS, SearchSettings
 
 #: The budget of the benchmark's target (a new SE 10 within 120 s on one core):
 #: the default ``--seconds`` and the cut-off whose chance the summary predicts.
 TARGET = 120.0
 
 
-#: Settings of the search to compare: keyword defaults of ``anneal`` per name.
-VARIANTS: dict[str, dict[str, object]] = {
-    "shipped": {},
+#: Settings of the search to compare, by name (each run passes its value to
+#: ``generate(search=...)``).
+VARIANTS: dict[str, SearchSettings] = {
+    "shipped": DEFAULTS,
     # plateau states rated in full, the hand-over after 10,000 stale steps
-    "before": {"bounded": None, "renew": 10_000},
-    "rated": {"bounded": None},  # plateau states rated in full
-    "renew10k": {"renew": 10_000},  # the hand-over after 10,000 stale steps
-    "lean": {"lean": 0.05},  # fewer clues first (docs/generators.md, "Fewer clues first")
+    "before": replace(DEFAULTS, bounded=None, renew=10_000),
+    "rated": replace(DEFAULTS, bounded=None),  # plateau states rated in full
+    "renew10k": replace(DEFAULTS, renew=10_000),  # the hand-over after 10,000 stale steps
+    # fewer clues first (docs/generators.md, "Fewer clues first")
+    "lean": replace(DEFAULTS, lean=0.05),
     # bounded only a tenth below each pass's best (the default before 2026-12-02)
-    "pass-best": {"bound_top": False},
-    "bound-floor": {"bound_floor": True},  # bounded up to the target's floor itself
-    "renew1k": {"renew": 1_000},  # the hand-over after 1,000 stale steps
-    "cap250": {"deepen_ratings": 250},  # the whole-vicinity search ends after 250 ratings
+    "pass-best": replace(DEFAULTS, bound_top=False),
+    # bounded up to the target's floor itself
+    "bound-floor": replace(DEFAULTS, bound_floor=True),
+    "renew1k": replace(DEFAULTS, renew=1_000),  # the hand-over after 1,000 stale steps
+    # the whole-vicinity search ends after 250 ratings
+    "cap250": replace(DEFAULTS, deepen_ratings=250),
 }
 
 
@@ -80,17 +84,6 @@ class Run:
 
 def first_ten(seed: int, seconds: float, variant: str) -> Run:
     """One run of the SE 10+ search from ``seed`` with the settings of ``variant``."""
-    defaults = anneal_mod.anneal.__kwdefaults__
-    saved = dict(defaults)
-    defaults.update(VARIANTS[variant])
-    try:
-        return _first_ten(seed, seconds, variant)
-    finally:
-        defaults.clear()
-        defaults.update(saved)
-
-
-def _first_ten(seed: int, seconds: float, variant: str) -> Run:
     best = [-math.inf]
 
     def progress(report: dict[str, object]) -> None:
@@ -107,6 +100,7 @@ def _first_ten(seed: int, seconds: float, variant: str) -> Run:
         seed=seed,
         budget_seconds=seconds,
         progress=progress,
+        search=VARIANTS[variant],
     )
     try:
         for g in gen:

@@ -25,13 +25,13 @@ import time
 import reference
 
 import csp_sudoku as cs
-import csp_sudoku.generators.anneal as anneal_mod
+import csp_sudoku.generators.search.rating as rating_mod
 from csp_sudoku.generators.targeting import rate_with_solution
 from csp_sudoku.metrics.base import Rating
 from csp_sudoku.metrics.se import replay
 
 FILES = ("se_calibration_top1465.tsv", "se_calibration.tsv")
-_RATE = "_rate"  # the annealer's name for rate_with_solution
+_RATE = "_rate"  # the search's name for rate_with_solution (its Rater's)
 
 
 def states(seed: int, seconds: float) -> list[cs.Puzzle]:
@@ -42,7 +42,7 @@ def states(seed: int, seconds: float) -> list[cs.Puzzle]:
         got.append(p)
         return rate_with_solution(p, sol, metric, seed, search=search)
 
-    setattr(anneal_mod, _RATE, kept)
+    setattr(rating_mod, _RATE, kept)
     try:
         for _ in cs.generate(
             100_000, metric="se", score_range=(10.0, math.inf), seed=seed, budget_seconds=seconds
@@ -51,7 +51,7 @@ def states(seed: int, seconds: float) -> list[cs.Puzzle]:
     except cs.generators.BudgetExhaustedError:
         pass
     finally:
-        setattr(anneal_mod, _RATE, rate_with_solution)
+        setattr(rating_mod, _RATE, rate_with_solution)
     return got
 
 

@@ -27,11 +27,11 @@ import time
 from typing import Any
 
 import csp_sudoku as cs
-import csp_sudoku.generators.anneal as anneal_mod
+import csp_sudoku.generators.search.rating as rating_mod
 import csp_sudoku.generators.vicinity as vicinity
 from csp_sudoku.generators.targeting import rate_with_solution
 
-_RATE = "_rate"  # the annealer's name for rate_with_solution, timed here
+_RATE = "_rate"  # the search's name for rate_with_solution (its Rater's), timed here
 
 
 class _HandOver(Exception):
@@ -88,7 +88,7 @@ def search(
     def rated(clues: Any, sol: Any, floor: float, may: bool) -> Any:
         return value(clues, sol, floor, may and later)
 
-    setattr(anneal_mod, _RATE, timed)
+    setattr(rating_mod, _RATE, timed)
     best = -math.inf
     c0 = time.process_time()
     try:
@@ -106,7 +106,7 @@ def search(
         ):
             best = max(best, h)
     finally:
-        setattr(anneal_mod, _RATE, rate_with_solution)
+        setattr(rating_mod, _RATE, rate_with_solution)
     cpu = time.process_time() - c0
     name = "later" if later else "all rated"
     row = (

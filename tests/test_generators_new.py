@@ -30,6 +30,7 @@ from csp_sudoku.generators.anneal import AnnealStats, Found, anneal
 from csp_sudoku.generators.hsolve_gen import SEED_BANK
 from csp_sudoku.generators.minimal import checker_for
 from csp_sudoku.generators.novelty import KeySet, default_keys, keys_of_lines
+from csp_sudoku.generators.search import SearchSettings
 from csp_sudoku.generators.targeting import make_target
 from csp_sudoku.metrics import rate
 from csp_sudoku.tools.canonical import canonical_key
@@ -272,6 +273,7 @@ def _anneal_direct(
         else make_target("se", "hard", None)  # closed: it never does
     )
     st = AnnealStats()
+    inputs = {k: kw.pop(k) for k in ("max_chains", "per_grid") if k in kw}  # the rest: settings
     it = anneal(
         geo,
         tgt,
@@ -279,8 +281,8 @@ def _anneal_direct(
         checker_for(geo),
         default_keys(),
         stats=st,
-        expand=expand,
-        **kw,
+        settings=SearchSettings(expand=expand, **kw),
+        **inputs,
     )
     return list(islice(it, n)), st
 
@@ -329,7 +331,7 @@ def test_forgetting_the_quick_tests_verdicts_changes_no_step(
     ``_CLEARED_MAX`` of them, then forgets them all (a long search meets
     millions): a clue set met again is tested again, with the same answer, so
     the search takes the same steps."""
-    import csp_sudoku.generators.anneal as anneal_mod
+    import csp_sudoku.generators.search.rating as rating_mod
 
     def run() -> tuple[tuple[int, int, int, float], int]:
         got, st = _anneal_direct(6, 1, low=20.0, elite_size=4, renew=10, deepen=None, max_chains=3)
@@ -338,7 +340,7 @@ def test_forgetting_the_quick_tests_verdicts_changes_no_step(
 
     kept, cleared = run()
     assert cleared > 0
-    monkeypatch.setattr(anneal_mod, "_CLEARED_MAX", 1)
+    monkeypatch.setattr(rating_mod, "_CLEARED_MAX", 1)
     assert run()[0] == kept
 
 
@@ -366,10 +368,10 @@ def test_the_quick_test_changes_no_step_of_the_search(monkeypatch: pytest.Monkey
     """Vicinity moves the metric's quick test clears are not rated: each is rated at
     most the limit it was cleared at (rated in full here), and the search, which
     would have done nothing with them, yields the same puzzles as without the test."""
-    import csp_sudoku.generators.anneal as anneal_mod
+    import csp_sudoku.generators.search.rating as rating_mod
 
     cleared: list[tuple[np.ndarray, float]] = []
-    real = anneal_mod._within
+    real = rating_mod._within
 
     def recording(metric: str, thorough: bool = False) -> object:
         test = real(metric, thorough)
@@ -387,12 +389,12 @@ def test_the_quick_test_changes_no_step_of_the_search(monkeypatch: pytest.Monkey
 
     # from SE 7.5: moves that singles solve are cleared (the test's contradiction
     # chains, 8.5 and up, are above the target's floor of 7.4)
-    monkeypatch.setattr(anneal_mod, "_within", recording)
+    monkeypatch.setattr(rating_mod, "_within", recording)
     got, st = _anneal_direct(3, 12, expand=0.9, low=7.5, elite_size=4)
     assert st.cleared == len(cleared) > 0
     for cells, limit in cleared:
         assert limit <= 7.4 and rate(cs.Puzzle(cells), "se").score <= limit
-    monkeypatch.setattr(anneal_mod, "_within", lambda metric, thorough=False: None)
+    monkeypatch.setattr(rating_mod, "_within", lambda metric, thorough=False: None)
     plain, st_plain = _anneal_direct(3, 12, expand=0.9, low=7.5, elite_size=4)
     assert st_plain.cleared == 0 and st_plain.rated > st.rated
     assert [f.clues.tobytes() for f in got] == [f.clues.tobytes() for f in plain]

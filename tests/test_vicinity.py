@@ -23,12 +23,13 @@ import pytest
 
 import csp_sudoku as cs
 from csp_sudoku.cli import main
-from csp_sudoku.core.errors import ArgumentError, GenerationError
+from csp_sudoku.core.errors import GenerationError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.generators import generate
 from csp_sudoku.generators.anneal import AnnealStats, anneal
 from csp_sudoku.generators.minimal import checker_for
 from csp_sudoku.generators.novelty import canonical_bytes, default_keys
+from csp_sudoku.generators.search import SearchSettings
 from csp_sudoku.generators.targeting import make_target
 from csp_sudoku.generators.vicinity import Bounded, Later, best_first, moves, neighbours
 from tests.independent import count_solutions
@@ -349,6 +350,7 @@ def _stalled(seed: int, seconds: float, st: AnnealStats, **kw: object) -> list[o
     once (``renew`` 5 steps; ``deepen`` 1 unless ``kw`` says otherwise): what it
     offered."""
     opts: dict[str, object] = {"elite_size": 2, "renew": 5, "deepen": 1, **kw}
+    inputs = {k: opts.pop(k) for k in ("max_chains",) if k in opts}  # the rest: settings
     return list(
         anneal(
             GEO,
@@ -358,7 +360,8 @@ def _stalled(seed: int, seconds: float, st: AnnealStats, **kw: object) -> list[o
             default_keys(),
             stats=st,
             deadline=time.time() + seconds,
-            **opts,  # type: ignore[arg-type]
+            settings=SearchSettings(**opts),  # type: ignore[arg-type]
+            **inputs,
         )
     )
 
@@ -402,13 +405,13 @@ class _Spied:
 def _spy_bounds(monkeypatch: pytest.MonkeyPatch, st: AnnealStats) -> _Spied:
     """Spies on SE's bound, the annealer's full ratings and each pass of
     ``best_first`` (its starts, and its best from them and what it yields)."""
-    import csp_sudoku.generators.anneal as anneal_mod
+    import csp_sudoku.generators.search.rating as rating_mod
     import csp_sudoku.generators.vicinity as vicinity
     from csp_sudoku.metrics import REGISTRY
 
     spec = REGISTRY["se"]
     assert spec.bound is not None
-    real_bound, real_rate, real_search = spec.bound, anneal_mod._rate, vicinity.best_first
+    real_bound, real_rate, real_search = spec.bound, rating_mod._rate, vicinity.best_first
     spied = _Spied([], [], [])
     pass_best = [-math.inf]
     in_pass = [False]
@@ -435,7 +438,7 @@ def _spy_bounds(monkeypatch: pytest.MonkeyPatch, st: AnnealStats) -> _Spied:
         return real_rate(puzzle, *args, **kwargs)
 
     monkeypatch.setitem(REGISTRY, "se", dataclasses.replace(spec, bound=bound))
-    monkeypatch.setattr(anneal_mod, "_rate", rate)
+    monkeypatch.setattr(rating_mod, "_rate", rate)
     monkeypatch.setattr(vicinity, "best_first", search)
     return spied
 
@@ -549,7 +552,7 @@ def test_a_cap_on_ratings_ends_the_whole_vicinity_search_and_starts_over(
 
 
 def test_the_whole_vicinity_search_needs_a_window() -> None:
-    with pytest.raises(ArgumentError, match="at least one window"):
+    with pytest.raises(GenerationError, match="at least one window"):
         _stalled(3, 5, AnnealStats(), windows=())
 
 

@@ -12,6 +12,10 @@ module                 what (paper)
 ``ddg``                Difficulty-Driven Generation (Hunt, Pong, Tucker)
 ``oracle_gen``         the oracle paper's generator (Fletcher, Johnson, Morrison)
 ``target``             :func:`generate`: puzzles at a target level / score, streamed
+``anneal``             the hard-end search: simulated annealing and vicinity search
+                       over unique minimal puzzles, from scratch
+``search``             the hard-end search's settings (:class:`SearchSettings`), the
+                       parts its strategies share
 =====================  =============================================================
 
 Example::
@@ -32,6 +36,7 @@ from csp_sudoku.generators.minimal import (
     neighbour,
     reduce_clues,
 )
+from csp_sudoku.generators.search.settings import SearchSettings
 from csp_sudoku.generators.symmetry import SYMMETRIES, SymmetryError, is_symmetric, orbits
 from csp_sudoku.generators.target import (
     METHODS,
@@ -49,6 +54,7 @@ __all__ = [
     "Generated",
     "GenerationError",
     "RemovalStats",
+    "SearchSettings",
     "SymmetryError",
     "Target",
     "generate",

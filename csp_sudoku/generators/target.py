@@ -83,6 +83,7 @@ from csp_sudoku.generators.novelty import (
     run_keys,
 )
 from csp_sudoku.generators.registry import BASES, SEARCHES, BaseRequest, base_generator
+from csp_sudoku.generators.search.settings import DEFAULTS, SearchSettings
 from csp_sudoku.generators.streams import Channel, round_robin
 from csp_sudoku.generators.symmetry import check_name, orbit_index, orbits
 from csp_sudoku.generators.targeting import Target
@@ -215,6 +216,8 @@ class _Options:
     per_grid: int | None = None
     #: annealing at the hard end: the caller's puzzles whose vicinity is searched first
     starts: tuple[str, ...] = ()
+    #: how the hard-end search goes (read by the search strategies, e.g. ``anneal``)
+    settings: SearchSettings = DEFAULTS
 
 
 def generate(
@@ -246,6 +249,7 @@ def generate(
     exclude_technique: Sequence[str] = (),
     max_per_grid: int | None = None,
     vicinity_of: Sequence[PuzzleLike] = (),
+    search: SearchSettings | None = None,
 ) -> Iterator[Generated]:
     """Generate ``count`` unique puzzles on target, streaming each as it is found.
 
@@ -323,6 +327,10 @@ def generate(
             digit (:mod:`csp_sudoku.generators.vicinity`) from them, and each
             output found so names its start in ``derived_from``. Outputs are
             still new: a published start's neighbours are mostly published.
+        search: how the hard-end search goes (``anneal``, and ``auto`` where it
+            anneals): a :class:`~csp_sudoku.generators.search.settings.SearchSettings`,
+            e.g. ``dataclasses.replace(SearchSettings(), renew=1_000)``; None:
+            the settings as they ship. The other methods do not read it.
 
     Yields:
         :class:`Generated`, in order.
@@ -358,6 +366,8 @@ def generate(
         raise GenerationError(f"climb_patience must be at least 1, got {climb_patience}")
     if max_per_grid is not None and max_per_grid < 1:
         raise GenerationError(f"max_per_grid must be at least 1, got {max_per_grid}")
+    if search is not None and not isinstance(search, SearchSettings):
+        raise GenerationError(f"search must be a SearchSettings, got {type(search).__name__}")
     if not 0 <= start <= count:
         raise GenerationError(f"start must be between 0 and count ({count}), got {start}")
     target = _make_target(metric, level, score_range)
@@ -378,6 +388,7 @@ def generate(
         require=check_names(require_technique),
         exclude=check_names(exclude_technique),
         per_grid=max_per_grid if max_per_grid is not None else (None if vicinity_of else 1),
+        settings=DEFAULTS if search is None else search,
     )
     _check_metrics(opts)
     check_filters(opts.require, opts.exclude, target)
@@ -535,7 +546,7 @@ def _closest_text(best: Closest, opts: _Options) -> str:
     """How close a run short of its target came: the hardest (or, for a target
     below the top, the closest) puzzle it met and, when that puzzle is on target
     itself, which other option kept it out."""
-    from csp_sudoku.generators.anneal import open_above
+    from csp_sudoku.generators.search.base import open_above
 
     # at the hard end the search climbs hardness; elsewhere it nears the target
     which = "hardest" if open_above(opts.target) else "closest"
@@ -862,7 +873,7 @@ def _techniques_ok(
 def _starts(opts: _Options, puzzles: Sequence[PuzzleLike]) -> tuple[str, ...]:
     """The lines of ``vicinity_of``, checked: an annealing run at the hard end
     (minimal, no symmetry) and unique puzzles of the run's shape."""
-    from csp_sudoku.generators.anneal import open_above
+    from csp_sudoku.generators.search.base import open_above
 
     if opts.method != "anneal" or not open_above(opts.target):
         raise GenerationError(
@@ -1128,14 +1139,15 @@ def _anneal_chain(
     (the puzzles an earlier part of the run wrote). ``stop`` is asked about
     once a second; when it says so the chain ends where it is.
     """
-    from csp_sudoku.generators.anneal import AnnealStats, anneal
+    from csp_sudoku.generators.anneal import search
+    from csp_sudoku.generators.search.base import SearchRequest, SearchStats
 
     geo = opts.geometry
     chk = checker_for(geo, opts.backend)
     nine = geo == Geometry.standard(9)
     avoid = run_keys(geo, opts.known, avoided(opts.avoid_files) if nine else None)
     rng = as_generator(seed)
-    st = AnnealStats()
+    st = SearchStats()
     t0 = time.perf_counter()
     labels: dict[bytes, tuple[bool, bool | None]] = {}
 
@@ -1164,7 +1176,7 @@ def _anneal_chain(
 
     try:
         with solver_deadline(deadline):
-            for f in anneal(
+            request = SearchRequest(
                 geo,
                 opts.target,
                 rng,
@@ -1180,7 +1192,8 @@ def _anneal_chain(
                 max_chains=None if opts.attempts is None else opts.attempts * n,
                 per_grid=opts.per_grid,
                 starts=[as_puzzle(s, geo).cells for s in opts.starts],
-            ):
+            )
+            for f in search(request, opts.settings):
                 found += 1
                 solution = Puzzle(f.solution, geo)
                 puzzle = Puzzle(f.clues, geo)
@@ -1190,8 +1203,9 @@ def _anneal_chain(
                 found_labels = labels.get(f.clues.tobytes(), (False, None))
                 made = (puzzle, solution, ratings)
                 derived = None if f.derived_from is None else Puzzle(f.derived_from, geo).to_line()
+                chains = st.restarts + 1
                 yield _generated(
-                    opts, made, seed, found_labels, "anneal", st.restarts + 1, f.steps, t0, derived
+                    opts, made, seed, found_labels, "anneal", chains, f.steps, t0, derived
                 )
                 if progress is not None:
                     progress(_report(st, found, t0))

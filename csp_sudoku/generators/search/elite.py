@@ -1,0 +1,86 @@
+"""The elite pool: the hardest states a search met, best first.
+
+The forum's vicinity searches keep a pool of hard puzzles to expand; here the
+pool only ever holds the search's own states. A restart may start from one of
+them (``reuse``), the vicinity moves before the first hit start from the harder
+of two of them, and the whole-vicinity search starts from all of them.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from csp_sudoku.core.puzzle import Grid
+
+__all__ = ["Elite", "EliteState"]
+
+
+class EliteState(NamedTuple):
+    """One state of the pool."""
+
+    h: float  # its objective
+    key: bytes  # its clue bytes
+    clues: Grid
+    solution: Grid
+    score: float  # its metric score
+
+
+class Elite:
+    """The ``size`` hardest states met, best first (no clue set twice)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.states: list[EliteState] = []
+
+    def __len__(self) -> int:
+        return len(self.states)
+
+    @property
+    def full(self) -> bool:
+        """True when the pool holds ``size`` states."""
+        return len(self.states) >= self.size
+
+    @property
+    def best(self) -> float:
+        """The best state's objective (the pool must not be empty)."""
+        return self.states[0].h
+
+    @property
+    def weakest_score(self) -> float:
+        """The weakest state's score (the pool must not be empty)."""
+        return self.states[-1].score
+
+    def remember(self, h: float, clues: Grid, sol: Grid, score: float) -> None:
+        """Keep a state met, if it is among the ``size`` best and not there already."""
+        key = clues.tobytes()
+        if any(e.key == key for e in self.states):
+            return
+        self.states.append(EliteState(h, key, clues, sol, score))
+        self.states.sort(key=lambda e: -e.h)
+        del self.states[self.size :]
+
+    def drop(self, grid: bytes) -> None:
+        """Forget the states whose solution grid is ``grid`` (a retired grid)."""
+        self.states[:] = [e for e in self.states if e.solution.tobytes() != grid]
+
+    def clear(self) -> None:
+        """Empty the pool (the search starts over)."""
+        self.states.clear()
+
+    def any_state(self, rng: np.random.Generator) -> tuple[Grid, Grid]:
+        """A state drawn at random: ``(clues, solution)``."""
+        e = self.states[int(rng.integers(len(self.states)))]
+        return e.clues, e.solution
+
+    def harder_of_two(self, rng: np.random.Generator) -> tuple[Grid, Grid]:
+        """The harder of two states drawn at random (the first on a tie)."""
+        a = self.states[int(rng.integers(len(self.states)))]
+        b = self.states[int(rng.integers(len(self.states)))]
+        e = a if a.h >= b.h else b
+        return e.clues, e.solution
+
+    def starts(self) -> list[tuple[float, Grid]]:
+        """``(objective, clues)`` of every state, best first: a whole-vicinity pass's starts."""
+        return [(e.h, e.clues) for e in self.states]
