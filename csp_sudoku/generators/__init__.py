@@ -15,7 +15,8 @@ module                 what (paper)
 ``anneal``             the hard-end search: simulated annealing and vicinity search
                        over unique minimal puzzles, from scratch
 ``search``             the hard-end search's settings (:class:`SearchSettings`), the
-                       parts its strategies share
+                       parts its strategies share, a template strategy
+``registry``           the base generators and search strategies, by method name
 =====================  =============================================================
 
 Example::

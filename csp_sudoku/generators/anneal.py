@@ -182,8 +182,8 @@ def anneal(
 
 
 def search(request: SearchRequest, settings: SearchSettings = DEFAULTS) -> Iterator[Found]:
-    """The annealing search as a strategy (:data:`~csp_sudoku.generators.search.base.Strategy`):
-    new on-target puzzles for ``request``, endlessly.
+    """The annealing search as a strategy (:data:`~csp_sudoku.generators.search.base.Strategy`,
+    registered as ``anneal``): new on-target puzzles for ``request``, endlessly.
 
     Yields:
         :class:`Found` puzzles, each new (and recorded in ``request.avoid``).

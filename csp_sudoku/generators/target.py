@@ -82,7 +82,15 @@ from csp_sudoku.generators.novelty import (
     published_keys,
     run_keys,
 )
-from csp_sudoku.generators.registry import BASES, SEARCHES, BaseRequest, base_generator
+from csp_sudoku.generators.registry import (
+    AUTO_STRATEGY,
+    BASES,
+    SEARCHES,
+    STRATEGIES,
+    BaseRequest,
+    base_generator,
+    search_strategy,
+)
 from csp_sudoku.generators.search.settings import DEFAULTS, SearchSettings
 from csp_sudoku.generators.streams import Channel, round_robin
 from csp_sudoku.generators.symmetry import check_name, orbit_index, orbits
@@ -400,7 +408,7 @@ def generate(
         )
     check_max_clues(max_clues, opts.geometry)
     if opts.method == "auto" and _wants_search(opts):
-        opts = replace(opts, method="anneal")
+        opts = replace(opts, method=AUTO_STRATEGY)
     if vicinity_of:
         opts = replace(opts, starts=_starts(opts, vicinity_of))
     for f in opts.avoid_files:  # unreadable: an error now, before any search
@@ -409,7 +417,7 @@ def generate(
         published_keys()  # missing or damaged: an error now, before any search
     base = as_seed(seed)
     deadline = None if budget_seconds is None else time.time() + budget_seconds
-    if opts.method == "anneal":  # every chain avoids what was written
+    if opts.method in STRATEGIES:  # a hard-end search: every chain avoids what was written
         opts = replace(opts, known=tuple(done))
         yield from _annealed(
             opts, count, base, deadline, start, jobs, executor, progress, budget_seconds
@@ -871,11 +879,11 @@ def _techniques_ok(
 
 
 def _starts(opts: _Options, puzzles: Sequence[PuzzleLike]) -> tuple[str, ...]:
-    """The lines of ``vicinity_of``, checked: an annealing run at the hard end
+    """The lines of ``vicinity_of``, checked: a search strategy's run at the hard end
     (minimal, no symmetry) and unique puzzles of the run's shape."""
     from csp_sudoku.generators.search.base import open_above
 
-    if opts.method != "anneal" or not open_above(opts.target):
+    if opts.method not in STRATEGIES or not open_above(opts.target):
         raise GenerationError(
             "vicinity_of (--vicinity-of) needs a search at the hard end: a target open above "
             "(e.g. score_min, or the metric's hardest level) and method auto or anneal"
@@ -986,7 +994,7 @@ def resolved_method(
     geo = geometry or Geometry.standard(9)
     target = _make_target(metric, level, score_range)
     opts = _Options(geo, target, (), "none", True, method, "auto", None, 0, 0, None)
-    return "anneal" if _wants_search(opts) else method
+    return AUTO_STRATEGY if _wants_search(opts) else method
 
 
 def _annealed(
@@ -1000,7 +1008,8 @@ def _annealed(
     progress: Callable[[dict[str, Any]], None] | None,
     budget_seconds: float | None,
 ) -> Iterator[Generated]:
-    """``method="anneal"``: puzzles from annealing chains (one chain per job).
+    """A search strategy's run (``method="anneal"``): puzzles from its chains (one
+    chain per job).
 
     The ``count - start`` puzzles left are shared among
     :func:`anneal_chains` chains seeded by :func:`chain_seed`; with one chain
@@ -1133,15 +1142,16 @@ def _anneal_chain(
     progress: Callable[[dict[str, Any]], None] | None,
     stop: Callable[[], bool] | None = None,
 ) -> Iterator[Generated | Closest]:
-    """Up to ``n`` puzzles of one annealing chain; then the hardest puzzle met (if any).
+    """Up to ``n`` puzzles of one chain of the strategy ``opts.method`` (e.g.
+    annealing); then the hardest puzzle met (if any).
 
     The chain avoids the default sets, ``opts.avoid_files`` and ``opts.known``
     (the puzzles an earlier part of the run wrote). ``stop`` is asked about
     once a second; when it says so the chain ends where it is.
     """
-    from csp_sudoku.generators.anneal import search
     from csp_sudoku.generators.search.base import SearchRequest, SearchStats
 
+    strategy = search_strategy(opts.method)
     geo = opts.geometry
     chk = checker_for(geo, opts.backend)
     nine = geo == Geometry.standard(9)
@@ -1193,7 +1203,7 @@ def _anneal_chain(
                 per_grid=opts.per_grid,
                 starts=[as_puzzle(s, geo).cells for s in opts.starts],
             )
-            for f in search(request, opts.settings):
+            for f in strategy(request, opts.settings):
                 found += 1
                 solution = Puzzle(f.solution, geo)
                 puzzle = Puzzle(f.clues, geo)
@@ -1205,7 +1215,7 @@ def _anneal_chain(
                 derived = None if f.derived_from is None else Puzzle(f.derived_from, geo).to_line()
                 chains = st.restarts + 1
                 yield _generated(
-                    opts, made, seed, found_labels, "anneal", chains, f.steps, t0, derived
+                    opts, made, seed, found_labels, opts.method, chains, f.steps, t0, derived
                 )
                 if progress is not None:
                     progress(_report(st, found, t0))

@@ -1,9 +1,10 @@
-"""The hard-end search: its settings, and the parts its strategies share.
+"""The hard-end search: its settings, its strategies' shared parts, and a template.
 
 A *strategy* makes new puzzles at the hard end of a metric, where random
 minimal puzzles almost never reach (:func:`~csp_sudoku.generators.anneal.anneal`
-is the one that ships). :func:`csp_sudoku.generate` runs it with one
-:class:`SearchSettings` (``search=``).
+is the one that ships). :func:`csp_sudoku.generate` runs the strategy named by
+its ``method`` (registered in :data:`csp_sudoku.generators.registry.STRATEGIES`)
+with one :class:`SearchSettings` (``search=``).
 
 =============  ===================================================================
 module         what
@@ -20,6 +21,7 @@ module         what
                states met
 ``sources``    :class:`~csp_sudoku.generators.search.sources.Sources`: the hits,
                picked by Thompson sampling for vicinity steps
+``TEMPLATE``   a complete, small, unregistered strategy to copy
 =============  ===================================================================
 """
 

@@ -6,6 +6,8 @@ search for) and a :class:`~csp_sudoku.generators.search.settings.SearchSettings`
 (how) that yields new on-target puzzles (:class:`Found`) endlessly, until the
 request's deadline or budget of chains; it counts what it does in the request's
 :class:`SearchStats`, which the caller reads for progress reports.
+:func:`csp_sudoku.generate` looks strategies up by name
+(:data:`csp_sudoku.generators.registry.STRATEGIES`).
 """
 
 from __future__ import annotations
