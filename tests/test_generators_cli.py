@@ -247,8 +247,13 @@ def test_anneal_budget_ends_with_exit_1_and_the_closest(jobs: str) -> None:
     ):
         assert (plural in ("", "y")) == (count == "1"), (count, noun, plural)
     # the closest puzzle itself is named, and it is what the message says it is
-    m = re.search(r"the hardest puzzle met rated ([0-9.]+), level (\w+): ([0-9.]{81})\)", err)
+    m = re.search(
+        r"the hardest puzzle met rated ([0-9.]+), level (\w+): ([0-9.]{81}), "
+        r"after (\d+) climbs? \(each on a grid\)\)",
+        err,
+    )
     assert m is not None, err
+    assert int(m.group(4)) >= int(jobs)  # every chain climbs at least once
     closest = cs.parse(m.group(3))
     verify(closest)
     assert cs.rate(closest, "se").score == pytest.approx(float(m.group(1)))

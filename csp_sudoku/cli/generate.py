@@ -58,6 +58,7 @@ from csp_sudoku.generators import (
     generate,
     generate_quotas,
 )
+from csp_sudoku.generators.registry import STRATEGIES
 from csp_sudoku.generators.target import anneal_chains, chain_seed, resolved_method
 from csp_sudoku.generators.targeting import metrics_with_levels
 from csp_sudoku.generators.techniques import check_names
@@ -296,7 +297,7 @@ def _read_done(path: str, args: argparse.Namespace, seed: int) -> _Done:
         score_range=_score_range(args),
         geometry=geometry_from_args(args),
     )
-    chains = _ChainSeeds(seed, args.count, _jobs(args)) if method == "anneal" else None
+    chains = _ChainSeeds(seed, args.count, _jobs(args)) if method in STRATEGIES else None
     truncate_partial_line(path)
     with open(path, encoding="utf-8", errors="replace", newline="") as fh:
         lines = fh.read().splitlines(keepends=True)

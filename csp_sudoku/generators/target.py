@@ -124,6 +124,7 @@ class Closest:
 
     rating: Rating
     puzzle: str  # its clues, one line
+    climbs: int = 0  # annealing: the climbs (starts, each on a grid) its chain made
 
 
 @dataclass(frozen=True)
@@ -566,7 +567,8 @@ def _closest_text(best: Closest, opts: _Options) -> str:
         else:
             why = "the technique, minimality or novelty options refused it"
         text += f", on target but {why}"
-    return f"{text}: {best.puzzle}"
+    tried = f", after {counted(best.climbs, 'climb')} (each on a grid)" if best.climbs else ""
+    return f"{text}: {best.puzzle}{tried}"
 
 
 @dataclass(frozen=True)
@@ -1095,6 +1097,8 @@ def _annealed(
     if found < count:
         why = "time" if deadline is not None and time.time() >= deadline else "attempts"
         best = max(bests, key=lambda b: b.rating.score, default=None)
+        if best is not None:  # the climbs of every chain, said with the hardest puzzle
+            best = replace(best, climbs=sum(b.climbs for b in bests))
         raise _budget_error(why, found, count, opts, budget_seconds, best)
 
 
@@ -1110,6 +1114,8 @@ def _merged(reports: Iterable[dict[str, Any]], found: int, elapsed: float) -> di
         "restarts": sum(r["restarts"] for r in rs),
         "renewals": sum(r.get("renewals", 0) for r in rs),
         "expanded": sum(r.get("expanded", 0) for r in rs),
+        # chains start on grids of their own: their families are counted apart
+        "families": sum(r.get("families", 0) for r in rs),
         "best": max(bests, default=None),
         "elapsed": round(elapsed, 1),
     }
@@ -1224,7 +1230,7 @@ def _anneal_chain(
     except DeadlinePassed:
         pass
     if st.best_rating is not None and st.best_clues is not None:
-        yield Closest(st.best_rating, Puzzle(st.best_clues, geo).to_line())
+        yield Closest(st.best_rating, Puzzle(st.best_clues, geo).to_line(), climbs=st.restarts + 1)
 
 
 def _report(st: Any, found: int, t0: float) -> dict[str, Any]:
