@@ -18,6 +18,7 @@ import itertools
 import json
 import math
 import sys
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -517,6 +518,8 @@ def _run_add(args: argparse.Namespace) -> int:
         bank = stack.enter_context(PuzzleBank(args.bank))
         stack.enter_context(contextlib.closing(bar))
         pool = stack.enter_context(ThreadPoolExecutor(1, thread_name_prefix="csp-sudoku-bank"))
+        stop = threading.Event()
+        stack.callback(stop.set)  # first thing on the way out: the keys ahead stop at once
         renew = stack.enter_context(bank.transaction())
 
         def write(batch: _Batch, keys: Future[list[str]]) -> None:
@@ -526,7 +529,7 @@ def _run_add(args: argparse.Namespace) -> int:
 
         ahead: tuple[_Batch, Future[list[str]]] | None = None
         for batch in _batches(args, geometry, tally):
-            keys = pool.submit(dedup_keys, batch.cells, batch.geometry)
+            keys = pool.submit(dedup_keys, batch.cells, batch.geometry, stop=stop)
             if ahead is not None:
                 write(*ahead)
             ahead = (batch, keys)

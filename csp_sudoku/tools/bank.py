@@ -59,6 +59,7 @@ import json
 import os
 import re
 import sqlite3
+import threading
 import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -102,6 +103,10 @@ CACHE_KIB = 64 * 1024
 #: SQLite virtual-machine steps between two calls of the progress handler,
 #: which lets a signal handler (Ctrl-C, SIGTERM) stop a long statement.
 PROGRESS_STEPS = 10_000
+
+#: Puzzles whose canonical forms one call of the kernel computes (a thread's share
+#: of a batch is cut into such blocks: a stop waits for one block at most).
+KEY_BLOCK = 256
 
 #: Keys looked up, or rows of a batch compared, in one statement (SQLite binds
 #: at most 32,766 values in one statement).
@@ -602,13 +607,22 @@ def dedup_key(puzzle: Puzzle) -> str:
 
 
 def dedup_keys(
-    cells: NDArray[np.integer], geometry: Geometry, *, threads: int | None = None
+    cells: NDArray[np.integer],
+    geometry: Geometry,
+    *,
+    threads: int | None = None,
+    stop: threading.Event | None = None,
 ) -> list[str]:
     """The keys of :func:`dedup_key` for an ``(n, ncells)`` batch of one geometry.
 
     For 9x9 the canonical forms come from the compiled kernel, which releases
-    the GIL: a batch of a few thousand is cut into ``threads`` parts (default:
-    one per core) computed side by side, about 125 us a puzzle on one core.
+    the GIL, in blocks of :data:`KEY_BLOCK` puzzles shared among ``threads``
+    threads (default: one per core), about 190 us a puzzle on one core here.
+    A ``stop`` that is set ends the work at the next block (an interrupted
+    ``bank add`` does not wait for the rest of a batch).
+
+    Raises:
+        KeyboardInterrupt: ``stop`` was set before every key was computed.
     """
     arr = np.ascontiguousarray(np.asarray(cells).reshape(len(cells), -1), dtype=np.int8)
     if geometry != Geometry.standard(9):
@@ -616,12 +630,19 @@ def dedup_keys(
         return [prefix + line for line in format_lines(arr)]
     from csp_sudoku.tools.canonical import canonical_many
 
-    parts = max(1, min(threads or os.cpu_count() or 1, len(arr) // 256))
+    def forms(start: int) -> NDArray[np.int8]:
+        if stop is not None and stop.is_set():
+            raise KeyboardInterrupt
+        return canonical_many(arr[start : start + KEY_BLOCK])
+
+    starts = range(0, len(arr), KEY_BLOCK)
+    parts = max(1, min(threads or os.cpu_count() or 1, len(starts)))
     if parts == 1:
-        return format_lines(canonical_many(arr))
-    with ThreadPoolExecutor(parts, thread_name_prefix="csp-sudoku-keys") as pool:
-        forms = list(pool.map(canonical_many, np.array_split(arr, parts)))
-    return format_lines(np.concatenate(forms))
+        blocks = [forms(start) for start in starts]
+    else:
+        with ThreadPoolExecutor(parts, thread_name_prefix="csp-sudoku-keys") as pool:
+            blocks = list(pool.map(forms, starts))
+    return format_lines(np.concatenate(blocks)) if blocks else []
 
 
 @dataclass
@@ -817,7 +838,7 @@ class PuzzleBank(Closing):
                     "not a puzzle bank; refusing to use it as one"
                 )
             if existed and check:
-                found = [r[0] for r in db.all("PRAGMA quick_check(5)")]
+                found = self._quick_check()
                 if found != ["ok"]:
                     raise BankError(
                         f"{self.path}: the bank file is damaged "
@@ -856,6 +877,40 @@ class PuzzleBank(Closing):
                 f"{self.path}: not a puzzle bank, or a damaged one ({' '.join(str(err).split())}); "
                 "refusing to use it"
             ) from None
+
+    def _quick_check(self) -> list[str]:
+        """What ``PRAGMA quick_check(5)`` says of the file (``["ok"]`` when it is sound).
+
+        The check is one step of SQLite's machine, so the progress handler is not
+        called inside it (1.5 s for a bank of a million puzzles): it runs in a
+        thread of its own, on a connection of its own, while this thread waits in
+        Python, where a signal's handler runs; when the handler raises, the check
+        is stopped (``sqlite3_interrupt``) and the exception goes on.
+        """
+        checker = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, check_same_thread=False)
+        said: dict[str, Any] = {}
+
+        def check() -> None:
+            try:
+                said["rows"] = checker.execute("PRAGMA quick_check(5)").fetchall()
+            except sqlite3.Error as err:
+                said["error"] = err
+
+        thread = threading.Thread(target=check, name="csp-sudoku-bank-check", daemon=True)
+        thread.start()
+        try:
+            while thread.is_alive():
+                thread.join(0.05)
+        except BaseException:
+            checker.interrupt()
+            thread.join()
+            raise
+        finally:
+            if not thread.is_alive():
+                checker.close()
+        if "error" in said:
+            raise self._db._error(said["error"])
+        return [str(row[0]) for row in said["rows"]]
 
     def _size_text(self) -> str:
         """``N puzzles, M ratings: about S s`` of a bank about to be upgraded (16 s for a
