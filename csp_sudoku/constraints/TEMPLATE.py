@@ -6,14 +6,19 @@ To add a kind called ``mine`` (its f-puzzles field):
 2. Give it its fields (cells as ``(row, column)``, 0-based) and the four forms:
    :meth:`clauses` (CNF over the candidate variables, ``cnf.var(cell, digit)``;
    use ``cnf.new()`` for auxiliaries and the helpers of ``base.py``:
-   ``forbid_pairs``, ``distinct`` (python-sat ``CardEnc``), ``sum_equals``),
-   :meth:`add_to` (CP-SAT, over the integer values ``cp_values(model, cells)``:
-   write it independently of the CNF, since the tests compare the two),
-   :meth:`check` (a full grid), and :meth:`read_entry` / :meth:`write_entry`
-   (one entry of the f-puzzles list; a global rule switched on by a boolean
-   subclasses ``GlobalRule`` instead, a rule on lines ``LineConstraint``).
-   Raise only :class:`~csp_sudoku.core.errors.ParseError` for bad input; the
-   reader adds the field and the entry's index to the message.
+   ``base.forbid_pairs``, ``base.distinct`` (python-sat ``CardEnc``),
+   ``base.sum_equals``), :meth:`add_to` (CP-SAT, over the integer values
+   ``base.cp_values(model, cells)``: write it independently of the CNF, since
+   the tests compare the two), :meth:`check` (a full grid), and
+   :meth:`read_entry` / :meth:`write_entry` (one entry of the f-puzzles list).
+   A kind of a shared shape subclasses it instead and gives only what is its
+   own: a global rule switched on by a boolean ``base.GlobalRule``, a rule on
+   lines ``base.LineConstraint``, a rule on each two neighbours of a line
+   ``base.NeighbourLine``, a group of distinct cells
+   ``_groups.DistinctCells``. Everything a kind needs comes from the one
+   module ``base`` (it re-exports ``ParseError``, ``Geometry`` and
+   ``SudokuModel``). Raise only ``base.ParseError`` for bad input; the reader
+   adds the field and the entry's index to the message.
 3. Register it: one line in ``KINDS`` in ``csp_sudoku/constraints/registry.py``:
    ``"mine": Mine,``.
 4. Teach the test maker (``draw`` in tests/test_variants.py) to draw it from a
@@ -29,52 +34,37 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from csp_sudoku.constraints.base import (
-    Cell,
-    Clauses,
-    Cnf,
-    Constraint,
-    Grid,
-    at,
-    cp_values,
-    fields,
-    forbid_pairs,
-    name,
-    parse_cells,
-)
-from csp_sudoku.core.errors import ParseError
-from csp_sudoku.core.geometry import Geometry
-from csp_sudoku.encodings.cpsat import SudokuModel
+from csp_sudoku.constraints import base
 
 
 @dataclass(frozen=True)
-class TemplatePair(Constraint):
+class TemplatePair(base.Constraint):
     """The digits of ``a`` and ``b`` differ (an example, not registered)."""
 
     kind = "templatepair"
-    a: Cell
-    b: Cell
+    a: base.Cell
+    b: base.Cell
 
-    def footprint(self) -> tuple[Cell, ...]:
+    def footprint(self) -> tuple[base.Cell, ...]:
         return (self.a, self.b)  # the default validate() checks these lie in the grid
 
-    def clauses(self, cnf: Cnf) -> Clauses:
-        return forbid_pairs(cnf, self.a, self.b, lambda x, y: x != y)
+    def clauses(self, cnf: base.Cnf) -> base.Clauses:
+        return base.forbid_pairs(cnf, self.a, self.b, lambda x, y: x != y)
 
-    def add_to(self, model: SudokuModel) -> None:
-        x, y = cp_values(model, (self.a, self.b))
+    def add_to(self, model: base.SudokuModel) -> None:
+        x, y = base.cp_values(model, (self.a, self.b))
         model.model.add(x != y)
 
-    def check(self, grid: Grid) -> bool:
-        return at(grid, self.a) != at(grid, self.b)
+    def check(self, grid: base.Grid) -> bool:
+        return base.at(grid, self.a) != base.at(grid, self.b)
 
     @classmethod
-    def read_entry(cls, entry: Any, geometry: Geometry) -> list[TemplatePair]:
-        got = fields(entry, ("cells",))
-        cells = parse_cells(got["cells"], geometry.size)
+    def read_entry(cls, entry: Any, geometry: base.Geometry) -> list[TemplatePair]:
+        got = base.fields(entry, ("cells",))
+        cells = base.parse_cells(got["cells"], geometry.size)
         if len(cells) != 2:
-            raise ParseError(f"cells: 2 cells were expected, not {len(cells)}")
+            raise base.ParseError(f"cells: 2 cells were expected, not {len(cells)}")
         return [cls(cells[0], cells[1])]
 
     def write_entry(self) -> Any:
-        return {"cells": [name(self.a), name(self.b)]}
+        return {"cells": [base.name(self.a), base.name(self.b)]}

@@ -10,43 +10,32 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from csp_sudoku.constraints.base import (
-    Cell,
-    Clauses,
-    Cnf,
-    GlobalRule,
-    Grid,
-    at,
-    cp_values,
-    forbid_pairs,
-    neighbours,
-)
-from csp_sudoku.encodings.cpsat import SudokuModel
+from csp_sudoku.constraints import base
 
 
 @dataclass(frozen=True)
-class MoveRule(GlobalRule):
+class MoveRule(base.GlobalRule):
     """No two cells one of :attr:`steps` apart hold digits that differ by :attr:`gap`."""
 
     steps: ClassVar[tuple[tuple[int, int], ...]]
     #: 0: the digits must differ; 1: they must not be consecutive.
     gap: ClassVar[int]
 
-    def pairs(self, size: int) -> list[tuple[Cell, Cell]]:
+    def pairs(self, size: int) -> list[tuple[base.Cell, base.Cell]]:
         """The pairs of cells the rule binds on a ``size`` grid."""
-        return neighbours(size, self.steps)
+        return base.neighbours(size, self.steps)
 
-    def clauses(self, cnf: Cnf) -> Clauses:
-        out: Clauses = []
+    def clauses(self, cnf: base.Cnf) -> base.Clauses:
+        out: base.Clauses = []
         for a, b in self.pairs(cnf.size):
-            out.extend(forbid_pairs(cnf, a, b, lambda x, y: abs(x - y) != self.gap))
+            out.extend(base.forbid_pairs(cnf, a, b, lambda x, y: abs(x - y) != self.gap))
         return out
 
-    def add_to(self, model: SudokuModel) -> None:
+    def add_to(self, model: base.SudokuModel) -> None:
         n = model.puzzle.geometry.size
         m = model.model
         for a, b in self.pairs(n):
-            x, y = cp_values(model, (a, b))
+            x, y = base.cp_values(model, (a, b))
             if self.gap == 0:
                 m.add(x != y)
             else:
@@ -54,5 +43,7 @@ class MoveRule(GlobalRule):
                 m.add_abs_equality(diff, x - y)
                 m.add(diff != self.gap)
 
-    def check(self, grid: Grid) -> bool:
-        return all(abs(at(grid, a) - at(grid, b)) != self.gap for a, b in self.pairs(len(grid)))
+    def check(self, grid: base.Grid) -> bool:
+        return all(
+            abs(base.at(grid, a) - base.at(grid, b)) != self.gap for a, b in self.pairs(len(grid))
+        )

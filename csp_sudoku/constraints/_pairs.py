@@ -13,46 +13,29 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from csp_sudoku.constraints.base import (
-    ORTHOGONAL,
-    Cell,
-    Clauses,
-    Cnf,
-    Constraint,
-    Grid,
-    adjacent,
-    at,
-    cp_values,
-    fields,
-    forbid_pairs,
-    name,
-    neighbours,
-    parse_cells,
-    parse_int,
-)
-from csp_sudoku.core.errors import ParseError
-from csp_sudoku.core.geometry import Geometry
-from csp_sudoku.encodings.cpsat import SudokuModel
+from csp_sudoku.constraints import base
 
 
 @dataclass(frozen=True)
-class Dot(Constraint):
+class Dot(base.Constraint):
     """A relation with parameter ``value`` between the digits of two adjacent cells."""
 
-    a: Cell
-    b: Cell
+    a: base.Cell
+    b: base.Cell
     value: int
 
     #: The value when an f-puzzles entry gives none.
     default: ClassVar[int] = 1
 
-    def footprint(self) -> tuple[Cell, ...]:
+    def footprint(self) -> tuple[base.Cell, ...]:
         return (self.a, self.b)
 
     def validate(self, size: int) -> None:
         super().validate(size)
-        if not adjacent(self.a, self.b):
-            raise ParseError(f"cells {name(self.a)} and {name(self.b)} are not side by side")
+        if not base.adjacent(self.a, self.b):
+            raise base.ParseError(
+                f"cells {base.name(self.a)} and {base.name(self.b)} are not side by side"
+            )
 
     @staticmethod
     def holds(x: int, y: int, value: int) -> bool:
@@ -60,39 +43,39 @@ class Dot(Constraint):
         raise NotImplementedError
 
     @staticmethod
-    def cp_holds(model: SudokuModel, x: Any, y: Any, value: int, holds: bool) -> None:
+    def cp_holds(model: base.SudokuModel, x: Any, y: Any, value: int, holds: bool) -> None:
         """Add "the relation holds" (or, with ``holds`` False, "does not") to ``model``."""
         raise NotImplementedError
 
-    def clauses(self, cnf: Cnf) -> Clauses:
-        return forbid_pairs(cnf, self.a, self.b, lambda x, y: self.holds(x, y, self.value))
+    def clauses(self, cnf: base.Cnf) -> base.Clauses:
+        return base.forbid_pairs(cnf, self.a, self.b, lambda x, y: self.holds(x, y, self.value))
 
-    def add_to(self, model: SudokuModel) -> None:
-        x, y = cp_values(model, (self.a, self.b))
+    def add_to(self, model: base.SudokuModel) -> None:
+        x, y = base.cp_values(model, (self.a, self.b))
         self.cp_holds(model, x, y, self.value, True)
 
-    def check(self, grid: Grid) -> bool:
-        return self.holds(at(grid, self.a), at(grid, self.b), self.value)
+    def check(self, grid: base.Grid) -> bool:
+        return self.holds(base.at(grid, self.a), base.at(grid, self.b), self.value)
 
     @classmethod
     def read_value(cls, value: Any) -> int:
         """The dot's parameter from its f-puzzles ``value`` (absent: :attr:`default`)."""
-        return cls.default if value in (None, "") else parse_int(value)
+        return cls.default if value in (None, "") else base.parse_int(value)
 
     def write_value(self) -> Any:
         """The f-puzzles ``value`` of the dot (None: leave the field out)."""
         return None if self.value == self.default else str(self.value)
 
     @classmethod
-    def read_entry(cls, entry: Any, geometry: Geometry) -> list[Any]:
-        got = fields(entry, ("cells",), ("value",))
-        cells = parse_cells(got["cells"], geometry.size)
+    def read_entry(cls, entry: Any, geometry: base.Geometry) -> list[Any]:
+        got = base.fields(entry, ("cells",), ("value",))
+        cells = base.parse_cells(got["cells"], geometry.size)
         if len(cells) != 2:
-            raise ParseError(f"cells: a dot joins 2 cells, not {len(cells)}")
+            raise base.ParseError(f"cells: a dot joins 2 cells, not {len(cells)}")
         return [cls(cells[0], cells[1], cls.read_value(got.get("value")))]
 
     def write_entry(self) -> Any:
-        out: dict[str, Any] = {"cells": [name(self.a), name(self.b)]}
+        out: dict[str, Any] = {"cells": [base.name(self.a), base.name(self.b)]}
         value = self.write_value()
         if value is not None:
             out["value"] = value
@@ -100,7 +83,7 @@ class Dot(Constraint):
 
 
 @dataclass(frozen=True)
-class NoDot(Constraint):
+class NoDot(base.Constraint):
     """The negative of a dot kind: no two adjacent cells without such a dot keep its relation.
 
     Build one with :meth:`of` the puzzle's constraints.
@@ -110,7 +93,7 @@ class NoDot(Constraint):
             with ``a < b``; the reader fills it from the dots of the puzzle.
     """
 
-    marked: tuple[tuple[Cell, Cell], ...]
+    marked: tuple[tuple[base.Cell, base.Cell], ...]
 
     #: The dot kind this negates.
     dot: ClassVar[type[Dot]]
@@ -118,48 +101,48 @@ class NoDot(Constraint):
     values: ClassVar[tuple[int, ...]]
 
     @classmethod
-    def of(cls, constraints: Sequence[Constraint]) -> Any:
+    def of(cls, constraints: Sequence[base.Constraint]) -> Any:
         """The negative of the dots of :attr:`dot`'s kind among ``constraints``."""
-        pairs: set[tuple[Cell, Cell]] = set()
+        pairs: set[tuple[base.Cell, base.Cell]] = set()
         for d in constraints:
             if isinstance(d, cls.dot):
                 pairs.add((d.a, d.b) if d.a < d.b else (d.b, d.a))
         return cls(tuple(sorted(pairs)))
 
-    def footprint(self) -> tuple[Cell, ...]:
+    def footprint(self) -> tuple[base.Cell, ...]:
         return tuple(c for pair in self.marked for c in pair)
 
-    def _free(self, size: int) -> list[tuple[Cell, Cell]]:
+    def _free(self, size: int) -> list[tuple[base.Cell, base.Cell]]:
         marked = set(self.marked)
-        return [p for p in neighbours(size, ORTHOGONAL) if p not in marked]
+        return [p for p in base.neighbours(size, base.ORTHOGONAL) if p not in marked]
 
-    def clauses(self, cnf: Cnf) -> Clauses:
-        out: Clauses = []
+    def clauses(self, cnf: base.Cnf) -> base.Clauses:
+        out: base.Clauses = []
         for a, b in self._free(cnf.size):
             out.extend(
-                forbid_pairs(
+                base.forbid_pairs(
                     cnf, a, b, lambda x, y: not any(self.dot.holds(x, y, v) for v in self.values)
                 )
             )
         return out
 
-    def add_to(self, model: SudokuModel) -> None:
+    def add_to(self, model: base.SudokuModel) -> None:
         for a, b in self._free(model.puzzle.geometry.size):
-            x, y = cp_values(model, (a, b))
+            x, y = base.cp_values(model, (a, b))
             for v in self.values:
                 self.dot.cp_holds(model, x, y, v, False)
 
-    def check(self, grid: Grid) -> bool:
+    def check(self, grid: base.Grid) -> bool:
         return not any(
-            self.dot.holds(at(grid, a), at(grid, b), v)
+            self.dot.holds(base.at(grid, a), base.at(grid, b), v)
             for a, b in self._free(len(grid))
             for v in self.values
         )
 
     @classmethod
-    def read(cls, value: Any, geometry: Geometry) -> list[Any]:
-        raise ParseError("a negative constraint is read from the 'negative' field")
+    def read(cls, value: Any, geometry: base.Geometry) -> list[Any]:
+        raise base.ParseError("a negative constraint is read from the 'negative' field")
 
     @classmethod
-    def write(cls, items: Sequence[Constraint]) -> Any:
-        raise ParseError("a negative constraint is written to the 'negative' field")
+    def write(cls, items: Sequence[base.Constraint]) -> Any:
+        raise base.ParseError("a negative constraint is written to the 'negative' field")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from csp_sudoku.constraints import base
 from csp_sudoku.constraints._global import MoveRule
-from csp_sudoku.constraints.base import KING
 
 
 @dataclass(frozen=True)
@@ -13,5 +13,5 @@ class AntiKing(MoveRule):
     """No two cells a king's move apart hold the same digit."""
 
     kind = "antiking"
-    steps = KING
+    steps = base.KING
     gap = 0

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from csp_sudoku.constraints import base
 from csp_sudoku.constraints._global import MoveRule
-from csp_sudoku.constraints.base import KNIGHT
 
 
 @dataclass(frozen=True)
@@ -13,5 +13,5 @@ class AntiKnight(MoveRule):
     """No two cells a knight's move apart hold the same digit."""
 
     kind = "antiknight"
-    steps = KNIGHT
+    steps = base.KNIGHT
     gap = 0

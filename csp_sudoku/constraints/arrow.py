@@ -9,23 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from csp_sudoku.constraints.base import (
-    Cell,
-    Clauses,
-    Cnf,
-    Constraint,
-    Grid,
-    at,
-    cp_values,
-    fields,
-    name,
-    no_repeats,
-    parse_cells,
-    sum_values,
-)
-from csp_sudoku.core.errors import ParseError
-from csp_sudoku.core.geometry import Geometry
-from csp_sudoku.encodings.cpsat import SudokuModel
+from csp_sudoku.constraints import base
 
 
 def _number(digits: list[int]) -> int:
@@ -36,7 +20,7 @@ def _number(digits: list[int]) -> int:
 
 
 @dataclass(frozen=True)
-class Arrow(Constraint):
+class Arrow(base.Constraint):
     """The digits of ``shafts`` (each a line leaving the circle) sum to the circle's number.
 
     Attributes:
@@ -45,14 +29,14 @@ class Arrow(Constraint):
     """
 
     kind = "arrow"
-    circle: tuple[Cell, ...]
-    shafts: tuple[tuple[Cell, ...], ...]
+    circle: tuple[base.Cell, ...]
+    shafts: tuple[tuple[base.Cell, ...], ...]
 
-    def footprint(self) -> tuple[Cell, ...]:
+    def footprint(self) -> tuple[base.Cell, ...]:
         return self.circle + self._shaft_cells()
 
-    def _shaft_cells(self) -> tuple[Cell, ...]:
-        seen: dict[Cell, None] = {}
+    def _shaft_cells(self) -> tuple[base.Cell, ...]:
+        seen: dict[base.Cell, None] = {}
         for shaft in self.shafts:
             for c in shaft:
                 seen[c] = None
@@ -60,17 +44,19 @@ class Arrow(Constraint):
 
     def validate(self, size: int) -> None:
         super().validate(size)
-        no_repeats(self.circle, "cells")
+        base.no_repeats(self.circle, "cells")
         if not self.circle or not self.shafts or not all(self.shafts):
-            raise ParseError("an arrow needs a circle and a line of at least one cell beyond it")
+            raise base.ParseError(
+                "an arrow needs a circle and a line of at least one cell beyond it"
+            )
         for k, shaft in enumerate(self.shafts):
-            no_repeats(shaft, f"lines[{k}]")
+            base.no_repeats(shaft, f"lines[{k}]")
             if set(shaft) & set(self.circle):
-                raise ParseError(f"lines[{k}] comes back into its circle")
+                raise base.ParseError(f"lines[{k}] comes back into its circle")
 
-    def clauses(self, cnf: Cnf) -> Clauses:
+    def clauses(self, cnf: base.Cnf) -> base.Clauses:
         n = cnf.size
-        final, out = sum_values(cnf, self._shaft_cells())
+        final, out = base.sum_values(cnf, self._shaft_cells())
         k = len(self.circle)
         for total, v in final.items():
             text = str(total)
@@ -80,40 +66,38 @@ class Arrow(Constraint):
             out.extend([-v, cnf.var(c, int(ch))] for c, ch in zip(self.circle, text, strict=False))
         return out
 
-    def add_to(self, model: SudokuModel) -> None:
-        circle = cp_values(model, self.circle)
+    def add_to(self, model: base.SudokuModel) -> None:
+        circle = base.cp_values(model, self.circle)
         k = len(circle)
         number = sum(10 ** (k - 1 - i) * v for i, v in enumerate(circle))
-        model.model.add(sum(cp_values(model, self._shaft_cells())) == number)
+        model.model.add(sum(base.cp_values(model, self._shaft_cells())) == number)
 
-    def check(self, grid: Grid) -> bool:
-        total = sum(at(grid, c) for c in self._shaft_cells())
-        return total == _number([at(grid, c) for c in self.circle])
+    def check(self, grid: base.Grid) -> bool:
+        total = sum(base.at(grid, c) for c in self._shaft_cells())
+        return total == _number([base.at(grid, c) for c in self.circle])
 
     @classmethod
-    def read_entry(cls, entry: Any, geometry: Geometry) -> list[Arrow]:
-        got = fields(entry, ("cells", "lines"))
+    def read_entry(cls, entry: Any, geometry: base.Geometry) -> list[Arrow]:
+        got = base.fields(entry, ("cells", "lines"))
         size = geometry.size
-        circle = tuple(parse_cells(got["cells"], size))
-        lines = got["lines"]
-        if not isinstance(lines, list) or not lines:
-            raise ParseError("lines: a non-empty list of lines was expected")
+        circle = tuple(base.parse_cells(got["cells"], size))
         shafts = []
-        for k, line in enumerate(lines):
-            cells = parse_cells(line, size, what=f"lines[{k}]")
+        for k, cells in base.parse_lines(got["lines"], size):
             if cells[0] not in circle:
-                raise ParseError(f"lines[{k}] starts at {name(cells[0])}, not in its circle")
+                raise base.ParseError(
+                    f"lines[{k}] starts at {base.name(cells[0])}, not in its circle"
+                )
             shafts.append(tuple(c for c in cells if c not in circle))
         return [cls(circle, tuple(shafts))]
 
     def write_entry(self) -> Any:
-        def start(shaft: tuple[Cell, ...]) -> str:
+        def start(shaft: tuple[base.Cell, ...]) -> str:
             near = [
                 c for c in self.circle if max(abs(c[0] - shaft[0][0]), abs(c[1] - shaft[0][1])) == 1
             ]
-            return name((near or list(self.circle))[0])
+            return base.name((near or list(self.circle))[0])
 
         return {
-            "cells": [name(c) for c in self.circle],
-            "lines": [[start(shaft), *(name(c) for c in shaft)] for shaft in self.shafts],
+            "cells": [base.name(c) for c in self.circle],
+            "lines": [[start(shaft), *(base.name(c) for c in shaft)] for shaft in self.shafts],
         }

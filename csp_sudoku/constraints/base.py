@@ -19,22 +19,30 @@ A kind gives:
 Cells are ``(row, column)`` pairs, 0-based; f-puzzles names them ``R1C1``.
 A grid for :meth:`Constraint.check` is any ``grid[row][column]`` indexable
 of digits (a list of lists, an ``(N, N)`` array).
+
+This module is also the one place a kind file imports from: it re-exports
+:class:`ParseError`, :class:`Geometry` and :class:`SudokuModel` beside its
+own names, and gives the shapes several kinds share (:class:`LineConstraint`,
+:class:`NeighbourLine`, :class:`GlobalRule`), so each kind file holds only
+what is its own.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
-from csp_sudoku.core.errors import ParseError
-from csp_sudoku.core.geometry import Geometry
+# re-exported (``as``): every kind file imports all it needs from this module
+from csp_sudoku.core.errors import ParseError as ParseError
+from csp_sudoku.core.geometry import Geometry as Geometry
 from csp_sudoku.encodings.cnf import rules_cnf, variable
-from csp_sudoku.encodings.cpsat import SudokuModel
+from csp_sudoku.encodings.cpsat import SudokuModel as SudokuModel
 
 Cell = tuple[int, int]
 Grid = Sequence[Sequence[int]]
@@ -231,17 +239,22 @@ def _kind_of(value: Any) -> str:
     return "null" if value is None else type(value).__name__
 
 
+def parse_lines(value: Any, size: int) -> Iterator[tuple[int, list[Cell]]]:
+    """The lines of an f-puzzles ``lines`` field, each with its index, read one at a time.
+
+    Each line is a list of distinct cells; a caller that checks a line as it
+    comes (an arrow's start) reports the first bad line, as the field reads.
+    """
+    if not isinstance(value, list) or not value:
+        raise ParseError("lines: a non-empty list of lines was expected")
+    for k, line in enumerate(value):
+        yield k, parse_cells(line, size, what=f"lines[{k}]")
+
+
 def read_lines(entry: Any, size: int, extra: Iterable[str] = ()) -> list[list[Cell]]:
     """The ``lines`` of a line entry (each a list of distinct cells, each cell next to the last)."""
     got = fields(entry, ("lines",), extra)
-    lines = got["lines"]
-    if not isinstance(lines, list) or not lines:
-        raise ParseError("lines: a non-empty list of lines was expected")
-    out = []
-    for k, line in enumerate(lines):
-        cells = parse_cells(line, size, what=f"lines[{k}]")
-        out.append(cells)
-    return out
+    return [cells for _, cells in parse_lines(got["lines"], size)]
 
 
 # -------------------------------------------------------------------- geometry helpers
@@ -399,3 +412,35 @@ class LineConstraint(Constraint):
 
 
 L = TypeVar("L", bound=LineConstraint)
+
+
+@dataclass(frozen=True)
+class NeighbourLine(LineConstraint):
+    """A line rule kept by each two neighbouring cells of the line (thermometers, whispers).
+
+    A kind gives its relation twice, independently (the tests compare the two
+    encodings): :meth:`keeps` on two digits, for the CNF and :meth:`check`, and
+    :meth:`cp_keep` on two CP-SAT values.
+    """
+
+    def keeps(self, x: int, y: int, size: int) -> bool:
+        """Whether digit ``x`` followed by digit ``y`` keeps the rule on a ``size`` grid."""
+        raise NotImplementedError
+
+    def cp_keep(self, model: SudokuModel, x: Any, y: Any) -> None:
+        """Add "value ``x`` followed by value ``y`` keeps the rule" to ``model``."""
+        raise NotImplementedError
+
+    def clauses(self, cnf: Cnf) -> Clauses:
+        out: Clauses = []
+        for a, b in itertools.pairwise(self.cells):
+            out.extend(forbid_pairs(cnf, a, b, lambda x, y: self.keeps(x, y, cnf.size)))
+        return out
+
+    def add_to(self, model: SudokuModel) -> None:
+        for x, y in itertools.pairwise(cp_values(model, self.cells)):
+            self.cp_keep(model, x, y)
+
+    def check(self, grid: Grid) -> bool:
+        ds = [at(grid, c) for c in self.cells]
+        return all(self.keeps(x, y, len(grid)) for x, y in itertools.pairwise(ds))

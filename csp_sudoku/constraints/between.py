@@ -4,21 +4,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from csp_sudoku.constraints.base import Clauses, Cnf, Grid, LineConstraint, at, cp_values
-from csp_sudoku.encodings.cpsat import SudokuModel
+from csp_sudoku.constraints import base
 
 
 @dataclass(frozen=True)
-class BetweenLine(LineConstraint):
+class BetweenLine(base.LineConstraint):
     """Every inner cell of the line is strictly between the line's end cells (either way up)."""
 
     kind = "betweenline"
     shortest = 2
 
-    def clauses(self, cnf: Cnf) -> Clauses:
+    def clauses(self, cnf: base.Cnf) -> base.Clauses:
         n = cnf.size
         first, last = self.cells[0], self.cells[-1]
-        out: Clauses = []
+        out: base.Clauses = []
         for inner in self.cells[1:-1]:
             for a in range(1, n + 1):
                 for b in range(1, n + 1):
@@ -27,8 +26,8 @@ class BetweenLine(LineConstraint):
                             out.append([-cnf.var(first, a), -cnf.var(last, b), -cnf.var(inner, d)])
         return out
 
-    def add_to(self, model: SudokuModel) -> None:
-        vs = cp_values(model, self.cells)
+    def add_to(self, model: base.SudokuModel) -> None:
+        vs = base.cp_values(model, self.cells)
         if len(vs) < 3:
             return
         m = model.model
@@ -39,7 +38,7 @@ class BetweenLine(LineConstraint):
             m.add(vs[0] > v).only_enforce_if(~up)
             m.add(v > vs[-1]).only_enforce_if(~up)
 
-    def check(self, grid: Grid) -> bool:
-        ds = [at(grid, c) for c in self.cells]
+    def check(self, grid: base.Grid) -> bool:
+        ds = [base.at(grid, c) for c in self.cells]
         low, high = sorted((ds[0], ds[-1]))
         return all(low < d < high for d in ds[1:-1])

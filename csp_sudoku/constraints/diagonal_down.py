@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from csp_sudoku.constraints import base
 from csp_sudoku.constraints._groups import GroupRule
-from csp_sudoku.constraints.base import Cell
 
 
 @dataclass(frozen=True)
@@ -14,5 +14,5 @@ class DiagonalDown(GroupRule):
 
     kind = "diagonal-"
 
-    def groups(self, size: int) -> list[tuple[Cell, ...]]:
+    def groups(self, size: int) -> list[tuple[base.Cell, ...]]:
         return [tuple((i, i) for i in range(size))]

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from csp_sudoku.constraints import base
 from csp_sudoku.constraints._groups import GroupRule
-from csp_sudoku.constraints.base import Cell
-from csp_sudoku.core.errors import ParseError
 from csp_sudoku.core.geometry import STANDARD_BOXES
 
 
@@ -21,9 +20,11 @@ class DisjointGroups(GroupRule):
 
     def validate(self, size: int) -> None:
         if size not in STANDARD_BOXES:
-            raise ParseError(f"disjoint groups need the standard boxes of a size; {size} has none")
+            raise base.ParseError(
+                f"disjoint groups need the standard boxes of a size; {size} has none"
+            )
 
-    def groups(self, size: int) -> list[tuple[Cell, ...]]:
+    def groups(self, size: int) -> list[tuple[base.Cell, ...]]:
         br, bc = STANDARD_BOXES[size]
         return [
             tuple((r0 + i, c0 + j) for r0 in range(0, size, br) for c0 in range(0, size, bc))

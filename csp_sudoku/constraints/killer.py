@@ -5,25 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from csp_sudoku.constraints.base import (
-    Cell,
-    Clauses,
-    Cnf,
-    Constraint,
-    Grid,
-    at,
-    cp_values,
-    distinct,
-    fields,
-    name,
-    no_repeats,
-    parse_cells,
-    parse_int,
-    sum_equals,
-)
-from csp_sudoku.core.errors import ParseError
-from csp_sudoku.core.geometry import Geometry
-from csp_sudoku.encodings.cpsat import SudokuModel
+from csp_sudoku.constraints import base
+from csp_sudoku.constraints._groups import DistinctCells
 
 
 def _makeable(count: int, total: int, size: int) -> bool:
@@ -34,54 +17,46 @@ def _makeable(count: int, total: int, size: int) -> bool:
 
 
 @dataclass(frozen=True)
-class KillerCage(Constraint):
+class KillerCage(DistinctCells):
     """The digits of ``cells`` differ and sum to ``total`` (no sum when None)."""
 
     kind = "killercage"
-    cells: tuple[Cell, ...]
+    noun = "cage"
     total: int | None = None
-
-    def footprint(self) -> tuple[Cell, ...]:
-        return self.cells
 
     def validate(self, size: int) -> None:
         super().validate(size)
-        no_repeats(self.cells, "cells")
-        if len(self.cells) > size:
-            raise ParseError(f"a cage of {len(self.cells)} cells cannot hold distinct digits")
         if self.total is not None and not _makeable(len(self.cells), self.total, size):
-            raise ParseError(
+            raise base.ParseError(
                 f"no {len(self.cells)} distinct digits of 1-{size} add up to {self.total}"
             )
 
-    def clauses(self, cnf: Cnf) -> Clauses:
-        out = distinct(cnf, self.cells)
+    def clauses(self, cnf: base.Cnf) -> base.Clauses:
+        out = super().clauses(cnf)
         if self.total is not None:
-            out.extend(sum_equals(cnf, self.cells, self.total))
+            out.extend(base.sum_equals(cnf, self.cells, self.total))
         return out
 
-    def add_to(self, model: SudokuModel) -> None:
-        vs = cp_values(model, self.cells)
-        model.model.add_all_different(vs)
+    def add_to(self, model: base.SudokuModel) -> None:
+        super().add_to(model)
         if self.total is not None:
-            model.model.add(sum(vs) == self.total)
+            model.model.add(sum(base.cp_values(model, self.cells)) == self.total)
 
-    def check(self, grid: Grid) -> bool:
-        digits = [at(grid, c) for c in self.cells]
-        if len(set(digits)) != len(digits):
-            return False
-        return self.total is None or sum(digits) == self.total
+    def check(self, grid: base.Grid) -> bool:
+        return super().check(grid) and (
+            self.total is None or sum(base.at(grid, c) for c in self.cells) == self.total
+        )
 
     @classmethod
-    def read_entry(cls, entry: Any, geometry: Geometry) -> list[KillerCage]:
-        got = fields(entry, ("cells",), ("value",))
-        cells = tuple(parse_cells(got["cells"], geometry.size))
+    def read_entry(cls, entry: Any, geometry: base.Geometry) -> list[KillerCage]:
+        got = base.fields(entry, ("cells",), ("value",))
+        cells = tuple(base.parse_cells(got["cells"], geometry.size))
         value = got.get("value")
-        total = None if value in (None, "") else parse_int(value)
+        total = None if value in (None, "") else base.parse_int(value)
         return [cls(cells, total)]
 
     def write_entry(self) -> Any:
-        out: dict[str, Any] = {"cells": [name(c) for c in self.cells]}
+        out: dict[str, Any] = super().write_entry()
         if self.total is not None:
             out["value"] = str(self.total)
         return out

@@ -5,31 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from csp_sudoku.constraints.base import (
-    Cell,
-    Clauses,
-    Cnf,
-    Constraint,
-    Grid,
-    at,
-    cp_values,
-    fields,
-    name,
-    no_repeats,
-    parse_cells,
-    parse_int,
-    parse_name,
-    sum_equals,
-)
-from csp_sudoku.core.errors import ParseError
-from csp_sudoku.core.geometry import Geometry
-from csp_sudoku.encodings.cpsat import SudokuModel
+from csp_sudoku.constraints import base
 
 DIRECTIONS = ("UL", "UR", "DL", "DR")
 
 
 @dataclass(frozen=True)
-class LittleKiller(Constraint):
+class LittleKiller(base.Constraint):
     """The digits of ``cells`` (a diagonal) add up to ``total``.
 
     Attributes:
@@ -40,50 +22,57 @@ class LittleKiller(Constraint):
     """
 
     kind = "littlekillersum"
-    cells: tuple[Cell, ...]
+    cells: tuple[base.Cell, ...]
     total: int
     clue: str = ""
     direction: str = "DR"
 
-    def footprint(self) -> tuple[Cell, ...]:
+    def footprint(self) -> tuple[base.Cell, ...]:
         return self.cells
 
     def validate(self, size: int) -> None:
         super().validate(size)
-        no_repeats(self.cells, "cells")
+        base.no_repeats(self.cells, "cells")
         for a, b in zip(self.cells, self.cells[1:], strict=False):
             if abs(a[0] - b[0]) != 1 or abs(a[1] - b[1]) != 1:
-                raise ParseError(f"cells {name(a)} and {name(b)} are not diagonal neighbours")
+                raise base.ParseError(
+                    f"cells {base.name(a)} and {base.name(b)} are not diagonal neighbours"
+                )
         if self.direction not in DIRECTIONS:
-            raise ParseError(f"direction: one of {', '.join(DIRECTIONS)}, not {self.direction!r}")
+            raise base.ParseError(
+                f"direction: one of {', '.join(DIRECTIONS)}, not {self.direction!r}"
+            )
         if not len(self.cells) <= self.total <= len(self.cells) * size:
-            raise ParseError(
+            raise base.ParseError(
                 f"no digits of 1-{size} in {len(self.cells)} cells add up to {self.total}"
             )
 
-    def clauses(self, cnf: Cnf) -> Clauses:
-        return sum_equals(cnf, self.cells, self.total)
+    def clauses(self, cnf: base.Cnf) -> base.Clauses:
+        return base.sum_equals(cnf, self.cells, self.total)
 
-    def add_to(self, model: SudokuModel) -> None:
-        model.model.add(sum(cp_values(model, self.cells)) == self.total)
+    def add_to(self, model: base.SudokuModel) -> None:
+        model.model.add(sum(base.cp_values(model, self.cells)) == self.total)
 
-    def check(self, grid: Grid) -> bool:
-        return sum(at(grid, c) for c in self.cells) == self.total
+    def check(self, grid: base.Grid) -> bool:
+        return sum(base.at(grid, c) for c in self.cells) == self.total
 
     @classmethod
-    def read_entry(cls, entry: Any, geometry: Geometry) -> list[LittleKiller]:
-        got = fields(entry, ("cells", "value"), ("cell", "direction"))
-        cells = tuple(parse_cells(got["cells"], geometry.size))
+    def read_entry(cls, entry: Any, geometry: base.Geometry) -> list[LittleKiller]:
+        got = base.fields(entry, ("cells", "value"), ("cell", "direction"))
+        cells = tuple(base.parse_cells(got["cells"], geometry.size))
         clue = got.get("cell", "")
         if clue != "":
-            parse_name(clue, geometry.size, inside=False)
+            base.parse_name(clue, geometry.size, inside=False)
         direction = got.get("direction", "DR")
         if not isinstance(direction, str):
-            raise ParseError(f"direction: one of {', '.join(DIRECTIONS)}, not {direction!r}")
-        return [cls(cells, parse_int(got["value"]), str(clue), direction)]
+            raise base.ParseError(f"direction: one of {', '.join(DIRECTIONS)}, not {direction!r}")
+        return [cls(cells, base.parse_int(got["value"]), str(clue), direction)]
 
     def write_entry(self) -> Any:
-        out: dict[str, Any] = {"cells": [name(c) for c in self.cells], "value": str(self.total)}
+        out: dict[str, Any] = {
+            "cells": [base.name(c) for c in self.cells],
+            "value": str(self.total),
+        }
         if self.clue:
             out["cell"] = self.clue
         out["direction"] = self.direction

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from csp_sudoku.constraints import base
 from csp_sudoku.constraints._global import MoveRule
-from csp_sudoku.constraints.base import ORTHOGONAL
 
 
 @dataclass(frozen=True)
@@ -13,5 +13,5 @@ class NonConsecutive(MoveRule):
     """No two cells side by side hold consecutive digits."""
 
     kind = "nonconsecutive"
-    steps = ORTHOGONAL
+    steps = base.ORTHOGONAL
     gap = 1

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from csp_sudoku.constraints.base import Clauses, Cnf, Grid, LineConstraint, at, cp_values
-from csp_sudoku.encodings.cpsat import SudokuModel
+from csp_sudoku.constraints import base
 
 
 @dataclass(frozen=True)
-class Palindrome(LineConstraint):
+class Palindrome(base.LineConstraint):
     """Cell ``i`` and cell ``-1 - i`` of the line hold the same digit."""
 
     kind = "palindrome"
@@ -18,8 +17,8 @@ class Palindrome(LineConstraint):
         k = len(self.cells)
         return [(i, k - 1 - i) for i in range(k // 2)]
 
-    def clauses(self, cnf: Cnf) -> Clauses:
-        out: Clauses = []
+    def clauses(self, cnf: base.Cnf) -> base.Clauses:
+        out: base.Clauses = []
         for i, j in self._pairs():
             a, b = self.cells[i], self.cells[j]
             for d in range(1, cnf.size + 1):
@@ -27,11 +26,11 @@ class Palindrome(LineConstraint):
                 out.append([cnf.var(a, d), -cnf.var(b, d)])
         return out
 
-    def add_to(self, model: SudokuModel) -> None:
-        vs = cp_values(model, self.cells)
+    def add_to(self, model: base.SudokuModel) -> None:
+        vs = base.cp_values(model, self.cells)
         for i, j in self._pairs():
             model.model.add(vs[i] == vs[j])
 
-    def check(self, grid: Grid) -> bool:
-        ds = [at(grid, c) for c in self.cells]
+    def check(self, grid: base.Grid) -> bool:
+        ds = [base.at(grid, c) for c in self.cells]
         return ds == ds[::-1]

@@ -5,29 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from csp_sudoku.constraints.base import (
-    Cell,
-    Clauses,
-    Cnf,
-    Constraint,
-    Grid,
-    at,
-    at_most_one_sum,
-    cp_values,
-    name,
-    no_repeats,
-    read_lines,
-    sum_values,
-)
-from csp_sudoku.core.geometry import Geometry
-from csp_sudoku.encodings.cpsat import SudokuModel
+from csp_sudoku.constraints import base
 
 
-def stretches(cells: tuple[Cell, ...], geometry: Geometry) -> tuple[tuple[Cell, ...], ...]:
+def stretches(
+    cells: tuple[base.Cell, ...], geometry: base.Geometry
+) -> tuple[tuple[base.Cell, ...], ...]:
     """The line cut into its runs of cells in one region (box, or jigsaw region)."""
     n = geometry.size
     region = geometry.cell_units[:, 2] if geometry.cell_units.shape[1] > 2 else None
-    out: list[list[Cell]] = []
+    out: list[list[base.Cell]] = []
     last = None
     for r, c in cells:
         label = int(region[r * n + c]) if region is not None else 0
@@ -40,36 +27,36 @@ def stretches(cells: tuple[Cell, ...], geometry: Geometry) -> tuple[tuple[Cell, 
 
 
 @dataclass(frozen=True)
-class RegionSumLine(Constraint):
+class RegionSumLine(base.Constraint):
     """The stretches of one line (see :func:`stretches`) all have the same sum.
 
     Build one with :meth:`along`, which cuts the line by the geometry's regions.
     """
 
     kind = "regionsumline"
-    parts: tuple[tuple[Cell, ...], ...]
+    parts: tuple[tuple[base.Cell, ...], ...]
 
     @classmethod
-    def along(cls, cells: tuple[Cell, ...], geometry: Geometry) -> RegionSumLine:
+    def along(cls, cells: tuple[base.Cell, ...], geometry: base.Geometry) -> RegionSumLine:
         """The region-sum line over ``cells`` on ``geometry``."""
         return cls(stretches(cells, geometry))
 
-    def footprint(self) -> tuple[Cell, ...]:
+    def footprint(self) -> tuple[base.Cell, ...]:
         return tuple(c for part in self.parts for c in part)
 
     def validate(self, size: int) -> None:
         super().validate(size)
-        no_repeats(self.footprint(), "line")
+        base.no_repeats(self.footprint(), "line")
 
-    def clauses(self, cnf: Cnf) -> Clauses:
+    def clauses(self, cnf: base.Cnf) -> base.Clauses:
         if len(self.parts) < 2:
             return []
-        out: Clauses = []
+        out: base.Clauses = []
         finals = []
         for part in self.parts:
-            final, cl = sum_values(cnf, part)
+            final, cl = base.sum_values(cnf, part)
             out.extend(cl)
-            out.extend(at_most_one_sum(cnf, final))
+            out.extend(base.at_most_one_sum(cnf, final))
             finals.append(final)
         first = finals[0]
         for other in finals[1:]:
@@ -77,18 +64,18 @@ class RegionSumLine(Constraint):
                 out.append([-v, other[s]] if s in other else [-v])
         return out
 
-    def add_to(self, model: SudokuModel) -> None:
-        sums = [sum(cp_values(model, part)) for part in self.parts]
+    def add_to(self, model: base.SudokuModel) -> None:
+        sums = [sum(base.cp_values(model, part)) for part in self.parts]
         for s in sums[1:]:
             model.model.add(s == sums[0])
 
-    def check(self, grid: Grid) -> bool:
-        sums = {sum(at(grid, c) for c in part) for part in self.parts}
+    def check(self, grid: base.Grid) -> bool:
+        sums = {sum(base.at(grid, c) for c in part) for part in self.parts}
         return len(sums) <= 1
 
     @classmethod
-    def read_entry(cls, entry: Any, geometry: Geometry) -> list[RegionSumLine]:
-        return [cls.along(tuple(line), geometry) for line in read_lines(entry, geometry.size)]
+    def read_entry(cls, entry: Any, geometry: base.Geometry) -> list[RegionSumLine]:
+        return [cls.along(tuple(line), geometry) for line in base.read_lines(entry, geometry.size)]
 
     def write_entry(self) -> Any:
-        return {"lines": [[name(c) for c in self.footprint()]]}
+        return {"lines": [[base.name(c) for c in self.footprint()]]}

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from csp_sudoku.constraints.base import Clauses, Cnf, Grid, LineConstraint, at, cp_values, distinct
-from csp_sudoku.core.errors import ParseError
-from csp_sudoku.encodings.cpsat import SudokuModel
+from csp_sudoku.constraints import base
 
 
 @dataclass(frozen=True)
-class Renban(LineConstraint):
+class Renban(base.LineConstraint):
     """The digits of the line differ and form a run ``s, s+1, ..., s+k-1``."""
 
     kind = "renban"
@@ -18,11 +16,13 @@ class Renban(LineConstraint):
     def validate(self, size: int) -> None:
         super().validate(size)
         if len(self.cells) > size:
-            raise ParseError(f"a renban line of {len(self.cells)} cells on a {size}x{size} grid")
+            raise base.ParseError(
+                f"a renban line of {len(self.cells)} cells on a {size}x{size} grid"
+            )
 
-    def clauses(self, cnf: Cnf) -> Clauses:
+    def clauses(self, cnf: base.Cnf) -> base.Clauses:
         n, k = cnf.size, len(self.cells)
-        out = distinct(cnf, self.cells)
+        out = base.distinct(cnf, self.cells)
         starts = []
         for s in range(1, n - k + 2):
             y = cnf.new()  # the run starts at s
@@ -32,9 +32,9 @@ class Renban(LineConstraint):
         out.append(starts)
         return out
 
-    def add_to(self, model: SudokuModel) -> None:
+    def add_to(self, model: base.SudokuModel) -> None:
         n = model.puzzle.geometry.size
-        vs = cp_values(model, self.cells)
+        vs = base.cp_values(model, self.cells)
         m = model.model
         m.add_all_different(vs)
         low, high = m.new_int_var(1, n, ""), m.new_int_var(1, n, "")
@@ -42,6 +42,6 @@ class Renban(LineConstraint):
         m.add_max_equality(high, vs)
         m.add(high - low == len(vs) - 1)
 
-    def check(self, grid: Grid) -> bool:
-        ds = [at(grid, c) for c in self.cells]
+    def check(self, grid: base.Grid) -> bool:
+        ds = [base.at(grid, c) for c in self.cells]
         return len(set(ds)) == len(ds) and max(ds) - min(ds) == len(ds) - 1

@@ -5,28 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from csp_sudoku.constraints.base import (
-    Cell,
-    Clauses,
-    Cnf,
-    Constraint,
-    Grid,
-    at,
-    cp_values,
-    fields,
-    name,
-    parse_int,
-    parse_name,
-    reject_sums,
-    sum_layers,
-)
-from csp_sudoku.core.errors import ParseError
-from csp_sudoku.core.geometry import Geometry
-from csp_sudoku.encodings.cpsat import SudokuModel
+from csp_sudoku.constraints import base
 
 
 @dataclass(frozen=True)
-class Sandwich(Constraint):
+class Sandwich(base.Constraint):
     """The digits strictly between the 1 and the largest digit of a line sum to ``total``.
 
     Attributes:
@@ -40,7 +23,7 @@ class Sandwich(Constraint):
     index: int
     total: int
 
-    def line(self, size: int) -> tuple[Cell, ...]:
+    def line(self, size: int) -> tuple[base.Cell, ...]:
         """The cells of the row or column, in order."""
         if self.column:
             return tuple((r, self.index) for r in range(size))
@@ -48,32 +31,32 @@ class Sandwich(Constraint):
 
     def validate(self, size: int) -> None:
         if not 0 <= self.index < size:
-            raise ParseError(
+            raise base.ParseError(
                 f"{'column' if self.column else 'row'} {self.index + 1} is outside the grid"
             )
         most = size * (size - 1) // 2 - 1  # every digit but 1 and N
         if not 0 <= self.total <= most:
-            raise ParseError(f"no digits between 1 and {size} add up to {self.total}")
+            raise base.ParseError(f"no digits between 1 and {size} add up to {self.total}")
 
-    def clauses(self, cnf: Cnf) -> Clauses:
+    def clauses(self, cnf: base.Cnf) -> base.Clauses:
         n = cnf.size
         cells = self.line(n)
-        out: Clauses = []
+        out: base.Clauses = []
         for i in range(n):
             # the running sums rightwards from cell i serve every pair (i, j), j > i
-            layers, clauses = sum_layers(cnf, cells[i + 1 : n - 1])
+            layers, clauses = base.sum_layers(cnf, cells[i + 1 : n - 1])
             out.extend(clauses)
             for j in range(i + 1, n):
                 final = layers[j - i - 2] if j - i >= 2 else {}
                 for one, big in ((i, j), (j, i)):
                     guard = [cnf.var(cells[one], 1), cnf.var(cells[big], n)]
-                    out.extend(reject_sums(final, self.total, guard))
+                    out.extend(base.reject_sums(final, self.total, guard))
         return out
 
-    def add_to(self, model: SudokuModel) -> None:
+    def add_to(self, model: base.SudokuModel) -> None:
         n = model.puzzle.geometry.size
         m = model.model
-        vs = cp_values(model, self.line(n))
+        vs = base.cp_values(model, self.line(n))
         # the places of the 1 and the N, and the digits strictly between them
         p1, pn = m.new_int_var(0, n - 1, ""), m.new_int_var(0, n - 1, "")
         m.add_element(p1, vs, 1)
@@ -96,23 +79,23 @@ class Sandwich(Constraint):
             inside.append(term)
         m.add(sum(inside) == self.total)
 
-    def check(self, grid: Grid) -> bool:
+    def check(self, grid: base.Grid) -> bool:
         n = len(grid)
-        ds = [at(grid, c) for c in self.line(n)]
+        ds = [base.at(grid, c) for c in self.line(n)]
         i, j = sorted((ds.index(1), ds.index(n)))
         return sum(ds[i + 1 : j]) == self.total
 
     @classmethod
-    def read_entry(cls, entry: Any, geometry: Geometry) -> list[Sandwich]:
-        got = fields(entry, ("cell", "value"))
+    def read_entry(cls, entry: Any, geometry: base.Geometry) -> list[Sandwich]:
+        got = base.fields(entry, ("cell", "value"))
         n = geometry.size
-        r, c = parse_name(got["cell"], n, inside=False)
+        r, c = base.parse_name(got["cell"], n, inside=False)
         if r in (-1, n) and 0 <= c < n:
-            return [cls(True, c, parse_int(got["value"]))]
+            return [cls(True, c, base.parse_int(got["value"]))]
         if c in (-1, n) and 0 <= r < n:
-            return [cls(False, r, parse_int(got["value"]))]
-        raise ParseError(f"cell {got['cell']!r} is not a clue place beside a row or a column")
+            return [cls(False, r, base.parse_int(got["value"]))]
+        raise base.ParseError(f"cell {got['cell']!r} is not a clue place beside a row or a column")
 
     def write_entry(self) -> Any:
         cell = (-1, self.index) if self.column else (self.index, -1)
-        return {"cell": name(cell), "value": str(self.total)}
+        return {"cell": base.name(cell), "value": str(self.total)}

@@ -2,38 +2,20 @@
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
+from typing import Any
 
-from csp_sudoku.constraints.base import (
-    Clauses,
-    Cnf,
-    Grid,
-    LineConstraint,
-    at,
-    cp_values,
-    forbid_pairs,
-)
-from csp_sudoku.encodings.cpsat import SudokuModel
+from csp_sudoku.constraints import base
 
 
 @dataclass(frozen=True)
-class SlowThermometer(LineConstraint):
+class SlowThermometer(base.NeighbourLine):
     """Each cell of the line holds a digit at least that of the cell before it."""
 
     kind = "slowthermometer"
 
-    def clauses(self, cnf: Cnf) -> Clauses:
-        out: Clauses = []
-        for a, b in zip(self.cells, self.cells[1:], strict=False):
-            out.extend(forbid_pairs(cnf, a, b, lambda x, y: x <= y))
-        return out
+    def keeps(self, x: int, y: int, size: int) -> bool:
+        return x <= y
 
-    def add_to(self, model: SudokuModel) -> None:
-        vs = cp_values(model, self.cells)
-        for a, b in itertools.pairwise(vs):
-            model.model.add(a <= b)
-
-    def check(self, grid: Grid) -> bool:
-        ds = [at(grid, c) for c in self.cells]
-        return all(a <= b for a, b in itertools.pairwise(ds))
+    def cp_keep(self, model: base.SudokuModel, x: Any, y: Any) -> None:
+        model.model.add(x <= y)

@@ -2,19 +2,10 @@
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
+from typing import Any
 
-from csp_sudoku.constraints.base import (
-    Clauses,
-    Cnf,
-    Grid,
-    LineConstraint,
-    at,
-    cp_values,
-    forbid_pairs,
-)
-from csp_sudoku.encodings.cpsat import SudokuModel
+from csp_sudoku.constraints import base
 
 
 def gap(size: int) -> int:
@@ -23,28 +14,17 @@ def gap(size: int) -> int:
 
 
 @dataclass(frozen=True)
-class Whispers(LineConstraint):
+class Whispers(base.NeighbourLine):
     """Neighbouring cells of the line differ by at least :func:`gap` of the size."""
 
     kind = "whispers"
     shortest = 2
 
-    def clauses(self, cnf: Cnf) -> Clauses:
-        g = gap(cnf.size)
-        out: Clauses = []
-        for a, b in zip(self.cells, self.cells[1:], strict=False):
-            out.extend(forbid_pairs(cnf, a, b, lambda x, y: abs(x - y) >= g))
-        return out
+    def keeps(self, x: int, y: int, size: int) -> bool:
+        return abs(x - y) >= gap(size)
 
-    def add_to(self, model: SudokuModel) -> None:
+    def cp_keep(self, model: base.SudokuModel, x: Any, y: Any) -> None:
         g = gap(model.puzzle.geometry.size)
-        vs = cp_values(model, self.cells)
-        for a, b in itertools.pairwise(vs):
-            diff = model.model.new_int_var(0, g * 4, "")
-            model.model.add_abs_equality(diff, a - b)
-            model.model.add(diff >= g)
-
-    def check(self, grid: Grid) -> bool:
-        g = gap(len(grid))
-        ds = [at(grid, c) for c in self.cells]
-        return all(abs(a - b) >= g for a, b in itertools.pairwise(ds))
+        diff = model.model.new_int_var(0, g * 4, "")
+        model.model.add_abs_equality(diff, x - y)
+        model.model.add(diff >= g)
