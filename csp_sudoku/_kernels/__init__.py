@@ -13,8 +13,9 @@ first used (numpy is the one import of this package itself).
 :func:`init_numba_target` starts numba's CPU target without its BLAS probe;
 every kernel module calls it when imported, before any kernel runs.
 :func:`direct_entry` gives a hot path a kernel's compiled entry point;
-:func:`when_compiling` calls back when numba compiles for a while. numba
-is imported by this package's modules only.
+:func:`counted_in_slices` runs a 9x9 batch count in slices (with a look
+between two whether to stop); :func:`when_compiling` calls back when numba
+compiles for a while. numba is imported by this package's modules only.
 """
 
 from __future__ import annotations
@@ -113,6 +114,27 @@ def direct_entry(kernel: Any, args: tuple[Any, ...]) -> Callable[..., Any]:
     except (AttributeError, KeyError):
         entry = kernel
     return entry
+
+
+def counted_in_slices(
+    count_rows: Callable[..., int], batch: NDArray[np.int8], limit: int, budget: int
+) -> NDArray[np.int64]:
+    """The counts of the rows of an ``(n, 81)`` batch by a 9x9 ``count_rows`` kernel, in slices.
+
+    ``count_rows`` is :func:`csp_sudoku._kernels.sudoku9.count_rows` or the same
+    kernel built ahead of time; it returns every ``SLICE9`` branch nodes or so,
+    and :func:`csp_sudoku.core.deadline.in_slices` looks between two calls
+    whether to stop, so a batch of long counts (a big ``limit``) stops when
+    asked, as a single count does.
+    """
+    from csp_sudoku._kernels.status import SLICE9, WORKSPACE9
+    from csp_sudoku.core.deadline import in_slices
+
+    n = batch.shape[0]
+    counts = np.empty(n, np.int64)
+    mem = np.zeros(WORKSPACE9, np.int64)
+    in_slices(lambda: int(count_rows(batch, limit, budget, counts, mem, SLICE9)), lambda k: k < n)
+    return counts
 
 
 @contextmanager

@@ -9,6 +9,7 @@ twice ``--jobs 1``: nothing else can use the second core meanwhile.
 
 :func:`build` compiles the kernels that ``check`` runs on standard 9x9
 puzzles (:data:`EXPORTS`: the batch count of :mod:`~csp_sudoku._kernels.sudoku9`,
+in slices,
 and the byte readers and writers of :mod:`~csp_sudoku._kernels.rows`) from
 the same Python sources, with numba's ahead-of-time compiler
 (:mod:`numba.pycc`), into one extension module. Importing it takes about a
@@ -52,13 +53,14 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+from csp_sudoku._kernels import counted_in_slices
 from csp_sudoku._kernels import frozen as frozen
 from csp_sudoku.core.errors import ArgumentError, KernelBuildError
 
 #: The kernels built ahead of time: exported name -> (kernel module, function). Their
 #: argument types are those the callers pass (:func:`_signatures`).
 EXPORTS: dict[str, tuple[str, str]] = {
-    "count_batch": ("sudoku9", "count_batch"),
+    "count_rows": ("sudoku9", "count_rows"),
     "plain_cells": ("rows", "plain_cells"),
     "text_rows": ("rows", "text_rows"),
 }
@@ -190,12 +192,12 @@ class Kernels9:
         self._built = built
 
     def count_batch(self, batch: NDArray[np.int8], limit: _Int, budget: _Int) -> NDArray[np.int64]:
-        """:func:`csp_sudoku._kernels.sudoku9.count_batch`."""
+        """:func:`csp_sudoku._kernels.sudoku9.count_batch`, by the built ``count_rows`` in
+        slices (:func:`~csp_sudoku._kernels.counted_in_slices`: a long count stops when asked)."""
         _need(batch, np.int8, 2)
         if batch.shape[1] != 81:
             raise ArgumentError(f"count_batch needs (n, 81) cells, got {batch.shape}")
-        counts: NDArray[np.int64] = self._built.count_batch(batch, limit, budget)
-        return counts
+        return counted_in_slices(self._built.count_rows, batch, int(limit), int(budget))
 
     def plain_cells(
         self,
@@ -373,7 +375,7 @@ def _signatures() -> dict[str, Any]:
     text_args = [arr(u1, 1), i8, arr(t.int8, 2), arr(i8, 1), arr(u1, 1), arr(i8, 1), i8]
     text_args += [arr(u1, 1), arr(i8, 1)]
     return {
-        "count_batch": arr(i8, 1, False)(arr(t.int8, 2, False), i8, i8),
+        "count_rows": i8(arr(t.int8, 2, False), i8, i8, arr(i8, 1, False), arr(i8, 1, False), i8),
         "plain_cells": t.Tuple((i8, arr(t.int8, 2, False)))(arr(u1, 2), i8, i8, i8, arr(u1, 1)),
         "text_rows": arr(u1, 1, False)(*text_args),
     }

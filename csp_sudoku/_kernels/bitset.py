@@ -32,7 +32,10 @@ backend turns it into an exception); ``GAVE_UP`` (-2) means the search gave
 up after its node budget (the backend then asks the SAT backend);
 ``PAST_DEADLINE`` (-4) means the wall clock passed ``stop_at`` (``time.time()``
 seconds; 0 = no deadline), looked at every ``CLOCK_EVERY`` branch nodes, so that
-a time budget holds inside one long search of a big grid too.
+a time budget holds inside one long search of a big grid too; ``PAUSED`` (-5)
+means a search taken in slices (:func:`count_part`, :func:`count_rows`) spent
+its slice and keeps its place for the next call, so that a long count gives
+its caller control back every few milliseconds (see the 9x9 kernel).
 """
 
 from __future__ import annotations
@@ -47,9 +50,24 @@ from numba.extending import intrinsic
 from numpy.typing import NDArray
 
 from csp_sudoku._kernels import init_numba_target
-from csp_sudoku._kernels.status import BAD_VALUE, CLOCK_EVERY, GAVE_UP, PAST_DEADLINE
+from csp_sudoku._kernels.status import (
+    AT_COUNT,
+    AT_DEPTH,
+    AT_NODES,
+    AT_PAUSED,
+    AT_ROW,
+    BAD_VALUE,
+    CLOCK_EVERY,
+    CONTROL,
+    GAVE_UP,
+    PAST_DEADLINE,
+    PAUSED,
+)
 
 init_numba_target()  # numba's CPU target without its BLAS probe (see there)
+
+#: A node count no search reaches: the pause of a search taken in one go.
+_NEVER = 1 << 62
 
 # --------------------------------------------------------------------------- bit helpers
 
@@ -210,8 +228,28 @@ def _propagate(  # type: ignore[no-untyped-def]
 # --------------------------------------------------------------------------- search
 
 
+@njit(cache=True, inline="always")
+def resume_at(ctl):  # type: ignore[no-untyped-def]
+    """The branch nodes, depth and count of the search paused in the control words
+    ``ctl`` (see :func:`pause_at`), which it takes up: no longer marked paused."""
+    ctl[AT_PAUSED] = 0
+    return ctl[AT_NODES], ctl[AT_DEPTH], ctl[AT_COUNT]
+
+
+@njit(cache=True, inline="always")
+def pause_at(ctl, nodes, depth, count):  # type: ignore[no-untyped-def]
+    """Keep the place of a search that spent its slice in its control words ``ctl``;
+    ``PAUSED``, what the search returns. Its state and saved levels stay where
+    they are, in its workspace: the next call goes on from there."""
+    ctl[AT_NODES] = nodes
+    ctl[AT_DEPTH] = depth
+    ctl[AT_COUNT] = count
+    ctl[AT_PAUSED] = 1
+    return PAUSED
+
+
 @njit(cache=True)
-def _search(cand, limit, avoid, out, geo, locked, budget, stop_at, ws):  # type: ignore[no-untyped-def]
+def _search(cand, limit, avoid, out, geo, locked, budget, stop_at, ws, pause=0):  # type: ignore[no-untyped-def]
     """Count solutions (up to ``limit``) from the candidate masks ``cand``.
 
     ``cand`` is overwritten. Solutions equal to ``avoid`` (when it is not
@@ -224,26 +262,34 @@ def _search(cand, limit, avoid, out, geo, locked, budget, stop_at, ws):  # type:
     After ``budget`` branch nodes (when ``budget > 0``) the search gives up
     and returns ``GAVE_UP``: plain depth-first search has heavy tails on big sparse
     grids, where the caller hands the puzzle to a solver that learns.
+    With ``pause > 0`` the search stops after ``pause`` more branch nodes and
+    returns ``PAUSED``, its place kept in ``ws`` and ``cand``; a call with the
+    same arguments goes on from there (as the 9x9 kernel's
+    :func:`csp_sudoku._kernels.sudoku9._search` does).
     """
     peers, npeers, units, inter, inter_n, full = geo
-    st_cand, st_placed, st_cell, st_left, queue, placed = ws
+    st_cand, st_placed, st_cell, st_left, queue, placed, ctl = ws
     ncells = cand.shape[0]
-    nq = 0
-    for c in range(ncells):
-        placed[c] = 0
-        m = cand[c]
-        if m == 0:
+    if ctl[AT_PAUSED]:
+        nodes, depth, count = resume_at(ctl)
+    else:
+        nq = 0
+        for c in range(ncells):
+            placed[c] = 0
+            m = cand[c]
+            if m == 0:
+                return 0
+            if m & (m - 1) == 0:
+                queue[nq] = c
+                nq += 1
+        if not _propagate(
+            cand, placed, queue, nq, peers, npeers, units, full, locked > 0, inter, inter_n
+        ):
             return 0
-        if m & (m - 1) == 0:
-            queue[nq] = c
-            nq += 1
-    count = 0
-    if not _propagate(
-        cand, placed, queue, nq, peers, npeers, units, full, locked > 0, inter, inter_n
-    ):
-        return 0
-    depth = 0
-    nodes = 0
+        count = 0
+        depth = 0
+        nodes = 0
+    stop = nodes + pause if pause > 0 else _NEVER
     while True:
         # cand is a consistent fixed point here: branch or record a solution
         best = -1
@@ -269,6 +315,7 @@ def _search(cand, limit, avoid, out, geo, locked, budget, stop_at, ws):  # type:
                         out[count, c] = _cttz(cand[c]) + 1
                 count += 1
                 if count >= limit:
+                    ctl[AT_NODES] = nodes
                     return count
         else:
             for c in range(ncells):
@@ -280,6 +327,7 @@ def _search(cand, limit, avoid, out, geo, locked, budget, stop_at, ws):  # type:
         # take the next alternative, backtracking as needed
         while True:
             if depth == 0:
+                ctl[AT_NODES] = nodes
                 return count
             d = depth - 1
             left = st_left[d]
@@ -297,15 +345,19 @@ def _search(cand, limit, avoid, out, geo, locked, budget, stop_at, ws):  # type:
             queue[0] = c
             nodes += 1
             if nodes > budget > 0:
+                ctl[AT_NODES] = nodes
                 return GAVE_UP
             if stop_at > 0.0 and nodes % CLOCK_EVERY == 0:
                 with objmode(now="float64"):
                     now = time.time()
                 if now > stop_at:
+                    ctl[AT_NODES] = nodes
                     return PAST_DEADLINE
             if _propagate(
                 cand, placed, queue, 1, peers, npeers, units, full, d + 1 < locked, inter, inter_n
             ):
+                if nodes >= stop:  # the slice is spent: keep the place, go on when called
+                    return pause_at(ctl, nodes, depth, count)
                 break
 
 
@@ -332,15 +384,49 @@ def _load(cells, cand, full):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def workspace_sizes(ncells):  # type: ignore[no-untyped-def]
+    """The ``int64`` and ``uint8`` words of the workspace of a search over ``ncells`` cells.
+
+    What a caller allocates (zeros) to take a search in slices (:func:`count_part`,
+    :func:`count_rows`); see :func:`_views`.
+    """
+    return (ncells + 1) * ncells + 3 * (ncells + 1) + ncells + CONTROL, (ncells + 2) * ncells
+
+
+@njit(cache=True)
+def _views(mem, mem8, ncells):  # type: ignore[no-untyped-def]
+    """The candidate masks and the search workspace, as views of ``mem`` and ``mem8``.
+
+    The workspace: saved masks and placed flags per level, branch cells and
+    candidates left per level, the queue, the placed flags, and the control
+    words (``AT_NODES`` ... of :mod:`~csp_sudoku._kernels.status`): the node
+    count, and the place of a paused search.
+    """
+    o = (ncells + 1) * ncells
+    st_cand = mem[:o].reshape((ncells + 1, ncells))
+    st_cell = mem[o : o + ncells + 1]
+    o += ncells + 1
+    st_left = mem[o : o + ncells + 1]
+    o += ncells + 1
+    queue = mem[o : o + ncells + 1]
+    o += ncells + 1
+    cand = mem[o : o + ncells]
+    o += ncells
+    ctl = mem[o : o + CONTROL]
+    st_placed = mem8[: (ncells + 1) * ncells].reshape((ncells + 1, ncells))
+    placed = mem8[(ncells + 1) * ncells : (ncells + 2) * ncells]
+    return cand, (st_cand, st_placed, st_cell, st_left, queue, placed, ctl)
+
+
+@njit(cache=True)
 def _workspace(ncells):  # type: ignore[no-untyped-def]
-    """Search workspace: saved states per level, the queue, placed flags."""
-    st_cand = np.empty((ncells + 1, ncells), np.int64)
-    st_placed = np.empty((ncells + 1, ncells), np.uint8)
-    st_cell = np.empty(ncells + 1, np.int64)
-    st_left = np.empty(ncells + 1, np.int64)
-    queue = np.empty(ncells + 1, np.int64)
-    placed = np.empty(ncells, np.uint8)
-    return st_cand, st_placed, st_cell, st_left, queue, placed
+    """:func:`_views` of a new allocation, with no search paused in it."""
+    words, flags = workspace_sizes(ncells)
+    cand, ws = _views(np.empty(words, np.int64), np.empty(flags, np.uint8), ncells)
+    ctl = ws[6]
+    for i in range(CONTROL):
+        ctl[i] = 0
+    return cand, ws
 
 
 @njit(cache=True)
@@ -405,13 +491,88 @@ def count_cells(cells, limit, avoid, out, packed, locked, budget, stop_at):  # t
     ``out.shape[0]`` are written to ``out``. Returns ``BAD_VALUE`` for a bad cell value,
     ``GAVE_UP`` when the search gave up after ``budget`` branch nodes.
     """
+    cand, ws = _workspace(cells.shape[0])
+    return _count(cells, limit, avoid, out, packed, locked, budget, stop_at, cand, ws, 0)
+
+
+@njit(cache=True)
+def _count(cells, limit, avoid, out, packed, locked, budget, stop_at, cand, ws, pause):  # type: ignore[no-untyped-def]
+    """:func:`count_part` on masks and a workspace (loads ``cells`` unless a search is paused)."""
     geo = _unpack(packed)
-    ncells = cells.shape[0]
-    ws = _workspace(ncells)
-    cand = np.empty(ncells, np.int64)
-    if not _load(cells, cand, geo[5]):
+    if ws[6][AT_PAUSED] == 0 and not _load(cells, cand, geo[5]):
         return BAD_VALUE
-    return _search(cand, limit, avoid, out, geo, locked, budget, stop_at, ws)
+    return _search(cand, limit, avoid, out, geo, locked, budget, stop_at, ws, pause)
+
+
+@njit(cache=True)
+def count_part(cells, limit, avoid, out, packed, locked, budget, stop_at, mem, mem8, pause):  # type: ignore[no-untyped-def]
+    """:func:`count_cells` taken in slices of ``pause`` branch nodes (0: in one go).
+
+    ``mem`` and ``mem8`` are the search's workspace (:func:`workspace_sizes`,
+    zeros for a new search). Returns what :func:`count_cells` returns, or
+    ``PAUSED`` when the slice is spent: call again with the same arguments to
+    go on (the solutions written to ``out`` so far stay).
+    """
+    cand, ws = _views(mem, mem8, cells.shape[0])
+    return _count(cells, limit, avoid, out, packed, locked, budget, stop_at, cand, ws, pause)
+
+
+def rows_in_slices(count_row: Any) -> Any:
+    """A compiled loop that counts the rows of a batch by ``count_row``, in slices.
+
+    ``count_row(row, pause, state)`` is a kernel that counts one row as
+    :func:`count_part` does: loads it unless a search is paused in ``state``'s
+    workspace, then searches for ``pause`` branch nodes at most (0: to the end)
+    and returns the count, a failure code or ``PAUSED``. The loop made
+    here, ``rows(batch, counts, ctl, pause, state)`` (``ctl``: the control words
+    of ``state``'s workspace), writes each row's count into ``counts`` and
+    returns the number of rows counted so far: below ``n`` when about ``pause``
+    branch nodes (and one a row) are spent, then a call with the same arguments
+    goes on; ``pause`` 0 counts them all in one go. The 9x9 kernel and this one
+    share it: one loop, compiled for each (numba caches a loop made so, not one
+    that takes the kernel as an argument).
+    """
+
+    @njit(cache=True, nogil=True)
+    def rows(batch, counts, ctl, pause, state):  # type: ignore[no-untyped-def]
+        n = batch.shape[0]
+        i = ctl[AT_ROW]
+        work = 0  # branch nodes taken in this call, and one per row
+        while i < n:
+            if pause > 0 and work >= pause:
+                ctl[AT_ROW] = i
+                return i
+            before = ctl[AT_NODES] if ctl[AT_PAUSED] else 0
+            ctl[AT_NODES] = before  # a row that ends before its first node leaves it so
+            found = count_row(batch[i], pause - work if pause > 0 else 0, state)
+            if found == PAUSED:
+                ctl[AT_ROW] = i
+                return i
+            counts[i] = found
+            i += 1
+            work += ctl[AT_NODES] - before + 1
+        ctl[AT_ROW] = n
+        return n
+
+    return rows
+
+
+@njit(cache=True)
+def _count_row(row, pause, state):  # type: ignore[no-untyped-def]
+    """:func:`count_part` of one row of a batch (see :func:`rows_in_slices`)."""
+    limit, avoid, out, packed, locked, budget, stop_at, cand, ws = state
+    return _count(row, limit, avoid, out, packed, locked, budget, stop_at, cand, ws, pause)
+
+
+_rows = rows_in_slices(_count_row)
+
+
+@njit(cache=True)
+def _batch_state(batch, limit, packed, locked, budget, stop_at, cand, ws):  # type: ignore[no-untyped-def]
+    """What :func:`_count_row` takes, for the rows of ``batch`` (no solution kept)."""
+    none = np.empty(0, np.int8)
+    out = np.empty((0, batch.shape[1]), np.int8)
+    return (limit, none, out, packed, locked, budget, stop_at, cand, ws)
 
 
 @njit(cache=True)
@@ -420,20 +581,24 @@ def count_batch(batch, limit, packed, locked, budget, stop_at):  # type: ignore[
 
     ``BAD_VALUE`` marks a row with a bad cell value, ``GAVE_UP`` a row whose search gave up.
     """
-    geo = _unpack(packed)
-    n = batch.shape[0]
-    ncells = batch.shape[1]
-    counts = np.empty(n, np.int64)
-    ws = _workspace(ncells)
-    cand = np.empty(ncells, np.int64)
-    avoid = np.empty(0, np.int8)
-    out = np.empty((0, ncells), np.int8)
-    for i in range(n):
-        if not _load(batch[i], cand, geo[5]):
-            counts[i] = BAD_VALUE
-            continue
-        counts[i] = _search(cand, limit, avoid, out, geo, locked, budget, stop_at, ws)
+    counts = np.empty(batch.shape[0], np.int64)
+    cand, ws = _workspace(batch.shape[1])
+    state = _batch_state(batch, limit, packed, locked, budget, stop_at, cand, ws)
+    _rows(batch, counts, ws[6], 0, state)
     return counts
+
+
+@njit(cache=True)
+def count_rows(batch, limit, packed, locked, budget, stop_at, counts, mem, mem8, pause):  # type: ignore[no-untyped-def]
+    """:func:`count_batch` taken in slices of about ``pause`` branch nodes (0: in one go).
+
+    Writes the counts into ``counts`` and returns the number of rows counted
+    so far: below ``n`` when the slice is spent, then call again with the
+    same arguments to go on. ``mem`` and ``mem8``: as for :func:`count_part`.
+    """
+    cand, ws = _views(mem, mem8, batch.shape[1])
+    state = _batch_state(batch, limit, packed, locked, budget, stop_at, cand, ws)
+    return _rows(batch, counts, ws[6], pause, state)
 
 
 @njit(cache=True)
@@ -450,8 +615,7 @@ def removable(cells, known, packed, locked, budget, stop_at):  # type: ignore[no
     geo = _unpack(packed)
     ncells = cells.shape[0]
     full = geo[5]
-    ws = _workspace(ncells)
-    cand = np.empty(ncells, np.int64)
+    cand, ws = _workspace(ncells)
     avoid = np.empty(0, np.int8)
     out = np.empty((0, ncells), np.int8)
     res = np.empty(ncells, np.int64)

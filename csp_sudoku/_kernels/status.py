@@ -61,12 +61,16 @@ class CountEnd(IntEnum):
     NOT_A_SYMBOL = -3
     #: the deadline in force passed during the search (the backend raises DeadlinePassed)
     PAST_DEADLINE = -4
+    #: the search took the nodes of its slice and stopped, its state kept in its
+    #: workspace: the caller looks whether to stop, then calls again to go on
+    PAUSED = -5
 
 
 BAD_VALUE = int(CountEnd.BAD_VALUE)
 GAVE_UP = int(CountEnd.GAVE_UP)
 NOT_A_SYMBOL = int(CountEnd.NOT_A_SYMBOL)
 PAST_DEADLINE = int(CountEnd.PAST_DEADLINE)
+PAUSED = int(CountEnd.PAUSED)
 
 #: Branch nodes between two looks at the clock of a search under a deadline (a look
 #: costs about a microsecond; this many nodes of a 25x25 take about 10 ms).
@@ -76,6 +80,26 @@ CLOCK_EVERY = 1024
 #: ends with ``GAVE_UP`` (the fast backend's default: four times the largest
 #: tree met in the shared data sets, see :class:`~csp_sudoku.backends.fast.FastBackend`).
 BUDGET9 = 10_000
+
+#: Branch nodes of one slice of a long 9x9 search (:func:`csp_sudoku._kernels.sudoku9.count_part`,
+#: :func:`~csp_sudoku._kernels.sudoku9.count_rows`): 0.15 to 1 us a node, so the Python
+#: loop around the kernel gets control back every 2 to 16 ms (a Ctrl-C, a SIGTERM, a
+#: stop request or a parent that died is seen then) at a cost of about 2 us a slice.
+SLICE9 = 1 << 14
+
+#: The same for the generic kernel, as branch nodes times cells (its nodes cost about
+#: as many times more as the grid has cells): 2,048 nodes of a 16x16 grid.
+SLICE_WORK = 81 * SLICE9 // 2
+
+#: The ``int64`` words of a 9x9 search's workspace (:func:`csp_sudoku._kernels.sudoku9._views`):
+#: the state (30 words), a saved state per level (82 x 30), the branch cell and the digits
+#: left per level (82 each), and :data:`CONTROL` words that keep a paused search.
+CONTROL = 5
+#: The control words, by index: the branch nodes taken, the depth and the count of a
+#: paused search, whether one is paused (1) or a search starts afresh (0), and the row
+#: of a batch to take up.
+AT_NODES, AT_DEPTH, AT_COUNT, AT_PAUSED, AT_ROW = range(CONTROL)
+WORKSPACE9 = 30 + 82 * 30 + 82 + 82 + CONTROL
 
 
 #: What a kernel that looks up an index (a record, a live candidate) returns

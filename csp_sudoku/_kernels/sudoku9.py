@@ -42,11 +42,15 @@ level; it stops at ``limit`` solutions.
 Entry points: :func:`count_cells`, :func:`count_batch`, :func:`count_text`
 (from the bytes of a line), :func:`removable` and :func:`reduce` (the
 generator's removal questions), :func:`nodes_batch` (search sizes, for
-benchmarks). Return conventions (as in the generic kernel,
+benchmarks), and :func:`count_part` and :func:`count_rows`, the counts
+taken in slices: a count to a big limit can run for hours, and a compiled
+call sees no signal, so those return every ``SLICE9`` branch nodes with
+their place kept in a workspace of the caller's, which looks whether to stop
+and calls again. Return conventions (as in the generic kernel,
 :class:`~csp_sudoku._kernels.status.CountEnd`): counts are ``>= 0``;
 ``BAD_VALUE`` (-1) means a cell value outside ``0..9``; ``GAVE_UP`` (-2) that
 the search gave up after its node budget; ``NOT_A_SYMBOL`` (-3, text only) a
-byte that is no symbol.
+byte that is no symbol; ``PAUSED`` (-5) a slice spent.
 """
 
 from __future__ import annotations
@@ -56,8 +60,16 @@ from numba import njit
 from numpy.typing import NDArray
 
 from csp_sudoku._kernels import init_numba_target
-from csp_sudoku._kernels.bitset import _ctpop, _cttz
-from csp_sudoku._kernels.status import BAD_VALUE, GAVE_UP, NOT_A_SYMBOL
+from csp_sudoku._kernels.bitset import _ctpop, _cttz, pause_at, resume_at, rows_in_slices
+from csp_sudoku._kernels.status import (
+    AT_NODES,
+    AT_PAUSED,
+    BAD_VALUE,
+    CONTROL,
+    GAVE_UP,
+    NOT_A_SYMBOL,
+    WORKSPACE9,
+)
 
 init_numba_target()  # numba's CPU target without its BLAS probe (see there)
 
@@ -68,6 +80,8 @@ _WORDS = 30
 _ALL27 = (1 << 27) - 1
 #: Every one of the 27 words marked for reading.
 _ALL_WORDS = (1 << 27) - 1
+#: A node count no search reaches: the pause of a search taken in one go.
+_NEVER = 1 << 62
 
 
 def _tables() -> tuple[NDArray[np.int64], ...]:
@@ -448,21 +462,32 @@ def _same(st, avoid):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _search(st, limit, avoid, out, budget, ws, quick=False):  # type: ignore[no-untyped-def]
+def _search(st, limit, avoid, out, budget, ws, quick=False, pause=0):  # type: ignore[no-untyped-def]
     """Count solutions (up to ``limit``) from the propagated state ``st``.
 
     Solutions equal to ``avoid`` (when it has 81 cells) are not counted; the
     first ``out.shape[0]`` counted are written to ``out``. After ``budget``
     branch nodes (when ``budget > 0``) the search gives up and returns ``GAVE_UP``, as
     the generic kernel does. ``ws`` is the workspace from :func:`_workspace`;
-    its ``nodes[0]`` receives the number of branch nodes visited. ``quick``
+    its control word ``AT_NODES`` receives the number of branch nodes visited. ``quick``
     branches on the first cell with two candidates (see :func:`_pick`), for
     searches that mostly end at a first solution.
+
+    With ``pause > 0`` the search stops after ``pause`` more branch nodes and
+    returns ``PAUSED``, its place kept in ``ws`` (``st`` holds the node it
+    stopped at, a consistent fixed point); a call with the same ``st``, ``ws``
+    and arguments goes on from there, so the count of a search taken in
+    slices is the count of one made in one go. A long search is run that way
+    so that its caller gets control back every few milliseconds.
     """
-    stack, cells_, lefts, nodes_out = ws
-    count = 0
-    depth = 0
-    nodes = 0
+    stack, cells_, lefts, ctl = ws
+    if ctl[AT_PAUSED]:
+        nodes, depth, count = resume_at(ctl)
+    else:
+        count = 0
+        depth = 0
+        nodes = 0
+    stop = nodes + pause if pause > 0 else _NEVER
     while True:
         # st is a consistent fixed point here: branch, or record a solution
         if (st[_UNPLACED] | st[_UNPLACED + 1] | st[_UNPLACED + 2]) == 0:
@@ -471,7 +496,7 @@ def _search(st, limit, avoid, out, budget, ws, quick=False):  # type: ignore[no-
                     _write(st, out[count])
                 count += 1
                 if count >= limit:
-                    nodes_out[0] = nodes
+                    ctl[AT_NODES] = nodes
                     return count
         else:
             cell = _pick(st, quick)
@@ -488,7 +513,7 @@ def _search(st, limit, avoid, out, budget, ws, quick=False):  # type: ignore[no-
         # take the next alternative, backtracking as needed
         while True:
             if depth == 0:
-                nodes_out[0] = nodes
+                ctl[AT_NODES] = nodes
                 return count
             k = depth - 1
             left = lefts[k]
@@ -510,9 +535,11 @@ def _search(st, limit, avoid, out, budget, ws, quick=False):  # type: ignore[no-
             st[i] &= ~_PEER[cell - 27 * b]
             nodes += 1
             if nodes > budget > 0:
-                nodes_out[0] = nodes
+                ctl[AT_NODES] = nodes
                 return GAVE_UP
             if _propagate(st, np.int64(1) << i):
+                if nodes >= stop:  # the slice is spent: keep the place, go on when called
+                    return pause_at(ctl, nodes, depth, count)
                 break
 
 
@@ -567,20 +594,33 @@ def _bar(st, c, v):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _workspace():  # type: ignore[no-untyped-def]
-    """A state, and the search workspace: saved states, branch cells and digits, a node count.
+def _views(mem):  # type: ignore[no-untyped-def]
+    """A state and the search workspace, as views of ``mem`` (``WORKSPACE9`` words).
 
-    All views of one allocation: a single call (``is_unique(str)``) pays for
-    one allocation instead of five.
+    The workspace: saved states, branch cells and digits left per level, and
+    the control words (``AT_NODES`` ... of :mod:`~csp_sudoku._kernels.status`):
+    the node count, and the place of a paused search. A search taken in slices
+    keeps all of it in an array of its caller's between two calls.
     """
-    mem = np.empty(_WORDS + 82 * _WORDS + 82 + 82 + 1, np.int64)
     st = mem[:_WORDS]
     stack = mem[_WORDS : _WORDS + 82 * _WORDS].reshape((82, _WORDS))
     cells_ = mem[_WORDS + 82 * _WORDS : _WORDS + 82 * _WORDS + 82]
     lefts = mem[_WORDS + 82 * _WORDS + 82 : _WORDS + 82 * _WORDS + 164]
-    nodes = mem[_WORDS + 82 * _WORDS + 164 :]
-    nodes[0] = 0
-    return st, (stack, cells_, lefts, nodes)
+    ctl = mem[_WORDS + 82 * _WORDS + 164 : _WORDS + 82 * _WORDS + 164 + CONTROL]
+    return st, (stack, cells_, lefts, ctl)
+
+
+@njit(cache=True)
+def _workspace():  # type: ignore[no-untyped-def]
+    """:func:`_views` of a new allocation, with no search paused in it.
+
+    One allocation: a single call (``is_unique(str)``) pays for one instead of five.
+    """
+    st, ws = _views(np.empty(WORKSPACE9, np.int64))
+    ctl = ws[3]
+    for i in range(CONTROL):
+        ctl[i] = 0
+    return st, ws
 
 
 @njit(cache=True)
@@ -592,6 +632,16 @@ def _count_workspace():  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _count(cells, limit, avoid, out, budget, st, ws, pause):  # type: ignore[no-untyped-def]
+    """:func:`count_part` on a state and workspace (loads ``cells`` unless a search is paused)."""
+    if ws[3][AT_PAUSED] == 0:
+        ok = _load(cells, st)
+        if ok <= 0:
+            return ok
+    return _search(st, limit, avoid, out, budget, ws, False, pause)
+
+
+@njit(cache=True)
 def count_cells(cells, limit, avoid, out, budget):  # type: ignore[no-untyped-def]
     """Solutions of the 81 clues ``cells`` (0 = empty), up to ``limit``.
 
@@ -600,10 +650,21 @@ def count_cells(cells, limit, avoid, out, budget):  # type: ignore[no-untyped-de
     ``GAVE_UP`` when the search gave up after ``budget`` branch nodes.
     """
     st, ws = _workspace()
-    ok = _load(cells, st)
-    if ok <= 0:
-        return ok
-    return _search(st, limit, avoid, out, budget, ws)
+    return _count(cells, limit, avoid, out, budget, st, ws, 0)
+
+
+@njit(cache=True)
+def count_part(cells, limit, avoid, out, budget, mem, pause):  # type: ignore[no-untyped-def]
+    """:func:`count_cells` taken in slices of ``pause`` branch nodes (0: in one go).
+
+    ``mem`` is the search's workspace (``WORKSPACE9`` words, zeros for a new
+    search). Returns what :func:`count_cells` returns, or ``PAUSED`` when the
+    slice is spent: call again with the same arguments to go on (the
+    solutions written to ``out`` so far stay). The Python side's loop is
+    :func:`csp_sudoku.core.deadline.in_slices`.
+    """
+    st, ws = _views(mem)
+    return _count(cells, limit, avoid, out, budget, st, ws, pause)
 
 
 @njit(cache=True)
@@ -629,22 +690,42 @@ def count_text(raw, limit, budget):  # type: ignore[no-untyped-def]
     return _search(st, limit, np.empty(0, np.int8), np.empty((0, 81), np.int8), budget, ws)
 
 
+@njit(cache=True)
+def _count_row(row, pause, state):  # type: ignore[no-untyped-def]
+    """:func:`count_part` of one row of a batch (see
+    :func:`~csp_sudoku._kernels.bitset.rows_in_slices`)."""
+    limit, budget, st, ws, avoid, out = state
+    return _count(row, limit, avoid, out, budget, st, ws, pause)
+
+
+_rows = rows_in_slices(_count_row)
+
+
 @njit(cache=True, nogil=True)
 def count_batch(batch, limit, budget):  # type: ignore[no-untyped-def]
     """Counts (capped at ``limit``) for every row of an ``(n, 81)`` batch.
 
     ``BAD_VALUE`` marks a row with a bad value, ``GAVE_UP`` a row whose search gave up.
     """
-    n = batch.shape[0]
-    counts = np.empty(n, np.int64)
+    counts = np.empty(batch.shape[0], np.int64)
     st, ws, avoid, out = _count_workspace()
-    for i in range(n):
-        ok = _load(batch[i], st)
-        if ok <= 0:
-            counts[i] = ok
-            continue
-        counts[i] = _search(st, limit, avoid, out, budget, ws)
+    _rows(batch, counts, ws[3], 0, (limit, budget, st, ws, avoid, out))
     return counts
+
+
+@njit(cache=True, nogil=True)
+def count_rows(batch, limit, budget, counts, mem, pause):  # type: ignore[no-untyped-def]
+    """:func:`count_batch` taken in slices of about ``pause`` branch nodes (0: in one go).
+
+    Writes the counts into ``counts`` (one per row) and returns the number of
+    rows counted so far: below ``n`` when the slice is spent (a row's search
+    paused, or the rows so far took ``pause`` nodes and one each), then call
+    again with the same arguments to go on. ``mem`` is the workspace
+    (``WORKSPACE9`` words, zeros for a new batch).
+    """
+    st, ws = _views(mem)
+    avoid, out = np.empty(0, np.int8), np.empty((0, 81), np.int8)  # none to skip, none kept
+    return _rows(batch, counts, ws[3], pause, (limit, budget, st, ws, avoid, out))
 
 
 @njit(cache=True)
@@ -855,5 +936,5 @@ def nodes_batch(batch, limit):  # type: ignore[no-untyped-def]
     for i in range(n):
         if _load(batch[i], st) > 0:
             _search(st, limit, avoid, out, 0, ws)
-            nodes[i] = ws[3][0]
+            nodes[i] = ws[3][AT_NODES]
     return nodes

@@ -34,11 +34,20 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku._kernels import bitset, direct_entry, sudoku9
-from csp_sudoku._kernels.status import BAD_VALUE, BUDGET9, GAVE_UP, PAST_DEADLINE
+from csp_sudoku._kernels import bitset, counted_in_slices, direct_entry, sudoku9
+from csp_sudoku._kernels.status import (
+    BAD_VALUE,
+    BUDGET9,
+    GAVE_UP,
+    PAST_DEADLINE,
+    PAUSED,
+    SLICE9,
+    SLICE_WORK,
+    WORKSPACE9,
+)
 from csp_sudoku.backends.base import Backend, Cells
 from csp_sudoku.backends.small9 import is_plain9 as _is_plain9
-from csp_sudoku.core.deadline import remaining
+from csp_sudoku.core.deadline import in_slices, remaining
 from csp_sudoku.core.errors import DeadlinePassed, ParseError
 from csp_sudoku.core.geometry import Geometry
 
@@ -48,6 +57,17 @@ MAX_SIZE = 62
 
 #: Solutions buffered per :meth:`FastBackend.solutions` call before a rerun.
 _SOLUTION_CHUNK = 4096
+
+#: The largest node budget a search is given in one compiled call, in slices of the
+#: kernel (``SLICE9`` nodes of 9x9): the default budgets of a count to a few
+#: solutions (tens of milliseconds at the most), in one go as before; a count to a
+#: bigger limit is taken in slices (:func:`csp_sudoku.core.deadline.in_slices`).
+_ONE_GO = 4
+
+
+def _paused(n: int) -> bool:
+    return n == PAUSED
+
 
 _NO_AVOID = np.empty(0, dtype=np.int8)
 _NO_OUT9 = np.empty((0, 81), dtype=np.int8)
@@ -106,6 +126,12 @@ def count_text9(text: str, limit: int = 2) -> int | None:
         return None
     n = (_TEXT_ENTRY or _text_entry())[0](raw, limit, BUDGET9 * limit)
     return n if n >= 0 else None
+
+
+def _generic_workspace(ncells: int) -> tuple[NDArray[np.int64], NDArray[np.uint8]]:
+    """The two arrays of a generic search taken in slices, with no search paused in them."""
+    words, flags = bitset.workspace_sizes(ncells)
+    return np.zeros(words, np.int64), np.zeros(flags, np.uint8)
 
 
 @dataclass(frozen=True)
@@ -207,6 +233,11 @@ class FastBackend(Backend):
             return 0
         return max(1, self.work_budget // 81) * max(1, limit)
 
+    @staticmethod
+    def _slice(t: _Tables) -> int:
+        """Branch nodes of one slice of a long generic search (fewer on bigger grids)."""
+        return max(1, SLICE_WORK // t.ncells)
+
     def _fallback(self) -> Backend:
         """The SAT backend, for the searches that ran out of budget."""
         from csp_sudoku.backends import get_backend
@@ -228,15 +259,18 @@ class FastBackend(Backend):
                 raise ParseError(
                     f"a {geometry.name} puzzle has 81 cells, got an array of shape {cells.shape}"
                 )
-            n = int(
-                sudoku9.count_cells(
-                    cells,
-                    limit,
-                    avoid,
-                    _NO_OUT9 if out is None else out,
-                    self._budget9(limit),
+            out9 = _NO_OUT9 if out is None else out
+            budget9 = self._budget9(limit)
+            if 0 < budget9 <= _ONE_GO * SLICE9:
+                n = int(sudoku9.count_cells(cells, limit, avoid, out9, budget9))
+            else:  # a long count: a look between two slices whether to stop
+                mem = np.zeros(WORKSPACE9, np.int64)
+                n = in_slices(
+                    lambda: int(
+                        sudoku9.count_part(cells, limit, avoid, out9, budget9, mem, SLICE9)
+                    ),
+                    _paused,
                 )
-            )
             if n == BAD_VALUE:
                 raise ParseError("cell values must be in 0..9")
             return n
@@ -245,18 +279,22 @@ class FastBackend(Backend):
             raise ParseError(
                 f"a {geometry.name} puzzle has {t.ncells} cells, got an array of shape {cells.shape}"
             )
-        n = int(
-            bitset.count_cells(
-                cells,
-                limit,
-                avoid,
-                t.no_out if out is None else out,
-                t.packed,
-                self.locked,
-                self._budget(t, limit),
-                _stop_at(),
-            )
+        args = (
+            cells,
+            limit,
+            avoid,
+            t.no_out if out is None else out,
+            t.packed,
+            self.locked,
+            self._budget(t, limit),
+            _stop_at(),
         )
+        pause = self._slice(t)
+        if 0 < args[6] <= _ONE_GO * pause:
+            n = int(bitset.count_cells(*args))
+        else:
+            mem, mem8 = _generic_workspace(t.ncells)
+            n = in_slices(lambda: int(bitset.count_part(*args, mem, mem8, pause)), _paused)
         if n == BAD_VALUE:
             raise ParseError(f"cell values must be in 0..{geometry.size}")
         if n == PAST_DEADLINE:
@@ -353,7 +391,7 @@ class FastBackend(Backend):
                 )
             if limit <= 0:
                 return np.zeros(arr.shape[0], dtype=np.int64)
-            counts: NDArray[np.int64] = sudoku9.count_batch(arr, limit, self._budget9(limit))
+            counts = counted_in_slices(sudoku9.count_rows, arr, limit, self._budget9(limit))
             return self._check_counts(counts, arr, geometry, limit)
         t = self.tables(geometry)
         if arr.ndim != 2 or arr.shape[1] != t.ncells:
@@ -362,9 +400,12 @@ class FastBackend(Backend):
             )
         if limit <= 0:
             return np.zeros(arr.shape[0], dtype=np.int64)
-        counts = bitset.count_batch(
-            arr, limit, t.packed, self.locked, self._budget(t, limit), _stop_at()
-        )
+        n = arr.shape[0]
+        counts = np.empty(n, np.int64)
+        mem, mem8 = _generic_workspace(t.ncells)
+        args = (arr, limit, t.packed, self.locked, self._budget(t, limit), _stop_at(), counts)
+        pause = self._slice(t)
+        in_slices(lambda: int(bitset.count_rows(*args, mem, mem8, pause)), lambda done: done < n)
         return self._check_counts(counts, arr, geometry, limit)
 
     def _check_counts(

@@ -101,6 +101,11 @@ class DeadlinePassed(SudokuError):
     (:func:`csp_sudoku.core.deadline.deadline`); the caller keeps what it found."""
 
 
+class Stopped(SudokuError):
+    """A solver call ended early because the run it worked for was stopped (its caller
+    stopped reading: a Ctrl-C, an error); see :func:`csp_sudoku.core.deadline.stop_when`."""
+
+
 class GenerationError(SudokuError):
     """A generator could not make what was asked (bad options, impossible target)."""
 
