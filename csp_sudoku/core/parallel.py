@@ -10,14 +10,16 @@ but its errors, so metrics and generators can use it without importing
 from __future__ import annotations
 
 import os
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import BrokenExecutor, Executor, Future
 from typing import Any, Protocol
 
+from csp_sudoku.core.deadline import stop_when, watch_parent
 from csp_sudoku.core.errors import ArgumentError, BatchError
 
-__all__ = ["DaskSubmitter", "Submitter", "exit_with_parent", "ordered_map"]
+__all__ = ["DaskSubmitter", "Submitter", "end_workers", "exit_with_parent", "ordered_map"]
 
 #: What a run says when one of its worker processes died.
 _DIED = "a worker process died before finishing its task (killed, or out of memory?)"
@@ -36,17 +38,24 @@ def exit_with_parent(parent: int | None = None, interval: float = PARENT_POLL) -
     thread looks every ``interval`` seconds whether this process's parent is still
     ``parent`` (the starter passes its own pid, so a parent that died before this
     runs is seen too; None: the parent now) and otherwise ends the process at once.
-    A SIGTERM ends it at once too (the default, whatever handler it was forked with).
+    A SIGTERM ends it at once too (the default, whatever handler it was forked with),
+    and a SIGINT is left to the parent: a Ctrl-C reaches the whole process group,
+    and the parent, which knows what its workers were doing, ends them (see
+    :func:`ordered_map`); a worker of its own would end with a traceback, or keep
+    waiting for tasks. A long compiled search of the worker looks at the parent
+    between two of its slices as well (:func:`csp_sudoku.core.deadline.watch_parent`):
+    the watching thread cannot run while a kernel holds the interpreter.
     """
     import signal
-    import threading
     import time
 
     expected = os.getppid() if parent is None else parent
+    watch_parent(expected)
     if threading.current_thread() is threading.main_thread():
         # a forked worker has the CLI's SIGTERM handler, which acts only between two
         # Python steps: a worker inside a compiled kernel would outlive a kill
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == expected:
@@ -80,25 +89,39 @@ def _submit(pool: Any, fn: Callable[..., Any], *args: Any) -> Any:
 
 
 def _threaded(fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...]], jobs: int) -> Iterator[Any]:
-    """:func:`ordered_map` on ``jobs - 1`` threads and this one (see its ``threads``)."""
+    """:func:`ordered_map` on ``jobs - 1`` threads and this one (see its ``threads``).
+
+    When the caller stops early, the tasks running in the other threads are
+    asked to stop (:func:`csp_sudoku.core.deadline.stop_when`): their long
+    searches end at their next slice, and the pool's shutdown does not wait
+    for them to finish.
+    """
     from concurrent.futures import ThreadPoolExecutor
 
     window = 2 * (jobs - 1)  # tasks queued for the other threads at once
     pending: deque[Future[Any]] = deque()
+    stop = threading.Event()
     with ThreadPoolExecutor(jobs - 1, thread_name_prefix="csp-sudoku") as pool:
         try:
             for args in tasks:
                 if sum(not f.done() for f in pending) >= window:
                     pending.append(_here(fn, args))  # the others have enough: take this one
                 else:
-                    pending.append(pool.submit(fn, *args))
+                    pending.append(pool.submit(_stoppable, stop, fn, *args))
                 while pending and (len(pending) > 4 * jobs or pending[0].done()):
                     yield pending.popleft().result()
             while pending:
                 yield pending.popleft().result()
         finally:
+            stop.set()
             for fut in pending:
                 fut.cancel()
+
+
+def _stoppable(stop: threading.Event, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` in a thread of the pool, its long searches ended once ``stop`` is set."""
+    with stop_when(stop):
+        return fn(*args)
 
 
 def _here(fn: Callable[..., Any], args: tuple[Any, ...]) -> Future[Any]:
@@ -200,6 +223,7 @@ def ordered_map(
         executor = ProcessPoolExecutor(jobs, initializer=exit_with_parent, initargs=(os.getpid(),))
     pool: Executor | Submitter = executor
     pending: deque[_Future] = deque()
+    finished = False  # every result read (a task may run while ``pending`` is empty)
     try:
         for args in tasks:
             try:
@@ -214,10 +238,42 @@ def ordered_map(
                 yield _result(pending.popleft())
         while pending:
             yield _result(pending.popleft())
+        finished = True
     finally:
-        for fut in pending:
-            fut.cancel()
         if own and isinstance(pool, Executor):
             # every task done: the idle workers end at once, and none is left behind;
-            # else (an error, the caller stopped early) do not wait for a task running
-            pool.shutdown(wait=not pending, cancel_futures=True)
+            # else (an error, the caller stopped early, even while waiting for the
+            # last result) the workers are ended, and nothing waits for a task running
+            if not finished:
+                end_workers(pool)
+            pool.shutdown(wait=finished)
+        else:
+            for fut in pending:
+                fut.cancel()
+
+
+def end_workers(pool: Executor) -> None:
+    """End the worker processes of a process pool now (SIGTERM), whatever they are doing.
+
+    For a run stopped early (a Ctrl-C, a SIGTERM, an error): a worker inside a long
+    task would keep running, and the interpreter's exit waits for every worker of
+    a pool (so the run seemed to ignore the signal). A worker dies of a SIGTERM at
+    once, even inside a compiled kernel (:func:`exit_with_parent`). The pool then
+    counts as broken: its own thread fails the tasks not done (nobody reads them
+    any more; none is cancelled before, which that thread would take for an error
+    of its own) and closes the queue that fed the workers, whose feeding thread
+    would otherwise keep the interpreter's exit waiting on a full pipe. That
+    thread's end is waited for here, a second at the most.
+    """
+    # the workers and the pool's thread by its private names, before its shutdown
+    # drops them (the only way to them before Python 3.14; a Python that renamed
+    # them leaves the workers to their watch of the parent)
+    workers: list[Any] = list((getattr(pool, "_processes", None) or {}).values())
+    manager: threading.Thread | None = getattr(pool, "_executor_manager_thread", None)
+    for worker in workers:
+        if worker.is_alive():
+            worker.terminate()
+    for worker in workers:
+        worker.join(1.0)
+    if manager is not None:
+        manager.join(1.0)
