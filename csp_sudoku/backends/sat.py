@@ -52,6 +52,9 @@ def _known_solver_names() -> set[str]:
 INTERRUPTIBLE = "glucose4"
 #: Solvers python-sat cannot interrupt.
 _UNINTERRUPTIBLE = frozenset({"cadical103", "cadical153", "cadical195"})
+#: What python-sat's error says when a Ctrl-C came during a native search (it handles
+#: SIGINT itself then, and raises its module's ``error``).
+_CTRL_C = "Caught keyboard interrupt"
 
 
 class _Session:
@@ -66,6 +69,9 @@ class _Session:
         self.top: int = self.base_top
         self.selectors = 0
         self.closed = False
+        #: A call ended inside the solver (a Ctrl-C): python-sat jumps out of the native
+        #: search, and CaDiCaL then aborts the process on the next clause added.
+        self.broken = False
 
     def new_selector(self) -> int:
         self.top += 1
@@ -80,7 +86,13 @@ class _Session:
         """
         left = remaining()
         if left is None:
-            return bool(self.solver.solve(assumptions=assumptions))
+            try:
+                return bool(self.solver.solve(assumptions=assumptions))
+            except BaseException as err:
+                self.broken = True  # its selectors are left as they are: it is rebuilt
+                if str(err) == _CTRL_C:  # python-sat's own error for it: a Ctrl-C still
+                    raise KeyboardInterrupt from err
+                raise
         if left <= 0:
             raise DeadlinePassed("the time budget ran out before a solver call")
         timer = threading.Timer(left, self.solver.interrupt)
@@ -94,6 +106,12 @@ class _Session:
             self.solver.clear_interrupt()
             raise DeadlinePassed("the time budget ran out during a solver call")
         return bool(answer)
+
+    def retire(self, selectors: list[int]) -> None:
+        """Turn the clauses guarded by ``selectors`` off for good (unless the solver is broken)."""
+        if not self.broken:
+            for sel in selectors:
+                self.solver.add_clause([-sel])
 
     def close(self) -> None:
         self.closed = True
@@ -139,7 +157,7 @@ class SatBackend(Backend):
             mine = self._local.sessions = {}
         key = (geometry, name)
         s = mine.get(key)
-        if s is None or s.closed or s.selectors >= self.rebuild_after:
+        if s is None or s.closed or s.broken or s.selectors >= self.rebuild_after:
             if s is not None and not s.closed:
                 s.close()
             s = _Session(geometry, name)
@@ -189,8 +207,7 @@ class SatBackend(Backend):
                     break
                 selectors.append(sel)
         finally:
-            for sel in selectors:
-                s.solver.add_clause([-sel])
+            s.retire(selectors)
         return found
 
     def other_solution(self, cells: Cells, geometry: Geometry, known: Cells) -> Cells | None:
@@ -203,7 +220,7 @@ class SatBackend(Backend):
                 return self._read(s.solver.get_model(), geometry)
             return None
         finally:
-            s.solver.add_clause([-sel])
+            s.retire([sel])
 
     def close(self) -> None:
         """Free every thread's solvers (a later call loads its thread's again)."""

@@ -1,0 +1,270 @@
+"""Every run stops when asked: Ctrl-C, SIGTERM, a parent killed, inside a long compiled search.
+
+A compiled search sees no signal, and a thread that waits for the interpreter while
+a kernel holds it waits for the kernel's end. Counts to a big limit on empty grids
+(hours of search) ran on: a Ctrl-C or a SIGTERM was ignored for as long, a run
+with ``--jobs 2`` that was told to stop waited for its workers, and a worker whose
+parent was killed (``kill -9``) kept its core busy. Now a long search is taken in
+slices of a few milliseconds with a look between two (:mod:`csp_sudoku.core.deadline`),
+and a run stopped early ends its workers (:mod:`csp_sudoku.core.parallel`).
+
+Each test starts the command in a session of its own, waits until it has spent a
+second of CPU in its search (so the signal comes inside the compiled kernel), sends
+the signal and measures how long the whole process tree takes to go: it must be
+gone within :data:`WITHIN` seconds (the runs measured here take 0.02 to 0.3 s; the
+slack is for a slow machine). ``-s`` prints the figures.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+psutil = pytest.importorskip("psutil")  # installed with dask[distributed], a dev dependency
+
+#: Seconds the whole process tree may take to go after the signal.
+WITHIN = 3.0
+#: CPU seconds the busiest process of the tree has spent before the signal: a
+#: process's start (imports, the kernels loaded) takes about half a second of it.
+BUSY = 1.2
+
+
+@pytest.fixture(scope="module")
+def empty4(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Four empty 9x9 grids: about 6.7e21 solutions each, a count that never ends.
+
+    A short count and check of one such grid run first, to the end, so that the
+    kernels the runs below use are compiled (or loaded) and cached: a run
+    stopped while numba compiles stops in Python, not in a kernel.
+    """
+    folder = tmp_path_factory.mktemp("stop")
+    one = folder / "E1.txt"
+    one.write_text("." * 81 + "\n", encoding="ascii")
+    for argv in (["count", "--limit", "200000"], ["check", "--limit", "200000"]):
+        warm = [sys.executable, "-m", "csp_sudoku", *argv, "-q", str(one)]
+        subprocess.run(warm, check=False, capture_output=True, timeout=600)
+    path = folder / "E4.txt"
+    path.write_text(("." * 81 + "\n") * 4, encoding="ascii")
+    return path
+
+
+@pytest.fixture(scope="module")
+def empty16(empty4: Path) -> Path:
+    """Sixteen empty grids: two tasks of ``count --jobs 2`` (eight puzzles a task), so
+    that both workers count and none waits idle for a task."""
+    path = empty4.with_name("E16.txt")
+    path.write_text(empty4.read_text(encoding="ascii") * 4, encoding="ascii")
+    return path
+
+
+def _tree(root: psutil.Process) -> list[psutil.Process]:
+    try:
+        return [root, *root.children(recursive=True)]
+    except psutil.NoSuchProcess:
+        return []
+
+
+def _alive(procs: list[psutil.Process]) -> list[psutil.Process]:
+    out = []
+    for p in procs:
+        try:
+            if p.status() != psutil.STATUS_ZOMBIE:
+                out.append(p)
+        except psutil.NoSuchProcess:
+            pass
+    return out
+
+
+def _cpu(p: psutil.Process) -> float:
+    try:
+        t = p.cpu_times()
+        return float(t.user + t.system)
+    except psutil.NoSuchProcess:
+        return 0.0
+
+
+@pytest.fixture
+def started() -> Iterator[list[subprocess.Popen[str]]]:
+    """The runs a test starts; every process of their sessions is killed at its end."""
+    runs: list[subprocess.Popen[str]] = []
+    yield runs
+    for proc in runs:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+        if proc.stderr is not None:
+            proc.stderr.close()
+
+
+def _stop_time(
+    started: list[subprocess.Popen[str]],
+    argv: list[str],
+    sig: signal.Signals,
+    *,
+    processes: int = 1,
+    group: bool = False,
+) -> tuple[float, subprocess.Popen[str], list[psutil.Process]]:
+    """Start ``csp-sudoku ARGV``; once its tree has ``processes`` processes and the busiest
+    has spent :data:`BUSY` CPU seconds, send ``sig`` (to the whole session with
+    ``group``, as a terminal's Ctrl-C does; else to the command); return the seconds
+    until no process of the tree is left, the command and the tree."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "csp_sudoku", *argv],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    started.append(proc)
+    root = psutil.Process(proc.pid)
+    give_up = time.monotonic() + 120
+    tree = _tree(root)
+    while len(tree) < processes or max(map(_cpu, tree)) < BUSY:
+        assert proc.poll() is None, f"the run ended before the signal: {proc.stderr.read()}"  # type: ignore[union-attr]
+        assert time.monotonic() < give_up, "the run never got busy"
+        time.sleep(0.05)
+        tree = _tree(root)
+    if group:
+        os.killpg(proc.pid, sig)
+    else:
+        proc.send_signal(sig)
+    sent = time.monotonic()
+    while _alive(tree) and time.monotonic() - sent < WITHIN + 5:
+        time.sleep(0.01)
+    took = time.monotonic() - sent
+    print(f"\n{' '.join(argv)}: {sig.name} -> tree of {len(tree)} gone in {took:.2f} s")
+    return took, proc, tree
+
+
+def _exit(proc: subprocess.Popen[str]) -> tuple[int, str]:
+    _, err = proc.communicate(timeout=30)
+    return proc.returncode, err
+
+
+COUNT = ["count", "--limit", "1000000000000"]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=lambda s: s.name)
+def test_a_long_count_stops_at_once(
+    started: list[subprocess.Popen[str]], empty4: Path, sig: signal.Signals
+) -> None:
+    """One process inside one compiled count: Ctrl-C and SIGTERM were ignored for
+    as long as the count ran (hours)."""
+    took, proc, _ = _stop_time(started, [*COUNT, str(empty4)], sig)
+    assert took < WITHIN
+    code, err = _exit(proc)
+    word = "interrupted" if sig == signal.SIGINT else "terminated"
+    assert (code, err.strip()) == (128 + sig, f"csp-sudoku: {word}")
+
+
+@pytest.mark.parametrize(
+    ("sig", "group"),
+    [(signal.SIGTERM, False), (signal.SIGINT, True)],
+    ids=["SIGTERM", "ctrl-c"],
+)
+def test_a_run_with_workers_ends_them(
+    started: list[subprocess.Popen[str]], empty16: Path, sig: signal.Signals, group: bool
+) -> None:
+    """``count --jobs 2``: the parent said "terminated" and then waited for its two
+    workers, which counted on (a Ctrl-C reached them, but a worker sees it only
+    when its kernel returns)."""
+    argv = [*COUNT, "--jobs", "2", str(empty16)]
+    took, proc, tree = _stop_time(started, argv, sig, processes=3, group=group)
+    assert took < WITHIN, [p.pid for p in _alive(tree)]
+    assert _exit(proc)[0] == 128 + sig
+
+
+def test_workers_of_a_killed_parent_stop(
+    started: list[subprocess.Popen[str]], empty16: Path
+) -> None:
+    """``kill -9`` of the parent: its workers, inside a compiled count, went on at full
+    speed (they looked at their parent only when the count returned)."""
+    argv = [*COUNT, "--jobs", "2", str(empty16)]
+    took, _, tree = _stop_time(started, argv, signal.SIGKILL, processes=3)
+    assert took < WITHIN, [p.pid for p in _alive(tree)]
+
+
+def test_check_with_threads_stops(started: list[subprocess.Popen[str]], empty4: Path) -> None:
+    """``check --jobs 2`` of bare lines counts in two threads of one process (a line
+    a task here: both count): the thread that is not the main one had no way to learn
+    that the run was stopped, and the exit waited for it."""
+    argv = ["check", "--jobs", "2", "--limit", "100000000", "--chunk-size", "1", str(empty4)]
+    took, proc, _ = _stop_time(started, argv, signal.SIGTERM)
+    assert took < WITHIN
+    assert _exit(proc)[0] == 143
+
+
+def test_check_with_worker_processes_stops(
+    started: list[subprocess.Popen[str]], tmp_path: Path
+) -> None:
+    """``check --jobs 2 --backend sat`` (worker processes): the queue that feeds the
+    workers kept the exit waiting on its full pipe once they were gone."""
+    from tests.conftest import load_lines
+
+    src = tmp_path / "many.txt"
+    src.write_text("\n".join(load_lines("17_clue.txt")) + "\n", encoding="ascii")
+    argv = ["check", "--jobs", "2", "--backend", "sat", "-q", str(src), "-o", str(tmp_path / "o")]
+    took, proc, _ = _stop_time(started, argv, signal.SIGTERM, processes=3)
+    assert took < WITHIN
+    code, err = _exit(proc)
+    assert code == 143 and "Traceback" not in err and "Exception" not in err, err
+
+
+def test_a_ctrl_c_inside_the_sat_solver_is_an_interruption(
+    started: list[subprocess.Popen[str]], empty4: Path
+) -> None:
+    """The SAT backend's count to a big limit (one solver call per solution) stops at
+    once too, and as an interruption."""
+    argv = [*COUNT, "--backend", "sat", str(empty4)]
+    took, proc, _ = _stop_time(started, argv, signal.SIGINT)
+    assert took < WITHIN
+    code, err = _exit(proc)
+    assert (code, err.strip()) == (130, "csp-sudoku: interrupted")
+
+
+def test_a_ctrl_c_python_sat_caught_is_a_keyboard_interrupt() -> None:
+    """A Ctrl-C that comes inside python-sat's native search is caught there and
+    raised as its own error ("Caught keyboard interrupt"): the run ended with an
+    internal error (exit 70), or CaDiCaL aborted the process when the clauses of
+    the search were then retired on the solver it had left mid-search. Now it is a
+    KeyboardInterrupt, and that solver is dropped, not used again."""
+    pysolvers = pytest.importorskip("pysolvers")
+    from csp_sudoku.backends.sat import SatBackend
+    from csp_sudoku.core.geometry import Geometry
+
+    g9 = Geometry.standard(9)
+    sat = SatBackend("cadical153")
+    empty = np.zeros(81, np.int8)
+    assert sat.count(empty, g9, 3) == 3
+    session = sat._session(g9)
+    added: list[list[int]] = []
+
+    class Interrupted:
+        def solve(self, assumptions: list[int]) -> bool:
+            raise pysolvers.error("Caught keyboard interrupt")
+
+        def add_clause(self, clause: list[int]) -> None:
+            added.append(clause)
+
+        def delete(self) -> None:
+            pass
+
+    real, session.solver = session.solver, Interrupted()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            sat.count(empty, g9, 3)
+        assert added == []  # nothing more is asked of the solver left mid-search
+        assert sat._session(g9) is not session  # a new one serves the next call
+        assert sat.count(empty, g9, 3) == 3
+    finally:
+        real.delete()
+        sat.close()
