@@ -242,6 +242,17 @@ def static_tables(alive, cc, corder, ncellcols):  # type: ignore[no-untyped-def]
     )
 
 
+@njit(cache=True, inline="always")
+def _list_tables(group, weak_x, weak_y, strong_x, strong_y, strong_y_only):  # type: ignore[no-untyped-def]
+    """The ``(weak, strong)`` tables of SE's list ``group`` (see :func:`static_tables`):
+    0 X-cycles and forcing X-chains, 1 Y-cycles, 2 both kinds of link."""
+    if group == 0:
+        return weak_x, strong_x
+    if group == 1:
+        return weak_y, strong_y_only
+    return weak_y, strong_y
+
+
 @njit(cache=True)
 def _reach(weak, strong, lit, seen, stamp, queue):  # type: ignore[no-untyped-def]
     """Stamp in ``seen`` every literal that ``lit`` leads to over the tables
@@ -883,12 +894,12 @@ def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork, loops
     # (and no chain runs to a component of a higher number, components)
     cycles = np.empty((3, ncand), dtype=np.int8)
     comps = np.empty((3, 2 * ncand), dtype=np.int32)
-    components(weak_x, strong_x, comps[0])
-    components(weak_y, strong_y_only, comps[1])
-    components(weak_y, strong_y, comps[2])
     for group in range(3):
+        weak, strong = _list_tables(group, weak_x, weak_y, strong_x, strong_y, strong_y_only)
+        components(weak, strong, comps[group])
         on_cycles(comps[group], cycles[group])
     for group in range(3):  # SE's lists: X, Y, then both
+        weak, strong = _list_tables(group, weak_x, weak_y, strong_x, strong_y, strong_y_only)
         for k in range(ncand):
             if not grid[k]:
                 continue
@@ -896,14 +907,8 @@ def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork, loops
             if held < 2 or (group == 1 and held != 2):
                 continue
             first = lcount[0]
-            if not cycles[group, k]:
-                pass
-            elif group == 0:
-                _loops_from(grid, weak_x, strong_x, see, size, k, 1 << 30, lwork, lout)
-            elif group == 1:
-                _loops_from(grid, weak_y, strong_y_only, see, size, k, 1 << 30, lwork, lout)
-            else:
-                _loops_from(grid, weak_y, strong_y, see, size, k, 1 << 30, lwork, lout)
+            if cycles[group, k]:
+                _loops_from(grid, weak, strong, see, size, k, 1 << 30, lwork, lout)
             for i in range(first, lcount[0]):
                 if nh < cap:
                     tenths = (65 if group < 2 else 70) + length_tenths(lcomps[i])
@@ -918,14 +923,9 @@ def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork, loops
                 if comps[group, start] < comps[group, goal]:
                     continue  # no path from start to goal
                 stamp += 1
-                if group == 0:
-                    comp, _last = _shortest_chain(
-                        weak_x, strong_x, k, negated, lits, layers, stamp, NO_BOUND
-                    )
-                else:
-                    comp, _last = _shortest_chain(
-                        weak_y, strong_y, k, negated, lits, layers, stamp, NO_BOUND
-                    )
+                comp, _last = _shortest_chain(
+                    weak, strong, k, negated, lits, layers, stamp, NO_BOUND
+                )
                 if comp < 0 or nh >= cap:
                     continue
                 tenths = (66 if group == 0 else 70) + length_tenths(comp)
@@ -976,14 +976,9 @@ def chain_offshoots(grid, alive, cc, corder, ncellcols, size, work, mwork, loops
         else:
             k = ref // 2
             negated = ref % 2
-            if group == 0:
-                _comp, last = _shortest_chain(
-                    weak_x, strong_x, k, negated, lits, layers, stamp, NO_BOUND
-                )
-            else:
-                _comp, last = _shortest_chain(
-                    weak_y, strong_y, k, negated, lits, layers, stamp, NO_BOUND
-                )
+            # (a chain hint is never of list 1, the Y-cycles: see above)
+            weak, strong = _list_tables(group, weak_x, weak_y, strong_x, strong_y, strong_y_only)
+            _comp, last = _shortest_chain(weak, strong, k, negated, lits, layers, stamp, NO_BOUND)
             # the chain's literals, conclusion first, and its true literals, each
             # with the false literal that forced it
             x = last

@@ -42,10 +42,10 @@ from csp_sudoku._kernels.se_patterns import (
     _base_or_none,
     _covered,
     _empty_count,
-    _lowest_bit,
+    _locked_in,
+    _locking_places,
     _next_subset,
     _places,
-    _places_outside,
     _scan_order,
     _set_bases,
     _spread,
@@ -198,15 +198,11 @@ def offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, 
                     for b in bases:
                         if not lost[b] & bit:
                             continue
-                        pl = _places(masks, values, units, b, d)
-                        if popcount(pl) < 2:
+                        pl, first = _locking_places(masks, values, units, b, d)
+                        if first < 0:
                             continue
-                        first = units[b, _lowest_bit(pl)]
                         for cv in covers:
-                            # a cover holding every place holds the first
-                            if not member[cv, first] or not cross[b, cv]:
-                                continue
-                            if _places_outside(units, member, b, pl, cv)[0]:
+                            if not _locked_in(units, member, cross, b, pl, first, cv):
                                 continue
                             if not _open(st, hint_start):
                                 continue

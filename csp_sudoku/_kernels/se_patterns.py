@@ -1108,6 +1108,27 @@ def _places_outside(units, member, u, places, other):  # type: ignore[no-untyped
     return n, cell
 
 
+@njit(cache=True, inline="always")
+def _locking_places(masks, values, units, base, d):  # type: ignore[no-untyped-def]
+    """The places of digit ``d`` in unit ``base`` (bits over the unit) and the
+    cell of the first, for the locking rule (pointing, claiming): -1 for the
+    cell when there are fewer than two places (no rule to find)."""
+    places = _places(masks, values, units, base, d)
+    if popcount(places) < 2:
+        return places, -1
+    return places, units[base, _lowest_bit(places)]
+
+
+@njit(cache=True, inline="always")
+def _locked_in(units, member, cross, base, places, first, cover):  # type: ignore[no-untyped-def]
+    """Whether every place ``places`` of unit ``base`` (``first``: the cell of the
+    first) lies in ``cover``, a unit crossing ``base``: the locking rule's test."""
+    # a cover holding every place holds the first: the quick test first
+    if not member[cover, first] or not cross[base, cover]:
+        return False
+    return _places_outside(units, member, base, places, cover)[0] == 0
+
+
 @njit(cache=True)
 def _scan_order(ukind, kinds):  # type: ignore[no-untyped-def]
     """The units of the given kinds, kind by kind in that order, each by index."""
@@ -1144,15 +1165,11 @@ def _pointing_claiming(masks, values, units, ukind, member, cross, direct, lost,
             for base in bases:
                 if not direct and not (lost[base] >> d) & 1:
                     continue  # the base kept its places of d: no new hint here
-                places = _places(masks, values, units, base, d)
-                if popcount(places) < 2:
+                places, first = _locking_places(masks, values, units, base, d)
+                if first < 0:
                     continue
-                first = units[base, _lowest_bit(places)]
                 for cover in covers:
-                    # a cover holding every place holds the first
-                    if not member[cover, first] or not cross[base, cover]:
-                        continue
-                    if _places_outside(units, member, base, places, cover)[0] > 0:
+                    if not _locked_in(units, member, cross, base, places, first, cover):
                         continue
                     ne = np.int64(0)
                     for t in range(width):
