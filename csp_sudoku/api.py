@@ -11,7 +11,7 @@ once: the SAT backend loads one solver per thread (:mod:`csp_sudoku.backends.sat
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -294,6 +294,11 @@ def count_many(
         )
     if isinstance(puzzles, (str, Puzzle)):
         raise ArgumentError("puzzles: count_many needs a sequence of puzzles, not one puzzle")
+    if not isinstance(puzzles, Iterable):  # None, a number: not Python's TypeError
+        raise ArgumentError(
+            "puzzles: count_many needs an (n, cells) integer array or a sequence of puzzles, "
+            f"got {type(puzzles).__name__}"
+        )
     items = []
     for i, p in enumerate(puzzles):
         try:

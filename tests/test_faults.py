@@ -578,3 +578,74 @@ def test_a_second_run_writing_the_same_output_is_refused(
     code, _, _ = _run([*command, *inputs, "-o", str(out), "-q"])
     assert code == 0 and out.read_text(encoding="utf-8") != "kept\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.txt", "out.txt"]
+
+
+# --------------------------------------------------------------------------- bad input, said
+
+
+@pytest.mark.parametrize("text", ["", "# a comment only\n\n"], ids=["empty", "comments"])
+def test_explain_of_no_puzzle_says_so(tmp_path: Path, text: str) -> None:
+    """``explain`` of an empty file exited 0 and said nothing."""
+    src = tmp_path / "empty.txt"
+    src.write_text(text, encoding="utf-8")
+    code, out, err = _run(["explain", str(src)])
+    assert (code, out) == (2, "")
+    assert "no puzzles found in the input" in err
+
+
+@pytest.mark.parametrize("given", [None, 5, 2.5], ids=["None", "int", "float"])
+def test_the_batch_api_refuses_what_is_no_sequence(given: object) -> None:
+    """``count_many(None)`` and ``rate_many(None)`` raised Python's TypeError ("'NoneType'
+    object is not iterable"), not the library's error."""
+    import csp_sudoku as cs
+    from csp_sudoku.core.errors import ArgumentError, MetricError
+
+    with pytest.raises(ArgumentError, match="sequence of puzzles, got"):
+        cs.count_many(given)  # type: ignore[arg-type]
+    with pytest.raises(MetricError, match="sequence of puzzles, got"):
+        cs.rate_many(given)  # type: ignore[arg-type]
+
+
+def test_a_lone_technique_name_is_one_name() -> None:
+    """``techniques="singles"`` was read letter by letter ("unknown technique 's'")."""
+    import csp_sudoku as cs
+    from csp_sudoku.human.path import solve_path
+
+    assert solve_path(LINES[0], "singles").techniques == ("singles",)
+    assert cs.solve_path(LINES[0], "subsets", techniques="singles").techniques == ("singles",)
+
+
+@pytest.mark.parametrize("name", ["Single", "hidden single", "Hidden"])
+def test_excluding_the_technique_every_path_uses_is_refused_at_once(name: str) -> None:
+    """``--exclude-technique Single``: every SE path places its last digit by a hidden
+    single, so no puzzle can pass; the run searched until its budget ran out (for
+    ever without one). Refused before any search now."""
+    code, out, err = _run(["generate", "-n", "1", "--seed", "1", "--exclude-technique", name])
+    assert (code, out) == (2, "")
+    assert "Hidden Single, which every puzzle's SE path uses" in err
+
+
+def test_excluding_naked_singles_is_still_possible() -> None:
+    """Only Hidden Single is in every path: a filter that leaves it is left to the search."""
+    from csp_sudoku.core.errors import GenerationError
+    from csp_sudoku.generators.targeting import Target
+    from csp_sudoku.generators.techniques import check_filters
+
+    check_filters((), "Naked Single", Target("se"))  # a lone name, as one name
+    with pytest.raises(GenerationError, match="every puzzle's SE path"):
+        check_filters((), "Single", Target("se"))
+
+
+@pytest.mark.parametrize("name", ["nope", "7x7", "x-9"])
+def test_a_bank_query_of_an_unknown_geometry_is_an_error(tmp_path: Path, name: str) -> None:
+    """``bank query --geometry nope`` exited 0 with nothing: no puzzle matched the typo."""
+    bank = tmp_path / "b.db"
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(LINES[:3]) + "\n", encoding="utf-8")
+    assert _run(["bank", "add", str(bank), str(src), "-q"])[0] == 0
+    code, out, err = _run(["bank", "query", str(bank), "--geometry", name])
+    assert (code, out) == (2, "")
+    assert f"unknown geometry {name!r}" in err and "9x9" in err and "windoku" in err
+    for good in ("9x9", "x-9x9", "windoku", "jigsaw-9x9"):
+        code, _, err = _run(["bank", "query", str(bank), "--geometry", good, "-n", "1"])
+        assert code in (0, 1) and "unknown geometry" not in err

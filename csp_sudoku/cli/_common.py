@@ -10,6 +10,7 @@ import io
 import json
 import math
 import os
+import re
 import sys
 import threading
 import time
@@ -17,7 +18,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, Any
 
 from csp_sudoku.core.errors import ArgumentError, GeometryError, ParseError, SeedError
-from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.geometry import STANDARD_BOXES, Geometry
 from csp_sudoku.core.io import Entry, TextChunk, compression, read_chunks, read_puzzles
 from csp_sudoku.core.io import counted as counted  # the summaries of every command
 
@@ -80,6 +81,23 @@ def finite_float(text: str) -> float:
     if not math.isfinite(value):
         raise argparse.ArgumentTypeError(f"must be a finite number, got {text!r}")
     return value
+
+
+def geometry_name(text: str) -> str:
+    """``--geometry NAME`` of a query: a geometry's name as records and banks store it
+    (``9x9``, ``x-9x9``, ``windoku``, ``jigsaw-9x9``), checked, so that a misspelt name
+    is a usage error that lists the valid ones rather than a query that matches nothing."""
+    if re.fullmatch(r"jigsaw-([1-9]\d*)x\1", text):  # any size: regions replace the boxes
+        return text
+    try:
+        Geometry.named(text)
+    except GeometryError:
+        sizes = ", ".join(f"{n}x{n}" for n in STANDARD_BOXES)
+        raise argparse.ArgumentTypeError(
+            f"unknown geometry {text!r}: give one of {sizes}, one of those after x- "
+            "(x-9x9), windoku, or jigsaw-NxN"
+        ) from None
+    return text
 
 
 def seconds_arg(text: str) -> float:

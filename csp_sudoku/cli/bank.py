@@ -39,6 +39,7 @@ from csp_sudoku.cli._common import (
     counted,
     finite_float,
     geometry_from_args,
+    geometry_name,
     int_in,
     iter_chunks,
     progress,
@@ -102,7 +103,9 @@ def _add_query_args(p: argparse.ArgumentParser) -> None:
     q.add_argument("--min-clues", type=int_in(0, 10**6))
     q.add_argument("--max-clues", type=int_in(0, 10**6))
     q.add_argument("--generator", help="made by this generator")
-    q.add_argument("--geometry", help="geometry name: 9x9, x-9x9, windoku, jigsaw-9x9, ...")
+    q.add_argument(
+        "--geometry", type=geometry_name, help="geometry name: 9x9, x-9x9, windoku, jigsaw-9x9, ..."
+    )
     q.add_argument("--not-exported", action="store_true", help="never exported before")
     q.add_argument("--not-in-batch", metavar="BATCH", help="not exported in this batch")
     q.add_argument(

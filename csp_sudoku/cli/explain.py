@@ -269,4 +269,7 @@ def run_explain(args: argparse.Namespace) -> int:
                 print()
             print("\n".join(path.describe()) if isinstance(path, SePath) else _readable(path))
         first = False
+    if first and code == EXIT_OK:  # no entry at all: an empty file, comments only
+        print("csp-sudoku: error: no puzzles found in the input", file=sys.stderr)
+        return EXIT_BAD_INPUT
     return code

@@ -17,7 +17,7 @@ otherwise search until the budget ran out, or for ever.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from csp_sudoku.core.errors import GenerationError
@@ -31,6 +31,11 @@ __all__ = ["SE_TECHNIQUES", "check_filters", "check_names", "path_uses"]
 #: The technique names of the SE replay's steps (for checking user input): the one
 #: technique catalogue's (:mod:`csp_sudoku.human.catalogue`).
 SE_TECHNIQUES: tuple[str, ...] = technique_names()
+
+#: The technique every SE path uses: its last step places the last empty cell's
+#: digit, which is a hidden single (the only place left for that digit in the cell's
+#: row), and the replay looks for hidden singles before any other technique.
+EVERY_PATH = "Hidden Single"
 
 
 def _matches(name: str, technique: str) -> bool:
@@ -57,7 +62,9 @@ def check_names(names: str | Iterable[str]) -> tuple[str, ...]:
     return out
 
 
-def check_filters(require: Sequence[str], exclude: Sequence[str], target: Target) -> None:
+def check_filters(
+    require: str | Iterable[str], exclude: str | Iterable[str], target: Target
+) -> None:
     """Refuse, before any search, technique filters that no puzzle can pass.
 
     A puzzle's SE rating (ER) is the greatest value of its path's steps, and each
@@ -66,16 +73,26 @@ def check_filters(require: Sequence[str], exclude: Sequence[str], target: Target
     required name names only techniques an excluded name also names; when the
     target is of the ``se`` metric and a required name names only techniques
     SE values above the target's greatest score; or when every technique SE
-    can value at the target's least score or more is excluded. Names are read
-    as :func:`check_names` reads them.
+    can value at the target's least score or more is excluded. Nor when an
+    excluded name names :data:`EVERY_PATH`, which every path uses (``Single``
+    does). Names are read as :func:`check_names` reads them (a lone string is
+    one name).
 
     Raises:
         GenerationError: saying which filter no puzzle can pass, and why.
     """
+    require, exclude = check_names(require), check_names(exclude)
     low, high = target.bounds() if target.metric == "se" else (0.0, math.inf)
 
     def excluded(name: str) -> str | None:
         return next((e for e in exclude if _matches(e, name)), None)
+
+    every = excluded(EVERY_PATH)
+    if every is not None:
+        raise GenerationError(
+            f"excluded technique {every!r} names {EVERY_PATH}, which every puzzle's SE path "
+            "uses (its last step places the last digit by one): no puzzle can pass"
+        )
 
     for r in require:
         named = [t for t in TECHNIQUES if _matches(r, t.name)]

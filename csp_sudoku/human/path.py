@@ -276,8 +276,10 @@ def describe_step(puzzle: Puzzle, step: Step, number: int) -> str:
     return f"{number}. {step.technique}: {_pairs(name, step.placements, ' = ')}{extra} {opts}"
 
 
-def _check_techniques(techniques: Sequence[str]) -> tuple[str, ...]:
-    out = tuple(techniques)
+def _check_techniques(techniques: str | Sequence[str]) -> tuple[str, ...]:
+    """The technique order as a tuple of known names; a lone string is one name
+    (``"singles"``), not a sequence of one-letter ones."""
+    out = (techniques,) if isinstance(techniques, str) else tuple(techniques)
     for t in out:
         if t not in TECHNIQUE_STEPS:
             known = ", ".join(TECHNIQUE_STEPS)
@@ -583,7 +585,7 @@ NEEDS_SOLUTION: frozenset[str] = frozenset({"refutation", "oracle"})
 
 def solve_path(
     puzzle: PuzzleLike,
-    techniques: Sequence[str] = DEFAULT_TECHNIQUES,
+    techniques: str | Sequence[str] = DEFAULT_TECHNIQUES,
     *,
     max_subset: int = 4,
     rng: np.random.Generator | None = None,
@@ -595,7 +597,8 @@ def solve_path(
 
     Args:
         puzzle: the puzzle (a :class:`Puzzle`, a puzzle string or an array of cells).
-        techniques: the technique families in order of preference (see the module doc).
+        techniques: the technique families in order of preference (see the module doc);
+            one name alone may be given as a string.
         max_subset: the largest subset size the ``subsets`` technique tries.
         rng: random choice of singles and of oracle cells; None takes the
             first available one, so those paths are deterministic. Refutation's

@@ -589,6 +589,11 @@ def rate_many(
         raise MetricError(
             "rate_many needs a sequence of puzzles, not one puzzle (rate() rates one)"
         )
+    if not isinstance(puzzles, Iterable):  # None, a number: not Python's TypeError
+        raise MetricError(
+            "rate_many needs an (n, cells) array or a sequence of puzzles, "
+            f"got {type(puzzles).__name__}"
+        )
     if isinstance(puzzles, np.ndarray):
         if puzzles.ndim != 2:
             raise MetricError(f"rate_many needs an (n, cells) array, got shape {puzzles.shape}")
