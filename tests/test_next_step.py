@@ -87,3 +87,38 @@ def test_pencil_marks_that_leave_no_solution_get_no_hint() -> None:
     with pytest.raises(NotUniqueError, match="placed digits have no solution"):
         cs.next_step(placed)
     assert cs.next_step(state) is not None  # the true marks still get their hint
+
+
+@pytest.mark.parametrize(
+    ("spoil", "said"),
+    [
+        ("two_ones", "r1c1 and r1c2, both in row 1, both holding only 1"),
+        ("no_candidate", "r1c1 with no candidate"),
+        ("no_place", "no place for 5 in row 1"),
+    ],
+)
+def test_contradictory_pencil_marks_get_no_hint(spoil: str, said: str) -> None:
+    """Marks that contradict each other got a hint when the placed digits had several
+    solutions (the marks are then not checked against a solution): two cells of a
+    row both ``{1}`` got "Naked Single r1c1 = 1"."""
+    state = CandidateState.from_puzzle(cs.parse("." * 81))
+    if spoil == "two_ones":
+        state.masks[0] = state.masks[1] = 1
+    elif spoil == "no_candidate":
+        state.masks[0] = 0
+    else:
+        for cell in range(9):
+            state.eliminate(cell, 5)
+    with pytest.raises(NotUniqueError, match=f"contradict each other \\({said}\\)"):
+        cs.next_step(state)
+
+
+def test_marks_that_contradict_once_their_singles_are_placed_get_no_hint() -> None:
+    """r1c1 can only be 1 and r1c2 only 1 or 2, r2c1 only 2: placing r1c1's single
+    leaves r1c2 and r2c1 both needing 2 in box 1."""
+    state = CandidateState.from_puzzle(cs.parse("." * 81))
+    state.masks[0], state.masks[1], state.masks[9] = 1, 3, 2
+    assert state._plain_fault() is None
+    with pytest.raises(NotUniqueError, match="placing the singles they force leaves"):
+        cs.next_step(state)
+    assert CandidateState.from_puzzle(cs.parse(PUZZLE)).fault() is None

@@ -153,6 +153,65 @@ class CandidateState:
         """
         return self._scan()[0] < 0
 
+    def fault(self) -> str | None:
+        """What makes these pencil marks hold no solution, when it shows without a
+        search; None when nothing does.
+
+        Marks typed by a player may contradict each other where the placed digits
+        alone do not: an empty cell left without candidates, two cells of one unit
+        that hold (or can only hold) the same digit, a digit a unit lacks with no
+        place left in it; or one of those once the singles the marks force are
+        placed one after the other. A hint drawn from such marks would prove
+        nothing, and :meth:`is_contradiction` sees only the first and last kinds.
+        """
+        why = self._plain_fault()
+        if why is not None:
+            return why
+        state = self.copy()
+        for _ in range(self.geometry.ncells):
+            singles = state.singles()
+            if not singles:
+                return None
+            state.place(singles[0].cell, singles[0].digit)
+            why = state._plain_fault()
+            if why is not None:
+                return f"placing the singles they force leaves {why}"
+        return None
+
+    def _plain_fault(self) -> str | None:
+        """:meth:`fault` of the marks as they are (no single placed): a sentence
+        that names the cells, or None."""
+        g = self.geometry
+        m = self.masks
+        empty = self.values == 0
+        blank = np.flatnonzero(empty & (m == 0))
+        if blank.size:
+            return f"{g.cell_name(int(blank[0]))} with no candidate"
+        # each cell's one digit as a bit: its value's, or its only candidate (0: several)
+        placed = np.left_shift(np.int64(1), np.maximum(self.values.astype(np.int64) - 1, 0))
+        one = np.where(empty, np.where((m & (m - 1)) == 0, m, 0), placed)
+        bits = one[g.units]  # (nunits, N)
+        seen = np.zeros(g.nunits, np.int64)
+        twice = np.zeros(g.nunits, np.int64)
+        for k in range(g.size):
+            twice |= seen & bits[:, k]
+            seen |= bits[:, k]
+        if twice.any():
+            u = int(np.flatnonzero(twice)[0])
+            d = int(twice[u] & -twice[u]).bit_length()
+            a, b = g.units[u][bits[u] == 1 << (d - 1)][:2].tolist()
+            return (
+                f"{g.cell_name(a)} and {g.cell_name(b)}, both in {g.unit_name(u)}, "
+                f"both holding only {d}"
+            )
+        live = np.bitwise_or.reduce(np.where(empty, m, 0)[g.units], axis=1)
+        gone = ((1 << g.size) - 1) & ~(live | seen)
+        if gone.any():
+            u = int(np.flatnonzero(gone)[0])
+            d = int(gone[u] & -gone[u]).bit_length()
+            return f"no place for {d} in {g.unit_name(u)}"
+        return None
+
     def _scan(self) -> tuple[int, NDArray[np.int32], NDArray[np.int32], NDArray[np.int32]]:
         """Count and arrays (cell, digit, unit) of the available singles; count -1 on a
         contradiction (see :func:`csp_sudoku._kernels.human.scan_singles`)."""

@@ -182,8 +182,12 @@ def _marks_hold(state: CandidateState) -> None:
     unique (a pencil-mark puzzle, as Sukaku Explainer reads them), and pass.
 
     Raises:
-        NotUniqueError: naming the wrong digit's cell, or saying that a placed digit is.
+        NotUniqueError: naming the wrong digit's cell, or saying that a placed digit is,
+            or the marks that contradict each other (:meth:`CandidateState.fault`).
     """
+    why = state.fault()
+    if why is not None:
+        raise NotUniqueError(f"the pencil marks contradict each other ({why}): no hint is a proof")
     found = solutions(state.to_puzzle(), 2)
     if not found:
         raise NotUniqueError(
