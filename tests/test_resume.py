@@ -112,3 +112,70 @@ def test_generate_resume_refuses_quotas(capsys: pytest.CaptureFixture[str], tmp_
     argv = ["generate", "--level", "easy=1", "--level", "hard=1", "--seed", "1", "-o", str(out)]
     assert main([*argv, "--resume", "-q"]) == 2
     assert "--resume does not take per-level quotas" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+@pytest.mark.parametrize(
+    ("options", "symmetry", "minimal"),
+    [
+        (["--symmetry", "rot180"], "rot180", True),
+        ([], "none", True),
+        (["--not-minimal", "--method", "hsolve"], "none", False),
+    ],
+    ids=["rot180", "plain", "not-minimal"],
+)
+def test_every_generate_row_passes_the_resume_check(
+    tmp_path: Path, fmt: str, options: list[str], symmetry: str, minimal: bool
+) -> None:
+    """The rows ``generate`` writes say what their puzzles are: with a symmetry a
+    puzzle minimal among symmetric patterns is ``minimal`` false (a clue is removable
+    alone). The resume check compared that with the ``--minimal`` option and refused
+    every such row ("the earlier run used minimal False, this one True")."""
+    import csv
+    import json
+
+    from csp_sudoku.cli._resume import generate_row_fault
+
+    out = tmp_path / f"g.{fmt}"
+    argv = ["generate", "-n", "4", "--seed", "12", *options, "--format", fmt, "-o", str(out)]
+    assert main([*argv, "-q"]) == 0
+    text = out.read_text(encoding="utf-8")
+    rows = (
+        list(csv.DictReader(text.splitlines()))
+        if fmt == "csv"
+        else [json.loads(line) for line in text.splitlines()]
+    )
+    assert len(rows) == 4
+    for row in rows:
+        assert generate_row_fault(row, symmetry=symmetry, minimal=minimal) is None
+        other = "mirror" if symmetry != "mirror" else "rot180"
+        assert "symmetry" in str(generate_row_fault(row, symmetry=other, minimal=minimal))
+    plain = {"symmetry": "none", "minimal": False, "minimal_in_symmetry": None}
+    assert "--not-minimal" in str(generate_row_fault(plain, symmetry="none", minimal=True))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="csp_sudoku/cli/generate.py's _read_done still compares a row's minimal with "
+    "--minimal: it must call csp_sudoku.cli._resume.generate_row_fault instead",
+)
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+def test_generate_resumes_a_symmetric_run(tmp_path: Path, fmt: str) -> None:
+    """``generate -n 5 --seed 12 --symmetry rot180``, its output cut to two rows, then
+    ``--resume``: refused with exit 2; it must write what the whole run writes."""
+    argv = ["generate", "-n", "5", "--seed", "12", "--symmetry", "rot180", "--format", fmt, "-q"]
+    full, cut = tmp_path / f"full.{fmt}", tmp_path / f"cut.{fmt}"
+    assert main([*argv, "-o", str(full)]) == 0
+    lines = full.read_text(encoding="utf-8").splitlines(keepends=True)
+    cut.write_text("".join(lines[: 2 + (fmt == "csv")]), encoding="utf-8")
+    assert main([*argv, "-o", str(cut), "--resume"]) == 0
+
+    def puzzles(path: Path) -> list[str]:
+        import csv
+        import json
+
+        text = path.read_text(encoding="utf-8").splitlines()
+        rows = csv.DictReader(text) if fmt == "csv" else map(json.loads, text)
+        return [row["puzzle"] for row in rows]
+
+    assert puzzles(cut) == puzzles(full)

@@ -32,7 +32,7 @@ import json
 import os
 from array import array
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Literal
 
@@ -253,6 +253,27 @@ def skip_done(
     raise ResumeError(
         f"the output already has {counted(point.rows, 'row')} but the input has fewer entries"
     )
+
+
+def generate_row_fault(row: Mapping[str, Any], *, symmetry: str, minimal: bool) -> str | None:
+    """Why a row of an earlier ``generate`` run is not one this run's options write; None
+    when it may be.
+
+    A row records the run's ``symmetry``, but its ``minimal`` and
+    ``minimal_in_symmetry`` say what its puzzle is, not what the run asked: with a
+    symmetry a puzzle is made minimal among the symmetric clue patterns, and may
+    keep a clue removable alone (``minimal`` false, ``minimal_in_symmetry``
+    true); with ``--not-minimal`` a puzzle may be minimal all the same. So a run
+    with ``--minimal`` wrote puzzles that are minimal one way or the other, and
+    one with ``--not-minimal`` any puzzle. The values are JSON's booleans or the
+    ``True``/``False`` (empty: not said) of a CSV row.
+    """
+    if "symmetry" in row and str(row["symmetry"]) != symmetry:
+        return f"the earlier run used symmetry {row['symmetry']}, this one {symmetry}"
+    said = [row[k] for k in ("minimal", "minimal_in_symmetry") if row.get(k) not in (None, "")]
+    if minimal and said and not any(v is True or str(v) == "True" for v in said):
+        return "its puzzle is not minimal: the earlier run used --not-minimal, this one --minimal"
+    return None
 
 
 State = Literal["done", "again", "new"]
