@@ -43,7 +43,7 @@ from csp_sudoku.cli._common import (
     metric_names,
     progress,
 )
-from csp_sudoku.cli._resume import truncate_partial_line
+from csp_sudoku.cli._resume import generate_row_fault, truncate_partial_line
 from csp_sudoku.core.errors import SudokuError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import read_puzzles
@@ -328,11 +328,9 @@ def _read_done(path: str, args: argparse.Namespace, seed: int) -> _Done:
             raise GenerateResumeError(
                 f"{path}:{n}: not a row of 'generate --format {args.format}'"
             ) from None
-        for name, want in (("symmetry", args.symmetry), ("minimal", args.minimal)):
-            if name in row and str(row[name]) != str(want):
-                raise GenerateResumeError(
-                    f"{path}:{n}: the earlier run used {name} {row[name]}, this one {want}"
-                )
+        fault = generate_row_fault(row, symmetry=args.symmetry, minimal=args.minimal)
+        if fault is not None:
+            raise GenerateResumeError(f"{path}:{n}: {fault}")
         if chains is not None:
             if not chains.ok(i, row_seed):
                 raise GenerateResumeError(
