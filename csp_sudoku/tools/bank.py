@@ -18,7 +18,8 @@ Puzzles are added in batches (:meth:`PuzzleBank.add_each`): the keys of a
 batch are computed by the canonical-form kernel in threads (it releases the
 GIL), the duplicates found with one look-up per few hundred keys, the facts
 of the new puzzles computed outside any transaction, and the rows written
-with ``executemany`` in one transaction.
+with ``executemany`` in one transaction (or in the caller's one:
+:meth:`PuzzleBank.transaction`, which ``bank add`` commits every 2 s).
 
 Several processes may add to one bank at once: each write is one ``BEGIN
 IMMEDIATE`` transaction that waits for the others (busy timeout), and an
@@ -37,10 +38,12 @@ Every statement a query, a ``stats`` or an ``add`` makes is served by an index
 ``n`` entries of ``ratings_by_score`` or ``ratings_by_level``, not the whole
 table. A bank written by an earlier version, without these indexes, gets them
 when it is opened, with a :class:`~csp_sudoku.core.errors.BankUpgradeWarning`
-saying so first (a minute or so for a million puzzles), so that no query on it
-is slow in silence. A long statement is cut short by a Ctrl-C or SIGTERM: the
-connection's progress handler lets Python's signal handlers run, and an
-interrupted statement comes out as :class:`KeyboardInterrupt`.
+saying so first (20 s for a million puzzles with two million ratings here), so
+that no query on it is slow in silence. A long statement is cut short by a
+Ctrl-C or SIGTERM: the connection's progress handler lets Python's signal
+handlers run, and an interrupted statement comes out as
+:class:`KeyboardInterrupt` (the file check, one step of SQLite's machine, runs
+in a thread that the main thread stops).
 
 Example::
 
