@@ -820,21 +820,16 @@ def refute_level0(state, cc, kc, cands, keep, outs):  # type: ignore[no-untyped-
                         lit_rec[x] = n
                         n += 1
         if contra >= 0:
-            # the ancestors of the contradiction (chain_length)
-            total = 0
-            top = 0
-            m = _lean_parents(q, kinds, infos, creators, lit_rec, cc, ncand, np.int64(contra), pbuf)
-            for p in range(m):
-                r = pbuf[p]
-                if stamp[r] == 0:
-                    stamp[r] = 1
-                    stack[top] = r
-                    top += 1
+            # the ancestors of the contradiction (chain_length): a walk from it,
+            # which it does not count
+            total = -1
+            stack[0] = contra
+            top = 1
             while top > 0:
                 top -= 1
                 r = stack[top]
                 total += 1
-                # int64 as above (stack holds int32): _lean_parents compiles once
+                # int64 (stack holds int32): _lean_parents compiles once
                 m = _lean_parents(q, kinds, infos, creators, lit_rec, cc, ncand, np.int64(r), pbuf)
                 for p in range(m):
                     r2 = pbuf[p]
