@@ -30,7 +30,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from csp_sudoku._kernels.bitset import popcount
 from csp_sudoku._kernels.se_patterns import (
     _LOCKING_PASSES,
     _SCAN_KINDS,
@@ -40,15 +39,13 @@ from csp_sudoku._kernels.se_patterns import (
     NAKED,
     _base_indices,
     _base_or_none,
-    _covered,
     _empty_count,
     _locked_in,
     _locking_places,
-    _next_subset,
+    _next_set,
     _places,
     _scan_order,
     _set_bases,
-    _spread,
     lost_since,
     placed_counts,
 )
@@ -225,14 +222,12 @@ def offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, 
                 changed = lost_at[u] if naked else lost[u]
                 m = _set_bases(masks, values, units, u, naked, n, base, idx)
                 picked = (np.int64(1) << n) - 1
-                while picked < (np.int64(1) << m):
-                    comb = _spread(picked, idx)
-                    picked = _next_subset(picked)
-                    if not comb & changed:
-                        continue
+                while True:
                     # naked: comb is cells, cover the digits; hidden: comb is digits, cover the cells
-                    cover = _covered(comb, base[:width])
-                    if cover < 0 or popcount(cover) != n or not _open(st, hint_start):
+                    comb, cover, picked = _next_set(picked, m, n, idx, base[:width], changed)
+                    if comb < 0:
+                        break
+                    if not _open(st, hint_start):
                         continue
                     cells = comb if naked else cover
                     digits = cover if naked else comb
@@ -273,13 +268,11 @@ def offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, 
                     # the lines of n places or fewer, combined in the same order
                     m = _base_indices(base[:nb], idx, n)
                     picked = (np.int64(1) << n) - 1
-                    while picked < (np.int64(1) << m):
-                        comb = _spread(picked, idx)
-                        picked = _next_subset(picked)
-                        if not comb & changed:
-                            continue
-                        covers = _covered(comb, base[:nb])
-                        if covers >= 0 and popcount(covers) == n and _open(st, hint_start):
+                    while True:
+                        comb, covers, picked = _next_set(picked, m, n, idx, base[:nb], changed)
+                        if comb < 0:
+                            break
+                        if _open(st, hint_start):
                             for i in range(nb):
                                 if (comb >> i) & 1:
                                     for s in range(width):

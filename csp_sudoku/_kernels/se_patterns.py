@@ -1200,6 +1200,31 @@ def _pointing_claiming(masks, values, units, ukind, member, cross, direct, lost,
 
 
 @njit(cache=True, inline="always")
+def _next_set(picked, m, n, idx, base, changed):  # type: ignore[no-untyped-def]
+    """The search of naked and hidden sets and fish, in one place: from
+    combination ``picked`` on (``n`` of the ``m`` base sets that
+    :func:`_base_indices` put in ``idx``), in order, the next that holds a set
+    of ``changed`` (bits over the sets' indices) and whose sets' union
+    (:func:`_covered` over ``base``) has exactly ``n`` members. Returns
+    ``(comb, union, picked)``: the combination as bits over the sets' indices
+    (-1 when none is left), the union, and the combination to go on from.
+    One return, after a loop that breaks (see se_chains' _branches_total)."""
+    comb = np.int64(-1)
+    union = np.int64(-1)
+    while picked < (np.int64(1) << m):
+        spread = _spread(picked, idx)
+        picked = _next_subset(picked)
+        if not spread & changed:
+            continue
+        got = _covered(spread, base)
+        if got >= 0 and popcount(got) == n:
+            comb = spread
+            union = got
+            break
+    return comb, union, picked
+
+
+@njit(cache=True, inline="always")
 def _set_bases(masks, values, units, u, naked, n, base, idx):  # type: ignore[no-untyped-def]
     """The base sets of a search for sets of ``n`` in unit ``u``: each empty
     cell's digits (``naked``) or each digit's places in the unit (hidden), -1
@@ -1228,20 +1253,18 @@ def _naked_set(masks, values, units, ukind, n, lost_at, out):  # type: ignore[no
             continue
         m = _set_bases(masks, values, units, u, True, n, base, idx)
         picked = (np.int64(1) << n) - 1
-        while picked < (np.int64(1) << m):
-            comb = _spread(picked, idx)
-            picked = _next_subset(picked)
-            if not comb & lost_at[u]:
-                continue  # none of the cells lost a candidate: no new hint here
-            digits = _covered(comb, base)
-            if digits >= 0 and popcount(digits) == n:
-                ne = np.int64(0)  # not a literal: _emit compiles once
-                for s in range(width):
-                    c = units[u, s]
-                    if not (comb >> s) & 1 and c >= 0 and values[c] == 0:
-                        ne = _emit(out, ne, c, masks[c] & digits)
-                if ne > 0:
-                    return ne, -1, -1, 0
+        while True:
+            # only sets with a cell that lost a candidate: no new hint elsewhere
+            comb, digits, picked = _next_set(picked, m, n, idx, base, lost_at[u])
+            if comb < 0:
+                break
+            ne = np.int64(0)  # not a literal: _emit compiles once
+            for s in range(width):
+                c = units[u, s]
+                if not (comb >> s) & 1 and c >= 0 and values[c] == 0:
+                    ne = _emit(out, ne, c, masks[c] & digits)
+            if ne > 0:
+                return ne, -1, -1, 0
     return -1, -1, -1, -1
 
 
@@ -1264,29 +1287,29 @@ def _hidden_set(masks, values, units, ukind, n, direct, lost, out):  # type: ign
             places[d] = _places(masks, values, units, u, d)
             base[d] = _base_or_none(places[d])
         m = _base_indices(base, idx, n)
+        # unless direct, only sets with a digit that lost a place in the unit:
+        # no new hint elsewhere
+        changed = np.int64(-1) if direct else np.int64(lost[u])
         picked = (np.int64(1) << n) - 1
-        while picked < (np.int64(1) << m):
-            comb = _spread(picked, idx)
-            picked = _next_subset(picked)
-            if not direct and not comb & lost[u]:
-                continue  # none of the digits lost a place in the unit: no new hint here
-            cells = _covered(comb, base)
-            if cells >= 0 and popcount(cells) == n:
-                ne = np.int64(0)  # not a literal: _emit compiles once
-                for s in range(width):
-                    if (cells >> s) & 1:
-                        c = units[u, s]
-                        ne = _emit(out, ne, c, masks[c] & ~comb)
-                if direct:
-                    for d in range(width):
-                        rest = places[d] & ~cells
-                        if not (comb >> d) & 1 and base[d] >= 0 and popcount(rest) == 1:
-                            s = 0
-                            while not (rest >> s) & 1:
-                                s += 1
-                            return ne, units[u, s], d, 0
-                elif ne > 0:
-                    return ne, -1, -1, 0
+        while True:
+            comb, cells, picked = _next_set(picked, m, n, idx, base, changed)
+            if comb < 0:
+                break
+            ne = np.int64(0)  # not a literal: _emit compiles once
+            for s in range(width):
+                if (cells >> s) & 1:
+                    c = units[u, s]
+                    ne = _emit(out, ne, c, masks[c] & ~comb)
+            if direct:
+                for d in range(width):
+                    rest = places[d] & ~cells
+                    if not (comb >> d) & 1 and base[d] >= 0 and popcount(rest) == 1:
+                        s = 0
+                        while not (rest >> s) & 1:
+                            s += 1
+                        return ne, units[u, s], d, 0
+            elif ne > 0:
+                return ne, -1, -1, 0
     return -1, -1, -1, -1
 
 
