@@ -161,13 +161,3 @@ class ReportError(SudokuError):
 class KernelBuildError(SudokuError, RuntimeError):
     """The kernels cannot be built ahead of time as they must be (numba's ahead-of-time
     compiler changed); ``check`` then counts with numba's kernels."""
-
-
-class ReferenceDataWarning(SudokuError, UserWarning):
-    """The reference puzzle sets were not found, so 9x9 outputs of a generator are
-    checked for novelty against less (the seed bank, ``avoid`` and the run itself).
-
-    A warning, not an error: generation still works, but a puzzle may be a
-    published one. Issued with :func:`warnings.warn`; the CLI prints it as
-    ``csp-sudoku: warning: ...``.
-    """
