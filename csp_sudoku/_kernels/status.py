@@ -1,6 +1,7 @@
 """The statuses compiled runs return, named once: runs of singles
 (:class:`RunStatus`), hypotheses of the graded refutation (:class:`HypothesisEnd`)
-the counting searches' failures (:class:`CountEnd`) and their budget, and the index a search
+the counting searches' failures (:class:`CountEnd`), their budget and their slices (the
+workspace and control words of a search taken in slices), and the index a search
 for an item returns when there is none (:data:`NOT_FOUND`).
 
 Kernels return plain integers (numba compiles a module-level ``int`` as a
@@ -88,7 +89,7 @@ BUDGET9 = 10_000
 SLICE9 = 1 << 14
 
 #: The same for the generic kernel, as branch nodes times cells (its nodes cost about
-#: as many times more as the grid has cells): 2,048 nodes of a 16x16 grid.
+#: as many times more as the grid has cells): 2,592 nodes of a 16x16 grid.
 SLICE_WORK = 81 * SLICE9 // 2
 
 #: The ``int64`` words of a 9x9 search's workspace (:func:`csp_sudoku._kernels.sudoku9._views`):
