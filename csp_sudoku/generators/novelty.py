@@ -336,15 +336,6 @@ class KeySet:
             self._last = (raw, int(invariants(cells)[0]))
         return self._last[1]
 
-    def copy(self) -> KeySet:
-        """An independent copy (one per run, so runs do not see each other's
-        outputs); the frozen base is shared."""
-        other = KeySet(self.geometry, self.base)
-        other._hashes = set(self._hashes)
-        other._waiting = {k: list(v) for k, v in self._waiting.items()}
-        other._other = set(self._other)
-        return other
-
 
 def run_keys(geometry: Geometry, lines: Iterable[str] = (), base: Keys | None = None) -> KeySet:
     """A :class:`KeySet` over ``base`` holding a run's own outputs ``lines``
