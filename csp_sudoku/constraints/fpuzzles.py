@@ -225,7 +225,9 @@ def to_fpuzzles(puzzle: VariantPuzzle) -> dict[str, Any]:
             v = int(cells[r * n + c])
             if v:
                 cell = {"value": v, "given": True}
-            if labels[r * n + c] != boxes[r * n + c]:
+            # a jigsaw names every region, even one that is a standard box: read back,
+            # a grid with no region at all is the standard geometry, not this jigsaw
+            if g.regions is not None:
                 cell["region"] = int(labels[r * n + c])
             row.append(cell)
         grid.append(row)
