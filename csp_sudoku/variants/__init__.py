@@ -17,16 +17,18 @@ Not in this slice: a compiled propagation search for variants, explanations
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
+from pysat.formula import CNF
 from pysat.solvers import Solver
 
 from csp_sudoku.constraints import Cnf, VariantPuzzle
 from csp_sudoku.core.errors import ArgumentError, DeadlinePassed
 from csp_sudoku.core.puzzle import Puzzle
-from csp_sudoku.encodings.cnf import clue_literals, rules_cnf
+from csp_sudoku.encodings.cnf import clue_literals, puzzle_cnf, rules_cnf
 from csp_sudoku.encodings.cpsat import SudokuModel
 
 VariantBackend = Literal["sat", "cpsat"]
@@ -54,6 +56,17 @@ def variant_clauses(puzzle: VariantPuzzle) -> tuple[list[list[int]], int]:
     rules = rules_cnf(g)
     clauses, top = _constraint_clauses(puzzle)
     return [*rules.clauses, *clauses], top
+
+
+def variant_cnf(puzzle: VariantPuzzle, extra: Iterable[list[int]] = ()) -> CNF:
+    """A stand-alone CNF of ``puzzle``: the rules, a unit clause per given, the constraints, ``extra``.
+
+    What ``csp-sudoku export cnf`` writes for a variant puzzle, and (with the
+    clause blocking the solution as ``extra``) the formula of its uniqueness
+    certificate. Built under the library's formula lock (see
+    :func:`csp_sudoku.encodings.cnf.puzzle_cnf`).
+    """
+    return puzzle_cnf(puzzle.puzzle, [*_constraint_clauses(puzzle)[0], *extra])
 
 
 def _constraint_clauses(puzzle: VariantPuzzle) -> tuple[list[list[int]], int]:
@@ -203,4 +216,5 @@ __all__ = [
     "solutions",
     "solve",
     "variant_clauses",
+    "variant_cnf",
 ]
