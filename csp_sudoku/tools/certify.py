@@ -14,6 +14,13 @@ the claim without trusting csp_sudoku: ``drat-trim puzzle.cnf puzzle.drat``
 checked by reading the grid.
 
 :func:`certify_to` writes both files, for ``csp-sudoku check --certify``.
+
+A variant puzzle (:class:`~csp_sudoku.constraints.VariantPuzzle`) is
+certified the same way, its formula being
+:func:`csp_sudoku.variants.variant_cnf` (the rules, the givens and every
+constraint's clauses, with their auxiliary variables) plus the same clause
+blocking its solution: the variables of the candidates are the same, so the
+blocking clause and the reading of a model are too.
 """
 
 from __future__ import annotations
@@ -28,15 +35,19 @@ import numpy as np
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
+from csp_sudoku.constraints import VariantPuzzle
 from csp_sudoku.core.errors import CertificateError as CertificateError
 from csp_sudoku.core.errors import NotUniqueError
 from csp_sudoku.core.io import staged, write_text
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.encodings.cnf import puzzle_cnf, variable
+from csp_sudoku.variants import variant_cnf
 
 #: python-sat solvers that log DRAT proofs with ``with_proof=True``.
 PROOF_SOLVERS = ("glucose4", "glucose3", "cadical153", "cadical195", "lingeling")
 DEFAULT_PROOF_SOLVER = "glucose4"
+#: What can be certified: a plain puzzle, or a variant one.
+Certifiable = Puzzle | VariantPuzzle
 
 
 @dataclass(frozen=True)
@@ -44,7 +55,7 @@ class Certificate:
     """A written uniqueness certificate.
 
     Attributes:
-        puzzle: the certified puzzle.
+        puzzle: the certified puzzle (plain or variant).
         solution: its only solution.
         cnf_path: the DIMACS formula (rules, clues, blocked solution).
         proof_path: the DRAT proof that the formula is unsatisfiable.
@@ -52,7 +63,7 @@ class Certificate:
         solver: the python-sat solver that wrote the proof.
     """
 
-    puzzle: Puzzle
+    puzzle: Certifiable
     solution: Puzzle
     cnf_path: Path
     proof_path: Path
@@ -66,14 +77,21 @@ def blocking_clause(solution: Puzzle) -> list[int]:
     return [-variable(c, int(d), n) for c, d in enumerate(solution.cells.tolist())]
 
 
-def uniqueness_cnf(puzzle: Puzzle, solution: Puzzle) -> CNF:
-    """Rules + clues + the clause blocking ``solution``: UNSAT iff ``solution`` is the only one."""
-    return puzzle_cnf(puzzle, [blocking_clause(solution)])
+def _formula(puzzle: Certifiable, extra: list[list[int]] | None = None) -> CNF:
+    """The puzzle's stand-alone CNF (rules, clues, a variant's constraints), then ``extra``."""
+    if isinstance(puzzle, VariantPuzzle):
+        return variant_cnf(puzzle, extra or [])
+    return puzzle_cnf(puzzle, extra or [])
 
 
-def _solve_once(puzzle: Puzzle, solver: str) -> Puzzle:
+def uniqueness_cnf(puzzle: Certifiable, solution: Puzzle) -> CNF:
+    """Rules + clues (+ constraints) + the clause blocking ``solution``: UNSAT iff it is the only one."""
+    return _formula(puzzle, [blocking_clause(solution)])
+
+
+def _solve_once(puzzle: Certifiable, solver: str) -> Puzzle:
     n = puzzle.geometry.size
-    with Solver(name=solver, bootstrap_with=puzzle_cnf(puzzle).clauses) as s:
+    with Solver(name=solver, bootstrap_with=_formula(puzzle).clauses) as s:
         if not s.solve():
             raise NotUniqueError("the puzzle has no solution: nothing to certify")
         model = np.asarray(s.get_model()[: puzzle.geometry.ncandidates]) > 0
@@ -81,12 +99,12 @@ def _solve_once(puzzle: Puzzle, solver: str) -> Puzzle:
 
 
 def certify(
-    puzzle: Puzzle, solution: Puzzle | None = None, *, solver: str = DEFAULT_PROOF_SOLVER
+    puzzle: Certifiable, solution: Puzzle | None = None, *, solver: str = DEFAULT_PROOF_SOLVER
 ) -> tuple[CNF, list[str], Puzzle]:
     """Build the uniqueness formula of a puzzle and a DRAT proof of its unsatisfiability.
 
     Args:
-        puzzle: the puzzle to certify.
+        puzzle: the puzzle to certify, plain or variant.
         solution: its solution when known (it is checked, not trusted); found otherwise.
         solver: a python-sat solver with proof logging (see :data:`PROOF_SOLVERS`).
 
@@ -107,7 +125,11 @@ def certify(
     else:
         from csp_sudoku.core.verify import is_solution
 
-        if not is_solution(solution, puzzle):
+        if isinstance(puzzle, VariantPuzzle):
+            solves = puzzle.keeps(solution.cells)
+        else:
+            solves = is_solution(solution, puzzle)
+        if not solves:
             raise CertificateError("the given solution does not solve the puzzle")
     cnf = uniqueness_cnf(puzzle, solution)
     with Solver(name=solver, bootstrap_with=cnf.clauses, with_proof=True) as s:
@@ -122,14 +144,14 @@ def certify(
     return cnf, proof, solution
 
 
-def _model_cells(model: list[int], puzzle: Puzzle) -> list[int]:
+def _model_cells(model: list[int], puzzle: Certifiable) -> list[int]:
     n = puzzle.geometry.size
     vals = np.asarray(model[: puzzle.geometry.ncandidates]) > 0
     return [int(x) for x in vals.reshape(-1, n).argmax(axis=1) + 1]
 
 
 def certify_to(
-    puzzle: Puzzle,
+    puzzle: Certifiable,
     path: str | os.PathLike[str],
     *,
     cnf_path: str | os.PathLike[str] | None = None,
@@ -152,11 +174,15 @@ def certify_to(
         formula_path = proof_path.with_name(proof_path.name + ".cnf")
     cnf, proof, sol = certify(puzzle, solution, solver=solver)
     g = puzzle.geometry
+    grid = puzzle.puzzle if isinstance(puzzle, VariantPuzzle) else puzzle
+    kinds = puzzle.kinds() if isinstance(puzzle, VariantPuzzle) else []
+    said = [f"c constraints (clauses after the givens' units): {', '.join(kinds)}"] if kinds else []
     with staged(formula_path) as tmp:
         cnf.to_file(
             tmp,
             comments=[
-                f"c csp_sudoku uniqueness certificate, {g.name} puzzle {puzzle.to_line()}",
+                f"c csp_sudoku uniqueness certificate, {g.name} puzzle {grid.to_line()}",
+                *said,
                 f"c solution {sol.to_line()}",
                 f"c variable cell*{g.size}+digit: the 0-based cell holds the digit",
                 "c the last clause blocks the solution: UNSAT means it is the only one",
