@@ -142,23 +142,13 @@ def _certify(
     folder: Path,
     taken: set[str],
 ) -> None:
-    """Write the uniqueness certificate of one unique puzzle as ``FILE-LINE.drat``.
+    """Write the uniqueness certificate of one unique puzzle as ``FILE-LINE.drat``
+    (named by :func:`csp_sudoku.tools.certify.certificate_path`; ``taken`` holds the
+    names this run has written)."""
+    from csp_sudoku.tools.certify import certificate_path, certify_to
 
-    ``taken`` holds the names this run has written: a name met again (two files of
-    one name in two folders, several puzzles given as arguments, all ``<argument>``
-    line 1) gets ``~2``, ``~3`` ... (the second file's certificates overwrote the
-    first's). ``<stdin>`` and ``<argument>`` lose their brackets.
-    """
-    from csp_sudoku.tools.certify import certify_to
-
-    base = f"{Path(source).stem.strip('<>')}-{line}"
-    name, k = base, 1
-    while name in taken:
-        k += 1
-        name = f"{base}~{k}"
-    taken.add(name)
     folder.mkdir(parents=True, exist_ok=True)
-    certify_to(parse_line(puzzle, geometry), folder / f"{name}.drat")
+    certify_to(parse_line(puzzle, geometry), certificate_path(folder, source, line, taken))
 
 
 @dataclass(frozen=True)

@@ -193,6 +193,25 @@ def certify_to(
     return Certificate(puzzle, sol, formula_path, proof_path, lemmas, solver)
 
 
+def certificate_path(folder: Path, source: str, line: int, taken: set[str]) -> Path:
+    """Where ``check --certify`` writes the proof of the puzzle at ``source:line``.
+
+    ``FOLDER/FILE-LINE.drat`` (the formula goes beside it as ``.cnf``), ``FILE``
+    the input's name without its folder and suffix; ``<stdin>`` and
+    ``<argument>`` lose their brackets. ``taken`` holds the names the run has
+    written: a name met again (two files of one name in two folders, several
+    puzzles given as arguments, all ``<argument>`` line 1) gets ``~2``, ``~3``
+    ..., and is added to it.
+    """
+    base = f"{Path(source).stem.strip('<>')}-{line}"
+    name, k = base, 1
+    while name in taken:
+        k += 1
+        name = f"{base}~{k}"
+    taken.add(name)
+    return folder / f"{name}.drat"
+
+
 def drat_trim(
     cnf_path: str | os.PathLike[str], proof_path: str | os.PathLike[str], timeout: float = 60.0
 ) -> bool | None:
