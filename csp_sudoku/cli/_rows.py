@@ -24,7 +24,7 @@ import os
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
 from csp_sudoku.cli._common import (
@@ -112,7 +112,20 @@ def _last_entry(path: str, fmt: str, what: str) -> tuple[tuple[str, int] | None,
     return (keys[k - 1] if k else None), header is not None
 
 
-def _after(entries: Iterator[Entry], done: tuple[str, int] | None) -> Iterator[Entry]:
+class _Located(Protocol):
+    """An input entry that names where it was read (an :class:`Entry`, a variant one)."""
+
+    @property
+    def source(self) -> str: ...
+
+    @property
+    def line(self) -> int: ...
+
+
+_E = TypeVar("_E", bound=_Located)
+
+
+def _after(entries: Iterator[_E], done: tuple[str, int] | None) -> Iterator[_E]:
     """The entries after ``done`` (all of them when None)."""
     if done is None:
         yield from entries
