@@ -153,12 +153,17 @@ def test_a_terminated_run_ends_as_an_interrupted_one(tmp_path: Path, jobs: str) 
     )
     partial = Path(f"{target}{PARTIAL}")
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None:
-        if partial.exists() and partial.read_text(encoding="utf-8").count("\n") >= 3:
-            break
-        time.sleep(0.1)
-    proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=60)
+    try:
+        while time.monotonic() < deadline and proc.poll() is None:
+            if partial.exists() and partial.read_text(encoding="utf-8").count("\n") >= 3:
+                break
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:  # a run that outlived its SIGTERM fails this test alone, not the next
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
     assert proc.returncode == 143 and err.strip().endswith("csp-sudoku: terminated"), err
     rows = target.read_text(encoding="utf-8").splitlines()
     assert len(rows) >= 3 and all(len(r.split()[0]) == 81 for r in rows)

@@ -263,7 +263,7 @@ def end_workers(pool: Executor) -> None:
     any more; none is cancelled before, which that thread would take for an error
     of its own) and closes the queue that fed the workers, whose feeding thread
     would otherwise keep the interpreter's exit waiting on a full pipe. That
-    thread's end is waited for here, a second at the most.
+    thread's end is waited for here, two seconds at the most.
     """
     # the workers and the pool's thread by its private names, before its shutdown
     # drops them (the only way to them before Python 3.14; a Python that renamed
@@ -275,5 +275,19 @@ def end_workers(pool: Executor) -> None:
             worker.terminate()
     for worker in workers:
         worker.join(1.0)
+        if worker.is_alive():  # a SIGTERM not acted on within a second
+            worker.kill()
+            worker.join(1.0)
     if manager is not None:
+        manager.join(1.0)
+    if manager is not None and manager.is_alive():
+        # a worker killed while it wrote its result left half a message in the
+        # result pipe: the pool's thread waits in ``recv`` for the rest, which
+        # never comes (this process holds a write end too), and the interpreter's
+        # exit joins that thread for ever (1 SIGTERM in 13 hung so under load).
+        # With every worker gone, closing this last write end gives the reader
+        # an end of file: the pool counts as broken and its thread ends.
+        writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+        if writer is not None:
+            writer.close()
         manager.join(1.0)
