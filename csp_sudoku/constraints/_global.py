@@ -43,6 +43,12 @@ class MoveRule(base.GlobalRule):
                 m.add_abs_equality(diff, x - y)
                 m.add(diff != self.gap)
 
+    def lower(self, low: base.Lowering) -> None:
+        if self.gap == 0:
+            low.differ(self.pairs(low.size))
+        else:
+            low.relation(self.pairs(low.size), lambda x, y: abs(x - y) != self.gap)
+
     def check(self, grid: base.Grid) -> bool:
         return all(
             abs(base.at(grid, a) - base.at(grid, b)) != self.gap for a, b in self.pairs(len(grid))

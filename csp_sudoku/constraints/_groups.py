@@ -37,6 +37,10 @@ class GroupRule(base.GlobalRule):
         for group in self.groups(model.puzzle.geometry.size):
             model.model.add_all_different(base.cp_values(model, group))
 
+    def lower(self, low: base.Lowering) -> None:
+        for group in self.groups(low.size):
+            low.distinct(group)
+
     def check(self, grid: base.Grid) -> bool:
         return all(differ(grid, group) for group in self.groups(len(grid)))
 
@@ -67,8 +71,15 @@ class DistinctCells(base.Constraint):
     def add_to(self, model: base.SudokuModel) -> None:
         model.model.add_all_different(base.cp_values(model, self.cells))
 
+    def lower(self, low: base.Lowering) -> None:
+        low.distinct(self.cells)
+
     def check(self, grid: base.Grid) -> bool:
         return differ(grid, self.cells)
+
+    def draw(self, pen: base.Pen) -> None:
+        for cell in self.cells:
+            pen.shade(cell)
 
     @classmethod
     def read_entry(cls, entry: Any, geometry: base.Geometry) -> list[Any]:

@@ -26,6 +26,9 @@ class Dot(base.Constraint):
 
     #: The value when an f-puzzles entry gives none.
     default: ClassVar[int] = 1
+    #: Drawn as a black dot (True) or a white one; a value other than
+    #: :attr:`default` is written in the dot.
+    filled: ClassVar[bool] = False
 
     def footprint(self) -> tuple[base.Cell, ...]:
         return (self.a, self.b)
@@ -54,8 +57,15 @@ class Dot(base.Constraint):
         x, y = base.cp_values(model, (self.a, self.b))
         self.cp_holds(model, x, y, self.value, True)
 
+    def lower(self, low: base.Lowering) -> None:
+        low.relation([(self.a, self.b)], lambda x, y: self.holds(x, y, self.value))
+
     def check(self, grid: base.Grid) -> bool:
         return self.holds(base.at(grid, self.a), base.at(grid, self.b), self.value)
+
+    def draw(self, pen: base.Pen) -> None:
+        label = "" if self.value == self.default else str(self.value)
+        pen.dot(self.a, self.b, filled=self.filled, label=label)
 
     @classmethod
     def read_value(cls, value: Any) -> int:
@@ -99,6 +109,8 @@ class NoDot(base.Constraint):
     dot: ClassVar[type[Dot]]
     #: The relation's parameters ruled out between unmarked neighbours (XV: 10 and 5).
     values: ClassVar[tuple[int, ...]]
+    #: The rule in a few words, written under the grid.
+    note: ClassVar[str]
 
     @classmethod
     def of(cls, constraints: Sequence[base.Constraint]) -> Any:
@@ -131,6 +143,15 @@ class NoDot(base.Constraint):
             x, y = base.cp_values(model, (a, b))
             for v in self.values:
                 self.dot.cp_holds(model, x, y, v, False)
+
+    def draw(self, pen: base.Pen) -> None:
+        pen.note(self.note)
+
+    def lower(self, low: base.Lowering) -> None:
+        low.relation(
+            self._free(low.size),
+            lambda x, y: not any(self.dot.holds(x, y, v) for v in self.values),
+        )
 
     def check(self, grid: base.Grid) -> bool:
         return not any(

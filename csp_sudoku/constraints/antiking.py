@@ -15,3 +15,4 @@ class AntiKing(MoveRule):
     kind = "antiking"
     steps = base.KING
     gap = 0
+    note = "Anti-king: cells a king's move apart differ"

@@ -15,3 +15,4 @@ class AntiKnight(MoveRule):
     kind = "antiknight"
     steps = base.KNIGHT
     gap = 0
+    note = "Anti-knight: cells a knight's move apart differ"

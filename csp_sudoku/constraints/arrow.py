@@ -11,6 +11,10 @@ from typing import Any
 
 from csp_sudoku.constraints import base
 
+#: The grey of the circle and the line, and the circle's radius in cells.
+ARROW_GREY = "#9a9a9a"
+CIRCLE = 0.4
+
 
 def _number(digits: list[int]) -> int:
     value = 0
@@ -72,6 +76,26 @@ class Arrow(base.Constraint):
         number = sum(10 ** (k - 1 - i) * v for i, v in enumerate(circle))
         model.model.add(sum(base.cp_values(model, self._shaft_cells())) == number)
 
+    def start(self, shaft: tuple[base.Cell, ...]) -> base.Cell:
+        """The circle's cell a shaft leaves from: the first one beside (or diagonal to) its start."""
+        near = [
+            c for c in self.circle if max(abs(c[0] - shaft[0][0]), abs(c[1] - shaft[0][1])) == 1
+        ]
+        return (near or list(self.circle))[0]
+
+    def draw(self, pen: base.Pen) -> None:
+        style = base.LineStyle(ARROW_GREY, 0.045)
+        pen.circle(self.circle, radius=CIRCLE, stroke=ARROW_GREY, width=style.width)
+        for shaft in self.shafts:
+            start = self.start(shaft)
+            pen.line(shaft, style, start=start, trim=CIRCLE, head=True)
+
+    def lower(self, low: base.Lowering) -> None:
+        k = len(self.circle)  # shaft - circle's number == 0
+        terms = [(1, c) for c in self._shaft_cells()]
+        terms += [(-(10 ** (k - 1 - i)), c) for i, c in enumerate(self.circle)]
+        low.linear(terms, 0)
+
     def check(self, grid: base.Grid) -> bool:
         total = sum(base.at(grid, c) for c in self._shaft_cells())
         return total == _number([base.at(grid, c) for c in self.circle])
@@ -91,13 +115,10 @@ class Arrow(base.Constraint):
         return [cls(circle, tuple(shafts))]
 
     def write_entry(self) -> Any:
-        def start(shaft: tuple[base.Cell, ...]) -> str:
-            near = [
-                c for c in self.circle if max(abs(c[0] - shaft[0][0]), abs(c[1] - shaft[0][1])) == 1
-            ]
-            return base.name((near or list(self.circle))[0])
-
         return {
             "cells": [base.name(c) for c in self.circle],
-            "lines": [[start(shaft), *(base.name(c) for c in shaft)] for shaft in self.shafts],
+            "lines": [
+                [base.name(self.start(shaft)), *(base.name(c) for c in shaft)]
+                for shaft in self.shafts
+            ],
         }

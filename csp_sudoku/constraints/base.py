@@ -14,7 +14,12 @@ A kind gives:
   view of the cells (a second, independent encoding: the two backends must
   agree);
 * :meth:`Constraint.check`: whether a full grid keeps it;
-* :meth:`Constraint.read` and :meth:`Constraint.write`: its f-puzzles field.
+* :meth:`Constraint.lower`: what it is in the primitives of the compiled
+  search (:class:`~csp_sudoku.constraints.lowering.Lowering`);
+* :meth:`Constraint.read` and :meth:`Constraint.write`: its f-puzzles field;
+* :meth:`Constraint.draw`: its picture, drawn with the primitives of a
+  :class:`~csp_sudoku.constraints.drawing.Pen` (lines, cages, dots,
+  letters, circles, shaded cells, clues outside the grid, notes).
 
 Cells are ``(row, column)`` pairs, 0-based; f-puzzles names them ``R1C1``.
 A grid for :meth:`Constraint.check` is any ``grid[row][column]`` indexable
@@ -39,6 +44,11 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 # re-exported (``as``): every kind file imports all it needs from this module
+from csp_sudoku.constraints.drawing import GREY as GREY
+from csp_sudoku.constraints.drawing import Layer as Layer
+from csp_sudoku.constraints.drawing import LineStyle as LineStyle
+from csp_sudoku.constraints.drawing import Pen as Pen
+from csp_sudoku.constraints.lowering import Lowering as Lowering
 from csp_sudoku.core.errors import ParseError as ParseError
 from csp_sudoku.core.geometry import Geometry as Geometry
 from csp_sudoku.encodings.cnf import rules_cnf, variable
@@ -110,8 +120,21 @@ class Constraint:
         """Add the constraint to a CP-SAT model of the puzzle."""
         raise NotImplementedError
 
+    def lower(self, low: Lowering) -> None:
+        """Say what the constraint is in the primitives of the compiled search.
+
+        The default makes it a *leaf*: the search asks :meth:`check` of every
+        full grid it finds (always right, but the rule does not cut the search
+        tree); a kind gives a lowering of its own to be fast.
+        """
+        low.leaf(self)
+
     def check(self, grid: Grid) -> bool:
         """Whether the full ``grid`` keeps the constraint."""
+        raise NotImplementedError
+
+    def draw(self, pen: Pen) -> None:
+        """Draw the constraint with ``pen``'s primitives (cells as ``(row, column)``)."""
         raise NotImplementedError
 
     # ---------------------------------------------------------------- f-puzzles
@@ -151,7 +174,17 @@ class Constraint:
 
 
 class GlobalRule(Constraint):
-    """A rule over the whole grid switched on by an f-puzzles boolean (anti-knight ...)."""
+    """A rule over the whole grid switched on by an f-puzzles boolean (anti-knight ...).
+
+    It draws as a note under the grid (:attr:`note`); a rule with a shape of
+    its own (a diagonal) overrides :meth:`draw`.
+    """
+
+    #: The rule in a few words, written under the grid.
+    note: ClassVar[str] = ""
+
+    def draw(self, pen: Pen) -> None:
+        pen.note(self.note)
 
     @classmethod
     def read(cls: type[C], value: Any, geometry: Geometry) -> list[C]:
@@ -393,9 +426,14 @@ class LineConstraint(Constraint):
 
     #: The fewest cells a line of the kind has.
     shortest: ClassVar[int] = 1
+    #: How the line is drawn through its cells' centres (its colour and width).
+    style: ClassVar[LineStyle] = LineStyle(GREY, 0.2)
 
     def footprint(self) -> tuple[Cell, ...]:
         return self.cells
+
+    def draw(self, pen: Pen) -> None:
+        pen.line(self.cells, self.style)
 
     def validate(self, size: int) -> None:
         super().validate(size)
@@ -440,6 +478,10 @@ class NeighbourLine(LineConstraint):
     def add_to(self, model: SudokuModel) -> None:
         for x, y in itertools.pairwise(cp_values(model, self.cells)):
             self.cp_keep(model, x, y)
+
+    def lower(self, low: Lowering) -> None:
+        n = low.size
+        low.relation(itertools.pairwise(self.cells), lambda x, y: self.keeps(x, y, n))
 
     def check(self, grid: Grid) -> bool:
         ds = [at(grid, c) for c in self.cells]

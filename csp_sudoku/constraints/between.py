@@ -13,6 +13,12 @@ class BetweenLine(base.LineConstraint):
 
     kind = "betweenline"
     shortest = 2
+    style = base.LineStyle(base.GREY, 0.08)
+
+    def draw(self, pen: base.Pen) -> None:
+        super().draw(pen)
+        for end in (self.cells[0], self.cells[-1]):
+            pen.circle((end,), radius=0.38, fill="#ffffff", stroke=base.GREY, width=0.06)
 
     def clauses(self, cnf: base.Cnf) -> base.Clauses:
         n = cnf.size
@@ -37,6 +43,9 @@ class BetweenLine(base.LineConstraint):
             m.add(v < vs[-1]).only_enforce_if(up)
             m.add(vs[0] > v).only_enforce_if(~up)
             m.add(v > vs[-1]).only_enforce_if(~up)
+
+    def lower(self, low: base.Lowering) -> None:
+        low.between(self.cells[0], self.cells[-1], self.cells[1:-1])
 
     def check(self, grid: base.Grid) -> bool:
         ds = [base.at(grid, c) for c in self.cells]

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from csp_sudoku.constraints import base
 from csp_sudoku.constraints._groups import GroupRule
+from csp_sudoku.constraints.diagonal_up import DIAGONAL
 
 
 @dataclass(frozen=True)
@@ -16,3 +17,6 @@ class DiagonalDown(GroupRule):
 
     def groups(self, size: int) -> list[tuple[base.Cell, ...]]:
         return [tuple((i, i) for i in range(size))]
+
+    def draw(self, pen: base.Pen) -> None:
+        pen.segment((0.0, 0.0), (float(pen.size), float(pen.size)), DIAGONAL)

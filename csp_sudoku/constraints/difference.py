@@ -39,3 +39,4 @@ class NoWhiteDot(NoDot):
     kind = "-difference"
     dot = WhiteDot
     values = (1,)
+    note = "All white dots given: no other neighbours are consecutive"

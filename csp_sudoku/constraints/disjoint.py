@@ -8,6 +8,12 @@ from csp_sudoku.constraints import base
 from csp_sudoku.constraints._groups import GroupRule
 from csp_sudoku.core.geometry import STANDARD_BOXES
 
+#: Pale colours, one for each place in a box (cycled beyond nine).
+PALE = (
+    "#fde2e2", "#fdf0d5", "#fdfbd5", "#e3f6dd", "#dcf3f3",
+    "#dde8fb", "#e8e0fa", "#f8ddf3", "#ececec",
+)  # fmt: skip
+
 
 @dataclass(frozen=True)
 class DisjointGroups(GroupRule):
@@ -23,6 +29,11 @@ class DisjointGroups(GroupRule):
             raise base.ParseError(
                 f"disjoint groups need the standard boxes of a size; {size} has none"
             )
+
+    def draw(self, pen: base.Pen) -> None:
+        for k, group in enumerate(self.groups(pen.size)):
+            for cell in group:
+                pen.shade(cell, PALE[k % len(PALE)])
 
     def groups(self, size: int) -> list[tuple[base.Cell, ...]]:
         br, bc = STANDARD_BOXES[size]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from csp_sudoku.constraints import base
 from csp_sudoku.constraints.parity import ParityCell
 
 
@@ -13,3 +14,6 @@ class EvenCell(ParityCell):
 
     kind = "even"
     remainder = 0
+
+    def draw(self, pen: base.Pen) -> None:
+        pen.square(self.cell, side=0.72, fill=base.GREY)

@@ -42,10 +42,19 @@ class KillerCage(DistinctCells):
         if self.total is not None:
             model.model.add(sum(base.cp_values(model, self.cells)) == self.total)
 
+    def lower(self, low: base.Lowering) -> None:
+        if self.total is None:
+            low.distinct(self.cells)
+        else:  # the sets of distinct digits with the sum, filtered exactly
+            low.sum_distinct(self.cells, self.total)
+
     def check(self, grid: base.Grid) -> bool:
         return super().check(grid) and (
             self.total is None or sum(base.at(grid, c) for c in self.cells) == self.total
         )
+
+    def draw(self, pen: base.Pen) -> None:
+        pen.cage(self.cells, "" if self.total is None else str(self.total))
 
     @classmethod
     def read_entry(cls, entry: Any, geometry: base.Geometry) -> list[KillerCage]:

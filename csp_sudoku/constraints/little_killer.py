@@ -8,6 +8,8 @@ from typing import Any
 from csp_sudoku.constraints import base
 
 DIRECTIONS = ("UL", "UR", "DL", "DR")
+#: The ``(row, column)`` step of each direction.
+STEPS = {"UL": (-1, -1), "UR": (-1, 1), "DL": (1, -1), "DR": (1, 1)}
 
 
 @dataclass(frozen=True)
@@ -53,8 +55,19 @@ class LittleKiller(base.Constraint):
     def add_to(self, model: base.SudokuModel) -> None:
         model.model.add(sum(base.cp_values(model, self.cells)) == self.total)
 
+    def lower(self, low: base.Lowering) -> None:
+        low.linear([(1, c) for c in self.cells], self.total)
+
     def check(self, grid: base.Grid) -> bool:
         return sum(base.at(grid, c) for c in self.cells) == self.total
+
+    def draw(self, pen: base.Pen) -> None:
+        dr, dc = STEPS[self.direction]
+        if self.clue:
+            place = base.parse_name(self.clue, pen.size, inside=False)
+        else:  # one step back from the first cell, against the arrow
+            place = (self.cells[0][0] - dr, self.cells[0][1] - dc)
+        pen.outside(place, str(self.total), towards=(dr, dc))
 
     @classmethod
     def read_entry(cls, entry: Any, geometry: base.Geometry) -> list[LittleKiller]:

@@ -15,3 +15,4 @@ class NonConsecutive(MoveRule):
     kind = "nonconsecutive"
     steps = base.ORTHOGONAL
     gap = 1
+    note = "Non-consecutive: neighbours are not consecutive"

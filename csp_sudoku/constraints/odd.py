@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from csp_sudoku.constraints import base
 from csp_sudoku.constraints.parity import ParityCell
 
 
@@ -13,3 +14,6 @@ class OddCell(ParityCell):
 
     kind = "odd"
     remainder = 1
+
+    def draw(self, pen: base.Pen) -> None:
+        pen.circle((self.cell,), radius=0.38, fill=base.GREY, layer=base.Layer.UNDER)

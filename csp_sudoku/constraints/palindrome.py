@@ -12,6 +12,7 @@ class Palindrome(base.LineConstraint):
     """Cell ``i`` and cell ``-1 - i`` of the line hold the same digit."""
 
     kind = "palindrome"
+    style = base.LineStyle(base.GREY, 0.22)
 
     def _pairs(self) -> list[tuple[int, int]]:
         k = len(self.cells)
@@ -30,6 +31,10 @@ class Palindrome(base.LineConstraint):
         vs = base.cp_values(model, self.cells)
         for i, j in self._pairs():
             model.model.add(vs[i] == vs[j])
+
+    def lower(self, low: base.Lowering) -> None:
+        pairs = [(self.cells[i], self.cells[j]) for i, j in self._pairs()]
+        low.relation(pairs, lambda x, y: x == y)
 
     def check(self, grid: base.Grid) -> bool:
         ds = [base.at(grid, c) for c in self.cells]

@@ -28,6 +28,9 @@ class ParityCell(base.Constraint):
         model.model.add_modulo_equality(r, v, 2)
         model.model.add(r == self.remainder)
 
+    def lower(self, low: base.Lowering) -> None:
+        low.only(self.cell, (d for d in range(1, low.size + 1) if d % 2 == self.remainder))
+
     def check(self, grid: base.Grid) -> bool:
         return base.at(grid, self.cell) % 2 == self.remainder
 

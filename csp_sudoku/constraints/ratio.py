@@ -20,6 +20,7 @@ class BlackDot(Dot):
     kind = "ratio"
     value: int = 2
     default = 2
+    filled = True
 
     @staticmethod
     def holds(x: int, y: int, value: int) -> bool:
@@ -44,3 +45,4 @@ class NoBlackDot(NoDot):
     kind = "-ratio"
     dot = BlackDot
     values = (2,)
+    note = "All black dots given: no other neighbours are in ratio 2"

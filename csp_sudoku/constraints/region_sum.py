@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from csp_sudoku.constraints import base
 
@@ -36,6 +36,9 @@ class RegionSumLine(base.Constraint):
     kind = "regionsumline"
     parts: tuple[tuple[base.Cell, ...], ...]
 
+    #: A blue line through the cells' centres.
+    style: ClassVar[base.LineStyle] = base.LineStyle("#2ecbff", 0.16)
+
     @classmethod
     def along(cls, cells: tuple[base.Cell, ...], geometry: base.Geometry) -> RegionSumLine:
         """The region-sum line over ``cells`` on ``geometry``."""
@@ -43,6 +46,9 @@ class RegionSumLine(base.Constraint):
 
     def footprint(self) -> tuple[base.Cell, ...]:
         return tuple(c for part in self.parts for c in part)
+
+    def draw(self, pen: base.Pen) -> None:
+        pen.line(self.footprint(), self.style)
 
     def validate(self, size: int) -> None:
         super().validate(size)
@@ -68,6 +74,11 @@ class RegionSumLine(base.Constraint):
         sums = [sum(base.cp_values(model, part)) for part in self.parts]
         for s in sums[1:]:
             model.model.add(s == sums[0])
+
+    def lower(self, low: base.Lowering) -> None:
+        first = self.parts[0]  # each other stretch's sum minus the first's is 0
+        for part in self.parts[1:]:
+            low.linear([(1, c) for c in part] + [(-1, c) for c in first], 0)
 
     def check(self, grid: base.Grid) -> bool:
         sums = {sum(base.at(grid, c) for c in part) for part in self.parts}

@@ -12,6 +12,7 @@ class Renban(base.LineConstraint):
     """The digits of the line differ and form a run ``s, s+1, ..., s+k-1``."""
 
     kind = "renban"
+    style = base.LineStyle("#f067f0", 0.22)
 
     def validate(self, size: int) -> None:
         super().validate(size)
@@ -41,6 +42,11 @@ class Renban(base.LineConstraint):
         m.add_min_equality(low, vs)
         m.add_max_equality(high, vs)
         m.add(high - low == len(vs) - 1)
+
+    def lower(self, low: base.Lowering) -> None:
+        k = len(self.cells)  # the runs s..s+k-1, each a set of distinct digits
+        runs = [range(s, s + k) for s in range(1, low.size - k + 2)]
+        low.combination(self.cells, runs)
 
     def check(self, grid: base.Grid) -> bool:
         ds = [base.at(grid, c) for c in self.cells]

@@ -79,6 +79,12 @@ class Sandwich(base.Constraint):
             inside.append(term)
         m.add(sum(inside) == self.total)
 
+    def draw(self, pen: base.Pen) -> None:
+        pen.outside((-1, self.index) if self.column else (self.index, -1), str(self.total))
+
+    def lower(self, low: base.Lowering) -> None:
+        low.sandwich(self.line(low.size), self.total)
+
     def check(self, grid: base.Grid) -> bool:
         n = len(grid)
         ds = [base.at(grid, c) for c in self.line(n)]

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from csp_sudoku.constraints import base
+from csp_sudoku.constraints.thermometer import draw_thermometer
 
 
 @dataclass(frozen=True)
@@ -19,3 +20,6 @@ class SlowThermometer(base.NeighbourLine):
 
     def cp_keep(self, model: base.SudokuModel, x: Any, y: Any) -> None:
         model.model.add(x <= y)
+
+    def draw(self, pen: base.Pen) -> None:
+        draw_thermometer(pen, self.cells, hollow=True)  # an outline: a slow one

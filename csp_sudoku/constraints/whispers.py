@@ -19,6 +19,7 @@ class Whispers(base.NeighbourLine):
 
     kind = "whispers"
     shortest = 2
+    style = base.LineStyle("#67f067", 0.22)
 
     def keeps(self, x: int, y: int, size: int) -> bool:
         return abs(x - y) >= gap(size)

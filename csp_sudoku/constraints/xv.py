@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from csp_sudoku.constraints._pairs import Dot, NoDot
+from csp_sudoku.constraints.drawing import Pen
 from csp_sudoku.core.errors import ParseError
 from csp_sudoku.encodings.cpsat import SudokuModel
 
@@ -42,6 +43,9 @@ class XV(Dot):
     def write_value(self) -> Any:
         return "X" if self.value == 10 else "V"
 
+    def draw(self, pen: Pen) -> None:
+        pen.letter(self.a, self.b, self.write_value())
+
     def validate(self, size: int) -> None:
         super().validate(size)
         if self.value not in LETTERS.values():
@@ -55,3 +59,4 @@ class NoXV(NoDot):
     kind = "-xv"
     dot = XV
     values = (10, 5)
+    note = "All X and V given: no other neighbours sum to 10 or 5"
