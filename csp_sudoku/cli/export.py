@@ -1,13 +1,29 @@
-"""``csp-sudoku export``: the models behind the engine, as files other tools read."""
+"""``csp-sudoku export``: the models behind the engine, as files other tools read.
+
+``cnf``, ``exact-cover`` and ``minizinc`` write the model of one puzzle (or of
+a grid shape's rules); ``fpuzzles`` writes puzzles as f-puzzles JSON, one
+object a line (so a file of many is JSON Lines), or as ``?load=`` links with
+``--link``. A variant puzzle (an f-puzzles ``.json``/``.jsonl`` file or link)
+gets its constraints in ``cnf`` (their clauses, the very formula the SAT
+backend solves: :func:`csp_sudoku.variants.variant_cnf`) and ``minizinc``
+(the same clauses as ``bool_clause`` items: :mod:`csp_sudoku.variants.formats`);
+it has no exact-cover matrix.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-from typing import Any
+from collections.abc import Iterator
+from typing import IO, Any
+
+import numpy as np
 
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
 from csp_sudoku.cli._common import add_geometry_args, geometry_from_args, iter_entries
+from csp_sudoku.cli.variants import is_variant_input, read_inputs
+from csp_sudoku.constraints import VariantPuzzle
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import open_output
 from csp_sudoku.core.puzzle import Puzzle
@@ -19,39 +35,79 @@ from csp_sudoku.encodings.minizinc import write_minizinc
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "export",
-        help="write the DIMACS CNF, exact-cover matrix or MiniZinc model of a shape or a puzzle",
+        help="write the DIMACS CNF, exact-cover matrix, MiniZinc model or f-puzzles JSON "
+        "of a shape or a puzzle",
         description=(
-            "cnf: DIMACS CNF (variable cell*N+digit); with a PUZZLE, its clues are unit clauses. "
+            "cnf: DIMACS CNF (variable cell*N+digit); with a PUZZLE, its clues are unit clauses "
+            "(and a variant puzzle's constraints their clauses). "
             "exact-cover: '<ncolumns> <nrows>' then one line of 0-based columns per candidate "
             "(with a PUZZLE, one more column per clue, covered by the clue's candidate alone). "
-            "minizinc: a MiniZinc model (with the clues when a PUZZLE is given)."
+            "minizinc: a MiniZinc model (with the clues when a PUZZLE is given). "
+            "fpuzzles: every puzzle of PUZZLE as f-puzzles JSON, one object a line "
+            "(--link: as f-puzzles ?load= links). PUZZLE may be an f-puzzles .json or .jsonl "
+            "file or a ?load= link. Exit code: 0, or 2 on bad input."
         ),
     )
-    p.add_argument("model", choices=("cnf", "exact-cover", "minizinc"))
+    p.add_argument("model", choices=("cnf", "exact-cover", "minizinc", "fpuzzles"))
     p.add_argument(
-        "puzzle", nargs="?", help="a puzzle (text or file with one puzzle); default: rules only"
+        "puzzle",
+        nargs="?",
+        help="a puzzle (text, a file with one puzzle, an f-puzzles .json file or ?load= link; "
+        "fpuzzles: a file of any number, .jsonl included); default: rules only",
     )
     p.add_argument("--output", "-o", default="-", help="output file (default: stdout)")
+    p.add_argument(
+        "--link",
+        action="store_true",
+        help="fpuzzles: write f-puzzles ?load= links, one a line, instead of JSON",
+    )
     add_geometry_args(p)
     p.set_defaults(func=run)
 
 
+def _error(why: object) -> int:
+    print(f"csp-sudoku export: error: {why}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.link and args.model != "fpuzzles":
+        return _error("--link goes with 'export fpuzzles'")
     geometry = geometry_from_args(args)
-    target: Puzzle | Geometry
-    if args.puzzle:
+    variant = bool(args.puzzle) and is_variant_input(args.puzzle)
+    if variant and geometry is not None:
+        return _error(
+            "an f-puzzles puzzle gives its own grid: --size, --variant and --jigsaw do not apply"
+        )
+    if args.model == "fpuzzles":
+        return _fpuzzles(args, geometry, variant)
+    target: Puzzle | Geometry | VariantPuzzle
+    if variant:
+        items = list(read_inputs([args.puzzle]))
+        if len(items) != 1:
+            return _error(f"{args.puzzle}: expected exactly one puzzle, found {len(items)}")
+        if items[0].puzzle is None:
+            return _error(items[0].error)
+        if args.model == "exact-cover":
+            return _error(
+                "a variant puzzle's constraints are no exact-cover matrix: "
+                "export it as cnf, minizinc or fpuzzles"
+            )
+        target = items[0].puzzle
+    elif args.puzzle:
         entries = list(iter_entries([args.puzzle], geometry))
         if len(entries) != 1 or entries[0].puzzle is None:
             why = (
                 entries[0].error if entries and entries[0].error else "expected exactly one puzzle"
             )
-            print(f"csp-sudoku export: error: {why}", file=sys.stderr)
-            return EXIT_BAD_INPUT
+            return _error(why)
         target = entries[0].puzzle
     else:
         target = geometry or Geometry.standard(9)
     with open_output(sys.stdout if args.output == "-" else args.output) as out:
-        if args.model == "cnf":
+        if isinstance(target, VariantPuzzle):
+            _write_variant(args.model, target, out)
+        elif args.model == "cnf":
             write_dimacs(target, out)
         elif args.model == "minizinc":
             write_minizinc(target, out)
@@ -60,3 +116,80 @@ def run(args: argparse.Namespace) -> int:
         else:
             exact_cover(target).write(out)
     return EXIT_OK
+
+
+def _write_variant(model: str, puzzle: VariantPuzzle, out: IO[str]) -> None:
+    """Write the CNF or the MiniZinc model of a variant puzzle."""
+    from csp_sudoku.variants import variant_cnf
+    from csp_sudoku.variants.formats import minizinc_model
+
+    if model == "minizinc":
+        out.write(minizinc_model(puzzle))
+        return
+    g = puzzle.geometry
+    variant_cnf(puzzle).to_fp(
+        out,
+        comments=[
+            f"c csp_sudoku {g.name} puzzle {puzzle.puzzle.to_line()}",
+            f"c constraints: {', '.join(puzzle.kinds()) or 'none'}",
+            f"c variable cell*{g.size}+digit is true when the 0-based cell holds the digit; "
+            f"variables above {g.ncandidates} are the constraints' auxiliaries",
+        ],
+    )
+
+
+def _fpuzzles(args: argparse.Namespace, geometry: Geometry | None, variant: bool) -> int:
+    """``export fpuzzles``: every puzzle of the input, one f-puzzles object (or link) a line.
+
+    A puzzle that cannot be read (or written: see :func:`to_fpuzzles`) is reported
+    with its file and line, the others are written, and the exit code is 2.
+    """
+    from csp_sudoku.constraints import link, to_fpuzzles
+    from csp_sudoku.core.errors import SudokuError
+
+    code = EXIT_OK
+    written = 0
+    with open_output(sys.stdout if args.output == "-" else args.output) as out:
+        for where, puzzle, error in _puzzles(args.puzzle, geometry, variant):
+            if puzzle is None:
+                print(f"csp-sudoku export: {error}", file=sys.stderr)
+                code = EXIT_BAD_INPUT
+                continue
+            try:
+                text = link(puzzle) if args.link else json.dumps(to_fpuzzles(puzzle))
+            except SudokuError as err:
+                print(f"csp-sudoku export: {where}: {err}", file=sys.stderr)
+                code = EXIT_BAD_INPUT
+                continue
+            out.write(text + "\n")
+            written += 1
+    if written == 0 and code == EXIT_OK:
+        return _error("no puzzles found in the input")
+    return code
+
+
+def _puzzles(
+    item: str | None, geometry: Geometry | None, variant: bool
+) -> Iterator[tuple[str, VariantPuzzle | None, str]]:
+    """``(where, puzzle or None, error)`` for every puzzle of the input, as variant puzzles.
+
+    A plain puzzle becomes a variant one with its extra units as constraints
+    (:func:`csp_sudoku.variants.formats.as_variant`); no input at all is the
+    empty grid of the options' shape.
+    """
+    from csp_sudoku.variants.formats import as_variant
+
+    if item is None:
+        g = geometry or Geometry.standard(9)
+        yield "<rules>", as_variant(Puzzle(np.zeros(g.ncells, dtype=np.int8), g)), ""
+        return
+    if variant:
+        for it in read_inputs([item]):
+            yield f"{it.source}:{it.line}", it.puzzle, it.error
+        return
+    for e in iter_entries([item], geometry):
+        where = f"{e.source}:{e.line}"
+        if e.puzzle is None:
+            yield where, None, str(e.error or e.text)
+        else:
+            yield where, as_variant(e.puzzle), ""
