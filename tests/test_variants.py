@@ -1,19 +1,16 @@
 """Variant puzzles drawn from random grids: SAT and CP-SAT agree, solutions pass an independent check.
 
-Each puzzle is built as an f-puzzles object straight from a full grid (cages
-with the grid's sums, thermometers along increasing paths, dots where the
-neighbours are consecutive or double ...), so the grid keeps every
-constraint; givens from the grid are added until the SAT backend says
-unique. From each, a puzzle with several solutions (a given removed) and a
-broken one (a constraint changed) are made too. On every puzzle the two
-backends must give the same count and verdict, and every solution must pass
-:func:`tests.independent_variants.broken_rules`, which shares no code with
-the package.
+The cases come from :mod:`csp_sudoku.variants.random` (through
+``tests/variant_maker.py``): each an f-puzzles object drawn to fit a full
+grid, with givens added until unique, and from it one with several solutions
+(givens removed) and a broken one (a constraint or given the grid breaks).
+On every puzzle the two backends must give the same count and verdict, and
+every solution must pass :func:`tests.independent_variants.broken_rules`,
+which shares no code with the package.
 """
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from typing import Any
 
@@ -51,8 +48,8 @@ def test_sat_and_cpsat_agree(label: str, data: dict[str, Any]) -> None:
         assert puzzle.keeps(sol.cells)
     if label.endswith(":unique"):
         assert len(sat) == 1
-    if label.endswith(":fewer"):
-        assert len(sat) >= 1
+    if label.endswith(":multiple"):
+        assert len(sat) >= 2
 
 
 def test_the_verdicts_cover_every_case() -> None:
@@ -93,9 +90,3 @@ def test_the_candidates_cap_is_honoured() -> None:
     p = VariantPuzzle(cs.Puzzle(np.zeros(81, dtype=np.int8)))
     with pytest.raises(cs.SudokuError):
         variants.candidates(p, cap=3)
-
-
-def test_timing_is_small() -> None:
-    t = time.perf_counter()
-    make_cases(7, rounds=0)
-    assert time.perf_counter() - t < 1
