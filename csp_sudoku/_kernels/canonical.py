@@ -9,21 +9,29 @@ The canonical form is the least image of a puzzle under a total order on
 grids that compares the **clue pattern** first (row-major bit string, empty <
 filled) and then the **relabelled digits** (row-major, each digit renamed
 1, 2, 3, ... in order of first appearance, which is the least relabelling of
-a fixed layout). Splitting the order this way lets the search run in two cheap
+a fixed layout). Splitting the order this way lets the search run in two
 phases:
 
-1. For each transposition and each of the 1296 column maps, the least row
-   order of the pattern is found by sorting: rows within each band ascending,
-   then bands by their sorted triples (the row group is a product of
-   independent band and within-band choices). The least pattern over the 2592
-   candidates is kept with every (transposition, column map) attaining it.
-2. For each tie, every row map that reproduces the least pattern is
-   relabelled and compared with the best string so far, stopping at the first
-   larger cell.
+1. The least pattern, row by row (:func:`_least_pattern`). For a fixed order
+   of the rows the least arrangement of the columns is a sort (the columns of
+   each stack by their bits top-down, the stacks by their sorted columns'
+   rows), and its row ``L`` depends only on the first ``L + 1`` rows. So the
+   row orders (with the transposition) are built one row at a time, and only
+   those whose rows so far give the least pattern so far go on: a
+   breadth-first search of the ties, a few dozen partial orders for a real
+   puzzle instead of 2 x 1296 full ones.
+2. For each row order left, every column map that gives the least pattern
+   (the sort, with stacks of equal columns and equal columns permuted) is
+   relabelled and compared with the best string so far on the filled cells,
+   stopping at the first larger cell.
 
 Phase 2 enumerates the stabiliser of the least pattern, which is tiny for
-real puzzles; a full grid (every pattern ties) is the slow worst case,
-about a second.
+real puzzles; a full grid (every pattern ties) is the slow worst case.
+
+:func:`exhaustive_one` is the first kernel of this module, kept as the
+reference that the tests and ``benchmarks/bench_canonical.py`` compare the
+search with: it tries all 2 x 1296 column maps, sorts the rows of each, and
+then tries all 1296 row maps of each tie. Both compute the same function.
 """
 
 from __future__ import annotations
@@ -40,6 +48,337 @@ init_numba_target()  # numba's CPU target without its BLAS probe (see there)
 
 _PERM3 = np.array(list(permutations(range(3))), dtype=np.int64)  # 6 x 3
 _P3 = _PERM3  # the compiled kernels' global (read at compile time)
+
+
+# ---------------------------------------------------------------- pruned search
+
+#: Fields of one partial row order of the pruned search (a row of a state array).
+_T = 0  # transposed (0/1)
+_ROWS = 1  # 9 fields: the source row of each image row chosen so far
+_CODE = 10  # 9 fields: each source column's bits in the chosen rows (first row highest)
+_KEY = 19  # 3 fields: each source stack's triples of its sorted columns, row after row
+_FIELDS = 22
+#: Partial row orders alive at once at most: 2 transpositions x 1296 row maps.
+MAX_STATES = 2 * 1296
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _sort3(a: int, b: int, c: int) -> tuple[int, int, int]:
+    """Three values in ascending order."""
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+    if a > b:
+        a, b = b, a
+    return a, b, c
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _stack_triple(state: NDArray[np.int64], mask: int, child: NDArray[np.int64], s: int) -> int:
+    """Stack ``s`` of :func:`_child_row`: its columns' new codes and key into
+    ``child``; returns the stack's new pattern triple (its columns sorted)."""
+    a = (state[_CODE + 3 * s] << 1) | ((mask >> (8 - 3 * s)) & 1)
+    b = (state[_CODE + 3 * s + 1] << 1) | ((mask >> (7 - 3 * s)) & 1)
+    c = (state[_CODE + 3 * s + 2] << 1) | ((mask >> (6 - 3 * s)) & 1)
+    child[_CODE + 3 * s] = a
+    child[_CODE + 3 * s + 1] = b
+    child[_CODE + 3 * s + 2] = c
+    a, b, c = _sort3(a, b, c)
+    t: int = ((a & 1) << 2) | ((b & 1) << 1) | (c & 1)
+    child[_KEY + s] = (state[_KEY + s] << 3) | t
+    return t
+
+
+@nb.njit(cache=True, nogil=True)
+def _child_row(state: NDArray[np.int64], mask: int, child: NDArray[np.int64]) -> int:
+    """The least next pattern row when the source row of clue mask ``mask`` follows
+    the rows of ``state``, its column codes and stack keys written into ``child``.
+
+    The least arrangement of the columns under the rows so far sorts the
+    columns of each stack by their codes (the column read top-down as a binary
+    number) and the stacks by their keys (the rows of their sorted columns' bits
+    read one after another): the sort by all rows orders ties of the sort by
+    fewer rows, so earlier rows of the arrangement never change.
+    """
+    t0 = _stack_triple(state, mask, child, 0)
+    t1 = _stack_triple(state, mask, child, 1)
+    t2 = _stack_triple(state, mask, child, 2)
+    k0, k1, k2 = child[_KEY], child[_KEY + 1], child[_KEY + 2]
+    if k0 > k1:
+        k0, k1, t0, t1 = k1, k0, t1, t0
+    if k1 > k2:
+        k1, k2, t1, t2 = k2, k1, t2, t1
+    if k0 > k1:
+        k0, k1, t0, t1 = k1, k0, t1, t0
+    row: int = (t0 << 6) | (t1 << 3) | t2
+    return row
+
+
+@nb.njit(cache=True, nogil=True)
+def _least_pattern(
+    masks: NDArray[np.int64],
+    cur: NDArray[np.int64],
+    nxt: NDArray[np.int64],
+    pattern: NDArray[np.int64],
+) -> tuple[NDArray[np.int64], int]:
+    """Every row order (with its transposition) whose least pattern is the least
+    one: the pattern into ``pattern``, the orders as rows of the state array
+    returned (``cur`` or ``nxt``, the other is scratch) with their count.
+
+    Row ``L`` of the pattern depends only on the first ``L + 1`` rows chosen,
+    so the orders are built one row at a time and only those whose rows so
+    far give the least pattern so far go on (a breadth-first search of the
+    ties). The row after a band's third row starts a band not used yet.
+    """
+    n = 2
+    for t in range(2):
+        cur[t, :] = 0
+        cur[t, _T] = t
+    child = np.empty(_FIELDS, np.int64)
+    for level in range(9):
+        w = level % 3
+        least = 1 << 20
+        m = 0
+        for q in range(n):
+            st = cur[q]
+            t = st[_T]
+            if w == 0:
+                used = 0
+                for b in range(level // 3):
+                    used |= 1 << (st[_ROWS + 3 * b] // 3)
+                first, last = 0, 9
+            else:
+                band = st[_ROWS + level - w] // 3
+                first, last = 3 * band, 3 * band + 3
+            for r in range(first, last):
+                if w == 0:
+                    if used & (1 << (r // 3)):
+                        continue
+                else:
+                    taken = False
+                    for i in range(level - w, level):
+                        if st[_ROWS + i] == r:
+                            taken = True
+                    if taken:
+                        continue
+                row = _child_row(st, masks[t, r], child)
+                if row > least:
+                    continue
+                if row < least:
+                    least = row
+                    m = 0
+                out = nxt[m]
+                out[_T] = t
+                for i in range(level):
+                    out[_ROWS + i] = st[_ROWS + i]
+                out[_ROWS + level] = r
+                for i in range(_CODE, _FIELDS):
+                    out[i] = child[i]
+                m += 1
+        pattern[level] = least
+        cur, nxt = nxt, cur
+        n = m
+    return cur, n
+
+
+@nb.njit(cache=True, nogil=True)
+def _column_orders(
+    st: NDArray[np.int64], perm3: NDArray[np.int64], cmaps: NDArray[np.int64]
+) -> int:
+    """Every column map that gives the least pattern of the row order ``st``,
+    into the rows of ``cmaps``; returns their count.
+
+    One map sorts the stacks by key and the columns of each stack by code;
+    the others permute stacks of equal keys and columns of equal codes.
+    """
+    # base order: stacks by key, columns of each stack by code
+    stk = np.empty(3, np.int64)
+    cols = np.empty((3, 3), np.int64)
+    for s in range(3):
+        stk[s] = s
+        for w in range(3):
+            cols[s, w] = 3 * s + w
+        for i in range(1, 3):
+            j = i
+            while j > 0 and st[_CODE + cols[s, j]] < st[_CODE + cols[s, j - 1]]:
+                cols[s, j], cols[s, j - 1] = cols[s, j - 1], cols[s, j]
+                j -= 1
+    for i in range(1, 3):
+        j = i
+        while j > 0 and st[_KEY + stk[j]] < st[_KEY + stk[j - 1]]:
+            stk[j], stk[j - 1] = stk[j - 1], stk[j]
+            j -= 1
+    # which permutations keep the codes: of the stacks, of each stack's columns
+    inner_ok = np.zeros((3, 6), np.bool_)
+    for s in range(3):
+        for p in range(6):
+            ok = True
+            for w in range(3):
+                if st[_CODE + cols[s, perm3[p, w]]] != st[_CODE + cols[s, w]]:
+                    ok = False
+            inner_ok[s, p] = ok
+    n = 0
+    for o in range(6):
+        ok = True
+        for g in range(3):
+            if st[_KEY + stk[perm3[o, g]]] != st[_KEY + stk[g]]:
+                ok = False
+        if not ok:
+            continue
+        a, b, c = stk[perm3[o, 0]], stk[perm3[o, 1]], stk[perm3[o, 2]]
+        for p0 in range(6):
+            if not inner_ok[a, p0]:
+                continue
+            for p1 in range(6):
+                if not inner_ok[b, p1]:
+                    continue
+                for p2 in range(6):
+                    if not inner_ok[c, p2]:
+                        continue
+                    for w in range(3):
+                        cmaps[n, w] = cols[a, perm3[p0, w]]
+                        cmaps[n, 3 + w] = cols[b, perm3[p1, w]]
+                        cmaps[n, 6 + w] = cols[c, perm3[p2, w]]
+                    n += 1
+    return n
+
+
+@nb.njit(cache=True, nogil=True)
+def _canonical_into(
+    cells: NDArray[np.int8],
+    best: NDArray[np.int8],
+    transform: NDArray[np.int64],
+    cur: NDArray[np.int64],
+    nxt: NDArray[np.int64],
+    cmaps: NDArray[np.int64],
+) -> None:
+    """:func:`canonical_one` with its work arrays given (see :func:`canonical_many`)."""
+    filled = 0
+    for p in range(81):
+        if cells[p] != 0:
+            filled += 1
+    if filled == 0:  # every map fixes the empty grid
+        best[:] = 0
+        transform[:] = 0
+        for i in range(9):
+            transform[1 + i] = i
+            transform[10 + i] = i
+        return
+    grids = np.empty((2, 81), dtype=np.int8)
+    masks = np.zeros((2, 9), dtype=np.int64)
+    for r in range(9):
+        for c in range(9):
+            a = cells[r * 9 + c]
+            grids[0, r * 9 + c] = a
+            grids[1, c * 9 + r] = a
+            if a != 0:
+                masks[0, r] |= 1 << (8 - c)
+                masks[1, c] |= 1 << (8 - r)
+    pattern = np.empty(9, np.int64)
+    ties, nties = _least_pattern(masks, cur, nxt, pattern)
+
+    # phase 2: the least relabelling among the maps giving the least pattern;
+    # only the filled cells of the pattern differ between two candidates
+    spots_i = np.empty(filled, np.int64)
+    spots_j = np.empty(filled, np.int64)
+    k = 0
+    for i in range(9):
+        for j in range(9):
+            p = i * 9 + j
+            if (pattern[i] >> (8 - j)) & 1:
+                best[p] = 127
+                spots_i[k] = i
+                spots_j[k] = j
+                k += 1
+            else:
+                best[p] = 0
+    cur_vals = np.empty(filled, np.int8)
+    lab = np.zeros(10, dtype=np.int8)
+    for q in range(nties):
+        st = ties[q]
+        t = st[_T]
+        g = grids[t]
+        nc = _column_orders(st, _P3, cmaps)
+        for ci in range(nc):
+            cmap = cmaps[ci]
+            lab[:] = 0
+            nxt_label = 1
+            status = 0  # 0: equal so far, 1: already smaller
+            worse = False
+            for f in range(filled):
+                i = spots_i[f]
+                d = g[st[_ROWS + i] * 9 + cmap[spots_j[f]]]
+                if lab[d] == 0:
+                    lab[d] = nxt_label
+                    nxt_label += 1
+                x = lab[d]
+                if status == 0:
+                    b = best[i * 9 + spots_j[f]]
+                    if x > b:
+                        worse = True
+                        break
+                    if x < b:
+                        status = 1
+                cur_vals[f] = x
+            if not worse and status == 1:
+                for f in range(filled):
+                    best[spots_i[f] * 9 + spots_j[f]] = cur_vals[f]
+                transform[0] = t
+                for i in range(9):
+                    transform[1 + i] = st[_ROWS + i]
+                    transform[10 + i] = cmap[i]
+
+
+@nb.njit(cache=True, nogil=True)
+def _work_arrays() -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """Scratch arrays of :func:`_canonical_into`: two state arrays and the column maps."""
+    return (
+        np.empty((MAX_STATES, _FIELDS), np.int64),
+        np.empty((MAX_STATES, _FIELDS), np.int64),
+        np.empty((1296, 9), np.int64),
+    )
+
+
+@nb.njit(cache=True, nogil=True)
+def canonical_one(
+    cells: NDArray[np.int8], best: NDArray[np.int8], transform: NDArray[np.int64]
+) -> None:
+    """Write the canonical form of one 81-cell puzzle into ``best``.
+
+    ``transform`` (19 entries) receives ``(transposed, row map, column map)``
+    of one map that produces the form: image row ``i`` is source row
+    ``transform[1 + i]``, image column ``j`` source column ``transform[10 + j]``
+    (of the transposed grid when ``transform[0]``); the digit labels follow from
+    first appearance.
+    """
+    cur, nxt, cmaps = _work_arrays()
+    _canonical_into(cells, best, transform, cur, nxt, cmaps)
+
+
+@nb.njit(cache=True, nogil=True)
+def canonical_batch(cells: NDArray[np.int8]) -> NDArray[np.int8]:
+    """Canonical forms of an ``(n, 81)`` array of puzzles (one set of work arrays)."""
+    n = cells.shape[0]
+    out = np.empty((n, 81), dtype=np.int8)
+    tr = np.zeros(19, dtype=np.int64)
+    cur, nxt, cmaps = _work_arrays()
+    for i in range(n):
+        _canonical_into(cells[i], out[i], tr, cur, nxt, cmaps)
+    return out
+
+
+def canonical_many(cells: NDArray[np.int8], *_tables: object) -> NDArray[np.int8]:
+    """Canonical forms of an ``(n, 81)`` ``int8`` array of puzzles (:func:`canonical_batch`).
+
+    ``_tables`` is ignored: callers written for the exhaustive search pass
+    :data:`LINE_MAPS` and :data:`MASK_TABLE`, which the pruned search needs not.
+    """
+    out: NDArray[np.int8] = canonical_batch(cells)
+    return out
+
+
+# ---------------------------------------------------------------- reference search
 
 
 def _line_maps() -> NDArray[np.int64]:
@@ -107,14 +446,15 @@ def _least_rows(v: NDArray[np.int64], out: NDArray[np.int64]) -> None:
 
 
 @nb.njit(cache=True, nogil=True)
-def canonical_one(
+def exhaustive_one(
     cells: NDArray[np.int8],
     line_maps: NDArray[np.int64],
     mask_table: NDArray[np.int64],
     best: NDArray[np.int8],
     transform: NDArray[np.int64],
 ) -> None:
-    """Write the canonical form of one 81-cell puzzle into ``best``.
+    """Write the canonical form of one 81-cell puzzle into ``best`` by trying every
+    map (the reference search; :func:`canonical_one` is the fast one).
 
     ``transform`` receives ``(transposed, row map index, column map index)`` of
     one map that produces the form (digit labels follow from first appearance).
@@ -219,15 +559,15 @@ def canonical_one(
 
 
 @nb.njit(cache=True, nogil=True)
-def canonical_many(
+def exhaustive_many(
     cells: NDArray[np.int8], line_maps: NDArray[np.int64], mask_table: NDArray[np.int64]
 ) -> NDArray[np.int8]:
-    """Canonical forms of an ``(n, 81)`` array of puzzles."""
+    """Canonical forms of an ``(n, 81)`` array of puzzles by :func:`exhaustive_one`."""
     n = cells.shape[0]
     out = np.empty((n, 81), dtype=np.int8)
     tr = np.zeros(3, dtype=np.int64)
     for i in range(n):
-        canonical_one(cells[i], line_maps, mask_table, out[i], tr)
+        exhaustive_one(cells[i], line_maps, mask_table, out[i], tr)
     return out
 
 

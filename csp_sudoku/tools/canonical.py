@@ -9,9 +9,11 @@ forms are equal; the puzzle bank deduplicates on it.
 
 The form is the least image under an order comparing the clue pattern first
 (empty < filled, row-major) and then the digits relabelled by first appearance
-(see :mod:`csp_sudoku._kernels.canonical` for the two-phase search). It is
-about 5,000 puzzles per second on one core for real puzzles; a full solution
-grid, whose pattern every map keeps, is the slow case (about a second).
+(see :mod:`csp_sudoku._kernels.canonical`: the least pattern is built row by
+row, and a row order is dropped as soon as its rows so far are not the least).
+A real puzzle takes a few microseconds on one core (``benchmarks/bench_canonical.py``);
+a full solution grid, whose pattern every map keeps, is the slow case (a
+fraction of a second).
 
 Only the plain 9x9 geometry is supported: variants (X, Windoku, jigsaw) have
 other symmetry groups.
@@ -116,11 +118,11 @@ def canonical_with_isomorphism(
     """
     cells = _as_cells(puzzle)
     best = np.empty(81, dtype=np.int8)
-    tr = np.zeros(3, dtype=np.int64)
-    _k.canonical_one(cells, _k.LINE_MAPS, _k.MASK_TABLE, best, tr)
+    tr = np.zeros(19, dtype=np.int64)
+    _k.canonical_one(cells, best, tr)
     transpose = bool(tr[0])
-    rmap = tuple(int(x) for x in _k.LINE_MAPS[tr[1]])
-    cmap = tuple(int(x) for x in _k.LINE_MAPS[tr[2]])
+    rmap = tuple(int(x) for x in tr[1:10])
+    cmap = tuple(int(x) for x in tr[10:19])
     g = cells.reshape(9, 9).T if transpose else cells.reshape(9, 9)
     moved = g[np.ix_(np.asarray(rmap), np.asarray(cmap))].reshape(-1)
     digit_map = [0] * 10
@@ -173,7 +175,7 @@ def canonical_many(puzzles: NDArray[np.integer] | Iterable[Puzzle]) -> NDArray[n
     if arr.size and (arr.min() < 0 or arr.max() > 9):
         raise GeometryError("cell values must be 0..9")
     arr8 = np.ascontiguousarray(arr, dtype=np.int8)
-    result: NDArray[np.int8] = _k.canonical_many(arr8, _k.LINE_MAPS, _k.MASK_TABLE)
+    result: NDArray[np.int8] = _k.canonical_batch(arr8)
     return result
 
 
