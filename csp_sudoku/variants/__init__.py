@@ -12,7 +12,8 @@ backends, and both must give the same answers (the tests compare them):
   CP-SAT form (written over the cells' integer values: a second encoding).
 
 Not in this slice: a compiled propagation search for variants, explanations
-(human steps), generation, rendering and DRAT certificates of uniqueness.
+(human steps), generation and rendering. DRAT certificates of uniqueness
+are :func:`csp_sudoku.tools.certify.certify` of :func:`variant_cnf`.
 """
 
 from __future__ import annotations
