@@ -1,0 +1,273 @@
+"""``csp-sudoku generate --constraints FILE``, ``--killer``, ``--drawn KINDS``: variant puzzles.
+
+``generate`` hands its run here (:func:`run`) when one of the three is given:
+
+* ``--constraints FILE|URL``: minimal puzzles with the constraints of every
+  f-puzzles puzzle in FILE (a ``.json`` object, JSON Lines of them, or a
+  ``?load=`` link): ``--count`` puzzles per puzzle of the file, each from a
+  random grid of the constraints, its givens taken away while unique
+  (``--symmetry`` keeps the pattern of givens symmetric);
+* ``--killer``: killer puzzles with no givens (cages merged while unique);
+* ``--drawn KIND[,KIND]``: thermometers, dots or XV drawn from a random grid
+  that alone (givens only where they cannot) fix it.
+
+Rows: ``--format text`` (the default) writes each puzzle as one f-puzzles
+JSON object a line, which ``check``, ``count`` and ``solve`` read back from
+a ``.jsonl`` file; ``jsonl`` and ``csv`` write a record with the f-puzzles
+object (``fpuzzles``), ``seed``, ``source``, ``givens``, ``constraints``,
+``minimal`` and ``calls``, and with ``--report-removable`` the constraints
+that can go (each alone) with the puzzle still unique. A puzzle of the file
+that cannot be read, or allows no grid, is reported on stderr as
+``FILE:LINE: reason`` and the others are still made (exit code 2 at the end).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
+from csp_sudoku.cli._common import RowWriter, batch_session, counted, geometry_from_args
+from csp_sudoku.cli.variants import read_inputs
+from csp_sudoku.constraints import VariantPuzzle, to_fpuzzles
+from csp_sudoku.constraints.base import name
+from csp_sudoku.core.errors import GenerationError, GeometryError, SudokuError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.seeds import fresh_seed, item_seed
+from csp_sudoku.generators.symmetry import orbits
+from csp_sudoku.variants.generate import (
+    DRAWN_KINDS,
+    VariantGenerated,
+    generate_drawn,
+    generate_givens,
+    generate_killers,
+    removable_constraints,
+)
+
+#: The columns of a ``jsonl``/``csv`` row.
+FIELDS = ("fpuzzles", "seed", "source", "givens", "constraints", "minimal", "calls", "removable")
+
+#: ``generate`` options of classic puzzles, with the value that means "not given".
+_CLASSIC_ONLY: dict[str, Any] = {
+    "level": None,
+    "score_min": None,
+    "score_max": None,
+    "metric": None,
+    "rate": [],
+    "method": "auto",
+    "vicinity_of": None,
+    "avoid": [],
+    "require_technique": [],
+    "exclude_technique": [],
+    "resume": False,
+    "max_clues": None,
+    "strict_minimal": False,
+    "scheduler": None,
+    "max_per_grid": None,
+    "attempts": None,
+    "budget_seconds": None,
+    "minimal": True,
+    "jobs": 1,
+    "backend": "auto",
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The variant options of ``generate``."""
+    g = parser.add_argument_group("variant puzzles (written as f-puzzles JSON)")
+    g.add_argument(
+        "--constraints",
+        metavar="FILE|URL",
+        help="minimal puzzles (givens taken away while unique) with the constraints of each "
+        "f-puzzles puzzle of FILE (.json, .jsonl or a ?load= link); --count per puzzle",
+    )
+    g.add_argument(
+        "--killer", action="store_true", help="killer puzzles with no givens (--size for the shape)"
+    )
+    g.add_argument(
+        "--drawn",
+        metavar="KIND[,KIND]",
+        help=f"constraints drawn from a random grid that alone fix it; kinds: {', '.join(DRAWN_KINDS)}",
+    )
+    g.add_argument(
+        "--report-removable",
+        action="store_true",
+        help="with --format jsonl or csv: list the constraints that can go, each alone, "
+        "with the puzzle still unique",
+    )
+
+
+def wanted(args: argparse.Namespace) -> bool:
+    """Whether ``generate`` is asked for variant puzzles."""
+    return bool(
+        getattr(args, "constraints", None)
+        or getattr(args, "killer", False)
+        or getattr(args, "drawn", None)
+    )
+
+
+def _flag(key: str) -> str:
+    return "--" + key.replace("_", "-")
+
+
+def _refusal(args: argparse.Namespace) -> str | None:
+    """Why the options cannot go together, or None."""
+    modes = [
+        m
+        for m, on in (
+            ("--constraints", args.constraints),
+            ("--killer", args.killer),
+            ("--drawn", args.drawn),
+        )
+        if on
+    ]
+    if len(modes) > 1:
+        return f"{' and '.join(modes)}: choose one kind of variant puzzle"
+    for key, default in _CLASSIC_ONLY.items():
+        if getattr(args, key, default) != default:
+            flag = "--not-minimal" if key == "minimal" else _flag(key)
+            return f"{flag} is an option of classic puzzles, not of {modes[0]}"
+    if args.symmetry != "none" and not args.constraints:
+        return f"--symmetry shapes the givens; {modes[0]} puzzles have none to shape"
+    if args.report_removable and args.format == "text":
+        return "--report-removable adds a field: use --format jsonl or csv"
+    if args.constraints and (args.size or args.jigsaw or args.variant != "standard"):
+        return "--constraints: the file gives the grid's shape; drop --size, --variant, --jigsaw"
+    return None
+
+
+def _drawn_kinds(text: str) -> tuple[str, ...]:
+    kinds = tuple(k.strip() for k in text.split(",") if k.strip())
+    bad = [k for k in kinds if k not in DRAWN_KINDS]
+    if bad or not kinds:
+        raise GenerationError(
+            f"--drawn {text!r}: choose kinds from {', '.join(DRAWN_KINDS)} (comma-separated)"
+        )
+    return kinds
+
+
+def _shape(args: argparse.Namespace) -> Geometry:
+    g = geometry_from_args(args) or Geometry.standard(9)
+    if g.extra_units:
+        raise GeometryError(
+            f"--variant {args.variant}: f-puzzles has no grid with extra units; "
+            "generate on the plain grid"
+        )
+    return g
+
+
+def run(args: argparse.Namespace) -> int:
+    """Make the variant puzzles ``args`` ask for; the exit code."""
+    why = _refusal(args)
+    if why is not None:
+        print(f"csp-sudoku generate: {why}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        kinds = _drawn_kinds(args.drawn) if args.drawn else ()
+        shape = None if args.constraints else _shape(args)
+    except SudokuError as err:
+        print(f"csp-sudoku generate: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.constraints and not _readable(args.constraints):
+        print(f"csp-sudoku generate: {args.constraints}: no such file", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.seed is None:
+        args.seed = fresh_seed()
+        if args.output and not args.quiet:
+            print(f"csp-sudoku generate: --seed {args.seed}", file=sys.stderr)
+    code = EXIT_OK
+    made = 0
+    start = time.perf_counter()
+    with batch_session(args.output, appending=False, scheduler=None) as (out, _client):
+        writer = RowWriter(args.format, FIELDS, out)
+        for source, item in _made(args, shape, kinds):
+            if isinstance(item, str):
+                print(f"csp-sudoku generate: {item}", file=sys.stderr)
+                code = EXIT_BAD_INPUT
+                continue
+            writer.write(_row(item, source, args.report_removable), json.dumps(_fp(item)))
+            made += 1
+    if not args.quiet:
+        took = time.perf_counter() - start
+        print(
+            f"csp-sudoku generate: {counted(made, 'variant puzzle')} in {took:.1f} s",
+            file=sys.stderr,
+        )
+    return code
+
+
+def _readable(item: str) -> bool:
+    """Whether ``--constraints`` names a file there is, or is a link or JSON text itself."""
+    text = item.lstrip()
+    return os.path.isfile(item) or "load=" in text or text.startswith("{")
+
+
+def _made(
+    args: argparse.Namespace, shape: Geometry | None, kinds: tuple[str, ...]
+) -> Iterator[tuple[str, VariantGenerated | str]]:
+    """``(where, puzzle)`` for every puzzle asked for, in order; in place of a puzzle that
+    cannot be made, the message ``WHERE: reason``."""
+    if shape is not None:
+        source = "killer" if args.killer else "drawn"
+        try:
+            if args.killer:
+                yield from (
+                    (source, got)
+                    for got in generate_killers(args.count, seed=args.seed, geometry=shape)
+                )
+            else:
+                yield from (
+                    (source, got)
+                    for got in generate_drawn(args.count, kinds, seed=args.seed, geometry=shape)
+                )
+        except SudokuError as err:  # a shape with no grid
+            yield source, f"{source}: {err}"
+        return
+    for k, entry in enumerate(read_inputs([args.constraints])):
+        template = entry.puzzle
+        if template is None:
+            yield entry.source, entry.error
+            continue
+        where = f"{entry.source}:{entry.line}"
+        size = template.geometry.size
+        try:
+            groups = None if args.symmetry == "none" else orbits(size, args.symmetry)
+            for got in generate_givens(
+                template, args.count, seed=item_seed(args.seed, k), orbits=groups
+            ):
+                yield where, got
+        except SudokuError as err:  # no grid keeps the constraints, a shape with no symmetry
+            yield where, f"{where}: {err}"
+
+
+def _fp(item: VariantGenerated) -> dict[str, Any]:
+    return to_fpuzzles(item.puzzle)
+
+
+def _row(item: VariantGenerated, source: str, removable: bool) -> dict[str, Any]:
+    p: VariantPuzzle = item.puzzle
+    row: dict[str, Any] = {
+        "fpuzzles": _fp(item),
+        "seed": item.seed,
+        "source": source,
+        "givens": int((p.puzzle.cells > 0).sum()),
+        "constraints": len(p.constraints),
+        "minimal": item.minimal,
+        "calls": item.calls,
+    }
+    if removable:
+        row["removable"] = [
+            {
+                "index": r.index,
+                "kind": r.constraint.kind,
+                "cells": [name(c) for c in r.constraint.footprint()],
+                "what": "constraint" if r.keep is None else "sum",
+            }
+            for r in removable_constraints(p)
+        ]
+    return row

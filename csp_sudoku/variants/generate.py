@@ -1,0 +1,619 @@
+"""Generate variant puzzles, and list the constraints a unique variant puzzle can lose.
+
+Four things, each seeded by the project's one convention (``seed``: an int, a
+numpy Generator, a SeedSequence or None; item ``i`` of a run uses
+:func:`~csp_sudoku.core.seeds.item_seed` of the run's seed, so the seed a result
+carries regenerates it alone):
+
+* :func:`generate_givens`: minimal puzzles for a constraint set. A random
+  solution grid of the constraints (SAT with random phases), all its digits
+  as givens, then the givens (or symmetric orbits of them) taken away in a
+  random order while the puzzle stays unique. Removing givens only adds
+  solutions, so one pass leaves a minimal puzzle: no given can go.
+* :func:`generate_killers`: killer puzzles with no givens. A random grid is
+  tiled by small cages (dominoes and singletons), each with the grid's sum;
+  neighbouring cages are merged, in a random order, while the merged cage
+  keeps distinct digits, has at most ``N`` cells, and the puzzle stays unique.
+  A merge drops two sums but adds "digits differ" across the two cages, so it
+  is not monotone: the passes go on until one merges nothing, and then no
+  single merge keeps the puzzle unique.
+* :func:`generate_drawn`: thermometers, dots or XV drawn from a random grid
+  (every side-by-side pair the grid allows), taken away in a random order
+  while unique; givens are added first only when the drawn constraints alone
+  leave several solutions. Two-cell thermometers that chain are then joined
+  into longer ones (the same rule).
+* :func:`removable_constraints`: for a unique puzzle, the constraints whose
+  removal keeps it unique (each alone), and the killer cages whose sum can go.
+
+Every uniqueness check is one call of one incremental SAT solver per puzzle
+(python-sat, :data:`~csp_sudoku.variants.SAT_SOLVER`): the rules are loaded
+once, each constraint's clauses sit behind a selector literal (a clause
+``C`` is added as ``C or not s``, so the constraint holds in a call that
+assumes ``s``), the givens are assumptions, and one clause forbids the known
+solution, so a call is satisfiable exactly when the puzzle has another
+solution. Constraints that are gone for good get the unit clause ``not s``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+from numpy.typing import NDArray
+from pysat.solvers import Solver
+
+from csp_sudoku.constraints import Cnf, Constraint, VariantPuzzle
+from csp_sudoku.constraints.difference import WhiteDot
+from csp_sudoku.constraints.killer import KillerCage
+from csp_sudoku.constraints.ratio import BlackDot
+from csp_sudoku.constraints.thermometer import Thermometer
+from csp_sudoku.constraints.xv import XV
+from csp_sudoku.core.closing import Closing
+from csp_sudoku.core.errors import GenerationError, NotUniqueError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.numbers import is_whole
+from csp_sudoku.core.puzzle import Puzzle
+from csp_sudoku.core.seeds import SeedLike, as_generator, as_seed, item_seed
+from csp_sudoku.encodings.cnf import rules_cnf, variable
+from csp_sudoku.variants import SAT_SOLVER
+
+__all__ = [
+    "DRAWN_KINDS",
+    "Removable",
+    "VariantGenerated",
+    "generate_drawn",
+    "generate_givens",
+    "generate_killers",
+    "make_drawn",
+    "make_givens",
+    "make_killer",
+    "random_solution",
+    "removable_constraints",
+]
+
+Cell = tuple[int, int]
+
+#: The kinds :func:`generate_drawn` can draw from a grid (f-puzzles names).
+DRAWN_KINDS: tuple[str, ...] = ("thermometer", "difference", "ratio", "xv")
+
+
+@dataclass(frozen=True)
+class VariantGenerated:
+    """One generated variant puzzle.
+
+    Attributes:
+        puzzle: the puzzle (unique).
+        solution: its one solution.
+        seed: the item's seed: the same ``make_*`` call with it gives this puzzle again.
+        minimal: no single given can be taken away (:func:`generate_givens`,
+            also with a symmetry: each remaining given is tried alone), no
+            merge of two neighbouring cages keeps it unique
+            (:func:`generate_killers`), no drawn constraint or given can go
+            (:func:`generate_drawn`).
+        calls: the SAT calls made.
+    """
+
+    puzzle: VariantPuzzle
+    solution: Puzzle
+    seed: int
+    minimal: bool
+    calls: int
+
+
+@dataclass(frozen=True)
+class Removable:
+    """A constraint of a unique puzzle that can go (alone) with the puzzle still unique.
+
+    Attributes:
+        index: its place in ``puzzle.constraints``.
+        constraint: the constraint.
+        keep: what stays in its place: None when the whole constraint can go;
+            the cage without its sum when only a killer cage's sum can go.
+    """
+
+    index: int
+    constraint: Constraint
+    keep: Constraint | None
+
+
+# ---------------------------------------------------------------------- the solver
+class _Session(Closing):
+    """One incremental SAT solver: the rules, constraints behind selectors, givens as assumptions."""
+
+    def __init__(self, geometry: Geometry) -> None:
+        self.geometry = geometry
+        self.n = geometry.size
+        self.cnf = Cnf(geometry)
+        self.solver = Solver(name=SAT_SOLVER, bootstrap_with=rules_cnf(geometry).clauses)
+        self.calls = 0
+
+    def close(self) -> None:
+        self.solver.delete()
+
+    def fix(self, constraint: Constraint) -> None:
+        """Add ``constraint`` for good."""
+        self.solver.append_formula(constraint.clauses(self.cnf))
+
+    def switch(self, constraint: Constraint) -> int:
+        """Add ``constraint`` behind a new selector; it holds in the calls that assume it.
+
+        A killer cage with a sum also gets :func:`_combination_clauses` (implied
+        by its own clauses, but they let the solver propagate far more).
+        """
+        s = self.cnf.new()
+        clauses = constraint.clauses(self.cnf)
+        if isinstance(constraint, KillerCage) and constraint.total is not None:
+            clauses += _combination_clauses(self.cnf, constraint.cells, constraint.total)
+        self.solver.append_formula([[*clause, -s] for clause in clauses])
+        return s
+
+    def retire(self, selector: int) -> None:
+        """Switch a selector's constraint off for good."""
+        self.solver.add_clause([-selector])
+
+    def given(self, cell: int, digit: int) -> int:
+        """The literal "``cell`` holds ``digit``" (a given as an assumption)."""
+        return variable(cell, digit, self.n)
+
+    def block(self, grid: NDArray[np.int8]) -> None:
+        """Forbid the full ``grid``: from now on a call is satisfiable only with another solution."""
+        self.solver.add_clause([-self.given(c, int(d)) for c, d in enumerate(grid.tolist())])
+
+    def other(self, assumptions: Sequence[int]) -> bool:
+        """Whether a solution exists under ``assumptions`` (after :meth:`block`: another one)."""
+        self.calls += 1
+        return bool(self.solver.solve(assumptions=list(assumptions)))
+
+    def grid(self) -> NDArray[np.int8]:
+        """The grid of the last satisfiable call."""
+        g = self.geometry
+        model = self.solver.get_model()
+        truth = np.array(model[: g.ncandidates], dtype=np.int64) > 0
+        out: NDArray[np.int8] = (truth.reshape(g.ncells, self.n).argmax(axis=1) + 1).astype(np.int8)
+        return out
+
+    def random_grid(
+        self, rng: np.random.Generator, assumptions: Sequence[int] = ()
+    ) -> NDArray[np.int8] | None:
+        """A solution under ``assumptions`` near a random wish (the solver's phases), or None."""
+        g = self.geometry
+        wish = rng.integers(1, self.n + 1, size=g.ncells)
+        phases = -np.arange(1, g.ncandidates + 1, dtype=np.int64)
+        idx = np.arange(g.ncells) * self.n + wish - 1
+        phases[idx] = -phases[idx]
+        self.solver.set_phases(phases.tolist())
+        if not self.other(assumptions):
+            return None
+        return self.grid()
+
+
+def _combination_clauses(cnf: Cnf, cells: Sequence[Cell], total: int) -> list[list[int]]:
+    """Clauses saying the digits of ``cells`` are one of the digit sets that make ``total``.
+
+    A cage of ``k`` cells whose digits differ and sum to ``total`` holds one
+    of the ``k``-sets of digits with that sum, each digit once. A variable
+    ``z`` per set: some set is chosen; the chosen set's digits are the only
+    ones the cells take, and each of them is in some cell; a cell's digit
+    chooses one of the sets holding it. Implied by the cage's own clauses
+    (its digits differ and its running sum hits ``total``), so adding them
+    changes no answer; they let unit propagation read a cage the way a
+    solver by hand does (the cage's combinations), where the running sum
+    alone propagates nothing until every cell is set.
+    """
+    n = cnf.size
+    sets = [c for c in itertools.combinations(range(1, n + 1), len(cells)) if sum(c) == total]
+    chosen = [cnf.new() for _ in sets]
+    out: list[list[int]] = [list(chosen)]
+    for z, digits in zip(chosen, sets, strict=True):
+        for cell in cells:
+            out.append([-z, *(cnf.var(cell, d) for d in digits)])
+        for d in digits:
+            out.append([-z, *(cnf.var(cell, d) for cell in cells)])
+    for cell in cells:
+        for d in range(1, n + 1):
+            holding = [z for z, digits in zip(chosen, sets, strict=True) if d in digits]
+            out.append([-cnf.var(cell, d), *holding])
+    return out
+
+
+def random_solution(puzzle: VariantPuzzle, seed: SeedLike = None) -> Puzzle | None:
+    """A random solution of ``puzzle`` (its givens and constraints), or None when it has none.
+
+    The SAT solver's phases are set to a random wish grid, so different seeds
+    give different solutions; the same seed, the same one.
+    """
+    rng = as_generator(seed)
+    with _Session(puzzle.geometry) as s:
+        for c in puzzle.constraints:
+            s.fix(c)
+        cells = puzzle.puzzle.cells
+        givens = [s.given(int(c), int(cells[c])) for c in np.flatnonzero(cells)]
+        grid = s.random_grid(rng, givens)
+    return None if grid is None else Puzzle(grid, puzzle.geometry)
+
+
+def _count(count: int) -> int:
+    if not is_whole(count) or count < 0:
+        raise GenerationError(f"count must be a whole number of 0 or more, got {count!r}")
+    return int(count)
+
+
+def _items(count: int, seed: SeedLike) -> Iterator[int]:
+    base = as_seed(seed)
+    return (item_seed(base, i) for i in range(_count(count)))
+
+
+# ---------------------------------------------------------------------- minimal givens
+def _check_orbits(orbits: Iterable[Iterable[int]] | None, ncells: int) -> list[list[int]]:
+    if orbits is None:
+        return [[c] for c in range(ncells)]
+    out = [sorted(int(c) for c in orb) for orb in orbits]
+    flat = sorted(c for orb in out for c in orb)
+    if flat != list(range(ncells)):
+        raise GenerationError(f"orbits must split the {ncells} cells into groups, each cell once")
+    return out
+
+
+def make_givens(
+    template: VariantPuzzle, seed: int, *, orbits: Iterable[Iterable[int]] | None = None
+) -> VariantGenerated:
+    """One minimal puzzle with the constraints of ``template`` (see :func:`generate_givens`)."""
+    g = template.geometry
+    groups = _check_orbits(orbits, g.ncells)
+    rng = as_generator(seed)
+    with _Session(g) as s:
+        for c in template.constraints:
+            s.fix(c)
+        cells = template.puzzle.cells
+        start = [s.given(int(c), int(cells[c])) for c in np.flatnonzero(cells)]
+        grid = s.random_grid(rng, start)
+        if grid is None:
+            raise GenerationError("the constraints (and givens) of the template allow no grid")
+        s.block(grid)
+        keep = np.ones(g.ncells, dtype=bool)
+        lits = [s.given(c, int(d)) for c, d in enumerate(grid.tolist())]
+
+        def unique_without(cells: Iterable[int]) -> bool:
+            trial = keep.copy()
+            trial[list(cells)] = False
+            return not s.other([lits[c] for c in np.flatnonzero(trial)])
+
+        for k in rng.permutation(len(groups)).tolist():
+            if unique_without(groups[k]):
+                keep[groups[k]] = False
+        minimal = orbits is None or not any(
+            unique_without([c]) for c in np.flatnonzero(keep).tolist()
+        )
+        calls = s.calls
+    givens = np.where(keep, grid, 0)
+    puzzle = replace(template, puzzle=Puzzle(givens, g))
+    return VariantGenerated(puzzle, Puzzle(grid, g), seed, minimal, calls)
+
+
+def generate_givens(
+    template: VariantPuzzle,
+    count: int = 1,
+    *,
+    seed: SeedLike = None,
+    orbits: Iterable[Iterable[int]] | None = None,
+) -> Iterator[VariantGenerated]:
+    """``count`` minimal puzzles with the constraints of ``template``, each from its own grid.
+
+    Args:
+        template: the constraints; its givens (if any) are kept in the solution
+            grid, then taken away like the others when the puzzle stays unique.
+        count: how many puzzles.
+        seed: the run's seed (puzzle ``i`` is ``make_givens(template, item_seed(seed, i))``).
+        orbits: groups of cells taken away together (a symmetric pattern, e.g.
+            :func:`csp_sudoku.generators.symmetry.orbits`); None: each cell alone.
+
+    Raises:
+        GenerationError: the constraints allow no grid, a bad count, or orbits
+            that do not split the cells.
+    """
+    for item in _items(count, seed):
+        yield make_givens(template, item, orbits=orbits)
+
+
+# ---------------------------------------------------------------------- killers
+def _tiling(geometry: Geometry, rng: np.random.Generator) -> list[list[int]]:
+    """A random tiling of the grid by dominoes (side by side cells) and singletons."""
+    n = geometry.size
+    free = np.ones(geometry.ncells, dtype=bool)
+    tiles: list[list[int]] = []
+    for c in rng.permutation(geometry.ncells).tolist():
+        if not free[c]:
+            continue
+        r, col = divmod(c, n)
+        nbrs = [
+            rr * n + cc
+            for rr, cc in ((r - 1, col), (r + 1, col), (r, col - 1), (r, col + 1))
+            if 0 <= rr < n and 0 <= cc < n and free[rr * n + cc]
+        ]
+        free[c] = False
+        if nbrs:
+            o = nbrs[int(rng.integers(len(nbrs)))]
+            free[o] = False
+            tiles.append(sorted((c, o)))
+        else:
+            tiles.append([c])
+    return tiles
+
+
+class _Cages:
+    """The cages of a killer in the making: cells, sums and selectors, and their neighbours."""
+
+    def __init__(self, session: _Session, grid: NDArray[np.int8]) -> None:
+        self.s = session
+        self.grid = grid
+        self.n = session.n
+        self.cells: dict[int, list[int]] = {}  # selector -> sorted cells
+        self.owner = np.zeros(session.geometry.ncells, dtype=np.int64)
+
+    def cage(self, cells: list[int]) -> KillerCage:
+        n = self.n
+        total = int(sum(int(self.grid[c]) for c in cells))
+        return KillerCage(tuple(divmod(c, n) for c in cells), total)
+
+    def add(self, cells: list[int]) -> int:
+        sel = self.s.switch(self.cage(cells))
+        self.cells[sel] = cells
+        self.owner[cells] = sel
+        return sel
+
+    def remove(self, sel: int) -> None:
+        self.s.retire(sel)
+        del self.cells[sel]
+
+    def mergeable(self, a: int, b: int) -> bool:
+        union = self.cells[a] + self.cells[b]
+        digits = {int(self.grid[c]) for c in union}
+        return len(union) <= self.n and len(digits) == len(union)
+
+    def pairs(self) -> list[tuple[int, int]]:
+        """The pairs of side-by-side cages whose union keeps distinct digits, each once, sorted."""
+        n = self.n
+        own = self.owner.reshape(n, n)
+        found: set[tuple[int, int]] = set()
+        for a, b in itertools.chain(
+            zip(own[:, :-1].ravel().tolist(), own[:, 1:].ravel().tolist(), strict=True),
+            zip(own[:-1, :].ravel().tolist(), own[1:, :].ravel().tolist(), strict=True),
+        ):
+            if a != b:
+                found.add((min(a, b), max(a, b)))
+        return sorted(p for p in found if self.mergeable(*p))
+
+    def puzzle(self, geometry: Geometry) -> VariantPuzzle:
+        cages = [self.cage(cells) for cells in sorted(self.cells.values())]
+        return VariantPuzzle(
+            Puzzle(np.zeros(geometry.ncells, dtype=np.int8), geometry), tuple(cages)
+        )
+
+
+def make_killer(
+    seed: int, *, geometry: Geometry | None = None, rules: Sequence[Constraint] = ()
+) -> VariantGenerated:
+    """One killer puzzle with no givens (see :func:`generate_killers`)."""
+    g = geometry or Geometry.standard(9)
+    rng = as_generator(seed)
+    with _Session(g) as s:
+        for c in rules:
+            s.fix(c)
+        grid = s.random_grid(rng)
+        if grid is None:
+            raise GenerationError("the rules allow no grid")
+        s.block(grid)
+        cages = _Cages(s, grid)
+        for tile in _tiling(g, rng):
+            cages.add(tile)
+        # the dominoes may leave two solutions: split them, in a random order, until unique
+        dominoes = [sel for sel, cells in cages.cells.items() if len(cells) == 2]
+        for k in rng.permutation(len(dominoes)).tolist():
+            if not s.other(list(cages.cells)):
+                break
+            cells = cages.cells[dominoes[k]]
+            cages.remove(dominoes[k])
+            for cell in cells:
+                cages.add([cell])
+        while True:
+            merged = False
+            pairs = cages.pairs()
+            for k in rng.permutation(len(pairs)).tolist():
+                a, b = pairs[k]
+                if a not in cages.cells or b not in cages.cells or not cages.mergeable(a, b):
+                    continue
+                union = sorted(cages.cells[a] + cages.cells[b])
+                sel = cages.add(union)
+                others = [x for x in cages.cells if x not in (a, b)]
+                if s.other(others):
+                    cages.remove(sel)
+                    cages.owner[cages.cells[a]] = a
+                    cages.owner[cages.cells[b]] = b
+                else:
+                    cages.remove(a)
+                    cages.remove(b)
+                    merged = True
+            if not merged:
+                break
+        puzzle = cages.puzzle(g)
+        if rules:
+            puzzle = replace(puzzle, constraints=(*puzzle.constraints, *rules))
+        calls = s.calls
+    return VariantGenerated(puzzle, Puzzle(grid, g), seed, True, calls)
+
+
+def generate_killers(
+    count: int = 1,
+    *,
+    seed: SeedLike = None,
+    geometry: Geometry | None = None,
+    rules: Sequence[Constraint] = (),
+) -> Iterator[VariantGenerated]:
+    """``count`` killer puzzles with no givens, each unique and with no merge left that keeps it so.
+
+    Args:
+        count: how many puzzles.
+        seed: the run's seed (puzzle ``i`` is ``make_killer(item_seed(seed, i))``).
+        geometry: the shape (default 9x9).
+        rules: constraints every grid keeps besides the cages (anti-knight ...),
+            written into every puzzle.
+
+    Raises:
+        GenerationError: a bad count, or rules that allow no grid.
+    """
+    for item in _items(count, seed):
+        yield make_killer(item, geometry=geometry, rules=rules)
+
+
+# ---------------------------------------------------------------------- drawn constraints
+def _drawn(kinds: Sequence[str], grid: NDArray[np.int8], n: int) -> list[Constraint]:
+    """Every constraint of ``kinds`` on a side-by-side pair that the full ``grid`` keeps."""
+    rows = grid.reshape(n, n)
+    out: list[Constraint] = []
+    for r, c in itertools.product(range(n), range(n)):
+        for a, b in (((r, c), (r, c + 1)), ((r, c), (r + 1, c))):
+            if b[0] >= n or b[1] >= n:
+                continue
+            x, y = int(rows[a]), int(rows[b])
+            if "thermometer" in kinds:
+                out.append(Thermometer((a, b) if x < y else (b, a)))
+            if "difference" in kinds and abs(x - y) == 1:
+                out.append(WhiteDot(a, b))
+            if "ratio" in kinds and (x == 2 * y or y == 2 * x):
+                out.append(BlackDot(a, b))
+            if "xv" in kinds and x + y in (5, 10):
+                out.append(XV(a, b, x + y))
+    return out
+
+
+def _join_thermometers(constraints: list[Constraint]) -> list[Constraint]:
+    """Chained thermometers joined into one line each (the same pairs, so the same rule)."""
+    thermos = [c for c in constraints if isinstance(c, Thermometer)]
+    rest = [c for c in constraints if not isinstance(c, Thermometer)]
+    lines = [list(t.cells) for t in thermos]
+    joined = True
+    while joined:
+        joined = False
+        for i, j in itertools.permutations(range(len(lines)), 2):
+            if lines[i][-1] == lines[j][0]:
+                lines[i] = lines[i] + lines[j][1:]
+                del lines[j]
+                joined = True
+                break
+    return [*(Thermometer(tuple(line)) for line in lines), *rest]
+
+
+def _check_kinds(kinds: Sequence[str]) -> tuple[str, ...]:
+    if isinstance(kinds, str):
+        kinds = (kinds,)
+    bad = [k for k in kinds if k not in DRAWN_KINDS]
+    if bad or not kinds:
+        raise GenerationError(
+            f"kinds to draw: {', '.join(map(repr, bad)) or 'none given'}; "
+            f"choose from {', '.join(DRAWN_KINDS)}"
+        )
+    return tuple(dict.fromkeys(kinds))
+
+
+def make_drawn(
+    seed: int, kinds: Sequence[str] = ("thermometer",), *, geometry: Geometry | None = None
+) -> VariantGenerated:
+    """One puzzle of constraints drawn from a random grid (see :func:`generate_drawn`)."""
+    kinds = _check_kinds(kinds)
+    g = geometry or Geometry.standard(9)
+    rng = as_generator(seed)
+    with _Session(g) as s:
+        grid = s.random_grid(rng)
+        assert grid is not None  # every geometry of the package has a grid
+        s.block(grid)
+        drawn = _drawn(kinds, grid, g.size)
+        sels = [s.switch(c) for c in drawn]
+        givens: list[int] = []  # cells
+        # too few constraints: givens where another solution differs, until unique
+        while s.other([*sels, *(s.given(c, int(grid[c])) for c in givens)]):
+            differ = np.flatnonzero(s.grid() != grid)
+            givens.append(int(differ[int(rng.integers(differ.size))]))
+        # then every drawn constraint and given, in a random order, goes while unique
+        items: list[tuple[str, int]] = [("c", i) for i in range(len(drawn))]
+        items += [("g", c) for c in givens]
+        keep = set(items)
+
+        def assumed(kept: set[tuple[str, int]]) -> list[int]:
+            return [
+                sels[i] if what == "c" else s.given(i, int(grid[i])) for what, i in sorted(kept)
+            ]
+
+        for k in rng.permutation(len(items)).tolist():
+            trial = keep - {items[k]}
+            if not s.other(assumed(trial)):
+                keep = trial
+        calls = s.calls
+    kept = [drawn[i] for what, i in sorted(keep) if what == "c"]
+    cells = np.zeros(g.ncells, dtype=np.int8)
+    for what, i in keep:
+        if what == "g":
+            cells[i] = grid[i]
+    puzzle = VariantPuzzle(Puzzle(cells, g), tuple(_join_thermometers(kept)))
+    return VariantGenerated(puzzle, Puzzle(grid, g), seed, True, calls)
+
+
+def generate_drawn(
+    count: int = 1,
+    kinds: Sequence[str] = ("thermometer",),
+    *,
+    seed: SeedLike = None,
+    geometry: Geometry | None = None,
+) -> Iterator[VariantGenerated]:
+    """``count`` puzzles whose constraints, drawn from a random grid, fix it (givens only if needed).
+
+    Args:
+        count: how many puzzles.
+        kinds: what to draw, from :data:`DRAWN_KINDS`: ``thermometer`` (every
+            side-by-side pair, low to high), ``difference`` (white dots where
+            the digits are consecutive), ``ratio`` (black dots where one is
+            twice the other), ``xv`` (where they sum to 10 or 5).
+        seed: the run's seed (puzzle ``i`` is ``make_drawn(item_seed(seed, i), kinds)``).
+        geometry: the shape (default 9x9).
+
+    Raises:
+        GenerationError: an unknown kind, or a bad count.
+    """
+    kinds = _check_kinds(kinds)
+    for item in _items(count, seed):
+        yield make_drawn(item, kinds, geometry=geometry)
+
+
+# ---------------------------------------------------------------------- removable constraints
+def removable_constraints(puzzle: VariantPuzzle) -> list[Removable]:
+    """The constraints of a unique ``puzzle`` that can go, each alone, with it still unique.
+
+    A killer cage whose whole cage cannot go but whose sum can is listed with
+    ``keep`` the cage without its sum. Taking two listed constraints away
+    together may leave several solutions.
+
+    Raises:
+        NotUniqueError: ``puzzle`` has no solution or several.
+    """
+    g = puzzle.geometry
+    with _Session(g) as s:
+        sels = [s.switch(c) for c in puzzle.constraints]
+        cells = puzzle.puzzle.cells
+        givens = [s.given(int(c), int(cells[c])) for c in np.flatnonzero(cells)]
+        if not s.other([*givens, *sels]):
+            raise NotUniqueError("the puzzle has no solution")
+        grid = s.grid()
+        s.block(grid)
+        if s.other([*givens, *sels]):
+            raise NotUniqueError("the puzzle has several solutions")
+        out: list[Removable] = []
+        for i, c in enumerate(puzzle.constraints):
+            others = [*givens, *sels[:i], *sels[i + 1 :]]
+            if not s.other(others):
+                out.append(Removable(i, c, None))
+            elif isinstance(c, KillerCage) and c.total is not None:
+                bare = KillerCage(c.cells)
+                if not s.other([*others, s.switch(bare)]):
+                    out.append(Removable(i, c, bare))
+    return out
