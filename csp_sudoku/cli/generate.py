@@ -28,7 +28,7 @@ from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any, cast, get_args
 
-from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
+from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK, variant_generate
 from csp_sudoku.cli._common import (
     MAX_COUNT,
     RowWriter,
@@ -201,6 +201,7 @@ def register(sub: Any) -> None:
         skip_invalid_help="accepted like on every batch command; generate reads no input",
     )
     add_geometry_args(p)
+    variant_generate.add_arguments(p)  # --constraints, --killer, --drawn: variant puzzles
     p.set_defaults(func=run)
 
 
@@ -356,6 +357,8 @@ def _read_done(path: str, args: argparse.Namespace, seed: int) -> _Done:
 
 
 def run(args: argparse.Namespace) -> int:
+    if variant_generate.wanted(args):
+        return variant_generate.run(args)
     if args.count < 0 or args.jobs < 0:
         print("csp-sudoku generate: --count and --jobs must be >= 0", file=sys.stderr)
         return EXIT_BAD_INPUT
