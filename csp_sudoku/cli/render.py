@@ -4,12 +4,21 @@ Each puzzle is captioned from its record: JSON Lines and CSV records (from
 ``rate``, ``generate``, ``bank export``) give the number, level, metric and
 score and the hardest technique; ``--caption`` formats the caption from the
 record's fields instead. Plain puzzle lines are captioned with their number.
+
+Variant puzzles (f-puzzles ``.json`` files, ``.jsonl`` files of f-puzzles
+objects, ``?load=`` links; told apart by
+:func:`csp_sudoku.cli.variants.is_variant_input`) are drawn with their
+constraints and captioned with their number and title. A puzzle that cannot
+be read (or, with ``--solutions``, has no single solution) is reported on
+stderr as ``FILE:LINE: reason`` and left out; the others are still drawn,
+and the exit code is 2.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from typing import Any
 
@@ -23,7 +32,9 @@ from csp_sudoku.cli._common import (
     iter_entries,
     progress,
 )
-from csp_sudoku.core.errors import RenderError
+from csp_sudoku.cli.variants import _looks_like_file, is_variant_input, read_inputs
+from csp_sudoku.constraints import VariantPuzzle
+from csp_sudoku.core.errors import RenderError, SudokuError
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.tools.render import DEFAULT_DPI, DPI_RANGE, PER_PAGE_RANGE  # no matplotlib yet
 
@@ -75,6 +86,8 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if any(is_variant_input(i) for i in args.inputs):
+        return run_variants(args)
     from csp_sudoku.tools.render import (
         caption_fields,
         check_caption_format,
@@ -131,3 +144,93 @@ def run(args: argparse.Namespace) -> int:
     for path in written:
         print(path)
     return EXIT_OK
+
+
+def _fail(message: str) -> int:
+    print(f"csp-sudoku render: error: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def run_variants(args: argparse.Namespace) -> int:
+    """Draw the variant puzzles of ``args.inputs``; exit 2 when one could not be drawn."""
+    from csp_sudoku.tools.render import (
+        check_caption_format,
+        default_caption,
+        format_caption,
+        render_book,
+        variant_caption_fields,
+    )
+
+    plain = [i for i in args.inputs if not is_variant_input(i)]
+    if plain:
+        return _fail(f"{plain[0]} is not an f-puzzles input: one run cannot mix variant and plain")
+    if args.size or args.jigsaw or args.variant != "standard":
+        return _fail("--size, --variant and --jigsaw do not apply to f-puzzles inputs")
+    missing = [i for i in args.inputs if _looks_like_file(i) and not os.path.exists(i)]
+    if missing:
+        return _fail(f"{missing[0]}: no such file")
+    try:
+        if args.caption is not None:
+            check_caption_format(args.caption)
+    except RenderError as err:
+        return _fail(str(err))
+    from csp_sudoku import variants
+
+    code = EXIT_OK
+    puzzles: list[VariantPuzzle] = []
+    captions: list[str] = []
+    answers: list[Puzzle] = []
+    for item in read_inputs(args.inputs):
+        if args.count is not None and len(puzzles) >= args.count:
+            break
+        puzzle = item.puzzle
+        if puzzle is None:
+            print(f"csp-sudoku render: {item.error}", file=sys.stderr)
+            code = EXIT_BAD_INPUT
+            continue
+        if args.solutions:
+            try:
+                found = variants.solutions(puzzle, 2)
+            except SudokuError as err:
+                found = []
+                print(f"csp-sudoku render: {item.source}:{item.line}: {err}", file=sys.stderr)
+            if len(found) != 1:
+                how = "no solution" if not found else "more than one solution"
+                print(
+                    f"csp-sudoku render: {item.source}:{item.line}: the puzzle has {how}: "
+                    "no solution page can show it",
+                    file=sys.stderr,
+                )
+                code = EXIT_BAD_INPUT
+                continue
+            answers.append(found[0])
+        values = variant_caption_fields(puzzle, len(puzzles) + 1)
+        values.update(file=item.source, line=item.line)
+        try:
+            caption = (
+                default_caption(values)
+                if args.caption is None
+                else format_caption(args.caption, values)
+            )
+        except RenderError as err:  # the format does not fit the records: nothing is drawn
+            return _fail(str(err))
+        puzzles.append(puzzle)
+        captions.append(caption)
+    if not puzzles:
+        return _fail("no puzzles to draw")
+    bar = progress(None, not args.quiet and sys.stderr.isatty(), unit="page")
+    with contextlib.closing(bar):
+        written = render_book(
+            puzzles,
+            args.output,
+            per_page=args.per_page,
+            solutions=answers if args.solutions else False,
+            titles=captions,
+            title=args.title,
+            fmt=args.format,
+            dpi=args.dpi,
+            progress=bar.tick,
+        )
+    for path in written:
+        print(path)
+    return code

@@ -16,6 +16,15 @@ wherever two neighbouring cells are in different boxes or jigsaw regions,
 the two diagonals of X-Sudoku as dashed lines, and the cells of other extra
 units (Windoku's windows) shaded. Digits above 9 use the letters of
 :mod:`csp_sudoku.core.io` (A = 10).
+A variant puzzle (:class:`~csp_sudoku.constraints.VariantPuzzle`) is drawn
+the same way, and each of its constraints draws itself on top
+(``Constraint.draw``) through the primitives of
+:class:`~csp_sudoku.constraints.drawing.Pen`, which :func:`draw_puzzle`
+gives backed by matplotlib: cages, thermometers, arrows, dots, letters,
+lines, shaded cells, clues outside the grid (the frame grows a margin for
+them) and notes of global rules under the grid. In SVG every mark keeps its
+name as the id of its group (``p0-v3-cage-0``: the page's first grid,
+constraint 3, its first cage outline), and each grid's frame is ``p0-frame``.
 
 matplotlib is an optional dependency (``pip install csp_sudoku[plot]``);
 importing this module without it raises :class:`RenderError` on first use.
@@ -29,13 +38,14 @@ Example::
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import math
 import os
 import string
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -43,6 +53,10 @@ from csp_sudoku.core.errors import RenderError as RenderError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import counted, staged, symbol
 from csp_sudoku.core.puzzle import Puzzle
+
+if TYPE_CHECKING:  # importing the constraints loads OR-tools: only when a variant is drawn
+    from csp_sudoku.constraints import VariantPuzzle
+    from csp_sudoku.constraints.drawing import Bounds
 
 #: Page size in inches (A4 portrait).
 A4 = (8.27, 11.69)
@@ -141,12 +155,37 @@ def caption_fields(fields: Mapping[str, Any], n: int) -> dict[str, Any]:
     return out
 
 
+def variant_caption_fields(puzzle: VariantPuzzle, n: int) -> dict[str, Any]:
+    """The names a caption can use for variant puzzle number ``n``.
+
+    ``n``; the f-puzzles ``title`` and ``author`` (empty strings when it has
+    none); ``clues`` (the givens); ``kinds``, the f-puzzles fields of its
+    constraints joined with ``, ``; and empty ``metric``, ``score``,
+    ``level`` and ``hardest`` (a variant has no rating), so that the
+    formats of plain records do not fail.
+    """
+    return {
+        "n": n,
+        "title": puzzle.title,
+        "author": puzzle.author,
+        "clues": puzzle.puzzle.clue_count,
+        "kinds": ", ".join(puzzle.kinds()),
+        "metric": "",
+        "score": "",
+        "level": "",
+        "hardest": "",
+    }
+
+
 def default_caption(values: Mapping[str, Any]) -> str:
     """``"12 · hard · se 8.3 · X-Wing"``: number, level, metric and score, hardest technique.
 
-    Parts the record lacks are left out, so a plain puzzle line gets its number only.
+    Parts the record lacks are left out, so a plain puzzle line gets its number
+    only; a record with a ``title`` (a variant puzzle's) has it after the number.
     """
     parts = [str(values["n"])]
+    if values.get("title"):
+        parts.append(str(values["title"]))
     if values.get("level") not in (None, ""):
         parts.append(str(values["level"]))
     score = values.get("score")
@@ -225,25 +264,35 @@ def _is_diagonal(unit: np.ndarray, n: int) -> bool:
     )
 
 
+#: The frame's margin around a grid, in cells (more where a variant draws outside it).
+_PAD = 0.05
+
+
 def draw_puzzle(
     ax: Any,
-    puzzle: Puzzle,
+    puzzle: Puzzle | VariantPuzzle,
     *,
     solution: Puzzle | None = None,
     title: str | None = None,
+    ident: str = "p0",
 ) -> None:
     """Draw one grid on a matplotlib ``Axes`` (unit square per cell, origin top left).
 
     Args:
         ax: the axes to draw on.
-        puzzle: the clues (drawn bold).
+        puzzle: the clues (drawn bold); a variant puzzle's constraints are drawn too.
         solution: when given, the other digits are drawn too, lighter.
         title: a caption above the grid.
+        ident: the prefix of the SVG ids of this grid's marks (one per grid of a page).
     """
-    g = puzzle.geometry
+    variant = None if isinstance(puzzle, Puzzle) else puzzle
+    grid = puzzle if isinstance(puzzle, Puzzle) else puzzle.puzzle
+    g = grid.geometry
     n = g.size
-    ax.set_xlim(-0.05, n + 0.05)
-    ax.set_ylim(n + 0.05, -0.05)
+    bounds = _measure(variant) if variant is not None else None
+    x0, x1, y0, y1 = _frame(bounds, n)
+    ax.set_xlim(x0, x1)
+    ax.set_ylim(y1, y0)
     ax.set_aspect("equal")
     ax.axis("off")
     thin = 0.6 if n <= 9 else 0.4
@@ -282,16 +331,23 @@ def draw_puzzle(
     )
     frame = [((0.0, 0.0), (float(n), 0.0)), ((float(n), 0.0), (float(n), float(n))),
              ((float(n), float(n)), (0.0, float(n))), ((0.0, float(n)), (0.0, 0.0))]  # fmt: skip
-    ax.add_collection(
-        LineCollection(
-            frame, colors="black", linewidths=thick * 1.2, zorder=4, capstyle="projecting"
-        )
+    border = LineCollection(
+        frame, colors="black", linewidths=thick * 1.2, zorder=4, capstyle="projecting"
     )
-    # digits: font size in points from the axes' size on the page
+    border.set_gid(f"{ident}-frame")
+    ax.add_collection(border)
+    # font sizes and line widths in points from the axes' size on the page
     fig = ax.get_figure()
     width_in = ax.get_position().width * fig.get_figwidth()
-    size_pt = 0.62 * 72.0 * width_in / n
-    clues = puzzle.cells
+    per_cell = 72.0 * width_in / (x1 - x0)  # points per cell
+    size_pt = 0.62 * per_cell * (n + 2 * _PAD) / n  # a plain grid's frame is n + 2 * _PAD wide
+    if variant is not None:
+        assert bounds is not None
+        pen = _pen_class()(ax, n, per_cell, n + _PAD + 0.1)
+        for i, constraint in enumerate(variant.constraints):
+            with pen.group(f"{ident}-v{i}"):
+                constraint.draw(pen)
+    clues = grid.cells
     shown = solution.cells if solution is not None else clues
     for cell, value in enumerate(shown.tolist()):
         if not value:
@@ -314,6 +370,161 @@ def draw_puzzle(
         ax.set_title(title, fontsize=max(7.0, min(14.0, size_pt * 0.7)), pad=4)
 
 
+def _measure(variant: VariantPuzzle) -> Bounds:
+    """How far the drawing of ``variant``'s constraints reaches (a pen that only measures)."""
+    from csp_sudoku.constraints.drawing import Bounds
+
+    bounds = Bounds(variant.geometry.size)
+    for constraint in variant.constraints:
+        constraint.draw(bounds)
+    return bounds
+
+
+def _note_height(size: int) -> float:
+    """The height of a note's letters, in cells: the same share of the grid's width at every size."""
+    return 0.3 * size / 9
+
+
+def _frame(bounds: Bounds | None, n: int) -> tuple[float, float, float, float]:
+    """The square ``(x0, x1, y0, y1)`` the axes show: the grid, the marks outside it, the notes."""
+    if bounds is None:
+        return -_PAD, n + _PAD, -_PAD, n + _PAD
+    x0, x1 = min(-_PAD, bounds.x0 - 0.1), max(n + _PAD, bounds.x1 + 0.1)
+    y0, y1 = min(-_PAD, bounds.y0 - 0.1), max(n + _PAD, bounds.y1 + 0.1)
+    if bounds.notes:
+        y1 = max(y1, n + _PAD + 0.1 + 1.5 * _note_height(n) * bounds.notes)
+    side = max(x1 - x0, y1 - y0)
+    cx = (x0 + x1) / 2
+    return cx - side / 2, cx + side / 2, y0, y0 + side
+
+
+@functools.cache
+def _pen_class() -> Any:
+    """The matplotlib-backed :class:`~csp_sudoku.constraints.drawing.Pen` (made when first needed).
+
+    The class is made here, not at the module's top, because importing the
+    constraints package loads OR-tools, which plain puzzles never need.
+    """
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Circle, Polygon
+
+    from csp_sudoku.constraints.drawing import INK, Layer, Pen, Point
+
+    zorders = {Layer.UNDER: 0.5, Layer.LINES: 1.5, Layer.OUTLINE: 4.5, Layer.MARKS: 6.0}
+
+    class MatplotlibPen(Pen):
+        """Draws marks on a matplotlib ``Axes`` whose data units are cells.
+
+        Args:
+            ax: the axes.
+            size: the grid's size.
+            per_cell: points per cell (line widths and font sizes are in cells).
+            notes_top: where the first note under the grid goes (in cells).
+        """
+
+        def __init__(self, ax: Any, size: int, per_cell: float, notes_top: float) -> None:
+            super().__init__(size)
+            self.ax = ax
+            self.per_cell = per_cell
+            self.notes_top = notes_top
+            self.notes = 0
+
+        def _add(self, artist: Any, ident: str, layer: Layer) -> None:
+            artist.set_gid(ident)
+            artist.set_zorder(zorders[layer])
+            artist.set_clip_on(False)
+            if isinstance(artist, Line2D):
+                self.ax.add_line(artist)
+            else:
+                self.ax.add_patch(artist)
+
+        def draw_path(
+            self,
+            points: Sequence[Point],
+            *,
+            ident: str,
+            layer: Layer,
+            stroke: str | None = None,
+            width: float = 0.0,
+            fill: str | None = None,
+            dashes: tuple[float, float] | None = None,
+            closed: bool = False,
+        ) -> None:
+            lw = width * self.per_cell
+            if fill is not None:
+                patch = Polygon(
+                    list(points), closed=closed, facecolor=fill, edgecolor=stroke or "none",
+                    linewidth=lw if stroke else 0.0, joinstyle="round",
+                )  # fmt: skip
+                self._add(patch, ident, layer)
+                return
+            pts = [*points, points[0]] if closed else list(points)
+            line = Line2D(
+                [p[0] for p in pts], [p[1] for p in pts], color=stroke or INK, linewidth=lw,
+                solid_capstyle="round", solid_joinstyle="round",
+                dash_capstyle="butt", dash_joinstyle="round",
+            )  # fmt: skip
+            if dashes is not None:
+                import matplotlib
+
+                # matplotlib scales dash lengths by the line width (unless told not to)
+                unit = lw if matplotlib.rcParams["lines.scale_dashes"] else 1.0
+                on, off = (d * self.per_cell / unit for d in dashes)
+                line.set_linestyle((0, (on, off)))
+            self._add(line, ident, layer)
+
+        def draw_disc(
+            self,
+            at: Point,
+            radius: float,
+            *,
+            ident: str,
+            layer: Layer,
+            stroke: str | None = None,
+            width: float = 0.0,
+            fill: str | None = None,
+        ) -> None:
+            disc = Circle(
+                at, radius, facecolor=fill or "none", edgecolor=stroke or "none",
+                linewidth=width * self.per_cell if stroke else 0.0,
+            )  # fmt: skip
+            self._add(disc, ident, layer)
+
+        def draw_text(
+            self,
+            at: Point,
+            text: str,
+            *,
+            ident: str,
+            layer: Layer,
+            height: float,
+            colour: str = INK,
+            align: str = "center",
+            valign: str = "center",
+            bold: bool = False,
+            backdrop: str | None = None,
+        ) -> None:
+            box = None
+            if backdrop is not None:
+                box = {"boxstyle": "square,pad=0.1", "facecolor": backdrop, "edgecolor": "none"}
+            self.ax.text(
+                at[0], at[1], text, ha=align, va=valign, fontsize=height * self.per_cell,
+                fontweight="bold" if bold else "normal", color=colour, family="DejaVu Sans",
+                zorder=zorders[layer], clip_on=False, gid=ident, bbox=box,
+            )  # fmt: skip
+
+        def draw_note(self, text: str, *, ident: str) -> None:
+            h = _note_height(self.size)
+            self.ax.text(
+                self.size / 2, self.notes_top + 1.5 * h * self.notes, text, ha="center",
+                va="top", fontsize=h * self.per_cell, color="0.2", family="DejaVu Sans",
+                zorder=zorders[Layer.MARKS], clip_on=False, gid=ident,
+            )  # fmt: skip
+            self.notes += 1
+
+    return MatplotlibPen
+
+
 def _rect(x: float, y: float, color: str) -> Any:
     from matplotlib.patches import Rectangle
 
@@ -327,7 +538,7 @@ def _layout(per_page: int) -> tuple[int, int]:
 
 
 def _page(
-    puzzles: Sequence[Puzzle],
+    puzzles: Sequence[Puzzle | VariantPuzzle],
     titles: Sequence[str | None],
     solutions: Sequence[Puzzle | None] | None,
     layout: tuple[int, int],
@@ -355,7 +566,11 @@ def _page(
         w, h = side / page_w, side / page_h
         ax = fig.add_axes((cx - w / 2, cy - h / 2, w, h))
         draw_puzzle(
-            ax, p, solution=solutions[i] if solutions is not None else None, title=titles[i]
+            ax,
+            p,
+            solution=solutions[i] if solutions is not None else None,
+            title=titles[i],
+            ident=f"p{i}",
         )
     return fig
 
@@ -381,7 +596,7 @@ def _save(fig: Any, path: Path, fmt: str, dpi: int = DEFAULT_DPI) -> None:
 
 
 def render_puzzle(
-    puzzle: Puzzle,
+    puzzle: Puzzle | VariantPuzzle,
     target: str | os.PathLike[str],
     *,
     solution: Puzzle | None = None,
@@ -411,7 +626,7 @@ def default_per_page(geometry: Geometry) -> int:
 
 
 def render_book(
-    puzzles: Sequence[Puzzle],
+    puzzles: Sequence[Puzzle | VariantPuzzle],
     target: str | os.PathLike[str],
     *,
     per_page: int | None = None,
@@ -434,7 +649,7 @@ def render_book(
     more fit on a page. Fonts are embedded as TrueType.
 
     Args:
-        puzzles: the puzzles, in order.
+        puzzles: the puzzles, in order (plain or variant ones).
         target: the output path; its suffix gives the format unless ``fmt`` does.
         per_page: puzzles per page (default :func:`default_per_page`).
         solutions: True to solve the puzzles and add solution pages, or the
@@ -476,7 +691,12 @@ def render_book(
         from csp_sudoku.api import solutions as solve_up_to
 
         for i, p in enumerate(puzzles):
-            found = solve_up_to(p, 2, backend="sat")
+            if isinstance(p, Puzzle):
+                found = solve_up_to(p, 2, backend="sat")
+            else:
+                from csp_sudoku.variants import solutions as variant_solutions
+
+                found = variant_solutions(p, 2, backend="sat")
             if len(found) != 1:
                 # a solution page shows the one solution: it must be the only one
                 how = "no solution" if not found else "more than one solution"
