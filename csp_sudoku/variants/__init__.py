@@ -1,9 +1,13 @@
-"""Check, count, solve and true candidates of variant puzzles, by SAT or CP-SAT.
+"""Check, count, solve and true candidates of variant puzzles: compiled search, SAT or CP-SAT.
 
-A :class:`~csp_sudoku.constraints.VariantPuzzle` goes to one of two
-backends, and both must give the same answers (the tests compare them):
+A :class:`~csp_sudoku.constraints.VariantPuzzle` goes to one of three
+backends, and all must give the same answers (the tests compare them):
 
-* ``"sat"`` (the default): python-sat with the rules' CNF
+* ``"fast"``: a compiled propagation search (:mod:`csp_sudoku.variants.fast`):
+  each kind lowered to a few generic primitives over candidate masks,
+  propagated to a fixpoint, depth first; a search that runs past its node
+  budget is handed to ``"sat"``.
+* ``"sat"``: python-sat with the rules' CNF
   (:func:`csp_sudoku.encodings.cnf.rules_cnf`) and every constraint's
   clauses, the givens as assumptions; one solver per call, a further
   solution asked for after a clause that blocks the last one.
@@ -11,8 +15,7 @@ backends, and both must give the same answers (the tests compare them):
   :class:`~csp_sudoku.encodings.cpsat.SudokuModel` with every constraint's
   CP-SAT form (written over the cells' integer values: a second encoding).
 
-Not in this slice: a compiled propagation search for variants, explanations
-(human steps), generation and rendering. DRAT certificates of uniqueness
+Not in this slice: explanations (human steps), generation and rendering. DRAT certificates of uniqueness
 are :func:`csp_sudoku.tools.certify.certify` of :func:`variant_cnf`.
 """
 
@@ -32,18 +35,20 @@ from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.encodings.cnf import clue_literals, puzzle_cnf, rules_cnf
 from csp_sudoku.encodings.cpsat import SudokuModel
 
-VariantBackend = Literal["sat", "cpsat"]
+VariantBackend = Literal["fast", "sat", "cpsat"]
 Verdict = Literal["unique", "multiple", "none"]
-BACKENDS: tuple[str, ...] = ("sat", "cpsat")
+BACKENDS: tuple[str, ...] = ("fast", "sat", "cpsat")
+#: The backend of ``"auto"`` (and of a call that names none).
+DEFAULT_BACKEND = "sat"
 #: The python-sat solver of the SAT backend.
 SAT_SOLVER = "cadical153"
 
 
 def _backend(backend: str) -> str:
     if backend == "auto":
-        return "sat"
+        return DEFAULT_BACKEND
     if backend not in BACKENDS:
-        raise ArgumentError(f"backend {backend!r}: variant puzzles use 'sat' or 'cpsat'")
+        raise ArgumentError(f"backend {backend!r}: variant puzzles use 'fast', 'sat' or 'cpsat'")
     return backend
 
 
@@ -117,12 +122,22 @@ def _cpsat_model(puzzle: VariantPuzzle) -> SudokuModel:
     return model
 
 
-def solutions(puzzle: VariantPuzzle, limit: int = 2, *, backend: str = "sat") -> list[Puzzle]:
-    """Up to ``limit`` distinct solutions of ``puzzle``, each a full :class:`Puzzle`."""
+def _check_limit(limit: object) -> None:
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise ArgumentError(f"limit must be a whole number of at least 1, not {limit!r}")
+
+
+def solutions(puzzle: VariantPuzzle, limit: int = 2, *, backend: str = "sat") -> list[Puzzle]:
+    """Up to ``limit`` distinct solutions of ``puzzle``, each a full :class:`Puzzle`."""
+    _check_limit(limit)
     g = puzzle.geometry
-    if _backend(backend) == "sat":
+    name = _backend(backend)
+    if name == "fast":
+        from csp_sudoku.variants import fast
+
+        quick = fast.solutions(puzzle, limit)
+        grids = _sat_solutions(puzzle, limit) if quick is None else quick
+    elif name == "sat":
         grids = _sat_solutions(puzzle, limit)
     else:
         grids = list(_cpsat_model(puzzle).solutions(limit))
@@ -131,6 +146,14 @@ def solutions(puzzle: VariantPuzzle, limit: int = 2, *, backend: str = "sat") ->
 
 def count(puzzle: VariantPuzzle, limit: int = 2, *, backend: str = "sat") -> int:
     """The number of solutions, exact below ``limit``; ``limit`` means "at least that many"."""
+    if _backend(backend) == "fast":
+        _check_limit(limit)
+        from csp_sudoku.variants import fast
+
+        n = fast.count(puzzle, limit)
+        if n is not None:
+            return n
+        backend = "sat"
     return len(solutions(puzzle, limit, backend=backend))
 
 
@@ -160,14 +183,23 @@ def candidates(
     Args:
         puzzle: the variant puzzle.
         cap: the most solver calls to make (None: as many as needed; at most one
-            per candidate and one more).
-        backend: ``"sat"`` or ``"cpsat"``.
+            per candidate and one more). The ``"fast"`` backend's calls are
+            searches for a first solution: one from the givens, then one for
+            each candidate left by propagation and not yet seen in a solution.
+        backend: ``"fast"``, ``"sat"`` or ``"cpsat"``.
 
     Raises:
         DeadlinePassed: ``cap`` calls were made before every candidate was settled.
     """
     g = puzzle.geometry
     n = g.size
+    if _backend(backend) == "fast":
+        from csp_sudoku.variants import fast
+
+        quick = fast.candidates(puzzle, cap)
+        if quick is not None:
+            return quick
+        backend = "sat"
     seen = np.zeros((g.ncells, n), dtype=bool)
     calls = 0
 
