@@ -9,8 +9,15 @@ To add a kind called ``mine`` (its f-puzzles field):
    ``base.forbid_pairs``, ``base.distinct`` (python-sat ``CardEnc``),
    ``base.sum_equals``), :meth:`add_to` (CP-SAT, over the integer values
    ``base.cp_values(model, cells)``: write it independently of the CNF, since
-   the tests compare the two), :meth:`check` (a full grid), and
-   :meth:`read_entry` / :meth:`write_entry` (one entry of the f-puzzles list).
+   the tests compare the two), :meth:`check` (a full grid),
+   :meth:`read_entry` / :meth:`write_entry` (one entry of the f-puzzles list),
+   and :meth:`lower`, what it is for the compiled search (the ``"fast"``
+   backend) in the primitives of ``base.Lowering``: ``low.only``,
+   ``low.differ``, ``low.distinct``, ``low.relation`` (a predicate on two
+   digits), ``low.linear``, ``low.combination``, ``low.sum_distinct``,
+   ``low.between``, ``low.sandwich``. Without it the kind is a *leaf*: the
+   search asks its :meth:`check` of every full grid it finds (right, but
+   slow when the rule is what makes the puzzle unique).
    A kind of a shared shape subclasses it instead and gives only what is its
    own: a global rule switched on by a boolean ``base.GlobalRule``, a rule on
    lines ``base.LineConstraint``, a rule on each two neighbours of a line
@@ -57,6 +64,9 @@ class TemplatePair(base.Constraint):
 
     def check(self, grid: base.Grid) -> bool:
         return base.at(grid, self.a) != base.at(grid, self.b)
+
+    def lower(self, low: base.Lowering) -> None:
+        low.differ([(self.a, self.b)])
 
     @classmethod
     def read_entry(cls, entry: Any, geometry: base.Geometry) -> list[TemplatePair]:
