@@ -58,23 +58,28 @@ Answer = tuple[int, list[tuple[dict[str, Any], str]], str | None]
 
 
 def is_variant_input(item: str) -> bool:
-    """Whether an input is an f-puzzles one (a link, a ``.json`` file, f-puzzles JSON Lines)."""
+    """Whether an input is an f-puzzles one (a link, a ``.json`` file, f-puzzles JSON Lines).
+
+    A ``.jsonl`` file is one when its first JSON object is an f-puzzles object
+    (``size`` and ``grid``) or its first link comes before any object.
+    """
     if "load=" in item or item.lstrip().startswith("{"):
         return True
     low = item.lower()
     if low.endswith(".json"):
         return True
     if low.endswith(".jsonl") and os.path.isfile(item):
+        # the first JSON object (or link) says; a bad line before it is bad either way
         with open(item, encoding="utf-8", errors="replace") as f:
             for line in f:
-                if line.strip():
-                    if "load=" in line and not line.lstrip().startswith("{"):
-                        return True  # a file of links
-                    try:
-                        first = json.loads(line)
-                    except ValueError:
-                        return False
-                    return isinstance(first, dict) and "grid" in first and "size" in first
+                if "load=" in line and not line.lstrip().startswith("{"):
+                    return True  # a file of links
+                try:
+                    first = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(first, dict):
+                    return "grid" in first and "size" in first
     return False
 
 
