@@ -18,11 +18,22 @@ To add a kind called ``mine`` (its f-puzzles field):
    ``low.between``, ``low.sandwich``. Without it the kind is a *leaf*: the
    search asks its :meth:`check` of every full grid it finds (right, but
    slow when the rule is what makes the puzzle unique).
+   And :meth:`draw`, its picture, made of the primitives of ``base.Pen``
+   (``csp_sudoku/constraints/drawing.py``): ``pen.line(cells, style)``,
+   ``pen.cage(cells, label)``, ``pen.dot(a, b, filled=...)``,
+   ``pen.letter(a, b, text)``, ``pen.circle(cells, ...)``,
+   ``pen.square(cell, ...)``, ``pen.shade(cell, colour)``,
+   ``pen.outside(cell, text)`` (a clue beside the grid), ``pen.note(text)``
+   (a rule under the grid); ``csp-sudoku render`` draws it in SVG, PNG and
+   PDF.
    A kind of a shared shape subclasses it instead and gives only what is its
    own: a global rule switched on by a boolean ``base.GlobalRule``, a rule on
    lines ``base.LineConstraint``, a rule on each two neighbours of a line
    ``base.NeighbourLine``, a group of distinct cells
-   ``_groups.DistinctCells``. Everything a kind needs comes from the one
+   ``_groups.DistinctCells``. These draw themselves (a note under the grid,
+   a line in the kind's ``style = base.LineStyle(colour, width)``, shaded
+   cells): such a kind sets ``note`` or ``style``, or overrides
+   :meth:`draw`. Everything a kind needs comes from the one
    module ``base`` (it re-exports ``ParseError``, ``Geometry`` and
    ``SudokuModel``). Raise only ``base.ParseError`` for bad input; the reader
    adds the field and the entry's index to the message.
@@ -31,6 +42,9 @@ To add a kind called ``mine`` (its f-puzzles field):
 4. Teach the test maker (``draw`` in tests/test_variants.py) to draw it from a
    full grid and the independent checker (tests/independent_variants.py) to
    check it from the rules: every kind must appear in the agreement test.
+5. Add a check of its drawing to ``CHECKS`` in tests/test_render_variants.py
+   (where its marks must lie, from its cells) and an entry to the sheet
+   ``EVERY_KIND`` there.
 
 The kind below is a real rule, "the digits of two cells differ" (a tiny
 extra region), written out in full.
@@ -67,6 +81,9 @@ class TemplatePair(base.Constraint):
 
     def lower(self, low: base.Lowering) -> None:
         low.differ([(self.a, self.b)])
+
+    def draw(self, pen: base.Pen) -> None:
+        pen.line((self.a, self.b), base.LineStyle(base.GREY, 0.15))  # a short grey line
 
     @classmethod
     def read_entry(cls, entry: Any, geometry: base.Geometry) -> list[TemplatePair]:
