@@ -106,7 +106,9 @@ def register_candidates(sub: Any) -> None:
         "2 on bad input.",
     )
     p.add_argument("inputs", nargs="+", metavar="FILE|URL")
-    p.add_argument("--backend", default="sat", help="sat (default) or cpsat")
+    p.add_argument(
+        "--backend", default="auto", help="auto (default), or a variant backend: fast, sat, cpsat"
+    )
     p.add_argument("--cap", type=int, default=None, help="the most solver calls per puzzle")
     g = p.add_argument_group("batch options (as on check, solve and count)")
     g.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no summary")
@@ -287,7 +289,7 @@ def _refusal(command: str, args: argparse.Namespace, backend: str) -> str | None
     from csp_sudoku import variants
 
     if backend not in variants.BACKENDS:
-        return "variant puzzles use --backend sat or cpsat"
+        return f"variant puzzles use --backend {', '.join(variants.BACKENDS)} or auto"
     if getattr(args, "budget_seconds", None) is not None:
         return "--budget-seconds does not apply to variant puzzles (each count is one solver run)"
     if getattr(args, "resume", False) and not getattr(args, "output", None):
@@ -303,9 +305,11 @@ def _refusal(command: str, args: argparse.Namespace, backend: str) -> str | None
 
 def run_variants(command: str, args: argparse.Namespace) -> int:
     """Answer every variant puzzle of ``args.inputs`` for ``command``; the exit code."""
-    backend = getattr(args, "backend", "sat")
+    from csp_sudoku import variants
+
+    backend = getattr(args, "backend", "auto")
     if backend == "auto":
-        backend = "sat"
+        backend = variants.DEFAULT_BACKEND
     why = _refusal(command, args, backend)
     if why:
         print(f"csp-sudoku {command}: {why}", file=sys.stderr)
