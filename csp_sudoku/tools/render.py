@@ -382,7 +382,7 @@ def _measure(variant: VariantPuzzle) -> Bounds:
 
 def _note_height(size: int) -> float:
     """The height of a note's letters, in cells: the same share of the grid's width at every size."""
-    return 0.3 * size / 9
+    return 0.26 * size / 9
 
 
 def _frame(bounds: Bounds | None, n: int) -> tuple[float, float, float, float]:
@@ -652,8 +652,9 @@ def render_book(
         puzzles: the puzzles, in order (plain or variant ones).
         target: the output path; its suffix gives the format unless ``fmt`` does.
         per_page: puzzles per page (default :func:`default_per_page`).
-        solutions: True to solve the puzzles and add solution pages, or the
-            solutions themselves.
+        solutions: True to solve the puzzles (variant ones with
+            :func:`csp_sudoku.variants.solutions`) and add solution pages, or
+            the solutions themselves.
         titles: a caption per puzzle (default ``"1"``, ``"2"``, ...).
         title: the book's title, on a cover page.
         fmt: ``svg``, ``pdf`` or ``png``.
