@@ -47,7 +47,7 @@ class MoveRule(base.GlobalRule):
         if self.gap == 0:
             low.differ(self.pairs(low.size))
         else:
-            low.relation(self.pairs(low.size), lambda x, y: abs(x - y) != self.gap)
+            low.relation(self.pairs(low.size), lambda x, y: abs(x - y) != self.gap, self.kind)
 
     def check(self, grid: base.Grid) -> bool:
         return all(

@@ -58,7 +58,11 @@ class Dot(base.Constraint):
         self.cp_holds(model, x, y, self.value, True)
 
     def lower(self, low: base.Lowering) -> None:
-        low.relation([(self.a, self.b)], lambda x, y: self.holds(x, y, self.value))
+        low.relation(
+            [(self.a, self.b)],
+            lambda x, y: self.holds(x, y, self.value),
+            (self.kind, self.value),
+        )
 
     def check(self, grid: base.Grid) -> bool:
         return self.holds(base.at(grid, self.a), base.at(grid, self.b), self.value)
@@ -151,6 +155,7 @@ class NoDot(base.Constraint):
         low.relation(
             self._free(low.size),
             lambda x, y: not any(self.dot.holds(x, y, v) for v in self.values),
+            self.kind,
         )
 
     def check(self, grid: base.Grid) -> bool:

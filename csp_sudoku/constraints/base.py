@@ -481,7 +481,7 @@ class NeighbourLine(LineConstraint):
 
     def lower(self, low: Lowering) -> None:
         n = low.size
-        low.relation(itertools.pairwise(self.cells), lambda x, y: self.keeps(x, y, n))
+        low.relation(itertools.pairwise(self.cells), lambda x, y: self.keeps(x, y, n), self.kind)
 
     def check(self, grid: Grid) -> bool:
         ds = [at(grid, c) for c in self.cells]

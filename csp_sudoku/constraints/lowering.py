@@ -39,7 +39,7 @@ codes) is defined here, once, and the kernel imports it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING
@@ -83,6 +83,9 @@ HEAD_SIZE, HEAD_CELLS, HEAD_CONS = range(3)
 #: The most digit sets a combination keeps; a killer cage with more sets of its
 #: sum (large cages of 16x16 and bigger grids) is lowered to a linear sum instead.
 MOST_SETS = 4096
+
+#: The tables of the relations made so far, by key and size (see :meth:`Lowering.relation`).
+_TABLES: dict[tuple[Hashable, int], tuple[list[int], list[int]]] = {}
 
 
 @lru_cache(maxsize=4096)
@@ -160,17 +163,30 @@ class Lowering:
             self._units.append(tuple(flat))
 
     def relation(
-        self, pairs: Iterable[tuple[Cell, Cell]], holds: Callable[[int, int], bool]
+        self,
+        pairs: Iterable[tuple[Cell, Cell]],
+        holds: Callable[[int, int], bool],
+        key: Hashable = None,
     ) -> None:
         """For each pair ``(a, b)``, the digits ``x`` of ``a`` and ``y`` of ``b`` keep ``holds(x, y)``.
 
         The relation is asked once for every two digits (not once a pair), and
-        kept both ways as tables of the digits allowed in the other cell.
+        kept both ways as tables of the digits allowed in the other cell. A
+        ``key`` names the relation (the kind and its parameters, the same key
+        for the same relation): its tables are then made once per key and
+        size, for every puzzle.
         """
         n = self.size
-        ok = [[bool(holds(x, y)) for y in range(1, n + 1)] for x in range(1, n + 1)]
-        forward = [sum(1 << j for j in range(n) if ok[i][j]) for i in range(n)]
-        backward = [sum(1 << i for i in range(n) if ok[i][j]) for j in range(n)]
+        tables = _TABLES.get((key, n)) if key is not None else None
+        if tables is None:
+            ok = [[bool(holds(x, y)) for y in range(1, n + 1)] for x in range(1, n + 1)]
+            tables = (
+                [sum(1 << j for j in range(n) if ok[i][j]) for i in range(n)],
+                [sum(1 << i for i in range(n) if ok[i][j]) for j in range(n)],
+            )
+            if key is not None:
+                _TABLES[(key, n)] = tables
+        forward, backward = tables
         for a, b in pairs:
             fa, fb = self.cell(a), self.cell(b)
             self._arc(fa, fb, forward)

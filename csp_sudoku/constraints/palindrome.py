@@ -34,7 +34,7 @@ class Palindrome(base.LineConstraint):
 
     def lower(self, low: base.Lowering) -> None:
         pairs = [(self.cells[i], self.cells[j]) for i, j in self._pairs()]
-        low.relation(pairs, lambda x, y: x == y)
+        low.relation(pairs, lambda x, y: x == y, "equal")
 
     def check(self, grid: base.Grid) -> bool:
         ds = [base.at(grid, c) for c in self.cells]
