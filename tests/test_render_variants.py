@@ -511,6 +511,17 @@ def test_marks_belong_to_constraints_only(every_kind: tuple[VariantPuzzle, Path]
     assert set(marks) == set(range(len(puzzle.constraints)))
 
 
+def test_notes_go_under_the_clues_below_the_grid(every_kind: tuple[VariantPuzzle, Path]) -> None:
+    _, path = every_kind
+    marks, _ = read_marks(path, 9)
+    every = [m for ms in marks.values() for m in ms if m.anchor is not None]
+    clues = [m.anchor[1] for m in every if m.role == "clue" and m.anchor]
+    notes = sorted(m.anchor[1] for m in every if m.role == "note" and m.anchor)
+    assert max(clues) > 9 and len(notes) == 6  # a clue under the grid; six rules
+    assert notes[0] - 0.2 > max(clues)  # a note's letters start below the clue's baseline
+    assert all(b - a > 0.2 for a, b in itertools.pairwise(notes))  # one line each
+
+
 # ---------------------------------------------------------------- random shapes
 def _polyomino(draw: st.DrawFn, n: int, most: int) -> list[Cell]:
     """Connected cells grown from a random cell (any shape: holes, inner corners)."""

@@ -343,7 +343,7 @@ def draw_puzzle(
     size_pt = 0.62 * per_cell * (n + 2 * _PAD) / n  # a plain grid's frame is n + 2 * _PAD wide
     if variant is not None:
         assert bounds is not None
-        pen = _pen_class()(ax, n, per_cell, n + _PAD + 0.1)
+        pen = _pen_class()(ax, n, per_cell, _notes_top(bounds, n))
         for i, constraint in enumerate(variant.constraints):
             with pen.group(f"{ident}-v{i}"):
                 constraint.draw(pen)
@@ -385,6 +385,11 @@ def _note_height(size: int) -> float:
     return 0.26 * size / 9
 
 
+def _notes_top(bounds: Bounds, n: int) -> float:
+    """Where the first note under the grid goes: below the grid and any clue under it."""
+    return max(n + _PAD, bounds.y1) + 0.1
+
+
 def _frame(bounds: Bounds | None, n: int) -> tuple[float, float, float, float]:
     """The square ``(x0, x1, y0, y1)`` the axes show: the grid, the marks outside it, the notes."""
     if bounds is None:
@@ -392,7 +397,7 @@ def _frame(bounds: Bounds | None, n: int) -> tuple[float, float, float, float]:
     x0, x1 = min(-_PAD, bounds.x0 - 0.1), max(n + _PAD, bounds.x1 + 0.1)
     y0, y1 = min(-_PAD, bounds.y0 - 0.1), max(n + _PAD, bounds.y1 + 0.1)
     if bounds.notes:
-        y1 = max(y1, n + _PAD + 0.1 + 1.5 * _note_height(n) * bounds.notes)
+        y1 = max(y1, _notes_top(bounds, n) + 1.5 * _note_height(n) * bounds.notes)
     side = max(x1 - x0, y1 - y0)
     cx = (x0 + x1) / 2
     return cx - side / 2, cx + side / 2, y0, y0 + side
