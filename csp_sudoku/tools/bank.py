@@ -111,6 +111,11 @@ PROGRESS_STEPS = 10_000
 #: of a batch is cut into such blocks: a stop waits for one block at most).
 KEY_BLOCK = 256
 
+#: New puzzles whose facts (solution, uniqueness, minimality) one call of the batch
+#: kernel computes (about 15 ms of work: a thread's share of a batch is cut into such
+#: blocks, and a stop waits for the blocks under way).
+FACT_BLOCK = 256
+
 #: Keys looked up, or rows of a batch compared, in one statement (SQLite binds
 #: at most 32,766 values in one statement).
 LOOKUP_BATCH = 500
@@ -248,6 +253,10 @@ class Provenance:
     method: str | None = None
     derived_from: str | None = None
     generator_version: str | None = None
+
+
+#: The provenance of a record that gives none.
+_NO_PROVENANCE = Provenance()
 
 
 @dataclass(frozen=True)
@@ -591,11 +600,13 @@ def pattern_symmetries_many(cells: NDArray[np.integer], size: int) -> list[tuple
     for name in PATTERN_SYMMETRIES:
         first = np.array([orbit[0] for orbit in orbits(size, name)])[orbit_index(size, name)]
         has.append((filled == filled[:, first]).all(axis=1))
-    table = np.stack(has, axis=1) if has else np.zeros((len(filled), 0), bool)
-    return [
-        tuple(name for name, on in zip(PATTERN_SYMMETRIES, row, strict=True) if on)
-        for row in table.tolist()
-    ]
+    # each row's set of symmetries as a number (bit k: the k-th name), named once a number
+    codes = (np.stack(has, axis=1) << np.arange(len(has))).sum(axis=1)
+    names = {
+        int(code): tuple(name for k, name in enumerate(PATTERN_SYMMETRIES) if code >> k & 1)
+        for code in np.unique(codes).tolist()
+    }
+    return [names[code] for code in codes.tolist()]
 
 
 def _shape_prefix(geometry: Geometry) -> str:
@@ -646,6 +657,14 @@ def dedup_keys(
         with ThreadPoolExecutor(parts, thread_name_prefix="csp-sudoku-keys") as pool:
             blocks = list(pool.map(forms, starts))
     return format_lines(np.concatenate(blocks)) if blocks else []
+
+
+def _not_unique(line: str, solutions: int) -> NotUniqueError:
+    """The error of a puzzle (text ``line``) with no solution (0) or several (2)."""
+    return NotUniqueError(
+        f"{line}: a bank keeps unique puzzles; this one has "
+        f"{'no solution' if not solutions else 'several solutions'}"
+    )
 
 
 @dataclass
@@ -706,6 +725,8 @@ class _Given:
         self, i: int, is_min: bool | None, symmetries: tuple[str, ...]
     ) -> tuple[str, ...]:
         """The claims of puzzle ``i``'s record that its computed facts contradict."""
+        if self.claims is None and self.minimal is None:
+            return ()
         claim = (self.claims[i] if self.claims is not None else None) or Claims()
         said_minimal = claim.minimal
         if said_minimal is None and self.minimal is not None:
@@ -1297,48 +1318,56 @@ class PuzzleBank(Closing):
         """Solve, check and describe the new puzzles ``rows`` of one geometry (batch
         indices ``indices``) into ``plan``: the solution (a given one checked, else
         searched), uniqueness, minimality (when asked), the pattern's symmetries
-        (the whole group at once) and the claims the facts contradict."""
-        from csp_sudoku.core.verify import is_solution
+        (the whole group at once) and the claims the facts contradict.
 
-        backend = self._checker(geo).backend
+        The rows of a plain 9x9 batch with no solution given go through the
+        compiled batch kernel (:func:`_facts9`, threads sharing the rows); the
+        others, and the rows whose search there ran out of budget, one at a time
+        through the bank's checker.
+        """
+        from csp_sudoku._kernels import bank as kb
+
         lines = format_lines(rows)
         symmetries = pattern_symmetries_many(rows, geo.size)
-        kept: list[int] = []
         sols = np.empty_like(rows)
+        minimal: list[bool | None] = [None] * len(rows)
+        found = self._facts9(geo, rows, given)
+        kept: list[int] = []
         for k, i in enumerate(indices):
-            stated = given.solutions[i] if given.solutions is not None else None
-            sol = None if stated is None else _as_puzzle(stated, "solution", geo)
-            if sol is None or not is_solution(sol, Puzzle(rows[k], geo)):
-                found = backend.solutions(rows[k], geo, 2)
-                if len(found) != 1:
-                    plan.errors[i] = NotUniqueError(
-                        f"{lines[k]}: a bank keeps unique puzzles; this one has "
-                        f"{'no solution' if not found else 'several solutions'}"
-                    )
+            if found is not None and found[0][k] != kb.FACT_GAVE_UP:
+                code = int(found[0][k])
+                if code in (kb.FACT_NONE, kb.FACT_SEVERAL):
+                    plan.errors[i] = _not_unique(lines[k], 0 if code == kb.FACT_NONE else 2)
                     continue
-                sols[k] = found[0]
-            elif backend.other_solution(rows[k], geo, sol.cells) is not None:
-                plan.errors[i] = NotUniqueError(f"{lines[k]}: has a second solution")
-                continue
+                sols[k] = found[1][k]
+                if code != kb.FACT_UNIQUE:
+                    minimal[k] = code == kb.FACT_MINIMAL
             else:
-                sols[k] = sol.cells
+                stated = given.solutions[i] if given.solutions is not None else None
+                sol = self._solution(geo, rows[k], lines[k], stated)
+                if isinstance(sol, NotUniqueError):
+                    plan.errors[i] = sol
+                    continue
+                sols[k] = sol
+                if given.check_minimal:
+                    backend = self._checker(geo).backend
+                    minimal[k] = backend.removable_clues(rows[k], geo, sol).size == 0
             kept.append(k)
         solution_lines = format_lines(sols[kept]) if kept else []
+        clues = np.count_nonzero(rows, axis=1).tolist()
+        shape = (geo.name, geo.regions_text)
         for k, sol_line in zip(kept, solution_lines, strict=True):
             i = indices[k]
-            is_min: bool | None = None
-            if given.check_minimal:
-                is_min = backend.removable_clues(rows[k], geo, sols[k]).size == 0
-            prov = (provenance[i] if provenance is not None else None) or Provenance()
+            is_min = minimal[k]
+            prov = (provenance[i] if provenance is not None else None) or _NO_PROVENANCE
             seed = prov.seed
             if seed is None and given.seeds:
                 seed = given.seeds[i]
             values = (
-                geo.name,
-                geo.regions_text,
+                *shape,
                 lines[k],
                 sol_line,
-                int(np.count_nonzero(rows[k])),
+                clues[k],
                 None if is_min is None else int(is_min),
                 prov.generator or given.generator,
                 None if seed is None else int(seed),
@@ -1348,6 +1377,67 @@ class PuzzleBank(Closing):
             )
             corrected = given.contradicted(i, is_min, symmetries[k])
             plan.fresh[plan.keys[i]] = _Fresh(i, values, symmetries[k], corrected)
+
+    def _solution(
+        self, geo: Geometry, row: NDArray[np.int8], line: str, stated: PuzzleLike | None
+    ) -> NDArray[np.int8] | NotUniqueError:
+        """The solution of one new puzzle (a stated one checked, else searched), or
+        the error that says it has none or several."""
+        from csp_sudoku.core.verify import is_solution
+
+        backend = self._checker(geo).backend
+        sol = None if stated is None else _as_puzzle(stated, "solution", geo)
+        if sol is None or not is_solution(sol, Puzzle(row, geo)):
+            found = backend.solutions(row, geo, 2)
+            if len(found) != 1:
+                return _not_unique(line, len(found))
+            return np.asarray(found[0], dtype=np.int8)
+        if backend.other_solution(row, geo, sol.cells) is not None:
+            return NotUniqueError(f"{line}: has a second solution")
+        return sol.cells
+
+    def _facts9(
+        self, geo: Geometry, rows: NDArray[np.int8], given: _Given
+    ) -> tuple[NDArray[np.int8], NDArray[np.int8]] | None:
+        """``(codes, solutions)`` of plain 9x9 ``rows`` by the batch kernel
+        (:func:`csp_sudoku._kernels.bank.facts_rows`: a ``FACT_*`` code each, and
+        the solution of each unique one), or None when the rows are not for it
+        (another geometry or backend, or solutions given, which are checked one
+        by one).
+
+        The rows are cut into blocks of :data:`FACT_BLOCK` shared among one
+        thread per core (the kernel releases the GIL).
+        """
+        from csp_sudoku.backends.fast import FastBackend
+
+        backend = self._checker(geo).backend
+        if (
+            geo != Geometry.standard(9)
+            or type(backend) is not FastBackend
+            or (given.solutions is not None and any(s is not None for s in given.solutions))
+        ):
+            return None
+        from csp_sudoku._kernels.bank import facts_rows
+
+        codes = np.empty(len(rows), np.int8)
+        sols = np.empty_like(rows)
+        budgets = (backend._budget9(2), backend._budget9(1))  # its budgets of these searches
+
+        def block(start: int) -> None:
+            end = start + FACT_BLOCK
+            facts_rows(
+                rows[start:end], given.check_minimal, *budgets, sols[start:end], codes[start:end]
+            )
+
+        starts = range(0, len(rows), FACT_BLOCK)
+        parts = max(1, min(os.cpu_count() or 1, len(starts)))
+        if parts == 1:
+            for start in starts:
+                block(start)
+        else:
+            with ThreadPoolExecutor(parts, thread_name_prefix="csp-sudoku-facts") as pool:
+                list(pool.map(block, starts))
+        return codes, sols
 
     def _store(self, plan: _Plan) -> list[AddResult | NotUniqueError]:
         """Write a plan in one transaction; the results in batch order.

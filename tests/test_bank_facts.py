@@ -1,0 +1,117 @@
+"""The batch kernel of ``bank add`` (solution, uniqueness, minimality) against the SAT solver.
+
+:func:`csp_sudoku._kernels.bank.facts_rows` runs the fast backend's searches for
+a whole batch; the checks here count solutions with the SAT backend, which
+shares no code with it: a puzzle is unique when SAT finds one solution, and
+minimal when each clue removed alone lets SAT find two.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from numpy.typing import NDArray
+
+from csp_sudoku._kernels import bank as kb
+from csp_sudoku._kernels.status import BUDGET9
+from csp_sudoku.backends import get_backend
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.tools.bank import PuzzleBank
+from tests.conftest import load_lines
+
+NINE = Geometry.standard(9)
+
+
+def _cells(lines: list[str]) -> NDArray[np.int8]:
+    return np.array([[0 if c in ".0" else int(c) for c in s] for s in lines], dtype=np.int8)
+
+
+def sat_facts(row: NDArray[np.int8]) -> tuple[int, NDArray[np.int8] | None]:
+    """The ``FACT_*`` code of a puzzle (minimality asked) and its solution, by SAT."""
+    sat = get_backend("sat")
+    found = sat.solutions(row, NINE, 2)
+    if len(found) != 1:
+        return (kb.FACT_NONE if not found else kb.FACT_SEVERAL), None
+    for c in np.flatnonzero(row).tolist():
+        less = row.copy()
+        less[c] = 0
+        if sat.count(less, NINE, 2) == 1:
+            return kb.FACT_NOT_MINIMAL, found[0]
+    return kb.FACT_MINIMAL, found[0]
+
+
+def mixed_batch() -> NDArray[np.int8]:
+    """Minimal puzzles, the same with clues of their solution added (not minimal),
+    with a clue removed (several solutions), with a clashing clue (none)."""
+    rng = np.random.default_rng(5)
+    base = _cells(load_lines("17_clue.txt", limit=6) + load_lines("top1465.txt", limit=6))
+    sat = get_backend("sat")
+    rows = [base]
+    for row in base:
+        sol = sat.solutions(row, NINE, 1)[0]
+        more = row.copy()
+        empty = np.flatnonzero(row == 0)
+        added = rng.choice(empty, 3, replace=False)
+        more[added] = sol[added]
+        fewer = row.copy()
+        fewer[np.flatnonzero(row)[0]] = 0
+        clash = row.copy()
+        filled = np.flatnonzero(row)[0]
+        clash[filled + 1 if filled % 9 < 8 else filled - 1] = row[filled]  # same row, same digit
+        rows.append(np.stack([more, fewer, clash]))
+    return np.concatenate(rows)
+
+
+def test_the_kernel_agrees_with_sat() -> None:
+    batch = mixed_batch()
+    codes = np.empty(len(batch), np.int8)
+    sols = np.zeros_like(batch)
+    kb.facts_rows(batch, True, 2 * BUDGET9, BUDGET9, sols, codes)
+    seen = set()
+    for row, code, sol in zip(batch, codes.tolist(), sols, strict=True):
+        want, want_sol = sat_facts(row)
+        assert code == want
+        seen.add(code)
+        if want_sol is not None:
+            assert np.array_equal(sol, want_sol)
+    assert seen == {kb.FACT_MINIMAL, kb.FACT_NOT_MINIMAL, kb.FACT_NONE, kb.FACT_SEVERAL}
+
+
+def test_without_the_minimality_check_a_unique_puzzle_is_unique() -> None:
+    batch = mixed_batch()
+    codes = np.empty(len(batch), np.int8)
+    kb.facts_rows(batch, False, 2 * BUDGET9, BUDGET9, np.zeros_like(batch), codes)
+    for row, code in zip(batch, codes.tolist(), strict=True):
+        want = sat_facts(row)[0]
+        assert code == (kb.FACT_UNIQUE if want in (kb.FACT_MINIMAL, kb.FACT_NOT_MINIMAL) else want)
+
+
+def test_a_search_out_of_budget_says_so() -> None:
+    hard = _cells(load_lines("top1465.txt", limit=20))
+    codes = np.empty(len(hard), np.int8)
+    kb.facts_rows(hard, True, 1, 1, np.zeros_like(hard), codes)
+    assert kb.FACT_GAVE_UP in codes.tolist()
+
+
+@pytest.mark.parametrize("budget", [None, 81], ids=["kernel", "out-of-budget-fallback"])
+def test_the_bank_stores_the_facts_sat_finds(tmp_path: Path, budget: int | None) -> None:
+    """Through ``add_each``: the kernel's rows, or (a tiny budget) the rows it gives
+    up on, which the bank's checker takes one by one (its SAT fallback)."""
+    batch = mixed_batch()
+    with PuzzleBank(tmp_path / "b.db") as bank:
+        if budget is not None:
+            bank._checker(NINE).backend.work_budget = budget
+        results = bank.add_each(batch)
+        for row, res in zip(batch, results, strict=True):
+            want, want_sol = sat_facts(row)
+            if want in (kb.FACT_NONE, kb.FACT_SEVERAL):
+                assert not hasattr(res, "added")
+                continue
+            entry = bank.get(res.id)  # type: ignore[union-attr]
+            assert entry.minimal is (want == kb.FACT_MINIMAL)
+            assert want_sol is not None
+            assert np.array_equal(entry.solution.cells, want_sol)
+        if budget is not None:  # the rows the kernel gave up on went to SAT
+            assert bank._checker(NINE).backend.fallbacks > 0
