@@ -858,9 +858,7 @@ def test_quick_bound_gives_the_same_verdict_a_chunk_at_a_time_as_a_round_at_once
     assert 0 < sum(whole) < len(whole)
 
 
-def test_a_rating_beyond_the_replayed_nesting_says_it_is_an_estimate(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_rating_beyond_the_replayed_nesting_says_it_is_an_estimate() -> None:
     """Where nothing the replay knows applies (here: SE's nesting levels 2 and 3
     taken out of the order, on the hardest puzzle of the calibration table, SE
     11.6), the human model's chains stand in, valued by a fit but never below
@@ -872,12 +870,21 @@ def test_a_rating_beyond_the_replayed_nesting_says_it_is_an_estimate(
     exact = replay(cs.parse(row["puzzle"]), "classic")
     assert exact.er == float(row["ER"])
     assert all(s.technique != "Nested Forcing Chains" for s in exact.steps)
-    monkeypatch.setitem(se_order._CHAINS, "classic", se_order._CHAINS["classic"][:-2])
-    estimated = replay(cs.parse(row["puzzle"]), "classic")
+    levels = (
+        "Dynamic Forcing Chains (+ Forcing Chains)",
+        "Dynamic Forcing Chains (+ Multiple Forcing Chains)",
+    )
+    taken = [se_order.unregister(name) for name in levels]
+    try:
+        estimated = replay(cs.parse(row["puzzle"]), "classic")
+        _er, _level, _rank, details, _params = se_rating(cs.parse(row["puzzle"]), "classic")
+    finally:
+        for t in taken:
+            se_order.register(t)
     nested = [s for s in estimated.steps if s.technique == "Nested Forcing Chains"]
     assert nested and min(s.difficulty for s in nested) >= 10.5
-    _er, _level, _rank, details, _params = se_rating(cs.parse(row["puzzle"]), "classic")
     assert details["estimated"] is True and details["hardest"] == "Nested Forcing Chains"
+    assert replay(cs.parse(row["puzzle"]), "classic").er == exact.er  # registered again
 
 
 # --------------------------------------------------------------------------- dynamic forcing chains (+)

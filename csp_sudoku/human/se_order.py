@@ -1226,10 +1226,6 @@ _TECHNIQUES: dict[str, SeTechnique] = {}
 #: :func:`register` and :func:`unregister`).
 _ORDER: dict[str, tuple[Finder, ...]] = {}
 
-#: The same mapping under the name ``tests/test_se.py`` patches (it takes SE's
-#: nesting levels 2 and 3, the last two finders, out of the order).
-_CHAINS = _ORDER
-
 
 def register(technique: SeTechnique) -> SeTechnique:
     """Add ``technique`` to SE's order: the replay asks for it, after every
