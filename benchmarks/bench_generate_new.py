@@ -42,12 +42,14 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from pathlib import Path
 from typing import Any, cast
 
 import numpy as np
 
 import csp_sudoku as cs
 from csp_sudoku.generators.novelty import default_keys
+from csp_sudoku.generators.search import DEFAULTS, SearchSettings
 from csp_sudoku.metrics import rate
 from csp_sudoku.tools.canonical import canonical_key
 
@@ -95,8 +97,22 @@ def plain_annealer(level: str, seconds: float, seed: int) -> tuple[list[Any], fl
     return found, best
 
 
+#: Settings of our search to compare (``--generators ours:NAME``; ``ours`` is
+#: ``ours:shipped``, the library as it ships).
+VARIANTS: dict[str, SearchSettings] = {
+    "shipped": DEFAULTS,
+    # a variant is ``replace(DEFAULTS, setting=value)``; the ones tried, and their
+    # records: benchmarks/results/generate_transplants.md ("transplant": fresh
+    # starts from an output's clue pattern on a fresh grid, since taken out)
+}
+
+
 def ours(
-    level: str, seconds: float, seed: int, per_grid: int | None = None
+    level: str,
+    seconds: float,
+    seed: int,
+    per_grid: int | None = None,
+    settings: SearchSettings = DEFAULTS,
 ) -> tuple[list[Any], float]:
     """Our generator, asked for far more than it can find in the budget; the best ER
     is that of the hardest puzzle it met (its progress reports, every 2 s), output
@@ -116,6 +132,7 @@ def ours(
         budget_seconds=seconds,
         max_per_grid=per_grid,
         progress=progress,
+        search=settings,
     )
     try:
         for g in gen:
@@ -192,6 +209,21 @@ def main() -> None:
         default=None,
         help="ours: at most this many puzzles per family (generate's max_per_grid; default 1)",
     )
+    ap.add_argument(
+        "--generators",
+        nargs="+",
+        default=["ours", "plain"],
+        choices=["ours", "plain", *(f"ours:{v}" for v in VARIANTS)],
+        help="which generators to run (an absolute target, such as SE 10+ within 600 s, "
+        "needs no baseline)",
+    )
+    ap.add_argument(
+        "--save",
+        type=Path,
+        default=None,
+        help="append every output as 'puzzle level seed generator ER' to this file "
+        "(to spot-check with SukakuExplainer)",
+    )
     args = ap.parse_args()
     warm_up()
     print(f"budget {args.seconds:g} s per level and generator, seeds {args.seed}, one process")
@@ -200,12 +232,13 @@ def main() -> None:
         "best ER  ER>=10  cpu s"
     )
     for level in args.levels:
-        totals = {"ours": [0, 0.0], "plain": [0, 0.0]}
+        totals = {name: [0, 0.0] for name in args.generators}
         for seed in args.seed:
-            for name in ("ours", "plain"):
+            for name in args.generators:
                 c0 = time.process_time()
-                if name == "ours":
-                    got, best = ours(level, args.seconds, seed, args.max_per_grid)
+                if name.startswith("ours"):
+                    variant = VARIANTS[name.partition(":")[2] or "shipped"]
+                    got, best = ours(level, args.seconds, seed, args.max_per_grid, variant)
                 else:
                     got, best = plain_annealer(level, args.seconds, seed)
                 cpu = time.process_time() - c0
@@ -214,6 +247,11 @@ def main() -> None:
                     for g in got
                 ]
                 ten = sum(1 for s in scores if s >= 10.0)
+                if args.save is not None:
+                    with args.save.open("a", encoding="utf-8") as out:
+                        for g, sc in zip(got, scores, strict=True):
+                            line = cs.format_line(g.puzzle if hasattr(g, "puzzle") else g)
+                            out.write(f"{line} {level} {seed} {name} {sc:.1f}\n")
                 grids, fams = families(got) if got else (0, 0)
                 rate_min = 60.0 * fams / cpu if cpu > 0 else 0.0
                 totals[name][0] += fams
@@ -225,17 +263,16 @@ def main() -> None:
                     flush=True,
                 )
         if len(args.seed) > 1:
-            (n_ours, c_ours), (n_plain, c_plain) = totals["ours"], totals["plain"]
-            per = [
-                60.0 * n / c if c > 0 else 0.0 for n, c in ((n_ours, c_ours), (n_plain, c_plain))
-            ]
-            ratio = f"{n_ours / n_plain:.1f}x" if n_plain else ("inf" if n_ours else "-")
-            per_ratio = f"{per[0] / per[1]:.1f}x" if per[1] else ("inf" if per[0] else "-")
-            print(
-                f"{level:<11} total: ours {n_ours} families against plain {n_plain} "
-                f"({ratio}); per CPU-minute {per[0]:.2f} against {per[1]:.2f} ({per_ratio})",
-                flush=True,
-            )
+            first, (n0, c0) = args.generators[0], totals[args.generators[0]]
+            for name, (n, c) in totals.items():
+                per, per0 = (60.0 * n / c if c > 0 else 0.0), (60.0 * n0 / c0 if c0 > 0 else 0.0)
+                ratio = f"{n / n0:.1f}x" if n0 else ("inf" if n else "-")
+                per_ratio = f"{per / per0:.1f}x" if per0 else ("inf" if per else "-")
+                print(
+                    f"{level:<11} total: {name} {n} families ({ratio} {first}'s); "
+                    f"per CPU-minute {per:.2f} ({per_ratio} {first}'s)",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":
