@@ -526,7 +526,8 @@ def make_drawn(
     rng = as_generator(seed)
     with _Session(g) as s:
         grid = s.random_grid(rng)
-        assert grid is not None  # every geometry of the package has a grid
+        if grid is None:
+            raise GenerationError(f"no {g.name} grid keeps the rules")
         s.block(grid)
         drawn = _drawn(kinds, grid, g.size)
         sels = [s.switch(c) for c in drawn]
