@@ -9,7 +9,9 @@ edge between two cells, a :meth:`~Pen.circle` over cells, a
 :meth:`~Pen.note` of a global rule under the grid. The primitives hold the
 conventional looks (the sizes, the cage outline's geometry); a backend gives
 four low-level calls (:meth:`~Pen.draw_path`, :meth:`~Pen.draw_disc`,
-:meth:`~Pen.draw_text`, :meth:`~Pen.draw_note`). The matplotlib backend is in
+:meth:`~Pen.draw_text`, :meth:`~Pen.draw_note`), the first three each given
+one mark as a value (:class:`PathMark`, :class:`DiscMark`, :class:`TextMark`:
+what to draw is written down once, there). The matplotlib backend is in
 :mod:`csp_sudoku.tools.render`; :class:`Bounds` here records only how far
 a drawing reaches (the renderer sizes its frame from it before drawing).
 
@@ -63,6 +65,58 @@ class LineStyle:
     colour: str
     width: float
     layer: Layer = Layer.LINES
+
+
+@dataclass(frozen=True)
+class PathMark:
+    """A polyline (``closed``: a polygon) with round joins and caps: what ``draw_path`` draws.
+
+    ``stroke`` and ``width`` (in cells) are its line, ``None``: no line;
+    ``fill`` its inside, ``None``: none; ``dashes`` the lengths of a dash and
+    of a gap, in cells (``None``: a solid line).
+    """
+
+    points: Sequence[Point]
+    ident: str
+    layer: Layer
+    stroke: str | None = None
+    width: float = 0.0
+    fill: str | None = None
+    dashes: tuple[float, float] | None = None
+    closed: bool = False
+
+
+@dataclass(frozen=True)
+class DiscMark:
+    """A circle of ``radius`` around ``at`` (outline and fill as in :class:`PathMark`)."""
+
+    at: Point
+    radius: float
+    ident: str
+    layer: Layer
+    stroke: str | None = None
+    width: float = 0.0
+    fill: str | None = None
+
+
+@dataclass(frozen=True)
+class TextMark:
+    """``text`` written at ``at``, ``height`` cells tall.
+
+    ``align`` is left/center/right, ``valign`` top/center/bottom; ``backdrop``
+    the colour of a box behind the text (hiding what is under it).
+    """
+
+    at: Point
+    text: str
+    ident: str
+    layer: Layer
+    height: float
+    colour: str = INK
+    align: str = "center"
+    valign: str = "center"
+    bold: bool = False
+    backdrop: str | None = None
 
 
 def centre(cell: Cell) -> Point:
@@ -179,53 +233,16 @@ class Pen:
         return name
 
     # ---------------------------------------------------------------- backend
-    def draw_path(
-        self,
-        points: Sequence[Point],
-        *,
-        ident: str,
-        layer: Layer,
-        stroke: str | None = None,
-        width: float = 0.0,
-        fill: str | None = None,
-        dashes: tuple[float, float] | None = None,
-        closed: bool = False,
-    ) -> None:
-        """Draw a polyline (``closed``: a polygon) with round joins and caps; ``dashes`` in cells."""
+    def draw_path(self, mark: PathMark) -> None:
+        """Draw a polyline or polygon (:class:`PathMark`)."""
         raise NotImplementedError
 
-    def draw_disc(
-        self,
-        at: Point,
-        radius: float,
-        *,
-        ident: str,
-        layer: Layer,
-        stroke: str | None = None,
-        width: float = 0.0,
-        fill: str | None = None,
-    ) -> None:
-        """Draw a circle of ``radius`` around ``at``."""
+    def draw_disc(self, mark: DiscMark) -> None:
+        """Draw a circle (:class:`DiscMark`)."""
         raise NotImplementedError
 
-    def draw_text(
-        self,
-        at: Point,
-        text: str,
-        *,
-        ident: str,
-        layer: Layer,
-        height: float,
-        colour: str = INK,
-        align: str = "center",
-        valign: str = "center",
-        bold: bool = False,
-        backdrop: str | None = None,
-    ) -> None:
-        """Write ``text`` at ``at``; ``align`` left/center/right, ``valign`` top/center/bottom.
-
-        ``backdrop``: the colour of a box behind the text (hiding what is under it).
-        """
+    def draw_text(self, mark: TextMark) -> None:
+        """Write a text (:class:`TextMark`)."""
         raise NotImplementedError
 
     def draw_note(self, text: str, *, ident: str) -> None:
@@ -266,10 +283,10 @@ class Pen:
         self._stroke([start, end], "line", style)
 
     def _stroke(self, points: Sequence[Point], role: str, style: LineStyle) -> None:
-        self.draw_path(
+        self.draw_path(PathMark(
             points, ident=self.ident(role), layer=style.layer, stroke=style.colour,
             width=style.width,
-        )  # fmt: skip
+        ))  # fmt: skip
 
     def _head(self, tail: Point, tip: Point, size: float, style: LineStyle) -> None:
         """An arrowhead at ``tip`` of a line coming from ``tail``: two strokes ``size`` long."""
@@ -287,16 +304,16 @@ class Pen:
         then leftmost), on a white box that breaks the dashes.
         """
         for loop in cage_outline(cells, self.CAGE_INSET):
-            self.draw_path(
+            self.draw_path(PathMark(
                 loop, ident=self.ident("cage"), layer=Layer.OUTLINE, stroke=INK, width=0.025,
                 dashes=(0.07, 0.05), closed=True,
-            )  # fmt: skip
+            ))  # fmt: skip
         if label:
             r, c = min(cells)
-            self.draw_text(
+            self.draw_text(TextMark(
                 (c + 0.04, r + 0.03), label, ident=self.ident("text"), layer=Layer.MARKS,
                 height=self.CAGE_LABEL, align="left", valign="top", backdrop="#ffffff",
-            )  # fmt: skip
+            ))  # fmt: skip
 
     def dot(self, a: Cell, b: Cell, *, filled: bool, label: str = "") -> None:
         """A Kropki dot on the edge between ``a`` and ``b``: white, or black when ``filled``.
@@ -304,22 +321,22 @@ class Pen:
         ``label``: a value written in the dot (a dot whose value is not the usual one).
         """
         at = midpoint(a, b)
-        self.draw_disc(
+        self.draw_disc(DiscMark(
             at, self.DOT_RADIUS, ident=self.ident("dot"), layer=Layer.MARKS, stroke=INK,
             width=0.025, fill=INK if filled else "#ffffff",
-        )  # fmt: skip
+        ))  # fmt: skip
         if label:
-            self.draw_text(
+            self.draw_text(TextMark(
                 at, label, ident=self.ident("text"), layer=Layer.MARKS, height=0.15,
                 colour="#ffffff" if filled else INK,
-            )  # fmt: skip
+            ))  # fmt: skip
 
     def letter(self, a: Cell, b: Cell, text: str) -> None:
         """A letter (XV's X or V) on the edge between ``a`` and ``b``, on a white box."""
-        self.draw_text(
+        self.draw_text(TextMark(
             midpoint(a, b), text, ident=self.ident("letter"), layer=Layer.MARKS,
             height=self.LETTER, bold=True, backdrop="#ffffff",
-        )  # fmt: skip
+        ))  # fmt: skip
 
     def circle(
         self,
@@ -337,35 +354,37 @@ class Pen:
         straight = len(rows) == 1 or len(cols) == 1
         if len(cells) == 1 or not straight or len(rows) * len(cols) != len(cells):
             for cell in cells:
-                self.draw_disc(
+                self.draw_disc(DiscMark(
                     centre(cell), radius, ident=self.ident("circle"), layer=layer,
                     stroke=stroke, width=width, fill=fill,
-                )  # fmt: skip
+                ))  # fmt: skip
             return
         # a bar: the half circle beyond the last cell, then the one beyond the first
         first, last = centre(min(cells)), centre(max(cells))
         turn = -math.pi / 2 if len(rows) == 1 else 0.0  # where the last cell's half circle starts
         outline = _disc_outline(last, radius, turn) + _disc_outline(first, radius, turn + math.pi)
-        self.draw_path(
+        self.draw_path(PathMark(
             outline, ident=self.ident("circle"), layer=layer, stroke=stroke, width=width,
             fill=fill, closed=True,
-        )  # fmt: skip
+        ))  # fmt: skip
 
     def square(self, cell: Cell, *, side: float, fill: str, layer: Layer = Layer.UNDER) -> None:
         """A filled square of ``side`` cells centred in ``cell`` (an even cell)."""
         x, y = centre(cell)
         h = side / 2
         corners = [(x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h)]
-        self.draw_path(corners, ident=self.ident("square"), layer=layer, fill=fill, closed=True)
+        self.draw_path(
+            PathMark(corners, ident=self.ident("square"), layer=layer, fill=fill, closed=True)
+        )
 
     def shade(self, cell: Cell, colour: str = SHADE) -> None:
         """Fill the whole of ``cell`` with ``colour`` (under the grid's lines and digits)."""
         r, c = cell
         corners = [(c, r), (c + 1, r), (c + 1, r + 1), (c, r + 1)]
-        self.draw_path(
+        self.draw_path(PathMark(
             [(float(x), float(y)) for x, y in corners], ident=self.ident("shade"),
             layer=Layer.UNDER, fill=colour, closed=True,
-        )  # fmt: skip
+        ))  # fmt: skip
 
     def outside(self, cell: Cell, text: str, *, towards: tuple[int, int] | None = None) -> None:
         """A clue in ``cell``, a place outside the grid (row or column -1 or ``size``).
@@ -377,16 +396,18 @@ class Pen:
         x, y = centre(cell)
         if towards is None:
             self.draw_text(
-                (x, y), text, ident=self.ident("clue"), layer=Layer.MARKS, height=self.CLUE
+                TextMark(
+                    (x, y), text, ident=self.ident("clue"), layer=Layer.MARKS, height=self.CLUE
+                )
             )
             return
         dy, dx = towards
         norm = math.hypot(dx, dy)
         ux, uy = dx / norm, dy / norm
-        self.draw_text(
+        self.draw_text(TextMark(
             (x - 0.12 * ux, y - 0.12 * uy), text, ident=self.ident("clue"), layer=Layer.MARKS,
             height=self.CLUE * 0.8,
-        )  # fmt: skip
+        ))  # fmt: skip
         tail = (x + 0.22 * ux, y + 0.22 * uy)
         tip = (x + 0.5 * ux, y + 0.5 * uy)
         style = LineStyle(INK, 0.025, Layer.MARKS)
@@ -416,48 +437,14 @@ class Bounds(Pen):
             self.x0, self.x1 = min(self.x0, x - pad), max(self.x1, x + pad)
             self.y0, self.y1 = min(self.y0, y - pad), max(self.y1, y + pad)
 
-    def draw_path(
-        self,
-        points: Sequence[Point],
-        *,
-        ident: str,
-        layer: Layer,
-        stroke: str | None = None,
-        width: float = 0.0,
-        fill: str | None = None,
-        dashes: tuple[float, float] | None = None,
-        closed: bool = False,
-    ) -> None:
-        self._reach(points, width / 2)
+    def draw_path(self, mark: PathMark) -> None:
+        self._reach(mark.points, mark.width / 2)
 
-    def draw_disc(
-        self,
-        at: Point,
-        radius: float,
-        *,
-        ident: str,
-        layer: Layer,
-        stroke: str | None = None,
-        width: float = 0.0,
-        fill: str | None = None,
-    ) -> None:
-        self._reach([at], radius + width / 2)
+    def draw_disc(self, mark: DiscMark) -> None:
+        self._reach([mark.at], mark.radius + mark.width / 2)
 
-    def draw_text(
-        self,
-        at: Point,
-        text: str,
-        *,
-        ident: str,
-        layer: Layer,
-        height: float,
-        colour: str = INK,
-        align: str = "center",
-        valign: str = "center",
-        bold: bool = False,
-        backdrop: str | None = None,
-    ) -> None:
-        self._reach([at], height)
+    def draw_text(self, mark: TextMark) -> None:
+        self._reach([mark.at], mark.height)
 
     def draw_note(self, text: str, *, ident: str) -> None:
         self.notes += 1
@@ -468,9 +455,12 @@ __all__ = [
     "INK",
     "SHADE",
     "Bounds",
+    "DiscMark",
     "Layer",
     "LineStyle",
+    "PathMark",
     "Pen",
+    "TextMark",
     "cage_outline",
     "centre",
     "midpoint",

@@ -413,7 +413,7 @@ def _pen_class() -> Any:
     from matplotlib.lines import Line2D
     from matplotlib.patches import Circle, Polygon
 
-    from csp_sudoku.constraints.drawing import INK, Layer, Pen, Point
+    from csp_sudoku.constraints.drawing import INK, DiscMark, Layer, PathMark, Pen, TextMark
 
     zorders = {Layer.UNDER: 0.5, Layer.LINES: 1.5, Layer.OUTLINE: 4.5, Layer.MARKS: 6.0}
 
@@ -443,79 +443,52 @@ def _pen_class() -> Any:
             else:
                 self.ax.add_patch(artist)
 
-        def draw_path(
-            self,
-            points: Sequence[Point],
-            *,
-            ident: str,
-            layer: Layer,
-            stroke: str | None = None,
-            width: float = 0.0,
-            fill: str | None = None,
-            dashes: tuple[float, float] | None = None,
-            closed: bool = False,
-        ) -> None:
-            lw = width * self.per_cell
-            if fill is not None:
+        def draw_path(self, mark: PathMark) -> None:
+            lw = mark.width * self.per_cell
+            if mark.fill is not None:
                 patch = Polygon(
-                    list(points), closed=closed, facecolor=fill, edgecolor=stroke or "none",
-                    linewidth=lw if stroke else 0.0, joinstyle="round",
+                    list(mark.points), closed=mark.closed, facecolor=mark.fill,
+                    edgecolor=mark.stroke or "none", linewidth=lw if mark.stroke else 0.0,
+                    joinstyle="round",
                 )  # fmt: skip
-                self._add(patch, ident, layer)
+                self._add(patch, mark.ident, mark.layer)
                 return
-            pts = [*points, points[0]] if closed else list(points)
+            points = mark.points
+            pts = [*points, points[0]] if mark.closed else list(points)
             line = Line2D(
-                [p[0] for p in pts], [p[1] for p in pts], color=stroke or INK, linewidth=lw,
+                [p[0] for p in pts], [p[1] for p in pts], color=mark.stroke or INK, linewidth=lw,
                 solid_capstyle="round", solid_joinstyle="round",
                 dash_capstyle="butt", dash_joinstyle="round",
             )  # fmt: skip
-            if dashes is not None:
+            if mark.dashes is not None:
                 import matplotlib
 
                 # matplotlib scales dash lengths by the line width (unless told not to)
                 unit = lw if matplotlib.rcParams["lines.scale_dashes"] else 1.0
-                on, off = (d * self.per_cell / unit for d in dashes)
+                on, off = (d * self.per_cell / unit for d in mark.dashes)
                 line.set_linestyle((0, (on, off)))
-            self._add(line, ident, layer)
+            self._add(line, mark.ident, mark.layer)
 
-        def draw_disc(
-            self,
-            at: Point,
-            radius: float,
-            *,
-            ident: str,
-            layer: Layer,
-            stroke: str | None = None,
-            width: float = 0.0,
-            fill: str | None = None,
-        ) -> None:
+        def draw_disc(self, mark: DiscMark) -> None:
             disc = Circle(
-                at, radius, facecolor=fill or "none", edgecolor=stroke or "none",
-                linewidth=width * self.per_cell if stroke else 0.0,
+                mark.at, mark.radius, facecolor=mark.fill or "none",
+                edgecolor=mark.stroke or "none",
+                linewidth=mark.width * self.per_cell if mark.stroke else 0.0,
             )  # fmt: skip
-            self._add(disc, ident, layer)
+            self._add(disc, mark.ident, mark.layer)
 
-        def draw_text(
-            self,
-            at: Point,
-            text: str,
-            *,
-            ident: str,
-            layer: Layer,
-            height: float,
-            colour: str = INK,
-            align: str = "center",
-            valign: str = "center",
-            bold: bool = False,
-            backdrop: str | None = None,
-        ) -> None:
+        def draw_text(self, mark: TextMark) -> None:
             box = None
-            if backdrop is not None:
-                box = {"boxstyle": "square,pad=0.1", "facecolor": backdrop, "edgecolor": "none"}
+            if mark.backdrop is not None:
+                box = {
+                    "boxstyle": "square,pad=0.1", "facecolor": mark.backdrop, "edgecolor": "none"
+                }  # fmt: skip
             self.ax.text(
-                at[0], at[1], text, ha=align, va=valign, fontsize=height * self.per_cell,
-                fontweight="bold" if bold else "normal", color=colour, family="DejaVu Sans",
-                zorder=zorders[layer], clip_on=False, gid=ident, bbox=box,
+                mark.at[0], mark.at[1], mark.text, ha=mark.align, va=mark.valign,
+                fontsize=mark.height * self.per_cell,
+                fontweight="bold" if mark.bold else "normal", color=mark.colour,
+                family="DejaVu Sans", zorder=zorders[mark.layer], clip_on=False, gid=mark.ident,
+                bbox=box,
             )  # fmt: skip
 
         def draw_note(self, text: str, *, ident: str) -> None:
