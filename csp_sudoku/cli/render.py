@@ -20,6 +20,7 @@ import argparse
 import contextlib
 import os
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
@@ -88,61 +89,30 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if any(is_variant_input(i) for i in args.inputs):
         return run_variants(args)
-    from csp_sudoku.tools.render import (
-        caption_fields,
-        check_caption_format,
-        default_caption,
-        format_caption,
-        render_book,
-    )
+    from csp_sudoku.tools.render import caption_fields
 
-    try:
-        if args.caption is not None:
-            check_caption_format(args.caption)
-    except RenderError as err:
-        print(f"csp-sudoku render: error: {err}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    bad_format = _check_caption(args)
+    if bad_format is not None:
+        return _fail(bad_format)
     geometry = geometry_from_args(args)
     puzzles: list[Puzzle] = []
     captions: list[str] = []
     for entry in iter_entries(args.inputs, geometry):
         if entry.puzzle is None:
-            print(f"csp-sudoku render: error: {entry.error}", file=sys.stderr)
-            return EXIT_BAD_INPUT
+            return _fail(str(entry.error))
         puzzles.append(entry.puzzle)
         values = caption_fields(entry.fields, len(puzzles))
         values.setdefault("clues", entry.puzzle.clue_count)
         values.setdefault("puzzle", entry.puzzle.to_line())
         try:
-            captions.append(
-                default_caption(values)
-                if args.caption is None
-                else format_caption(args.caption, values)
-            )
+            captions.append(_caption(args, values))
         except RenderError as err:
-            print(f"csp-sudoku render: error: {err}", file=sys.stderr)
-            return EXIT_BAD_INPUT
+            return _fail(str(err))
         if args.count is not None and len(puzzles) >= args.count:
             break
     if not puzzles:
-        print("csp-sudoku render: error: no puzzles in the input", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    bar = progress(None, not args.quiet and sys.stderr.isatty(), unit="page")
-
-    with contextlib.closing(bar):
-        written = render_book(
-            puzzles,
-            args.output,
-            per_page=args.per_page,
-            solutions=args.solutions,
-            titles=captions,
-            title=args.title,
-            fmt=args.format,
-            dpi=args.dpi,
-            progress=bar.tick,
-        )
-    for path in written:
-        print(path)
+        return _fail("no puzzles in the input")
+    _draw(args, puzzles, captions, args.solutions)
     return EXIT_OK
 
 
@@ -151,15 +121,60 @@ def _fail(message: str) -> int:
     return EXIT_BAD_INPUT
 
 
+def _check_caption(args: argparse.Namespace) -> str | None:
+    """Why ``--caption`` is not a caption format, or ``None`` when it is one (or not given)."""
+    from csp_sudoku.tools.render import check_caption_format
+
+    try:
+        if args.caption is not None:
+            check_caption_format(args.caption)
+    except RenderError as err:
+        return str(err)
+    return None
+
+
+def _caption(args: argparse.Namespace, values: dict[str, Any]) -> str:
+    """A puzzle's caption from its record's ``values``: ``--caption``'s format, else the default.
+
+    Raises:
+        RenderError: the format names a field the record lacks, or does not fit its value.
+    """
+    from csp_sudoku.tools.render import default_caption, format_caption
+
+    if args.caption is None:
+        return default_caption(values)
+    return format_caption(args.caption, values)
+
+
+def _draw(
+    args: argparse.Namespace,
+    puzzles: Sequence[Puzzle | VariantPuzzle],
+    captions: Sequence[str],
+    solutions: bool | Sequence[Puzzle],
+) -> None:
+    """Render the book of ``puzzles`` to ``--output`` and print the paths of its files."""
+    from csp_sudoku.tools.render import render_book
+
+    bar = progress(None, not args.quiet and sys.stderr.isatty(), unit="page")
+    with contextlib.closing(bar):
+        written = render_book(
+            puzzles,
+            args.output,
+            per_page=args.per_page,
+            solutions=solutions,
+            titles=captions,
+            title=args.title,
+            fmt=args.format,
+            dpi=args.dpi,
+            progress=bar.tick,
+        )
+    for path in written:
+        print(path)
+
+
 def run_variants(args: argparse.Namespace) -> int:
     """Draw the variant puzzles of ``args.inputs``; exit 2 when one could not be drawn."""
-    from csp_sudoku.tools.render import (
-        check_caption_format,
-        default_caption,
-        format_caption,
-        render_book,
-        variant_caption_fields,
-    )
+    from csp_sudoku.tools.render import variant_caption_fields
 
     plain = [i for i in args.inputs if not is_variant_input(i)]
     if plain:
@@ -169,11 +184,9 @@ def run_variants(args: argparse.Namespace) -> int:
     missing = [i for i in args.inputs if _looks_like_file(i) and not os.path.exists(i)]
     if missing:
         return _fail(f"{missing[0]}: no such file")
-    try:
-        if args.caption is not None:
-            check_caption_format(args.caption)
-    except RenderError as err:
-        return _fail(str(err))
+    bad_format = _check_caption(args)
+    if bad_format is not None:
+        return _fail(bad_format)
     from csp_sudoku import variants
 
     code = EXIT_OK
@@ -207,30 +220,12 @@ def run_variants(args: argparse.Namespace) -> int:
         values = variant_caption_fields(puzzle, len(puzzles) + 1)
         values.update(file=item.source, line=item.line)
         try:
-            caption = (
-                default_caption(values)
-                if args.caption is None
-                else format_caption(args.caption, values)
-            )
+            caption = _caption(args, values)
         except RenderError as err:  # the format does not fit the records: nothing is drawn
             return _fail(str(err))
         puzzles.append(puzzle)
         captions.append(caption)
     if not puzzles:
         return _fail("no puzzles to draw")
-    bar = progress(None, not args.quiet and sys.stderr.isatty(), unit="page")
-    with contextlib.closing(bar):
-        written = render_book(
-            puzzles,
-            args.output,
-            per_page=args.per_page,
-            solutions=answers if args.solutions else False,
-            titles=captions,
-            title=args.title,
-            fmt=args.format,
-            dpi=args.dpi,
-            progress=bar.tick,
-        )
-    for path in written:
-        print(path)
+    _draw(args, puzzles, captions, answers if args.solutions else False)
     return code
