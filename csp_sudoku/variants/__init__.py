@@ -3,10 +3,10 @@
 A :class:`~csp_sudoku.constraints.VariantPuzzle` goes to one of three
 backends, and all must give the same answers (the tests compare them):
 
-* ``"fast"``: a compiled propagation search (:mod:`csp_sudoku.variants.fast`):
-  each kind lowered to a few generic primitives over candidate masks,
-  propagated to a fixpoint, depth first; a search that runs past its node
-  budget is handed to ``"sat"``.
+* ``"fast"`` (the default, ``"auto"``): a compiled propagation search
+  (:mod:`csp_sudoku.variants.fast`): each kind lowered to a few generic
+  primitives over candidate masks, propagated to a fixpoint, depth first; a
+  search that runs past its node budget is handed to ``"sat"``.
 * ``"sat"``: python-sat with the rules' CNF
   (:func:`csp_sudoku.encodings.cnf.rules_cnf`) and every constraint's
   clauses, the givens as assumptions; one solver per call, a further
@@ -15,8 +15,8 @@ backends, and all must give the same answers (the tests compare them):
   :class:`~csp_sudoku.encodings.cpsat.SudokuModel` with every constraint's
   CP-SAT form (written over the cells' integer values: a second encoding).
 
-Not in this slice: explanations (human steps), generation and rendering. DRAT certificates of uniqueness
-are :func:`csp_sudoku.tools.certify.certify` of :func:`variant_cnf`.
+DRAT certificates of uniqueness are :func:`csp_sudoku.tools.certify.certify`
+of :func:`variant_cnf`.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ VariantBackend = Literal["fast", "sat", "cpsat"]
 Verdict = Literal["unique", "multiple", "none"]
 BACKENDS: tuple[str, ...] = ("fast", "sat", "cpsat")
 #: The backend of ``"auto"`` (and of a call that names none).
-DEFAULT_BACKEND = "sat"
+DEFAULT_BACKEND = "fast"
 #: The python-sat solver of the SAT backend.
 SAT_SOLVER = "cadical153"
 
@@ -127,7 +127,7 @@ def _check_limit(limit: object) -> None:
         raise ArgumentError(f"limit must be a whole number of at least 1, not {limit!r}")
 
 
-def solutions(puzzle: VariantPuzzle, limit: int = 2, *, backend: str = "sat") -> list[Puzzle]:
+def solutions(puzzle: VariantPuzzle, limit: int = 2, *, backend: str = "auto") -> list[Puzzle]:
     """Up to ``limit`` distinct solutions of ``puzzle``, each a full :class:`Puzzle`."""
     _check_limit(limit)
     g = puzzle.geometry
@@ -144,7 +144,7 @@ def solutions(puzzle: VariantPuzzle, limit: int = 2, *, backend: str = "sat") ->
     return [Puzzle(grid, g) for grid in grids]
 
 
-def count(puzzle: VariantPuzzle, limit: int = 2, *, backend: str = "sat") -> int:
+def count(puzzle: VariantPuzzle, limit: int = 2, *, backend: str = "auto") -> int:
     """The number of solutions, exact below ``limit``; ``limit`` means "at least that many"."""
     if _backend(backend) == "fast":
         _check_limit(limit)
@@ -157,20 +157,20 @@ def count(puzzle: VariantPuzzle, limit: int = 2, *, backend: str = "sat") -> int
     return len(solutions(puzzle, limit, backend=backend))
 
 
-def solve(puzzle: VariantPuzzle, *, backend: str = "sat") -> Puzzle | None:
+def solve(puzzle: VariantPuzzle, *, backend: str = "auto") -> Puzzle | None:
     """One solution of ``puzzle``, or None when it has none (see :func:`check` for uniqueness)."""
     found = solutions(puzzle, 1, backend=backend)
     return found[0] if found else None
 
 
-def check(puzzle: VariantPuzzle, *, backend: str = "sat") -> Verdict:
+def check(puzzle: VariantPuzzle, *, backend: str = "auto") -> Verdict:
     """``"unique"``, ``"multiple"`` or ``"none"``: how many solutions ``puzzle`` has."""
     n = count(puzzle, 2, backend=backend)
     return "unique" if n == 1 else "multiple" if n > 1 else "none"
 
 
 def candidates(
-    puzzle: VariantPuzzle, cap: int | None = None, *, backend: str = "sat"
+    puzzle: VariantPuzzle, cap: int | None = None, *, backend: str = "auto"
 ) -> NDArray[np.bool_]:
     """The true candidates: ``out[cell, digit - 1]`` is True when some solution puts ``digit`` there.
 

@@ -331,7 +331,7 @@ def random_full_grid(rng: np.random.Generator, rules: Sequence[str] = ()) -> Row
             for i in rng.permutation(N * (N - 1))[:extra]:
                 r, c = divmod(int(i) + N, N)
                 data["grid"][r][c] = {"value": int(rng.integers(1, N + 1)), "given": True}
-        found = solutions(from_fpuzzles(data), 1)
+        found = solutions(from_fpuzzles(data), 1, backend="sat")
         if found:
             rows: Rows = found[0].cells.reshape(N, N).tolist()
             return rows
