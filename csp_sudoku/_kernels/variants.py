@@ -290,7 +290,8 @@ def _between(m, k, cand, stack, inq, ns):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _sandwich(m, k, cand, stack, inq, ns):  # type: ignore[no-untyped-def]
-    """A sandwich: keep the 1 and the N only where some pair of places can hold the sum."""
+    """A sandwich: the digits each cell takes with some pair of places of the 1 and the N
+    whose cells between can hold the sum (their bounds), the others removed."""
     info, cells = m[CON_INFO], m[CELLS]
     n = m[HEAD][HEAD_SIZE]
     row = k * CON_WIDTH
@@ -306,8 +307,8 @@ def _sandwich(m, k, cand, stack, inq, ns):  # type: ignore[no-untyped-def]
             ones |= one << i
         if mk & big:
             bigs |= one << i
-    keep_one = np.int64(0)
-    keep_big = np.int64(0)
+    allowed = np.zeros(n, dtype=np.int64)  # the digits of each place kept so far
+    outside = np.int64(0)  # places outside some feasible pair's stretch
     x = ones
     while x:
         i = _cttz(x)
@@ -324,8 +325,17 @@ def _sandwich(m, k, cand, stack, inq, ns):  # type: ignore[no-untyped-def]
                     lo = max(slo, inside * (inside + 3) // 2)
                     hi = min(shi, inside * (2 * n - inside - 1) // 2)
                     if lo <= total <= hi:
-                        keep_one |= one << i
-                        keep_big |= one << j
+                        allowed[i] |= one
+                        allowed[j] |= big
+                        s, e = (i, j) if i < j else (j, i)
+                        outside |= ((one << n) - 1) & ~(((one << (e + 1)) - 1) & ~((one << s) - 1))
+                        for t in range(s + 1, e):
+                            mk = cand[cells[a + t]] & middle
+                            low_t = _low(mk)
+                            high_t = _high(mk)
+                            allowed[t] |= mk & _span(
+                                total - (shi - high_t), total - (slo - low_t), n
+                            )
                 mk = cand[cells[a + j]] & middle
                 if mk == 0 or slo > total:
                     break  # no place further on has this cell between the 1 and the N
@@ -333,16 +343,13 @@ def _sandwich(m, k, cand, stack, inq, ns):  # type: ignore[no-untyped-def]
                 shi += _high(mk)
                 inside += 1
                 j += step
-    for i in range(n):
-        drop = np.int64(0)
-        if ones & (one << i) and not keep_one & (one << i):
-            drop |= one
-        if bigs & (one << i) and not keep_big & (one << i):
-            drop |= big
-        if drop:
-            ns = _narrow(cand, cells[a + i], ~drop, stack, inq, ns)
-            if ns < 0:
-                return -1
+    for t in range(n):
+        keep = allowed[t]
+        if outside & (one << t):
+            keep |= middle
+        ns = _narrow(cand, cells[a + t], keep, stack, inq, ns)
+        if ns < 0:
+            return -1
     return ns
 
 
