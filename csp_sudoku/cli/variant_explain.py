@@ -1,0 +1,221 @@
+"""``csp-sudoku explain`` on variant puzzles (f-puzzles ``.json``, ``.jsonl``, ``?load=`` links).
+
+``explain`` hands its run here (:func:`hook`) when an input is a variant one
+(:func:`csp_sudoku.cli.variants.is_variant_input`). Each puzzle's path
+(:func:`csp_sudoku.variants.explain.explain`) is printed as text, or with
+``--json`` as one JSON object a puzzle (docs/variants.md), and with
+``--html FILE`` drawn as the classic explain page. The human model's own
+options (``--order``, ``--techniques`` ...) are refused for variant inputs.
+
+Exit codes: 0 when every puzzle was solved by the path; 1 when one needed a
+guess, ran past its budget or has no or several solutions (no path is printed
+for those: no proof exists); 2 for bad input (the other puzzles are still
+explained).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
+from csp_sudoku.core.errors import SudokuError
+
+if TYPE_CHECKING:
+    from csp_sudoku.human.path import SolvePath
+    from csp_sudoku.variants.explain import VariantPath
+
+Command = Callable[[argparse.Namespace], int]
+
+#: The explain options that set the classic paths only: refused for variant inputs.
+CLASSIC_ONLY = ("techniques", "seed", "max_level", "svg")
+
+
+def hook(plain: Command) -> Command:
+    """``plain`` (the classic explain), or the variant run when an input is a variant one."""
+
+    def run(args: argparse.Namespace) -> int:
+        from csp_sudoku.cli.variants import is_variant_input
+
+        inputs = list(getattr(args, "inputs", None) or [])
+        if inputs and any(is_variant_input(i) for i in inputs):
+            return run_variant_explain(args)
+        return plain(args)
+
+    return run
+
+
+def _refused(args: argparse.Namespace) -> str | None:
+    """Why the options do not fit a variant run, or None."""
+    given = [f"--{k.replace('_', '-')}" for k in CLASSIC_ONLY if getattr(args, k, None) is not None]
+    from csp_sudoku.metrics.se import PATH_ORDERS, RATERS
+
+    if getattr(args, "order", PATH_ORDERS[0]) != PATH_ORDERS[0]:
+        given.append("--order")
+    if getattr(args, "rater", RATERS[0]) != RATERS[0]:
+        given.append("--rater")
+    if given:
+        return (
+            f"{', '.join(given)} set the classic paths; a variant puzzle's path takes "
+            "--json, --indent, --html, --max-subset and --budget"
+        )
+    if args.max_subset is not None and args.max_subset < 0:
+        return "--max-subset must be at least 0"
+    if args.budget is not None and args.budget < 1:
+        return "--budget must be at least 1"
+    return None
+
+
+def run_variant_explain(args: argparse.Namespace) -> int:
+    """Explain every variant puzzle of ``args.inputs``; the exit code."""
+    import os
+
+    from csp_sudoku import variants
+    from csp_sudoku.cli.variants import read_inputs
+    from csp_sudoku.variants import explain as vx
+
+    why = _refused(args)
+    if why is not None:
+        print(f"csp-sudoku explain: error: {why}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    for item in args.inputs:
+        if "load=" not in item and not item.lstrip().startswith("{") and not os.path.exists(item):
+            print(f"csp-sudoku explain: {item}: no such file", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    puzzles = list(read_inputs(args.inputs))
+    if args.html and len(puzzles) != 1:
+        print(
+            f"csp-sudoku explain: error: --html draws one puzzle; the input holds "
+            f"{len(puzzles)}: nothing was written (explain them one at a time)",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
+    max_subset = vx.DEFAULT_MAX_SUBSET if args.max_subset is None else args.max_subset
+    budget = vx.DEFAULT_BUDGET if args.budget is None else args.budget
+    code = EXIT_OK
+    first = True
+    for item in puzzles:
+        where = f"{item.source}:{item.line}"
+        puzzle = item.puzzle
+        if puzzle is None:
+            print(f"csp-sudoku explain: {item.error}", file=sys.stderr)
+            code = EXIT_BAD_INPUT
+            continue
+        try:
+            verdict = variants.check(puzzle)
+            if verdict != "unique":
+                what = "no solution" if verdict == "none" else "more than one solution"
+                print(
+                    f"csp-sudoku explain: {where}: the puzzle has {what}; "
+                    "no logical explanation exists",
+                    file=sys.stderr,
+                )
+                code = max(code, EXIT_NOT_ALL)
+                continue
+            path = vx.explain(puzzle, max_subset=max_subset, budget=budget)
+        except SudokuError as err:
+            print(f"csp-sudoku explain: {where}: {err}", file=sys.stderr)
+            code = EXIT_BAD_INPUT
+            continue
+        if not path.solved:
+            code = max(code, EXIT_NOT_ALL)
+        if args.html:
+            from csp_sudoku.tools.explain_view import write_html
+
+            try:
+                write_html(classic_view(path), args.html)
+            except (OSError, ValueError) as exc:
+                print(f"csp-sudoku explain: error: cannot write: {exc}", file=sys.stderr)
+                return EXIT_BAD_INPUT
+        if args.json:
+            print(json.dumps(path.to_dict(), indent=args.indent))
+        else:
+            if not first:
+                print()
+            print(readable(path, where))
+        first = False
+    if not puzzles:
+        print("csp-sudoku explain: error: no puzzles found in the input", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return code
+
+
+def readable(path: VariantPath, where: str) -> str:
+    """The text form: the puzzle, its constraints, the grid, the steps, the end."""
+    from csp_sudoku.core.io import format_grid
+
+    p = path.puzzle
+    kinds = ", ".join(f"{k} {sum(c.kind == k for c in p.constraints)}" for k in p.kinds())
+    lines = [
+        f"puzzle: {where} ({p.geometry.name}; {kinds or 'no constraints'})",
+        format_grid(p.puzzle),
+        "",
+        *path.describe(),
+    ]
+    return "\n".join(lines)
+
+
+def classic_view(path: VariantPath) -> SolvePath:
+    """The path as the classic explain page draws it (``explain_view.write_html``).
+
+    Each step becomes a classic step whose technique line says what the
+    variant step says; the page's pencil marks start from the geometry's
+    peers, so the givens' digits removed from the constraints' peers come
+    first as a step of their own (``constraint peers of the givens``).
+    """
+    import numpy as np
+
+    from csp_sudoku.human.path import SolvePath, Step
+    from csp_sudoku.variants.explain import constraint_peers
+
+    p = path.puzzle
+    g = p.geometry
+    values = [int(v) for v in p.puzzle.cells.tolist()]
+    geo = [set(x.tolist()) for x in g.peers]
+    start: list[tuple[int, int]] = []
+    extra = constraint_peers(p)
+    for cell, v in enumerate(values):
+        if v:
+            for q in sorted(extra[cell] - geo[cell]):
+                if not values[q] and (q, v) not in start:
+                    start.append((q, v))
+    steps: list[Step] = []
+
+    def step(technique: str, kind: str, placements: Any, elims: Any, cells: Any) -> Step:
+        return Step(
+            technique=technique,
+            kind=kind,
+            size=0,
+            placements=tuple(tuple(x) for x in placements),
+            eliminations=tuple(tuple(x) for x in elims),
+            options=1,
+            cells=tuple(cells),
+        )
+
+    if start:
+        steps.append(step("constraint peers of the givens", "variant", (), sorted(start), ()))
+    for s in path.steps:
+        lines = s.describe(g)
+        head = lines[0].split(": ", 1)
+        title = f"{s.technique}: {head[1]}" if len(head) > 1 else s.technique
+        if s.kind == "single":  # the page's line adds the placement itself
+            title = f"{s.technique} ({s.why})"
+        kind = "single" if s.kind == "single" else "variant"
+        text = "\n".join([title, *(x.strip() for x in lines[1:])])
+        steps.append(step(text, kind, s.placements, s.eliminations, s.cells))
+    final = np.array(path.values, dtype=np.int8)
+    return SolvePath(
+        p.puzzle,
+        steps,
+        solved=path.solved,
+        contradiction=path.contradiction,
+        techniques=("variant",),
+        final=final,
+        stopped=path.stopped,
+    )
+
+
+__all__ = ["classic_view", "hook", "readable", "run_variant_explain"]
