@@ -26,6 +26,7 @@ from csp_sudoku.cli._common import (
     iter_entries,
     seed_arg,
 )
+from csp_sudoku.cli.variant_explain import hook as variant_hook
 from csp_sudoku.core.io import Entry, counted, format_grid
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.core.seeds import as_generator
@@ -122,7 +123,7 @@ def register(sub: Any) -> None:
         "--indent", type=int_in(0, 16), default=None, help="indent the JSON (one puzzle only)"
     )
     add_geometry_args(p)
-    p.set_defaults(func=run_explain)
+    p.set_defaults(func=variant_hook(run_explain))  # f-puzzles inputs: cli/variant_explain.py
 
 
 def _techniques(text: str) -> tuple[str, ...] | None:
