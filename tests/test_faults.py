@@ -9,6 +9,7 @@ file as it was, and ``--resume`` takes up the rows it wrote.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -109,9 +110,13 @@ def test_bank_export_over_its_own_bank_is_refused(puzzles: Path, tmp_path: Path)
     assert bank.read_bytes() == before
 
 
-def test_an_interrupted_run_leaves_a_good_file_as_it_was(tmp_path: Path) -> None:
+@pytest.mark.parametrize("old", ["good\n", None], ids=["over-a-good-file", "new-output"])
+def test_an_interrupted_run_leaves_a_good_file_as_it_was(tmp_path: Path, old: str | None) -> None:
+    """Over a good file the rows wait in OUTPUT.partial; a new output is written in place."""
     target = tmp_path / "out.txt"
-    target.write_text("good\n", encoding="utf-8")
+    partial = Path(f"{target}{PARTIAL}")
+    if old is not None:
+        target.write_text(old, encoding="utf-8")
     with (
         pytest.raises(KeyboardInterrupt),
         batch_session(str(target), appending=False, scheduler=None) as (out, _),
@@ -119,21 +124,12 @@ def test_an_interrupted_run_leaves_a_good_file_as_it_was(tmp_path: Path) -> None
         assert out is not None
         out.write("half\n")
         raise KeyboardInterrupt
-    assert target.read_text(encoding="utf-8") == "good\n"
-    assert Path(f"{target}{PARTIAL}").read_text(encoding="utf-8") == "half\n"
-
-
-def test_an_interrupted_new_output_is_in_place(tmp_path: Path) -> None:
-    target = tmp_path / "out.txt"
-    with (
-        pytest.raises(KeyboardInterrupt),
-        batch_session(str(target), appending=False, scheduler=None) as (out, _),
-    ):
-        assert out is not None
-        out.write("half\n")
-        raise KeyboardInterrupt
-    assert target.read_text(encoding="utf-8") == "half\n"
-    assert not Path(f"{target}{PARTIAL}").exists()
+    if old is None:
+        assert target.read_text(encoding="utf-8") == "half\n"
+        assert not partial.exists()
+    else:
+        assert target.read_text(encoding="utf-8") == old
+        assert partial.read_text(encoding="utf-8") == "half\n"
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
@@ -428,6 +424,19 @@ def _interrupt_after_writing(*args: object, **_: object) -> None:
     raise KeyboardInterrupt
 
 
+def _interrupted_run_keeps(argv: list[str], target: Path, old: bytes) -> str:
+    """Run ``argv`` (a writer of it patched to stop part-way) and return its stderr.
+
+    The run must end as interrupted (exit 130) with ``target`` still holding
+    ``old`` and no partial file left beside it.
+    """
+    code, _, err = _run(argv)
+    assert code == 130
+    assert target.read_bytes() == old
+    assert _leftovers(target.parent) == []
+    return err
+
+
 def test_an_interrupted_export_leaves_the_old_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -438,10 +447,8 @@ def test_an_interrupted_export_leaves_the_old_file(
     good = target.read_bytes()
     assert good.startswith(b"c csp_sudoku")
     monkeypatch.setattr(export, "write_dimacs", _interrupt_after_writing)
-    code, _, err = _run(["export", "cnf", LINES[1], "-o", str(target)])
-    assert code == 130 and "interrupted" in err
-    assert target.read_bytes() == good
-    assert _leftovers(tmp_path) == []
+    err = _interrupted_run_keeps(["export", "cnf", LINES[1], "-o", str(target)], target, good)
+    assert "interrupted" in err
 
 
 def test_an_interrupted_bank_export_leaves_the_old_file(
@@ -450,25 +457,19 @@ def test_an_interrupted_bank_export_leaves_the_old_file(
     import csp_sudoku.cli.bank as bank_cli
 
     bank, target = tmp_path / "b.db", tmp_path / "out.jsonl"
+    export = ["bank", "export", str(bank), "-o", str(target), "--format", "jsonl"]
     assert _run(["bank", "add", str(bank), str(puzzles)])[0] == 0
-    assert _run(["bank", "export", str(bank), "-o", str(target), "--format", "jsonl"])[0] == 0
+    assert _run(export)[0] == 0
     good = target.read_bytes()
     assert len(good.splitlines()) == len(LINES)
     monkeypatch.setattr(bank_cli, "_write_entries", _interrupt_after_writing)
-    code, _, _ = _run(["bank", "export", str(bank), "-o", str(target), "--format", "jsonl"])
-    assert code == 130
-    assert target.read_bytes() == good
-    assert _leftovers(tmp_path) == []
+    _interrupted_run_keeps(export, target, good)
 
 
-def test_an_interrupted_book_leaves_the_old_book(
-    tmp_path: Path, puzzles: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    pytest.importorskip("matplotlib")
+def _stop_at_the_second_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A book's PDF writer is stopped (Ctrl-C) as it writes its second page."""
     from matplotlib.backends.backend_pdf import PdfPages
 
-    target = tmp_path / "book.pdf"
-    target.write_bytes(b"%PDF- a good book")
     pages: list[object] = []
     real = PdfPages.savefig
 
@@ -479,21 +480,12 @@ def test_an_interrupted_book_leaves_the_old_book(
         real(self, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(PdfPages, "savefig", second_page_fails)
-    argv = ["render", str(puzzles), "-o", str(target), "--title", "T", "--solutions"]
-    code, _, _ = _run(argv)
-    assert code == 130 and len(pages) == 2
-    assert target.read_bytes() == b"%PDF- a good book"
-    assert _leftovers(tmp_path) == []
 
 
-def test_a_failed_report_leaves_the_old_report(
-    tmp_path: Path, puzzles: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    pytest.importorskip("matplotlib")
+def _stop_half_way_through_the_image(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A report's figure writes half a PNG to the path it is given and is stopped."""
     import csp_sudoku.tools.report as report
 
-    target = tmp_path / "r.png"
-    target.write_bytes(b"old report")
     real = report.report_figure
 
     def interrupted_figure(data: object) -> object:
@@ -507,10 +499,30 @@ def test_a_failed_report_leaves_the_old_report(
         return fig
 
     monkeypatch.setattr(report, "report_figure", interrupted_figure)
-    code, _, _ = _run(["report", str(puzzles), "-m", "rounds", "-o", str(target)])
-    assert code == 130
-    assert target.read_bytes() == b"old report"
-    assert _leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "argv", "stop"),
+    [
+        ("book.pdf", ["render", "--title", "T", "--solutions"], _stop_at_the_second_page),
+        ("r.png", ["report", "-m", "rounds"], _stop_half_way_through_the_image),
+    ],
+    ids=["book", "report"],
+)
+def test_an_interrupted_figure_leaves_the_old_file(
+    tmp_path: Path,
+    puzzles: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    argv: list[str],
+    stop: Callable[[pytest.MonkeyPatch], None],
+) -> None:
+    """A book or report stopped while matplotlib writes it leaves the old file whole."""
+    pytest.importorskip("matplotlib")
+    target = tmp_path / name
+    target.write_bytes(b"an old good file")
+    stop(monkeypatch)
+    _interrupted_run_keeps([*argv, str(puzzles), "-o", str(target)], target, b"an old good file")
 
 
 def test_an_interrupted_svg_run_leaves_the_old_steps(
