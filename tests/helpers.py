@@ -318,3 +318,19 @@ def run_cli(argv: list[str]) -> tuple[int, str, str]:
         code = main(argv)
     assert "Traceback" not in err.getvalue()
     return code, out.getvalue(), err.getvalue()
+
+
+def run_on_an_old_bank(argv: list[str]) -> tuple[str, str]:
+    """``csp-sudoku ARGV`` on a bank of an earlier version: its stdout and stderr.
+
+    The run must succeed and say on stderr that it upgrades the bank, once
+    (the upgrade is a warning, which the tests otherwise make an error).
+    """
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("default")
+        code, out, err = run_cli(argv)
+    assert code == 0, err
+    assert "a bank of an earlier version" in err and "adding them now, once" in err
+    return out, err

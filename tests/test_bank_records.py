@@ -13,7 +13,7 @@ import os
 import sqlite3
 import subprocess
 import sys
-import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +24,7 @@ from csp_sudoku.core.errors import ArgumentError
 from csp_sudoku.core.io import parse_line
 from csp_sudoku.tools.bank import SCHEMA_VERSION, BankQuery, PuzzleBank
 from tests.conftest import load_lines
+from tests.helpers import run_on_an_old_bank
 from tests.independent import count_solutions
 
 #: 17-clue puzzles: each is minimal.
@@ -250,20 +251,14 @@ def _old_bank(path: Path, line: str, solution: str) -> None:
     db.close()
 
 
-def test_an_old_schema_bank_opens_and_is_migrated(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_an_old_schema_bank_opens_and_is_migrated(tmp_path: Path) -> None:
     from csp_sudoku.api import solve
 
     path = tmp_path / "old.db"
     full = solve(SEVENTEEN[0])
     assert full is not None
     _old_bank(path, SEVENTEEN[0], full.to_line())
-    with warnings.catch_warnings():  # the upgrade is said on stderr (tests make warnings errors)
-        warnings.simplefilter("default")
-        code, out, err = _run(["bank", "query", str(path), "--format", "jsonl"], capsys)
-    assert code == 0
-    assert "a bank of an earlier version" in err and "adding them now, once" in err
+    out, _ = run_on_an_old_bank(["bank", "query", str(path), "--format", "jsonl"])
     row = json.loads(out)
     assert row["generator"] == "old" and row["seed"] == 3 and row["method"] is None
     with PuzzleBank(path) as bank:
@@ -299,34 +294,45 @@ def _bank_of(path: Path, n: int) -> None:
         bank.add_many(load_lines("top1465.txt", limit=n), check_minimal=False)
 
 
+def _damaged_bank(path: Path, n: int, damage: Callable[[bytearray], None]) -> bytes:
+    """A bank of ``n`` puzzles at ``path``, its file's bytes then changed by ``damage``: them."""
+    _bank_of(path, n)
+    data = bytearray(path.read_bytes())
+    damage(data)
+    path.write_bytes(bytes(data))
+    return bytes(data)
+
+
+def _garble_the_header(data: bytearray) -> None:
+    data[:16] = b"garbage garbage!"
+
+
+def _garble_a_middle_page(data: bytearray) -> None:
+    page = int.from_bytes(data[16:18], "big") or 65536
+    assert len(data) >= 4 * page
+    mid = (len(data) // page // 2) * page  # a page in the middle: B-tree pages are there
+    data[mid : mid + page] = bytes(range(256)) * (page // 256)
+
+
 def test_a_header_corrupted_bank_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "bank.db"
-    _bank_of(path, 5)
-    data = bytearray(path.read_bytes())
-    data[:16] = b"garbage garbage!"
-    path.write_bytes(bytes(data))
+    damaged = _damaged_bank(path, 5, _garble_the_header)
     for cmd in (["add", str(path), SEVENTEEN[0]], ["stats", str(path)]):
         code, _, err = _run(["bank", *cmd], capsys)
         assert code == 2 and "not a puzzle bank, or a damaged one" in err, (cmd, err)
-    assert path.read_bytes() == bytes(data)
+    assert path.read_bytes() == damaged
 
 
 def test_a_bank_damaged_mid_file_is_not_written(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "bank.db"
-    _bank_of(path, 50)
-    data = bytearray(path.read_bytes())
-    page = int.from_bytes(data[16:18], "big") or 65536
-    assert len(data) >= 4 * page
-    mid = (len(data) // page // 2) * page  # a page in the middle: B-tree pages are there
-    data[mid : mid + page] = bytes(range(256)) * (page // 256)
-    path.write_bytes(bytes(data))
+    damaged = _damaged_bank(path, 50, _garble_a_middle_page)
     code, _, err = _run(["bank", "add", str(path), SEVENTEEN[0]], capsys)
     assert code == 2 and "the bank file is damaged" in err and "refusing to write" in err, err
-    assert path.read_bytes() == bytes(data)
+    assert path.read_bytes() == damaged
     # a reader (no quick_check) meets the damaged page: a clear error too, not a bug report
     for cmd in (["stats", str(path)], ["query", str(path)]):
         code, _, err = _run(["bank", *cmd], capsys)

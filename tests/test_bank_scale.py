@@ -38,6 +38,7 @@ from csp_sudoku.tools.bank import (
 )
 from csp_sudoku.tools.canonical import random_isomorphism
 from tests.conftest import load_lines
+from tests.helpers import run_on_an_old_bank
 
 ROOT = Path(__file__).resolve().parents[1]
 NINE = Geometry.standard(9)
@@ -283,11 +284,7 @@ def test_an_old_bank_is_upgraded_in_place_and_says_so(
         plan = _plan(db, OLD_TOP_N, ("se", "se", 2))  # every rating of the metric, then sorted
         assert plan[0].startswith("SCAN p") and "USE TEMP B-TREE FOR ORDER BY" in plan
         assert "SEARCH r USING INDEX ratings_by_metric (metric=?)" in plan
-    with warnings.catch_warnings():  # said on stderr, as the command line says warnings
-        warnings.simplefilter("default")
-        code, out, err = _run(["bank", "query", str(path), "-m", "se", "--order", "-score"], capsys)
-    assert code == 0
-    assert "a bank of an earlier version" in err and "adding them now, once" in err
+    out, err = run_on_an_old_bank(["bank", "query", str(path), "-m", "se", "--order", "-score"])
     assert "5 puzzles, 6 ratings" in err
     assert out.splitlines()[0] == LINES[0]  # its latest rating, 9.5, is the highest
     with sqlite3.connect(path) as db:
