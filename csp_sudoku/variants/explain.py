@@ -688,11 +688,14 @@ class _Model:
     def _forty_five(self) -> list[_Piece]:
         """The sums of innies and outies of every house and run of rows or columns."""
         n = self.n
-        cages = [
-            (frozenset(r * n + col for r, col in c.cells), c.total)
-            for c in self.puzzle.constraints
-            if isinstance(c, KillerCage) and c.total is not None
-        ]
+        cages: list[tuple[frozenset[int], int]] = []
+        used: set[int] = set()
+        for c in self.puzzle.constraints:  # summed cages, each sharing no cell with one before
+            if isinstance(c, KillerCage) and c.total is not None:
+                cells = frozenset(r * n + col for r, col in c.cells)
+                if not cells & used:
+                    cages.append((cells, c.total))
+                    used |= cells
         if not cages:
             return []
         regions: list[tuple[str, frozenset[int], int]] = []
