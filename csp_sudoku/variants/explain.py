@@ -692,10 +692,10 @@ class _Model:
         used: set[int] = set()
         for c in self.puzzle.constraints:  # summed cages, each sharing no cell with one before
             if isinstance(c, KillerCage) and c.total is not None:
-                cells = frozenset(r * n + col for r, col in c.cells)
-                if not cells & used:
-                    cages.append((cells, c.total))
-                    used |= cells
+                members = frozenset(r * n + col for r, col in c.cells)
+                if not members & used:
+                    cages.append((members, c.total))
+                    used |= members
         if not cages:
             return []
         regions: list[tuple[str, frozenset[int], int]] = []
