@@ -42,15 +42,24 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import lru_cache
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku.core.geometry import Geometry
 
-if TYPE_CHECKING:
-    from csp_sudoku.constraints.base import Cell, Constraint
+#: A cell as the kinds name it, ``(row, column)`` (this module sits below ``base``).
+Cell = tuple[int, int]
+
+
+class Leaf(Protocol):
+    """What the search needs of a constraint it cannot lower: a check of full grids."""
+
+    def check(self, grid: Sequence[Sequence[int]]) -> bool:
+        """Whether the full ``grid`` (``grid[row][column]``) keeps the constraint."""
+        ...
+
 
 #: Primitive codes of the constraints the kernel revises (column ``CON_TYPE``).
 LINEAR, COMBINATION, BETWEEN, SANDWICH = range(4)
@@ -137,7 +146,7 @@ class Lowering:
         #: (code, cells, coefficients, parameters, sets) of every revised constraint
         self._cons: list[tuple[int, list[int], list[int], tuple[int, int, int], list[int]]] = []
         #: The constraints the search checks on full grids only.
-        self.leaves: list[Constraint] = []
+        self.leaves: list[Leaf] = []
 
     # ------------------------------------------------------------------ the primitives
     def cell(self, cell: Cell) -> int:
@@ -250,7 +259,7 @@ class Lowering:
         flat = [self.cell(c) for c in line]
         self._cons.append((SANDWICH, flat, [1] * len(flat), (total, 0, 0), []))
 
-    def leaf(self, constraint: Constraint) -> None:
+    def leaf(self, constraint: Leaf) -> None:
         """``constraint`` is checked on every full grid the search finds (its own ``check``)."""
         self.leaves.append(constraint)
 

@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 from csp_sudoku._kernels import variants as kernel
 from csp_sudoku._kernels.status import PAUSED
 from csp_sudoku.constraints import Constraint, VariantPuzzle
-from csp_sudoku.constraints.lowering import HEAD, HEAD_CONS, Lowering
+from csp_sudoku.constraints.lowering import HEAD, HEAD_CONS, Leaf, Lowering
 from csp_sudoku.core import deadline
 from csp_sudoku.core.errors import ArgumentError, DeadlinePassed
 from csp_sudoku.core.geometry import Geometry
@@ -51,7 +51,7 @@ class Lowered:
     """A puzzle's constraints as the kernel's arrays, and the leaves it cannot lower."""
 
     arrays: tuple[NDArray[np.int64], ...]
-    leaves: tuple[Constraint, ...]
+    leaves: tuple[Leaf, ...]
     ncells: int
     size: int
 
