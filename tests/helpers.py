@@ -9,8 +9,11 @@ naked and hidden subsets, X-Wing / Swordfish / Jellyfish).
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
+import subprocess
+import sys
+from collections.abc import Iterator, Sequence
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 
@@ -318,6 +321,23 @@ def run_cli(argv: list[str]) -> tuple[int, str, str]:
         code = main(argv)
     assert "Traceback" not in err.getvalue()
     return code, out.getvalue(), err.getvalue()
+
+
+def run_module(
+    args: Sequence[str], *, text: bool = True, timeout: float = 300, **options: Any
+) -> subprocess.CompletedProcess[Any]:
+    """``python -m csp_sudoku ARGS`` as a process of its own, its output captured.
+
+    ``text``: stdout and stderr as text (else bytes); ``options`` go to
+    :func:`subprocess.run` (``cwd``, ``env``, ``stdin``, ``check``).
+    """
+    return subprocess.run(
+        [sys.executable, "-m", "csp_sudoku", *args],
+        capture_output=True,
+        text=text,
+        timeout=timeout,
+        **options,
+    )
 
 
 def run_on_an_old_bank(argv: list[str]) -> tuple[str, str]:

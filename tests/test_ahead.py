@@ -17,6 +17,7 @@ import pytest
 from csp_sudoku._kernels import ahead, sudoku9
 from csp_sudoku.core.errors import ArgumentError
 from tests.conftest import load_lines
+from tests.helpers import run_module
 from tests.independent import count_solutions
 from tests.test_sudoku9 import SETS, _batch, _variants
 
@@ -179,25 +180,15 @@ def test_a_damaged_build_is_never_loaded(built_kernels: Path, tmp_path: Path, ki
     runs = {}
     for name, where in (("good", str(built_kernels)), ("bad", str(folder))):
         out = tmp_path / f"{name}.txt"
-        done = subprocess.run(
-            [sys.executable, "-m", "csp_sudoku", "check", str(src), "-o", str(out), "-q"],
-            env={**env, ahead.DIR_ENV: where},
-            capture_output=True,
-            text=True,
-            timeout=300,
+        done = run_module(
+            ["check", str(src), "-o", str(out), "-q"], env={**env, ahead.DIR_ENV: where}
         )
         runs[name] = (done.returncode, out.read_bytes(), done.stderr)
     assert runs["bad"][:2] == runs["good"][:2] and runs["good"][0] == 2  # the bad line
     said = [line for line in runs["bad"][2].splitlines() if line not in runs["good"][2]]
     assert len(said) == 1 and "not used" in said[0] and str(target) in said[0], said
     assert len(runs["bad"][2].splitlines()) == len(runs["good"][2].splitlines()) + 1
-    status = subprocess.run(
-        [sys.executable, "-m", "csp_sudoku", "compile", "--status"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    status = run_module(["compile", "--status"], env=env)
     assert status.returncode == 1 and status.stdout.startswith("damaged: "), status
     with pytest.raises(ImportError, match="checksum"):
         ahead.load(target)
@@ -210,13 +201,7 @@ def test_compile_builds_a_damaged_module_again(built_kernels: Path, tmp_path: Pa
     target.write_bytes(good_path.read_bytes()[:100_000])
     shutil.copy(ahead.digest_path(good_path), ahead.digest_path(target))
     env = {**os.environ, ahead.DIR_ENV: str(tmp_path)}
-    done = subprocess.run(
-        [sys.executable, "-m", "csp_sudoku", "compile"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    done = run_module(["compile"], env=env, timeout=600)
     if done.returncode != 0 and "C compiler" in done.stderr:  # pragma: no cover
         pytest.skip(done.stderr)
     assert done.returncode == 0 and "damaged" in done.stderr, done

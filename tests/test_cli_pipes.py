@@ -13,10 +13,12 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from csp_sudoku.core.io import parse_line
 from csp_sudoku.tools.bank import PuzzleBank
 from tests.conftest import load_lines
+from tests.helpers import run_module
 from tests.independent import check_solution
 
 LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
@@ -61,6 +63,18 @@ def pipeline(*commands: list[str], cwd: Path, stdin: bytes = b"") -> list[tuple[
     return results
 
 
+def jsonl_rows(*commands: list[str], cwd: Path, count: int) -> list[dict[str, Any]]:
+    """The ``count`` JSON rows that the last of ``commands`` (joined by pipes) writes.
+
+    Every command must succeed.
+    """
+    *runs, (_, out) = pipeline(*commands, cwd=cwd)
+    assert all(code == 0 for code, _ in runs), runs
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert len(rows) == count, out
+    return rows
+
+
 def test_generate_rate_bank_add(tmp_path: Path) -> None:
     gen, rate, add, (_, out) = pipeline(
         ["generate", "--count", "3", "--seed", "5", "--format", "jsonl"],
@@ -88,11 +102,11 @@ def test_generate_seed_reaches_the_bank_through_rate(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     assert gen[0] == 0 and rate[0] == 0 and add[0] == 0, (gen, rate, add)
-    out = subprocess.run(
-        [sys.executable, "-m", "csp_sudoku", "generate", "--count", "3", "--seed", "5",
-         "--format", "jsonl", "-q"],
-        capture_output=True, text=True, check=True, cwd=tmp_path,
-    ).stdout  # fmt: skip
+    out = run_module(
+        ["generate", "--count", "3", "--seed", "5", "--format", "jsonl", "-q"],
+        check=True,
+        cwd=tmp_path,
+    ).stdout
     made = {json.loads(x)["puzzle"]: json.loads(x) for x in out.splitlines()}
     with PuzzleBank(tmp_path / "bank.db") as bank:
         entries = bank.query()
@@ -104,13 +118,12 @@ def test_generate_seed_reaches_the_bank_through_rate(tmp_path: Path) -> None:
 
 
 def test_generate_rows_pass_through_rate(tmp_path: Path) -> None:
-    _, _, (_, out) = pipeline(
+    rows = jsonl_rows(
         ["generate", "--count", "2", "--seed", "5", "--format", "jsonl"],
         ["rate", "-", "--format", "jsonl", "--seed", "2", "-q"],
         cwd=tmp_path,
+        count=2,
     )
-    rows = [json.loads(x) for x in out.splitlines()]
-    assert len(rows) == 2
     for r in rows:
         assert r["metric"] == "hsolve" and r["file"] == "<stdin>"
         assert r["method"] == "random" and r["clues"] == parse_line(r["puzzle"]).clue_count
@@ -120,12 +133,7 @@ def test_generate_rows_pass_through_rate(tmp_path: Path) -> None:
 def _bank_with_one_puzzle(tmp_path: Path) -> None:
     """bank.db in ``tmp_path`` holding LINE, added through the command line."""
     (tmp_path / "p.txt").write_text(LINE + "\n", encoding="utf-8")
-    subprocess.run(
-        [sys.executable, "-m", "csp_sudoku", "bank", "add", "bank.db", "p.txt"],
-        cwd=tmp_path,
-        check=True,
-        capture_output=True,
-    )
+    run_module(["bank", "add", "bank.db", "p.txt"], cwd=tmp_path, check=True)
 
 
 def test_bank_export_render(tmp_path: Path) -> None:
@@ -205,14 +213,13 @@ def test_minimized_puzzles_go_down_the_pipe(tmp_path: Path) -> None:
     it came from (the record's ``puzzle``); the minimal one was only in ``minimal``."""
     from tests.independent import count_solutions
 
-    _, _, _, (_, out) = pipeline(
+    rows = jsonl_rows(
         ["generate", "--count", "2", "--seed", "3", "--format", "jsonl", "--not-minimal"],
         ["minimize", "-", "--format", "jsonl", "--seed", "1", "-q"],
         ["rate", "-", "-m", "rounds", "--format", "jsonl", "-q"],
         cwd=tmp_path,
+        count=2,
     )
-    rows = [json.loads(x) for x in out.splitlines()]
-    assert len(rows) == 2
     for r in rows:
         made, came = parse_line(r["puzzle"]), parse_line(r["derived_from"])
         assert made.clue_count + r["removed"] == came.clue_count and r["minimal"] is True
@@ -235,9 +242,7 @@ def test_a_run_that_loads_numba_ends_at_once_with_every_row_written(tmp_path: Pa
     src.write_text("\n".join(lines) + "\n")
     for jobs in ("1", "2"):
         args = ["check", str(src), "--jobs", jobs, "--chunk-size", "100"]
-        done = subprocess.run(
-            [sys.executable, "-m", "csp_sudoku", *args], capture_output=True, text=True, timeout=300
-        )
+        done = run_module(args)
         assert done.returncode == 2 and "Traceback" not in done.stderr
         assert len(done.stdout.splitlines()) == len(lines)
         assert done.stdout.splitlines()[-1].endswith("9x9 grid)")
@@ -290,23 +295,13 @@ def test_rows_of_a_binary_input_read_back_without_stopping(tmp_path: Path) -> No
     (tmp_path / "a.txt").write_text("\n".join(good[:3]) + "\n", encoding="utf-8")
     (tmp_path / "b.bin").write_bytes(b"\x7fELF\x02\x01\x00\x00\tx\n" + bytes(range(256)))
     (tmp_path / "c.txt").write_text("\n".join(good[3:]) + "\n", encoding="utf-8")
-    first = subprocess.run(
-        [sys.executable, "-m", "csp_sudoku", "check", "a.txt", "b.bin", "c.txt", "-q"],
-        cwd=tmp_path,
-        capture_output=True,
-        timeout=300,
-    )
+    first = run_module(["check", "a.txt", "b.bin", "c.txt", "-q"], text=False, cwd=tmp_path)
     assert first.returncode == 2
     rows = first.stdout.decode("utf-8").splitlines()
     assert len(rows) == 7 and rows[3].startswith("b.bin:1\tinvalid\t\\x7fELF\\x02\\x01\\x00")
     assert all(ch == "\t" or ch.isprintable() for row in rows for ch in row)
     (tmp_path / "rows.txt").write_bytes(first.stdout)
-    again = subprocess.run(
-        [sys.executable, "-m", "csp_sudoku", "check", "rows.txt", "-q", "--skip-invalid"],
-        cwd=tmp_path,
-        capture_output=True,
-        timeout=300,
-    )
+    again = run_module(["check", "rows.txt", "-q", "--skip-invalid"], text=False, cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     puzzles = [r.split("\t")[2] for r in again.stdout.decode().splitlines() if "\tunique\t" in r]
     assert puzzles == [x.split()[0] for x in good]
@@ -357,14 +352,7 @@ def test_quiet_reads_a_terminal_without_a_word(tmp_path: Path) -> None:
     controller, terminal = pty.openpty()
     os.write(controller, LINE.encode() + b"\n\x04")
     try:
-        done = subprocess.run(
-            [sys.executable, "-m", "csp_sudoku", "check", "-q"],
-            stdin=terminal,
-            capture_output=True,
-            cwd=tmp_path,
-            timeout=60,
-            check=False,
-        )
+        done = run_module(["check", "-q"], text=False, stdin=terminal, cwd=tmp_path, timeout=60)
     finally:
         os.close(terminal)
         os.close(controller)

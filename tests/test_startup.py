@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import run_module
+
 LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -127,14 +129,7 @@ def test_check_of_a_file_of_puzzles_uses_the_kernel(
 
 
 def test_full_parser_still_lists_every_command() -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "csp_sudoku", "nosuchcommand"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    proc = run_module(["nosuchcommand"], cwd=ROOT, timeout=600)
     assert proc.returncode == 2
     for name in ("check", "solve", "rate", "generate", "export", "bank"):
         assert repr(name) in proc.stderr
