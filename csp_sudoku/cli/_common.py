@@ -219,6 +219,23 @@ BATCH_FLAGS: tuple[str, ...] = (
 BATCH_COMMANDS: tuple[str, ...] = ("check", "solve", "count", "rate", "generate", "minimize")
 
 
+def add_row_args(
+    group: argparse._ActionsContainer,
+    *,
+    format_help: str = "rows as text, JSON Lines or CSV (default text)",
+) -> None:
+    """``--quiet``, ``--output`` and ``--format``: how a command that writes rows writes them.
+
+    The first three of :data:`BATCH_FLAGS`, for :func:`add_batch_args` and for a
+    command that takes only some of the batch flags (``candidates``).
+    """
+    group.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no summary")
+    group.add_argument("--output", "-o", help="write the rows to this file (default: stdout)")
+    group.add_argument(
+        "--format", choices=("text", "jsonl", "csv"), default="text", help=format_help
+    )
+
+
 def add_batch_args(
     parser: argparse.ArgumentParser,
     *,
@@ -236,13 +253,9 @@ def add_batch_args(
     interrupted ``-o`` run; ``--scheduler`` runs on a Dask cluster.
     """
     g = parser.add_argument_group("batch options (the same on every batch command)")
-    g.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no summary")
-    g.add_argument("--output", "-o", help="write the rows to this file (default: stdout)")
-    g.add_argument(
-        "--format",
-        choices=("text", "jsonl", "csv"),
-        default="text",
-        help="rows as text, JSON Lines or CSV; the fields of JSON/CSV input records "
+    add_row_args(
+        g,
+        format_help="rows as text, JSON Lines or CSV; the fields of JSON/CSV input records "
         "pass through (default text)",
     )
     g.add_argument(

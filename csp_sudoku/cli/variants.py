@@ -34,6 +34,7 @@ from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import (
     JOBS,
     RowWriter,
+    add_row_args,
     batch_session,
     counted,
     progress,
@@ -111,14 +112,7 @@ def register_candidates(sub: Any) -> None:
     )
     p.add_argument("--cap", type=int, default=None, help="the most solver calls per puzzle")
     g = p.add_argument_group("batch options (as on check, solve and count)")
-    g.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no summary")
-    g.add_argument("--output", "-o", help="write the rows to this file (default: stdout)")
-    g.add_argument(
-        "--format",
-        choices=("text", "jsonl", "csv"),
-        default="text",
-        help="rows as text, JSON Lines or CSV (default text)",
-    )
+    add_row_args(g)
     g.add_argument("--jobs", "-j", type=JOBS, default=1, help="worker processes (0 = all cores)")
     g.add_argument(
         "--skip-invalid", action="store_true", help="keep bad puzzles out of the exit code"
