@@ -18,8 +18,9 @@ phases:
    rows), and its row ``L`` depends only on the first ``L + 1`` rows. So the
    row orders (with the transposition) are built one row at a time, and only
    those whose rows so far give the least pattern so far go on: a
-   breadth-first search of the ties, a few dozen partial orders for a real
-   puzzle instead of 2 x 1296 full ones.
+   breadth-first search of the ties: 10-13 partial orders kept over the nine
+   rows, on average, for puzzles of the 17-clue and top1465 lists, instead of
+   2 x 1296 full ones.
 2. For each row order left, every column map that gives the least pattern
    (the sort, with stacks of equal columns and equal columns permuted) is
    relabelled and compared with the best string so far on the filled cells,

@@ -17,7 +17,9 @@ claims were corrected.
 Puzzles are added in batches (:meth:`PuzzleBank.add_each`): the keys of a
 batch are computed by the canonical-form kernel in threads (it releases the
 GIL), the duplicates found with one look-up per few hundred keys, the facts
-of the new puzzles computed outside any transaction, and the rows written
+of the new puzzles (solution, uniqueness, minimality) computed outside any
+transaction, for plain 9x9 by one compiled kernel in threads too
+(:mod:`csp_sudoku._kernels.bank`), and the rows written
 with ``executemany`` in one transaction (or in the caller's one:
 :meth:`PuzzleBank.transaction`, which ``bank add`` commits every 2 s).
 
@@ -631,7 +633,7 @@ def dedup_keys(
 
     For 9x9 the canonical forms come from the compiled kernel, which releases
     the GIL, in blocks of :data:`KEY_BLOCK` puzzles shared among ``threads``
-    threads (default: one per core), about 190 us a puzzle on one core here.
+    threads (default: one per core), a few microseconds a puzzle.
     A ``stop`` that is set ends the work at the next block (an interrupted
     ``bank add`` does not wait for the rest of a batch).
 
@@ -1406,7 +1408,8 @@ class PuzzleBank(Closing):
         by one).
 
         The rows are cut into blocks of :data:`FACT_BLOCK` shared among one
-        thread per core (the kernel releases the GIL).
+        thread per core (the kernel releases the GIL); an interruption cancels
+        the blocks not begun.
         """
         from csp_sudoku.backends.fast import FastBackend
 
@@ -1435,8 +1438,11 @@ class PuzzleBank(Closing):
             for start in starts:
                 block(start)
         else:
-            with ThreadPoolExecutor(parts, thread_name_prefix="csp-sudoku-facts") as pool:
+            pool = ThreadPoolExecutor(parts, thread_name_prefix="csp-sudoku-facts")
+            try:
                 list(pool.map(block, starts))
+            finally:  # a Ctrl-C waits for the blocks under way only
+                pool.shutdown(wait=True, cancel_futures=True)
         return codes, sols
 
     def _store(self, plan: _Plan) -> list[AddResult | NotUniqueError]:
