@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from csp_sudoku import variants  # noqa: E402
-from csp_sudoku.variants.random import DRAWN, random_variants  # noqa: E402
+from csp_sudoku.variants.random import DRAWN, random_variant, random_variants  # noqa: E402
 from tests.independent_variants import broken_rules  # noqa: E402
 
 
@@ -65,6 +65,11 @@ def main() -> None:
     print(f"commit {commit}, load average {os.getloadavg()[0]:.1f}, backends {', '.join(backends)}")
     print(f"{args.count} puzzles, seed {args.seed}, {len(kinds)} kinds in turn")
 
+    t = time.perf_counter()
+    warm = random_variant(0, kinds[:1])  # compiles the kernels (numba caches them)
+    for name in backends:
+        variants.check(warm.puzzle, backend=name)
+    print(f"warm-up (the compiled search's first use): {time.perf_counter() - t:.1f} s")
     times: dict[str, list[float]] = defaultdict(list)
     by_kind: dict[str, Counter[str]] = defaultdict(Counter)
     verdicts: Counter[str] = Counter()
