@@ -41,6 +41,7 @@ its caller control back every few milliseconds (see the 9x9 kernel).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -72,30 +73,29 @@ _NEVER = 1 << 62
 # --------------------------------------------------------------------------- bit helpers
 
 
-def _ctpop_impl(typingctx, x):  # type: ignore[no-untyped-def]
-    """Population count of an int64 (LLVM ``ctpop``: one instruction on x86-64)."""
-    sig = types.int64(types.int64)
+def int64_intrinsic(name: str, emit: Callable[[Any, Any], Any]) -> Any:
+    """A numba intrinsic ``int64 -> int64`` named ``name``: the LLVM value ``emit`` builds.
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.ctpop(args[0])
+    ``emit(builder, x)`` gets numba's IR builder and the argument, and returns
+    the result (one LLVM bit instruction: ``ctpop``, ``cttz``, ``ctlz``).
+    """
 
-    return sig, codegen
+    def impl(typingctx, x):  # type: ignore[no-untyped-def]
+        sig = types.int64(types.int64)
 
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            return emit(builder, args[0])
 
-_ctpop: Any = intrinsic(_ctpop_impl)
+        return sig, codegen
 
-
-def _cttz_impl(typingctx, x):  # type: ignore[no-untyped-def]
-    """Count of trailing zero bits of a non-zero int64 (LLVM ``cttz``)."""
-    sig = types.int64(types.int64)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.cttz(args[0], cgutils.false_bit)
-
-    return sig, codegen
+    impl.__name__ = impl.__qualname__ = name
+    return intrinsic(impl)
 
 
-_cttz: Any = intrinsic(_cttz_impl)
+#: Population count of an int64 (LLVM ``ctpop``: one instruction on x86-64).
+_ctpop: Any = int64_intrinsic("_ctpop", lambda builder, x: builder.ctpop(x))
+#: Count of trailing zero bits of a non-zero int64 (LLVM ``cttz``).
+_cttz: Any = int64_intrinsic("_cttz", lambda builder, x: builder.cttz(x, cgutils.false_bit))
 
 
 @njit(cache=True, inline="always")
