@@ -35,6 +35,7 @@ class KillerCage(DistinctCells):
         out = super().clauses(cnf)
         if self.total is not None:
             out.extend(base.sum_equals(cnf, self.cells, self.total))
+            out.extend(base.sum_combinations(cnf, self.cells, self.total))
         return out
 
     def add_to(self, model: base.SudokuModel) -> None:

@@ -137,15 +137,9 @@ class _Session(Closing):
         self.solver.append_formula(constraint.clauses(self.cnf))
 
     def switch(self, constraint: Constraint) -> int:
-        """Add ``constraint`` behind a new selector; it holds in the calls that assume it.
-
-        A killer cage with a sum also gets :func:`_combination_clauses` (implied
-        by its own clauses, but they let the solver propagate far more).
-        """
+        """Add ``constraint`` behind a new selector; it holds in the calls that assume it."""
         s = self.cnf.new()
         clauses = constraint.clauses(self.cnf)
-        if isinstance(constraint, KillerCage) and constraint.total is not None:
-            clauses += _combination_clauses(self.cnf, constraint.cells, constraint.total)
         self.solver.append_formula([[*clause, -s] for clause in clauses])
         return s
 
@@ -187,35 +181,6 @@ class _Session(Closing):
         if not self.other(assumptions):
             return None
         return self.grid()
-
-
-def _combination_clauses(cnf: Cnf, cells: Sequence[Cell], total: int) -> list[list[int]]:
-    """Clauses saying the digits of ``cells`` are one of the digit sets that make ``total``.
-
-    A cage of ``k`` cells whose digits differ and sum to ``total`` holds one
-    of the ``k``-sets of digits with that sum, each digit once. A variable
-    ``z`` per set: some set is chosen; the chosen set's digits are the only
-    ones the cells take, and each of them is in some cell; a cell's digit
-    chooses one of the sets holding it. Implied by the cage's own clauses
-    (its digits differ and its running sum hits ``total``), so adding them
-    changes no answer; they let unit propagation read a cage the way a
-    solver by hand does (the cage's combinations), where the running sum
-    alone propagates nothing until every cell is set.
-    """
-    n = cnf.size
-    sets = [c for c in itertools.combinations(range(1, n + 1), len(cells)) if sum(c) == total]
-    chosen = [cnf.new() for _ in sets]
-    out: list[list[int]] = [list(chosen)]
-    for z, digits in zip(chosen, sets, strict=True):
-        for cell in cells:
-            out.append([-z, *(cnf.var(cell, d) for d in digits)])
-        for d in digits:
-            out.append([-z, *(cnf.var(cell, d) for cell in cells)])
-    for cell in cells:
-        for d in range(1, n + 1):
-            holding = [z for z, digits in zip(chosen, sets, strict=True) if d in digits]
-            out.append([-cnf.var(cell, d), *holding])
-    return out
 
 
 def random_solution(puzzle: VariantPuzzle, seed: SeedLike = None) -> Puzzle | None:
