@@ -28,7 +28,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import (
@@ -40,8 +40,10 @@ from csp_sudoku.cli._common import (
     progress,
 )
 from csp_sudoku.cli._rows import _after, _last_entry
-from csp_sudoku.constraints import VariantPuzzle
 from csp_sudoku.core.errors import DeadlinePassed, ParseError, SudokuError
+
+if TYPE_CHECKING:  # the constraints load OR-tools: only a variant input needs them
+    from csp_sudoku.constraints import VariantPuzzle
 
 Command = Callable[[argparse.Namespace], int]
 
