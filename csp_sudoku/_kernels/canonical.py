@@ -254,7 +254,7 @@ def _canonical_into(
     nxt: NDArray[np.int64],
     cmaps: NDArray[np.int64],
 ) -> None:
-    """:func:`canonical_one` with its work arrays given (see :func:`canonical_many`)."""
+    """:func:`canonical_one` with its work arrays given (see :func:`canonical_batch`)."""
     filled = 0
     for p in range(81):
         if cells[p] != 0:
@@ -366,16 +366,6 @@ def canonical_batch(cells: NDArray[np.int8]) -> NDArray[np.int8]:
     cur, nxt, cmaps = _work_arrays()
     for i in range(n):
         _canonical_into(cells[i], out[i], tr, cur, nxt, cmaps)
-    return out
-
-
-def canonical_many(cells: NDArray[np.int8], *_tables: object) -> NDArray[np.int8]:
-    """Canonical forms of an ``(n, 81)`` ``int8`` array of puzzles (:func:`canonical_batch`).
-
-    ``_tables`` is ignored: callers written for the exhaustive search pass
-    :data:`LINE_MAPS` and :data:`MASK_TABLE`, which the pruned search needs not.
-    """
-    out: NDArray[np.int8] = canonical_batch(cells)
     return out
 
 

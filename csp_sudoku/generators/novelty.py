@@ -77,9 +77,7 @@ _NINE = Geometry.standard(9)
 def _canon_many(cells: NDArray[np.int8]) -> NDArray[np.int8]:
     from csp_sudoku._kernels import canonical as k
 
-    out: NDArray[np.int8] = k.canonical_many(
-        np.ascontiguousarray(cells, dtype=np.int8), k.LINE_MAPS, k.MASK_TABLE
-    )
+    out: NDArray[np.int8] = k.canonical_batch(np.ascontiguousarray(cells, dtype=np.int8))
     return out
 
 
