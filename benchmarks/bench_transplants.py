@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import NDArray
@@ -103,11 +102,11 @@ def main() -> None:
         np.array([0 if ch == "." else int(ch) for ch in lines[i]], dtype=np.int8)
         for i in rng.choice(len(lines), args.puzzles, replace=False).tolist()
     ]
-    rate: Callable[[Cells, Cells], float] = lambda c, s: (
-        rate_with_solution(  # noqa: E731
-            Puzzle(c, G9), Puzzle(s, G9), "se", 0, search=True
-        ).score
-    )
+
+    def rate(clues: Cells, sol: Cells) -> float:
+        r = rate_with_solution(Puzzle(clues, G9), Puzzle(sol, G9), "se", 0, search=True)
+        return float(r.score)
+
     rate(*transplant("random", hard[0], args.share, rng))  # compile before timing
     print(
         f"{args.puzzles} hard puzzles x {args.trials} starts, share {args.share}, seed {args.seed}"
