@@ -245,6 +245,26 @@ def _column_orders(
     return n
 
 
+@nb.njit(cache=True, nogil=True, inline="always")
+def _oriented(cells: NDArray[np.int8]) -> tuple[NDArray[np.int8], NDArray[np.int64], int]:
+    """The puzzle both ways up and its clue count, as both searches start:
+    ``grids[t]`` the 81 cells (``t = 1``: transposed), ``masks[t, r]`` the clue
+    mask of row ``r`` of ``grids[t]`` (bit ``8 - c``: column ``c``)."""
+    grids = np.empty((2, 81), dtype=np.int8)
+    masks = np.zeros((2, 9), dtype=np.int64)
+    filled = 0
+    for r in range(9):
+        for c in range(9):
+            a = cells[r * 9 + c]
+            grids[0, r * 9 + c] = a
+            grids[1, c * 9 + r] = a
+            if a != 0:
+                masks[0, r] |= 1 << (8 - c)
+                masks[1, c] |= 1 << (8 - r)
+                filled += 1
+    return grids, masks, filled
+
+
 @nb.njit(cache=True, nogil=True)
 def _canonical_into(
     cells: NDArray[np.int8],
@@ -255,10 +275,7 @@ def _canonical_into(
     cmaps: NDArray[np.int64],
 ) -> None:
     """:func:`canonical_one` with its work arrays given (see :func:`canonical_batch`)."""
-    filled = 0
-    for p in range(81):
-        if cells[p] != 0:
-            filled += 1
+    grids, masks, filled = _oriented(cells)
     if filled == 0:  # every map fixes the empty grid
         best[:] = 0
         transform[:] = 0
@@ -266,16 +283,6 @@ def _canonical_into(
             transform[1 + i] = i
             transform[10 + i] = i
         return
-    grids = np.empty((2, 81), dtype=np.int8)
-    masks = np.zeros((2, 9), dtype=np.int64)
-    for r in range(9):
-        for c in range(9):
-            a = cells[r * 9 + c]
-            grids[0, r * 9 + c] = a
-            grids[1, c * 9 + r] = a
-            if a != 0:
-                masks[0, r] |= 1 << (8 - c)
-                masks[1, c] |= 1 << (8 - r)
     pattern = np.empty(9, np.int64)
     ties, nties = _least_pattern(masks, cur, nxt, pattern)
 
@@ -409,14 +416,7 @@ def _least_rows(v: NDArray[np.int64], out: NDArray[np.int64]) -> None:
     """Write into ``out`` the least row sequence reachable from row values ``v``."""
     trip = np.empty((3, 3), dtype=np.int64)
     for b in range(3):
-        a0, a1, a2 = v[3 * b], v[3 * b + 1], v[3 * b + 2]
-        if a0 > a1:
-            a0, a1 = a1, a0
-        if a1 > a2:
-            a1, a2 = a2, a1
-        if a0 > a1:
-            a0, a1 = a1, a0
-        trip[b, 0], trip[b, 1], trip[b, 2] = a0, a1, a2
+        trip[b, 0], trip[b, 1], trip[b, 2] = _sort3(v[3 * b], v[3 * b + 1], v[3 * b + 2])
     order = np.array([0, 1, 2])
     for i in range(1, 3):  # insertion sort of the 3 bands by their triples
         j = i
@@ -450,27 +450,11 @@ def exhaustive_one(
     ``transform`` receives ``(transposed, row map index, column map index)`` of
     one map that produces the form (digit labels follow from first appearance).
     """
-    filled = 0
-    for p in range(81):
-        if cells[p] != 0:
-            filled += 1
+    grids, masks, filled = _oriented(cells)
     if filled == 0:  # every map fixes the empty grid
         best[:] = 0
         transform[:] = 0
         return
-    grids = np.empty((2, 81), dtype=np.int8)
-    for r in range(9):
-        for c in range(9):
-            grids[0, r * 9 + c] = cells[r * 9 + c]
-            grids[1, r * 9 + c] = cells[c * 9 + r]
-    masks = np.zeros((2, 9), dtype=np.int64)
-    for t in range(2):
-        for r in range(9):
-            m = 0
-            for c in range(9):
-                if grids[t, r * 9 + c] != 0:
-                    m |= 1 << (8 - c)
-            masks[t, r] = m
 
     nmaps = line_maps.shape[0]
     best_pat = np.full(9, 1 << 20, dtype=np.int64)
