@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # this checkout's csp_sudoku, whichever is installed
 HERE = ROOT / "benchmarks"
 VENV = HERE / ".venv-pencilmark"
 DRIVER = HERE / "pencilmark_driver.py"
