@@ -1,0 +1,196 @@
+"""The variant rating: its level is what the explained path needs, and it is monotone in that.
+
+Every path rated here is first held against an independent checker, as
+``test_variant_explain.py`` does (every placement and elimination against
+every solution: brute force over the 4x4 grids, or CP-SAT judged by
+:mod:`tests.independent_variants` on larger grids). The rating is then held
+to the path: the level is the latest step class the path used, in the
+explainer's order written out here, and the scores order the puzzles as the
+documented rule says, read off the path by this file's own code.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from csp_sudoku.constraints import VariantPuzzle, from_fpuzzles, to_fpuzzles
+from csp_sudoku.core.errors import ArgumentError, NotUniqueError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.variants.explain import VariantPath, explain
+from csp_sudoku.variants.generate import make_drawn, make_killer
+from csp_sudoku.variants.rating import (
+    LEVELS,
+    STEP_CLASSES,
+    VariantRating,
+    level_rank,
+    rate_path,
+    rate_variant,
+)
+from tests.test_variant_explain import (
+    BROKEN,
+    HAND_4X4,
+    HEAVY,
+    SEVERAL,
+    UNIQUE,
+    brute_solutions,
+    check_path,
+    cpsat_solutions,
+    random_4x4,
+)
+
+#: The explainer's step kinds from first tried to last (docs/variants.md), then the stop.
+ORDER = ("single", "constraint", "45 rule", "subset", "refutation", "guess")
+
+#: A 4x4 puzzle that naked and hidden singles solve, with no constraints.
+SINGLES_4X4 = [["1", "", "", ""], ["", "", "1", ""], ["", "3", "", ""], ["", "", "", "2"]]
+
+
+def empty_grid(n: int) -> list[list[dict[str, Any]]]:
+    return [[{} for _ in range(n)] for _ in range(n)]
+
+
+def singles_data() -> dict[str, Any]:
+    grid = empty_grid(4)
+    for r, row in enumerate(SINGLES_4X4):
+        for c, v in enumerate(row):
+            if v:
+                grid[r][c] = {"value": int(v), "given": True}
+    return {"size": 4, "grid": grid}
+
+
+def needed(path: VariantPath) -> str:
+    """The latest class the path used: the stop when it did not finish."""
+    if not path.solved:
+        return "guess"
+    used = {s.kind for s in path.steps}
+    return max(used, key=ORDER.index) if used else "single"
+
+
+def effort(path: VariantPath) -> int:
+    """The documented effort of the hardest class, computed here from the path's steps."""
+    kind = needed(path)
+    if kind == "guess":
+        return sum(1 for v in path.values if not v)
+    of_kind = [s for s in path.steps if s.kind == kind]
+    if kind == "subset":
+        return sum(s.size for s in of_kind)
+    if kind == "refutation":
+        return sum(1 + len(s.chain) for s in of_kind)
+    return len(of_kind)
+
+
+def solutions(data: dict[str, Any]) -> list[tuple[int, ...]]:
+    return brute_solutions(data) if data["size"] == 4 else cpsat_solutions(data)
+
+
+@cache
+def pool() -> tuple[tuple[str, VariantPuzzle, VariantPath, VariantRating], ...]:
+    """Unique puzzles of every level: hand-made 4x4 ones, the maker's light 9x9 ones,
+    and 6x6 killers and drawn thermometers of the generator; each path checked, and
+    each puzzle's rating."""
+    datas: list[tuple[str, dict[str, Any]]] = [("singles 4x4", singles_data())]
+    hand = HAND_4X4["thermo, killer, xv"]  # the unique one
+    datas.append(("thermo, killer, xv", {"size": 4, "grid": empty_grid(4), **hand}))
+    datas += [(label, d) for label, d in UNIQUE if label.split(":")[0] not in HEAVY]
+    six = Geometry.standard(6)
+    for seed in range(6):
+        datas.append((f"killer 6x6 {seed}", to_fpuzzles(make_killer(seed, geometry=six).puzzle)))
+        drawn = make_drawn(seed, ["thermometer"], geometry=six).puzzle
+        datas.append((f"thermometers 6x6 {seed}", to_fpuzzles(drawn)))
+    out = []
+    for label, data in datas:
+        sols = solutions(data)
+        assert len(sols) == 1, label
+        puzzle = from_fpuzzles(data)
+        path = explain(puzzle)
+        check_path(data, path, sols, complete=True)
+        out.append((label, puzzle, path, rate_variant(puzzle)))
+    return tuple(out)
+
+
+def test_the_pool_has_every_level() -> None:
+    assert {needed(path) for _, _, path, _ in pool()} == set(ORDER)
+
+
+def test_the_level_is_what_the_path_needs() -> None:
+    assert STEP_CLASSES == ORDER and len(LEVELS) == len(ORDER)
+    for label, _, path, r in pool():
+        rank = ORDER.index(needed(path))
+        assert (r.level_rank, r.level, r.hardest) == (rank, LEVELS[rank], ORDER[rank]), label
+        assert rank <= r.score < rank + 1, label
+        assert r.effort == effort(path), label
+        assert r.steps == len(path.steps) and r.stopped == path.stopped, label
+        assert r.to_dict()["details"]["counts"] == {
+            k: sum(s.kind == k for s in path.steps) for k in ORDER[:-1]
+        }
+        assert rate_path(path).score == r.score
+
+
+def test_levels_are_monotone_in_what_the_path_needs() -> None:
+    rated = [(path, r.score) for _, _, path, r in pool()]
+    sizes = {id(path): puzzle.geometry.size for _, puzzle, path, _ in pool()}
+    singles = [s for p, s in rated if needed(p) == "single"]
+    others = [s for p, s in rated if needed(p) != "single"]
+    assert singles and others and max(singles) < min(others)
+    refuting = [s for p, s in rated if p.solved and any(x.kind == "refutation" for x in p.steps)]
+    not_refuting = [
+        s for p, s in rated if p.solved and all(x.kind != "refutation" for x in p.steps)
+    ]
+    assert refuting and not_refuting and max(not_refuting) < min(refuting)
+    guessing = [s for p, s in rated if not p.solved]
+    solved = [s for p, s in rated if p.solved]
+    assert guessing and max(solved) < min(guessing)
+    # within each level and grid size, the score follows the effort
+    for rank in range(len(ORDER)):
+        for n in set(sizes.values()):
+            level = sorted(
+                (effort(p), s)
+                for p, s in rated
+                if ORDER.index(needed(p)) == rank and sizes[id(p)] == n
+            )
+            assert [s for _, s in level] == sorted(s for _, s in level)
+
+
+def test_a_weaker_solver_never_rates_a_puzzle_easier() -> None:
+    for label, puzzle, path, base in pool():
+        for weaker in (rate_variant(puzzle, max_subset=0), rate_variant(puzzle, budget=1)):
+            assert weaker.level_rank >= base.level_rank, label
+            if needed(path) in ("single", "constraint", "45 rule"):
+                assert weaker.score == base.score, label
+
+
+@pytest.mark.parametrize("kind", ["killercage", "thermometer", "arrow"])
+def test_a_puzzle_without_exactly_one_solution_is_not_rated(kind: str) -> None:
+    for data in (SEVERAL[kind], BROKEN[kind]):
+        with pytest.raises(NotUniqueError):
+            rate_variant(from_fpuzzles(data))
+
+
+def test_the_level_names() -> None:
+    assert [level_rank(x.upper()) for x in LEVELS] == list(range(len(LEVELS)))
+    with pytest.raises(ArgumentError, match="unknown variant level"):
+        level_rank("diabolical")
+    with pytest.raises(ArgumentError):
+        rate_variant(pool()[0][1], budget=0)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_random_4x4_puzzles(seed: int) -> None:
+    data = random_4x4(seed)
+    sols = brute_solutions(data)
+    puzzle = from_fpuzzles(data)
+    if len(sols) != 1:
+        with pytest.raises(NotUniqueError):
+            rate_variant(puzzle)
+        return
+    path = explain(puzzle)
+    check_path(data, path, sols, complete=True)
+    r = rate_variant(puzzle)
+    assert r.level == LEVELS[ORDER.index(needed(path))]
+    assert r.score == r.level_rank + effort(path) / (effort(path) + 16)
