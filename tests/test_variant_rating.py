@@ -11,13 +11,19 @@ documented rule says, read off the path by this file's own code.
 
 from __future__ import annotations
 
+import csv
+import io
+import json
+import tempfile
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from csp_sudoku.cli import main
 from csp_sudoku.constraints import VariantPuzzle, from_fpuzzles, to_fpuzzles
 from csp_sudoku.core.errors import ArgumentError, NotUniqueError
 from csp_sudoku.core.geometry import Geometry
@@ -194,3 +200,95 @@ def test_random_4x4_puzzles(seed: int) -> None:
     r = rate_variant(puzzle)
     assert r.level == LEVELS[ORDER.index(needed(path))]
     assert r.score == r.level_rank + effort(path) / (effort(path) + 16)
+
+
+# ------------------------------------------------------------------ the command line
+def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def light(label: str) -> dict[str, Any]:
+    return next(d for lb, d in UNIQUE if lb == label)
+
+
+def test_cli_rates_variant_inputs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = [light("killercage:unique"), light("slowthermometer:unique")]
+    bad = {**good[0], "killercage": [{"cells": ["R1C1", "R1C1"], "value": "3"}]}
+    f = tmp_path / "p.jsonl"
+    f.write_text("\n".join(json.dumps(d) for d in (good[0], bad, SEVERAL["arrow"], good[1])) + "\n")
+    want = [rate_variant(from_fpuzzles(d)).to_dict() for d in good]
+    code, out, err = run_cli(capsys, "rate", str(f), "--format", "jsonl")
+    assert code == 2 and "Traceback" not in err
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert [(r["file"], r["line"]) for r in rows] == [(str(f), 1), (str(f), 4)]
+    assert [{k: r[k] for k in want[0]} for r in rows] == want
+    assert f"{f}:2: killercage[0]" in err and f"{f}:3: the puzzle has more than one solution" in err
+    code, out, err = run_cli(capsys, "rate", str(f), "--skip-invalid", "-q")
+    assert code == 1 and err.count("\n") == 2  # still said; the two solutions give 1
+    lines = [x.split("\t") for x in out.splitlines()]
+    assert [x[:4] for x in lines] == [
+        [f"{f}:{k}", "variant", f"{w['score']:.4g}", w["level"]]
+        for k, w in zip((1, 4), want, strict=True)
+    ]
+    code, out, _ = run_cli(capsys, "rate", str(f), "--format", "csv", "--skip-invalid")
+    table = list(csv.DictReader(io.StringIO(out)))
+    assert [float(r["score"]) for r in table] == [w["score"] for w in want]
+    assert [json.loads(r["variant.counts"]) for r in table] == [
+        w["details"]["counts"] for w in want
+    ]
+    one = tmp_path / "one.json"
+    one.write_text(json.dumps(good[0]))
+    code, out, _ = run_cli(capsys, "rate", str(one), "--format", "jsonl", "--param", "max_subset=0")
+    assert code == 0 and json.loads(out)["parameters"] == {"max_subset": 0, "budget": 5000}
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["--metric", "hsolve"],
+        ["--runs", "3"],
+        ["--param", "alpha=1"],
+        ["--param", "budget=x"],
+        ["--param", "budget=0"],
+        ["--size", "9"],
+        ["--resume"],
+    ],
+)
+def test_cli_refuses_the_classic_options(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str]
+) -> None:
+    one = tmp_path / "one.json"
+    one.write_text(json.dumps(light("killercage:unique")))
+    code, out, err = run_cli(capsys, "rate", str(one), *extra)
+    assert code == 2 and out == "" and "Traceback" not in err and err.strip()
+
+
+def test_cli_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    datas = [light(x) for x in ("killercage:unique", "slowthermometer:unique", "odd:unique")]
+    f = tmp_path / "p.jsonl"
+    f.write_text("\n".join(json.dumps(d) for d in datas) + "\n")
+    out = tmp_path / "rows.jsonl"
+    assert run_cli(capsys, "rate", str(f), "--format", "jsonl", "-o", str(out))[0] == 0
+    whole = out.read_text().splitlines()
+    out.write_text("\n".join(whole[:2]) + "\n" + whole[2][:20])  # cut in the third row
+    assert run_cli(capsys, "rate", str(f), "--format", "jsonl", "-o", str(out), "--resume")[0] == 0
+    assert out.read_text().splitlines() == whole
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(st.integers(0, 2**32 - 1), min_size=1, max_size=4))
+def test_cli_rows_match_the_rating(seeds: list[int]) -> None:
+    datas = [random_4x4(s) for s in seeds]
+    unique = [len(brute_solutions(d)) == 1 for d in datas]
+    with tempfile.TemporaryDirectory() as tmp:
+        f = Path(tmp) / "p.jsonl"
+        f.write_text("\n".join(json.dumps(d) for d in datas) + "\n")
+        out = Path(tmp) / "rows.jsonl"
+        code = main(["rate", str(f), "--format", "jsonl", "-q", "-o", str(out)])
+        rows = [json.loads(x) for x in out.read_text().splitlines()]
+    assert code == (0 if all(unique) else 1)
+    assert [r["line"] for r in rows] == [k + 1 for k, u in enumerate(unique) if u]
+    for r in rows:
+        assert r["score"] == rate_variant(from_fpuzzles(datas[r["line"] - 1])).score

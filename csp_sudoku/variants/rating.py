@@ -64,6 +64,7 @@ from csp_sudoku.variants.explain import (
 )
 
 __all__ = [
+    "DETAILS",
     "GUESS",
     "LEVELS",
     "METRIC",
@@ -82,6 +83,19 @@ STEP_CLASSES: tuple[str, ...] = (*KINDS, GUESS)
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert", "fiendish", "guess")
 #: The name of the rating in rows next to the classic metrics (``rate``'s ``metric`` field).
 METRIC = "variant"
+#: The keys of :meth:`VariantRating.details` (the ``details`` of a rating row), in order.
+DETAILS: tuple[str, ...] = (
+    "hardest",
+    "hardest_technique",
+    "effort",
+    "steps",
+    "refutations",
+    "chain_moves",
+    "longest_chain",
+    "stopped",
+    "counts",
+    "techniques",
+)
 
 
 def level_rank(level: str) -> int:
@@ -140,19 +154,9 @@ class VariantRating:
     version: str = __version__
 
     def details(self) -> dict[str, Any]:
-        """What the rating saw, as the ``details`` of a rating row."""
-        return {
-            "hardest": self.hardest,
-            "hardest_technique": self.hardest_technique,
-            "effort": self.effort,
-            "steps": self.steps,
-            "refutations": self.refutations,
-            "chain_moves": self.chain_moves,
-            "longest_chain": self.longest_chain,
-            "stopped": self.stopped,
-            "counts": dict(self.counts),
-            "techniques": dict(self.techniques),
-        }
+        """What the rating saw (the keys of :data:`DETAILS`), as the ``details`` of a rating row."""
+        out = {k: getattr(self, k) for k in DETAILS}
+        return {k: dict(v) if isinstance(v, dict) else v for k, v in out.items()}
 
     def to_dict(self) -> dict[str, Any]:
         """The rating in the shape of a classic rating row (``metric`` is ``variant``;
