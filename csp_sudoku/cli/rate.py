@@ -34,6 +34,7 @@ from typing import Any, cast
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli import _common as common
 from csp_sudoku.cli._resume import ResumeError, ResumePoint, State, mark_done, read_resume_point
+from csp_sudoku.cli.variant_rate import hook as variant_hook
 from csp_sudoku.core.errors import NotUniqueError, SudokuError
 from csp_sudoku.core.io import Entry
 from csp_sudoku.core.names import MetricName
@@ -90,7 +91,7 @@ def register(sub: Any) -> None:
         seed_help="seed of the whole run (default: fresh)",
     )
     common.add_geometry_args(p)
-    p.set_defaults(func=run)
+    p.set_defaults(func=variant_hook(run))  # f-puzzles inputs: cli/variant_rate.py
 
 
 def kept_fields(fields: dict[str, Any], own: set[str]) -> dict[str, Any]:
