@@ -40,12 +40,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
+from numba.core import cgutils
 from numpy.typing import NDArray
 
 from csp_sudoku._kernels import init_numba_target
-from csp_sudoku._kernels.bitset import _ctpop, _cttz
+from csp_sudoku._kernels.bitset import _ctpop, _cttz, int64_intrinsic
 from csp_sudoku._kernels.status import PAUSED
 from csp_sudoku.constraints.lowering import (
     ARC_START,
@@ -81,19 +81,8 @@ from csp_sudoku.constraints.lowering import CON_CELLS as CELLS
 init_numba_target()  # numba's CPU target without its BLAS probe (see there)
 
 
-def _ctlz_impl(typingctx, x):  # type: ignore[no-untyped-def]
-    """Count of leading zero bits of a non-zero int64 (LLVM ``ctlz``)."""
-    from numba.core import cgutils
-
-    sig = types.int64(types.int64)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.ctlz(args[0], cgutils.false_bit)
-
-    return sig, codegen
-
-
-_ctlz: Any = intrinsic(_ctlz_impl)
+#: Count of leading zero bits of a non-zero int64 (LLVM ``ctlz``).
+_ctlz: Any = int64_intrinsic("_ctlz", lambda builder, x: builder.ctlz(x, cgutils.false_bit))
 
 #: The control words at the start of a workspace: branch nodes taken, the depth,
 #: solutions counted, the phase (:data:`FRESH`, :data:`SEARCHING`, :data:`EXHAUSTED`).
@@ -144,13 +133,31 @@ def _narrow(cand, c, keep, stack, inq, ns):  # type: ignore[no-untyped-def]
     return ns
 
 
+@njit(cache=True, inline="always")
+def _narrow_all(cand, cells, a, b, keep, stack, inq, ns):  # type: ignore[no-untyped-def]
+    """:func:`_narrow` of each cell of ``cells[a:b]``; the queue's length, -1 when one empties."""
+    for i in range(a, b):
+        ns = _narrow(cand, cells[i], keep, stack, inq, ns)
+        if ns < 0:
+            return -1
+    return ns
+
+
+@njit(cache=True, inline="always")
+def _con(m, k):  # type: ignore[no-untyped-def]
+    """Constraint ``k``'s row of the table: its cells' range ``a, b`` in ``CELLS`` and its
+    parameters ``P0``, ``P1``."""
+    info = m[CON_INFO]
+    row = k * CON_WIDTH
+    return info[row + CON_START], info[row + CON_END], info[row + CON_P0], info[row + CON_P1]
+
+
 @njit(cache=True)
 def _linear(m, k, cand, stack, inq, ns):  # type: ignore[no-untyped-def]
     """Bounds propagation of ``sum(coef * digit) == rhs``."""
-    info, cells, coef = m[CON_INFO], m[CELLS], m[CON_COEF]
+    cells, coef = m[CELLS], m[CON_COEF]
     n = m[HEAD][HEAD_SIZE]
-    row = k * CON_WIDTH
-    a, b, rhs = info[row + CON_START], info[row + CON_END], info[row + CON_P0]
+    a, b, rhs, _ = _con(m, k)
     lo = 0
     hi = 0
     for i in range(a, b):
@@ -187,9 +194,8 @@ def _linear(m, k, cand, stack, inq, ns):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def _combination(m, k, cand, stack, inq, ns):  # type: ignore[no-untyped-def]
     """The digit sets of a group of distinct cells: keep the digits of the sets that fit."""
-    info, cells, sets = m[CON_INFO], m[CELLS], m[SETS]
-    row = k * CON_WIDTH
-    a, b = info[row + CON_START], info[row + CON_END]
+    cells, sets = m[CELLS], m[SETS]
+    a, b, first_set, end_set = _con(m, k)
     union = np.int64(0)
     placed = np.int64(0)
     for i in range(a, b):
@@ -199,7 +205,7 @@ def _combination(m, k, cand, stack, inq, ns):  # type: ignore[no-untyped-def]
             placed |= mk
     allowed = np.int64(0)
     common = np.int64(-1)
-    for s in range(info[row + CON_P0], info[row + CON_P1]):
+    for s in range(first_set, end_set):
         digits = sets[s]
         if digits & placed != placed or digits & ~union:
             continue
@@ -213,10 +219,9 @@ def _combination(m, k, cand, stack, inq, ns):  # type: ignore[no-untyped-def]
             common &= digits
     if allowed == 0:
         return -1
-    for i in range(a, b):
-        ns = _narrow(cand, cells[i], allowed, stack, inq, ns)
-        if ns < 0:
-            return -1
+    ns = _narrow_all(cand, cells, a, b, allowed, stack, inq, ns)
+    if ns < 0:
+        return -1
     need = common & ~placed
     while need:
         bit = need & -need
@@ -240,10 +245,9 @@ def _combination(m, k, cand, stack, inq, ns):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def _between(m, k, cand, stack, inq, ns):  # type: ignore[no-untyped-def]
     """A between line: the inner digits lie strictly between the two ends, either way up."""
-    info, cells = m[CON_INFO], m[CELLS]
+    cells = m[CELLS]
     n = m[HEAD][HEAD_SIZE]
-    row = k * CON_WIDTH
-    a, b = info[row + CON_START], info[row + CON_END]
+    a, b, _, _ = _con(m, k)
     first, last = cells[a], cells[a + 1]
     inner_low = 0  # the largest of the inner cells' smallest digits
     inner_high = n + 1  # the smallest of their largest digits
@@ -281,21 +285,16 @@ def _between(m, k, cand, stack, inq, ns):  # type: ignore[no-untyped-def]
     ns = _narrow(cand, last, keep_last, stack, inq, ns)
     if ns < 0:
         return -1
-    for i in range(a + 2, b):
-        ns = _narrow(cand, cells[i], keep_inner, stack, inq, ns)
-        if ns < 0:
-            return -1
-    return ns
+    return _narrow_all(cand, cells, a + 2, b, keep_inner, stack, inq, ns)
 
 
 @njit(cache=True)
 def _sandwich(m, k, cand, stack, inq, ns):  # type: ignore[no-untyped-def]
     """A sandwich: the digits each cell takes with some pair of places of the 1 and the N
     whose cells between can hold the sum (their bounds), the others removed."""
-    info, cells = m[CON_INFO], m[CELLS]
+    cells = m[CELLS]
     n = m[HEAD][HEAD_SIZE]
-    row = k * CON_WIDTH
-    a, total = info[row + CON_START], info[row + CON_P0]
+    a, _, total, _ = _con(m, k)
     one = np.int64(1)
     big = one << (n - 1)
     middle = big - 2  # the digits 2..N-1
@@ -394,12 +393,11 @@ def _propagate(m, cand, stack, inq, ns, kstack, ink, nk):  # type: ignore[no-unt
                     ok = False
                     break
                 if mk & (mk - 1) == 0:
-                    for p in range(peer_start[c], peer_start[c + 1]):
-                        ns = _narrow(cand, peers[p], ~mk, stack, inq, ns)
-                        if ns < 0:
-                            ok = False
-                            break
-                    if not ok:
+                    ns = _narrow_all(
+                        cand, peers, peer_start[c], peer_start[c + 1], ~mk, stack, inq, ns
+                    )
+                    if ns < 0:
+                        ok = False
                         break
                 for r in range(arc_start[c], arc_start[c + 1]):
                     support = np.int64(0)
