@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import tempfile
 from functools import cache
 from pathlib import Path
@@ -25,10 +26,24 @@ from hypothesis import strategies as st
 
 from csp_sudoku.cli import main
 from csp_sudoku.constraints import VariantPuzzle, from_fpuzzles, to_fpuzzles
-from csp_sudoku.core.errors import ArgumentError, NotUniqueError
+from csp_sudoku.core.errors import (
+    ArgumentError,
+    BudgetExhaustedError,
+    GenerationError,
+    NotUniqueError,
+)
 from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.seeds import item_seed
 from csp_sudoku.variants.explain import VariantPath, explain
-from csp_sudoku.variants.generate import make_drawn, make_killer
+from csp_sudoku.variants.generate import (
+    VariantGenerated,
+    generate_drawn,
+    generate_givens,
+    generate_killers,
+    make_drawn,
+    make_givens,
+    make_killer,
+)
 from csp_sudoku.variants.rating import (
     LEVELS,
     STEP_CLASSES,
@@ -292,3 +307,158 @@ def test_cli_rows_match_the_rating(seeds: list[int]) -> None:
     assert [r["line"] for r in rows] == [k + 1 for k, u in enumerate(unique) if u]
     for r in rows:
         assert r["score"] == rate_variant(from_fpuzzles(datas[r["line"] - 1])).score
+
+
+# ------------------------------------------------------------------ difficulty targets
+def checked_rating(puzzle: VariantPuzzle) -> str:
+    """The level of a generated puzzle from its path, the path first held against CP-SAT."""
+    data = to_fpuzzles(puzzle)
+    sols = cpsat_solutions(data)
+    assert len(sols) == 1
+    path = explain(puzzle)
+    check_path(data, path, sols, complete=True)
+    return LEVELS[ORDER.index(needed(path))]
+
+
+SIX = Geometry.standard(6)
+
+
+@pytest.mark.parametrize(
+    ("what", "level"),
+    [("killer", "hard"), ("killer", "expert"), ("drawn", "fiendish"), ("givens", "medium")],
+)
+def test_generators_meet_their_targets(what: str, level: str) -> None:
+    template = from_fpuzzles(
+        {"size": 6, "grid": empty_grid(6), "thermometer": [{"lines": [["R1C1", "R1C2", "R1C3"]]}]}
+    )
+    makers = {
+        "killer": (lambda **kw: generate_killers(2, geometry=SIX, **kw), make_killer_6),
+        "drawn": (
+            lambda **kw: generate_drawn(2, ["thermometer"], geometry=SIX, **kw),
+            make_drawn_6,
+        ),
+        "givens": (
+            lambda **kw: generate_givens(template, 2, **kw),
+            lambda s: make_givens(template, s),
+        ),
+    }
+    generate, make = makers[what]
+    got = list(generate(seed=11, level=level, attempts=60))
+    assert len(got) == 2
+    for g in got:
+        assert g.rating is not None and g.rating.level == level
+        assert checked_rating(g.puzzle) == level
+        assert rate_variant(g.puzzle).score == g.rating.score
+        assert make(g.seed).puzzle == g.puzzle  # the seed it carries makes it again
+    assert got[0].seed != got[1].seed
+
+
+def make_killer_6(seed: int) -> VariantGenerated:
+    return make_killer(seed, geometry=SIX)
+
+
+def make_drawn_6(seed: int) -> VariantGenerated:
+    return make_drawn(seed, ["thermometer"], geometry=SIX)
+
+
+def test_no_target_keeps_the_untargeted_puzzles() -> None:
+    got = list(generate_killers(3, seed=5, geometry=SIX))
+    assert [g.seed for g in got] == [item_seed(5, i) for i in range(3)]
+    assert all(g.rating is None for g in got)
+
+
+def test_a_score_range_within_a_level() -> None:
+    got = list(generate_killers(2, seed=2, geometry=SIX, score_range=(2.0, 2.1), attempts=80))
+    for g in got:
+        assert g.rating is not None and 2.0 <= g.rating.score <= 2.1 and g.rating.level == "hard"
+        assert checked_rating(g.puzzle) == "hard"
+
+
+def test_the_budget_runs_out_with_the_nearest_puzzle_met() -> None:
+    found = []
+    with pytest.raises(BudgetExhaustedError) as info:
+        for g in generate_killers(3, seed=1, geometry=SIX, level="guess", attempts=3):
+            found.append(g)
+    err = info.value
+    assert (err.found, err.wanted) == (len(found), 3)
+    text = str(err)
+    assert "level guess" in text and "3 attempts per puzzle" in text
+    m = re.search(r"the (\w+) puzzle met rated ([\d.]+), level (\w+).*seed (\d+)\)", text)
+    assert m is not None
+    again = rate_variant(make_killer_6(int(m.group(4))).puzzle)
+    assert f"{again.score:.4g}" == m.group(2) and again.level == m.group(3)
+    assert m.group(1) == "hardest" and again.level_rank < LEVELS.index("guess")
+    with pytest.raises(BudgetExhaustedError, match="time budget of 0 s"):
+        next(generate_killers(1, seed=1, geometry=SIX, level="hard", budget_seconds=0))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"level": "diabolical"}, "unknown variant level"),
+        ({"level": "easy", "score_range": (3.0, 4.0)}, "no puzzle can rate"),
+        ({"score_range": (2.0, 1.0)}, "the low end is above"),
+        ({"level": "medium", "score_range": (2.0, 2.0)}, "no puzzle can rate"),
+        ({"level": "hard", "attempts": 0}, "attempts must be"),
+        ({"level": "hard", "budget_seconds": -1.0}, "budget_seconds must be"),
+    ],
+)
+def test_bad_targets(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(GenerationError, match=message):
+        next(generate_killers(1, seed=1, geometry=SIX, **kwargs))
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["easy", "medium", "expert"]))
+def test_targeted_4x4_givens(seed: int, level: str) -> None:
+    template = from_fpuzzles({"size": 4, "grid": empty_grid(4), **HAND_4X4["thermo, killer, xv"]})
+    template = VariantPuzzle(template.puzzle, template.constraints[:2])
+    got: list[VariantGenerated] = []
+    try:
+        for g in generate_givens(template, 2, seed=seed, level=level, attempts=25):
+            got.append(g)
+    except BudgetExhaustedError as err:
+        assert err.found == len(got)
+    for g in got:
+        data = to_fpuzzles(g.puzzle)
+        sols = brute_solutions(data)
+        assert len(sols) == 1
+        path = explain(g.puzzle)
+        check_path(data, path, sols, complete=True)
+        assert LEVELS[ORDER.index(needed(path))] == level
+        assert make_givens(template, g.seed).puzzle == g.puzzle
+
+
+def test_cli_generate_at_a_level(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(
+        capsys, "generate", "--killer", "--size", "6", "-n", "2", "--seed", "4",
+        "--level", "hard,expert", "--attempts", "60", "--format", "jsonl",
+    )  # fmt: skip
+    assert code == 0, err
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert len(rows) == 2
+    for row in rows:
+        level = checked_rating(from_fpuzzles(row["fpuzzles"]))
+        assert row["rating"]["level"] == level and level in ("hard", "expert")
+    code, out, err = run_cli(
+        capsys, "generate", "--killer", "--size", "6", "-n", "2", "--seed", "4",
+        "--level", "guess", "--attempts", "2",
+    )  # fmt: skip
+    assert code == 1 and "budget spent: generated" in err and "puzzle met rated" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--level", "hard=2"], "per-level quotas are for classic puzzles"),
+        (["--level", "nope"], "unknown variant level"),
+        (["--score-min", "4", "--score-max", "3"], "the low end is above"),
+        (["--budget-seconds", "-1"], "--budget-seconds must be 0 or more"),
+    ],
+)
+def test_cli_generate_bad_targets(
+    capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    code, out, err = run_cli(capsys, "generate", "--killer", "--size", "6", *extra)
+    assert code == 2 and out == "" and message in err and "Traceback" not in err

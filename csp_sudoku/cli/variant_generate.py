@@ -19,44 +19,67 @@ object (``fpuzzles``), ``seed``, ``source``, ``givens``, ``constraints``,
 that can go (each alone) with the puzzle still unique. A puzzle of the file
 that cannot be read, or allows no grid, is reported on stderr as
 ``FILE:LINE: reason`` and the others are still made (exit code 2 at the end).
+
+Difficulty targets: ``--level L`` (repeatable, or a comma list: any of them;
+the levels of :data:`csp_sudoku.variants.rating.LEVELS`) and ``--score-min``
+/ ``--score-max`` (the rating's score): each puzzle is made from attempts
+(seeded, see :mod:`csp_sudoku.variants.generate`) until one rates on target;
+its rating is the row's ``rating`` field. ``--budget-seconds`` bounds the
+whole run, ``--attempts`` each puzzle; when one runs out, what was found is
+written and the message says how many, and the puzzle met nearest the
+target, with its seed; the exit code is 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
 from collections.abc import Iterator
 from typing import Any
 
-from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
+from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import RowWriter, batch_session, counted, geometry_from_args
 from csp_sudoku.cli.variants import read_inputs
 from csp_sudoku.constraints import VariantPuzzle, to_fpuzzles
 from csp_sudoku.constraints.base import name
-from csp_sudoku.core.errors import GenerationError, GeometryError, SudokuError
+from csp_sudoku.core.errors import (
+    BudgetExhaustedError,
+    GenerationError,
+    GeometryError,
+    SudokuError,
+)
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.seeds import fresh_seed, item_seed
 from csp_sudoku.generators.symmetry import orbits
 from csp_sudoku.variants.generate import (
     DRAWN_KINDS,
     VariantGenerated,
+    VariantTarget,
     generate_drawn,
     generate_givens,
     generate_killers,
     removable_constraints,
 )
 
-#: The columns of a ``jsonl``/``csv`` row.
-FIELDS = ("fpuzzles", "seed", "source", "givens", "constraints", "minimal", "calls", "removable")
+#: The columns of a ``jsonl``/``csv`` row (``rating`` with a difficulty target).
+FIELDS = (
+    "fpuzzles",
+    "seed",
+    "source",
+    "givens",
+    "constraints",
+    "minimal",
+    "calls",
+    "removable",
+    "rating",
+)
 
 #: ``generate`` options of classic puzzles, with the value that means "not given".
 _CLASSIC_ONLY: dict[str, Any] = {
-    "level": None,
-    "score_min": None,
-    "score_max": None,
     "metric": None,
     "rate": [],
     "method": "auto",
@@ -69,8 +92,6 @@ _CLASSIC_ONLY: dict[str, Any] = {
     "strict_minimal": False,
     "scheduler": None,
     "max_per_grid": None,
-    "attempts": None,
-    "budget_seconds": None,
     "minimal": True,
     "jobs": 1,
     "backend": "auto",
@@ -132,6 +153,8 @@ def _refusal(args: argparse.Namespace) -> str | None:
         if getattr(args, key, default) != default:
             flag = "--not-minimal" if key == "minimal" else _flag(key)
             return f"{flag} is an option of classic puzzles, not of {modes[0]}"
+    if args.budget_seconds is not None and args.budget_seconds < 0:
+        return "--budget-seconds must be 0 or more"
     if args.symmetry != "none" and not args.constraints:
         return f"--symmetry shapes the givens; {modes[0]} puzzles have none to shape"
     if args.report_removable and args.format == "text":
@@ -139,6 +162,29 @@ def _refusal(args: argparse.Namespace) -> str | None:
     if args.constraints and (args.size or args.jigsaw or args.variant != "standard"):
         return "--constraints: the file gives the grid's shape; drop --size, --variant, --jigsaw"
     return None
+
+
+def _target(args: argparse.Namespace) -> VariantTarget:
+    """The difficulty target of ``--level``, ``--score-min`` and ``--score-max``.
+
+    Raises:
+        GenerationError: a per-level quota (``NAME=N``), an unknown level, or
+            bounds no score meets.
+    """
+    names = [x.strip() for lv in args.level or [] for x in lv.split(",") if x.strip()]
+    quota = next((x for x in names if "=" in x), None)
+    if quota is not None:
+        raise GenerationError(
+            f"--level {quota}: per-level quotas are for classic puzzles; "
+            "give the level alone and --count"
+        )
+    lo, hi = args.score_min, args.score_max
+    bounds = (
+        None
+        if lo is None and hi is None
+        else (-math.inf if lo is None else lo, math.inf if hi is None else hi)
+    )
+    return VariantTarget.of(names, bounds)
 
 
 def _drawn_kinds(text: str) -> tuple[str, ...]:
@@ -170,6 +216,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         kinds = _drawn_kinds(args.drawn) if args.drawn else ()
         shape = None if args.constraints else _shape(args)
+        target = _target(args)
     except SudokuError as err:
         print(f"csp-sudoku generate: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -183,15 +230,20 @@ def run(args: argparse.Namespace) -> int:
     code = EXIT_OK
     made = 0
     start = time.perf_counter()
+    budget = _Budget(args.budget_seconds, args.attempts, target)
     with batch_session(args.output, appending=False, scheduler=None) as (out, _client):
         writer = RowWriter(args.format, FIELDS, out)
-        for source, item in _made(args, shape, kinds):
-            if isinstance(item, str):
-                print(f"csp-sudoku generate: {item}", file=sys.stderr)
-                code = EXIT_BAD_INPUT
-                continue
-            writer.write(_row(item, source, args.report_removable), json.dumps(_fp(item)))
-            made += 1
+        try:
+            for source, item in _made(args, shape, kinds, budget):
+                if isinstance(item, str):
+                    print(f"csp-sudoku generate: {item}", file=sys.stderr)
+                    code = EXIT_BAD_INPUT
+                    continue
+                writer.write(_row(item, source, args.report_removable), json.dumps(_fp(item)))
+                made += 1
+        except BudgetExhaustedError as err:  # what was found is written; the run stops
+            print(f"csp-sudoku generate: budget spent: {err}", file=sys.stderr)
+            code = max(code, EXIT_NOT_ALL)
     if not args.quiet:
         took = time.perf_counter() - start
         print(
@@ -207,24 +259,54 @@ def _readable(item: str) -> bool:
     return os.path.isfile(item) or "load=" in text or text.startswith("{")
 
 
+class _Budget:
+    """The target and budget of a run, handed to each generator call: ``--budget-seconds``
+    for the whole run (each call gets what is left), ``--attempts`` per puzzle."""
+
+    def __init__(self, seconds: float | None, attempts: int | None, target: VariantTarget) -> None:
+        self.deadline = None if seconds is None else time.monotonic() + seconds
+        self.attempts = attempts
+        self.target = target
+
+    def options(self) -> dict[str, Any]:
+        """The generators' keyword arguments of the target and what is left of the budget."""
+        left = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+        return {
+            "level": self.target.levels or None,
+            "score_range": self.target.score_range,
+            "budget_seconds": left,
+            "attempts": self.attempts,
+        }
+
+
 def _made(
-    args: argparse.Namespace, shape: Geometry | None, kinds: tuple[str, ...]
+    args: argparse.Namespace, shape: Geometry | None, kinds: tuple[str, ...], budget: _Budget
 ) -> Iterator[tuple[str, VariantGenerated | str]]:
     """``(where, puzzle)`` for every puzzle asked for, in order; in place of a puzzle that
-    cannot be made, the message ``WHERE: reason``."""
+    cannot be made, the message ``WHERE: reason``.
+
+    Raises:
+        BudgetExhaustedError: the budget ran out (after what was found).
+    """
     if shape is not None:
         source = "killer" if args.killer else "drawn"
         try:
             if args.killer:
                 yield from (
                     (source, got)
-                    for got in generate_killers(args.count, seed=args.seed, geometry=shape)
+                    for got in generate_killers(
+                        args.count, seed=args.seed, geometry=shape, **budget.options()
+                    )
                 )
             else:
                 yield from (
                     (source, got)
-                    for got in generate_drawn(args.count, kinds, seed=args.seed, geometry=shape)
+                    for got in generate_drawn(
+                        args.count, kinds, seed=args.seed, geometry=shape, **budget.options()
+                    )
                 )
+        except BudgetExhaustedError:
+            raise
         except SudokuError as err:  # a shape with no grid
             yield source, f"{source}: {err}"
         return
@@ -238,9 +320,15 @@ def _made(
         try:
             groups = None if args.symmetry == "none" else orbits(size, args.symmetry)
             for got in generate_givens(
-                template, args.count, seed=item_seed(args.seed, k), orbits=groups
+                template,
+                args.count,
+                seed=item_seed(args.seed, k),
+                orbits=groups,
+                **budget.options(),
             ):
                 yield where, got
+        except BudgetExhaustedError:
+            raise
         except SudokuError as err:  # no grid keeps the constraints, a shape with no symmetry
             yield where, f"{where}: {err}"
 
@@ -260,6 +348,8 @@ def _row(item: VariantGenerated, source: str, removable: bool) -> dict[str, Any]
         "minimal": item.minimal,
         "calls": item.calls,
     }
+    if item.rating is not None:
+        row["rating"] = item.rating.to_dict()
     if removable:
         row["removable"] = [
             {

@@ -25,6 +25,17 @@ carries regenerates it alone):
 * :func:`removable_constraints`: for a unique puzzle, the constraints whose
   removal keeps it unique (each alone), and the killer cages whose sum can go.
 
+**Difficulty targets.** The three generators take ``level`` (names of
+:data:`csp_sudoku.variants.rating.LEVELS`, any of them) and ``score_range``
+(inclusive bounds of the score of :func:`~csp_sudoku.variants.rating.rate_variant`):
+puzzle ``i`` then tries attempts ``j = 0, 1, ...`` seeded
+``attempt_seed(item_seed(seed, i), j)``, rates each, and yields the first on
+target (with its rating); ``budget_seconds`` (for the call, looked at between
+attempts) and ``attempts`` (per puzzle) bound the search, and when one runs out
+:class:`~csp_sudoku.core.errors.BudgetExhaustedError` says how many were found
+and the puzzle met nearest the target. Attempt 0 is the item's seed itself, so
+without a target the puzzles are those of an untargeted run.
+
 Every uniqueness check is one call of one incremental SAT solver per puzzle
 (python-sat, :data:`~csp_sudoku.variants.SAT_SOLVER`): the rules are loaded
 once, each constraint's clauses sit behind a selector literal (a clause
@@ -37,7 +48,9 @@ solution. Constraints that are gone for good get the unit clause ``not s``.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
+import math
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -51,18 +64,25 @@ from csp_sudoku.constraints.ratio import BlackDot
 from csp_sudoku.constraints.thermometer import Thermometer
 from csp_sudoku.constraints.xv import XV
 from csp_sudoku.core.closing import Closing
-from csp_sudoku.core.errors import GenerationError, NotUniqueError
+from csp_sudoku.core.errors import (
+    BudgetExhaustedError,
+    GenerationError,
+    NotUniqueError,
+    SudokuError,
+)
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.numbers import is_whole
 from csp_sudoku.core.puzzle import Puzzle
-from csp_sudoku.core.seeds import SeedLike, as_generator, as_seed, item_seed
+from csp_sudoku.core.seeds import SeedLike, as_generator, as_seed, attempt_seed, item_seed
 from csp_sudoku.encodings.cnf import rules_cnf, variable
 from csp_sudoku.variants import SAT_SOLVER
+from csp_sudoku.variants.rating import LEVELS, VariantRating, level_rank, rate_variant
 
 __all__ = [
     "DRAWN_KINDS",
     "Removable",
     "VariantGenerated",
+    "VariantTarget",
     "generate_drawn",
     "generate_givens",
     "generate_killers",
@@ -93,6 +113,7 @@ class VariantGenerated:
             (:func:`generate_killers`), no drawn constraint or given can go
             (:func:`generate_drawn`).
         calls: the SAT calls made.
+        rating: its rating, when a difficulty target was asked for (else None).
     """
 
     puzzle: VariantPuzzle
@@ -100,6 +121,7 @@ class VariantGenerated:
     seed: int
     minimal: bool
     calls: int
+    rating: VariantRating | None = None
 
 
 @dataclass(frozen=True)
@@ -205,9 +227,170 @@ def _count(count: int) -> int:
     return int(count)
 
 
-def _items(count: int, seed: SeedLike) -> Iterator[int]:
+# ---------------------------------------------------------------------- difficulty targets
+@dataclass(frozen=True)
+class VariantTarget:
+    """What a generated puzzle's rating must be: one of ``levels`` and within ``score_range``.
+
+    Attributes:
+        levels: accepted levels of :data:`~csp_sudoku.variants.rating.LEVELS`
+            (empty: any level).
+        score_range: inclusive ``(low, high)`` bounds of the score, or None.
+    """
+
+    levels: tuple[str, ...] = ()
+    score_range: tuple[float, float] | None = None
+
+    @staticmethod
+    def of(
+        level: str | Sequence[str] | None, score_range: tuple[float, float] | None
+    ) -> VariantTarget:
+        """The target of the generators' ``level`` and ``score_range`` arguments.
+
+        Raises:
+            GenerationError: an unknown level, a bad range, or a range that none
+                of the levels reaches.
+        """
+        names = [level] if isinstance(level, str) else list(level or ())
+        try:
+            levels = tuple(LEVELS[level_rank(x)] for x in names)
+        except SudokuError as err:
+            raise GenerationError(str(err)) from None
+        if score_range is not None:
+            lo, hi = (float(x) for x in score_range)
+            if not lo <= hi:
+                raise GenerationError(
+                    f"score_range ({lo:g}, {hi:g}): the low end is above the high"
+                )
+            score_range = (lo, hi)
+        target = VariantTarget(levels, score_range)
+        if not target.spans():
+            raise GenerationError(
+                f"no puzzle can rate {target.describe()}: level k has the scores "
+                f"[k, k + 1), k from 0 ({LEVELS[0]}) to {len(LEVELS) - 1} ({LEVELS[-1]})"
+            )
+        return target
+
+    @property
+    def active(self) -> bool:
+        """Whether some puzzles miss the target (else every puzzle is on it, unrated)."""
+        return bool(self.levels) or self.score_range is not None
+
+    def spans(self) -> list[tuple[float, float]]:
+        """The scores on target, as closed intervals (a level's upper end is open,
+        so an interval may reach it without holding it)."""
+        ranks = [level_rank(x) for x in self.levels] or list(range(len(LEVELS)))
+        lo, hi = self.score_range or (-math.inf, math.inf)
+        return [
+            (max(r, lo), min(r + 1, hi))
+            for r in sorted(ranks)
+            if max(r, lo) <= min(r + 1, hi) and max(r, lo) < r + 1
+        ]
+
+    def matches(self, rating: VariantRating) -> bool:
+        """Whether ``rating`` is on target."""
+        if self.levels and rating.level not in self.levels:
+            return False
+        if self.score_range is not None:
+            lo, hi = self.score_range
+            return lo <= rating.score <= hi
+        return True
+
+    def distance(self, rating: VariantRating) -> float:
+        """How far the rating's score lies from the scores on target (0 on target)."""
+        if self.matches(rating):
+            return 0.0
+        s = rating.score
+        return min(max(lo - s, s - hi, 0.0) for lo, hi in self.spans())
+
+    def describe(self) -> str:
+        """``level hard or expert and score in [2.5, 3.5]``."""
+        what = []
+        if self.levels:
+            what.append(f"level {' or '.join(self.levels)}")
+        if self.score_range is not None:
+            what.append(f"score in [{self.score_range[0]:g}, {self.score_range[1]:g}]")
+        return " and ".join(what)
+
+
+def _targeted(
+    make: Callable[[int], VariantGenerated],
+    count: int,
+    seed: SeedLike,
+    target: VariantTarget,
+    budget_seconds: float | None,
+    attempts: int | None,
+) -> Iterator[VariantGenerated]:
+    """Puzzle ``i`` from attempts ``attempt_seed(item_seed(seed, i), j)`` until one is on
+    ``target`` (rated, with its rating); without a target, attempt 0 of each.
+
+    Raises:
+        BudgetExhaustedError: the time or the attempts ran out (after yielding what was found).
+        GenerationError: a bad count, budget or number of attempts.
+    """
+    count = _count(count)
+    if budget_seconds is not None and not (budget_seconds >= 0 and math.isfinite(budget_seconds)):
+        raise GenerationError(f"budget_seconds must be 0 or more, got {budget_seconds!r}")
+    if attempts is not None and (not is_whole(attempts) or attempts < 1):
+        raise GenerationError(f"attempts must be a whole number of 1 or more, got {attempts!r}")
+    deadline = None if budget_seconds is None else time.monotonic() + budget_seconds
     base = as_seed(seed)
-    return (item_seed(base, i) for i in range(_count(count)))
+    nearest: VariantGenerated | None = None
+    for i in range(count):
+        stream = item_seed(base, i)
+        j = 0
+        while True:
+            why = ""
+            if deadline is not None and time.monotonic() >= deadline:
+                why = f"the time budget of {budget_seconds:g} s"
+            elif attempts is not None and j >= attempts:
+                why = f"the budget of {attempts} attempt{'s' if attempts != 1 else ''} per puzzle"
+            if why:
+                raise _budget_error(why, i, count, target, nearest)
+            got = make(attempt_seed(stream, j))
+            j += 1
+            if not target.active:
+                yield got
+                break
+            rating = rate_variant(got.puzzle)
+            got = replace(got, rating=rating)
+            if target.matches(rating):
+                yield got
+                break
+            if nearest is None or _nearer(rating, nearest.rating, target):
+                nearest = got
+
+
+def _nearer(a: VariantRating, b: VariantRating | None, target: VariantTarget) -> bool:
+    """Whether ``a`` is nearer the target than ``b`` (among equals, the harder)."""
+    if b is None:
+        return True
+    return (target.distance(a), -a.score) < (target.distance(b), -b.score)
+
+
+def _budget_error(
+    why: str, found: int, count: int, target: VariantTarget, nearest: VariantGenerated | None
+) -> BudgetExhaustedError:
+    """The error of a run short of its target: found of count, the target, the budget,
+    and the puzzle met nearest the target (the hardest, when every one was below it)."""
+    met = ""
+    if nearest is not None and nearest.rating is not None:
+        r = nearest.rating
+        low = min(lo for lo, _ in target.spans())
+        high = max(hi for _, hi in target.spans())
+        which = "hardest" if r.score < low else "easiest" if r.score > high else "nearest"
+        met = (
+            f" (the {which} puzzle met rated {r.score:.4g}, level {r.level}, "
+            f"hardest step {r.hardest_technique or r.hardest}; seed {nearest.seed})"
+        )
+    aim = f" at {target.describe()}" if target.active else ""
+    return BudgetExhaustedError(
+        f"generated {found} of {count} variant puzzle{'s' if count != 1 else ''}{aim} "
+        f"before {why} ran out{met}; raise budget_seconds/attempts "
+        f"(--budget-seconds/--attempts){' or widen the target' if target.active else ''}",
+        found=found,
+        wanted=count,
+    )
 
 
 # ---------------------------------------------------------------------- minimal givens
@@ -263,6 +446,10 @@ def generate_givens(
     *,
     seed: SeedLike = None,
     orbits: Iterable[Iterable[int]] | None = None,
+    level: str | Sequence[str] | None = None,
+    score_range: tuple[float, float] | None = None,
+    budget_seconds: float | None = None,
+    attempts: int | None = None,
 ) -> Iterator[VariantGenerated]:
     """``count`` minimal puzzles with the constraints of ``template``, each from its own grid.
 
@@ -270,16 +457,29 @@ def generate_givens(
         template: the constraints; its givens (if any) are kept in the solution
             grid, then taken away like the others when the puzzle stays unique.
         count: how many puzzles.
-        seed: the run's seed (puzzle ``i`` is ``make_givens(template, item_seed(seed, i))``).
+        seed: the run's seed (puzzle ``i`` is ``make_givens(template, item_seed(seed, i))``;
+            with a target, its attempt ``j`` ``attempt_seed(item_seed(seed, i), j)``).
         orbits: groups of cells taken away together (a symmetric pattern, e.g.
             :func:`csp_sudoku.generators.symmetry.orbits`); None: each cell alone.
+        level: the wanted level(s) of :func:`~csp_sudoku.variants.rating.rate_variant`.
+        score_range: the inclusive bounds of the wanted score.
+        budget_seconds: the time for the call (looked at between attempts).
+        attempts: the most attempts per puzzle.
 
     Raises:
-        GenerationError: the constraints allow no grid, a bad count, or orbits
-            that do not split the cells.
+        GenerationError: the constraints allow no grid, a bad count, orbits that
+            do not split the cells, or a bad target.
+        BudgetExhaustedError: a budget ran out (after yielding what was found).
     """
-    for item in _items(count, seed):
-        yield make_givens(template, item, orbits=orbits)
+    groups = None if orbits is None else [list(o) for o in orbits]
+    yield from _targeted(
+        lambda s: make_givens(template, s, orbits=groups),
+        count,
+        seed,
+        VariantTarget.of(level, score_range),
+        budget_seconds,
+        attempts,
+    )
 
 
 # ---------------------------------------------------------------------- killers
@@ -415,21 +615,35 @@ def generate_killers(
     seed: SeedLike = None,
     geometry: Geometry | None = None,
     rules: Sequence[Constraint] = (),
+    level: str | Sequence[str] | None = None,
+    score_range: tuple[float, float] | None = None,
+    budget_seconds: float | None = None,
+    attempts: int | None = None,
 ) -> Iterator[VariantGenerated]:
     """``count`` killer puzzles with no givens, each unique and with no merge left that keeps it so.
 
     Args:
         count: how many puzzles.
-        seed: the run's seed (puzzle ``i`` is ``make_killer(item_seed(seed, i))``).
+        seed: the run's seed (puzzle ``i`` is ``make_killer(item_seed(seed, i))``;
+            with a target, its attempt ``j`` ``attempt_seed(item_seed(seed, i), j)``).
         geometry: the shape (default 9x9).
         rules: constraints every grid keeps besides the cages (anti-knight ...),
             written into every puzzle.
+        level, score_range, budget_seconds, attempts: the difficulty target and
+            its budget, as for :func:`generate_givens`.
 
     Raises:
-        GenerationError: a bad count, or rules that allow no grid.
+        GenerationError: a bad count, rules that allow no grid, or a bad target.
+        BudgetExhaustedError: a budget ran out (after yielding what was found).
     """
-    for item in _items(count, seed):
-        yield make_killer(item, geometry=geometry, rules=rules)
+    yield from _targeted(
+        lambda s: make_killer(s, geometry=geometry, rules=rules),
+        count,
+        seed,
+        VariantTarget.of(level, score_range),
+        budget_seconds,
+        attempts,
+    )
 
 
 # ---------------------------------------------------------------------- drawn constraints
@@ -531,6 +745,10 @@ def generate_drawn(
     *,
     seed: SeedLike = None,
     geometry: Geometry | None = None,
+    level: str | Sequence[str] | None = None,
+    score_range: tuple[float, float] | None = None,
+    budget_seconds: float | None = None,
+    attempts: int | None = None,
 ) -> Iterator[VariantGenerated]:
     """``count`` puzzles whose constraints, drawn from a random grid, fix it (givens only if needed).
 
@@ -540,15 +758,25 @@ def generate_drawn(
             side-by-side pair, low to high), ``difference`` (white dots where
             the digits are consecutive), ``ratio`` (black dots where one is
             twice the other), ``xv`` (where they sum to 10 or 5).
-        seed: the run's seed (puzzle ``i`` is ``make_drawn(item_seed(seed, i), kinds)``).
+        seed: the run's seed (puzzle ``i`` is ``make_drawn(item_seed(seed, i), kinds)``;
+            with a target, its attempt ``j`` ``attempt_seed(item_seed(seed, i), j)``).
         geometry: the shape (default 9x9).
+        level, score_range, budget_seconds, attempts: the difficulty target and
+            its budget, as for :func:`generate_givens`.
 
     Raises:
-        GenerationError: an unknown kind, or a bad count.
+        GenerationError: an unknown kind, a bad count, or a bad target.
+        BudgetExhaustedError: a budget ran out (after yielding what was found).
     """
     kinds = _check_kinds(kinds)
-    for item in _items(count, seed):
-        yield make_drawn(item, kinds, geometry=geometry)
+    yield from _targeted(
+        lambda s: make_drawn(s, kinds, geometry=geometry),
+        count,
+        seed,
+        VariantTarget.of(level, score_range),
+        budget_seconds,
+        attempts,
+    )
 
 
 # ---------------------------------------------------------------------- removable constraints
