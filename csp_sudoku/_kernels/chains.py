@@ -302,29 +302,31 @@ def _subset_move(alive, on, cc, kc, recs, maxsub):  # type: ignore[no-untyped-de
     return False
 
 
+@njit(cache=True, inline="always")
+def _push_parents(rec, par, i, stamp, stack, top):  # type: ignore[no-untyped-def]
+    """Push the parents of record ``i`` that are records of this array (not outer ones)
+    and not stamped yet, stamping them; the stack's new top."""
+    for p in range(rec[i, 3], rec[i, 3] + rec[i, 4]):
+        q = par[p]
+        if q >= 0 and stamp[q] == 0:
+            stamp[q] = 1
+            stack[top] = q
+            top += 1
+    return top
+
+
 @njit(cache=True)
 def chain_length(rec, par, start, stamp, stack):  # type: ignore[no-untyped-def]
     """Total weight of the records ``start`` depends on (itself excluded)."""
     for i in range(rec.shape[0]):
         stamp[i] = 0
     total = 0
-    top = 0
-    for p in range(rec[start, 3], rec[start, 3] + rec[start, 4]):
-        q = par[p]
-        if q >= 0 and stamp[q] == 0:
-            stamp[q] = 1
-            stack[top] = q
-            top += 1
+    top = _push_parents(rec, par, start, stamp, stack, 0)
     while top > 0:
         top -= 1
         i = stack[top]
         total += rec[i, 5]
-        for p in range(rec[i, 3], rec[i, 3] + rec[i, 4]):
-            q = par[p]
-            if q >= 0 and stamp[q] == 0:
-                stamp[q] = 1
-                stack[top] = q
-                top += 1
+        top = _push_parents(rec, par, i, stamp, stack, top)
     return total
 
 
@@ -514,12 +516,7 @@ def trace(rec, par, start, out):  # type: ignore[no-untyped-def]
     while top > 0:
         top -= 1
         i = stack[top]
-        for p in range(rec[i, 3], rec[i, 3] + rec[i, 4]):
-            q = par[p]
-            if q >= 0 and stamp[q] == 0:
-                stamp[q] = 1
-                stack[top] = q
-                top += 1
+        top = _push_parents(rec, par, i, stamp, stack, top)
     n = 0
     for i in range(nrec):
         if stamp[i]:
