@@ -109,12 +109,20 @@ class NoDot(base.Constraint):
 
     marked: tuple[tuple[base.Cell, base.Cell], ...]
 
-    #: The dot kind this negates.
+    #: The dot kind this negates (a subclass names it; its :attr:`kind` is the dot's
+    #: with a ``-`` before it, the f-puzzles name in the ``negative`` list).
     dot: ClassVar[type[Dot]]
-    #: The relation's parameters ruled out between unmarked neighbours (XV: 10 and 5).
+    #: The relation's parameters ruled out between unmarked neighbours: the dot's
+    #: :attr:`~Dot.default` unless a subclass gives them (XV: 10 and 5).
     values: ClassVar[tuple[int, ...]]
     #: The rule in a few words, written under the grid.
     note: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.kind = "-" + cls.dot.kind
+        if "values" not in cls.__dict__:
+            cls.values = (cls.dot.default,)
 
     @classmethod
     def of(cls, constraints: Sequence[base.Constraint]) -> Any:

@@ -36,7 +36,5 @@ class WhiteDot(Dot):
 class NoWhiteDot(NoDot):
     """No two adjacent cells without a white dot hold consecutive digits."""
 
-    kind = "-difference"
     dot = WhiteDot
-    values = (1,)
     note = "All white dots given: no other neighbours are consecutive"

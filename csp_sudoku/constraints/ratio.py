@@ -42,7 +42,5 @@ class BlackDot(Dot):
 class NoBlackDot(NoDot):
     """No two adjacent cells without a black dot hold digits in ratio 2."""
 
-    kind = "-ratio"
     dot = BlackDot
-    values = (2,)
     note = "All black dots given: no other neighbours are in ratio 2"

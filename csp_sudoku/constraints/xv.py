@@ -56,7 +56,6 @@ class XV(Dot):
 class NoXV(NoDot):
     """No two adjacent cells without an X or a V add up to 10 or 5."""
 
-    kind = "-xv"
     dot = XV
     values = (10, 5)
     note = "All X and V given: no other neighbours sum to 10 or 5"
