@@ -50,6 +50,12 @@ def rows_of(data: dict[str, Any], line: str) -> list[list[int]]:
     return [[int(ch) for ch in line[r * n : r * n + n]] for r in range(n)]
 
 
+def json_file(path: Path, data: dict[str, Any]) -> Path:
+    """``path`` holding the f-puzzles object ``data`` (a ``.json`` puzzle file)."""
+    path.write_text(json.dumps(data))
+    return path
+
+
 def jsonl(path: Path, items: list[Any]) -> Path:
     path.write_text("".join((x if isinstance(x, str) else json.dumps(x)) + "\n" for x in items))
     return path
@@ -60,8 +66,7 @@ def test_the_cases_have_every_verdict() -> None:
 
 
 def test_check_a_json_file_and_a_link(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = tmp_path / "p.json"
-    path.write_text(json.dumps(UNIQUE[0]))
+    path = json_file(tmp_path / "p.json", UNIQUE[0])
     code, out, _ = run(capsys, "check", str(path), link(from_fpuzzles(UNIQUE[1])))
     assert code == 0
     assert out.splitlines() == [f"{path}:1\tunique", "<argument>:1\tunique"]
@@ -158,8 +163,7 @@ def test_quiet_and_the_progress_bar(
 
 def test_solve_count_and_candidates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = UNIQUE[2]
-    path = tmp_path / "p.json"
-    path.write_text(json.dumps(data))
+    path = json_file(tmp_path / "p.json", data)
     code, out, _ = run(capsys, "solve", str(path), "--backend", "cpsat")
     _, status, line = out.strip().split("\t")
     assert code == 0 and status == "unique"
@@ -173,8 +177,7 @@ def test_solve_all_shows_distinct_solutions_of_a_multiple_puzzle(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     data = MULTIPLE[0]
-    path = tmp_path / "m.json"
-    path.write_text(json.dumps(data))
+    path = json_file(tmp_path / "m.json", data)
     code, out, _ = run(capsys, "solve", str(path), "--all", "3", "--format", "jsonl", "-q")
     rows = [json.loads(r) for r in out.splitlines()]
     assert code == 1 and len(rows) >= 2
@@ -188,8 +191,7 @@ def test_candidates_are_the_union_of_the_solutions(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     data = MULTIPLE[1]
-    path = tmp_path / "m.json"
-    path.write_text(json.dumps(data))
+    path = json_file(tmp_path / "m.json", data)
     code, out, _ = run(capsys, "candidates", str(path), "--format", "jsonl", "-q", "--jobs", "2")
     cands = json.loads(out)["candidates"]
     sols = variants.solutions(from_fpuzzles(data), 500, backend="cpsat")
@@ -202,8 +204,7 @@ def test_candidates_are_the_union_of_the_solutions(
 def test_a_wrong_backend_or_a_budget_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = tmp_path / "p.json"
-    path.write_text(json.dumps(UNIQUE[0]))
+    path = json_file(tmp_path / "p.json", UNIQUE[0])
     assert run(capsys, "check", str(path), "--backend", "dlx")[0] == 2
     code, _, err = run(capsys, "count", str(path), "--budget-seconds", "1")
     assert code == 2 and "--budget-seconds" in err
@@ -231,8 +232,7 @@ def test_certify_proves_the_unique_puzzles_only(
 def test_a_certificate_of_a_multiple_puzzle_is_never_written(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = tmp_path / "m.json"
-    path.write_text(json.dumps(MULTIPLE[0]))
+    path = json_file(tmp_path / "m.json", MULTIPLE[0])
     certs = tmp_path / "certs"
     code, out, _ = run(capsys, "check", str(path), "--certify", str(certs), "-q")
     assert code == 1 and out.split("\t")[1].strip() == "multiple"
@@ -245,8 +245,7 @@ def test_the_certified_formula_says_what_the_puzzle_says(
     """Without its last clause (the one blocking the solution), the certificate's formula
     has exactly the puzzle's solution: it is the puzzle, not a stronger formula."""
     data = UNIQUE[3]
-    path = tmp_path / "u.json"
-    path.write_text(json.dumps(data))
+    path = json_file(tmp_path / "u.json", data)
     run(capsys, "check", str(path), "--certify", str(tmp_path), "-q")
     clauses = _dimacs((tmp_path / "u-1.cnf").read_text())
     grids = _grids(clauses[:-1], 2)
@@ -287,8 +286,7 @@ def test_export_cnf_of_a_variant_has_its_solutions(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     for data in (UNIQUE[0], MULTIPLE[0]):
-        path = tmp_path / "p.json"
-        path.write_text(json.dumps(data))
+        path = json_file(tmp_path / "p.json", data)
         code, out, _ = run(capsys, "export", "cnf", str(path))
         assert code == 0 and "c constraints: " in out
         grids = _grids(_dimacs(out), 3)
@@ -302,8 +300,7 @@ def test_export_minizinc_of_a_variant_solves_to_its_solutions(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     for data in (UNIQUE[1], MULTIPLE[1]):
-        path = tmp_path / "p.json"
-        path.write_text(json.dumps(data))
+        path = json_file(tmp_path / "p.json", data)
         model = tmp_path / "p.mzn"
         assert run(capsys, "export", "minizinc", str(path), "-o", str(model))[0] == 0
         done = subprocess.run(
@@ -324,8 +321,7 @@ def test_export_minizinc_of_a_variant_solves_to_its_solutions(
 def test_export_exact_cover_and_grid_options_refuse_a_variant(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = tmp_path / "p.json"
-    path.write_text(json.dumps(UNIQUE[0]))
+    path = json_file(tmp_path / "p.json", UNIQUE[0])
     code, _, err = run(capsys, "export", "exact-cover", str(path))
     assert code == 2 and "exact-cover" not in err.split(":")[0] and "no exact-cover" in err
     assert run(capsys, "export", "fpuzzles", str(path), "--size", "9")[0] == 2
@@ -386,8 +382,7 @@ def test_the_cli_never_fails_with_a_traceback(
 
     data = {**case[1], key: value}
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "p.json"
-        path.write_text(json.dumps(data))
+        path = json_file(Path(folder) / "p.json", data)
         err = io.StringIO()
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
             code = main(["check", str(path)])
