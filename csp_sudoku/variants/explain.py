@@ -780,23 +780,16 @@ def _describe(c: Constraint, g: Geometry) -> str:
 
 
 # ------------------------------------------------------------------ the moves
+@dataclass
 class _Run:
     """One explanation: the model, the settings, and the moves on a state."""
 
-    def __init__(
-        self,
-        model: _Model,
-        max_subset: int,
-        inner_subset: int,
-        budget: int,
-        solution: Sequence[int] | None,
-    ) -> None:
-        self.m = model
-        self.max_subset = max_subset
-        self.inner_subset = inner_subset
-        self.budget = budget
-        self.solution = solution
-        self.out_of_budget = False
+    m: _Model
+    max_subset: int
+    inner_subset: int
+    budget: int
+    solution: Sequence[int] | None
+    out_of_budget: bool = False
 
     # -- placing ------------------------------------------------------------
     def place(self, st: _State, cell: int, d: int) -> list[Pair]:
