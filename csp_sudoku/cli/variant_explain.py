@@ -126,7 +126,7 @@ def run_variant_explain(args: argparse.Namespace) -> int:
             from csp_sudoku.tools.explain_view import write_html
 
             try:
-                write_html(classic_view(path), args.html)
+                write_html(classic_view(path), args.html, constraints=path.puzzle.constraints)
             except (OSError, ValueError) as exc:
                 print(f"csp-sudoku explain: error: cannot write: {exc}", file=sys.stderr)
                 return EXIT_BAD_INPUT

@@ -30,6 +30,11 @@ once (:func:`frame_svg`); a step adds only its own layer
 into one standalone image (``explain --svg DIR``), the same drawing the page
 shows (``explain --html FILE``). The page adds a list of the steps (click to
 jump), a digit filter and, last, the grid the path ends on (:func:`final_view`).
+A variant puzzle's page also draws its constraints (:func:`constraint_marks`:
+each kind's ``draw(pen)`` with an SVG pen in the page's pixels): shaded cells,
+thermometers, arrows and lines over the grid's white and under its lines,
+cages, dots, letters and clues over the step's marks, the global rules as
+lines of text under the grid.
 No step is drawn with more than :data:`~csp_sudoku.human.se_figures.MAX_LINKS`
 links: a longer chain keeps its assumption and its last links, longer
 branches their chains by first parents (:mod:`csp_sudoku.human.se_figures`).
@@ -37,6 +42,7 @@ branches their chains by first parents (:mod:`csp_sudoku.human.se_figures`).
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import math
@@ -44,7 +50,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import counted, symbol, write_text
@@ -166,8 +172,9 @@ def _layout(g: Geometry) -> _Layout:
     return _Layout(g.size, math.isqrt(g.size - 1) + 1)
 
 
-def frame_svg(g: Geometry) -> str:
-    """The grid lines and row/column labels of a geometry (no digits)."""
+def frame_svg(g: Geometry, under: str = "") -> str:
+    """The grid lines and row/column labels of a geometry (no digits); ``under``: marks
+    drawn on the grid's white, under its lines (a variant's shaded cells and lines)."""
     lay = _layout(g)
     n, cs = lay.n, lay.cell
     labels = region_labels(g).reshape(n, n)
@@ -191,6 +198,7 @@ def frame_svg(g: Geometry) -> str:
     out = [
         f"<defs>{markers}</defs>",
         f'<rect x="{MARGIN}" y="{MARGIN}" width="{side}" height="{side}" fill="#fff"/>',
+        under,
     ]
     # extra units: diagonals dashed, other extra units (windows) shaded
     for unit, kind in zip(g.units, g.unit_kinds, strict=True):
@@ -461,11 +469,20 @@ def _ring(lay: _Layout, candidate: tuple[int, int], cls: str) -> str:
     return f"<circle class='{cls}' cx='{cx}' cy='{cy}' r='6'/>"
 
 
-def _svg_open(g: Geometry, extra: str = "", *, standalone: bool = True) -> str:
+def _svg_open(
+    g: Geometry,
+    extra: str = "",
+    *,
+    standalone: bool = True,
+    view: tuple[float, float, float, float] | None = None,
+) -> str:
+    """The ``<svg>`` tag of the grid's image; ``view``: its ``(x, y, width, height)``
+    when marks reach beyond the grid and its labels."""
     side = _layout(g).side
+    x, y, w, h = view or (0, 0, side, side)
     # inside HTML the parser puts <svg> in the SVG namespace: no xmlns (no URL) needed
     ns = ' xmlns="http://www.w3.org/2000/svg"' if standalone else ""
-    return f'<svg{ns} viewBox="0 0 {side} {side}" width="{side}" height="{side}"{extra}>'
+    return f'<svg{ns} viewBox="{x:g} {y:g} {w:g} {h:g}" width="{w:g}" height="{h:g}"{extra}>'
 
 
 def step_svg(g: Geometry, frame: str, layer: str) -> str:
@@ -647,6 +664,161 @@ def write_svgs(path: AnyPath, directory: str | os.PathLike[str]) -> list[Path]:
     return list(pages)
 
 
+# ---------------------------------------------------------------- variant constraints
+class Drawable(Protocol):
+    """What draws itself with the primitives of a pen (a variant constraint)."""
+
+    def draw(self, pen: Any) -> None: ...
+
+
+#: The height of a line of text under the grid (a global rule), px.
+NOTE_HEIGHT = 13
+#: A variant page's step highlight lets the constraints under it show through.
+_VARIANT_STYLE = ".h{fill-opacity:.6}"
+
+
+@dataclass(frozen=True)
+class ConstraintMarks:
+    """The drawing of a variant puzzle's constraints on the page's grid.
+
+    Attributes:
+        under: the shaded cells, odd and even marks, thermometers, arrows and
+            lines: drawn on the grid's white, under its lines.
+        over: cage outlines, dots, letters, clues, and the notes of the global
+            rules: drawn over the step's marks.
+        view: the image's ``(x, y, width, height)``: the grid with its labels,
+            and the clues outside it and the notes under it.
+    """
+
+    under: str
+    over: str
+    view: tuple[float, float, float, float]
+
+
+def constraint_marks(g: Geometry, constraints: Sequence[Drawable]) -> ConstraintMarks:
+    """Every constraint drawn by its own ``draw(pen)`` in the page's pixels, each mark
+    named ``vI-ROLE-K`` (constraint ``I`` of the sequence, as ``render`` names them)."""
+    from csp_sudoku.constraints.drawing import Bounds
+
+    lay = _layout(g)
+    reach = Bounds(g.size)
+    for c in constraints:
+        c.draw(reach)
+    bottom = MARGIN + max(float(g.size), reach.y1) * lay.cell
+    pen = _svg_pen_class()(g.size, lay.cell, bottom + 2)
+    for i, c in enumerate(constraints):
+        with pen.group(f"v{i}"):
+            c.draw(pen)
+    under, over = pen.svg()
+    pad = 2.0
+    x0 = min(0.0, MARGIN + reach.x0 * lay.cell - pad)
+    y0 = min(0.0, MARGIN + reach.y0 * lay.cell - pad)
+    x1 = max(float(lay.side), MARGIN + reach.x1 * lay.cell + pad)
+    y1 = max(float(lay.side), bottom + pad + NOTE_HEIGHT * pen.notes)
+    return ConstraintMarks(under, over, (x0, y0, x1 - x0, y1 - y0))
+
+
+def _num(v: float) -> str:
+    return f"{v:.2f}".rstrip("0").rstrip(".")
+
+
+@functools.cache
+def _svg_pen_class() -> Any:
+    """The SVG :class:`~csp_sudoku.constraints.drawing.Pen` of the page (made when first
+    needed: importing the constraints loads OR-tools, which plain puzzles never need)."""
+    from csp_sudoku.constraints.drawing import DiscMark, Layer, PathMark, Pen, TextMark
+
+    class SvgPen(Pen):
+        """Writes each mark as an SVG element in the page's pixels, by layer.
+
+        Args:
+            size: the grid's size.
+            cell: pixels per cell.
+            notes_top: where the first note under the grid goes, px.
+        """
+
+        def __init__(self, size: int, cell: int, notes_top: float) -> None:
+            super().__init__(size)
+            self.cell = cell
+            self.notes_top = notes_top
+            self.notes = 0
+            self.marks: dict[Layer, list[str]] = {layer: [] for layer in Layer}
+
+        def svg(self) -> tuple[str, str]:
+            """The marks under the grid's lines, and those over the step's marks."""
+            low = (Layer.UNDER, Layer.LINES)
+            return (
+                "".join("".join(self.marks[x]) for x in low),
+                "".join("".join(self.marks[x]) for x in Layer if x not in low),
+            )
+
+        def _xy(self, p: tuple[float, float]) -> str:
+            return f"{_num(MARGIN + p[0] * self.cell)} {_num(MARGIN + p[1] * self.cell)}"
+
+        def _paint(
+            self, fill: str | None, stroke: str | None, width: float, cap: str = "round"
+        ) -> str:
+            out = f' fill="{fill or "none"}"'
+            if stroke:
+                out += (
+                    f' stroke="{stroke}" stroke-width="{_num(width * self.cell)}"'
+                    f' stroke-linecap="{cap}" stroke-linejoin="round"'
+                )
+            return out
+
+        def draw_path(self, mark: PathMark) -> None:
+            d = "M" + "L".join(self._xy(p) for p in mark.points) + ("Z" if mark.closed else "")
+            cap = "round" if mark.dashes is None else "butt"
+            paint = self._paint(mark.fill, mark.stroke, mark.width, cap)
+            if mark.dashes is not None:
+                on, off = (_num(x * self.cell) for x in mark.dashes)
+                paint += f' stroke-dasharray="{on} {off}"'
+            self.marks[mark.layer].append(f'<path id="{mark.ident}" d="{d}"{paint}/>')
+
+        def draw_disc(self, mark: DiscMark) -> None:
+            x, y = self._xy(mark.at).split()
+            paint = self._paint(mark.fill, mark.stroke, mark.width)
+            r = _num(mark.radius * self.cell)
+            self.marks[mark.layer].append(
+                f'<circle id="{mark.ident}" cx="{x}" cy="{y}" r="{r}"{paint}/>'
+            )
+
+        def draw_text(self, mark: TextMark) -> None:
+            size = mark.height * self.cell
+            x = MARGIN + mark.at[0] * self.cell
+            top = MARGIN + mark.at[1] * self.cell  # the text's top, centre or bottom
+            # a digit's height is about 0.72 of the font size: the baseline from valign
+            shift = {"top": 0.72, "center": 0.36, "bottom": 0.0}[mark.valign] * size
+            anchor = {"left": "start", "center": "middle", "right": "end"}[mark.align]
+            out = self.marks[mark.layer]
+            if mark.backdrop is not None:
+                w = 0.62 * size * len(mark.text) + 2
+                left = {"start": x - 1, "middle": x - w / 2, "end": x - w + 1}[anchor]
+                box_top = top + shift - 0.72 * size - 1
+                out.append(
+                    f'<rect x="{_num(left)}" y="{_num(box_top)}" width="{_num(w)}" '
+                    f'height="{_num(0.72 * size + 2)}" fill="{mark.backdrop}" fill-opacity=".75"/>'
+                )
+            style = f"font-size:{_num(size)}px;text-anchor:{anchor};fill:{mark.colour}" + (
+                ";font-weight:bold" if mark.bold else ""
+            )
+            out.append(
+                f'<text id="{mark.ident}" x="{_num(x)}" y="{_num(top + shift)}" '
+                f'style="{style}">{html.escape(mark.text)}</text>'
+            )
+
+        def draw_note(self, text: str, *, ident: str) -> None:
+            self.notes += 1
+            x = MARGIN + self.size * self.cell / 2
+            y = self.notes_top + NOTE_HEIGHT * self.notes - 3
+            self.marks[Layer.MARKS].append(
+                f'<text id="{ident}" x="{_num(x)}" y="{_num(y)}" '
+                f'style="font-size:11px;fill:#333">{html.escape(text)}</text>'
+            )
+
+    return SvgPen
+
+
 _PAGE_CSS = (
     "body{font-family:system-ui,sans-serif;margin:1em;color:#222}"
     "#wrap{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}"
@@ -771,10 +943,13 @@ def _counts(path: AnyPath) -> dict[str, int]:
     return path.technique_counts()
 
 
-def html_page(path: AnyPath, *, include_path: bool = True) -> str:
+def html_page(
+    path: AnyPath, *, include_path: bool = True, constraints: Sequence[Drawable] = ()
+) -> str:
     """The self-contained HTML page of a path (inline CSS, SVG, JSON and script):
     the grid with the step drawn, the step's text, a list of the steps (click
-    to jump), a digit filter, and the grid the path ends on."""
+    to jump), a digit filter, and the grid the path ends on; ``constraints``: a
+    variant puzzle's, drawn on the grid (:func:`constraint_marks`)."""
     g = path.puzzle.geometry
     views = step_views(path)
     final = final_view(path)
@@ -794,10 +969,18 @@ def html_page(path: AnyPath, *, include_path: bool = True) -> str:
     marks = SE_MARKS if isinstance(path, SePath) else MARKS
     key = "".join(f'<span style="{m.swatch_css()}"></span>{html.escape(m.label)} ' for m in marks)
     side = lay.side
-    svg = (
-        _svg_open(g, ' id="grid"', standalone=False)
-        + f'<style>{_STYLE}</style>{frame_svg(g)}<g id="layer"></g><g id="filter"></g></svg>'
-    )
+    if constraints:
+        cm = constraint_marks(g, constraints)
+        svg = (
+            _svg_open(g, ' id="grid"', standalone=False, view=cm.view)
+            + f"<style>{_STYLE}{_VARIANT_STYLE}</style>{frame_svg(g, cm.under)}"
+            + f'<g id="layer"></g><g id="marks">{cm.over}</g><g id="filter"></g></svg>'
+        )
+    else:
+        svg = (
+            _svg_open(g, ' id="grid"', standalone=False)
+            + f'<style>{_STYLE}</style>{frame_svg(g)}<g id="layer"></g><g id="filter"></g></svg>'
+        )
     listing = "".join(
         f'<li><a href="#step={v.number}">{html.escape(v.title)}</a></li>' for v in [*views, final]
     )
@@ -831,8 +1014,11 @@ def html_page(path: AnyPath, *, include_path: bool = True) -> str:
     )
 
 
-def write_html(path: AnyPath, target: str | os.PathLike[str]) -> Path:
-    """Write :func:`html_page` to ``target``; the path written."""
+def write_html(
+    path: AnyPath, target: str | os.PathLike[str], *, constraints: Sequence[Drawable] = ()
+) -> Path:
+    """Write :func:`html_page` to ``target`` (``constraints``: a variant puzzle's, drawn);
+    the path written."""
     out = Path(target)
-    write_text(out, html_page(path))
+    write_text(out, html_page(path, constraints=constraints))
     return out
