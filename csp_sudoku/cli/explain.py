@@ -13,8 +13,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from csp_sudoku.api import count_solutions
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
@@ -34,6 +35,10 @@ from csp_sudoku.human.chains import DEFAULT_BUDGET, MAX_LEVEL, ChainSettings
 from csp_sudoku.human.path import DEFAULT_TECHNIQUES, TECHNIQUES, SolvePath, solve_path
 from csp_sudoku.metrics.se import PATH_ORDERS, RATERS, SePath
 from csp_sudoku.metrics.se import solve_path as explained_path
+
+if TYPE_CHECKING:
+    from csp_sudoku.tools.explain_view import Drawable
+    from csp_sudoku.variants.explain import VariantPath
 
 
 def register(sub: Any) -> None:
@@ -133,7 +138,11 @@ def _techniques(text: str) -> tuple[str, ...] | None:
     return items
 
 
-def _readable(path: SolvePath) -> str:
+def _readable(path: SePath | SolvePath) -> str:
+    """The text form: the se path's own lines; the human model's path between the
+    puzzle and how it ended."""
+    if isinstance(path, SePath):
+        return "\n".join(path.describe())
     p = path.puzzle
     lines = [f"puzzle: {p.to_line()}", format_grid(p), ""]
     lines.extend(path.describe())
@@ -162,6 +171,39 @@ def _readable(path: SolvePath) -> str:
 
 #: The paths explain can show (the first is the default).
 ORDERS = PATH_ORDERS
+
+
+def draw_path(
+    args: argparse.Namespace, view: SePath | SolvePath, constraints: Sequence[Drawable] = ()
+) -> str | None:
+    """Draw ``view`` where ``--html`` and ``--svg`` say (``constraints``: a variant
+    puzzle's, drawn on the page); why a file cannot be written, or None."""
+    from csp_sudoku.tools.explain_view import write_html, write_svgs
+
+    try:
+        if args.html:
+            write_html(view, args.html, constraints=constraints)
+        if getattr(args, "svg", None):
+            write_svgs(view, args.svg)
+    except (OSError, ValueError) as exc:
+        return f"cannot write: {exc}"
+    return None
+
+
+def show_path(
+    args: argparse.Namespace,
+    path: SePath | SolvePath | VariantPath,
+    text: Callable[[], str],
+    first: bool,
+) -> None:
+    """Print one explained path: its JSON object with ``--json`` (one a line), else
+    ``text()``, with a blank line between two puzzles' texts."""
+    if args.json:
+        print(json.dumps(path.to_dict(), indent=args.indent))
+    else:
+        if not first:
+            print()
+        print(text())
 
 
 def run_explain(args: argparse.Namespace) -> int:
@@ -253,22 +295,11 @@ def run_explain(args: argparse.Namespace) -> int:
         if not path.solved:
             code = EXIT_NOT_ALL
         if args.html or args.svg:
-            from csp_sudoku.tools.explain_view import write_html, write_svgs
-
-            try:
-                if args.html:
-                    write_html(path, args.html)
-                if args.svg:
-                    write_svgs(path, args.svg)
-            except (OSError, ValueError) as exc:
-                print(f"csp-sudoku: error: cannot write: {exc}", file=sys.stderr)
+            why = draw_path(args, path)
+            if why is not None:
+                print(f"csp-sudoku: error: {why}", file=sys.stderr)
                 return EXIT_BAD_INPUT
-        if args.json:
-            print(json.dumps(path.to_dict(), indent=args.indent))
-        else:
-            if not first:
-                print()
-            print("\n".join(path.describe()) if isinstance(path, SePath) else _readable(path))
+        show_path(args, path, partial(_readable, path), first)
         first = False
     if first and code == EXIT_OK:  # no entry at all: an empty file, comments only
         print("csp-sudoku: error: no puzzles found in the input", file=sys.stderr)

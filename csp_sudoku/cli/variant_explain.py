@@ -16,9 +16,10 @@ explained).
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import sys
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
@@ -49,7 +50,7 @@ def hook(plain: Command) -> Command:
 
 
 def _refused(args: argparse.Namespace) -> str | None:
-    """Why the options do not fit a variant run, or None."""
+    """Why the options do not fit a variant run (or an input file is missing), or None."""
     given = [f"--{k.replace('_', '-')}" for k in CLASSIC_ONLY if getattr(args, k, None) is not None]
     from csp_sudoku.metrics.se import PATH_ORDERS, RATERS
 
@@ -66,14 +67,18 @@ def _refused(args: argparse.Namespace) -> str | None:
         return "--max-subset must be at least 0"
     if args.budget is not None and args.budget < 1:
         return "--budget must be at least 1"
+    from csp_sudoku.cli.variants import _looks_like_file
+
+    missing = [i for i in args.inputs if _looks_like_file(i) and not os.path.exists(i)]
+    if missing:
+        return f"{missing[0]}: no such file"
     return None
 
 
 def run_variant_explain(args: argparse.Namespace) -> int:
     """Explain every variant puzzle of ``args.inputs``; the exit code."""
-    import os
-
     from csp_sudoku import variants
+    from csp_sudoku.cli.explain import draw_path, show_path
     from csp_sudoku.cli.variants import read_inputs
     from csp_sudoku.variants import explain as vx
 
@@ -81,10 +86,6 @@ def run_variant_explain(args: argparse.Namespace) -> int:
     if why is not None:
         print(f"csp-sudoku explain: error: {why}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    for item in args.inputs:
-        if "load=" not in item and not item.lstrip().startswith("{") and not os.path.exists(item):
-            print(f"csp-sudoku explain: {item}: no such file", file=sys.stderr)
-            return EXIT_BAD_INPUT
     puzzles = list(read_inputs(args.inputs))
     if args.html and len(puzzles) != 1:
         print(
@@ -123,19 +124,11 @@ def run_variant_explain(args: argparse.Namespace) -> int:
         if not path.solved:
             code = max(code, EXIT_NOT_ALL)
         if args.html:
-            from csp_sudoku.tools.explain_view import write_html
-
-            try:
-                write_html(classic_view(path), args.html, constraints=path.puzzle.constraints)
-            except (OSError, ValueError) as exc:
-                print(f"csp-sudoku explain: error: cannot write: {exc}", file=sys.stderr)
+            why = draw_path(args, classic_view(path), path.puzzle.constraints)
+            if why is not None:
+                print(f"csp-sudoku explain: error: {why}", file=sys.stderr)
                 return EXIT_BAD_INPUT
-        if args.json:
-            print(json.dumps(path.to_dict(), indent=args.indent))
-        else:
-            if not first:
-                print()
-            print(readable(path, where))
+        show_path(args, path, partial(readable, path, where), first)
         first = False
     if not puzzles:
         print("csp-sudoku explain: error: no puzzles found in the input", file=sys.stderr)
