@@ -43,7 +43,7 @@ from typing import Any
 
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import RowWriter, batch_session, counted, geometry_from_args
-from csp_sudoku.cli.variants import read_inputs
+from csp_sudoku.cli.variants import _looks_like_file, read_inputs
 from csp_sudoku.constraints import VariantPuzzle, to_fpuzzles
 from csp_sudoku.constraints.base import name
 from csp_sudoku.core.errors import (
@@ -161,6 +161,9 @@ def _refusal(args: argparse.Namespace) -> str | None:
         return "--report-removable adds a field: use --format jsonl or csv"
     if args.constraints and (args.size or args.jigsaw or args.variant != "standard"):
         return "--constraints: the file gives the grid's shape; drop --size, --variant, --jigsaw"
+    given = args.constraints
+    if given and _looks_like_file(given) and not os.path.isfile(given):
+        return f"{given}: no such file"
     return None
 
 
@@ -220,9 +223,6 @@ def run(args: argparse.Namespace) -> int:
     except SudokuError as err:
         print(f"csp-sudoku generate: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    if args.constraints and not _readable(args.constraints):
-        print(f"csp-sudoku generate: {args.constraints}: no such file", file=sys.stderr)
-        return EXIT_BAD_INPUT
     if args.seed is None:
         args.seed = fresh_seed()
         if args.output and not args.quiet:
@@ -251,12 +251,6 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return code
-
-
-def _readable(item: str) -> bool:
-    """Whether ``--constraints`` names a file there is, or is a link or JSON text itself."""
-    text = item.lstrip()
-    return os.path.isfile(item) or "load=" in text or text.startswith("{")
 
 
 class _Budget:
