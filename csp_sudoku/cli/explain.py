@@ -11,11 +11,10 @@ object per line when several puzzles are given); ``--html`` / ``--svg`` draw it.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from csp_sudoku.api import count_solutions
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
@@ -27,6 +26,7 @@ from csp_sudoku.cli._common import (
     iter_entries,
     seed_arg,
 )
+from csp_sudoku.cli._explained import draw_path, show_path
 from csp_sudoku.cli.variant_explain import hook as variant_hook
 from csp_sudoku.core.io import Entry, counted, format_grid
 from csp_sudoku.core.puzzle import Puzzle
@@ -35,10 +35,6 @@ from csp_sudoku.human.chains import DEFAULT_BUDGET, MAX_LEVEL, ChainSettings
 from csp_sudoku.human.path import DEFAULT_TECHNIQUES, TECHNIQUES, SolvePath, solve_path
 from csp_sudoku.metrics.se import PATH_ORDERS, RATERS, SePath
 from csp_sudoku.metrics.se import solve_path as explained_path
-
-if TYPE_CHECKING:
-    from csp_sudoku.tools.explain_view import Drawable
-    from csp_sudoku.variants.explain import VariantPath
 
 
 def register(sub: Any) -> None:
@@ -171,39 +167,6 @@ def _readable(path: SePath | SolvePath) -> str:
 
 #: The paths explain can show (the first is the default).
 ORDERS = PATH_ORDERS
-
-
-def draw_path(
-    args: argparse.Namespace, view: SePath | SolvePath, constraints: Sequence[Drawable] = ()
-) -> str | None:
-    """Draw ``view`` where ``--html`` and ``--svg`` say (``constraints``: a variant
-    puzzle's, drawn on the page); why a file cannot be written, or None."""
-    from csp_sudoku.tools.explain_view import write_html, write_svgs
-
-    try:
-        if args.html:
-            write_html(view, args.html, constraints=constraints)
-        if getattr(args, "svg", None):
-            write_svgs(view, args.svg)
-    except (OSError, ValueError) as exc:
-        return f"cannot write: {exc}"
-    return None
-
-
-def show_path(
-    args: argparse.Namespace,
-    path: SePath | SolvePath | VariantPath,
-    text: Callable[[], str],
-    first: bool,
-) -> None:
-    """Print one explained path: its JSON object with ``--json`` (one a line), else
-    ``text()``, with a blank line between two puzzles' texts."""
-    if args.json:
-        print(json.dumps(path.to_dict(), indent=args.indent))
-    else:
-        if not first:
-            print()
-        print(text())
 
 
 def run_explain(args: argparse.Namespace) -> int:

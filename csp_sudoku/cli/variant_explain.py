@@ -78,7 +78,7 @@ def _refused(args: argparse.Namespace) -> str | None:
 def run_variant_explain(args: argparse.Namespace) -> int:
     """Explain every variant puzzle of ``args.inputs``; the exit code."""
     from csp_sudoku import variants
-    from csp_sudoku.cli.explain import draw_path, show_path
+    from csp_sudoku.cli._explained import draw_path, show_path
     from csp_sudoku.cli.variants import read_inputs
     from csp_sudoku.variants import explain as vx
 

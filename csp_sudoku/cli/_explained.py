@@ -1,0 +1,52 @@
+"""How ``explain`` writes one explained path, for the classic run and the variant one.
+
+:func:`draw_path` draws it where ``--html`` and ``--svg`` say;
+:func:`show_path` prints it: its JSON object with ``--json`` (one a line),
+else its text, a blank line between two puzzles' texts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from csp_sudoku.human.path import SolvePath
+    from csp_sudoku.metrics.se import SePath
+    from csp_sudoku.tools.explain_view import Drawable
+    from csp_sudoku.variants.explain import VariantPath
+
+
+def draw_path(
+    args: argparse.Namespace, view: SePath | SolvePath, constraints: Sequence[Drawable] = ()
+) -> str | None:
+    """Draw ``view`` where ``--html`` and ``--svg`` say (``constraints``: a variant
+    puzzle's, drawn on the page); why a file cannot be written, or None."""
+    from csp_sudoku.tools.explain_view import write_html, write_svgs
+
+    try:
+        if args.html:
+            write_html(view, args.html, constraints=constraints)
+        if getattr(args, "svg", None):
+            write_svgs(view, args.svg)
+    except (OSError, ValueError) as exc:
+        return f"cannot write: {exc}"
+    return None
+
+
+def show_path(
+    args: argparse.Namespace,
+    path: SePath | SolvePath | VariantPath,
+    text: Callable[[], str],
+    first: bool,
+) -> None:
+    """Print one explained path: its JSON object with ``--json``, else ``text()`` (made
+    only then), with a blank line before every text but the first."""
+    if args.json:
+        print(json.dumps(path.to_dict(), indent=args.indent))
+    else:
+        if not first:
+            print()
+        print(text())
