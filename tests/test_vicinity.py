@@ -14,7 +14,7 @@ import io
 import json
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import islice
 from pathlib import Path
 
@@ -345,25 +345,47 @@ def test_a_lean_frontier_expands_the_state_with_fewest_clues_first(
     assert any(n > fewest for n, fewest in _expansions(0.0, monkeypatch))
 
 
-def _stalled(seed: int, seconds: float, st: AnnealStats, **kw: object) -> list[object]:
+class _Enough(BaseException):
+    """What a test waits for has happened: the search it runs may stop (raised from a
+    spy or a step; a BaseException, so that no handler of the search takes it)."""
+
+
+def _stalled(
+    seed: int,
+    seconds: float,
+    st: AnnealStats,
+    *,
+    spied: _Spied | None = None,
+    until: Callable[[_Spied], bool] | None = None,
+    **kw: object,
+) -> list[object]:
     """A hard-end search that only climbs (nothing rates SE 20) and stalls at
     once (``renew`` 5 steps; ``deepen`` 1 unless ``kw`` says otherwise): what it
-    offered."""
+    offered. With ``until``, it runs until ``until(spied)`` holds (asked at each
+    step and each bound), for at most three times ``seconds``: a test that waits
+    for events, not for a time that a loaded machine makes too short."""
     opts: dict[str, object] = {"elite_size": 2, "renew": 5, "deepen": 1, **kw}
     inputs = {k: opts.pop(k) for k in ("max_chains",) if k in opts}  # the rest: settings
-    return list(
-        anneal(
+    if spied is not None and until is not None:
+        spied.until = lambda: until(spied)
+    found: list[object] = []
+    try:
+        for got in anneal(
             GEO,
             make_target("se", None, (20.0, math.inf)),
             np.random.default_rng(seed),
             checker_for(GEO),
             default_keys(),
             stats=st,
-            deadline=time.time() + seconds,
+            deadline=time.time() + (3 * seconds if until is not None else seconds),
             settings=SearchSettings(**opts),  # type: ignore[arg-type]
+            on_step=None if spied is None else spied.enough,
             **inputs,
-        )
-    )
+        ):
+            found.append(got)
+    except _Enough:
+        pass
+    return found
 
 
 def test_a_stalled_annealer_searches_its_elite_vicinity_whole() -> None:
@@ -396,6 +418,12 @@ class _Spied:
     bounds: list[tuple[float, float, float | None, bytes, float, float]]
     rated: list[tuple[bytes, bool]]  # every full rating: (cells, inside a pass)
     starts: list[set[bytes]]  # each pass's starts (clue bytes)
+    until: Callable[[], bool] | None = None  # what the test waits for (``_stalled``)
+
+    def enough(self) -> None:
+        """Stop the search (:class:`_Enough`) once what the test waits for happened."""
+        if self.until is not None and self.until():
+            raise _Enough
 
     def placed(self) -> set[bytes]:
         """The states the bound placed (unrated)."""
@@ -431,6 +459,7 @@ def _spy_bounds(monkeypatch: pytest.MonkeyPatch, st: AnnealStats) -> _Spied:
     def bound(puzzle, low, top, solution):  # type: ignore[no-untyped-def]
         b = real_bound(puzzle, low, top, solution)
         spied.bounds.append((low, top, b, puzzle.cells.tobytes(), pass_best[0], st.best))
+        spied.enough()
         return b
 
     def rate(puzzle, *args, **kwargs):  # type: ignore[no-untyped-def]
@@ -460,7 +489,15 @@ def test_plateau_states_bounded_below_the_best_are_never_rated(
     its new best."""
     st = AnnealStats()
     spied = _spy_bounds(monkeypatch, st)
-    _stalled(4, 25, st, windows=(0.4,), deepen=4, bound_top=False)
+
+    def later_climb(sp: _Spied) -> bool:
+        return (
+            st.renewals >= 1
+            and bool(sp.placed())
+            and any(_tenth(p) < _tenth(r) for *_b, p, r in sp.bounds)
+        )
+
+    _stalled(4, 25, st, spied=spied, until=later_climb, windows=(0.4,), deepen=4, bound_top=False)
     for low, top, b, _cells, pass_best, _run_best in spied.bounds:
         assert top <= _tenth(pass_best) - 0.1 + 1e-9
         assert b is None or low - 1e-9 <= b <= top + 1e-9
@@ -482,7 +519,12 @@ def test_bounded_to_the_floor_no_neighbour_below_the_target_is_rated(
     from states the bound placed: they join the elite pool)."""
     st = AnnealStats()
     spied = _spy_bounds(monkeypatch, st)
-    _stalled(4, 20, st, windows=(0.4, 0.4), deepen=3, **options)
+
+    def from_placed(sp: _Spied) -> bool:
+        placed = sp.placed()
+        return any(s & placed for s in sp.starts[1:])
+
+    _stalled(4, 20, st, spied=spied, until=from_placed, windows=(0.4, 0.4), deepen=3, **options)
     assert spied.bounds and all(top == pytest.approx(ceiling) for _lo, top, *_r in spied.bounds)
     placed = spied.placed()
     assert placed and not any(in_pass for _cells, in_pass in spied.rated)
