@@ -101,6 +101,12 @@ class DeadlinePassed(SudokuError):
     (:func:`csp_sudoku.core.deadline.deadline`); the caller keeps what it found."""
 
 
+class Contradiction(SudokuError):
+    """Pencil marks that allow no solution: what a hypothesis of a human-style path
+    reaches when it is refuted (the variant explainer raises it inside its
+    propagation and catches it at the refutation step), or a puzzle with none."""
+
+
 class Stopped(SudokuError):
     """A solver call ended early because the run it worked for was stopped (its caller
     stopped reading: a Ctrl-C, an error); see :func:`csp_sudoku.core.deadline.stop_when`."""

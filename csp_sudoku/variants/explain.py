@@ -59,7 +59,7 @@ from pysat.solvers import Solver
 from csp_sudoku.constraints import Cnf, Constraint, VariantPuzzle
 from csp_sudoku.constraints.base import sum_equals
 from csp_sudoku.constraints.killer import KillerCage
-from csp_sudoku.core.errors import ArgumentError, SudokuError
+from csp_sudoku.core.errors import ArgumentError, Contradiction, SudokuError
 from csp_sudoku.core.geometry import Geometry
 
 Pair = tuple[int, int]
@@ -305,10 +305,6 @@ class VariantPath:
 
 
 # ------------------------------------------------------------------ the state
-class _Contradiction(Exception):
-    """The pencil marks allow no solution (raised inside a hypothesis, or on a bad puzzle)."""
-
-
 @dataclass
 class _State:
     """Values (0: empty) and candidate masks (a placed cell keeps its digit's bit); and,
@@ -796,7 +792,7 @@ class _Run:
         """Fill ``cell`` with ``d``; the digit leaves its peers. Returns the removals from
         the constraints' peers (the geometry's are silent). Raises on an emptied cell."""
         if not st.masks[cell] >> (d - 1) & 1:
-            raise _Contradiction(f"{self.m.g.cell_name(cell)} cannot hold {d}")
+            raise Contradiction(f"{self.m.g.cell_name(cell)} cannot hold {d}")
         for x in _bits(st.masks[cell]):
             st.live[x - 1] &= ~(1 << cell)
         st.values[cell] = d
@@ -808,19 +804,19 @@ class _Run:
         for p in self.m.peers[cell]:
             if st.masks[p] & bit:
                 if st.values[p]:
-                    raise _Contradiction(f"{d} twice: {self.m.g.cell_name(p)} and its peer")
+                    raise Contradiction(f"{d} twice: {self.m.g.cell_name(p)} and its peer")
                 st.drop(p, d)
                 if p not in geo:
                     extra.append((p, d))
                 if not st.masks[p]:
-                    raise _Contradiction(f"{self.m.g.cell_name(p)} has no candidate left")
+                    raise Contradiction(f"{self.m.g.cell_name(p)} has no candidate left")
         return sorted(extra)
 
     def remove(self, st: _State, elims: Sequence[Pair]) -> None:
         for c, d in elims:
             st.drop(c, d)
             if not st.masks[c]:
-                raise _Contradiction(f"{self.m.g.cell_name(c)} has no candidate left")
+                raise Contradiction(f"{self.m.g.cell_name(c)} has no candidate left")
 
     # -- step 1 -------------------------------------------------------------
     def single(self, st: _State) -> VariantStep | None:
@@ -843,7 +839,7 @@ class _Run:
                     continue
                 where = live[i] & hb
                 if not where:
-                    raise _Contradiction(f"{i + 1} has no place left in {self.m.houses[h][0]}")
+                    raise Contradiction(f"{i + 1} has no place left in {self.m.houses[h][0]}")
                 if where & (where - 1) == 0:
                     cell, d = where.bit_length() - 1, i + 1
                     extra = self.place(st, cell, d)
@@ -863,7 +859,7 @@ class _Run:
         for p in pieces:
             got = p.filter(st.masks)
             if got is None:
-                raise _Contradiction(f"no digits keep {p.why}")
+                raise Contradiction(f"no digits keep {p.why}")
             if got:
                 self.remove(st, got)
                 return VariantStep(
@@ -1077,7 +1073,7 @@ class _Run:
                 if step is None:
                     return chain, ""
                 chain.append(step)
-        except _Contradiction as err:
+        except Contradiction as err:
             return chain, str(err)
         return chain, ""
 
@@ -1184,7 +1180,7 @@ def explain(
         path.values, path.candidates = st.values, st.masks
         for cell, m in enumerate(st.masks):
             if not st.values[cell] and not m:
-                raise _Contradiction(f"{model.g.cell_name(cell)} has no candidate left")
+                raise Contradiction(f"{model.g.cell_name(cell)} has no candidate left")
         while not all(st.values):
             if max_steps is not None and len(path.steps) >= max_steps:
                 path.stopped = "max_steps"
@@ -1194,7 +1190,7 @@ def explain(
                 path.stopped = "budget" if run.out_of_budget else "guess"
                 break
             path.steps.append(step)
-    except _Contradiction:
+    except Contradiction:
         path.contradiction = True
     finally:
         model.close()
