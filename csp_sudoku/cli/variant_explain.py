@@ -37,16 +37,9 @@ CLASSIC_ONLY = ("techniques", "seed", "max_level", "svg")
 
 def hook(plain: Command) -> Command:
     """``plain`` (the classic explain), or the variant run when an input is a variant one."""
+    from csp_sudoku.cli.variants import routed
 
-    def run(args: argparse.Namespace) -> int:
-        from csp_sudoku.cli.variants import is_variant_input
-
-        inputs = list(getattr(args, "inputs", None) or [])
-        if inputs and any(is_variant_input(i) for i in inputs):
-            return run_variant_explain(args)
-        return plain(args)
-
-    return run
+    return routed(plain, run_variant_explain)
 
 
 def _refused(args: argparse.Namespace) -> str | None:

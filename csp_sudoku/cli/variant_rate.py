@@ -46,16 +46,9 @@ Outcome = dict[str, Any] | tuple[str, str]
 
 def hook(plain: Command) -> Command:
     """``plain`` (the classic rate), or the variant run when an input is a variant one."""
+    from csp_sudoku.cli.variants import routed
 
-    def run(args: argparse.Namespace) -> int:
-        from csp_sudoku.cli.variants import is_variant_input
-
-        inputs = list(getattr(args, "inputs", None) or [])
-        if inputs and any(is_variant_input(i) for i in inputs):
-            return run_variant_rate(args)
-        return plain(args)
-
-    return run
+    return routed(plain, run_variant_rate)
 
 
 def _params(args: argparse.Namespace) -> tuple[dict[str, int], str | None]:

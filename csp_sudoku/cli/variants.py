@@ -86,16 +86,24 @@ def is_variant_input(item: str) -> bool:
     return False
 
 
-def hook(command: str, plain: Command) -> Command:
-    """``plain``, or the variant run of ``command`` when an input is a variant one."""
+def routed(plain: Command, variant: Command) -> Command:
+    """A command's run: ``variant`` when an input is a variant one (an f-puzzles file,
+    link or JSON Lines), else ``plain``: how every command that reads puzzles
+    takes variant inputs (check, count, solve here; explain, rate, render and
+    generate in their ``variant_*`` modules)."""
 
     def run(args: argparse.Namespace) -> int:
         inputs = list(getattr(args, "inputs", None) or [])
         if inputs and any(is_variant_input(i) for i in inputs):
-            return run_variants(command, args)
+            return variant(args)
         return plain(args)
 
     return run
+
+
+def hook(command: str, plain: Command) -> Command:
+    """``plain``, or the variant run of ``command`` when an input is a variant one."""
+    return routed(plain, lambda args: run_variants(command, args))
 
 
 def register_candidates(sub: Any) -> None:
