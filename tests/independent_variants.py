@@ -78,7 +78,7 @@ def broken_rules(data: dict[str, Any], sol: list[list[int]]) -> list[str]:
                 if not all(ok(a, b) for a, b in itertools.pairwise(ds)):
                     bad.append(f"{kind}[{i}]")
     for i, e in enumerate(data.get("arrow", [])):
-        circle = [v(x) for x in e["cells"]]
+        circle = [v(x) for x in sorted(e["cells"], key=_cell)]  # a pill reads in reading order
         shaft = {x for line in e["lines"] for x in line if x not in e["cells"]}
         if sum(v(x) for x in shaft) != _number(circle):
             bad.append(f"arrow[{i}]")

@@ -251,9 +251,13 @@ def _draw_arrows(rng: np.random.Generator, v: Callable[[Cell], int], data: dict[
         if not line:
             continue
         two = length >= 4 and rng.random() < 0.5
-        circle, shaft = (line[:2], line[2:]) if two else (line[:1], line[1:])
+        start = 1 if two else 0  # the circle's cell the line leaves from
+        circle, shaft = (
+            sorted(line[: start + 1]),
+            line[start + 1 :],
+        )  # a pill reads in reading order
         if sum(map(v, shaft)) == int("".join(str(v(x)) for x in circle)):
-            lines = [[_name(circle[-1]), *(_name(x) for x in shaft)]]
+            lines = [[_name(line[start]), *(_name(x) for x in shaft)]]
             data.setdefault("arrow", []).append(
                 {"cells": [_name(x) for x in circle], "lines": lines}
             )
