@@ -418,3 +418,13 @@ def test_a_jsonl_of_good_and_garbage_lines_answers_every_good_one(
     for r in rows:
         if r["status"] == "invalid":
             assert re.search(rf"{re.escape(str(path))}:{r['line']}[:\s]", err)
+
+
+@pytest.mark.parametrize("command", ["check", "count", "solve", "rate", "explain"])
+def test_a_url_that_is_no_fpuzzles_link_is_refused_by_name(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = "https://example.com/puzzle?id=3"
+    assert main([command, url]) == 2
+    err = capsys.readouterr().err
+    assert f"{url}: not an f-puzzles link" in err and "Traceback" not in err

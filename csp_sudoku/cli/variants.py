@@ -94,6 +94,14 @@ def routed(plain: Command, variant: Command) -> Command:
 
     def run(args: argparse.Namespace) -> int:
         inputs = list(getattr(args, "inputs", None) or [])
+        for item in inputs:
+            if item.lower().startswith(("http://", "https://")) and not is_variant_input(item):
+                print(
+                    f"csp-sudoku: error: {item}: not an f-puzzles link (a URL is read only "
+                    "as f-puzzles' '?load=...' link; nothing is downloaded)",
+                    file=sys.stderr,
+                )
+                return EXIT_BAD_INPUT
         if inputs and any(is_variant_input(i) for i in inputs):
             return variant(args)
         return plain(args)
