@@ -23,14 +23,15 @@ def draw_path(
     args: argparse.Namespace, view: SePath | SolvePath, constraints: Sequence[Drawable] = ()
 ) -> str | None:
     """Draw ``view`` where ``--html`` and ``--svg`` say (``constraints``: a variant
-    puzzle's, drawn on the page); why a file cannot be written, or None."""
+    puzzle's, drawn on the page and on every step's image); why a file cannot be
+    written, or None."""
     from csp_sudoku.tools.explain_view import write_html, write_svgs
 
     try:
         if args.html:
             write_html(view, args.html, constraints=constraints)
         if getattr(args, "svg", None):
-            write_svgs(view, args.svg)
+            write_svgs(view, args.svg, constraints=constraints)
     except (OSError, ValueError) as exc:
         return f"cannot write: {exc}"
     return None

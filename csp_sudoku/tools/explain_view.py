@@ -30,7 +30,7 @@ once (:func:`frame_svg`); a step adds only its own layer
 into one standalone image (``explain --svg DIR``), the same drawing the page
 shows (``explain --html FILE``). The page adds a list of the steps (click to
 jump), a digit filter and, last, the grid the path ends on (:func:`final_view`).
-A variant puzzle's page also draws its constraints (:func:`constraint_marks`:
+A variant puzzle's page and images also draw its constraints (:func:`constraint_marks`:
 each kind's ``draw(pen)`` with an SVG pen in the page's pixels): shaded cells,
 thermometers, arrows and lines over the grid's white and under its lines,
 cages, dots, letters and clues over the step's marks, the global rules as
@@ -485,9 +485,16 @@ def _svg_open(
     return f'<svg{ns} viewBox="{x:g} {y:g} {w:g} {h:g}" width="{w:g}" height="{h:g}"{extra}>'
 
 
-def step_svg(g: Geometry, frame: str, layer: str) -> str:
-    """A standalone SVG image: the style, the frame and one step's layer."""
-    return f"{_svg_open(g)}<style>{_STYLE}</style>{frame}<g>{layer}</g></svg>\n"
+def step_svg(g: Geometry, frame: str, layer: str, marks: ConstraintMarks | None = None) -> str:
+    """A standalone SVG image: the style, the frame and one step's layer; ``marks``: a
+    variant puzzle's constraints (the frame drawn over ``marks.under``), their cages,
+    dots and clues over the layer, in the picture ``marks.view`` that holds them all."""
+    if marks is None:
+        return f"{_svg_open(g)}<style>{_STYLE}</style>{frame}<g>{layer}</g></svg>\n"
+    return (
+        f"{_svg_open(g, view=marks.view)}<style>{_STYLE}{_VARIANT_STYLE}</style>{frame}"
+        f"<g>{layer}</g><g>{marks.over}</g></svg>\n"
+    )
 
 
 @dataclass(frozen=True)
@@ -639,8 +646,12 @@ def final_view(path: AnyPath) -> StepView:
     )
 
 
-def write_svgs(path: AnyPath, directory: str | os.PathLike[str]) -> list[Path]:
+def write_svgs(
+    path: AnyPath, directory: str | os.PathLike[str], *, constraints: Sequence[Drawable] = ()
+) -> list[Path]:
     """One SVG per step, ``step-001.svg``, ... in ``directory`` (created); the files written.
+    ``constraints``: a variant puzzle's, drawn on every step as on the page
+    (:func:`constraint_marks`).
 
     Every page is drawn before the first is written, and each is written whole
     (:func:`~csp_sudoku.core.io.write_text`); then the step files of an earlier run
@@ -649,10 +660,11 @@ def write_svgs(path: AnyPath, directory: str | os.PathLike[str]) -> list[Path]:
     """
     out_dir = Path(directory)
     g = path.puzzle.geometry
-    frame = frame_svg(g)
+    marks = constraint_marks(g, constraints) if constraints else None
+    frame = frame_svg(g, marks.under if marks else "")
     width = max(3, len(str(len(path.steps))))
     pages = {
-        out_dir / f"step-{view.number:0{width}d}.svg": step_svg(g, frame, view.layer)
+        out_dir / f"step-{view.number:0{width}d}.svg": step_svg(g, frame, view.layer, marks)
         for view in step_views(path)
     }
     out_dir.mkdir(parents=True, exist_ok=True)
