@@ -3,9 +3,11 @@
 ``explain`` hands its run here (:func:`hook`) when an input is a variant one
 (:func:`csp_sudoku.cli.variants.is_variant_input`). Each puzzle's path
 (:func:`csp_sudoku.variants.explain.explain`) is printed as text, or with
-``--json`` as one JSON object a puzzle (docs/variants.md), and with
-``--html FILE`` drawn as the classic explain page. The human model's own
-options (``--order``, ``--techniques`` ...) are refused for variant inputs.
+``--json`` as one JSON object a puzzle (docs/variants.md), and drawn as the
+classic path is: ``--html FILE`` the explain page, ``--svg DIR`` one image a
+step (``DIR/step-001.svg`` ...), both with the puzzle's constraints drawn as
+``render`` draws them. The human model's own options (``--order``,
+``--techniques`` ...) are refused for variant inputs.
 
 Exit codes: 0 when every puzzle was solved by the path; 1 when one needed a
 guess, ran past its budget or has no or several solutions (no path is printed
@@ -32,7 +34,7 @@ if TYPE_CHECKING:
 Command = Callable[[argparse.Namespace], int]
 
 #: The explain options that set the classic paths only: refused for variant inputs.
-CLASSIC_ONLY = ("techniques", "seed", "max_level", "svg")
+CLASSIC_ONLY = ("techniques", "seed", "max_level")
 
 
 def hook(plain: Command) -> Command:
@@ -54,12 +56,14 @@ def _refused(args: argparse.Namespace) -> str | None:
     if given:
         return (
             f"{', '.join(given)} set the classic paths; a variant puzzle's path takes "
-            "--json, --indent, --html, --max-subset and --budget"
+            "--json, --indent, --html, --svg, --max-subset and --budget"
         )
     if args.max_subset is not None and args.max_subset < 0:
         return "--max-subset must be at least 0"
     if args.budget is not None and args.budget < 1:
         return "--budget must be at least 1"
+    if args.svg is not None and os.path.exists(args.svg) and not os.path.isdir(args.svg):
+        return f"--svg {args.svg}: is a file; --svg takes a folder to write the step images into"
     from csp_sudoku.cli.variants import _looks_like_file
 
     missing = [i for i in args.inputs if _looks_like_file(i) and not os.path.exists(i)]
@@ -80,9 +84,9 @@ def run_variant_explain(args: argparse.Namespace) -> int:
         print(f"csp-sudoku explain: error: {why}", file=sys.stderr)
         return EXIT_BAD_INPUT
     puzzles = list(read_inputs(args.inputs))
-    if args.html and len(puzzles) != 1:
+    if (args.html or args.svg) and len(puzzles) != 1:
         print(
-            f"csp-sudoku explain: error: --html draws one puzzle; the input holds "
+            f"csp-sudoku explain: error: --html and --svg draw one puzzle; the input holds "
             f"{len(puzzles)}: nothing was written (explain them one at a time)",
             file=sys.stderr,
         )
@@ -116,7 +120,7 @@ def run_variant_explain(args: argparse.Namespace) -> int:
             continue
         if not path.solved:
             code = max(code, EXIT_NOT_ALL)
-        if args.html:
+        if args.html or args.svg:
             why = draw_path(args, classic_view(path), path.puzzle.constraints)
             if why is not None:
                 print(f"csp-sudoku explain: error: {why}", file=sys.stderr)
