@@ -227,6 +227,18 @@ def test_unwritable_target(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert "dir.html is a folder: name a file to write" in capsys.readouterr().err
 
 
+def test_svg_into_a_file_is_refused_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "steps"
+    target.write_text("keep me")
+    assert main(["explain", SUBSETS, "--svg", str(target)]) == 2
+    captured = capsys.readouterr()
+    assert f"--svg {target}: is a file" in captured.err
+    assert captured.out == ""  # no path was printed: refused before explaining
+    assert target.read_text() == "keep me"
+
+
 # ---- a real browser ----
 
 

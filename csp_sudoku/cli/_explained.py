@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,15 @@ if TYPE_CHECKING:
     from csp_sudoku.metrics.se import SePath
     from csp_sudoku.tools.explain_view import Drawable
     from csp_sudoku.variants.explain import VariantPath
+
+
+def svg_refusal(args: argparse.Namespace) -> str | None:
+    """Why ``--svg`` cannot be written (it names a file, not a folder), or None:
+    asked before any work, so a run that cannot write its images does none."""
+    svg = getattr(args, "svg", None)
+    if svg is not None and os.path.exists(svg) and not os.path.isdir(svg):
+        return f"--svg {svg}: is a file; --svg takes a folder to write the step images into"
+    return None
 
 
 def draw_path(

@@ -26,7 +26,7 @@ from csp_sudoku.cli._common import (
     iter_entries,
     seed_arg,
 )
-from csp_sudoku.cli._explained import draw_path, show_path
+from csp_sudoku.cli._explained import draw_path, show_path, svg_refusal
 from csp_sudoku.cli.variant_explain import hook as variant_hook
 from csp_sudoku.core.io import Entry, counted, format_grid
 from csp_sudoku.core.puzzle import Puzzle
@@ -216,6 +216,10 @@ def run_explain(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     if budget < 1:
         print("csp-sudoku: error: --budget must be at least 1", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    refusal = svg_refusal(args)
+    if refusal is not None:
+        print(f"csp-sudoku: error: {refusal}", file=sys.stderr)
         return EXIT_BAD_INPUT
     settings = ChainSettings(max_level=max_level, budget=budget)
     code = EXIT_OK

@@ -25,6 +25,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
+from csp_sudoku.cli._explained import svg_refusal
 from csp_sudoku.core.errors import SudokuError
 
 if TYPE_CHECKING:
@@ -62,8 +63,9 @@ def _refused(args: argparse.Namespace) -> str | None:
         return "--max-subset must be at least 0"
     if args.budget is not None and args.budget < 1:
         return "--budget must be at least 1"
-    if args.svg is not None and os.path.exists(args.svg) and not os.path.isdir(args.svg):
-        return f"--svg {args.svg}: is a file; --svg takes a folder to write the step images into"
+    refusal = svg_refusal(args)
+    if refusal is not None:
+        return refusal
     from csp_sudoku.cli.variants import _looks_like_file
 
     missing = [i for i in args.inputs if _looks_like_file(i) and not os.path.exists(i)]
