@@ -1,9 +1,11 @@
 """The batch kernel of ``bank add`` (solution, uniqueness, minimality) against the SAT solver.
 
 :func:`csp_sudoku._kernels.bank.facts_rows` runs the fast backend's searches for
-a whole batch; the checks here count solutions with the SAT backend, which
-shares no code with it: a puzzle is unique when SAT finds one solution, and
-minimal when each clue removed alone lets SAT find two.
+a whole batch, with its own yes/no minimality test (singles first, then a
+search for one solution a clue, stopping at the first clue that can go); the
+checks here count solutions with the SAT backend, which shares no code with
+it: a puzzle is unique when SAT finds one solution, and minimal when each
+clue removed alone lets SAT find two (the plain clue-removal check).
 """
 
 from __future__ import annotations
@@ -12,13 +14,17 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from numpy.typing import NDArray
 
 from csp_sudoku._kernels import bank as kb
 from csp_sudoku._kernels.status import BUDGET9
 from csp_sudoku.backends import get_backend
 from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.io import parse_line
 from csp_sudoku.tools.bank import PuzzleBank
+from csp_sudoku.tools.canonical import random_isomorphism
 from tests.conftest import load_lines
 
 NINE = Geometry.standard(9)
@@ -115,3 +121,72 @@ def test_the_bank_stores_the_facts_sat_finds(tmp_path: Path, budget: int | None)
             assert np.array_equal(entry.solution.cells, want_sol)
         if budget is not None:  # the rows the kernel gave up on went to SAT
             assert bank._checker(NINE).backend.fallbacks > 0
+
+
+#: Puzzles the property test starts from: minimal 17-clue puzzles, and hard
+#: puzzles of 20-25 clues, whose clues the singles test alone seldom decides.
+_STARTS = load_lines("17_clue.txt", limit=40, step=997) + load_lines(
+    "forum_hardest_11plus.txt", limit=40, step=331
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    start=st.sampled_from(_STARTS),
+    iso=st.integers(min_value=0, max_value=2**32 - 1),
+    added=st.sampled_from([0, 0, 0, 1, 2, 4]),
+    removed=st.sampled_from([False, False, False, True]),
+    pick=st.integers(min_value=0, max_value=2**32 - 1),
+)
+def test_the_minimality_check_agrees_with_the_plain_one(
+    start: str, iso: int, added: int, removed: bool, pick: int
+) -> None:
+    """A random isomorph of a minimal or hard puzzle, with up to four clues of
+    its solution added (found by SAT) and maybe one clue taken away: the
+    kernel's code is the one the plain clue-removal check by SAT gives."""
+    row = random_isomorphism(iso).apply(parse_line(start)).cells.astype(np.int8)
+    rng = np.random.default_rng(pick)
+    sol = get_backend("sat").solutions(row, NINE, 1)[0]
+    empty = np.flatnonzero(row == 0)
+    more = rng.choice(empty, added, replace=False)
+    row[more] = sol[more]
+    if removed:
+        row[rng.choice(np.flatnonzero(row))] = 0
+    codes = np.empty(1, np.int8)
+    sols = np.zeros((1, 81), np.int8)
+    kb.facts_rows(row.reshape(1, 81), True, 2 * BUDGET9, BUDGET9, sols, codes)
+    want, want_sol = sat_facts(row)
+    assert int(codes[0]) == want
+    if want_sol is not None:
+        assert np.array_equal(sols[0], want_sol)
+
+
+def test_some_non_minimal_puzzles_need_the_search() -> None:
+    """The cases above reach the search, not only the singles test: a hard
+    puzzle with one clue of its solution added is not minimal (SAT says so),
+    yet no clue of it is a naked or hidden single of the others."""
+    reached = 0
+    for line in _STARTS[40:50]:
+        row = _cells([line])[0]
+        sol = get_backend("sat").solutions(row, NINE, 1)[0]
+        for c in np.flatnonzero(row == 0)[:6].tolist():
+            more = row.copy()
+            more[c] = sol[c]
+            clue_cells = np.flatnonzero(more).astype(np.int64)
+            single = kb._a_single_can_go(
+                more, len(clue_cells), clue_cells, np.empty(81, np.int8), np.zeros(10, np.int64)
+            )
+            if not single:
+                assert sat_facts(more)[0] == kb.FACT_NOT_MINIMAL
+                codes = np.empty(1, np.int8)
+                kb.facts_rows(
+                    more.reshape(1, 81),
+                    True,
+                    2 * BUDGET9,
+                    BUDGET9,
+                    np.zeros((1, 81), np.int8),
+                    codes,
+                )
+                assert int(codes[0]) == kb.FACT_NOT_MINIMAL
+                reached += 1
+    assert reached > 0
