@@ -38,10 +38,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from csp_sudoku.cli import main
-from csp_sudoku.cli.variant_explain import classic_view
 from csp_sudoku.constraints import from_fpuzzles
 from csp_sudoku.tools.explain_view import write_svgs
-from csp_sudoku.variants.explain import explain
+from csp_sudoku.variants.explain import classic_view, explain
 from tests.test_variant_explain import (
     CASES,
     HAND_4X4,

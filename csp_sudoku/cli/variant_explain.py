@@ -22,14 +22,13 @@ import os
 import sys
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._explained import svg_refusal
 from csp_sudoku.core.errors import SudokuError
 
 if TYPE_CHECKING:
-    from csp_sudoku.human.path import SolvePath
     from csp_sudoku.variants.explain import VariantPath
 
 Command = Callable[[argparse.Namespace], int]
@@ -123,7 +122,7 @@ def run_variant_explain(args: argparse.Namespace) -> int:
         if not path.solved:
             code = max(code, EXIT_NOT_ALL)
         if args.html or args.svg:
-            why = draw_path(args, classic_view(path), path.puzzle.constraints)
+            why = draw_path(args, vx.classic_view(path), path.puzzle.constraints)
             if why is not None:
                 print(f"csp-sudoku explain: error: {why}", file=sys.stderr)
                 return EXIT_BAD_INPUT
@@ -150,64 +149,4 @@ def readable(path: VariantPath, where: str) -> str:
     return "\n".join(lines)
 
 
-def classic_view(path: VariantPath) -> SolvePath:
-    """The path as the classic explain page draws it (``explain_view.write_html``).
-
-    Each step becomes a classic step whose technique line says what the
-    variant step says; the page's pencil marks start from the geometry's
-    peers, so the givens' digits removed from the constraints' peers come
-    first as a step of their own (``constraint peers of the givens``).
-    """
-    import numpy as np
-
-    from csp_sudoku.human.path import SolvePath, Step
-    from csp_sudoku.variants.explain import constraint_peers
-
-    p = path.puzzle
-    g = p.geometry
-    values = [int(v) for v in p.puzzle.cells.tolist()]
-    geo = [set(x.tolist()) for x in g.peers]
-    start: list[tuple[int, int]] = []
-    extra = constraint_peers(p)
-    for cell, v in enumerate(values):
-        if v:
-            for q in sorted(extra[cell] - geo[cell]):
-                if not values[q] and (q, v) not in start:
-                    start.append((q, v))
-    steps: list[Step] = []
-
-    def step(technique: str, kind: str, placements: Any, elims: Any, cells: Any) -> Step:
-        return Step(
-            technique=technique,
-            kind=kind,
-            size=0,
-            placements=tuple(tuple(x) for x in placements),
-            eliminations=tuple(tuple(x) for x in elims),
-            options=1,
-            cells=tuple(cells),
-        )
-
-    if start:
-        steps.append(step("constraint peers of the givens", "variant", (), sorted(start), ()))
-    for s in path.steps:
-        lines = s.describe(g)
-        head = lines[0].split(": ", 1)
-        title = f"{s.technique}: {head[1]}" if len(head) > 1 else s.technique
-        if s.kind == "single":  # the page's line adds the placement itself
-            title = f"{s.technique} ({s.why})"
-        kind = "single" if s.kind == "single" else "variant"
-        text = "\n".join([title, *(x.strip() for x in lines[1:])])
-        steps.append(step(text, kind, s.placements, s.eliminations, s.cells))
-    final = np.array(path.values, dtype=np.int8)
-    return SolvePath(
-        p.puzzle,
-        steps,
-        solved=path.solved,
-        contradiction=path.contradiction,
-        techniques=("variant",),
-        final=final,
-        stopped=path.stopped,
-    )
-
-
-__all__ = ["classic_view", "hook", "readable", "run_variant_explain"]
+__all__ = ["hook", "readable", "run_variant_explain"]
