@@ -1,0 +1,203 @@
+"""The variant backends on other shapes than 9x9 boxes: 6x6, 16x16 and jigsaws.
+
+Puzzles come from the random maker (:mod:`csp_sudoku.variants.random` with
+``size=`` and ``jigsaw=``: irregular regions, every cell naming its
+``region``), built around every kind in turn and made unique, multiple and
+broken in turn. On each, the ``fast`` backend's count to 2 must be the SAT and
+CP-SAT backends' counts, the solutions must be the same, and every one must
+pass :func:`tests.independent_variants.broken_rules` (which shares no code
+with the package; it reads the regions from the f-puzzles object). What the
+maker says (unique, multiple) must hold too.
+
+Left out, each for a reason a test below shows:
+
+* whispers on 6x6: the package's rule is a gap of ``ceil(N / 2)`` (3 on
+  6x6), the independent checker's a gap of 5 on every size;
+* arrows on 16x16: the SAT backend's clauses read a one-cell circle as one
+  decimal digit, so a circle of 10 to 16 has no model there (an expected
+  failure below, which passes once the clauses are fixed);
+* broken 16x16 puzzles: proving that a 16x16 grid with few givens and weak
+  constraints has no solution takes the backends tens of seconds to minutes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from csp_sudoku import variants
+from csp_sudoku.constraints import from_fpuzzles
+from csp_sudoku.core.geometry import STANDARD_BOXES
+from csp_sudoku.variants.random import (
+    DRAWN,
+    MADE,
+    Made,
+    RandomVariant,
+    random_regions,
+    random_variant,
+    random_variants,
+)
+from tests.independent_variants import broken_rules
+
+#: The kinds of the 6x6 and 16x16 cases (see the module's docstring).
+KINDS_6 = tuple(k for k in DRAWN if k != "whispers")
+KINDS_16 = tuple(k for k in DRAWN if k != "arrow")
+
+
+@cache
+def batch(
+    count: int, seed: int, size: int, jigsaw: bool, kinds: Sequence[str], made: Sequence[Made]
+) -> list[RandomVariant]:
+    return list(random_variants(count, seed, kinds, made=made, size=size, jigsaw=jigsaw))
+
+
+def agree(v: RandomVariant) -> None:
+    """The three backends agree on ``v``, every solution passes the independent checker,
+    and ``v`` is what the maker says."""
+    label = f"{v.seed} {v.kinds} {v.made} {v.size}{'j' if v.jigsaw else ''}"
+    n = v.size
+    found = {b: variants.solutions(v.puzzle, 2, backend=b) for b in ("fast", "sat")}
+    counts = {b: len(s) for b, s in found.items()}
+    counts["cpsat"] = variants.count(v.puzzle, 2, backend="cpsat")
+    assert len(set(counts.values())) == 1, (label, counts)
+    grids = {b: {tuple(int(x) for x in s.cells) for s in sols} for b, sols in found.items()}
+    if counts["fast"] < 2:  # every solution found by both: the same ones
+        assert grids["fast"] == grids["sat"], label
+    for sols in found.values():
+        for s in sols:
+            assert broken_rules(v.data, s.cells.reshape(n, n).tolist()) == [], label
+    if v.made == "unique":
+        assert counts["fast"] == 1 and broken_rules(v.data, v.grid) == [], label
+    elif v.made == "multiple":
+        assert counts["fast"] == 2 and broken_rules(v.data, v.grid) == [], label
+    else:
+        assert broken_rules(v.data, v.grid) != [], label
+
+
+def regions_of(v: RandomVariant) -> list[int]:
+    return [int(cell["region"]) for row in v.data["grid"] for cell in row]
+
+
+def connected_regions(labels: list[int], n: int) -> bool:
+    """Whether ``labels`` cut the ``n x n`` grid into ``n`` connected regions of ``n`` cells."""
+    if sorted(labels) != sorted(k for k in set(labels) for _ in range(n)) or len(set(labels)) != n:
+        return False
+    for region in set(labels):
+        cells = {divmod(k, n) for k in range(n * n) if labels[k] == region}
+        todo = [next(iter(cells))]
+        seen = set(todo)
+        while todo:
+            r, c = todo.pop()
+            for x in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if x in cells and x not in seen:
+                    seen.add(x)
+                    todo.append(x)
+        if seen != cells:
+            return False
+    return True
+
+
+# ------------------------------------------------------------------ quick, in the default suite
+@pytest.mark.parametrize("i", range(len(KINDS_6)))
+def test_6x6_every_kind(i: int) -> None:
+    agree(batch(len(KINDS_6), 6, 6, False, KINDS_6, MADE)[i])
+
+
+@pytest.mark.parametrize("i", range(12))
+def test_6x6_jigsaw(i: int) -> None:
+    v = batch(12, 66, 6, True, KINDS_6, MADE)[i]
+    assert connected_regions(regions_of(v), 6)
+    agree(v)
+
+
+@pytest.mark.parametrize("i", range(9))
+def test_9x9_jigsaw(i: int) -> None:
+    v = batch(9, 99, 9, True, DRAWN, MADE)[i]
+    assert connected_regions(regions_of(v), 9)
+    agree(v)
+
+
+def test_a_9x9_jigsaw_is_no_grid_of_boxes() -> None:
+    boxes = [(r // 3) * 3 + c // 3 for r in range(9) for c in range(9)]
+    assert all(regions_of(v) != boxes for v in batch(9, 99, 9, True, DRAWN, MADE))
+
+
+@pytest.mark.parametrize("kinds", [("killercage", "xv"), ("thermometer", "-ratio")])
+def test_16x16(kinds: tuple[str, ...]) -> None:
+    agree(random_variant(16, kinds, size=16))
+
+
+def test_6x6_whispers_keep_the_packages_gap_not_the_checkers() -> None:
+    """Why whispers are left out on 6x6: a solution keeps gap 3, which the checker refuses."""
+    data = {
+        "size": 6,
+        "grid": [[{} for _ in range(6)] for _ in range(6)],
+        "whispers": [{"lines": [["R1C1", "R1C2"]]}],
+    }
+    data["grid"][0][0] = {"value": 1}
+    data["grid"][0][1] = {"value": 4}
+    assert variants.count(from_fpuzzles(data), 1) == 1  # the package: 1 and 4 (gap 3) may touch
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the SAT backend's arrow clauses read a one-cell circle as one decimal digit",
+)
+def test_16x16_arrow_circle_past_9() -> None:
+    data = {
+        "size": 16,
+        "grid": [[{} for _ in range(16)] for _ in range(16)],
+        "arrow": [{"cells": ["R1C1"], "lines": [["R1C1", "R2C2", "R3C3"]]}],
+    }
+    data["grid"][0][0] = {"value": 12}
+    p = from_fpuzzles(data)
+    assert [variants.count(p, 2, backend=b) for b in variants.BACKENDS] == [2, 2, 2]
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**63 - 1), size=st.sampled_from(sorted(STANDARD_BOXES)[:5]))
+def test_random_regions_are_a_jigsaw(seed: int, size: int) -> None:
+    labels = random_regions(np.random.default_rng(seed), size)
+    assert connected_regions(labels, size)
+    assert random_regions(np.random.default_rng(seed), size) == labels
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**63 - 1),
+    kind=st.sampled_from(KINDS_6),
+    made=st.sampled_from(MADE),
+    jigsaw=st.booleans(),
+)
+def test_any_6x6_seed_gives_a_puzzle_the_backends_agree_on(
+    seed: int, kind: str, made: Made, jigsaw: bool
+) -> None:
+    agree(random_variant(seed, (kind,), made=made, size=6, jigsaw=jigsaw))
+
+
+# ------------------------------------------------------------------ larger, marked slow
+@pytest.mark.slow
+def test_9x9_jigsaw_every_kind_each_way() -> None:
+    for v in batch(3 * len(DRAWN), 909, 9, True, DRAWN, MADE):
+        agree(v)
+
+
+@pytest.mark.slow
+def test_6x6_every_kind_each_way_twice() -> None:
+    for v in batch(6 * len(KINDS_6), 606, 6, False, KINDS_6, MADE):
+        agree(v)
+    for v in batch(3 * len(KINDS_6), 616, 6, True, KINDS_6, MADE):
+        agree(v)
+
+
+@pytest.mark.slow
+def test_16x16_every_kind() -> None:
+    for v in batch(len(KINDS_16), 1616, 16, False, KINDS_16, ("unique", "multiple")):
+        agree(v)
+    for v in batch(6, 1617, 16, True, KINDS_16, ("unique", "multiple")):
+        agree(v)
