@@ -114,12 +114,14 @@ def ours(
     per_grid: int | None = None,
     settings: SearchSettings = DEFAULTS,
     cpu: bool = False,
+    method: str = "auto",
 ) -> tuple[list[Any], float]:
     """Our generator, asked for far more than it can find in the budget; the best ER
     is that of the hardest puzzle it met (its progress reports, every 2 s), output
     or not, as the plain annealer's is. ``cpu``: the budget is ``seconds`` of this
     process's CPU time (checked at each progress report), not of the clock: what
-    one core gives in that time on a quiet machine, measured on a loaded one."""
+    one core gives in that time on a quiet machine, measured on a loaded one.
+    ``method``: ``generate``'s (a registered search strategy, to compare one)."""
     found: list[Any] = []
     met = [-math.inf]
     c0 = time.process_time()
@@ -139,6 +141,7 @@ def ours(
         max_per_grid=per_grid,
         progress=progress,
         search=settings,
+        method=cast("Any", method),
     )
     try:
         for g in gen:

@@ -1,0 +1,111 @@
+"""Families of new SE extreme puzzles: the search as it ships against the screened one.
+
+The screened strategy (:mod:`csp_sudoku.generators.screened`) is the annealing
+search with every vicinity move tested by SE's quick test at the target's
+floor (9.0) rather than at the weakest elite state's score, where the test
+clears nothing below 8.6. This runs, for each seed, one after the other in
+one process: ``shipped`` (``generate(10_000, level="extreme", metric="se")``
+as it ships), ``screened`` (the same call with ``method="screened"``) and,
+with ``--plain``, the plain annealer of ``bench_generate_new.py``. The
+searches get ``--seconds`` of CPU time each (a shared machine: what one core
+gives in that time, measured however loaded it is); the plain annealer gets
+``--seconds`` of the clock (its loop reads the clock), so compare its
+per-CPU-minute rate. Each row counts new puzzles, their distinct solution
+grids and their families (``bench_generate_new.families``: one grid up to
+isomorphism, or half the clues shared); the totals give each generator's
+families and per-CPU-minute rate as ratios of the first's.
+
+    .venv/bin/python benchmarks/bench_generate_screened.py --seconds 120 --seed 4001 4002
+    .venv/bin/python benchmarks/bench_generate_screened.py --seconds 120 --plain --seed 2001
+
+The strategy is registered here, for the run, as the tests register the
+template (``tests/test_search_template.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+import bench_generate_new as bench
+
+import csp_sudoku as cs
+from csp_sudoku.generators import registry, target
+
+SCREENED = "csp_sudoku.generators.screened:search"
+
+
+def register() -> None:
+    """Make ``screened`` a method of ``generate`` for this process."""
+    registry.STRATEGIES.setdefault("screened", SCREENED)
+    if "screened" not in target.METHODS:
+        target.METHODS = (*target.METHODS, "screened")
+
+
+def run(name: str, seconds: float, seed: int) -> tuple[list[Any], float, float]:
+    """(outputs, best ER met, CPU seconds) of one generator on one seed."""
+    c0 = time.process_time()
+    if name == "plain":
+        got, best = bench.plain_annealer("extreme", seconds, seed)
+    else:
+        method = "screened" if name == "screened" else "auto"
+        got, best = bench.ours("extreme", seconds, seed, cpu=True, method=method)
+    return got, best, time.process_time() - c0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seconds", type=float, default=120.0, help="CPU seconds per generator")
+    ap.add_argument("--seed", type=int, nargs="+", default=[4001])
+    ap.add_argument("--plain", action="store_true", help="also run the plain annealer")
+    ap.add_argument(
+        "--save",
+        type=Path,
+        default=None,
+        help="append every output as 'puzzle seed generator ER' (to spot-check with SE)",
+    )
+    args = ap.parse_args()
+    register()
+    bench.warm_up()
+    names = ["shipped", "screened", *(["plain"] if args.plain else [])]
+    print(f"budget {args.seconds:g} s each, seeds {args.seed}, one process")
+    print("seed  generator  new  grids  families  per CPU-minute  best ER  cpu s")
+    totals = {n: [0, 0.0] for n in names}
+    for seed in args.seed:
+        for name in names:
+            got, best, cpu = run(name, args.seconds, seed)
+            scores = [
+                g.ratings["se"].score if hasattr(g, "ratings") else cs.rate(g, "se").score
+                for g in got
+            ]
+            grids, fams = bench.families(got) if got else (0, 0)
+            totals[name][0] += fams
+            totals[name][1] += cpu
+            if args.save is not None:
+                with args.save.open("a", encoding="utf-8") as out:
+                    for g, sc in zip(got, scores, strict=True):
+                        line = cs.format_line(g.puzzle if hasattr(g, "puzzle") else g)
+                        out.write(f"{line} {seed} {name} {sc:.1f}\n")
+            shown = f"{best:.1f}" if math.isfinite(best) else "-"
+            print(
+                f"{seed:>4}  {name:<9} {len(got):>4}  {grids:>5}  {fams:>8}  "
+                f"{60.0 * fams / cpu if cpu else 0.0:>14.2f}  {shown:>7}  {cpu:>5.0f}",
+                flush=True,
+            )
+    n0, c0 = totals[names[0]]
+    for name, (n, c) in totals.items():
+        per, per0 = 60.0 * n / c if c else 0.0, 60.0 * n0 / c0 if c0 else 0.0
+        ratio = f"{n / n0:.2f}x" if n0 else "-"
+        per_ratio = f"{per / per0:.2f}x" if per0 else "-"
+        print(
+            f"total {name}: {n} families ({ratio} {names[0]}'s); per CPU-minute {per:.2f} "
+            f"({per_ratio})",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
