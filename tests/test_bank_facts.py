@@ -23,7 +23,7 @@ from csp_sudoku._kernels.status import BUDGET9
 from csp_sudoku.backends import get_backend
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import parse_line
-from csp_sudoku.tools.bank import PuzzleBank
+from csp_sudoku.tools.bank import PuzzleBank, pattern_symmetries_many
 from csp_sudoku.tools.canonical import random_isomorphism
 from tests.conftest import load_lines
 
@@ -190,3 +190,50 @@ def test_some_non_minimal_puzzles_need_the_search() -> None:
                 assert int(codes[0]) == kb.FACT_NOT_MINIMAL
                 reached += 1
     assert reached > 0
+
+
+def _kept_by(pattern: NDArray[np.bool_]) -> set[str]:
+    """The symmetries that map a square pattern onto itself, by numpy's flips and turns."""
+    images = {
+        "rot180": np.rot90(pattern, 2),
+        "rot90": np.rot90(pattern),
+        "mirror": np.fliplr(pattern),
+        "flip": np.flipud(pattern),
+        "diagonal": pattern.T,
+        "antidiagonal": np.rot90(pattern, 2).T,
+    }
+    return {name for name, image in images.items() if np.array_equal(image, pattern)}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    size=st.sampled_from([4, 9, 16]),
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    made=st.sampled_from(["random", "rot180", "rot90", "mirror", "diagonal", "antidiagonal"]),
+)
+def test_pattern_symmetries_are_the_flips_and_turns_that_keep_the_pattern(
+    size: int, seed: int, made: str
+) -> None:
+    """Random patterns, some made symmetric by or-ing in their images: the bank's
+    symmetry names are those numpy's flips and turns keep."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for _ in range(8):
+        p = rng.random((size, size)) < rng.uniform(0.05, 0.6)
+        if made == "rot180":
+            p |= np.rot90(p, 2)
+        elif made == "rot90":
+            p = p | np.rot90(p) | np.rot90(p, 2) | np.rot90(p, 3)
+        elif made == "mirror":
+            p |= np.fliplr(p)
+        elif made == "diagonal":
+            p |= p.T
+        elif made == "antidiagonal":
+            p |= np.rot90(p, 2).T
+        rows.append(p)
+    cells = np.stack([p.reshape(-1) * rng.integers(1, size + 1, size * size) for p in rows])
+    found = pattern_symmetries_many(cells, size)
+    for p, names in zip(rows, found, strict=True):
+        assert set(names) == _kept_by(p)
+        if made != "random":
+            assert made in names

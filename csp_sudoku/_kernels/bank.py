@@ -183,3 +183,29 @@ def facts_rows(
             facts[i] = FACT_UNIQUE
             continue
         facts[i] = _minimal(cells[i], solutions[i], removable_budget, scratch)
+
+
+@nb.njit(cache=True, nogil=True)
+def pattern_codes(cells: NDArray[np.int8], firsts: NDArray[np.intp]) -> NDArray[np.int64]:
+    """The symmetries of the clue patterns of an ``(n, ncells)`` batch, as bits.
+
+    ``firsts[k, c]`` is the first cell of the orbit of cell ``c`` under
+    symmetry ``k``; a pattern has symmetry ``k`` (bit ``k`` of its code) when
+    every cell is filled exactly when the first cell of its orbit is. One
+    pass over the cells a symmetry, stopping at the first cell that differs.
+    """
+    n = cells.shape[0]
+    codes = np.zeros(n, np.int64)
+    for i in range(n):
+        row = cells[i]
+        code = 0
+        for k in range(firsts.shape[0]):
+            kept = True
+            for c in range(row.shape[0]):
+                if (row[c] != 0) != (row[firsts[k, c]] != 0):
+                    kept = False
+                    break
+            if kept:
+                code |= 1 << k
+        codes[i] = code
+    return codes

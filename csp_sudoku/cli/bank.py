@@ -44,7 +44,7 @@ from csp_sudoku.cli._common import (
     iter_chunks,
     progress,
 )
-from csp_sudoku.core.errors import ArgumentError, BankError, NotUniqueError
+from csp_sudoku.core.errors import ArgumentError, BankError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import Entry, ReadState, geometry_fields, open_output, read_chunk
 from csp_sudoku.core.puzzle import Puzzle
@@ -487,14 +487,13 @@ def _add_batch(
         check_minimal=not args.no_minimal_check,
         keys=keys,
     )
-    for (source, line), res in zip(batch.where, results, strict=True):
-        if isinstance(res, NotUniqueError):
-            print(f"csp-sudoku bank: skipped {source}:{line}: {res}", file=sys.stderr)
-            tally.counts["not unique"] += 1
-            continue
-        for what in res.corrected:
-            tally.corrected[what] += 1
-        tally.counts["added" if res.added else "duplicates"] += 1
+    for i, err in sorted(results.errors.items()):
+        source, line = batch.where[i]
+        print(f"csp-sudoku bank: skipped {source}:{line}: {err}", file=sys.stderr)
+    tally.counts["not unique"] += len(results.errors)
+    tally.counts["added"] += results.added
+    tally.counts["duplicates"] += results.duplicates
+    tally.corrected.update(results.corrected)
 
 
 def _run_add(args: argparse.Namespace) -> int:

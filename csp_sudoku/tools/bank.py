@@ -60,6 +60,7 @@ Example::
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import re
@@ -67,10 +68,12 @@ import sqlite3
 import threading
 import time
 import warnings
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any, cast
+from itertools import repeat
+from typing import IO, TYPE_CHECKING, Any, cast, overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -286,6 +289,60 @@ class AddResult:
     id: int
     added: bool
     corrected: tuple[str, ...] = ()
+
+
+class BatchResults(Sequence["AddResult | NotUniqueError"]):
+    """What :meth:`PuzzleBank.add_each` did with a batch: one result a puzzle, in
+    batch order (an :class:`AddResult`, or the :class:`NotUniqueError` of a puzzle
+    skipped), and their counts.
+
+    A result is made when it is read: a caller that needs only the counts
+    (``bank add`` of a million lines) makes none.
+
+    Attributes:
+        added: the puzzles added.
+        duplicates: the puzzles banked already (or earlier in the batch).
+        errors: the puzzles skipped, by batch index.
+        corrected: how many records had each claim (``minimal``, ``symmetry``)
+            corrected by the computed facts.
+    """
+
+    def __init__(
+        self,
+        keys: Sequence[str],
+        ids: dict[str, int],
+        added_at: set[int],
+        errors: dict[int, NotUniqueError],
+        corrected_at: dict[int, tuple[str, ...]],
+    ) -> None:
+        self._keys, self._ids, self._added_at = keys, ids, added_at
+        self._corrected_at = corrected_at
+        self.errors = errors
+        self.added = len(added_at)
+        self.duplicates = len(keys) - len(errors) - self.added
+        self.corrected = Counter(what for claims in corrected_at.values() for what in claims)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def _at(self, i: int) -> AddResult | NotUniqueError:
+        error = self.errors.get(i)
+        if error is not None:
+            return error
+        return AddResult(
+            self._ids[self._keys[i]], i in self._added_at, self._corrected_at.get(i, ())
+        )
+
+    @overload
+    def __getitem__(self, index: int) -> AddResult | NotUniqueError: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[AddResult | NotUniqueError]: ...
+    def __getitem__(
+        self, index: int | slice
+    ) -> AddResult | NotUniqueError | list[AddResult | NotUniqueError]:
+        if isinstance(index, slice):
+            return [self._at(i) for i in range(len(self))[index]]
+        return self._at(range(len(self))[index])
 
 
 #: The orders a query takes, and how each sorts; ``-score`` is ``score`` reversed
@@ -592,23 +649,35 @@ def pattern_symmetries_many(cells: NDArray[np.integer], size: int) -> list[tuple
     """The symmetries of the clue patterns of an ``(n, size*size)`` batch, one tuple each.
 
     A pattern has a symmetry when each of its orbits is wholly filled or wholly
-    empty: every cell is compared with the first cell of its orbit, for the
-    whole batch at once.
+    empty: every cell is compared with the first cell of its orbit, by the
+    compiled :func:`csp_sudoku._kernels.bank.pattern_codes` (a code a row, bit
+    ``k`` for the ``k``-th name; about a microsecond a 9x9 puzzle, a few times
+    less than numpy's comparisons of whole arrays), and each distinct code is
+    named once.
     """
+    from csp_sudoku._kernels.bank import pattern_codes
+
+    arr = np.ascontiguousarray(np.asarray(cells).reshape(len(cells), -1), dtype=np.int8)
+    codes = pattern_codes(arr, _orbit_firsts(size)).tolist()
+    names = {
+        code: tuple(name for k, name in enumerate(PATTERN_SYMMETRIES) if code >> k & 1)
+        for code in set(codes)
+    }
+    return [names[code] for code in codes]
+
+
+@functools.cache
+def _orbit_firsts(size: int) -> NDArray[np.intp]:
+    """``out[k, c]``: the first cell of the orbit of cell ``c`` under the ``k``-th
+    symmetry of :data:`PATTERN_SYMMETRIES` (the generators' orbits)."""
     from csp_sudoku.generators.symmetry import orbit_index, orbits
 
-    filled = np.asarray(cells).reshape(len(cells), -1) != 0
-    has = []
-    for name in PATTERN_SYMMETRIES:
-        first = np.array([orbit[0] for orbit in orbits(size, name)])[orbit_index(size, name)]
-        has.append((filled == filled[:, first]).all(axis=1))
-    # each row's set of symmetries as a number (bit k: the k-th name), named once a number
-    codes = (np.stack(has, axis=1) << np.arange(len(has))).sum(axis=1)
-    names = {
-        int(code): tuple(name for k, name in enumerate(PATTERN_SYMMETRIES) if code >> k & 1)
-        for code in np.unique(codes).tolist()
-    }
-    return [names[code] for code in codes.tolist()]
+    return np.stack(
+        [
+            np.array([orbit[0] for orbit in orbits(size, name)], np.intp)[orbit_index(size, name)]
+            for name in PATTERN_SYMMETRIES
+        ]
+    )
 
 
 def _shape_prefix(geometry: Geometry) -> str:
@@ -1154,7 +1223,7 @@ class PuzzleBank(Closing):
         plan = self._plan(puzzles, given, geometry=geometry, provenance=provenance)
         if plan.errors:
             raise plan.errors[min(plan.errors)]
-        return cast("list[AddResult]", self._store(plan))
+        return cast("list[AddResult]", list(self._store(plan)))
 
     def add_each(
         self,
@@ -1168,10 +1237,11 @@ class PuzzleBank(Closing):
         provenance: Sequence[Provenance | None] | None = None,
         ratings: Sequence[Sequence[Any]] | None = None,
         keys: Sequence[str] | None = None,
-    ) -> list[AddResult | NotUniqueError]:
+    ) -> BatchResults:
         """Add a batch of puzzles in one transaction; one result each, in order: an
         :class:`AddResult`, or the :class:`NotUniqueError` of a puzzle without exactly
-        one solution (which is skipped, the others added).
+        one solution (which is skipped, the others added). The results also
+        count themselves (:class:`BatchResults`), which is all ``bank add`` reads.
 
         The fast path of ``bank add``: an ``(n, ncells)`` array of cell values of one
         ``geometry`` (inferred from the width when None) is taken as it is. The keys
@@ -1331,20 +1401,15 @@ class PuzzleBank(Closing):
 
         lines = format_lines(rows)
         symmetries = pattern_symmetries_many(rows, geo.size)
-        sols = np.empty_like(rows)
-        minimal: list[bool | None] = [None] * len(rows)
         found = self._facts9(geo, rows, given)
+        if found is None:
+            codes, sols = [kb.FACT_GAVE_UP] * len(rows), np.empty_like(rows)
+        else:
+            codes, sols = found[0].tolist(), found[1]
+        minimal: list[bool | None] = [None] * len(rows)
         kept: list[int] = []
-        for k, i in enumerate(indices):
-            if found is not None and found[0][k] != kb.FACT_GAVE_UP:
-                code = int(found[0][k])
-                if code in (kb.FACT_NONE, kb.FACT_SEVERAL):
-                    plan.errors[i] = _not_unique(lines[k], 0 if code == kb.FACT_NONE else 2)
-                    continue
-                sols[k] = found[1][k]
-                if code != kb.FACT_UNIQUE:
-                    minimal[k] = code == kb.FACT_MINIMAL
-            else:
+        for k, (i, code) in enumerate(zip(indices, codes, strict=True)):
+            if code == kb.FACT_GAVE_UP:  # taken one by one by the backend
                 stated = given.solutions[i] if given.solutions is not None else None
                 sol = self._solution(geo, rows[k], lines[k], stated)
                 if isinstance(sol, NotUniqueError):
@@ -1354,31 +1419,45 @@ class PuzzleBank(Closing):
                 if given.check_minimal:
                     backend = self._checker(geo).backend
                     minimal[k] = backend.removable_clues(rows[k], geo, sol).size == 0
+            elif code in (kb.FACT_NONE, kb.FACT_SEVERAL):
+                plan.errors[i] = _not_unique(lines[k], 0 if code == kb.FACT_NONE else 2)
+                continue
+            elif code != kb.FACT_UNIQUE:
+                minimal[k] = code == kb.FACT_MINIMAL
             kept.append(k)
-        solution_lines = format_lines(sols[kept]) if kept else []
-        clues = np.count_nonzero(rows, axis=1).tolist()
-        shape = (geo.name, geo.regions_text)
-        for k, sol_line in zip(kept, solution_lines, strict=True):
-            i = indices[k]
-            is_min = minimal[k]
-            prov = (provenance[i] if provenance is not None else None) or _NO_PROVENANCE
-            seed = prov.seed
-            if seed is None and given.seeds:
-                seed = given.seeds[i]
-            values = (
-                *shape,
-                lines[k],
-                sol_line,
-                clues[k],
-                None if is_min is None else int(is_min),
-                prov.generator or given.generator,
-                None if seed is None else int(seed),
-                prov.method,
-                prov.derived_from,
-                prov.generator_version,
-            )
-            corrected = given.contradicted(i, is_min, symmetries[k])
-            plan.fresh[plan.keys[i]] = _Fresh(i, values, symmetries[k], corrected)
+        if not kept:
+            return
+        # the rows column by column: most of a batch's Python work is here
+        solution_lines = format_lines(sols[kept])
+        clues = np.count_nonzero(rows[kept], axis=1).tolist()
+        at = [indices[k] for k in kept]
+        provs = (
+            [provenance[i] or _NO_PROVENANCE for i in at]
+            if provenance is not None
+            else [_NO_PROVENANCE] * len(at)
+        )
+        seeds = [p.seed for p in provs]
+        if given.seeds:
+            seeds = [given.seeds[i] if s is None else s for i, s in zip(at, seeds, strict=True)]
+        facts_of = [minimal[k] for k in kept]
+        symmetries_of = [symmetries[k] for k in kept]
+        columns = zip(
+            repeat(geo.name),
+            repeat(geo.regions_text),
+            [lines[k] for k in kept],
+            solution_lines,
+            clues,
+            [None if m is None else int(m) for m in facts_of],
+            [p.generator or given.generator for p in provs],
+            [None if s is None else int(s) for s in seeds],
+            [p.method for p in provs],
+            [p.derived_from for p in provs],
+            [p.generator_version for p in provs],
+        )
+        checked = given.claims is not None or given.minimal is not None
+        for i, values, is_min, syms in zip(at, columns, facts_of, symmetries_of, strict=True):
+            corrected = given.contradicted(i, is_min, syms) if checked else ()
+            plan.fresh[plan.keys[i]] = _Fresh(i, values, syms, corrected)
 
     def _solution(
         self, geo: Geometry, row: NDArray[np.int8], line: str, stated: PuzzleLike | None
@@ -1445,7 +1524,7 @@ class PuzzleBank(Closing):
                 pool.shutdown(wait=True, cancel_futures=True)
         return codes, sols
 
-    def _store(self, plan: _Plan) -> list[AddResult | NotUniqueError]:
+    def _store(self, plan: _Plan) -> BatchResults:
         """Write a plan in one transaction; the results in batch order.
 
         The keys are looked up again inside the transaction (unless the plan was
@@ -1461,15 +1540,19 @@ class PuzzleBank(Closing):
             new = [(key, f) for key, f in plan.fresh.items() if key not in raced]
             if new:
                 top = int(self._db.one("SELECT COALESCE(MAX(id), 0) FROM puzzles")[0])
-                rows: list[tuple[Any, ...]] = []
-                symmetry_rows: list[tuple[int, str]] = []
-                for pid, (key, f) in enumerate(new, start=top + 1):
-                    ids[key] = pid
-                    rows.append((pid, key, *f.values, now))
-                    symmetry_rows.extend((pid, name) for name in f.symmetries)
-                self._db.executemany(_INSERT_PUZZLE, rows)
+                pids = range(top + 1, top + 1 + len(new))
+                ids.update(zip([key for key, _ in new], pids, strict=True))
                 self._db.executemany(
-                    "INSERT INTO symmetries (puzzle_id, name) VALUES (?, ?)", symmetry_rows
+                    _INSERT_PUZZLE,
+                    [(pid, key, *f.values, now) for pid, (key, f) in zip(pids, new, strict=True)],
+                )
+                self._db.executemany(
+                    "INSERT INTO symmetries (puzzle_id, name) VALUES (?, ?)",
+                    [
+                        (pid, name)
+                        for pid, (_, f) in zip(pids, new, strict=True)
+                        for name in f.symmetries
+                    ],
                 )
             rating_rows = [
                 (ids[plan.keys[i]], *values, now)
@@ -1478,16 +1561,13 @@ class PuzzleBank(Closing):
             ]
             if rating_rows:
                 self._db.executemany(_INSERT_RATING + _KEEP, rating_rows)
-        added = {f.index for key, f in plan.fresh.items() if key not in raced}
-        results: list[AddResult | NotUniqueError] = []
-        for i, key in enumerate(plan.keys):
-            if i in plan.errors:
-                results.append(plan.errors[i])
-                continue
-            fresh = plan.fresh.get(key)
-            corrected = fresh.corrected if fresh is not None and fresh.index == i else ()
-            results.append(AddResult(ids[key], i in added, corrected))
-        return results
+        return BatchResults(
+            plan.keys,
+            ids,
+            {f.index for _, f in new},
+            plan.errors,
+            {f.index: f.corrected for f in plan.fresh.values() if f.corrected},
+        )
 
     def find(self, puzzle: PuzzleLike) -> BankEntry | None:
         """The banked puzzle isomorphic to ``puzzle``, or None.
