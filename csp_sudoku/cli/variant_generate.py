@@ -7,7 +7,8 @@
   ``?load=`` link): ``--count`` puzzles per puzzle of the file, each from a
   random grid of the constraints, its givens taken away while unique
   (``--symmetry`` keeps the pattern of givens symmetric);
-* ``--killer``: killer puzzles with no givens (cages merged while unique);
+* ``--killer``: killer puzzles with no givens (cages merged while unique;
+  ``--symmetry`` keeps the pattern of cages symmetric: a cage's image is a cage);
 * ``--drawn KIND[,KIND]``: thermometers, dots or XV drawn from a random grid
   that alone (givens only where they cannot) fix it.
 
@@ -15,7 +16,8 @@ Rows: ``--format text`` (the default) writes each puzzle as one f-puzzles
 JSON object a line, which ``check``, ``count`` and ``solve`` read back from
 a ``.jsonl`` file; ``jsonl`` and ``csv`` write a record with the f-puzzles
 object (``fpuzzles``), ``seed``, ``source``, ``givens``, ``constraints``,
-``minimal`` and ``calls``, and with ``--report-removable`` the constraints
+``minimal``, ``calls``, ``symmetry`` and ``minimal_in_symmetry`` (empty
+without a symmetry), and with ``--report-removable`` the constraints
 that can go (each alone) with the puzzle still unique. A puzzle of the file
 that cannot be read, or allows no grid, is reported on stderr as
 ``FILE:LINE: reason`` and the others are still made (exit code 2 at the end).
@@ -54,6 +56,10 @@ from csp_sudoku.core.errors import (
 )
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.seeds import fresh_seed, item_seed
+
+# the one definition of each symmetry's cell map (generators/symmetry.py; it has no
+# public name for it yet): cages need the map itself, givens its orbits
+from csp_sudoku.generators.symmetry import _mapping as cell_map
 from csp_sudoku.generators.symmetry import orbits
 from csp_sudoku.variants.generate import (
     DRAWN_KINDS,
@@ -74,6 +80,8 @@ FIELDS = (
     "constraints",
     "minimal",
     "calls",
+    "symmetry",
+    "minimal_in_symmetry",
     "removable",
     "rating",
 )
@@ -155,8 +163,8 @@ def _refusal(args: argparse.Namespace) -> str | None:
             return f"{flag} is an option of classic puzzles, not of {modes[0]}"
     if args.budget_seconds is not None and args.budget_seconds < 0:
         return "--budget-seconds must be 0 or more"
-    if args.symmetry != "none" and not args.constraints:
-        return f"--symmetry shapes the givens; {modes[0]} puzzles have none to shape"
+    if args.symmetry != "none" and args.drawn:
+        return "--symmetry shapes the givens (--constraints) or the cages (--killer), not --drawn"
     if args.report_removable and args.format == "text":
         return "--report-removable adds a field: use --format jsonl or csv"
     if args.constraints and (args.size or args.jigsaw or args.variant != "standard"):
@@ -239,7 +247,10 @@ def run(args: argparse.Namespace) -> int:
                     print(f"csp-sudoku generate: {item}", file=sys.stderr)
                     code = EXIT_BAD_INPUT
                     continue
-                writer.write(_row(item, source, args.report_removable), json.dumps(_fp(item)))
+                writer.write(
+                    _row(item, source, args.report_removable, args.symmetry),
+                    json.dumps(_fp(item)),
+                )
                 made += 1
         except BudgetExhaustedError as err:  # what was found is written; the run stops
             print(f"csp-sudoku generate: budget spent: {err}", file=sys.stderr)
@@ -286,10 +297,15 @@ def _made(
         source = "killer" if args.killer else "drawn"
         try:
             if args.killer:
+                sym = None if args.symmetry == "none" else cell_map(shape.size, args.symmetry)
                 yield from (
                     (source, got)
                     for got in generate_killers(
-                        args.count, seed=args.seed, geometry=shape, **budget.options()
+                        args.count,
+                        seed=args.seed,
+                        geometry=shape,
+                        symmetry=None if sym is None else sym.tolist(),
+                        **budget.options(),
                     )
                 )
             else:
@@ -331,7 +347,7 @@ def _fp(item: VariantGenerated) -> dict[str, Any]:
     return to_fpuzzles(item.puzzle)
 
 
-def _row(item: VariantGenerated, source: str, removable: bool) -> dict[str, Any]:
+def _row(item: VariantGenerated, source: str, removable: bool, symmetry: str) -> dict[str, Any]:
     p: VariantPuzzle = item.puzzle
     row: dict[str, Any] = {
         "fpuzzles": _fp(item),
@@ -341,6 +357,8 @@ def _row(item: VariantGenerated, source: str, removable: bool) -> dict[str, Any]
         "constraints": len(p.constraints),
         "minimal": item.minimal,
         "calls": item.calls,
+        "symmetry": symmetry,
+        "minimal_in_symmetry": item.minimal_in_symmetry,
     }
     if item.rating is not None:
         row["rating"] = item.rating.to_dict()

@@ -114,10 +114,14 @@ class VariantGenerated:
         minimal: no single given can be taken away (:func:`generate_givens`,
             also with a symmetry: each remaining given is tried alone), no
             merge of two neighbouring cages keeps it unique
-            (:func:`generate_killers`), no drawn constraint or given can go
+            (:func:`generate_killers`, also with a symmetry: each pair is
+            tried alone), no drawn constraint or given can go
             (:func:`generate_drawn`).
         calls: the SAT calls made.
         rating: its rating, when a difficulty target was asked for (else None).
+        minimal_in_symmetry: with a symmetry (``orbits`` of givens, a
+            ``symmetry`` of cages), True: no orbit of givens can go, no merge
+            of two cages with their images keeps it unique; None without one.
     """
 
     puzzle: VariantPuzzle
@@ -126,6 +130,7 @@ class VariantGenerated:
     minimal: bool
     calls: int
     rating: VariantRating | None = None
+    minimal_in_symmetry: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -489,7 +494,11 @@ def make_givens(
         calls = s.calls
     givens = np.where(keep, grid, 0)
     puzzle = replace(template, puzzle=Puzzle(givens, g))
-    return VariantGenerated(puzzle, Puzzle(grid, g), seed, minimal, calls)
+    # removing givens only adds solutions: after the pass no orbit can go
+    in_orbits = None if orbits is None else True
+    return VariantGenerated(
+        puzzle, Puzzle(grid, g), seed, minimal, calls, minimal_in_symmetry=in_orbits
+    )
 
 
 def generate_givens(
@@ -535,8 +544,52 @@ def generate_givens(
 
 
 # ---------------------------------------------------------------------- killers
-def _tiling(geometry: Geometry, rng: np.random.Generator) -> list[list[int]]:
-    """A random tiling of the grid by dominoes (side by side cells) and singletons."""
+def _symmetry_group(symmetry: Sequence[int] | None, n: int) -> list[NDArray[np.intp]]:
+    """The powers of the cell permutation ``symmetry`` (identity first): the group whose
+    images of a cage are cages too. None: the identity alone.
+
+    Raises:
+        GenerationError: not a permutation of the cells, or one that sends two
+            side-by-side cells apart (its images of a connected cage would not be).
+    """
+    ncells = n * n
+    ident = np.arange(ncells, dtype=np.intp)
+    if symmetry is None:
+        return [ident]
+    perm = np.asarray(list(symmetry), dtype=np.intp)
+    if perm.shape != (ncells,) or not np.array_equal(np.sort(perm), ident):
+        raise GenerationError(
+            f"symmetry must be a permutation of the {ncells} cells (cell -> its image)"
+        )
+    rows = ident.reshape(n, n)
+    for a, b in ((rows[:, :-1], rows[:, 1:]), (rows[:-1, :], rows[1:, :])):
+        (ra, ca), (rb, cb) = np.divmod(perm[a], n), np.divmod(perm[b], n)
+        if not (np.abs(ra - rb) + np.abs(ca - cb) == 1).all():
+            raise GenerationError("symmetry must send side-by-side cells to side-by-side cells")
+    group = [ident]
+    power = perm
+    while not np.array_equal(power, ident):
+        group.append(power)
+        power = perm[power]
+    return group
+
+
+def _images(cells: Sequence[int], group: Sequence[NDArray[np.intp]]) -> list[list[int]]:
+    """The distinct images of a set of cells under ``group``, each sorted, the set's own first."""
+    out: list[list[int]] = []
+    for g in group:
+        image = sorted(int(x) for x in g[list(cells)])
+        if image not in out:
+            out.append(image)
+    return out
+
+
+def _tiling(
+    geometry: Geometry, rng: np.random.Generator, group: Sequence[NDArray[np.intp]]
+) -> list[list[int]]:
+    """A random tiling of the grid by dominoes (side by side cells) and singletons, whose
+    images under ``group`` are tiles too: a domino goes in with all its images, when they
+    are free and pairwise disjoint or equal; a cell left alone, with its orbit."""
     n = geometry.size
     free = np.ones(geometry.ncells, dtype=bool)
     tiles: list[list[int]] = []
@@ -544,28 +597,34 @@ def _tiling(geometry: Geometry, rng: np.random.Generator) -> list[list[int]]:
         if not free[c]:
             continue
         r, col = divmod(c, n)
-        nbrs = [
-            rr * n + cc
-            for rr, cc in ((r - 1, col), (r + 1, col), (r, col - 1), (r, col + 1))
-            if 0 <= rr < n and 0 <= cc < n and free[rr * n + cc]
-        ]
-        free[c] = False
-        if nbrs:
-            o = nbrs[int(rng.integers(len(nbrs)))]
-            free[o] = False
-            tiles.append(sorted((c, o)))
-        else:
-            tiles.append([c])
+        options = []
+        for rr, cc in ((r - 1, col), (r + 1, col), (r, col - 1), (r, col + 1)):
+            if 0 <= rr < n and 0 <= cc < n and free[rr * n + cc]:
+                images = _images([c, rr * n + cc], group)
+                flat = [x for image in images for x in image]
+                if len(set(flat)) == len(flat) and free[flat].all():
+                    options.append(images)
+        chosen = options[int(rng.integers(len(options)))] if options else _images([c], group)
+        for tile in chosen:
+            free[tile] = False
+            tiles.append(tile)
     return tiles
 
 
 class _Cages:
-    """The cages of a killer in the making: cells, sums and selectors, and their neighbours."""
+    """The cages of a killer in the making: cells, sums and selectors, and their neighbours.
 
-    def __init__(self, session: _Session, grid: NDArray[np.int8]) -> None:
+    The tiling keeps ``group`` (the identity alone without a symmetry): a merge of two
+    cages merges their images too, with every cage an image touches (the finest
+    tiling with the symmetry in which the two are one cage)."""
+
+    def __init__(
+        self, session: _Session, grid: NDArray[np.int8], group: Sequence[NDArray[np.intp]]
+    ) -> None:
         self.s = session
         self.grid = grid
         self.n = session.n
+        self.group = group
         self.cells: dict[int, list[int]] = {}  # selector -> sorted cells
         self.owner = np.zeros(session.geometry.ncells, dtype=np.int64)
 
@@ -584,10 +643,38 @@ class _Cages:
         self.s.retire(sel)
         del self.cells[sel]
 
+    def allowed(self, cells: list[int]) -> bool:
+        """Whether ``cells`` may be one cage: distinct digits in the grid, at most N cells."""
+        digits = {int(self.grid[c]) for c in cells}
+        return len(cells) <= self.n and len(digits) == len(cells)
+
     def mergeable(self, a: int, b: int) -> bool:
-        union = self.cells[a] + self.cells[b]
-        digits = {int(self.grid[c]) for c in union}
-        return len(union) <= self.n and len(digits) == len(union)
+        return self.allowed(self.cells[a] + self.cells[b])
+
+    def merged(self, a: int, b: int) -> list[tuple[list[int], list[int]]] | None:
+        """The merge of cages ``a`` and ``b`` and of their images, as ``(old cages,
+        new cage's cells)`` for each new cage; None when a new cage is not allowed."""
+        parent: dict[int, int] = {}
+
+        def root(x: int) -> int:
+            while parent.setdefault(x, x) != x:
+                x = parent[x]
+            return x
+
+        ca, cb = self.cells[a][0], self.cells[b][0]
+        for g in self.group:
+            ra, rb = root(int(self.owner[g[ca]])), root(int(self.owner[g[cb]]))
+            parent[max(ra, rb)] = min(ra, rb)
+        parts: dict[int, list[int]] = {}
+        for sel in parent:
+            parts.setdefault(root(sel), []).append(sel)
+        out = []
+        for olds in parts.values():
+            cells = sorted(c for sel in olds for c in self.cells[sel])
+            if not self.allowed(cells):
+                return None
+            out.append((sorted(olds), cells))
+        return out
 
     def pairs(self) -> list[tuple[int, int]]:
         """The pairs of side-by-side cages whose union keeps distinct digits, each once, sorted."""
@@ -602,6 +689,36 @@ class _Cages:
                 found.add((min(a, b), max(a, b)))
         return sorted(p for p in found if self.mergeable(*p))
 
+    def orbits(self, sels: Iterable[int]) -> list[list[int]]:
+        """``sels`` grouped by orbit (a cage with its images), in the order of their first."""
+        out: list[list[int]] = []
+        placed: set[int] = set()
+        for sel in sels:
+            if sel not in placed:
+                orbit = list(
+                    dict.fromkeys(int(self.owner[g[self.cells[sel][0]]]) for g in self.group)
+                )
+                placed.update(orbit)
+                out.append(orbit)
+        return out
+
+    def try_merge(self, merge: list[tuple[list[int], list[int]]], keep: bool = True) -> bool:
+        """Whether the puzzle stays unique with ``merge`` made (one SAT call); made for
+        good when it does and ``keep`` is set, else undone."""
+        olds = {sel for old, _ in merge for sel in old}
+        news = [self.add(cells) for _, cells in merge]
+        others = [x for x in self.cells if x not in olds]
+        unique = not self.s.other(others)
+        if unique and keep:
+            for sel in sorted(olds):
+                self.remove(sel)
+            return True
+        for sel in news:
+            self.remove(sel)
+        for sel in olds:
+            self.owner[self.cells[sel]] = sel
+        return unique
+
     def puzzle(self, geometry: Geometry) -> VariantPuzzle:
         cages = [self.cage(cells) for cells in sorted(self.cells.values())]
         return VariantPuzzle(
@@ -610,10 +727,15 @@ class _Cages:
 
 
 def make_killer(
-    seed: int, *, geometry: Geometry | None = None, rules: Sequence[Constraint] = ()
+    seed: int,
+    *,
+    geometry: Geometry | None = None,
+    rules: Sequence[Constraint] = (),
+    symmetry: Sequence[int] | None = None,
 ) -> VariantGenerated:
     """One killer puzzle with no givens (see :func:`generate_killers`)."""
     g = geometry or Geometry.standard(9)
+    group = _symmetry_group(symmetry, g.size)
     rng = as_generator(seed)
     with _Session(g) as s:
         for c in rules:
@@ -622,43 +744,57 @@ def make_killer(
         if grid is None:
             raise GenerationError("the rules allow no grid")
         s.block(grid)
-        cages = _Cages(s, grid)
-        for tile in _tiling(g, rng):
+        cages = _Cages(s, grid, group)
+        for tile in _tiling(g, rng, group):
             cages.add(tile)
-        # the dominoes may leave two solutions: split them, in a random order, until unique
-        dominoes = [sel for sel, cells in cages.cells.items() if len(cells) == 2]
+        # the dominoes may leave two solutions: split them (with their images), in a
+        # random order, until unique
+        dominoes = cages.orbits(sel for sel, cells in cages.cells.items() if len(cells) == 2)
         for k in rng.permutation(len(dominoes)).tolist():
             if not s.other(list(cages.cells)):
                 break
-            cells = cages.cells[dominoes[k]]
-            cages.remove(dominoes[k])
-            for cell in cells:
-                cages.add([cell])
+            for sel in dominoes[k]:
+                cells = cages.cells[sel]
+                cages.remove(sel)
+                for cell in cells:
+                    cages.add([cell])
         while True:
             merged = False
+            tried: set[tuple[tuple[int, ...], ...]] = set()  # merges refused since the last change
             pairs = cages.pairs()
             for k in rng.permutation(len(pairs)).tolist():
                 a, b = pairs[k]
                 if a not in cages.cells or b not in cages.cells or not cages.mergeable(a, b):
                     continue
-                union = sorted(cages.cells[a] + cages.cells[b])
-                sel = cages.add(union)
-                others = [x for x in cages.cells if x not in (a, b)]
-                if s.other(others):
-                    cages.remove(sel)
-                    cages.owner[cages.cells[a]] = a
-                    cages.owner[cages.cells[b]] = b
-                else:
-                    cages.remove(a)
-                    cages.remove(b)
+                merge = cages.merged(a, b)
+                key = tuple(sorted(tuple(cells) for _, cells in merge or ()))
+                if merge is None or key in tried:
+                    continue
+                if cages.try_merge(merge):
                     merged = True
+                    tried.clear()
+                else:
+                    tried.add(key)
             if not merged:
                 break
+        # with a symmetry, no merge of images keeps the puzzle unique; a plain merge of
+        # two cages (which breaks the symmetry) may
+        minimal = symmetry is None or not any(
+            cages.try_merge([([a, b], sorted(cages.cells[a] + cages.cells[b]))], keep=False)
+            for a, b in cages.pairs()
+        )
         puzzle = cages.puzzle(g)
         if rules:
             puzzle = replace(puzzle, constraints=(*puzzle.constraints, *rules))
         calls = s.calls
-    return VariantGenerated(puzzle, Puzzle(grid, g), seed, True, calls)
+    return VariantGenerated(
+        puzzle,
+        Puzzle(grid, g),
+        seed,
+        minimal,
+        calls,
+        minimal_in_symmetry=None if symmetry is None else True,
+    )
 
 
 def generate_killers(
@@ -667,6 +803,7 @@ def generate_killers(
     seed: SeedLike = None,
     geometry: Geometry | None = None,
     rules: Sequence[Constraint] = (),
+    symmetry: Sequence[int] | None = None,
     level: str | Sequence[str] | None = None,
     score_range: tuple[float, float] | None = None,
     budget_seconds: float | None = None,
@@ -681,6 +818,14 @@ def generate_killers(
         geometry: the shape (default 9x9).
         rules: constraints every grid keeps besides the cages (anti-knight ...),
             written into every puzzle.
+        symmetry: a permutation of the cells (``symmetry[c]`` is the image of
+            cell ``c``, row-major) that sends side-by-side cells to side-by-side
+            cells (a rotation or reflection of the grid): the cage pattern
+            keeps it, every cage's image is a cage (a cage may be its own).
+            Merges then merge two cages and their images at once, and the
+            passes end when no such merge keeps the puzzle unique
+            (``minimal_in_symmetry``); ``minimal`` says whether no plain
+            merge of two cages does either. None: no symmetry.
         level, score_range, budget_seconds, attempts: the difficulty target and
             its budget, as for :func:`generate_givens`.
 
@@ -689,7 +834,7 @@ def generate_killers(
         BudgetExhaustedError: a budget ran out (after yielding what was found).
     """
     yield from _targeted(
-        lambda s: make_killer(s, geometry=geometry, rules=rules),
+        lambda s: make_killer(s, geometry=geometry, rules=rules, symmetry=symmetry),
         count,
         seed,
         VariantTarget.of(level, score_range),

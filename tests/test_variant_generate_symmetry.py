@@ -1,0 +1,243 @@
+"""Killers with a symmetric cage pattern: invariant, connected, unique, minimal under the symmetry.
+
+Every claim is checked here from the f-puzzles object of the puzzle, by code
+that shares nothing with the generator: the symmetries are written again from
+their definitions (:func:`image`), the tiling, its invariance and the
+connectedness of the cages are read off the cells' names, the sums and the
+solution by :func:`tests.independent_variants.broken_rules`, uniqueness and
+every merge by the CP-SAT backend (a second encoding of the cages).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from csp_sudoku.cli import main
+from csp_sudoku.constraints import from_fpuzzles, to_fpuzzles
+from csp_sudoku.core.errors import GenerationError
+from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.variants.generate import VariantGenerated, generate_killers, make_killer
+from tests.test_variant_generate import assert_solved, cp_count, givens_of, rows
+
+Cell = tuple[int, int]
+
+#: The symmetries of ``generate --symmetry`` but none, by their definitions on an N x N grid.
+NAMES = ("rot180", "rot90", "mirror", "flip", "diagonal", "antidiagonal")
+
+
+def image(cell: Cell, name: str, n: int) -> Cell:
+    """Where the symmetry ``name`` sends ``cell`` (0-based row and column)."""
+    r, c = cell
+    return {
+        "rot180": (n - 1 - r, n - 1 - c),
+        "rot90": (c, n - 1 - r),
+        "mirror": (r, n - 1 - c),
+        "flip": (n - 1 - r, c),
+        "diagonal": (c, r),
+        "antidiagonal": (n - 1 - c, n - 1 - r),
+    }[name]
+
+
+def permutation(name: str, n: int) -> list[int]:
+    """The symmetry as the generator takes it: the image of every cell, row-major."""
+    out = []
+    for k in range(n * n):
+        r, c = image(divmod(k, n), name, n)
+        out.append(r * n + c)
+    return out
+
+
+def parse(cell: str) -> Cell:
+    r, c = cell[1:].split("C")
+    return int(r) - 1, int(c) - 1
+
+
+def cages_of(data: dict[str, Any]) -> list[frozenset[Cell]]:
+    return [frozenset(parse(x) for x in e["cells"]) for e in data["killercage"]]
+
+
+def side_by_side(a: Cell, b: Cell) -> bool:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
+
+
+def connected(cells: frozenset[Cell]) -> bool:
+    start = next(iter(cells))
+    seen, todo = {start}, [start]
+    while todo:
+        x = todo.pop()
+        for y in cells:
+            if y not in seen and side_by_side(x, y):
+                seen.add(y)
+                todo.append(y)
+    return seen == set(cells)
+
+
+def symmetric_merge(
+    cages: list[frozenset[Cell]], i: int, j: int, name: str, n: int
+) -> list[list[int]]:
+    """The cages (by index) that merging cages ``i`` and ``j`` joins, with all their images:
+    cage ``a`` and ``b`` become one whenever some power of the symmetry sends ``i`` to
+    ``a`` and ``j`` to ``b``; the groups of two cages or more."""
+    where = {cell: k for k, cage in enumerate(cages) for cell in cage}
+    group = list(range(len(cages)))
+
+    def root(k: int) -> int:
+        while group[k] != k:
+            k = group[k]
+        return k
+
+    a, b = next(iter(cages[i])), next(iter(cages[j]))
+    for _ in range(4):  # every symmetry here has order 1, 2 or 4
+        ra, rb = root(where[a]), root(where[b])
+        group[max(ra, rb)] = min(ra, rb)
+        a, b = image(a, name, n), image(b, name, n)
+    parts: dict[int, list[int]] = {}
+    for k in range(len(cages)):
+        parts.setdefault(root(k), []).append(k)
+    return [p for p in parts.values() if len(p) > 1]
+
+
+def merged(data: dict[str, Any], parts: list[list[int]]) -> dict[str, Any]:
+    """``data`` with each group of cages made one cage with their summed sum."""
+    out = copy.deepcopy(data)
+    gone = {k for p in parts for k in p}
+    entries = data["killercage"]
+    out["killercage"] = [e for k, e in enumerate(entries) if k not in gone]
+    for p in parts:
+        cells = [x for k in p for x in entries[k]["cells"]]
+        total = sum(int(entries[k]["value"]) for k in p)
+        out["killercage"].append({"cells": cells, "value": str(total)})
+    return out
+
+
+def allowed(data: dict[str, Any], got: VariantGenerated, parts: list[list[int]]) -> bool:
+    """Whether every new cage has at most N cells, each with a different digit."""
+    n = data["size"]
+    sol = rows(got)
+    cages = cages_of(data)
+    for p in parts:
+        cells = [cell for k in p for cell in cages[k]]
+        if len(cells) > n or len({sol[r][c] for r, c in cells}) < len(cells):
+            return False
+    return True
+
+
+def assert_symmetric_killer(got: VariantGenerated, name: str, merges: bool = True) -> None:
+    """No givens; cages that tile the grid, connected, the symmetry's images of each other;
+    unique (CP-SAT) with the right sums; with ``merges``: no merge of two cages and their
+    images keeps it unique, and ``minimal`` says whether a plain merge of two does."""
+    data = assert_solved(got)
+    n = data["size"]
+    assert givens_of(data) == []
+    cages = cages_of(data)
+    assert sorted(c for cage in cages for c in cage) == [(r, c) for r in range(n) for c in range(n)]
+    assert all(connected(cage) for cage in cages)
+    for cage in cages:
+        assert frozenset(image(c, name, n) for c in cage) in cages, f"{sorted(cage)} has no image"
+    assert got.minimal_in_symmetry is True
+    if not merges:
+        return
+    plain = False
+    for i in range(len(cages)):
+        for j in range(i + 1, len(cages)):
+            if not any(side_by_side(a, b) for a in cages[i] for b in cages[j]):
+                continue
+            sym = symmetric_merge(cages, i, j, name, n)
+            if allowed(data, got, sym):
+                assert cp_count(merged(data, sym)) == 2, f"cages {i} and {j} can merge"
+            if not plain and allowed(data, got, [[i, j]]):
+                plain = cp_count(merged(data, [[i, j]])) == 1
+    assert got.minimal == (not plain)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**63 - 1), name=st.sampled_from(NAMES), size=st.sampled_from([4, 6]))
+def test_symmetric_killers(seed: int, name: str, size: int) -> None:
+    got = make_killer(seed, geometry=Geometry.standard(size), symmetry=permutation(name, size))
+    assert_symmetric_killer(got, name)
+
+
+@pytest.mark.parametrize("name", ["rot180", "rot90"])
+def test_a_9x9_symmetric_killer(name: str) -> None:
+    got = make_killer(3, symmetry=permutation(name, 9))
+    assert_symmetric_killer(got, name, merges=False)
+
+
+def test_the_identity_is_no_symmetry() -> None:
+    """The symmetric maker with the identity is the plain maker: the same cages."""
+    six = Geometry.standard(6)
+    for seed in range(5):
+        plain = make_killer(seed, geometry=six)
+        same = make_killer(seed, geometry=six, symmetry=list(range(36)))
+        assert same.puzzle == plain.puzzle
+        assert same.minimal and plain.minimal and plain.minimal_in_symmetry is None
+
+
+def test_a_symmetric_target_regenerates_from_its_seed() -> None:
+    six = Geometry.standard(6)
+    perm = permutation("mirror", 6)
+    got = list(generate_killers(2, seed=4, geometry=six, symmetry=perm, level="hard", attempts=60))
+    assert [g.rating.level for g in got if g.rating] == ["hard", "hard"]
+    for g in got:
+        assert make_killer(g.seed, geometry=six, symmetry=perm).puzzle == g.puzzle
+        assert_symmetric_killer(g, "mirror", merges=False)
+
+
+@pytest.mark.parametrize(
+    ("symmetry", "message"),
+    [
+        ([0, 1, 2], "permutation of the 16 cells"),
+        ([0] * 16, "permutation of the 16 cells"),
+        ([15, *range(1, 15), 0], "side-by-side cells to side-by-side cells"),
+    ],
+)
+def test_bad_symmetries(symmetry: list[int], message: str) -> None:
+    with pytest.raises(GenerationError, match=message):
+        make_killer(1, geometry=Geometry.standard(4), symmetry=symmetry)
+
+
+# ---------------------------------------------------------------------- command line
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 10**6), name=st.sampled_from(NAMES))
+def test_cli_symmetric_killers(seed: int, name: str) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "k.jsonl"
+        args = ["generate", "--killer", "--symmetry", name, "-n", "2", "--size", "6"]
+        assert main([*args, "--seed", str(seed), "--format", "jsonl", "-q", "-o", str(path)]) == 0
+        found = [json.loads(x) for x in path.read_text().splitlines()]
+    assert len(found) == 2
+    for row in found:
+        data = row["fpuzzles"]
+        assert cp_count(data) == 1
+        assert (row["symmetry"], row["minimal_in_symmetry"]) == (name, True)
+        cages = cages_of(data)
+        for cage in cages:
+            assert frozenset(image(c, name, 6) for c in cage) in cages
+        again = make_killer(
+            row["seed"], geometry=Geometry.standard(6), symmetry=permutation(name, 6)
+        )
+        assert to_fpuzzles(again.puzzle) == data
+        assert from_fpuzzles(data) == again.puzzle
+
+
+def test_cli_rows_without_a_symmetry(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["generate", "--killer", "--size", "4", "--seed", "1", "--format", "jsonl"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert (row["symmetry"], row["minimal_in_symmetry"]) == ("none", None)
+
+
+def test_cli_drawn_has_no_symmetry(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["generate", "--drawn", "xv", "--symmetry", "rot180"])
+    out, err = capsys.readouterr()
+    assert (code, out) == (2, "")
+    assert (
+        "--symmetry shapes the givens (--constraints) or the cages (--killer), not --drawn" in err
+    )
