@@ -15,12 +15,23 @@ backends, and all must give the same answers (the tests compare them):
   :class:`~csp_sudoku.encodings.cpsat.SudokuModel` with every constraint's
   CP-SAT form (written over the cells' integer values: a second encoding).
 
+Every backend keeps the deadline in force
+(:func:`csp_sudoku.core.deadline.deadline`): ``fast`` looks at it between
+slices of its search, ``sat`` interrupts its solver (an interruptible one,
+as the plain SAT backend does), ``cpsat`` gets the time left as its limit;
+past it they raise :class:`~csp_sudoku.core.errors.DeadlinePassed`.
+``count(..., budget_seconds=S)`` opens such a deadline and turns its passing
+into :class:`~csp_sudoku.core.errors.CountBudgetExceeded` with the solutions
+found so far (a lower bound), as the plain ``count_solutions`` does.
+
 DRAT certificates of uniqueness are :func:`csp_sudoku.tools.certify.certify`
 of :func:`variant_cnf`.
 """
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Iterable
 from typing import Literal
 
@@ -29,8 +40,10 @@ from numpy.typing import NDArray
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
+from csp_sudoku.backends.sat import INTERRUPTIBLE, _Session
 from csp_sudoku.constraints import Cnf, VariantPuzzle
-from csp_sudoku.core.errors import ArgumentError, DeadlinePassed
+from csp_sudoku.core import deadline
+from csp_sudoku.core.errors import ArgumentError, CountBudgetExceeded, DeadlinePassed
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.encodings.cnf import clue_literals, puzzle_cnf, rules_cnf
 from csp_sudoku.encodings.cpsat import SudokuModel
@@ -100,18 +113,29 @@ def _read(model: list[int], puzzle: VariantPuzzle) -> NDArray[np.int8]:
     return grid
 
 
-def _sat_solutions(puzzle: VariantPuzzle, limit: int) -> list[NDArray[np.int8]]:
+def _sat_solutions(
+    puzzle: VariantPuzzle, limit: int, found: list[NDArray[np.int8]] | None = None
+) -> list[NDArray[np.int8]]:
+    """Up to ``limit`` solutions by SAT, appended to ``found`` as they come (so a
+    caller cut off by the deadline keeps those found before)."""
     n = puzzle.geometry.size
     givens = clue_literals(puzzle.puzzle)
     empty = np.flatnonzero(puzzle.puzzle.cells == 0).tolist()
-    found: list[NDArray[np.int8]] = []
-    with _sat(puzzle) as solver:
-        while len(found) < limit and solver.solve(assumptions=givens):
-            grid = _read(solver.get_model(), puzzle)
+    found = [] if found is None else found
+    # under a deadline, a solver that can be interrupted (the plain SAT backend's session)
+    session = _Session(
+        puzzle.geometry, SAT_SOLVER if deadline.remaining() is None else INTERRUPTIBLE
+    )
+    try:
+        session.solver.append_formula(_constraint_clauses(puzzle)[0])
+        while len(found) < limit and session.solve(givens):
+            grid = _read(session.solver.get_model(), puzzle)
             found.append(grid)
             if not empty:
                 break
-            solver.add_clause([-(c * n + int(grid[c])) for c in empty])
+            session.solver.add_clause([-(c * n + int(grid[c])) for c in empty])
+    finally:
+        session.close()
     return found
 
 
@@ -140,20 +164,67 @@ def solutions(puzzle: VariantPuzzle, limit: int = 2, *, backend: str = "auto") -
     elif name == "sat":
         grids = _sat_solutions(puzzle, limit)
     else:
-        grids = list(_cpsat_model(puzzle).solutions(limit))
+        grids = list(_cpsat_model(puzzle).solutions(limit, time_limit=deadline.remaining()))
     return [Puzzle(grid, g) for grid in grids]
 
 
-def count(puzzle: VariantPuzzle, limit: int = 2, *, backend: str = "auto") -> int:
-    """The number of solutions, exact below ``limit``; ``limit`` means "at least that many"."""
-    if _backend(backend) == "fast":
-        _check_limit(limit)
+def count(
+    puzzle: VariantPuzzle,
+    limit: int = 2,
+    *,
+    backend: str = "auto",
+    budget_seconds: float | None = None,
+) -> int:
+    """The number of solutions, exact below ``limit``; ``limit`` means "at least that many".
+
+    Args:
+        puzzle: the variant puzzle.
+        limit: the most solutions counted.
+        backend: ``"auto"``, ``"fast"``, ``"sat"`` or ``"cpsat"``.
+        budget_seconds: give up after about this long (None: no limit).
+
+    Raises:
+        CountBudgetExceeded: the budget ran out first; its ``at_least`` is the
+            solutions found by then (0 from ``cpsat``, which keeps none).
+    """
+    _check_limit(limit)
+    name = _backend(backend)
+    if budget_seconds is None:
+        return _count(puzzle, limit, name, [0])
+    if isinstance(budget_seconds, bool) or not (
+        isinstance(budget_seconds, (int, float)) and math.isfinite(budget_seconds)
+    ):
+        raise ArgumentError(f"budget_seconds must be a finite number, not {budget_seconds!r}")
+    if budget_seconds <= 0:
+        raise ArgumentError(f"budget_seconds must be above 0, not {budget_seconds!r}")
+    so_far = [0]
+    with deadline.deadline(time.time() + budget_seconds):
+        try:
+            return _count(puzzle, limit, name, so_far)
+        except DeadlinePassed:
+            raise CountBudgetExceeded(so_far[0], budget_seconds) from None
+
+
+def _count(puzzle: VariantPuzzle, limit: int, backend: str, so_far: list[int]) -> int:
+    """:func:`count` by ``backend``; ``so_far[0]`` holds the solutions found when a
+    deadline cuts the search (a lower bound for the caller)."""
+    if backend == "fast":
         from csp_sudoku.variants import fast
 
-        n = fast.count(puzzle, limit)
-        if n is not None:
+        got = fast.count_within(puzzle, limit)
+        if got is not None:
+            n, done = got
+            so_far[0] = n
+            if not done:
+                raise DeadlinePassed("the time budget ran out during a variant search")
             return n
-        backend = "sat"
+        backend = "sat"  # the search gave up at its node budget: SAT learns
+    if backend == "sat":
+        found: list[NDArray[np.int8]] = []
+        try:
+            return len(_sat_solutions(puzzle, limit, found))
+        finally:
+            so_far[0] = max(so_far[0], len(found))
     return len(solutions(puzzle, limit, backend=backend))
 
 

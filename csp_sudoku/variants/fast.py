@@ -12,7 +12,8 @@ constraint set (adding givens one by one, true candidates) lowers it once.
 The search is taken in slices of :data:`SLICE` branch nodes; between two,
 :func:`csp_sudoku.core.deadline.checkpoint` looks whether to stop (a stop
 request, a Ctrl-C) and the deadline in force is read (past it:
-:class:`~csp_sudoku.core.errors.DeadlinePassed`). A search that takes more
+:class:`~csp_sudoku.core.errors.DeadlinePassed`; :func:`count_within` keeps
+the solutions counted by then, the lower bound of ``count --budget-seconds``). A search that takes more
 branch nodes than its budget (:func:`node_budget`) gives up and returns
 None: the caller asks the SAT backend, which learns.
 """
@@ -103,6 +104,8 @@ class _Search:
         self.out = np.zeros((rows, low.ncells), dtype=np.int8)
         self.last = np.zeros(low.ncells, dtype=np.int8)
         self.budget = node_budget(limit)
+        #: Solutions that keep the leaves found so far (a search with leaves only).
+        self.kept = 0
 
     def _go(self, want: int) -> int | None:
         """Run the kernel until it has counted ``want`` (or the tree ends); None: gave up."""
@@ -118,6 +121,11 @@ class _Search:
             left = deadline.remaining()
             if left is not None and left <= 0:
                 raise DeadlinePassed("the time budget ran out during a variant search")
+
+    @property
+    def so_far(self) -> int:
+        """The solutions found so far: a lower bound when the search was cut short."""
+        return self.kept if self.low.leaves else int(self.ws[kernel.AT_COUNT])
 
     @property
     def exhausted(self) -> bool:
@@ -138,6 +146,7 @@ class _Search:
                 return None
             if got > before and self.low.keeps_leaves(self.last):
                 found.append(self.last.copy())
+                self.kept = len(found)
             if self.exhausted:
                 break
         return found
@@ -167,6 +176,24 @@ def count(puzzle: VariantPuzzle, limit: int) -> int | None:
     """The number of solutions, exact below ``limit``; None when the search gave up."""
     _check_limit(limit)
     return _Search(lower(puzzle), start_masks(puzzle), limit, keep=False).count(limit)
+
+
+def count_within(puzzle: VariantPuzzle, limit: int) -> tuple[int, bool] | None:
+    """:func:`count` under the deadline in force, keeping what a cut search found.
+
+    Returns ``(count, True)`` when the search ended (exact below ``limit``),
+    ``(found so far, False)`` when the deadline passed first (a lower bound),
+    or None when the search gave up at its node budget (the caller asks SAT).
+    """
+    if limit < 1:
+        raise ArgumentError(f"limit must be at least 1, not {limit}")
+    search = _Search(lower(puzzle), start_masks(puzzle), limit, keep=False)
+    try:
+        deadline.check()
+        n = search.count(limit)
+    except DeadlinePassed:
+        return min(search.so_far, limit), False
+    return None if n is None else (n, True)
 
 
 def candidates(puzzle: VariantPuzzle, cap: int | None = None) -> NDArray[np.bool_] | None:
