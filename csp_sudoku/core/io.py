@@ -615,6 +615,9 @@ def _entries(
         yield flush_incomplete()
 
 
+#: The columns that make a line a CSV header: a plain puzzle's, a variant one's
+#: f-puzzles object (a row with it is an error here, see :func:`_field_entry`).
+_PUZZLE_COLUMNS = frozenset({"puzzle", "fpuzzles"})
 #: ``file:line`` at the start of a result row written as text by check, count and rate.
 _LOCATION = re.compile(r"[^\t]+:\d+\t")
 
@@ -655,7 +658,7 @@ def _record_entry(
         values = _csv_fields(text)
         if values is None:
             return bad(f"a CSV field longer than {csv.field_size_limit()} characters")
-        if "puzzle" in values and [v.strip() for v in values] != header:
+        if _PUZZLE_COLUMNS & {v.strip() for v in values} and [v.strip() for v in values] != header:
             return [v.strip() for v in values]  # the header of a next CSV file
         if [v.strip() for v in values] == header:
             return header  # the same header again (files joined with cat)
@@ -664,9 +667,9 @@ def _record_entry(
             return bad(reason)
         rec = {k: _csv_value(v) for k, v in zip(header, values, strict=True)}
         return _field_entry(rec, text, lineno, geometry, name)
-    if "," in stripped or stripped == "puzzle":
+    if "," in stripped or stripped in _PUZZLE_COLUMNS:
         columns = [c.strip() for c in _csv_fields(text) or []]
-        if "puzzle" in columns:
+        if _PUZZLE_COLUMNS & set(columns):
             return columns
         if name.lower().endswith(".csv"):
             reason = "a CSV file needs a header line naming a 'puzzle' column"
@@ -698,9 +701,21 @@ def _csv_value(value: str) -> Any:
 def _field_entry(
     rec: dict[str, Any], text: str, lineno: int, geometry: Geometry | None, name: str
 ) -> Entry:
-    """The entry of a JSON or CSV record: its ``puzzle`` field read, the others kept."""
+    """The entry of a JSON or CSV record: its ``puzzle`` field read, the others kept.
+
+    A record with an ``fpuzzles`` field holds a variant puzzle, whose ``puzzle``
+    field is only its givens: it is an error here, never read as a plain
+    puzzle (the command line reads it as the variant, ``csp_sudoku.cli.variants``).
+    """
     value = rec.get("puzzle")
     fields = {k: v for k, v in rec.items() if k != "puzzle"}
+    if rec.get("fpuzzles") not in (None, ""):
+        reason = (
+            "a variant puzzle (the record's 'fpuzzles' field), not a plain one: "
+            "its 'puzzle' field holds only the givens"
+        )
+        err = ParseError(reason, source=name, line=lineno, column=1)
+        return Entry(lineno, text, None, err, name, fields)
     if not isinstance(value, str):
         reason = "no 'puzzle' field" if value is None else "the 'puzzle' field is not a string"
         err = ParseError(reason, source=name, line=lineno, column=1)
