@@ -1,8 +1,8 @@
 """``csp-sudoku solve`` and ``csp-sudoku count``: solutions and solution counts.
 
 Both are batch commands (:mod:`csp_sudoku.cli._rows`): every puzzle of the
-inputs gives its rows, bad lines are reported and skipped, and the batch
-flags (``-o``, ``--format``, ``--jobs``, ``--resume``, ...) work as on
+inputs gives its rows (:mod:`csp_sudoku.cli._plain`), bad lines are reported
+and skipped, and the batch flags (``-o``, ``--format``, ``--jobs``, ``--resume``, ...) work as on
 ``check`` and ``rate``.
 """
 
@@ -12,8 +12,6 @@ import argparse
 import sys
 from typing import Any
 
-from csp_sudoku.api import count_solutions, solutions
-from csp_sudoku.cli import EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import (
     MAX_COUNT,
     add_batch_args,
@@ -22,11 +20,9 @@ from csp_sudoku.cli._common import (
     int_in,
     seconds_arg,
 )
-from csp_sudoku.cli._rows import WHERE, Outcome, rows_runner, run_rows
+from csp_sudoku.cli._plain import count_one, solve_one
+from csp_sudoku.cli._rows import rows_runner, run_rows
 from csp_sudoku.cli.variants import hook
-from csp_sudoku.core.errors import CountBudgetExceeded
-from csp_sudoku.core.io import counted, format_grid, format_line
-from csp_sudoku.core.puzzle import Puzzle
 
 _NO_SEED = "accepted like on every batch command; the result depends on no seed"
 _RESUME = "continue an interrupted run: keep the puzzles whose rows are in --output, do the rest"
@@ -65,79 +61,6 @@ def register(sub: Any) -> None:
     add_batch_args(c, resume_help=_RESUME, seed_help=_NO_SEED)
     add_geometry_args(c)
     c.set_defaults(func=hook("count", run_count))
-
-
-def solve_one(puzzle: Puzzle, options: dict[str, Any]) -> Outcome:
-    """The rows of one puzzle for ``solve``: one per solution, or one saying it has none.
-
-    A second solution is always searched for, whatever ``--all`` says, so that a row
-    never presents one solution of a puzzle that has several as *the* solution: such a
-    puzzle gets ``status: multiple`` (``solutions`` then counts those found, ``capped``
-    true when there may be more; every row has ``capped``, so that a CSV row says
-    it too), a message on stderr and exit code 1.
-    """
-    wanted = options["all"]
-    sols = solutions(puzzle, limit=max(wanted, 2), backend=options["backend"])
-    line = format_line(puzzle)
-    if not sols:
-        clashes = puzzle.clashes()
-        why = f" ({clashes[0]})" if clashes else ""
-        row = {"puzzle": line, "solution": None, "solutions": 0, "status": "none", "capped": False}
-        return EXIT_NOT_ALL, [(row, f"{WHERE}: no solution{why}")], None
-    unique = len(sols) == 1
-    capped = len(sols) >= max(wanted, 2)
-    fields = {
-        "solutions": len(sols),
-        "status": "unique" if unique else "multiple",
-        "capped": capped,
-    }
-    rows = [
-        (
-            {"puzzle": line, "solution": format_line(s), **fields},
-            format_grid(s) + "\n" if options["grid"] else format_line(s),
-        )
-        for s in sols[:wanted]
-    ]
-    if unique:
-        return EXIT_OK, rows, None
-    many = f"{len(sols)}{'+' if capped else ''}"
-    shown = "the row shows one" if len(rows) == 1 else f"the rows show {len(rows)}"
-    return EXIT_NOT_ALL, rows, f"not unique: {many} solutions; {shown} of them"
-
-
-def count_one(puzzle: Puzzle, options: dict[str, Any]) -> Outcome:
-    """The row of one puzzle for ``count``: its solution count, capped at ``--limit``."""
-    limit = options["limit"]
-    budget = options.get("budget")
-    line = format_line(puzzle)
-    try:
-        n = count_solutions(
-            puzzle,
-            limit=limit,
-            backend=options["backend"],
-            budget_seconds=budget,
-            progress=_part_progress if budget is not None and options.get("show") else None,
-        )
-    except CountBudgetExceeded as err:
-        n = err.at_least
-        row = {"puzzle": line, "count": n, "capped": True, "budget": True}
-        return EXIT_NOT_ALL, [(row, f"{WHERE}\t{n}+ (budget)\t{line}")], None
-    shown = f"{n}+" if n >= limit else str(n)
-    return (
-        EXIT_OK,
-        [({"puzzle": line, "count": n, "capped": n >= limit}, f"{WHERE}\t{shown}\t{line}")],
-        None,
-    )
-
-
-def _part_progress(done: int, parts: int, found: int) -> None:
-    """One count's progress on stderr: parts done and solutions so far."""
-    end = "\n" if done == parts else ""
-    print(
-        f"\rcount: part {done}/{parts}, {counted(found, 'solution')} so far",
-        end=end,
-        file=sys.stderr,
-    )
 
 
 #: ``csp-sudoku solve``: :func:`solve_one` on every puzzle, with these options.
