@@ -1,96 +1,311 @@
-"""Variant puzzles (f-puzzles JSON, ``?load=`` links) on ``check``, ``count``, ``solve``
-and ``candidates``.
+"""Variant puzzles (f-puzzles JSON, ``?load=`` links, rows with ``fpuzzles``) on ``check``,
+``count``, ``solve``, ``candidates`` and ``rate``.
 
-``check``, ``count`` and ``solve`` hand their run here (:func:`hook`) when an
-input is a variant one: a ``.json`` file (one f-puzzles object), a ``.jsonl``
-file whose lines are f-puzzles objects (or links), or an f-puzzles link
-(``?load=``). The run is a batch run as for plain puzzles
-(:mod:`csp_sudoku.cli._rows`): the inputs are read as a stream, each puzzle
-is answered by :func:`answer` (in ``--jobs`` worker processes, or on a Dask
-cluster, through :func:`csp_sudoku.core.parallel.ordered_map`), and its row is
-written at once, in input order, as text, JSON Lines or CSV, to standard output
-or through the ``-o`` machinery of :func:`csp_sudoku.cli._common.batch_session`
-(``FILE.partial`` renamed into place, ``--resume``). A puzzle that cannot be
-read is reported on stderr as ``FILE:LINE: field[index]: reason`` (a JSON
-error with its column), the others are still answered, and the exit code is
-2 at the end (unless ``--skip-invalid``). ``check --certify DIR`` writes a
-DRAT proof of every unique puzzle (:func:`csp_sudoku.tools.certify.certify_to`).
+**Routing.** ``check``, ``count`` and ``solve`` hand their run here
+(:func:`hook`; ``rate`` through :mod:`csp_sudoku.cli.variant_rate`) when an
+input holds a variant puzzle (:func:`is_variant_input`): a ``.json`` file (one
+f-puzzles object), an f-puzzles link (``?load=``), or a file or standard input
+(``-``) whose entries are f-puzzles objects, links, or result rows that carry
+their puzzle's f-puzzles object in an ``fpuzzles`` field (what every command
+here writes, and ``generate --killer``). Standard input is looked at once: its
+first entry is read and kept (:func:`_peek_stdin`), and whichever path runs
+reads it again from the start.
+
+**Reading.** :func:`read_inputs` yields every entry of the inputs, in order: a
+variant puzzle, or, in a run that answers plain puzzles too, a plain one (a
+puzzle line, a grid, a row with a ``puzzle`` field and no ``fpuzzles``), or
+the error that stands in an entry's place. A row with ``fpuzzles`` is always
+its variant puzzle, never the givens' line in its ``puzzle`` field. The other
+fields of an input row pass through to the rows written, as for plain puzzles.
+
+**One batch loop** (:func:`run_batch`) answers every entry by the command's
+per-puzzle work (:class:`Batch`: :func:`answer` here, the rating of
+:mod:`~csp_sudoku.cli.variant_rate`), in ``--jobs`` worker processes or on a
+Dask cluster through :func:`csp_sudoku.core.parallel.ordered_map`, and writes
+each entry's rows at once, in input order, as text, JSON Lines or CSV, to
+standard output or through the ``-o`` machinery of
+:func:`csp_sudoku.cli._common.batch_session` (``FILE.partial`` renamed into
+place, ``--resume``). Plain puzzles of a mixed run (``check plain.txt
+killer.json``) get the rows the plain command writes
+(:mod:`csp_sudoku.cli._plain`), variant ones the rows below; one summary, one
+exit code. A JSON or CSV row of a variant puzzle carries its f-puzzles object
+in ``fpuzzles`` (JSON text in a CSV cell), so that it reads back as the same
+puzzle. An entry that cannot be read is reported on stderr as
+``FILE:LINE: field[index]: reason`` (a JSON error with its column), the others
+are still answered, and the exit code is 2 at the end (unless
+``--skip-invalid``). ``check --certify DIR`` writes a DRAT proof of every
+unique puzzle (:func:`csp_sudoku.tools.certify.certify_to`); ``count
+--budget-seconds S`` gives each count about S seconds and writes the
+solutions found by then as a lower bound (``capped`` and ``budget``, exit 1).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import csv
+import io
 import json
 import os
 import sys
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import (
     JOBS,
     RowWriter,
+    _looks_like_path,
     add_row_args,
     batch_session,
     counted,
+    geometry_from_args,
     progress,
 )
-from csp_sudoku.cli._rows import _after, _last_entry
-from csp_sudoku.core.errors import DeadlinePassed, ParseError, SudokuError
+from csp_sudoku.cli._rows import WHERE, _after, _last_entry
+from csp_sudoku.core.errors import CountBudgetExceeded, DeadlinePassed, ParseError, SudokuError
 
 if TYPE_CHECKING:  # the constraints load OR-tools: only a variant input needs them
     from csp_sudoku.constraints import VariantPuzzle
+    from csp_sudoku.core.geometry import Geometry
+    from csp_sudoku.core.io import Entry
+    from csp_sudoku.core.puzzle import Puzzle
 
 Command = Callable[[argparse.Namespace], int]
 
 #: The columns of each command's JSON and CSV rows: those of the plain puzzles'
-#: rows (``puzzle`` is the givens' line), ``candidates`` a list of each cell's digits.
+#: rows (``puzzle`` is the givens' line), ``candidates`` a list of each cell's
+#: digits, and ``fpuzzles`` the puzzle's f-puzzles object (empty for a plain one).
 FIELDS: dict[str, tuple[str, ...]] = {
-    "check": ("file", "line", "puzzle", "status", "count", "reason"),
-    "count": ("file", "line", "puzzle", "count", "capped"),
-    "solve": ("file", "line", "puzzle", "solution", "solutions", "status", "capped"),
-    "candidates": ("file", "line", "puzzle", "candidates"),
+    "check": ("file", "line", "puzzle", "status", "count", "reason", "fpuzzles"),
+    "count": ("file", "line", "puzzle", "count", "capped", "fpuzzles"),
+    "solve": ("file", "line", "puzzle", "solution", "solutions", "status", "capped", "fpuzzles"),
+    "candidates": ("file", "line", "puzzle", "candidates", "fpuzzles"),
 }
-#: One puzzle's answer: exit code (0, or 1 when it fails the command's question),
-#: its rows as ``(row, text)`` (the text without its ``FILE:LINE<TAB>``), a note.
+#: One puzzle's answer: exit code (0, or 1 when it fails the command's question;
+#: 2 when it cannot be answered), its rows as ``(row, text)`` (``{where}`` in the
+#: text stands for ``FILE:LINE``), a note for stderr.
 Answer = tuple[int, list[tuple[dict[str, Any], str]], str | None]
 
 
-def is_variant_input(item: str) -> bool:
-    """Whether an input is an f-puzzles one (a link, a ``.json`` file, f-puzzles JSON Lines).
+# ------------------------------------------------------------------ routing
+def _variant_record(rec: dict[str, Any]) -> bool:
+    """Whether a JSON object is a variant entry: a row with an ``fpuzzles`` field,
+    or an f-puzzles object itself (``size`` and ``grid``)."""
+    return rec.get("fpuzzles") not in (None, "") or ("size" in rec and "grid" in rec)
 
-    A ``.jsonl`` file is one when its first JSON object is an f-puzzles object
-    (``size`` and ``grid``) or its first link comes before any object.
+
+def _variant_line(text: str, *, first: bool) -> bool:
+    """Whether one line of an input is (or starts) a variant entry.
+
+    A link, a JSON object of :func:`_variant_record`, a CSV header with an
+    ``fpuzzles`` column; and, as the ``first`` line of an input, a ``{`` that
+    opens a JSON object written over several lines (one f-puzzles file).
     """
-    if "load=" in item or item.lstrip().startswith("{"):
+    s = text.strip().lstrip("\ufeff")
+    if s.startswith("{"):
+        try:
+            rec = json.loads(s)
+        except (ValueError, RecursionError):
+            return first
+        return isinstance(rec, dict) and _variant_record(rec)
+    if "load=" in s:
         return True
-    low = item.lower()
-    if low.endswith(".json"):
-        return True
-    if low.endswith(".jsonl") and os.path.isfile(item):
-        # the first JSON object (or link) says; a bad line before it is bad either way
-        with open(item, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                if "load=" in line and not line.lstrip().startswith("{"):
-                    return True  # a file of links
-                try:
-                    first = json.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(first, dict):
-                    return "grid" in first and "size" in first
+    if "," in s and "fpuzzles" in s:
+        with contextlib.suppress(csv.Error):
+            return "fpuzzles" in (c.strip() for c in next(csv.reader([s]), []))
     return False
 
 
+#: Bytes that every variant line holds one of (a row's field, a link, an object's grid).
+_MARKERS = (b"fpuzzles", b"load=", b'"grid"')
+#: How far a file that starts with plain puzzle lines is looked through for variant entries.
+_PLAIN_LOOK = 1 << 20
+
+
+def _file_is_variant(path: str) -> bool:
+    """Whether a file (compressed or not) holds a variant entry.
+
+    The first entry decides for a JSON object that is one and for a CSV header
+    (a CSV file holds variant rows only under an ``fpuzzles`` column). A file
+    of JSON rows is looked through to its end, a file that starts with plain
+    puzzle lines through its first megabyte: lines are read as JSON only where
+    the bytes hold ``fpuzzles``, ``load=`` or ``"grid"``. (Past that, the plain
+    reader refuses an ``fpuzzles`` row rather than read its givens.)
+    """
+    from csp_sudoku.core.io import open_file
+
+    try:
+        fh = open_file(path)
+    except (OSError, ParseError):
+        return False  # the run says what is wrong with it
+    with fh:
+        carry, seen, limit = b"", 0, None
+        first = True
+        while True:
+            try:
+                block = fh.read(1 << 16)
+            except ParseError:  # damaged compressed data: the reader reports it
+                return False
+            data = carry + block
+            cut = len(data) if not block else data.rfind(b"\n") + 1
+            lines, carry = data[:cut], data[cut:]
+            seen += len(lines)
+            for raw in lines.splitlines() if first or any(m in lines for m in _MARKERS) else ():
+                text = raw.decode("utf-8", "replace").strip()
+                if first and (not text or text.startswith("#")):
+                    continue
+                if first:
+                    if _variant_line(text, first=True):
+                        return True
+                    first = False
+                    if not text.startswith("{") and "," in text and "puzzle" in text:
+                        return False  # a CSV header without an fpuzzles column
+                    if not text.startswith("{"):
+                        limit = _PLAIN_LOOK
+                elif _variant_line(text, first=False):
+                    return True
+            if not block or (limit is not None and seen >= limit):
+                return False
+
+
+def is_variant_input(item: str) -> bool:
+    """Whether an input holds a variant puzzle: a link, JSON text, a ``.json`` file,
+    a file whose entries include f-puzzles objects, links or ``fpuzzles`` rows
+    (:func:`_file_is_variant`), or standard input (``-``) whose first entry is one."""
+    if item == "-":
+        first = _peek_stdin()
+        return first is not None and _variant_line(first, first=True)
+    if "load=" in item or item.lstrip().startswith("{"):
+        return True
+    if item.lower().endswith(".json"):
+        return True
+    return os.path.isfile(item) and _file_is_variant(item)
+
+
+#: Standard input as read so far by :func:`_peek_stdin`: the stream put in its
+#: place and the first entry's line (None: the input is empty).
+_PEEKED: list[tuple[Any, str | None]] = []
+
+
+class _Replay(io.RawIOBase):
+    """A binary stream: ``head`` (bytes already read), then the rest of ``rest``.
+
+    Put under standard input once its first entry was read, so that every reader
+    (the plain path's chunks, the variant path's entries) reads it from the start;
+    its descriptor is the real one, so a pipe is still read as its writer sends.
+    """
+
+    def __init__(self, head: bytes, rest: IO[bytes]) -> None:
+        super().__init__()
+        self._head = head
+        self._rest = rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        if self._head:
+            n = min(len(view), len(self._head))
+            view[:n] = self._head[:n]
+            self._head = self._head[n:]
+            return n
+        read = getattr(self._rest, "read1", self._rest.read)
+        data = read(len(view))
+        view[: len(data)] = data
+        return len(data)
+
+    def fileno(self) -> int:
+        return self._rest.fileno()
+
+
+def _peek_stdin() -> str | None:
+    """The first entry's line of standard input (blank and ``#`` lines skipped),
+    None when it has none; standard input is then a stream that gives every line
+    again (:class:`_Replay`). Read once per stream: a second call answers the same."""
+    stdin = sys.stdin
+    for stream, first in _PEEKED:
+        if stream is stdin:
+            return first
+    if stdin is None:
+        return None
+    raw = getattr(stdin, "buffer", None)
+    try:
+        if raw is None:  # a text stream put in place (a test, an embedding program)
+            text = stdin.read()
+            replaced: Any = io.StringIO(text)
+            first = _first_entry(iter(text.splitlines(True)))
+        else:
+            from csp_sudoku.core.io import open_input
+
+            if not hasattr(raw, "peek"):  # (a BytesIO put in place): compression is told by peeking
+                raw = io.BufferedReader(raw)
+            data = open_input(raw, "<stdin>")  # compressed data read as its text
+            read: list[bytes] = []
+            first = _first_entry(line.decode("utf-8", "replace") for line in _kept(data, read))
+            replay = io.BufferedReader(_Replay(b"".join(read), data))
+            replaced = io.TextIOWrapper(replay, encoding="utf-8-sig", errors="replace")
+    except OSError:  # no standard input to read (closed, a test's capture)
+        return None
+    sys.stdin = replaced
+    _PEEKED.append((replaced, first))
+    return first
+
+
+def _kept(data: IO[bytes], read: list[bytes]) -> Iterator[bytes]:
+    """The lines of ``data``, each also put in ``read`` (to be read again)."""
+    for line in iter(data.readline, b""):
+        read.append(line)
+        yield line
+
+
+def _first_entry(lines: Iterator[str]) -> str | None:
+    """The first line that is not blank or a ``#`` comment (stripped), read no further."""
+    for line in lines:
+        text = line.strip().lstrip("\ufeff")
+        if text and not text.startswith("#"):
+            return text
+    return None
+
+
+@contextlib.contextmanager
+def _stdin_kept() -> Iterator[None]:
+    """Standard input as it was after the block (a peeked stream put in its place is
+    for the run's readers only)."""
+    before = sys.stdin
+    try:
+        yield
+    finally:
+        if sys.stdin is not before:
+            _PEEKED[:] = [p for p in _PEEKED if p[0] is not sys.stdin]
+            sys.stdin = before
+
+
+def _reads_stdin(inputs: list[str]) -> bool:
+    """Whether a run reads standard input: ``-`` named, or no input and no terminal
+    (typed lines are plain puzzles: a terminal is not read ahead)."""
+    if "-" in inputs:
+        return True
+    if inputs:
+        return False
+    try:
+        return sys.stdin is not None and not sys.stdin.isatty()
+    except (OSError, ValueError):
+        return False
+
+
 def routed(plain: Command, variant: Command) -> Command:
-    """A command's run: ``variant`` when an input is a variant one (an f-puzzles file,
-    link or JSON Lines), else ``plain``: how every command that reads puzzles
-    takes variant inputs (check, count, solve here; explain, rate, render and
-    generate in their ``variant_*`` modules)."""
+    """A command's run: ``variant`` when an input holds a variant puzzle (an
+    f-puzzles file, link, JSON Lines, ``fpuzzles`` rows, such standard input),
+    else ``plain``: how every command that reads puzzles takes variant inputs
+    (check, count, solve here; explain, rate, render and generate in their
+    ``variant_*`` modules). A run given no input that reads standard input is
+    given ``-``."""
 
     def run(args: argparse.Namespace) -> int:
         inputs = list(getattr(args, "inputs", None) or [])
@@ -102,9 +317,14 @@ def routed(plain: Command, variant: Command) -> Command:
                     file=sys.stderr,
                 )
                 return EXIT_BAD_INPUT
-        if inputs and any(is_variant_input(i) for i in inputs):
-            return variant(args)
-        return plain(args)
+        with _stdin_kept():
+            stdin = _reads_stdin(inputs)
+            named = inputs or (["-"] if stdin else [])
+            if any(is_variant_input(i) for i in named if i != "-" or stdin):
+                if hasattr(args, "inputs"):
+                    args.inputs = named
+                return variant(args)
+            return plain(args)
 
     return run
 
@@ -119,10 +339,10 @@ def register_candidates(sub: Any) -> None:
     p = sub.add_parser(
         "candidates",
         help="the digits each cell takes in some solution (f-puzzles variant puzzles)",
-        description="For each variant puzzle (f-puzzles .json, .jsonl or a ?load= link), "
-        "write the true candidates of every cell, row-major, separated by spaces "
-        "('-' for a cell with none). Exit code: 0, 1 when --cap stopped a puzzle, "
-        "2 on bad input.",
+        description="For each puzzle (f-puzzles .json, .jsonl, a ?load= link, rows with an "
+        "fpuzzles field, '-' for standard input; plain puzzles too), write the true "
+        "candidates of every cell, row-major, separated by spaces ('-' for a cell with "
+        "none). Exit code: 0, 1 when --cap stopped a puzzle, 2 on bad input.",
     )
     p.add_argument("inputs", nargs="+", metavar="FILE|URL")
     p.add_argument(
@@ -143,16 +363,21 @@ def register_candidates(sub: Any) -> None:
     p.set_defaults(func=lambda args: run_variants("candidates", args))
 
 
+# ------------------------------------------------------------------ reading
 @dataclass(frozen=True)
 class Item:
-    """One puzzle of the inputs, or the error that stands in its place.
+    """One entry of the inputs: a variant puzzle, a plain one, or the error in its place.
 
     Attributes:
-        source: the file name (``<argument>`` for a link or JSON text given as such).
-        line: the line of a ``.jsonl`` file (1 for a ``.json`` file or an argument).
-        puzzle: the puzzle, or None when it cannot be read.
-        reason: why not (``field[index]: reason``).
+        source: the file name (``<argument>`` for a link or JSON text given as
+            such, ``<stdin>`` for standard input).
+        line: the entry's line (1 for a ``.json`` file or an argument).
+        puzzle: the variant puzzle, or None.
+        reason: why the entry cannot be read (``field[index]: reason``), when it cannot.
         column: the column of a JSON error, when known.
+        fields: the other fields of an input row (passed through to the rows written).
+        entry: the plain reader's entry of a plain puzzle or of a line it could
+            not read, in a run that answers plain puzzles (see :func:`read_inputs`).
     """
 
     source: str
@@ -160,68 +385,216 @@ class Item:
     puzzle: VariantPuzzle | None
     reason: str = ""
     column: int | None = None
+    fields: dict[str, Any] = field(default_factory=dict, compare=False)
+    entry: Entry | None = field(default=None, compare=False)
+
+    @property
+    def plain(self) -> Puzzle | None:
+        """The plain puzzle of an entry that is one."""
+        return None if self.entry is None else self.entry.puzzle
 
     @property
     def error(self) -> str:
-        """The message of a puzzle that cannot be read: ``FILE:LINE[:COLUMN]: reason``."""
+        """The message of an entry that cannot be read: ``FILE:LINE[:COLUMN]: reason``."""
         column = "" if self.column is None else f":{self.column}"
         return f"{self.source}:{self.line}{column}: {self.reason}"
 
+    @property
+    def answerable(self) -> VariantPuzzle | Puzzle | None:
+        """The puzzle to answer: the variant one, else the plain one, else None."""
+        return self.puzzle if self.puzzle is not None else self.plain
 
-def read_inputs(inputs: list[str]) -> Iterator[Item]:
-    """Every puzzle of the inputs, in order; a ``.jsonl`` file is read a line at a time."""
-    from csp_sudoku.constraints import parse_fpuzzles
+
+#: Why a plain puzzle is no entry of a run that answers variant puzzles only.
+_NOT_VARIANT = (
+    "a plain puzzle, not an f-puzzles one (an f-puzzles object, a '?load=' link "
+    "or a row with an 'fpuzzles' field)"
+)
+
+
+def read_inputs(
+    inputs: list[str], *, geometry: Geometry | None = None, plain: bool = False
+) -> Iterator[Item]:
+    """Every entry of the inputs, in order, read as it is needed.
+
+    Args:
+        inputs: files (``-``: standard input, compressed or not), links and
+            JSON text. A file is read an entry at a time by the puzzle reader
+            (:func:`csp_sudoku.core.io.read_puzzles`: lines, JSON Lines, CSV),
+            except a file (or standard input) whose first line opens a JSON
+            object written over several lines: that is one f-puzzles object.
+        geometry: the shape of plain puzzles (``--size``, ``--variant``, ``--jigsaw``).
+        plain: whether plain puzzles are entries (``Item.plain``); else each is
+            an error. In a ``.jsonl`` file a line that is no JSON object is an
+            error either way.
+    """
+    from csp_sudoku.core.io import read_puzzles
 
     for item in inputs:
-        if not _looks_like_file(item) or not os.path.exists(item):
-            texts: Iterator[tuple[int, str]] = iter([(1, item)])
-            source, whole = "<argument>", False
-        elif item.lower().endswith(".jsonl"):
-            texts, source, whole = _lines(item), item, False
+        if item == "-" or (_looks_like_file(item) and os.path.exists(item)):
+            yield from _read_source(item, geometry, plain)
+        elif plain and _looks_like_file(item):  # a plain puzzle written as an argument
+            for e in read_puzzles([item], geometry, source_name="<argument>"):
+                yield _from_entry(e, plain=True, json_lines=False)
         else:
-            with open(item, encoding="utf-8", errors="replace") as f:
-                texts, source, whole = iter([(1, f.read())]), item, True
-        for line, text in texts:
-            try:
-                yield Item(source, line, parse_fpuzzles(text))
-            except ParseError as err:
-                # a JSON error names its column; in a whole .json file, its line too
-                at = (err.line or line) if whole else line
-                yield Item(source, at, None, err.reason, err.column)
+            yield _parsed("<argument>", 1, item)
 
 
-def _lines(path: str) -> Iterator[tuple[int, str]]:
-    """The non-blank lines of a JSON Lines file with their numbers, read as they are needed."""
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for k, text in enumerate(f, 1):
-            if text.strip():
-                yield k, text
+def _read_source(path: str, geometry: Geometry | None, plain: bool) -> Iterator[Item]:
+    from csp_sudoku.core.io import read_puzzles
+
+    name = "<stdin>" if path == "-" else path
+    low = path.lower()
+    for ending in (".gz", ".bz2", ".xz", ".zip"):
+        low = low.removesuffix(ending)
+    json_lines = low.endswith(".jsonl")
+    whole = None if json_lines else _whole_document(path)
+    if whole is not None:
+        yield _parsed(name, 1, whole, whole=True)
+        return
+    entries = _json_lines(path, geometry) if json_lines else read_puzzles(path, geometry)
+    for e in entries:
+        yield _from_entry(e, plain=plain, json_lines=json_lines)
 
 
-def _total(inputs: list[str]) -> int:
-    """The number of puzzles of the inputs, for the progress bar: a ``.jsonl`` file's
-    non-blank lines, one for any other input."""
+def _json_lines(path: str, geometry: Geometry | None) -> Iterator[Entry]:
+    """The entries of a JSON Lines file, a line each (blank and ``#`` lines skipped):
+    each line read alone by the puzzle reader, so that a bad line never takes the
+    next into a multi-line grid."""
+    from dataclasses import replace
+
+    from csp_sudoku.core.io import Entry, open_file, read_puzzles
+
+    with open_file(path) as fh:
+        for k, raw in enumerate(fh, 1):
+            text = raw.decode("utf-8", "replace").rstrip("\r\n")
+            if k == 1:
+                text = text.lstrip("\ufeff")
+            if not text.strip() or text.lstrip().startswith("#"):
+                continue
+            got = next(read_puzzles([text], geometry, source_name=path), None)
+            yield Entry(k, text, None, None, path) if got is None else replace(got, line=k)
+
+
+def _whole_document(path: str) -> str | None:
+    """The text of an input that is one JSON object written over several lines, else None."""
+    from csp_sudoku.core.io import open_file
+
+    if path == "-":
+        first = _peek_stdin()
+    else:
+        with open_file(path) as fh:
+            first = _first_entry(raw.decode("utf-8", "replace") for raw in fh)
+    if first is None or not first.startswith("{"):
+        return None
+    try:
+        json.loads(first)
+        return None  # a whole object on its line: JSON Lines
+    except (ValueError, RecursionError):
+        pass
+    if path == "-":
+        return sys.stdin.read()
+    with open_file(path) as fh:
+        return fh.read().decode("utf-8-sig", "replace")
+
+
+def _from_entry(e: Entry, *, plain: bool, json_lines: bool) -> Item:
+    """The item of one entry of the puzzle reader.
+
+    A row with ``fpuzzles`` is its variant puzzle; a plain puzzle an item with
+    ``plain`` (or an error, see :func:`read_inputs`); a JSON object without a
+    ``puzzle`` field or a link goes to the f-puzzles reader (its own reasons,
+    a JSON error's column among them); a bad plain line keeps the plain reader's.
+    """
+    fp = e.fields.get("fpuzzles")
+    if fp not in (None, ""):
+        rest = {k: v for k, v in e.fields.items() if k != "fpuzzles"}
+        return _parsed(e.source, e.line, fp, fields=rest, key="fpuzzles")
+    text = e.text.strip()
+    record = text.startswith("{")
+    if e.puzzle is not None and (record or not json_lines):
+        if plain:
+            return Item(e.source, e.line, None, fields=e.fields, entry=e)
+        return Item(e.source, e.line, None, _NOT_VARIANT, fields=e.fields)
+    bad_line = not json_lines and not record and "load=" not in text
+    if plain and e.error is not None and (bad_line or (record and _has_puzzle(text))):
+        return Item(e.source, e.line, None, e.error.reason, e.error.column, e.fields, e)
+    return _parsed(e.source, e.line, e.text)
+
+
+def _has_puzzle(text: str) -> bool:
+    try:
+        rec = json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(rec, dict) and "puzzle" in rec
+
+
+def _parsed(
+    source: str,
+    line: int,
+    value: Any,
+    *,
+    fields: dict[str, Any] | None = None,
+    whole: bool = False,
+    key: str | None = None,
+) -> Item:
+    """The item of an f-puzzles object, its JSON text or a link (``value``); ``key``
+    names the row's field it came from (said in an error, whose column is then
+    the field's own, not the line's)."""
+    from csp_sudoku.constraints import from_fpuzzles, parse_fpuzzles
+
+    try:
+        if isinstance(value, dict):
+            puzzle = from_fpuzzles(value)
+        elif isinstance(value, str):
+            puzzle = parse_fpuzzles(value)
+        else:
+            raise ParseError("an f-puzzles object, its JSON text or a '?load=' link was expected")
+        return Item(source, line, puzzle, fields=fields or {})
+    except ParseError as err:
+        # a JSON error names its column; in a whole .json file, its line too
+        at = (err.line or line) if whole else line
+        if key is not None:
+            return Item(source, at, None, f"{key}: {err.reason}", None, fields or {})
+        return Item(source, at, None, err.reason, err.column, fields or {})
+
+
+def _total(inputs: list[str]) -> int | None:
+    """The entries of the inputs, for the progress bar (None: standard input): a
+    file's non-blank, non-comment lines (one for a ``.json`` file), one for any
+    other input."""
     total = 0
     for item in inputs:
-        if _looks_like_file(item) and item.lower().endswith(".jsonl"):
-            with open(item, "rb") as fh:
-                total += sum(1 for line in fh if line.strip())
-        else:
+        if item == "-":
+            return None
+        if not (_looks_like_file(item) and os.path.isfile(item)) or item.lower().endswith(".json"):
             total += 1
+        else:
+            with open(item, "rb") as fh:
+                total += sum(1 for line in fh if line.strip() and not line.startswith(b"#"))
     return total
 
 
 def _looks_like_file(item: str) -> bool:
-    return "load=" not in item and not item.lstrip().startswith("{")
+    """Whether an argument names a file (not ``-``, a link or JSON text)."""
+    return item != "-" and "load=" not in item and not item.lstrip().startswith("{")
 
 
+# ------------------------------------------------------------------ answers
 def _options(command: str, args: argparse.Namespace, backend: str) -> dict[str, Any]:
-    """The per-puzzle options of :func:`answer` (picklable, for worker processes)."""
-    out: dict[str, Any] = {"command": command, "backend": backend}
+    """The per-puzzle options of :func:`answer` (picklable, for worker processes):
+    the variant ``backend``, and ``plain_backend`` the one asked for plain puzzles."""
+    out: dict[str, Any] = {
+        "command": command,
+        "backend": backend,
+        "plain_backend": getattr(args, "backend", "auto"),
+    }
     if command == "check":
         out["limit"] = max(2, getattr(args, "limit", 2))
     elif command == "count":
         out["limit"] = getattr(args, "limit", 1000)
+        out["budget"] = getattr(args, "budget_seconds", None)
     elif command == "solve":
         out["all"] = getattr(args, "all", 1)
         out["grid"] = getattr(args, "grid", False)
@@ -230,47 +603,59 @@ def _options(command: str, args: argparse.Namespace, backend: str) -> dict[str, 
     return out
 
 
-def answer(puzzle: VariantPuzzle, options: dict[str, Any]) -> Answer:
+def answer(puzzle: VariantPuzzle | Puzzle, options: dict[str, Any]) -> Answer:
     """The rows of one puzzle for ``options["command"]`` (the work of a worker process).
+
+    A plain puzzle gets the rows of the plain command (:mod:`csp_sudoku.cli._plain`;
+    ``candidates``: those of the puzzle as a variant one). A variant puzzle:
 
     * ``check``: ``unique``, ``multiple`` or ``none`` (with the count when the
       limit is not 2, ``3+`` at the limit); exit code 1 unless unique.
-    * ``count``: the count, ``N+`` at the limit.
+    * ``count``: the count, ``N+`` at the limit; with a budget that ran out,
+      the solutions found by then, ``N+ (budget)``, ``capped`` and exit code 1.
     * ``solve``: the status and up to ``--all`` solutions (a second one is always
       looked for, so a puzzle with several is never shown as having one);
       exit code 1 unless unique.
     * ``candidates``: each cell's digits; ``--cap`` reached is a note and exit code 1.
     """
     from csp_sudoku import variants
+    from csp_sudoku.constraints import VariantPuzzle
     from csp_sudoku.core.io import format_grid, format_line
 
     command = options["command"]
+    if not isinstance(puzzle, VariantPuzzle):
+        return _plain_answer(puzzle, options)
     backend = options["backend"]
     line = format_line(puzzle.puzzle)
     if command in ("check", "count"):
         limit = options["limit"]
-        n = variants.count(puzzle, limit, backend=backend)
+        try:
+            n = variants.count(puzzle, limit, backend=backend, budget_seconds=options.get("budget"))
+        except CountBudgetExceeded as err:
+            row = {"puzzle": line, "count": err.at_least, "capped": True, "budget": True}
+            return EXIT_NOT_ALL, [(row, f"{WHERE}\t{err.at_least}+ (budget)")], None
         shown = f"{n}+" if n >= limit else str(n)
         if command == "count":
-            return EXIT_OK, [({"puzzle": line, "count": n, "capped": n >= limit}, shown)], None
+            row = {"puzzle": line, "count": n, "capped": n >= limit}
+            return EXIT_OK, [(row, f"{WHERE}\t{shown}")], None
         verdict = "unique" if n == 1 else "none" if n == 0 else "multiple"
         text = verdict if limit == 2 else f"{verdict} {shown}"
         row = {"puzzle": line, "status": verdict, "count": n}
-        return (EXIT_OK if n == 1 else EXIT_NOT_ALL), [(row, text)], None
+        return (EXIT_OK if n == 1 else EXIT_NOT_ALL), [(row, f"{WHERE}\t{text}")], None
     if command == "solve":
         wanted = options["all"]
         sols = variants.solutions(puzzle, max(2, wanted), backend=backend)
         if not sols:
             row = {"puzzle": line, "solution": None, "solutions": 0, "status": "none"}
-            return EXIT_NOT_ALL, [({**row, "capped": False}, "none")], None
+            return EXIT_NOT_ALL, [({**row, "capped": False}, f"{WHERE}\tnone")], None
         status = "unique" if len(sols) == 1 else "multiple"
         fields = {"solutions": len(sols), "status": status, "capped": len(sols) >= max(2, wanted)}
         rows = [
             (
                 {"puzzle": line, "solution": format_line(s), **fields},
-                f"{status}\n{format_grid(s)}\n"
+                f"{WHERE}\t{status}\n{format_grid(s)}\n"
                 if options["grid"]
-                else f"{status}\t{format_line(s)}",
+                else f"{WHERE}\t{status}\t{format_line(s)}",
             )
             for s in sols[:wanted]
         ]
@@ -283,103 +668,129 @@ def answer(puzzle: VariantPuzzle, options: dict[str, Any]) -> Answer:
         "".join(str(d + 1) for d in range(cands.shape[1]) if row[d]) or "-"
         for row in cands.tolist()
     ]
-    return EXIT_OK, [({"puzzle": line, "candidates": cells}, " ".join(cells))], None
+    row = {"puzzle": line, "candidates": cells}
+    return EXIT_OK, [(row, f"{WHERE}\t{' '.join(cells)}")], None
 
 
-def _answer_item(puzzle: VariantPuzzle | None, options: dict[str, Any]) -> Answer | None:
-    """Task: :func:`answer`, None for a puzzle that could not be read; a library error a note."""
+def _plain_answer(puzzle: Puzzle, options: dict[str, Any]) -> Answer:
+    """The rows of a plain puzzle of a mixed run: the plain command's own."""
+    from csp_sudoku.cli import _plain
+
+    command = options["command"]
+    if command == "candidates":
+        from csp_sudoku.variants.formats import as_variant
+
+        return answer(as_variant(puzzle), options)
+    plain = {**options, "backend": options["plain_backend"], "show": False}
+    work = {"check": _plain.check_one, "count": _plain.count_one, "solve": _plain.solve_one}
+    return work[command](puzzle, plain)
+
+
+# ------------------------------------------------------------------ the batch loop
+#: The per-puzzle work of a run: the puzzle (variant or plain) and the options.
+Work = Callable[[Any, dict[str, Any]], Answer]
+
+
+@dataclass(frozen=True)
+class Batch:
+    """What one command's run does, for :func:`run_batch`.
+
+    Attributes:
+        command: the command's name (messages, the summary, ``--resume``).
+        fields: the columns of JSON and CSV rows.
+        work: the per-puzzle work (module level, for worker processes).
+        options: its options (picklable).
+        good, bad: the summary's words for the puzzles answered (exit 0) and the
+            others (exit 1).
+        plain: whether plain puzzles are answered (else each is a bad entry).
+        invalid_rows: whether an entry that cannot be read gets an ``invalid`` row.
+        certify: ``check --certify``'s folder.
+        csv_names: the CSV columns, when fixed in advance.
+    """
+
+    command: str
+    fields: tuple[str, ...]
+    work: Work
+    options: dict[str, Any]
+    good: str
+    bad: str
+    plain: bool = True
+    invalid_rows: bool = False
+    certify: Path | None = None
+    csv_names: tuple[str, ...] | None = None
+
+
+def _work_item(work: Work, puzzle: Any, options: dict[str, Any]) -> Answer | None:
+    """Task: ``work`` on one puzzle; None for an entry not read; a library error a note."""
     if puzzle is None:
         return None
     try:
-        return answer(puzzle, options)
+        return work(puzzle, options)
     except SudokuError as err:
         return EXIT_BAD_INPUT, [], str(err)
 
 
-def _refusal(command: str, args: argparse.Namespace, backend: str) -> str | None:
-    """Why the options cannot run on variant puzzles, or None."""
-    from csp_sudoku import variants
+def run_batch(batch: Batch, args: argparse.Namespace) -> int:
+    """Answer every entry of ``args.inputs`` by ``batch.work``; write the rows; the exit code.
 
-    if backend not in variants.BACKENDS:
-        return f"variant puzzles use --backend {', '.join(variants.BACKENDS)} or auto"
-    if getattr(args, "budget_seconds", None) is not None:
-        return "--budget-seconds does not apply to variant puzzles (each count is one solver run)"
-    if getattr(args, "resume", False) and not getattr(args, "output", None):
-        return "--resume needs --output FILE"
-    missing = [i for i in args.inputs if _looks_like_file(i) and not os.path.exists(i)]
-    if missing:
-        return f"{missing[0]}: no such file"
-    folders = [i for i in args.inputs if _looks_like_file(i) and os.path.isdir(i)]
-    if folders:
-        return f"{folders[0]} is a folder, not a puzzle file"
-    return None
-
-
-def run_variants(command: str, args: argparse.Namespace) -> int:
-    """Answer every variant puzzle of ``args.inputs`` for ``command``; the exit code."""
-    from csp_sudoku import variants
-
-    backend = getattr(args, "backend", "auto")
-    if backend == "auto":
-        backend = variants.DEFAULT_BACKEND
-    why = _refusal(command, args, backend)
-    if why:
-        print(f"csp-sudoku {command}: {why}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    ``args`` holds the batch flags (``-o``, ``--format``, ``--jobs``,
+    ``--resume``, ``--skip-invalid``, ``--scheduler``, ``-q``) and the grid
+    shape options of plain puzzles.
+    """
     fmt = getattr(args, "format", "text")
     output = getattr(args, "output", None)
     done: tuple[str, int] | None = None
     has_header = False
-    if getattr(args, "resume", False) and output:  # (--resume without -o is refused above)
-        done, has_header = _last_entry(output, fmt, command)
+    if getattr(args, "resume", False) and output:  # (--resume without -o is refused before)
+        done, has_header = _last_entry(output, fmt, batch.command)
     with batch_session(
         output, appending=done is not None or has_header, scheduler=getattr(args, "scheduler", None)
     ) as (out, client):
-        writer = RowWriter(fmt, FIELDS[command], out, header=not has_header)
-        return _run(command, args, backend, writer, done, client)
+        names = batch.csv_names
+        writer = RowWriter(fmt, batch.fields, out, header=not has_header, names=names)
+        return _loop(batch, args, writer, done, client)
 
 
-def _run(
-    command: str,
+def _loop(
+    batch: Batch,
     args: argparse.Namespace,
-    backend: str,
     writer: RowWriter,
     done: tuple[str, int] | None,
     client: Any,
 ) -> int:
+    from csp_sudoku.constraints import to_fpuzzles
     from csp_sudoku.core.parallel import ordered_map
 
+    command = batch.command
     quiet = getattr(args, "quiet", False)
-    certify = Path(args.certify) if getattr(args, "certify", None) else None
-    options = _options(command, args, backend)
     show_bar = not quiet and sys.stderr.isatty()
     bar = progress(_total(args.inputs) if show_bar and done is None else None, show_bar)
+    geometry = geometry_from_args(args) if batch.plain else None
     held: deque[Item] = deque()
     tally: Counter[str] = Counter()
     taken: set[str] = set()  # the certificates' names written so far
     started = time.perf_counter()
 
     def tasks() -> Iterator[tuple[Any, ...]]:
-        for item in _after(read_inputs(args.inputs), done):
+        entries = read_inputs(args.inputs, geometry=geometry, plain=batch.plain)
+        for item in _after(entries, done):
             held.append(item)
-            yield item.puzzle, options
+            yield batch.work, item.answerable, batch.options
 
     jobs = getattr(args, "jobs", 1)
     jobs = 0 if client is not None and jobs == 1 else jobs
     try:
-        for result in ordered_map(_answer_item, tasks(), jobs=jobs, executor=client):
+        for result in ordered_map(_work_item, tasks(), jobs=jobs, executor=client):
             item = held.popleft()
             bar.update(1)
             where = f"{item.source}:{item.line}"
             if result is None:
                 tally["bad"] += 1
                 print(f"csp-sudoku {command}: {item.error}", file=sys.stderr)
-                if command == "check":
-                    row = {"file": item.source, "line": item.line, "puzzle": "", "count": 0}
-                    writer.write(
-                        {**row, "status": "invalid", "reason": item.reason},
-                        f"{where}\tinvalid  # {item.reason}",
-                    )
+                if batch.invalid_rows:
+                    row, text = _invalid_row(item)
+                    at = {"file": item.source, "line": item.line}
+                    writer.write({**at, **row}, text.replace(WHERE, where), item.fields)
                 continue
             code, rows, note = result
             if note:
@@ -388,21 +799,31 @@ def _run(
                 tally["bad"] += 1
                 continue
             tally["failed" if code else "ok"] += 1
+            tally["variant"] += item.puzzle is not None
+            own: dict[str, Any] = {"file": item.source, "line": item.line}
+            fp = {}  # the puzzle itself, for a reader of the row
+            if item.puzzle is not None and writer.fmt != "text":
+                fp = {"fpuzzles": to_fpuzzles(item.puzzle)}
             for row, text in rows:
-                writer.write({"file": item.source, "line": item.line, **row}, f"{where}\t{text}")
-            if certify is not None and rows and rows[0][0].get("status") == "unique":
-                _certify(item, certify, taken)
+                writer.write({**own, **row, **fp}, text.replace(WHERE, where), item.fields)
+            if batch.certify is not None and rows and rows[0][0].get("status") == "unique":
+                _certify(item, batch.certify, taken)
     finally:
         bar.close()
-    total = sum(tally.values())
+    total = tally["ok"] + tally["failed"] + tally["bad"]
     if total == 0 and done is None:
         print("csp-sudoku: error: no puzzles found in the input", file=sys.stderr)
         return EXIT_BAD_INPUT
     if not quiet:
         secs = time.perf_counter() - started
+        answered = tally["ok"] + tally["failed"]
+        plain = tally["variant"] < answered
+        what = counted(total, "puzzle" if plain else "variant puzzle")
+        if plain and tally["variant"]:
+            what += f" ({tally['variant']} variant)"
         print(
-            f"{counted(total, 'variant puzzle')}: {tally['ok']} {_GOOD[command]}, "
-            f"{tally['failed']} {_BAD[command]}, {tally['bad']} bad in {secs:.2f} s",
+            f"{what}: {tally['ok']} {batch.good}, {tally['failed']} {batch.bad}, "
+            f"{tally['bad']} bad in {secs:.2f} s",
             file=sys.stderr,
         )
     if tally["bad"] and not getattr(args, "skip_invalid", False):
@@ -410,6 +831,28 @@ def _run(
     return EXIT_NOT_ALL if tally["failed"] else EXIT_OK
 
 
+def _invalid_row(item: Item) -> tuple[dict[str, Any], str]:
+    """``check``'s ``invalid`` row of an entry that cannot be read: a bad plain line's
+    as the plain path writes it, another's with the reason alone."""
+    if item.entry is not None:
+        from csp_sudoku.cli._plain import invalid_row
+
+        return invalid_row(item.entry)
+    row = {"puzzle": "", "count": 0, "status": "invalid", "reason": item.reason}
+    return row, f"{WHERE}\tinvalid  # {item.reason}"
+
+
+def _certify(item: Item, folder: Path, taken: set[str]) -> None:
+    """Write the DRAT proof that the puzzle of ``item`` (found unique) has no second solution."""
+    from csp_sudoku.tools.certify import certificate_path, certify_to
+
+    puzzle = item.answerable
+    assert puzzle is not None
+    folder.mkdir(parents=True, exist_ok=True)
+    certify_to(puzzle, certificate_path(folder, item.source, item.line, taken))
+
+
+# ------------------------------------------------------------------ check, count, solve, candidates
 #: The words of the closing summary for the puzzles answered and the others.
 _GOOD = {"check": "unique", "count": "counted", "solve": "solved", "candidates": "answered"}
 _BAD = {
@@ -420,10 +863,71 @@ _BAD = {
 }
 
 
-def _certify(item: Item, folder: Path, taken: set[str]) -> None:
-    """Write the DRAT proof that the puzzle of ``item`` (found unique) has no second solution."""
-    from csp_sudoku.tools.certify import certificate_path, certify_to
+def missing_input(inputs: list[str], *, plain: bool) -> str | None:
+    """Why an input cannot be read at all (no such file, a folder), or None.
 
-    assert item.puzzle is not None
-    folder.mkdir(parents=True, exist_ok=True)
-    certify_to(item.puzzle, certificate_path(folder, item.source, item.line, taken))
+    With ``plain`` an argument that names no file and does not look like a path
+    is a plain puzzle written as an argument, not a missing file.
+    """
+    for item in inputs:
+        if item == "-" or not _looks_like_file(item):
+            continue
+        if os.path.isdir(item):
+            return f"{item} is a folder, not a puzzle file"
+        if not os.path.exists(item) and (not plain or _looks_like_path(item)):
+            return f"{item}: no such file"
+    return None
+
+
+def _refusal(command: str, args: argparse.Namespace, backend: str) -> str | None:
+    """Why the options cannot run on variant puzzles, or None."""
+    from csp_sudoku import variants
+
+    if backend not in variants.BACKENDS:
+        return f"variant puzzles use --backend {', '.join(variants.BACKENDS)} or auto"
+    if getattr(args, "resume", False) and not getattr(args, "output", None):
+        return "--resume needs --output FILE"
+    return missing_input(args.inputs, plain=True)
+
+
+def run_variants(command: str, args: argparse.Namespace) -> int:
+    """Answer every puzzle of ``args.inputs`` (variant ones, and plain ones beside
+    them) for ``command``; the exit code."""
+    from csp_sudoku import variants
+
+    backend = getattr(args, "backend", "auto")
+    if backend == "auto":
+        backend = variants.DEFAULT_BACKEND
+    why = _refusal(command, args, backend)
+    if why:
+        print(f"csp-sudoku {command}: {why}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    certify = getattr(args, "certify", None)
+    batch = Batch(
+        command,
+        FIELDS[command],
+        answer,
+        _options(command, args, backend),
+        _GOOD[command],
+        _BAD[command],
+        invalid_rows=command == "check",
+        certify=Path(certify) if certify else None,
+    )
+    return run_batch(batch, args)
+
+
+__all__ = [
+    "FIELDS",
+    "Answer",
+    "Batch",
+    "Item",
+    "answer",
+    "hook",
+    "is_variant_input",
+    "missing_input",
+    "read_inputs",
+    "register_candidates",
+    "routed",
+    "run_batch",
+    "run_variants",
+]
