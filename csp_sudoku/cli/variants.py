@@ -123,8 +123,11 @@ def _variant_line(text: str, *, first: bool) -> bool:
 
 #: Bytes that every variant line holds one of (a row's field, a link, an object's grid).
 _MARKERS = (b"fpuzzles", b"load=", b'"grid"')
-#: How far a file that starts with plain puzzle lines is looked through for variant entries.
+#: How far a file is looked through for variant entries: one that starts with
+#: plain puzzle lines, one of records (about 40 ms of reading, where a check of
+#: the rows takes seconds; the plain reader refuses an ``fpuzzles`` row beyond).
 _PLAIN_LOOK = 1 << 20
+_RECORDS_LOOK = 1 << 24
 
 
 def _file_is_variant(path: str) -> bool:
@@ -132,8 +135,8 @@ def _file_is_variant(path: str) -> bool:
 
     The first entry decides for a JSON object that is one and for a CSV header
     (a CSV file holds variant rows only under an ``fpuzzles`` column). A file
-    of JSON rows is looked through to its end, a file that starts with plain
-    puzzle lines through its first megabyte: lines are read as JSON only where
+    of JSON rows is looked through for its first 16 MB, a file that starts with
+    plain puzzle lines for its first megabyte: lines are read as JSON only where
     the bytes hold ``fpuzzles``, ``load=`` or ``"grid"``. (Past that, the plain
     reader refuses an ``fpuzzles`` row rather than read its givens.)
     """
@@ -165,8 +168,7 @@ def _file_is_variant(path: str) -> bool:
                     first = False
                     if not text.startswith("{") and "," in text and "puzzle" in text:
                         return False  # a CSV header without an fpuzzles column
-                    if not text.startswith("{"):
-                        limit = _PLAIN_LOOK
+                    limit = _RECORDS_LOOK if text.startswith("{") else _PLAIN_LOOK
                 elif _variant_line(text, first=False):
                     return True
             if not block or (limit is not None and seen >= limit):
