@@ -30,6 +30,10 @@ its rating is the row's ``rating`` field. ``--budget-seconds`` bounds the
 whole run, ``--attempts`` each puzzle; when one runs out, what was found is
 written and the message says how many, and the puzzle met nearest the
 target, with its seed; the exit code is 1.
+
+``--jobs N`` makes the attempts in N worker processes; the puzzles are the
+same, in the same order, for every N (puzzle ``i`` is its first attempt on
+target), and a Ctrl-C or SIGTERM ends the workers at once.
 """
 
 from __future__ import annotations
@@ -101,7 +105,6 @@ _CLASSIC_ONLY: dict[str, Any] = {
     "scheduler": None,
     "max_per_grid": None,
     "minimal": True,
-    "jobs": 1,
     "backend": "auto",
 }
 
@@ -238,7 +241,7 @@ def run(args: argparse.Namespace) -> int:
     code = EXIT_OK
     made = 0
     start = time.perf_counter()
-    budget = _Budget(args.budget_seconds, args.attempts, target)
+    budget = _Budget(args.budget_seconds, args.attempts, target, args.jobs)
     with batch_session(args.output, appending=False, scheduler=None) as (out, _client):
         writer = RowWriter(args.format, FIELDS, out)
         try:
@@ -265,13 +268,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 class _Budget:
-    """The target and budget of a run, handed to each generator call: ``--budget-seconds``
-    for the whole run (each call gets what is left), ``--attempts`` per puzzle."""
+    """The target, budget and workers of a run, handed to each generator call:
+    ``--budget-seconds`` for the whole run (each call gets what is left),
+    ``--attempts`` per puzzle, ``--jobs``."""
 
-    def __init__(self, seconds: float | None, attempts: int | None, target: VariantTarget) -> None:
+    def __init__(
+        self, seconds: float | None, attempts: int | None, target: VariantTarget, jobs: int
+    ) -> None:
         self.deadline = None if seconds is None else time.monotonic() + seconds
         self.attempts = attempts
         self.target = target
+        self.jobs = jobs
 
     def options(self) -> dict[str, Any]:
         """The generators' keyword arguments of the target and what is left of the budget."""
@@ -281,6 +288,7 @@ class _Budget:
             "score_range": self.target.score_range,
             "budget_seconds": left,
             "attempts": self.attempts,
+            "jobs": self.jobs,
         }
 
 

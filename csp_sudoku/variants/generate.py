@@ -49,11 +49,14 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections import deque
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from functools import partial
 
 import numpy as np
 import pysat.card
@@ -76,6 +79,7 @@ from csp_sudoku.core.errors import (
 )
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.numbers import is_whole
+from csp_sudoku.core.parallel import ordered_map
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.core.seeds import SeedLike, as_generator, as_seed, attempt_seed, item_seed
 from csp_sudoku.encodings.cnf import rules_cnf, variable
@@ -377,45 +381,178 @@ def _targeted(
     target: VariantTarget,
     budget_seconds: float | None,
     attempts: int | None,
+    jobs: int = 1,
 ) -> Iterator[VariantGenerated]:
     """Puzzle ``i`` from attempts ``attempt_seed(item_seed(seed, i), j)`` until one is on
     ``target`` (rated, with its rating); without a target, attempt 0 of each.
 
+    Puzzle ``i`` is its first attempt on target, whatever ``jobs``: with
+    ``jobs > 1`` the attempts run in worker processes
+    (:func:`csp_sudoku.core.parallel.ordered_map`), several puzzles' attempts at
+    once, and an attempt past the first hit of its puzzle is dropped.
+
     Raises:
         BudgetExhaustedError: the time or the attempts ran out (after yielding what was found).
-        GenerationError: a bad count, budget or number of attempts.
+        GenerationError: a bad count, budget, number of attempts or of jobs.
     """
     count = _count(count)
     if budget_seconds is not None and not (budget_seconds >= 0 and math.isfinite(budget_seconds)):
         raise GenerationError(f"budget_seconds must be 0 or more, got {budget_seconds!r}")
     if attempts is not None and (not is_whole(attempts) or attempts < 1):
         raise GenerationError(f"attempts must be a whole number of 1 or more, got {attempts!r}")
+    if not is_whole(jobs) or jobs < 0:
+        raise GenerationError(
+            f"jobs must be a whole number of 0 (every core) or more, got {jobs!r}"
+        )
+    attempts = None if attempts is None else int(attempts)
+    cores = os.cpu_count() or 1
+    workers = min(int(jobs) or cores, cores)
+    if not target.active and count <= 1:
+        workers = 1  # one attempt in all: no pool to start
     deadline = None if budget_seconds is None else time.monotonic() + budget_seconds
-    base = as_seed(seed)
-    nearest: VariantGenerated | None = None
-    for i in range(count):
-        stream = item_seed(base, i)
-        j = 0
-        while True:
-            why = ""
-            if deadline is not None and time.monotonic() >= deadline:
-                why = f"the time budget of {budget_seconds:g} s"
-            elif attempts is not None and j >= attempts:
-                why = f"the budget of {attempts} attempt{'s' if attempts != 1 else ''} per puzzle"
-            if why:
-                raise _budget_error(why, i, count, target, nearest)
-            got = make(attempt_seed(stream, j))
-            j += 1
-            if not target.active:
-                yield got
-                break
-            rating = rate_variant(got.puzzle)
-            got = replace(got, rating=rating)
-            if target.matches(rating):
-                yield got
-                break
-            if nearest is None or _nearer(rating, nearest.rating, target):
-                nearest = got
+    plan = _Attempts(make, count, as_seed(seed), target, attempts, deadline)
+    results = ordered_map(_attempt, plan.tasks(), jobs=workers)
+    try:
+        for got in results:
+            yield from plan.take(got)
+            if plan.low >= count:
+                break  # every puzzle found: the attempts still in flight are not needed
+            plan.check(budget_seconds)
+        plan.check(budget_seconds, ended=True)
+    finally:
+        if isinstance(results, Generator):
+            results.close()  # stopped early: the workers are ended, not waited for
+
+
+def _attempt(
+    make: Callable[[int], VariantGenerated], seed: int, target: VariantTarget
+) -> VariantGenerated:
+    """One attempt (in a worker process with ``jobs > 1``): the puzzle of ``seed``,
+    with its rating when there is a target."""
+    got = make(seed)
+    if target.active:
+        got = replace(got, rating=rate_variant(got.puzzle))
+    return got
+
+
+class _Attempts:
+    """The attempts of a targeted run: which to make next, and what the ones made gave.
+
+    Puzzles are yielded in order: ``low`` is the first not yet yielded. The next
+    attempt goes to the first puzzle from ``low`` on that may still need one and
+    has fewer attempts in flight than a puzzle takes on average (attempts read
+    per hit so far; before the first hit, no bound), else to the one with the
+    fewest in flight: a hard target keeps the workers on the puzzle that comes
+    next, an easy one spreads them over the puzzles after it (a hit then
+    wastes few attempts made past it). With one worker an attempt is read
+    before the next is asked for, so the attempts go one after the other, as
+    a loop would make them. Results come back in the order the attempts were
+    handed out, so a puzzle's attempts are read in the order of ``j`` and its
+    first hit is its first attempt on target.
+    """
+
+    def __init__(
+        self,
+        make: Callable[[int], VariantGenerated],
+        count: int,
+        base: int,
+        target: VariantTarget,
+        attempts: int | None,
+        deadline: float | None,
+    ) -> None:
+        self.make, self.count, self.base, self.target = make, count, base, target
+        self.limit = attempts if target.active else 1  # attempts a puzzle may take
+        self.attempts = attempts
+        self.deadline = deadline
+        self.low = 0
+        self.made: dict[int, int] = {}  # puzzle -> attempts handed out
+        self.flying: dict[int, int] = {}  # puzzle -> attempts handed out, not read
+        self.missed: dict[int, int] = {}  # puzzle -> attempts read off target
+        self.found: dict[int, VariantGenerated] = {}  # puzzles found, not yet yielded
+        self.nearest: dict[
+            int, VariantGenerated | None
+        ] = {}  # puzzle -> its miss nearest the target
+        self.order: deque[int] = deque()  # the puzzle of every attempt in flight, in order
+        self.read = 0  # attempts read, but those past a puzzle's hit
+        self.hits = 0
+
+    def _open(self, i: int) -> bool:
+        """Whether puzzle ``i`` may take another attempt."""
+        return i not in self.found and (self.limit is None or self.made.get(i, 0) < self.limit)
+
+    def _pick(self) -> int | None:
+        per_hit = self.read / self.hits if self.hits else math.inf
+        fewest = None
+        for i in range(self.low, self.count):
+            if not self._open(i):
+                continue
+            flying = self.flying.get(i, 0)
+            if flying < per_hit:
+                return i
+            if fewest is None or flying < self.flying.get(fewest, 0):
+                fewest = i
+        # (the loop ends soon: at most the attempts in flight, 2 * jobs + 1, are skipped)
+        return fewest
+
+    def tasks(self) -> Iterator[tuple[Callable[[int], VariantGenerated], int, VariantTarget]]:
+        """The attempts to make, read one at a time as results come back."""
+        while self.deadline is None or time.monotonic() < self.deadline:
+            i = self._pick()
+            if i is None:
+                return
+            j = self.made.get(i, 0)
+            self.made[i] = j + 1
+            self.flying[i] = self.flying.get(i, 0) + 1
+            self.order.append(i)
+            yield self.make, attempt_seed(item_seed(self.base, i), j), self.target
+
+    def take(self, got: VariantGenerated) -> Iterator[VariantGenerated]:
+        """Read the next result; yield the puzzles it lets out, in order."""
+        i = self.order.popleft()
+        if i < self.low:
+            return  # an attempt past the first hit of a puzzle yielded already
+        self.flying[i] -= 1
+        if i in self.found:
+            return  # an attempt past the puzzle's first hit
+        self.read += 1
+        if got.rating is None or self.target.matches(got.rating):
+            self.found[i] = got
+            self.hits += 1
+        else:
+            self.missed[i] = self.missed.get(i, 0) + 1
+            self.nearest[i] = self._nearer(self.nearest.get(i), got)
+        while self.low in self.found:
+            yield self.found.pop(self.low)
+            for book in (self.made, self.flying, self.missed):
+                book.pop(self.low, None)
+            # the nearest miss of the puzzles yielded so far is kept under the key -1
+            self.nearest[-1] = self._nearer(self.nearest.get(-1), self.nearest.pop(self.low, None))
+            self.low += 1
+
+    def _nearer(
+        self, first: VariantGenerated | None, then: VariantGenerated | None
+    ) -> VariantGenerated | None:
+        """Of two misses met in this order, the one nearer the target (the first among equals)."""
+        if then is None or then.rating is None:
+            return first
+        if first is None or _nearer(then.rating, first.rating, self.target):
+            return then
+        return first
+
+    def check(self, budget_seconds: float | None, ended: bool = False) -> None:
+        """Raise the budget's error when puzzle ``low`` cannot be found any more: its
+        attempts all missed, the time is up, or (``ended``) no attempt is left."""
+        if self.low >= self.count:
+            return
+        why = ""
+        if self.limit is not None and self.missed.get(self.low, 0) >= self.limit:
+            n = self.attempts
+            why = f"the budget of {n} attempt{'s' if n != 1 else ''} per puzzle"
+        elif ended or (self.deadline is not None and time.monotonic() >= self.deadline):
+            why = f"the time budget of {budget_seconds:g} s"
+        if why:
+            nearest = self._nearer(self.nearest.get(-1), self.nearest.get(self.low))
+            raise _budget_error(why, self.low, self.count, self.target, nearest)
 
 
 def _nearer(a: VariantRating, b: VariantRating | None, target: VariantTarget) -> bool:
@@ -511,6 +648,7 @@ def generate_givens(
     score_range: tuple[float, float] | None = None,
     budget_seconds: float | None = None,
     attempts: int | None = None,
+    jobs: int = 1,
 ) -> Iterator[VariantGenerated]:
     """``count`` minimal puzzles with the constraints of ``template``, each from its own grid.
 
@@ -526,6 +664,11 @@ def generate_givens(
         score_range: the inclusive bounds of the wanted score.
         budget_seconds: the time for the call (looked at between attempts).
         attempts: the most attempts per puzzle.
+        jobs: worker processes that make the attempts (0: every core; never
+            more than the cores). The puzzles do not depend on it: puzzle
+            ``i`` is its first attempt on target either way (without a time
+            budget, the same puzzles in the same order; with one, how many
+            are found before it runs out depends on the machine).
 
     Raises:
         GenerationError: the constraints allow no grid, a bad count, orbits that
@@ -534,12 +677,13 @@ def generate_givens(
     """
     groups = None if orbits is None else [list(o) for o in orbits]
     yield from _targeted(
-        lambda s: make_givens(template, s, orbits=groups),
+        partial(make_givens, template, orbits=groups),
         count,
         seed,
         VariantTarget.of(level, score_range),
         budget_seconds,
         attempts,
+        jobs,
     )
 
 
@@ -808,6 +952,7 @@ def generate_killers(
     score_range: tuple[float, float] | None = None,
     budget_seconds: float | None = None,
     attempts: int | None = None,
+    jobs: int = 1,
 ) -> Iterator[VariantGenerated]:
     """``count`` killer puzzles with no givens, each unique and with no merge left that keeps it so.
 
@@ -826,20 +971,22 @@ def generate_killers(
             passes end when no such merge keeps the puzzle unique
             (``minimal_in_symmetry``); ``minimal`` says whether no plain
             merge of two cages does either. None: no symmetry.
-        level, score_range, budget_seconds, attempts: the difficulty target and
-            its budget, as for :func:`generate_givens`.
+        level, score_range, budget_seconds, attempts, jobs: the difficulty
+            target, its budget and the worker processes, as for
+            :func:`generate_givens`.
 
     Raises:
         GenerationError: a bad count, rules that allow no grid, or a bad target.
         BudgetExhaustedError: a budget ran out (after yielding what was found).
     """
     yield from _targeted(
-        lambda s: make_killer(s, geometry=geometry, rules=rules, symmetry=symmetry),
+        partial(make_killer, geometry=geometry, rules=tuple(rules), symmetry=symmetry),
         count,
         seed,
         VariantTarget.of(level, score_range),
         budget_seconds,
         attempts,
+        jobs,
     )
 
 
@@ -946,6 +1093,7 @@ def generate_drawn(
     score_range: tuple[float, float] | None = None,
     budget_seconds: float | None = None,
     attempts: int | None = None,
+    jobs: int = 1,
 ) -> Iterator[VariantGenerated]:
     """``count`` puzzles whose constraints, drawn from a random grid, fix it (givens only if needed).
 
@@ -958,8 +1106,9 @@ def generate_drawn(
         seed: the run's seed (puzzle ``i`` is ``make_drawn(item_seed(seed, i), kinds)``;
             with a target, its attempt ``j`` ``attempt_seed(item_seed(seed, i), j)``).
         geometry: the shape (default 9x9).
-        level, score_range, budget_seconds, attempts: the difficulty target and
-            its budget, as for :func:`generate_givens`.
+        level, score_range, budget_seconds, attempts, jobs: the difficulty
+            target, its budget and the worker processes, as for
+            :func:`generate_givens`.
 
     Raises:
         GenerationError: an unknown kind, a bad count, or a bad target.
@@ -967,12 +1116,13 @@ def generate_drawn(
     """
     kinds = _check_kinds(kinds)
     yield from _targeted(
-        lambda s: make_drawn(s, kinds, geometry=geometry),
+        partial(make_drawn, kinds=kinds, geometry=geometry),
         count,
         seed,
         VariantTarget.of(level, score_range),
         budget_seconds,
         attempts,
+        jobs,
     )
 
 
