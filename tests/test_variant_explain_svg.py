@@ -39,8 +39,8 @@ from hypothesis import strategies as st
 
 from csp_sudoku.cli import main
 from csp_sudoku.constraints import from_fpuzzles
-from csp_sudoku.tools.explain_view import write_svgs
-from csp_sudoku.variants.explain import classic_view, explain
+from csp_sudoku.tools.explain_view import classic_view, write_svgs
+from csp_sudoku.variants.explain import explain
 from tests.test_variant_explain import (
     CASES,
     HAND_4X4,

@@ -23,8 +23,8 @@ from csp_sudoku.cli import main
 from csp_sudoku.constraints import from_fpuzzles
 from csp_sudoku.core.io import parse_line
 from csp_sudoku.human.path import solve_path
-from csp_sudoku.tools.explain_view import html_page
-from csp_sudoku.variants.explain import classic_view, explain
+from csp_sudoku.tools.explain_view import classic_view, html_page
+from csp_sudoku.variants.explain import explain
 from tests.test_variant_explain import UNIQUE
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -122,7 +122,9 @@ def run_variant_explain(args: argparse.Namespace) -> int:
         if not path.solved:
             code = max(code, EXIT_NOT_ALL)
         if args.html or args.svg:
-            why = draw_path(args, vx.classic_view(path), path.puzzle.constraints)
+            from csp_sudoku.tools.explain_view import classic_view
+
+            why = draw_path(args, classic_view(path), path.puzzle.constraints)
             if why is not None:
                 print(f"csp-sudoku explain: error: {why}", file=sys.stderr)
                 return EXIT_BAD_INPUT

@@ -50,7 +50,9 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
 
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import counted, symbol, write_text
@@ -62,6 +64,9 @@ from csp_sudoku.human.se_order import SeStep
 from csp_sudoku.human.state import CandidateState
 from csp_sudoku.metrics.se import SePath
 from csp_sudoku.tools.render import _is_diagonal, region_labels
+
+if TYPE_CHECKING:
+    from csp_sudoku.variants.explain import VariantPath
 
 #: Margin (px) around the grid, room for the row and column labels.
 MARGIN = 18
@@ -1034,3 +1039,60 @@ def write_html(
     out = Path(target)
     write_text(out, html_page(path, constraints=constraints))
     return out
+
+
+def classic_view(path: VariantPath) -> SolvePath:
+    """The path as the classic explain page draws it (``explain_view.write_html``).
+
+    Each step becomes a classic step whose technique line says what the
+    variant step says; the page's pencil marks start from the geometry's
+    peers, so the givens' digits removed from the constraints' peers come
+    first as a step of their own (``constraint peers of the givens``).
+    """
+    from csp_sudoku.variants.explain import constraint_peers
+
+    p = path.puzzle
+    g = p.geometry
+    values = [int(v) for v in p.puzzle.cells.tolist()]
+    geo = [set(x.tolist()) for x in g.peers]
+    start: list[tuple[int, int]] = []
+    extra = constraint_peers(p)
+    for cell, v in enumerate(values):
+        if v:
+            for q in sorted(extra[cell] - geo[cell]):
+                if not values[q] and (q, v) not in start:
+                    start.append((q, v))
+    steps: list[Step] = []
+
+    def step(technique: str, kind: str, placements: Any, elims: Any, cells: Any) -> Step:
+        return Step(
+            technique=technique,
+            kind=kind,
+            size=0,
+            placements=tuple(tuple(x) for x in placements),
+            eliminations=tuple(tuple(x) for x in elims),
+            options=1,
+            cells=tuple(cells),
+        )
+
+    if start:
+        steps.append(step("constraint peers of the givens", "variant", (), sorted(start), ()))
+    for s in path.steps:
+        lines = s.describe(g)
+        head = lines[0].split(": ", 1)
+        title = f"{s.technique}: {head[1]}" if len(head) > 1 else s.technique
+        if s.kind == "single":  # the page's line adds the placement itself
+            title = f"{s.technique} ({s.why})"
+        kind = "single" if s.kind == "single" else "variant"
+        text = "\n".join([title, *(x.strip() for x in lines[1:])])
+        steps.append(step(text, kind, s.placements, s.eliminations, s.cells))
+    final = np.array(path.values, dtype=np.int8)
+    return SolvePath(
+        p.puzzle,
+        steps,
+        solved=path.solved,
+        contradiction=path.contradiction,
+        techniques=("variant",),
+        final=final,
+        stopped=path.stopped,
+    )

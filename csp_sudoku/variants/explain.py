@@ -54,7 +54,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 from pysat.solvers import Solver
 
 from csp_sudoku.constraints import Cnf, Constraint, VariantPuzzle
@@ -62,7 +61,6 @@ from csp_sudoku.constraints.base import sum_equals
 from csp_sudoku.constraints.killer import KillerCage
 from csp_sudoku.core.errors import ArgumentError, Contradiction, SudokuError
 from csp_sudoku.core.geometry import Geometry
-from csp_sudoku.human.path import SolvePath, Step
 
 Pair = tuple[int, int]
 
@@ -1200,61 +1198,6 @@ def explain(
     return path
 
 
-def classic_view(path: VariantPath) -> SolvePath:
-    """The path as the classic explain page draws it (``explain_view.write_html``).
-
-    Each step becomes a classic step whose technique line says what the
-    variant step says; the page's pencil marks start from the geometry's
-    peers, so the givens' digits removed from the constraints' peers come
-    first as a step of their own (``constraint peers of the givens``).
-    """
-    p = path.puzzle
-    g = p.geometry
-    values = [int(v) for v in p.puzzle.cells.tolist()]
-    geo = [set(x.tolist()) for x in g.peers]
-    start: list[tuple[int, int]] = []
-    extra = constraint_peers(p)
-    for cell, v in enumerate(values):
-        if v:
-            for q in sorted(extra[cell] - geo[cell]):
-                if not values[q] and (q, v) not in start:
-                    start.append((q, v))
-    steps: list[Step] = []
-
-    def step(technique: str, kind: str, placements: Any, elims: Any, cells: Any) -> Step:
-        return Step(
-            technique=technique,
-            kind=kind,
-            size=0,
-            placements=tuple(tuple(x) for x in placements),
-            eliminations=tuple(tuple(x) for x in elims),
-            options=1,
-            cells=tuple(cells),
-        )
-
-    if start:
-        steps.append(step("constraint peers of the givens", "variant", (), sorted(start), ()))
-    for s in path.steps:
-        lines = s.describe(g)
-        head = lines[0].split(": ", 1)
-        title = f"{s.technique}: {head[1]}" if len(head) > 1 else s.technique
-        if s.kind == "single":  # the page's line adds the placement itself
-            title = f"{s.technique} ({s.why})"
-        kind = "single" if s.kind == "single" else "variant"
-        text = "\n".join([title, *(x.strip() for x in lines[1:])])
-        steps.append(step(text, kind, s.placements, s.eliminations, s.cells))
-    final = np.array(path.values, dtype=np.int8)
-    return SolvePath(
-        p.puzzle,
-        steps,
-        solved=path.solved,
-        contradiction=path.contradiction,
-        techniques=("variant",),
-        final=final,
-        stopped=path.stopped,
-    )
-
-
 __all__ = [
     "DEFAULT_BUDGET",
     "DEFAULT_INNER_SUBSET",
@@ -1263,7 +1206,6 @@ __all__ = [
     "TECHNIQUE_NAMES",
     "VariantPath",
     "VariantStep",
-    "classic_view",
     "constraint_peers",
     "explain",
     "technique_name",
