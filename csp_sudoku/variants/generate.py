@@ -440,15 +440,18 @@ class _Attempts:
 
     Puzzles are yielded in order: ``low`` is the first not yet yielded. The next
     attempt goes to the first puzzle from ``low`` on that may still need one and
-    has fewer attempts in flight than a puzzle takes on average (attempts read
-    per hit so far; before the first hit, no bound), else to the one with the
-    fewest in flight: a hard target keeps the workers on the puzzle that comes
-    next, an easy one spreads them over the puzzles after it (a hit then
-    wastes few attempts made past it). With one worker an attempt is read
-    before the next is asked for, so the attempts go one after the other, as
-    a loop would make them. Results come back in the order the attempts were
-    handed out, so a puzzle's attempts are read in the order of ``j`` and its
-    first hit is its first attempt on target.
+    would then have no more attempts in flight than a puzzle takes on average
+    (attempts read per hit, counting one hit in one attempt before the run's
+    own), else to the one with the fewest in flight. A target most attempts
+    meet spreads the workers over the puzzles, one attempt each (an attempt
+    made past a puzzle's first hit is wasted); one they rarely meet keeps them
+    on the puzzle that comes next, which a budget then ends soonest. Only the
+    last puzzles of a run, fewer than the attempts in flight, get several
+    each. With one worker an attempt is read before the next is asked for, so
+    the attempts go one after the other, as a loop would make them. Results
+    come back in the order the attempts were handed out, so a puzzle's attempts
+    are read in the order of ``j`` and its first hit is its first attempt on
+    target.
     """
 
     def __init__(
@@ -481,13 +484,13 @@ class _Attempts:
         return i not in self.found and (self.limit is None or self.made.get(i, 0) < self.limit)
 
     def _pick(self) -> int | None:
-        per_hit = self.read / self.hits if self.hits else math.inf
+        per_hit = (self.read + 1) / (self.hits + 1)
         fewest = None
         for i in range(self.low, self.count):
             if not self._open(i):
                 continue
             flying = self.flying.get(i, 0)
-            if flying < per_hit:
+            if flying + 1 <= per_hit:
                 return i
             if fewest is None or flying < self.flying.get(fewest, 0):
                 fewest = i
