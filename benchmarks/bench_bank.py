@@ -23,16 +23,14 @@ take hours, so the two metrics' ratings (``se`` and ``rounds``) are
 synthetic scores and levels stored through the bank's own rating API
 (``PuzzleBank.add_ratings``); the output says so.
 
-First, the baseline in the same run: ``bank add`` of the first
-``--baseline-size`` lines (default 100,000) into a new bank by the package of
-commit ``--baseline`` (default ``e31c9a7``, before the pruned canonical search
-and the batch kernel of a puzzle's facts; run from a ``git worktree`` of that
-commit), then by this checkout on the same lines, the same way, and by this
-checkout on one core (``taskset -c 0``, where there is ``taskset``). Each
-first adds a few hundred lines to a throwaway bank, so that numba's cache is
-filled before the timed run. The ratio is of the wall times, both measured
-under the same load; the CPU times (user + system, all threads) are printed
-too.
+First, the baseline in the same run (``bench_bank_add.compare``): ``bank add``
+of the first ``--baseline-size`` lines (default 100,000) into a new bank by the
+package of commit ``--baseline`` (default: ``bench_bank_add.DEFAULT_BASELINE``,
+the commit before the yes/no minimality check; run from a ``git worktree`` of
+that commit) and by this checkout on the same lines, in turns, twice each,
+then by this checkout on one core (``taskset -c 0``, where there is
+``taskset``). The ratios are of the best wall and CPU times (user + system,
+all threads), measured under the same load.
 
 Usage::
 
@@ -45,14 +43,12 @@ from __future__ import annotations
 import argparse
 import itertools
 import os
-import resource
 import shutil
 import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -64,10 +60,10 @@ from csp_sudoku.core.io import parse_line
 from csp_sudoku.core.puzzle import format_lines
 from csp_sudoku.tools.bank import BankQuery, PuzzleBank
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_bank_add import DEFAULT_BASELINE, compare, timed
+
 ROOT = Path(__file__).resolve().parents[1]
-#: The command line of a checkout (run with its root first on PYTHONPATH, not whichever
-#: csp_sudoku the venv was installed from).
-CLI = [sys.executable, "-m", "csp_sudoku"]
 SAMPLE = ROOT / "examples" / "data" / "sample.txt"
 #: Synthetic ratings: (metric, its level names from easiest, the score range).
 METRICS = (
@@ -134,85 +130,6 @@ def make_puzzles(n: int, rng: np.random.Generator) -> NDArray[np.int8]:
     return made[0][:n]
 
 
-def timed(
-    args: list[str], root: Path = ROOT, prefix: Sequence[str] = ()
-) -> tuple[float, float, subprocess.CompletedProcess[str]]:
-    """The wall time and CPU time (user + system, its threads included) of a
-    ``csp-sudoku`` command line of the package in ``root`` (run after ``prefix``,
-    e.g. ``taskset -c 0``), and what it did."""
-    env = {**os.environ, "PYTHONPATH": str(root)}
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t = time.perf_counter()
-    done = subprocess.run(
-        [*prefix, *CLI, *args], capture_output=True, text=True, check=False, env=env, cwd=root
-    )
-    wall = time.perf_counter() - t
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    return wall, cpu, done
-
-
-def add_rate(
-    label: str, lines: Path, folder: Path, root: Path = ROOT, prefix: Sequence[str] = ()
-) -> float:
-    """Time ``bank add`` of ``lines`` into a new bank by the package in ``root`` (after a
-    warm-up add of 300 lines into a throwaway bank); print and return its wall time."""
-    warm, bank = folder / "warm.txt", folder / "rate.db"
-    warm.write_text("".join(lines.open().readlines()[:300]))
-    for stale in (bank, folder / "warm.db"):
-        stale.unlink(missing_ok=True)
-    timed(["bank", "add", str(folder / "warm.db"), str(warm), "-q"], root, prefix)
-    wall, cpu, done = timed(["bank", "add", str(bank), str(lines)], root, prefix)
-    if done.returncode not in (0, 1):
-        sys.exit(f"{label}: bank add failed ({done.returncode}): {done.stderr.strip()}")
-    n = sum(1 for _ in lines.open())
-    print(
-        f"  {label}: {wall:.1f} s, {n / wall:,.0f} puzzles a second; CPU {cpu:.1f} s, "
-        f"{cpu / n * 1e6:.0f} us a puzzle\n    {done.stdout.strip()}"
-    )
-    for stale in (bank, folder / "warm.db", warm):
-        stale.unlink(missing_ok=True)
-    return wall
-
-
-def baseline(args: argparse.Namespace, source: Path, folder: Path) -> None:
-    """Print ``bank add`` of the first ``--baseline-size`` lines by the baseline commit,
-    by this checkout, and by this checkout on one core, with the ratios."""
-    sample = folder / "sample.txt"
-    with source.open() as f:
-        sample.write_text("".join(itertools.islice(f, args.baseline_size)))
-    tree = folder / "baseline"
-    subprocess.run(
-        ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], capture_output=True
-    )
-    subprocess.run(
-        ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), args.baseline],
-        check=True,
-        capture_output=True,
-    )
-    try:
-        print(f"baseline: bank add of {args.baseline_size:,} lines, same input, same load")
-        old = add_rate(f"baseline {args.baseline}", sample, folder, tree)
-        new = add_rate("this checkout", sample, folder)
-        print(f"  ratio: {old / new:.1f}x the baseline's rate")
-        if shutil.which("taskset"):
-            one = add_rate(
-                "this checkout, one core (taskset -c 0)",
-                sample,
-                folder,
-                prefix=("taskset", "-c", "0"),
-            )
-            print(
-                f"  ratio: {old / one:.1f}x the baseline's rate on one core; two cores {one / new:.2f}x one"
-            )
-    finally:
-        subprocess.run(
-            ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
-            capture_output=True,
-        )
-        sample.unlink(missing_ok=True)
-
-
 def where() -> str:
     """The commit measured (and whether the package differs from it), the machine's load."""
     head = subprocess.run(
@@ -263,7 +180,7 @@ def main() -> None:
     ap.add_argument("--dir", help="where the bank and its input go (default: a temporary folder)")
     ap.add_argument("--keep", action="store_true", help="keep the bank and its input")
     ap.add_argument(
-        "--baseline", default="e31c9a7", help="the commit whose bank add is the baseline"
+        "--baseline", default=DEFAULT_BASELINE, help="the commit whose bank add is the baseline"
     )
     ap.add_argument(
         "--baseline-size", type=int, default=100_000, help="lines the baselines add (0: none)"
@@ -287,7 +204,11 @@ def main() -> None:
         )
 
         if args.baseline_size:
-            baseline(args, source, folder)
+            sample = folder / "sample.txt"
+            with source.open() as f:
+                sample.write_text("".join(itertools.islice(f, args.baseline_size)))
+            compare("baseline", sample, folder, args.baseline, repeats=2, one_core=True)
+            sample.unlink()
         add_s, add_cpu, done = timed(["bank", "add", str(bank_path), str(source)])
         print(f"$ csp-sudoku bank add BANK puzzles.txt\n  {done.stdout.strip()}")
         if done.returncode not in (0, 1):
