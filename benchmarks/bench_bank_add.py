@@ -209,6 +209,7 @@ def kernel(folder: Path, baseline: str, seed: int) -> None:
                     text=True,
                     check=True,
                     env={**os.environ, "PYTHONPATH": str(root)},
+                    cwd=root,  # python -c puts its folder first on sys.path
                 )
                 for line in done.stdout.split("\n"):
                     if line:
