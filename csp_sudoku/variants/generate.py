@@ -50,6 +50,7 @@ from __future__ import annotations
 import itertools
 import math
 import os
+import tempfile
 import threading
 import time
 from collections import deque
@@ -57,6 +58,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import partial
+from pathlib import Path
 
 import numpy as np
 import pysat.card
@@ -389,7 +391,9 @@ def _targeted(
     Puzzle ``i`` is its first attempt on target, whatever ``jobs``: with
     ``jobs > 1`` the attempts run in worker processes
     (:func:`csp_sudoku.core.parallel.ordered_map`), several puzzles' attempts at
-    once, and an attempt past the first hit of its puzzle is dropped.
+    once, and an attempt past the first hit of its puzzle is dropped (skipped
+    at once when it had not started: the found puzzle leaves a file in a
+    temporary folder, which an attempt looks for before it starts).
 
     Raises:
         BudgetExhaustedError: the time or the attempts ran out (after yielding what was found).
@@ -410,7 +414,9 @@ def _targeted(
     if not target.active and count <= 1:
         workers = 1  # one attempt in all: no pool to start
     deadline = None if budget_seconds is None else time.monotonic() + budget_seconds
-    plan = _Attempts(make, count, as_seed(seed), target, attempts, deadline)
+    marks = tempfile.TemporaryDirectory(prefix="csp-sudoku-found-") if workers > 1 else None
+    folder = None if marks is None else marks.name
+    plan = _Attempts(make, count, as_seed(seed), target, attempts, deadline, folder)
     results = ordered_map(_attempt, plan.tasks(), jobs=workers)
     try:
         for got in results:
@@ -422,13 +428,18 @@ def _targeted(
     finally:
         if isinstance(results, Generator):
             results.close()  # stopped early: the workers are ended, not waited for
+        if marks is not None:
+            marks.cleanup()
 
 
 def _attempt(
-    make: Callable[[int], VariantGenerated], seed: int, target: VariantTarget
-) -> VariantGenerated:
+    make: Callable[[int], VariantGenerated], seed: int, target: VariantTarget, found: str | None
+) -> VariantGenerated | None:
     """One attempt (in a worker process with ``jobs > 1``): the puzzle of ``seed``,
-    with its rating when there is a target."""
+    with its rating when there is a target; None, at once, when the file ``found``
+    says that its puzzle was found while the attempt waited in the queue."""
+    if found is not None and os.path.exists(found):
+        return None
     got = make(seed)
     if target.active:
         got = replace(got, rating=rate_variant(got.puzzle))
@@ -462,8 +473,10 @@ class _Attempts:
         target: VariantTarget,
         attempts: int | None,
         deadline: float | None,
+        marks: str | None,
     ) -> None:
         self.make, self.count, self.base, self.target = make, count, base, target
+        self.marks = marks  # a folder where puzzle i found leaves the file "i" (workers only)
         self.limit = attempts if target.active else 1  # attempts a puzzle may take
         self.attempts = attempts
         self.deadline = deadline
@@ -497,7 +510,9 @@ class _Attempts:
         # (the loop ends soon: at most the attempts in flight, 2 * jobs + 1, are skipped)
         return fewest
 
-    def tasks(self) -> Iterator[tuple[Callable[[int], VariantGenerated], int, VariantTarget]]:
+    def tasks(
+        self,
+    ) -> Iterator[tuple[Callable[[int], VariantGenerated], int, VariantTarget, str | None]]:
         """The attempts to make, read one at a time as results come back."""
         while self.deadline is None or time.monotonic() < self.deadline:
             i = self._pick()
@@ -507,20 +522,24 @@ class _Attempts:
             self.made[i] = j + 1
             self.flying[i] = self.flying.get(i, 0) + 1
             self.order.append(i)
-            yield self.make, attempt_seed(item_seed(self.base, i), j), self.target
+            found = None if self.marks is None else os.path.join(self.marks, str(i))
+            yield self.make, attempt_seed(item_seed(self.base, i), j), self.target, found
 
-    def take(self, got: VariantGenerated) -> Iterator[VariantGenerated]:
-        """Read the next result; yield the puzzles it lets out, in order."""
+    def take(self, got: VariantGenerated | None) -> Iterator[VariantGenerated]:
+        """Read the next result (None: an attempt skipped, its puzzle found); yield
+        the puzzles it lets out, in order."""
         i = self.order.popleft()
         if i < self.low:
             return  # an attempt past the first hit of a puzzle yielded already
         self.flying[i] -= 1
-        if i in self.found:
+        if i in self.found or got is None:
             return  # an attempt past the puzzle's first hit
         self.read += 1
         if got.rating is None or self.target.matches(got.rating):
             self.found[i] = got
             self.hits += 1
+            if self.marks is not None:  # its attempts still waiting in the queue are skipped
+                Path(self.marks, str(i)).touch()
         else:
             self.missed[i] = self.missed.get(i, 0) + 1
             self.nearest[i] = self._nearer(self.nearest.get(i), got)
