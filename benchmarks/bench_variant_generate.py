@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from csp_sudoku.constraints import from_fpuzzles
+from csp_sudoku.constraints import base, from_fpuzzles
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.seeds import item_seed
 from csp_sudoku.variants import generate as vg
@@ -36,13 +36,16 @@ from csp_sudoku.variants import generate as vg
 
 @contextmanager
 def kind_clauses_only() -> Iterator[None]:
-    """The first design: no combination clauses, only the cages' own clauses."""
-    saved = vg._combination_clauses
-    vg._combination_clauses = lambda cnf, cells, total: []
+    """The first design: a cage's distinct digits and running sum, without the clauses
+    of its digit combinations (``KillerCage.clauses`` takes them from
+    ``constraints.base.sum_combinations`` since 7a84e73; before, the generator added
+    them itself, and this patched that)."""
+    saved = base.sum_combinations
+    base.sum_combinations = lambda cnf, cells, total: []
     try:
         yield
     finally:
-        vg._combination_clauses = saved
+        base.sum_combinations = saved
 
 
 def timed(make: Callable[[int], vg.VariantGenerated], seeds: list[int]) -> list[tuple[Any, float]]:
