@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from csp_sudoku.core.geometry import Geometry
-from csp_sudoku.generators.symmetry import _mapping as cell_map
+from csp_sudoku.generators.symmetry import permutation as cell_map
 from csp_sudoku.variants import generate as vg
 from csp_sudoku.variants.generate import generate_killers
 from csp_sudoku.variants.rating import rate_variant

@@ -28,7 +28,7 @@ from csp_sudoku import variants
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.seeds import item_seed
 from csp_sudoku.generators.symmetry import SYMMETRIES
-from csp_sudoku.generators.symmetry import _mapping as cell_map
+from csp_sudoku.generators.symmetry import permutation as cell_map
 from csp_sudoku.variants.generate import VariantGenerated, make_killer
 
 

@@ -60,11 +60,8 @@ from csp_sudoku.core.errors import (
 )
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.seeds import fresh_seed, item_seed
-
-# the one definition of each symmetry's cell map (generators/symmetry.py; it has no
-# public name for it yet): cages need the map itself, givens its orbits
-from csp_sudoku.generators.symmetry import _mapping as cell_map
 from csp_sudoku.generators.symmetry import orbits
+from csp_sudoku.generators.symmetry import permutation as cell_map
 from csp_sudoku.variants.generate import (
     DRAWN_KINDS,
     VariantGenerated,

@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 
 from csp_sudoku.core.errors import SymmetryError as SymmetryError
 
-__all__ = ["SYMMETRIES", "is_symmetric", "orbit_index", "orbits", "symmetric_mask"]
+__all__ = ["SYMMETRIES", "is_symmetric", "orbit_index", "orbits", "permutation", "symmetric_mask"]
 
 #: The symmetry names, in the order the CLI lists them.
 SYMMETRIES: tuple[str, ...] = (
@@ -44,8 +44,8 @@ SYMMETRIES: tuple[str, ...] = (
 )
 
 
-def _mapping(size: int, name: str) -> NDArray[np.intp]:
-    """The cell permutation generating the symmetry ``name``."""
+def permutation(size: int, name: str) -> NDArray[np.intp]:
+    """The cell permutation generating the symmetry ``name`` (cell i goes to perm[i])."""
     n = size
     r, c = np.divmod(np.arange(n * n), n)
     if name == "none":
@@ -90,7 +90,7 @@ def orbits(size: int, name: str = "none") -> tuple[NDArray[np.intp], ...]:
     Raises:
         SymmetryError: for an unknown name.
     """
-    perm = _mapping(size, check_name(name))
+    perm = permutation(size, check_name(name))
     seen = np.zeros(size * size, dtype=bool)
     out: list[NDArray[np.intp]] = []
     for start in range(size * size):
@@ -121,7 +121,7 @@ def orbit_index(size: int, name: str = "none") -> NDArray[np.intp]:
 def is_symmetric(cells: NDArray[np.integer], size: int, name: str) -> bool:
     """True when the clue *pattern* (filled or not) of ``cells`` has the symmetry ``name``."""
     filled = np.asarray(cells).reshape(-1) != 0
-    perm = _mapping(size, check_name(name))
+    perm = permutation(size, check_name(name))
     return bool(np.array_equal(filled, filled[perm]))
 
 
