@@ -26,8 +26,13 @@ are empty, until nothing changes (a fixpoint). Every step only removes
 candidates no solution has, and a full grid breaking a primitive empties a
 mask, so counts are exact.
 
-The search branches on a cell with the fewest candidates, digits in
-increasing order, one saved state per level. It is resumable: its place is
+The search branches on the cell with the fewest candidates per failure
+weight (``dom/wdeg``: a cell's weight counts the branches on it whose
+propagation failed and the failures that emptied it, learnt as the search
+goes), digits in increasing order, one saved state per level. The weights
+only steer the order, never what is counted: on 900 random 9x9 puzzles they
+took 45% fewer branch nodes than the fewest candidates alone
+(benchmarks/results/variants_fast.md). It is resumable: its place is
 kept in a workspace (:func:`workspace`) and :func:`run` returns when it has
 counted ``want`` solutions, when the tree is exhausted, or when its slice of
 branch nodes is spent (``PAUSED``), so the caller can check solutions
@@ -124,6 +129,7 @@ def _narrow(cand, c, keep, stack, inq, ns):  # type: ignore[no-untyped-def]
     if new == old:
         return ns
     if new == 0:
+        cand[c] = 0  # the cell that emptied, for the branching weights (the state is dropped)
         return -1
     cand[c] = new
     if not inq[c]:
@@ -460,30 +466,34 @@ def _propagate(m, cand, stack, inq, ns, kstack, ink, nk):  # type: ignore[no-unt
 
 
 @njit(cache=True, inline="always")
-def _pick(cand, ncells):  # type: ignore[no-untyped-def]
-    """The cell with the fewest candidates (two or more); -1 when every cell has one."""
+def _pick(cand, ncells, weight):  # type: ignore[no-untyped-def]
+    """The cell with the fewest candidates (two or more) per failure weight; -1 when every
+    cell has one."""
     best = -1
     fewest = 65
+    wbest = 1
     for c in range(ncells):
         k = _ctpop(cand[c])
-        if 1 < k < fewest:
-            best = c
-            fewest = k
-            if k == 2:
-                break
+        if k > 1:
+            w = weight[c] + 1
+            if k * wbest < fewest * w:
+                best = c
+                fewest = k
+                wbest = w
     return best
 
 
 def workspace(ncells: int, ncons: int) -> NDArray[np.int64]:
     """A fresh workspace of a search over ``ncells`` cells and ``ncons`` constraints."""
-    size = CONTROL + (ncells + 1) * ncells + 2 * (ncells + 1) + 2 * ncells + 2 * max(ncons, 1)
+    size = CONTROL + (ncells + 1) * ncells + 2 * (ncells + 1) + 3 * ncells + 2 * max(ncons, 1)
     return np.zeros(size, dtype=np.int64)
 
 
 @njit(cache=True, inline="always")
 def _views(ws, ncells, ncons):  # type: ignore[no-untyped-def]
     """The parts of a workspace: control words, saved states, branch cells and digits left
-    per level, the cell queue and its flags, the constraint queue and its flags."""
+    per level, the cell queue and its flags, the constraint queue and its flags, the
+    cells' failure weights."""
     at = CONTROL
     saved = ws[at : at + (ncells + 1) * ncells].reshape((ncells + 1, ncells))
     at += (ncells + 1) * ncells
@@ -499,17 +509,21 @@ def _views(ws, ncells, ncons):  # type: ignore[no-untyped-def]
     kstack = ws[at : at + nc]
     at += nc
     ink = ws[at : at + nc]
-    return saved, cell, left, stack, inq, kstack, ink
+    at += nc
+    weight = ws[at : at + ncells]
+    return saved, cell, left, stack, inq, kstack, ink, weight
 
 
 @njit(cache=True, nogil=True)
 def load(m, start, ws):  # type: ignore[no-untyped-def]
     """Set ``ws`` to search from the candidate masks ``start`` (ANDed with the cells' own)."""
     ncells, ncons = m[HEAD][HEAD_CELLS], m[HEAD][HEAD_CONS]
-    saved = _views(ws, ncells, ncons)[0]
+    views = _views(ws, ncells, ncons)
+    saved, weight = views[0], views[7]
     init = m[INIT]
     for c in range(ncells):
         saved[0, c] = start[c] & init[c]
+        weight[c] = 0
     ws[AT_NODES] = 0
     ws[AT_DEPTH] = 0
     ws[AT_COUNT] = 0
@@ -536,7 +550,7 @@ def run(m, ws, want, out, last, stop):  # type: ignore[no-untyped-def]
     reach ``stop`` (call again to go on).
     """
     ncells, ncons = m[HEAD][HEAD_CELLS], m[HEAD][HEAD_CONS]
-    saved, cell, left, stack, inq, kstack, ink = _views(ws, ncells, ncons)
+    saved, cell, left, stack, inq, kstack, ink, weight = _views(ws, ncells, ncons)
     count = ws[AT_COUNT]
     nodes = ws[AT_NODES]
     depth = ws[AT_DEPTH]
@@ -552,7 +566,7 @@ def run(m, ws, want, out, last, stop):  # type: ignore[no-untyped-def]
             kstack[k] = k
             ink[k] = 1
         ok = _propagate(m, top, stack, inq, ncells, kstack, ink, ncons)
-        c = _pick(top, ncells) if ok else -1
+        c = _pick(top, ncells, weight) if ok else -1
         if not ok or c < 0:
             ws[AT_PHASE] = EXHAUSTED
             if ok:
@@ -590,8 +604,12 @@ def run(m, ws, want, out, last, stop):  # type: ignore[no-untyped-def]
         stack[0] = c
         inq[c] = 1
         if not _propagate(m, here, stack, inq, 1, kstack, ink, 0):
+            weight[c] += 1
+            for i in range(ncells):
+                if here[i] == 0:
+                    weight[i] += 1
             continue
-        c = _pick(here, ncells)
+        c = _pick(here, ncells, weight)
         if c < 0:
             _record(here, ncells, out, count, last)
             count += 1
@@ -610,7 +628,7 @@ def run(m, ws, want, out, last, stop):  # type: ignore[no-untyped-def]
 def root(m, start, ws):  # type: ignore[no-untyped-def]
     """The candidates left by propagation from ``start`` alone, in ``start``; False on a contradiction."""
     ncells, ncons = m[HEAD][HEAD_CELLS], m[HEAD][HEAD_CONS]
-    _saved, _cell, _left, stack, inq, kstack, ink = _views(ws, ncells, ncons)
+    _saved, _cell, _left, stack, inq, kstack, ink, _weight = _views(ws, ncells, ncons)
     init = m[INIT]
     for c in range(ncells):
         start[c] &= init[c]
