@@ -140,3 +140,17 @@ def count_solutions(
 
     search()
     return min(found, limit)
+
+
+def symmetry_image(n: int, sym: str, r: int, c: int) -> tuple[int, int]:
+    """Where the symmetry ``sym`` of an ``n`` x ``n`` grid sends the cell (r, c), 0-based:
+    written from the symmetries' definitions, not from the package's maps."""
+    return {
+        "none": (r, c),
+        "rot180": (n - 1 - r, n - 1 - c),
+        "rot90": (c, n - 1 - r),
+        "mirror": (r, n - 1 - c),
+        "flip": (n - 1 - r, c),
+        "diagonal": (c, r),
+        "antidiagonal": (n - 1 - c, n - 1 - r),
+    }[sym]

@@ -42,20 +42,10 @@ from csp_sudoku.generators.hsolve_gen import (
 from csp_sudoku.generators.novelty import canonical_bytes
 from csp_sudoku.generators.oracle_gen import diagonal_seed, oracle_puzzle
 from csp_sudoku.generators.rg1 import rg1_puzzle
-from tests.independent import check_solution
-
+from tests.independent import check_solution, symmetry_image
 
 # ---------------------------------------------------------------------- independent checks
-def _mirror(n: int, sym: str, r: int, c: int) -> tuple[int, int]:
-    return {
-        "none": (r, c),
-        "rot180": (n - 1 - r, n - 1 - c),
-        "rot90": (c, n - 1 - r),
-        "mirror": (r, n - 1 - c),
-        "flip": (n - 1 - r, c),
-        "diagonal": (c, r),
-        "antidiagonal": (n - 1 - c, n - 1 - r),
-    }[sym]
+_mirror = symmetry_image
 
 
 def _orbit(n: int, sym: str, cell: int) -> set[int]:

@@ -25,6 +25,7 @@ from csp_sudoku.constraints import from_fpuzzles, to_fpuzzles
 from csp_sudoku.core.errors import GenerationError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.variants.generate import VariantGenerated, generate_killers, make_killer
+from tests.independent import symmetry_image
 from tests.test_variant_generate import assert_solved, cp_count, givens_of, rows
 
 Cell = tuple[int, int]
@@ -35,15 +36,7 @@ NAMES = ("rot180", "rot90", "mirror", "flip", "diagonal", "antidiagonal")
 
 def image(cell: Cell, name: str, n: int) -> Cell:
     """Where the symmetry ``name`` sends ``cell`` (0-based row and column)."""
-    r, c = cell
-    return {
-        "rot180": (n - 1 - r, n - 1 - c),
-        "rot90": (c, n - 1 - r),
-        "mirror": (r, n - 1 - c),
-        "flip": (n - 1 - r, c),
-        "diagonal": (c, r),
-        "antidiagonal": (n - 1 - c, n - 1 - r),
-    }[name]
+    return symmetry_image(n, name, *cell)
 
 
 def permutation(name: str, n: int) -> list[int]:
