@@ -1,11 +1,11 @@
 """Families of new SE extreme puzzles: the search as it ships against the screened one.
 
-The screened strategy (:mod:`csp_sudoku.generators.screened`) is the annealing
+The screened search (``SearchSettings(screen_at_floor=True)``) is the annealing
 search with every vicinity move tested by SE's quick test at the target's
 floor (9.0) rather than at the weakest elite state's score, where the test
 clears nothing below 8.6. This runs, for each seed, one after the other in
 one process: ``shipped`` (``generate(10_000, level="extreme", metric="se")``
-as it ships), ``screened`` (the same call with ``method="screened"``) and,
+as it ships), ``screened`` (the same call with ``search=`` that setting) and,
 with ``--plain``, the plain annealer of ``bench_generate_new.py``. The
 searches get ``--seconds`` of CPU time each (a shared machine: what one core
 gives in that time, measured however loaded it is); the plain annealer gets
@@ -17,9 +17,6 @@ families and per-CPU-minute rate as ratios of the first's.
 
     .venv/bin/python benchmarks/bench_generate_screened.py --seconds 120 --seed 4001 4002
     .venv/bin/python benchmarks/bench_generate_screened.py --seconds 120 --plain --seed 2001
-
-The strategy is registered here, for the run, as the tests register the
-template (``tests/test_search_template.py``).
 """
 
 from __future__ import annotations
@@ -27,22 +24,17 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import bench_generate_new as bench
 
 import csp_sudoku as cs
-from csp_sudoku.generators import registry, target
+from csp_sudoku.generators.search.settings import DEFAULTS
 
-SCREENED = "csp_sudoku.generators.screened:search"
-
-
-def register() -> None:
-    """Make ``screened`` a method of ``generate`` for this process."""
-    registry.STRATEGIES.setdefault("screened", SCREENED)
-    if "screened" not in target.METHODS:
-        target.METHODS = (*target.METHODS, "screened")
+#: The search with every vicinity move screened at the target's floor.
+SCREENED = replace(DEFAULTS, screen_at_floor=True)
 
 
 def run(name: str, seconds: float, seed: int) -> tuple[list[Any], float, float]:
@@ -51,8 +43,8 @@ def run(name: str, seconds: float, seed: int) -> tuple[list[Any], float, float]:
     if name == "plain":
         got, best = bench.plain_annealer("extreme", seconds, seed)
     else:
-        method = "screened" if name == "screened" else "auto"
-        got, best = bench.ours("extreme", seconds, seed, cpu=True, method=method)
+        settings = SCREENED if name == "screened" else DEFAULTS
+        got, best = bench.ours("extreme", seconds, seed, settings=settings, cpu=True)
     return got, best, time.process_time() - c0
 
 
@@ -68,7 +60,6 @@ def main() -> None:
         help="append every output as 'puzzle seed generator ER' (to spot-check with SE)",
     )
     args = ap.parse_args()
-    register()
     bench.warm_up()
     names = ["shipped", "screened", *(["plain"] if args.plain else [])]
     print(f"budget {args.seconds:g} s each, seeds {args.seed}, one process")

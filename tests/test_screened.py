@@ -1,30 +1,28 @@
-"""The screened strategy: the annealing search with every vicinity move tested at the
-target's floor. Registered as the tests register a strategy, it makes new, unique,
-minimal SE extreme puzzles of distinct families, and its vicinity moves ask the
-quick test at the floor, never at a lower limit (where the test clears nothing)."""
+"""The setting ``screen_at_floor``: the annealing search with every vicinity move tested
+at the target's floor. It makes new, unique, minimal SE extreme puzzles of distinct
+families, and its vicinity moves ask the quick test at the floor, never at a lower
+limit (where the test clears nothing); the search as it ships does not."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from csp_sudoku.generators import anneal, registry, target
+from csp_sudoku.generators import anneal
 from csp_sudoku.generators.novelty import default_keys
 from csp_sudoku.generators.search.rating import Rater
+from csp_sudoku.generators.search.settings import DEFAULTS
 from csp_sudoku.generators.target import generate
 from csp_sudoku.metrics import rate
 from tests.test_generator_template import _minimal
 
-SCREENED_AT = "csp_sudoku.generators.screened:search"
-
 
 @pytest.fixture
 def screened(monkeypatch: pytest.MonkeyPatch) -> list[tuple[float | None, float | None]]:
-    """``screened`` registered; the list fills with (limit, floor) of every quick-test
-    limit a vicinity move of the search asked for."""
-    monkeypatch.setitem(registry.STRATEGIES, "screened", SCREENED_AT)
-    monkeypatch.setattr(target, "METHODS", (*target.METHODS, "screened"))
+    """The list fills with (limit, floor) of every quick-test limit a vicinity move of
+    the search asked for."""
     asked: list[tuple[float | None, float | None]] = []
     value, step = Rater.value, anneal._Search._vicinity_step
     in_step = [False]
@@ -49,16 +47,28 @@ def screened(monkeypatch: pytest.MonkeyPatch) -> list[tuple[float | None, float 
 def test_screened_makes_new_unique_minimal_extreme_puzzles_of_two_families(
     screened: list[tuple[float | None, float | None]],
 ) -> None:
+    settings = replace(DEFAULTS, screen_at_floor=True)
     made = list(
-        generate(2, method="screened", level="extreme", metric="se", seed=5, budget_seconds=300)  # type: ignore[arg-type]
+        generate(2, level="extreme", metric="se", seed=5, budget_seconds=300, search=settings)
     )
     assert len(made) == 2
     keys = default_keys()
     for g in made:
         assert _minimal([int(v) for v in g.puzzle.cells]) and g.minimal
-        assert g.method == "screened"
         assert rate(g.puzzle, "se").score > 9.0
         assert keys.is_new(g.puzzle.cells)
     assert made[0].solution.to_line() != made[1].solution.to_line()
     # every vicinity move asked the quick test at the target's floor
     assert screened and all(limit == floor == 9.0 for limit, floor in screened)
+
+
+def test_the_search_as_it_ships_asks_below_the_floor_or_not_at_all(
+    screened: list[tuple[float | None, float | None]],
+) -> None:
+    """The default (``screen_at_floor`` False): no test while the elite pool fills, then
+    the lesser of the floor and the weakest elite score: so the setting changes what it
+    says it changes."""
+    made = list(generate(1, level="extreme", metric="se", seed=5, budget_seconds=300))
+    assert len(made) == 1
+    assert any(limit is None for limit, _ in screened)
+    assert all(limit is None or limit <= 9.0 for limit, _ in screened)

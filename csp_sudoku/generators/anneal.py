@@ -397,8 +397,11 @@ class _Search:
         pool); None (no test) while the pool is not full. A move of the weakest
         state's own score is not rated either, though its ``fine_score`` might
         rank it above that state: the test clears as many moves as before the
-        fine score (whether rating those would pay was not measured)."""
+        fine score (whether rating those would pay was not measured). With the
+        setting ``screen_at_floor``: the floor, from the first step."""
         floor = self.rater.floor
+        if floor is not None and self.settings.screen_at_floor:
+            return floor
         if floor is None or not self.elite.full:
             return None
         return min(floor, self.elite.weakest_score)

@@ -114,6 +114,17 @@ class SearchSettings:
             ``bounded``; only those the bound cannot clear at the floor are
             rated (docs/generators.md, "Plateau states bounded, not rated").
             Without ``bound_top`` it changes nothing.
+        screen_at_floor: test every {-1+1} vicinity move with the metric's quick
+            test at the target's floor itself, from the first step, and rate only
+            the moves it cannot clear. False (as it ships): at the lesser of the
+            floor and the elite pool's weakest score, and only once the pool is
+            full; for SE that limit lies below 8.6 through most of a climb,
+            where the test clears no puzzle needing a chain, so most moves are
+            rated in full to learn they are no output. On SE extreme (one
+            output a family, 120 CPU-s a seed) it found about twice the families
+            on most seeds, but on one seed it climbed to ER 10.6 and met only 3
+            (benchmarks/results/generate_screened.md): off until that tail is
+            understood.
 
     Raises:
         GenerationError: a setting out of its range (named in the message).
@@ -132,6 +143,7 @@ class SearchSettings:
     bounded: float | None = 0.05
     bound_top: bool = True
     bound_floor: bool = False
+    screen_at_floor: bool = False
 
     def __post_init__(self) -> None:
         """Check every setting's range; keep ``windows`` as a tuple (a frozen value)."""
