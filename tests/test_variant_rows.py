@@ -375,3 +375,17 @@ def test_any_fpuzzles_value_is_an_answer_or_a_message(value: Any) -> None:
     assert code in (0, 1, 2) and "internal error" not in err and "Traceback" not in err
     if code == 2:
         assert re.search(r"<stdin>:1(:\d+)?: ", err)
+
+
+@pytest.mark.parametrize("bad", ["9" * 5000, "[" * 100_000])
+def test_json_python_cannot_hold_is_a_bad_line_not_an_internal_error(
+    bad: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An integer past Python's digit limit, or nesting past its recursion limit, is
+    reported like any malformed JSON (found by the CLI fuzz test)."""
+    src = tmp_path / "big.json"
+    src.write_text('{"size": 9, "a": ' + bad + "}\n")
+    assert main(["check", str(src)]) == 2
+    err = capsys.readouterr().err
+    assert f"{src}:1: malformed JSON" in err
+    assert "internal error" not in err

@@ -47,15 +47,18 @@ def parse_fpuzzles(text: str) -> VariantPuzzle:
             (the message names the field and the entry).
     """
     text = text.strip()
-    if text.startswith("{"):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise ParseError(
-                f"malformed JSON: {err.msg}", line=err.lineno, column=err.colno
-            ) from None
-        return from_fpuzzles(data)
-    return from_fpuzzles(json.loads(decompress(text)))
+    return from_fpuzzles(_json(text if text.startswith("{") else decompress(text)))
+
+
+def _json(text: str) -> Any:
+    """The JSON value of ``text``; any failure to read it (bad syntax, an integer
+    past Python's digit limit, nesting past the recursion limit) is a ParseError."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ParseError(f"malformed JSON: {err.msg}", line=err.lineno, column=err.colno) from None
+    except (ValueError, RecursionError) as err:
+        raise ParseError(f"malformed JSON: {err}") from None
 
 
 def decompress(link: str) -> str:
