@@ -4,7 +4,8 @@ A puzzle's constraints are lowered to the primitives of
 :class:`~csp_sudoku.constraints.lowering.Lowering` (each kind's ``lower``
 method; a kind without one is a *leaf*, checked on full grids by its own
 ``check``), and :mod:`csp_sudoku._kernels.variants` searches: propagation to
-a fixpoint, the cell with the fewest candidates first, depth first. The
+a fixpoint, the cell with the fewest candidates per failure weight first
+(dom/wdeg), depth first. The
 lowering of a puzzle's constraints is kept for the last few puzzles (the
 givens are not part of it), so a caller that asks many questions of one
 constraint set (adding givens one by one, true candidates) lowers it once.
