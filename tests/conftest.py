@@ -9,10 +9,14 @@ or truncated file fails the test that reads it, naming the file.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import lzma
 import os
+import signal
+import subprocess
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
@@ -94,3 +98,17 @@ def built_kernels(tmp_path_factory: pytest.TempPathFactory) -> Path:
             pytest.fail(message)
         pytest.skip(message)
     return folder
+
+
+@pytest.fixture
+def started() -> Iterator[list[subprocess.Popen[str]]]:
+    """The processes a test starts (append each ``Popen``, started in a session of its
+    own): every process of their sessions is killed at its end."""
+    runs: list[subprocess.Popen[str]] = []
+    yield runs
+    for proc in runs:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+        if proc.stderr is not None:
+            proc.stderr.close()

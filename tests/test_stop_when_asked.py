@@ -17,13 +17,11 @@ slack is for a slow machine). ``-s`` prints the figures.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -90,19 +88,6 @@ def _cpu(p: psutil.Process) -> float:
         return float(t.user + t.system)
     except psutil.NoSuchProcess:
         return 0.0
-
-
-@pytest.fixture
-def started() -> Iterator[list[subprocess.Popen[str]]]:
-    """The runs a test starts; every process of their sessions is killed at its end."""
-    runs: list[subprocess.Popen[str]] = []
-    yield runs
-    for proc in runs:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=10)
-        if proc.stderr is not None:
-            proc.stderr.close()
 
 
 def _stop_time(

@@ -12,9 +12,7 @@ process of the run within a few seconds.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import signal
 import subprocess
 from collections.abc import Iterator
@@ -148,19 +146,6 @@ def test_cli_jobs_and_a_spent_budget(capsys: pytest.CaptureFixture[str]) -> None
 
 
 # ---------------------------------------------------------------------- stopping
-@pytest.fixture
-def runs() -> Iterator[list[subprocess.Popen[str]]]:
-    """The runs a test starts; every process of their sessions is killed at its end."""
-    started: list[subprocess.Popen[str]] = []
-    yield started
-    for proc in started:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=10)
-        if proc.stderr is not None:
-            proc.stderr.close()
-
-
 def killers(tmp: Path, *more: str) -> list[str]:
     """A run of 9x9 killers at a level most miss: minutes of attempts."""
     return [
@@ -181,29 +166,31 @@ def killers(tmp: Path, *more: str) -> list[str]:
     ("sig", "group"), [(signal.SIGTERM, False), (signal.SIGINT, True)], ids=["SIGTERM", "ctrl-c"]
 )
 def test_a_run_with_workers_stops(
-    runs: list[subprocess.Popen[str]], tmp_path: Path, sig: signal.Signals, group: bool
+    started: list[subprocess.Popen[str]], tmp_path: Path, sig: signal.Signals, group: bool
 ) -> None:
     argv = killers(tmp_path, "--jobs", "2", "--seed", "1")
-    took, proc, tree = _stop_time(runs, argv, sig, processes=3, group=group)
+    took, proc, tree = _stop_time(started, argv, sig, processes=3, group=group)
     assert took < WITHIN, [p.pid for p in _alive(tree)]
     code, err = _exit(proc)
     assert code == 128 + sig and "Traceback" not in err, err
 
 
-def test_workers_of_a_killed_parent_stop(runs: list[subprocess.Popen[str]], tmp_path: Path) -> None:
+def test_workers_of_a_killed_parent_stop(
+    started: list[subprocess.Popen[str]], tmp_path: Path
+) -> None:
     argv = killers(tmp_path, "--jobs", "2", "--seed", "2")
-    took, _, tree = _stop_time(runs, argv, signal.SIGKILL, processes=3)
+    took, _, tree = _stop_time(started, argv, signal.SIGKILL, processes=3)
     assert took < WITHIN, [p.pid for p in _alive(tree)]
 
 
 @pytest.mark.parametrize("seed", [3, 4, 5])
 def test_a_ctrl_c_in_one_process_is_an_interruption(
-    runs: list[subprocess.Popen[str]], tmp_path: Path, seed: int
+    started: list[subprocess.Popen[str]], tmp_path: Path, seed: int
 ) -> None:
     """python-sat's own SIGINT handler, jumping out of CaDiCaL, hung the process or
     corrupted its heap (3 runs of 4); now Python takes the signal."""
     argv = killers(tmp_path, "--seed", str(seed))
-    took, proc, _ = _stop_time(runs, argv, signal.SIGINT, group=True)
+    took, proc, _ = _stop_time(started, argv, signal.SIGINT, group=True)
     assert took < WITHIN
     code, err = _exit(proc)
     assert code == 130 and err.strip().endswith("csp-sudoku: interrupted"), err
