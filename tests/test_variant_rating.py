@@ -408,6 +408,12 @@ def test_bad_targets(kwargs: dict[str, Any], message: str) -> None:
         next(generate_killers(1, seed=1, geometry=SIX, **kwargs))
 
 
+def test_unknown_target_option() -> None:
+    """A keyword that no generator takes is refused, not silently dropped."""
+    with pytest.raises(TypeError, match="'levels'"):
+        next(generate_killers(1, seed=1, geometry=SIX, levels="hard"))  # type: ignore[call-arg]
+
+
 @settings(max_examples=8, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from(["easy", "medium", "expert"]))
 def test_targeted_4x4_givens(seed: int, level: str) -> None:

@@ -59,6 +59,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING, TypedDict
 
 import numpy as np
 import pysat.card
@@ -88,9 +89,13 @@ from csp_sudoku.encodings.cnf import rules_cnf, variable
 from csp_sudoku.variants import SAT_SOLVER
 from csp_sudoku.variants.rating import LEVELS, VariantRating, level_rank, rate_variant
 
+if TYPE_CHECKING:
+    from typing import Unpack
+
 __all__ = [
     "DRAWN_KINDS",
     "Removable",
+    "TargetOptions",
     "VariantGenerated",
     "VariantTarget",
     "generate_drawn",
@@ -376,14 +381,37 @@ class VariantTarget:
         return " and ".join(what)
 
 
+class TargetOptions(TypedDict, total=False):
+    """The keyword arguments that the three generators share: what a puzzle's rating must
+    be, the budget of the search for it, and the processes that search.
+
+    Every key may be left out. ``level`` and ``score_range`` make the
+    :class:`VariantTarget` (:meth:`VariantTarget.of`; both left out: no target,
+    every puzzle is attempt 0 of its seed, unrated).
+
+    Attributes:
+        level: the wanted level(s) of :func:`~csp_sudoku.variants.rating.rate_variant`
+            (default: any).
+        score_range: the inclusive bounds of the wanted score (default: any).
+        budget_seconds: the time for the call, looked at between attempts
+            (default: none).
+        attempts: the most attempts per puzzle (default: no limit).
+        jobs: worker processes that make the attempts (0: every core; never
+            more than the cores; default 1). The puzzles do not depend on it:
+            puzzle ``i`` is its first attempt on target either way (without a
+            time budget, the same puzzles in the same order; with one, how
+            many are found before it runs out depends on the machine).
+    """
+
+    level: str | Sequence[str] | None
+    score_range: tuple[float, float] | None
+    budget_seconds: float | None
+    attempts: int | None
+    jobs: int
+
+
 def _targeted(
-    make: Callable[[int], VariantGenerated],
-    count: int,
-    seed: SeedLike,
-    target: VariantTarget,
-    budget_seconds: float | None,
-    attempts: int | None,
-    jobs: int = 1,
+    make: Callable[[int], VariantGenerated], count: int, seed: SeedLike, run: TargetOptions
 ) -> Iterator[VariantGenerated]:
     """Puzzle ``i`` from attempts ``attempt_seed(item_seed(seed, i), j)`` until one is on
     ``target`` (rated, with its rating); without a target, attempt 0 of each.
@@ -397,8 +425,16 @@ def _targeted(
 
     Raises:
         BudgetExhaustedError: the time or the attempts ran out (after yielding what was found).
-        GenerationError: a bad count, budget, number of attempts or of jobs.
+        GenerationError: a bad target, count, budget, number of attempts or of jobs.
+        TypeError: a key that :class:`TargetOptions` does not have.
     """
+    unknown = sorted(set(run) - TargetOptions.__optional_keys__)
+    if unknown:
+        raise TypeError(f"unexpected keyword argument {unknown[0]!r}")
+    target = VariantTarget.of(run.get("level"), run.get("score_range"))
+    budget_seconds = run.get("budget_seconds")
+    attempts = run.get("attempts")
+    jobs = run.get("jobs", 1)
     count = _count(count)
     if budget_seconds is not None and not (budget_seconds >= 0 and math.isfinite(budget_seconds)):
         raise GenerationError(f"budget_seconds must be 0 or more, got {budget_seconds!r}")
@@ -666,11 +702,7 @@ def generate_givens(
     *,
     seed: SeedLike = None,
     orbits: Iterable[Iterable[int]] | None = None,
-    level: str | Sequence[str] | None = None,
-    score_range: tuple[float, float] | None = None,
-    budget_seconds: float | None = None,
-    attempts: int | None = None,
-    jobs: int = 1,
+    **run: Unpack[TargetOptions],
 ) -> Iterator[VariantGenerated]:
     """``count`` minimal puzzles with the constraints of ``template``, each from its own grid.
 
@@ -682,15 +714,8 @@ def generate_givens(
             with a target, its attempt ``j`` ``attempt_seed(item_seed(seed, i), j)``).
         orbits: groups of cells taken away together (a symmetric pattern, e.g.
             :func:`csp_sudoku.generators.symmetry.orbits`); None: each cell alone.
-        level: the wanted level(s) of :func:`~csp_sudoku.variants.rating.rate_variant`.
-        score_range: the inclusive bounds of the wanted score.
-        budget_seconds: the time for the call (looked at between attempts).
-        attempts: the most attempts per puzzle.
-        jobs: worker processes that make the attempts (0: every core; never
-            more than the cores). The puzzles do not depend on it: puzzle
-            ``i`` is its first attempt on target either way (without a time
-            budget, the same puzzles in the same order; with one, how many
-            are found before it runs out depends on the machine).
+        run: the difficulty target, its budget and the worker processes
+            (:class:`TargetOptions`).
 
     Raises:
         GenerationError: the constraints allow no grid, a bad count, orbits that
@@ -698,15 +723,7 @@ def generate_givens(
         BudgetExhaustedError: a budget ran out (after yielding what was found).
     """
     groups = None if orbits is None else [list(o) for o in orbits]
-    yield from _targeted(
-        partial(make_givens, template, orbits=groups),
-        count,
-        seed,
-        VariantTarget.of(level, score_range),
-        budget_seconds,
-        attempts,
-        jobs,
-    )
+    yield from _targeted(partial(make_givens, template, orbits=groups), count, seed, run)
 
 
 # ---------------------------------------------------------------------- killers
@@ -970,11 +987,7 @@ def generate_killers(
     geometry: Geometry | None = None,
     rules: Sequence[Constraint] = (),
     symmetry: Sequence[int] | None = None,
-    level: str | Sequence[str] | None = None,
-    score_range: tuple[float, float] | None = None,
-    budget_seconds: float | None = None,
-    attempts: int | None = None,
-    jobs: int = 1,
+    **run: Unpack[TargetOptions],
 ) -> Iterator[VariantGenerated]:
     """``count`` killer puzzles with no givens, each unique and with no merge left that keeps it so.
 
@@ -993,9 +1006,8 @@ def generate_killers(
             passes end when no such merge keeps the puzzle unique
             (``minimal_in_symmetry``); ``minimal`` says whether no plain
             merge of two cages does either. None: no symmetry.
-        level, score_range, budget_seconds, attempts, jobs: the difficulty
-            target, its budget and the worker processes, as for
-            :func:`generate_givens`.
+        run: the difficulty target, its budget and the worker processes
+            (:class:`TargetOptions`).
 
     Raises:
         GenerationError: a bad count, rules that allow no grid, or a bad target.
@@ -1005,10 +1017,7 @@ def generate_killers(
         partial(make_killer, geometry=geometry, rules=tuple(rules), symmetry=symmetry),
         count,
         seed,
-        VariantTarget.of(level, score_range),
-        budget_seconds,
-        attempts,
-        jobs,
+        run,
     )
 
 
@@ -1111,11 +1120,7 @@ def generate_drawn(
     *,
     seed: SeedLike = None,
     geometry: Geometry | None = None,
-    level: str | Sequence[str] | None = None,
-    score_range: tuple[float, float] | None = None,
-    budget_seconds: float | None = None,
-    attempts: int | None = None,
-    jobs: int = 1,
+    **run: Unpack[TargetOptions],
 ) -> Iterator[VariantGenerated]:
     """``count`` puzzles whose constraints, drawn from a random grid, fix it (givens only if needed).
 
@@ -1128,24 +1133,15 @@ def generate_drawn(
         seed: the run's seed (puzzle ``i`` is ``make_drawn(item_seed(seed, i), kinds)``;
             with a target, its attempt ``j`` ``attempt_seed(item_seed(seed, i), j)``).
         geometry: the shape (default 9x9).
-        level, score_range, budget_seconds, attempts, jobs: the difficulty
-            target, its budget and the worker processes, as for
-            :func:`generate_givens`.
+        run: the difficulty target, its budget and the worker processes
+            (:class:`TargetOptions`).
 
     Raises:
         GenerationError: an unknown kind, a bad count, or a bad target.
         BudgetExhaustedError: a budget ran out (after yielding what was found).
     """
     kinds = _check_kinds(kinds)
-    yield from _targeted(
-        partial(make_drawn, kinds=kinds, geometry=geometry),
-        count,
-        seed,
-        VariantTarget.of(level, score_range),
-        budget_seconds,
-        attempts,
-        jobs,
-    )
+    yield from _targeted(partial(make_drawn, kinds=kinds, geometry=geometry), count, seed, run)
 
 
 # ---------------------------------------------------------------------- removable constraints
