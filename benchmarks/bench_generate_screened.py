@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import bench_generate_new as bench
+from _common import ratio
 
 import csp_sudoku as cs
 from csp_sudoku.generators.search.settings import DEFAULTS
@@ -89,11 +90,9 @@ def main() -> None:
     n0, c0 = totals[names[0]]
     for name, (n, c) in totals.items():
         per, per0 = 60.0 * n / c if c else 0.0, 60.0 * n0 / c0 if c0 else 0.0
-        ratio = f"{n / n0:.2f}x" if n0 else "-"
-        per_ratio = f"{per / per0:.2f}x" if per0 else "-"
         print(
-            f"total {name}: {n} families ({ratio} {names[0]}'s); per CPU-minute {per:.2f} "
-            f"({per_ratio})",
+            f"total {name}: {n} families ({ratio(n, n0)} {names[0]}'s); "
+            f"per CPU-minute {per:.2f} ({ratio(per, per0)})",
             flush=True,
         )
 

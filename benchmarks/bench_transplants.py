@@ -30,6 +30,7 @@ import argparse
 import time
 
 import numpy as np
+from _common import ratio  # a sibling script (its folder is on sys.path)
 from numpy.typing import NDArray
 from reference import puzzles  # a sibling script (its folder is on sys.path)
 
@@ -123,10 +124,10 @@ def main() -> None:
         s = np.array(scores)
         high = float((s >= 8).mean())
         base = high if base is None else base
-        ratio = f"{high / base:.1f}x" if base else "-"
         print(
             f"{mode:<13} {s.size:>6}  {s.mean():>7.2f}  {high:>5.2f}  {(s > 9).mean():>4.2f}  "
-            f"{s.max():>4.1f}  {cpu:>8.1f}   (ER>=8: {ratio} the first mode's share)",
+            f"{s.max():>4.1f}  {cpu:>8.1f}   "
+            f"(ER>=8: {ratio(high, base, 1)} the first mode's share)",
             flush=True,
         )
 

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import statistics
-import subprocess
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
+
+from _common import commit, processor  # a sibling script (its folder is on sys.path)
 
 from csp_sudoku.constraints import base, from_fpuzzles
 from csp_sudoku.core.geometry import Geometry
@@ -87,10 +87,7 @@ def main() -> None:
     )
     ap.add_argument("--others", action="store_true", help="also time givens and drawn puzzles")
     args = ap.parse_args()
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
-    ).stdout.strip()
-    print(f"commit {commit}, {platform.processor() or platform.machine()}, {load()}")
+    print(f"commit {commit()}, {processor()}, {load()}")
     g = Geometry.standard(args.size)
     seeds = [item_seed(args.seed, i) for i in range(args.count)]
 

@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import statistics
-import subprocess
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
+
+from _common import commit, processor  # a sibling script (its folder is on sys.path)
 
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.generators.symmetry import permutation as cell_map
@@ -98,11 +98,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1, help="the runs' seed (default 1)")
     ap.add_argument("--only", default="six,nine", help="comma-separated workloads")
     args = ap.parse_args()
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
-    ).stdout.strip()
     print(
-        f"commit {commit}, {platform.processor() or platform.machine()}, "
+        f"commit {commit()}, {processor()}, "
         f"{os.cpu_count()} cores, {load()}, sched_autogroup_enabled {autogroup()}"
     )
     count_attempts()

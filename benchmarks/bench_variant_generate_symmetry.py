@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import statistics
-import subprocess
 import time
+
+from _common import commit, processor  # a sibling script (its folder is on sys.path)
 
 from csp_sudoku import variants
 from csp_sudoku.core.geometry import Geometry
@@ -58,10 +58,7 @@ def main() -> None:
         help="comma-separated symmetry names (default: all but none)",
     )
     args = ap.parse_args()
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
-    ).stdout.strip()
-    print(f"commit {commit}, {platform.processor() or platform.machine()}, {load()}")
+    print(f"commit {commit()}, {processor()}, {load()}")
     g = Geometry.standard(args.size)
     n = g.size
     seeds = [item_seed(args.seed, i) for i in range(args.count)]

@@ -30,7 +30,6 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
@@ -38,6 +37,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from _common import commit, table  # noqa: E402  (a sibling script: its folder is on sys.path)
 
 from csp_sudoku import variants  # noqa: E402
 from csp_sudoku.variants.random import DRAWN, random_variant, random_variants  # noqa: E402
@@ -59,10 +60,9 @@ def main() -> None:
     args = ap.parse_args()
     kinds = tuple(k for k in args.kinds.split(",") if k) or DRAWN
     backends = tuple(variants.BACKENDS)
-    commit = subprocess.run(
-        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
-    ).stdout.strip()
-    print(f"commit {commit}, load average {os.getloadavg()[0]:.1f}, backends {', '.join(backends)}")
+    print(
+        f"commit {commit()}, load average {os.getloadavg()[0]:.1f}, backends {', '.join(backends)}"
+    )
     print(f"{args.count} puzzles, seed {args.seed}, {len(kinds)} kinds in turn")
 
     t = time.perf_counter()
@@ -112,18 +112,22 @@ def main() -> None:
 
     print(f"\nverdicts: {dict(verdicts)}")
     print("made -> verdict: " + ", ".join(f"{m}->{w} {n}" for (m, w), n in sorted(made_vs.items())))
-    print("\n| kind built around | puzzles | unique | multiple | none | puzzles holding the kind |")
-    print("|---|---:|---:|---:|---:|---:|")
-    for kind in kinds:
-        c = by_kind[kind]
-        print(f"| `{kind}` | {sum(c.values())} | {c['unique']} | {c['multiple']} | {c['none']} "
-              f"| {present[kind]} |")  # fmt: skip
-    print("\n| backend | median ms | mean ms | total s |")
-    print("|---|---:|---:|---:|")
-    for name in backends:
-        ts = times[name]
-        print(f"| {name} | {1000 * statistics.median(ts):.2f} | {1000 * statistics.mean(ts):.2f} "
-              f"| {sum(ts):.1f} |")  # fmt: skip
+    verdict_names = ("unique", "multiple", "none")
+    kind_header = ["kind built around", "puzzles", *verdict_names, "puzzles holding the kind"]
+    per_kind = [
+        [f"`{k}`", sum(by_kind[k].values()), *(by_kind[k][v] for v in verdict_names), present[k]]
+        for k in kinds
+    ]
+    print("\n" + table(kind_header, per_kind))
+    per_backend = [
+        [
+            b,
+            *(f"{1000 * f(times[b]):.2f}" for f in (statistics.median, statistics.mean)),
+            f"{sum(times[b]):.1f}",
+        ]
+        for b in backends
+    ]
+    print("\n" + table(["backend", "median ms", "mean ms", "total s"], per_backend))
     print(f"\nmaking the puzzles: {making:.1f} s of CPU; the whole run {wall:.0f} s wall")
     print(f"faults (disagreements, wrong verdicts, checker failures): {len(faults)}")
     for f in faults[:20]:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import time
 from collections import defaultdict
@@ -27,6 +26,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from _common import commit, quantile  # noqa: E402  (a sibling script: its folder is on sys.path)
 
 from csp_sudoku import variants  # noqa: E402
 from csp_sudoku.variants.random import random_variants  # noqa: E402
@@ -37,25 +38,26 @@ MADE = ("unique",) * 8 + ("multiple", "broken")
 
 
 def _ms(xs: list[float]) -> str:
-    xs = sorted(xs)
-    p90 = xs[min(len(xs) - 1, int(0.9 * len(xs)))]
     return (
         f"median {1e3 * statistics.median(xs):8.2f}  mean {1e3 * statistics.fmean(xs):8.2f}  "
-        f"p90 {1e3 * p90:8.2f}  max {1e3 * xs[-1]:9.2f}  (ms)"
+        f"p90 {1e3 * quantile(xs, 0.9):8.2f}  max {1e3 * max(xs):9.2f}  (ms)"
     )
 
 
-def main() -> None:
+def puzzle_options(doc: str) -> argparse.ArgumentParser:
+    """A parser described by ``doc`` with the options that choose the puzzles, ``--count``
+    and ``--seed`` (``bench_variants_fast_tail.py`` times the same puzzles)."""
     ap = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        description=doc, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     ap.add_argument("--count", type=int, default=300, help="puzzles (default 300)")
     ap.add_argument("--seed", type=int, default=2026, help="the puzzles' seed (default 2026)")
-    args = ap.parse_args()
-    commit = subprocess.run(
-        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
-    ).stdout.strip()
-    print(f"commit {commit}, load average {os.getloadavg()[0]:.1f} at the start")
+    return ap
+
+
+def main() -> None:
+    args = puzzle_options(__doc__).parse_args()
+    print(f"commit {commit()}, load average {os.getloadavg()[0]:.1f} at the start")
     t = time.perf_counter()
     made = list(random_variants(args.count, args.seed, made=MADE))
     print(f"{len(made)} puzzles, seed {args.seed}, made in {time.perf_counter() - t:.0f} s")

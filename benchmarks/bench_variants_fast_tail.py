@@ -25,7 +25,6 @@ nodes, milliseconds), so a slow one can be made again with
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import os
 import statistics
@@ -42,6 +41,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from _common import commit, quantile  # noqa: E402  (sibling scripts: their folder is on sys.path)
+from bench_variants_fast import MADE, puzzle_options  # noqa: E402
+
 from csp_sudoku import variants  # noqa: E402
 from csp_sudoku._kernels import variants as tree_kernel  # noqa: E402
 from csp_sudoku.constraints import VariantPuzzle  # noqa: E402
@@ -49,8 +51,6 @@ from csp_sudoku.constraints import lowering as tree_lowering  # noqa: E402
 from csp_sudoku.variants.fast import node_budget, start_masks  # noqa: E402
 from csp_sudoku.variants.random import RandomVariant, random_variants  # noqa: E402
 
-#: Eight in ten unique, one multiple, one broken (as bench_variants_fast.py).
-MADE = ("unique",) * 8 + ("multiple", "broken")
 LOWERING = "csp_sudoku/constraints/lowering.py"
 KERNEL = "csp_sudoku/_kernels/variants.py"
 
@@ -103,32 +103,31 @@ def check(lowering: Any, kernel: Any, puzzle: VariantPuzzle) -> tuple[int, int, 
     return got, int(ws[kernel.AT_NODES]), time.perf_counter() - t
 
 
-def _summary(xs: list[float]) -> str:
-    s = sorted(xs)
-    p99 = s[min(len(s) - 1, int(0.99 * len(s)))]
-    return (
-        f"median {1e3 * statistics.median(s):7.3f}  mean {1e3 * statistics.fmean(s):7.3f}  "
-        f"p99 {1e3 * p99:8.2f}  max {1e3 * s[-1]:8.2f}  (ms)"
-    )
+#: The figures of a version's times, in the order printed.
+STATS = ("median", "mean", "p99", "max")
 
 
 def _stat(xs: list[float], how: str) -> float:
-    s = sorted(xs)
+    """One of :data:`STATS` of ``xs``."""
     if how == "median":
-        return statistics.median(s)
+        return statistics.median(xs)
     if how == "mean":
-        return statistics.fmean(s)
+        return statistics.fmean(xs)
     if how == "p99":
-        return s[min(len(s) - 1, int(0.99 * len(s)))]
-    return s[-1]
+        return quantile(xs, 0.99)
+    return max(xs)
+
+
+def _summary(xs: list[float]) -> str:
+    ms = {how: 1e3 * _stat(xs, how) for how in STATS}
+    return (
+        f"median {ms['median']:7.3f}  mean {ms['mean']:7.3f}  "
+        f"p99 {ms['p99']:8.2f}  max {ms['max']:8.2f}  (ms)"
+    )
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    ap.add_argument("--count", type=int, default=300, help="puzzles (default 300)")
-    ap.add_argument("--seed", type=int, default=2026, help="the puzzles' seed (default 2026)")
+    ap = puzzle_options(__doc__)
     ap.add_argument("--baseline", default="HEAD", help="the shipped commit (default HEAD)")
     ap.add_argument("--top", type=int, default=12, help="slowest puzzles listed (default 12)")
     ap.add_argument("--repeat", type=int, default=3, help="best of this many runs (default 3)")
@@ -144,9 +143,9 @@ def main() -> None:
 
     dirty = git("status", "--porcelain", "--", LOWERING, KERNEL)
     print(
-        f"commit {git('rev-parse', '--short', 'HEAD')} (kernel and lowering "
+        f"commit {commit()} (kernel and lowering "
         f"{'changed in the tree' if dirty else 'as committed'}), baseline "
-        f"{git('rev-parse', '--short', args.baseline)}, load average "
+        f"{commit(args.baseline)}, load average "
         f"{os.getloadavg()[0]:.1f} at the start"
     )
     t = time.perf_counter()
@@ -188,8 +187,7 @@ def main() -> None:
     print(
         "  tree / base: "
         + ", ".join(
-            f"{how} {_stat(times['tree'], how) / _stat(times['base'], how):.2f}"
-            for how in ("median", "mean", "p99", "max")
+            f"{how} {_stat(times['tree'], how) / _stat(times['base'], how):.2f}" for how in STATS
         )
     )
     print(f"the {args.top} slowest for base (seed, kinds, made, givens, nodes and ms base/tree):")

@@ -1,0 +1,53 @@
+"""What several benchmark scripts work out and print alike: the commit and the
+processor of a run's header, a quantile of times, a ratio, a Markdown table.
+
+A sibling module of the scripts, like ``reference.py`` (the folder of the
+script that runs is on ``sys.path``: ``import _common``). It measures nothing
+itself; each script keeps its own options and output, and these helpers give
+the same text the scripts wrote out by hand before.
+"""
+
+from __future__ import annotations
+
+import platform
+import subprocess
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def commit(rev: str = "HEAD") -> str:
+    """The short hash of ``rev`` in this repository, for a run's header ("" where git
+    cannot say, e.g. outside a checkout)."""
+    return subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", rev],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
+
+
+def processor() -> str:
+    """The processor's name, or the machine's type where the platform gives no name."""
+    return platform.processor() or platform.machine()
+
+
+def quantile(xs: Iterable[float], q: float) -> float:
+    """The ``q`` quantile of ``xs`` by rank: the value at index ``int(q * n)`` of the
+    ``n`` values sorted (the largest where that index is past the end)."""
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(q * len(s)))]
+
+
+def ratio(x: float, base: float, digits: int = 2) -> str:
+    """``x / base`` written ``1.23x`` (``digits`` decimals), or ``-`` where ``base`` is 0."""
+    return f"{x / base:.{digits}f}x" if base else "-"
+
+
+def table(header: Sequence[str], rows: Iterable[Sequence[object]], left: int = 1) -> str:
+    """A Markdown table: the ``header`` row, its rule (the first ``left`` columns aligned
+    left, the others right, as numbers are) and one row per item of ``rows``."""
+    rule = "|" + "---|" * left + "---:|" * (len(header) - left)
+    body = (f"| {' | '.join(str(x) for x in row)} |" for row in rows)
+    return "\n".join([f"| {' | '.join(header)} |", rule, *body])
