@@ -9,6 +9,7 @@ returns against it.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from typing import Any
 
@@ -21,8 +22,26 @@ def _cell(text: str) -> tuple[int, int]:
     return int(m.group(1)) - 1, int(m.group(2)) - 1
 
 
-def _number(digits: list[int]) -> int:
+def _circle(digits: list[int], n: int) -> int:
+    """What an arrow's circle holding ``digits`` (top row first, then left to right) reads.
+
+    One cell: its digit, whatever the size (a 12 is 12). Several cells (a pill):
+    their digits written one after another as a decimal number, which only
+    makes sense while every digit is one decimal digit (grids up to 9x9).
+    """
+    if len(digits) == 1:
+        return digits[0]
+    assert n <= 9, "a pill on a grid with digits past 9 has no reading"
     return int("".join(str(d) for d in digits))
+
+
+def _whisper_gap(n: int, entry: dict[str, Any]) -> int:
+    """The least difference of neighbours on a whispers line: the entry's ``value`` when
+    it gives one, else half the size rounded up (5 on 9x9, 3 on 6x6, 8 on 16x16)."""
+    value = entry.get("value")
+    if value not in (None, ""):
+        return int(value)
+    return math.ceil(n / 2)
 
 
 def broken_rules(data: dict[str, Any], sol: list[list[int]]) -> list[str]:
@@ -68,19 +87,19 @@ def broken_rules(data: dict[str, Any], sol: list[list[int]]) -> list[str]:
         if sum(line[a + 1 : b]) != int(e["value"]):
             bad.append(f"sandwichsum[{i}]")
     for kind, ok in (
-        ("thermometer", lambda a, b: a < b),
-        ("slowthermometer", lambda a, b: a <= b),
-        ("whispers", lambda a, b: abs(a - b) >= 5),
+        ("thermometer", lambda a, b, e: a < b),
+        ("slowthermometer", lambda a, b, e: a <= b),
+        ("whispers", lambda a, b, e: abs(a - b) >= _whisper_gap(n, e)),
     ):
         for i, e in enumerate(data.get(kind, [])):
             for line in e["lines"]:
                 ds = [v(x) for x in line]
-                if not all(ok(a, b) for a, b in itertools.pairwise(ds)):
+                if not all(ok(a, b, e) for a, b in itertools.pairwise(ds)):
                     bad.append(f"{kind}[{i}]")
     for i, e in enumerate(data.get("arrow", [])):
         circle = [v(x) for x in sorted(e["cells"], key=_cell)]  # a pill reads in reading order
         shaft = {x for line in e["lines"] for x in line if x not in e["cells"]}
-        if sum(v(x) for x in shaft) != _number(circle):
+        if sum(v(x) for x in shaft) != _circle(circle, n):
             bad.append(f"arrow[{i}]")
     for i, e in enumerate(data.get("palindrome", [])):
         for line in e["lines"]:

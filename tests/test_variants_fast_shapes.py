@@ -9,13 +9,10 @@ pass :func:`tests.independent_variants.broken_rules` (which shares no code
 with the package; it reads the regions from the f-puzzles object). What the
 maker says (unique, multiple) must hold too.
 
-Left out, each for a reason a test below shows:
+Arrows and whispers past 9x9 have tests of their own
+(``tests/test_variants_arrow_whispers.py``: circles of 10 to 16, whispers
+gaps of every size). Left out, each for a reason:
 
-* whispers on 6x6: the package's rule is a gap of ``ceil(N / 2)`` (3 on
-  6x6), the independent checker's a gap of 5 on every size;
-* arrows on 16x16: the SAT backend's clauses read a one-cell circle as one
-  decimal digit, so a circle of 10 to 16 has no model there (an expected
-  failure below, which passes once the clauses are fixed);
 * every kind each way on 9x9 jigsaws in one batch (7 minutes here) and every
   kind on 16x16 in one batch (the quick test takes one random kind set
   at a time): some 16x16 SAT and CP-SAT questions ran for more than ten
@@ -38,7 +35,6 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from csp_sudoku import variants
-from csp_sudoku.constraints import from_fpuzzles
 from csp_sudoku.core.errors import GenerationError
 from csp_sudoku.core.geometry import STANDARD_BOXES
 from csp_sudoku.variants.random import (
@@ -53,8 +49,8 @@ from csp_sudoku.variants.random import (
 from tests.independent_variants import broken_rules
 
 #: The kinds of the 6x6 and 16x16 cases (see the module's docstring).
-KINDS_6 = tuple(k for k in DRAWN if k != "whispers")
-KINDS_16 = tuple(k for k in DRAWN if k != "arrow" and not k.startswith("-"))
+KINDS_6 = DRAWN
+KINDS_16 = tuple(k for k in DRAWN if not k.startswith("-"))
 
 
 @cache
@@ -135,36 +131,11 @@ def test_a_9x9_jigsaw_is_no_grid_of_boxes() -> None:
     assert all(regions_of(v) != boxes for v in batch(9, 99, 9, True, DRAWN, MADE))
 
 
-@pytest.mark.parametrize("kinds", [("killercage", "xv"), ("thermometer", "-ratio")])
+@pytest.mark.parametrize(
+    "kinds", [("killercage", "xv"), ("thermometer", "-ratio"), ("arrow", "whispers")]
+)
 def test_16x16(kinds: tuple[str, ...]) -> None:
     agree(random_variant(16, kinds, size=16))
-
-
-def test_6x6_whispers_keep_the_packages_gap_not_the_checkers() -> None:
-    """Why whispers are left out on 6x6: a solution keeps gap 3, which the checker refuses."""
-    data = {
-        "size": 6,
-        "grid": [[{} for _ in range(6)] for _ in range(6)],
-        "whispers": [{"lines": [["R1C1", "R1C2"]]}],
-    }
-    data["grid"][0][0] = {"value": 1}
-    data["grid"][0][1] = {"value": 4}
-    assert variants.count(from_fpuzzles(data), 1) == 1  # the package: 1 and 4 (gap 3) may touch
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="the SAT backend's arrow clauses read a one-cell circle as one decimal digit",
-)
-def test_16x16_arrow_circle_past_9() -> None:
-    data = {
-        "size": 16,
-        "grid": [[{} for _ in range(16)] for _ in range(16)],
-        "arrow": [{"cells": ["R1C1"], "lines": [["R1C1", "R2C2", "R3C3"]]}],
-    }
-    data["grid"][0][0] = {"value": 12}
-    p = from_fpuzzles(data)
-    assert [variants.count(p, 2, backend=b) for b in variants.BACKENDS] == [2, 2, 2]
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])

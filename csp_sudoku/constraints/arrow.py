@@ -1,15 +1,26 @@
 """Arrow: the digits along the arrow add up to the number in its circle.
 
-A circle of several cells (a "pill") reads as a number in reading order, top
-row first, then left to right, whatever the order its cells are listed in, as
-f-puzzles and SudokuPad setters read it: a pill over R1C1 and R1C2 holding 1
-and 4 is 14. (Read in the order listed, six of 2,000 random puzzles whose pills
-were listed backwards got another verdict than pencilmark's:
-benchmarks/results/variants_pencilmark.md.)
+What a circle reads is defined once, by :func:`place_values`, and every
+backend takes it from there (the CNF clauses through :func:`circle_digits`,
+the CP-SAT form, the compiled search's linear sum, :meth:`Arrow.check`):
+
+* a circle of one cell is that cell's digit, on any grid: a 12 in the circle
+  of a 16x16 arrow is 12;
+* a circle of several cells (a "pill") reads as a decimal number in reading
+  order, top row first, then left to right, whatever the order its cells are
+  listed in, as f-puzzles and SudokuPad setters read it: a pill over R1C1 and
+  R1C2 holding 1 and 4 is 14. (Read in the order listed, six of 2,000 random
+  puzzles whose pills were listed backwards got another verdict than
+  pencilmark's: benchmarks/results/variants_pencilmark.md.)
+* a pill on a grid whose digits go past 9 has no reading: a cell's digit is
+  then no decimal digit, and f-puzzles defines no other number for it. Such
+  a pill is refused (:class:`~csp_sudoku.core.errors.ParseError`, naming the
+  entry), never read one way by one backend and another way by the next.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,13 +29,47 @@ from csp_sudoku.constraints import base
 #: The grey of the circle and the line, and the circle's radius in cells.
 ARROW_GREY = "#9a9a9a"
 CIRCLE = 0.4
+#: The largest grid on which a circle may hold several cells: its digits are decimal digits.
+PILL_MAX_SIZE = 9
 
 
-def _number(digits: list[int]) -> int:
-    value = 0
-    for d in digits:
-        value = value * 10 + d
-    return value
+def place_values(cells: int, size: int) -> tuple[int, ...]:
+    """What each cell of a circle of ``cells`` cells counts for, the most significant first.
+
+    One cell counts for its digit (``(1,)``) on any grid; a pill of ``k`` cells
+    is a ``k``-digit decimal number (``(10 ** (k - 1), ..., 10, 1)``).
+
+    Raises:
+        ParseError: a pill on a grid of more than :data:`PILL_MAX_SIZE` digits,
+            which has no reading.
+    """
+    if cells > 1 and size > PILL_MAX_SIZE:
+        raise base.ParseError(
+            f"a circle of {cells} cells (a pill) on a {size}x{size} grid: a pill reads "
+            f"as a decimal number, so it is only defined on grids of digits 1-{PILL_MAX_SIZE}"
+        )
+    return tuple(10 ** (cells - 1 - i) for i in range(cells))
+
+
+def circle_number(digits: Sequence[int], size: int) -> int:
+    """The number a circle holding ``digits`` (in reading order) reads on a ``size`` grid."""
+    return sum(w * d for w, d in zip(place_values(len(digits), size), digits, strict=True))
+
+
+def circle_digits(number: int, cells: int, size: int) -> tuple[int, ...] | None:
+    """The digits (in reading order) with which a circle of ``cells`` cells reads ``number``.
+
+    None when no digits of ``1..size`` do. The digits are unique: a pill's
+    digits are below 10 (:func:`place_values`), one cell's is the number.
+    """
+    out = []
+    rest = number
+    for w in place_values(cells, size):
+        d, rest = divmod(rest, w)
+        if not 1 <= d <= size:
+            return None
+        out.append(d)
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -57,6 +102,7 @@ class Arrow(base.Constraint):
     def validate(self, size: int) -> None:
         super().validate(size)
         base.no_repeats(self.circle, "cells")
+        place_values(len(self.circle), size)  # a pill past 9 digits has no reading
         if not self.circle or not self.shafts or not all(self.shafts):
             raise base.ParseError(
                 "an arrow needs a circle and a line of at least one cell beyond it"
@@ -71,17 +117,17 @@ class Arrow(base.Constraint):
         final, out = base.sum_values(cnf, self._shaft_cells())
         k = len(self.circle)
         for total, v in final.items():
-            text = str(total)
-            if len(text) != k or any(not 1 <= int(ch) <= n for ch in text):
-                out.append([-v])  # no circle of k digits reads this sum
+            digits = circle_digits(total, k, n)
+            if digits is None:
+                out.append([-v])  # no circle of k cells reads this sum
                 continue
-            out.extend([-v, cnf.var(c, int(ch))] for c, ch in zip(self.circle, text, strict=False))
+            out.extend([-v, cnf.var(c, d)] for c, d in zip(self.circle, digits, strict=True))
         return out
 
     def add_to(self, model: base.SudokuModel) -> None:
         circle = base.cp_values(model, self.circle)
-        k = len(circle)
-        number = sum(10 ** (k - 1 - i) * v for i, v in enumerate(circle))
+        weights = place_values(len(circle), model.puzzle.geometry.size)
+        number = sum(w * v for w, v in zip(weights, circle, strict=True))
         model.model.add(sum(base.cp_values(model, self._shaft_cells())) == number)
 
     def start(self, shaft: tuple[base.Cell, ...]) -> base.Cell:
@@ -99,14 +145,14 @@ class Arrow(base.Constraint):
             pen.line(shaft, style, start=start, trim=CIRCLE, head=True)
 
     def lower(self, low: base.Lowering) -> None:
-        k = len(self.circle)  # shaft - circle's number == 0
+        weights = place_values(len(self.circle), low.size)  # shaft - circle's number == 0
         terms = [(1, c) for c in self._shaft_cells()]
-        terms += [(-(10 ** (k - 1 - i)), c) for i, c in enumerate(self.circle)]
+        terms += [(-w, c) for w, c in zip(weights, self.circle, strict=True)]
         low.linear(terms, 0)
 
     def check(self, grid: base.Grid) -> bool:
         total = sum(base.at(grid, c) for c in self._shaft_cells())
-        return total == _number([base.at(grid, c) for c in self.circle])
+        return total == circle_number([base.at(grid, c) for c in self.circle], len(grid))
 
     @classmethod
     def read_entry(cls, entry: Any, geometry: base.Geometry) -> list[Arrow]:

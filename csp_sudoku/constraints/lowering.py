@@ -15,8 +15,9 @@ methods of a :class:`Lowering`:
   and their negatives, thermometers, whispers, non-consecutive, palindromes);
   the search keeps every such pair arc consistent;
 * :meth:`Lowering.linear`: ``sum(coef * digit) == rhs`` with bounds
-  propagation (little killers, arrows with circles of any length through
-  coefficients 10 and 1, region-sum lines as equalities between stretches);
+  propagation (little killers, arrows with the circle's cells weighted by
+  their place in its number, region-sum lines as equalities between
+  stretches);
 * :meth:`Lowering.combination`: distinct cells whose digits form one of some
   sets (a killer cage's sets of its sum, a renban's runs), filtered exactly;
 * :meth:`Lowering.between` and :meth:`Lowering.sandwich`: the two rules that

@@ -299,7 +299,7 @@ def _draw_arrows(
     rng: np.random.Generator, n: int, v: Callable[[Cell], int], data: dict[str, Any]
 ) -> None:
     """Up to two arrows whose shaft sums to the circle (a circle of two cells now and then,
-    on grids of digits 1-9 only: past 9 a pill's reading is not settled)."""
+    on grids of digits 1-9 only: past 9 a pill has no reading and is refused)."""
     for _ in range(300):
         length = int(rng.integers(2, 5))
         line = _walk(rng, n, length, lambda p, x: True)
