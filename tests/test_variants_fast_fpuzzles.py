@@ -28,7 +28,6 @@ FOLDER = Path(__file__).parent / "data" / "fpuzzles"
 REFUSED = {
     "clone-wars": "clone",
     "fortress-maximum": "maximum",
-    "german-whisper-test-1": "whispers[0]: unknown field 'value'",
     "one-to-six": "rowindexer",
     "quad-bike": "quadruple",
 }
