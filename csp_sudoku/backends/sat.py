@@ -57,8 +57,14 @@ _UNINTERRUPTIBLE = frozenset({"cadical103", "cadical153", "cadical195"})
 _CTRL_C = "Caught keyboard interrupt"
 
 
-class _Session:
-    """A loaded solver for one geometry, with its selector bookkeeping."""
+class SolverSession:
+    """A loaded solver for one geometry's rules, with its selector bookkeeping.
+
+    What :class:`SatBackend` keeps per thread and geometry, and what a caller
+    with clauses of its own (the variant puzzles' SAT backend) loads them into:
+    its :meth:`solve` keeps the deadline in force and turns a Ctrl-C inside the
+    native search into a ``KeyboardInterrupt``. Close it (:meth:`close`) when done.
+    """
 
     def __init__(self, geometry: Geometry, solver_name: str) -> None:
         self.geometry = geometry
@@ -140,19 +146,21 @@ class SatBackend(Backend):
         # one solver per thread and geometry: a thread's own sessions live in
         # ``_local`` (freed with the thread); ``_every`` lets :meth:`close` reach all
         self._local = threading.local()
-        self._every: weakref.WeakSet[_Session] = weakref.WeakSet()
+        self._every: weakref.WeakSet[SolverSession] = weakref.WeakSet()
 
     @classmethod
     def sub_solvers(cls) -> tuple[str, ...]:
         """Every python-sat solver name (``sat:NAME``)."""
         return tuple(solver_names())
 
-    def _session(self, geometry: Geometry) -> _Session:
+    def _session(self, geometry: Geometry) -> SolverSession:
         """The loaded solver for ``geometry``; under a deadline, one that can be interrupted."""
         name = self.solver_name
         if remaining() is not None and name in _UNINTERRUPTIBLE:
             name = INTERRUPTIBLE
-        mine: dict[tuple[Geometry, str], _Session] | None = getattr(self._local, "sessions", None)
+        mine: dict[tuple[Geometry, str], SolverSession] | None = getattr(
+            self._local, "sessions", None
+        )
         if mine is None:
             mine = self._local.sessions = {}
         key = (geometry, name)
@@ -160,7 +168,7 @@ class SatBackend(Backend):
         if s is None or s.closed or s.broken or s.selectors >= self.rebuild_after:
             if s is not None and not s.closed:
                 s.close()
-            s = _Session(geometry, name)
+            s = SolverSession(geometry, name)
             mine[key] = s
             self._every.add(s)
         return s
@@ -178,7 +186,7 @@ class SatBackend(Backend):
         grid: Cells = (vals.reshape(-1, n).argmax(axis=1) + 1).astype(np.int8)
         return grid
 
-    def _block(self, s: _Session, cells: Cells, sol: Cells) -> int | None:
+    def _block(self, s: SolverSession, cells: Cells, sol: Cells) -> int | None:
         """Add "differ from ``sol`` in some empty cell" under a new selector."""
         empty = np.flatnonzero(cells == 0)
         if empty.size == 0:

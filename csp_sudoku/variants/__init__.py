@@ -40,7 +40,7 @@ from numpy.typing import NDArray
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
-from csp_sudoku.backends.sat import INTERRUPTIBLE, _Session
+from csp_sudoku.backends.sat import INTERRUPTIBLE, SolverSession
 from csp_sudoku.constraints import Cnf, VariantPuzzle
 from csp_sudoku.core import deadline
 from csp_sudoku.core.errors import ArgumentError, CountBudgetExceeded, DeadlinePassed
@@ -123,7 +123,7 @@ def _sat_solutions(
     empty = np.flatnonzero(puzzle.puzzle.cells == 0).tolist()
     found = [] if found is None else found
     # under a deadline, a solver that can be interrupted (the plain SAT backend's session)
-    session = _Session(
+    session = SolverSession(
         puzzle.geometry, SAT_SOLVER if deadline.remaining() is None else INTERRUPTIBLE
     )
     try:
@@ -185,7 +185,7 @@ def count(
 
     Raises:
         CountBudgetExceeded: the budget ran out first; its ``at_least`` is the
-            solutions found by then (0 from ``cpsat``, which keeps none).
+            solutions found by then (every backend keeps them as they come).
     """
     _check_limit(limit)
     name = _backend(backend)
@@ -219,13 +219,14 @@ def _count(puzzle: VariantPuzzle, limit: int, backend: str, so_far: list[int]) -
                 raise DeadlinePassed("the time budget ran out during a variant search")
             return n
         backend = "sat"  # the search gave up at its node budget: SAT learns
-    if backend == "sat":
-        found: list[NDArray[np.int8]] = []
-        try:
+    found: list[NDArray[np.int8]] = []  # the solutions as they come, kept past a deadline
+    try:
+        if backend == "sat":
             return len(_sat_solutions(puzzle, limit, found))
-        finally:
-            so_far[0] = max(so_far[0], len(found))
-    return len(solutions(puzzle, limit, backend=backend))
+        model = _cpsat_model(puzzle)
+        return len(list(model.solutions(limit, time_limit=deadline.remaining(), found=found)))
+    finally:
+        so_far[0] = max(so_far[0], len(found))
 
 
 def solve(puzzle: VariantPuzzle, *, backend: str = "auto") -> Puzzle | None:
