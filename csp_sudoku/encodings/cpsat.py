@@ -91,24 +91,31 @@ class SudokuModel:
         return None
 
     def solutions(
-        self, limit: int, *, time_limit: float | None = None
+        self,
+        limit: int,
+        *,
+        time_limit: float | None = None,
+        found: list[NDArray[np.int8]] | None = None,
     ) -> Iterator[NDArray[np.int8]]:
         """Enumerate up to ``limit`` distinct solutions (single worker, complete search).
 
         Any objective added to the model is ignored during enumeration (which
         runs on a copy of the model without it): the model is left as it was found.
+        Each solution is also appended to ``found`` as the solver reports it, so a
+        caller cut off by ``time_limit`` keeps those found before (a lower bound).
 
         Raises:
             DeadlinePassed: ``time_limit`` seconds ran out before the search ended
                 (fewer than ``limit`` solutions found and the search not complete).
         """
-        found: list[NDArray[np.int8]] = []
+        out: list[NDArray[np.int8]] = [] if found is None else found
+        start = len(out)
         owner = self
 
         class _Collect(cp_model.CpSolverSolutionCallback):
             def on_solution_callback(self) -> None:
-                found.append(owner._grid(self))
-                if len(found) >= limit:
+                out.append(owner._grid(self))
+                if len(out) - start >= limit:
                     self.stop_search()
 
         if limit <= 0:
@@ -122,6 +129,6 @@ class SudokuModel:
             model = model.clone()
             model.clear_objective()  # type: ignore[no-untyped-call]
         status = solver.solve(model, _Collect())
-        if len(found) < limit and status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+        if len(out) - start < limit and status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
             raise DeadlinePassed("the time budget ran out during a CP-SAT call")
-        return iter(found)
+        return iter(out[start:])
