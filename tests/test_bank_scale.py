@@ -7,6 +7,7 @@ plans are what a test can check on a small bank and what decides the time on a b
 
 from __future__ import annotations
 
+import lzma
 import os
 import re
 import signal
@@ -28,6 +29,7 @@ from csp_sudoku.cli import main
 from csp_sudoku.core.errors import BankUpgradeWarning, NotUniqueError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import parse_line
+from csp_sudoku.tools import bank as bank_module
 from csp_sudoku.tools.bank import (
     INDEXES,
     BankError,
@@ -35,6 +37,7 @@ from csp_sudoku.tools.bank import (
     PuzzleBank,
     dedup_key,
     dedup_keys,
+    key_hash,
 )
 from csp_sudoku.tools.canonical import random_isomorphism
 from tests.conftest import load_lines
@@ -44,9 +47,10 @@ ROOT = Path(__file__).resolve().parents[1]
 NINE = Geometry.standard(9)
 LINES = load_lines("top1465.txt", limit=24)
 
-#: The schema of the banks written before the bank had its indexes (from
-#: ``git show e6ce7ad:csp_sudoku/tools/bank.py``, the version before this one).
-OLD_SCHEMA = (ROOT / "tests" / "data" / "bank_schema_v2.sql").read_text(encoding="utf-8")
+#: A bank written by the version before the bank had its indexes (commit e6ce7ad,
+#: schema version 2), by that version's own code: tests/data/make_bank_v2.py says
+#: how, and what it holds (the first five of LINES, rated with se, puzzle 1 twice).
+OLD_BANK = ROOT / "tests" / "data" / "bank_v2.db.xz"
 
 #: The statement of ``bank query --metric M --order -score -n N`` in that version.
 OLD_TOP_N = (
@@ -247,39 +251,19 @@ def test_score_orders_are_reverses_of_each_other(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------- old banks
 
 
-def _old_v2_bank(path: Path, lines: list[str]) -> None:
-    """A bank as the version before the indexes wrote it, with a puzzle rated twice
-    with one metric (its ``add_rating`` appended)."""
-    from csp_sudoku.api import solve
-
-    db = sqlite3.connect(path)
-    db.executescript(OLD_SCHEMA)
-    for k, line in enumerate(lines):
-        full = solve(line)
-        assert full is not None
-        db.execute(
-            "INSERT INTO puzzles (key, geometry, puzzle, solution, clues, minimal, generator, "
-            "seed, added) VALUES (?, '9x9', ?, ?, ?, NULL, 'old', ?, 0)",
-            (dedup_key(parse_line(line)), line, full.to_line(), 81 - line.count("."), k),
-        )
-        db.execute(
-            "INSERT INTO ratings (puzzle_id, metric, score, level, parameters, rated) "
-            "VALUES (?, 'se', ?, 'Hard', '{}', 0)",
-            (k + 1, float(k)),
-        )
-    db.execute(  # a second se rating of puzzle 1: the one shown, the one kept
-        "INSERT INTO ratings (puzzle_id, metric, score, level, parameters, rated) "
-        "VALUES (1, 'se', 9.5, 'Fiendish', '{}', 0)"
-    )
-    db.commit()
-    db.close()
+def _old_v2_bank(path: Path) -> None:
+    """A copy of the bank of :data:`OLD_BANK` at ``path``: five puzzles, six ratings."""
+    path.write_bytes(lzma.decompress(OLD_BANK.read_bytes()))
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("2",)
+        assert [r[0] for r in db.execute("SELECT puzzle FROM puzzles ORDER BY id")] == LINES[:5]
 
 
 def test_an_old_bank_is_upgraded_in_place_and_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "old.db"
-    _old_v2_bank(path, LINES[:5])
+    _old_v2_bank(path)
     with sqlite3.connect(path) as db:  # the earlier version's top n read, for each puzzle,
         plan = _plan(db, OLD_TOP_N, ("se", "se", 2))  # every rating of the metric, then sorted
         assert plan[0].startswith("SCAN p") and "USE TEMP B-TREE FOR ORDER BY" in plan
@@ -287,17 +271,48 @@ def test_an_old_bank_is_upgraded_in_place_and_says_so(
     out, err = run_on_an_old_bank(["bank", "query", str(path), "-m", "se", "--order", "-score"])
     assert "5 puzzles, 6 ratings" in err
     assert out.splitlines()[0] == LINES[0]  # its latest rating, 9.5, is the highest
+    assert "rewrites its puzzles table once" in err
     with sqlite3.connect(path) as db:
         names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='index'")}
         assert set(INDEXES) <= names and "ratings_by_metric" not in names
+        assert "sqlite_autoindex_puzzles_1" not in names  # the keys' text is not indexed
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("3",)
         assert db.execute("SELECT COUNT(*) FROM ratings").fetchone()[0] == 5
+        assert db.execute("PRAGMA foreign_key_check").fetchall() == []
+        rows = db.execute(
+            "SELECT id, key, key_hash, puzzle, generator, seed FROM puzzles"
+        ).fetchall()
+    assert [(r[0], r[3], r[4], r[5]) for r in rows] == [
+        (k + 1, line, "old", k) for k, line in enumerate(LINES[:5])
+    ]
+    assert all(key == dedup_key(parse_line(p)) and h == key_hash(key) for _, key, h, p, *_ in rows)
     code, _, err = _run(["bank", "stats", str(path)], capsys)  # upgraded once: no more notes
     assert code == 0 and err == ""
+    with PuzzleBank(path) as bank:  # an isomorph is found, and is a duplicate
+        iso = random_isomorphism(9).apply(parse_line(LINES[2]))
+        assert bank.find(iso) == bank.get(3) and bank.get(3).ratings == {"se": (2.0, "Hard")}
+        assert not bank.add(iso).added and bank.add(LINES[5]).id == 6
+
+
+def test_keys_that_share_a_hash_are_told_apart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The key index holds 64-bit hashes of the keys; where two keys share one, the
+    keys themselves decide (here every key has the same hash)."""
+    monkeypatch.setattr(bank_module, "key_hash", lambda key: 7)
+    with PuzzleBank(tmp_path / "b.db") as bank:
+        results = bank.add_many(LINES[:4], check_minimal=False)
+        assert [(r.id, r.added) for r in results] == [(1, True), (2, True), (3, True), (4, True)]
+        iso = random_isomorphism(5).apply(parse_line(LINES[2]))
+        assert bank.find(iso) == bank.get(3) and bank.find(LINES[4]) is None
+        assert (bank.add(iso).id, bank.add(iso).added) == (3, False)
+        hashes = bank._db.all("SELECT DISTINCT key_hash FROM puzzles")
+    assert hashes == [(7,)]
 
 
 def test_the_library_warns_before_it_upgrades(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
-    _old_v2_bank(path, LINES[:2])
+    _old_v2_bank(path)
     with pytest.warns(BankUpgradeWarning, match="without the indexes its queries need"):
         bank = PuzzleBank(path, readonly=True)
     with bank:
@@ -311,7 +326,7 @@ def test_an_old_bank_that_cannot_be_written_is_read_with_a_warning(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "old.db"
-    _old_v2_bank(path, LINES[:2])
+    _old_v2_bank(path)
     connect = sqlite3.connect
 
     def read_only(database: str, **kwargs: Any) -> sqlite3.Connection:
@@ -319,7 +334,8 @@ def test_an_old_bank_that_cannot_be_written_is_read_with_a_warning(
 
     monkeypatch.setattr(sqlite3, "connect", read_only)
     with pytest.warns(BankUpgradeWarning) as said, PuzzleBank(path, readonly=True) as bank:
-        assert len(bank.query(BankQuery(metric="se", order="-score"))) == 2
+        assert len(bank.query(BankQuery(metric="se", order="-score"))) == 5
+        assert bank.find(LINES[3]) == bank.get(4)  # found by the old key column
     assert "cannot be added to a file opened read-only" in str(said[-1].message)
     with pytest.warns(BankUpgradeWarning), pytest.raises(BankError, match="readonly"):
         PuzzleBank(path)  # a writer needs the indexes: refused, not slow

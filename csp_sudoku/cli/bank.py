@@ -57,6 +57,7 @@ from csp_sudoku.tools.bank import (
     Provenance,
     PuzzleBank,
     dedup_keys,
+    key_hashes,
 )
 
 
@@ -474,10 +475,21 @@ def _batches(
         yield _batch_of(records, args, lines)
 
 
+def _keyed(batch: _Batch, stop: threading.Event) -> tuple[list[str], list[int]]:
+    """The keys of a batch and their hashes (what a thread computes ahead of the writes)."""
+    keys = dedup_keys(batch.cells, batch.geometry, stop=stop)
+    return keys, key_hashes(keys)
+
+
 def _add_batch(
-    bank: PuzzleBank, batch: _Batch, keys: list[str], args: argparse.Namespace, tally: _Tally
+    bank: PuzzleBank,
+    batch: _Batch,
+    keyed: tuple[list[str], list[int]],
+    args: argparse.Namespace,
+    tally: _Tally,
 ) -> None:
-    """Add one batch (its keys computed already), say what was skipped, count the rest."""
+    """Add one batch (its keys and their hashes computed already), say what was skipped,
+    count the rest."""
     results = bank.add_each(
         batch.cells,
         geometry=batch.geometry,
@@ -485,7 +497,8 @@ def _add_batch(
         provenance=batch.provenance,
         ratings=batch.ratings,
         check_minimal=not args.no_minimal_check,
-        keys=keys,
+        keys=keyed[0],
+        hashes=keyed[1],
     )
     for i, err in sorted(results.errors.items()):
         source, line = batch.where[i]
@@ -524,14 +537,14 @@ def _run_add(args: argparse.Namespace) -> int:
         stack.callback(stop.set)  # first thing on the way out: the keys ahead stop at once
         renew = stack.enter_context(bank.transaction())
 
-        def write(batch: _Batch, keys: Future[list[str]]) -> None:
-            _add_batch(bank, batch, keys.result(), args, tally)
+        def write(batch: _Batch, keyed: Future[tuple[list[str], list[int]]]) -> None:
+            _add_batch(bank, batch, keyed.result(), args, tally)
             bar.update(batch.lines)
             renew(COMMIT_SECONDS)
 
-        ahead: tuple[_Batch, Future[list[str]]] | None = None
+        ahead: tuple[_Batch, Future[tuple[list[str], list[int]]]] | None = None
         for batch in _batches(args, geometry, tally):
-            keys = pool.submit(dedup_keys, batch.cells, batch.geometry, stop=stop)
+            keys = pool.submit(_keyed, batch, stop)
             if ahead is not None:
                 write(*ahead)
             ahead = (batch, keys)

@@ -4,7 +4,10 @@ Every puzzle is stored once per isomorphism class: a 9x9 puzzle's key is its
 canonical form (:mod:`csp_sudoku.tools.canonical`), so a relabelled, rotated or
 shuffled copy of a banked puzzle is recognised as a duplicate. Puzzles of
 other geometries are keyed by their geometry and their exact text (no
-symmetry reduction; the symmetry groups of variants differ).
+symmetry reduction; the symmetry groups of variants differ). The key index
+holds a 64-bit hash of each key (:func:`key_hash`), not the key's text: a
+look-up compares the keys of the rows it finds, so two keys that share a hash
+are still two puzzles.
 
 Each puzzle row keeps its solution, clue count, minimality, the symmetries of
 its clue pattern, its provenance (the generator and its method, seed and
@@ -38,10 +41,11 @@ values never enter SQL text.
 Every statement a query, a ``stats`` or an ``add`` makes is served by an index
 (:data:`INDEXES`; the tests read each plan): the top ``n`` by score reads
 ``n`` entries of ``ratings_by_score`` or ``ratings_by_level``, not the whole
-table. A bank written by an earlier version, without these indexes, gets them
-when it is opened, with a :class:`~csp_sudoku.core.errors.BankUpgradeWarning`
-saying so first (20 s for a million puzzles with two million ratings here), so
-that no query on it is slow in silence. A long statement is cut short by a
+table. A bank written by an earlier version gets what it lacks when it is
+opened (the indexes; for a bank of schema 1 or 2, its puzzles table rewritten
+with the hashes of its keys), with a
+:class:`~csp_sudoku.core.errors.BankUpgradeWarning` saying so first, so that
+no query on it is slow in silence. A long statement is cut short by a
 Ctrl-C or SIGTERM: the connection's progress handler lets Python's signal
 handlers run, and an interrupted statement comes out as
 :class:`KeyboardInterrupt` (the file check, one step of SQLite's machine, runs
@@ -72,6 +76,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from hashlib import blake2b
 from itertools import repeat
 from typing import IO, TYPE_CHECKING, Any, cast, overload
 
@@ -95,7 +100,7 @@ from csp_sudoku.core.puzzle import Puzzle, format_lines
 if TYPE_CHECKING:
     from csp_sudoku.api import PuzzleLike
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 #: SQLite's ``application_id`` of a bank file ("CSPB"): marks the file as a bank.
 APPLICATION_ID = 0x43535042
@@ -138,11 +143,19 @@ QUERY_SYMMETRIES: tuple[str, ...] = ("none", *PATTERN_SYMMETRIES)
 #: The columns a version 2 bank added to the puzzles table of version 1.
 _V2_COLUMNS = (("method", "TEXT"), ("derived_from", "TEXT"), ("generator_version", "TEXT"))
 
-_TABLES = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS puzzles (
+#: The bank's tables: name -> column definitions (created when missing, in this order).
+#: A puzzle's ``key`` is its identity (:func:`dedup_key`) and ``key_hash`` the 64-bit
+#: integer of it (:func:`key_hash`) that the key index holds: eight bytes an entry
+#: instead of the key's 81 characters, so that the index of a million puzzles stays
+#: in the page cache while a batch is added. The key is unique because every add
+#: looks its keys up inside its write transaction (see :meth:`PuzzleBank._store`),
+#: comparing the keys themselves where two hashes are equal.
+_TABLES: dict[str, str] = {
+    "meta": "key TEXT PRIMARY KEY, value TEXT NOT NULL",
+    "puzzles": """
     id INTEGER PRIMARY KEY,
-    key TEXT NOT NULL UNIQUE,
+    key TEXT NOT NULL,
+    key_hash INTEGER NOT NULL,
     geometry TEXT NOT NULL,
     regions TEXT,
     puzzle TEXT NOT NULL,
@@ -155,13 +168,13 @@ CREATE TABLE IF NOT EXISTS puzzles (
     method TEXT,
     derived_from TEXT,
     generator_version TEXT
-);
-CREATE TABLE IF NOT EXISTS symmetries (
+""",
+    "symmetries": """
     puzzle_id INTEGER NOT NULL REFERENCES puzzles(id) ON DELETE CASCADE,
     name TEXT NOT NULL,
     PRIMARY KEY (puzzle_id, name)
-);
-CREATE TABLE IF NOT EXISTS ratings (
+""",
+    "ratings": """
     id INTEGER PRIMARY KEY,
     puzzle_id INTEGER NOT NULL REFERENCES puzzles(id) ON DELETE CASCADE,
     metric TEXT NOT NULL,
@@ -173,19 +186,20 @@ CREATE TABLE IF NOT EXISTS ratings (
     seed INTEGER,
     version TEXT,
     rated REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS exports (
+""",
+    "exports": """
     puzzle_id INTEGER NOT NULL REFERENCES puzzles(id) ON DELETE CASCADE,
     batch TEXT NOT NULL,
     exported REAL NOT NULL,
     PRIMARY KEY (puzzle_id, batch)
-);
-"""
+""",
+}
 
 #: The bank's indexes (name: what it indexes) and the statements each serves.
-#: ``puzzles.key`` (UNIQUE), ``symmetries`` and ``exports`` (primary keys) are
-#: indexed by their tables' own constraints.
+#: ``symmetries`` and ``exports`` are indexed by their primary keys.
 INDEXES: dict[str, str] = {
+    # a puzzle by its key: the look-ups of every add, find
+    "puzzles_by_key": "INDEX puzzles_by_key ON puzzles(key_hash)",
     # a puzzle's ratings (get, has_rating, "rated"/"unrated" filters); one per metric
     "ratings_by_puzzle": "UNIQUE INDEX ratings_by_puzzle ON ratings(puzzle_id, metric)",
     # --order score/-score and score ranges: the top n read in index order
@@ -691,6 +705,21 @@ def dedup_key(puzzle: Puzzle) -> str:
     return dedup_keys(puzzle.cells.reshape(1, -1), puzzle.geometry, threads=1)[0]
 
 
+def key_hash(key: str) -> int:
+    """The 64-bit integer of a key that the bank's key index holds: the BLAKE2b digest
+    of 8 bytes of the key's UTF-8 text, read as a little-endian signed integer
+    (SQLite's integers are signed). Banks store it: it never changes.
+
+    Two keys may share a hash; the bank compares the keys themselves then.
+    """
+    return int.from_bytes(blake2b(key.encode(), digest_size=8).digest(), "little", signed=True)
+
+
+def key_hashes(keys: Iterable[str]) -> list[int]:
+    """:func:`key_hash` of each key (about half a microsecond a key)."""
+    return [key_hash(key) for key in keys]
+
+
 def dedup_keys(
     cells: NDArray[np.integer],
     geometry: Geometry,
@@ -744,8 +773,8 @@ class _Fresh:
 
     Attributes:
         index: its place in the batch (the first of its key there).
-        values: the ``puzzles`` columns of :data:`_PUZZLE_COLUMNS` after ``id`` and
-            ``key``, less ``added``.
+        values: the ``puzzles`` columns of :data:`_PUZZLE_COLUMNS` after ``id``,
+            ``key`` and ``key_hash``, less ``added``.
         symmetries: the symmetries of its clue pattern.
         corrected: the claims of its record that the facts contradicted.
     """
@@ -763,6 +792,7 @@ class _Plan:
 
     Attributes:
         keys: each puzzle's key, in batch order.
+        hashes: each key's :func:`key_hash`, in batch order.
         fresh: the puzzles not banked when the plan was made, by key.
         known: the banked ones, key -> id.
         errors: the puzzles without exactly one solution, by batch index.
@@ -774,6 +804,7 @@ class _Plan:
     """
 
     keys: list[str]
+    hashes: list[int]
     fresh: dict[str, _Fresh] = field(default_factory=dict)
     known: dict[str, int] = field(default_factory=dict)
     errors: dict[int, NotUniqueError] = field(default_factory=dict)
@@ -813,8 +844,8 @@ class _Given:
 
 
 _PUZZLE_COLUMNS = (
-    "id", "key", "geometry", "regions", "puzzle", "solution", "clues", "minimal", "generator",
-    "seed", "method", "derived_from", "generator_version", "added",
+    "id", "key", "key_hash", "geometry", "regions", "puzzle", "solution", "clues", "minimal",
+    "generator", "seed", "method", "derived_from", "generator_version", "added",
 )  # fmt: skip
 _INSERT_PUZZLE = (
     f"INSERT INTO puzzles ({', '.join(_PUZZLE_COLUMNS)}) "
@@ -913,6 +944,7 @@ class PuzzleBank(Closing):
         self._checkers: dict[Geometry, Any] = {}
         self._open_since: float | None = None  # when the open write transaction began
         self._transactions = 0  # write transactions begun (a plan made in one is current in it)
+        self._hashed = True  # False: an old bank read without its upgrade (no key_hash)
         try:
             self._open(existed, check=not readonly, readonly=readonly)
         except BaseException:
@@ -943,15 +975,9 @@ class PuzzleBank(Closing):
             if tables and self._current():
                 return  # nothing to create or migrate: opening writes nothing
             missing = [name for name in INDEXES if name not in self._index_names()]
-            if tables and missing:
-                warnings.warn(
-                    BankUpgradeWarning(
-                        f"{self.path}: a bank of an earlier version, without the indexes its "
-                        f"queries need ({', '.join(missing)}): adding them now, once "
-                        f"({self._size_text()})"
-                    ),
-                    stacklevel=3,
-                )
+            if tables and (missing or self._version() < SCHEMA_VERSION):
+                warnings.warn(BankUpgradeWarning(self._upgrade_text(missing)), stacklevel=3)
+            db.execute("PRAGMA foreign_keys = OFF")  # an upgrade drops a table (_migrate_v2)
             try:
                 with self._write():
                     self._create()
@@ -959,6 +985,7 @@ class PuzzleBank(Closing):
                 if not (readonly and tables and "readonly" in str(err)):
                     raise
                 db.hinted = False
+                self._hashed = "key_hash" in {r[1] for r in db.all("PRAGMA table_info(puzzles)")}
                 warnings.warn(
                     BankUpgradeWarning(
                         f"{self.path}: the indexes cannot be added to a file opened read-only "
@@ -967,6 +994,8 @@ class PuzzleBank(Closing):
                     ),
                     stacklevel=3,
                 )
+            finally:
+                db.execute("PRAGMA foreign_keys = ON")
         except sqlite3.DatabaseError as err:
             raise BankError(
                 f"{self.path}: not a puzzle bank, or a damaged one ({' '.join(str(err).split())}); "
@@ -1007,12 +1036,24 @@ class PuzzleBank(Closing):
             raise self._db._error(said["error"])
         return [str(row[0]) for row in said["rows"]]
 
-    def _size_text(self) -> str:
-        """``N puzzles, M ratings: about S s`` of a bank about to be upgraded (16 s for a
-        million puzzles and two million ratings on the 2-core machine, under load)."""
+    def _upgrade_text(self, missing: list[str]) -> str:
+        """What the warning before an upgrade says: what is done, and about how long."""
         n = int(self._db.one("SELECT COUNT(*) FROM puzzles")[0])
         m = int(self._db.one("SELECT COUNT(*) FROM ratings")[0]) if self._has("ratings") else 0
-        return f"{n:,} puzzles, {m:,} ratings: about {max(1, round((n + m) * 5e-6))} s"
+        seconds = (n + m) * 5e-6  # the indexes: 16 s for 1,000,000 and 2,000,000 here
+        version = self._version()
+        rewrite = ""
+        if version < SCHEMA_VERSION:
+            seconds += n * 5e-6  # the rebuilt table: 10 s for 1,000,000 puzzles here
+            rewrite = (
+                f" (schema {version}; this version rewrites its puzzles table once, "
+                "to index each key by a 64-bit hash)"
+            )
+        return (
+            f"{self.path}: a bank of an earlier version{rewrite}, without the indexes its "
+            f"queries need ({', '.join(missing)}): adding them now, once "
+            f"({n:,} puzzles, {m:,} ratings: about {max(1, round(seconds))} s)"
+        )
 
     def _has(self, table: str) -> bool:
         row = self._db.one("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (table,))
@@ -1030,19 +1071,19 @@ class PuzzleBank(Closing):
         what ``ratings_by_puzzle`` asks).
         """
         db = self._db
-        for statement in _TABLES.split(";"):  # not executescript: it would commit
-            if statement.strip():
-                db.execute(statement)
+        for name, columns in _TABLES.items():  # not executescript: it would commit
+            db.execute(f"CREATE TABLE IF NOT EXISTS {name} ({columns})")  # constants
         db.execute(
             "INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)",
             ("schema", str(SCHEMA_VERSION)),
         )
-        row = db.one("SELECT value FROM meta WHERE key = ?", ("schema",))
-        version = int(row[0])
+        version = self._version()
+        if version not in range(1, SCHEMA_VERSION + 1):
+            raise BankError(f"{self.path}: schema version {version}, expected {SCHEMA_VERSION}")
         if version == 1:
             self._migrate_v1()
-        elif version != SCHEMA_VERSION:
-            raise BankError(f"{self.path}: schema version {version}, expected {SCHEMA_VERSION}")
+        if version <= 2:
+            self._migrate_v2()
         have = self._index_names()
         if "ratings_by_puzzle" not in have:
             db.execute(
@@ -1076,13 +1117,41 @@ class PuzzleBank(Closing):
             and set(INDEXES) <= self._index_names()
         )
 
+    def _version(self) -> int:
+        """The schema version the bank's meta table names."""
+        return int(self._db.one("SELECT value FROM meta WHERE key = ?", ("schema",))[0])
+
+    def _set_version(self, version: int) -> None:
+        self._db.execute("UPDATE meta SET value = ? WHERE key = ?", (str(version), "schema"))
+
     def _migrate_v1(self) -> None:
         """Bring a version 1 bank to version 2: the provenance columns, empty for old rows."""
         have = {r[1] for r in self._db.all("PRAGMA table_info(puzzles)")}
         for name, kind in _V2_COLUMNS:
             if name not in have:
                 self._db.execute(f"ALTER TABLE puzzles ADD COLUMN {name} {kind}")  # constants
-        self._db.execute("UPDATE meta SET value = ? WHERE key = ?", (str(SCHEMA_VERSION), "schema"))
+        self._set_version(2)
+
+    def _migrate_v2(self) -> None:
+        """Bring a version 2 bank to version 3: the puzzles table rebuilt with each key's
+        :func:`key_hash` and without the UNIQUE index of the keys' text (which SQLite
+        cannot drop from a table), ids and everything else copied as they are; the
+        indexes of the table are made again by :meth:`_create`.
+
+        Foreign keys must be off (:meth:`_open` turns them off around the upgrade):
+        dropping the old table would otherwise delete every rating with it.
+        """
+        db = self._db
+        db.db.create_function("csp_key_hash", 1, key_hash, deterministic=True)
+        kept = ", ".join(c for c in _PUZZLE_COLUMNS if c != "key_hash")
+        db.execute(f"CREATE TABLE puzzles_v3 ({_TABLES['puzzles']})")  # constants
+        db.execute(
+            f"INSERT INTO puzzles_v3 (key_hash, {kept}) "
+            f"SELECT csp_key_hash(key), {kept} FROM puzzles ORDER BY id"
+        )
+        db.execute("DROP TABLE puzzles")
+        db.execute("ALTER TABLE puzzles_v3 RENAME TO puzzles")
+        self._set_version(3)
 
     @contextlib.contextmanager
     def _write(self) -> Iterator[None]:
@@ -1237,6 +1306,7 @@ class PuzzleBank(Closing):
         provenance: Sequence[Provenance | None] | None = None,
         ratings: Sequence[Sequence[Any]] | None = None,
         keys: Sequence[str] | None = None,
+        hashes: Sequence[int] | None = None,
     ) -> BatchResults:
         """Add a batch of puzzles in one transaction; one result each, in order: an
         :class:`AddResult`, or the :class:`NotUniqueError` of a puzzle without exactly
@@ -1264,6 +1334,7 @@ class PuzzleBank(Closing):
                 object with its fields) to store unless the banked puzzle has one of
                 that metric already.
             keys: per puzzle, its :func:`dedup_key` when computed already.
+            hashes: with ``keys``, their :func:`key_hash` values when computed already.
 
         Raises:
             ArgumentError: when an item is not a puzzle.
@@ -1271,7 +1342,13 @@ class PuzzleBank(Closing):
         """
         given = _Given(solutions, None, check_minimal, generator, None, claims)
         plan = self._plan(
-            puzzles, given, geometry=geometry, provenance=provenance, ratings=ratings, keys=keys
+            puzzles,
+            given,
+            geometry=geometry,
+            provenance=provenance,
+            ratings=ratings,
+            keys=keys,
+            hashes=hashes,
         )
         return self._store(plan)
 
@@ -1318,16 +1395,21 @@ class PuzzleBank(Closing):
             for geo, items in by_geometry.items()
         ]
 
-    def _ids_of(self, keys: Sequence[str]) -> dict[str, int]:
-        """The ids of the banked puzzles among ``keys`` (the key index, a few hundred a look-up)."""
+    def _ids_of(self, keys: Sequence[str], hashes: Sequence[int]) -> dict[str, int]:
+        """The ids of the banked puzzles among ``keys`` (whose :func:`key_hash` values are
+        ``hashes``): the key index, a few hundred hashes a look-up, then the keys of the
+        rows found compared with those asked for (two keys may share a hash)."""
+        wanted = set(keys)
+        column, values = ("key_hash", hashes) if self._hashed else ("key", keys)
         found: dict[str, int] = {}
-        for start in range(0, len(keys), LOOKUP_BATCH):
-            part = keys[start : start + LOOKUP_BATCH]
+        for start in range(0, len(values), LOOKUP_BATCH):
+            part = values[start : start + LOOKUP_BATCH]
             marks = ", ".join("?" * len(part))
             for key, pid in self._db.all(
-                f"SELECT key, id FROM puzzles WHERE key IN ({marks})", part
+                f"SELECT key, id FROM puzzles WHERE {column} IN ({marks})", part
             ):
-                found[key] = int(pid)
+                if key in wanted:
+                    found[key] = int(pid)
         return found
 
     def _plan(
@@ -1339,6 +1421,7 @@ class PuzzleBank(Closing):
         provenance: Sequence[Provenance | None] | None = None,
         ratings: Sequence[Sequence[Any]] | None = None,
         keys: Sequence[str] | None = None,
+        hashes: Sequence[int] | None = None,
     ) -> _Plan:
         """The keys, the duplicates and the facts of the new puzzles of a batch; writes nothing."""
         n, groups = self._groups(puzzles, geometry)
@@ -1351,7 +1434,11 @@ class PuzzleBank(Closing):
             for geo, indices, cells in groups:
                 for i, key in zip(indices, dedup_keys(cells, geo), strict=True):
                     all_keys[i] = key
-        plan = _Plan(all_keys)
+        if hashes is None or keys is None:
+            hashes = key_hashes(all_keys)
+        elif len(hashes) != n:
+            raise ArgumentError(f"hashes: {len(hashes)} hashes for {n} puzzles")
+        plan = _Plan(all_keys, list(hashes))
         if self._open_since is not None:
             plan.transaction = self._transactions
         if ratings is not None:
@@ -1361,7 +1448,7 @@ class PuzzleBank(Closing):
         first: dict[str, int] = {}
         for i, key in enumerate(all_keys):
             first.setdefault(key, i)
-        plan.known = self._ids_of(list(first))
+        plan.known = self._ids_of(list(first), [plan.hashes[i] for i in first.values()])
         for geo, indices, cells in groups:
             new = [
                 (row, i)
@@ -1535,16 +1622,23 @@ class PuzzleBank(Closing):
         ids = dict(plan.known)
         with self._write():
             current = plan.transaction == self._transactions
-            raced = self._ids_of(list(plan.fresh)) if plan.fresh and not current else {}
+            raced = {}
+            if plan.fresh and not current:
+                fresh = plan.fresh.values()
+                raced = self._ids_of(list(plan.fresh), [plan.hashes[f.index] for f in fresh])
             ids.update(raced)
             new = [(key, f) for key, f in plan.fresh.items() if key not in raced]
             if new:
                 top = int(self._db.one("SELECT COALESCE(MAX(id), 0) FROM puzzles")[0])
                 pids = range(top + 1, top + 1 + len(new))
                 ids.update(zip([key for key, _ in new], pids, strict=True))
+                hashes = plan.hashes
                 self._db.executemany(
                     _INSERT_PUZZLE,
-                    [(pid, key, *f.values, now) for pid, (key, f) in zip(pids, new, strict=True)],
+                    [
+                        (pid, key, hashes[f.index], *f.values, now)
+                        for pid, (key, f) in zip(pids, new, strict=True)
+                    ],
                 )
                 self._db.executemany(
                     "INSERT INTO symmetries (puzzle_id, name) VALUES (?, ?)",
@@ -1576,8 +1670,8 @@ class PuzzleBank(Closing):
             ArgumentError: when ``puzzle`` is not a puzzle.
         """
         key = dedup_key(_as_puzzle(puzzle, "puzzle"))
-        row = self._db.one("SELECT id FROM puzzles WHERE key = ?", (key,))
-        return None if row is None else self.get(int(row[0]))
+        found = self._ids_of([key], [key_hash(key)])
+        return None if not found else self.get(found[key])
 
     def __contains__(self, puzzle: object) -> bool:
         """Whether an isomorph of ``puzzle`` (anything :meth:`find` takes) is banked;
