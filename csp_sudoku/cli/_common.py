@@ -14,6 +14,7 @@ import re
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, Any
 
@@ -588,6 +589,7 @@ class RowWriter:
         self._header = header  # a resumed run appends to a file that has its header
         self._raw = _utf8_buffer(self.out)
         self._last_flush = time.monotonic()
+        _WRITERS.add(self)
 
     def write(
         self, row: dict[str, Any], text: str, passthrough: Mapping[str, Any] | None = None
@@ -641,8 +643,25 @@ class RowWriter:
     def _flush_now_and_then(self) -> None:
         now = time.monotonic()
         if now - self._last_flush >= self.flush_every:
+            self.flush()
+
+    def flush(self) -> None:
+        """Send the rows written so far (an output closed meanwhile is left alone)."""
+        with contextlib.suppress(ValueError, OSError):
             self.out.flush()
-            self._last_flush = now
+        self._last_flush = time.monotonic()
+
+
+#: The row writers of this process, for :func:`flush_rows`.
+_WRITERS: weakref.WeakSet[RowWriter] = weakref.WeakSet()
+
+
+def flush_rows() -> None:
+    """Send the rows every writer of this process holds: called when a read of the
+    input would wait for its writer (a pipe gone quiet), so that the rows of the
+    entries read so far are seen while it is silent, not when it speaks again."""
+    for writer in list(_WRITERS):
+        writer.flush()
 
 
 def _utf8_buffer(out: IO[str]) -> IO[bytes] | None:

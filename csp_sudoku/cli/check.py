@@ -50,10 +50,23 @@ from csp_sudoku.cli._common import (
     progress,
 )
 from csp_sudoku.cli._resume import ResumePoint, read_resume_point, skip_done
-from csp_sudoku.cli.variants import hook
+from csp_sudoku.cli.variants import (
+    VARIANT_MARKERS,
+    answer_entry,
+    answer_options,
+    hook,
+    stdin_may_mix,
+)
 from csp_sudoku.core.errors import SudokuError
 from csp_sudoku.core.geometry import Geometry
-from csp_sudoku.core.io import ReadState, TextChunk, guess_state, parse_line, record_geometry
+from csp_sudoku.core.io import (
+    ReadState,
+    TextChunk,
+    guess_state,
+    parse_line,
+    read_chunk,
+    record_geometry,
+)
 from csp_sudoku.tools.batch import (
     LIMIT_WHY,
     VERDICTS,
@@ -120,12 +133,14 @@ def run(args: argparse.Namespace) -> int:
     geometry = geometry_from_args(args)
     point = read_resume_point(args.output, args.format) if args.resume else ResumePoint()
     appending = point.rows > 0 or point.has_header
+    mixed = answer_options("check", args) if stdin_may_mix(args.inputs) else None
+    fields = FIELDS if mixed is None else (*FIELDS, "fpuzzles")
     with batch_session(args.output, appending=appending, scheduler=args.scheduler) as (
         out,
         client,
     ):
-        writer = RowWriter(args.format, FIELDS, out, header=not point.has_header)
-        return _check(args, geometry, writer, point, client)
+        writer = RowWriter(args.format, fields, out, header=not point.has_header)
+        return _check(args, geometry, writer, point, client, mixed)
 
 
 def _shape(fields: dict[str, Any], geometry: Geometry | None) -> Geometry | None:
@@ -137,29 +152,38 @@ def _shape(fields: dict[str, Any], geometry: Geometry | None) -> Geometry | None
 def _certify(
     source: str,
     line: int,
-    puzzle: str,
+    puzzle: str | Any,
     geometry: Geometry | None,
     folder: Path,
     taken: set[str],
 ) -> None:
     """Write the uniqueness certificate of one unique puzzle as ``FILE-LINE.drat``
     (named by :func:`csp_sudoku.tools.certify.certificate_path`; ``taken`` holds the
-    names this run has written)."""
+    names this run has written). ``puzzle`` is its line, read in ``geometry``, or
+    the puzzle itself (a plain or variant one of a mixed chunk)."""
     from csp_sudoku.tools.certify import certificate_path, certify_to
 
     folder.mkdir(parents=True, exist_ok=True)
-    certify_to(parse_line(puzzle, geometry), certificate_path(folder, source, line, taken))
+    target = parse_line(puzzle, geometry) if isinstance(puzzle, str) else puzzle
+    certify_to(target, certificate_path(folder, source, line, taken))
 
 
 @dataclass(frozen=True)
 class _Job:
-    """What every task of a run needs besides its chunk."""
+    """What every task of a run needs besides its chunk.
+
+    ``mixed``: for a run that reads standard input that may hold variant entries
+    (:func:`csp_sudoku.cli.variants.stdin_may_mix`), the options of their
+    answers (see :func:`_mixed_chunk`); ``fields`` the rows' columns.
+    """
 
     geometry: Geometry | None
     limit: int
     backend: str
     fmt: str
     certify: bool
+    mixed: dict[str, Any] | None = None
+    fields: tuple[str, ...] = FIELDS
 
 
 @dataclass
@@ -172,7 +196,8 @@ class _Output:
         messages: the reason of every bad line, in order.
         tally: rows per status.
         unique: with ``--certify``, ``(file, line, puzzle, shape)`` of every unique
-            puzzle (the shape its record named, else the options').
+            puzzle (its line and the shape its record named, else the options';
+            or the puzzle itself, from :func:`_mixed_chunk`).
         end: the reader's state at the chunk's end.
     """
 
@@ -180,7 +205,7 @@ class _Output:
     names: list[str] | None
     messages: list[str]
     tally: Counter[Status]
-    unique: list[tuple[str, int, str, Geometry | None]]
+    unique: list[tuple[str, int, Any, Geometry | None]]
     end: ReadState
 
 
@@ -192,6 +217,11 @@ def _check_chunk(
     ``start`` is the reader's state at the chunk's start, ``skip`` the entries
     done by an earlier run, ``names`` the run's CSV columns when known.
     """
+    stdin = job.mixed is not None and chunk.source == "<stdin>"
+    if stdin and any(m in chunk.data for m in VARIANT_MARKERS):
+        mixed = _mixed_chunk(chunk, start, skip, names, job)
+        if mixed is not None:
+            return mixed
     end = copy.deepcopy(start)  # the caller keeps ``start`` to compare
     done = count_chunk(
         chunk, end, geometry=job.geometry, limit=job.limit, backend=job.backend, skip=skip
@@ -206,7 +236,7 @@ def _check_chunk(
     text, names = _format(verdicts, job, names)
     invalid = Status.INVALID
     messages = [r for r, s in zip(verdicts.reasons, verdicts.statuses, strict=True) if s is invalid]
-    unique: list[tuple[str, int, str, Geometry | None]] = []
+    unique: list[tuple[str, int, Any, Geometry | None]] = []
     if job.certify:
         fields = verdicts.fields or [{}] * len(verdicts)
         unique = [
@@ -222,6 +252,37 @@ def _check_chunk(
             if s is Status.UNIQUE
         ]
     return _Output(text, names, messages, Counter(verdicts.statuses), unique, end)
+
+
+def _mixed_chunk(
+    chunk: TextChunk, start: ReadState, skip: int, names: list[str] | None, job: _Job
+) -> _Output | None:
+    """Task: a chunk of standard input that holds variant entries, entry by entry.
+
+    Standard input is not read ahead, so a run whose first entry was plain
+    meets its variant entries here: each entry of the chunk is answered by its
+    own path (:func:`csp_sudoku.cli.variants.answer_entry`: a plain puzzle's
+    row as :func:`_format` writes it, a variant one's as the variant ``check``
+    does). None when the chunk is bare puzzle lines after all.
+    """
+    end = copy.deepcopy(start)
+    read = read_chunk(chunk, end, job.geometry)
+    if not isinstance(read, list):
+        return None
+    assert job.mixed is not None
+    buf = io.StringIO()
+    writer = RowWriter(job.fmt, job.fields, buf, header=False, names=names)
+    messages: list[str] = []
+    tally: Counter[Status] = Counter()
+    unique: list[tuple[str, int, Any, Geometry | None]] = []
+    for entry in read[skip:]:
+        item, said = answer_entry(entry, job.mixed, writer, invalid_rows=True)
+        messages += said.messages
+        tally[Status(said.status) if said.status else Status.INVALID] += 1
+        puzzle = item.answerable
+        if job.certify and said.status == Status.UNIQUE.value and puzzle is not None:
+            unique.append((item.source, item.line, puzzle, None))  # the puzzle knows its shape
+    return _Output(buf.getvalue(), writer.names, messages, tally, unique, end)
 
 
 #: Each status as written (``Status.value`` is slow to look up row by row).
@@ -306,7 +367,7 @@ def _format(verdicts: Verdicts, job: _Job, names: list[str] | None) -> tuple[str
         ]
         return "".join(rows), None
     buf = io.StringIO()
-    writer = RowWriter(job.fmt, FIELDS, buf, header=False, names=names)
+    writer = RowWriter(job.fmt, job.fields, buf, header=False, names=names)
     for r in verdicts.results():
         writer.write(r.as_dict(), "", r.fields)
     return buf.getvalue(), writer.names
@@ -450,6 +511,7 @@ def _check(
     writer: RowWriter,
     point: ResumePoint,
     client: Any,
+    mixed: dict[str, Any] | None,
 ) -> int:
     show_bar = not args.quiet and sys.stderr.isatty()
     total_lines = count_lines(args.inputs) if show_bar else None
@@ -457,7 +519,15 @@ def _check(
     tally = {s: point.tally.get(s.value, 0) for s in Status}
     started = time.perf_counter()
     code = EXIT_OK
-    job = _Job(geometry, args.limit, args.backend, args.format, bool(args.certify))
+    job = _Job(
+        geometry,
+        args.limit,
+        args.backend,
+        args.format,
+        bool(args.certify),
+        mixed,
+        tuple(writer.fields),
+    )
     jobs = 0 if client is not None and args.jobs == 1 else args.jobs
     many = (jobs if jobs > 0 else os.cpu_count() or 1) > 1
     pipeline = _Pipeline(job, writer, preload=client is None and many and _forks())

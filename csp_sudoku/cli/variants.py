@@ -63,11 +63,18 @@ from csp_sudoku.cli._common import (
     add_row_args,
     batch_session,
     counted,
+    flush_rows,
     geometry_from_args,
     progress,
 )
 from csp_sudoku.cli._rows import WHERE, _after, _last_entry
-from csp_sudoku.core.errors import CountBudgetExceeded, DeadlinePassed, ParseError, SudokuError
+from csp_sudoku.core.errors import (
+    ArgumentError,
+    CountBudgetExceeded,
+    DeadlinePassed,
+    ParseError,
+    SudokuError,
+)
 
 if TYPE_CHECKING:  # the constraints load OR-tools: only a variant input needs them
     from csp_sudoku.constraints import VariantPuzzle
@@ -121,8 +128,11 @@ def _variant_line(text: str, *, first: bool) -> bool:
     return False
 
 
-#: Bytes that every variant line holds one of (a row's field, a link, an object's grid).
-_MARKERS = (b"fpuzzles", b"load=", b'"grid"')
+#: Bytes that every variant entry's line holds one of (a row's field, a link,
+#: an object's grid): a chunk of input without any holds none.
+VARIANT_MARKERS = (b"fpuzzles", b"load=", b'"grid"')
+
+
 #: How far a file is looked through for variant entries: one that starts with
 #: plain puzzle lines, one of records (about 40 ms of reading, where a check of
 #: the rows takes seconds; the plain reader refuses an ``fpuzzles`` row beyond).
@@ -158,7 +168,9 @@ def _file_is_variant(path: str) -> bool:
             cut = len(data) if not block else data.rfind(b"\n") + 1
             lines, carry = data[:cut], data[cut:]
             seen += len(lines)
-            for raw in lines.splitlines() if first or any(m in lines for m in _MARKERS) else ():
+            for raw in (
+                lines.splitlines() if first or any(m in lines for m in VARIANT_MARKERS) else ()
+            ):
                 text = raw.decode("utf-8", "replace").strip()
                 if first and (not text or text.startswith("#")):
                     continue
@@ -190,8 +202,10 @@ def is_variant_input(item: str) -> bool:
 
 
 #: Standard input as read so far by :func:`_peek_stdin`: the stream put in its
-#: place and the first entry's line (None: the input is empty).
-_PEEKED: list[tuple[Any, str | None]] = []
+#: place, the first entry's line (None: the input is empty), and the stream it
+#: replaced (kept alive: an object that closes its data when collected, as a
+#: text stream a program put in place does, must not close what is read on).
+_PEEKED: list[tuple[Any, str | None, Any]] = []
 
 
 class _Replay(io.RawIOBase):
@@ -217,6 +231,8 @@ class _Replay(io.RawIOBase):
             view[:n] = self._head[:n]
             self._head = self._head[n:]
             return n
+        if self._would_wait():
+            flush_rows()  # the rows so far are seen while the writer is silent
         read = getattr(self._rest, "read1", self._rest.read)
         data = read(len(view))
         view[: len(data)] = data
@@ -225,13 +241,22 @@ class _Replay(io.RawIOBase):
     def fileno(self) -> int:
         return self._rest.fileno()
 
+    def _would_wait(self) -> bool:
+        """Whether reading on would wait for the writer (a pipe or terminal with no data)."""
+        import select
+
+        try:
+            return not select.select([self._rest], [], [], 0)[0]
+        except (OSError, ValueError, TypeError):  # a file, or no descriptor: never waits
+            return False
+
 
 def _peek_stdin() -> str | None:
     """The first entry's line of standard input (blank and ``#`` lines skipped),
     None when it has none; standard input is then a stream that gives every line
     again (:class:`_Replay`). Read once per stream: a second call answers the same."""
     stdin = sys.stdin
-    for stream, first in _PEEKED:
+    for stream, first, _ in _PEEKED:
         if stream is stdin:
             return first
     if stdin is None:
@@ -255,7 +280,7 @@ def _peek_stdin() -> str | None:
     except OSError:  # no standard input to read (closed, a test's capture)
         return None
     sys.stdin = replaced
-    _PEEKED.append((replaced, first))
+    _PEEKED.append((replaced, first, stdin))
     return first
 
 
@@ -301,13 +326,41 @@ def _reads_stdin(inputs: list[str]) -> bool:
         return False
 
 
-def routed(plain: Command, variant: Command) -> Command:
+def _csv_header(text: str) -> bool:
+    """Whether an input's first entry is a CSV header (a ``puzzle`` or ``fpuzzles`` column)."""
+    if text.startswith("{") or "," not in text:
+        return False
+    with contextlib.suppress(csv.Error):
+        names = {c.strip() for c in next(csv.reader([text]), [])}
+        return bool(names & {"puzzle", "fpuzzles"})
+    return False
+
+
+def stdin_may_mix(inputs: list[str]) -> bool:
+    """Whether a run reads standard input whose later entries may be variant ones
+    although its first is plain: every such input but CSV (whose rows hold a
+    variant puzzle only under an ``fpuzzles`` column, which its header names).
+
+    Standard input is not read ahead (its rows are answered as they come), so a
+    plain run that reads it answers each variant entry it meets there by the
+    variant path (``check``: :func:`answer_entry`; ``count``, ``solve``: the
+    loop of this module), and its CSV rows have an ``fpuzzles`` column.
+    """
+    if not _reads_stdin(inputs):
+        return False
+    first = _peek_stdin()
+    return first is not None and not _csv_header(first)
+
+
+def routed(plain: Command, variant: Command, *, stdin_mixed: bool = False) -> Command:
     """A command's run: ``variant`` when an input holds a variant puzzle (an
     f-puzzles file, link, JSON Lines, ``fpuzzles`` rows, such standard input),
     else ``plain``: how every command that reads puzzles takes variant inputs
     (check, count, solve here; explain, rate, render and generate in their
     ``variant_*`` modules). A run given no input that reads standard input is
-    given ``-``."""
+    given ``-``. With ``stdin_mixed``, standard input that may mix plain and
+    variant entries (:func:`stdin_may_mix`) goes to ``variant`` too, which
+    answers each entry by its own path."""
 
     def run(args: argparse.Namespace) -> int:
         inputs = list(getattr(args, "inputs", None) or [])
@@ -322,7 +375,8 @@ def routed(plain: Command, variant: Command) -> Command:
         with _stdin_kept():
             stdin = _reads_stdin(inputs)
             named = inputs or (["-"] if stdin else [])
-            if any(is_variant_input(i) for i in named if i != "-" or stdin):
+            mixed = stdin_mixed and stdin and stdin_may_mix(named)
+            if mixed or any(is_variant_input(i) for i in named if i != "-" or stdin):
                 if hasattr(args, "inputs"):
                     args.inputs = named
                 return variant(args)
@@ -332,8 +386,15 @@ def routed(plain: Command, variant: Command) -> Command:
 
 
 def hook(command: str, plain: Command) -> Command:
-    """``plain``, or the variant run of ``command`` when an input is a variant one."""
-    return routed(plain, lambda args: run_variants(command, args))
+    """``plain``, or the variant run of ``command`` when an input is a variant one.
+
+    ``count`` and ``solve`` answer puzzle by puzzle either way, so standard input
+    that may mix plain and variant entries goes to the variant run, which
+    answers each by its own path; ``check``'s plain pipeline, much faster on
+    plain lines, answers a variant entry met there itself (:func:`answer_entry`).
+    """
+    mixed = command in ("count", "solve")
+    return routed(plain, lambda args: run_variants(command, args), stdin_mixed=mixed)
 
 
 def register_candidates(sub: Any) -> None:
@@ -362,7 +423,13 @@ def register_candidates(sub: Any) -> None:
         action="store_true",
         help="continue an interrupted run: keep the puzzles whose rows are in --output",
     )
-    p.set_defaults(func=lambda args: run_variants("candidates", args))
+    p.set_defaults(func=_run_candidates)
+
+
+def _run_candidates(args: argparse.Namespace) -> int:
+    """``candidates``: every input by its own path (standard input as it was after it)."""
+    with _stdin_kept():
+        return run_variants("candidates", args)
 
 
 # ------------------------------------------------------------------ reading
@@ -524,6 +591,18 @@ def _from_entry(e: Entry, *, plain: bool, json_lines: bool) -> Item:
     return _parsed(e.source, e.line, e.text)
 
 
+def variant_item(entry: Entry) -> Item | None:
+    """The variant puzzle of an entry the plain reader could not read, when it is a
+    variant entry (an f-puzzles object on its line, a row with ``fpuzzles``, a link):
+    its item (the puzzle, or why it cannot be read); None for any other entry.
+
+    For the plain paths that meet variant entries where they read plain ones
+    (``render`` of puzzles whose first is plain)."""
+    if entry.puzzle is not None or not _variant_line(entry.text, first=False):
+        return None
+    return _from_entry(entry, plain=False, json_lines=False)
+
+
 def _has_puzzle(text: str) -> bool:
     try:
         rec = json.loads(text)
@@ -584,14 +663,11 @@ def _looks_like_file(item: str) -> bool:
 
 
 # ------------------------------------------------------------------ answers
-def _options(command: str, args: argparse.Namespace, backend: str) -> dict[str, Any]:
-    """The per-puzzle options of :func:`answer` (picklable, for worker processes):
-    the variant ``backend``, and ``plain_backend`` the one asked for plain puzzles."""
-    out: dict[str, Any] = {
-        "command": command,
-        "backend": backend,
-        "plain_backend": getattr(args, "backend", "auto"),
-    }
+def answer_options(command: str, args: argparse.Namespace) -> dict[str, Any]:
+    """The per-puzzle options of :func:`answer` (picklable, for worker processes);
+    ``backend`` is ``--backend``, read for a variant puzzle by :func:`variant_backend`,
+    for a plain one as it is."""
+    out: dict[str, Any] = {"command": command, "backend": getattr(args, "backend", "auto")}
     if command == "check":
         out["limit"] = max(2, getattr(args, "limit", 2))
     elif command == "count":
@@ -627,7 +703,7 @@ def answer(puzzle: VariantPuzzle | Puzzle, options: dict[str, Any]) -> Answer:
     command = options["command"]
     if not isinstance(puzzle, VariantPuzzle):
         return _plain_answer(puzzle, options)
-    backend = options["backend"]
+    backend = variant_backend(options["backend"])
     line = format_line(puzzle.puzzle)
     if command in ("check", "count"):
         limit = options["limit"]
@@ -683,7 +759,7 @@ def _plain_answer(puzzle: Puzzle, options: dict[str, Any]) -> Answer:
         from csp_sudoku.variants.formats import as_variant
 
         return answer(as_variant(puzzle), options)
-    plain = {**options, "backend": options["plain_backend"], "show": False}
+    plain = {**options, "show": False}
     work = {"check": _plain.check_one, "count": _plain.count_one, "solve": _plain.solve_one}
     return work[command](puzzle, plain)
 
@@ -760,7 +836,6 @@ def _loop(
     done: tuple[str, int] | None,
     client: Any,
 ) -> int:
-    from csp_sudoku.constraints import to_fpuzzles
     from csp_sudoku.core.parallel import ordered_map
 
     command = batch.command
@@ -785,30 +860,12 @@ def _loop(
         for result in ordered_map(_work_item, tasks(), jobs=jobs, executor=client):
             item = held.popleft()
             bar.update(1)
-            where = f"{item.source}:{item.line}"
-            if result is None:
-                tally["bad"] += 1
-                print(f"csp-sudoku {command}: {item.error}", file=sys.stderr)
-                if batch.invalid_rows:
-                    row, text = _invalid_row(item)
-                    at = {"file": item.source, "line": item.line}
-                    writer.write({**at, **row}, text.replace(WHERE, where), item.fields)
-                continue
-            code, rows, note = result
-            if note:
-                print(f"csp-sudoku {command}: {where}: {note}", file=sys.stderr)
-            if code == EXIT_BAD_INPUT:
-                tally["bad"] += 1
-                continue
-            tally["failed" if code else "ok"] += 1
-            tally["variant"] += item.puzzle is not None
-            own: dict[str, Any] = {"file": item.source, "line": item.line}
-            fp = {}  # the puzzle itself, for a reader of the row
-            if item.puzzle is not None and writer.fmt != "text":
-                fp = {"fpuzzles": to_fpuzzles(item.puzzle)}
-            for row, text in rows:
-                writer.write({**own, **row, **fp}, text.replace(WHERE, where), item.fields)
-            if batch.certify is not None and rows and rows[0][0].get("status") == "unique":
+            said = emit(item, result, writer, invalid_rows=batch.invalid_rows)
+            for message in said.messages:
+                print(f"csp-sudoku {command}: {message}", file=sys.stderr)
+            tally[said.kind] += 1
+            tally["variant"] += said.kind != "bad" and item.puzzle is not None
+            if batch.certify is not None and said.status == "unique":
                 _certify(item, batch.certify, taken)
     finally:
         bar.close()
@@ -831,6 +888,62 @@ def _loop(
     if tally["bad"] and not getattr(args, "skip_invalid", False):
         return EXIT_BAD_INPUT
     return EXIT_NOT_ALL if tally["failed"] else EXIT_OK
+
+
+@dataclass(frozen=True)
+class Emitted:
+    """What :func:`emit` did with one entry.
+
+    Attributes:
+        kind: ``bad`` (not read, or not answered), ``ok`` or ``failed`` (exit code 1).
+        status: the first row's ``status`` (``unique`` ...; ``invalid`` for the row
+            of an entry not read), None when it has none.
+        messages: for stderr, each ``FILE:LINE[:COLUMN]: why``.
+    """
+
+    kind: str
+    status: str | None
+    messages: list[str]
+
+
+def emit(item: Item, result: Answer | None, writer: RowWriter, *, invalid_rows: bool) -> Emitted:
+    """Write the rows of one entry's answer (``result``: None for an entry not read).
+
+    A row of a variant puzzle gets its f-puzzles object (``fpuzzles``, JSON and
+    CSV); an entry not read gets ``check``'s ``invalid`` row with ``invalid_rows``.
+    """
+    from csp_sudoku.constraints import to_fpuzzles
+
+    where = f"{item.source}:{item.line}"
+    own: dict[str, Any] = {"file": item.source, "line": item.line}
+    if result is None:
+        if not invalid_rows:
+            return Emitted("bad", None, [item.error])
+        row, text = _invalid_row(item)
+        writer.write({**own, **row}, text.replace(WHERE, where), item.fields)
+        return Emitted("bad", "invalid", [item.error])
+    code, rows, note = result
+    messages = [f"{where}: {note}"] if note else []
+    if code == EXIT_BAD_INPUT:
+        return Emitted("bad", None, messages)
+    fp = {}  # the puzzle itself, for a reader of the row
+    if item.puzzle is not None and writer.fmt != "text":
+        fp = {"fpuzzles": to_fpuzzles(item.puzzle)}
+    for row, text in rows:
+        writer.write({**own, **row, **fp}, text.replace(WHERE, where), item.fields)
+    status = rows[0][0].get("status") if rows else None
+    return Emitted("failed" if code else "ok", status, messages)
+
+
+def answer_entry(
+    entry: Entry, options: dict[str, Any], writer: RowWriter, *, invalid_rows: bool
+) -> tuple[Item, Emitted]:
+    """Answer one entry of the plain reader by its own path, plain or variant, and
+    write its rows: how ``check``'s plain pipeline answers a chunk of standard
+    input that holds variant entries (:func:`stdin_may_mix`)."""
+    item = _from_entry(entry, plain=True, json_lines=False)
+    result = _work_item(answer, item.answerable, options)
+    return item, emit(item, result, writer, invalid_rows=invalid_rows)
 
 
 def _invalid_row(item: Item) -> tuple[dict[str, Any], str]:
@@ -881,12 +994,27 @@ def missing_input(inputs: list[str], *, plain: bool) -> str | None:
     return None
 
 
-def _refusal(command: str, args: argparse.Namespace, backend: str) -> str | None:
-    """Why the options cannot run on variant puzzles, or None."""
+def variant_backend(name: str) -> str:
+    """The variant backend of ``--backend NAME`` (``auto``: the default one).
+
+    Raises:
+        ArgumentError: NAME is no variant backend (``dlx``, ``sat:glucose4`` ...).
+    """
     from csp_sudoku import variants
 
-    if backend not in variants.BACKENDS:
-        return f"variant puzzles use --backend {', '.join(variants.BACKENDS)} or auto"
+    if name == "auto":
+        return variants.DEFAULT_BACKEND
+    if name not in variants.BACKENDS:
+        raise ArgumentError(f"variant puzzles use --backend {', '.join(variants.BACKENDS)} or auto")
+    return name
+
+
+def _refusal(command: str, args: argparse.Namespace) -> str | None:
+    """Why the options cannot run on variant puzzles, or None."""
+    try:
+        variant_backend(getattr(args, "backend", "auto"))
+    except ArgumentError as err:
+        return str(err)
     if getattr(args, "resume", False) and not getattr(args, "output", None):
         return "--resume needs --output FILE"
     return missing_input(args.inputs, plain=True)
@@ -895,12 +1023,7 @@ def _refusal(command: str, args: argparse.Namespace, backend: str) -> str | None
 def run_variants(command: str, args: argparse.Namespace) -> int:
     """Answer every puzzle of ``args.inputs`` (variant ones, and plain ones beside
     them) for ``command``; the exit code."""
-    from csp_sudoku import variants
-
-    backend = getattr(args, "backend", "auto")
-    if backend == "auto":
-        backend = variants.DEFAULT_BACKEND
-    why = _refusal(command, args, backend)
+    why = _refusal(command, args)
     if why:
         print(f"csp-sudoku {command}: {why}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -909,7 +1032,7 @@ def run_variants(command: str, args: argparse.Namespace) -> int:
         command,
         FIELDS[command],
         answer,
-        _options(command, args, backend),
+        answer_options(command, args),
         _GOOD[command],
         _BAD[command],
         invalid_rows=command == "check",
@@ -920,10 +1043,15 @@ def run_variants(command: str, args: argparse.Namespace) -> int:
 
 __all__ = [
     "FIELDS",
+    "VARIANT_MARKERS",
     "Answer",
     "Batch",
+    "Emitted",
     "Item",
     "answer",
+    "answer_entry",
+    "answer_options",
+    "emit",
     "hook",
     "is_variant_input",
     "missing_input",
@@ -932,4 +1060,7 @@ __all__ = [
     "routed",
     "run_batch",
     "run_variants",
+    "stdin_may_mix",
+    "variant_backend",
+    "variant_item",
 ]
