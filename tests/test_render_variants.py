@@ -708,7 +708,6 @@ def test_solutions_of_a_puzzle_without_one_are_refused(
     ("args", "said"),
     [
         (["{missing}.json"], "no such file"),
-        (["{json}", "{plain}"], "one run cannot mix"),
         (["{json}", "--size", "9"], "do not apply"),
         (["{json}", "--caption", "{{nothing}}"], "no field 'nothing'"),
         (["{empty}"], "no puzzles"),

@@ -6,19 +6,22 @@ score and the hardest technique; ``--caption`` formats the caption from the
 record's fields instead. Plain puzzle lines are captioned with their number.
 
 Variant puzzles (f-puzzles ``.json`` files, ``.jsonl`` files of f-puzzles
-objects, ``?load=`` links; told apart by
-:func:`csp_sudoku.cli.variants.is_variant_input`) are drawn with their
-constraints and captioned with their number and title. A puzzle that cannot
-be read (or, with ``--solutions``, has no single solution) is reported on
-stderr as ``FILE:LINE: reason`` and left out; the others are still drawn,
-and the exit code is 2.
+objects, ``?load=`` links, rows with ``fpuzzles``) are drawn with their
+constraints and captioned with their number and title; one book may hold
+both kinds, each drawn by its own path. A run with a variant input (told
+apart by :func:`csp_sudoku.cli.variants.is_variant_input`) reads every entry
+by :func:`csp_sudoku.cli.variants.read_inputs`: a puzzle that cannot be read
+(or, with ``--solutions``, has no single solution) is reported on stderr as
+``FILE:LINE: reason`` and left out, the others are still drawn, and the exit
+code is 2. A run of plain inputs stops at a bad line, as before any drawing;
+a variant entry met there (standard input whose first entry is plain) is
+drawn as such (:func:`csp_sudoku.cli.variants.variant_item`).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -33,7 +36,7 @@ from csp_sudoku.cli._common import (
     iter_entries,
     progress,
 )
-from csp_sudoku.cli.variants import _looks_like_file, is_variant_input, read_inputs
+from csp_sudoku.cli.variants import is_variant_input, missing_input, read_inputs, variant_item
 from csp_sudoku.constraints import VariantPuzzle
 from csp_sudoku.core.errors import RenderError, SudokuError
 from csp_sudoku.core.puzzle import Puzzle
@@ -89,22 +92,24 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if any(is_variant_input(i) for i in args.inputs):
         return run_variants(args)
-    from csp_sudoku.tools.render import caption_fields
-
     bad_format = _check_caption(args)
     if bad_format is not None:
         return _fail(bad_format)
     geometry = geometry_from_args(args)
-    puzzles: list[Puzzle] = []
+    puzzles: list[Puzzle | VariantPuzzle] = []
     captions: list[str] = []
     for entry in iter_entries(args.inputs, geometry):
-        if entry.puzzle is None:
-            return _fail(str(entry.error))
-        puzzles.append(entry.puzzle)
-        values = caption_fields(entry.fields, len(puzzles))
-        values.setdefault("clues", entry.puzzle.clue_count)
-        values.setdefault("puzzle", entry.puzzle.to_line())
+        puzzle: Puzzle | VariantPuzzle | None = entry.puzzle
+        if puzzle is None:
+            item = variant_item(entry)  # a variant entry after plain ones (standard input)
+            if item is None:
+                return _fail(str(entry.error))
+            if item.puzzle is None:
+                return _fail(item.error)
+            puzzle = item.puzzle
+        puzzles.append(puzzle)
         try:
+            values = _values(puzzle, entry.fields, len(puzzles), entry.source, entry.line)
             captions.append(_caption(args, values))
         except RenderError as err:
             return _fail(str(err))
@@ -114,6 +119,23 @@ def run(args: argparse.Namespace) -> int:
         return _fail("no puzzles in the input")
     _draw(args, puzzles, captions, args.solutions)
     return EXIT_OK
+
+
+def _values(
+    puzzle: Puzzle | VariantPuzzle, fields: dict[str, Any], n: int, source: str, line: int
+) -> dict[str, Any]:
+    """The caption fields of puzzle ``n``: a plain one's record (its number, rating
+    and ``fields``, its clues and line), a variant one's title, kinds and place."""
+    from csp_sudoku.tools.render import caption_fields, variant_caption_fields
+
+    if isinstance(puzzle, VariantPuzzle):
+        values = variant_caption_fields(puzzle, n)
+        values.update(file=source, line=line)
+        return values
+    values = caption_fields(fields, n)
+    values.setdefault("clues", puzzle.clue_count)
+    values.setdefault("puzzle", puzzle.to_line())
+    return values
 
 
 def _fail(message: str) -> int:
@@ -173,37 +195,32 @@ def _draw(
 
 
 def run_variants(args: argparse.Namespace) -> int:
-    """Draw the variant puzzles of ``args.inputs``; exit 2 when one could not be drawn."""
-    from csp_sudoku.tools.render import variant_caption_fields
-
-    plain = [i for i in args.inputs if not is_variant_input(i)]
-    if plain:
-        return _fail(f"{plain[0]} is not an f-puzzles input: one run cannot mix variant and plain")
-    if args.size or args.jigsaw or args.variant != "standard":
+    """Draw the puzzles of a run with variant inputs, each by its own path (plain
+    ones beside them too); exit 2 when one could not be drawn."""
+    named_plain = [i for i in args.inputs if not is_variant_input(i)]
+    if (args.size or args.jigsaw or args.variant != "standard") and not named_plain:
         return _fail("--size, --variant and --jigsaw do not apply to f-puzzles inputs")
-    missing = [i for i in args.inputs if _looks_like_file(i) and not os.path.exists(i)]
+    missing = missing_input(args.inputs, plain=True)
     if missing:
-        return _fail(f"{missing[0]}: no such file")
+        return _fail(missing)
     bad_format = _check_caption(args)
     if bad_format is not None:
         return _fail(bad_format)
-    from csp_sudoku import variants
-
     code = EXIT_OK
-    puzzles: list[VariantPuzzle] = []
+    puzzles: list[Puzzle | VariantPuzzle] = []
     captions: list[str] = []
     answers: list[Puzzle] = []
-    for item in read_inputs(args.inputs):
+    for item in read_inputs(args.inputs, geometry=geometry_from_args(args), plain=True):
         if args.count is not None and len(puzzles) >= args.count:
             break
-        puzzle = item.puzzle
+        puzzle = item.answerable
         if puzzle is None:
             print(f"csp-sudoku render: {item.error}", file=sys.stderr)
             code = EXIT_BAD_INPUT
             continue
         if args.solutions:
             try:
-                found = variants.solutions(puzzle, 2)
+                found = _solutions(puzzle)
             except SudokuError as err:
                 found = []
                 print(f"csp-sudoku render: {item.source}:{item.line}: {err}", file=sys.stderr)
@@ -217,9 +234,8 @@ def run_variants(args: argparse.Namespace) -> int:
                 code = EXIT_BAD_INPUT
                 continue
             answers.append(found[0])
-        values = variant_caption_fields(puzzle, len(puzzles) + 1)
-        values.update(file=item.source, line=item.line)
         try:
+            values = _values(puzzle, item.fields, len(puzzles) + 1, item.source, item.line)
             caption = _caption(args, values)
         except RenderError as err:  # the format does not fit the records: nothing is drawn
             return _fail(str(err))
@@ -229,3 +245,14 @@ def run_variants(args: argparse.Namespace) -> int:
         return _fail("no puzzles to draw")
     _draw(args, puzzles, captions, answers if args.solutions else False)
     return code
+
+
+def _solutions(puzzle: Puzzle | VariantPuzzle) -> list[Puzzle]:
+    """Up to two solutions of a puzzle, plain or variant (one: its solution page)."""
+    if isinstance(puzzle, VariantPuzzle):
+        from csp_sudoku import variants
+
+        return variants.solutions(puzzle, 2)
+    from csp_sudoku.api import solutions
+
+    return solutions(puzzle, limit=2)
