@@ -534,6 +534,20 @@ def find_record(rec, meta, lit):  # type: ignore[no-untyped-def]
     return NOT_FOUND
 
 
+@njit(cache=True, inline="always")
+def _in_every(table, rows, m, x, held):  # type: ignore[no-untyped-def]
+    """Whether candidate ``x`` is held (``held``: non-zero) or not (zero) in every
+    fixpoint ``rows[:m]`` of ``table`` (``out_on`` or ``out_alive``): a common
+    conclusion of the hypotheses of those rows, for the verity forms (one
+    return, after a loop that breaks: see se_chains' ``_branches_total``)."""
+    every = True
+    for i in range(m):
+        if (table[rows[i], x] != 0) != held:
+            every = False
+            break
+    return every
+
+
 @njit(cache=True)
 def verity_best(alive, on, cov, cc, row_of, out_alive, out_on):  # type: ignore[no-untyped-def]
     """The column of the best cell or region forcing chain from the fixpoints.
@@ -580,26 +594,14 @@ def verity_best(alive, on, cov, cc, row_of, out_alive, out_on):  # type: ignore[
         f_on = -1
         f_off = -1
         for x in range(ncand):
-            if on[x] == 0:
-                every = True
-                for i in range(m):
-                    if out_on[rows[i], x] == 0:
-                        every = False
-                        break
-                if every:
-                    n_on += 1
-                    if f_on < 0:
-                        f_on = x
-            if alive[x] != 0:
-                every = True
-                for i in range(m):
-                    if out_alive[rows[i], x] != 0:
-                        every = False
-                        break
-                if every:
-                    n_off += 1
-                    if f_off < 0:
-                        f_off = x
+            if on[x] == 0 and _in_every(out_on, rows, m, x, True):
+                n_on += 1
+                if f_on < 0:
+                    f_on = x
+            if alive[x] != 0 and _in_every(out_alive, rows, m, x, False):
+                n_off += 1
+                if f_off < 0:
+                    f_off = x
         if n_on == 0 and n_off == 0:
             continue
         if best < 0 or (m, -n_on, -n_off) < (best_m, -best_on, -best_off):
@@ -649,19 +651,11 @@ def verity_needs(alive, on, cov, cc, row_of, out_alive, out_on, solution):  # ty
             if solution[x]:
                 if on[x] != 0:
                     continue
-                every = True
-                for i in range(m):
-                    if out_on[rows[i], x] == 0:
-                        every = False
-                        break
+                every = _in_every(out_on, rows, m, x, True)
             else:
                 if alive[x] == 0:
                     continue
-                every = True
-                for i in range(m):
-                    if out_alive[rows[i], x] != 0:
-                        every = False
-                        break
+                every = _in_every(out_alive, rows, m, x, False)
             if every:
                 need[t] = True
                 break
@@ -718,8 +712,12 @@ def refute_level0(state, cc, kc, cands, keep, outs):  # type: ignore[no-untyped-
     (``benchmarks/bench_logic.py --sample 40 --no-peer``, two alternating
     rounds each, loaded 2-core machine, CPU medians): top1465 19.5-24.5 ms
     a solve -> 30.1-31.4 ms (p95 54-60 -> 92-95 ms), forum_hardest_1106
-    116-124 -> 133-158 ms. So the two stay apart, and tests check that they
-    agree.
+    116-124 -> 133-158 ms. Sharing only the rules' loops (helpers that
+    apply a literal's singles rules and list the removals and singles, each
+    caller then writing its own records) was measured too, and is slower:
+    the level-0, 1 and 2 refutations of the start states of 20
+    forum_hardest_1106 puzzles, best of 5, 6.6 -> 10.0, 85 -> 88-91 and 47
+    -> 59-64 ms. So the two stay apart, and tests check that they agree.
     """
     alive, on, cnt, cov = state
     out_len, out_alive, out_on = outs
