@@ -716,8 +716,8 @@ def refute_level0(state, cc, kc, cands, keep, outs):  # type: ignore[no-untyped-
     apply a literal's singles rules and list the removals and singles, each
     caller then writing its own records) was measured too, and is slower:
     the level-0, 1 and 2 refutations of the start states of 20
-    forum_hardest_1106 puzzles, best of 5, 6.6 -> 10.0, 85 -> 88-91 and 47
-    -> 59-64 ms. So the two stay apart, and tests check that they agree.
+    forum_hardest_1106 puzzles, best of 5, 6.5-6.8 -> 10.0-10.1, 84-86 -> 85-91 and 46-48
+    -> 59-64 ms (two runs each). So the two stay apart, and tests check that they agree.
     """
     alive, on, cnt, cov = state
     out_len, out_alive, out_on = outs
