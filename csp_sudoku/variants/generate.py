@@ -47,9 +47,11 @@ solution. Constraints that are gone for good get the unit clause ``not s``.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import os
+import shutil
 import tempfile
 import threading
 import time
@@ -401,6 +403,9 @@ class TargetOptions(TypedDict, total=False):
             puzzle ``i`` is its first attempt on target either way (without a
             time budget, the same puzzles in the same order; with one, how
             many are found before it runs out depends on the machine).
+        first: the first puzzle made (default 0): a run resumed after ``first``
+            puzzles makes puzzles ``first`` to ``count - 1``, the ones the run
+            it resumes would have made next.
     """
 
     level: str | Sequence[str] | None
@@ -408,6 +413,7 @@ class TargetOptions(TypedDict, total=False):
     budget_seconds: float | None
     attempts: int | None
     jobs: int
+    first: int
 
 
 def _targeted(
@@ -435,7 +441,10 @@ def _targeted(
     budget_seconds = run.get("budget_seconds")
     attempts = run.get("attempts")
     jobs = run.get("jobs", 1)
+    first = run.get("first", 0)
     count = _count(count)
+    if not is_whole(first) or not 0 <= first <= count:
+        raise GenerationError(f"first must be a whole number from 0 to count, got {first!r}")
     if budget_seconds is not None and not (budget_seconds >= 0 and math.isfinite(budget_seconds)):
         raise GenerationError(f"budget_seconds must be 0 or more, got {budget_seconds!r}")
     if attempts is not None and (not is_whole(attempts) or attempts < 1):
@@ -447,12 +456,13 @@ def _targeted(
     attempts = None if attempts is None else int(attempts)
     cores = os.cpu_count() or 1
     workers = min(int(jobs) or cores, cores)
-    if not target.active and count <= 1:
+    if not target.active and count - first <= 1:
         workers = 1  # one attempt in all: no pool to start
     deadline = None if budget_seconds is None else time.monotonic() + budget_seconds
-    marks = tempfile.TemporaryDirectory(prefix="csp-sudoku-found-") if workers > 1 else None
+    marks = _marks_folder() if workers > 1 else None
     folder = None if marks is None else marks.name
     plan = _Attempts(make, count, as_seed(seed), target, attempts, deadline, folder)
+    plan.low = int(first)
     results = ordered_map(_attempt, plan.tasks(), jobs=workers)
     try:
         for got in results:
@@ -466,6 +476,37 @@ def _targeted(
             results.close()  # stopped early: the workers are ended, not waited for
         if marks is not None:
             marks.cleanup()
+
+
+#: The name of a folder of found marks starts so, then the process id of its run.
+MARKS_PREFIX = "csp-sudoku-found-"
+
+
+def _marks_folder() -> tempfile.TemporaryDirectory[str]:
+    """A new folder for the marks of the puzzles found, named after this process.
+
+    Removed at the run's end; a run killed with no chance to clean up
+    (``kill -9``) leaves its folder behind, so the folders of processes that
+    no longer exist are removed first (those of live runs are left alone).
+    """
+    root = tempfile.gettempdir()
+    with contextlib.suppress(OSError):
+        for name in os.listdir(root):
+            pid = name[len(MARKS_PREFIX) :].split("-", 1)[0]
+            if name.startswith(MARKS_PREFIX) and pid.isdigit() and not _alive(int(pid)):
+                shutil.rmtree(os.path.join(root, name), ignore_errors=True)
+    return tempfile.TemporaryDirectory(prefix=f"{MARKS_PREFIX}{os.getpid()}-")
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process of this id exists (another user's included)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # not ours to signal, but there
+        return True
+    return True
 
 
 def _attempt(
