@@ -56,6 +56,58 @@ class ResumeError(SudokuError):
     """The output file does not belong to this input, or cannot be read."""
 
 
+#: How many attempts of a puzzle ``generate --resume`` looks through for the seed of a
+#: row (a row that does not record its attempt number; ``--attempts`` bounds it lower).
+MAX_ATTEMPT_SEARCH = 100_000
+
+
+def read_records(
+    path: str, fmt: str, fields: Sequence[str], what: str
+) -> tuple[list[dict[str, Any]], bool]:
+    """The records of an earlier run's JSON Lines or CSV output, to resume it.
+
+    A last row cut short (no line end) is removed from the file first. A CSV
+    file must start with the header ``fields`` (the columns this version writes).
+
+    Returns:
+        ``(rows, has_header)``: each row as a dict (CSV cells as text), and
+        whether a CSV header is there.
+
+    Raises:
+        ResumeError: a header or row that ``what --format fmt`` does not write.
+    """
+    truncate_partial_line(path)
+    with open(path, encoding="utf-8", errors="replace", newline="") as fh:
+        lines = fh.read().splitlines()
+    has_header = fmt == "csv" and bool(lines)
+    if has_header:
+        try:
+            header = next(csv.reader([lines[0]]))
+        except csv.Error:
+            header = []
+        if header != list(fields):
+            raise ResumeError(
+                f"{path}: not the output of this version's '{what} --format csv' "
+                f"(its header is not {','.join(fields)})"
+            )
+    rows: list[dict[str, Any]] = []
+    for n, line in enumerate(lines[1:] if has_header else lines, 1 + has_header):
+        try:
+            if fmt == "csv":
+                values = next(csv.reader([line]))
+                if len(values) != len(fields):
+                    raise ValueError("wrong number of fields")
+                rec: Any = dict(zip(fields, values, strict=True))
+            else:
+                rec = json.loads(line)
+            if not isinstance(rec, dict):
+                raise ValueError("not an object")
+        except BAD_ROW_ERRORS:
+            raise ResumeError(f"{path}:{n}: not a row of '{what} --format {fmt}'") from None
+        rows.append(rec)
+    return rows, has_header
+
+
 @dataclass
 class ResumePoint:
     """What an earlier run wrote.

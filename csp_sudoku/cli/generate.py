@@ -43,7 +43,11 @@ from csp_sudoku.cli._common import (
     metric_names,
     progress,
 )
-from csp_sudoku.cli._resume import generate_row_fault, truncate_partial_line
+from csp_sudoku.cli._resume import (
+    MAX_ATTEMPT_SEARCH,
+    generate_row_fault,
+    truncate_partial_line,
+)
 from csp_sudoku.core.errors import SudokuError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import read_puzzles
@@ -218,10 +222,6 @@ class _Done:
     puzzles: list[str] = field(default_factory=list)
 
 
-#: how far to look for a row's attempt number when the format does not record it
-_MAX_ATTEMPT_SEARCH = 100_000
-
-
 def _row_fields(line: str, fmt: str, header: list[str] | None) -> dict[str, Any]:
     if fmt == "jsonl":
         rec = json.loads(line)
@@ -344,7 +344,7 @@ def _read_done(path: str, args: argparse.Namespace, seed: int) -> _Done:
             if tried is not None:
                 ok = tried >= 1 and derive(stream, tried - 1) == row_seed
             else:
-                bound = args.attempts or _MAX_ATTEMPT_SEARCH
+                bound = args.attempts or MAX_ATTEMPT_SEARCH
                 ok = any(derive(stream, j) == row_seed for j in range(bound))
             if not ok:
                 raise GenerateResumeError(

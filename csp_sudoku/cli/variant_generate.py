@@ -44,11 +44,14 @@ import math
 import os
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import RowWriter, batch_session, counted, geometry_from_args
+from csp_sudoku.cli._resume import MAX_ATTEMPT_SEARCH, ResumeError, read_records
 from csp_sudoku.cli.variants import _looks_like_file, read_inputs
 from csp_sudoku.constraints import VariantPuzzle, to_fpuzzles
 from csp_sudoku.constraints.base import name
@@ -59,7 +62,7 @@ from csp_sudoku.core.errors import (
     SudokuError,
 )
 from csp_sudoku.core.geometry import Geometry
-from csp_sudoku.core.seeds import fresh_seed, item_seed
+from csp_sudoku.core.seeds import attempt_seed, fresh_seed, item_seed
 from csp_sudoku.generators.symmetry import orbits
 from csp_sudoku.generators.symmetry import permutation as cell_map
 from csp_sudoku.variants.generate import (
@@ -96,7 +99,6 @@ _CLASSIC_ONLY: dict[str, Any] = {
     "avoid": [],
     "require_technique": [],
     "exclude_technique": [],
-    "resume": False,
     "max_clues": None,
     "strict_minimal": False,
     "scheduler": None,
@@ -167,6 +169,12 @@ def _refusal(args: argparse.Namespace) -> str | None:
         return "--symmetry shapes the givens (--constraints) or the cages (--killer), not --drawn"
     if args.report_removable and args.format == "text":
         return "--report-removable adds a field: use --format jsonl or csv"
+    if args.resume and not args.output:
+        return "--resume needs --output FILE"
+    if args.resume and args.format == "text":
+        return "--resume needs --format jsonl or csv (the text rows do not record their seeds)"
+    if args.resume and args.seed is None:
+        return "--resume needs the --seed of the interrupted run"
     if args.constraints and (args.size or args.jigsaw or args.variant != "standard"):
         return "--constraints: the file gives the grid's shape; drop --size, --variant, --jigsaw"
     given = args.constraints
@@ -235,14 +243,20 @@ def run(args: argparse.Namespace) -> int:
         args.seed = fresh_seed()
         if args.output and not args.quiet:
             print(f"csp-sudoku generate: --seed {args.seed}", file=sys.stderr)
+    try:
+        done = _read_done(args, shape, kinds, target) if args.resume else _Done()
+    except SudokuError as err:
+        print(f"csp-sudoku generate: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     code = EXIT_OK
     made = 0
     start = time.perf_counter()
     budget = _Budget(args.budget_seconds, args.attempts, target, args.jobs)
-    with batch_session(args.output, appending=False, scheduler=None) as (out, _client):
-        writer = RowWriter(args.format, FIELDS, out)
+    appending = done.has_header or bool(done.rows)
+    with batch_session(args.output, appending=appending, scheduler=None) as (out, _client):
+        writer = RowWriter(args.format, FIELDS, out, header=not done.has_header)
         try:
-            for source, item in _made(args, shape, kinds, budget):
+            for source, item in _made(args, shape, kinds, budget, done.rows):
                 if isinstance(item, str):
                     print(f"csp-sudoku generate: {item}", file=sys.stderr)
                     code = EXIT_BAD_INPUT
@@ -257,11 +271,124 @@ def run(args: argparse.Namespace) -> int:
             code = max(code, EXIT_NOT_ALL)
     if not args.quiet:
         took = time.perf_counter() - start
+        kept = sum(done.rows.values())
+        earlier = f" ({kept} from the earlier run kept)" if kept else ""
         print(
-            f"csp-sudoku generate: {counted(made, 'variant puzzle')} in {took:.1f} s",
+            f"csp-sudoku generate: {counted(made, 'variant puzzle')} in {took:.1f} s{earlier}",
             file=sys.stderr,
         )
     return code
+
+
+@dataclass
+class _Done:
+    """What the earlier run of ``--resume`` wrote: the puzzles done per source (a
+    template's ``FILE:LINE``, or ``killer``, ``drawn``), and whether a CSV header is there."""
+
+    rows: Counter[str] = field(default_factory=Counter)
+    has_header: bool = False
+
+
+def _streams(args: argparse.Namespace, shape: Geometry | None) -> dict[str, tuple[int, int | None]]:
+    """Each source of this run's puzzles: the seed its puzzles are the items of, and
+    the grid's size (None: a template that cannot be read, which makes none)."""
+    if shape is not None:
+        return {"killer" if args.killer else "drawn": (args.seed, shape.size)}
+    return {
+        f"{entry.source}:{entry.line}": (
+            item_seed(args.seed, k),
+            None if entry.puzzle is None else entry.puzzle.geometry.size,
+        )
+        for k, entry in enumerate(read_inputs([args.constraints]))
+    }
+
+
+def _read_done(
+    args: argparse.Namespace, shape: Geometry | None, kinds: tuple[str, ...], target: VariantTarget
+) -> _Done:
+    """The puzzles of ``--output`` that this run keeps, checked to be this run's.
+
+    Row ``i`` of a source must be a puzzle of its shape (the drawn kinds only,
+    for ``--drawn``) with this run's symmetry, a rating on this run's target
+    (none without one), and the seed of an attempt of puzzle ``i`` under
+    ``--seed``; a source has at most ``--count`` rows.
+
+    Raises:
+        ResumeError: a row that is unreadable or not this run's.
+    """
+    done = _Done()
+    if not os.path.exists(args.output):
+        return done
+    rows, done.has_header = read_records(args.output, args.format, FIELDS, "generate")
+    streams = _streams(args, shape)
+    bound = (args.attempts or MAX_ATTEMPT_SEARCH) if target.active else 1
+    for n, row in enumerate(rows, 1 + done.has_header):
+        at = f"{args.output}:{n}"
+        source = str(row.get("source"))
+        if source not in streams:
+            ours = ", ".join(streams) or "none"
+            raise ResumeError(f"{at}: a puzzle of {source!r}, not of this run ({ours})")
+        i = done.rows[source]
+        if i >= args.count:
+            raise ResumeError(
+                f"{at}: more than --count {args.count} puzzles of {source}: not this run's output"
+            )
+        why = _row_fault(row, args, streams[source][1], kinds, target)
+        if why is None:
+            stream = item_seed(streams[source][0], i)
+            seed = row.get("seed")
+            if not any(str(attempt_seed(stream, j)) == str(seed) for j in range(bound)):
+                why = (
+                    f"seed {seed} is not a seed of puzzle {i + 1} of {source} under --seed "
+                    f"{args.seed}: the file was written with another --seed (or other options)"
+                )
+        if why is not None:
+            raise ResumeError(f"{at}: {why}")
+        done.rows[source] += 1
+    return done
+
+
+def _row_fault(
+    row: dict[str, Any],
+    args: argparse.Namespace,
+    size: int | None,
+    kinds: tuple[str, ...],
+    target: VariantTarget,
+) -> str | None:
+    """Why a row of the earlier run is not one this run writes (its seed aside), or None."""
+    if str(row.get("symmetry")) != args.symmetry:
+        return f"the earlier run used symmetry {row.get('symmetry')}, this one {args.symmetry}"
+    try:
+        data = _decoded(row.get("fpuzzles"))
+        rating = _decoded(row.get("rating"))
+        if data.get("size") != size:
+            return f"a {data.get('size')}x{data.get('size')} puzzle, this run makes {size}x{size}"
+    except (ValueError, AttributeError, RecursionError):
+        return "its fpuzzles or rating field is not a JSON object"
+    drawn = {k for k in DRAWN_KINDS if data.get(k)}
+    if kinds and not drawn <= set(kinds):
+        return f"its puzzle has {', '.join(sorted(drawn))}, this run draws {', '.join(kinds)}"
+    if not target.active:
+        return None if not rating else "it is rated: the earlier run had a difficulty target"
+    level, score = rating.get("level"), rating.get("score")
+    lo, hi = target.score_range or (-math.inf, math.inf)
+    if (target.levels and level not in target.levels) or not (
+        isinstance(score, (int, float)) and lo <= score <= hi
+    ):
+        return f"its rating ({level}, {score}) is not on this run's target ({target.describe()})"
+    return None
+
+
+def _decoded(value: Any) -> dict[str, Any]:
+    """A JSON object field of a row: as read from JSON Lines, or the JSON text of a CSV
+    cell (an empty cell: an empty object)."""
+    if isinstance(value, str):
+        value = json.loads(value) if value else {}
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ValueError("not a JSON object")
+    return value
 
 
 class _Budget:
@@ -290,10 +417,15 @@ class _Budget:
 
 
 def _made(
-    args: argparse.Namespace, shape: Geometry | None, kinds: tuple[str, ...], budget: _Budget
+    args: argparse.Namespace,
+    shape: Geometry | None,
+    kinds: tuple[str, ...],
+    budget: _Budget,
+    done: Counter[str],
 ) -> Iterator[tuple[str, VariantGenerated | str]]:
-    """``(where, puzzle)`` for every puzzle asked for, in order; in place of a puzzle that
-    cannot be made, the message ``WHERE: reason``.
+    """``(where, puzzle)`` for every puzzle asked for, in order, but the ``done[where]``
+    first of each source (kept from the earlier run of ``--resume``); in place of a
+    puzzle that cannot be made, the message ``WHERE: reason``.
 
     Raises:
         BudgetExhaustedError: the budget ran out (after what was found).
@@ -310,6 +442,7 @@ def _made(
                         seed=args.seed,
                         geometry=shape,
                         symmetry=None if sym is None else sym.tolist(),
+                        first=done[source],
                         **budget.options(),
                     )
                 )
@@ -317,7 +450,12 @@ def _made(
                 yield from (
                     (source, got)
                     for got in generate_drawn(
-                        args.count, kinds, seed=args.seed, geometry=shape, **budget.options()
+                        args.count,
+                        kinds,
+                        seed=args.seed,
+                        geometry=shape,
+                        first=done[source],
+                        **budget.options(),
                     )
                 )
         except BudgetExhaustedError:
@@ -339,6 +477,7 @@ def _made(
                 args.count,
                 seed=item_seed(args.seed, k),
                 orbits=groups,
+                first=done[where],
                 **budget.options(),
             ):
                 yield where, got
