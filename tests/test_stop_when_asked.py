@@ -253,3 +253,33 @@ def test_a_ctrl_c_python_sat_caught_is_a_keyboard_interrupt() -> None:
     finally:
         real.delete()
         sat.close()
+
+
+def test_a_variant_run_killed_leaves_no_folder_behind(
+    started: list[subprocess.Popen[str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``kill -9`` of ``generate --killer --jobs 2`` cannot remove the folder where its
+    workers find the puzzles found (``csp-sudoku-found-PID-*``); the next run with
+    workers removes it, and leaves a live run's alone."""
+    from csp_sudoku.variants.generate import MARKS_PREFIX
+
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temp))  # the runs' temporary folder, and theirs alone
+    argv = ["generate", "--killer", "-n", "50", "--level", "expert", "-q", "--jobs", "2"]
+    argv += ["--seed", "2", "-o", str(tmp_path / "k.jsonl")]
+    took, proc, _ = _stop_time(started, argv, signal.SIGKILL, processes=3)
+    assert took < WITHIN and proc.wait(timeout=30) == -signal.SIGKILL  # reaped, as a shell does
+    left = [p.name for p in temp.iterdir()]
+    assert [n for n in left if n.startswith(f"{MARKS_PREFIX}{proc.pid}-")] == left != []
+    live = temp / f"{MARKS_PREFIX}{os.getpid()}-live"  # a run still going: this process
+    live.mkdir()
+    again = ["generate", "--killer", "--size", "4", "-n", "3", "--jobs", "2", "--seed", "1", "-q"]
+    after = subprocess.run(
+        [sys.executable, "-m", "csp_sudoku", *again],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert after.returncode == 0, after.stderr
+    assert [p.name for p in temp.iterdir()] == [live.name]
