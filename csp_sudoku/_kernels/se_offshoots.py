@@ -40,8 +40,8 @@ from csp_sudoku._kernels.se_patterns import (
     _base_indices,
     _base_or_none,
     _empty_count,
-    _locked_in,
-    _locking_places,
+    _locking_covers,
+    _locking_pass,
     _next_set,
     _places,
     _scan_order,
@@ -187,20 +187,17 @@ def offshoots(grid, alive, vals, size, units, ukind, member, cross, techniques, 
         lost_since(masks, snap[ti], units, lost, lost_at)
         if tech == LOCKING:
             for pi in range(len(_LOCKING_PASSES)):
-                base_kind, cover_kind = _LOCKING_PASSES[pi]
-                bases = _scan_order(ukind, _SCAN_KINDS[1 + base_kind])
-                covers = _scan_order(ukind, _SCAN_KINDS[1 + cover_kind])
+                _, bases, covers, found = _locking_pass(ukind, pi)
                 for d in range(size):
                     bit = np.int64(1) << d
                     for b in bases:
                         if not lost[b] & bit:
                             continue
-                        pl, first = _locking_places(masks, values, units, b, d)
-                        if first < 0:
-                            continue
-                        for cv in covers:
-                            if not _locked_in(units, member, cross, b, pl, first, cv):
-                                continue
+                        nf = _locking_covers(
+                            masks, values, units, member, cross, b, d, covers, found
+                        )
+                        for h in range(nf):
+                            cv = found[h]
                             if not _open(st, hint_start):
                                 continue
                             for s in range(width):

@@ -1129,6 +1129,24 @@ def _locked_in(units, member, cross, base, places, first, cover):  # type: ignor
     return _places_outside(units, member, base, places, cover)[0] == 0
 
 
+@njit(cache=True, inline="always")
+def _locking_covers(masks, values, units, member, cross, base, d, covers, out):  # type: ignore[no-untyped-def]
+    """The units of ``covers`` (in that order) holding every place of digit ``d``
+    in unit ``base``, written to ``out``; returns how many (none when ``d`` has
+    fewer than two places there). These are the locking rule's (base, cover)
+    pairs of ``d``, as both of its searches take them: the hints
+    (:func:`_pointing_claiming`) and the offshoots
+    (:mod:`csp_sudoku._kernels.se_offshoots`)."""
+    places, first = _locking_places(masks, values, units, base, d)
+    n = 0
+    if first >= 0:
+        for cover in covers:
+            if _locked_in(units, member, cross, base, places, first, cover):
+                out[n] = cover
+                n += 1
+    return n
+
+
 @njit(cache=True)
 def _scan_order(ukind, kinds):  # type: ignore[no-untyped-def]
     """The units of the given kinds, kind by kind in that order, each by index."""
@@ -1143,6 +1161,17 @@ def _scan_order(ukind, kinds):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
+def _locking_pass(ukind, pi):  # type: ignore[no-untyped-def]
+    """Pass ``pi`` of the locking rule (:data:`_LOCKING_PASSES`), as both of its
+    searches take it: the kind of its base units, its base and cover units in
+    scan order, and room for the covers :func:`_locking_covers` finds."""
+    base_kind, cover_kind = _LOCKING_PASSES[pi]
+    bases = _scan_order(ukind, _SCAN_KINDS[1 + base_kind])
+    covers = _scan_order(ukind, _SCAN_KINDS[1 + cover_kind])
+    return base_kind, bases, covers, np.empty(covers.shape[0], dtype=np.int32)
+
+
+@njit(cache=True, inline="always")
 def _pointing_claiming(masks, values, units, ukind, member, cross, direct, lost, out):  # type: ignore[no-untyped-def]
     """The rule with one base unit and one cover unit crossing it: a digit whose
     places in the base unit all lie in the cover unit goes from the cover
@@ -1150,9 +1179,7 @@ def _pointing_claiming(masks, values, units, ukind, member, cross, direct, lost,
     single in another unit of the base kind (returned as the placement)."""
     width = units.shape[1]
     for pi in range(len(_LOCKING_PASSES)):
-        base_kind, cover_kind = _LOCKING_PASSES[pi]
-        bases = _scan_order(ukind, _SCAN_KINDS[1 + base_kind])
-        covers = _scan_order(ukind, _SCAN_KINDS[1 + cover_kind])
+        base_kind, bases, covers, found = _locking_pass(ukind, pi)
         for d in range(width):
             if direct:
                 # the hidden single can come from a place lost in another unit of
@@ -1165,12 +1192,10 @@ def _pointing_claiming(masks, values, units, ukind, member, cross, direct, lost,
             for base in bases:
                 if not direct and not (lost[base] >> d) & 1:
                     continue  # the base kept its places of d: no new hint here
-                places, first = _locking_places(masks, values, units, base, d)
-                if first < 0:
-                    continue
-                for cover in covers:
-                    if not _locked_in(units, member, cross, base, places, first, cover):
-                        continue
+                for h in range(
+                    _locking_covers(masks, values, units, member, cross, base, d, covers, found)
+                ):
+                    cover = found[h]
                     ne = np.int64(0)
                     for t in range(width):
                         c = units[cover, t]
