@@ -63,7 +63,7 @@ def _work_chunk(work: Work, puzzles: list[Puzzle], options: dict[str, Any]) -> l
     return out
 
 
-def _last_entry(path: str, fmt: str, what: str) -> tuple[tuple[str, int] | None, bool]:
+def last_entry(path: str, fmt: str, what: str) -> tuple[tuple[str, int] | None, bool]:
     """Drop the rows of the last entry in ``path``; return the entry before it and the header.
 
     Returns ``((file, line) of the last entry kept, or None; whether a CSV header is kept)``.
@@ -125,7 +125,7 @@ class _Located(Protocol):
 _E = TypeVar("_E", bound=_Located)
 
 
-def _after(entries: Iterator[_E], done: tuple[str, int] | None) -> Iterator[_E]:
+def entries_after(entries: Iterator[_E], done: tuple[str, int] | None) -> Iterator[_E]:
     """The entries after ``done`` (all of them when None)."""
     if done is None:
         yield from entries
@@ -175,7 +175,7 @@ def run_rows(
     done: tuple[str, int] | None = None
     has_header = False
     if args.resume:
-        done, has_header = _last_entry(args.output, args.format, what)
+        done, has_header = last_entry(args.output, args.format, what)
     appending = done is not None or has_header
     geometry = geometry_from_args(args)
     with batch_session(args.output, appending=appending, scheduler=args.scheduler) as (
@@ -192,7 +192,7 @@ def run_rows(
 
         def tasks() -> Iterator[tuple[Any, ...]]:
             chunk: list[Entry] = []
-            for e in _after(iter_entries(args.inputs, geometry), done):
+            for e in entries_after(iter_entries(args.inputs, geometry), done):
                 chunk.append(e)
                 if sum(x.puzzle is not None for x in chunk) >= size or len(chunk) >= 4 * size:
                     held.append(chunk)

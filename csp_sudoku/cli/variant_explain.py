@@ -18,7 +18,6 @@ explained).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Callable
 from functools import partial
@@ -65,12 +64,9 @@ def _refused(args: argparse.Namespace) -> str | None:
     refusal = svg_refusal(args)
     if refusal is not None:
         return refusal
-    from csp_sudoku.cli.variants import _looks_like_file
+    from csp_sudoku.cli.variants import missing_input
 
-    missing = [i for i in args.inputs if _looks_like_file(i) and not os.path.exists(i)]
-    if missing:
-        return f"{missing[0]}: no such file"
-    return None
+    return missing_input(args.inputs, plain=False)
 
 
 def run_variant_explain(args: argparse.Namespace) -> int:

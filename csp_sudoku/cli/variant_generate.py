@@ -52,7 +52,7 @@ from typing import Any
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import RowWriter, batch_session, counted, geometry_from_args
 from csp_sudoku.cli._resume import MAX_ATTEMPT_SEARCH, ResumeError, read_records
-from csp_sudoku.cli.variants import _looks_like_file, read_inputs
+from csp_sudoku.cli.variants import missing_input, read_inputs
 from csp_sudoku.constraints import VariantPuzzle, to_fpuzzles
 from csp_sudoku.constraints.base import name
 from csp_sudoku.core.errors import (
@@ -177,10 +177,7 @@ def _refusal(args: argparse.Namespace) -> str | None:
         return "--resume needs the --seed of the interrupted run"
     if args.constraints and (args.size or args.jigsaw or args.variant != "standard"):
         return "--constraints: the file gives the grid's shape; drop --size, --variant, --jigsaw"
-    given = args.constraints
-    if given and _looks_like_file(given) and not os.path.isfile(given):
-        return f"{given}: no such file"
-    return None
+    return missing_input([args.constraints], plain=False) if args.constraints else None
 
 
 def _target(args: argparse.Namespace) -> VariantTarget:

@@ -67,7 +67,7 @@ from csp_sudoku.cli._common import (
     geometry_from_args,
     progress,
 )
-from csp_sudoku.cli._rows import WHERE, _after, _last_entry
+from csp_sudoku.cli._rows import WHERE, entries_after, last_entry
 from csp_sudoku.core.errors import (
     ArgumentError,
     CountBudgetExceeded,
@@ -820,7 +820,7 @@ def run_batch(batch: Batch, args: argparse.Namespace) -> int:
     done: tuple[str, int] | None = None
     has_header = False
     if getattr(args, "resume", False) and output:  # (--resume without -o is refused before)
-        done, has_header = _last_entry(output, fmt, batch.command)
+        done, has_header = last_entry(output, fmt, batch.command)
     with batch_session(
         output, appending=done is not None or has_header, scheduler=getattr(args, "scheduler", None)
     ) as (out, client):
@@ -850,7 +850,7 @@ def _loop(
 
     def tasks() -> Iterator[tuple[Any, ...]]:
         entries = read_inputs(args.inputs, geometry=geometry, plain=batch.plain)
-        for item in _after(entries, done):
+        for item in entries_after(entries, done):
             held.append(item)
             yield batch.work, item.answerable, batch.options
 
