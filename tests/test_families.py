@@ -70,3 +70,43 @@ def test_max_per_grid_mines_a_finds_neighbours_and_progress_counts_families() ->
     assert families < len(cells)
     said = [r["families"] for r in reports if r.get("found") == len(cells)]
     assert not said or said[-1] == families
+
+
+def _outputs(per_grid: int | None) -> Any:
+    """A fresh record of a search's outputs for SE extreme, one family's share ``per_grid``."""
+    from csp_sudoku.generators.novelty import KeySet
+    from csp_sudoku.generators.search.base import SearchStats
+    from csp_sudoku.generators.search.outputs import Outputs
+    from csp_sudoku.generators.search.rating import Rater
+    from csp_sudoku.generators.target import _make_target
+
+    target = _make_target("se", "extreme", None)
+    stats = SearchStats()
+    rater = Rater(cs.Geometry.standard(9), target, 0, stats)
+    return Outputs(target, KeySet(), rater, stats, per_grid=per_grid)
+
+
+def test_a_spent_familys_neighbours_are_known_before_rating() -> None:
+    """Once a family gave its share, its neighbours (half the clues shared) are spent:
+    the whole-vicinity search drops them unrated at the extreme level. The stranger
+    is told apart by the independent family test above."""
+    (found,) = cs.generate(1, level="extreme", metric="se", seed=11)
+    clues = np.asarray(found.puzzle.cells, dtype=np.int8)
+    sol = np.asarray(found.solution.cells, dtype=np.int8)
+    kept = np.flatnonzero(clues)
+    # a neighbour in the forum's sense: one clue changed to another digit, whatever its grid
+    near = clues.copy()
+    near[kept[0]] = 1 + int(near[kept[0]]) % 9
+    (strangers,) = cs.generate(1, minimal=True, seed=12)
+    other = np.asarray(strangers.puzzle.cells, dtype=np.int8)
+    other_sol = np.asarray(strangers.solution.cells, dtype=np.int8)
+    assert _family_pairs([clues, other]) == []
+    for per_grid in (None, 1, 2):
+        out = _outputs(per_grid)
+        assert not out.spent(clues, sol)
+        assert out.offer(clues, sol, found.ratings["se"]) is not None
+        share_full = per_grid == 1
+        assert out.spent(clues, sol) is share_full
+        # all but one clue shared: the family, whatever grid it is read with
+        assert out.spent(near, other_sol) is share_full
+        assert out.spent(other, other_sol) is False

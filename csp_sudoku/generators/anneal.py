@@ -528,6 +528,14 @@ class _Pass:
         search = self.search
         rater, target = search.rater, search.target
         floor = rater.floor
+        skip_below = search.settings.skip_spent_below
+        if (
+            skip_below is not None
+            and floor is not None
+            and floor < skip_below
+            and search.outputs.spent(clues, sol)
+        ):
+            return None  # of a family that gave its share: no output, whatever its score
         # the quick test (its thorough form: most neighbours the plain one
         # cannot clear at ER 9.0-9.3 need SE's dynamic cell or region forcing
         # chains) clears what can join neither the frontier (a score a tenth

@@ -69,10 +69,21 @@ class Outputs:
         self._roots: dict[bytes, bytes] = {}  # an output's solution grid -> its family
         self._made_clues: list[Grid] = []  # the outputs, and their families
         self._made_roots: list[bytes] = []
+        self._made_arr: Grid | None = None  # the outputs stacked (a cache)
 
     def is_retired(self, sol: Grid) -> bool:
         """True when the grid ``sol`` gives no more outputs."""
         return sol.tobytes() in self.retired
+
+    def spent(self, clues: Grid, sol: Grid) -> bool:
+        """True when ``clues`` (solution ``sol``) can be no output whatever its rating:
+        its grid is retired, or its family (:meth:`family`) gave its share. A
+        search need not rate such a state to learn that."""
+        if self.per_grid is None:
+            return False
+        if sol.tobytes() in self.retired:
+            return True
+        return self.outputs.get(self.family(clues, sol), 0) >= self.per_grid
 
     def offer(self, clues: Grid, sol: Grid, r: Rating, vicinity: bool = False) -> Found | None:
         """``clues`` (solution ``sol``, rated ``r``) as a new output, or None when it is
@@ -99,6 +110,7 @@ class Outputs:
         self._roots[sol.tobytes()] = fam
         self._made_clues.append(clues)
         self._made_roots.append(fam)
+        self._made_arr = None
         self.outputs[fam] = self.outputs.get(fam, 0) + 1
         st.families = len(self.outputs)
         if self.per_grid is not None and self.outputs[fam] >= self.per_grid:
@@ -114,7 +126,9 @@ class Outputs:
         if grid in self._roots:
             return self._roots[grid]
         if self._made_clues:
-            made_arr = np.stack(self._made_clues)
+            if self._made_arr is None:
+                self._made_arr = np.stack(self._made_clues)
+            made_arr = self._made_arr
             shared = np.count_nonzero((made_arr == clues) & (clues != 0), axis=1)
             fewer = np.minimum(np.count_nonzero(made_arr, axis=1), np.count_nonzero(clues))
             near = np.flatnonzero(2 * shared >= fewer)

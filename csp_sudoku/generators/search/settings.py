@@ -125,6 +125,19 @@ class SearchSettings:
             on most seeds, but on one seed it climbed to ER 10.6 and met only 3
             (benchmarks/results/generate_screened.md): off until that tail is
             understood.
+        skip_spent_below: with one output a family or a few (``per_grid``), the
+            whole-vicinity search rates no neighbour whose family already gave
+            its share (it can be no output, whatever its score) when the
+            target's floor (the greatest score too easy: SE extreme 9.0, SE
+            10+ 9.9) is below this score; such a neighbour is dropped,
+            not rated or expanded. At SE extreme (floor 9.0) a fresh climb
+            costs about a CPU-second, while a pass that went on through a
+            found family's vicinity climbed to ER 9.9 and rated its spent
+            neighbours at 0.17 s each (one seed in eight met 3 families
+            instead of 47; benchmarks/results/generate_screened.md). At SE 10
+            and above a fresh climb costs minutes, and a pass's outputs are
+            linked by walks through spent families, so there they are still
+            rated. None: always rated.
 
     Raises:
         GenerationError: a setting out of its range (named in the message).
@@ -144,6 +157,7 @@ class SearchSettings:
     bound_top: bool = True
     bound_floor: bool = False
     screen_at_floor: bool = False
+    skip_spent_below: float | None = 9.5
 
     def __post_init__(self) -> None:
         """Check every setting's range; keep ``windows`` as a tuple (a frozen value)."""
@@ -163,7 +177,7 @@ class SearchSettings:
         for name in ("renew", "deepen", "deepen_ratings"):
             if getattr(self, name) is not None:
                 _at_least_one(name, getattr(self, name))
-        for name in ("lean", "bounded"):
+        for name in ("lean", "bounded", "skip_spent_below"):
             value = getattr(self, name)
             if value is not None and not (value >= 0 and math.isfinite(value)):
                 raise GenerationError(f"{name} must be a finite non-negative number, got {value}")
