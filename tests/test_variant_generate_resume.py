@@ -52,6 +52,11 @@ def mode_args(mode: str, tmp_path: Path) -> list[str]:
     return ["--constraints", str(tmp_path / "t.jsonl")]
 
 
+def killer_run(count: int, seed: int) -> list[str]:
+    """The arguments of a quiet JSON Lines run of ``count`` 6x6 killers under ``seed``."""
+    return f"generate --killer --size 6 -n {count} --seed {seed} --format jsonl -q".split()
+
+
 def cut(text: str, fmt: str, keep: int, half: bool) -> str:
     """The first ``keep`` rows of an output (and its CSV header), and half the next."""
     lines = text.splitlines(keepends=True)
@@ -88,19 +93,7 @@ def test_a_resumed_run_writes_what_the_whole_run_wrote(tmp_path: Path, mode: str
 def test_any_cut_of_a_killer_run_resumes_to_the_whole_run(
     tmp_path: Path, keep: int, half: bool, jobs: int
 ) -> None:
-    base = [
-        "generate",
-        "--killer",
-        "--size",
-        "6",
-        "-n",
-        "4",
-        "--seed",
-        "8",
-        "--format",
-        "jsonl",
-        "-q",
-    ]
+    base = killer_run(4, 8)
     whole = tmp_path / "whole.jsonl"
     if not whole.exists():
         assert run(*base, "-o", str(whole))[0] == 0
@@ -125,19 +118,7 @@ def test_any_cut_of_a_killer_run_resumes_to_the_whole_run(
 def test_a_file_of_another_run_is_refused_and_left_as_it_was(
     tmp_path: Path, change: list[str], said: str
 ) -> None:
-    base = [
-        "generate",
-        "--killer",
-        "--size",
-        "6",
-        "-n",
-        "2",
-        "--seed",
-        "5",
-        "--format",
-        "jsonl",
-        "-q",
-    ]
+    base = killer_run(2, 5)
     out = tmp_path / "k.jsonl"
     assert run(*base, "-o", str(out))[0] == 0
     before = out.read_bytes()
