@@ -394,6 +394,46 @@ def test_add_each_answers_each_puzzle_in_place(tmp_path: Path) -> None:
         assert all(r.added for r in bank.add_many(arr, geometry=NINE))  # type: ignore[union-attr]
 
 
+def test_a_batch_prepared_before_another_is_written_sees_its_puzzles(tmp_path: Path) -> None:
+    """``bank add`` prepares a batch (look-ups, facts) before it writes the one before:
+    a puzzle that batch adds is a duplicate, whether one write came in between
+    (checked in memory), two (looked up again), or a commit (looked up in the file)."""
+    iso = [random_isomorphism(k).apply(parse_line(line)) for k, line in enumerate(LINES[:6])]
+    with PuzzleBank(tmp_path / "b.db") as bank, bank.transaction() as renew:
+        first = bank.prepare(LINES[:2], check_minimal=False)
+        second = bank.prepare([iso[1], LINES[2]], check_minimal=False)
+        third = bank.prepare([iso[0], iso[2], LINES[3]], check_minimal=False)
+        assert [(r.id, r.added) for r in bank.write(first)] == [(1, True), (2, True)]
+        assert [(r.id, r.added) for r in bank.write(second)] == [(2, False), (3, True)]
+        assert [(r.id, r.added) for r in bank.write(third)] == [(1, False), (3, False), (4, True)]
+        fourth = bank.prepare([LINES[4]], check_minimal=False)
+        fifth = bank.prepare([iso[4], LINES[5]], check_minimal=False)
+        assert [(r.id, r.added) for r in bank.write(fourth)] == [(5, True)]
+        assert renew(0.0)  # a new transaction: another process might have written
+        assert [(r.id, r.added) for r in bank.write(fifth)] == [(5, False), (6, True)]
+        assert len(bank) == 6
+        assert bank._db.all("SELECT key FROM puzzles GROUP BY key HAVING COUNT(*) > 1") == []
+
+
+def test_bank_add_finds_isomorphs_across_its_batches(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Batches of two lines: each isomorph comes one, two or three batches after its
+    puzzle, so that it meets every way a batch is checked against those before."""
+    from csp_sudoku.cli import bank as bank_cli
+
+    monkeypatch.setattr(bank_cli, "ADD_BATCH", 2)
+    iso = [random_isomorphism(k).apply(parse_line(line)).to_line() for k, line in enumerate(LINES)]
+    lines = [LINES[0], LINES[1], iso[0], LINES[2], iso[1], LINES[3], iso[2], iso[3], LINES[4]]
+    source = tmp_path / "in.txt"
+    source.write_text("\n".join(lines) + "\n")
+    path = tmp_path / "b.db"
+    code, out, _ = _run(["bank", "add", str(path), str(source), "--no-minimal-check"], capsys)
+    assert code == 0 and "added 5, duplicates 4" in out
+    with PuzzleBank(path) as bank:
+        assert [e.puzzle.to_line() for e in bank.query()] == LINES[:5]
+
+
 def test_a_transaction_commits_together_or_not_at_all(tmp_path: Path) -> None:
     path = tmp_path / "b.db"
     with PuzzleBank(path) as bank:

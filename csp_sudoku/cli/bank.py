@@ -54,6 +54,7 @@ from csp_sudoku.tools.bank import (
     BankEntry,
     BankQuery,
     Claims,
+    PreparedBatch,
     Provenance,
     PuzzleBank,
     dedup_keys,
@@ -481,16 +482,12 @@ def _keyed(batch: _Batch, stop: threading.Event) -> tuple[list[str], list[int]]:
     return keys, key_hashes(keys)
 
 
-def _add_batch(
-    bank: PuzzleBank,
-    batch: _Batch,
-    keyed: tuple[list[str], list[int]],
-    args: argparse.Namespace,
-    tally: _Tally,
-) -> None:
-    """Add one batch (its keys and their hashes computed already), say what was skipped,
-    count the rest."""
-    results = bank.add_each(
+def _prepare(
+    bank: PuzzleBank, batch: _Batch, keyed: tuple[list[str], list[int]], args: argparse.Namespace
+) -> PreparedBatch:
+    """Prepare one batch (its keys and their hashes computed already): its keys looked
+    up, the facts of its new puzzles begun in threads."""
+    return bank.prepare(
         batch.cells,
         geometry=batch.geometry,
         claims=batch.claims,
@@ -500,6 +497,11 @@ def _add_batch(
         keys=keyed[0],
         hashes=keyed[1],
     )
+
+
+def _write(bank: PuzzleBank, batch: _Batch, prepared: PreparedBatch, tally: _Tally) -> None:
+    """Write one prepared batch, say what was skipped, count the rest."""
+    results = bank.write(prepared)
     for i, err in sorted(results.errors.items()):
         source, line = batch.where[i]
         print(f"csp-sudoku bank: skipped {source}:{line}: {err}", file=sys.stderr)
@@ -520,10 +522,12 @@ def _run_add(args: argparse.Namespace) -> int:
     computes both, stores what it computed, and the summary on stderr counts
     the records whose claims were wrong.
 
-    The puzzles go in in batches (:data:`ADD_BATCH`): while one is checked and
-    written, the keys (canonical forms) of the next are computed in other
-    threads. The writes commit every :data:`COMMIT_SECONDS` and at the end; a
-    Ctrl-C or SIGTERM keeps what was committed before it.
+    The puzzles go in in batches (:data:`ADD_BATCH`), three at a time in
+    turns: while one is written, the facts of the next (solution, minimality)
+    are computed by the bank's threads and the keys (canonical forms) of the
+    one after by another thread. The writes commit every
+    :data:`COMMIT_SECONDS` and at the end; a Ctrl-C or SIGTERM keeps what was
+    committed before it.
     """
     geometry = geometry_from_args(args)
     tally = _Tally()
@@ -537,19 +541,32 @@ def _run_add(args: argparse.Namespace) -> int:
         stack.callback(stop.set)  # first thing on the way out: the keys ahead stop at once
         renew = stack.enter_context(bank.transaction())
 
-        def write(batch: _Batch, keyed: Future[tuple[list[str], list[int]]]) -> None:
-            _add_batch(bank, batch, keyed.result(), args, tally)
+        def write(batch: _Batch, prepared: PreparedBatch) -> None:
+            _write(bank, batch, prepared, tally)
             bar.update(batch.lines)
             renew(COMMIT_SECONDS)
 
-        ahead: tuple[_Batch, Future[tuple[list[str], list[int]]]] | None = None
+        ready: tuple[_Batch, PreparedBatch] | None = None
+
+        def prepare_then_write(batch: _Batch, keys: Future[tuple[list[str], list[int]]]) -> None:
+            """Prepare ``batch`` (its facts begin in the bank's threads), then write the
+            batch prepared before it meanwhile."""
+            nonlocal ready
+            prepared = _prepare(bank, batch, keys.result(), args)
+            if ready is not None:
+                write(*ready)
+            ready = (batch, prepared)
+
+        keyed: tuple[_Batch, Future[tuple[list[str], list[int]]]] | None = None
         for batch in _batches(args, geometry, tally):
-            keys = pool.submit(_keyed, batch, stop)
-            if ahead is not None:
-                write(*ahead)
-            ahead = (batch, keys)
-        if ahead is not None:
-            write(*ahead)
+            keys = pool.submit(_keyed, batch, stop)  # its keys, in a thread, meanwhile
+            if keyed is not None:
+                prepare_then_write(*keyed)
+            keyed = (batch, keys)
+        if keyed is not None:
+            prepare_then_write(*keyed)
+        if ready is not None:
+            write(*ready)
         total = len(bank)
     n = tally.counts
     if not args.quiet:

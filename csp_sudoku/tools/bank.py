@@ -22,9 +22,12 @@ batch are computed by the canonical-form kernel in threads (it releases the
 GIL), the duplicates found with one look-up per few hundred keys, the facts
 of the new puzzles (solution, uniqueness, minimality) computed outside any
 transaction, for plain 9x9 by one compiled kernel in threads too
-(:mod:`csp_sudoku._kernels.bank`), and the rows written
+(:mod:`csp_sudoku._kernels.bank`), and the rows written column by column
 with ``executemany`` in one transaction (or in the caller's one:
 :meth:`PuzzleBank.transaction`, which ``bank add`` commits every 2 s).
+``add_each`` is :meth:`PuzzleBank.prepare` (look-ups, facts begun) then
+:meth:`PuzzleBank.write`; ``bank add`` prepares each batch before it writes
+the one before, so that the kernel's threads work while SQLite writes.
 
 Several processes may add to one bank at once: each write is one ``BEGIN
 IMMEDIATE`` transaction that waits for the others (busy timeout), and an
@@ -669,15 +672,22 @@ def pattern_symmetries_many(cells: NDArray[np.integer], size: int) -> list[tuple
     less than numpy's comparisons of whole arrays), and each distinct code is
     named once.
     """
+    return [symmetry_names(code) for code in _pattern_codes(cells, size).tolist()]
+
+
+def _pattern_codes(cells: NDArray[np.integer], size: int) -> NDArray[np.int64]:
+    """The symmetry code of each clue pattern of a batch (see :func:`symmetry_names`)."""
     from csp_sudoku._kernels.bank import pattern_codes
 
     arr = np.ascontiguousarray(np.asarray(cells).reshape(len(cells), -1), dtype=np.int8)
-    codes = pattern_codes(arr, _orbit_firsts(size)).tolist()
-    names = {
-        code: tuple(name for k, name in enumerate(PATTERN_SYMMETRIES) if code >> k & 1)
-        for code in set(codes)
-    }
-    return [names[code] for code in codes]
+    codes: NDArray[np.int64] = pattern_codes(arr, _orbit_firsts(size))
+    return codes
+
+
+@functools.cache
+def symmetry_names(code: int) -> tuple[str, ...]:
+    """The names of a symmetry code: bit ``k`` is the ``k``-th of :data:`PATTERN_SYMMETRIES`."""
+    return tuple(name for k, name in enumerate(PATTERN_SYMMETRIES) if code >> k & 1)
 
 
 @functools.cache
@@ -769,47 +779,86 @@ def _not_unique(line: str, solutions: int) -> NotUniqueError:
 
 @dataclass
 class _Fresh:
-    """A puzzle not banked yet: its row and facts, computed before the write.
+    """The puzzles of a batch not banked when it was prepared, column by column: the
+    rows are zipped from the columns as they are written (no object a puzzle).
 
     Attributes:
-        index: its place in the batch (the first of its key there).
-        values: the ``puzzles`` columns of :data:`_PUZZLE_COLUMNS` after ``id``,
-            ``key`` and ``key_hash``, less ``added``.
-        symmetries: the symmetries of its clue pattern.
-        corrected: the claims of its record that the facts contradicted.
+        keys: their keys.
+        at: their places in the batch (the first of each key there).
+        columns: the ``puzzles`` columns of :data:`_PUZZLE_COLUMNS` after ``id`` and
+            ``key``, less ``added``: a list each, a value a puzzle.
+        symmetries: the symmetry code of each one's clue pattern (:func:`symmetry_names`).
+        corrected: the claims of records that the facts contradicted, by batch index.
     """
 
-    index: int
-    values: tuple[Any, ...]
-    symmetries: tuple[str, ...]
-    corrected: tuple[str, ...]
+    keys: list[str] = field(default_factory=list)
+    at: list[int] = field(default_factory=list)
+    columns: list[list[Any]] = field(default_factory=lambda: [[] for _ in _FACT_COLUMNS])
+    symmetries: list[int] = field(default_factory=list)
+    corrected: dict[int, tuple[str, ...]] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def extend(
+        self, keys: list[str], at: list[int], columns: list[list[Any]], symmetries: list[int]
+    ) -> None:
+        """Append puzzles (of another geometry of the batch)."""
+        self.keys.extend(keys)
+        self.at.extend(at)
+        for mine, more in zip(self.columns, columns, strict=True):
+            mine.extend(more)
+        self.symmetries.extend(symmetries)
+
+    def without(self, gone: dict[str, int]) -> _Fresh:
+        """These puzzles less those whose keys are in ``gone``."""
+        keep = [j for j, key in enumerate(self.keys) if key not in gone]
+        if len(keep) == len(self.keys):
+            return self
+
+        def pick(values: list[Any]) -> list[Any]:
+            return [values[j] for j in keep]
+
+        return _Fresh(
+            pick(self.keys),
+            pick(self.at),
+            [pick(c) for c in self.columns],
+            pick(self.symmetries),
+            self.corrected,
+        )
 
 
 @dataclass
-class _Plan:
-    """What a batch will write: computed by :meth:`PuzzleBank._plan`, written by
-    :meth:`PuzzleBank._store`.
+class PreparedBatch:
+    """A batch ready to be written: its keys, the banked ones among them and the facts
+    of the others, made by :meth:`PuzzleBank.prepare`, written by :meth:`PuzzleBank.write`.
 
     Attributes:
         keys: each puzzle's key, in batch order.
         hashes: each key's :func:`key_hash`, in batch order.
-        fresh: the puzzles not banked when the plan was made, by key.
+        fresh: the puzzles not banked when it was prepared.
         known: the banked ones, key -> id.
         errors: the puzzles without exactly one solution, by batch index.
         ratings: ``(batch index, rating columns)`` to store unless the puzzle
             has a rating of that metric.
-        transaction: the write transaction the plan was made in (its number),
-            or None: a plan made in the transaction that writes it needs no
-            second look-up of its keys.
+        transaction: the write transaction it was prepared in (its number),
+            or None.
+        stores: the batches the bank had written when it was prepared: a batch
+            prepared in the transaction that writes it is checked again only
+            against what was written since (see :meth:`PuzzleBank._raced`).
+        pending: what completes the facts (the compiled kernel runs in threads
+            meanwhile); run by :meth:`PuzzleBank._finish`.
     """
 
     keys: list[str]
     hashes: list[int]
-    fresh: dict[str, _Fresh] = field(default_factory=dict)
+    fresh: _Fresh = field(default_factory=_Fresh)
     known: dict[str, int] = field(default_factory=dict)
     errors: dict[int, NotUniqueError] = field(default_factory=dict)
     ratings: list[tuple[int, tuple[Any, ...]]] = field(default_factory=list)
     transaction: int | None = None
+    stores: int = 0
+    pending: list[Callable[[], None]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -847,6 +896,8 @@ _PUZZLE_COLUMNS = (
     "id", "key", "key_hash", "geometry", "regions", "puzzle", "solution", "clues", "minimal",
     "generator", "seed", "method", "derived_from", "generator_version", "added",
 )  # fmt: skip
+#: The columns a batch's preparation computes (:attr:`_Fresh.columns`).
+_FACT_COLUMNS: tuple[str, ...] = _PUZZLE_COLUMNS[2:-1]
 _INSERT_PUZZLE = (
     f"INSERT INTO puzzles ({', '.join(_PUZZLE_COLUMNS)}) "
     f"VALUES ({', '.join('?' * len(_PUZZLE_COLUMNS))})"
@@ -945,6 +996,9 @@ class PuzzleBank(Closing):
         self._open_since: float | None = None  # when the open write transaction began
         self._transactions = 0  # write transactions begun (a plan made in one is current in it)
         self._hashed = True  # False: an old bank read without its upgrade (no key_hash)
+        self._stores = 0  # batches written (see _raced)
+        self._last_stored: dict[str, int] = {}  # the keys the last one added, and their ids
+        self._pool: ThreadPoolExecutor | None = None  # the facts kernel's threads
         try:
             self._open(existed, check=not readonly, readonly=readonly)
         except BaseException:
@@ -1204,7 +1258,11 @@ class PuzzleBank(Closing):
 
     # ------------------------------------------------------------------ lifecycle
     def close(self) -> None:
-        """Close the database (and free the solvers of the puzzles added)."""
+        """Close the database (and free the solvers of the puzzles added, and the
+        threads of their facts, once the blocks under way are done)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
         for checker in self._checkers.values():
             checker.close()
         self._checkers.clear()
@@ -1290,9 +1348,10 @@ class PuzzleBank(Closing):
         """
         given = _Given(solutions, minimal, check_minimal, generator, seeds, claims)
         plan = self._plan(puzzles, given, geometry=geometry, provenance=provenance)
+        self._finish(plan)
         if plan.errors:
             raise plan.errors[min(plan.errors)]
-        return cast("list[AddResult]", list(self._store(plan)))
+        return cast("list[AddResult]", list(self.write(plan)))
 
     def add_each(
         self,
@@ -1340,8 +1399,49 @@ class PuzzleBank(Closing):
             ArgumentError: when an item is not a puzzle.
             TypeError, ValueError: a rating's score that is no number (nothing is added).
         """
+        return self.write(
+            self.prepare(
+                puzzles,
+                geometry=geometry,
+                solutions=solutions,
+                check_minimal=check_minimal,
+                generator=generator,
+                claims=claims,
+                provenance=provenance,
+                ratings=ratings,
+                keys=keys,
+                hashes=hashes,
+            )
+        )
+
+    def prepare(
+        self,
+        puzzles: Iterable[PuzzleLike] | NDArray[np.integer],
+        *,
+        geometry: Geometry | None = None,
+        solutions: Sequence[PuzzleLike | None] | None = None,
+        check_minimal: bool = True,
+        generator: str | None = None,
+        claims: Sequence[Claims | None] | None = None,
+        provenance: Sequence[Provenance | None] | None = None,
+        ratings: Sequence[Sequence[Any]] | None = None,
+        keys: Sequence[str] | None = None,
+        hashes: Sequence[int] | None = None,
+    ) -> PreparedBatch:
+        """The first half of :meth:`add_each` (same arguments): the keys looked up and
+        the facts of the new puzzles begun in threads; nothing is written.
+
+        :meth:`write` finishes and writes it. ``bank add`` prepares a batch while the
+        threads still compute the facts of the one before and before writing that
+        one, so that the facts of a batch are computed while the one before is
+        written: a puzzle that the batch written in between added is then a
+        duplicate, as it would be had the batches been added one after the other.
+
+        Raises:
+            As :meth:`add_each`.
+        """
         given = _Given(solutions, None, check_minimal, generator, None, claims)
-        plan = self._plan(
+        return self._plan(
             puzzles,
             given,
             geometry=geometry,
@@ -1350,7 +1450,6 @@ class PuzzleBank(Closing):
             keys=keys,
             hashes=hashes,
         )
-        return self._store(plan)
 
     def _checker(self, geometry: Geometry) -> Any:
         """The bank's uniqueness checker of a geometry (made once, freed by :meth:`close`)."""
@@ -1422,8 +1521,8 @@ class PuzzleBank(Closing):
         ratings: Sequence[Sequence[Any]] | None = None,
         keys: Sequence[str] | None = None,
         hashes: Sequence[int] | None = None,
-    ) -> _Plan:
-        """The keys, the duplicates and the facts of the new puzzles of a batch; writes nothing."""
+    ) -> PreparedBatch:
+        """The keys, the duplicates and the facts (begun) of the new puzzles of a batch."""
         n, groups = self._groups(puzzles, geometry)
         all_keys: list[str] = [""] * n
         if keys is not None:
@@ -1438,18 +1537,21 @@ class PuzzleBank(Closing):
             hashes = key_hashes(all_keys)
         elif len(hashes) != n:
             raise ArgumentError(f"hashes: {len(hashes)} hashes for {n} puzzles")
-        plan = _Plan(all_keys, list(hashes))
+        plan = PreparedBatch(all_keys, list(hashes), stores=self._stores)
         if self._open_since is not None:
             plan.transaction = self._transactions
         if ratings is not None:
             plan.ratings = [
                 (i, _rating_values(r)) for i, items in enumerate(ratings) for r in items or ()
             ]
-        first: dict[str, int] = {}
-        for i, key in enumerate(all_keys):
-            first.setdefault(key, i)
+        # the first place of each key: the later places assigned first, so the first wins
+        first = dict(zip(reversed(all_keys), range(n - 1, -1, -1), strict=True))
         plan.known = self._ids_of(list(first), [plan.hashes[i] for i in first.values()])
+        every_new = len(first) == n and not plan.known
         for geo, indices, cells in groups:
+            if every_new:
+                self._facts(plan, geo, cells, indices, given, provenance)
+                continue
             new = [
                 (row, i)
                 for row, i in enumerate(indices)
@@ -1458,93 +1560,147 @@ class PuzzleBank(Closing):
             if new:
                 rows = cells[[row for row, _ in new]]
                 self._facts(plan, geo, rows, [i for _, i in new], given, provenance)
+        return plan
+
+    def _finish(self, plan: PreparedBatch) -> None:
+        """Complete the facts of a prepared batch (waiting for its threads): the new
+        puzzles' columns, and the errors of the puzzles without one solution."""
+        while plan.pending:
+            plan.pending.pop(0)()
         if plan.errors:  # an isomorph of a puzzle without one solution has none either
-            bad = {all_keys[i]: err for i, err in plan.errors.items()}
-            for i, key in enumerate(all_keys):
+            bad = {plan.keys[i]: err for i, err in plan.errors.items()}
+            for i, key in enumerate(plan.keys):
                 if key in bad:
                     plan.errors[i] = bad[key]
-        return plan
 
     def _facts(
         self,
-        plan: _Plan,
+        plan: PreparedBatch,
         geo: Geometry,
         rows: NDArray[np.int8],
         indices: list[int],
         given: _Given,
         provenance: Sequence[Provenance | None] | None,
     ) -> None:
-        """Solve, check and describe the new puzzles ``rows`` of one geometry (batch
-        indices ``indices``) into ``plan``: the solution (a given one checked, else
-        searched), uniqueness, minimality (when asked), the pattern's symmetries
-        (the whole group at once) and the claims the facts contradict.
+        """Begin the facts of the new puzzles ``rows`` of one geometry (batch indices
+        ``indices``), and leave in ``plan.pending`` what completes them into
+        ``plan.fresh``: the solution (a given one checked, else searched),
+        uniqueness, minimality (when asked), the pattern's symmetries (the whole
+        group at once) and the claims the facts contradict.
 
         The rows of a plain 9x9 batch with no solution given go through the
-        compiled batch kernel (:func:`_facts9`, threads sharing the rows); the
-        others, and the rows whose search there ran out of budget, one at a time
-        through the bank's checker.
+        compiled batch kernel (:meth:`_start_facts9`, threads sharing the rows,
+        begun here); the others, and the rows whose search there ran out of
+        budget, one at a time through the bank's checker when completed.
         """
         from csp_sudoku._kernels import bank as kb
 
-        lines = format_lines(rows)
-        symmetries = pattern_symmetries_many(rows, geo.size)
-        found = self._facts9(geo, rows, given)
-        if found is None:
-            codes, sols = [kb.FACT_GAVE_UP] * len(rows), np.empty_like(rows)
-        else:
-            codes, sols = found[0].tolist(), found[1]
-        minimal: list[bool | None] = [None] * len(rows)
-        kept: list[int] = []
-        for k, (i, code) in enumerate(zip(indices, codes, strict=True)):
-            if code == kb.FACT_GAVE_UP:  # taken one by one by the backend
+        started = self._start_facts9(geo, rows, given)
+        lines = format_lines(rows)  # while the threads work
+        symmetries = _pattern_codes(rows, geo.size)
+
+        def complete() -> None:
+            if started is None:
+                codes, sols = np.full(len(rows), kb.FACT_GAVE_UP, np.int8), np.empty_like(rows)
+            else:
+                codes, sols = started()
+            minimal: list[int | None] = (
+                (codes == kb.FACT_MINIMAL).astype(np.int8).tolist()
+                if given.check_minimal
+                else [None] * len(rows)
+            )
+            ok = codes <= kb.FACT_UNIQUE
+            for k in np.flatnonzero(codes == kb.FACT_GAVE_UP).tolist():  # rare: the backend
+                i = indices[k]
                 stated = given.solutions[i] if given.solutions is not None else None
                 sol = self._solution(geo, rows[k], lines[k], stated)
                 if isinstance(sol, NotUniqueError):
                     plan.errors[i] = sol
                     continue
-                sols[k] = sol
+                sols[k], ok[k] = sol, True
                 if given.check_minimal:
                     backend = self._checker(geo).backend
-                    minimal[k] = backend.removable_clues(rows[k], geo, sol).size == 0
-            elif code in (kb.FACT_NONE, kb.FACT_SEVERAL):
-                plan.errors[i] = _not_unique(lines[k], 0 if code == kb.FACT_NONE else 2)
-                continue
-            elif code != kb.FACT_UNIQUE:
-                minimal[k] = code == kb.FACT_MINIMAL
-            kept.append(k)
-        if not kept:
+                    minimal[k] = int(backend.removable_clues(rows[k], geo, sol).size == 0)
+            for k in np.flatnonzero((codes == kb.FACT_NONE) | (codes == kb.FACT_SEVERAL)).tolist():
+                solutions = 0 if codes[k] == kb.FACT_NONE else 2
+                plan.errors[indices[k]] = _not_unique(lines[k], solutions)
+            self._columns(
+                plan, geo, rows, indices, ok, (lines, sols, minimal, symmetries), given, provenance
+            )
+
+        plan.pending.append(complete)
+
+    def _columns(
+        self,
+        plan: PreparedBatch,
+        geo: Geometry,
+        rows: NDArray[np.int8],
+        indices: list[int],
+        ok: NDArray[np.bool_],
+        facts: tuple[list[str], NDArray[np.int8], list[int | None], NDArray[np.int64]],
+        given: _Given,
+        provenance: Sequence[Provenance | None] | None,
+    ) -> None:
+        """Add the new puzzles of one geometry with one solution (``ok``) to
+        ``plan.fresh``, column by column: most of a batch's Python work is here.
+        ``facts``: each row's text, solution, minimality and symmetry code."""
+        lines, sols, minimal, symmetries = facts
+        kept = np.flatnonzero(ok)
+        if not len(kept):
             return
-        # the rows column by column: most of a batch's Python work is here
-        solution_lines = format_lines(sols[kept])
-        clues = np.count_nonzero(rows[kept], axis=1).tolist()
-        at = [indices[k] for k in kept]
-        provs = (
-            [provenance[i] or _NO_PROVENANCE for i in at]
-            if provenance is not None
-            else [_NO_PROVENANCE] * len(at)
-        )
-        seeds = [p.seed for p in provs]
+        every = len(kept) == len(rows)
+        if not every:
+            picked = kept.tolist()
+            lines = [lines[k] for k in picked]
+            minimal = [minimal[k] for k in picked]
+            indices = [indices[k] for k in picked]
+            rows, sols, symmetries = rows[kept], sols[kept], symmetries[kept]
+        m = len(indices)
+        provs = [_NO_PROVENANCE]
+        if provenance is not None:
+            provs = [provenance[i] or _NO_PROVENANCE for i in indices]
+        if all(p is provs[0] for p in provs):  # bank add of plain lines: one for all
+            one = provs[0]
+            generator = [one.generator or given.generator] * m
+            seeds: list[int | None] = [one.seed] * m
+            method, derived = [one.method] * m, [one.derived_from] * m
+            version = [one.generator_version] * m
+        else:
+            generator = [p.generator or given.generator for p in provs]
+            seeds = [p.seed for p in provs]
+            method, derived = [p.method for p in provs], [p.derived_from for p in provs]
+            version = [p.generator_version for p in provs]
         if given.seeds:
-            seeds = [given.seeds[i] if s is None else s for i, s in zip(at, seeds, strict=True)]
-        facts_of = [minimal[k] for k in kept]
-        symmetries_of = [symmetries[k] for k in kept]
-        columns = zip(
-            repeat(geo.name),
-            repeat(geo.regions_text),
-            [lines[k] for k in kept],
-            solution_lines,
-            clues,
-            [None if m is None else int(m) for m in facts_of],
-            [p.generator or given.generator for p in provs],
-            [None if s is None else int(s) for s in seeds],
-            [p.method for p in provs],
-            [p.derived_from for p in provs],
-            [p.generator_version for p in provs],
+            seeds = [
+                given.seeds[i] if s is None else s for i, s in zip(indices, seeds, strict=True)
+            ]
+        codes = symmetries.tolist()
+        if given.claims is not None or given.minimal is not None:
+            for i, is_min, code in zip(indices, minimal, codes, strict=True):
+                wrong = given.contradicted(
+                    i, None if is_min is None else bool(is_min), symmetry_names(code)
+                )
+                if wrong:
+                    plan.fresh.corrected[i] = wrong
+        plan.fresh.extend(
+            [plan.keys[i] for i in indices],
+            indices,
+            [
+                [plan.hashes[i] for i in indices],
+                [geo.name] * m,
+                [geo.regions_text] * m,
+                lines,
+                format_lines(sols),
+                np.count_nonzero(rows, axis=1).tolist(),
+                minimal,
+                generator,
+                [None if s is None else int(s) for s in seeds],
+                method,
+                derived,
+                version,
+            ],
+            codes,
         )
-        checked = given.claims is not None or given.minimal is not None
-        for i, values, is_min, syms in zip(at, columns, facts_of, symmetries_of, strict=True):
-            corrected = given.contradicted(i, is_min, syms) if checked else ()
-            plan.fresh[plan.keys[i]] = _Fresh(i, values, syms, corrected)
 
     def _solution(
         self, geo: Geometry, row: NDArray[np.int8], line: str, stated: PuzzleLike | None
@@ -1564,18 +1720,19 @@ class PuzzleBank(Closing):
             return NotUniqueError(f"{line}: has a second solution")
         return sol.cells
 
-    def _facts9(
+    def _start_facts9(
         self, geo: Geometry, rows: NDArray[np.int8], given: _Given
-    ) -> tuple[NDArray[np.int8], NDArray[np.int8]] | None:
-        """``(codes, solutions)`` of plain 9x9 ``rows`` by the batch kernel
+    ) -> Callable[[], tuple[NDArray[np.int8], NDArray[np.int8]]] | None:
+        """Begin the facts of plain 9x9 ``rows`` by the batch kernel
         (:func:`csp_sudoku._kernels.bank.facts_rows`: a ``FACT_*`` code each, and
-        the solution of each unique one), or None when the rows are not for it
-        (another geometry or backend, or solutions given, which are checked one
-        by one).
+        the solution of each unique one); returns what waits for them and gives
+        ``(codes, solutions)``, or None when the rows are not for it (another
+        geometry or backend, or solutions given, which are checked one by one).
 
-        The rows are cut into blocks of :data:`FACT_BLOCK` shared among one
-        thread per core (the kernel releases the GIL); an interruption cancels
-        the blocks not begun.
+        The rows are cut into blocks of :data:`FACT_BLOCK` shared among the bank's
+        threads, one per core (the kernel releases the GIL). An exception while
+        waiting (a Ctrl-C) cancels the blocks not begun; :meth:`close` waits for
+        those under way.
         """
         from csp_sudoku.backends.fast import FastBackend
 
@@ -1599,55 +1756,63 @@ class PuzzleBank(Closing):
             )
 
         starts = range(0, len(rows), FACT_BLOCK)
-        parts = max(1, min(os.cpu_count() or 1, len(starts)))
-        if parts == 1:
+        threads = os.cpu_count() or 1
+        if threads == 1 or len(starts) == 1:
             for start in starts:
                 block(start)
-        else:
-            pool = ThreadPoolExecutor(parts, thread_name_prefix="csp-sudoku-facts")
+            return lambda: (codes, sols)
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(threads, thread_name_prefix="csp-sudoku-facts")
+        futures = [self._pool.submit(block, start) for start in starts]
+
+        def wait() -> tuple[NDArray[np.int8], NDArray[np.int8]]:
             try:
-                list(pool.map(block, starts))
-            finally:  # a Ctrl-C waits for the blocks under way only
-                pool.shutdown(wait=True, cancel_futures=True)
-        return codes, sols
+                for future in futures:
+                    future.result()
+            except BaseException:
+                for future in futures:
+                    future.cancel()
+                raise
+            return codes, sols
 
-    def _store(self, plan: _Plan) -> BatchResults:
-        """Write a plan in one transaction; the results in batch order.
+        return wait
 
-        The keys are looked up again inside the transaction (unless the plan was
-        made in it): a puzzle another process added since the plan was made is
-        a duplicate, not an error.
+    def write(self, plan: PreparedBatch) -> BatchResults:
+        """Write a prepared batch (:meth:`prepare`) in one transaction; the results in
+        batch order, as :meth:`add_each` gives them.
+
+        The keys of its new puzzles are checked again inside the transaction
+        (:meth:`_raced`): a puzzle that another process, or a batch written since
+        this one was prepared, added is a duplicate, not a second row.
         """
+        self._finish(plan)
         now = time.time()
         ids = dict(plan.known)
+        fresh = plan.fresh
         with self._write():
-            current = plan.transaction == self._transactions
-            raced = {}
-            if plan.fresh and not current:
-                fresh = plan.fresh.values()
-                raced = self._ids_of(list(plan.fresh), [plan.hashes[f.index] for f in fresh])
-            ids.update(raced)
-            new = [(key, f) for key, f in plan.fresh.items() if key not in raced]
-            if new:
+            if fresh:
+                raced = self._raced(plan)
+                ids.update(raced)
+                fresh = fresh.without(raced)
+            pids = range(0)
+            if fresh:
                 top = int(self._db.one("SELECT COALESCE(MAX(id), 0) FROM puzzles")[0])
-                pids = range(top + 1, top + 1 + len(new))
-                ids.update(zip([key for key, _ in new], pids, strict=True))
-                hashes = plan.hashes
+                pids = range(top + 1, top + 1 + len(fresh))
+                ids.update(zip(fresh.keys, pids, strict=True))
                 self._db.executemany(
-                    _INSERT_PUZZLE,
-                    [
-                        (pid, key, hashes[f.index], *f.values, now)
-                        for pid, (key, f) in zip(pids, new, strict=True)
-                    ],
+                    _INSERT_PUZZLE, zip(pids, fresh.keys, *fresh.columns, repeat(now))
                 )
                 self._db.executemany(
                     "INSERT INTO symmetries (puzzle_id, name) VALUES (?, ?)",
                     [
                         (pid, name)
-                        for pid, (_, f) in zip(pids, new, strict=True)
-                        for name in f.symmetries
+                        for pid, code in zip(pids, fresh.symmetries, strict=True)
+                        if code
+                        for name in symmetry_names(code)
                     ],
                 )
+            self._stores += 1
+            self._last_stored = dict(zip(fresh.keys, pids, strict=True))
             rating_rows = [
                 (ids[plan.keys[i]], *values, now)
                 for i, values in plan.ratings
@@ -1655,13 +1820,24 @@ class PuzzleBank(Closing):
             ]
             if rating_rows:
                 self._db.executemany(_INSERT_RATING + _KEEP, rating_rows)
-        return BatchResults(
-            plan.keys,
-            ids,
-            {f.index for _, f in new},
-            plan.errors,
-            {f.index: f.corrected for f in plan.fresh.values() if f.corrected},
-        )
+        return BatchResults(plan.keys, ids, set(fresh.at), plan.errors, plan.fresh.corrected)
+
+    def _raced(self, plan: PreparedBatch) -> dict[str, int]:
+        """The new puzzles of a prepared batch banked since it was prepared, key -> id.
+
+        Prepared in the transaction that writes it, only this bank's writes came
+        in between: none (nothing to check) or the batch written last (checked
+        in memory). Else the keys are looked up again.
+        """
+        keys = plan.fresh.keys
+        if plan.transaction == self._transactions:
+            since = self._stores - plan.stores
+            if since == 0:
+                return {}
+            if since == 1:
+                last = self._last_stored
+                return {key: last[key] for key in keys if key in last}
+        return self._ids_of(keys, plan.fresh.columns[0])
 
     def find(self, puzzle: PuzzleLike) -> BankEntry | None:
         """The banked puzzle isomorphic to ``puzzle``, or None.
