@@ -660,3 +660,10 @@ def copy_head(dst, src, n):  # type: ignore[no-untyped-def]
     shape-mismatch error message (string formatting: seconds of a first run)."""
     for i in range(n):
         dst[i] = src[i]
+
+
+@njit(cache=True, inline="always")
+def carve(buf, at, size):  # type: ignore[no-untyped-def]
+    """The ``size`` words of the flat buffer ``buf`` from ``at`` on, and where the next part
+    starts: a workspace laid out part after part, with one allocation."""
+    return buf[at : at + size], at + size
