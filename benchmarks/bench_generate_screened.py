@@ -6,7 +6,9 @@ floor (9.0) rather than at the weakest elite state's score, where the test
 clears nothing below 8.6. This runs, for each seed, one after the other in
 one process: ``shipped`` (``generate(10_000, level="extreme", metric="se")``
 as it ships), ``screened`` (the same call with ``search=`` that setting) and,
-with ``--plain``, the plain annealer of ``bench_generate_new.py``. The
+with ``--plain``, the plain annealer of ``bench_generate_new.py``, and with
+``--random``, ``method="random"`` (random minimal puzzles, each tested by
+SE's quick test at the floor and rated only when it cannot clear it). The
 searches get ``--seconds`` of CPU time each (a shared machine: what one core
 gives in that time, measured however loaded it is); the plain annealer gets
 ``--seconds`` of the clock (its loop reads the clock), so compare its
@@ -43,6 +45,8 @@ def run(name: str, seconds: float, seed: int) -> tuple[list[Any], float, float]:
     c0 = time.process_time()
     if name == "plain":
         got, best = bench.plain_annealer("extreme", seconds, seed)
+    elif name == "random":
+        got, best = bench.ours("extreme", seconds, seed, cpu=True, method="random")
     else:
         settings = SCREENED if name == "screened" else DEFAULTS
         got, best = bench.ours("extreme", seconds, seed, settings=settings, cpu=True)
@@ -55,6 +59,18 @@ def main() -> None:
     ap.add_argument("--seed", type=int, nargs="+", default=[4001])
     ap.add_argument("--plain", action="store_true", help="also run the plain annealer")
     ap.add_argument(
+        "--random",
+        action="store_true",
+        help="also run method random (random minimal puzzles, each quick-tested at the floor)",
+    )
+    ap.add_argument(
+        "--only",
+        nargs="+",
+        choices=["shipped", "screened", "plain", "random"],
+        default=None,
+        help="run only these generators (the first is the totals' baseline)",
+    )
+    ap.add_argument(
         "--save",
         type=Path,
         default=None,
@@ -62,7 +78,12 @@ def main() -> None:
     )
     args = ap.parse_args()
     bench.warm_up()
-    names = ["shipped", "screened", *(["plain"] if args.plain else [])]
+    names = args.only or [
+        "shipped",
+        "screened",
+        *(["plain"] if args.plain else []),
+        *(["random"] if args.random else []),
+    ]
     print(f"budget {args.seconds:g} s each, seeds {args.seed}, one process")
     print("seed  generator  new  grids  families  per CPU-minute  best ER  cpu s")
     totals = {n: [0, 0.0] for n in names}

@@ -541,3 +541,25 @@ def test_target_bounds_are_the_se_level_bands_and_the_score_range() -> None:
     assert make_target("se", "extreme", (9.5, 11.0)).bounds() == (9.5, 11.0)
     assert make_target("se", None, (3.0, 4.0)).bounds() == (3.0, 4.0)
     assert make_target("rounds", "hard", None).bounds() == (-math.inf, math.inf)
+
+
+def test_random_method_at_the_hard_end_rates_only_what_the_quick_test_cannot_clear(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``method="random"`` at SE extreme tests each random puzzle at the floor first:
+    of some thousands of attempts only a handful are rated in full, and the output
+    is rated above the floor by a rating made apart from the run."""
+    from csp_sudoku.generators import target as target_mod
+
+    rated: list[int] = []
+    real = target_mod._rate
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        rated.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(target_mod, "_rate", counted)
+    (g,) = generate(1, level="extreme", metric="se", method="random", seed=7)
+    assert cs.rate(g.puzzle, "se").score > 9.0
+    assert g.attempts >= 100  # random minimal puzzles: about 1 in 4,000 is extreme
+    assert len(rated) * 20 <= g.attempts

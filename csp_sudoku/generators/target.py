@@ -722,6 +722,8 @@ def _attempt(opts: _Options, seed: int, deadline: float | None) -> _Attempt | Cl
     produced = base_method
     ratings: dict[str, Rating] = {}
     if target.active:
+        if method not in ("auto", "climb") and _below_floor(clues, solution, target, geo):
+            return None  # at most the target's floor: no output, and nothing to climb from
         rating = _rate(Puzzle(clues, geo), solution, target.metric, rating_seed)
         if not target.matches(rating) and method in ("auto", "climb"):
             clues, rating, steps = _climb(clues, sol, rating, opts, rng, chk, rating_seed, deadline)
@@ -735,6 +737,24 @@ def _attempt(opts: _Options, seed: int, deadline: float | None) -> _Attempt | Cl
     for m in opts.rate_with:
         ratings[m] = _rate(puzzle, solution, m, rating_seed)
     return puzzle, solution, ratings, steps, produced, (origin[0] if origin else None)
+
+
+def _below_floor(clues: Grid, solution: Puzzle, target: Target, geo: Geometry) -> bool:
+    """True when the metric's quick one-sided test (SE:
+    :func:`~csp_sudoku.human.se_order.solved_within`) shows the puzzle rated at most
+    the target's floor (:meth:`~csp_sudoku.generators.targeting.Target.floor`: targets
+    open above, such as SE ``extreme``), so that a base method's puzzle (``random``
+    and the others, which do not climb) need not be rated in full to be dropped: of
+    random minimal 9x9 puzzles about 1 in 4,000 rates SE above 9.0, and the test
+    (about 0.2 ms) clears the others where a full rating takes about 2 ms
+    (benchmarks/results/generate_screened.md, "Random puzzles, tested")."""
+    floor = target.floor()
+    if floor is None:
+        return False
+    from csp_sudoku.metrics import REGISTRY
+
+    within = REGISTRY[target.metric].within
+    return within is not None and within(Puzzle(clues, geo), floor, solution)
 
 
 def _prepared(
