@@ -54,8 +54,22 @@ CLI = [sys.executable, "-m", "csp_sudoku"]
 REFERENCE = ROOT / "tests" / "data" / "reference"
 #: The reference sets of minimal puzzles the ``minimal`` input reads, in this order.
 MINIMAL_SETS = ("17_clue.txt.xz", "forum_hardest_11plus.txt.xz")
-#: The commit before the yes/no minimality check (``_kernels/bank.py``).
-DEFAULT_BASELINE = "737604e"
+#: The commit before the key index of 64-bit hashes (schema 3) and the facts of a batch
+#: computed while the one before is written (``737604e``: before the yes/no minimality
+#: check of ``_kernels/bank.py``).
+DEFAULT_BASELINE = "d8cb579"
+#: Where the command lines' bytecode is cached, outside the checkouts: each package runs
+#: from compiled bytecode as an installed one does, also where PYTHONDONTWRITEBYTECODE is
+#: set (this machine sets it, and each run then compiled again every module whose cached
+#: bytecode was stale: 0.05 s of CPU of a ``bank query``).
+PYCACHE = Path(tempfile.gettempdir()) / "csp_sudoku_bench_pycache"
+
+
+def child_env(root: Path) -> dict[str, str]:
+    """The environment of a command of the package in ``root`` (see :data:`PYCACHE`)."""
+    env = {**os.environ, "PYTHONPATH": str(root), "PYTHONPYCACHEPREFIX": str(PYCACHE)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
 
 
 def timed(
@@ -64,7 +78,7 @@ def timed(
     """The wall time and CPU time (user + system, its threads included) of a
     ``csp-sudoku`` command line of the package in ``root`` (run after ``prefix``,
     e.g. ``taskset -c 0``), and what it did."""
-    env = {**os.environ, "PYTHONPATH": str(root)}
+    env = child_env(root)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     done = subprocess.run(
@@ -82,7 +96,8 @@ def load() -> str:
 
 
 def warm_up(lines: Path, folder: Path, root: Path) -> None:
-    """Add the first 300 lines to a throwaway bank (fills numba's cache of ``root``'s kernels)."""
+    """Add the first 300 lines to a throwaway bank (fills numba's cache of ``root``'s
+    kernels, and the bytecode cache of its modules)."""
     warm, bank = folder / "warm.txt", folder / "warm.db"
     with lines.open() as f:
         warm.write_text("".join(line for _, line in zip(range(300), f, strict=False)))
@@ -208,7 +223,7 @@ def kernel(folder: Path, baseline: str, seed: int) -> None:
                     capture_output=True,
                     text=True,
                     check=True,
-                    env={**os.environ, "PYTHONPATH": str(root)},
+                    env=child_env(root),
                     cwd=root,  # python -c puts its folder first on sys.path
                 )
                 for line in done.stdout.split("\n"):
