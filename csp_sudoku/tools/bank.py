@@ -78,7 +78,7 @@ import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from hashlib import blake2b
 from itertools import repeat
 from typing import IO, TYPE_CHECKING, Any, cast, overload
@@ -279,6 +279,14 @@ class Provenance:
 
 #: The provenance of a record that gives none.
 _NO_PROVENANCE = Provenance()
+#: The provenance columns of the puzzles table: the fields of :class:`Provenance`
+#: (and of :class:`BankEntry`), of the same names.
+_PROVENANCE: tuple[str, ...] = tuple(f.name for f in fields(Provenance))
+#: A puzzle's row as :meth:`PuzzleBank.get` reads it.
+_GET_PUZZLE = (
+    "SELECT id, key, geometry, regions, puzzle, solution, clues, minimal, "
+    f"{', '.join(_PROVENANCE)} FROM puzzles WHERE id = ?"
+)
 
 
 @dataclass(frozen=True)
@@ -1354,6 +1362,25 @@ class PuzzleBank(Closing):
         return cast("list[AddResult]", list(self.write(plan)))
 
     def add_each(
+        self, puzzles: Iterable[PuzzleLike] | NDArray[np.integer], **options: Any
+    ) -> BatchResults:
+        """Add a batch of puzzles in one transaction; one result each, in order: an
+        :class:`AddResult`, or the :class:`NotUniqueError` of a puzzle without exactly
+        one solution (which is skipped, the others added). The results also
+        count themselves (:class:`BatchResults`), which is all ``bank add`` reads.
+
+        The options are those of :meth:`prepare` (``geometry``, ``solutions``,
+        ``check_minimal``, ``generator``, ``claims``, ``provenance``, ``ratings``,
+        ``keys``, ``hashes``): it is :meth:`prepare`, then :meth:`write`.
+
+        Raises:
+            ArgumentError: when an item is not a puzzle.
+            TypeError, ValueError: a rating's score that is no number (nothing is added);
+                an option :meth:`prepare` does not take.
+        """
+        return self.write(self.prepare(puzzles, **options))
+
+    def prepare(
         self,
         puzzles: Iterable[PuzzleLike] | NDArray[np.integer],
         *,
@@ -1366,11 +1393,10 @@ class PuzzleBank(Closing):
         ratings: Sequence[Sequence[Any]] | None = None,
         keys: Sequence[str] | None = None,
         hashes: Sequence[int] | None = None,
-    ) -> BatchResults:
-        """Add a batch of puzzles in one transaction; one result each, in order: an
-        :class:`AddResult`, or the :class:`NotUniqueError` of a puzzle without exactly
-        one solution (which is skipped, the others added). The results also
-        count themselves (:class:`BatchResults`), which is all ``bank add`` reads.
+    ) -> PreparedBatch:
+        """The first half of :meth:`add_each`: the keys looked up and the facts of the
+        new puzzles begun in threads; nothing is written. :meth:`write` finishes and
+        writes it.
 
         The fast path of ``bank add``: an ``(n, ncells)`` array of cell values of one
         ``geometry`` (inferred from the width when None) is taken as it is. The keys
@@ -1379,7 +1405,10 @@ class PuzzleBank(Closing):
         a few hundred at a time; the facts of the puzzles not banked (solution,
         uniqueness, minimality, symmetries) are computed outside any transaction,
         so that other writers wait only for the inserts, which are one
-        ``executemany`` per table.
+        ``executemany`` per table. ``bank add`` prepares a batch before it writes
+        the one before, so that the facts of a batch are computed while the one
+        before is written: a puzzle that the batch written in between added is
+        then a duplicate, as it would be had the batches been added one by one.
 
         Args:
             puzzles: the puzzles (see :meth:`add`), or an array of them.
@@ -1397,59 +1426,10 @@ class PuzzleBank(Closing):
 
         Raises:
             ArgumentError: when an item is not a puzzle.
-            TypeError, ValueError: a rating's score that is no number (nothing is added).
-        """
-        return self.write(
-            self.prepare(
-                puzzles,
-                geometry=geometry,
-                solutions=solutions,
-                check_minimal=check_minimal,
-                generator=generator,
-                claims=claims,
-                provenance=provenance,
-                ratings=ratings,
-                keys=keys,
-                hashes=hashes,
-            )
-        )
-
-    def prepare(
-        self,
-        puzzles: Iterable[PuzzleLike] | NDArray[np.integer],
-        *,
-        geometry: Geometry | None = None,
-        solutions: Sequence[PuzzleLike | None] | None = None,
-        check_minimal: bool = True,
-        generator: str | None = None,
-        claims: Sequence[Claims | None] | None = None,
-        provenance: Sequence[Provenance | None] | None = None,
-        ratings: Sequence[Sequence[Any]] | None = None,
-        keys: Sequence[str] | None = None,
-        hashes: Sequence[int] | None = None,
-    ) -> PreparedBatch:
-        """The first half of :meth:`add_each` (same arguments): the keys looked up and
-        the facts of the new puzzles begun in threads; nothing is written.
-
-        :meth:`write` finishes and writes it. ``bank add`` prepares a batch while the
-        threads still compute the facts of the one before and before writing that
-        one, so that the facts of a batch are computed while the one before is
-        written: a puzzle that the batch written in between added is then a
-        duplicate, as it would be had the batches been added one after the other.
-
-        Raises:
-            As :meth:`add_each`.
+            TypeError, ValueError: a rating's score that is no number.
         """
         given = _Given(solutions, None, check_minimal, generator, None, claims)
-        return self._plan(
-            puzzles,
-            given,
-            geometry=geometry,
-            provenance=provenance,
-            ratings=ratings,
-            keys=keys,
-            hashes=hashes,
-        )
+        return self._plan(puzzles, given, geometry, provenance, ratings, keys, hashes)
 
     def _checker(self, geometry: Geometry) -> Any:
         """The bank's uniqueness checker of a geometry (made once, freed by :meth:`close`)."""
@@ -1515,7 +1495,6 @@ class PuzzleBank(Closing):
         self,
         puzzles: Iterable[PuzzleLike] | NDArray[np.integer],
         given: _Given,
-        *,
         geometry: Geometry | None = None,
         provenance: Sequence[Provenance | None] | None = None,
         ratings: Sequence[Sequence[Any]] | None = None,
@@ -1961,15 +1940,11 @@ class PuzzleBank(Closing):
         Raises:
             BankError: when there is no such id.
         """
-        row = self._db.one(
-            "SELECT id, key, geometry, regions, puzzle, solution, clues, minimal, generator, seed, "
-            "method, derived_from, generator_version FROM puzzles WHERE id = ?",
-            (int(puzzle_id),),
-        )
+        row = self._db.one(_GET_PUZZLE, (int(puzzle_id),))
         if row is None:
             raise BankError(f"no puzzle with id {puzzle_id}")
-        pid, key, gname, regions, text, sol, clues, minimal, generator, seed = row[:10]
-        method, derived_from, generator_version = row[10:]
+        pid, key, gname, regions, text, sol, clues, minimal = row[:8]
+        given = dict(zip(_PROVENANCE, row[8:], strict=True))  # stored as the record said
         from csp_sudoku.core.io import parse_line
 
         geo = Geometry.named(gname, regions)
@@ -1984,20 +1959,18 @@ class PuzzleBank(Closing):
             "SELECT metric, score, level FROM ratings WHERE puzzle_id = ? ORDER BY id", (pid,)
         ):
             ratings[metric] = (float(score), level)
+        puzzle, solution = parse_line(text, geo), parse_line(sol, geo)
+        is_minimal = None if minimal is None else bool(minimal)
         return BankEntry(
-            id=int(pid),
-            puzzle=parse_line(text, geo),
-            solution=parse_line(sol, geo),
-            clues=int(clues),
-            minimal=None if minimal is None else bool(minimal),
-            symmetries=syms,
-            generator=generator,
-            seed=seed,
+            int(pid),
+            puzzle,
+            solution,
+            int(clues),
+            is_minimal,
+            syms,
             ratings=ratings,
             key=key,
-            method=method,
-            derived_from=derived_from,
-            generator_version=generator_version,
+            **given,
         )
 
     def rated_metrics(self) -> list[str]:
