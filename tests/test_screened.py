@@ -1,7 +1,7 @@
 """The setting ``screen_at_floor``: the annealing search with every vicinity move tested
 at the target's floor. It makes new, unique, minimal SE extreme puzzles of distinct
 families, and its vicinity moves ask the quick test at the floor, never at a lower
-limit (where the test clears nothing); the search as it ships does not."""
+limit (where the test clears nothing); with the setting off it does not."""
 
 from __future__ import annotations
 
@@ -47,10 +47,8 @@ def screened(monkeypatch: pytest.MonkeyPatch) -> list[tuple[float | None, float 
 def test_screened_makes_new_unique_minimal_extreme_puzzles_of_two_families(
     screened: list[tuple[float | None, float | None]],
 ) -> None:
-    settings = replace(DEFAULTS, screen_at_floor=True)
-    made = list(
-        generate(2, level="extreme", metric="se", seed=5, budget_seconds=300, search=settings)
-    )
+    """The search as it ships (``screen_at_floor`` True)."""
+    made = list(generate(2, level="extreme", metric="se", seed=5, budget_seconds=300))
     assert len(made) == 2
     keys = default_keys()
     for g in made:
@@ -62,13 +60,16 @@ def test_screened_makes_new_unique_minimal_extreme_puzzles_of_two_families(
     assert screened and all(limit == floor == 9.0 for limit, floor in screened)
 
 
-def test_the_search_as_it_ships_asks_below_the_floor_or_not_at_all(
+def test_unscreened_search_asks_below_the_floor_or_not_at_all(
     screened: list[tuple[float | None, float | None]],
 ) -> None:
-    """The default (``screen_at_floor`` False): no test while the elite pool fills, then
-    the lesser of the floor and the weakest elite score: so the setting changes what it
-    says it changes."""
-    made = list(generate(1, level="extreme", metric="se", seed=5, budget_seconds=300))
+    """``screen_at_floor`` False: no test while the elite pool fills, then the lesser of
+    the floor and the weakest elite score: so the setting changes what it says it
+    changes."""
+    settings = replace(DEFAULTS, screen_at_floor=False)
+    made = list(
+        generate(1, level="extreme", metric="se", seed=5, budget_seconds=300, search=settings)
+    )
     assert len(made) == 1
     assert any(limit is None for limit, _ in screened)
     assert all(limit is None or limit <= 9.0 for limit, _ in screened)

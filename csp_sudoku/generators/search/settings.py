@@ -116,15 +116,16 @@ class SearchSettings:
             Without ``bound_top`` it changes nothing.
         screen_at_floor: test every {-1+1} vicinity move with the metric's quick
             test at the target's floor itself, from the first step, and rate only
-            the moves it cannot clear. False (as it ships): at the lesser of the
-            floor and the elite pool's weakest score, and only once the pool is
-            full; for SE that limit lies below 8.6 through most of a climb,
-            where the test clears no puzzle needing a chain, so most moves are
-            rated in full to learn they are no output. On SE extreme (one
-            output a family, 120 CPU-s a seed) it found about twice the families
-            on most seeds, but on one seed it climbed to ER 10.6 and met only 3
-            (benchmarks/results/generate_screened.md): off until that tail is
-            understood.
+            the moves it cannot clear (the default). False (as the search first
+            shipped): at the lesser of the floor and the elite pool's weakest
+            score, and only once the pool is full; for SE that limit lies below
+            8.6 through most of a climb, where the test clears no puzzle needing
+            a chain, so most moves are rated in full to learn they are no output.
+            On SE extreme (one output a family, 120 CPU-s a seed, eight seeds)
+            the default finds about twice the families of False
+            (benchmarks/results/generate_screened.md); it first had a tail (one
+            seed in eight climbed to ER 10.6 and met 3 families), which
+            ``skip_spent_below`` removed.
         skip_spent_below: with one output a family or a few (``per_grid``), the
             whole-vicinity search rates no neighbour whose family already gave
             its share (it can be no output, whatever its score) when the
@@ -156,7 +157,7 @@ class SearchSettings:
     bounded: float | None = 0.05
     bound_top: bool = True
     bound_floor: bool = False
-    screen_at_floor: bool = False
+    screen_at_floor: bool = True
     skip_spent_below: float | None = 9.5
 
     def __post_init__(self) -> None:
