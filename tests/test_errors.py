@@ -30,6 +30,13 @@ BUILTIN_RAISES_ALLOWED = {
     ("cli/generate.py", "raise ValueError('wrong number of fields')"): "caught, reworded",
     ("cli/generate.py", "raise ValueError('no seed= field')"): "caught, reworded",
     ("cli/_resume.py", "raise TypeError"): "caught below and raised as ResumeError",
+    ("cli/_resume.py", "raise ValueError('not an object')"): "caught, raised as ResumeError",
+    ("cli/_resume.py", "raise ValueError('wrong number of fields')"): "caught, ResumeError",
+    ("cli/variant_generate.py", "raise ValueError('not a JSON object')"): "caught, reworded",
+    (
+        "variants/generate.py",
+        "raise TypeError(f'unexpected keyword argument {unknown[0]!r}')",
+    ): "what Python raises for a keyword a function does not take (**run: TargetOptions)",
 }
 
 _BUILTIN_ERRORS = {

@@ -631,7 +631,7 @@ def _stream(
         j += 1
         try:
             with solver_deadline(deadline):  # the budget holds inside every solver call too
-                got = _attempt(opts, seed, deadline)
+                got = _attempt(opts, seed, deadline, screen=closest is not None)
         except DeadlinePassed:
             return _Missed("time", closest)
         if isinstance(got, Closest):
@@ -693,9 +693,15 @@ def _generated(
     )
 
 
-def _attempt(opts: _Options, seed: int, deadline: float | None) -> _Attempt | Closest | None:
+def _attempt(
+    opts: _Options, seed: int, deadline: float | None, screen: bool = True
+) -> _Attempt | Closest | None:
     """One attempt: a puzzle from ``opts.method`` (plus a hill climb); off target,
     the rated puzzle as a :class:`Closest` (how near the run came); else None.
+    ``screen``: a base method's puzzle that the quick test shows below a target
+    open above is dropped unrated (:func:`_below_floor`); a stream's attempts
+    are rated in full until one gives a :class:`Closest`, so that a run short of
+    its target can still name the nearest puzzle it met.
 
     ``auto`` with a target (one random puzzles reach): an RG2 puzzle, then a
     hill climb on the metric. ``auto`` never pseudo-generates from the seed
@@ -722,7 +728,11 @@ def _attempt(opts: _Options, seed: int, deadline: float | None) -> _Attempt | Cl
     produced = base_method
     ratings: dict[str, Rating] = {}
     if target.active:
-        if method not in ("auto", "climb") and _below_floor(clues, solution, target, geo):
+        if (
+            screen
+            and method not in ("auto", "climb")
+            and _below_floor(clues, solution, target, geo)
+        ):
             return None  # at most the target's floor: no output, and nothing to climb from
         rating = _rate(Puzzle(clues, geo), solution, target.metric, rating_seed)
         if not target.matches(rating) and method in ("auto", "climb"):
