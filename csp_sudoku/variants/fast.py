@@ -39,7 +39,11 @@ from csp_sudoku.core.geometry import Geometry
 SLICE = 1 << 12
 #: Branch nodes a search may take before it gives up: a base, and more per
 #: solution asked (a count to a big limit needs a node or more per solution).
-BUDGET_BASE = 2_000_000
+#: SAT then learns: 9x9 killers with no givens took up to 9 s here and take
+#: 0.2-0.4 s handed over at 20,000 nodes (about 0.2 s of search); of random
+#: variant puzzles the median is unchanged and the total 1.13x
+#: (benchmarks/bench_variants_handover.py, benchmarks/results/variants_fast.md).
+BUDGET_BASE = 20_000
 BUDGET_PER_SOLUTION = 64
 
 
