@@ -438,7 +438,6 @@ def test_cli_drawn_text_is_fpuzzles(capsys: pytest.CaptureFixture[str]) -> None:
     ("args", "message"),
     [
         (["--killer", "--drawn", "xv"], "choose one kind"),
-        (["--drawn", "xv", "--symmetry", "rot180"], "--symmetry shapes the givens"),
         (["--killer", "--metric", "se"], "--metric is an option of classic puzzles"),
         (["--killer", "--not-minimal"], "--not-minimal is an option of classic puzzles"),
         (["--drawn", "arrow"], "choose kinds from"),

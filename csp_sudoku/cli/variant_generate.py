@@ -10,7 +10,8 @@
 * ``--killer``: killer puzzles with no givens (cages merged while unique;
   ``--symmetry`` keeps the pattern of cages symmetric: a cage's image is a cage);
 * ``--drawn KIND[,KIND]``: thermometers, dots or XV drawn from a random grid
-  that alone (givens only where they cannot) fix it.
+  that alone (givens only where they cannot) fix it (``--symmetry`` keeps the
+  pattern of thermometer steps, marks and givens symmetric).
 
 Rows: ``--format text`` (the default) writes each puzzle as one f-puzzles
 JSON object a line, which ``check``, ``count`` and ``solve`` read back from
@@ -165,8 +166,6 @@ def _refusal(args: argparse.Namespace) -> str | None:
             return f"{flag} is an option of classic puzzles, not of {modes[0]}"
     if args.budget_seconds is not None and args.budget_seconds < 0:
         return "--budget-seconds must be 0 or more"
-    if args.symmetry != "none" and args.drawn:
-        return "--symmetry shapes the givens (--constraints) or the cages (--killer), not --drawn"
     if args.report_removable and args.format == "text":
         return "--report-removable adds a field: use --format jsonl or csv"
     if args.resume and not args.output:
@@ -429,16 +428,16 @@ def _made(
     """
     if shape is not None:
         source = "killer" if args.killer else "drawn"
+        sym = None if args.symmetry == "none" else cell_map(shape.size, args.symmetry).tolist()
         try:
             if args.killer:
-                sym = None if args.symmetry == "none" else cell_map(shape.size, args.symmetry)
                 yield from (
                     (source, got)
                     for got in generate_killers(
                         args.count,
                         seed=args.seed,
                         geometry=shape,
-                        symmetry=None if sym is None else sym.tolist(),
+                        symmetry=sym,
                         first=done[source],
                         **budget.options(),
                     )
@@ -451,6 +450,7 @@ def _made(
                         kinds,
                         seed=args.seed,
                         geometry=shape,
+                        symmetry=sym,
                         first=done[source],
                         **budget.options(),
                     )

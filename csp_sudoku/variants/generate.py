@@ -21,7 +21,8 @@ carries regenerates it alone):
   (every side-by-side pair the grid allows), taken away in a random order
   while unique; givens are added first only when the drawn constraints alone
   leave several solutions. Two-cell thermometers that chain are then joined
-  into longer ones (the same rule).
+  into longer ones (the same rule). With a symmetry the pattern of
+  thermometer steps, marks and givens keeps it, and orbits go together.
 * :func:`removable_constraints`: for a unique puzzle, the constraints whose
   removal keeps it unique (each alone), and the killer cages whose sum can go.
 
@@ -129,12 +130,14 @@ class VariantGenerated:
             merge of two neighbouring cages keeps it unique
             (:func:`generate_killers`, also with a symmetry: each pair is
             tried alone), no drawn constraint or given can go
-            (:func:`generate_drawn`).
+            (:func:`generate_drawn`, also with a symmetry: each is tried alone).
         calls: the SAT calls made.
         rating: its rating, when a difficulty target was asked for (else None).
         minimal_in_symmetry: with a symmetry (``orbits`` of givens, a
-            ``symmetry`` of cages), True: no orbit of givens can go, no merge
-            of two cages with their images keeps it unique; None without one.
+            ``symmetry`` of cages or of drawn constraints), True: no orbit of
+            givens can go, no merge of two cages with their images keeps it
+            unique, no orbit of drawn constraints or givens can go; None
+            without one.
     """
 
     puzzle: VariantPuzzle
@@ -1063,24 +1066,86 @@ def generate_killers(
 
 
 # ---------------------------------------------------------------------- drawn constraints
+def _edges(n: int) -> list[tuple[int, int]]:
+    """The side-by-side pairs of cells of an ``n x n`` grid, row-major: each cell with
+    the cell to its right, then with the cell below it."""
+    out: list[tuple[int, int]] = []
+    for k in range(n * n):
+        r, c = divmod(k, n)
+        if c + 1 < n:
+            out.append((k, k + 1))
+        if r + 1 < n:
+            out.append((k, k + n))
+    return out
+
+
+def _step(a: Cell, b: Cell, x: int, y: int) -> Thermometer:
+    """The two-cell thermometer on ``a`` (digit ``x``) and ``b`` (digit ``y``), low to high."""
+    return Thermometer((a, b) if x < y else (b, a))
+
+
+def _marks(kinds: Sequence[str], a: Cell, b: Cell, x: int, y: int) -> list[Constraint]:
+    """The marks of ``kinds`` (dots, X or V) that the digits ``x`` in ``a`` and ``y`` in
+    ``b`` allow between the two cells, in the order of :data:`DRAWN_KINDS`."""
+    out: list[Constraint] = []
+    if "difference" in kinds and abs(x - y) == 1:
+        out.append(WhiteDot(a, b))
+    if "ratio" in kinds and (x == 2 * y or y == 2 * x):
+        out.append(BlackDot(a, b))
+    if "xv" in kinds and x + y in (5, 10):
+        out.append(XV(a, b, x + y))
+    return out
+
+
 def _drawn(kinds: Sequence[str], grid: NDArray[np.int8], n: int) -> list[Constraint]:
     """Every constraint of ``kinds`` on a side-by-side pair that the full ``grid`` keeps."""
-    rows = grid.reshape(n, n)
     out: list[Constraint] = []
-    for r, c in itertools.product(range(n), range(n)):
-        for a, b in (((r, c), (r, c + 1)), ((r, c), (r + 1, c))):
-            if b[0] >= n or b[1] >= n:
-                continue
-            x, y = int(rows[a]), int(rows[b])
-            if "thermometer" in kinds:
-                out.append(Thermometer((a, b) if x < y else (b, a)))
-            if "difference" in kinds and abs(x - y) == 1:
-                out.append(WhiteDot(a, b))
-            if "ratio" in kinds and (x == 2 * y or y == 2 * x):
-                out.append(BlackDot(a, b))
-            if "xv" in kinds and x + y in (5, 10):
-                out.append(XV(a, b, x + y))
+    for p, q in _edges(n):
+        a, b, x, y = divmod(p, n), divmod(q, n), int(grid[p]), int(grid[q])
+        if "thermometer" in kinds:
+            out.append(_step(a, b, x, y))
+        out += _marks(kinds, a, b, x, y)
     return out
+
+
+def _drawn_orbits(
+    kinds: Sequence[str],
+    grid: NDArray[np.int8],
+    n: int,
+    group: Sequence[NDArray[np.intp]],
+    rng: np.random.Generator,
+) -> tuple[list[Constraint], list[list[int]]]:
+    """The constraints drawn from ``grid`` in a pattern that keeps ``group``, and their
+    orbits (indices into the list: the constraints that go in and out together).
+
+    The side-by-side pairs fall into orbits under ``group``. With ``thermometer``
+    asked for, each orbit of pairs gives one orbit of thermometer steps, each
+    step low to high in the grid. With marks asked for (``difference``,
+    ``ratio``, ``xv``), an orbit of pairs whose every pair allows a mark gives
+    one orbit of marks, one mark a pair, of a kind its digits allow (drawn at
+    random among them when they allow several); an orbit with a pair that
+    allows none gives no marks.
+    """
+    drawn: list[Constraint] = []
+    orbits: list[list[int]] = []
+    seen: set[tuple[int, int]] = set()
+    wants_marks = any(k != "thermometer" for k in kinds)
+    for p, q in _edges(n):
+        if (p, q) in seen:
+            continue
+        pairs = list(
+            dict.fromkeys((min(int(s[p]), int(s[q])), max(int(s[p]), int(s[q]))) for s in group)
+        )
+        seen.update(pairs)
+        cells = [(divmod(x, n), divmod(y, n), int(grid[x]), int(grid[y])) for x, y in pairs]
+        if "thermometer" in kinds:
+            orbits.append(list(range(len(drawn), len(drawn) + len(pairs))))
+            drawn += [_step(*pair) for pair in cells]
+        options = [_marks(kinds, *pair) for pair in cells] if wants_marks else []
+        if options and all(options):
+            orbits.append(list(range(len(drawn), len(drawn) + len(pairs))))
+            drawn += [o[int(rng.integers(len(o)))] if len(o) > 1 else o[0] for o in options]
+    return drawn, orbits
 
 
 def _join_thermometers(constraints: list[Constraint]) -> list[Constraint]:
@@ -1113,38 +1178,53 @@ def _check_kinds(kinds: Sequence[str]) -> tuple[str, ...]:
 
 
 def make_drawn(
-    seed: int, kinds: Sequence[str] = ("thermometer",), *, geometry: Geometry | None = None
+    seed: int,
+    kinds: Sequence[str] = ("thermometer",),
+    *,
+    geometry: Geometry | None = None,
+    symmetry: Sequence[int] | None = None,
 ) -> VariantGenerated:
     """One puzzle of constraints drawn from a random grid (see :func:`generate_drawn`)."""
     kinds = _check_kinds(kinds)
     g = geometry or Geometry.standard(9)
+    group = _symmetry_group(symmetry, g.size)
     rng = as_generator(seed)
     with _Session(g) as s:
         grid = s.random_grid(rng)
         if grid is None:
             raise GenerationError(f"no {g.name} grid keeps the rules")
         s.block(grid)
-        drawn = _drawn(kinds, grid, g.size)
+        if symmetry is None:
+            drawn = _drawn(kinds, grid, g.size)
+            orbits = [[i] for i in range(len(drawn))]
+        else:
+            drawn, orbits = _drawn_orbits(kinds, grid, g.size, group, rng)
         sels = [s.switch(c) for c in drawn]
-        givens: list[int] = []  # cells
-        # too few constraints: givens where another solution differs, until unique
-        while s.other([*sels, *(s.given(c, int(grid[c])) for c in givens)]):
+        givens: list[list[int]] = []  # orbits of cells
+        # too few constraints: givens (with their images) where another solution
+        # differs, until unique
+        while s.other([*sels, *(s.given(c, int(grid[c])) for o in givens for c in o)]):
             differ = np.flatnonzero(s.grid() != grid)
-            givens.append(int(differ[int(rng.integers(differ.size))]))
-        # then every drawn constraint and given, in a random order, goes while unique
-        items: list[tuple[str, int]] = [("c", i) for i in range(len(drawn))]
-        items += [("g", c) for c in givens]
-        keep = set(items)
+            cell = int(differ[int(rng.integers(differ.size))])
+            givens.append(list(dict.fromkeys(int(p[cell]) for p in group)))
+        # then every orbit of drawn constraints and of givens, in a random order, goes
+        # while unique (without a symmetry, each constraint and each given alone)
+        items = [tuple(("c", i) for i in orbit) for orbit in orbits]
+        items += [tuple(("g", c) for c in orbit) for orbit in givens]
+        keep = {key for item in items for key in item}
 
-        def assumed(kept: set[tuple[str, int]]) -> list[int]:
-            return [
-                sels[i] if what == "c" else s.given(i, int(grid[i])) for what, i in sorted(kept)
-            ]
+        def unique(kept: set[tuple[str, int]]) -> bool:
+            return not s.other(
+                [sels[i] if what == "c" else s.given(i, int(grid[i])) for what, i in sorted(kept)]
+            )
 
         for k in rng.permutation(len(items)).tolist():
-            trial = keep - {items[k]}
-            if not s.other(assumed(trial)):
+            trial = keep - set(items[k])
+            if unique(trial):
                 keep = trial
+        # removing constraints or givens only adds solutions: after the pass no orbit can
+        # go; with a symmetry, a single constraint or given (which breaks it) may
+        minimal = symmetry is None or not any(unique(keep - {key}) for key in sorted(keep))
         calls = s.calls
     kept = [drawn[i] for what, i in sorted(keep) if what == "c"]
     cells = np.zeros(g.ncells, dtype=np.int8)
@@ -1152,7 +1232,14 @@ def make_drawn(
         if what == "g":
             cells[i] = grid[i]
     puzzle = VariantPuzzle(Puzzle(cells, g), tuple(_join_thermometers(kept)))
-    return VariantGenerated(puzzle, Puzzle(grid, g), seed, True, calls)
+    return VariantGenerated(
+        puzzle,
+        Puzzle(grid, g),
+        seed,
+        minimal,
+        calls,
+        minimal_in_symmetry=None if symmetry is None else True,
+    )
 
 
 def generate_drawn(
@@ -1161,6 +1248,7 @@ def generate_drawn(
     *,
     seed: SeedLike = None,
     geometry: Geometry | None = None,
+    symmetry: Sequence[int] | None = None,
     **run: Unpack[TargetOptions],
 ) -> Iterator[VariantGenerated]:
     """``count`` puzzles whose constraints, drawn from a random grid, fix it (givens only if needed).
@@ -1174,15 +1262,29 @@ def generate_drawn(
         seed: the run's seed (puzzle ``i`` is ``make_drawn(item_seed(seed, i), kinds)``;
             with a target, its attempt ``j`` ``attempt_seed(item_seed(seed, i), j)``).
         geometry: the shape (default 9x9).
+        symmetry: a permutation of the cells (``symmetry[c]`` is the image of
+            cell ``c``, row-major) that sends side-by-side cells to side-by-side
+            cells: the pattern keeps it. The image of a thermometer step is a
+            step (low to high in the grid, whichever way that runs), the image
+            of a mark (a dot, an X or a V) is a mark of a kind its digits allow
+            (an orbit of pairs where one pair allows none has no marks), and
+            the image of a given is a given. Orbits go in and out together
+            (``minimal_in_symmetry``); ``minimal`` says whether no single step,
+            mark or given can go either. None: no symmetry, every constraint
+            the grid allows is drawn.
         run: the difficulty target, its budget and the worker processes
             (:class:`TargetOptions`).
 
     Raises:
-        GenerationError: an unknown kind, a bad count, or a bad target.
+        GenerationError: an unknown kind, a bad symmetry, a bad count, or a bad target.
         BudgetExhaustedError: a budget ran out (after yielding what was found).
     """
     kinds = _check_kinds(kinds)
-    yield from _targeted(partial(make_drawn, kinds=kinds, geometry=geometry), count, seed, run)
+    if symmetry is not None:  # a bad one is an error before any attempt is made
+        _symmetry_group(symmetry, (geometry or Geometry.standard(9)).size)
+    yield from _targeted(
+        partial(make_drawn, kinds=kinds, geometry=geometry, symmetry=symmetry), count, seed, run
+    )
 
 
 # ---------------------------------------------------------------------- removable constraints
