@@ -209,19 +209,27 @@ def test_bad_symmetries(symmetry: list[int], message: str) -> None:
 
 
 # ---------------------------------------------------------------------- command line
-@settings(max_examples=4, deadline=None)
-@given(seed=st.integers(0, 10**6), name=st.sampled_from(NAMES))
-def test_cli_symmetric_killers(seed: int, name: str) -> None:
+def cli_rows(what: list[str], name: str, seed: int) -> list[dict[str, Any]]:
+    """The two JSON rows of ``generate WHAT --symmetry NAME`` on 6x6 under ``seed``, each
+    checked unique by CP-SAT and labelled with its symmetry, minimal within it."""
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "k.jsonl"
-        args = ["generate", "--killer", "--symmetry", name, "-n", "2", "--size", "6"]
-        assert main([*args, "--seed", str(seed), "--format", "jsonl", "-q", "-o", str(path)]) == 0
+        path = Path(tmp) / "rows.jsonl"
+        args = ["generate", *what, "--symmetry", name, "-n", "2", "--size", "6"]
+        args += ["--seed", str(seed), "--format", "jsonl", "-q", "-o", str(path)]
+        assert main(args) == 0
         found = [json.loads(x) for x in path.read_text().splitlines()]
     assert len(found) == 2
     for row in found:
-        data = row["fpuzzles"]
-        assert cp_count(data) == 1
+        assert cp_count(row["fpuzzles"]) == 1
         assert (row["symmetry"], row["minimal_in_symmetry"]) == (name, True)
+    return found
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 10**6), name=st.sampled_from(NAMES))
+def test_cli_symmetric_killers(seed: int, name: str) -> None:
+    for row in cli_rows(["--killer"], name, seed):
+        data = row["fpuzzles"]
         cages = cages_of(data)
         for cage in cages:
             assert frozenset(image(c, name, 6) for c in cage) in cages
@@ -402,17 +410,8 @@ def test_bad_drawn_symmetries(symmetry: list[int], message: str) -> None:
 @settings(max_examples=4, deadline=None)
 @given(seed=st.integers(0, 10**6), name=st.sampled_from(NAMES), kinds=st.sampled_from(DRAWN))
 def test_cli_symmetric_drawn(seed: int, name: str, kinds: tuple[str, ...]) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "d.jsonl"
-        args = ["generate", "--drawn", ",".join(kinds), "--symmetry", name, "-n", "2"]
-        args += ["--size", "6", "--seed", str(seed), "--format", "jsonl", "-q", "-o", str(path)]
-        assert main(args) == 0
-        found = [json.loads(x) for x in path.read_text().splitlines()]
-    assert len(found) == 2
-    for row in found:
+    for row in cli_rows(["--drawn", ",".join(kinds)], name, seed):
         data = row["fpuzzles"]
-        assert cp_count(data) == 1
-        assert (row["symmetry"], row["minimal_in_symmetry"]) == (name, True)
         for pairs in ({frozenset(s) for s in steps_of(data)}, set(mark_pairs(data))):
             assert {frozenset(image(c, name, 6) for c in p) for p in pairs} == pairs
         again = make_drawn(

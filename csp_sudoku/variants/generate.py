@@ -148,6 +148,27 @@ class VariantGenerated:
     rating: VariantRating | None = None
     minimal_in_symmetry: bool | None = None
 
+    @classmethod
+    def made(
+        cls,
+        puzzle: VariantPuzzle,
+        grid: NDArray[np.int8],
+        seed: int,
+        minimal: bool,
+        calls: int,
+        symmetry: Sequence[int] | None,
+    ) -> VariantGenerated:
+        """A maker's result: ``grid`` its solution; a removal that went by the orbits
+        of ``symmetry`` (None: by single items) left it minimal within them."""
+        return cls(
+            puzzle,
+            Puzzle(grid, puzzle.geometry),
+            seed,
+            minimal,
+            calls,
+            minimal_in_symmetry=None if symmetry is None else True,
+        )
+
 
 @dataclass(frozen=True)
 class Removable:
@@ -1014,14 +1035,7 @@ def make_killer(
         if rules:
             puzzle = replace(puzzle, constraints=(*puzzle.constraints, *rules))
         calls = s.calls
-    return VariantGenerated(
-        puzzle,
-        Puzzle(grid, g),
-        seed,
-        minimal,
-        calls,
-        minimal_in_symmetry=None if symmetry is None else True,
-    )
+    return VariantGenerated.made(puzzle, grid, seed, minimal, calls, symmetry)
 
 
 def generate_killers(
@@ -1232,14 +1246,7 @@ def make_drawn(
         if what == "g":
             cells[i] = grid[i]
     puzzle = VariantPuzzle(Puzzle(cells, g), tuple(_join_thermometers(kept)))
-    return VariantGenerated(
-        puzzle,
-        Puzzle(grid, g),
-        seed,
-        minimal,
-        calls,
-        minimal_in_symmetry=None if symmetry is None else True,
-    )
+    return VariantGenerated.made(puzzle, grid, seed, minimal, calls, symmetry)
 
 
 def generate_drawn(
