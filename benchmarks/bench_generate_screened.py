@@ -1,12 +1,12 @@
 """Families of new SE extreme puzzles: the search with its moves screened at the floor or not.
 
 The screened search (``SearchSettings(screen_at_floor=True)``, the default
-since commit aa4e263) is the annealing search with every vicinity move tested
+since commit 9aa5c53) is the annealing search with every vicinity move tested
 by SE's quick test at the target's floor (9.0) rather than at the weakest
 elite state's score, where the test clears nothing below 8.6. This runs, for
 each seed, one after the other in one process: ``unscreened``
 (``generate(10_000, level="extreme", metric="se")`` with
-``screen_at_floor=False``; the records before aa4e263 call it ``shipped``),
+``screen_at_floor=False``; the records before 9aa5c53 call it ``shipped``),
 ``screened`` (the same with the setting on) and,
 with ``--plain``, the plain annealer of ``bench_generate_new.py``, and with
 ``--random``, ``method="random"`` (random minimal puzzles, each tested by
