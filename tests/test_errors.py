@@ -26,8 +26,6 @@ DEFINED_ELSEWHERE = {
 
 #: ``raise`` of a builtin exception left in the library: (file, line text) -> reason.
 BUILTIN_RAISES_ALLOWED = {
-    ("cli/generate.py", "raise ValueError('not an object')"): "caught two lines up, reworded",
-    ("cli/generate.py", "raise ValueError('wrong number of fields')"): "caught, reworded",
     ("cli/generate.py", "raise ValueError('no seed= field')"): "caught, reworded",
     ("cli/_resume.py", "raise TypeError"): "caught below and raised as ResumeError",
     ("cli/_resume.py", "raise ValueError('not an object')"): "caught, raised as ResumeError",

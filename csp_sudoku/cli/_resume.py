@@ -93,19 +93,29 @@ def read_records(
     rows: list[dict[str, Any]] = []
     for n, line in enumerate(lines[1:] if has_header else lines, 1 + has_header):
         try:
-            if fmt == "csv":
-                values = next(csv.reader([line]))
-                if len(values) != len(fields):
-                    raise ValueError("wrong number of fields")
-                rec: Any = dict(zip(fields, values, strict=True))
-            else:
-                rec = json.loads(line)
-            if not isinstance(rec, dict):
-                raise ValueError("not an object")
+            rows.append(row_record(line, fmt, fields))
         except BAD_ROW_ERRORS:
             raise ResumeError(f"{path}:{n}: not a row of '{what} --format {fmt}'") from None
-        rows.append(rec)
     return rows, has_header
+
+
+def row_record(line: str, fmt: str, fields: Sequence[str]) -> dict[str, Any]:
+    """One row of a JSON Lines (``fmt`` ``jsonl``) or CSV output as a dict, CSV cells as
+    text under the header ``fields``.
+
+    Raises:
+        ValueError: not a JSON object, not JSON, or not one CSV cell a field (every
+            error it raises is one of :data:`BAD_ROW_ERRORS`).
+    """
+    if fmt == "csv":
+        values = next(csv.reader([line]))
+        if len(values) != len(fields):
+            raise ValueError("wrong number of fields")
+        return dict(zip(fields, values, strict=True))
+    rec = json.loads(line)
+    if not isinstance(rec, dict):
+        raise ValueError("not an object")
+    return rec
 
 
 @dataclass

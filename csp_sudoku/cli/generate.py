@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import os
 import sys
 import threading
@@ -46,6 +45,7 @@ from csp_sudoku.cli._common import (
 from csp_sudoku.cli._resume import (
     MAX_ATTEMPT_SEARCH,
     generate_row_fault,
+    row_record,
     truncate_partial_line,
 )
 from csp_sudoku.core.errors import SudokuError
@@ -222,18 +222,10 @@ class _Done:
     puzzles: list[str] = field(default_factory=list)
 
 
-def _row_fields(line: str, fmt: str, header: list[str] | None) -> dict[str, Any]:
-    if fmt == "jsonl":
-        rec = json.loads(line)
-        if not isinstance(rec, dict):
-            raise ValueError("not an object")
-        return rec
-    if fmt == "csv":
-        assert header is not None
-        values = next(csv.reader([line]))
-        if len(values) != len(header):
-            raise ValueError("wrong number of fields")
-        return dict(zip(header, values, strict=True))
+def _row_fields(line: str, fmt: str) -> dict[str, Any]:
+    """One row of an earlier ``generate`` output (a text row: its puzzle, clues and seed)."""
+    if fmt in ("jsonl", "csv"):
+        return row_record(line, fmt, _FIELDS)
     parts = line.rstrip("\r\n").split("\t")
     if len(parts) < 3 or not parts[2].startswith("seed="):
         raise ValueError("no seed= field")
@@ -322,7 +314,7 @@ def _read_done(path: str, args: argparse.Namespace, seed: int) -> _Done:
                 f"{path} already has more than --count {args.count} puzzles: not this run's output"
             )
         try:
-            row = _row_fields(line, args.format, header)
+            row = _row_fields(line, args.format)
             row_seed = int(row["seed"])
             tried = int(row["attempts"]) if "attempts" in row else None
         except (ValueError, KeyError, TypeError, RecursionError, csv.Error):  # deep JSON, huge CSV
