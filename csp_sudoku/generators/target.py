@@ -1259,6 +1259,10 @@ def _anneal_chain(
                     break
     except DeadlinePassed:
         pass
+    if found < n and progress is not None and not (stop is not None and stop()):
+        # the last state of a chain cut short: slow steps may have used the whole budget
+        # before the first two-second report was due
+        progress(_report(st, found, t0))
     if st.best_rating is not None and st.best_clues is not None:
         yield Closest(st.best_rating, Puzzle(st.best_clues, geo).to_line(), climbs=st.restarts + 1)
 
