@@ -19,7 +19,7 @@ and a largest size too.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -61,18 +61,9 @@ class RoundsResult:
     placements: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        """The fields as a plain dict (subset sizes as keys stay ints)."""
-        return {
-            "rounds": self.rounds,
-            "level": self.level,
-            "level_rank": self.level_rank,
-            "solved": self.solved,
-            "max_subset_size": self.max_subset_size,
-            "singles_rounds": self.singles_rounds,
-            "subset_rounds": dict(self.subset_rounds),
-            "technique_counts": dict(self.technique_counts),
-            "placements": self.placements,
-        }
+        """The fields, in their order, as a plain dict with copies of the dicts
+        (subset sizes as keys stay ints)."""
+        return asdict(self)
 
 
 def level_of(solved: bool, max_subset_size: int) -> str:
