@@ -16,6 +16,7 @@ import io
 import json
 import re
 import tempfile
+from dataclasses import fields
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ from csp_sudoku.core.errors import (
 )
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.seeds import item_seed
+from csp_sudoku.metrics.base import Rating
 from csp_sudoku.variants.explain import VariantPath, explain
 from csp_sudoku.variants.generate import (
     VariantGenerated,
@@ -46,6 +48,7 @@ from csp_sudoku.variants.generate import (
 )
 from csp_sudoku.variants.rating import (
     LEVELS,
+    METRIC,
     STEP_CLASSES,
     VariantRating,
     level_rank,
@@ -150,6 +153,15 @@ def test_the_level_is_what_the_path_needs() -> None:
             k: sum(s.kind == k for s in path.steps) for k in ORDER[:-1]
         }
         assert rate_path(path).score == r.score
+
+
+def test_a_rating_row_is_a_classic_rating_row() -> None:
+    # the variants layer lies below the metrics, so VariantRating.to_dict writes the
+    # row of a classic Rating out itself: here the two are held to one shape
+    for label, _, _, r in pool():
+        row = r.to_dict()
+        assert list(row) == [f.name for f in fields(Rating)], label
+        assert row["metric"] == METRIC and Rating(**row).to_dict() == row, label
 
 
 def test_levels_are_monotone_in_what_the_path_needs() -> None:
