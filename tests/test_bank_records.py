@@ -193,6 +193,25 @@ def test_provenance_columns_round_trip(tmp_path: Path, capsys: pytest.CaptureFix
     assert row["generator_version"] == "9.9"
 
 
+def test_the_ratings_of_a_generate_row_reach_the_bank_by_metric(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``generate`` and ``bank export`` rows carry ``{metric: {score, level, ...}}``:
+    each rating with a score is stored under its metric, a score given as text
+    read as a number, an empty level as none."""
+    ratings = {
+        "rounds": {"score": 1003, "level": "Hard", "level_rank": 2},
+        "se": {"score": "2.6", "level": ""},
+        "hsolve": {"level": "easy"},  # no score: not a rating
+    }
+    src = _jsonl(tmp_path / "g.jsonl", [{"puzzle": SEVENTEEN[0], "ratings": ratings}])
+    db = str(tmp_path / "bank.db")
+    assert _run(["bank", "add", db, src], capsys)[0] == 0
+    with PuzzleBank(db) as bank:
+        (e,) = bank.query()
+    assert e.ratings == {"rounds": (1003.0, "Hard"), "se": (2.6, None)}
+
+
 def test_a_rate_row_gives_the_generators_seed_not_the_ratings(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

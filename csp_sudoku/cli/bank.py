@@ -299,14 +299,7 @@ def _ratings(fields: dict[str, Any]) -> list[SimpleNamespace]:
     if isinstance(ratings, dict):
         for name, r in ratings.items():
             if isinstance(r, dict) and r.get("score") is not None:
-                found.append(
-                    SimpleNamespace(
-                        metric=name,
-                        score=r["score"],
-                        level=_text_or_none(r.get("level")),
-                        level_rank=_int_or_none(r.get("level_rank")),
-                    )
-                )
+                found.append(_rating_row({**r, "metric": name}, ""))  # keyed by its metric
     return found
 
 
