@@ -288,7 +288,7 @@ def _anneal_direct(
 
 
 def test_vicinity_outputs_unique_minimal_new() -> None:
-    got, st = _anneal_direct(3, 6, expand=0.9)
+    got, st = _anneal_direct(5, 6, expand=0.9)
     assert len(got) == 6 and st.vicinity > 0
     assert any(f.vicinity for f in got)  # some came from the vicinity search
     keys = default_keys()

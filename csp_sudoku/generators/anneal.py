@@ -97,7 +97,7 @@ import numpy as np
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.puzzle import Grid, Puzzle
 from csp_sudoku.generators.grids import _grid_cells
-from csp_sudoku.generators.minimal import reduce_clues
+from csp_sudoku.generators.minimal import move9, reduce_clues
 from csp_sudoku.generators.novelty import KeySet
 from csp_sudoku.generators.search.base import (
     Found,
@@ -213,6 +213,10 @@ class _Search:
         self.checker, self.deadline, self.st = request.checker, request.deadline, request.stats
         self.orbs = orbits(self.geometry.size, request.symmetry)
         self.oidx = orbit_index(self.geometry.size, request.symmetry)
+        # the standard grid with the compiled checker: each move in one compiled call
+        self.compiled_moves = (
+            self.geometry == Geometry.standard(9) and self.checker.backend.name == "fast"
+        )
         self.rater = Rater(self.geometry, self.target, request.rating_seed, self.st)
         self.elite = Elite(settings.elite_size)
         self.sources = Sources()
@@ -353,6 +357,12 @@ class _Search:
         """A {-k+k} move keeping the grid (``k`` 0: 1 or 2 at random), unique and
         minimal again."""
         rng = self.rng
+        if self.compiled_moves:
+            moved = move9(
+                clues, sol, rng, k=k, symmetry=self.request.symmetry, minimal=self.request.minimal
+            )
+            if moved is not None:
+                return moved
         orbs, oidx = self.orbs, self.oidx
         has = np.zeros(len(orbs), dtype=np.bool_)
         has[oidx[clues != 0]] = True

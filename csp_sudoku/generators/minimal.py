@@ -42,10 +42,10 @@ from csp_sudoku.core.geometry import Geometry, check_geometry
 from csp_sudoku.core.io import counted
 from csp_sudoku.core.names import SymmetryName
 from csp_sudoku.core.puzzle import Grid, Puzzle
-from csp_sudoku.core.seeds import SeedLike, as_generator
+from csp_sudoku.core.seeds import SeedLike, as_generator, kernel_seeds
 from csp_sudoku.core.verify import solution_fault
 from csp_sudoku.generators.grids import _grid_cells, check_count
-from csp_sudoku.generators.symmetry import check_name, orbits, symmetric_mask
+from csp_sudoku.generators.symmetry import check_name, orbit_index, orbits, symmetric_mask
 
 if TYPE_CHECKING:
     from csp_sudoku._kernels.grids import UnitTables
@@ -231,6 +231,52 @@ def _reduce9(
         stats.solver_calls += int(counts[2])
         stats.removed += int(counts[3])
     return work
+
+
+def move9(
+    clues: Grid,
+    sol: Grid,
+    rng: np.random.Generator,
+    *,
+    k: int = 0,
+    symmetry: str = "none",
+    minimal: bool = True,
+) -> Grid | None:
+    """A {-k+k} move of a unique standard 9x9 puzzle in one compiled call; None if it gave up.
+
+    The move of the searches at the hard end
+    (:func:`csp_sudoku._kernels.moves.move9` says what it does): ``k``
+    clue orbits out, ``k`` empty orbits in from ``sol`` (``k`` 0: 1 or 2 at
+    random), clues added back at random where another solution differs
+    until ``sol`` is the only solution, and with ``minimal`` reduced again.
+    ``clues`` must be a unique puzzle whose solution is ``sol`` (taken on
+    trust, as :func:`reduce_clues` takes it). One seed is drawn from
+    ``rng`` (:func:`~csp_sudoku.core.seeds.kernel_seeds`); the rest of the
+    move's draws are the kernel's. On None (a search over its node budget,
+    never seen on 9x9) the caller makes the move its own way.
+    """
+    from csp_sudoku._kernels import moves
+
+    name = check_name(symmetry)
+    work = np.empty(81, dtype=np.int8)
+    got = moves.move9(
+        np.ascontiguousarray(clues, dtype=np.int8),
+        np.ascontiguousarray(sol, dtype=np.int8),
+        _orbit_table(9, name),
+        _orbit_index9(name),
+        np.int64(k),
+        kernel_seeds(rng, 1),
+        minimal,
+        _BUDGET9,
+        work,
+    )
+    return work if got == 0 else None
+
+
+@cache
+def _orbit_index9(symmetry: str) -> NDArray[np.int64]:
+    """Each cell's orbit of ``symmetry`` on the 9x9 grid, as the move kernel reads it."""
+    return np.ascontiguousarray(orbit_index(9, symmetry), dtype=np.int64)
 
 
 def minimal_puzzle(
