@@ -72,20 +72,38 @@ def parent_slots(nrec, width, maxsub):  # type: ignore[no-untyped-def]
     return nrec * (width * max(maxsub, 1) + 2)
 
 
+@njit(cache=True, inline="always")
+def _record(rec, meta, lit_rec, lean, i, lit, kind, info, creator, other):  # type: ignore[no-untyped-def]
+    """Write record ``i``: literal ``lit`` made true by rule ``kind``.
+
+    A full record (``lean`` False) starts an empty parent list at the next
+    parent slot, weight 1. A lean one (:func:`refute_level0`) keeps, in place
+    of the parent list, the record processed when it was made (``creator``,
+    -1 for a column emptied) and, for a clash, the other placed candidate
+    (``other``, -1 otherwise), from which :func:`_lean_parents` finds the
+    parents when they are needed.
+    """
+    rec[i, 0] = lit
+    rec[i, 1] = kind
+    rec[i, 2] = info
+    if lean:
+        rec[i, 3] = creator
+        rec[i, 4] = other
+    else:
+        rec[i, 3] = meta[1]
+        rec[i, 4] = 0
+        rec[i, 5] = 1
+    if lit >= 0:
+        lit_rec[lit] = i
+
+
 #: One signature each for the two record writers, called with literal kinds
 #: and int32 or int64 indices from many places: compiled once, not once per
 #: literal kind (seven times before).
 @njit("int32(int32[:, ::1], int32[::1], int32[::1], int64, int64, int64)", cache=True)
 def _new(rec, meta, lit_rec, lit, kind, info):  # type: ignore[no-untyped-def]
     i = meta[0]
-    rec[i, 0] = lit
-    rec[i, 1] = kind
-    rec[i, 2] = info
-    rec[i, 3] = meta[1]
-    rec[i, 4] = 0
-    rec[i, 5] = 1
-    if lit >= 0:
-        lit_rec[lit] = i
+    _record(rec, meta, lit_rec, False, i, lit, kind, info, -1, -1)
     meta[0] = i + 1
     return i
 
@@ -133,6 +151,112 @@ def assume(alive, on, rec, meta, lit_rec, k):  # type: ignore[no-untyped-def]
     return _new(rec, meta, lit_rec, k, ASSUME, -1)
 
 
+@njit(cache=True, inline="always")
+def _singles(state, cc, kc, recs, lean, log, nlog):  # type: ignore[no-untyped-def]
+    """Process the queue of records to a fixpoint of the singles rules.
+
+    An ON literal covers its uncovered columns and removes their other live
+    candidates (:data:`ELIM`; a second ON candidate there is a contradiction);
+    an OFF literal counts its uncovered columns down (none left: a
+    contradiction; one left: it is placed, :data:`SINGLE`). Returns the
+    contradiction's record, or ``FIXPOINT``.
+
+    The one copy of these rules, for :func:`propagate` (``lean`` False: each
+    record gets its parents) and :func:`refute_level0` (``lean`` True: see
+    :func:`_record`; and every column covered (``log[0]``) or counted down
+    (``log[1]``) is logged, ``nlog`` entries each, for the undo; the full
+    form neither reads nor writes them). ``lean`` is a constant at both
+    calls and the helper is inlined, so the other form's code compiles away;
+    the counters stay in locals in the loop (level 0 measured 1.14x slower
+    with them in ``meta``, see benchmarks/results/kernel_twins.md).
+    """
+    alive, on, cnt, cov = state
+    rec, par, meta, lit_rec, ext, _ = recs
+    ncand = alive.shape[0]
+    width = cc.shape[1]
+    kk = kc.shape[1]
+    n = meta[0]
+    head = meta[2]
+    ncov = 0
+    ncnt = 0
+    contra = FIXPOINT
+    while head < n and contra < 0:
+        i = head
+        head += 1
+        lit = rec[i, 0]
+        if lit < ncand:
+            k = lit
+            for t in range(kk):
+                c = kc[k, t]
+                if c < 0:
+                    break
+                if cov[c]:
+                    continue
+                cov[c] = 1
+                if lean:
+                    log[0, ncov] = c
+                    ncov += 1
+                for s in range(width):
+                    j = cc[c, s]
+                    if j == k or not alive[j]:
+                        continue
+                    if on[j]:
+                        contra = n
+                        n += 1
+                        _record(rec, meta, lit_rec, lean, contra, -1, CONTRA, c, i, j)
+                        if not lean:
+                            _par(rec, par, meta, contra, i)
+                            _par(rec, par, meta, contra, lit_rec[j])
+                        break
+                    alive[j] = 0
+                    r = n
+                    n += 1
+                    _record(rec, meta, lit_rec, lean, r, ncand + j, ELIM, c, i, -1)
+                    if not lean:
+                        _par(rec, par, meta, r, i)
+                if contra >= 0:
+                    break
+        else:
+            j = lit - ncand
+            for t in range(kk):
+                c = kc[j, t]
+                if c < 0:
+                    break
+                if cov[c]:
+                    continue
+                cnt[c] -= 1
+                if lean:
+                    log[1, ncnt] = c
+                    ncnt += 1
+                if cnt[c] == 0:
+                    contra = n
+                    n += 1
+                    _record(rec, meta, lit_rec, lean, contra, -1, CONTRA, c, -1, -1)
+                    if not lean:
+                        for s in range(width):
+                            _off_parent(rec, par, meta, lit_rec, ext, contra, ncand, cc[c, s])
+                    break
+                if cnt[c] == 1:
+                    x = _first_live(alive, cc, c)
+                    if x < 0 or on[x]:
+                        continue
+                    on[x] = 1
+                    r = n
+                    n += 1
+                    _record(rec, meta, lit_rec, lean, r, x, SINGLE, c, i, -1)
+                    if not lean:
+                        for s in range(width):
+                            y = cc[c, s]
+                            if y != x:
+                                _off_parent(rec, par, meta, lit_rec, ext, r, ncand, y)
+    meta[0] = n
+    meta[2] = head
+    if lean:
+        nlog[0] = ncov
+        nlog[1] = ncnt
+    return contra
+
+
 @njit(cache=True)
 def propagate(state, cc, kc, recs, maxsub):  # type: ignore[no-untyped-def]
     """Process the queue to a fixpoint (singles, then subsets up to ``maxsub``).
@@ -144,64 +268,15 @@ def propagate(state, cc, kc, recs, maxsub):  # type: ignore[no-untyped-def]
     covered and ``cov`` marks the covered columns (a column holding an ON
     candidate whose record has been processed).
     """
-    alive, on, cnt, cov = state
-    rec, par, meta, lit_rec, ext, _ = recs
-    ncand = alive.shape[0]
-    width = cc.shape[1]
-    kk = kc.shape[1]
+    # the full form keeps no log: arrays of the log's types stand in, untouched
+    rec, meta = recs[0], recs[2]
     while True:
-        while meta[2] < meta[0]:
-            i = meta[2]
-            meta[2] += 1
-            lit = rec[i, 0]
-            if lit < ncand:
-                k = lit
-                for t in range(kk):
-                    c = kc[k, t]
-                    if c < 0:
-                        break
-                    if cov[c]:
-                        continue
-                    cov[c] = 1
-                    for s in range(width):
-                        j = cc[c, s]
-                        if j == k or not alive[j]:
-                            continue
-                        if on[j]:
-                            r = _new(rec, meta, lit_rec, -1, CONTRA, c)
-                            _par(rec, par, meta, r, i)
-                            _par(rec, par, meta, r, lit_rec[j])
-                            return r
-                        alive[j] = 0
-                        r = _new(rec, meta, lit_rec, ncand + j, ELIM, c)
-                        _par(rec, par, meta, r, i)
-            else:
-                j = lit - ncand
-                for t in range(kk):
-                    c = kc[j, t]
-                    if c < 0:
-                        break
-                    if cov[c]:
-                        continue
-                    cnt[c] -= 1
-                    if cnt[c] == 0:
-                        r = _new(rec, meta, lit_rec, -1, CONTRA, c)
-                        for s in range(width):
-                            _off_parent(rec, par, meta, lit_rec, ext, r, ncand, cc[c, s])
-                        return r
-                    if cnt[c] == 1:
-                        x = _first_live(alive, cc, c)
-                        if x < 0 or on[x]:
-                            continue
-                        on[x] = 1
-                        r = _new(rec, meta, lit_rec, x, SINGLE, c)
-                        for s in range(width):
-                            y = cc[c, s]
-                            if y != x:
-                                _off_parent(rec, par, meta, lit_rec, ext, r, ncand, y)
+        r = _singles(state, cc, kc, recs, False, rec, meta)
+        if r >= 0:
+            return r
         if maxsub <= 0:
             return FIXPOINT
-        if not _subset_move(alive, on, cc, kc, recs, maxsub):
+        if not _subset_move(state[0], state[1], cc, kc, recs, maxsub):
             return FIXPOINT
 
 
@@ -663,36 +738,38 @@ def verity_needs(alive, on, cov, cc, row_of, out_alive, out_on, solution):  # ty
 
 
 @njit(cache=True)
-def _lean_parents(q, kinds, infos, creators, lit_rec, cc, ncand, i, out):  # type: ignore[no-untyped-def]
-    """The parents of record ``i`` of :func:`refute_level0` (as :func:`propagate`
-    gives them), written to ``out``; returns their count."""
-    kind = kinds[i]
-    m = 0
+def _lean_parents(rec, lit_rec, cc, ncand, i, out):  # type: ignore[no-untyped-def]
+    """The parents of lean record ``i`` of :func:`refute_level0` (as :func:`propagate`
+    gives them, from what :func:`_record` kept), written to ``out``; returns
+    their count."""
+    kind = rec[i, 1]
+    creator = rec[i, 3]
+    other = rec[i, 4]
     if kind == ELIM:
-        out[0] = creators[i]
+        out[0] = creator
         return 1
-    if kind == SINGLE or (kind == CONTRA and creators[i] < 0):
-        # the other candidates of the column, removed before
-        c = infos[i]
-        x = q[i] if kind == SINGLE else -1
-        for s in range(cc.shape[1]):
-            y = cc[c, s]
-            if y != x:
-                r = lit_rec[ncand + y]
-                if r >= 0:
-                    out[m] = r
-                    m += 1
-        return m
-    if kind == CONTRA:
+    if kind == CONTRA and other >= 0:
         # two placements in one column: the record processed and the other one
-        out[0] = creators[i]
-        m = 1
-        r = lit_rec[-infos[i] - 1]
+        out[0] = creator
+        r = lit_rec[other]
         if r >= 0:
             out[1] = r
-            m = 2
-        return m
-    return 0
+            return 2
+        return 1
+    if kind == ASSUME:
+        return 0
+    # a single or an emptied column: the other candidates of the column, removed before
+    c = rec[i, 2]
+    x = rec[i, 0]  # the single's candidate; -1 for the contradiction
+    m = 0
+    for s in range(cc.shape[1]):
+        y = cc[c, s]
+        if y != x:
+            r = lit_rec[ncand + y]
+            if r >= 0:
+                out[m] = r
+                m += 1
+    return m
 
 
 @njit(cache=True)
@@ -700,120 +777,43 @@ def refute_level0(state, cc, kc, cands, keep, outs):  # type: ignore[no-untyped-
     """:func:`refute_all` at level 0 (singles only), the same results, faster.
 
     Each hypothesis runs in place and is undone from a log (no copies), and
-    its records keep no parent lists: when it contradicts, the ancestors of
-    the contradiction are found by walking back through the parents the rules
-    imply (an elimination's placement, the removals that left a single or
-    emptied a column, the two placements of a clash), which are the parents
-    :func:`propagate` records.
+    its records keep no parent lists (:func:`_singles`' lean form): when it
+    contradicts, the ancestors of the contradiction are found by walking back
+    through the parents the rules imply (an elimination's placement, the
+    removals that left a single or emptied a column, the two placements of a
+    clash), which are the parents :func:`propagate` records.
 
-    Why not :func:`propagate` (the same singles rules) with options: its
-    records and parent lists, copied state and subset moves are what level 0
-    saves. Measured by sending level 0 through :func:`refute_all` instead
-    (``benchmarks/bench_logic.py --sample 40 --no-peer``, two alternating
-    rounds each, loaded 2-core machine, CPU medians): top1465 19.5-24.5 ms
-    a solve -> 30.1-31.4 ms (p95 54-60 -> 92-95 ms), forum_hardest_1106
-    116-124 -> 133-158 ms. Sharing only the rules' loops (helpers that
-    apply a literal's singles rules and list the removals and singles, each
-    caller then writing its own records) was measured too, and is slower:
-    the level-0, 1 and 2 refutations of the start states of 20
-    forum_hardest_1106 puzzles, best of 5, 6.5-6.8 -> 10.0-10.1, 84-86 -> 85-91 and 46-48
-    -> 59-64 ms (two runs each). So the two stay apart, and tests check that they agree.
+    Why not :func:`propagate` with options: its parent lists, copied state
+    and subset moves are what level 0 saves. Measured by sending level 0
+    through :func:`refute_all` instead (``benchmarks/bench_logic.py --sample
+    40 --no-peer``, two alternating rounds each, loaded 2-core machine, CPU
+    medians): top1465 19.5-24.5 ms a solve -> 30.1-31.4 ms (p95 54-60 -> 92-95
+    ms), forum_hardest_1106 116-124 -> 133-158 ms. The rules themselves are
+    one copy, :func:`_singles`, compiled once for each form
+    (benchmarks/results/kernel_twins.md).
     """
     alive, on, cnt, cov = state
     out_len, out_alive, out_on = outs
     ncand = alive.shape[0]
     width = cc.shape[1]
-    kk = kc.shape[1]
     nrec = 2 * ncand + 2
-    q = np.empty(nrec, dtype=np.int32)  # literal of each record (-1: contradiction)
-    kinds = np.empty(nrec, dtype=np.int8)
-    infos = np.empty(nrec, dtype=np.int32)  # column (a clash: -(other candidate) - 1)
-    creators = np.empty(nrec, dtype=np.int32)  # the record processed when made
+    rec = np.empty((nrec, REC_WIDTH), dtype=np.int32)
+    meta = np.zeros(META_WIDTH, dtype=np.int32)
     lit_rec = np.full(2 * ncand, -1, dtype=np.int32)
-    cov_log = np.empty(cc.shape[0], dtype=np.int32)
-    cnt_log = np.empty(nrec * kk, dtype=np.int32)
+    none = np.empty(0, dtype=np.int32)
+    recs = (rec, none, meta, lit_rec, none, rec)  # lean: no parents, facts or subsets
+    log = np.empty((2, nrec * kc.shape[1]), dtype=np.int32)
+    nlog = np.zeros(2, dtype=np.int32)
     stamp = np.zeros(nrec, dtype=np.int8)
     stack = np.empty(nrec, dtype=np.int32)
     pbuf = np.empty(width + 2, dtype=np.int32)
     for h in range(cands.shape[0]):
         k0 = cands[h]
         on[k0] = 1
-        q[0] = k0
-        kinds[0] = ASSUME
-        infos[0] = -1
-        creators[0] = -1
-        lit_rec[k0] = 0
-        n = 1
-        head = 0
-        ncov = 0
-        ncnt = 0
-        contra = -1
-        while head < n and contra < 0:
-            i = head
-            head += 1
-            lit = q[i]
-            if lit < ncand:
-                k = lit
-                for t in range(kk):
-                    c = kc[k, t]
-                    if c < 0:
-                        break
-                    if cov[c]:
-                        continue
-                    cov[c] = 1
-                    cov_log[ncov] = c
-                    ncov += 1
-                    for s in range(width):
-                        j = cc[c, s]
-                        if j == k or not alive[j]:
-                            continue
-                        if on[j]:
-                            q[n] = -1
-                            kinds[n] = CONTRA
-                            infos[n] = -j - 1
-                            creators[n] = i
-                            contra = n
-                            n += 1
-                            break
-                        alive[j] = 0
-                        q[n] = ncand + j
-                        kinds[n] = ELIM
-                        infos[n] = c
-                        creators[n] = i
-                        lit_rec[ncand + j] = n
-                        n += 1
-                    if contra >= 0:
-                        break
-            else:
-                j = lit - ncand
-                for t in range(kk):
-                    c = kc[j, t]
-                    if c < 0:
-                        break
-                    if cov[c]:
-                        continue
-                    cnt[c] -= 1
-                    cnt_log[ncnt] = c
-                    ncnt += 1
-                    if cnt[c] == 0:
-                        q[n] = -1
-                        kinds[n] = CONTRA
-                        infos[n] = c
-                        creators[n] = -1
-                        contra = n
-                        n += 1
-                        break
-                    if cnt[c] == 1:
-                        x = _first_live(alive, cc, c)
-                        if x < 0 or on[x]:
-                            continue
-                        on[x] = 1
-                        q[n] = x
-                        kinds[n] = SINGLE
-                        infos[n] = c
-                        creators[n] = i
-                        lit_rec[x] = n
-                        n += 1
+        _record(rec, meta, lit_rec, True, 0, k0, ASSUME, -1, -1, -1)
+        meta[0] = 1
+        contra = _singles(state, cc, kc, recs, True, log, nlog)
+        n = meta[0]
         if contra >= 0:
             # the ancestors of the contradiction (chain_length): a walk from it,
             # which it does not count
@@ -825,7 +825,7 @@ def refute_level0(state, cc, kc, cands, keep, outs):  # type: ignore[no-untyped-
                 r = stack[top]
                 total += 1
                 # int64 (stack holds int32): _lean_parents compiles once
-                m = _lean_parents(q, kinds, infos, creators, lit_rec, cc, ncand, np.int64(r), pbuf)
+                m = _lean_parents(rec, lit_rec, cc, ncand, np.int64(r), pbuf)
                 for p in range(m):
                     r2 = pbuf[p]
                     if stamp[r2] == 0:
@@ -842,16 +842,18 @@ def refute_level0(state, cc, kc, cands, keep, outs):  # type: ignore[no-untyped-
                 out_on[h, :] = on
         # undo
         for r in range(n):
-            lit = q[r]
+            lit = rec[r, 0]
             if lit < 0:
                 continue
-            lit_rec[lit] = -1
             if lit < ncand:
                 on[lit] = 0
             else:
                 alive[lit - ncand] = 1
-        for r in range(ncov):
-            cov[cov_log[r]] = 0
-        for r in range(ncnt):
-            cnt[cnt_log[r]] += 1
+        reset(rec, meta, lit_rec)
+        for r in range(nlog[0]):
+            cov[log[0, r]] = 0
+        for r in range(nlog[1]):
+            cnt[log[1, r]] += 1
+        nlog[0] = 0
+        nlog[1] = 0
     return 0
