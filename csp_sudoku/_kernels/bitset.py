@@ -248,6 +248,27 @@ def pause_at(ctl, nodes, depth, count):  # type: ignore[no-untyped-def]
     return PAUSED
 
 
+@njit(cache=True, inline="always")
+def next_alternative(lefts, depth):  # type: ignore[no-untyped-def]
+    """Take the lowest alternative left at the deepest saved level of a search
+    (``lefts[depth - 1]``, a mask of the alternatives not tried yet; ``depth > 0``).
+
+    Returns ``(depth, level, bit)``: the depth after it (one less when it was
+    the level's last alternative: the level is spent), the level and the
+    alternative's bit. Both searches, this module's and the 9x9 kernel's,
+    backtrack through it.
+    """
+    level = depth - 1
+    left = lefts[level]
+    bit = left & -left
+    left ^= bit
+    if left == 0:
+        depth -= 1
+    else:
+        lefts[level] = left
+    return depth, level, bit
+
+
 @njit(cache=True)
 def _search(cand, limit, avoid, out, geo, locked, budget, stop_at, ws, pause=0):  # type: ignore[no-untyped-def]
     """Count solutions (up to ``limit``) from the candidate masks ``cand``.
@@ -329,18 +350,11 @@ def _search(cand, limit, avoid, out, geo, locked, budget, stop_at, ws, pause=0):
             if depth == 0:
                 ctl[AT_NODES] = nodes
                 return count
-            d = depth - 1
-            left = st_left[d]
-            b = left & -left
-            left ^= b
+            depth, d, b = next_alternative(st_left, depth)
             c = st_cell[d]
             for k in range(ncells):
                 cand[k] = st_cand[d, k]
                 placed[k] = st_placed[d, k]
-            if left == 0:
-                depth -= 1  # last alternative: this level is spent
-            else:
-                st_left[d] = left
             cand[c] = b
             queue[0] = c
             nodes += 1

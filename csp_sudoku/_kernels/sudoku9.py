@@ -60,7 +60,14 @@ from numba import njit
 from numpy.typing import NDArray
 
 from csp_sudoku._kernels import init_numba_target
-from csp_sudoku._kernels.bitset import _ctpop, _cttz, pause_at, resume_at, rows_in_slices
+from csp_sudoku._kernels.bitset import (
+    _ctpop,
+    _cttz,
+    next_alternative,
+    pause_at,
+    resume_at,
+    rows_in_slices,
+)
 from csp_sudoku._kernels.status import (
     AT_NODES,
     AT_PAUSED,
@@ -515,14 +522,8 @@ def _search(st, limit, avoid, out, budget, ws, quick=False, pause=0):  # type: i
             if depth == 0:
                 ctl[AT_NODES] = nodes
                 return count
-            k = depth - 1
-            left = lefts[k]
-            d = _cttz(left)
-            left &= left - 1
-            if left == 0:
-                depth -= 1  # last alternative: this level is spent
-            else:
-                lefts[k] = left
+            depth, k, bit = next_alternative(lefts, depth)
+            d = _cttz(bit)
             # element by element: a slice assignment brings numba's shape-mismatch
             # message (string formatting), which doubles the first compile of _search
             for i in range(_WORDS):
