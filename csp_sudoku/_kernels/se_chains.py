@@ -477,8 +477,6 @@ def _shortest_chain(weak, strong, k, negated, lits, layers, stamp, bound):  # ty
     layer_true = layers[0]
     layer_false = layers[1]
     ncand = layers.shape[1]
-    w_start, w_targets = weak
-    s_start, s_targets = strong
     n_true = 0
     n_false = 0
     if negated == 0:
@@ -491,38 +489,58 @@ def _shortest_chain(weak, strong, k, negated, lits, layers, stamp, bound):  # ty
     seen[start] = stamp
     depth[start] = 0
     parent[start] = -1
+    goal_weak = k if negated == 0 else -1
+    goal_strong = k if negated == 1 else -1
     while n_true > 0 or n_false > 0:
         if n_true > 0 and depth[layer_true[0]] + 2 >= bound:
             return -1, -1
-        for a in range(n_true):
-            p = layer_true[a]
-            for m in range(w_start[p], w_start[p + 1]):
-                q = w_targets[m]
-                if negated == 0 and q == k:
-                    return depth[p] + 2, p
-                if seen[ncand + q] != stamp:
-                    seen[ncand + q] = stamp
-                    depth[ncand + q] = depth[p] + 1
-                    parent[ncand + q] = p
-                    layer_false[n_false] = q
-                    n_false += 1
+        n_false, last = _next_layer(
+            weak, layer_true, n_true, 0, ncand, goal_weak, lits, stamp, layer_false, n_false
+        )
+        if last >= 0:
+            return depth[last] + 2, last
         n_true = 0
         if n_false > 0 and depth[ncand + layer_false[0]] + 2 >= bound:
             return -1, -1
-        for a in range(n_false):
-            p = layer_false[a]
-            for m in range(s_start[p], s_start[p + 1]):
-                q = s_targets[m]
-                if negated == 1 and q == k:
-                    return depth[ncand + p] + 2, ncand + p
-                if seen[q] != stamp:
-                    seen[q] = stamp
-                    depth[q] = depth[ncand + p] + 1
-                    parent[q] = ncand + p
-                    layer_true[n_true] = q
-                    n_true += 1
+        n_true, last = _next_layer(
+            strong, layer_false, n_false, ncand, 0, goal_strong, lits, stamp, layer_true, n_true
+        )
+        if last >= 0:
+            return depth[last] + 2, last
         n_false = 0
     return -1, -1
+
+
+@njit(cache=True, inline="always")
+def _next_layer(table, layer, n, base, other, goal, lits, stamp, into, n_into):  # type: ignore[no-untyped-def]
+    """One step of :func:`_shortest_chain`: the literals ``base + layer[:n]`` (a layer
+    of true literals, ``base`` 0, through the weak inferences ``table``, or of
+    false ones, ``base`` ``ncand``, through the strong) reach the literals of
+    the other truth value (``other + q`` for candidate ``q``) not reached
+    before, appended to ``into`` (``n_into`` there already) with their depth
+    and parent.
+
+    Returns ``(n_into, last)``: the other layer's new count, and the literal
+    whose inference reaches candidate ``goal`` (the chain's conclusion; -1:
+    none sought), -1 when none does.
+    """
+    seen = lits[_STAMP]
+    depth = lits[_DEPTH]
+    parent = lits[_PARENT]
+    start, targets = table
+    for a in range(n):
+        p = base + layer[a]
+        for m in range(start[layer[a]], start[layer[a] + 1]):
+            q = targets[m]
+            if q == goal:
+                return n_into, p
+            if seen[other + q] != stamp:
+                seen[other + q] = stamp
+                depth[other + q] = depth[p] + 1
+                parent[other + q] = p
+                into[n_into] = q
+                n_into += 1
+    return n_into, -1
 
 
 @njit(cache=True)
