@@ -10,7 +10,9 @@ each seed, one after the other in one process: ``unscreened``
 ``screened`` (the same with the setting on) and,
 with ``--plain``, the plain annealer of ``bench_generate_new.py``, and with
 ``--random``, ``method="random"`` (random minimal puzzles, each tested by
-SE's quick test at the floor and rated only when it cannot clear it). The
+SE's quick test at the floor and rated only when it cannot clear it), and
+with ``--only ... python-moves``, the screened search with its moves made by
+the Python loop that came before the compiled move (``_kernels/moves.py``). The
 searches get ``--seconds`` of CPU time each (a shared machine: what one core
 gives in that time, measured however loaded it is); the plain annealer gets
 ``--seconds`` of the clock (its loop reads the clock), so compare its
@@ -31,11 +33,13 @@ import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import bench_generate_new as bench
 from _common import ratio
 
 import csp_sudoku as cs
+from csp_sudoku.generators import anneal
 from csp_sudoku.generators.search.settings import DEFAULTS
 
 #: The search's settings by generator name: vicinity moves screened at the floor or not.
@@ -52,6 +56,13 @@ def run(name: str, seconds: float, seed: int) -> tuple[list[Any], float, float]:
         got, best = bench.plain_annealer("extreme", seconds, seed)
     elif name == "random":
         got, best = bench.ours("extreme", seconds, seed, cpu=True, method="random")
+    elif name == "python-moves":
+        # the screened search with every move made by its Python loop (numpy calls
+        # between compiled searches), as before the move was one compiled call
+        with mock.patch.object(anneal, "move9", lambda *a, **k: None):
+            got, best = bench.ours(
+                "extreme", seconds, seed, settings=SETTINGS["screened"], cpu=True
+            )
     else:
         settings = SETTINGS[name]
         got, best = bench.ours("extreme", seconds, seed, settings=settings, cpu=True)
@@ -71,7 +82,7 @@ def main() -> None:
     ap.add_argument(
         "--only",
         nargs="+",
-        choices=["unscreened", "screened", "plain", "random"],
+        choices=["unscreened", "screened", "plain", "random", "python-moves"],
         default=None,
         help="run only these generators (the first is the totals' baseline)",
     )
