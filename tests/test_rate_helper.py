@@ -139,3 +139,7 @@ def test_compile_warm_rates_with_se(
     # one of the hardest: its rating runs the chains nested at level 3 too
     assert rate(WARM_PUZZLE, "se").details["hardest"].endswith("(+ Multiple Forcing Chains)")
     assert f"warmed: numba's kernels of the se metric (a puzzle rated {score:g})" in out
+    # and the hard-end search's move: compiled (and cached) for this process
+    from csp_sudoku._kernels import moves
+
+    assert "of the generator's hard-end search" in out and moves.move9.signatures

@@ -64,9 +64,20 @@ def run(args: argparse.Namespace) -> int:
         from csp_sudoku.api import as_puzzle
         from csp_sudoku.metrics.se import rated_within
 
-        rated_within(as_puzzle(WARM_PUZZLE), 9.0)
+        puzzle = as_puzzle(WARM_PUZZLE)
+        rated_within(puzzle, 9.0)
+        # and the move of the search at the hard end (generate --level extreme)
+        import numpy as np
+
+        from csp_sudoku.api import solve
+        from csp_sudoku.generators.minimal import move9
+
+        solution = solve(puzzle)
+        if solution is not None:
+            move9(puzzle.cells, solution.cells, np.random.default_rng(0))
         print(
-            f"warmed: numba's kernels of the se metric (a puzzle rated {rating.score:g}) in "
+            f"warmed: numba's kernels of the se metric (a puzzle rated {rating.score:g}) and "
+            f"of the generator's hard-end search in "
             f"{time.perf_counter() - started:.1f} s"
         )
     return code
