@@ -5,9 +5,10 @@ A move of the annealing search (:mod:`csp_sudoku.generators.anneal`) takes
 digits from the solution grid), adds back a clue wherever another solution
 appears until the solution is unique again, and (for minimal puzzles)
 removes clues until the puzzle is minimal. The search makes tens of
-thousands of moves a minute; written with numpy calls, the Python between
-the compiled searches cost more than the searches (0.21 ms a move, 0.13 ms
-of it Python). Here the whole move is one call: the draws from
+thousands of moves a minute; written with numpy calls between the compiled
+searches, a move cost 1.61 times the CPU time of this one (0.149 against
+0.092 ms, ``benchmarks/bench_moves.py``). Here the whole move is one call:
+the draws from
 :mod:`csp_sudoku._kernels.rng`, the uniqueness searches of
 :func:`csp_sudoku._kernels.sudoku9.count_cells` and the removal loop of
 :func:`csp_sudoku._kernels.sudoku9.reduce`.
