@@ -393,7 +393,8 @@ def test_a_stalled_annealer_searches_its_elite_vicinity_whole() -> None:
     searches its elite pool's vicinity before it starts over; what it offers
     is unique, minimal and new."""
     st = AnnealStats()
-    assert _stalled(2, 20, st) == []
+    # until the first whole-vicinity search (at most 60 s)
+    assert _stalled(2, 20, st, spied=_Spied([], [], []), until=lambda _s: st.expanded >= 1) == []
     assert st.expanded >= 1
     assert (
         st.best_clues is not None and count_solutions([int(v) for v in st.best_clues], limit=2) == 1
@@ -549,7 +550,14 @@ def test_the_whole_vicinity_search_widens_its_window_pass_by_pass(
 
     monkeypatch.setattr(vicinity, "best_first", spy)
     st = AnnealStats()
-    _stalled(3, 30, st, windows=(0.5, 0.25, 0.125))
+    _stalled(  # until a whole round of passes and the first of the next (at most 90 s)
+        3,
+        30,
+        st,
+        spied=_Spied([], [], []),
+        until=lambda _s: len(passes) >= 4 and st.renewals >= 1,
+        windows=(0.5, 0.25, 0.125),
+    )
     windows = [w for w, _h in passes]
     assert len(windows) >= 4 and st.renewals >= 1  # a whole round of passes, and another
     assert windows == ([0.5, 0.25, 0.125] * len(windows))[: len(windows)]
@@ -558,10 +566,14 @@ def test_the_whole_vicinity_search_widens_its_window_pass_by_pass(
         assert passes[i][1] <= passes[i + 1][1] <= passes[i + 2][1]
 
 
-def _ratings_per_pass(monkeypatch: pytest.MonkeyPatch, **kw: object) -> list[int]:
+def _ratings_per_pass(
+    monkeypatch: pytest.MonkeyPatch, until: Callable[[list[int]], bool], **kw: object
+) -> list[int]:
     """How many full ratings each pass of a stalled search's whole-vicinity search
     made (one window: one pass a search; none bounded, every neighbour the quick
-    test does not clear is rated), with ``kw`` for :func:`anneal`."""
+    test does not clear is rated), with ``kw`` for :func:`anneal`; the search runs
+    until ``until`` holds for those counts (the pass under way counted so far),
+    24 s at the most."""
     import csp_sudoku.generators.vicinity as vicinity
 
     st = AnnealStats()
@@ -577,7 +589,20 @@ def _ratings_per_pass(monkeypatch: pytest.MonkeyPatch, **kw: object) -> list[int
             span.append(st.rated)
 
     monkeypatch.setattr(vicinity, "best_first", spy)
-    _stalled(3, 8, st, windows=(0.4,), deepen=300, bounded=None, **kw)
+    def counts() -> list[int]:
+        return [(span[1] if len(span) == 2 else st.rated) - span[0] for span in spans]
+
+    _stalled(
+        3,
+        8,
+        st,
+        spied=_Spied([], [], []),
+        until=lambda _s: until(counts()),
+        windows=(0.4,),
+        deepen=300,
+        bounded=None,
+        **kw,
+    )
     return [span[1] - span[0] for span in spans if len(span) == 2]
 
 
@@ -587,10 +612,11 @@ def test_a_cap_on_ratings_ends_the_whole_vicinity_search_and_starts_over(
     """With ``deepen_ratings``, a whole-vicinity search that met no output ends
     after that many full ratings and the search starts over (another stall,
     another search); without it, the first search rates on past the cap."""
-    capped = _ratings_per_pass(monkeypatch, deepen_ratings=3)
+    capped = _ratings_per_pass(monkeypatch, lambda n: n.count(3) >= 3, deepen_ratings=3)
     assert len(capped) >= 2 and capped.count(3) >= 2
     assert max(capped) <= 3
-    assert max(_ratings_per_pass(monkeypatch), default=0) > 3
+    uncapped = _ratings_per_pass(monkeypatch, lambda n: max(n, default=0) > 3)
+    assert max(uncapped, default=0) > 3
 
 
 def test_the_whole_vicinity_search_needs_a_window() -> None:
