@@ -255,6 +255,28 @@ def test_a_ctrl_c_python_sat_caught_is_a_keyboard_interrupt() -> None:
         sat.close()
 
 
+@pytest.mark.parametrize(
+    ("sig", "group"),
+    [(signal.SIGTERM, False), (signal.SIGINT, True), (signal.SIGKILL, False)],
+    ids=["SIGTERM", "ctrl-c", "kill-9"],
+)
+def test_compile_warm_stops_with_its_workers(
+    started: list[subprocess.Popen[str]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    sig: signal.Signals,
+    group: bool,
+) -> None:
+    """``compile --warm`` compiles in two worker processes (about 80 s on an empty numba
+    cache): stopped, or its parent killed, while numba compiles in both, the whole
+    tree is gone at once."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # empty: the workers compile
+    took, proc, tree = _stop_time(started, ["compile", "--warm"], sig, processes=3, group=group)
+    assert took < WITHIN, [p.pid for p in _alive(tree)]
+    if sig != signal.SIGKILL:
+        assert _exit(proc)[0] == 128 + sig
+
+
 def test_a_variant_run_killed_leaves_no_folder_behind(
     started: list[subprocess.Popen[str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
