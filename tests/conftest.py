@@ -16,6 +16,7 @@ import lzma
 import os
 import signal
 import subprocess
+import sys
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -35,6 +36,16 @@ def _sums() -> dict[str, str]:
         digest, name = line.split()
         out[name] = digest
     return out
+
+
+def python_output(code: str, env: dict[str, str] | None = None) -> str:
+    """What ``code`` prints, run in a fresh interpreter (this one's executable), with
+    ``env`` as its environment (None: this one's); a failure raises with its stderr."""
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout.strip()
 
 
 @cache

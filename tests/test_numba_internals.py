@@ -7,11 +7,10 @@ tests/test_ahead.py, numba's cache files by tests/test_rate_helper.py.
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numba
 import numpy as np
+
+from tests.conftest import python_output
 
 
 def test_the_target_starts_without_the_blas_probe() -> None:
@@ -27,10 +26,7 @@ def test_the_target_starts_without_the_blas_probe() -> None:
         "sudoku9.count_batch(np.zeros((1, 81), np.int8), 2, 0)\n"
         "print(started, 'numba.np.arraymath' in sys.modules, 'scipy.linalg' in sys.modules)"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True
-    )
-    assert done.stdout.split() == ["True", "True", "False"]
+    assert python_output(code).split() == ["True", "True", "False"]
 
 
 def test_direct_entry_bypasses_the_dispatcher() -> None:

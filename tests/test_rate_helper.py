@@ -11,7 +11,7 @@ import pytest
 import csp_sudoku as cs
 from csp_sudoku.cli import main
 from csp_sudoku.metrics import _helper, rate
-from tests.conftest import load_lines
+from tests.conftest import load_lines, python_output
 
 EVERY = ["hsolve", "rounds", "mdrt", "oracle", "refutation", "dependency", "se", "combined"]
 
@@ -90,15 +90,7 @@ def test_an_empty_numba_cache_is_seen_as_cold(tmp_path: object) -> None:
         f"assert all(f.startswith({str(tmp_path)!r}) for pair in files for f in pair), files\n"
         "print(_helper._cold_and_writable())"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)},
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    assert done.stdout.strip() == "True"
+    assert python_output(code, {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}) == "True"
 
 
 LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
@@ -155,7 +147,4 @@ def test_compile_warm_rates_with_se(
         "kernels = (moves.move9, se_chains.quick_settle, strategies.hsolve_runs)\n"
         "print([(sum(k.stats.cache_hits.values()), len(k.stats.cache_misses)) for k in kernels])\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", check], capture_output=True, text=True, timeout=300, check=True
-    )
-    assert done.stdout.strip() == "[(1, 0), (1, 0), (1, 0)]"
+    assert python_output(check) == "[(1, 0), (1, 0), (1, 0)]"
