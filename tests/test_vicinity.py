@@ -589,6 +589,7 @@ def _ratings_per_pass(
             span.append(st.rated)
 
     monkeypatch.setattr(vicinity, "best_first", spy)
+
     def counts() -> list[int]:
         return [(span[1] if len(span) == 2 else st.rated) - span[0] for span in spans]
 
