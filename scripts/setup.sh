@@ -20,7 +20,7 @@ fi
 # The 9x9 `check` kernels built ahead of time (a C compiler is needed; 5-10 s the first
 # time, nothing once built): `check` then starts without numba. Without them it still
 # works, with numba's kernels. --warm fills numba's cache with the kernels of the metrics
-# and the 9x9 generators (about 80 s of compiling in two processes the first time, a few
+# and the 9x9 generators (about 85 s of compiling in two processes the first time, a few
 # seconds once cached), so that the first `rate --metric se` takes about a second instead
 # of 5-45 s.
 .venv/bin/csp-sudoku compile --warm >/dev/null || echo "note: the kernels were not built ahead of time; check uses numba's"

@@ -133,18 +133,22 @@ def test_compile_warm_rates_with_se(
     assert f"warmed: numba's kernels of the se metric (a puzzle rated {score:g})" in out
     assert "the hard-end search's included" in out
     # its parts ran in worker processes: a process of its own finds the search's
-    # move and quick test, and another metric's kernel, in numba's cache
+    # move and quick test, an hsolve kernel and the human model's chains in numba's cache
     check = (
         "import numpy as np, csp_sudoku as cs\n"
-        "from csp_sudoku._kernels import moves, se_chains, strategies\n"
+        "from csp_sudoku._kernels import chains, moves, se_chains, strategies\n"
         "from csp_sudoku.cli.compile import WARM_PUZZLE\n"
         "from csp_sudoku.generators.minimal import move9\n"
+        "from csp_sudoku.human.path import solve_path\n"
         "from csp_sudoku.metrics.se import rated_within\n"
         "p = cs.parse(WARM_PUZZLE)\n"
         "move9(p.cells, cs.solve(p).cells, np.random.default_rng(1))\n"
         "rated_within(p, 9.0)\n"
         "cs.rate(p, 'hsolve')\n"
-        "kernels = (moves.move9, se_chains.quick_settle, strategies.hsolve_runs)\n"
-        "print([(sum(k.stats.cache_hits.values()), len(k.stats.cache_misses)) for k in kernels])\n"
+        "solve_path(p)\n"
+        "kernels = (moves.move9, se_chains.quick_settle, strategies.hsolve_runs, "
+        "chains.refute_level0)\n"
+        "print([(sum(k.stats.cache_hits.values()) > 0, len(k.stats.cache_misses)) "
+        "for k in kernels])\n"
     )
-    assert python_output(check) == "[(1, 0), (1, 0), (1, 0)]"
+    assert python_output(check) == "[(True, 0), (True, 0), (True, 0), (True, 0)]"

@@ -48,7 +48,8 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--warm",
         action="store_true",
-        help="also fill numba's cache with the kernels of the metrics and the 9x9 generators (about "
+        help="also fill numba's cache with the kernels of the metrics, the human model's path and "
+        "the 9x9 generators (about "
         "1.5 min of compiling the first time on two cores, a few seconds once cached), so a "
         "first `rate --metric se` or `generate` starts at once",
     )
@@ -83,7 +84,8 @@ def run(args: argparse.Namespace) -> int:
         score, _ = ordered_map(_warm, [(part,) for part in WARM_PARTS], jobs=jobs)
         print(
             f"warmed: numba's kernels of the se metric (a puzzle rated {score}), of the "
-            f"other metrics and of the generators, the hard-end search's included, in "
+            f"other metrics, of the human model's path and of the generators, the hard-end "
+            f"search's included, in "
             f"{time.perf_counter() - started:.1f} s"
         )
     return code
@@ -102,6 +104,7 @@ def _warm(part: str) -> str:
     from csp_sudoku.api import solve
     from csp_sudoku.generators import generate
     from csp_sudoku.generators.minimal import move9
+    from csp_sudoku.human.path import solve_path as model_path
     from csp_sudoku.metrics.se import rated_within
 
     puzzle = as_puzzle(WARM_PUZZLE)
@@ -109,6 +112,7 @@ def _warm(part: str) -> str:
     solution = solve(puzzle)
     if solution is not None:  # the move of the search at the hard end (--level extreme)
         move9(puzzle.cells, solution.cells, np.random.default_rng(0))
+    model_path(puzzle)  # the human model's path (explain --order subsets), chains included
     for metric in METRICS:
         if metric not in ("se", "combined"):  # combined: se's and the others' kernels
             rate(WARM_PUZZLE, cast("MetricName", metric))
