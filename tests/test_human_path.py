@@ -56,15 +56,24 @@ def test_paths_never_go_wrong_on_a_sample() -> None:
     assert used == {"single", "subset", "refutation", "oracle"}
 
 
+def _over_2000() -> list[str]:
+    lines = lines_of("17_clue.txt", limit=1000, step=49)
+    return lines + lines_of("top1465.txt") + lines_of("forum_hardest_1106.txt")
+
+
+#: The 2,000-puzzle check in parts, so that test workers share it out.
+PARTS = 4
+
+
 @pytest.mark.slow
-def test_paths_never_go_wrong_on_2000_puzzles(request: pytest.FixtureRequest) -> None:
+@pytest.mark.parametrize("part", range(PARTS))
+def test_paths_never_go_wrong_on_2000_puzzles(request: pytest.FixtureRequest, part: int) -> None:
     if "slow" not in str(request.config.getoption("markexpr", "")):
         pytest.skip("over 2,000 puzzles: run with -m slow")
-    lines = lines_of("17_clue.txt", limit=1000, step=49)
-    lines += lines_of("top1465.txt") + lines_of("forum_hardest_1106.txt")
+    lines = _over_2000()
     assert len(lines) >= 2000
-    for i, line in enumerate(lines):
-        check_path(parse(line), 4, i)
+    for i in range(part, len(lines), PARTS):
+        check_path(parse(lines[i]), 4, i)
 
 
 @pytest.mark.parametrize(
