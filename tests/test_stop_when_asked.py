@@ -305,3 +305,23 @@ def test_a_variant_run_killed_leaves_no_folder_behind(
     )
     assert after.returncode == 0, after.stderr
     assert [p.name for p in temp.iterdir()] == [live.name]
+
+
+def test_a_ctrl_c_while_the_parser_is_built_is_an_interruption(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Building ``generate``'s parser starts numba (its help lists the metrics' levels):
+    more than a second of CPU on a loaded machine, and a Ctrl-C there ended the run
+    with a traceback."""
+    import csp_sudoku.cli as cli
+
+    def interrupted(_only: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_parser", interrupted)
+    try:
+        code = cli.main(["generate", "-n", "1"])
+    except KeyboardInterrupt:  # let through, it would end this test run too
+        pytest.fail("the Ctrl-C left main as a KeyboardInterrupt")
+    assert code == 130
+    assert capsys.readouterr().err == "csp-sudoku: interrupted\n"

@@ -234,11 +234,15 @@ def _main(argv: Sequence[str] | None) -> int:
     # ``csp-sudoku CMD ...`` needs CMD's parser only: the top-level parser has no
     # option taking a value, so a first argument naming a command is the command
     first = args_list[0] if args_list else None
-    parser = _parser(first if first in SUBCOMMANDS else None)
     try:
+        # building a command's parser imports what its help names (for generate, the
+        # metrics' levels: numba starts), so a Ctrl-C may come here too
+        parser = _parser(first if first in SUBCOMMANDS else None)
         args = _parse(parser, args_list)
     except SystemExit as done:  # a usage error (2, message printed), --help or --version (0)
         return done.code if isinstance(done.code, int) else EXIT_OK
+    except KeyboardInterrupt:
+        return _stopped()
     try:
         from csp_sudoku.cli._common import preflight
 
