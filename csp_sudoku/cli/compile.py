@@ -77,9 +77,10 @@ def run(args: argparse.Namespace) -> int:
 
         started = time.perf_counter()
         # two processes: the se rating's largest kernel alone takes some 50 s to compile,
-        # about as long as every other part together (1.9 min one after the other, about
-        # 1.3 min side by side on two cores); numba's cache is written atomically, so a
-        # kernel one process cached is loaded, not compiled, by the other
+        # and the se part about as long as every other part together (2.4 min one after
+        # the other, 1.4 min side by side on two cores: benchmarks/results/compile_warm.md);
+        # numba's cache is written atomically, so a kernel one process cached is loaded,
+        # not compiled, by the other
         jobs = min(args.jobs or len(WARM_PARTS), len(WARM_PARTS))
         score, _ = ordered_map(_warm, [(part,) for part in WARM_PARTS], jobs=jobs)
         print(
