@@ -216,13 +216,12 @@ def test_a_ctrl_c_inside_the_sat_solver_is_an_interruption(
     assert (code, err.strip()) == (130, "csp-sudoku: interrupted")
 
 
-def test_a_ctrl_c_python_sat_caught_is_a_keyboard_interrupt() -> None:
-    """A Ctrl-C that comes inside python-sat's native search is caught there and
-    raised as its own error ("Caught keyboard interrupt"): the run ended with an
-    internal error (exit 70), or CaDiCaL aborted the process when the clauses of
-    the search were then retired on the solver it had left mid-search. Now it is a
-    KeyboardInterrupt, and that solver is dropped, not used again."""
-    pysolvers = pytest.importorskip("pysolvers")
+def test_a_solver_that_failed_mid_search_is_not_used_again() -> None:
+    """An error out of python-sat's native search (a Ctrl-C that python-sat caught
+    itself used to give one, "Caught keyboard interrupt"): CaDiCaL aborted the
+    process when the clauses of that search were then retired on the solver it had
+    left mid-search. Now the error goes up, nothing more is asked of that solver,
+    and a new one serves the next call."""
     from csp_sudoku.backends.sat import SatBackend
     from csp_sudoku.core.geometry import Geometry
 
@@ -233,9 +232,9 @@ def test_a_ctrl_c_python_sat_caught_is_a_keyboard_interrupt() -> None:
     session = sat._session(g9)
     added: list[list[int]] = []
 
-    class Interrupted:
+    class Failed:
         def solve(self, assumptions: list[int]) -> bool:
-            raise pysolvers.error("Caught keyboard interrupt")
+            raise RuntimeError("the native search failed")
 
         def add_clause(self, clause: list[int]) -> None:
             added.append(clause)
@@ -243,9 +242,9 @@ def test_a_ctrl_c_python_sat_caught_is_a_keyboard_interrupt() -> None:
         def delete(self) -> None:
             pass
 
-    real, session.solver = session.solver, Interrupted()
+    real, session.solver = session.solver, Failed()
     try:
-        with pytest.raises(KeyboardInterrupt):
+        with pytest.raises(RuntimeError, match="native search failed"):
             sat.count(empty, g9, 3)
         assert added == []  # nothing more is asked of the solver left mid-search
         assert sat._session(g9) is not session  # a new one serves the next call
@@ -253,6 +252,60 @@ def test_a_ctrl_c_python_sat_caught_is_a_keyboard_interrupt() -> None:
     finally:
         real.delete()
         sat.close()
+
+
+def test_no_call_into_python_sat_lets_it_take_a_ctrl_c(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the main thread, python-sat asks ``MainThread.check()`` before a native call
+    whether to install its own SIGINT handler, which jumps out of the C++ code
+    wherever it is (out of ``malloc`` too) and, having jumped, stays installed with
+    the stack it would jump to gone: a hung process, or a segmentation fault after
+    the run said "interrupted". Every call the library makes holds that back
+    (``ctrl_c_held``): here python-sat's modules get a check that records being
+    asked, and the library's solving and encoding paths run: it is never asked."""
+    import json
+
+    import pysat.card
+    import pysat.solvers
+
+    import csp_sudoku as cs
+    from csp_sudoku.backends.sat import SatBackend
+    from csp_sudoku.constraints import from_fpuzzles
+    from csp_sudoku.core.geometry import Geometry
+    from csp_sudoku.encodings.cnf import _rules_cnf
+    from csp_sudoku.tools.certify import certify
+    from csp_sudoku.variants import candidates, count, variant_clauses
+    from csp_sudoku.variants.rating import rate_variant
+
+    asked: list[str] = []
+
+    class Spy:
+        @staticmethod
+        def check() -> bool:
+            import traceback
+
+            asked.append(traceback.format_stack(limit=6)[0])
+            return True
+
+    for module in (pysat.solvers, pysat.card):
+        monkeypatch.setattr(module, "MainThread", Spy)
+    rows = Path(__file__).parents[1] / "examples" / "data" / "variants.jsonl"
+    variants = [from_fpuzzles(json.loads(line)) for line in rows.read_text().splitlines()]
+    for puzzle in variants:
+        variant_clauses(puzzle)
+        assert count(puzzle, 2, backend="sat") == 1
+        candidates(puzzle, backend="sat")
+        rate_variant(puzzle)
+        certify(puzzle)
+    _rules_cnf.__wrapped__(Geometry.standard(16))  # the rules' encoding, past its cache
+    sat = SatBackend("cadical153")
+    try:
+        assert sat.count(np.zeros(81, np.int8), Geometry.standard(9), 5) == 5
+    finally:
+        sat.close()
+    certify(
+        cs.parse("." * 16 + "12..3.45...............1.6..7.54.8...3......5.....2.....2..7....9")
+    )
+    assert asked == []
 
 
 @pytest.mark.parametrize(

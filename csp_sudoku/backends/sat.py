@@ -32,7 +32,7 @@ from csp_sudoku.backends.base import Backend, Cells
 from csp_sudoku.core.deadline import remaining
 from csp_sudoku.core.errors import BackendError, DeadlinePassed
 from csp_sudoku.core.geometry import Geometry
-from csp_sudoku.encodings.cnf import rules_cnf
+from csp_sudoku.encodings.cnf import ctrl_c_held, rules_cnf
 
 #: The python-sat solver used when none is named. Chosen by measurement
 #: (``benchmarks/bench_check.py --sat-solvers ...``; docs/benchmarks.md, "SAT solvers").
@@ -52,9 +52,6 @@ def _known_solver_names() -> set[str]:
 INTERRUPTIBLE = "glucose4"
 #: Solvers python-sat cannot interrupt.
 _UNINTERRUPTIBLE = frozenset({"cadical103", "cadical153", "cadical195"})
-#: What python-sat's error says when a Ctrl-C came during a native search (it handles
-#: SIGINT itself then, and raises its module's ``error``).
-_CTRL_C = "Caught keyboard interrupt"
 
 
 class SolverSession:
@@ -62,8 +59,9 @@ class SolverSession:
 
     What :class:`SatBackend` keeps per thread and geometry, and what a caller
     with clauses of its own (the variant puzzles' SAT backend) loads them into:
-    its :meth:`solve` keeps the deadline in force and turns a Ctrl-C inside the
-    native search into a ``KeyboardInterrupt``. Close it (:meth:`close`) when done.
+    its :meth:`solve` keeps the deadline in force, and a Ctrl-C waits for the
+    native search to return (:data:`~csp_sudoku.encodings.cnf.ctrl_c_held`), then
+    raises ``KeyboardInterrupt``. Close it (:meth:`close`) when done.
     """
 
     def __init__(self, geometry: Geometry, solver_name: str) -> None:
@@ -75,8 +73,8 @@ class SolverSession:
         self.top: int = self.base_top
         self.selectors = 0
         self.closed = False
-        #: A call ended inside the solver (a Ctrl-C): python-sat jumps out of the native
-        #: search, and CaDiCaL then aborts the process on the next clause added.
+        #: A call ended with an error inside the solver: its selectors are left as they
+        #: are, and the backend loads a new one.
         self.broken = False
 
     def new_selector(self) -> int:
@@ -93,11 +91,10 @@ class SolverSession:
         left = remaining()
         if left is None:
             try:
-                return bool(self.solver.solve(assumptions=assumptions))
-            except BaseException as err:
+                with ctrl_c_held:
+                    return bool(self.solver.solve(assumptions=assumptions))
+            except BaseException:
                 self.broken = True  # its selectors are left as they are: it is rebuilt
-                if str(err) == _CTRL_C:  # python-sat's own error for it: a Ctrl-C still
-                    raise KeyboardInterrupt from err
                 raise
         if left <= 0:
             raise DeadlinePassed("the time budget ran out before a solver call")
@@ -105,7 +102,8 @@ class SolverSession:
         timer.daemon = True
         timer.start()
         try:
-            answer = self.solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+            with ctrl_c_held:
+                answer = self.solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
         finally:
             timer.cancel()
         if answer is None:

@@ -52,7 +52,7 @@ from csp_sudoku.constraints.lowering import Lowering as Lowering
 from csp_sudoku.constraints.lowering import sum_sets
 from csp_sudoku.core.errors import ParseError as ParseError
 from csp_sudoku.core.geometry import Geometry as Geometry
-from csp_sudoku.encodings.cnf import rules_cnf, variable
+from csp_sudoku.encodings.cnf import ctrl_c_held, rules_cnf, variable
 from csp_sudoku.encodings.cpsat import SudokuModel as SudokuModel
 
 Cell = tuple[int, int]
@@ -338,9 +338,10 @@ def distinct(cnf: Cnf, cells: Sequence[Cell]) -> Clauses:
     if len(cells) < 2:
         return out
     enc = EncType.pairwise if len(cells) <= 9 else EncType.seqcounter
-    for d in range(1, cnf.size + 1):
-        lits = [cnf.var(c, d) for c in cells]
-        out.extend(CardEnc.atmost(lits=lits, bound=1, vpool=cnf.pool, encoding=enc).clauses)
+    with ctrl_c_held:
+        for d in range(1, cnf.size + 1):
+            lits = [cnf.var(c, d) for c in cells]
+            out.extend(CardEnc.atmost(lits=lits, bound=1, vpool=cnf.pool, encoding=enc).clauses)
     return out
 
 
@@ -393,7 +394,8 @@ def at_most_one_sum(cnf: Cnf, final: dict[int, int]) -> Clauses:
     lits = list(final.values())
     if len(lits) < 2:
         return []
-    enc = CardEnc.atmost(lits=lits, bound=1, vpool=cnf.pool, encoding=EncType.seqcounter)
+    with ctrl_c_held:
+        enc = CardEnc.atmost(lits=lits, bound=1, vpool=cnf.pool, encoding=EncType.seqcounter)
     clauses: Clauses = enc.clauses
     return clauses
 

@@ -16,8 +16,11 @@ import os
 import threading
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import IO
+from types import TracebackType
+from typing import IO, Final
 
+import pysat.card
+import pysat.solvers
 from pysat.card import CardEnc, EncType
 from pysat.formula import CNF, IDPool
 
@@ -25,6 +28,66 @@ from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import staged
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.encodings.exact_cover import exact_cover
+
+
+class _NotMainThread:
+    """python-sat's test before it installs its SIGINT handler, answering no."""
+
+    @staticmethod
+    def check() -> bool:
+        return False
+
+
+#: The python-sat modules whose native calls ask ``MainThread.check()``.
+_PYSAT_MODULES = tuple(m for m in (pysat.solvers, pysat.card) if hasattr(m, "MainThread"))
+_MAIN_THREAD = threading.main_thread().ident
+
+
+class _CtrlCHeld:
+    """See :data:`ctrl_c_held`."""
+
+    __slots__ = ("_saved",)
+
+    def __init__(self) -> None:
+        self._saved: list[object] = []
+
+    def __enter__(self) -> None:
+        if threading.get_ident() == _MAIN_THREAD:
+            self._saved.append([m.MainThread for m in _PYSAT_MODULES])
+            for m in _PYSAT_MODULES:
+                m.MainThread = _NotMainThread
+        else:
+            self._saved.append(None)
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        err: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        was = self._saved.pop()
+        if isinstance(was, list):
+            for m, it in zip(_PYSAT_MODULES, was, strict=True):
+                m.MainThread = it
+
+
+#: ``with ctrl_c_held: ...`` around every call into python-sat's native code
+#: (solving, and the cardinality encodings) keeps python-sat from catching a
+#: Ctrl-C (SIGINT) there.
+#:
+#: In the main thread, python-sat installs a SIGINT handler for the length of
+#: such a call that jumps out of the C++ code wherever it is. Out of ``malloc``,
+#: that left the allocator's lock taken (the next ``free`` hung the process for
+#: good) or the heap corrupt: ``generate --killer`` and a Ctrl-C were hung, or
+#: killed by ``malloc_consolidate(): invalid chunk size``, "stack smashing
+#: detected", or a segmentation fault after the run had said it was
+#: interrupted. python-sat asks ``MainThread.check()`` of its modules whether
+#: to install the handler; within this context they are told no, so Python's
+#: own handler takes the signal (it only sets a flag) and raises
+#: KeyboardInterrupt once the call returns, with the solver whole. A call takes
+#: milliseconds on the grids of this library; a Ctrl-C waits for it. Other
+#: threads are never the main one: for them nothing changes. Reentrant.
+ctrl_c_held: Final = _CtrlCHeld()
 
 
 def variable(cell: int, digit: int, size: int) -> int:
@@ -60,9 +123,10 @@ def _rules_cnf(geometry: Geometry) -> CNF:
     cover = exact_cover(geometry)
     enc = EncType.pairwise if n <= 9 else EncType.seqcounter
     cnf = CNF()
-    for cands in cover.column_candidates.tolist():
-        lits = [pool.id((c // n, c % n + 1)) for c in cands]
-        cnf.extend(CardEnc.equals(lits=lits, bound=1, vpool=pool, encoding=enc).clauses)
+    with ctrl_c_held:
+        for cands in cover.column_candidates.tolist():
+            lits = [pool.id((c // n, c % n + 1)) for c in cands]
+            cnf.extend(CardEnc.equals(lits=lits, bound=1, vpool=pool, encoding=enc).clauses)
     return cnf
 
 

@@ -45,7 +45,7 @@ from csp_sudoku.constraints import Cnf, VariantPuzzle
 from csp_sudoku.core import deadline
 from csp_sudoku.core.errors import ArgumentError, CountBudgetExceeded, DeadlinePassed
 from csp_sudoku.core.puzzle import Puzzle
-from csp_sudoku.encodings.cnf import clue_literals, puzzle_cnf, rules_cnf
+from csp_sudoku.encodings.cnf import clue_literals, ctrl_c_held, puzzle_cnf, rules_cnf
 from csp_sudoku.encodings.cpsat import SudokuModel
 
 VariantBackend = Literal["fast", "sat", "cpsat"]
@@ -289,7 +289,9 @@ def candidates(
                 spend()
                 top += 1  # a selector: "some unseen candidate is true", for this call only
                 solver.add_clause([-top, *(int(i) + 1 for i in np.flatnonzero(~seen))])
-                if not solver.solve(assumptions=[*givens, top]):
+                with ctrl_c_held:
+                    sat = solver.solve(assumptions=[*givens, top])
+                if not sat:
                     return seen
                 seen[np.arange(g.ncells), _read(solver.get_model(), puzzle) - 1] = True
                 solver.add_clause([-top])

@@ -61,6 +61,7 @@ from csp_sudoku.constraints.base import sum_equals
 from csp_sudoku.constraints.killer import KillerCage
 from csp_sudoku.core.errors import ArgumentError, Contradiction, SudokuError
 from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.encodings.cnf import ctrl_c_held
 
 Pair = tuple[int, int]
 
@@ -529,19 +530,20 @@ class _Piece:
                 self.witnesses.popleft()
             return w
 
-        if not seen:
-            if not solver.solve(assumptions=off):
-                return None
-            seen = read()
-        out: list[Pair] = []
-        for k in _ones(live & ~seen):  # the candidates not seen yet, by local index
-            if seen >> k & 1:
-                continue
-            i, d = divmod(k, n)
-            if solver.solve(assumptions=[*off, cells[i] * n + d + 1]):
-                seen |= read()
-            else:
-                out.append((cells[i], d + 1))
+        with ctrl_c_held:
+            if not seen:
+                if not solver.solve(assumptions=off):
+                    return None
+                seen = read()
+            out: list[Pair] = []
+            for k in _ones(live & ~seen):  # the candidates not seen yet, by local index
+                if seen >> k & 1:
+                    continue
+                i, d = divmod(k, n)
+                if solver.solve(assumptions=[*off, cells[i] * n + d + 1]):
+                    seen |= read()
+                else:
+                    out.append((cells[i], d + 1))
         return sorted(out)
 
 

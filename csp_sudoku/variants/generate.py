@@ -54,19 +54,15 @@ import math
 import os
 import shutil
 import tempfile
-import threading
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
 import numpy as np
-import pysat.card
-import pysat.solvers
 from numpy.typing import NDArray
 from pysat.solvers import Solver
 
@@ -88,7 +84,7 @@ from csp_sudoku.core.numbers import is_whole
 from csp_sudoku.core.parallel import ordered_map
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.core.seeds import SeedLike, as_generator, as_seed, attempt_seed, item_seed
-from csp_sudoku.encodings.cnf import rules_cnf, variable
+from csp_sudoku.encodings.cnf import ctrl_c_held, rules_cnf, variable
 from csp_sudoku.variants import SAT_SOLVER
 from csp_sudoku.variants.rating import LEVELS, VariantRating, level_rank, rate_variant
 
@@ -187,73 +183,35 @@ class Removable:
 
 
 # ---------------------------------------------------------------------- the solver
-class _NotMainThread:
-    """python-sat's test before it installs its SIGINT handler, answering no."""
-
-    @staticmethod
-    def check() -> bool:
-        return False
-
-
-@contextmanager
-def _ctrl_c_held() -> Iterator[None]:
-    """Keep python-sat from catching a Ctrl-C (SIGINT) while it runs for this module.
-
-    In the main thread, python-sat's solvers and cardinality encodings install a
-    SIGINT handler that jumps out of the C++ code wherever it is: out of
-    ``malloc``, it left the allocator's lock taken and the next ``free`` hung the
-    process for good, or left the heap corrupt (``generate --killer`` and a
-    Ctrl-C: hung, or killed by ``malloc_consolidate(): invalid chunk size`` or
-    "stack smashing detected", in 3 runs of 4). Blocking the signal in this
-    thread only moved it to another thread (the BLAS threads) while the handler
-    was in place. python-sat asks ``MainThread.check()`` of its modules whether
-    to install it; they are told no here, so Python's own handler takes the
-    signal (it only sets a flag) and raises KeyboardInterrupt once the call
-    returns (a call takes milliseconds), with the solver whole. Other threads
-    are never the main one: for them nothing changes.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    modules = [m for m in (pysat.solvers, pysat.card) if hasattr(m, "MainThread")]
-    saved = [m.MainThread for m in modules]
-    for m in modules:
-        m.MainThread = _NotMainThread
-    try:
-        yield
-    finally:
-        for m, was in zip(modules, saved, strict=True):
-            m.MainThread = was
-
-
 class _Session(Closing):
     """One incremental SAT solver: the rules, constraints behind selectors, givens as assumptions.
 
     Every call into python-sat (its solver, and its cardinality encodings in the
-    constraints' clauses) holds a Ctrl-C back until it returns (:func:`_ctrl_c_held`).
+    constraints' clauses) holds a Ctrl-C back until it returns
+    (:data:`~csp_sudoku.encodings.cnf.ctrl_c_held`).
     """
 
     def __init__(self, geometry: Geometry) -> None:
         self.geometry = geometry
         self.n = geometry.size
         self.cnf = Cnf(geometry)
-        with _ctrl_c_held():
+        with ctrl_c_held:
             self.solver = Solver(name=SAT_SOLVER, bootstrap_with=rules_cnf(geometry).clauses)
         self.calls = 0
 
     def close(self) -> None:
-        with _ctrl_c_held():
+        with ctrl_c_held:
             self.solver.delete()
 
     def fix(self, constraint: Constraint) -> None:
         """Add ``constraint`` for good."""
-        with _ctrl_c_held():
+        with ctrl_c_held:
             self.solver.append_formula(constraint.clauses(self.cnf))
 
     def switch(self, constraint: Constraint) -> int:
         """Add ``constraint`` behind a new selector; it holds in the calls that assume it."""
         s = self.cnf.new()
-        with _ctrl_c_held():
+        with ctrl_c_held:
             clauses = constraint.clauses(self.cnf)
             self.solver.append_formula([[*clause, -s] for clause in clauses])
         return s
@@ -273,7 +231,7 @@ class _Session(Closing):
     def other(self, assumptions: Sequence[int]) -> bool:
         """Whether a solution exists under ``assumptions`` (after :meth:`block`: another one)."""
         self.calls += 1
-        with _ctrl_c_held():
+        with ctrl_c_held:
             return bool(self.solver.solve(assumptions=list(assumptions)))
 
     def grid(self) -> NDArray[np.int8]:

@@ -49,7 +49,7 @@ from csp_sudoku.constraints.whispers import gap
 from csp_sudoku.core.errors import ArgumentError, GenerationError
 from csp_sudoku.core.geometry import STANDARD_BOXES
 from csp_sudoku.core.seeds import SeedLike, as_generator, as_seed, derive, item_seed
-from csp_sudoku.encodings.cnf import variable
+from csp_sudoku.encodings.cnf import ctrl_c_held, variable
 from csp_sudoku.variants import SAT_SOLVER, count, solutions, variant_clauses
 
 __all__ = [
@@ -486,7 +486,9 @@ class _Others:
             for c, cell in enumerate(row)
             if "value" in cell
         ]
-        if not self.solver.solve(assumptions=givens):
+        with ctrl_c_held:
+            sat = self.solver.solve(assumptions=givens)
+        if not sat:
             return None
         truth = np.array(self.solver.get_model()[: n * n * n]) > 0
         out: NDArray[np.int8] = (truth.reshape(n, n, n).argmax(axis=2) + 1).astype(np.int8)
