@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -101,6 +102,8 @@ def plain_annealer(level: str, seconds: float, seed: int) -> tuple[list[Any], fl
 #: ``ours:shipped``, the library as it ships).
 VARIANTS: dict[str, SearchSettings] = {
     "shipped": DEFAULTS,
+    "within02": replace(DEFAULTS, expand_within=0.2),
+    "within01": replace(DEFAULTS, expand_within=0.1),
     # a variant is ``replace(DEFAULTS, setting=value)``; the ones tried, and their
     # records: benchmarks/results/generate_transplants.md ("transplant": fresh
     # starts from an output's clue pattern on a fresh grid, since taken out)
