@@ -42,7 +42,6 @@ from __future__ import annotations
 import argparse
 import math
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -102,11 +101,11 @@ def plain_annealer(level: str, seconds: float, seed: int) -> tuple[list[Any], fl
 #: ``ours:shipped``, the library as it ships).
 VARIANTS: dict[str, SearchSettings] = {
     "shipped": DEFAULTS,
-    "within02": replace(DEFAULTS, expand_within=0.2),
-    "within01": replace(DEFAULTS, expand_within=0.1),
     # a variant is ``replace(DEFAULTS, setting=value)``; the ones tried, and their
     # records: benchmarks/results/generate_transplants.md ("transplant": fresh
-    # starts from an output's clue pattern on a fresh grid, since taken out)
+    # starts from an output's clue pattern on a fresh grid, since taken out),
+    # generate_expand_within.md ("within01", "within02": vicinity steps only from
+    # bases within 0.1 or 0.2 of the floor, since taken out)
 }
 
 

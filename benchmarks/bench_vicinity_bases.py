@@ -38,8 +38,8 @@ def _watch() -> tuple[dict[str, float], dict[float, list[int]], list[float]]:
     drawn: list[float] = []
     draw = Elite.harder_of_two
 
-    def harder_of_two(self: Elite, rng: Any, first: int | None = None) -> tuple[Grid, Grid]:
-        clues, sol = draw(self, rng, first)
+    def harder_of_two(self: Elite, rng: Any) -> tuple[Grid, Grid]:
+        clues, sol = draw(self, rng)
         drawn[:] = [next(e.score for e in self.states if e.clues is clues)]
         return clues, sol
 
@@ -87,8 +87,8 @@ def main() -> None:
         cpu = time.process_time() - c0
         print(
             f"\nseed {seed}: {len(found)} outputs in {cpu:.0f} CPU-s; "
-            f"chain steps {clock['chain steps']} ({clock['chain s']:.1f} s), "
-            f"vicinity steps {clock['vicinity steps']} ({clock['vicinity s']:.1f} s)"
+            f"chain steps {clock['chain steps']:.0f} ({clock['chain s']:.1f} s), "
+            f"vicinity steps {clock['vicinity steps']:.0f} ({clock['vicinity s']:.1f} s)"
         )
         print("base ER   tries  outputs  tries per output")
         for score in sorted(bases):

@@ -306,8 +306,6 @@ class _Search:
                 return False
             if self.climbing and self.elite and rng.random() < self.settings.expand:
                 arm = self.sources.pick(rng)
-                if arm < 0 and self._near_floor() == 0:
-                    arm = len(self.sources)  # no state near enough: climb instead
             else:
                 arm = len(self.sources)
             # a vicinity step from the arm (-1: an elite state), or a step of the chain
@@ -418,20 +416,11 @@ class _Search:
             return None
         return min(floor, self.elite.weakest_score)
 
-    def _near_floor(self) -> int | None:
-        """How many elite states score within ``expand_within`` of the floor (they come
-        first); None when the setting is off (any state)."""
-        within, floor = self.settings.expand_within, self.rater.floor
-        if within is None or floor is None:
-            return None
-        return sum(1 for e in self.elite.states if e.score >= floor - within - 1e-9)
-
     def _vicinity_step(self, arm: int) -> Found | None:
         """One {-1+1} move from the arm's state: before the first hit (``arm`` -1) the
-        harder of two random elite states (of those near the floor, with
-        ``expand_within``), otherwise hit ``arm``."""
+        harder of two random elite states, otherwise hit ``arm``."""
         if arm < 0:
-            base, sol = self.elite.harder_of_two(self.rng, self._near_floor())
+            base, sol = self.elite.harder_of_two(self.rng)
         else:
             _, base, sol = self.sources.hits[arm]
         self.st.vicinity += 1

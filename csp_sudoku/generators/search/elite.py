@@ -74,14 +74,10 @@ class Elite:
         e = self.states[int(rng.integers(len(self.states)))]
         return e.clues, e.solution
 
-    def harder_of_two(
-        self, rng: np.random.Generator, first: int | None = None
-    ) -> tuple[Grid, Grid]:
-        """The harder of two states drawn at random (the first on a tie), from the
-        ``first`` best states (None: all)."""
-        n = len(self.states) if first is None else first
-        a = self.states[int(rng.integers(n))]
-        b = self.states[int(rng.integers(n))]
+    def harder_of_two(self, rng: np.random.Generator) -> tuple[Grid, Grid]:
+        """The harder of two states drawn at random (the first on a tie)."""
+        a = self.states[int(rng.integers(len(self.states)))]
+        b = self.states[int(rng.integers(len(self.states)))]
         e = a if a.h >= b.h else b
         return e.clues, e.solution
 

@@ -139,10 +139,6 @@ class SearchSettings:
             and above a fresh climb costs minutes, and a pass's outputs are
             linked by walks through spent families, so there they are still
             rated. None: always rated.
-        expand_within: before the first hit, a step may be a vicinity move (the
-            ``expand`` share) only while the elite pool's best state scores within
-            this much of the target's floor, and its base is drawn from the states
-            that do; otherwise the step is one of the chain. None: from any state.
 
     Raises:
         GenerationError: a setting out of its range (named in the message).
@@ -163,7 +159,6 @@ class SearchSettings:
     bound_floor: bool = False
     screen_at_floor: bool = True
     skip_spent_below: float | None = 9.5
-    expand_within: float | None = None
 
     def __post_init__(self) -> None:
         """Check every setting's range; keep ``windows`` as a tuple (a frozen value)."""
@@ -183,7 +178,7 @@ class SearchSettings:
         for name in ("renew", "deepen", "deepen_ratings"):
             if getattr(self, name) is not None:
                 _at_least_one(name, getattr(self, name))
-        for name in ("lean", "bounded", "skip_spent_below", "expand_within"):
+        for name in ("lean", "bounded", "skip_spent_below"):
             value = getattr(self, name)
             if value is not None and not (value >= 0 and math.isfinite(value)):
                 raise GenerationError(f"{name} must be a finite non-negative number, got {value}")
