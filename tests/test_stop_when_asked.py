@@ -308,6 +308,41 @@ def test_no_call_into_python_sat_lets_it_take_a_ctrl_c(monkeypatch: pytest.Monke
     assert asked == []
 
 
+def test_a_thread_leaves_the_main_threads_hold_alone() -> None:
+    """Another thread inside ``ctrl_c_held`` (a Dask worker's SAT call) while the main
+    thread enters and leaves it: the main thread's hold works, and python-sat's
+    modules are as they were once the main thread has left (they were left
+    changed when the two shared one stack of what they saved)."""
+    import threading
+
+    import pysat.card
+    import pysat.solvers
+
+    from csp_sudoku.encodings.cnf import ctrl_c_held
+
+    before = (pysat.solvers.MainThread, pysat.card.MainThread)
+    inside, leave = threading.Event(), threading.Event()
+
+    def other() -> None:
+        with ctrl_c_held:
+            inside.set()
+            leave.wait(30)
+
+    worker = threading.Thread(target=other)
+    try:
+        with ctrl_c_held:
+            worker.start()
+            assert inside.wait(30)
+            assert not pysat.solvers.MainThread.check()
+            assert not pysat.card.MainThread.check()
+        assert (pysat.solvers.MainThread, pysat.card.MainThread) == before
+    finally:
+        leave.set()
+        worker.join()
+    assert (pysat.solvers.MainThread, pysat.card.MainThread) == before
+    assert pysat.solvers.MainThread.check()
+
+
 @pytest.mark.parametrize(
     ("sig", "group"),
     [(signal.SIGTERM, False), (signal.SIGINT, True), (signal.SIGKILL, False)],

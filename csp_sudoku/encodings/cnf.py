@@ -40,24 +40,22 @@ class _NotMainThread:
 
 #: The python-sat modules whose native calls ask ``MainThread.check()``.
 _PYSAT_MODULES = tuple(m for m in (pysat.solvers, pysat.card) if hasattr(m, "MainThread"))
-_MAIN_THREAD = threading.main_thread().ident
 
 
 class _CtrlCHeld:
-    """See :data:`ctrl_c_held`."""
+    """See :data:`ctrl_c_held`. Only the main thread changes anything (and its own
+    stack of what it saved): other threads pass through, so none races with it."""
 
     __slots__ = ("_saved",)
 
     def __init__(self) -> None:
-        self._saved: list[object] = []
+        self._saved: list[list[object]] = []
 
     def __enter__(self) -> None:
-        if threading.get_ident() == _MAIN_THREAD:
+        if threading.current_thread() is threading.main_thread():
             self._saved.append([m.MainThread for m in _PYSAT_MODULES])
             for m in _PYSAT_MODULES:
                 m.MainThread = _NotMainThread
-        else:
-            self._saved.append(None)
 
     def __exit__(
         self,
@@ -65,9 +63,8 @@ class _CtrlCHeld:
         err: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        was = self._saved.pop()
-        if isinstance(was, list):
-            for m, it in zip(_PYSAT_MODULES, was, strict=True):
+        if threading.current_thread() is threading.main_thread():
+            for m, it in zip(_PYSAT_MODULES, self._saved.pop(), strict=True):
                 m.MainThread = it
 
 
