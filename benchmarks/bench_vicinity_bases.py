@@ -30,11 +30,12 @@ from csp_sudoku.generators import anneal
 from csp_sudoku.generators.search.elite import Elite
 
 
-def _watch() -> tuple[dict[str, float], dict[float, list[int]], list[float]]:
-    """Wrap the search's steps; return the step counts and times, the tries and hits
-    by base score, and the base score of the current vicinity step (a one-item list)."""
+def _watch() -> tuple[dict[str, float], dict[float, list[float]], list[float]]:
+    """Wrap the search's steps; return the step counts and times, the tries, hits and
+    CPU seconds by base score, and the base score of the current vicinity step (a
+    one-item list)."""
     clock: dict[str, float] = collections.defaultdict(float)
-    bases: dict[float, list[int]] = collections.defaultdict(lambda: [0, 0])
+    bases: dict[float, list[float]] = collections.defaultdict(lambda: [0, 0, 0.0])
     drawn: list[float] = []
     draw = Elite.harder_of_two
 
@@ -50,12 +51,14 @@ def _watch() -> tuple[dict[str, float], dict[float, list[int]], list[float]]:
         drawn.clear()
         c = time.process_time()
         got = step_vicinity(self, arm)
-        clock["vicinity s"] += time.process_time() - c
+        took = time.process_time() - c
+        clock["vicinity s"] += took
         clock["vicinity steps"] += 1
         if drawn:
             tally = bases[round(drawn[0], 1)]
             tally[0] += 1
             tally[1] += got is not None
+            tally[2] += took
         return got
 
     def chain(self: anneal._Search, ch: Any) -> Any:
@@ -90,11 +93,15 @@ def main() -> None:
             f"chain steps {clock['chain steps']:.0f} ({clock['chain s']:.1f} s), "
             f"vicinity steps {clock['vicinity steps']:.0f} ({clock['vicinity s']:.1f} s)"
         )
-        print("base ER   tries  outputs  tries per output")
+        print("base ER   tries  outputs  tries per output  ms a try  CPU-s per output")
         for score in sorted(bases):
-            tries, hits = bases[score]
+            tries, hits, cpu_s = bases[score]
             per = f"{tries / hits:.0f}" if hits else "-"
-            print(f"{score:7.1f}  {tries:6d}  {hits:7d}  {per:>16}")
+            cost = f"{cpu_s / hits:.2f}" if hits else "-"
+            print(
+                f"{score:7.1f}  {tries:6.0f}  {hits:7.0f}  {per:>16}  "
+                f"{1000 * cpu_s / tries:8.2f}  {cost:>16}"
+            )
 
 
 if __name__ == "__main__":
