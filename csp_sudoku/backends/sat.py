@@ -26,13 +26,13 @@ import weakref
 
 import numpy as np
 from numpy.typing import NDArray
-from pysat.solvers import Solver, SolverNames
+from pysat.solvers import SolverNames
 
 from csp_sudoku.backends.base import Backend, Cells
 from csp_sudoku.core.deadline import remaining
 from csp_sudoku.core.errors import BackendError, DeadlinePassed
 from csp_sudoku.core.geometry import Geometry
-from csp_sudoku.encodings.cnf import ctrl_c_held, rules_cnf
+from csp_sudoku.encodings.cnf import HeldSolver, rules_cnf
 
 #: The python-sat solver used when none is named. Chosen by measurement
 #: (``benchmarks/bench_check.py --sat-solvers ...``; docs/benchmarks.md, "SAT solvers").
@@ -60,7 +60,7 @@ class SolverSession:
     What :class:`SatBackend` keeps per thread and geometry, and what a caller
     with clauses of its own (the variant puzzles' SAT backend) loads them into:
     its :meth:`solve` keeps the deadline in force, and a Ctrl-C waits for the
-    native search to return (:data:`~csp_sudoku.encodings.cnf.ctrl_c_held`), then
+    native search to return (:class:`~csp_sudoku.encodings.cnf.HeldSolver`), then
     raises ``KeyboardInterrupt``. Close it (:meth:`close`) when done.
     """
 
@@ -69,7 +69,7 @@ class SolverSession:
         self.solver_name = solver_name
         cnf = rules_cnf(geometry)
         self.base_top = max(cnf.nv, geometry.ncandidates)
-        self.solver = Solver(name=solver_name, bootstrap_with=cnf.clauses)
+        self.solver = HeldSolver(name=solver_name, bootstrap_with=cnf.clauses)
         self.top: int = self.base_top
         self.selectors = 0
         self.closed = False
@@ -91,8 +91,7 @@ class SolverSession:
         left = remaining()
         if left is None:
             try:
-                with ctrl_c_held:
-                    return bool(self.solver.solve(assumptions=assumptions))
+                return bool(self.solver.solve(assumptions=assumptions))
             except BaseException:
                 self.broken = True  # its selectors are left as they are: it is rebuilt
                 raise
@@ -102,8 +101,7 @@ class SolverSession:
         timer.daemon = True
         timer.start()
         try:
-            with ctrl_c_held:
-                answer = self.solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+            answer = self.solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
         finally:
             timer.cancel()
         if answer is None:

@@ -8,8 +8,8 @@ To add a kind called ``mine`` (its f-puzzles field):
    use ``cnf.new()`` for auxiliaries and the helpers of ``base.py``:
    ``base.forbid_pairs``, ``base.distinct`` (python-sat ``CardEnc``),
    ``base.sum_equals``; a call of your own into python-sat goes inside
-   ``csp_sudoku.encodings.cnf.ctrl_c_held``, or a Ctrl-C may corrupt the
-   process), :meth:`add_to` (CP-SAT, over the integer values
+   ``csp_sudoku.encodings.cnf.ctrl_c_held``, and a solver of your own is a
+   ``HeldSolver``, or a Ctrl-C may corrupt the process), :meth:`add_to` (CP-SAT, over the integer values
    ``base.cp_values(model, cells)``: write it independently of the CNF, since
    the tests compare the two), :meth:`check` (a full grid),
    :meth:`read_entry` / :meth:`write_entry` (one entry of the f-puzzles list),

@@ -69,8 +69,8 @@ class _CtrlCHeld:
 
 
 #: ``with ctrl_c_held: ...`` around every call into python-sat's native code
-#: (solving, and the cardinality encodings) keeps python-sat from catching a
-#: Ctrl-C (SIGINT) there.
+#: (the cardinality encodings; a solver's searches hold it through
+#: :class:`HeldSolver`) keeps python-sat from catching a Ctrl-C (SIGINT) there.
 #:
 #: In the main thread, python-sat installs a SIGINT handler for the length of
 #: such a call that jumps out of the C++ code wherever it is. Out of ``malloc``,
@@ -85,6 +85,23 @@ class _CtrlCHeld:
 #: milliseconds on the grids of this library; a Ctrl-C waits for it. Other
 #: threads are never the main one: for them nothing changes. Reentrant.
 ctrl_c_held: Final = _CtrlCHeld()
+
+
+class HeldSolver(pysat.solvers.Solver):  # type: ignore[misc]
+    """python-sat's ``Solver`` whose searches run inside :data:`ctrl_c_held`: what
+    every solver of the library is, so that no call site has to remember it."""
+
+    def solve(self, assumptions: Iterable[int] = ()) -> bool | None:
+        with ctrl_c_held:
+            return super().solve(assumptions=list(assumptions))  # type: ignore[no-any-return]
+
+    def solve_limited(
+        self, assumptions: Iterable[int] = (), expect_interrupt: bool = False
+    ) -> bool | None:
+        with ctrl_c_held:
+            return super().solve_limited(  # type: ignore[no-any-return]
+                assumptions=list(assumptions), expect_interrupt=expect_interrupt
+            )
 
 
 def variable(cell: int, digit: int, size: int) -> int:

@@ -33,14 +33,13 @@ from pathlib import Path
 
 import numpy as np
 from pysat.formula import CNF
-from pysat.solvers import Solver
 
 from csp_sudoku.constraints import VariantPuzzle
 from csp_sudoku.core.errors import CertificateError as CertificateError
 from csp_sudoku.core.errors import NotUniqueError
 from csp_sudoku.core.io import staged, write_text
 from csp_sudoku.core.puzzle import Puzzle
-from csp_sudoku.encodings.cnf import ctrl_c_held, puzzle_cnf, variable
+from csp_sudoku.encodings.cnf import HeldSolver, puzzle_cnf, variable
 from csp_sudoku.variants import variant_cnf
 
 #: python-sat solvers that log DRAT proofs with ``with_proof=True``.
@@ -91,7 +90,7 @@ def uniqueness_cnf(puzzle: Certifiable, solution: Puzzle) -> CNF:
 
 def _solve_once(puzzle: Certifiable, solver: str) -> Puzzle:
     n = puzzle.geometry.size
-    with Solver(name=solver, bootstrap_with=_formula(puzzle).clauses) as s, ctrl_c_held:
+    with HeldSolver(name=solver, bootstrap_with=_formula(puzzle).clauses) as s:
         if not s.solve():
             raise NotUniqueError("the puzzle has no solution: nothing to certify")
         model = np.asarray(s.get_model()[: puzzle.geometry.ncandidates]) > 0
@@ -132,7 +131,7 @@ def certify(
         if not solves:
             raise CertificateError("the given solution does not solve the puzzle")
     cnf = uniqueness_cnf(puzzle, solution)
-    with Solver(name=solver, bootstrap_with=cnf.clauses, with_proof=True) as s, ctrl_c_held:
+    with HeldSolver(name=solver, bootstrap_with=cnf.clauses, with_proof=True) as s:
         if s.solve():
             raise NotUniqueError(
                 "the puzzle has a second solution: "

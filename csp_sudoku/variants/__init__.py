@@ -38,14 +38,13 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 from pysat.formula import CNF
-from pysat.solvers import Solver
 
 from csp_sudoku.backends.sat import INTERRUPTIBLE, SolverSession
 from csp_sudoku.constraints import Cnf, VariantPuzzle
 from csp_sudoku.core import deadline
 from csp_sudoku.core.errors import ArgumentError, CountBudgetExceeded, DeadlinePassed
 from csp_sudoku.core.puzzle import Puzzle
-from csp_sudoku.encodings.cnf import clue_literals, ctrl_c_held, puzzle_cnf, rules_cnf
+from csp_sudoku.encodings.cnf import HeldSolver, clue_literals, puzzle_cnf, rules_cnf
 from csp_sudoku.encodings.cpsat import SudokuModel
 
 VariantBackend = Literal["fast", "sat", "cpsat"]
@@ -98,8 +97,8 @@ def _constraint_clauses(puzzle: VariantPuzzle) -> tuple[list[list[int]], int]:
     return clauses, max(enc.top, g.ncandidates, rules_cnf(g).nv)
 
 
-def _sat(puzzle: VariantPuzzle) -> Solver:
-    solver = Solver(name=SAT_SOLVER, bootstrap_with=rules_cnf(puzzle.geometry).clauses)
+def _sat(puzzle: VariantPuzzle) -> HeldSolver:
+    solver = HeldSolver(name=SAT_SOLVER, bootstrap_with=rules_cnf(puzzle.geometry).clauses)
     solver.append_formula(_constraint_clauses(puzzle)[0])
     return solver
 
@@ -289,9 +288,7 @@ def candidates(
                 spend()
                 top += 1  # a selector: "some unseen candidate is true", for this call only
                 solver.add_clause([-top, *(int(i) + 1 for i in np.flatnonzero(~seen))])
-                with ctrl_c_held:
-                    sat = solver.solve(assumptions=[*givens, top])
-                if not sat:
+                if not solver.solve(assumptions=[*givens, top]):
                     return seen
                 seen[np.arange(g.ncells), _read(solver.get_model(), puzzle) - 1] = True
                 solver.add_clause([-top])

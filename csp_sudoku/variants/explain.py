@@ -54,14 +54,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pysat.solvers import Solver
-
 from csp_sudoku.constraints import Cnf, Constraint, VariantPuzzle
 from csp_sudoku.constraints.base import sum_equals
 from csp_sudoku.constraints.killer import KillerCage
 from csp_sudoku.core.errors import ArgumentError, Contradiction, SudokuError
 from csp_sudoku.core.geometry import Geometry
-from csp_sudoku.encodings.cnf import ctrl_c_held
+from csp_sudoku.encodings.cnf import HeldSolver
 
 Pair = tuple[int, int]
 
@@ -403,7 +401,7 @@ class _Piece:
         self.n = n
         ncand = model.g.ncandidates
         self.table: list[list[int]] | None = None
-        self.solver: Solver | None = None
+        self.solver: HeldSolver | None = None
         self.useless = False
         #: an empty clause: nothing keeps the rule
         self.impossible = any(len(cl) == 0 for cl in clauses)
@@ -449,7 +447,7 @@ class _Piece:
 
     def _sat(self, model: _Model, clauses: Sequence[Sequence[int]]) -> None:
         n = self.n
-        solver = Solver(name="minisat22")
+        solver = HeldSolver(name="minisat22")
         for cl in clauses:
             solver.add_clause(list(cl))
         for c in self.cells:
@@ -530,20 +528,19 @@ class _Piece:
                 self.witnesses.popleft()
             return w
 
-        with ctrl_c_held:
-            if not seen:
-                if not solver.solve(assumptions=off):
-                    return None
-                seen = read()
-            out: list[Pair] = []
-            for k in _ones(live & ~seen):  # the candidates not seen yet, by local index
-                if seen >> k & 1:
-                    continue
-                i, d = divmod(k, n)
-                if solver.solve(assumptions=[*off, cells[i] * n + d + 1]):
-                    seen |= read()
-                else:
-                    out.append((cells[i], d + 1))
+        if not seen:
+            if not solver.solve(assumptions=off):
+                return None
+            seen = read()
+        out: list[Pair] = []
+        for k in _ones(live & ~seen):  # the candidates not seen yet, by local index
+            if seen >> k & 1:
+                continue
+            i, d = divmod(k, n)
+            if solver.solve(assumptions=[*off, cells[i] * n + d + 1]):
+                seen |= read()
+            else:
+                out.append((cells[i], d + 1))
         return sorted(out)
 
 

@@ -64,7 +64,6 @@ from typing import TYPE_CHECKING, TypedDict
 
 import numpy as np
 from numpy.typing import NDArray
-from pysat.solvers import Solver
 
 from csp_sudoku.constraints import Cnf, Constraint, VariantPuzzle
 from csp_sudoku.constraints.difference import WhiteDot
@@ -84,7 +83,7 @@ from csp_sudoku.core.numbers import is_whole
 from csp_sudoku.core.parallel import ordered_map
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.core.seeds import SeedLike, as_generator, as_seed, attempt_seed, item_seed
-from csp_sudoku.encodings.cnf import ctrl_c_held, rules_cnf, variable
+from csp_sudoku.encodings.cnf import HeldSolver, rules_cnf, variable
 from csp_sudoku.variants import SAT_SOLVER
 from csp_sudoku.variants.rating import LEVELS, VariantRating, level_rank, rate_variant
 
@@ -186,34 +185,30 @@ class Removable:
 class _Session(Closing):
     """One incremental SAT solver: the rules, constraints behind selectors, givens as assumptions.
 
-    Every call into python-sat (its solver, and its cardinality encodings in the
-    constraints' clauses) holds a Ctrl-C back until it returns
-    (:data:`~csp_sudoku.encodings.cnf.ctrl_c_held`).
+    Its searches and the constraints' cardinality encodings hold a Ctrl-C back
+    until they return (:class:`~csp_sudoku.encodings.cnf.HeldSolver`,
+    :data:`~csp_sudoku.encodings.cnf.ctrl_c_held`).
     """
 
     def __init__(self, geometry: Geometry) -> None:
         self.geometry = geometry
         self.n = geometry.size
         self.cnf = Cnf(geometry)
-        with ctrl_c_held:
-            self.solver = Solver(name=SAT_SOLVER, bootstrap_with=rules_cnf(geometry).clauses)
+        self.solver = HeldSolver(name=SAT_SOLVER, bootstrap_with=rules_cnf(geometry).clauses)
         self.calls = 0
 
     def close(self) -> None:
-        with ctrl_c_held:
-            self.solver.delete()
+        self.solver.delete()
 
     def fix(self, constraint: Constraint) -> None:
         """Add ``constraint`` for good."""
-        with ctrl_c_held:
-            self.solver.append_formula(constraint.clauses(self.cnf))
+        self.solver.append_formula(constraint.clauses(self.cnf))
 
     def switch(self, constraint: Constraint) -> int:
         """Add ``constraint`` behind a new selector; it holds in the calls that assume it."""
         s = self.cnf.new()
-        with ctrl_c_held:
-            clauses = constraint.clauses(self.cnf)
-            self.solver.append_formula([[*clause, -s] for clause in clauses])
+        clauses = constraint.clauses(self.cnf)
+        self.solver.append_formula([[*clause, -s] for clause in clauses])
         return s
 
     def retire(self, selector: int) -> None:
@@ -231,8 +226,7 @@ class _Session(Closing):
     def other(self, assumptions: Sequence[int]) -> bool:
         """Whether a solution exists under ``assumptions`` (after :meth:`block`: another one)."""
         self.calls += 1
-        with ctrl_c_held:
-            return bool(self.solver.solve(assumptions=list(assumptions)))
+        return bool(self.solver.solve(assumptions=assumptions))
 
     def grid(self) -> NDArray[np.int8]:
         """The grid of the last satisfiable call."""

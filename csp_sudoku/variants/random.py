@@ -42,14 +42,13 @@ from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from pysat.solvers import Solver
 
 from csp_sudoku.constraints import KINDS, VariantPuzzle, from_fpuzzles
 from csp_sudoku.constraints.whispers import gap
 from csp_sudoku.core.errors import ArgumentError, GenerationError
 from csp_sudoku.core.geometry import STANDARD_BOXES
 from csp_sudoku.core.seeds import SeedLike, as_generator, as_seed, derive, item_seed
-from csp_sudoku.encodings.cnf import ctrl_c_held, variable
+from csp_sudoku.encodings.cnf import HeldSolver, variable
 from csp_sudoku.variants import SAT_SOLVER, count, solutions, variant_clauses
 
 __all__ = [
@@ -472,7 +471,7 @@ class _Others:
         self.n = n = data["size"]
         empty = _empty(n, _regions(data))["grid"]
         clauses, _ = variant_clauses(from_fpuzzles({**data, "grid": empty}))
-        self.solver = Solver(name=SAT_SOLVER, bootstrap_with=clauses)
+        self.solver = HeldSolver(name=SAT_SOLVER, bootstrap_with=clauses)
         self.solver.add_clause(
             [-variable(r * n + c, grid[r][c], n) for r in range(n) for c in range(n)]
         )
@@ -486,9 +485,7 @@ class _Others:
             for c, cell in enumerate(row)
             if "value" in cell
         ]
-        with ctrl_c_held:
-            sat = self.solver.solve(assumptions=givens)
-        if not sat:
+        if not self.solver.solve(assumptions=givens):
             return None
         truth = np.array(self.solver.get_model()[: n * n * n]) > 0
         out: NDArray[np.int8] = (truth.reshape(n, n, n).argmax(axis=2) + 1).astype(np.int8)
