@@ -115,6 +115,26 @@ def test_a_first_rating_says_once_that_it_compiles(tmp_path: object) -> None:
     assert warm.stderr == "" and warm.stdout == cold.stdout
 
 
+def test_compile_warm_runs_the_variant_kernels(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``compile --warm``'s variant part runs the variant search's kernels (the search and
+    the candidates' propagation), so a first variant ``check`` does not compile them."""
+    from csp_sudoku._kernels import variants as variant_kernels
+    from csp_sudoku.cli.compile import WARM_PARTS, _warm
+
+    called: list[str] = []
+    for name in ("run", "root"):
+        kernel = getattr(variant_kernels, name)
+
+        def spy(*args: object, _kernel: object = kernel, _name: str = name) -> object:
+            called.append(_name)
+            return _kernel(*args)  # type: ignore[operator]
+
+        monkeypatch.setattr(variant_kernels, name, spy)
+    assert "variants" in WARM_PARTS
+    assert _warm("variants") == ""
+    assert {"run", "root"} <= set(called), called
+
+
 def test_compile_warm_rates_with_se(
     built_kernels: object, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -133,10 +153,14 @@ def test_compile_warm_rates_with_se(
     assert f"warmed: numba's kernels of the se metric (a puzzle rated {score:g})" in out
     assert "the hard-end search's included" in out
     # its parts ran in worker processes: a process of its own finds the search's
-    # move and quick test, an hsolve kernel and the human model's chains in numba's cache
+    # move and quick test, an hsolve kernel, the human model's chains and the variant
+    # search (another puzzle, other kinds) in numba's cache
     check = (
         "import numpy as np, csp_sudoku as cs\n"
+        "from csp_sudoku import variants\n"
         "from csp_sudoku._kernels import chains, moves, se_chains, strategies\n"
+        "from csp_sudoku._kernels import variants as variant_kernels\n"
+        "from csp_sudoku.variants.random import random_variant\n"
         "from csp_sudoku.cli.compile import WARM_PUZZLE\n"
         "from csp_sudoku.generators.minimal import move9\n"
         "from csp_sudoku.human.path import solve_path\n"
@@ -146,9 +170,12 @@ def test_compile_warm_rates_with_se(
         "rated_within(p, 9.0)\n"
         "cs.rate(p, 'hsolve')\n"
         "solve_path(p)\n"
+        "v = random_variant(1, ('thermometer', 'killercage')).puzzle\n"
+        "variants.count(v, 2, backend='fast')\n"
+        "variants.candidates(v, backend='fast')\n"
         "kernels = (moves.move9, se_chains.quick_settle, strategies.hsolve_runs, "
-        "chains.refute_level0)\n"
+        "chains.refute_level0, variant_kernels.run, variant_kernels.root)\n"
         "print([(sum(k.stats.cache_hits.values()) > 0, len(k.stats.cache_misses)) "
         "for k in kernels])\n"
     )
-    assert python_output(check) == "[(True, 0), (True, 0), (True, 0), (True, 0)]"
+    assert python_output(check) == str([(True, 0)] * 6)

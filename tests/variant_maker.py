@@ -11,6 +11,8 @@ which shares no code with the package (the maker included). Used by
 
 from __future__ import annotations
 
+import copy
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -37,8 +39,16 @@ def make_cases(
     """``(label, f-puzzles object)``: per kind of ``kinds`` and round, ``KIND:unique``,
     ``KIND:multiple`` and ``KIND:broken``.
 
-    The other kinds of each puzzle are drawn from :data:`PRIMARY`.
+    The other kinds of each puzzle are drawn from :data:`PRIMARY`. The cases of
+    one call are made once per process (several test modules ask for the same
+    seed at collection); each call gets its own copy, free to change.
     """
+    return copy.deepcopy(_made(seed, rounds, tuple(kinds)))
+
+
+@functools.cache
+def _made(seed: int, rounds: int, kinds: tuple[str, ...]) -> list[tuple[str, dict[str, Any]]]:
+    """:func:`make_cases`' cases, made once per arguments."""
     rng = np.random.default_rng(seed)
     out: list[tuple[str, dict[str, Any]]] = []
     for _ in range(rounds):

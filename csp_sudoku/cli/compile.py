@@ -27,9 +27,10 @@ from csp_sudoku.cli._common import JOBS, command_parser
 if TYPE_CHECKING:
     from csp_sudoku.core.names import MetricName
 
-#: What ``--warm`` compiles, in two parts of about equal compiling time (each in a
-#: worker process of its own where the machine has two cores).
-WARM_PARTS = ("se", "others")
+#: What ``--warm`` compiles, in parts run in worker processes: "se" and "others" take
+#: about as long (some 70 s each), "variants" (the variant kernels, about 20 s) follows
+#: the first to end where the machine has two cores.
+WARM_PARTS = ("se", "others", "variants")
 
 
 def register(sub: Any) -> None:
@@ -58,8 +59,9 @@ def register(sub: Any) -> None:
         "-j",
         type=JOBS,
         default=len(WARM_PARTS),
-        help=f"--warm: compile in this many processes (default {len(WARM_PARTS)}, the most "
-        "that helps; 0 = every core, never more than them; 1 = here, one part after the other)",
+        help=f"--warm: compile in this many processes (default {len(WARM_PARTS)}, one a part, the "
+        "most that helps; 0 = every core; never more than the cores; 1 = here, one part after "
+        "the other)",
     )
     p.set_defaults(func=run)
 
@@ -82,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         # numba's cache is written atomically, so a kernel one process cached is loaded,
         # not compiled, by the other
         jobs = min(args.jobs or len(WARM_PARTS), len(WARM_PARTS))
-        score, _ = ordered_map(_warm, [(part,) for part in WARM_PARTS], jobs=jobs)
+        score, *_ = ordered_map(_warm, [(part,) for part in WARM_PARTS], jobs=jobs)
         print(
             f"warmed: numba's kernels of the se metric (a puzzle rated {score}), of the "
             f"other metrics, of the human model's path and of the generators, the hard-end "
@@ -100,6 +102,16 @@ def _warm(part: str) -> str:
 
     if part == "se":
         return f"{rate(WARM_PUZZLE, 'se').score:g}"
+    if part == "variants":  # the variant kernels: counting, candidates, their rating
+        from csp_sudoku import variants
+        from csp_sudoku.variants.random import random_variant
+        from csp_sudoku.variants.rating import rate_variant
+
+        made = random_variant(0, ("killercage", "thermometer", "arrow"))
+        variants.count(made.puzzle, 2, backend="fast")
+        variants.candidates(made.puzzle, backend="fast")
+        rate_variant(made.puzzle)
+        return ""
     import numpy as np
 
     from csp_sudoku.api import solve
