@@ -33,15 +33,20 @@ class MoveRule(base.GlobalRule):
 
     def add_to(self, model: base.SudokuModel) -> None:
         n = model.puzzle.geometry.size
-        m = model.model
-        for a, b in self.pairs(n):
-            x, y = base.cp_values(model, (a, b))
+        m, x = model.model, model.x
+        for (ra, ca), (rb, cb) in self.pairs(n):
+            a, b = ra * n + ca, rb * n + cb
             if self.gap == 0:
-                m.add(x != y)
-            else:
-                diff = m.new_int_var(0, n, "")
-                m.add_abs_equality(diff, x - y)
-                m.add(diff != self.gap)
+                m.add(model.value(a) != model.value(b))
+                continue
+            # a gap on the cell-digit Booleans, one clause a forbidden pair of digits (as
+            # the CNF has them), not |x - y| != gap on the integers: CP-SAT propagates
+            # the clauses further (8x faster on non-consecutive puzzles; the differences
+            # stay on the integers, 0.8x as clauses: benchmarks/bench_cpsat_rules.py)
+            for d in range(n):
+                for e in (d - self.gap, d + self.gap):
+                    if 0 <= e < n:
+                        m.add_bool_or([x[a, d].Not(), x[b, e].Not()])
 
     def lower(self, low: base.Lowering) -> None:
         if self.gap == 0:
