@@ -126,3 +126,23 @@ def test_stopping_early_stops_the_tasks() -> None:
 def test_a_dead_worker_is_a_batch_error() -> None:
     with pytest.raises(BatchError, match="worker process died"):
         list(round_robin(_dies, [(), ()], [1, 1]))
+
+
+class _GoneQueue:
+    """A manager's queue whose answer to a put is lost (the manager shut down)."""
+
+    def put(self, data: bytes) -> None:
+        raise EOFError("the manager is gone")
+
+
+def test_a_put_the_caller_can_no_longer_read_is_dropped() -> None:
+    """The caller may read an item and shut its manager down before the queue answers
+    the task's put: that put is dropped once the caller has stopped, and the task goes
+    on to see the stop; while the caller still reads, the failure is the task's."""
+    stop = threading.Event()
+    channel = Channel(stop, queue=_GoneQueue())
+    with pytest.raises(EOFError):
+        channel.put("item", 0, 0, "first")  # the caller still reads: a real failure
+    stop.set()
+    channel.put("item", 0, 1, "second")  # the caller has stopped: dropped
+    assert channel.stopped()

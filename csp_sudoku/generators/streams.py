@@ -54,10 +54,19 @@ class Channel:
         self.topic = topic
 
     def put(self, *message: Any) -> None:
-        """Send ``message`` (a tuple whose first field names its kind) to the caller."""
+        """Send ``message`` (a tuple whose first field names its kind) to the caller.
+
+        A message the caller can no longer read is dropped: the caller may read an
+        item, stop and shut the manager down while the queue's answer to this very
+        put is still on its way (seen once under load: the task then died of the
+        lost answer instead of seeing the stop)."""
         data = pickle.dumps(message)
         if self.topic is None:
-            self.queue.put(data)
+            try:
+                self.queue.put(data)
+            except Exception:
+                if not self.stopped():
+                    raise
         else:
             from distributed import get_worker
 
