@@ -28,9 +28,10 @@ if TYPE_CHECKING:
     from csp_sudoku.core.names import MetricName
 
 #: What ``--warm`` compiles, in parts run in worker processes: "se" and "others" take
-#: about as long (some 70 s each), "variants" (the variant kernels, about 20 s) follows
-#: the first to end where the machine has two cores.
-WARM_PARTS = ("se", "others", "variants")
+#: about as long (some 70 s each); where the machine has two cores, "variants" (the
+#: variant kernels, about 20 s) follows the first to end and "shapes" (counting on
+#: other shapes and on plain arrays, canonical forms, a bank's facts) the second.
+WARM_PARTS = ("se", "others", "variants", "shapes")
 
 
 def register(sub: Any) -> None:
@@ -102,6 +103,9 @@ def _warm(part: str) -> str:
 
     if part == "se":
         return f"{rate(WARM_PUZZLE, 'se').score:g}"
+    if part == "shapes":
+        _warm_shapes()
+        return ""
     if part == "variants":  # the variant kernels: counting, candidates, their rating
         from csp_sudoku import variants
         from csp_sudoku.variants.random import random_variant
@@ -131,6 +135,33 @@ def _warm(part: str) -> str:
             rate(WARM_PUZZLE, cast("MetricName", metric))
     list(generate(2, minimal=True, seed=0))
     return ""
+
+
+def _warm_shapes() -> None:
+    """The counting kernels on a 9x9 puzzle's read-only cells and on a plain array (numba
+    compiles each kind of array apart), on the other shapes, one by one and in a batch;
+    the canonical form; a bank's facts of a puzzle added."""
+    import numpy as np
+
+    from csp_sudoku.api import as_puzzle, count_many, count_solutions, solve
+    from csp_sudoku.core.geometry import Geometry
+    from csp_sudoku.core.puzzle import Puzzle
+    from csp_sudoku.tools.bank import PuzzleBank
+    from csp_sudoku.tools.canonical import canonical_key
+
+    puzzle = as_puzzle(WARM_PUZZLE)
+    for form in (puzzle, puzzle.cells.copy()):
+        solve(form)
+        count_solutions(form)
+        canonical_key(form)
+    for geometry in (Geometry.standard(4), Geometry.standard(6), Geometry.x_sudoku(9)):
+        empty = np.zeros(geometry.ncells, dtype=np.int8)
+        for form in (Puzzle(empty, geometry), empty):
+            solve(form, geometry=geometry)
+            count_solutions(form, geometry=geometry)
+        count_many(np.zeros((2, geometry.ncells), dtype=np.int8), geometry=geometry)
+    with PuzzleBank() as bank:  # in memory
+        bank.add_many([puzzle])
 
 
 def _build(args: argparse.Namespace) -> int:
