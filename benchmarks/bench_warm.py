@@ -1,5 +1,5 @@
-"""``csp-sudoku compile --warm`` on an empty numba cache: its parts side by side
-(``--jobs 2``, the default) against one after the other (``--jobs 1``).
+"""``csp-sudoku compile --warm`` on an empty numba cache: its parts in two processes
+(``--jobs 2``) against one after the other (``--jobs 1``).
 
 What a first set-up pays (``scripts/setup.sh`` runs the command, so does every
 fresh clone's test run): numba compiles the kernels of the se metric, the

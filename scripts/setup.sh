@@ -19,8 +19,8 @@ fi
 .venv/bin/python -m compileall -q csp_sudoku >/dev/null
 # The 9x9 `check` kernels built ahead of time (a C compiler is needed; 5-10 s the first
 # time, nothing once built): `check` then starts without numba. Without them it still
-# works, with numba's kernels. --warm fills numba's cache with the kernels of the metrics
-# and the 9x9 generators (about 85 s of compiling in two processes the first time, a few
-# seconds once cached), so that the first `rate --metric se` takes about a second instead
-# of 5-45 s.
+# works, with numba's kernels. --warm fills numba's cache with the kernels of the metrics,
+# the 9x9 generators, the variant search and counting on other shapes (about 2 min of
+# compiling on two cores the first time, a few seconds once cached), so that the first
+# `rate --metric se` takes about a second instead of 5-45 s.
 .venv/bin/csp-sudoku compile --warm >/dev/null || echo "note: the kernels were not built ahead of time; check uses numba's"

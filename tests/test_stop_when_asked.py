@@ -355,7 +355,7 @@ def test_compile_warm_stops_with_its_workers(
     sig: signal.Signals,
     group: bool,
 ) -> None:
-    """``compile --warm`` compiles in two worker processes (about 80 s on an empty numba
+    """``compile --warm`` compiles in worker processes (about 2 min on an empty numba
     cache): stopped, or its parent killed, while numba compiles in both, the whole
     tree is gone at once."""
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # empty: the workers compile

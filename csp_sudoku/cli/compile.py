@@ -50,10 +50,10 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--warm",
         action="store_true",
-        help="also fill numba's cache with the kernels of the metrics, the human model's path and "
-        "the 9x9 generators (about "
-        "1.5 min of compiling the first time on two cores, a few seconds once cached), so a "
-        "first `rate --metric se` or `generate` starts at once",
+        help="also fill numba's cache with the kernels of the metrics, the human model's path, "
+        "the 9x9 generators, the variant search and counting on other shapes (about 2 min of "
+        "compiling the first time on two cores, a few seconds once cached), so a first "
+        "`rate --metric se` or `generate` starts at once",
     )
     p.add_argument(
         "--jobs",
@@ -79,11 +79,11 @@ def run(args: argparse.Namespace) -> int:
         from csp_sudoku.core.parallel import ordered_map
 
         started = time.perf_counter()
-        # two processes: the se rating's largest kernel alone takes some 50 s to compile,
-        # and the se part about as long as every other part together (2.4 min one after
-        # the other, 1.4 min side by side on two cores: benchmarks/results/compile_warm.md);
-        # numba's cache is written atomically, so a kernel one process cached is loaded,
-        # not compiled, by the other
+        # a process a part: the se rating's largest kernel alone takes some 50 s to compile,
+        # the se part about 78 s, the others about 68, 22 and 30 s (3.3 min one after the
+        # other, 1.9 min on two cores: benchmarks/results/compile_warm.md); numba's cache
+        # is written atomically, so a kernel one process cached is loaded, not compiled,
+        # by the others
         jobs = min(args.jobs or len(WARM_PARTS), len(WARM_PARTS))
         score, *_ = ordered_map(_warm, [(part,) for part in WARM_PARTS], jobs=jobs)
         print(
