@@ -281,8 +281,10 @@ ANTIKING = {"size": 9, "grid": [[{} for _ in range(9)] for _ in range(9)], "anti
 
 
 #: A budget for each backend in which it finds some of the anti-king grid's solutions
-#: (CP-SAT's first solution comes after its presolve and, in a fresh process, its start).
-BUDGETS = {"fast": 0.3, "sat": 0.3, "cpsat": 2.0}
+#: (CP-SAT's first solution comes after its presolve and, in a fresh process, its start;
+#: SAT's after the clauses are built, about 70 ms alone, but once more than 0.3 s in a
+#: full test run on two busy cores).
+BUDGETS = {"fast": 0.3, "sat": 1.0, "cpsat": 2.0}
 
 
 @pytest.mark.parametrize("backend", ["fast", "sat", "cpsat"])
