@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 from csp_sudoku.cli import EXIT_NOT_ALL, EXIT_OK
@@ -26,12 +27,6 @@ from csp_sudoku.cli._common import JOBS, command_parser
 
 if TYPE_CHECKING:
     from csp_sudoku.core.names import MetricName
-
-#: What ``--warm`` compiles, in parts run in worker processes: "se" and "others" take
-#: about as long (some 70 s each); where the machine has two cores, "variants" (the
-#: variant kernels, about 20 s) follows the first to end and "shapes" (counting on
-#: other shapes and on plain arrays, canonical forms, a bank's facts) the second.
-WARM_PARTS = ("se", "others", "variants", "shapes")
 
 
 def register(sub: Any) -> None:
@@ -97,31 +92,26 @@ def run(args: argparse.Namespace) -> int:
 
 def _warm(part: str) -> str:
     """Run the kernels of one of :data:`WARM_PARTS` once, so that numba compiles and
-    caches them; the se part returns the rating's score as printed."""
-    from csp_sudoku.api import as_puzzle
-    from csp_sudoku.metrics import METRICS, rate
+    caches them; the se part returns the rating's score as printed, the others ""."""
+    return _WARMERS[part]()
 
-    if part == "se":
-        return f"{rate(WARM_PUZZLE, 'se').score:g}"
-    if part == "shapes":
-        _warm_shapes()
-        return ""
-    if part == "variants":  # the variant kernels: counting, candidates, their rating
-        from csp_sudoku import variants
-        from csp_sudoku.variants.random import random_variant
-        from csp_sudoku.variants.rating import rate_variant
 
-        made = random_variant(0, ("killercage", "thermometer", "arrow"))
-        variants.count(made.puzzle, 2, backend="fast")
-        variants.candidates(made.puzzle, backend="fast")
-        rate_variant(made.puzzle)
-        return ""
+def _warm_se() -> str:
+    from csp_sudoku.metrics import rate
+
+    return f"{rate(WARM_PUZZLE, 'se').score:g}"
+
+
+def _warm_others() -> str:
+    """The other metrics, the generator's quick test and move, the human model's path,
+    a plain minimal generation."""
     import numpy as np
 
-    from csp_sudoku.api import solve
+    from csp_sudoku.api import as_puzzle, solve
     from csp_sudoku.generators import generate
     from csp_sudoku.generators.minimal import move9
     from csp_sudoku.human.path import solve_path as model_path
+    from csp_sudoku.metrics import METRICS, rate
     from csp_sudoku.metrics.se import rated_within
 
     puzzle = as_puzzle(WARM_PUZZLE)
@@ -137,7 +127,20 @@ def _warm(part: str) -> str:
     return ""
 
 
-def _warm_shapes() -> None:
+def _warm_variants() -> str:
+    """The variant kernels: counting, candidates, their rating."""
+    from csp_sudoku import variants
+    from csp_sudoku.variants.random import random_variant
+    from csp_sudoku.variants.rating import rate_variant
+
+    made = random_variant(0, ("killercage", "thermometer", "arrow"))
+    variants.count(made.puzzle, 2, backend="fast")
+    variants.candidates(made.puzzle, backend="fast")
+    rate_variant(made.puzzle)
+    return ""
+
+
+def _warm_shapes() -> str:
     """The counting kernels on a 9x9 puzzle's read-only cells and on a plain array (numba
     compiles each kind of array apart), on the other shapes, one by one and in a batch;
     the canonical form; a bank's facts of a puzzle added."""
@@ -162,6 +165,21 @@ def _warm_shapes() -> None:
         count_many(np.zeros((2, geometry.ncells), dtype=np.int8), geometry=geometry)
     with PuzzleBank() as bank:  # in memory
         bank.add_many([puzzle])
+    return ""
+
+
+#: What ``--warm`` compiles, in parts run in worker processes, and what runs each: "se"
+#: and "others" take about as long (some 70 s each); where the machine has two cores,
+#: "variants" (the variant kernels, about 20 s) follows the first to end and "shapes"
+#: (counting on other shapes and on plain arrays, canonical forms, a bank's facts) the
+#: second.
+_WARMERS: dict[str, Callable[[], str]] = {
+    "se": _warm_se,
+    "others": _warm_others,
+    "variants": _warm_variants,
+    "shapes": _warm_shapes,
+}
+WARM_PARTS = tuple(_WARMERS)
 
 
 def _build(args: argparse.Namespace) -> int:
