@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
@@ -117,18 +118,22 @@ def ours(
     settings: SearchSettings = DEFAULTS,
     cpu: bool = False,
     method: str = "auto",
+    on_report: Callable[[dict[str, Any]], None] | None = None,
 ) -> tuple[list[Any], float]:
     """Our generator, asked for far more than it can find in the budget; the best ER
     is that of the hardest puzzle it met (its progress reports, every 2 s), output
     or not, as the plain annealer's is. ``cpu``: the budget is ``seconds`` of this
     process's CPU time (checked at each progress report), not of the clock: what
     one core gives in that time on a quiet machine, measured on a loaded one.
-    ``method``: ``generate``'s (a registered search strategy, to compare one)."""
+    ``method``: ``generate``'s (a registered search strategy, to compare one).
+    ``on_report``: called with each progress report (its counts of steps, ratings ...)."""
     found: list[Any] = []
     met = [-math.inf]
     c0 = time.process_time()
 
     def progress(report: dict[str, Any]) -> None:
+        if on_report is not None:
+            on_report(report)
         if report.get("best") is not None:
             met[0] = max(met[0], float(report["best"]))
         if cpu and time.process_time() - c0 >= seconds:
