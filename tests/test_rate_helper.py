@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable
+from functools import partial
 
 import pytest
 
@@ -97,14 +99,132 @@ LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....
 
 
 def _rate_se(cache: str) -> subprocess.CompletedProcess[str]:
+    # no nested helper: its compiling is not what this tests, and would take a core
     return subprocess.run(
         [sys.executable, "-m", "csp_sudoku", "rate", "--metric", "se", "-q", LINE],
-        env={**os.environ, "NUMBA_CACHE_DIR": cache},
+        env={**os.environ, "NUMBA_CACHE_DIR": cache, "CSP_SUDOKU_NO_HELPER": "1"},
         capture_output=True,
         text=True,
         timeout=600,
         check=True,
     )
+
+
+class _Called(Exception):
+    """Raised by the spy on the kernel: the arguments were seen, nothing is compiled."""
+
+
+def _nested_types(
+    monkeypatch: pytest.MonkeyPatch, call: Callable[[], object]
+) -> tuple[object, ...]:
+    """numba's types of the arguments ``call`` passes the nets' kernel with the basic
+    techniques inside (a spy stands in for the kernel: nothing runs or compiles)."""
+    import numba
+
+    from csp_sudoku._kernels import se_chains
+
+    seen: list[tuple[object, ...]] = []
+
+    def spy(*args: object) -> int:
+        if args[9] is None:  # nets without the techniques inside: another kernel
+            return 0
+        seen.append(tuple(numba.typeof(a) for a in args))
+        raise _Called
+
+    monkeypatch.setattr(se_chains, "implication_nets", spy)
+    with pytest.raises(_Called):
+        call()
+    return seen[0]
+
+
+def test_the_nested_helper_compiles_the_kernel_the_rating_calls(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The nested helper's nets have the types of the rating's at every nesting level,
+    so a rating loads the kernel the helper cached instead of compiling another."""
+    from csp_sudoku.human import se_order
+    from csp_sudoku.human.state import CandidateState
+
+    p = cs.parse(load_lines("forum_hardest_1106.txt", limit=1)[0])
+    other = cs.parse(load_lines("top1465.txt", limit=1)[0])
+    helper = _nested_types(monkeypatch, lambda: se_order.compile_nested_nets(other))
+    empty = cs.parse("." * 81)  # what explain's and generate's helpers compile on
+    assert _nested_types(monkeypatch, lambda: se_order.compile_nested_nets(empty)) == helper
+    for level in (1, 2, 3):
+        state = CandidateState.from_puzzle(p)
+        rating = _nested_types(monkeypatch, partial(se_order._multiple, state, True, True, level))
+        assert rating == helper, level
+
+
+def test_a_nested_helper_starts_only_when_it_can_help(monkeypatch: pytest.MonkeyPatch) -> None:
+    """se (or combined) on a standard 9x9 puzzle, a cold cache, two cores or more, no
+    switch and none running: a nested helper starts; otherwise none."""
+    from csp_sudoku.human.se_order import compile_nested_nets
+
+    monkeypatch.delenv("CSP_SUDOKU_NO_HELPER", raising=False)
+    p = cs.parse(load_lines("top1465.txt", limit=1)[0])
+    compile_nested_nets(p)  # in numba's cache now: warm
+    files = _helper._probe_files(_helper._NESTED_PROBES)  # raises if numba renamed them
+    assert all(os.path.exists(index) for index, _ in files)
+    assert _helper._start_nested(p, ["se"]) is None  # warm
+    monkeypatch.setattr(_helper, "_cold_and_writable", lambda probes=None: True)
+    monkeypatch.setattr(_helper, "_nested", [])
+    assert _helper._start_nested(p, ["hsolve", "rounds"]) is None  # no se
+    big = next(iter(cs.generate(1, geometry=cs.Geometry.standard(4), seed=1))).puzzle
+    assert _helper._start_nested(big, ["se"]) is None
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    assert _helper._start_nested(p, ["se"]) is None
+    monkeypatch.undo()
+    monkeypatch.setattr(_helper, "_cold_and_writable", lambda probes=None: True)
+    monkeypatch.setattr(_helper, "_nested", [])
+    monkeypatch.setenv("CSP_SUDOKU_NO_HELPER", "1")
+    assert _helper._start_nested(p, ["se"]) is None
+    monkeypatch.delenv("CSP_SUDOKU_NO_HELPER")
+    helper = _helper._start_nested(p, ["hsolve", "combined"])
+    assert helper is not None
+    try:
+        assert _helper._start_nested(p, ["se"]) is None  # one runs already
+        assert helper.wait(timeout=120) == 0  # the kernel is cached: it loads it and ends
+    finally:
+        _helper._end_nested()
+
+
+def test_rows_with_a_nested_helper_are_the_rows_without(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With se alone a first rating starts the nested helper (forced: the cache is
+    warm) and rates every metric itself, in the order asked, as rate() does."""
+    monkeypatch.delenv("CSP_SUDOKU_NO_HELPER", raising=False)
+    monkeypatch.setattr(_helper, "_cold_and_writable", lambda probes=_helper._PROBES: True)
+    monkeypatch.setattr(_helper, "_nested", [])
+    p = cs.parse(load_lines("forum_hardest_1106.txt", limit=1)[0])
+    try:
+        rows = _helper.rate_all(p, ["se", "combined"], runs=None, seed=3, params={})
+        assert len(_helper._nested) == 1  # no second group: no group helper, a nested one
+    finally:
+        _helper._end_nested()
+    assert rows == [rate(p, m, seed=3).to_dict() for m in ("se", "combined")]
+
+
+def test_explain_and_generate_with_se_ask_for_the_nested_helper(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``explain`` (the se path) and ``generate`` rating with se ask for the nested
+    helper for their shape; the subsets path and another metric do not."""
+    asked: list[tuple[int, list[str]]] = []
+
+    def spy(puzzle: cs.Puzzle, metrics: list[str]) -> None:
+        asked.append((puzzle.geometry.ncells, metrics))
+
+    monkeypatch.setattr(_helper, "_start_nested", spy)
+    line = load_lines("top1465.txt", limit=1)[0]
+    assert main(["explain", line]) == 0
+    assert asked == [(81, ["se"])]
+    assert main(["explain", "--order", "subsets", line]) == 0
+    assert len(asked) == 1
+    assert main(["generate", "-n", "1", "--metric", "se", "--level", "easy", "--seed", "1"]) == 0
+    assert asked[1:] == [(81, ["se"])]
+    assert main(["generate", "-n", "1", "--metric", "hsolve", "--seed", "1"]) == 0
+    assert len(asked) == 2
+    capsys.readouterr()
 
 
 def test_a_first_rating_says_once_that_it_compiles(tmp_path: object) -> None:

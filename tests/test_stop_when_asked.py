@@ -343,23 +343,49 @@ def test_a_thread_leaves_the_main_threads_hold_alone() -> None:
     assert pysat.solvers.MainThread.check()
 
 
+#: Runs that compile in helper processes on an empty numba cache: the command line,
+#: the processes of its tree while it compiles, and the cores that takes.
+COMPILING = {
+    # compile --warm: its parts in worker processes (about 2 min)
+    "compile-warm": (["compile", "--warm"], 3, 1),
+    # a first rate --metric se: SE's nested nets in a helper beside its own compiling
+    "first-se-rating": (
+        [
+            "rate",
+            "--metric",
+            "se",
+            "-q",
+            "....5.7..4.7..9.3..8....1..2.8..7.....4..8....7..9...3......6...4...2.97..2.....1",
+        ],
+        2,
+        2,
+    ),
+}
+
+
+@pytest.mark.parametrize("run", COMPILING)
 @pytest.mark.parametrize(
     ("sig", "group"),
     [(signal.SIGTERM, False), (signal.SIGINT, True), (signal.SIGKILL, False)],
     ids=["SIGTERM", "ctrl-c", "kill-9"],
 )
-def test_compile_warm_stops_with_its_workers(
+def test_a_compiling_run_stops_with_its_helpers(
     started: list[subprocess.Popen[str]],
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     sig: signal.Signals,
     group: bool,
+    run: str,
 ) -> None:
-    """``compile --warm`` compiles in worker processes (about 2 min on an empty numba
-    cache): stopped, or its parent killed, while numba compiles in both, the whole
-    tree is gone at once."""
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # empty: the workers compile
-    took, proc, tree = _stop_time(started, ["compile", "--warm"], sig, processes=3, group=group)
+    """``compile --warm`` and a first ``rate --metric se`` compile in helper processes
+    on an empty numba cache: stopped, or the parent killed, while numba compiles in
+    all of them, the whole tree is gone at once."""
+    argv, processes, cores = COMPILING[run]
+    if (os.cpu_count() or 1) < cores:
+        pytest.skip("no helper on a machine of one core")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # empty: every process compiles
+    monkeypatch.delenv("CSP_SUDOKU_NO_HELPER", raising=False)
+    took, proc, tree = _stop_time(started, argv, sig, processes=processes, group=group)
     assert took < WITHIN, [p.pid for p in _alive(tree)]
     if sig != signal.SIGKILL:
         assert _exit(proc)[0] == 128 + sig

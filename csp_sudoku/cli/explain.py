@@ -254,6 +254,9 @@ def run_explain(args: argparse.Namespace) -> int:
             continue
         path: SePath | SolvePath
         if args.order == "se":
+            from csp_sudoku.metrics._helper import start_nested_helper
+
+            start_nested_helper(e.puzzle.geometry)  # cold: SE's largest kernel beside this
             # a budget stop keeps its steps: shown, then said
             path = explained_path(e.puzzle, "se", rater=args.rater)
         else:

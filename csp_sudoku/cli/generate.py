@@ -708,6 +708,10 @@ def _write_all(
             )
 
     quiet_log = not args.quiet and not sys.stderr.isatty()
+    if metric == "se":  # a cold cache: SE's largest kernel compiles beside the search
+        from csp_sudoku.metrics._helper import start_nested_helper
+
+        start_nested_helper(geometry_from_args(args) or Geometry.standard(9))
     try:
         flushed = time.monotonic()
         with when_compiling(1.0, say), _heartbeat(alive, total, quiet_log):

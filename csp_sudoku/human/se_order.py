@@ -968,6 +968,22 @@ def _propagate(
     return nets[0], absurd, nested, nets[1], nets[2], nets[3]
 
 
+def compile_nested_nets(puzzle: Puzzle) -> None:
+    """Have numba compile, and cache, the nets of SE's dynamic forcing chains with
+    the basic techniques and the nested chains inside them (:func:`_propagate`
+    with ``plus``), with the argument types :func:`_multiple` gives them: the
+    nets of two candidates of ``puzzle`` (any puzzle of the geometry will do).
+
+    The se rating's largest kernel, about half of what a first rating compiles
+    (some 50 s of a hard puzzle's 100 s on one core). A first rating runs this
+    in a helper process while it compiles the rest itself
+    (:mod:`csp_sudoku.metrics._helper`).
+    """
+    state = CandidateState.from_puzzle(puzzle)
+    premises = _premises(_alive8(state), True)[:2]
+    _propagate(state, premises, True, True, plus=True, level=1)
+
+
 def _nishio(state: CandidateState) -> SeStep | None:
     """SE's Nishio forcing chains (7.5): dynamic chains on one digit that contradict."""
     from csp_sudoku._kernels.se_chains import length_tenths
@@ -1703,6 +1719,7 @@ __all__ = [
     "SeStep",
     "SeTechnique",
     "column_order",
+    "compile_nested_nets",
     "length_bonus",
     "length_progress",
     "most_complexity",

@@ -20,12 +20,28 @@ cache writable (so a warm or read-only cache never starts one). A helper that
 fails costs nothing but its CPU: whatever it did not cache compiles here.
 ``CSP_SUDOKU_NO_HELPER=1`` turns it off.
 
-Run as ``python -m csp_sudoku.metrics._helper PUZZLE SEED METRIC...`` by
-:func:`rate_all`; it prints nothing.
+A first rating with se alone (or with se and metrics of its own group), a
+first ``explain`` (the se path) or ``generate`` with se, has no other group to
+share: half of what it compiles is one kernel, the nets of
+SE's forcing chains with the basic techniques and the nested chains inside
+them (48 s of a hard puzzle's 96 s of compiling, measured on one core). A *nested helper*
+then compiles that kernel alone
+(:func:`~csp_sudoku.human.se_order.compile_nested_nets`) while this process
+rates and compiles the rest; a rating that reaches those nets loads what the
+helper cached, or compiles it itself when the helper is not done (the same
+ratings either way). It runs only when numba's cache lacks that kernel and can
+be written, the machine has more than one core and the puzzle is a standard
+9x9 one, and it is not waited for: it ends with this process (or when done).
+On this project's two-core machine a hard puzzle's first rating took 53-64 s
+instead of 84-88 s (``benchmarks/results/first_rating.md``).
+
+Run as ``python -m csp_sudoku.metrics._helper PUZZLE SEED METRIC... PID`` (or
+``--nested PUZZLE PID``) by :func:`rate_all`; it prints nothing.
 """
 
 from __future__ import annotations
 
+import atexit
 import os
 import subprocess
 import sys
@@ -33,6 +49,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, cast
 
+from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.names import MetricName
 from csp_sudoku.core.puzzle import Puzzle
 
@@ -45,6 +62,16 @@ _PROBES: tuple[tuple[str, str], ...] = (
     ("csp_sudoku._kernels.subsets", "subset_kernel"),
     ("csp_sudoku._kernels.se_patterns", "basic_hint"),
 )
+#: The metrics whose ratings reach SE's nets with the basic techniques inside.
+NESTED_BY: tuple[str, ...] = ("se", "combined")
+#: A kernel that only those nets compile: when numba's cache has it, no nested helper.
+_NESTED_PROBES: tuple[tuple[str, str], ...] = (
+    ("csp_sudoku._kernels.se_chains", "multiple_offshoots"),
+)
+#: The first argument that starts a nested helper.
+NESTED = "--nested"
+#: The nested helper of this process, once started (it runs on across ratings).
+_nested: list[subprocess.Popen[bytes]] = []
 
 
 def rate_all(
@@ -79,6 +106,8 @@ def _rate_all(
     helper = None
     if runs is None and not params:
         helper = _start(puzzle, metrics, seed)
+        if helper is None:
+            _start_nested(puzzle, metrics)  # not waited for: it runs on beside the ratings
     if helper is None:
         return [one(m) for m in metrics]
     rows: list[dict[str, Any] | None] = [None] * len(metrics)
@@ -126,21 +155,64 @@ def _start(puzzle: Puzzle, metrics: list[str], seed: int) -> subprocess.Popen[by
     """The helper process for the second group of ``metrics``, or None (see the module doc)."""
     second = [m for m in metrics if m in SECOND]
     first = [m for m in metrics if m not in SECOND and m not in LAST]
-    if not second or not first or os.environ.get("CSP_SUDOKU_NO_HELPER"):
+    if not second or not first or not _may_help(puzzle) or not _cold_and_writable():
         return None
+    return _spawn([puzzle.to_line(), str(seed), *second])
+
+
+def start_nested_helper(geometry: Geometry) -> None:
+    """For a command that rates with se outside :func:`rate_all` (``explain``, whose path
+    is the se rating's, and ``generate``, whose hard-end search rates with it): start
+    the nested helper for puzzles of ``geometry`` when it can help (see the module
+    doc; it compiles on the empty grid); it runs on beside the command and is not
+    waited for."""
+    import numpy as np
+
+    _start_nested(Puzzle(np.zeros(geometry.ncells, dtype=np.int8), geometry), ["se"])
+
+
+def _start_nested(puzzle: Puzzle, metrics: list[str]) -> subprocess.Popen[bytes] | None:
+    """The nested helper (see the module doc), started unless one runs already or it
+    cannot help; None when none is started."""
+    if (
+        _nested
+        or not any(m in NESTED_BY for m in metrics)
+        or (os.cpu_count() or 1) < 2
+        or not _may_help(puzzle)
+        or not _cold_and_writable(_NESTED_PROBES)
+    ):
+        return None
+    helper = _spawn([NESTED, puzzle.to_line()])
+    _nested.append(helper)
+    atexit.register(_end_nested)
+    return helper
+
+
+def _end_nested() -> None:
+    """At exit: the nested helper ends with this process (its compiling, if not done, is lost)."""
+    for helper in _nested:
+        helper.kill()
+        helper.wait()
+
+
+def _may_help(puzzle: Puzzle) -> bool:
+    """Whether a helper may run for ``puzzle``: a standard 9x9 puzzle, and not switched off."""
     g = puzzle.geometry
-    if g.size != 9 or not g.is_standard or not _cold_and_writable():
-        return None
+    return g.size == 9 and g.is_standard and not os.environ.get("CSP_SUDOKU_NO_HELPER")
+
+
+def _spawn(args: list[str]) -> subprocess.Popen[bytes]:
+    """This module run as a helper with ``args`` and this process's pid, silent."""
     return subprocess.Popen(
-        [sys.executable, "-m", __name__, puzzle.to_line(), str(seed), *second, str(os.getpid())],
+        [sys.executable, "-m", __name__, *args, str(os.getpid())],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
 
 
-def _cold_and_writable() -> bool:
-    """True when numba's cache holds neither probe kernel and can be written.
+def _cold_and_writable(probes: tuple[tuple[str, str], ...] = _PROBES) -> bool:
+    """True when numba's cache holds none of the ``probes`` kernels and can be written.
 
     False too when numba's cache cannot be read this way (see
     :func:`_probe_files`): no helper then, the safe side.
@@ -148,13 +220,13 @@ def _cold_and_writable() -> bool:
     try:
         return all(
             not os.path.exists(index) and os.access(folder, os.W_OK)
-            for index, folder in _probe_files()
+            for index, folder in _probe_files(probes)
         )
     except (AttributeError, OSError):
         return False
 
 
-def _probe_files() -> list[tuple[str, str]]:
+def _probe_files(probes: tuple[tuple[str, str], ...] = _PROBES) -> list[tuple[str, str]]:
     """For each probe kernel: numba's index file for it and the folder that holds it.
 
     Read from numba's cache object of the kernel (``_cache._cache_file._index_path``
@@ -168,20 +240,27 @@ def _probe_files() -> list[tuple[str, str]]:
     import importlib
 
     files = []
-    for module, name in _PROBES:
+    for module, name in probes:
         cache = getattr(importlib.import_module(module), name)._cache
         files.append((str(cache._cache_file._index_path), str(cache._cache_path)))
     return files
 
 
 def _main(argv: list[str]) -> int:
-    """The helper: rate ``argv[0]`` with seed ``argv[1]`` and metrics ``argv[2:-1]``; ``argv[-1]``
-    is the pid of the process that started it."""
+    """The helper: rate ``argv[0]`` with seed ``argv[1]`` and metrics ``argv[2:-1]``, or
+    (:data:`NESTED` first) compile SE's nested nets for the puzzle ``argv[1]``;
+    ``argv[-1]`` is the pid of the process that started it."""
     from csp_sudoku.core.parallel import exit_with_parent
 
     # a parent killed while this compiles takes the helper with it (its pid is the last
     # argument: the parent may be gone before this line runs)
     exit_with_parent(int(argv[-1]))
+    if argv[0] == NESTED:
+        from csp_sudoku.core.io import parse_line
+        from csp_sudoku.human.se_order import compile_nested_nets
+
+        compile_nested_nets(parse_line(argv[1]))
+        return 0
     from csp_sudoku.metrics import rate
 
     text, seed, metrics = argv[0], int(argv[1]), argv[2:-1]
