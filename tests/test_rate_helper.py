@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 
 import pytest
@@ -225,6 +225,42 @@ def test_explain_and_generate_with_se_ask_for_the_nested_helper(
     assert main(["generate", "-n", "1", "--metric", "hsolve", "--seed", "1"]) == 0
     assert len(asked) == 2
     capsys.readouterr()
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["explain"], "csp-sudoku explain: compiling the solving kernels"),
+        (["explain", "--order", "subsets"], "csp-sudoku explain: compiling the solving kernels"),
+        (["generate", "-n", "1", "--seed", "2"], "csp-sudoku generate: compiling kernels"),
+    ],
+)
+def test_a_first_explain_or_generate_says_that_it_compiles(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    words: str,
+) -> None:
+    """``explain`` and ``generate`` say once on stderr, while numba compiles (here: told
+    so at once by a stand-in for the compile watch), why a first run is slow."""
+    import contextlib
+
+    from csp_sudoku import _kernels
+
+    @contextlib.contextmanager
+    def compiling_now(after: float, call: Callable[[], None]) -> Iterator[None]:
+        call()
+        yield
+
+    monkeypatch.setattr(_kernels, "when_compiling", compiling_now)
+    line = load_lines("top1465.txt", limit=1)[0]
+    args = [*argv, line] if argv[0] == "explain" else argv
+    assert main(args) == 0
+    err = capsys.readouterr().err
+    assert [x for x in err.splitlines() if "compiling" in x] == [
+        f"{words}, up to a minute or two the first time on this machine (cached for later "
+        "runs; `csp-sudoku compile --warm` compiles them ahead) ..."
+    ]
 
 
 def test_a_first_rating_says_once_that_it_compiles(tmp_path: object) -> None:

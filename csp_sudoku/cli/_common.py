@@ -495,6 +495,27 @@ def preflight(args: argparse.Namespace) -> None:
             os.replace(partial, output)
 
 
+@contextlib.contextmanager
+def noting_compiles(command: str, what: str, quiet: bool = False) -> Iterator[None]:
+    """Say once on stderr that ``csp-sudoku COMMAND`` is compiling ``what`` when numba
+    still compiles a second into the block (a first run on a machine: a minute or
+    more with nothing else to see); nothing when the kernels load from the cache,
+    or with ``quiet``."""
+    from csp_sudoku._kernels import when_compiling
+
+    def say() -> None:
+        if not quiet:
+            print(
+                f"csp-sudoku {command}: compiling {what}, up to a minute or two the first "
+                "time on this machine (cached for later runs; `csp-sudoku compile --warm` "
+                "compiles them ahead) ...",
+                file=sys.stderr,
+            )
+
+    with when_compiling(1.0, say):
+        yield
+
+
 def add_input_args(parser: argparse.ArgumentParser, *, many: bool = True) -> None:
     """Positional inputs: files, ``-`` for standard input, or a puzzle written inline."""
     parser.add_argument(

@@ -24,6 +24,7 @@ from csp_sudoku.cli._common import (
     geometry_from_args,
     int_in,
     iter_entries,
+    noting_compiles,
     seed_arg,
 )
 from csp_sudoku.cli._explained import draw_path, show_path, svg_refusal
@@ -253,15 +254,16 @@ def run_explain(args: argparse.Namespace) -> int:
             code = EXIT_NOT_ALL
             continue
         path: SePath | SolvePath
-        if args.order == "se":
-            from csp_sudoku.metrics._helper import start_nested_helper
+        with noting_compiles("explain", "the solving kernels"):
+            if args.order == "se":
+                from csp_sudoku.metrics._helper import start_nested_helper
 
-            start_nested_helper(e.puzzle.geometry)  # cold: SE's largest kernel beside this
-            # a budget stop keeps its steps: shown, then said
-            path = explained_path(e.puzzle, "se", rater=args.rater)
-        else:
-            rng = as_generator(args.seed) if args.seed is not None else None
-            path = solve_path(e.puzzle, order, max_subset=max_subset, rng=rng, chains=settings)
+                start_nested_helper(e.puzzle.geometry)  # cold: SE's largest kernel beside this
+                # a budget stop keeps its steps: shown, then said
+                path = explained_path(e.puzzle, "se", rater=args.rater)
+            else:
+                rng = as_generator(args.seed) if args.seed is not None else None
+                path = solve_path(e.puzzle, order, max_subset=max_subset, rng=rng, chains=settings)
         if not path.solved:
             code = EXIT_NOT_ALL
         if args.html or args.svg:

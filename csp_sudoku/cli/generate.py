@@ -40,6 +40,7 @@ from csp_sudoku.cli._common import (
     geometry_from_args,
     int_in,
     metric_names,
+    noting_compiles,
     progress,
 )
 from csp_sudoku.cli._resume import (
@@ -696,17 +697,6 @@ def _write_all(
     metric: str,
 ) -> int:
     bar = progress(total, not args.quiet and sys.stderr.isatty())
-    from csp_sudoku._kernels import when_compiling
-
-    def say() -> None:
-        if not args.quiet:
-            print(
-                "csp-sudoku generate: compiling kernels, up to a minute or two the first "
-                "time on this machine (cached for later runs; `csp-sudoku compile --warm` "
-                "compiles them ahead) ...",
-                file=sys.stderr,
-            )
-
     quiet_log = not args.quiet and not sys.stderr.isatty()
     if metric == "se":  # a cold cache: SE's largest kernel compiles beside the search
         from csp_sudoku.metrics._helper import start_nested_helper
@@ -714,7 +704,10 @@ def _write_all(
         start_nested_helper(geometry_from_args(args) or Geometry.standard(9))
     try:
         flushed = time.monotonic()
-        with when_compiling(1.0, say), _heartbeat(alive, total, quiet_log):
+        with (
+            noting_compiles("generate", "kernels", args.quiet),
+            _heartbeat(alive, total, quiet_log),
+        ):
             for g in stream:
                 row = g.to_dict()
                 alive.count(row, metric)
