@@ -65,6 +65,7 @@ from csp_sudoku.cli._common import (
     counted,
     flush_rows,
     geometry_from_args,
+    noting_compiles,
     progress,
 )
 from csp_sudoku.cli._rows import WHERE, entries_after, last_entry
@@ -379,7 +380,9 @@ def routed(plain: Command, variant: Command, *, stdin_mixed: bool = False) -> Co
             if mixed or any(is_variant_input(i) for i in named if i != "-" or stdin):
                 if hasattr(args, "inputs"):
                     args.inputs = named
-                return variant(args)
+                # the variant kernels: a first run compiles them (some 20 s)
+                with noting_compiles(getattr(args, "command", None) or "", "the variant kernels"):
+                    return variant(args)
             return plain(args)
 
     return run
@@ -428,7 +431,7 @@ def register_candidates(sub: Any) -> None:
 
 def _run_candidates(args: argparse.Namespace) -> int:
     """``candidates``: every input by its own path (standard input as it was after it)."""
-    with _stdin_kept():
+    with _stdin_kept(), noting_compiles("candidates", "the variant kernels"):
         return run_variants("candidates", args)
 
 
