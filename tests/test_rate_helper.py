@@ -235,6 +235,8 @@ VARIANTS = str(Path(__file__).resolve().parents[1] / "examples" / "data" / "vari
     ("argv", "words"),
     [
         (["explain", "LINE"], "csp-sudoku explain: compiling the solving kernels"),
+        # two puzzles, one note for the run
+        (["explain", "LINE", "LINE"], "csp-sudoku explain: compiling the solving kernels"),
         (
             ["explain", "--order", "subsets", "LINE"],
             "csp-sudoku explain: compiling the solving kernels",

@@ -235,26 +235,27 @@ def run_explain(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return EXIT_BAD_INPUT
-    for e in entries:
-        if e.puzzle is None:
-            print(f"csp-sudoku: error: {e.error}", file=sys.stderr)
-            return EXIT_BAD_INPUT
-        clashes = e.puzzle.clashes()
-        if clashes:
-            print(f"csp-sudoku: error: {e.source}:{e.line}: {clashes[0]}", file=sys.stderr)
-            return EXIT_BAD_INPUT
-        n = count_solutions(e.puzzle, limit=2)
-        if n != 1:
-            what = "no solution" if n == 0 else "more than one solution"
-            print(
-                f"csp-sudoku: {e.source}:{e.line}: the puzzle has {what}; "
-                "no logical explanation exists",
-                file=sys.stderr,
-            )
-            code = EXIT_NOT_ALL
-            continue
-        path: SePath | SolvePath
-        with noting_compiles("explain", "the solving kernels"):
+    # one note for the run while numba compiles (a first run on a machine)
+    with noting_compiles("explain", "the solving kernels"):
+        for e in entries:
+            if e.puzzle is None:
+                print(f"csp-sudoku: error: {e.error}", file=sys.stderr)
+                return EXIT_BAD_INPUT
+            clashes = e.puzzle.clashes()
+            if clashes:
+                print(f"csp-sudoku: error: {e.source}:{e.line}: {clashes[0]}", file=sys.stderr)
+                return EXIT_BAD_INPUT
+            n = count_solutions(e.puzzle, limit=2)
+            if n != 1:
+                what = "no solution" if n == 0 else "more than one solution"
+                print(
+                    f"csp-sudoku: {e.source}:{e.line}: the puzzle has {what}; "
+                    "no logical explanation exists",
+                    file=sys.stderr,
+                )
+                code = EXIT_NOT_ALL
+                continue
+            path: SePath | SolvePath
             if args.order == "se":
                 from csp_sudoku.metrics._helper import start_nested_helper
 
@@ -264,15 +265,15 @@ def run_explain(args: argparse.Namespace) -> int:
             else:
                 rng = as_generator(args.seed) if args.seed is not None else None
                 path = solve_path(e.puzzle, order, max_subset=max_subset, rng=rng, chains=settings)
-        if not path.solved:
-            code = EXIT_NOT_ALL
-        if args.html or args.svg:
-            why = draw_path(args, path)
-            if why is not None:
-                print(f"csp-sudoku: error: {why}", file=sys.stderr)
-                return EXIT_BAD_INPUT
-        show_path(args, path, partial(_readable, path), first)
-        first = False
+            if not path.solved:
+                code = EXIT_NOT_ALL
+            if args.html or args.svg:
+                why = draw_path(args, path)
+                if why is not None:
+                    print(f"csp-sudoku: error: {why}", file=sys.stderr)
+                    return EXIT_BAD_INPUT
+            show_path(args, path, partial(_readable, path), first)
+            first = False
     if first and code == EXIT_OK:  # no entry at all: an empty file, comments only
         print("csp-sudoku: error: no puzzles found in the input", file=sys.stderr)
         return EXIT_BAD_INPUT
