@@ -23,6 +23,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -439,3 +440,38 @@ def test_a_ctrl_c_while_the_parser_is_built_is_an_interruption(
         pytest.fail("the Ctrl-C left main as a KeyboardInterrupt")
     assert code == 130
     assert capsys.readouterr().err == "csp-sudoku: interrupted\n"
+
+
+def test_a_signal_inside_an_llvm_callback_comes_again_outside_it() -> None:
+    """A signal handled while a frame of llvmlite runs (LLVM's callbacks into Python
+    while numba compiles: a KeyboardInterrupt raised there is lost, and numba then
+    failed with an internal error or the process crashed) is sent again a moment
+    later; anywhere else the handler acts at once."""
+    import threading
+    import types
+
+    from csp_sudoku.cli import _outside_llvm
+
+    seen: list[str] = []
+    again = threading.Event()
+
+    def handler(signum: int, frame: Any) -> None:
+        seen.append(frame.f_code.co_filename)
+
+    def llvm_frame(path: str) -> types.SimpleNamespace:
+        return types.SimpleNamespace(f_code=types.SimpleNamespace(co_filename=path))
+
+    previous = signal.signal(signal.SIGUSR1, lambda *_: again.set())
+    try:
+        wrapped = _outside_llvm(handler)
+        inside = llvm_frame(
+            os.path.join(os.sep, "env", "llvmlite", "binding", "executionengine.py")
+        )
+        wrapped(signal.SIGUSR1, inside)
+        assert seen == []  # not handled inside the callback
+        assert again.wait(5)  # the signal came again
+        outside = llvm_frame(os.path.join(os.sep, "repo", "csp_sudoku", "cli", "rate.py"))
+        wrapped(signal.SIGUSR1, outside)
+        assert seen == [outside.f_code.co_filename]
+    finally:
+        signal.signal(signal.SIGUSR1, previous)

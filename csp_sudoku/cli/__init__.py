@@ -206,6 +206,27 @@ def _on_sigterm(owner: int) -> Callable[[int, Any], None]:
     return handle
 
 
+def _outside_llvm(handler: Callable[[int, Any], None]) -> Callable[[int, Any], None]:
+    """``handler``, acting only where its KeyboardInterrupt can reach the command.
+
+    A signal that comes while numba compiles may be handled inside a callback that
+    LLVM makes into Python through ctypes (llvmlite's object cache notices): an
+    exception raised there is printed and lost, and numba then fails ("no compiled
+    object yet", an internal error) or the process crashes. There the signal is
+    sent again a moment later, when the callback has returned.
+    """
+
+    def handle(signum: int, frame: Any) -> None:
+        if frame is not None and f"{os.sep}llvmlite{os.sep}" in frame.f_code.co_filename:
+            again = threading.Timer(0.02, os.kill, (os.getpid(), signum))
+            again.daemon = True
+            again.start()
+            return
+        handler(signum, frame)
+
+    return handle
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``csp-sudoku`` script; returns the exit code.
 
@@ -215,15 +236,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     previous = warnings.showwarning
     warnings.showwarning = _warnings_shown_by(previous)
-    on_term = None
+    on_term = on_int = None
     if threading.current_thread() is threading.main_thread():  # only it may set handlers
-        on_term = signal.signal(signal.SIGTERM, _on_sigterm(os.getpid()))
+        on_term = signal.signal(signal.SIGTERM, _outside_llvm(_on_sigterm(os.getpid())))
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            on_int = signal.signal(signal.SIGINT, _outside_llvm(signal.default_int_handler))
     _TERMINATED.clear()
     try:
         return _main(argv)
     finally:
         if on_term is not None:
             signal.signal(signal.SIGTERM, on_term)
+        if on_int is not None:
+            signal.signal(signal.SIGINT, on_int)
         warnings.showwarning = previous
         if "csp_sudoku.cli._common" in sys.modules:  # outputs were claimed only if loaded
             sys.modules["csp_sudoku.cli._common"].release_outputs()
