@@ -89,7 +89,6 @@ def main() -> None:
     ap.add_argument(
         "--save",
         type=Path,
-        default=None,
         help="append every output as 'puzzle seed generator ER' (to spot-check with SE)",
     )
     args = ap.parse_args()

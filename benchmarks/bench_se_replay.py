@@ -45,10 +45,7 @@ def main() -> None:
     ap.add_argument("--label", default="se replay", help="the name printed with the figures")
     ap.add_argument("--held-out", action="store_true", help="the held-out rows of every ER instead")
     ap.add_argument(
-        "--min-er",
-        type=float,
-        default=None,
-        help="the rows of both files rated this or more instead",
+        "--min-er", type=float, help="the rows of both files rated this or more instead"
     )
     args = ap.parse_args()
     names = ["se_calibration_top1465.tsv"]

@@ -36,16 +36,8 @@ from csp_sudoku.core.errors import (
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.seeds import item_seed
 from csp_sudoku.metrics.base import Rating
+from csp_sudoku.variants import generate as vg
 from csp_sudoku.variants.explain import VariantPath, explain
-from csp_sudoku.variants.generate import (
-    VariantGenerated,
-    generate_drawn,
-    generate_givens,
-    generate_killers,
-    make_drawn,
-    make_givens,
-    make_killer,
-)
 from csp_sudoku.variants.rating import (
     LEVELS,
     METRIC,
@@ -123,8 +115,8 @@ def pool() -> tuple[tuple[str, VariantPuzzle, VariantPath, VariantRating], ...]:
     datas += [(label, d) for label, d in UNIQUE if label.split(":")[0] not in HEAVY]
     six = Geometry.standard(6)
     for seed in range(6):
-        datas.append((f"killer 6x6 {seed}", to_fpuzzles(make_killer(seed, geometry=six).puzzle)))
-        drawn = make_drawn(seed, ["thermometer"], geometry=six).puzzle
+        datas.append((f"killer 6x6 {seed}", to_fpuzzles(vg.make_killer(seed, geometry=six).puzzle)))
+        drawn = vg.make_drawn(seed, ["thermometer"], geometry=six).puzzle
         datas.append((f"thermometers 6x6 {seed}", to_fpuzzles(drawn)))
     out = []
     for label, data in datas:
@@ -344,14 +336,14 @@ def test_generators_meet_their_targets(what: str, level: str) -> None:
         {"size": 6, "grid": empty_grid(6), "thermometer": [{"lines": [["R1C1", "R1C2", "R1C3"]]}]}
     )
     makers = {
-        "killer": (lambda **kw: generate_killers(2, geometry=SIX, **kw), make_killer_6),
+        "killer": (lambda **kw: vg.generate_killers(2, geometry=SIX, **kw), make_killer_6),
         "drawn": (
-            lambda **kw: generate_drawn(2, ["thermometer"], geometry=SIX, **kw),
+            lambda **kw: vg.generate_drawn(2, ["thermometer"], geometry=SIX, **kw),
             make_drawn_6,
         ),
         "givens": (
-            lambda **kw: generate_givens(template, 2, **kw),
-            lambda s: make_givens(template, s),
+            lambda **kw: vg.generate_givens(template, 2, **kw),
+            lambda s: vg.make_givens(template, s),
         ),
     }
     generate, make = makers[what]
@@ -365,22 +357,22 @@ def test_generators_meet_their_targets(what: str, level: str) -> None:
     assert got[0].seed != got[1].seed
 
 
-def make_killer_6(seed: int) -> VariantGenerated:
-    return make_killer(seed, geometry=SIX)
+def make_killer_6(seed: int) -> vg.VariantGenerated:
+    return vg.make_killer(seed, geometry=SIX)
 
 
-def make_drawn_6(seed: int) -> VariantGenerated:
-    return make_drawn(seed, ["thermometer"], geometry=SIX)
+def make_drawn_6(seed: int) -> vg.VariantGenerated:
+    return vg.make_drawn(seed, ["thermometer"], geometry=SIX)
 
 
 def test_no_target_keeps_the_untargeted_puzzles() -> None:
-    got = list(generate_killers(3, seed=5, geometry=SIX))
+    got = list(vg.generate_killers(3, seed=5, geometry=SIX))
     assert [g.seed for g in got] == [item_seed(5, i) for i in range(3)]
     assert all(g.rating is None for g in got)
 
 
 def test_a_score_range_within_a_level() -> None:
-    got = list(generate_killers(2, seed=2, geometry=SIX, score_range=(2.0, 2.1), attempts=80))
+    got = list(vg.generate_killers(2, seed=2, geometry=SIX, score_range=(2.0, 2.1), attempts=80))
     for g in got:
         assert g.rating is not None and 2.0 <= g.rating.score <= 2.1 and g.rating.level == "hard"
         assert checked_rating(g.puzzle) == "hard"
@@ -389,7 +381,7 @@ def test_a_score_range_within_a_level() -> None:
 def test_the_budget_runs_out_with_the_nearest_puzzle_met() -> None:
     found = []
     with pytest.raises(BudgetExhaustedError) as info:
-        for g in generate_killers(3, seed=1, geometry=SIX, level="guess", attempts=3):
+        for g in vg.generate_killers(3, seed=1, geometry=SIX, level="guess", attempts=3):
             found.append(g)
     err = info.value
     assert (err.found, err.wanted) == (len(found), 3)
@@ -401,7 +393,7 @@ def test_the_budget_runs_out_with_the_nearest_puzzle_met() -> None:
     assert f"{again.score:.4g}" == m.group(2) and again.level == m.group(3)
     assert m.group(1) == "hardest" and again.level_rank < LEVELS.index("guess")
     with pytest.raises(BudgetExhaustedError, match="time budget of 0 s"):
-        next(generate_killers(1, seed=1, geometry=SIX, level="hard", budget_seconds=0))
+        next(vg.generate_killers(1, seed=1, geometry=SIX, level="hard", budget_seconds=0))
 
 
 @pytest.mark.parametrize(
@@ -417,13 +409,13 @@ def test_the_budget_runs_out_with_the_nearest_puzzle_met() -> None:
 )
 def test_bad_targets(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(GenerationError, match=message):
-        next(generate_killers(1, seed=1, geometry=SIX, **kwargs))
+        next(vg.generate_killers(1, seed=1, geometry=SIX, **kwargs))
 
 
 def test_unknown_target_option() -> None:
     """A keyword that no generator takes is refused, not silently dropped."""
     with pytest.raises(TypeError, match="'levels'"):
-        next(generate_killers(1, seed=1, geometry=SIX, levels="hard"))  # type: ignore[call-arg]
+        next(vg.generate_killers(1, seed=1, geometry=SIX, levels="hard"))  # type: ignore[call-arg]
 
 
 @settings(max_examples=8, deadline=None)
@@ -431,9 +423,9 @@ def test_unknown_target_option() -> None:
 def test_targeted_4x4_givens(seed: int, level: str) -> None:
     template = from_fpuzzles({"size": 4, "grid": empty_grid(4), **HAND_4X4["thermo, killer, xv"]})
     template = VariantPuzzle(template.puzzle, template.constraints[:2])
-    got: list[VariantGenerated] = []
+    got: list[vg.VariantGenerated] = []
     try:
-        for g in generate_givens(template, 2, seed=seed, level=level, attempts=25):
+        for g in vg.generate_givens(template, 2, seed=seed, level=level, attempts=25):
             got.append(g)
     except BudgetExhaustedError as err:
         assert err.found == len(got)
@@ -444,7 +436,7 @@ def test_targeted_4x4_givens(seed: int, level: str) -> None:
         path = explain(g.puzzle)
         check_path(data, path, sols, complete=True)
         assert LEVELS[ORDER.index(needed(path))] == level
-        assert make_givens(template, g.seed).puzzle == g.puzzle
+        assert vg.make_givens(template, g.seed).puzzle == g.puzzle
 
 
 def test_cli_generate_at_a_level(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

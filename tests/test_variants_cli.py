@@ -56,6 +56,15 @@ def json_file(path: Path, data: dict[str, Any]) -> Path:
     return path
 
 
+def run_multiple(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], index: int, command: str, *args: str
+) -> tuple[dict[str, Any], int, str]:
+    """``command -q`` on ``MULTIPLE[index]`` written to a file: the puzzle, exit code, stdout."""
+    data = MULTIPLE[index]
+    code, out, _ = run(capsys, command, str(json_file(tmp_path / "m.json", data)), *args, "-q")
+    return data, code, out
+
+
 def jsonl(path: Path, items: list[Any]) -> Path:
     path.write_text("".join((x if isinstance(x, str) else json.dumps(x)) + "\n" for x in items))
     return path
@@ -177,9 +186,7 @@ def test_solve_count_and_candidates(tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_solve_all_shows_distinct_solutions_of_a_multiple_puzzle(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    data = MULTIPLE[0]
-    path = json_file(tmp_path / "m.json", data)
-    code, out, _ = run(capsys, "solve", str(path), "--all", "3", "--format", "jsonl", "-q")
+    data, code, out = run_multiple(tmp_path, capsys, 0, "solve", "--all", "3", "--format", "jsonl")
     rows = [json.loads(r) for r in out.splitlines()]
     assert code == 1 and len(rows) >= 2
     assert len({r["solution"] for r in rows}) == len(rows)
@@ -191,15 +198,15 @@ def test_solve_all_shows_distinct_solutions_of_a_multiple_puzzle(
 def test_candidates_are_the_union_of_the_solutions(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    data = MULTIPLE[1]
-    path = json_file(tmp_path / "m.json", data)
-    code, out, _ = run(capsys, "candidates", str(path), "--format", "jsonl", "-q", "--jobs", "2")
+    data, code, out = run_multiple(
+        tmp_path, capsys, 1, "candidates", "--format", "jsonl", "--jobs", "2"
+    )
     cands = json.loads(out)["candidates"]
     sols = variants.solutions(from_fpuzzles(data), 500, backend="cpsat")
     assert code == 0 and len(sols) < 500
     union = ["".join(sorted({str(s.cells[c]) for s in sols})) for c in range(81)]
     assert cands == union
-    assert run(capsys, "candidates", str(path), "--cap", "1")[0] == 1
+    assert run_multiple(tmp_path, capsys, 1, "candidates", "--cap", "1")[1] == 1
 
 
 def test_a_wrong_backend_or_a_resume_without_output_is_refused(
@@ -231,9 +238,8 @@ def test_certify_proves_the_unique_puzzles_only(
 def test_a_certificate_of_a_multiple_puzzle_is_never_written(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = json_file(tmp_path / "m.json", MULTIPLE[0])
     certs = tmp_path / "certs"
-    code, out, _ = run(capsys, "check", str(path), "--certify", str(certs), "-q")
+    _, code, out = run_multiple(tmp_path, capsys, 0, "check", "--certify", str(certs))
     assert code == 1 and out.split("\t")[1].strip() == "multiple"
     assert not certs.exists() or not list(certs.iterdir())
 

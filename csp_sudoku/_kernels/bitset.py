@@ -249,6 +249,14 @@ def pause_at(ctl, nodes, depth, count):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
+def ended(ctl, nodes, verdict):  # type: ignore[no-untyped-def]
+    """Keep the nodes a search spent in its control words ``ctl`` as it ends;
+    ``verdict``, what it returns (its count, ``GAVE_UP``, ``PAST_DEADLINE``)."""
+    ctl[AT_NODES] = nodes
+    return verdict
+
+
+@njit(cache=True, inline="always")
 def next_alternative(lefts, depth):  # type: ignore[no-untyped-def]
     """Take the lowest alternative left at the deepest saved level of a search
     (``lefts[depth - 1]``, a mask of the alternatives not tried yet; ``depth > 0``).
@@ -336,8 +344,7 @@ def _search(cand, limit, avoid, out, geo, locked, budget, stop_at, ws, pause=0):
                         out[count, c] = _cttz(cand[c]) + 1
                 count += 1
                 if count >= limit:
-                    ctl[AT_NODES] = nodes
-                    return count
+                    return ended(ctl, nodes, count)
         else:
             for c in range(ncells):
                 st_cand[depth, c] = cand[c]
@@ -348,8 +355,7 @@ def _search(cand, limit, avoid, out, geo, locked, budget, stop_at, ws, pause=0):
         # take the next alternative, backtracking as needed
         while True:
             if depth == 0:
-                ctl[AT_NODES] = nodes
-                return count
+                return ended(ctl, nodes, count)
             depth, d, b = next_alternative(st_left, depth)
             c = st_cell[d]
             for k in range(ncells):
@@ -359,14 +365,12 @@ def _search(cand, limit, avoid, out, geo, locked, budget, stop_at, ws, pause=0):
             queue[0] = c
             nodes += 1
             if nodes > budget > 0:
-                ctl[AT_NODES] = nodes
-                return GAVE_UP
+                return ended(ctl, nodes, GAVE_UP)
             if stop_at > 0.0 and nodes % CLOCK_EVERY == 0:
                 with objmode(now="float64"):
                     now = time.time()
                 if now > stop_at:
-                    ctl[AT_NODES] = nodes
-                    return PAST_DEADLINE
+                    return ended(ctl, nodes, PAST_DEADLINE)
             if _propagate(
                 cand, placed, queue, 1, peers, npeers, units, full, d + 1 < locked, inter, inter_n
             ):

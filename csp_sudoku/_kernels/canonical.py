@@ -267,13 +267,9 @@ def _oriented(cells: NDArray[np.int8]) -> tuple[NDArray[np.int8], NDArray[np.int
 
 @nb.njit(cache=True, nogil=True)
 def _canonical_into(
-    cells: NDArray[np.int8],
-    best: NDArray[np.int8],
-    transform: NDArray[np.int64],
-    cur: NDArray[np.int64],
-    nxt: NDArray[np.int64],
-    cmaps: NDArray[np.int64],
-) -> None:
+    cells: NDArray[np.int8], best: NDArray[np.int8], transform: NDArray[np.int64],  # in, out
+    cur: NDArray[np.int64], nxt: NDArray[np.int64], cmaps: NDArray[np.int64],  # work arrays
+) -> None:  # fmt: skip
     """:func:`canonical_one` with its work arrays given (see :func:`canonical_batch`)."""
     grids, masks, filled = _oriented(cells)
     if filled == 0:  # every map fixes the empty grid
@@ -439,11 +435,9 @@ def _least_rows(v: NDArray[np.int64], out: NDArray[np.int64]) -> None:
 @nb.njit(cache=True, nogil=True)
 def exhaustive_one(
     cells: NDArray[np.int8],
-    line_maps: NDArray[np.int64],
-    mask_table: NDArray[np.int64],
-    best: NDArray[np.int8],
-    transform: NDArray[np.int64],
-) -> None:
+    line_maps: NDArray[np.int64], mask_table: NDArray[np.int64],  # every map
+    best: NDArray[np.int8], transform: NDArray[np.int64],  # out
+) -> None:  # fmt: skip
     """Write the canonical form of one 81-cell puzzle into ``best`` by trying every
     map (the reference search; :func:`canonical_one` is the fast one).
 

@@ -51,12 +51,9 @@ from csp_sudoku._kernels.status import FIXPOINT, NOT_FOUND, OUT_OF_BUDGET
 
 init_numba_target()  # numba's CPU target without its BLAS probe (see there)
 
-ASSUME = 0
-ELIM = 1
-SINGLE = 2
-SUBSET = 3
-NESTED = 4
-CONTRA = 5
+#: The kinds of a chain's records: the assumption, an elimination, a single, a
+#: subset-rule elimination, a nested chain's elimination, the contradiction.
+ASSUME, ELIM, SINGLE, SUBSET, NESTED, CONTRA = range(6)
 
 REC_WIDTH = 6
 META_WIDTH = 5

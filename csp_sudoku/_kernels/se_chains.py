@@ -1794,23 +1794,10 @@ def _tenth_top(complexity):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def quick_settle(  # type: ignore[no-untyped-def]
-    masks,
-    values,
-    peers,
-    npeers,
-    units,
-    cc,
-    corder,
-    ncellcols,
-    true,
-    most_complex,
-    chunk,
-    out,
-    forcing,
-    walk,
-    cap,
-    level,
-):
+    masks, values,  # the marks
+    peers, npeers, units, cc, corder, ncellcols,  # the geometry
+    true, most_complex, chunk, out, forcing, walk, cap, level,  # the search
+):  # fmt: skip
     """The quick test's search (:func:`csp_sudoku.human.se_order.solved_within`)
     in one compiled call: True when singles and dynamic contradiction nets of
     complexity at most ``most_complex`` solve the marks (``masks``, ``values``;

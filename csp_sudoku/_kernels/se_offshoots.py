@@ -307,17 +307,13 @@ def new_net(bufs):  # type: ignore[no-untyped-def]
 
 
 def work_arrays(ncell: int, size: int):  # type: ignore[no-untyped-def]
-    """The work arrays :func:`offshoots` takes, for one geometry."""
+    """The work arrays :func:`offshoots` takes (its ``bufs``), for one geometry."""
     ncand = ncell * size
-    return (
-        np.empty(ncell, dtype=np.int64),
-        np.empty(ncell, dtype=np.int64),
-        np.empty(ncell, dtype=np.int64),
-        np.empty(ncand, dtype=np.int8),
-        np.empty(ncand, dtype=np.int32),
-        np.empty(ncand, dtype=np.int32),
-        np.empty(8 * ncand + 1, dtype=np.int32),
-        np.empty(64 * ncand, dtype=np.int32),
-        np.zeros(5, dtype=np.int64),
-        np.empty((PLUS_TECHNIQUES.shape[0], ncell), dtype=np.int64),
-    )
+    masks, masks0, values = (np.empty(ncell, dtype=np.int64) for _ in range(3))
+    seen = np.empty(ncand, dtype=np.int8)
+    out_q, out_h = (np.empty(ncand, dtype=np.int32) for _ in range(2))
+    hint_start = np.empty(8 * ncand + 1, dtype=np.int32)
+    parents = np.empty(64 * ncand, dtype=np.int32)
+    st = np.zeros(5, dtype=np.int64)
+    snap = np.empty((PLUS_TECHNIQUES.shape[0], ncell), dtype=np.int64)
+    return masks, masks0, values, seen, out_q, out_h, hint_start, parents, st, snap

@@ -360,14 +360,9 @@ def _hidden_digits(once: I64, cell_units: I64, c: Int) -> np.int64:  # pragma: n
 
 @njit(cache=True)
 def _single(
-    masks: I64,
-    values: NDArray[np.int8],
-    units: I64,
-    cell_units: I64,
-    hidden: bool,
-    target: Int,
-    ops: I64,
-) -> tuple[int, int, int]:  # pragma: no cover
+    masks: I64, values: NDArray[np.int8], units: I64, cell_units: I64,
+    hidden: bool, target: Int, ops: I64,
+) -> tuple[int, int, int]:  # pragma: no cover  # fmt: skip
     """Naked singles (an empty cell with one candidate) or, with ``hidden``, hidden
     singles (an empty cell holding a digit that has one place in one of its units).
     Each empty cell is a possible application; a cell with one is a valid one,
@@ -487,16 +482,10 @@ def _outside(
 
 @njit(cache=True)
 def _locked_candidates(
-    masks: I64,
-    values: NDArray[np.int8],
-    units: I64,
-    cell_units: I64,
-    inter_cells: I64,
-    inter_line: I64,
-    inter_box: I64,
-    target: Int,
-    ops: I64,
-) -> tuple[int, int, int]:  # pragma: no cover
+    masks: I64, values: NDArray[np.int8], units: I64, cell_units: I64,
+    inter_cells: I64, inter_line: I64, inter_box: I64,  # the line/box intersections
+    target: Int, ops: I64,
+) -> tuple[int, int, int]:  # pragma: no cover  # fmt: skip
     """Pointing and claiming at each line/box intersection with two or more empty cells."""
     p = 0
     v = 0
@@ -685,19 +674,27 @@ def _reveal(
             k -= 1
 
 
-@njit(cache=True)
-def hsolve_runs(
+@njit(cache=True, inline="always")
+def _run_start(
     masks0: I64,
     values0: NDArray[np.int8],
-    solution: NDArray[np.int8],
-    scan: Scan,
-    n: int,
-    max_tier: int,
     seeds: NDArray[np.uint64],
-    scores: NDArray[np.float64],
-    stuck: I64,
-    counts: I64,
-) -> None:  # pragma: no cover - compiled
+    r: int,
+    st: NDArray[np.uint64],
+) -> tuple[I64, NDArray[np.int8]]:  # pragma: no cover - compiled
+    """Run ``r`` of a randomised model begins: its seed into the random state ``st``,
+    and its own copy of the start marks."""
+    st[0] = seeds[r]
+    return masks0.copy(), values0.copy()
+
+
+@njit(cache=True)
+def hsolve_runs(
+    masks0: I64, values0: NDArray[np.int8], solution: NDArray[np.int8],  # the start
+    scan: Scan, n: int, max_tier: int,  # the strategies, the highest tier tried
+    seeds: NDArray[np.uint64],  # a run each
+    scores: NDArray[np.float64], stuck: I64, counts: I64,  # out: a row a run
+) -> None:  # pragma: no cover - compiled  # fmt: skip
     """``len(seeds)`` runs of hsolve (section 3.2); per run: score, stuck count, strategy counts.
 
     Each step searches tiers from 0 up; a searched tier adds E(p, v) = (p+1)/(v+1)
@@ -713,9 +710,7 @@ def hsolve_runs(
     st = np.zeros(1, dtype=np.uint64)
     has_solution = solution[0] != 0
     for r in range(seeds.shape[0]):
-        st[0] = seeds[r]
-        masks = masks0.copy()
-        values = values0.copy()
+        masks, values = _run_start(masks0, values0, seeds, r, st)
         d = 0.0
         nstuck = 0
         while True:
@@ -761,14 +756,11 @@ def hsolve_runs(
 # ---------------------------------------------------------------------- oracle
 @njit(cache=True)
 def oracle_runs(
-    masks0: I64,
-    values0: NDArray[np.int8],
-    solution: NDArray[np.int8],
-    units: I64,
-    peers: I64,
-    seeds: NDArray[np.uint64],
-    out: NDArray[np.float64],
-) -> None:  # pragma: no cover - compiled
+    masks0: I64, values0: NDArray[np.int8], solution: NDArray[np.int8],  # the start
+    units: I64, peers: I64,  # the geometry
+    seeds: NDArray[np.uint64],  # a run each
+    out: NDArray[np.float64],  # a row a run
+) -> None:  # pragma: no cover - compiled  # fmt: skip
     """Runs of the oracle model (Fletcher, Johnson, Morrison, Algorithm 1).
 
     Per run ``r``, ``out[r]`` = (naked singles, hidden singles, iterations, oracle
@@ -781,9 +773,7 @@ def oracle_runs(
     w = units.shape[1]
     st = np.zeros(1, dtype=np.uint64)
     for r in range(seeds.shape[0]):
-        st[0] = seeds[r]
-        masks = masks0.copy()
-        values = values0.copy()
+        masks, values = _run_start(masks0, values0, seeds, r, st)
         naked = 0
         hidden = 0
         iters = 0
@@ -865,8 +855,8 @@ def sisus_singles(
     while True:
         unit_once(masks, values, units, once, union)
         total = 0
+        cand[:] = 0
         for c in range(ncells):
-            cand[c] = 0
             if values[c] == 0:
                 m = masks[c]
                 if m == 0:

@@ -257,19 +257,9 @@ PROBE = 2  # the smallest size 1..n with an application
 
 @njit(cache=True)
 def subset_kernel(  # type: ignore[no-untyped-def]
-    mode,
-    alive,
-    column_candidates,
-    candidate_columns,
-    solution,
-    n,
-    first,
-    out,
-    roots,
-    memo,
-    known,
-    limit,
-):
+    mode, alive, column_candidates, candidate_columns, solution, n, first, out, roots,
+    memo, known, limit,
+):  # fmt: skip
     """Every search of the subset rule, in one compiled entry point.
 
     numba compiles and optimises each entry point with all that it links, so
@@ -438,18 +428,12 @@ def search_in_order(
 
 
 def size_search(
-    alive: NDArray[np.bool_],
-    column_candidates: NDArray[np.int32],
-    candidate_columns: NDArray[np.int32],
-    solution: NDArray[np.bool_],
-    n: int,
-    first: bool,
-    out: NDArray[np.int32],
-    roots: NDArray[np.int32] = _NO_COLUMNS,
-    memo: NDArray[np.bool_] | None = None,
-    known: NDArray[np.bool_] | None = None,
+    alive: NDArray[np.bool_], column_candidates: NDArray[np.int32],  # the matrix
+    candidate_columns: NDArray[np.int32], solution: NDArray[np.bool_],
+    n: int, first: bool, out: NDArray[np.int32], roots: NDArray[np.int32] = _NO_COLUMNS,
+    memo: NDArray[np.bool_] | None = None, known: NDArray[np.bool_] | None = None,  # sizes
     limit: int = 0,
-) -> int:
+) -> int:  # fmt: skip
     """:func:`subset_kernel`'s ``SIZE``: the number of applications written to ``out``."""
     memo = _no_memo(n) if memo is None else memo
     known = _no_known(n) if known is None else known
@@ -462,15 +446,10 @@ def size_search(
 
 
 def subset_probe(
-    alive: NDArray[np.bool_],
-    column_candidates: NDArray[np.int32],
-    candidate_columns: NDArray[np.int32],
-    solution: NDArray[np.bool_],
-    max_size: int,
-    memo: NDArray[np.bool_],
-    known: NDArray[np.bool_],
-    limit: int,
-) -> int:
+    alive: NDArray[np.bool_], column_candidates: NDArray[np.int32],  # the matrix
+    candidate_columns: NDArray[np.int32], solution: NDArray[np.bool_],
+    max_size: int, memo: NDArray[np.bool_], known: NDArray[np.bool_], limit: int,
+) -> int:  # fmt: skip
     """:func:`subset_kernel`'s ``PROBE``: the smallest size with an application, 0 for none."""
     out = np.empty((1, 2 * max_size), dtype=np.int32)
     return int(

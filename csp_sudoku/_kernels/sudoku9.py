@@ -63,6 +63,7 @@ from csp_sudoku._kernels import init_numba_target
 from csp_sudoku._kernels.bitset import (
     _ctpop,
     _cttz,
+    ended,
     next_alternative,
     pause_at,
     resume_at,
@@ -503,8 +504,7 @@ def _search(st, limit, avoid, out, budget, ws, quick=False, pause=0):  # type: i
                     _write(st, out[count])
                 count += 1
                 if count >= limit:
-                    ctl[AT_NODES] = nodes
-                    return count
+                    return ended(ctl, nodes, count)
         else:
             cell = _pick(st, quick)
             b = cell // 27
@@ -520,8 +520,7 @@ def _search(st, limit, avoid, out, budget, ws, quick=False, pause=0):  # type: i
         # take the next alternative, backtracking as needed
         while True:
             if depth == 0:
-                ctl[AT_NODES] = nodes
-                return count
+                return ended(ctl, nodes, count)
             depth, k, bit = next_alternative(lefts, depth)
             d = _cttz(bit)
             # element by element: a slice assignment brings numba's shape-mismatch
@@ -536,8 +535,7 @@ def _search(st, limit, avoid, out, budget, ws, quick=False, pause=0):  # type: i
             st[i] &= ~_PEER[cell - 27 * b]
             nodes += 1
             if nodes > budget > 0:
-                ctl[AT_NODES] = nodes
-                return GAVE_UP
+                return ended(ctl, nodes, GAVE_UP)
             if _propagate(st, np.int64(1) << i):
                 if nodes >= stop:  # the slice is spent: keep the place, go on when called
                     return pause_at(ctl, nodes, depth, count)

@@ -85,11 +85,8 @@ def _add_query_args(p: argparse.ArgumentParser) -> None:
     either = q.add_mutually_exclusive_group()
     either.add_argument("--minimal", action="store_true", help="only minimal puzzles")
     either.add_argument("--not-minimal", action="store_true", help="only non-minimal puzzles")
-    q.add_argument(
-        "--symmetry",
-        choices=QUERY_SYMMETRIES,
-        help="clue-pattern symmetry ('none': patterns with no symmetry)",
-    )
+    symmetry = "clue-pattern symmetry ('none': patterns with no symmetry)"
+    q.add_argument("--symmetry", choices=QUERY_SYMMETRIES, help=symmetry)
     q.add_argument(
         "--metric",
         "-m",
@@ -121,22 +118,21 @@ def _add_query_args(p: argparse.ArgumentParser) -> None:
 
 def _query(args: argparse.Namespace) -> BankQuery:
     minimal = True if args.minimal else (False if args.not_minimal else None)
+    same = {name: getattr(args, name) for name in _SAME_NAMES}
     return BankQuery(
         limit=args.count,
         minimal=minimal,
-        symmetry=args.symmetry,
-        metric=args.metric,
-        level=args.level,
         min_score=args.score_min,
         max_score=args.score_max,
-        min_clues=args.min_clues,
-        max_clues=args.max_clues,
-        generator=args.generator,
-        geometry=args.geometry,
-        not_exported=args.not_exported,
-        not_in_batch=args.not_in_batch,
-        order=args.order,
+        **same,
     )
+
+
+#: The selection options that set the query's field of the same name.
+_SAME_NAMES = (
+    "symmetry", "metric", "level", "min_clues", "max_clues", "generator", "geometry",
+    "not_exported", "not_in_batch", "order",
+)  # fmt: skip
 
 
 #: What runs a parsed command: returns the exit code.

@@ -192,10 +192,9 @@ def register(sub: Any) -> None:
         "--max-per-grid",
         type=int_in(1, 10**9),
         metavar="N",
-        help="annealing (hard targets): at most N puzzles per family (one solution grid, "
-        "or half the clues shared: a find's neighbours); default 1, every puzzle a "
-        "different one (no limit with --vicinity-of); a larger N mines each find's "
-        "neighbours",
+        help="annealing (hard targets): at most N puzzles per family (a solution grid, or "
+        "half the clues shared); default 1, no limit with --vicinity-of; a larger N mines "
+        "each find's neighbours",
     )
     p.add_argument("--backend", default="auto", help="uniqueness checker backend")
     add_batch_args(
@@ -476,6 +475,8 @@ def _run(
         )
 
     common: dict[str, Any] = {
+        "metric": metric,
+        "seed": args.seed,
         "rate_with": extra,
         "symmetry": args.symmetry,
         "minimal": args.minimal,
@@ -497,14 +498,12 @@ def _run(
     }
     if quotas is not None:
         alive.quotas = quotas
-        stream = generate_quotas(quotas, metric=metric, seed=args.seed, **common)
+        stream = generate_quotas(quotas, **common)
         return _write_all(args, writer, stream, sum(n for _, n in quotas), alive, metric)
     stream = generate(
         args.count,
         level=args.level,
         score_range=score_range,
-        metric=metric,
-        seed=args.seed,
         start=done.rows,
         done=done.puzzles,
         **common,
