@@ -190,6 +190,41 @@ def test_a_nested_helper_starts_only_when_it_can_help(monkeypatch: pytest.Monkey
         _helper._end_nested()
 
 
+def _fake_helper(seconds: float) -> subprocess.Popen[bytes]:
+    """A process that stands for a nested helper compiling for ``seconds``."""
+    return subprocess.Popen([sys.executable, "-c", f"import time; time.sleep({seconds})"])
+
+
+@pytest.mark.parametrize("patience", [None, 0.2])
+def test_the_first_nets_with_techniques_wait_for_the_nested_helper(
+    monkeypatch: pytest.MonkeyPatch, patience: float | None
+) -> None:
+    """A rating that reaches the nets the nested helper compiles waits for it to end
+    (then loads its kernel), once a process; after ``NESTED_WAIT`` seconds it goes on."""
+    from csp_sudoku.human import se_order
+
+    monkeypatch.setattr(_helper, "_cold_and_writable", lambda probes=None: True)
+    monkeypatch.setattr(_helper, "_nested", [])
+    monkeypatch.setattr(se_order, "BEFORE_FIRST_PLUS", [])
+    monkeypatch.delenv("CSP_SUDOKU_NO_HELPER", raising=False)
+    if patience is not None:
+        monkeypatch.setattr(_helper, "NESTED_WAIT", patience)
+    fake = _fake_helper(1.0 if patience is None else 30.0)
+    monkeypatch.setattr(_helper, "_spawn", lambda args: fake)
+    p = cs.parse(load_lines("top1465.txt", limit=1)[0])
+    try:
+        assert _helper._start_nested(p, ["se"]) is fake
+        assert fake.returncode is None
+        se_order.compile_nested_nets(p)
+        if patience is None:
+            assert fake.returncode == 0  # waited for, to its end
+        else:
+            assert fake.poll() is None  # still "compiling": the rating went on
+        assert se_order.BEFORE_FIRST_PLUS == []  # a second rating does not wait
+    finally:
+        _helper._end_nested()
+
+
 def test_rows_with_a_nested_helper_are_the_rows_without(monkeypatch: pytest.MonkeyPatch) -> None:
     """With se alone a first rating starts the nested helper (forced: the cache is
     warm) and rates every metric itself, in the order asked, as rate() does."""

@@ -900,6 +900,13 @@ def _net_arrays(
     )
 
 
+#: Called, each once, before this process first builds nets with the basic techniques
+#: inside (:func:`_propagate` with ``plus``): a nested helper's waiting
+#: (:mod:`csp_sudoku.metrics._helper`), so that the kernel the helper is compiling is
+#: loaded from numba's cache, not compiled here a second time.
+BEFORE_FIRST_PLUS: list[Callable[[], None]] = []
+
+
 def _propagate(
     state: CandidateState,
     premises: NDArray[np.int32],
@@ -938,6 +945,9 @@ def _propagate(
     nested = nets[4:]
     if plus:
         from csp_sudoku._kernels.se_offshoots import PLUS_TECHNIQUES, work_arrays
+
+        while BEFORE_FIRST_PLUS:
+            BEFORE_FIRST_PLUS.pop(0)()
 
         vals = state.values.astype(np.int64)
         work = work_arrays(g.ncells, g.size)

@@ -27,9 +27,10 @@ SE's forcing chains with the basic techniques and the nested chains inside
 them (48 s of a hard puzzle's 96 s of compiling, measured on one core). A *nested helper*
 then compiles that kernel alone
 (:func:`~csp_sudoku.human.se_order.compile_nested_nets`) while this process
-rates and compiles the rest; a rating that reaches those nets loads what the
-helper cached, or compiles it itself when the helper is not done (the same
-ratings either way). It runs only when numba's cache lacks that kernel and can
+rates and compiles the rest; a rating that reaches those nets first waits for
+the helper to end, then loads what it cached (or compiles them itself when the
+helper failed or took over :data:`NESTED_WAIT` seconds: the same ratings
+every way). It runs only when numba's cache lacks that kernel and can
 be written, the machine has more than one core and the puzzle is a standard
 9x9 one, and it is not waited for: it ends with this process (or when done).
 On this project's two-core machine a hard puzzle's first rating took 53-64 s
@@ -46,7 +47,8 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
+from functools import partial
 from typing import Any, cast
 
 from csp_sudoku.core.geometry import Geometry
@@ -182,10 +184,27 @@ def _start_nested(puzzle: Puzzle, metrics: list[str]) -> subprocess.Popen[bytes]
         or not _cold_and_writable(_NESTED_PROBES)
     ):
         return None
+    from csp_sudoku.human.se_order import BEFORE_FIRST_PLUS
+
     helper = _spawn([NESTED, puzzle.to_line()])
     _nested.append(helper)
     atexit.register(_end_nested)
+    BEFORE_FIRST_PLUS.append(partial(_await_nested, helper))
     return helper
+
+
+#: The longest a rating waits for the nested helper before it compiles those nets itself.
+NESTED_WAIT = 600.0
+
+
+def _await_nested(helper: subprocess.Popen[bytes]) -> None:
+    """Before this process first needs the nets the nested helper compiles: wait for the
+    helper to end (it ends once numba has cached them), at most :data:`NESTED_WAIT`
+    seconds. Compiling them here instead would take longer than what the helper has
+    left, and on two cores would slow it: measured on this project's machine, a
+    first rating reached those nets 0.1 s after its helper ended."""
+    with suppress(subprocess.TimeoutExpired):
+        helper.wait(timeout=NESTED_WAIT)
 
 
 def _end_nested() -> None:
