@@ -277,6 +277,8 @@ VARIANTS = str(Path(__file__).resolve().parents[1] / "examples" / "data" / "vari
             "csp-sudoku explain: compiling the solving kernels",
         ),
         (["generate", "-n", "1", "--seed", "2"], "csp-sudoku generate: compiling kernels"),
+        (["minimize", "LINE"], "csp-sudoku minimize: compiling the solver kernels"),
+        (["solve", "LINE"], "csp-sudoku solve: compiling the solver kernels"),
         (["check", VARIANTS], "csp-sudoku check: compiling the variant kernels"),
         (["candidates", VARIANTS], "csp-sudoku candidates: compiling the variant kernels"),
     ],
@@ -307,6 +309,46 @@ def test_a_first_run_says_that_it_compiles(
         f"{words}, up to a minute or two the first time on this machine (cached for later "
         "runs; `csp-sudoku compile --warm` compiles them ahead) ..."
     ]
+
+
+def test_check_says_that_it_compiles_where_it_counts_with_numba(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``check`` gives the note where it counts with numba's kernels, not with those built
+    ahead of time (no numba then) nor with another backend."""
+    import contextlib
+
+    from csp_sudoku import _kernels
+    from csp_sudoku._kernels import ahead
+    from csp_sudoku.cli import check
+
+    @contextlib.contextmanager
+    def compiling_now(after: float, call: Callable[[], None]) -> Iterator[None]:
+        call()
+        yield
+
+    monkeypatch.setattr(_kernels, "when_compiling", compiling_now)
+    line = load_lines("top1465.txt", limit=1)[0]
+    monkeypatch.setattr(ahead, "module", lambda: None)  # none built: numba's kernels
+    notes = []
+    for backend in ("auto", "fast", "sat"):
+        assert main(["check", "--backend", backend, line]) == 0
+        err = capsys.readouterr().err
+        notes.append([x for x in err.splitlines() if "compiling" in x])
+    assert (
+        notes[0]
+        == notes[1]
+        == [
+            "csp-sudoku check: compiling the check kernels, up to a minute or two the first time "
+            "on this machine (cached for later runs; `csp-sudoku compile --warm` compiles them "
+            "ahead) ..."
+        ]
+    )
+    assert notes[2] == []
+    job = check._Job(None, 2, "auto", "text", False)
+    assert isinstance(check._saying_when_compiling(job, False), contextlib._GeneratorContextManager)
+    monkeypatch.setattr(ahead, "module", lambda: object())  # built: no numba, no note
+    assert isinstance(check._saying_when_compiling(job, False), contextlib.nullcontext)
 
 
 def test_a_first_rating_says_once_that_it_compiles(tmp_path: object) -> None:

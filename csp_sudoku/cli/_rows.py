@@ -24,6 +24,7 @@ import os
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing, nullcontext
 from typing import Any, Protocol, TypeVar
 
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
@@ -34,6 +35,7 @@ from csp_sudoku.cli._common import (
     counted,
     geometry_from_args,
     iter_entries,
+    noting_compiles,
     progress,
 )
 from csp_sudoku.cli._resume import BAD_ROW_ERRORS, ResumeError
@@ -205,7 +207,12 @@ def run_rows(
         code = EXIT_OK
         puzzles = bad = failed = 0
         jobs = 0 if client is not None and args.jobs == 1 else args.jobs
-        try:
+        # one process, numba's kernels: a first run compiles them, and says so
+        compiles = serial and options.get("backend", "auto") in ("auto", "fast")
+        saying = (
+            noting_compiles(what, "the solver kernels", args.quiet) if compiles else nullcontext()
+        )
+        with saying, closing(bar):
             for outcomes in ordered_map(_work_chunk, tasks(), jobs=jobs, executor=client):
                 it = iter(outcomes)
                 for e in held.popleft():
@@ -230,8 +237,6 @@ def run_rows(
                             text.replace(WHERE, where),
                             e.fields,
                         )
-        finally:
-            bar.close()
     if puzzles == 0 and bad == 0 and done is None:
         print("csp-sudoku: error: no puzzles found in the input", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -25,6 +25,7 @@ import sys
 import time
 from collections import Counter, deque
 from collections.abc import Iterator
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,7 @@ from csp_sudoku.cli._common import (
     geometry_from_args,
     int_in,
     iter_chunks,
+    noting_compiles,
     progress,
 )
 from csp_sudoku.cli._resume import ResumePoint, read_resume_point, skip_done
@@ -498,6 +500,14 @@ def _preload(job: _Job) -> None:
             _text_rows(done, job, kernels=ahead.row_kernels())
 
 
+def _saying_when_compiling(job: _Job, quiet: bool) -> AbstractContextManager[None]:
+    """The note of a first run that compiles numba's kernels (``noting_compiles``), where
+    the run counts with them: not with the kernels built ahead of time (which need no
+    numba, whose import the note's watch would add), nor with another backend."""
+    uses_numba = job.backend == "fast" or (job.backend == "auto" and ahead.module() is None)
+    return noting_compiles("check", "the check kernels", quiet) if uses_numba else nullcontext()
+
+
 def _forks() -> bool:
     """Whether a process pool made here forks this process (Linux, before Python 3.14)."""
     import multiprocessing
@@ -537,15 +547,16 @@ def _check(
         starts = (
             skip_done(chunks, point, geometry) if point.rows else ((c, None, 0) for c in chunks)
         )
-        for out in pipeline.run(starts, jobs, client):
-            for reason in out.messages:  # reported, and the run goes on
-                print(f"csp-sudoku: {reason}", file=sys.stderr)
-            for status, n in out.tally.items():
-                tally[status] += n
-            for source, line, puzzle, shape in out.unique:
-                _certify(source, line, puzzle, shape, Path(args.certify), certified)
-            writer.write_rows(out.text, out.names)
-            bar.update(out.tally.total())
+        with _saying_when_compiling(job, args.quiet):
+            for out in pipeline.run(starts, jobs, client):
+                for reason in out.messages:  # reported, and the run goes on
+                    print(f"csp-sudoku: {reason}", file=sys.stderr)
+                for status, n in out.tally.items():
+                    tally[status] += n
+                for source, line, puzzle, shape in out.unique:
+                    _certify(source, line, puzzle, shape, Path(args.certify), certified)
+                writer.write_rows(out.text, out.names)
+                bar.update(out.tally.total())
     except BatchError as err:
         if not pipeline.held:
             raise
