@@ -289,9 +289,17 @@ def test_a_first_run_says_that_it_compiles(
     argv: list[str],
     words: str,
 ) -> None:
-    """``explain``, ``generate`` and the variant commands say once on stderr, while numba
-    compiles (here: told so at once by a stand-in for the compile watch), why a first
-    run is slow."""
+    """``explain``, ``generate``, the one-job row commands and the variant commands say once
+    on stderr, while numba compiles (here: told so at once by a stand-in for the
+    compile watch), why a first run is slow."""
+    _compiling_now(monkeypatch)
+    line = load_lines("top1465.txt", limit=1)[0]
+    assert main([line if a == "LINE" else a for a in argv]) in (0, 1)
+    assert _notes(capsys) == [_note(words)]
+
+
+def _compiling_now(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stand in for the compile watch: it tells at once that numba compiles."""
     import contextlib
 
     from csp_sudoku import _kernels
@@ -302,13 +310,19 @@ def test_a_first_run_says_that_it_compiles(
         yield
 
     monkeypatch.setattr(_kernels, "when_compiling", compiling_now)
-    line = load_lines("top1465.txt", limit=1)[0]
-    assert main([line if a == "LINE" else a for a in argv]) in (0, 1)
-    err = capsys.readouterr().err
-    assert [x for x in err.splitlines() if "compiling" in x] == [
+
+
+def _notes(capsys: pytest.CaptureFixture[str]) -> list[str]:
+    """The compiling notes on stderr since the last read."""
+    return [x for x in capsys.readouterr().err.splitlines() if "compiling" in x]
+
+
+def _note(words: str) -> str:
+    """The whole note that begins with ``words``."""
+    return (
         f"{words}, up to a minute or two the first time on this machine (cached for later "
         "runs; `csp-sudoku compile --warm` compiles them ahead) ..."
-    ]
+    )
 
 
 def test_check_says_that_it_compiles_where_it_counts_with_numba(
@@ -318,32 +332,17 @@ def test_check_says_that_it_compiles_where_it_counts_with_numba(
     ahead of time (no numba then) nor with another backend."""
     import contextlib
 
-    from csp_sudoku import _kernels
     from csp_sudoku._kernels import ahead
     from csp_sudoku.cli import check
 
-    @contextlib.contextmanager
-    def compiling_now(after: float, call: Callable[[], None]) -> Iterator[None]:
-        call()
-        yield
-
-    monkeypatch.setattr(_kernels, "when_compiling", compiling_now)
+    _compiling_now(monkeypatch)
     line = load_lines("top1465.txt", limit=1)[0]
     monkeypatch.setattr(ahead, "module", lambda: None)  # none built: numba's kernels
     notes = []
     for backend in ("auto", "fast", "sat"):
         assert main(["check", "--backend", backend, line]) == 0
-        err = capsys.readouterr().err
-        notes.append([x for x in err.splitlines() if "compiling" in x])
-    assert (
-        notes[0]
-        == notes[1]
-        == [
-            "csp-sudoku check: compiling the check kernels, up to a minute or two the first time "
-            "on this machine (cached for later runs; `csp-sudoku compile --warm` compiles them "
-            "ahead) ..."
-        ]
-    )
+        notes.append(_notes(capsys))
+    assert notes[0] == notes[1] == [_note("csp-sudoku check: compiling the check kernels")]
     assert notes[2] == []
     job = check._Job(None, 2, "auto", "text", False)
     assert isinstance(check._saying_when_compiling(job, False), contextlib._GeneratorContextManager)
