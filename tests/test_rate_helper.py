@@ -278,7 +278,7 @@ VARIANTS = str(Path(__file__).resolve().parents[1] / "examples" / "data" / "vari
         ),
         (["generate", "-n", "1", "--seed", "2"], "csp-sudoku generate: compiling kernels"),
         (["minimize", "LINE"], "csp-sudoku minimize: compiling the solver kernels"),
-        (["solve", "LINE"], "csp-sudoku solve: compiling the solver kernels"),
+        (["count", "LINE"], "csp-sudoku count: compiling the solver kernels"),
         (["check", VARIANTS], "csp-sudoku check: compiling the variant kernels"),
         (["candidates", VARIANTS], "csp-sudoku candidates: compiling the variant kernels"),
     ],
@@ -326,28 +326,35 @@ def _note(words: str) -> str:
 
 
 def test_check_says_that_it_compiles_where_it_counts_with_numba(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    """``check`` gives the note where it counts with numba's kernels, not with those built
-    ahead of time (no numba then) nor with another backend."""
+    """``check`` gives the note where it counts with numba's kernels: not with those built
+    ahead of time, another backend, or a few puzzles (answered in Python)."""
     import contextlib
 
     from csp_sudoku._kernels import ahead
+    from csp_sudoku.backends import small9
     from csp_sudoku.cli import check
 
     _compiling_now(monkeypatch)
-    line = load_lines("top1465.txt", limit=1)[0]
+    lines = load_lines("top1465.txt", limit=small9.MAX_BATCH + 8)
+    many = tmp_path / "many.txt"
+    many.write_text("\n".join(lines) + "\n")
     monkeypatch.setattr(ahead, "module", lambda: None)  # none built: numba's kernels
-    notes = []
-    for backend in ("auto", "fast", "sat"):
-        assert main(["check", "--backend", backend, line]) == 0
-        notes.append(_notes(capsys))
-    assert notes[0] == notes[1] == [_note("csp-sudoku check: compiling the check kernels")]
-    assert notes[2] == []
+    notes = {}
+    for backend, given in [("auto", str(many)), ("fast", lines[0]), ("sat", str(many))]:
+        assert main(["check", "--backend", backend, given]) == 0
+        notes[backend] = _notes(capsys)
+    assert (
+        notes["auto"] == notes["fast"] == [_note("csp-sudoku check: compiling the check kernels")]
+    )
+    assert notes["sat"] == []
     job = check._Job(None, 2, "auto", "text", False)
-    assert isinstance(check._saying_when_compiling(job, False), contextlib._GeneratorContextManager)
+    note = contextlib._GeneratorContextManager
+    assert isinstance(check._saying_when_compiling(job, [str(many)], False), note)
+    assert isinstance(check._saying_when_compiling(job, [lines[0]], False), contextlib.nullcontext)
     monkeypatch.setattr(ahead, "module", lambda: object())  # built: no numba, no note
-    assert isinstance(check._saying_when_compiling(job, False), contextlib.nullcontext)
+    assert isinstance(check._saying_when_compiling(job, [str(many)], False), contextlib.nullcontext)
 
 
 def test_a_first_rating_says_once_that_it_compiles(tmp_path: object) -> None:

@@ -150,6 +150,7 @@ def run_rows(
     work: Work,
     options: dict[str, Any],
     located_text: bool = False,
+    compiles: bool = False,
 ) -> int:
     """Run ``work`` on every puzzle of the inputs and write its rows; returns the exit code.
 
@@ -163,6 +164,9 @@ def run_rows(
         options: its options.
         located_text: whether the text rows start with ``file:line`` (so that
             ``--resume`` can read them); else it needs ``--format jsonl|csv``.
+        compiles: whether ``work`` runs numba's kernels from the first puzzle on
+            (not a few 9x9 puzzles answered in Python first): a first run with one
+            job then says that it compiles.
     """
     if args.resume and not args.output:
         print(f"csp-sudoku {what}: --resume needs --output FILE", file=sys.stderr)
@@ -208,7 +212,7 @@ def run_rows(
         puzzles = bad = failed = 0
         jobs = 0 if client is not None and args.jobs == 1 else args.jobs
         # one process, numba's kernels: a first run compiles them, and says so
-        compiles = serial and options.get("backend", "auto") in ("auto", "fast")
+        compiles = compiles and serial and options.get("backend", "auto") in ("auto", "fast")
         saying = (
             noting_compiles(what, "the solver kernels", args.quiet) if compiles else nullcontext()
         )
@@ -254,13 +258,16 @@ _ADJECTIVE = {"solve": "uniquely solvable", "count": "counted", "minimize": "uni
 
 
 def rows_runner(
-    what: str, fields: Sequence[str], work: Work, *options: str
+    what: str, fields: Sequence[str], work: Work, *options: str, compiles: bool = False
 ) -> Callable[[argparse.Namespace], int]:
     """The ``run`` of a command that is :func:`run_rows` of ``work`` and no more: its
-    per-puzzle options are the parsed options named ``options``, as they are."""
+    per-puzzle options are the parsed options named ``options``, as they are
+    (``compiles``: as :func:`run_rows` takes it)."""
 
     def run(args: argparse.Namespace) -> int:
         picked = {name: getattr(args, name) for name in options}
-        return run_rows(args, what=what, fields=fields, work=work, options=picked)
+        return run_rows(
+            args, what=what, fields=fields, work=work, options=picked, compiles=compiles
+        )
 
     return run

@@ -500,12 +500,25 @@ def _preload(job: _Job) -> None:
             _text_rows(done, job, kernels=ahead.row_kernels())
 
 
-def _saying_when_compiling(job: _Job, quiet: bool) -> AbstractContextManager[None]:
+def _saying_when_compiling(
+    job: _Job, inputs: list[str], quiet: bool
+) -> AbstractContextManager[None]:
     """The note of a first run that compiles numba's kernels (``noting_compiles``), where
-    the run counts with them: not with the kernels built ahead of time (which need no
-    numba, whose import the note's watch would add), nor with another backend."""
-    uses_numba = job.backend == "fast" or (job.backend == "auto" and ahead.module() is None)
+    the run counts with them: not with the kernels built ahead of time, nor with
+    another backend, nor for a few puzzles, all of which need no numba (whose
+    import the note's watch would add: 0.2 s)."""
+    uses_numba = job.backend == "fast" or (
+        job.backend == "auto" and _more_than_a_few(inputs) and ahead.module() is None
+    )
     return noting_compiles("check", "the check kernels", quiet) if uses_numba else nullcontext()
+
+
+def _more_than_a_few(inputs: list[str]) -> bool:
+    """Whether a file of ``inputs`` is larger than a few 9x9 lines (which are answered in
+    Python, with no numba: ``small9.MAX_BATCH``); standard input and puzzles written
+    inline are not looked at (no note for them)."""
+    few = (small9.MAX_BATCH + 1) * 82
+    return any(os.path.isfile(x) and os.path.getsize(x) > few for x in inputs)
 
 
 def _forks() -> bool:
@@ -547,7 +560,7 @@ def _check(
         starts = (
             skip_done(chunks, point, geometry) if point.rows else ((c, None, 0) for c in chunks)
         )
-        with _saying_when_compiling(job, args.quiet):
+        with _saying_when_compiling(job, args.inputs, args.quiet):
             for out in pipeline.run(starts, jobs, client):
                 for reason in out.messages:  # reported, and the run goes on
                     print(f"csp-sudoku: {reason}", file=sys.stderr)

@@ -66,4 +66,4 @@ def minimize_one(puzzle: Puzzle, options: dict[str, Any]) -> Outcome:
 #: The row columns of ``csp-sudoku minimize`` (after ``file`` and ``line``).
 FIELDS = ("puzzle", "derived_from", "clues", "removed", "minimal", "minimal_in_symmetry")
 #: ``csp-sudoku minimize``: :func:`minimize_one` on every puzzle, with these options.
-run = rows_runner("minimize", FIELDS, minimize_one, "seed", "symmetry", "backend")
+run = rows_runner("minimize", FIELDS, minimize_one, "seed", "symmetry", "backend", compiles=True)

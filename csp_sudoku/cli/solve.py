@@ -87,4 +87,5 @@ def run_count(args: argparse.Namespace) -> int:
             "show": sys.stderr.isatty() and not args.quiet and args.jobs <= 1,
         },
         located_text=True,
+        compiles=True,
     )
