@@ -137,6 +137,16 @@ def counted_in_slices(
     return counts
 
 
+def compiling_note(who: str, what: str) -> str:
+    """The one line a run gives while numba compiles ``what`` on a machine's first run
+    (see :func:`when_compiling`); ``who`` speaks it (``csp-sudoku explain``). One
+    wording for every command, and for the ratings' note on the logger."""
+    return (
+        f"{who}: compiling {what}, up to a minute or two the first time on this machine "
+        "(cached for later runs; `csp-sudoku compile --warm` compiles them ahead) ..."
+    )
+
+
 @contextmanager
 def when_compiling(after: float, call: Callable[[], None]) -> Iterator[None]:
     """Call ``call`` once if numba is compiling at some time from ``after`` seconds into the block.

@@ -501,16 +501,11 @@ def noting_compiles(command: str, what: str, quiet: bool = False) -> Iterator[No
     still compiles a second into the block (a first run on a machine: a minute or
     more with nothing else to see); nothing when the kernels load from the cache,
     or with ``quiet``."""
-    from csp_sudoku._kernels import when_compiling
+    from csp_sudoku._kernels import compiling_note, when_compiling
 
     def say() -> None:
         if not quiet:
-            print(
-                f"csp-sudoku {command}: compiling {what}, up to a minute or two the first "
-                "time on this machine (cached for later runs; `csp-sudoku compile --warm` "
-                "compiles them ahead) ...",
-                file=sys.stderr,
-            )
+            print(compiling_note(f"csp-sudoku {command}", what), file=sys.stderr)
 
     with when_compiling(1.0, say):
         yield

@@ -51,6 +51,7 @@ from contextlib import contextmanager, suppress
 from functools import partial
 from typing import Any, cast
 
+from csp_sudoku._kernels import compiling_note
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.names import MetricName
 from csp_sudoku.core.puzzle import Puzzle
@@ -126,10 +127,7 @@ def _rate_all(
 
 
 #: What is said, once, when numba is still compiling a second after the first rating began.
-COMPILING_NOTE = (
-    "csp-sudoku: note: compiling the rating kernels, about a minute the first time on this "
-    "machine (cached for later runs; `csp-sudoku compile --warm` compiles them ahead) ..."
-)
+COMPILING_NOTE = compiling_note("csp-sudoku rate", "the rating kernels")
 #: How long the first rating may compile before the note is given, in seconds.
 NOTE_AFTER = 1.0
 
