@@ -32,9 +32,10 @@ the helper to end, then loads what it cached (or compiles them itself when the
 helper failed or took over :data:`NESTED_WAIT` seconds: the same ratings
 every way). It runs only when numba's cache lacks that kernel and can
 be written, the machine has more than one core and the puzzle is a standard
-9x9 one, and it is not waited for: it ends with this process (or when done).
-On this project's two-core machine a hard puzzle's first rating took 53-64 s
-instead of 84-88 s (``benchmarks/results/first_rating.md``).
+9x9 one; the command does not wait for it to finish (it ends with this
+process, or when done) unless a rating needs its kernel. On this project's
+two-core machine a hard puzzle's first rating took 51-64 s instead of 84-88 s
+(``benchmarks/results/first_rating.md``).
 
 Run as ``python -m csp_sudoku.metrics._helper PUZZLE SEED METRIC... PID`` (or
 ``--nested PUZZLE PID``) by :func:`rate_all`; it prints nothing.
@@ -110,7 +111,7 @@ def _rate_all(
     if runs is None and not params:
         helper = _start(puzzle, metrics, seed)
         if helper is None:
-            _start_nested(puzzle, metrics)  # not waited for: it runs on beside the ratings
+            _start_nested(puzzle, metrics)  # runs on beside the ratings (see _await_nested)
     if helper is None:
         return [one(m) for m in metrics]
     rows: list[dict[str, Any] | None] = [None] * len(metrics)
@@ -164,8 +165,8 @@ def start_nested_helper(geometry: Geometry) -> None:
     """For a command that rates with se outside :func:`rate_all` (``explain``, whose path
     is the se rating's, and ``generate``, whose hard-end search rates with it): start
     the nested helper for puzzles of ``geometry`` when it can help (see the module
-    doc; it compiles on the empty grid); it runs on beside the command and is not
-    waited for."""
+    doc; it compiles on the empty grid); it runs on beside the command, which waits
+    for it only where a rating needs its kernel (:func:`_await_nested`)."""
     import numpy as np
 
     _start_nested(Puzzle(np.zeros(geometry.ncells, dtype=np.int8), geometry), ["se"])
