@@ -12,7 +12,10 @@ with ``--plain``, the plain annealer of ``bench_generate_new.py``, and with
 ``--random``, ``method="random"`` (random minimal puzzles, each tested by
 SE's quick test at the floor and rated only when it cannot clear it), and
 with ``--only ... python-moves``, the screened search with its moves made by
-the Python loop that came before the compiled move (``_kernels/moves.py``). The
+the Python loop that came before the compiled move (``_kernels/moves.py``), and
+with ``--only ... spent-in-passes``, the screened search as before a retired
+family's states were dropped everywhere: only its whole-vicinity passes drop
+them (vicinity moves, chain steps and the elite pool keep and rate them). The
 searches get ``--seconds`` of CPU time each (a shared machine: what one core
 gives in that time, measured however loaded it is); the plain annealer gets
 ``--seconds`` of the clock (its loop reads the clock), so compare its
@@ -30,6 +33,8 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -63,10 +68,41 @@ def run(name: str, seconds: float, seed: int) -> tuple[list[Any], float, float]:
             got, best = bench.ours(
                 "extreme", seconds, seed, settings=SETTINGS["screened"], cpu=True
             )
+    elif name == "spent-in-passes":
+        with _spent_in_passes_only():
+            got, best = bench.ours(
+                "extreme", seconds, seed, settings=SETTINGS["screened"], cpu=True
+            )
     else:
         settings = SETTINGS[name]
         got, best = bench.ours("extreme", seconds, seed, settings=settings, cpu=True)
     return got, best, time.process_time() - c0
+
+
+@contextmanager
+def _spent_in_passes_only() -> Iterator[None]:
+    """The search with a retired family's states dropped only by its whole-vicinity
+    passes (``_Pass.value``), as at commit 6ddc393: the elite pool admits them,
+    vicinity moves and chain steps rate them."""
+    spent, value = anneal._Search._spent, anneal._Pass.value
+    in_pass = [False]
+
+    def pass_value(self: Any, *args: Any, **kwargs: Any) -> Any:
+        in_pass[0] = True
+        try:
+            return value(self, *args, **kwargs)
+        finally:
+            in_pass[0] = False
+
+    def only_in_passes(self: Any, clues: Any, sol: Any) -> bool:
+        return in_pass[0] and spent(self, clues, sol)
+
+    with (
+        mock.patch.object(anneal._Pass, "value", pass_value),
+        mock.patch.object(anneal._Search, "_spent", only_in_passes),
+        mock.patch.object(anneal._Search, "_fresh_family", lambda self, clues, sol: True),
+    ):
+        yield
 
 
 def main() -> None:
@@ -82,7 +118,7 @@ def main() -> None:
     ap.add_argument(
         "--only",
         nargs="+",
-        choices=["unscreened", "screened", "plain", "random", "python-moves"],
+        choices=["unscreened", "screened", "plain", "random", "python-moves", "spent-in-passes"],
         default=None,
         help="run only these generators (the first is the totals' baseline)",
     )

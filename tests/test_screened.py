@@ -27,10 +27,12 @@ def screened(monkeypatch: pytest.MonkeyPatch) -> list[tuple[float | None, float 
     value, step = Rater.value, anneal._Search._vicinity_step
     in_step = [False]
 
-    def spy_value(self: Rater, clues: Any, sol: Any, limit: Any = None, deep: bool = False) -> Any:
+    def spy_value(
+        self: Rater, clues: Any, sol: Any, limit: Any = None, deep: bool = False, **kw: Any
+    ) -> Any:
         if in_step[0]:
             asked.append((limit, self.floor))
-        return value(self, clues, sol, limit, deep)
+        return value(self, clues, sol, limit, deep, **kw)
 
     def spy_step(self: Any, arm: int) -> Any:
         in_step[0] = True

@@ -218,7 +218,13 @@ class _Search:
             self.geometry == Geometry.standard(9) and self.checker.backend.name == "fast"
         )
         self.rater = Rater(self.geometry, self.target, request.rating_seed, self.st)
-        self.elite = Elite(settings.elite_size)
+        # below ``skip_spent_below``, a state of a family that gave its share is
+        # never rated, kept in the elite pool, or moved from (see _spent)
+        floor, skip = self.rater.floor, settings.skip_spent_below
+        self.skip_spent = skip is not None and floor is not None and floor < skip
+        self.elite = Elite(
+            settings.elite_size, admit=self._fresh_family if self.skip_spent else None
+        )
         self.sources = Sources()
         self.outputs = Outputs(
             self.target,
@@ -293,11 +299,16 @@ class _Search:
         if got is not None:
             self._hit(chain.cur, clues, sol)
             yield got
+        made = self.outputs.made  # the chain's state is checked again when outputs come
         while chain.stale < self.settings.patience:
             if self._past_deadline():
                 return True
             if self.outputs.is_retired(sol):
                 return False  # this grid gave its share: restart on another
+            if self.outputs.made != made:
+                made = self.outputs.made
+                if self._spent(chain.clues, sol):
+                    return False  # and so did the family the chain stands in
             self._stepped()
             if self.elite and self.elite.best > self.epoch[0]:
                 self.epoch = (self.elite.best, st.steps)
@@ -319,6 +330,9 @@ class _Search:
         taken, an easier one with probability ``exp(-drop / T)``."""
         in_record = bool(self.sources)
         cand = self._move(chain.clues, chain.sol)
+        if self._spent(cand, chain.sol):
+            chain.stale += 1
+            return None
         r = self.rater.value(cand, chain.sol)
         if r is None:
             chain.stale += 1
@@ -391,9 +405,26 @@ class _Search:
 
     # ----------------------------------------------------- hits, the vicinity steps
     def _hit(self, h: float, clues: Grid, sol: Grid) -> None:
-        """An output met at the hard end: a source of vicinity steps from now on."""
+        """An output met at the hard end: a source of vicinity steps from now on. The
+        elite states of its family go (when a family gives one output, or its share
+        is reached: ``skip_spent_below``)."""
         if self.climbing:
             self.sources.add(h, clues, sol, live=not self.outputs.is_retired(sol))
+        if self.skip_spent:
+            self.elite.purge()
+
+    def _spent(self, clues: Grid, sol: Grid) -> bool:
+        """True when ``clues`` (solution ``sol``) is of a family that gave its share
+        and the target's floor lies below ``skip_spent_below``: then it can be no
+        output whatever its score, and its {-1+1} moves keep all but a clue or two
+        (still of that family), so it is not rated, kept or moved from. Above that
+        floor (SE 10+) such states are rated: a pass reaches its later outputs
+        through them (docs/generators.md, "The hard end")."""
+        return self.skip_spent and self.outputs.spent(clues, sol)
+
+    def _fresh_family(self, clues: Grid, sol: Grid) -> bool:
+        """The elite pool's test: not :meth:`_spent`."""
+        return not self.outputs.spent(clues, sol)
 
     def _retire(self, grid: bytes) -> None:
         """No more outputs from ``grid``: its hits stop being sources, its elite states
@@ -425,7 +456,7 @@ class _Search:
             _, base, sol = self.sources.hits[arm]
         self.st.vicinity += 1
         cand = self._move(base, sol, 1)
-        r = self.rater.value(cand, sol, self._quick_limit())
+        r = self.rater.value(cand, sol, self._quick_limit(), unless=self._spent)
         got = None if r is None else self._take(objective(self.target, r), cand, sol, r)
         if arm >= 0:
             self.sources.tries[arm] += 1
@@ -467,7 +498,8 @@ class _Search:
                 ended = bool(self.sources) or self._past_deadline()
                 if ended or st.rated >= until:
                     break  # on target, or its ratings spent with no hit: start over
-            self.epoch = (self.elite.best, st.steps)
+            # the pool may be empty: a pass's output takes its family's states with it
+            self.epoch = (self.elite.best if self.elite else -math.inf, st.steps)
             if ended:
                 return  # on target now: go on from the hits (or the time is up)
         self.elite.clear()  # start over: the next chain starts from a fresh puzzle
@@ -538,13 +570,7 @@ class _Pass:
         search = self.search
         rater, target = search.rater, search.target
         floor = rater.floor
-        skip_below = search.settings.skip_spent_below
-        if (
-            skip_below is not None
-            and floor is not None
-            and floor < skip_below
-            and search.outputs.spent(clues, sol)
-        ):
+        if search._spent(clues, sol):
             return None  # of a family that gave its share: no output, whatever its score
         # the quick test (its thorough form: most neighbours the plain one
         # cannot clear at ER 9.0-9.3 need SE's dynamic cell or region forcing

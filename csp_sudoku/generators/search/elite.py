@@ -8,6 +8,7 @@ of two of them, and the whole-vicinity search starts from all of them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
@@ -28,10 +29,16 @@ class EliteState(NamedTuple):
 
 
 class Elite:
-    """The ``size`` hardest states met, best first (no clue set twice)."""
+    """The ``size`` hardest states met, best first (no clue set twice).
 
-    def __init__(self, size: int) -> None:
+    ``admit``, when given, is asked of a state that would join the pool
+    (``admit(clues, solution)``); one it refuses stays out (a search keeps
+    out the states that can lead to no output, see :meth:`purge`).
+    """
+
+    def __init__(self, size: int, admit: Callable[[Grid, Grid], bool] | None = None) -> None:
         self.size = size
+        self.admit = admit
         self.states: list[EliteState] = []
 
     def __len__(self) -> int:
@@ -54,8 +61,12 @@ class Elite:
 
     def remember(self, h: float, clues: Grid, sol: Grid, score: float) -> None:
         """Keep a state met, if it is among the ``size`` best and not there already."""
+        if self.full and h <= self.states[-1].h:
+            return  # it would be the first to go
         key = clues.tobytes()
         if any(e.key == key for e in self.states):
+            return
+        if self.admit is not None and not self.admit(clues, sol):
             return
         self.states.append(EliteState(h, key, clues, sol, score))
         self.states.sort(key=lambda e: -e.h)
@@ -64,6 +75,12 @@ class Elite:
     def drop(self, grid: bytes) -> None:
         """Forget the states whose solution grid is ``grid`` (a retired grid)."""
         self.states[:] = [e for e in self.states if e.solution.tobytes() != grid]
+
+    def purge(self) -> None:
+        """Forget the states that ``admit`` refuses now (what it refuses grew)."""
+        if self.admit is not None:
+            admit = self.admit
+            self.states[:] = [e for e in self.states if admit(e.clues, e.solution)]
 
     def clear(self) -> None:
         """Empty the pool (the search starts over)."""

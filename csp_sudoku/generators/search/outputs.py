@@ -71,6 +71,11 @@ class Outputs:
         self._made_roots: list[bytes] = []
         self._made_arr: Grid | None = None  # the outputs stacked (a cache)
 
+    @property
+    def made(self) -> int:
+        """How many outputs so far."""
+        return len(self._made_clues)
+
     def is_retired(self, sol: Grid) -> bool:
         """True when the grid ``sol`` gives no more outputs."""
         return sol.tobytes() in self.retired

@@ -126,15 +126,24 @@ class Rater:
         return True
 
     def value(
-        self, clues: Grid, sol: Grid, limit: float | None = None, deep: bool = False
+        self,
+        clues: Grid,
+        sol: Grid,
+        limit: float | None = None,
+        deep: bool = False,
+        unless: Callable[[Grid, Grid], bool] | None = None,
     ) -> Rating | None:
         """The rating of ``clues`` (solution ``sol``), from the cache when it is there;
-        None when the quick test shows it at most ``limit`` (not rated) or the rater
-        gave up (a chain budget: a dead end)."""
+        None when the quick test shows it at most ``limit`` (not rated), when
+        ``unless(clues, sol)`` is true after the test (a state the caller has no use
+        for, asked only of those the test leaves), or the rater gave up (a chain
+        budget: a dead end)."""
         key = clues.tobytes()
         if key in self.cache:
             return self.cache[key]
         if limit is not None and self.clear(clues, sol, limit, deep):
+            return None
+        if unless is not None and unless(clues, sol):
             return None
         try:
             r: Rating | None = _rate(

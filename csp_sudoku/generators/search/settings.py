@@ -126,19 +126,25 @@ class SearchSettings:
             (benchmarks/results/generate_screened.md); it first had a tail (one
             seed in eight climbed to ER 10.6 and met 3 families), which
             ``skip_spent_below`` removed.
-        skip_spent_below: with one output a family or a few (``per_grid``), the
-            whole-vicinity search rates no neighbour whose family already gave
-            its share (it can be no output, whatever its score) when the
-            target's floor (the greatest score too easy: SE extreme 9.0, SE
-            10+ 9.9) is below this score; such a neighbour is dropped,
-            not rated or expanded. At SE extreme (floor 9.0) a fresh climb
-            costs about a CPU-second, while a pass that went on through a
-            found family's vicinity climbed to ER 9.9 and rated its spent
-            neighbours at 0.17 s each (one seed in eight met 3 families
-            instead of 47; benchmarks/results/generate_screened.md). At SE 10
-            and above a fresh climb costs minutes, and a pass's outputs are
-            linked by walks through spent families, so there they are still
-            rated. None: always rated.
+        skip_spent_below: with one output a family or a few (``per_grid``), a
+            state whose family already gave its share (it can be no output,
+            whatever its score) is neither rated nor kept when the target's
+            floor (the greatest score too easy: SE extreme 9.0, SE 10+ 9.9) is
+            below this score: the whole-vicinity search drops such a
+            neighbour, a vicinity move or chain step that lands on one is not
+            rated, the elite pool refuses it and loses the states of a family
+            as soon as it gives its share, and a chain standing on one starts
+            over. At SE extreme (floor 9.0) a fresh climb costs about a
+            CPU-second, while a pass that went on through a found family's
+            vicinity climbed to ER 9.9 and rated its spent neighbours at 0.17 s
+            each (one seed in eight met 3 families instead of 47), and spent
+            states left in the elite pool took half a run's vicinity moves,
+            each rated in full at ER 9.1-9.2 (two development seeds in four met
+            2-3 families in 60 CPU-s;
+            benchmarks/results/generate_screened.md). At SE 10 and above a
+            fresh climb costs minutes, and a pass's outputs are linked by
+            walks through spent families, so there they are still rated and
+            kept. None: always rated and kept.
 
     Raises:
         GenerationError: a setting out of its range (named in the message).
