@@ -7,15 +7,18 @@ elite state's score, where the test clears nothing below 8.6. This runs, for
 each seed, one after the other in one process: ``unscreened``
 (``generate(10_000, level="extreme", metric="se")`` with
 ``screen_at_floor=False``; the records before 9aa5c53 call it ``shipped``),
-``screened`` (the same with the setting on) and,
-with ``--plain``, the plain annealer of ``bench_generate_new.py``, and with
-``--random``, ``method="random"`` (random minimal puzzles, each tested by
-SE's quick test at the floor and rated only when it cannot clear it), and
-with ``--only ... python-moves``, the screened search with its moves made by
-the Python loop that came before the compiled move (``_kernels/moves.py``), and
-with ``--only ... spent-in-passes``, the screened search as before a retired
-family's states were dropped everywhere: only its whole-vicinity passes drop
-them (vicinity moves, chain steps and the elite pool keep and rate them). The
+``screened`` (the same with the setting on) and, with ``--plain``, the plain
+annealer of ``bench_generate_new.py``, and with ``--random``,
+``method="random"`` (random minimal puzzles, each tested by SE's quick test
+at the floor and rated only when it cannot clear it). With ``--only``, also:
+``python-moves``, the screened search with its moves made by the Python loop
+that came before the compiled move (``_kernels/moves.py``);
+``spent-in-passes``, the screened search as before a retired family's states
+were dropped everywhere (only its whole-vicinity passes dropped them;
+vicinity moves, chain steps and the elite pool kept and rated them);
+``wider`` and ``one-clue``, the screened search with and without
+``wider_after`` 200 (an elite state's moves {-2+2} once 200 of its {-1+1}
+moves gave no output). The
 searches get ``--seconds`` of CPU time each (a shared machine: what one core
 gives in that time, measured however loaded it is); the plain annealer gets
 ``--seconds`` of the clock (its loop reads the clock), so compare its
@@ -51,6 +54,9 @@ from csp_sudoku.generators.search.settings import DEFAULTS
 SETTINGS = {
     "unscreened": replace(DEFAULTS, screen_at_floor=False),
     "screened": replace(DEFAULTS, screen_at_floor=True),
+    # an elite state's moves {-2+2} after 200 of its {-1+1} moves gave no output
+    "wider": replace(DEFAULTS, screen_at_floor=True, wider_after=200),
+    "one-clue": replace(DEFAULTS, screen_at_floor=True, wider_after=None),
 }
 
 
@@ -118,7 +124,16 @@ def main() -> None:
     ap.add_argument(
         "--only",
         nargs="+",
-        choices=["unscreened", "screened", "plain", "random", "python-moves", "spent-in-passes"],
+        choices=[
+            "unscreened",
+            "screened",
+            "plain",
+            "random",
+            "python-moves",
+            "spent-in-passes",
+            "wider",
+            "one-clue",
+        ],
         default=None,
         help="run only these generators (the first is the totals' baseline)",
     )

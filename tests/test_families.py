@@ -112,7 +112,7 @@ def test_a_spent_familys_neighbours_are_known_before_rating() -> None:
         assert out.spent(other, other_sol) is False
 
 
-def _search(skip_spent_below: float | None = 9.5) -> Any:
+def _search(skip_spent_below: float | None = 9.5, **settings: Any) -> Any:
     """A fresh annealing search for new SE extreme puzzles, one output a family."""
     from dataclasses import replace
 
@@ -128,7 +128,7 @@ def _search(skip_spent_below: float | None = 9.5) -> Any:
     request = SearchRequest(
         geo, target, np.random.default_rng(0), checker_for(geo), KeySet(), per_grid=1
     )
-    return anneal._Search(request, replace(DEFAULTS, skip_spent_below=skip_spent_below))
+    return anneal._Search(request, replace(DEFAULTS, skip_spent_below=skip_spent_below, **settings))
 
 
 def _count_ratings(monkeypatch: Any) -> list[bytes]:
@@ -223,3 +223,41 @@ def test_the_rater_asks_unless_only_of_what_its_test_leaves(monkeypatch: Any) ->
     got = s.rater.value(clues, sol, 9.0, unless=lambda c, _s: False)
     assert got is not None and got.score == found.ratings["se"].score
     assert rated == [clues.tobytes()]
+
+
+def test_moves_from_a_barren_elite_state_widen_to_two_clues(monkeypatch: Any) -> None:
+    """``wider_after``: once that many {-1+1} moves from an elite state gave no output,
+    its moves are {-2+2}; the widened moves are still unique and minimal (checked by
+    the independent solver) and keep the state's grid."""
+    from csp_sudoku.generators import anneal
+    from tests.independent import solutions
+    from tests.test_generator_template import _minimal
+
+    (easy,) = cs.generate(1, minimal=True, seed=12)  # far below the floor: no output
+    clues = np.asarray(easy.puzzle.cells, dtype=np.int8)
+    sol = np.asarray(easy.solution.cells, dtype=np.int8)
+    s = _search(wider_after=3)
+    s.elite.remember(2.0, clues, sol, 2.0)
+    asked: list[int] = []
+    made: list[np.ndarray] = []
+    move = anneal._Search._move
+
+    def spy(self: Any, c: Any, so: Any, k: int = 0) -> Any:
+        asked.append(k)
+        made.append(move(self, c, so, k))
+        return made[-1]
+
+    monkeypatch.setattr(anneal._Search, "_move", spy)
+    for _ in range(5):
+        assert s._vicinity_step(-1) is None
+    assert asked == [1, 1, 1, 2, 2]
+    assert s.elite.misses(clues) == 5
+    for m in made[3:]:
+        assert solutions([int(v) for v in m], limit=2) == [[int(v) for v in sol]]
+        assert _minimal([int(v) for v in m])
+    plain = _search()  # the setting off: always {-1+1}
+    plain.elite.remember(2.0, clues, sol, 2.0)
+    asked.clear()
+    for _ in range(5):
+        plain._vicinity_step(-1)
+    assert asked == [1] * 5

@@ -449,15 +449,22 @@ class _Search:
 
     def _vicinity_step(self, arm: int) -> Found | None:
         """One {-1+1} move from the arm's state: before the first hit (``arm`` -1) the
-        harder of two random elite states, otherwise hit ``arm``."""
+        harder of two random elite states ({-2+2} once ``wider_after`` moves from it
+        gave no output), otherwise hit ``arm``."""
+        k = 1
+        wider = self.settings.wider_after
         if arm < 0:
             base, sol = self.elite.harder_of_two(self.rng)
+            if wider is not None and self.elite.misses(base) >= wider:
+                k = 2  # its {-1+1} vicinity gave nothing so far: look further
         else:
             _, base, sol = self.sources.hits[arm]
         self.st.vicinity += 1
-        cand = self._move(base, sol, 1)
+        cand = self._move(base, sol, k)
         r = self.rater.value(cand, sol, self._quick_limit(), unless=self._spent)
         got = None if r is None else self._take(objective(self.target, r), cand, sol, r)
+        if arm < 0 and got is None and wider is not None:
+            self.elite.missed(base)
         if arm >= 0:
             self.sources.tries[arm] += 1
             self.sources.wins[arm] += got is not None

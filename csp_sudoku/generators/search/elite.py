@@ -40,6 +40,7 @@ class Elite:
         self.size = size
         self.admit = admit
         self.states: list[EliteState] = []
+        self._misses: dict[bytes, int] = {}  # vicinity moves from a state that gave nothing
 
     def __len__(self) -> int:
         return len(self.states)
@@ -75,6 +76,19 @@ class Elite:
     def drop(self, grid: bytes) -> None:
         """Forget the states whose solution grid is ``grid`` (a retired grid)."""
         self.states[:] = [e for e in self.states if e.solution.tobytes() != grid]
+
+    def misses(self, clues: Grid) -> int:
+        """How many vicinity moves from the state ``clues`` gave no output so far."""
+        return self._misses.get(clues.tobytes(), 0)
+
+    def missed(self, clues: Grid) -> None:
+        """A vicinity move from the state ``clues`` gave no output (counted while the
+        state is in the pool: counts of states gone are dropped now and then)."""
+        key = clues.tobytes()
+        self._misses[key] = self._misses.get(key, 0) + 1
+        if len(self._misses) > 4 * self.size:
+            kept = {e.key for e in self.states}
+            self._misses = {k: n for k, n in self._misses.items() if k in kept}
 
     def purge(self) -> None:
         """Forget the states that ``admit`` refuses now (what it refuses grew)."""

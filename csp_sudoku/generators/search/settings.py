@@ -145,6 +145,16 @@ class SearchSettings:
             fresh climb costs minutes, and a pass's outputs are linked by
             walks through spent families, so there they are still rated and
             kept. None: always rated and kept.
+        wider_after: before the first hit, once this many {-1+1} vicinity moves
+            from an elite state gave no output, its further moves are {-2+2}
+            (None, the default: always {-1+1}). At SE extreme a state rated
+            9.0 that gives an output mostly does so within its first 200
+            moves, and after that its {-1+1} moves gave none in tens of
+            thousands of tries (two development seeds); yet 200 found 1.08x
+            the families on sixteen development seeds and 1.02x on the eight
+            benchmark seeds, within a run's spread, so it is off
+            (benchmarks/results/generate_screened.md, "Wider moves from a
+            barren state").
 
     Raises:
         GenerationError: a setting out of its range (named in the message).
@@ -165,6 +175,7 @@ class SearchSettings:
     bound_floor: bool = False
     screen_at_floor: bool = True
     skip_spent_below: float | None = 9.5
+    wider_after: int | None = None
 
     def __post_init__(self) -> None:
         """Check every setting's range; keep ``windows`` as a tuple (a frozen value)."""
@@ -181,7 +192,7 @@ class SearchSettings:
                 raise GenerationError(f"{name} must be between 0 and 1, got {share}")
         for name in ("patience", "elite_size"):
             _at_least_one(name, getattr(self, name))
-        for name in ("renew", "deepen", "deepen_ratings"):
+        for name in ("renew", "deepen", "deepen_ratings", "wider_after"):
             if getattr(self, name) is not None:
                 _at_least_one(name, getattr(self, name))
         for name in ("lean", "bounded", "skip_spent_below"):
