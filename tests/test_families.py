@@ -131,6 +131,21 @@ def _search(skip_spent_below: float | None = 9.5, **settings: Any) -> Any:
     return anneal._Search(request, replace(DEFAULTS, skip_spent_below=skip_spent_below, **settings))
 
 
+def _find_and_stranger() -> tuple[Any, Any]:
+    """An SE extreme find (seed 11) and a random minimal puzzle of another family."""
+    (found,) = cs.generate(1, level="extreme", metric="se", seed=11)
+    (stranger,) = cs.generate(1, minimal=True, seed=12)
+    return found, stranger
+
+
+def _arrays(g: Any) -> tuple[np.ndarray, np.ndarray]:
+    """A generated puzzle's clues and solution, as the search holds them."""
+    return (
+        np.asarray(g.puzzle.cells, dtype=np.int8),
+        np.asarray(g.solution.cells, dtype=np.int8),
+    )
+
+
 def _count_ratings(monkeypatch: Any) -> list[bytes]:
     """The clue sets the search's rater rates in full from now on."""
     from csp_sudoku.generators.search import rating
@@ -154,12 +169,9 @@ def test_a_spent_familys_states_leave_the_elite_pool_and_are_not_rated(monkeypat
     told by the independent test above."""
     from csp_sudoku.generators.search.base import objective
 
-    (found,) = cs.generate(1, level="extreme", metric="se", seed=11)
-    clues = np.asarray(found.puzzle.cells, dtype=np.int8)
-    sol = np.asarray(found.solution.cells, dtype=np.int8)
-    (stranger,) = cs.generate(1, minimal=True, seed=12)
-    other = np.asarray(stranger.puzzle.cells, dtype=np.int8)
-    other_sol = np.asarray(stranger.solution.cells, dtype=np.int8)
+    found, stranger = _find_and_stranger()
+    clues, sol = _arrays(found)
+    other, other_sol = _arrays(stranger)
     kept_cells = np.flatnonzero(clues)
 
     def changed(i: int) -> np.ndarray:
@@ -202,12 +214,9 @@ def test_the_rater_asks_unless_only_of_what_its_test_leaves(monkeypatch: Any) ->
     """``Rater.value(..., unless=...)``: a state the quick test cannot clear and
     ``unless`` refuses is not rated; one ``unless`` lets pass is; one the test
     clears is never shown to ``unless``."""
-    (found,) = cs.generate(1, level="extreme", metric="se", seed=11)
-    clues = np.asarray(found.puzzle.cells, dtype=np.int8)
-    sol = np.asarray(found.solution.cells, dtype=np.int8)
-    (easy,) = cs.generate(1, minimal=True, seed=12)
-    easy_clues = np.asarray(easy.puzzle.cells, dtype=np.int8)
-    easy_sol = np.asarray(easy.solution.cells, dtype=np.int8)
+    found, easy = _find_and_stranger()
+    clues, sol = _arrays(found)
+    easy_clues, easy_sol = _arrays(easy)
     s = _search()
     rated = _count_ratings(monkeypatch)
     asked: list[bytes] = []
@@ -233,9 +242,8 @@ def test_moves_from_a_barren_elite_state_widen_to_two_clues(monkeypatch: Any) ->
     from tests.independent import solutions
     from tests.test_generator_template import _minimal
 
-    (easy,) = cs.generate(1, minimal=True, seed=12)  # far below the floor: no output
-    clues = np.asarray(easy.puzzle.cells, dtype=np.int8)
-    sol = np.asarray(easy.solution.cells, dtype=np.int8)
+    _, easy = _find_and_stranger()  # the stranger is far below the floor: no output
+    clues, sol = _arrays(easy)
     s = _search(wider_after=3)
     s.elite.remember(2.0, clues, sol, 2.0)
     asked: list[int] = []
