@@ -419,12 +419,12 @@ class _Search:
         output whatever its score, and its {-1+1} moves keep all but a clue or two
         (still of that family), so it is not rated, kept or moved from. Above that
         floor (SE 10+) such states are rated: a pass reaches its later outputs
-        through them (docs/generators.md, "The hard end")."""
+        through them (:attr:`SearchSettings.skip_spent_below`)."""
         return self.skip_spent and self.outputs.spent(clues, sol)
 
     def _fresh_family(self, clues: Grid, sol: Grid) -> bool:
         """The elite pool's test: not :meth:`_spent`."""
-        return not self.outputs.spent(clues, sol)
+        return not self._spent(clues, sol)
 
     def _retire(self, grid: bytes) -> None:
         """No more outputs from ``grid``: its hits stop being sources, its elite states
