@@ -99,6 +99,33 @@ def test_rate_usage_errors(puzzles: Path, capsys: pytest.CaptureFixture[str]) ->
     assert code == 2 and "KEY=VALUE" in err
 
 
+@pytest.mark.parametrize(
+    ("metric", "param", "why"),
+    [
+        ("oracle", "alpha=abc", "oracle parameter alpha must be a number"),
+        ("oracle", "nope=1", "unknown parameter(s) for metric 'oracle': nope"),
+        ("hsolve", "max_tier=-1", "max_tier must be 0..5"),
+        ("hsolve", "levels=0", "levels must be at least 1"),
+        ("se", "rater=x", "unknown rater 'x'"),
+        ("se", "runs=2", "runs is not a metric parameter; use --runs"),
+    ],
+)
+def test_a_bad_param_is_one_option_error_before_any_rating(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], metric: str, param: str, why: str
+) -> None:
+    # the same values rate every puzzle: one message, exit 2, nothing rated, and
+    # --skip-invalid (which forgives bad lines) does not hide it
+    f = tmp_path / "p.txt"
+    f.write_text((EASY + "\n") * 3)
+    for extra in ([], ["--skip-invalid"]):
+        code, out, err = run(["rate", str(f), "-m", metric, "--param", param, *extra], capsys)
+        assert code == 2 and out == ""
+        assert err.count("csp-sudoku") == 1 and f"--param: {why}" in err
+    # good values of the same parameters rate
+    code, out, _ = run(["rate", str(f), "-m", "hsolve", "--param", "levels=8", "-q"], capsys)
+    assert code == 0 and len(out.splitlines()) == 3
+
+
 def test_rate_not_unique_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = tmp_path / "multi.txt"
     f.write_text("." * 81 + "\n" + EASY + "\n")

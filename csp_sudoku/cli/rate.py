@@ -139,6 +139,31 @@ def _value(text: str) -> Any:
     return text
 
 
+def _bad_params(metrics: list[str], params: dict[str, Any]) -> str | None:
+    """Why the ``--param`` values cannot rate with ``metrics`` (None: they can).
+
+    The values are the same for every puzzle, so a bad one is an option error,
+    said once before any work (not a bad line per puzzle, which
+    ``--skip-invalid`` would hide): each metric rates a full 9x9 grid with
+    them, which reads and checks its parameters and rates nothing (a few ms).
+    """
+    from csp_sudoku.generators.grids import random_grid
+    from csp_sudoku.metrics import rate
+
+    own = {"runs": "--runs", "seed": "--seed", "solution": None, "metric": "--metric"}
+    for name, option in own.items():
+        if name in params:
+            instead = f"; use {option}" if option else ""
+            return f"{name} is not a metric parameter{instead}"
+    grid = random_grid(seed=0, transform=False)
+    for m in metrics:
+        try:
+            rate(grid, cast(MetricName, m), seed=0, **params)
+        except SudokuError as err:
+            return str(err)
+    return None
+
+
 class _NotUnique(str):
     """Why a puzzle with no solution or several was not rated (a result, not a bad line)."""
 
@@ -211,6 +236,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"csp-sudoku rate: --param needs KEY=VALUE, got {kv!r}", file=sys.stderr)
             return EXIT_BAD_INPUT
         params[key.strip()] = _value(val.strip())
+    why = _bad_params(metrics, params)
+    if why is not None:
+        print(f"csp-sudoku rate: --param: {why}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     point = ResumePoint()
     if args.resume:
         point = read_resume_point(
