@@ -169,6 +169,28 @@ def test_a_run_with_workers_ends_them(
     assert _exit(proc)[0] == 128 + sig
 
 
+@pytest.mark.parametrize(
+    ("sig", "group"),
+    [(signal.SIGTERM, True), (signal.SIGINT, False)],
+    ids=["SIGTERM-to-the-group", "SIGINT"],
+)
+def test_an_annealing_search_with_workers_stops(
+    started: list[subprocess.Popen[str]], sig: signal.Signals, group: bool
+) -> None:
+    """``generate --level extreme --metric se --jobs 2`` (searches in two workers that
+    send their finds through a manager process): a SIGTERM to the whole group (as
+    ``timeout`` sends it) ended the workers first, and the parent, shutting its
+    pool down, said "Connection reset by peer" as a bad input (exit 2); a Ctrl-C
+    ended it as it should but waited about a second for the searches to look at
+    their stop flag."""
+    argv = ["generate", "-n", "1000", "--level", "extreme", "--metric", "se", "--seed", "1"]
+    took, proc, tree = _stop_time(started, [*argv, "-j", "2", "-q"], sig, processes=4, group=group)
+    assert took < WITHIN, [p.pid for p in _alive(tree)]
+    code, err = _exit(proc)
+    word = "interrupted" if sig == signal.SIGINT else "terminated"
+    assert (code, err.strip().splitlines()[-1]) == (128 + sig, f"csp-sudoku: {word}")
+
+
 def test_workers_of_a_killed_parent_stop(
     started: list[subprocess.Popen[str]], empty16: Path
 ) -> None:

@@ -279,10 +279,14 @@ def _main(argv: Sequence[str] | None) -> int:
         # the reader (e.g. `head`) went away: not an error of ours
         sys.stderr.close()
         return EXIT_OK
-    except SudokuError as err:
-        print(f"csp-sudoku: error: {err}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except OSError as err:
+    except (SudokuError, OSError) as err:
+        if _interrupted(err):
+            # raised while a Ctrl-C or SIGTERM was handled: e.g. a worker that the same
+            # signal ended closed its pipe while the pool was shut down
+            return _stopped()
+        if isinstance(err, SudokuError):
+            print(f"csp-sudoku: error: {err}", file=sys.stderr)
+            return EXIT_BAD_INPUT
         where = err.filename or getattr(args, "output", None)
         said = f"{err.strerror or err}: {where}" if where else f"{err.strerror or err}"
         print(f"csp-sudoku: error: {said}", file=sys.stderr)
