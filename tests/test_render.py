@@ -289,6 +289,11 @@ def test_cli_caption_format(tmp_path: Path) -> None:
         ("{level:.2f}", "bad --caption format"),
         ("{ratings[xx]}", "bad --caption format"),
         ("{n.real.x}", "bad --caption format"),
+        # a width or precision no caption can hold: refused before matplotlib lays
+        # out gigabytes of text (it took 13 GB and minutes, deaf to SIGTERM)
+        ("{n:>100000000}", "asks for 100000000 characters; a caption has at most 1000"),
+        ("{level:.2000}", "asks for 2000 characters"),
+        ("{level}" * 300, "the caption of puzzle 1 has 1200 characters"),
     ],
 )
 def test_cli_bad_caption_writes_nothing(

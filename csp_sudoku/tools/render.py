@@ -42,6 +42,7 @@ import functools
 import json
 import math
 import os
+import re
 import string
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -198,16 +199,30 @@ def default_caption(values: Mapping[str, Any]) -> str:
     return CAPTION_SEP.join(parts)
 
 
+#: The most characters a caption may have: a line under a grid holds far fewer,
+#: and a format asking for millions (``{n:>100000000}``) made matplotlib lay out
+#: gigabytes of text for minutes, deaf to signals.
+CAPTION_MAX = 1000
+
+
 def check_caption_format(fmt: str) -> None:
-    """Refuse a caption format that is not a valid format string (before any record is read).
+    """Refuse a caption format that is not a valid format string, or whose field asks
+    for a width or precision beyond :data:`CAPTION_MAX` (before any record is read).
 
     Raises:
         RenderError: saying what is wrong with ``fmt``.
     """
     try:
-        list(string.Formatter().parse(fmt))
+        parts = list(string.Formatter().parse(fmt))
     except ValueError as err:
         raise RenderError(f"bad --caption format {fmt!r}: {err}") from None
+    for _, field, spec, _ in parts:
+        sizes = [int(d) for d in re.findall(r"\d+", spec or "")]
+        if field is not None and sizes and max(sizes) > CAPTION_MAX:
+            raise RenderError(
+                f"bad --caption format {fmt!r}: {{{field}:{spec}}} asks for {max(sizes)} "
+                f"characters; a caption has at most {CAPTION_MAX}"
+            )
 
 
 def format_caption(fmt: str, values: Mapping[str, Any]) -> str:
@@ -215,10 +230,11 @@ def format_caption(fmt: str, values: Mapping[str, Any]) -> str:
 
     Raises:
         RenderError: an unknown field (naming the fields there are), a bad
-            format spec for a value, or a malformed format string.
+            format spec for a value, a malformed format string, or a caption
+            longer than :data:`CAPTION_MAX`.
     """
     try:
-        return fmt.format_map(values)
+        text = fmt.format_map(values)
     except KeyError as err:
         names = ", ".join(sorted(values))
         raise RenderError(
@@ -229,6 +245,12 @@ def format_caption(fmt: str, values: Mapping[str, Any]) -> str:
         raise RenderError(
             f"bad --caption format {fmt!r} for puzzle {values.get('n')}: {err}"
         ) from None
+    if len(text) > CAPTION_MAX:
+        raise RenderError(
+            f"bad --caption format {fmt!r}: the caption of puzzle {values.get('n')} has "
+            f"{len(text)} characters; a caption has at most {CAPTION_MAX}"
+        )
+    return text
 
 
 def _figure_class() -> Any:
