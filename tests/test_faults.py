@@ -610,6 +610,44 @@ def test_explain_of_no_puzzle_says_so(tmp_path: Path, text: str) -> None:
     assert "no puzzles found in the input" in err
 
 
+EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+def test_explain_goes_on_past_a_bad_line(tmp_path: Path) -> None:
+    """``explain`` stopped at the first bad line (exit 2): the puzzles after it were
+    never explained. A clashing puzzle was a bad input (exit 2), where every other
+    command answers it as one with no solution."""
+    src = tmp_path / "a.txt"
+    src.write_text(f"{EASY}\n123\n{EASY}\n", encoding="utf-8")
+    code, out, err = _run(["explain", str(src)])
+    assert code == 2 and f"{src}:2:4: line has 3 cells" in err
+    assert out.count("ER 2.6") == 2  # the lines before and after it, both explained
+    clash = tmp_path / "clash.txt"
+    clash.write_text("11" + "." * 79 + "\n", encoding="utf-8")
+    code, out, err = _run(["explain", str(clash)])
+    assert (code, out) == (1, "")
+    assert f"{clash}:1: the puzzle has no solution (r1c1 and r1c2 are both 1" in err
+
+
+def test_render_draws_the_puzzles_around_a_bad_line(tmp_path: Path) -> None:
+    """``render`` of plain lines wrote nothing when one line was bad (its variant
+    path drew the others): now the book holds the good ones, and the bad line is
+    said with exit 2."""
+    pytest.importorskip("matplotlib")
+    pypdf = pytest.importorskip("pypdf")
+    src = tmp_path / "a.txt"
+    src.write_text(f"{EASY}\n123\n{EASY[::-1]}\n", encoding="utf-8")
+    out = tmp_path / "book.pdf"
+    code, _, err = _run(["render", str(src), "-o", str(out), "--caption", "No. {n}: {clues}"])
+    assert code == 2 and f"{src}:2:4: line has 3 cells" in err
+    text = "".join(page.extract_text() for page in pypdf.PdfReader(out).pages)
+    assert "No. 1: 17" in text and "No. 2: 17" in text and "No. 3" not in text
+    only_bad = tmp_path / "bad.txt"
+    only_bad.write_text("123\n", encoding="utf-8")
+    code, _, err = _run(["render", str(only_bad), "-o", str(tmp_path / "none.pdf")])
+    assert code == 2 and "line has 3 cells" in err and not (tmp_path / "none.pdf").exists()
+
+
 @pytest.mark.parametrize("given", [None, 5, 2.5], ids=["None", "int", "float"])
 def test_the_batch_api_refuses_what_is_no_sequence(given: object) -> None:
     """``count_many(None)`` and ``rate_many(None)`` raised Python's TypeError ("'NoneType'

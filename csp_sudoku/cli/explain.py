@@ -224,6 +224,7 @@ def run_explain(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     settings = ChainSettings(max_level=max_level, budget=budget)
     code = EXIT_OK
+    bad = False  # a bad line met: exit 2 whatever else comes
     first = True
     entries: Iterable[Entry] = iter_entries(args.inputs, geometry_from_args(args))
     if args.html or args.svg:  # all read first: refused before anything is written
@@ -238,22 +239,22 @@ def run_explain(args: argparse.Namespace) -> int:
     # one note for the run while numba compiles (a first run on a machine)
     with noting_compiles("explain", "the solving kernels"):
         for e in entries:
-            if e.puzzle is None:
+            if e.puzzle is None:  # a bad line: said, and the puzzles around it explained
                 print(f"csp-sudoku: error: {e.error}", file=sys.stderr)
-                return EXIT_BAD_INPUT
+                code, bad = EXIT_BAD_INPUT, True
+                continue
             clashes = e.puzzle.clashes()
-            if clashes:
-                print(f"csp-sudoku: error: {e.source}:{e.line}: {clashes[0]}", file=sys.stderr)
-                return EXIT_BAD_INPUT
-            n = count_solutions(e.puzzle, limit=2)
+            n = 0 if clashes else count_solutions(e.puzzle, limit=2)
             if n != 1:
                 what = "no solution" if n == 0 else "more than one solution"
+                if clashes:
+                    what += f" ({clashes[0]})"
                 print(
                     f"csp-sudoku: {e.source}:{e.line}: the puzzle has {what}; "
                     "no logical explanation exists",
                     file=sys.stderr,
                 )
-                code = EXIT_NOT_ALL
+                code = code if bad else EXIT_NOT_ALL
                 continue
             path: SePath | SolvePath
             if args.order == "se":
@@ -265,7 +266,7 @@ def run_explain(args: argparse.Namespace) -> int:
             else:
                 rng = as_generator(args.seed) if args.seed is not None else None
                 path = solve_path(e.puzzle, order, max_subset=max_subset, rng=rng, chains=settings)
-            if not path.solved:
+            if not path.solved and not bad:
                 code = EXIT_NOT_ALL
             if args.html or args.svg:
                 why = draw_path(args, path)
@@ -274,7 +275,7 @@ def run_explain(args: argparse.Namespace) -> int:
                     return EXIT_BAD_INPUT
             show_path(args, path, partial(_readable, path), first)
             first = False
-    if first and code == EXIT_OK:  # no entry at all: an empty file, comments only
+    if first and code == EXIT_OK and not bad:  # no entry: an empty file, comments only
         print("csp-sudoku: error: no puzzles found in the input", file=sys.stderr)
         return EXIT_BAD_INPUT
     return code

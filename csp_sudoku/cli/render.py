@@ -98,14 +98,15 @@ def run(args: argparse.Namespace) -> int:
     geometry = geometry_from_args(args)
     puzzles: list[Puzzle | VariantPuzzle] = []
     captions: list[str] = []
+    code = EXIT_OK  # a bad line is said and the book drawn of the others: exit 2
     for entry in iter_entries(args.inputs, geometry):
         puzzle: Puzzle | VariantPuzzle | None = entry.puzzle
         if puzzle is None:
             item = variant_item(entry)  # a variant entry after plain ones (standard input)
-            if item is None:
-                return _fail(str(entry.error))
-            if item.puzzle is None:
-                return _fail(item.error)
+            why = str(entry.error) if item is None else item.error
+            if item is None or item.puzzle is None:
+                code = _fail(why)
+                continue
             puzzle = item.puzzle
         puzzles.append(puzzle)
         try:
@@ -116,9 +117,9 @@ def run(args: argparse.Namespace) -> int:
         if args.count is not None and len(puzzles) >= args.count:
             break
     if not puzzles:
-        return _fail("no puzzles in the input")
+        return code if code != EXIT_OK else _fail("no puzzles in the input")
     _draw(args, puzzles, captions, args.solutions)
-    return EXIT_OK
+    return code
 
 
 def _values(
