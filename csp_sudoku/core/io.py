@@ -325,7 +325,10 @@ class _Decompressed(_io.BufferedIOBase):
         got = 0
         while whole or got < (size or 0):
             try:
-                piece = self._inner.read(_PIECE if whole else min(_PIECE, (size or 0) - got))
+                # read1: at most one read of the decompressor's own (a read() of
+                # several would drop what the earlier ones decoded when a later one
+                # meets the damage)
+                piece = self._inner.read1(_PIECE if whole else min(_PIECE, (size or 0) - got))
             except (EOFError, OSError, lzma.LZMAError, zlib.error, zipfile.BadZipFile) as exc:
                 self._failed = _damaged(self._kind, self._name, exc)
                 if parts:
