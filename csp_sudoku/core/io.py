@@ -307,7 +307,9 @@ class _Decompressed(_io.BufferedIOBase):
 
     def __init__(self, inner: IO[bytes], outer: IO[bytes], name: str, kind: str) -> None:
         super().__init__()
-        self._inner, self._outer, self._name, self._kind = inner, outer, name, kind
+        # every decompressor's file object is buffered (read1)
+        self._inner = cast(_io.BufferedIOBase, inner)
+        self._outer, self._name, self._kind = outer, name, kind
         self._failed: ParseError | None = None
 
     def readable(self) -> bool:
