@@ -403,7 +403,9 @@ def test_the_cli_never_fails_with_a_traceback(
     st.lists(
         st.sampled_from(range(len(UNIQUE))).map(lambda i: json.dumps(UNIQUE[i]))
         | st.text(alphabet='{}[]":,0123456789 abcRCsizegrd', max_size=30).filter(
-            lambda t: t.strip() != ""
+            # a line of digits and dots alone is a plain puzzle line (a 4x4 one may
+            # be good): see test_a_jsonl_file_mixes_plain_lines_and_variant_entries
+            lambda t: t.strip() != "" and re.fullmatch(r"[0-9.]+", t.strip()) is None
         ),
         min_size=1,
         max_size=6,
@@ -423,6 +425,29 @@ def test_a_jsonl_of_good_and_garbage_lines_answers_every_good_one(
     for r in rows:
         if r["status"] == "invalid":
             assert re.search(rf"{re.escape(str(path))}:{r['line']}[:\s]", err)
+
+
+PLAIN = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+def test_a_jsonl_file_mixes_plain_lines_and_variant_entries(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A ``.jsonl`` file took every line that was no JSON record for f-puzzles text: a
+    plain puzzle line after a variant entry was refused as "not f-puzzles data"
+    (the same file named ``.txt`` was read). And a bad record's row said its
+    error at line 1 (each line is read alone) while stderr said the right line."""
+    path = jsonl(
+        tmp_path / "m.jsonl", [UNIQUE[0], PLAIN, "123", {"puzzle": PLAIN}, {"puzzle": "12x"}]
+    )
+    code, out, err = run(capsys, "check", str(path), "--format", "jsonl", "-q")
+    rows = {r["line"]: r for r in map(json.loads, out.splitlines())}
+    assert code == 2 and sorted(rows) == [1, 2, 3, 4, 5]
+    assert [rows[k]["status"] for k in (1, 2, 4)] == ["unique"] * 3
+    assert rows[2]["puzzle"] == PLAIN
+    assert rows[3]["reason"].startswith(f"{path}:3:4: line has 3 cells")
+    assert rows[5]["reason"].startswith(f"{path}:5:16: line has 3 cells")
+    assert f"{path}:3:4:" in err and f"{path}:5:16:" in err and "f-puzzles" not in err
 
 
 @pytest.mark.parametrize("command", ["check", "count", "solve", "rate", "explain"])

@@ -47,6 +47,7 @@ import csv
 import io
 import json
 import os
+import re
 import sys
 import time
 from collections import Counter, deque
@@ -545,7 +546,12 @@ def _json_lines(path: str, geometry: Geometry | None) -> Iterator[Entry]:
             if not text.strip() or text.lstrip().startswith("#"):
                 continue
             got = next(read_puzzles([text], geometry, source_name=path), None)
-            yield Entry(k, text, None, None, path) if got is None else replace(got, line=k)
+            if got is None:
+                yield Entry(k, text, None, None, path)
+                continue
+            # read alone, the line was line 1: its place (and its error's) is line k
+            error = None if got.error is None else got.error.located(line=k)
+            yield replace(got, line=k, error=error)
 
 
 def _whole_document(path: str) -> str | None:
@@ -570,6 +576,10 @@ def _whole_document(path: str) -> str | None:
         return fh.read().decode("utf-8-sig", "replace")
 
 
+#: A plain puzzle line in digit notation (in a JSON Lines file, read as one).
+_PLAIN_DIGITS = re.compile(r"[0-9.]+")
+
+
 def _from_entry(e: Entry, *, plain: bool, json_lines: bool) -> Item:
     """The item of one entry of the puzzle reader.
 
@@ -584,11 +594,14 @@ def _from_entry(e: Entry, *, plain: bool, json_lines: bool) -> Item:
         return _parsed(e.source, e.line, fp, fields=rest, key="fpuzzles")
     text = e.text.strip()
     record = text.startswith("{")
-    if e.puzzle is not None and (record or not json_lines):
+    # a JSON Lines file's other lines are f-puzzles text (whose base64 the plain
+    # reader might take for a big grid's letters), except lines of digits and dots
+    digits = json_lines and _PLAIN_DIGITS.fullmatch(text) is not None
+    if e.puzzle is not None and (record or not json_lines or digits):
         if plain:
             return Item(e.source, e.line, None, fields=e.fields, entry=e)
         return Item(e.source, e.line, None, _NOT_VARIANT, fields=e.fields)
-    bad_line = not json_lines and not record and "load=" not in text
+    bad_line = (not json_lines or digits) and not record and "load=" not in text
     if plain and e.error is not None and (bad_line or (record and _has_puzzle(text))):
         return Item(e.source, e.line, None, e.error.reason, e.error.column, e.fields, e)
     return _parsed(e.source, e.line, e.text)
