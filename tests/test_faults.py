@@ -648,6 +648,32 @@ def test_render_draws_the_puzzles_around_a_bad_line(tmp_path: Path) -> None:
     assert code == 2 and "line has 3 cells" in err and not (tmp_path / "none.pdf").exists()
 
 
+@pytest.mark.parametrize("command", [["check"], ["count"], ["generate", "-n", "1"]])
+@pytest.mark.parametrize("size", ["7", "64", "1", "x"])
+def test_a_size_without_standard_boxes_is_refused_naming_the_sizes(
+    command: list[str], size: str
+) -> None:
+    """``--size 7`` passed the option's range (1..64) and then failed as "give box_rows
+    and box_cols", options the command line does not have; 64 was in the range and
+    refused all the same."""
+    args = [*command, EASY] if command[0] != "generate" else command
+    code, out, err = _run([*args, "--size", size])
+    assert (code, out) == (2, "")
+    assert "4, 6, 8, 9, 10, 12, 15, 16, 20, 25" in err and "box_rows" not in err
+
+
+def test_certify_needs_a_folder(tmp_path: Path) -> None:
+    """``--certify FILE`` of an existing file said the bare "File exists: FILE"; an empty
+    name was ignored (no proof, exit 0)."""
+    taken = tmp_path / "a.txt"
+    taken.write_text("kept\n", encoding="utf-8")
+    code, out, err = _run(["check", EASY, "--certify", str(taken)])
+    assert (code, out) == (2, "") and f"{taken} is a file; the proofs go into a folder" in err
+    assert taken.read_text(encoding="utf-8") == "kept\n"
+    code, out, err = _run(["check", EASY, "--certify", ""])
+    assert (code, out) == (2, "") and "--certify: needs a folder name" in err
+
+
 @pytest.mark.parametrize("given", [None, 5, 2.5], ids=["None", "int", "float"])
 def test_the_batch_api_refuses_what_is_no_sequence(given: object) -> None:
     """``count_many(None)`` and ``rate_many(None)`` raised Python's TypeError ("'NoneType'

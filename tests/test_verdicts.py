@@ -101,11 +101,13 @@ def test_check_verdicts_are_true(picks: list[int], limit: int, backend: str, fmt
     assert code == (0 if all(n == 1 for _, n in puzzles) else 1)
 
 
-@pytest.mark.parametrize("limit", ["1", "0"])
+@pytest.mark.parametrize("limit", ["1", "0", "-3"])
 def test_check_refuses_a_limit_that_cannot_prove_a_verdict(limit: str) -> None:
+    # 0 was refused as "must be an integer from 1 to ...", and then 1 refused too
     code, out, err = _run(["check", MANY, "--limit", limit])
     assert code == 2 and out == ""
-    assert "at least 2" in err or "from 1" in err
+    assert f"must be at least 2, got {int(limit)}: a verdict needs a search" in err
+    assert "from 1" not in err
 
 
 def test_the_library_refuses_a_limit_below_two() -> None:

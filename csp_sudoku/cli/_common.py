@@ -51,6 +51,20 @@ def int_in(low: int, high: int, what: str = "an integer") -> Callable[[str], int
     return parse
 
 
+def grid_size(text: str) -> int:
+    """``--size``: the digits per row of a grid with standard boxes (any other was
+    refused later as "no standard box shape; give box_rows and box_cols",
+    options the command line does not have)."""
+    sizes = ", ".join(map(str, STANDARD_BOXES))
+    t = text.strip()
+    if not t.isdigit() or len(t) > 3 or int(t) not in STANDARD_BOXES:
+        raise argparse.ArgumentTypeError(
+            f"must be a grid size with standard boxes ({sizes}; a jigsaw takes --jigsaw FILE), "
+            f"got {text!r}"
+        )
+    return int(t)
+
+
 #: ``--jobs``: worker processes, 0 for every core.
 JOBS = int_in(0, 1024, "a number of worker processes")
 
@@ -128,7 +142,10 @@ def add_geometry_args(parser: argparse.ArgumentParser) -> None:
     """``--size``, ``--variant`` and ``--jigsaw``: the grid shape of the inputs."""
     g = parser.add_argument_group("grid shape (inferred from the line length when omitted)")
     g.add_argument(
-        "--size", type=int_in(1, 64), metavar="N", help="digits per row: 4, 6, 9, 12, 16, 25"
+        "--size",
+        type=grid_size,
+        metavar="N",
+        help=f"digits per row: {', '.join(map(str, STANDARD_BOXES))}",
     )
     g.add_argument(
         "--variant",

@@ -99,7 +99,7 @@ def register(sub: Any) -> None:
     add_input_args(p)
     p.add_argument(
         "--limit",
-        type=int_in(1, MAX_COUNT),
+        type=_limit_arg,
         default=2,
         help="count solutions up to this many, at least 2: 'unique' is said only after a "
         "search for a second solution found none (default 2)",
@@ -118,11 +118,36 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--certify",
         metavar="DIR",
+        type=_certify_folder,
         help="for every unique puzzle, write a DRAT proof that no second solution exists "
         "(DIR/<file>-<line>.drat, with its formula beside it as .cnf; check with drat-trim)",
     )
     add_geometry_args(p)
     p.set_defaults(func=hook("check", run))  # f-puzzles inputs: cli/variants.py
+
+
+def _certify_folder(text: str) -> str:
+    """``--certify``: the folder of the proofs (made when missing): a name, and not a
+    file's (an existing file was said as "File exists", an empty name ignored)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("needs a folder name, got ''")
+    if os.path.exists(text) and not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"{text} is a file; the proofs go into a folder")
+    return text
+
+
+def _limit_arg(text: str) -> int:
+    """``--limit``: a count from 2 up (below 2, why: its type once said "from 1", and
+    then 1 was refused)."""
+    try:
+        return int_in(2, MAX_COUNT)(text)
+    except argparse.ArgumentTypeError:
+        t = text.strip()
+        if t.lstrip("+-").isdigit() and len(t) < 20 and int(t) < 2:
+            raise argparse.ArgumentTypeError(
+                f"must be at least 2, got {int(t)}: {LIMIT_WHY}"
+            ) from None
+        raise
 
 
 def run(args: argparse.Namespace) -> int:
