@@ -69,6 +69,11 @@ def as_puzzle(puzzle: PuzzleLike, geometry: Geometry | None = None) -> Puzzle:
         return puzzle
     if isinstance(puzzle, str):
         return parse(puzzle, geometry)
+    if puzzle is None or isinstance(puzzle, (bytes, int, float)):
+        raise ParseError(
+            "a puzzle is a Puzzle, a puzzle line (a string) or a sequence or N x N grid "
+            f"of cell values, got {type(puzzle).__name__} {puzzle!r:.40}"
+        )
     return Puzzle(puzzle, geometry)
 
 

@@ -687,6 +687,48 @@ def test_the_batch_api_refuses_what_is_no_sequence(given: object) -> None:
         cs.rate_many(given)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("given", [None, 123, 2.5, b"12"], ids=["None", "int", "float", "bytes"])
+def test_the_api_says_what_a_puzzle_is(given: object) -> None:
+    """``is_unique(None)`` said "puzzle cells must be integers, got dtype object",
+    ``is_unique(123)`` and ``is_solution(None)`` "1 cells is not a known grid size",
+    ``Geometry.named(None)`` raised re's TypeError."""
+    import csp_sudoku as cs
+    from csp_sudoku.core.errors import GeometryError, ParseError
+
+    for call in (cs.is_unique, cs.solve, cs.count_solutions, cs.Puzzle):
+        with pytest.raises(ParseError, match="got " + type(given).__name__):
+            call(given)  # type: ignore[operator]
+    if not isinstance(given, bytes):
+        with pytest.raises(ParseError, match="a solution is a Puzzle"):
+            cs.is_solution(given)  # type: ignore[arg-type]
+    with pytest.raises(GeometryError, match="a geometry name is a string"):
+        cs.Geometry.named(given)  # type: ignore[arg-type]
+
+
+def test_puzzle_text_given_as_cells_points_to_parse() -> None:
+    import csp_sudoku as cs
+    from csp_sudoku.core.errors import ParseError
+
+    with pytest.raises(ParseError, match=r"read a puzzle line with parse\(\)"):
+        cs.Puzzle(EASY)
+    assert cs.is_unique(EASY)  # the functions read text themselves
+
+
+def test_a_null_puzzle_field_and_a_bad_jigsaw_file_are_said_as_they_are(tmp_path: Path) -> None:
+    """``{"puzzle": null}`` was said as "no 'puzzle' field"; a jigsaw file with too few
+    labels gave an error without the file's name."""
+    src = tmp_path / "p.jsonl"
+    src.write_text('{"puzzle": null}\n{"x": 1}\n', encoding="utf-8")
+    code, _, err = _run(["check", str(src)])
+    assert code == 2
+    assert f"{src}:1:1: the 'puzzle' field is not a string (it is null)" in err
+    assert f"{src}:2:1: no 'puzzle' field" in err
+    jig = tmp_path / "jig.txt"
+    jig.write_text("AAAB\nAABB\n", encoding="utf-8")
+    code, _, err = _run(["check", EASY, "--jigsaw", str(jig)])
+    assert code == 2 and f"{jig}: a jigsaw needs N*N region labels, got 8" in err
+
+
 def test_a_lone_technique_name_is_one_name() -> None:
     """``techniques="singles"`` was read letter by letter ("unknown technique 's'")."""
     import csp_sudoku as cs

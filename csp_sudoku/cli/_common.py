@@ -218,7 +218,10 @@ def read_jigsaw(path: str) -> Geometry:
                 labels.append(int(ch, 36))
     if not labels:
         raise ParseError("no region labels in the jigsaw file", source=path)
-    return Geometry.jigsaw(labels)
+    try:
+        return Geometry.jigsaw(labels)
+    except GeometryError as err:  # the file is what is wrong: name it
+        raise GeometryError(f"{path}: {err}") from None
 
 
 #: The batch flags: every command that reads or makes puzzles in a stream has all

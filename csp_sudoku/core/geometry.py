@@ -150,6 +150,11 @@ class Geometry:
             GeometryError: an unknown name, a jigsaw without its regions (or with
                 regions that are not its size's), regions given for another shape.
         """
+        if not isinstance(name, str):
+            raise GeometryError(
+                f"a geometry name is a string (9x9, x-9x9, windoku, jigsaw-9x9, ...), "
+                f"got {type(name).__name__} {name!r:.40}"
+            )
         if name == "windoku":
             if regions:
                 raise GeometryError("a windoku geometry has no regions")

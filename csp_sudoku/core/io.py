@@ -722,7 +722,11 @@ def _field_entry(
         err = ParseError(reason, source=name, line=lineno, column=1)
         return Entry(lineno, text, None, err, name, fields)
     if not isinstance(value, str):
-        reason = "no 'puzzle' field" if value is None else "the 'puzzle' field is not a string"
+        reason = (
+            "no 'puzzle' field"
+            if "puzzle" not in rec
+            else f"the 'puzzle' field is not a string (it is {json.dumps(value):.40})"
+        )
         err = ParseError(reason, source=name, line=lineno, column=1)
         return Entry(lineno, text, None, err, name, fields)
     named = record_geometry(rec, geometry)

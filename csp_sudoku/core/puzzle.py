@@ -55,6 +55,14 @@ class Puzzle:
     __slots__ = ("_cells", "_geometry", "_hash")
 
     def __init__(self, cells: Any, geometry: Geometry | None = None) -> None:
+        if cells is None or isinstance(cells, (str, bytes, int, float)):
+            # a scalar is no grid (numpy made it one cell: "1 cells is not a known grid
+            # size"), and text is read by the parser, not taken for cell values
+            hint = "read a puzzle line with parse()" if isinstance(cells, (str, bytes)) else ""
+            raise ParseError(
+                "puzzle cells must be a flat sequence or an N x N grid of integers"
+                f"{f' ({hint})' if hint else ''}, got {type(cells).__name__} {cells!r:.40}"
+            )
         try:
             arr = np.asarray(cells)
         except ValueError as err:  # ragged rows: numpy's "inhomogeneous shape"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from csp_sudoku.core.errors import ParseError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import parse
 from csp_sudoku.core.puzzle import Puzzle
@@ -26,7 +27,8 @@ def is_solution(
     puzzle's shape when a puzzle is given.
 
     Raises:
-        ParseError: a text that is not a puzzle.
+        ParseError: a text that is not a puzzle, or a ``solution`` that is no
+            sequence of cells (None, a number).
     """
     if isinstance(puzzle, str):
         puzzle = parse(puzzle)
@@ -38,6 +40,11 @@ def is_solution(
         cells = solution.cells
         geometry: Geometry = solution.geometry
     else:
+        if solution is None or np.ndim(solution) == 0:  # no grid ("1 cells is not ...")
+            raise ParseError(
+                f"a solution is a Puzzle, a puzzle line or a sequence of cell values, "
+                f"got {type(solution).__name__} {solution!r:.40}"
+            )
         cells = np.asarray(solution).reshape(-1)
         geometry = puzzle.geometry if puzzle is not None else Geometry.for_cells(cells.size)
     if cells.size != geometry.ncells:
