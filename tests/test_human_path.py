@@ -214,7 +214,6 @@ def test_explain_command(capsys: pytest.CaptureFixture[str]) -> None:
     "argv",
     [
         ["explain", "3.7.4..x"],
-        ["explain", "44" + "." * 79],
         ["explain", "--order", "subsets", "--techniques", "guessing", "." * 81],
         ["explain", "--order", "subsets", "--max-subset", "0", "." * 81],
         ["explain", "--max-subset", "2", "." * 81],  # the human model's option, se path
@@ -225,6 +224,15 @@ def test_explain_bad_input(argv: list[str], capsys: pytest.CaptureFixture[str]) 
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("csp-sudoku: error:") and "Traceback" not in err
+
+
+def test_explain_of_clashing_clues_is_a_puzzle_with_no_solution(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # as every command answers it (exit 1), not as a bad line (exit 2)
+    assert main(["explain", "44" + "." * 79]) == 1
+    err = capsys.readouterr().err
+    assert "the puzzle has no solution (r1c1 and r1c2 are both 4" in err
 
 
 def test_the_solution_only_saves_work(monkeypatch: pytest.MonkeyPatch) -> None:
