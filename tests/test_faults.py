@@ -674,6 +674,36 @@ def test_certify_needs_a_folder(tmp_path: Path) -> None:
     assert (code, out) == (2, "") and "--certify: needs a folder name" in err
 
 
+@pytest.mark.skipif(not Path("/proc/self/fd/1").exists(), reason="needs /proc")
+@pytest.mark.parametrize(
+    "command", [["check", EASY, "-q"], ["generate", "-n", "2", "--seed", "1", "-q"]]
+)
+def test_an_output_naming_the_standard_output_writes_it(tmp_path: Path, command: list[str]) -> None:
+    """``-o /dev/stdout`` with the standard output sent to a file: that file is what
+    /dev/stdout resolves to, so the run staged its rows and renamed them over the
+    name, replacing the link (as root /dev/stdout itself) and leaving the file
+    empty. A link to /proc/self/fd/1 stands for /dev/stdout here."""
+    import subprocess
+    import sys
+
+    link = tmp_path / "stdout-link"
+    link.symlink_to("/proc/self/fd/1")
+    sent = tmp_path / "sent.txt"
+    with sent.open("w", encoding="utf-8") as fh:
+        done = subprocess.run(
+            [sys.executable, "-m", "csp_sudoku", *command, "-o", str(link)],
+            stdout=fh,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=300,
+        )
+    assert done.returncode == 0, done.stderr
+    assert link.is_symlink() and str(link.readlink()) == "/proc/self/fd/1"
+    rows = sent.read_text(encoding="utf-8").splitlines()
+    assert len(rows) == (1 if command[0] == "check" else 2)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sent.txt", "stdout-link"]
+
+
 @pytest.mark.parametrize("given", [None, 5, 2.5], ids=["None", "int", "float"])
 def test_the_batch_api_refuses_what_is_no_sequence(given: object) -> None:
     """``count_many(None)`` and ``rate_many(None)`` raised Python's TypeError ("'NoneType'

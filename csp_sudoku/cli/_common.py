@@ -20,7 +20,14 @@ from typing import IO, Any
 
 from csp_sudoku.core.errors import ArgumentError, GeometryError, ParseError, SeedError
 from csp_sudoku.core.geometry import STANDARD_BOXES, Geometry
-from csp_sudoku.core.io import Entry, TextChunk, compression, read_chunks, read_puzzles
+from csp_sudoku.core.io import (
+    Entry,
+    TextChunk,
+    compression,
+    read_chunks,
+    read_puzzles,
+    written_as_is,
+)
 from csp_sudoku.core.io import counted as counted  # the summaries of every command
 
 #: Seeds are non-negative integers below this (numpy's SeedSequence takes any such int).
@@ -339,7 +346,7 @@ def batch_session(
     partial = f"{output}{PARTIAL}"
     existed = bool(output) and os.path.exists(output or "")
     # a device, a pipe or /dev/stdout is written as it is: there is nothing to rename
-    direct = appending or (existed and not os.path.isfile(output or ""))
+    direct = appending or (bool(output) and written_as_is(output or ""))
     done = False
     try:
         if output:
@@ -412,7 +419,7 @@ def _claim(flag: str, target: str) -> None:
     Raises:
         ArgumentError: another process holds the lock.
     """
-    if os.path.exists(target) and not os.path.isfile(target):
+    if written_as_is(target):
         return
     try:
         import fcntl

@@ -1152,6 +1152,24 @@ def guess_state(chunk: TextChunk, geometry: Geometry | None = None) -> ReadState
 
 
 # ---------------------------------------------------------------------- writing
+def written_as_is(target: str | os.PathLike[str]) -> bool:
+    """True when ``target`` is written as it is, not staged and renamed into place: a
+    device or a pipe, or a stream named through ``/dev`` or ``/proc`` (``/dev/stdout``,
+    ``/dev/fd/1``, a link to them). Where the standard output goes to a file,
+    ``/dev/stdout`` is that regular file, and renaming a staged file onto the name
+    replaced the link ``/dev/stdout`` itself (as root) and left the file empty."""
+    path = os.path.abspath(os.fspath(target))
+    if os.path.exists(path) and not os.path.isfile(path):
+        return True
+    for _ in range(40):  # a chain of links, followed one step at a time
+        if path.startswith(("/dev/", "/proc/")):
+            return True
+        if not os.path.islink(path):
+            return False
+        path = os.path.abspath(os.path.join(os.path.dirname(path), os.readlink(path)))
+    return False
+
+
 @contextlib.contextmanager
 def staged(target: str | os.PathLike[str]) -> Iterator[str]:
     """A path to write instead of ``target``, renamed over it when the block ends normally.
@@ -1161,14 +1179,14 @@ def staged(target: str | os.PathLike[str]) -> Iterator[str]:
     that read the format from it) and is renamed into place (``os.replace``, atomic
     on one file system) only when the block finishes. So an interrupted or failed
     write never leaves a half-written file where a good one stood, and a reader
-    never sees one; on an error the sibling is removed. A target that exists and is
-    not a regular file (``/dev/stdout``, a pipe, a device) is written as it is::
+    never sees one; on an error the sibling is removed. A device, a pipe or a stream
+    (``/dev/stdout``: :func:`written_as_is`) is written as it is::
 
         with staged("book.pdf") as tmp:
             figure.savefig(tmp, format="pdf")
     """
     path = os.fspath(target)
-    if os.path.exists(path) and not os.path.isfile(path):
+    if written_as_is(path):
         yield path
         return
     head, name = os.path.split(path)
