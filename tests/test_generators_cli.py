@@ -196,6 +196,46 @@ def test_avoid_that_cannot_be_read_is_exit_2_naming_file_and_reason(tmp_path: Pa
         assert f"--avoid {path}" in err and why in err, err
 
 
+@pytest.mark.parametrize("fmt", ["jsonl", "csv", "grid"])
+def test_avoid_reads_every_form_the_commands_write(tmp_path: Path, fmt: str) -> None:
+    """``--avoid`` read only lines whose first field was 81 cells of ``.`` and digits:
+    a JSON Lines or CSV output of ``generate`` (or a grid of 9 rows) avoided nothing,
+    and the run gave back the very puzzle it was told to avoid."""
+    from csp_sudoku.generators.novelty import canonical_bytes
+    from tests.helpers import run_cli
+
+    argv = ["generate", "-n", "1", "--seed", "5", "--method", "rg1", "-q"]
+    code, out, _ = run_cli([*argv, "--format", "jsonl"])
+    assert code == 0
+    (row,) = _rows(out)
+    puzzle = cs.parse(str(row["puzzle"]))
+    mine = tmp_path / f"mine.{fmt}"
+    if fmt == "grid":
+        mine.write_text(cs.format_grid(puzzle) + "\n", encoding="utf-8")
+    else:
+        code, out, _ = run_cli([*argv, "--format", fmt, "-o", str(mine)])
+        assert code == 0 and out == ""
+    code, out, _ = run_cli([*argv, "--format", "jsonl", "--avoid", str(mine)])
+    assert code == 0
+    (again,) = _rows(out)
+    other = cs.parse(str(again["puzzle"]))
+    verify(other)
+    assert canonical_bytes(other.cells) != canonical_bytes(puzzle.cells)
+
+
+def test_avoid_with_a_bad_line_or_no_puzzle_is_exit_2(tmp_path: Path) -> None:
+    from tests.helpers import run_cli
+
+    bad = tmp_path / "text.db"
+    bad.write_text("hello\n", encoding="utf-8")
+    code, out, err = run_cli(["generate", "--avoid", str(bad), "--seed", "1", "-q"])
+    assert (code, out) == (2, "") and f"--avoid {bad}:1:6: line has 5 cells" in err
+    small = tmp_path / "four.txt"
+    small.write_text("1234341221434321\n", encoding="utf-8")
+    code, out, err = run_cli(["generate", "--avoid", str(small), "--seed", "1", "-q"])
+    assert (code, out) == (2, "") and "a 4x4 puzzle; only 9x9 puzzles are avoided" in err
+
+
 def test_avoid_a_bank_deletes_its_temporary_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -606,20 +606,71 @@ def _avoid_file(path: str) -> str:
     except OSError as exc:
         raise GenerationError(f"--avoid {path}: cannot read it ({exc.strerror or exc})") from None
     if head != b"SQLite format 3\x00":
-        return path
+        if _plain_lines(path):
+            return path  # read as it is (its keys cached by its digest)
+        lines = _avoid_lines(path)
+    else:
+        from csp_sudoku.tools.bank import PuzzleBank
+
+        try:
+            with PuzzleBank(path) as bank:
+                lines = [e.puzzle.to_line() for e in bank.query()]
+        except Exception as exc:  # any failure to read the bank is a bad --avoid
+            raise GenerationError(f"--avoid {path}: not a puzzle bank ({exc})") from None
     import tempfile
 
-    from csp_sudoku.tools.bank import PuzzleBank
-
-    try:
-        with PuzzleBank(path) as bank:
-            lines = [e.puzzle.to_line() for e in bank.query()]
-    except Exception as exc:  # any failure to read the bank is a bad --avoid
-        raise GenerationError(f"--avoid {path}: not a puzzle bank ({exc})") from None
     fd, name = tempfile.mkstemp(prefix="csp_sudoku_avoid_", suffix=".txt")
     with os.fdopen(fd, "w", encoding="utf-8") as out:
         out.write("\n".join(lines) + "\n")
     return name
+
+
+def _plain_lines(path: str) -> bool:
+    """True when every entry of the puzzle file ``path`` is a line whose first field is
+    81 cells of ``.`` and digits: what the avoided keys are read from as they are."""
+    from csp_sudoku.core.io import open_file
+
+    try:
+        with open_file(path) as fh:
+            for raw in fh:
+                s = raw.strip()
+                if not s or s.startswith(b"#"):
+                    continue
+                first = s.split(None, 1)[0]
+                if len(first) != 81 or first.strip(b".0123456789"):
+                    return False
+    except (OSError, SudokuError):
+        return False  # read again by the puzzle reader, which says what is wrong
+    return True
+
+
+def _avoid_lines(path: str) -> list[str]:
+    """The 9x9 puzzles of an ``--avoid`` file in any form the commands read (JSON
+    Lines, CSV, grids, other blanks), one line each: the keys are read from such
+    lines, and a file of another form once gave none, silently.
+
+    Raises:
+        GenerationError: a bad line (file:line:column and why), a puzzle of another
+            shape (only 9x9 puzzles have keys), or no puzzle at all.
+    """
+    lines = []
+    try:
+        for entry in read_puzzles(path):
+            if entry.error is not None:
+                raise GenerationError(f"--avoid {entry.error}")
+            if entry.puzzle is None:
+                continue
+            if entry.puzzle.geometry != Geometry.standard(9):
+                raise GenerationError(
+                    f"--avoid {path}:{entry.line}: a {entry.puzzle.geometry.name} puzzle; "
+                    "only 9x9 puzzles are avoided"
+                )
+            lines.append(entry.puzzle.to_line())
+    except OSError as exc:
+        raise GenerationError(f"--avoid {path}: cannot read it ({exc.strerror or exc})") from None
+    if not lines:
+        raise GenerationError(f"--avoid {path}: no puzzle in it")
+    return lines
 
 
 #: Seconds without a word on stderr after which a run whose stderr is not a
