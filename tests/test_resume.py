@@ -174,3 +174,41 @@ def test_generate_resumes_a_symmetric_run(tmp_path: Path, fmt: str) -> None:
         return [row["puzzle"] for row in rows]
 
     assert puzzles(cut) == puzzles(full)
+
+
+@pytest.mark.parametrize(
+    ("first", "again", "why"),
+    [
+        (["--size", "4"], [], "its puzzle is no 9x9 puzzle"),
+        ([], ["--symmetry", "rot180"], "its clues are not symmetric under rot180"),
+        (
+            ["--format", "jsonl"],
+            ["--format", "jsonl", "--method", "rg1"],
+            "method random, this one rg1",
+        ),
+        (
+            ["--killer", "--size", "4", "--format", "jsonl"],
+            ["--size", "4", "--format", "jsonl"],
+            "not a row of 'generate --format jsonl'",
+        ),
+    ],
+    ids=["size", "symmetry", "method", "variant-rows"],
+)
+def test_generate_resume_refuses_rows_made_with_other_options(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    first: list[str],
+    again: list[str],
+    why: str,
+) -> None:
+    """The seed check alone let a run take up a 4x4 run's rows (appending 9x9 ones), a
+    plain run's under --symmetry rot180 or another --method, and a killer run's rows
+    ended in an internal error (KeyError 'puzzle')."""
+    out = tmp_path / "out"
+    base = ["generate", "-q", "--seed", "3", "-o", str(out)]
+    assert main([*base, "-n", "2", *first]) == 0
+    kept = out.read_bytes()
+    capsys.readouterr()
+    assert main([*base, "-n", "4", *again, "--resume"]) == 2
+    assert f"{out}:1: {why}" in capsys.readouterr().err
+    assert out.read_bytes() == kept

@@ -232,6 +232,35 @@ def _row_fields(line: str, fmt: str) -> dict[str, Any]:
     return {"puzzle": parts[0], "clues": parts[1], "seed": parts[2][len("seed=") :]}
 
 
+def _made_otherwise(
+    row: dict[str, Any], args: argparse.Namespace, method: str, shape: Geometry
+) -> str | None:
+    """Why a row of an earlier run was not made by this run's options (None: it may
+    have been): its puzzle of another shape, clues not symmetric as ``--symmetry``
+    asks, or another method (a level or metric of another method). The seed check
+    alone let a 4x4 run's file take 9x9 rows, a plain file rot180 ones."""
+    from csp_sudoku.core.io import parse
+    from csp_sudoku.generators.symmetry import orbits
+
+    text = row.get("puzzle")
+    if not isinstance(text, str) or "fpuzzles" in row:
+        return f"not a row of 'generate --format {args.format}' (a variant puzzle's, or none)"
+    if row.get("geometry") not in (None, "", shape.name):
+        return f"the earlier run made {row['geometry']} puzzles, this one {shape.name}"
+    try:
+        cells = parse(text, shape).cells
+    except SudokuError:
+        return f"its puzzle is no {shape.name} puzzle: the earlier run made another shape"
+    if any(len({bool(cells[c]) for c in orbit}) > 1 for orbit in orbits(shape.size, args.symmetry)):
+        return (
+            f"its clues are not symmetric under {args.symmetry}: the earlier run used "
+            "another --symmetry"
+        )
+    if method != "auto" and row.get("method") not in (None, "", method):  # auto: its pick
+        return f"the earlier run used method {row['method']}, this one {method}"
+    return None
+
+
 def _jobs(args: argparse.Namespace) -> int:
     """The ``jobs`` handed to :func:`generate` (for annealing: how many chains)."""
     return int(args.jobs or (1 if args.scheduler else os.cpu_count() or 1))
@@ -291,6 +320,7 @@ def _read_done(path: str, args: argparse.Namespace, seed: int) -> _Done:
         geometry=geometry_from_args(args),
     )
     chains = _ChainSeeds(seed, args.count, _jobs(args)) if method in STRATEGIES else None
+    shape = geometry_from_args(args) or Geometry.standard(9)
     truncate_partial_line(path)
     with open(path, encoding="utf-8", errors="replace", newline="") as fh:
         lines = fh.read().splitlines(keepends=True)
@@ -322,6 +352,7 @@ def _read_done(path: str, args: argparse.Namespace, seed: int) -> _Done:
                 f"{path}:{n}: not a row of 'generate --format {args.format}'"
             ) from None
         fault = generate_row_fault(row, symmetry=args.symmetry, minimal=args.minimal)
+        fault = fault or _made_otherwise(row, args, method, shape)
         if fault is not None:
             raise GenerateResumeError(f"{path}:{n}: {fault}")
         if chains is not None:
