@@ -184,7 +184,7 @@ def test_generate_resumes_a_symmetric_run(tmp_path: Path, fmt: str) -> None:
         (
             ["--format", "jsonl"],
             ["--format", "jsonl", "--method", "rg1"],
-            "method random, this one rg1",
+            "the earlier run used method random, this one rg1",
         ),
         (
             ["--killer", "--size", "4", "--format", "jsonl"],
