@@ -7,8 +7,12 @@ tests/test_ahead.py, numba's cache files by tests/test_rate_helper.py.
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 import numba
 import numpy as np
+import pytest
 
 from tests.conftest import python_output
 
@@ -41,3 +45,31 @@ def test_direct_entry_bypasses_the_dispatcher() -> None:
     types = tuple(numba.typeof(a) for a in args)
     assert entry is sudoku9.count_text.overloads[types].entry_point
     assert np.asarray(entry(*args)).tolist() == np.asarray(sudoku9.count_text(*args)).tolist()
+
+
+def test_numba_gets_a_cache_folder_where_it_has_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An install the user cannot write, for a user without a writable home: numba had
+    no place for its cache, and every kernel module raised "cannot cache function
+    ...: no locator available" when imported (every command failed, --help too).
+    Where the kernels' folder and the user's cache folder cannot be written, the
+    cache goes to a folder of the temporary folder."""
+    import os
+
+    import numba.core.config
+
+    import csp_sudoku._kernels as kernels
+
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setattr(numba.core.config, "CACHE_DIR", numba.core.config.CACHE_DIR)
+    assert kernels.cache_folder_fallback() is None  # here the kernels' folder is writable
+    blocked = tmp_path / "a-file"
+    blocked.write_text("", encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))  # no folder can be made under a file
+    monkeypatch.setattr(os, "access", lambda *a, **k: False)
+    folder = kernels.cache_folder_fallback()
+    assert folder is not None and folder.startswith(tempfile.gettempdir())
+    assert os.environ["NUMBA_CACHE_DIR"] == folder == numba.core.config.CACHE_DIR
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # one the user set is kept
+    assert kernels.cache_folder_fallback() is None

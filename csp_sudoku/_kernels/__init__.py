@@ -20,7 +20,9 @@ compiles for a while. numba is imported by this package's modules only.
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -31,6 +33,48 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+
+
+def _writable(folder: str) -> bool:
+    """Whether numba could keep its cache in ``folder`` (made when missing)."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError:
+        return False
+    return True
+
+
+def cache_folder_fallback() -> str | None:
+    """Give numba a cache folder it can write when it has none; the folder, or None
+    when numba has one (``NUMBA_CACHE_DIR``, the kernels' own ``__pycache__``, or
+    the user's cache folder).
+
+    An install that the user cannot write, for a user without a writable home (a
+    service account, a container user), left numba no place for its cache: every
+    kernel with ``cache=True`` raised "cannot cache function ...: no locator
+    available" when its module was imported, and every command failed (even
+    ``--help``). Then the cache goes to a folder of the temporary folder, one per
+    user. Called when this package is imported, before numba reads its settings.
+    """
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return None
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__")
+    if os.access(here if os.path.isdir(here) else os.path.dirname(here), os.W_OK | os.X_OK):
+        return None
+    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    if _writable(os.path.join(home, "numba")):
+        return None
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    folder = os.path.join(tempfile.gettempdir(), f"csp_sudoku-numba-{uid}")
+    os.environ["NUMBA_CACHE_DIR"] = folder
+    config = sys.modules.get("numba.core.config")
+    if config is not None:  # numba loaded already: its settings were read
+        config.CACHE_DIR = folder  # type: ignore[attr-defined]
+    return folder
+
+
+cache_folder_fallback()
 
 
 class _NoScipyLinalg(MetaPathFinder):
