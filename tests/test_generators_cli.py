@@ -339,6 +339,22 @@ def test_a_closest_puzzle_on_target_says_which_option_refused_it() -> None:
     assert cs.rate(closest, "rounds").level == m.group(1) == "Fiendish"
 
 
+def test_a_closest_puzzle_that_was_written_is_not_said_refused() -> None:
+    """The hardest puzzle met by a run short of its count is often one it wrote: the
+    message said "on target but the technique, minimality or novelty options
+    refused it" of a puzzle standing in the output above it."""
+    from tests.helpers import run_cli
+
+    argv = ["generate", "-n", "500", "--level", "fiendish", "--seed", "1", "-q"]
+    code, out, err = run_cli([*argv, "--budget-seconds", "1"])
+    assert code == 1
+    m = re.search(r"the hardest puzzle met rated [0-9.]+, level \w+(.*?): ([0-9.]{81})", err)
+    assert m is not None, err
+    written = m.group(2) in {row.split("\t")[0] for row in out.splitlines()}
+    assert written == (m.group(1) == ", one of the puzzles written"), err
+    assert not written or "refused" not in err
+
+
 def test_a_long_search_says_it_is_alive_when_stderr_is_no_terminal(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

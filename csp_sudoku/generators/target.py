@@ -45,7 +45,15 @@ from __future__ import annotations
 import os
 import time
 import zlib
-from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from collections.abc import (
+    Callable,
+    Collection,
+    Generator,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast, get_args
 
@@ -439,7 +447,9 @@ def generate(
     # here: the streams' tasks do not carry them); a copy of a published puzzle, or
     # of the avoid files', is met here too and searched past like a repeat
     nine = opts.geometry == Geometry.standard(9)
+    done = tuple(done)
     seen = run_keys(opts.geometry, done, avoided(opts.avoid_files) if nine else None)
+    written: set[str] = set(done)  # the outputs, as the closest puzzle is said
     try:
         for i, res in enumerate(results, start=start):
             retry = 0
@@ -452,8 +462,11 @@ def generate(
                 res = _stream(opts, again, deadline, tick)
                 retry += 1
             if isinstance(res, _Missed):
-                raise _budget_error(res.why, found, count, opts, budget_seconds, res.closest)
+                raise _budget_error(
+                    res.why, found, count, opts, budget_seconds, res.closest, written
+                )
             seen.add(res.puzzle.cells)
+            written.add(res.puzzle.to_line())
             found += 1
             counter[0] = found
             yield res
@@ -529,6 +542,7 @@ def _budget_error(
     opts: _Options,
     budget_seconds: float | None,
     best: Closest | None = None,
+    made: Collection[str] = (),
 ) -> BudgetExhaustedError:
     t = opts.target
     what = []
@@ -542,7 +556,7 @@ def _budget_error(
         if why == "time" or opts.attempts is None
         else f"the budget of {counted(opts.attempts, 'attempt')} per puzzle"
     )
-    closest = "" if best is None else f" ({_closest_text(best, opts)})"
+    closest = "" if best is None else f" ({_closest_text(best, opts, made)})"
     return BudgetExhaustedError(
         f"generated {found} of {counted(count, 'puzzle')}{aim} before {limit} ran out{closest}; "
         "raise budget_seconds/attempts (--budget-seconds/--attempts), or widen the target",
@@ -551,16 +565,19 @@ def _budget_error(
     )
 
 
-def _closest_text(best: Closest, opts: _Options) -> str:
+def _closest_text(best: Closest, opts: _Options, made: Collection[str] = ()) -> str:
     """How close a run short of its target came: the hardest (or, for a target
     below the top, the closest) puzzle it met and, when that puzzle is on target
-    itself, which other option kept it out."""
+    itself, that it is one of the run's outputs (``made``) or which other option
+    kept it out."""
     from csp_sudoku.generators.search.base import open_above
 
     # at the hard end the search climbs hardness; elsewhere it nears the target
     which = "hardest" if open_above(opts.target) else "closest"
     text = f"the {which} puzzle met rated {best.rating.score:g}, level {best.rating.level}"
-    if opts.target.matches(best.rating):
+    if best.puzzle in made:
+        text += ", one of the puzzles written"
+    elif opts.target.matches(best.rating):
         clues = as_puzzle(best.puzzle, opts.geometry).clue_count
         if opts.max_clues is not None and clues > opts.max_clues:
             why = f"it has {clues} clues, above max_clues {opts.max_clues}"
@@ -1129,7 +1146,7 @@ def _annealed(
         best = max(bests, key=lambda b: b.rating.score, default=None)
         if best is not None:  # the climbs of every chain, said with the hardest puzzle
             best = replace(best, climbs=sum(b.climbs for b in bests))
-        raise _budget_error(why, found, count, opts, budget_seconds, best)
+        raise _budget_error(why, found, count, opts, budget_seconds, best, made)
 
 
 def _merged(reports: Iterable[dict[str, Any]], found: int, elapsed: float) -> dict[str, Any]:
