@@ -359,6 +359,44 @@ def test_a_bank_damaged_mid_file_is_not_written(
         assert code == 0 or "damaged" in err
 
 
+@pytest.mark.parametrize(
+    ("value", "why"),
+    [
+        ("x", "its schema version is 'x', not a version number"),
+        ("0", "its schema version is '0', not a version number"),
+        ("9", "a bank of schema version 9, written by a later csp_sudoku"),
+    ],
+)
+def test_a_bank_of_an_unreadable_schema_version_is_refused_as_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str, why: str
+) -> None:
+    """A schema value that was no number was an internal error (ValueError); schema 0
+    said "adding them now" (an upgrade) and then refused."""
+    path = tmp_path / "bank.db"
+    _bank_of(path, 3)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (value,))
+    kept = path.read_bytes()
+    for cmd in (["stats", str(path)], ["add", str(path), SEVENTEEN[0]], ["query", str(path)]):
+        code, out, err = _run(["bank", *cmd], capsys)
+        assert (code, out) == (2, ""), (cmd, err)
+        assert f"{path}: " in err and why in err and "adding them" not in err, (cmd, err)
+    assert path.read_bytes() == kept
+
+
+def test_reading_an_empty_file_as_a_bank_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``bank stats`` of a 0-byte file wrote a bank's tables into it (query and stats
+    only read)."""
+    path = tmp_path / "empty.db"
+    path.write_bytes(b"")
+    for cmd in ("stats", "query"):
+        code, _, err = _run(["bank", cmd, str(path)], capsys)
+        assert code == 2 and "an empty file, not a puzzle bank" in err, (cmd, err)
+    assert path.read_bytes() == b""
+
+
 @pytest.mark.parametrize("form", ["same", "link", "new"])
 def test_export_over_the_bank_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], form: str

@@ -1016,6 +1016,7 @@ class PuzzleBank(Closing):
     def _open(self, existed: bool, *, check: bool, readonly: bool) -> None:
         """Recognise (or create) the bank: its tables, indexes, schema version and soundness."""
         db = self._db
+        memory = self.path == ":memory:"
         try:
             db.execute("PRAGMA foreign_keys = ON")
             db.execute(f"PRAGMA cache_size = {-CACHE_KIB}")  # a constant
@@ -1026,6 +1027,14 @@ class PuzzleBank(Closing):
                     f"{self.path}: an SQLite database of another program (tables: {shown}), "
                     "not a puzzle bank; refusing to use it as one"
                 )
+            if readonly and not tables and not memory:
+                # query, stats and export only read: an empty file was made a bank
+                raise BankError(
+                    f"{self.path}: an empty file, not a puzzle bank (`csp-sudoku bank add` "
+                    "makes one)"
+                )
+            if tables:
+                self._version()  # a version this one can read, before anything is said
             if existed and check:
                 found = self._quick_check()
                 if found != ["ok"]:
@@ -1180,8 +1189,28 @@ class PuzzleBank(Closing):
         )
 
     def _version(self) -> int:
-        """The schema version the bank's meta table names."""
-        return int(self._db.one("SELECT value FROM meta WHERE key = ?", ("schema",))[0])
+        """The schema version the bank's meta table names.
+
+        Raises:
+            BankError: a version that is no whole number from 1 (a damaged bank), or
+                one above this version's (a bank of a later csp_sudoku).
+        """
+        value = self._db.one("SELECT value FROM meta WHERE key = ?", ("schema",))[0]
+        try:
+            version = int(value)
+        except (TypeError, ValueError):
+            version = 0
+        if version < 1:
+            raise BankError(
+                f"{self.path}: a damaged bank: its schema version is {value!r}, not a "
+                "version number; refusing to use it"
+            )
+        if version > SCHEMA_VERSION:
+            raise BankError(
+                f"{self.path}: a bank of schema version {version}, written by a later "
+                f"csp_sudoku; this one reads versions 1 to {SCHEMA_VERSION}"
+            )
+        return version
 
     def _set_version(self, version: int) -> None:
         self._db.execute("UPDATE meta SET value = ? WHERE key = ?", (str(version), "schema"))
