@@ -704,6 +704,33 @@ def test_an_output_naming_the_standard_output_writes_it(tmp_path: Path, command:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["sent.txt", "stdout-link"]
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["render", EASY, "-o", "x.pdf", "--count", "0"],
+        ["report", EASY, "-o", "r.html", "--count", "0"],
+        ["candidates", EASY, "--cap", "0"],
+    ],
+    ids=["render-count", "report-count", "candidates-cap"],
+)
+def test_a_count_or_cap_of_zero_is_refused(tmp_path: Path, argv: list[str]) -> None:
+    """``--count 0`` drew one puzzle (render, report); ``--cap 0`` was taken."""
+    argv = [str(tmp_path / a) if a in ("x.pdf", "r.html") else a for a in argv]
+    code, out, err = _run(argv)
+    assert (code, out) == (2, "") and "must be an integer from 1 to" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_all_beside_other_metrics_is_every_metric() -> None:
+    """``rate -m rounds,all`` said "unknown metric all; known: ... (or all)"."""
+    from csp_sudoku.metrics import METRICS
+
+    code, out, _ = _run(["rate", EASY, "-m", "rounds,all", "-q"])
+    assert code == 0 and [r.split("\t")[1] for r in out.splitlines()] == list(METRICS)
+    code, _, err = _run(["rate", EASY, "-m", "all,nope", "-q"])
+    assert code == 2 and "unknown metric nope" in err
+
+
 @pytest.mark.parametrize("given", [None, 5, 2.5], ids=["None", "int", "float"])
 def test_the_batch_api_refuses_what_is_no_sequence(given: object) -> None:
     """``count_many(None)`` and ``rate_many(None)`` raised Python's TypeError ("'NoneType'

@@ -808,10 +808,14 @@ def count_lines(inputs: Sequence[str]) -> int | None:
 
 def metric_names(given: list[str], known: list[str]) -> list[str]:
     """The metrics of every ``--metric`` (each may be a comma list), in order, once each;
-    ``all`` alone stands for every known metric (beside other names it is unknown)."""
+    ``all`` stands for every known metric, beside other names too (``rounds,all``
+    was refused as an unknown metric 'all')."""
     names: list[str] = []
     for item in given:
         for name in (m.strip() for m in item.split(",")):
             if name and name not in names:
                 names.append(name)
-    return list(known) if names == ["all"] else names
+    if "all" in names:
+        rest = [n for n in names if n != "all" and n not in known]  # still said unknown
+        return [*known, *rest]
+    return names

@@ -80,7 +80,7 @@ def register(sub: Any) -> None:
         help=f"PNG resolution ({DPI_RANGE[0]}..{DPI_RANGE[1]}, default {DEFAULT_DPI})",
     )
     p.add_argument(
-        "--count", "-n", type=int_in(0, MAX_COUNT), help="render at most this many puzzles"
+        "--count", "-n", type=int_in(1, MAX_COUNT), help="render at most this many puzzles"
     )
     p.add_argument(
         "--quiet", "-q", action="store_true", help="no progress bar (shown on a terminal)"

@@ -41,7 +41,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--count",
         "-n",
-        type=common.int_in(0, common.MAX_COUNT),
+        type=common.int_in(1, common.MAX_COUNT),
         help="use at most this many puzzles",
     )
     p.add_argument("--title", help="report heading (default: the input names)")

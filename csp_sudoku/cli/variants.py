@@ -59,6 +59,7 @@ from typing import IO, TYPE_CHECKING, Any
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
 from csp_sudoku.cli._common import (
     JOBS,
+    MAX_COUNT,
     RowWriter,
     _looks_like_path,
     add_row_args,
@@ -66,6 +67,7 @@ from csp_sudoku.cli._common import (
     counted,
     flush_rows,
     geometry_from_args,
+    int_in,
     noting_compiles,
     progress,
 )
@@ -415,7 +417,9 @@ def register_candidates(sub: Any) -> None:
     p.add_argument(
         "--backend", default="auto", help="auto (default), or a variant backend: fast, sat, cpsat"
     )
-    p.add_argument("--cap", type=int, default=None, help="the most solver calls per puzzle")
+    p.add_argument(
+        "--cap", type=int_in(1, MAX_COUNT), default=None, help="the most solver calls per puzzle"
+    )
     g = p.add_argument_group("batch options (as on check, solve and count)")
     add_row_args(g)
     g.add_argument("--jobs", "-j", type=JOBS, default=1, help="worker processes (0 = all cores)")
