@@ -384,6 +384,27 @@ def test_a_bank_of_an_unreadable_schema_version_is_refused_as_it_is(
     assert path.read_bytes() == kept
 
 
+def test_an_index_naming_no_puzzle_is_said_as_a_damaged_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bank whose index pages were overwritten gave ids of no puzzle: ``bank query``
+    said "no puzzle with id -1", naming neither the file nor the damage. (The ids
+    such an index gives, stood in for here: overwriting pages gives other errors
+    as often, which the tests above check.)"""
+    from csp_sudoku.core.errors import BankError
+
+    path = tmp_path / "bank.db"
+    _bank_of(path, 3)
+    with PuzzleBank(path, readonly=True) as bank:
+        good = bank.ids()
+        monkeypatch.setattr(PuzzleBank, "ids", lambda self, query=None: [good[0], -1])
+        with pytest.raises(
+            BankError, match=rf"{path}: the bank file is damaged: an index names puzzle -1"
+        ):
+            bank.query()
+        assert next(bank.iter_query()).id == good[0]  # what comes before is read
+
+
 def test_reading_an_empty_file_as_a_bank_writes_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

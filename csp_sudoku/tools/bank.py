@@ -2068,9 +2068,23 @@ class PuzzleBank(Closing):
         its ids read at the call).
 
         Raises:
-            BankError: as :meth:`query`.
+            BankError: as :meth:`query`; and, while they are read, an id of the
+                query's index that names no puzzle (a damaged file: it said "no
+                puzzle with id -1", naming neither the file nor the damage).
         """
-        return (self.get(i) for i in self.ids(query))
+        return self._read(self.ids(query))
+
+    def _read(self, ids: list[int]) -> Iterator[BankEntry]:
+        for i in ids:
+            try:
+                entry = self.get(i)
+            except BankError:
+                raise BankError(
+                    f"{self.path}: the bank file is damaged: an index names puzzle {i}, "
+                    "which its puzzles table does not hold (restore a copy, or rebuild "
+                    f"the indexes: sqlite3 {self.path} REINDEX)"
+                ) from None
+            yield entry
 
     def ids(self, query: BankQuery | None = None) -> list[int]:
         """The ids of the puzzles of :meth:`query`, in its order (all: ``len`` ints).
