@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 from csp_sudoku.backends import backend_for, backend_per_call, new_backend
 from csp_sudoku.backends.base import Backend, Cells
 from csp_sudoku.core.bits import popcount
-from csp_sudoku.core.deadline import deadline
+from csp_sudoku.core.deadline import check_budget, deadline
 from csp_sudoku.core.errors import (
     ArgumentError,
     CountBudgetExceeded,
@@ -126,6 +126,9 @@ def count_solutions(
     is raised with the solutions found so far (a lower bound).
     """
     limit = _limit(limit)
+    budget_seconds = check_budget(budget_seconds)
+    if progress is not None and not callable(progress):
+        raise ArgumentError(f"progress must be a function or None, not {progress!r}")
     cells, geo = _cells_and_geometry(puzzle, geometry)
     be = backend_per_call(geo, backend)
     if budget_seconds is None and progress is None:

@@ -762,6 +762,19 @@ def test_the_api_says_what_a_puzzle_is(given: object) -> None:
         cs.Geometry.named(given)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("budget", [float("nan"), "1", -1, 0, True])
+def test_a_budget_that_is_no_positive_number_is_refused(budget: object) -> None:
+    """``count_solutions(..., budget_seconds=nan)`` made a deadline no clock passes (a
+    count to a big limit ran for ever); a string raised TypeError deep inside."""
+    import csp_sudoku as cs
+    from csp_sudoku.core.errors import ArgumentError, GenerationError
+
+    with pytest.raises(ArgumentError, match="budget_seconds must be"):
+        cs.count_solutions("." * 36, limit=10**7, budget_seconds=budget)  # type: ignore[arg-type]
+    with pytest.raises(GenerationError, match="budget_seconds must be"):
+        list(cs.generate(1, budget_seconds=budget))  # type: ignore[arg-type]
+
+
 def test_puzzle_text_given_as_cells_points_to_parse() -> None:
     import csp_sudoku as cs
     from csp_sudoku.core.errors import ParseError

@@ -28,11 +28,12 @@ import time
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 
-from csp_sudoku.core.errors import DeadlinePassed, Stopped
+from csp_sudoku.core.errors import ArgumentError, DeadlinePassed, Stopped, SudokuError
 
 __all__ = [
     "DeadlinePassed",
     "Stopped",
+    "check_budget",
     "checkpoint",
     "deadline",
     "in_slices",
@@ -45,6 +46,23 @@ _AT: ContextVar[float | None] = ContextVar("csp_sudoku_deadline", default=None)
 _STOP: ContextVar[threading.Event | None] = ContextVar("csp_sudoku_stop", default=None)
 #: The process that must stay this one's parent (a worker's starter; 0: none watched).
 _PARENT = [0]
+
+
+def check_budget(budget_seconds: object, error: type[SudokuError] = ArgumentError) -> float | None:
+    """``budget_seconds`` as the functions that take one read it: None (no budget), or
+    a number above 0 (an infinity: no budget either); else ``error`` naming it.
+
+    A NaN made a deadline that no clock passes (a count to a big limit ran on for
+    ever), a string a TypeError deep inside, and a budget of 0 or below ran out
+    before any work.
+    """
+    if budget_seconds is None:
+        return None
+    if isinstance(budget_seconds, bool) or not isinstance(budget_seconds, (int, float)):
+        raise error(f"budget_seconds must be a number of seconds, not {budget_seconds!r}")
+    if not budget_seconds > 0:  # NaN too
+        raise error(f"budget_seconds must be above 0, not {budget_seconds!r}")
+    return float(budget_seconds)
 
 
 @contextlib.contextmanager

@@ -61,6 +61,7 @@ import numpy as np
 
 from csp_sudoku.api import PuzzleLike, as_puzzle
 from csp_sudoku.core._version import __version__
+from csp_sudoku.core.deadline import check_budget
 from csp_sudoku.core.deadline import deadline as solver_deadline
 from csp_sudoku.core.errors import (
     BudgetExhaustedError,
@@ -72,6 +73,7 @@ from csp_sudoku.core.errors import (
 from csp_sudoku.core.geometry import Geometry, check_geometry
 from csp_sudoku.core.io import counted, geometry_fields
 from csp_sudoku.core.names import MethodName, MetricName, SymmetryName
+from csp_sudoku.core.numbers import is_whole
 from csp_sudoku.core.parallel import ordered_map
 from csp_sudoku.core.puzzle import Grid, Puzzle
 from csp_sudoku.core.seeds import (
@@ -369,10 +371,10 @@ def generate(
     count = check_count(count)
     if method not in METHODS:
         raise GenerationError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
-    if budget_seconds is not None and not budget_seconds > 0:  # NaN too
-        raise GenerationError(f"budget_seconds must be positive, got {budget_seconds}")
-    if attempts is not None and attempts < 1:
-        raise GenerationError(f"attempts must be at least 1, got {attempts}")
+    budget_seconds = check_budget(budget_seconds, GenerationError)
+    if attempts is not None and (not is_whole(attempts) or attempts < 1):
+        raise GenerationError(f"attempts must be a whole number of at least 1, got {attempts!r}")
+    attempts = None if attempts is None else int(attempts)
     if jobs < 0:
         raise GenerationError(f"jobs must be non-negative (0: every core), got {jobs}")
     if jobs == 0 and executor is None:

@@ -30,7 +30,6 @@ of :func:`variant_cnf`.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Iterable
 from typing import Literal
@@ -188,14 +187,9 @@ def count(
     """
     _check_limit(limit)
     name = _backend(backend)
+    budget_seconds = deadline.check_budget(budget_seconds)
     if budget_seconds is None:
         return _count(puzzle, limit, name, [0])
-    if isinstance(budget_seconds, bool) or not (
-        isinstance(budget_seconds, (int, float)) and math.isfinite(budget_seconds)
-    ):
-        raise ArgumentError(f"budget_seconds must be a finite number, not {budget_seconds!r}")
-    if budget_seconds <= 0:
-        raise ArgumentError(f"budget_seconds must be above 0, not {budget_seconds!r}")
     so_far = [0]
     with deadline.deadline(time.time() + budget_seconds):
         try:
