@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -111,3 +112,15 @@ def test_is_solution_reads_puzzle_text() -> None:
     other = cs.solve("." * 81)
     assert other is not None
     assert not cs.is_solution(other.to_line(), START)
+
+
+def test_a_puzzle_with_several_solutions_has_no_neighbour() -> None:
+    """``neighbour("." * 81, grid)`` gave the empty grid back, a "minimal puzzle with
+    the same solution" that has billions."""
+    import csp_sudoku as cs
+    from csp_sudoku.core.errors import NotUniqueError
+
+    grid = cs.random_grid(seed=1)
+    for puzzle in ("." * 81, grid.to_line()[:40] + "." * 41):
+        with pytest.raises(NotUniqueError, match="one solution"):
+            cs.neighbour(puzzle, grid, seed=5)

@@ -482,11 +482,15 @@ def neighbour(
     Raises:
         GenerationError: ``solution`` is not a full valid grid that keeps the
             puzzle's clues.
+        NotUniqueError: ``puzzle`` has another solution (its neighbour would be
+            no puzzle of ``solution``: the empty grid came back as it was).
     """
     p = as_puzzle(puzzle)
     sol = solution_grid(solution, p.geometry, p.cells)
     rng = as_generator(seed)
     chk = _checker(p.geometry, backend)
+    if chk.backend.other_solution(p.cells, p.geometry, sol) is not None:
+        raise NotUniqueError("neighbour needs a puzzle with one solution; this one has more")
     clues = np.flatnonzero(p.cells)
     if clues.size == 0:
         return p
