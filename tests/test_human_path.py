@@ -248,3 +248,19 @@ def test_the_solution_only_saves_work(monkeypatch: pytest.MonkeyPatch) -> None:
     plain = [solve_path(p).to_json() for p in puzzles]
     assert plain == guided
     assert any('"kind": "chain"' in x for x in guided)
+
+
+def test_a_wrong_solution_is_refused_not_revealed() -> None:
+    """``solve_path(order="subsets", solution=...)`` took the grid on trust: a wrong one
+    had the oracle reveal wrong digits (the path ended in a contradiction, no error)
+    and one of five cells raised IndexError."""
+    import csp_sudoku as cs
+    from csp_sudoku.core.errors import ArgumentError, ParseError
+
+    easy = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    opts = {"order": "subsets", "techniques": ["singles", "oracle"]}
+    with pytest.raises(ArgumentError, match="does not keep the puzzle's clue at r1c1"):
+        cs.solve_path(easy, solution=cs.random_grid(seed=2), **opts)
+    with pytest.raises(ParseError, match="needs 81 cells, got 5"):
+        cs.solve_path(easy, solution=np.zeros(5, np.int8), **opts)
+    assert cs.solve_path(easy, solution=cs.solve(easy), **opts).solved

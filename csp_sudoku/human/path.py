@@ -630,9 +630,16 @@ def solve_path(
     sol: NDArray[np.int8] | None = None
     if NEEDS_SOLUTION.intersection(order) and puzzle.is_consistent():
         if solution is not None:
-            sol = np.asarray(
-                solution.cells if isinstance(solution, Puzzle) else solution, dtype=np.int8
-            ).reshape(-1)
+            from csp_sudoku.api import as_puzzle
+            from csp_sudoku.core.verify import solution_fault
+
+            # taken on trust, a wrong grid had the oracle reveal wrong digits (a path
+            # ending in a contradiction) and one of another size raised IndexError
+            given = as_puzzle(solution, puzzle.geometry)
+            fault = solution_fault(given.cells, puzzle.geometry, puzzle.cells)
+            if fault is not None:
+                raise ArgumentError(f"solution: {fault}")
+            sol = np.asarray(given.cells, dtype=np.int8)
         else:
             from csp_sudoku.api import solve
 
