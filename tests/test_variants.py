@@ -84,6 +84,10 @@ def test_a_puzzle_with_a_constraint_the_grid_breaks_is_refused_by_its_check() ->
     cells = sol.cells.copy()
     cells[[0, 1]] = cells[[1, 0]]
     assert not p.keeps(cells)
+    # the solvers' own Puzzle, and its line, are read as grids too (the one raised
+    # TypeError; the line was read as one cell and answered False)
+    assert p.keeps(sol) and p.keeps(sol.to_line())
+    assert not p.keeps(cs.Puzzle(cells, sol.geometry)) and not p.keeps("".join(map(str, cells)))
 
 
 def test_the_candidates_cap_is_honoured() -> None:

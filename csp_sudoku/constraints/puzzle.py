@@ -62,8 +62,19 @@ class VariantPuzzle:
         return list(dict.fromkeys(c.kind for c in self.constraints))
 
     def keeps(self, grid: object) -> bool:
-        """Whether a full grid (flat or ``N x N``) keeps the units, the givens and every constraint."""
+        """Whether a full grid keeps the units, the givens and every constraint.
+
+        ``grid``: a :class:`Puzzle` (what the solvers return), a grid's line of
+        digits, or its cells (flat or ``N x N``). A Puzzle raised TypeError, and a
+        line was read as one cell and answered False.
+        """
         g = self.geometry
+        if isinstance(grid, str):
+            from csp_sudoku.core.io import parse
+
+            grid = parse(grid, g)
+        if isinstance(grid, Puzzle):
+            grid = grid.cells
         flat = np.asarray(grid, dtype=np.int64).reshape(-1)
         if flat.size != g.ncells:
             return False
