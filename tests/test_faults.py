@@ -775,6 +775,37 @@ def test_a_budget_that_is_no_positive_number_is_refused(budget: object) -> None:
         list(cs.generate(1, budget_seconds=budget))  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("limit", [2**62, 2**63 - 1, 2**70])
+def test_a_limit_beyond_64_bits_counts_as_the_kernels_largest(limit: int) -> None:
+    """An empty 9x9 grid has about 6.7e21 solutions, so "count everything" limits are
+    natural; from about 2**62 the compiled searches' integers overflowed (numba's
+    TypingError, OverflowError) where the SAT backend took them."""
+    import csp_sudoku as cs
+
+    assert cs.count_solutions(EASY, limit=limit, backend="fast") == 1
+    assert cs.count_solutions(EASY, limit=limit) == 1
+    assert list(cs.count_many([EASY, EASY], limit=limit)) == [1, 1]
+    assert cs.Checker().count(EASY, limit) == 1
+    grid = cs.random_grid(cs.Geometry.standard(16), seed=1).cells.copy()
+    grid[[0, 5]] = 0  # two cells of one row: one way to fill them back
+    assert len(cs.solutions(cs.Puzzle(grid), limit=limit)) == 1
+
+
+def test_a_limit_or_runs_no_list_can_hold_is_refused() -> None:
+    """``variant_solutions(V, 2**63)`` and ``rate(..., runs=2**70)`` failed inside numpy
+    ("Maximum allowed dimension exceeded")."""
+    import csp_sudoku as cs
+    from csp_sudoku.core.errors import ArgumentError, MetricError
+
+    data = Path(__file__).resolve().parents[1] / "examples" / "data" / "variants.jsonl"
+    variant = cs.parse_fpuzzles(data.read_text(encoding="utf-8").splitlines()[0])
+    assert cs.count_variant(variant, 2**70) == 1
+    with pytest.raises(ArgumentError, match="solutions holds at most 10,000,000 grids"):
+        cs.variant_solutions(variant, 2**63)
+    with pytest.raises(MetricError, match="runs must be a whole number from 1 to 1,000,000"):
+        cs.rate(EASY, "hsolve", runs=2**70)
+
+
 def test_puzzle_text_given_as_cells_points_to_parse() -> None:
     import csp_sudoku as cs
     from csp_sudoku.core.errors import ParseError

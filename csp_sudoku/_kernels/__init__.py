@@ -34,6 +34,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+#: The largest count, node budget or limit a compiled search is given (its counters
+#: are 64-bit): a limit above it counts as it. No search reaches it (an empty 9x9
+#: grid has about 6.7e21 solutions; 2**62 of them at 1e8 a second take 1,500
+#: years), and a larger one overflowed the kernels' integers (numba's TypingError).
+KERNEL_LIMIT = 1 << 62
+
 
 def _writable(folder: str) -> bool:
     """Whether numba could keep its cache in ``folder`` (made when missing)."""

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku._kernels import bitset, counted_in_slices, direct_entry, sudoku9
+from csp_sudoku._kernels import KERNEL_LIMIT, bitset, counted_in_slices, direct_entry, sudoku9
 from csp_sudoku._kernels.status import (
     BAD_VALUE,
     BUDGET9,
@@ -237,13 +237,13 @@ class FastBackend(Backend):
         """Branch nodes allowed to a search for ``limit`` solutions (0 = no limit)."""
         if self.work_budget <= 0:
             return 0
-        return max(1, self.work_budget // t.ncells) * max(1, limit)
+        return min(max(1, self.work_budget // t.ncells) * max(1, limit), KERNEL_LIMIT)
 
     def _budget9(self, limit: int) -> int:
         """Branch nodes allowed to a 9x9-kernel search for ``limit`` solutions (0 = no limit)."""
         if self.work_budget <= 0:
             return 0
-        return max(1, self.work_budget // 81) * max(1, limit)
+        return min(max(1, self.work_budget // 81) * max(1, limit), KERNEL_LIMIT)
 
     @staticmethod
     def _slice(t: _Tables) -> int:
@@ -266,6 +266,7 @@ class FastBackend(Backend):
         out: NDArray[np.int8] | None,
     ) -> int:
         """One compiled search; the count, or :data:`GAVE_UP`."""
+        limit = min(limit, KERNEL_LIMIT)
         if _is_plain9(geometry):
             if cells.shape != (81,):
                 raise ParseError(
@@ -395,6 +396,7 @@ class FastBackend(Backend):
         Rows whose search ran out of budget are then counted by the SAT backend.
         """
         arr = np.ascontiguousarray(cells, dtype=np.int8)
+        limit = min(limit, KERNEL_LIMIT)
         if _is_plain9(geometry):
             if arr.ndim != 2 or arr.shape[1] != 81:
                 raise ParseError(

@@ -74,10 +74,15 @@ def _jsonable(x: Any) -> Any:
     return x
 
 
+#: The most randomised runs a rating averages (each run's scores are held at once:
+#: ``runs=2**70`` failed inside numpy).
+MAX_RUNS = 1_000_000
+
+
 def check_runs(runs: int) -> int:
-    """``runs`` as a positive int, or :class:`MetricError`."""
-    if not is_whole(runs) or runs < 1:
-        raise MetricError(f"runs must be a positive integer, got {runs!r}")
+    """``runs`` as a positive int up to :data:`MAX_RUNS`, or :class:`MetricError`."""
+    if not is_whole(runs) or not 1 <= runs <= MAX_RUNS:
+        raise MetricError(f"runs must be a whole number from 1 to {MAX_RUNS:,}, got {runs!r}")
     return int(runs)
 
 

@@ -144,14 +144,29 @@ def _cpsat_model(puzzle: VariantPuzzle) -> SudokuModel:
     return model
 
 
+#: The most solutions :func:`solutions` hands back (a list of grids held at once).
+MAX_SOLUTIONS = 10_000_000
+
+
 def _check_limit(limit: object) -> None:
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise ArgumentError(f"limit must be a whole number of at least 1, not {limit!r}")
 
 
 def solutions(puzzle: VariantPuzzle, limit: int = 2, *, backend: str = "auto") -> list[Puzzle]:
-    """Up to ``limit`` distinct solutions of ``puzzle``, each a full :class:`Puzzle`."""
+    """Up to ``limit`` distinct solutions of ``puzzle``, each a full :class:`Puzzle`.
+
+    Raises:
+        ArgumentError: a ``limit`` that is no whole number from 1, or above
+            :data:`MAX_SOLUTIONS` (room for that many grids was asked at once:
+            ``limit=2**63`` failed inside numpy; :func:`count` counts any number).
+    """
     _check_limit(limit)
+    if limit > MAX_SOLUTIONS:
+        raise ArgumentError(
+            f"solutions holds at most {MAX_SOLUTIONS:,} grids, not {limit:,}: count them "
+            "with count(puzzle, limit)"
+        )
     g = puzzle.geometry
     name = _backend(backend)
     if name == "fast":

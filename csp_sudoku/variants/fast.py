@@ -27,6 +27,7 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
+from csp_sudoku._kernels import KERNEL_LIMIT
 from csp_sudoku._kernels import variants as kernel
 from csp_sudoku._kernels.status import PAUSED
 from csp_sudoku.constraints import Constraint, VariantPuzzle
@@ -49,7 +50,7 @@ BUDGET_PER_SOLUTION = 64
 
 def node_budget(limit: int) -> int:
     """The branch nodes a search for ``limit`` solutions may take before it gives up."""
-    return BUDGET_BASE + BUDGET_PER_SOLUTION * limit
+    return min(BUDGET_BASE + BUDGET_PER_SOLUTION * limit, KERNEL_LIMIT)
 
 
 @dataclass(frozen=True)
@@ -165,21 +166,23 @@ class _Search:
         return None if found is None else len(found)
 
 
-def _check_limit(limit: int) -> None:
+def _check_limit(limit: int) -> int:
+    """``limit`` for the kernel (at most :data:`KERNEL_LIMIT`)."""
     deadline.check()
     if limit < 1:
         raise ArgumentError(f"limit must be at least 1, not {limit}")
+    return min(limit, KERNEL_LIMIT)
 
 
 def solutions(puzzle: VariantPuzzle, limit: int) -> list[NDArray[np.int8]] | None:
     """Up to ``limit`` distinct solutions (flat grids); None when the search gave up."""
-    _check_limit(limit)
+    limit = _check_limit(limit)
     return _Search(lower(puzzle), start_masks(puzzle), limit, keep=True).solutions(limit)
 
 
 def count(puzzle: VariantPuzzle, limit: int) -> int | None:
     """The number of solutions, exact below ``limit``; None when the search gave up."""
-    _check_limit(limit)
+    limit = _check_limit(limit)
     return _Search(lower(puzzle), start_masks(puzzle), limit, keep=False).count(limit)
 
 
@@ -192,6 +195,7 @@ def count_within(puzzle: VariantPuzzle, limit: int) -> tuple[int, bool] | None:
     """
     if limit < 1:
         raise ArgumentError(f"limit must be at least 1, not {limit}")
+    limit = min(limit, KERNEL_LIMIT)
     search = _Search(lower(puzzle), start_masks(puzzle), limit, keep=False)
     try:
         deadline.check()
