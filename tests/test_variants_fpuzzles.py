@@ -62,6 +62,17 @@ def test_every_case_round_trips_through_json_and_a_link() -> None:
             {"ratio": [{"cells": ["R1C1", "R3C1"]}]},
             "ratio[0]: cells R1C1 and R3C1 are not side by side",
         ),
+        # values no two digits keep: parsed, then answered 'none' by every check
+        (
+            {"difference": [{"cells": ["R1C1", "R1C2"], "value": "-3"}]},
+            "difference[0]: value -3: no two different digits of 1-9 keep",
+        ),
+        (
+            {"difference": [{"cells": ["R1C1", "R1C2"], "value": "9"}]},
+            "difference[0]: value 9: no two different digits",
+        ),
+        ({"ratio": [{"cells": ["R1C1", "R1C2"], "value": "1"}]}, "ratio[0]: value 1: no two"),
+        ({"ratio": [{"cells": ["R1C1", "R1C2"], "value": "0"}]}, "ratio[0]: value 0: no two"),
     ],
 )
 def test_bad_input_names_the_field_and_the_entry(change: dict[str, Any], words: str) -> None:

@@ -29,6 +29,9 @@ class Dot(base.Constraint):
     #: Drawn as a black dot (True) or a white one; a value other than
     #: :attr:`default` is written in the dot.
     filled: ClassVar[bool] = False
+    #: The value is any number the entry gives (checked: some pair of digits keeps
+    #: it); False for the lettered kinds (XV: X or V), whose letters are their values.
+    any_value: ClassVar[bool] = True
 
     def footprint(self) -> tuple[base.Cell, ...]:
         return (self.a, self.b)
@@ -38,6 +41,15 @@ class Dot(base.Constraint):
         if not base.adjacent(self.a, self.b):
             raise base.ParseError(
                 f"cells {base.name(self.a)} and {base.name(self.b)} are not side by side"
+            )
+        digits = range(1, size + 1)  # side by side: one row or column, so they differ
+        if self.any_value and not any(
+            self.holds(x, y, self.value) for x in digits for y in digits if x != y
+        ):
+            # a difference of -3 or 0, a ratio of 1: parsed, then answered 'no solution'
+            raise base.ParseError(
+                f"value {self.value}: no two different digits of 1-{size} keep a "
+                f"{self.kind} dot of it"
             )
 
     @staticmethod

@@ -24,6 +24,7 @@ class XV(Dot):
 
     kind = "xv"
     value: int = 10
+    any_value = False  # X or V, whatever the grid's size
     default = 10
 
     @staticmethod
