@@ -94,3 +94,23 @@ def test_the_candidates_cap_is_honoured() -> None:
     p = VariantPuzzle(cs.Puzzle(np.zeros(81, dtype=np.int8)))
     with pytest.raises(cs.SudokuError):
         variants.candidates(p, cap=3)
+
+
+def test_a_plain_puzzle_is_a_variant_with_no_constraint() -> None:
+    """``check_variant(cs.parse(P))`` and the other variant functions raised
+    AttributeError ("no attribute 'constraints'") on a plain Puzzle or line;
+    ``count_variant(V, np.int64(3))`` refused a numpy integer."""
+    from csp_sudoku.core.errors import ArgumentError
+
+    plain = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    solution = cs.solve(plain)
+    assert cs.check_variant(cs.parse(plain)) == "unique" and cs.count_variant(plain) == 1
+    assert cs.solve_variant(plain) == solution
+    assert cs.variant_solutions(cs.parse(plain), 3) == [solution]
+    truth = cs.variant_candidates(plain)
+    assert truth.sum() == 81 and all(truth[c, d - 1] for c, d in enumerate(solution.cells))
+    assert cs.count_variant(plain, np.int64(3)) == 1
+    with pytest.raises(ArgumentError, match="a variant puzzle is a VariantPuzzle"):
+        cs.check_variant(5)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match="cap must be a whole number"):
+        cs.variant_candidates(plain, "3")  # type: ignore[arg-type]

@@ -144,12 +144,27 @@ def _cpsat_model(puzzle: VariantPuzzle) -> SudokuModel:
     return model
 
 
+def _variant(puzzle: object) -> VariantPuzzle:
+    """``puzzle`` as a :class:`VariantPuzzle`: a plain :class:`Puzzle` or puzzle line is
+    one with no constraint (every function here raised AttributeError on one)."""
+    if isinstance(puzzle, VariantPuzzle):
+        return puzzle
+    if isinstance(puzzle, (Puzzle, str)):
+        from csp_sudoku.api import as_puzzle
+
+        return VariantPuzzle(as_puzzle(puzzle), ())
+    raise ArgumentError(
+        "a variant puzzle is a VariantPuzzle (parse_fpuzzles, from_fpuzzles), or a plain "
+        f"Puzzle or puzzle line; got {type(puzzle).__name__} {puzzle!r:.40}"
+    )
+
+
 #: The most solutions :func:`solutions` hands back (a list of grids held at once).
 MAX_SOLUTIONS = 10_000_000
 
 
 def _check_limit(limit: object) -> None:
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+    if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
         raise ArgumentError(f"limit must be a whole number of at least 1, not {limit!r}")
 
 
@@ -161,6 +176,7 @@ def solutions(puzzle: VariantPuzzle, limit: int = 2, *, backend: str = "auto") -
             :data:`MAX_SOLUTIONS` (room for that many grids was asked at once:
             ``limit=2**63`` failed inside numpy; :func:`count` counts any number).
     """
+    puzzle = _variant(puzzle)
     _check_limit(limit)
     if limit > MAX_SOLUTIONS:
         raise ArgumentError(
@@ -200,6 +216,7 @@ def count(
         CountBudgetExceeded: the budget ran out first; its ``at_least`` is the
             solutions found by then (every backend keeps them as they come).
     """
+    puzzle = _variant(puzzle)
     _check_limit(limit)
     name = _backend(backend)
     budget_seconds = deadline.check_budget(budget_seconds)
@@ -270,7 +287,13 @@ def candidates(
 
     Raises:
         DeadlinePassed: ``cap`` calls were made before every candidate was settled.
+        ArgumentError: a ``cap`` that is no whole number from 1.
     """
+    puzzle = _variant(puzzle)
+    if cap is not None and (isinstance(cap, bool) or not isinstance(cap, (int, np.integer))):
+        raise ArgumentError(f"cap must be a whole number of solver calls, not {cap!r}")
+    if cap is not None and cap < 1:
+        raise ArgumentError(f"cap must be at least 1, not {cap}")
     g = puzzle.geometry
     n = g.size
     if _backend(backend) == "fast":
