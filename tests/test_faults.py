@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from csp_sudoku.cli._common import PARTIAL, batch_session
@@ -804,6 +805,34 @@ def test_a_limit_or_runs_no_list_can_hold_is_refused() -> None:
         cs.variant_solutions(variant, 2**63)
     with pytest.raises(MetricError, match="runs must be a whole number from 1 to 1,000,000"):
         cs.rate(EASY, "hsolve", runs=2**70)
+
+
+def test_cell_and_unit_names_refuse_what_the_grid_lacks() -> None:
+    """``cell_name(81)`` was ``r10c1`` and ``cell_name(-1)`` ``r0c9``; ``unit_name(-1)``
+    ``box -18`` and ``unit_name(27)`` an IndexError."""
+    import csp_sudoku as cs
+    from csp_sudoku.core.errors import GeometryError
+
+    g = cs.Geometry.standard(9)
+    assert (g.cell_name(0), g.cell_name(80), g.unit_name(26)) == ("r1c1", "r9c9", "box 9")
+    for bad in (81, -1):
+        with pytest.raises(GeometryError, match=f"cells 0 to 80, not {bad}"):
+            g.cell_name(bad)
+    for bad in (27, -1):
+        with pytest.raises(GeometryError, match=f"units 0 to 26, not {bad}"):
+            g.unit_name(bad)
+
+
+def test_solve_path_takes_a_seed_as_its_rng() -> None:
+    """``solve_path(..., rng=5)`` raised AttributeError ('int' object has no attribute
+    'random'), where every other randomised function takes an int seed."""
+    import csp_sudoku as cs
+
+    def steps(rng: object) -> list[tuple[str, object]]:
+        path = cs.solve_path(EASY, order="subsets", rng=rng)  # type: ignore[call-overload]
+        return [(s.technique, s.placements) for s in path.steps]
+
+    assert steps(5) == steps(5) == steps(np.random.default_rng(5))
 
 
 def test_puzzle_text_given_as_cells_points_to_parse() -> None:

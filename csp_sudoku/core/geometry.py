@@ -328,12 +328,26 @@ class Geometry:
         return counts
 
     def cell_name(self, cell: int) -> str:
-        """The ``rXcY`` name of a cell (1-based), as players write it."""
+        """The ``rXcY`` name of a cell (1-based), as players write it.
+
+        Raises:
+            GeometryError: no cell of this grid (81 was named ``r10c1``, -1 ``r0c9``).
+        """
+        if not 0 <= int(cell) < self.ncells:
+            raise GeometryError(f"a {self.name} grid has cells 0 to {self.ncells - 1}, not {cell}")
         r, c = divmod(int(cell), self.size)
         return f"r{r + 1}c{c + 1}"
 
     def unit_name(self, unit: int) -> str:
-        """A readable name of a unit: ``row 3``, ``column 5``, ``box 9``, ``extra 1``."""
+        """A readable name of a unit: ``row 3``, ``column 5``, ``box 9``, ``extra 1``.
+
+        Raises:
+            GeometryError: no unit of this grid.
+        """
+        if not 0 <= int(unit) < len(self.unit_kinds):
+            raise GeometryError(
+                f"a {self.name} grid has units 0 to {len(self.unit_kinds) - 1}, not {unit}"
+            )
         kind = self.unit_kinds[unit]
         n = self.size
         if kind == "row":

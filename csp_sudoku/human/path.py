@@ -588,7 +588,7 @@ def solve_path(
     techniques: str | Sequence[str] = DEFAULT_TECHNIQUES,
     *,
     max_subset: int = 4,
-    rng: np.random.Generator | None = None,
+    rng: np.random.Generator | int | None = None,
     solution: NDArray[np.integer] | Puzzle | None = None,
     max_steps: int | None = None,
     chains: ChainSettings | None = None,
@@ -604,7 +604,8 @@ def solve_path(
             first available one, so those paths are deterministic. Refutation's
             scores are a Monte Carlo estimate and always draw from a generator:
             this one, or a fresh one when None (the package's seed convention:
-            no seed, fresh randomness), so pass one for a repeatable path.
+            no seed, fresh randomness), so pass one for a repeatable path. A
+            seed (an int) is taken too, as by every randomised function.
         solution: the solution grid, for ``refutation`` and ``oracle``; computed
             with :func:`csp_sudoku.solve` when needed and not given.
         max_steps: stop after this many steps (None: no limit).
@@ -625,6 +626,8 @@ def solve_path(
     order = _check_techniques(techniques)
     if max_subset < 1:
         raise ArgumentError(f"max_subset must be at least 1, got {max_subset}")
+    # a seed as every randomised function takes one (an int raised AttributeError)
+    gen = None if rng is None else as_generator(rng)
     state = CandidateState.from_puzzle(puzzle)
     path = SolvePath(puzzle, techniques=order)
     sol: NDArray[np.int8] | None = None
@@ -650,8 +653,8 @@ def solve_path(
     ctx = TechniqueContext(
         state=state,
         path=path,
-        rng=rng,
-        refutation_rng=rng if rng is not None else as_generator(None),
+        rng=gen,
+        refutation_rng=gen if gen is not None else as_generator(None),
         solution=sol,
         max_subset=max_subset,
         chains=chains if chains is not None else ChainSettings(),
