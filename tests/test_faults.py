@@ -835,6 +835,38 @@ def test_solve_path_takes_a_seed_as_its_rng() -> None:
     assert steps(5) == steps(5) == steps(np.random.default_rng(5))
 
 
+def test_small_api_calls_say_what_they_take() -> None:
+    """Each raised a bare Python error, or wrote something wrong: ``format_line(text)``
+    AttributeError, ``blank=""`` TypeError and ``blank="1"`` a line reading back as
+    another puzzle, ``parse_fpuzzles(None)`` AttributeError, ``without(81)`` IndexError
+    and ``without(-1)`` emptied the last cell, ``Geometry.for_cells(-1)`` a TypeError
+    about complex numbers, ``next_step(..., model="x")`` AttributeError."""
+    import csp_sudoku as cs
+    from csp_sudoku.core.errors import ArgumentError, GeometryError, ParseError
+
+    p = cs.parse(EASY)
+    assert cs.format_line(p, blank="0") == EASY.replace(".", "0")
+    assert cs.format_line(p, blank="-") == EASY.replace(".", "-")
+    for call, match in (
+        (lambda: cs.format_line(EASY), "a Puzzle is formatted"),  # type: ignore[arg-type]
+        (lambda: cs.format_grid(EASY), "a Puzzle is formatted"),  # type: ignore[arg-type]
+        (lambda: cs.format_line(p, blank=""), "blank must be one character"),
+        (lambda: cs.format_line(p, blank="1"), "blank must be one character"),
+        (lambda: cs.format_grid(p, blank=" "), "blank must be one character"),
+        (lambda: cs.parse_fpuzzles(None), "f-puzzles data is text"),  # type: ignore[arg-type]
+        (lambda: cs.parse_fpuzzles(b"{}"), "f-puzzles data is text"),  # type: ignore[arg-type]
+        (lambda: p.without(81), "are 0 to 80, got 81"),
+        (lambda: p.without(-1), "are 0 to 80, got -1"),
+    ):
+        with pytest.raises(ParseError, match=match):
+            call()
+    assert p.without([0]).clue_count == p.clue_count - 1
+    with pytest.raises(GeometryError, match="-1 cells is not a known grid size"):
+        cs.Geometry.for_cells(-1)
+    with pytest.raises(ArgumentError, match="model must be an SeModel"):
+        cs.next_step(EASY, model="x")  # type: ignore[arg-type]
+
+
 def test_puzzle_text_given_as_cells_points_to_parse() -> None:
     import csp_sudoku as cs
     from csp_sudoku.core.errors import ParseError

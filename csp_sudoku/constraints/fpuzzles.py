@@ -46,6 +46,11 @@ def parse_fpuzzles(text: str) -> VariantPuzzle:
         ParseError: malformed JSON or data, or a puzzle the engine cannot read
             (the message names the field and the entry).
     """
+    if not isinstance(text, str):  # None said "no attribute 'strip'"; bytes a TypeError
+        raise ParseError(
+            "f-puzzles data is text (JSON, a '?load=' link or its data), "
+            f"got {type(text).__name__} {text!r:.40}"
+        )
     text = text.strip()
     return from_fpuzzles(_json(text if text.startswith("{") else decompress(text)))
 

@@ -182,7 +182,7 @@ class Geometry:
         Raises:
             GeometryError: when ``ncells`` is not the square of a known size.
         """
-        size = round(ncells**0.5)
+        size = round(ncells**0.5) if is_whole(ncells) and ncells >= 0 else 0
         if size * size != ncells or size not in STANDARD_BOXES:
             raise GeometryError(
                 f"{ncells} cells is not a known grid size "

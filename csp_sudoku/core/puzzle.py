@@ -150,9 +150,20 @@ class Puzzle:
         return Puzzle(new, self._geometry)
 
     def without(self, cells: Any) -> Puzzle:
-        """A new puzzle with the given cells emptied."""
+        """A new puzzle with the given cells emptied.
+
+        Raises:
+            ParseError: a cell the grid lacks (81 raised IndexError, -1 emptied the
+                last cell).
+        """
+        at = np.asarray(cells, dtype=np.intp)
+        if at.size and (at.min() < 0 or at.max() >= self._cells.size):
+            raise ParseError(
+                f"cells of a {self._geometry.name} puzzle are 0 to {self._cells.size - 1}, "
+                f"got {cells!r:.40}"
+            )
         new = self._cells.copy()
-        new[np.asarray(cells, dtype=np.intp)] = 0
+        new[at] = 0
         return Puzzle(new, self._geometry)
 
     # ------------------------------------------------------------------ validity
@@ -223,7 +234,17 @@ def symbol(digit: int) -> str:
 
 def format_line(puzzle: Puzzle, blank: str = ".") -> str:
     """The one-line form: ``N*N`` symbols, ``blank`` for empty cells."""
+    _formatted(puzzle)
     return puzzle.cells.tobytes().translate(_symbol_table(blank)).decode("ascii")
+
+
+def _formatted(puzzle: object) -> None:
+    """Refuse what the formatters cannot write (text raised AttributeError)."""
+    if not isinstance(puzzle, Puzzle):
+        raise ParseError(
+            f"a Puzzle is formatted (read a line with parse()), got {type(puzzle).__name__} "
+            f"{puzzle!r:.40}"
+        )
 
 
 def format_lines(cells: NDArray[np.integer], blank: str = ".") -> list[str]:
@@ -239,7 +260,25 @@ def format_lines(cells: NDArray[np.integer], blank: str = ".") -> list[str]:
 
 @functools.cache
 def _symbol_table(blank: str) -> bytes:
-    """bytes.translate table: digit byte -> its symbol, 0 -> ``blank``."""
+    """bytes.translate table: digit byte -> its symbol, 0 -> ``blank``.
+
+    Raises:
+        ParseError: a ``blank`` that is not one character other than a digit's
+            symbol or a space (it wrote text that reads back as another puzzle).
+    """
+    digits = {symbol(d) for d in range(1, 36)}
+    if (
+        not isinstance(blank, str)
+        or len(blank) != 1
+        or not blank.isascii()
+        or blank.upper() in digits
+        or blank.lower() in digits
+        or blank.isspace()
+    ):
+        raise ParseError(
+            f"blank must be one character that stands for no digit and is no space "
+            f"(such as '.' or '0'), got {blank!r}"
+        )
     table = bytearray(range(256))
     table[0] = ord(blank)
     for d in range(1, 36):
@@ -249,6 +288,8 @@ def _symbol_table(blank: str) -> bytes:
 
 def format_grid(puzzle: Puzzle, blank: str = ".") -> str:
     """A multi-line grid with ``|`` and ``+`` between boxes (no box lines for jigsaws)."""
+    _formatted(puzzle)
+    _symbol_table(blank)  # the blank checked as format_line checks it
     g = puzzle.geometry
     n = g.size
     rows = puzzle.grid.tolist()

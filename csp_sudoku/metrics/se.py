@@ -126,6 +126,16 @@ class SeModel:
 
 
 @lru_cache(maxsize=1)
+
+def _model(model: object) -> SeModel:
+    """``model``, or the shipped one for None; an :class:`ArgumentError` for anything
+    else (a name raised AttributeError: 'str' object has no attribute 'chain_value')."""
+    if model is None:
+        return shipped_model()
+    if not isinstance(model, SeModel):
+        raise ArgumentError(f"model must be an SeModel (or None), not {model!r:.40}")
+    return model
+
 def shipped_model() -> SeModel:
     """The fitted model shipped with the package (defaults if the file is missing)."""
     try:
@@ -152,7 +162,7 @@ def replay(
     Raises:
         ArgumentError: for an unknown rater.
     """
-    m = model if model is not None else shipped_model()
+    m = _model(model)
     return se_solve(puzzle, m.chain_value, profile=rater, stop_within=stop_within)
 
 
@@ -525,7 +535,7 @@ def next_step(
         state = puzzle
     else:
         state = CandidateState.from_puzzle(_unique(puzzle, "no hint"))
-    m = model if model is not None else shipped_model()
+    m = _model(model)
     step = se_next(state, m.chain_value, profile=rater)
     if step is None:
         return None
@@ -537,7 +547,7 @@ def next_step(
 
 def step_difficulty(step: Step, puzzle: Puzzle, model: SeModel | None = None) -> float:
     """The difficulty of one step of a human-model path on SE's scale."""
-    m = model if model is not None else shipped_model()
+    m = _model(model)
     if step.kind == "single":
         return _single_value(puzzle, step.unit)
     if step.kind == "subset":
