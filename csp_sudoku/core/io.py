@@ -436,6 +436,12 @@ def _open_lines(source: PathOrLines) -> tuple[Iterable[str], str, IO[str] | None
         binary = cast(IO[bytes], source)
         lines = (raw.decode("utf-8", "replace") for raw in binary)
         return lines, str(getattr(source, "name", "<input>")), None
+    if source is None or isinstance(source, (bytes, bytearray, int, float)):
+        # None and bytes raised TypeError or AttributeError while reading
+        raise ArgumentError(
+            "puzzles are read from a path, an open file or an iterable of lines, got "
+            f"{type(source).__name__} {source!r:.40}"
+        )
     if not isinstance(source, (str, os.PathLike)):
         return cast(Iterable[str], source), str(getattr(source, "name", "<input>")), None
     name = os.fspath(source)
@@ -1214,8 +1220,12 @@ def open_output(
     if isinstance(target, (str, os.PathLike)):
         with staged(target) as tmp, open(tmp, "w", encoding="utf-8", newline=newline) as fh:
             yield fh
-    else:
+    elif callable(getattr(target, "write", None)):
         yield target
+    else:  # None raised "no attribute 'write'" at the first row
+        raise ArgumentError(
+            f"an output is a path or an open text file, got {type(target).__name__} {target!r:.40}"
+        )
 
 
 def write_text(target: str | os.PathLike[str], text: str) -> None:
