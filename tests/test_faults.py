@@ -872,6 +872,23 @@ def test_small_api_calls_say_what_they_take() -> None:
         cs.write_puzzles([p], None)  # type: ignore[arg-type]
 
 
+def test_jobs_executor_and_callbacks_of_another_kind_are_refused() -> None:
+    """``rate_many(jobs="2")`` raised TypeError, ``executor=5`` AttributeError,
+    ``on_rating=5`` TypeError at the first rating; ``generate(jobs=1.5)`` went on."""
+    import csp_sudoku as cs
+    from csp_sudoku.core.errors import ArgumentError, GenerationError, MetricError
+
+    for jobs in ("2", 1.5, -1):
+        with pytest.raises(MetricError, match="jobs must be a whole number from 0"):
+            cs.rate_many([EASY], "rounds", jobs=jobs)  # type: ignore[arg-type]
+        with pytest.raises(GenerationError, match="jobs must be a whole number from 0"):
+            list(cs.generate(1, jobs=jobs))  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match="executor must be a concurrent"):
+        cs.rate_many([EASY, EASY], "rounds", executor=5)
+    with pytest.raises(MetricError, match="on_rating must be a function"):
+        cs.rate_many([EASY], "rounds", on_rating=5)  # type: ignore[arg-type]
+
+
 def test_puzzle_text_given_as_cells_points_to_parse() -> None:
     import csp_sudoku as cs
     from csp_sudoku.core.errors import ParseError

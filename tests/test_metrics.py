@@ -405,7 +405,7 @@ def test_a_wrong_solution_is_refused_not_rated(metric: str) -> None:
 
 def test_rate_many_refuses_negative_jobs() -> None:
     lines = load_lines("top1465.txt", limit=2)
-    with pytest.raises(MetricError, match="jobs must be non-negative"):
+    with pytest.raises(MetricError, match="jobs must be a whole number from 0"):
         rate_many(lines, "rounds", jobs=-1)
 
 

@@ -17,9 +17,17 @@ from concurrent.futures import BrokenExecutor, Executor, Future
 from typing import Any, Protocol
 
 from csp_sudoku.core.deadline import stop_when, watch_parent
-from csp_sudoku.core.errors import ArgumentError, BatchError
+from csp_sudoku.core.errors import ArgumentError, BatchError, SudokuError
+from csp_sudoku.core.numbers import is_whole
 
-__all__ = ["DaskSubmitter", "Submitter", "end_workers", "exit_with_parent", "ordered_map"]
+__all__ = [
+    "DaskSubmitter",
+    "Submitter",
+    "check_jobs",
+    "end_workers",
+    "exit_with_parent",
+    "ordered_map",
+]
 
 #: What a run says when one of its worker processes died.
 _DIED = "a worker process died before finishing its task (killed, or out of memory?)"
@@ -164,6 +172,14 @@ class DaskSubmitter:
         return max(1, int(sum(self.client.nthreads().values())))
 
 
+def check_jobs(jobs: object, error: type[SudokuError] = ArgumentError) -> int:
+    """``jobs`` as the functions that take it read it: a whole number from 0 (0: every
+    core); else ``error`` naming it (``jobs="2"`` raised TypeError, 1.5 went on)."""
+    if isinstance(jobs, bool) or not is_whole(jobs) or jobs < 0:
+        raise error(f"jobs must be a whole number from 0 (0: every core), got {jobs!r}")
+    return int(jobs)
+
+
 def ordered_map(
     fn: Callable[..., Any],
     tasks: Iterable[tuple[Any, ...]],
@@ -201,8 +217,12 @@ def ordered_map(
     """
     if executor is not None and _is_dask_client(executor):
         executor = DaskSubmitter(executor)
-    if jobs < 0:
-        raise ArgumentError(f"jobs must be non-negative (0: every core), got {jobs}")
+    jobs = check_jobs(jobs)
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise ArgumentError(
+            "executor must be a concurrent.futures Executor or a dask.distributed Client, "
+            f"got {type(executor).__name__} {executor!r:.40}"
+        )
     if jobs == 0:
         jobs = executor.slots() if isinstance(executor, DaskSubmitter) else os.cpu_count() or 1
     if executor is None:

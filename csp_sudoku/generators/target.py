@@ -74,7 +74,7 @@ from csp_sudoku.core.geometry import Geometry, check_geometry
 from csp_sudoku.core.io import counted, geometry_fields
 from csp_sudoku.core.names import MethodName, MetricName, SymmetryName
 from csp_sudoku.core.numbers import is_whole
-from csp_sudoku.core.parallel import ordered_map
+from csp_sudoku.core.parallel import check_jobs, ordered_map
 from csp_sudoku.core.puzzle import Grid, Puzzle
 from csp_sudoku.core.seeds import (
     SeedLike,
@@ -375,8 +375,7 @@ def generate(
     if attempts is not None and (not is_whole(attempts) or attempts < 1):
         raise GenerationError(f"attempts must be a whole number of at least 1, got {attempts!r}")
     attempts = None if attempts is None else int(attempts)
-    if jobs < 0:
-        raise GenerationError(f"jobs must be non-negative (0: every core), got {jobs}")
+    jobs = check_jobs(jobs, GenerationError)
     if jobs == 0 and executor is None:
         jobs = os.cpu_count() or 1
     if climb_steps < 0:  # 0: no climb

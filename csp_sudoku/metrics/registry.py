@@ -25,6 +25,7 @@ from csp_sudoku.core.errors import NotUniqueError, ParseError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.names import MetricName
 from csp_sudoku.core.numbers import is_whole
+from csp_sudoku.core.parallel import check_jobs
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.core.seeds import fresh_seed as _fresh_seed
 from csp_sudoku.core.seeds import item_seed
@@ -585,6 +586,8 @@ def rate_many(
         **params: as for :func:`rate`.
     """
     metric = _metric_name(metric)
+    if on_rating is not None and not callable(on_rating):
+        raise MetricError(f"on_rating must be a function or None, not {on_rating!r:.40}")
     if isinstance(puzzles, (str, Puzzle)):
         raise MetricError(
             "rate_many needs a sequence of puzzles, not one puzzle (rate() rates one)"
@@ -603,8 +606,7 @@ def rate_many(
         # any other shape keeps its Puzzle, whose geometry the cells cannot say
         nine = Geometry.standard(9)
         items = [p.cells if isinstance(p, Puzzle) and p.geometry == nine else p for p in puzzles]
-    if jobs < 0:
-        raise MetricError(f"jobs must be non-negative (0: every core), got {jobs}")
+    jobs = check_jobs(jobs, MetricError)
     base = _fresh_seed() if seed is None else int(seed)
     seeds = [derive_seed(base, i) for i in range(len(items))]
     out: list[Rating] = []

@@ -126,7 +126,6 @@ class SeModel:
 
 
 @lru_cache(maxsize=1)
-
 def _model(model: object) -> SeModel:
     """``model``, or the shipped one for None; an :class:`ArgumentError` for anything
     else (a name raised AttributeError: 'str' object has no attribute 'chain_value')."""
@@ -135,6 +134,7 @@ def _model(model: object) -> SeModel:
     if not isinstance(model, SeModel):
         raise ArgumentError(f"model must be an SeModel (or None), not {model!r:.40}")
     return model
+
 
 def shipped_model() -> SeModel:
     """The fitted model shipped with the package (defaults if the file is missing)."""
