@@ -126,7 +126,7 @@ def count_solutions(
     is raised with the solutions found so far (a lower bound).
     """
     limit = _limit(limit)
-    budget_seconds = check_budget(budget_seconds)
+    budget_seconds = check_budget(budget_seconds, zero=True)  # 0: the first part only
     if progress is not None and not callable(progress):
         raise ArgumentError(f"progress must be a function or None, not {progress!r}")
     cells, geo = _cells_and_geometry(puzzle, geometry)

@@ -48,20 +48,24 @@ _STOP: ContextVar[threading.Event | None] = ContextVar("csp_sudoku_stop", defaul
 _PARENT = [0]
 
 
-def check_budget(budget_seconds: object, error: type[SudokuError] = ArgumentError) -> float | None:
+def check_budget(
+    budget_seconds: object, error: type[SudokuError] = ArgumentError, *, zero: bool = False
+) -> float | None:
     """``budget_seconds`` as the functions that take one read it: None (no budget), or
-    a number above 0 (an infinity: no budget either); else ``error`` naming it.
+    a number above 0 (an infinity: no budget either; with ``zero``, 0 too: a count
+    in parts then stops after its first part); else ``error`` naming it.
 
     A NaN made a deadline that no clock passes (a count to a big limit ran on for
-    ever), a string a TypeError deep inside, and a budget of 0 or below ran out
-    before any work.
+    ever), a string a TypeError deep inside, and a budget below 0 ran out before
+    any work.
     """
     if budget_seconds is None:
         return None
     if isinstance(budget_seconds, bool) or not isinstance(budget_seconds, (int, float)):
         raise error(f"budget_seconds must be a number of seconds, not {budget_seconds!r}")
-    if not budget_seconds > 0:  # NaN too
-        raise error(f"budget_seconds must be above 0, not {budget_seconds!r}")
+    if not (budget_seconds >= 0 if zero else budget_seconds > 0):  # NaN too
+        least = "at least 0" if zero else "above 0"
+        raise error(f"budget_seconds must be {least}, not {budget_seconds!r}")
     return float(budget_seconds)
 
 
