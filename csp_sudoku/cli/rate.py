@@ -236,7 +236,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"csp-sudoku rate: --param needs KEY=VALUE, got {kv!r}", file=sys.stderr)
             return EXIT_BAD_INPUT
         params[key.strip()] = _value(val.strip())
-    why = _bad_params(metrics, params)
+    why = _bad_params(metrics, params) if params else None  # none: nothing to rate first
     if why is not None:
         print(f"csp-sudoku rate: --param: {why}", file=sys.stderr)
         return EXIT_BAD_INPUT
