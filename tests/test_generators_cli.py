@@ -233,7 +233,7 @@ def test_avoid_with_a_bad_line_or_no_puzzle_is_exit_2(tmp_path: Path) -> None:
     small = tmp_path / "four.txt"
     small.write_text("1234341221434321\n", encoding="utf-8")
     code, out, err = run_cli(["generate", "--avoid", str(small), "--seed", "1", "-q"])
-    assert (code, out) == (2, "") and "a 4x4 puzzle; only 9x9 puzzles are avoided" in err
+    assert (code, out) == (2, "") and "a 4x4 puzzle; only 9x9 puzzles are taken" in err
 
 
 def test_avoid_a_bank_deletes_its_temporary_file(

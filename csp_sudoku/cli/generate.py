@@ -240,7 +240,7 @@ def _made_otherwise(
     asks, or another method (a level or metric of another method). The seed check
     alone let a 4x4 run's file take 9x9 rows, a plain file rot180 ones."""
     from csp_sudoku.core.io import parse
-    from csp_sudoku.generators.symmetry import orbits
+    from csp_sudoku.generators.symmetry import is_symmetric
 
     text = row.get("puzzle")
     if not isinstance(text, str) or "fpuzzles" in row:
@@ -251,7 +251,7 @@ def _made_otherwise(
         cells = parse(text, shape).cells
     except SudokuError:
         return f"its puzzle is no {shape.name} puzzle: the earlier run made another shape"
-    if any(len({bool(cells[c]) for c in orbit}) > 1 for orbit in orbits(shape.size, args.symmetry)):
+    if not is_symmetric(cells, shape.size, args.symmetry):
         return (
             f"its clues are not symmetric under {args.symmetry}: the earlier run used "
             "another --symmetry"
@@ -607,21 +607,36 @@ def _vicinity_of(path: str | None, geometry: Geometry) -> list[str]:
         GenerationError: the file cannot be read, has a bad line (file:line:column
             and why) or holds no puzzle.
     """
-    if path is None:
-        return []
+    return [] if path is None else _option_lines("--vicinity-of", path, geometry)
+
+
+def _option_lines(
+    flag: str, path: str, geometry: Geometry | None, *, only: Geometry | None = None
+) -> list[str]:
+    """The puzzles of the file an option names, one line each, read in ``geometry``
+    (None: each line's own shape); with ``only``, every one must be of that shape.
+
+    Raises:
+        GenerationError: the file cannot be read, has a bad line (file:line:column
+            and why), a puzzle of another shape than ``only``, or holds no puzzle.
+    """
     out = []
     try:
         for entry in read_puzzles(path, geometry):
             if entry.error is not None:
-                raise GenerationError(f"--vicinity-of {entry.error}")
-            if entry.puzzle is not None:
-                out.append(entry.puzzle.to_line())
+                raise GenerationError(f"{flag} {entry.error}")
+            if entry.puzzle is None:
+                continue
+            if only is not None and entry.puzzle.geometry != only:
+                raise GenerationError(
+                    f"{flag} {path}:{entry.line}: a {entry.puzzle.geometry.name} puzzle; "
+                    f"only {only.name} puzzles are taken"
+                )
+            out.append(entry.puzzle.to_line())
     except OSError as exc:
-        raise GenerationError(
-            f"--vicinity-of {path}: cannot read it ({exc.strerror or exc})"
-        ) from None
+        raise GenerationError(f"{flag} {path}: cannot read it ({exc.strerror or exc})") from None
     if not out:
-        raise GenerationError(f"--vicinity-of {path}: no puzzle in it")
+        raise GenerationError(f"{flag} {path}: no puzzle in it")
     return out
 
 
@@ -639,7 +654,9 @@ def _avoid_file(path: str) -> str:
     if head != b"SQLite format 3\x00":
         if _plain_lines(path):
             return path  # read as it is (its keys cached by its digest)
-        lines = _avoid_lines(path)
+        # any other form the commands read (JSON Lines, CSV, grids); only 9x9 puzzles
+        # have keys
+        lines = _option_lines("--avoid", path, None, only=Geometry.standard(9))
     else:
         from csp_sudoku.tools.bank import PuzzleBank
 
@@ -673,35 +690,6 @@ def _plain_lines(path: str) -> bool:
     except (OSError, SudokuError):
         return False  # read again by the puzzle reader, which says what is wrong
     return True
-
-
-def _avoid_lines(path: str) -> list[str]:
-    """The 9x9 puzzles of an ``--avoid`` file in any form the commands read (JSON
-    Lines, CSV, grids, other blanks), one line each: the keys are read from such
-    lines, and a file of another form once gave none, silently.
-
-    Raises:
-        GenerationError: a bad line (file:line:column and why), a puzzle of another
-            shape (only 9x9 puzzles have keys), or no puzzle at all.
-    """
-    lines = []
-    try:
-        for entry in read_puzzles(path):
-            if entry.error is not None:
-                raise GenerationError(f"--avoid {entry.error}")
-            if entry.puzzle is None:
-                continue
-            if entry.puzzle.geometry != Geometry.standard(9):
-                raise GenerationError(
-                    f"--avoid {path}:{entry.line}: a {entry.puzzle.geometry.name} puzzle; "
-                    "only 9x9 puzzles are avoided"
-                )
-            lines.append(entry.puzzle.to_line())
-    except OSError as exc:
-        raise GenerationError(f"--avoid {path}: cannot read it ({exc.strerror or exc})") from None
-    if not lines:
-        raise GenerationError(f"--avoid {path}: no puzzle in it")
-    return lines
 
 
 #: Seconds without a word on stderr after which a run whose stderr is not a
