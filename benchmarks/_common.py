@@ -28,6 +28,20 @@ def commit(rev: str = "HEAD") -> str:
     ).stdout.strip()
 
 
+def one_core() -> None:
+    """Run this process, and the processes it starts, on one core of those it may use.
+
+    For the benchmarks whose figures are per core: a step of the se rating
+    shares its nets out to the spare cores of the process
+    (:func:`csp_sudoku.core.parallel.on_spare_cores`), so a process on a machine
+    of two cores would otherwise count up to two cores' work in its time.
+    """
+    import os
+
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+
+
 def processor() -> str:
     """The processor's name, or the machine's type where the platform gives no name."""
     return platform.processor() or platform.machine()

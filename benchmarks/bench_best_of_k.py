@@ -32,6 +32,7 @@ def main() -> None:
     ap.add_argument("--k", type=int, nargs="+", default=[1, 20], help="puzzles drawn per start")
     ap.add_argument("--seed", type=int, nargs="+", default=[4001])
     args = ap.parse_args()
+    _common.one_core()  # the figures are per core
     fresh = anneal._Search._fresh
     state = {"k": 1, "starts": 0, "cpu": 0.0}
 

@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 
 import reference
+from _common import one_core  # a sibling script (its folder is on sys.path)
 
 import csp_sudoku as cs
 from csp_sudoku.human.catalogue import canonical_name
@@ -123,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         help="with --serate: time both R times in turn and compare the medians (default 3)",
     )
     args = ap.parse_args(argv)
+    one_core()  # the figures are per core
     if args.serate and not (JAR.is_file() and shutil.which("java")):
         need = "java on the PATH" if JAR.is_file() else f"its serate.jar at {JAR} (missing)"
         sys.stderr.write(f"--serate skipped: the comparison with Sudoku Explainer needs {need}\n")

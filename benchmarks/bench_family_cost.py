@@ -33,7 +33,7 @@ from unittest import mock
 
 import bench_generate_new as bench
 import numpy as np
-from _common import commit
+from _common import commit, one_core
 
 from csp_sudoku.generators import anneal
 from csp_sudoku.generators.search import outputs as outputs_mod
@@ -182,6 +182,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=60.0, help="CPU seconds per seed")
     ap.add_argument("--seed", type=int, nargs="+", default=[4027])
     args = ap.parse_args()
+    one_core()  # the figures are per core
     print(f"commit {commit()}; {args.seconds:g} CPU-s a seed")
     for seed in args.seed:
         led = Ledger()

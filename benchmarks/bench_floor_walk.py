@@ -137,6 +137,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, nargs="+", default=[4005])
     ap.add_argument("--bias", action="store_true", help="remove a clue the nearest find holds")
     args = ap.parse_args()
+    _common.one_core()  # the figures are per core
     warm_up()
     print(f"commit {_common.commit()}; SE extreme, {args.seconds:g} CPU-s each; bias {args.bias}")
     rows = []

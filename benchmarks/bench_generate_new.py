@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import numpy as np
+from _common import one_core  # a sibling script (its folder is on sys.path)
 
 import csp_sudoku as cs
 from csp_sudoku.generators.novelty import default_keys
@@ -250,6 +251,7 @@ def main() -> None:
         help="ours: --seconds is a budget of CPU time, not of the clock (a loaded machine)",
     )
     args = ap.parse_args()
+    one_core()  # the figures are per core
     warm_up()
     print(f"budget {args.seconds:g} s per level and generator, seeds {args.seed}, one process")
     print(

@@ -44,7 +44,7 @@ from typing import Any
 from unittest import mock
 
 import bench_generate_new as bench
-from _common import ratio
+from _common import one_core, ratio
 
 import csp_sudoku as cs
 from csp_sudoku.generators import anneal
@@ -143,6 +143,7 @@ def main() -> None:
         help="append every output as 'puzzle seed generator ER' (to spot-check with SE)",
     )
     args = ap.parse_args()
+    one_core()  # the figures are per core
     bench.warm_up()
     names = args.only or [
         "unscreened",

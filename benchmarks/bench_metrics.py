@@ -20,6 +20,7 @@ import statistics
 import time
 from collections.abc import Callable
 
+from _common import one_core  # a sibling script (its folder is on sys.path)
 from metric_data import read_set, sample
 
 METRICS = ("hsolve", "oracle", "refutation", "dependency", "rounds", "mdrt")
@@ -76,6 +77,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--skip-medians", action="store_true")
     args = ap.parse_args()
+    one_core()  # the figures are per core
     sets = {
         "17_clue": sample("17_clue.txt", args.n, 11),
         "top1465": sample("top1465.txt", args.n, 11),

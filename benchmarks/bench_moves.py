@@ -21,7 +21,7 @@ import statistics
 import time
 
 import numpy as np
-from _common import ratio
+from _common import one_core, ratio
 
 import csp_sudoku as cs
 from csp_sudoku.core.geometry import Geometry
@@ -64,6 +64,7 @@ def main() -> None:
     ap.add_argument("--moves", type=int, default=20, help="moves from each state per repeat")
     ap.add_argument("--repeats", type=int, default=5)
     args = ap.parse_args()
+    one_core()  # the figures are per core
     states = []
     for seed in range(args.states):
         p = minimal_puzzle(seed=seed)

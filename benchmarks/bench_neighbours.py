@@ -32,6 +32,7 @@ import time
 
 import numpy as np
 import reference
+from _common import one_core  # a sibling script (its folder is on sys.path)
 
 import csp_sudoku as cs
 import csp_sudoku.generators.vicinity as vicinity
@@ -80,6 +81,7 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=0, help="at most this many states (0: all)")
     ap.add_argument("--states", help="a file of states (default: the calibration puzzles)")
     args = ap.parse_args()
+    one_core()  # the figures are per core
     default = vicinity.ENUMERATE
     states = _read(args.states) if args.states else _states(9.0, 9.9, args.seed)
     if args.limit:

@@ -36,6 +36,7 @@ import time
 
 import numpy as np
 import reference
+from _common import one_core  # a sibling script (its folder is on sys.path)
 
 import csp_sudoku as cs
 from csp_sudoku.api import Checker
@@ -85,6 +86,7 @@ def main() -> None:
     ap.add_argument("--versions", choices=("solution", "walk"), default="solution")
     ap.add_argument("--deep", action="store_true", help="the thorough form")
     args = ap.parse_args()
+    one_core()  # the figures are per core
     walk = args.versions == "walk"
     g = Geometry.standard(9)
     calibration = [cs.parse(p) for p in _rated(8.3, 9.9)]

@@ -21,6 +21,7 @@ from collections import defaultdict
 from typing import Any
 
 import numpy as np
+from _common import one_core  # a sibling script (its folder is on sys.path)
 
 import csp_sudoku as cs
 from csp_sudoku.core.geometry import Geometry
@@ -75,6 +76,7 @@ def main() -> None:
     ap.add_argument("--sample", type=int, default=1500)
     ap.add_argument("--limits", type=float, nargs="+", default=[8.5, 8.6, 9.0])
     args = ap.parse_args()
+    one_core()  # the figures are per core
     geo = Geometry.standard(9)
     moves = sample_moves(args.seconds, args.seed)
     rng = np.random.default_rng(args.seed)

@@ -39,6 +39,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
+from _common import one_core  # a sibling script (its folder is on sys.path)
 from bench_generate_new import warm_up  # a sibling script (its folder is on sys.path)
 
 import csp_sudoku as cs
@@ -171,6 +172,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path, help="append one JSON line per run to this file")
     ap.add_argument("--merge", type=Path, nargs="+", help="only summarise these --out files")
     args = ap.parse_args()
+    one_core()  # the figures are per core
     if args.merge:
         runs = [
             _record(json.loads(line))

@@ -33,6 +33,7 @@ import argparse
 import time
 
 import numpy as np
+from _common import one_core  # a sibling script (its folder is on sys.path)
 from bench_quick_solution import _rated  # a sibling script (its folder is on sys.path)
 
 import csp_sudoku as cs
@@ -80,6 +81,7 @@ def main() -> None:
     ap.add_argument("--per-puzzle", type=int, default=20, help="neighbours of each 9.0-9.9 puzzle")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
+    one_core()  # the figures are per core
     g = Geometry.standard(9)
     rng = np.random.default_rng(args.seed)
     calibration, near = [], []

@@ -28,6 +28,7 @@ import statistics
 import time
 
 import reference
+from _common import one_core  # a sibling script (its folder is on sys.path)
 from fit_se import held_out
 
 import csp_sudoku as cs
@@ -48,6 +49,7 @@ def main() -> None:
         "--min-er", type=float, help="the rows of both files rated this or more instead"
     )
     args = ap.parse_args()
+    one_core()  # the figures are per core
     names = ["se_calibration_top1465.tsv"]
     if args.min_er is not None:
         names.append("se_calibration.tsv")

@@ -11,10 +11,15 @@ median wall and CPU (user + system) seconds of the runs, with their range.
   (one untimed run first fills it);
 * ``first check`` and ``first rate``: the same after deleting ROOT's numba
   cache (``*.nbi``/``*.nbc``), as on a fresh machine: ``rate`` with every
-  metric (``--metric hsolve,rounds,...,combined``).
+  metric (``--metric hsolve,rounds,...,combined``);
+* ``second se`` (``--warm-se N``): ``csp-sudoku rate --metric se HARD -q``
+  with the numba cache in place (a second rating, after the first filled it)
+  of one of the forum's hardest (ER 10.4), on every core of the machine and,
+  alternating, on one (the process's affinity set to one core, as
+  ``taskset -c 0`` does: what a one-core machine, or a worker, gets).
 
 Usage:
-    .venv/bin/python benchmarks/bench_startup.py [--warm 9] [--cold 3] ROOT [ROOT ...]
+    .venv/bin/python benchmarks/bench_startup.py [--warm 9] [--cold 3] [--warm-se 0] ROOT [ROOT ...]
 """
 
 from __future__ import annotations
@@ -29,6 +34,8 @@ import tempfile
 import time
 from pathlib import Path
 
+#: One of the forum's hardest (in examples/data/few.txt), ER 10.4.
+HARD = "....5.7..4.7..9.3..8....1..2.8..7.....4..8....7..9...3......6...4...2.97..2.....1"
 #: The README's puzzle.
 PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 METRICS = "hsolve,rounds,mdrt,oracle,refutation,dependency,se,combined"
@@ -36,6 +43,7 @@ RUN_CLI = "import sys; from csp_sudoku.cli import main; sys.exit(main())"
 COMMANDS = {
     "check": ["check", PUZZLE],
     "rate": ["rate", "--seed", "1", "--metric", METRICS, PUZZLE],
+    "se": ["rate", "--metric", "se", "-q", HARD],
 }
 
 
@@ -45,9 +53,15 @@ def _clear_numba_cache(root: Path) -> None:
             f.unlink()
 
 
-def _run(root: Path, args: list[str], scratch: str) -> tuple[float, float]:
-    """Wall and CPU seconds of one CLI run from ``root``."""
+def _one_core() -> None:
+    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+
+
+def _run(root: Path, args: list[str], scratch: str, one_core: bool = False) -> tuple[float, float]:
+    """Wall and CPU seconds of one CLI run from ``root`` (``one_core``: on one core)."""
+    # bytecode written and reused, as a user's Python does (a shell may turn it off)
     env = {**os.environ, "PYTHONPATH": str(root)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     subprocess.run(
@@ -57,6 +71,7 @@ def _run(root: Path, args: list[str], scratch: str) -> tuple[float, float]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         check=True,
+        preexec_fn=_one_core if one_core else None,
     )
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -79,6 +94,7 @@ def main() -> None:
     ap.add_argument("roots", nargs="+", type=Path, help="source trees of csp_sudoku")
     ap.add_argument("--warm", type=int, default=9, help="warm check runs per root")
     ap.add_argument("--cold", type=int, default=3, help="first runs per root and command")
+    ap.add_argument("--warm-se", type=int, default=0, help="second se ratings per root and way")
     args = ap.parse_args()
     roots = [r.resolve() for r in args.roots]
     loads = [os.getloadavg()[0]]
@@ -99,6 +115,15 @@ def main() -> None:
                 results.setdefault(("warm check", root), []).append(
                     _run(root, COMMANDS["check"], scratch)
                 )
+        for root in roots:
+            _run(root, COMMANDS["se"], scratch)  # the first rating fills the cache
+        for _ in range(args.warm_se):
+            for root in roots:
+                for one in (False, True):
+                    label = "second se, 1 core" if one else "second se"
+                    results.setdefault((label, root), []).append(
+                        _run(root, COMMANDS["se"], scratch, one)
+                    )
         loads.append(os.getloadavg()[0])
     for (label, root), runs in results.items():
         _report(label, root, runs)

@@ -23,6 +23,7 @@ import math
 import time
 
 import reference
+from _common import one_core  # a sibling script (its folder is on sys.path)
 
 import csp_sudoku as cs
 import csp_sudoku.generators.search.rating as rating_mod
@@ -81,6 +82,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=60.0, help="budget of each search")
     ap.add_argument("--seed", type=int, nargs="+", default=[7])
     args = ap.parse_args()
+    one_core()  # the figures are per core
     print("set                                puzzles  same  stopped  full s  early s  ratio")
     rows = [r for name in FILES for r in reference.rows(name)]
     calib = [cs.parse(r["puzzle"]) for r in rows if float(r["ER"]) >= 8.5]

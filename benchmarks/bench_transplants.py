@@ -30,7 +30,7 @@ import argparse
 import time
 
 import numpy as np
-from _common import ratio  # a sibling script (its folder is on sys.path)
+from _common import one_core, ratio  # a sibling script (its folder is on sys.path)
 from numpy.typing import NDArray
 from reference import puzzles  # a sibling script (its folder is on sys.path)
 
@@ -97,6 +97,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=12345)
     ap.add_argument("--modes", nargs="+", default=["random", "core", "pattern", "pattern+core"])
     args = ap.parse_args()
+    one_core()  # the figures are per core
     lines = puzzles("forum_hardest_1106.txt")
     rng = np.random.default_rng(args.seed)
     hard = [

@@ -79,6 +79,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=60.0, help="CPU seconds per seed")
     ap.add_argument("--seed", type=int, nargs="+", default=[4001])
     args = ap.parse_args()
+    _common.one_core()  # the figures are per core
     warm_up()
     clock, bases, _ = _watch()
     print(f"commit {_common.commit()}; SE extreme, {args.seconds:g} CPU-s a seed, one process")

@@ -26,6 +26,8 @@ import math
 import time
 from typing import Any
 
+from _common import one_core  # a sibling script (its folder is on sys.path)
+
 import csp_sudoku as cs
 import csp_sudoku.generators.search.rating as rating_mod
 import csp_sudoku.generators.vicinity as vicinity
@@ -127,6 +129,7 @@ def main() -> None:
         help="the window (default: the first pass's, 0.1); later passes widen it",
     )
     args = ap.parse_args()
+    one_core()  # the figures are per core
     for seed in args.seed:
         rows = [
             search(hand_over(seed), args.seconds, later, args.window) for later in (False, True)

@@ -1555,7 +1555,7 @@ def _dynamic_contradictions(  # type: ignore[no-untyped-def]
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # the nets of a step's parts may run in threads at once
 def implication_nets(  # type: ignore[no-untyped-def]
     alive, cc, corder, ncellcols, premises, dynamic, y_links, out, out_absurd, plus, walk=True
 ):
@@ -1644,6 +1644,8 @@ def implication_nets(  # type: ignore[no-untyped-def]
         head_t = head_f = 0
         absurd = -1
         nest[0] = 0
+        if nw > 0:  # no chain of the last net left in the table: a net's output is its own
+            weights[:, :] = 0
         _begin_net(plus)
         lit0 = premises[i]
         for w in range(bits.shape[1]):

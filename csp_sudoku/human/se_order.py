@@ -48,6 +48,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -55,6 +56,7 @@ from numpy.typing import NDArray
 
 from csp_sudoku.core.errors import ArgumentError, ChainBudgetExceeded, GeometryError
 from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.parallel import on_spare_cores, spare_cores
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.human._tables import Tables, tables
 from csp_sudoku.human.costs import SE_CHAIN_BASE, SE_DIRECT, SE_VALUES
@@ -900,6 +902,13 @@ def _net_arrays(
     )
 
 
+#: Parts per spare core of a step's nets with the techniques inside, and the
+#: fewest premises split (:func:`_propagate`): nets differ in cost, so a core
+#: that finishes early takes another part.
+_NET_PARTS = 4
+_NET_PARTS_FROM = 16
+
+
 #: Called, each once, before this process first builds nets with the basic techniques
 #: inside (:func:`_propagate` with ``plus``): a nested helper's waiting
 #: (:mod:`csp_sudoku.metrics._helper`), so that the kernel the helper is compiling is
@@ -939,42 +948,40 @@ def _propagate(
 
     g, lay, t, alive = _chain_inputs(state)
     absurd = np.empty(premises.size, dtype=np.int32)
-    extra = None
     words = NESTED_WORDS if plus and level >= 2 else 0
     nets = _net_arrays(premises.size if counts else 0, 2 * alive.size, words)
     nested = nets[4:]
-    if plus:
-        from csp_sudoku._kernels.se_offshoots import PLUS_TECHNIQUES, work_arrays
+    if not plus:
+        implication_nets(
+            alive, t.column_candidates, lay.corder, lay.ncellcols, premises, dynamic, yrule,
+            nets[:4], absurd, None,
+        )  # fmt: skip
+        return nets[0], absurd, nested, nets[1], nets[2], nets[3]
+    from csp_sudoku._kernels.se_offshoots import PLUS_TECHNIQUES, work_arrays
 
-        while BEFORE_FIRST_PLUS:
-            BEFORE_FIRST_PLUS.pop(0)()
+    while BEFORE_FIRST_PLUS:
+        BEFORE_FIRST_PLUS.pop(0)()
+    vals = state.values.astype(np.int64)
 
-        vals = state.values.astype(np.int64)
-        work = work_arrays(g.ncells, g.size)
+    def part(a: int, b: int) -> None:
+        # the nets of premises[a:b] into rows a:b, with work arrays of their own:
+        # each net is independent of the others, so the parts may run at once
         extra = (
-            vals,
-            lay.units,
-            lay.ukind,
-            lay.member,
-            lay.cross,
-            PLUS_TECHNIQUES,
-            work,
-            level,
+            vals, lay.units, lay.ukind, lay.member, lay.cross, PLUS_TECHNIQUES,
+            work_arrays(g.ncells, g.size), level,
             chain_work_arrays(alive.size, lay.see, level),
-            nested,
-        )
-    implication_nets(
-        alive,
-        t.column_candidates,
-        lay.corder,
-        lay.ncellcols,
-        premises,
-        dynamic,
-        yrule,
-        nets[:4],
-        absurd,
-        extra,
-    )
+            tuple(x[a:b] for x in nested),
+        )  # fmt: skip
+        implication_nets(
+            alive, t.column_candidates, lay.corder, lay.ncellcols, premises[a:b], dynamic, yrule,
+            tuple(x[a:b] for x in nets[:4]) if counts else nets[:4], absurd[a:b], extra,
+        )  # fmt: skip
+
+    # nets with the techniques inside cost milliseconds each: on the spare cores
+    # (a worker of a pool has one), in parts taken in turn as threads finish
+    parts = _NET_PARTS * spare_cores() if premises.size >= _NET_PARTS_FROM else 1
+    bounds = np.linspace(0, premises.size, min(parts, premises.size) + 1).astype(int)
+    on_spare_cores([partial(part, int(a), int(b)) for a, b in pairwise(bounds)])
     return nets[0], absurd, nested, nets[1], nets[2], nets[3]
 
 
