@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import csp_sudoku as cs
-from csp_sudoku.core.errors import ArgumentError, SudokuError
+from csp_sudoku.core.errors import ArgumentError, GenerationError, SudokuError
 from csp_sudoku.human import solve_path
 from csp_sudoku.tools.canonical import canonical_form, canonical_key
 from tests.conftest import load_lines
@@ -156,3 +156,60 @@ def test_a_checker_owns_its_backend() -> None:
         assert a.is_unique(LINE)
     assert b.is_unique(LINE)
     b.close()
+
+
+@pytest.mark.parametrize(
+    ("changes", "why"),
+    [
+        (np.array([1, 2]), "map cells to digits"),
+        ({81: 1}, "0 to 80, got 81"),
+        ({-1: 1}, "0 to 80, got -1"),
+        ({3: 10}, r"1 to 9 \(0 clears\), got 10"),
+        ({"a": 1}, "a cell is a whole number"),
+        ({3: 2.5}, "a digit is a whole number"),
+    ],
+)
+def test_with_cells_refuses_what_is_not_a_cell_and_digit(changes: Any, why: str) -> None:
+    p = cs.parse(LINE)
+    with pytest.raises(cs.ParseError, match=why):
+        p.with_cells(changes)
+    assert str(p.with_cells({1: 9, 0: 0})) == "." + "9" + LINE[2:]  # a good change still works
+
+
+@pytest.mark.parametrize(
+    ("settings", "why"),
+    [
+        ({"budget": -5}, "budget must be a whole number from 1 up, got -5"),
+        ({"budget": 0}, "budget must be"),
+        ({"max_level": 5}, "max_level must be a whole number from 0 to 2"),
+        ({"inner_level": 2}, "inner_level must be"),
+        ({"max_subset": -1}, "max_subset must be"),
+        ({"max_level": True}, "max_level must be"),
+        ({"verity": "no"}, "verity must be True or False"),
+    ],
+)
+def test_chain_settings_refuse_what_the_search_cannot_take(
+    settings: dict[str, Any], why: str
+) -> None:
+    from csp_sudoku.human.chains import ChainSettings
+
+    with pytest.raises(ArgumentError, match=why):
+        ChainSettings(**settings)
+    assert ChainSettings(max_level=1, budget=10).budget == 10
+
+
+def test_variant_generators_name_a_bad_shape_or_symmetry_before_any_attempt() -> None:
+    from csp_sudoku.generators.symmetry import permutation
+    from csp_sudoku.variants.generate import generate_drawn, generate_killers, make_killer
+
+    with pytest.raises(GenerationError, match=r"got the name 'rot180'.*permutation\(9, 'rot180'\)"):
+        make_killer(1, symmetry="rot180")  # type: ignore[arg-type]
+    with pytest.raises(GenerationError, match="permutation of the 81 cells"):
+        next(generate_drawn(1, symmetry=[0, 1, 2], seed=1))
+    with pytest.raises(cs.GeometryError, match=r"geometry must be a Geometry.*'6x6'"):
+        next(generate_killers(1, geometry="6x6", seed=1))  # type: ignore[arg-type]
+    with pytest.raises(cs.GeometryError, match="geometry must be a Geometry"):
+        next(generate_drawn(1, geometry=9, seed=1))  # type: ignore[arg-type]
+    # the name's permutation is what the message says to pass
+    made = make_killer(1, symmetry=permutation(9, "rot180").tolist())
+    assert made.puzzle is not None

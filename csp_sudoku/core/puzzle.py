@@ -143,9 +143,32 @@ class Puzzle:
         return np.flatnonzero(self._cells)
 
     def with_cells(self, changes: dict[int, int]) -> Puzzle:
-        """A new puzzle with some cells set (digit) or cleared (0)."""
+        """A new puzzle with some cells set (digit) or cleared (0).
+
+        Raises:
+            ParseError: ``changes`` not a mapping of cells to digits, a cell the grid
+                lacks (81 raised IndexError, -1 set the last cell) or a digit out of range.
+        """
+        if not hasattr(changes, "items"):
+            raise ParseError(
+                f"changes must map cells to digits ({{cell: digit}}), got "
+                f"{type(changes).__name__} {changes!r:.40}"
+            )
         new = self._cells.copy()
         for cell, digit in changes.items():
+            if isinstance(cell, bool) or not isinstance(cell, int | np.integer):
+                raise ParseError(f"a cell is a whole number, got {cell!r:.40}")
+            if not 0 <= cell < new.size:
+                raise ParseError(
+                    f"cells of a {self._geometry.name} puzzle are 0 to {new.size - 1}, got {cell}"
+                )
+            if isinstance(digit, bool) or not isinstance(digit, int | np.integer):
+                raise ParseError(f"a digit is a whole number, got {digit!r:.40}")
+            if not 0 <= digit <= self._geometry.size:
+                raise ParseError(
+                    f"digits of a {self._geometry.name} puzzle are 1 to "
+                    f"{self._geometry.size} (0 clears), got {digit} for cell {cell}"
+                )
             new[cell] = digit
         return Puzzle(new, self._geometry)
 

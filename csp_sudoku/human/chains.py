@@ -54,8 +54,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku._kernels.status import HypothesisEnd
-from csp_sudoku.core.errors import ChainBudgetExceeded, SudokuError
+from csp_sudoku.core.errors import ArgumentError, ChainBudgetExceeded, SudokuError
 from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.numbers import is_whole
 from csp_sudoku.encodings.exact_cover import exact_cover
 from csp_sudoku.human._tables import tables
 from csp_sudoku.human.state import CandidateState
@@ -232,6 +233,27 @@ class ChainSettings:
     inner_level: int = 0
     verity: bool = True
     budget: int = DEFAULT_BUDGET
+
+    def __post_init__(self) -> None:
+        """Refuse settings the search cannot take (a negative budget ran out at once,
+        a level of 5 was read as 2) with :class:`ArgumentError`."""
+        ranges = (
+            ("max_level", self.max_level, 0, MAX_LEVEL),
+            ("max_subset", self.max_subset, 0, None),
+            ("inner_level", self.inner_level, 0, 1),
+            ("budget", self.budget, 1, None),
+        )
+        for name, value, low, high in ranges:
+            if (
+                isinstance(value, bool)
+                or not is_whole(value)
+                or value < low
+                or (high is not None and value > high)
+            ):
+                span = f"from {low} to {high}" if high is not None else f"from {low} up"
+                raise ArgumentError(f"{name} must be a whole number {span}, got {value!r:.40}")
+        if not isinstance(self.verity, bool | np.bool_):
+            raise ArgumentError(f"verity must be True or False, got {self.verity!r:.40}")
 
 
 def find_chain_move(

@@ -78,7 +78,7 @@ from csp_sudoku.core.errors import (
     NotUniqueError,
     SudokuError,
 )
-from csp_sudoku.core.geometry import Geometry
+from csp_sudoku.core.geometry import Geometry, check_geometry
 from csp_sudoku.core.numbers import is_whole
 from csp_sudoku.core.parallel import ordered_map
 from csp_sudoku.core.puzzle import Puzzle
@@ -744,6 +744,12 @@ def generate_givens(
 
 
 # ---------------------------------------------------------------------- killers
+def _shape(geometry: Geometry | None) -> Geometry:
+    """The shape of a generator's ``geometry`` argument: 9x9 for None, else a
+    :class:`Geometry` (anything else: :class:`GeometryError`)."""
+    return check_geometry(geometry) or Geometry.standard(9)
+
+
 def _symmetry_group(symmetry: Sequence[int] | None, n: int) -> list[NDArray[np.intp]]:
     """The powers of the cell permutation ``symmetry`` (identity first): the group whose
     images of a cage are cages too. None: the identity alone.
@@ -756,11 +762,19 @@ def _symmetry_group(symmetry: Sequence[int] | None, n: int) -> list[NDArray[np.i
     ident = np.arange(ncells, dtype=np.intp)
     if symmetry is None:
         return [ident]
-    perm = np.asarray(list(symmetry), dtype=np.intp)
-    if perm.shape != (ncells,) or not np.array_equal(np.sort(perm), ident):
+    wanted = f"symmetry must be a permutation of the {ncells} cells (cell -> its image)"
+    given: object = symmetry  # a caller's name ("rot180") passes no type check at run time
+    if isinstance(given, str):
         raise GenerationError(
-            f"symmetry must be a permutation of the {ncells} cells (cell -> its image)"
+            f"{wanted}, got the name {given!r:.40}: a named symmetry's permutation is "
+            f"csp_sudoku.generators.symmetry.permutation({n}, {given!r:.40})"
         )
+    try:
+        perm = np.asarray(list(symmetry), dtype=np.intp)
+    except (TypeError, ValueError, OverflowError):
+        perm = np.empty(0, dtype=np.intp)
+    if perm.shape != (ncells,) or not np.array_equal(np.sort(perm), ident):
+        raise GenerationError(f"{wanted}, got {symmetry!r:.60}")
     rows = ident.reshape(n, n)
     for a, b in ((rows[:, :-1], rows[:, 1:]), (rows[:-1, :], rows[1:, :])):
         (ra, ca), (rb, cb) = np.divmod(perm[a], n), np.divmod(perm[b], n)
@@ -934,7 +948,7 @@ def make_killer(
     symmetry: Sequence[int] | None = None,
 ) -> VariantGenerated:
     """One killer puzzle with no givens (see :func:`generate_killers`)."""
-    g = geometry or Geometry.standard(9)
+    g = _shape(geometry)
     group = _symmetry_group(symmetry, g.size)
     rng = as_generator(seed)
     with _Session(g) as s:
@@ -1020,9 +1034,12 @@ def generate_killers(
             (:class:`TargetOptions`).
 
     Raises:
-        GenerationError: a bad count, rules that allow no grid, or a bad target.
+        GenerationError: a bad count or symmetry, rules that allow no grid, or a bad target.
+        GeometryError: a geometry that is not a :class:`Geometry`.
         BudgetExhaustedError: a budget ran out (after yielding what was found).
     """
+    # a bad shape or symmetry is an error before any attempt is made
+    _symmetry_group(symmetry, _shape(geometry).size)
     yield from _targeted(
         partial(make_killer, geometry=geometry, rules=tuple(rules), symmetry=symmetry),
         count,
@@ -1152,7 +1169,7 @@ def make_drawn(
 ) -> VariantGenerated:
     """One puzzle of constraints drawn from a random grid (see :func:`generate_drawn`)."""
     kinds = _check_kinds(kinds)
-    g = geometry or Geometry.standard(9)
+    g = _shape(geometry)
     group = _symmetry_group(symmetry, g.size)
     rng = as_generator(seed)
     with _Session(g) as s:
@@ -1236,11 +1253,12 @@ def generate_drawn(
 
     Raises:
         GenerationError: an unknown kind, a bad symmetry, a bad count, or a bad target.
+        GeometryError: a geometry that is not a :class:`Geometry`.
         BudgetExhaustedError: a budget ran out (after yielding what was found).
     """
     kinds = _check_kinds(kinds)
-    if symmetry is not None:  # a bad one is an error before any attempt is made
-        _symmetry_group(symmetry, (geometry or Geometry.standard(9)).size)
+    # a bad shape or symmetry is an error before any attempt is made
+    _symmetry_group(symmetry, _shape(geometry).size)
     yield from _targeted(
         partial(make_drawn, kinds=kinds, geometry=geometry, symmetry=symmetry), count, seed, run
     )
