@@ -162,3 +162,19 @@ def test_rate_of_one_puzzle_needs_no_solver_kernel_and_no_blas_probe() -> None:
     assert "csp_sudoku._kernels.strategies" in loaded
     for mod in ("csp_sudoku.backends.fast", "csp_sudoku._kernels.sudoku9", "scipy.linalg"):
         assert mod not in loaded, f"rate loaded {mod}"
+
+
+def test_version_is_said_without_any_command_loaded() -> None:
+    # argparse's --version built every command's parser first (numba and the
+    # constraints started: 0.8 s); the answer is the same line
+    loaded, out = _modules_after(
+        "from csp_sudoku.cli import main\n"
+        "from csp_sudoku.core._version import __version__\n"
+        "assert main(['--version']) == 0\n"
+        "print('version', __version__)"
+    )
+    said, version = out.splitlines()
+    assert said == f"csp-sudoku {version.split()[1]}"
+    assert "numba" not in _tops(loaded)
+    for command in ("check", "rate", "generate", "variant_generate"):
+        assert f"csp_sudoku.cli.{command}" not in loaded

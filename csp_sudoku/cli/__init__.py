@@ -259,6 +259,9 @@ def _main(argv: Sequence[str] | None) -> int:
     # ``csp-sudoku CMD ...`` needs CMD's parser only: the top-level parser has no
     # option taking a value, so a first argument naming a command is the command
     first = args_list[0] if args_list else None
+    if first == "--version":  # as argparse would answer it, without every command's imports
+        print(f"csp-sudoku {__version__}")
+        return EXIT_OK
     try:
         # building a command's parser imports what its help names (for generate, the
         # metrics' levels: numba starts), so a Ctrl-C may come here too
