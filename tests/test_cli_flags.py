@@ -12,6 +12,8 @@ batch-flag table, which lists every batch command).
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
 import re
 import sys
@@ -203,5 +205,42 @@ def test_resume_keeps_done_puzzles_and_redoes_the_last(
     other = tmp_path / "other.txt"
     other.write_text(f"{LINE}\n", encoding="utf-8")
     part.write_bytes(b"".join(lines[:3]))
-    code = main([args[0], str(other), "--format", "jsonl", "-q", "-o", str(part), "--resume"])
+    seeded = ["--seed", "1"] if command == "minimize" else []
+    code = main(
+        [args[0], str(other), "--format", "jsonl", "-q", "-o", str(part), "--resume", *seeded]
+    )
     assert code == 2 and "not this input's output" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+def test_minimize_rows_say_their_seed_and_a_resume_keeps_to_them(
+    fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from csp_sudoku.cli import main
+
+    src = tmp_path / "in.txt"
+    src.write_text(f"{LINE}\n{LINE}\n", encoding="utf-8")
+    out = tmp_path / f"out.{fmt}"
+    base = ["minimize", str(src), "--format", fmt, "--symmetry", "rot180", "-o", str(out)]
+    assert main(base) == 0  # no --seed: a fresh one, said and written in every row
+    said = capsys.readouterr().err
+    seed = int(said.split("--seed ")[1].split()[0])
+    text = out.read_text(encoding="utf-8")
+    rows = (
+        [json.loads(x) for x in text.splitlines()]
+        if fmt == "jsonl"
+        else list(csv.DictReader(io.StringIO(text)))
+    )
+    assert [(int(r["seed"]), r["symmetry"]) for r in rows] == [(seed, "rot180")] * 2
+    again = tmp_path / f"again.{fmt}"
+    assert main([*base[:-1], str(again), "--seed", str(seed)]) == 0
+    assert again.read_bytes() == out.read_bytes()  # the row's seed makes it again
+    for changed, why in (
+        (["--seed", str(seed + 1)], f"written with seed '?{seed}'?, this run has {seed + 1}"),
+        (["--seed", str(seed), "--symmetry", "none"], "written with symmetry 'rot180'"),
+        ([], "--resume needs the --seed of the interrupted run"),
+    ):
+        assert main([*base, "--resume", *changed]) == 2
+        assert re.search(why, capsys.readouterr().err)
+    assert main([*base, "--resume", "--seed", str(seed)]) == 0
+    assert out.read_bytes() == again.read_bytes()

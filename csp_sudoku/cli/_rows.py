@@ -23,7 +23,7 @@ import json
 import os
 import sys
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import closing, nullcontext
 from typing import Any, Protocol, TypeVar
 
@@ -65,13 +65,18 @@ def _work_chunk(work: Work, puzzles: list[Puzzle], options: dict[str, Any]) -> l
     return out
 
 
-def last_entry(path: str, fmt: str, what: str) -> tuple[tuple[str, int] | None, bool]:
+def last_entry(
+    path: str, fmt: str, what: str, same: Mapping[str, Any] | None = None
+) -> tuple[tuple[str, int] | None, bool]:
     """Drop the rows of the last entry in ``path``; return the entry before it and the header.
 
     Returns ``((file, line) of the last entry kept, or None; whether a CSV header is kept)``.
+    ``same``: fields that every JSON Lines or CSV row must hold with these values
+    (the options of the run that wrote it, such as its seed).
 
     Raises:
-        ResumeError: when a row has no ``file`` and ``line``.
+        ResumeError: when a row has no ``file`` and ``line``, or another value of a
+            field of ``same``.
     """
     if not os.path.exists(path):
         return None, False
@@ -102,6 +107,12 @@ def last_entry(path: str, fmt: str, what: str) -> tuple[tuple[str, int] | None, 
             key = (str(rec["file"]), int(rec["line"]))
         except BAD_ROW_ERRORS:
             raise ResumeError(f"{path}:{n}: not a row of '{what} --format {fmt}'") from None
+        for name, want in (same or {}).items() if fmt != "text" else ():
+            if str(rec.get(name)) != str(want):
+                raise ResumeError(
+                    f"{path}:{n}: written with {name} {rec.get(name)!r}, this run has {want!r}: "
+                    f"give the interrupted run's --{name} (or another --output)"
+                )
         keys.append(key)
         ends.append(offset)
     header_end = len(lines[0].encode("utf-8")) if header is not None else 0
@@ -151,6 +162,7 @@ def run_rows(
     options: dict[str, Any],
     located_text: bool = False,
     compiles: bool = False,
+    resume_same: Sequence[str] = (),
 ) -> int:
     """Run ``work`` on every puzzle of the inputs and write its rows; returns the exit code.
 
@@ -167,6 +179,8 @@ def run_rows(
         compiles: whether ``work`` runs numba's kernels from the first puzzle on
             (not a few 9x9 puzzles answered in Python first): a first run with one
             job then says that it compiles.
+        resume_same: the options (written in every row under their names) that
+            ``--resume`` finds unchanged in the output's rows, or refuses it.
     """
     if args.resume and not args.output:
         print(f"csp-sudoku {what}: --resume needs --output FILE", file=sys.stderr)
@@ -181,7 +195,8 @@ def run_rows(
     done: tuple[str, int] | None = None
     has_header = False
     if args.resume:
-        done, has_header = last_entry(args.output, args.format, what)
+        same = {name: options[name] for name in resume_same}
+        done, has_header = last_entry(args.output, args.format, what, same)
     appending = done is not None or has_header
     geometry = geometry_from_args(args)
     with batch_session(args.output, appending=appending, scheduler=args.scheduler) as (
@@ -258,16 +273,27 @@ _ADJECTIVE = {"solve": "uniquely solvable", "count": "counted", "minimize": "uni
 
 
 def rows_runner(
-    what: str, fields: Sequence[str], work: Work, *options: str, compiles: bool = False
+    what: str,
+    fields: Sequence[str],
+    work: Work,
+    *options: str,
+    compiles: bool = False,
+    resume_same: Sequence[str] = (),
 ) -> Callable[[argparse.Namespace], int]:
     """The ``run`` of a command that is :func:`run_rows` of ``work`` and no more: its
     per-puzzle options are the parsed options named ``options``, as they are
-    (``compiles``: as :func:`run_rows` takes it)."""
+    (``compiles``, ``resume_same``: as :func:`run_rows` takes them)."""
 
     def run(args: argparse.Namespace) -> int:
         picked = {name: getattr(args, name) for name in options}
         return run_rows(
-            args, what=what, fields=fields, work=work, options=picked, compiles=compiles
+            args,
+            what=what,
+            fields=fields,
+            work=work,
+            options=picked,
+            compiles=compiles,
+            resume_same=resume_same,
         )
 
     return run
