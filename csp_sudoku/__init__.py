@@ -12,32 +12,74 @@ See the README for the command line and the rest of the API.
 
 from typing import TYPE_CHECKING, Any
 
-from csp_sudoku.api import (
-    Checker,
-    PuzzleLike,
-    as_puzzle,
-    count_many,
-    count_solutions,
-    is_minimal,
-    is_unique,
-    removable_clues,
-    solutions,
-    solve,
-)
-from csp_sudoku.backends import backend_names, get_backend
 from csp_sudoku.core._version import __version__
-from csp_sudoku.core.errors import (
-    BackendError,
-    GeometryError,
-    NotUniqueError,
-    ParseError,
-    SudokuError,
-)
-from csp_sudoku.core.geometry import Geometry
-from csp_sudoku.core.io import format_grid, format_line, parse, read_puzzles, write_puzzles
-from csp_sudoku.core.names import MethodName, MetricName, SymmetryName, TechniqueName
-from csp_sudoku.core.puzzle import Clash, Puzzle
-from csp_sudoku.core.verify import is_solution
+
+if TYPE_CHECKING:
+    from csp_sudoku.api import (
+        Checker,
+        PuzzleLike,
+        as_puzzle,
+        count_many,
+        count_solutions,
+        is_minimal,
+        is_unique,
+        removable_clues,
+        solutions,
+        solve,
+    )
+    from csp_sudoku.backends import backend_names, get_backend
+    from csp_sudoku.core.errors import (
+        BackendError,
+        GeometryError,
+        NotUniqueError,
+        ParseError,
+        SudokuError,
+    )
+    from csp_sudoku.core.geometry import Geometry
+    from csp_sudoku.core.io import format_grid, format_line, parse, read_puzzles, write_puzzles
+    from csp_sudoku.core.names import MethodName, MetricName, SymmetryName, TechniqueName
+    from csp_sudoku.core.puzzle import Clash, Puzzle
+    from csp_sudoku.core.verify import is_solution
+
+#: Every public name but the version, loaded on first use (PEP 562): public name ->
+#: (module, name there). Nothing is imported with the package, so that the command
+#: line (:func:`csp_sudoku.cli.entry`) sets its Ctrl-C and SIGTERM handlers before
+#: numpy loads: a Ctrl-C in the first half second was a traceback from numpy's import.
+_EXPORTS: dict[str, tuple[str, str]] = {
+    **{
+        name: ("csp_sudoku.api", name)
+        for name in (
+            "Checker",
+            "PuzzleLike",
+            "as_puzzle",
+            "count_many",
+            "count_solutions",
+            "is_minimal",
+            "is_unique",
+            "removable_clues",
+            "solutions",
+            "solve",
+        )
+    },
+    "backend_names": ("csp_sudoku.backends", "backend_names"),
+    "get_backend": ("csp_sudoku.backends", "get_backend"),
+    **{
+        name: ("csp_sudoku.core.errors", name)
+        for name in ("BackendError", "GeometryError", "NotUniqueError", "ParseError", "SudokuError")
+    },
+    "Geometry": ("csp_sudoku.core.geometry", "Geometry"),
+    **{
+        name: ("csp_sudoku.core.io", name)
+        for name in ("format_grid", "format_line", "parse", "read_puzzles", "write_puzzles")
+    },
+    **{
+        name: ("csp_sudoku.core.names", name)
+        for name in ("MethodName", "MetricName", "SymmetryName", "TechniqueName")
+    },
+    "Clash": ("csp_sudoku.core.puzzle", "Clash"),
+    "Puzzle": ("csp_sudoku.core.puzzle", "Puzzle"),
+    "is_solution": ("csp_sudoku.core.verify", "is_solution"),
+}
 
 __all__ = [
     "BackendError",
@@ -102,16 +144,20 @@ __all__ += list(_VARIANTS)
 
 
 def __getattr__(name: str) -> Any:
-    """Lazy exports: ``generate`` (and the other generator functions of
+    """Lazy exports: the core API's names (:data:`_EXPORTS`) load their modules
+    (numpy), ``generate`` (and the other generator functions of
     :data:`_LAZY`) load the generators (and numba), ``rate``, ``rate_many`` and
     ``Rating`` the metrics, ``next_step`` (the next hint of the se path) and
     ``solve_path`` (the whole se path, the explanation) the se metric, on first use, so that importing the package (and
     ``csp-sudoku check``) pays for neither."""
-    if name in _VARIANTS:
-        import importlib
+    import importlib
+    import importlib.util
 
-        module, attr = _VARIANTS[name]
-        return getattr(importlib.import_module(module), attr)
+    if name in _EXPORTS or name in _VARIANTS:
+        module, attr = _EXPORTS.get(name) or _VARIANTS[name]
+        value = getattr(importlib.import_module(module), attr)
+        globals()[name] = value  # looked up here from now on
+        return value
     if name in _LAZY:
         from csp_sudoku import generators
 
@@ -124,4 +170,7 @@ def __getattr__(name: str) -> Any:
         from csp_sudoku import metrics
 
         return getattr(metrics, name)
+    if not name.startswith("_") and importlib.util.find_spec(f"csp_sudoku.{name}") is not None:
+        # a subpackage (``csp_sudoku.api`` after a bare ``import csp_sudoku``)
+        return importlib.import_module(f"csp_sudoku.{name}")
     raise AttributeError(f"module 'csp_sudoku' has no attribute {name!r}")

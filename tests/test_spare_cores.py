@@ -11,6 +11,8 @@ array, and a whole explanation, with the split forced on and forced off
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
 
 import numpy as np
@@ -103,3 +105,29 @@ def test_spare_cores_are_one_in_a_thread_in_a_pool_and_on_one_core() -> None:
         assert parallel.spare_cores() == 1
     finally:
         os.sched_setaffinity(0, before)
+
+
+def test_a_process_builds_its_first_nets_alone() -> None:
+    """The first step of a process with the techniques inside compiles or loads the
+    kernel under numba's compiler lock, which a Ctrl-C there can leave held: a
+    thread that needed it then waited for ever (a run hung after a Ctrl-C). So that
+    step runs alone, and later ones are split."""
+    script = f"""
+import csp_sudoku as cs
+from csp_sudoku.core import parallel
+from csp_sudoku.human import se_order
+from csp_sudoku.human.state import CandidateState
+seen = []
+real = se_order.on_spare_cores
+se_order.on_spare_cores = lambda calls: (seen.append(len(calls)), real(calls))
+se_order.spare_cores = parallel.spare_cores = lambda: 2
+state = CandidateState.from_puzzle(cs.parse({HARD!r}))
+premises = se_order._premises(se_order._alive8(state), True)
+for _ in range(2):
+    se_order._propagate(state, premises, True, True, plus=True, level=1)
+print(seen)
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=600, check=True
+    ).stdout
+    assert out.split() == ["[1,", f"{2 * se_order._NET_PARTS}]"]

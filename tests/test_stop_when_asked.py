@@ -17,6 +17,7 @@ slack is for a slow machine). ``-s`` prints the figures.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -29,6 +30,9 @@ import numpy as np
 import pytest
 
 psutil = pytest.importorskip("psutil")  # installed with dask[distributed], a dev dependency
+
+#: One of the forum's hardest (ER 10.4): its se rating splits nets over the cores.
+HARD = "....5.7..4.7..9.3..8....1..2.8..7.....4..8....7..9...3......6...4...2.97..2.....1"
 
 #: Seconds the whole process tree may take to go after the signal.
 WITHIN = 3.0
@@ -497,3 +501,64 @@ def test_a_signal_inside_an_llvm_callback_comes_again_outside_it() -> None:
         assert seen == [outside.f_code.co_filename]
     finally:
         signal.signal(signal.SIGUSR1, previous)
+
+
+def test_the_command_line_module_loads_nothing_heavy_before_its_handlers() -> None:
+    """The script imports ``csp_sudoku.cli`` and then calls ``entry``, which sets the
+    Ctrl-C and SIGTERM handlers: what loads before must be light. The package once
+    imported numpy (and the API) on its own import, so a Ctrl-C in the first half
+    second was a traceback from numpy's import, or numpy's "bad install" text."""
+    script = "import json, sys; import csp_sudoku.cli; print(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    ).stdout
+    loaded = {m.partition(".")[0] for m in json.loads(out)}
+    assert "numpy" not in loaded and "numba" not in loaded
+
+
+@pytest.mark.parametrize("after", [0.15, 0.3, 0.6])
+def test_a_ctrl_c_soon_after_the_start_is_an_interruption(after: float) -> None:
+    """Signals from the first tenths of a second on (imports, parsing, the kernels
+    loaded, the first nets) end the run with the one line, exit 130."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "csp_sudoku", "rate", "--metric", "se", HARD],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    time.sleep(after)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert (proc.returncode, err) == (130, "csp-sudoku: interrupted\n")
+
+
+def test_a_ctrl_c_while_nets_run_on_spare_cores_waits_for_them_and_stops() -> None:
+    """A Ctrl-C in the calling thread of :func:`on_spare_cores` stops the other threads
+    taking new calls; it is raised once their running calls are done (nothing writes
+    to the caller's arrays after it), and never waits for calls not started."""
+    import threading
+
+    from csp_sudoku.core.parallel import on_spare_cores
+
+    lock = threading.Lock()
+    running = [0]
+    ran: list[int] = []
+
+    def call(i: int) -> None:
+        with lock:
+            running[0] += 1
+        try:
+            if threading.current_thread() is threading.main_thread() and i > 0:
+                raise KeyboardInterrupt
+            time.sleep(0.02)
+            ran.append(i)
+        finally:
+            with lock:
+                running[0] -= 1
+
+    calls = [lambda i=i: call(i) for i in range(200)]
+    with pytest.raises(KeyboardInterrupt):
+        on_spare_cores(calls)  # type: ignore[arg-type]
+    assert running == [0]
+    assert len(ran) < 50  # the others stopped taking calls

@@ -85,10 +85,12 @@ def _parser(only: str | None) -> argparse.ArgumentParser:
 
 
 def _interrupted(err: BaseException) -> bool:
-    """True when ``err`` stands for a Ctrl-C (or a SIGTERM): a KeyboardInterrupt
-    that arrived while a compiled kernel handed back its result comes out of the
-    call as a SystemError ("returned a result with an exception set") whose cause
-    is the KeyboardInterrupt."""
+    """True when ``err`` stands for a Ctrl-C (or a SIGTERM): any error once the
+    command's handler has seen one of them (an import cut short by it raises
+    numpy's ImportError, a kernel handing back its result a SystemError, a pipe of
+    a worker the same signal ended an OSError), or one caused by a KeyboardInterrupt."""
+    if _SIGNALS:
+        return True
     seen: set[int] = set()
     e: BaseException | None = err
     while e is not None and id(e) not in seen:
@@ -101,7 +103,7 @@ def _interrupted(err: BaseException) -> bool:
 
 def _stopped() -> int:
     """Say that the run was stopped, and how; the exit code of it."""
-    if _TERMINATED:
+    if signal.SIGTERM in _SIGNALS:
         print("csp-sudoku: terminated", file=sys.stderr)
         return EXIT_TERMINATED
     print("csp-sudoku: interrupted", file=sys.stderr)
@@ -184,7 +186,14 @@ def _warnings_shown_by(previous: Callable[..., None]) -> Callable[..., None]:
 
 
 #: Set when a SIGTERM came: the KeyboardInterrupt it raised was a termination.
-_TERMINATED: list[int] = []
+#: The signals the command's handlers have seen (SIGINT, SIGTERM) in this run.
+_SIGNALS: list[int] = []
+
+
+def _on_sigint(signum: int, frame: Any) -> None:
+    """A Ctrl-C: a KeyboardInterrupt, as Python's own handler raises, remembered."""
+    _SIGNALS.append(signum)
+    raise KeyboardInterrupt
 
 
 def _on_sigterm(owner: int) -> Callable[[int, Any], None]:
@@ -200,7 +209,7 @@ def _on_sigterm(owner: int) -> Callable[[int, Any], None]:
             return
         # a KeyboardInterrupt, not an error class of its own: every handler that
         # lets a Ctrl-C through (and no ``except Exception``) lets it through too
-        _TERMINATED.append(signum)
+        _SIGNALS.append(signum)
         raise KeyboardInterrupt
 
     return handle
@@ -237,11 +246,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     previous = warnings.showwarning
     warnings.showwarning = _warnings_shown_by(previous)
     on_term = on_int = None
+    _SIGNALS.clear()
     if threading.current_thread() is threading.main_thread():  # only it may set handlers
         on_term = signal.signal(signal.SIGTERM, _outside_llvm(_on_sigterm(os.getpid())))
         if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-            on_int = signal.signal(signal.SIGINT, _outside_llvm(signal.default_int_handler))
-    _TERMINATED.clear()
+            on_int = signal.signal(signal.SIGINT, _outside_llvm(_on_sigint))
     try:
         return _main(argv)
     finally:
@@ -271,6 +280,10 @@ def _main(argv: Sequence[str] | None) -> int:
         return done.code if isinstance(done.code, int) else EXIT_OK
     except KeyboardInterrupt:
         return _stopped()
+    except Exception as err:  # an import that a Ctrl-C cut short (numpy's ImportError)
+        if _interrupted(err):
+            return _stopped()
+        raise
     try:
         from csp_sudoku.cli._common import preflight
 

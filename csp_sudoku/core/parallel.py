@@ -60,24 +60,29 @@ def on_spare_cores(calls: Sequence[Callable[[], None]]) -> None:
     other spare core (:func:`spare_cores`), each thread taking the next call
     left; returns when all have run, raising the first error met.
 
-    For compiled kernels that release the interpreter (numba's ``nogil``): pure
-    Python calls would only take turns. The threads are daemons made for this
-    run (a thread costs about 0.1 ms to start, against the tens of milliseconds
-    worth splitting), so nothing is left behind to survive a fork.
+    For compiled kernels that release the interpreter (numba's ``nogil``) and
+    are compiled already (the caller runs one call alone first): a thread that
+    had to compile would wait for numba's compiler lock, which a Ctrl-C can leave
+    held by this thread. Pure Python calls would only take turns. A Ctrl-C (or
+    any error) in this thread stops the others taking new calls; the calls they
+    are running (milliseconds) are waited for before it is raised, so nothing
+    writes to the caller's arrays afterwards. The threads are daemons made for
+    this run (about 0.1 ms to start, against the tens of milliseconds worth
+    splitting), so nothing is left behind to survive a fork.
     """
     lock = threading.Lock()
     left = deque(calls)
     errors: list[BaseException] = []
 
-    def drain() -> None:
-        while True:
-            with lock:
-                if not left or errors:
-                    return
-                call = left.popleft()
+    def take() -> Callable[[], None] | None:
+        with lock:
+            return left.popleft() if left and not errors else None
+
+    def drain() -> None:  # the other threads: an error is kept for the caller
+        while (call := take()) is not None:
             try:
                 call()
-            except BaseException as err:  # kept for the caller, which raises it
+            except Exception as err:
                 with lock:
                     errors.append(err)
 
@@ -87,9 +92,16 @@ def on_spare_cores(calls: Sequence[Callable[[], None]]) -> None:
     ]
     for thread in others:
         thread.start()
-    drain()
-    for thread in others:
-        thread.join()
+    try:
+        while (call := take()) is not None:
+            call()
+    except BaseException as err:  # a Ctrl-C here too: the others stop, then it is raised
+        with lock:
+            errors.append(err)
+        raise
+    finally:
+        for thread in others:
+            thread.join()
     if errors:
         raise errors[0]
 

@@ -907,6 +907,9 @@ def _net_arrays(
 #: that finishes early takes another part.
 _NET_PARTS = 4
 _NET_PARTS_FROM = 16
+#: Not empty once this process has built nets with the techniques inside (their
+#: kernel compiled or loaded): from then on they may be split.
+_PLUS_LOADED: list[bool] = []
 
 
 #: Called, each once, before this process first builds nets with the basic techniques
@@ -978,10 +981,15 @@ def _propagate(
         )  # fmt: skip
 
     # nets with the techniques inside cost milliseconds each: on the spare cores
-    # (a worker of a pool has one), in parts taken in turn as threads finish
-    parts = _NET_PARTS * spare_cores() if premises.size >= _NET_PARTS_FROM else 1
+    # (a worker of a pool has one), in parts taken in turn as threads finish; the
+    # first call of a process alone, which compiles or loads the kernel (so that no
+    # thread needs numba's compiler lock)
+    split = _PLUS_LOADED and premises.size >= _NET_PARTS_FROM
+    parts = _NET_PARTS * spare_cores() if split else 1
     bounds = np.linspace(0, premises.size, min(parts, premises.size) + 1).astype(int)
     on_spare_cores([partial(part, int(a), int(b)) for a, b in pairwise(bounds)])
+    if not _PLUS_LOADED:
+        _PLUS_LOADED.append(True)
     return nets[0], absurd, nested, nets[1], nets[2], nets[3]
 
 
