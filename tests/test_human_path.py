@@ -218,6 +218,8 @@ def test_explain_command(capsys: pytest.CaptureFixture[str]) -> None:
         ["explain", "--order", "subsets", "--max-subset", "0", "." * 81],
         ["explain", "--max-subset", "2", "." * 81],  # the human model's option, se path
         ["explain", "no/such/file.txt"],
+        ["explain", "--order", "subsets", "--rater", "classic", "." * 81],  # se path's option
+        ["explain", "--order", "subsets", "--rater", "sukaku", "." * 81],  # even the default
     ],
 )
 def test_explain_bad_input(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:

@@ -34,7 +34,7 @@ from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.core.seeds import as_generator
 from csp_sudoku.human.chains import DEFAULT_BUDGET, MAX_LEVEL, ChainSettings
 from csp_sudoku.human.path import DEFAULT_TECHNIQUES, TECHNIQUES, SolvePath, solve_path
-from csp_sudoku.metrics.se import PATH_ORDERS, RATERS, SePath
+from csp_sudoku.metrics.se import DEFAULT_RATER, PATH_ORDERS, RATERS, SePath
 from csp_sudoku.metrics.se import solve_path as explained_path
 
 
@@ -65,8 +65,8 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--rater",
-        default=RATERS[0],
-        help=f"whose order --order se replays: {' or '.join(RATERS)} (default %(default)s)",
+        default=None,
+        help=f"whose order --order se replays: {' or '.join(RATERS)} (default {DEFAULT_RATER})",
     )
     p.add_argument(
         "--techniques",
@@ -177,6 +177,14 @@ def run_explain(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT
+    if args.order != "se" and args.rater is not None:
+        print(
+            f"csp-sudoku: error: --rater {args.rater} sets whose order the se path replays: "
+            f"it takes --order se (the default), not --order {args.order}",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
+    args.rater = DEFAULT_RATER if args.rater is None else args.rater
     if args.rater not in RATERS:
         print(
             f"csp-sudoku: error: unknown --rater {args.rater!r}; choose from {', '.join(RATERS)}",
