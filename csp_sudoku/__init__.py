@@ -143,6 +143,11 @@ _VARIANTS = {
 __all__ += list(_VARIANTS)
 
 
+def __dir__() -> list[str]:
+    """The public names, loaded or not (``dir(csp_sudoku)``, completion)."""
+    return sorted(set(globals()) | set(__all__))
+
+
 def __getattr__(name: str) -> Any:
     """Lazy exports: the core API's names (:data:`_EXPORTS`) load their modules
     (numpy), ``generate`` (and the other generator functions of

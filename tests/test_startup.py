@@ -178,3 +178,18 @@ def test_version_is_said_without_any_command_loaded() -> None:
     assert "numba" not in _tops(loaded)
     for command in ("check", "rate", "generate", "variant_generate"):
         assert f"csp_sudoku.cli.{command}" not in loaded
+
+
+def test_every_public_name_loads_on_first_use_and_is_listed() -> None:
+    # the package imports nothing with itself (the names load on first use):
+    # each name of __all__ must still be there, and dir() must list it
+    loaded, out = _modules_after(
+        "import csp_sudoku as cs\n"
+        "before = sorted(m for m in sys.modules if m.startswith('csp_sudoku.'))\n"
+        "missing = [n for n in cs.__all__ if getattr(cs, n, None) is None]\n"
+        "print(json.dumps([before, missing, sorted(set(cs.__all__) - set(dir(cs)))]))"
+    )
+    before, missing, unlisted = json.loads(out)
+    assert before == ["csp_sudoku.core", "csp_sudoku.core._version"]
+    assert missing == [] and unlisted == []
+    assert "csp_sudoku.api" in loaded  # loaded by the names asked for
