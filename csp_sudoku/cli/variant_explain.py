@@ -46,11 +46,11 @@ def hook(plain: Command) -> Command:
 def _refused(args: argparse.Namespace) -> str | None:
     """Why the options do not fit a variant run (or an input file is missing), or None."""
     given = [f"--{k.replace('_', '-')}" for k in CLASSIC_ONLY if getattr(args, k, None) is not None]
-    from csp_sudoku.metrics.se import PATH_ORDERS, RATERS
+    from csp_sudoku.metrics.se import PATH_ORDERS
 
     if getattr(args, "order", PATH_ORDERS[0]) != PATH_ORDERS[0]:
         given.append("--order")
-    if getattr(args, "rater", RATERS[0]) != RATERS[0]:
+    if getattr(args, "rater", None) is not None:  # given at all (its default is None)
         given.append("--rater")
     if given:
         return (
