@@ -47,29 +47,36 @@ def test_direct_entry_bypasses_the_dispatcher() -> None:
     assert np.asarray(entry(*args)).tolist() == np.asarray(sudoku9.count_text(*args)).tolist()
 
 
-def test_numba_gets_a_cache_folder_where_it_has_none(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_numba_gets_a_cache_folder_where_it_has_none(tmp_path: Path) -> None:
     """An install the user cannot write, for a user without a writable home: numba had
     no place for its cache, and every kernel module raised "cannot cache function
     ...: no locator available" when imported (every command failed, --help too).
     Where the kernels' folder and the user's cache folder cannot be written, the
-    cache goes to a folder of the temporary folder."""
+    cache goes to a folder of the temporary folder. The environment is as it was
+    afterwards: a bare ``delenv`` of an unset variable records nothing, so the
+    fallback's folder once stayed in the environment of every later test of the
+    worker, and each process they started compiled every kernel again (minutes of
+    the suite)."""
     import os
 
     import numba.core.config
 
     import csp_sudoku._kernels as kernels
 
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    monkeypatch.setattr(numba.core.config, "CACHE_DIR", numba.core.config.CACHE_DIR)
-    assert kernels.cache_folder_fallback() is None  # here the kernels' folder is writable
-    blocked = tmp_path / "a-file"
-    blocked.write_text("", encoding="utf-8")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))  # no folder can be made under a file
-    monkeypatch.setattr(os, "access", lambda *a, **k: False)
-    folder = kernels.cache_folder_fallback()
-    assert folder is not None and folder.startswith(tempfile.gettempdir())
-    assert os.environ["NUMBA_CACHE_DIR"] == folder == numba.core.config.CACHE_DIR
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # one the user set is kept
-    assert kernels.cache_folder_fallback() is None
+    before = os.environ.get("NUMBA_CACHE_DIR")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        # set, then deleted, through monkeypatch: put back as it was at the end
+        monkeypatch.setenv("NUMBA_CACHE_DIR", "")
+        monkeypatch.delenv("NUMBA_CACHE_DIR")
+        monkeypatch.setattr(numba.core.config, "CACHE_DIR", numba.core.config.CACHE_DIR)
+        assert kernels.cache_folder_fallback() is None  # here the kernels' folder is writable
+        blocked = tmp_path / "a-file"
+        blocked.write_text("", encoding="utf-8")
+        monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))  # no folder can be made under a file
+        monkeypatch.setattr(os, "access", lambda *a, **k: False)
+        folder = kernels.cache_folder_fallback()
+        assert folder is not None and folder.startswith(tempfile.gettempdir())
+        assert os.environ["NUMBA_CACHE_DIR"] == folder == numba.core.config.CACHE_DIR
+        monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # one the user set is kept
+        assert kernels.cache_folder_fallback() is None
+    assert os.environ.get("NUMBA_CACHE_DIR") == before
