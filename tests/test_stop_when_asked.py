@@ -484,8 +484,8 @@ def test_a_signal_inside_an_llvm_callback_comes_again_outside_it() -> None:
     def handler(signum: int, frame: Any) -> None:
         seen.append(frame.f_code.co_filename)
 
-    def llvm_frame(path: str) -> types.SimpleNamespace:
-        return types.SimpleNamespace(f_code=types.SimpleNamespace(co_filename=path))
+    def llvm_frame(path: str, back: object = None) -> types.SimpleNamespace:
+        return types.SimpleNamespace(f_code=types.SimpleNamespace(co_filename=path), f_back=back)
 
     previous = signal.signal(signal.SIGUSR1, lambda *_: again.set())
     try:
@@ -496,6 +496,12 @@ def test_a_signal_inside_an_llvm_callback_comes_again_outside_it() -> None:
         wrapped(signal.SIGUSR1, inside)
         assert seen == []  # not handled inside the callback
         assert again.wait(5)  # the signal came again
+        # numba's code called back from llvmlite's (its lock's release): the same
+        again.clear()
+        called_back = llvm_frame(os.path.join(os.sep, "env", "numba", "core", "base.py"), inside)
+        wrapped(signal.SIGUSR1, called_back)
+        assert seen == []
+        assert again.wait(5)
         outside = llvm_frame(os.path.join(os.sep, "repo", "csp_sudoku", "cli", "rate.py"))
         wrapped(signal.SIGUSR1, outside)
         assert seen == [outside.f_code.co_filename]
@@ -530,7 +536,11 @@ def test_a_ctrl_c_soon_after_the_start_is_an_interruption(after: float) -> None:
     time.sleep(after)
     os.killpg(proc.pid, signal.SIGINT)
     _, err = proc.communicate(timeout=60)
-    assert (proc.returncode, err) == (130, "csp-sudoku: interrupted\n")
+    # exit 130, or killed by the SIGINT itself (which a shell reports as 130 too):
+    # Python ends so after a KeyboardInterrupt passed through exec() of a string
+    # (numba does that while it starts), whatever caught it
+    assert proc.returncode in (130, -signal.SIGINT)
+    assert err == "csp-sudoku: interrupted\n"
 
 
 def test_a_ctrl_c_while_nets_run_on_spare_cores_waits_for_them_and_stops() -> None:

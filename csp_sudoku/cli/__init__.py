@@ -219,18 +219,23 @@ def _outside_llvm(handler: Callable[[int, Any], None]) -> Callable[[int, Any], N
     """``handler``, acting only where its KeyboardInterrupt can reach the command.
 
     A signal that comes while numba compiles may be handled inside a callback that
-    LLVM makes into Python through ctypes (llvmlite's object cache notices): an
-    exception raised there is printed and lost, and numba then fails ("no compiled
-    object yet", an internal error) or the process crashes. There the signal is
-    sent again a moment later, when the callback has returned.
+    LLVM makes into Python through ctypes (llvmlite's object cache notices, its
+    lock's release calling numba back): an exception raised there is printed and
+    lost, and numba then fails ("no compiled object yet", an internal error), the
+    process crashes, or the run goes on as if no signal came. Where any frame of
+    the stack is llvmlite's, the signal is sent again a moment later.
     """
+    marker = f"{os.sep}llvmlite{os.sep}"
 
     def handle(signum: int, frame: Any) -> None:
-        if frame is not None and f"{os.sep}llvmlite{os.sep}" in frame.f_code.co_filename:
-            again = threading.Timer(0.02, os.kill, (os.getpid(), signum))
-            again.daemon = True
-            again.start()
-            return
+        f = frame
+        while f is not None:
+            if marker in f.f_code.co_filename:
+                again = threading.Timer(0.02, os.kill, (os.getpid(), signum))
+                again.daemon = True
+                again.start()
+                return
+            f = f.f_back
         handler(signum, frame)
 
     return handle
