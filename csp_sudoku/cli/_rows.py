@@ -287,13 +287,8 @@ def rows_runner(
     def run(args: argparse.Namespace) -> int:
         picked = {name: getattr(args, name) for name in options}
         return run_rows(
-            args,
-            what=what,
-            fields=fields,
-            work=work,
-            options=picked,
-            compiles=compiles,
-            resume_same=resume_same,
-        )
+            args, what=what, fields=fields, work=work, options=picked,
+            compiles=compiles, resume_same=resume_same,
+        )  # fmt: skip
 
     return run
