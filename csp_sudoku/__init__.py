@@ -175,7 +175,11 @@ def __getattr__(name: str) -> Any:
         from csp_sudoku import metrics
 
         return getattr(metrics, name)
-    if not name.startswith("_") and importlib.util.find_spec(f"csp_sudoku.{name}") is not None:
+    if (
+        name.isidentifier()
+        and not name.startswith("_")
+        and importlib.util.find_spec(f"csp_sudoku.{name}") is not None
+    ):
         # a subpackage (``csp_sudoku.api`` after a bare ``import csp_sudoku``)
         return importlib.import_module(f"csp_sudoku.{name}")
     raise AttributeError(f"module 'csp_sudoku' has no attribute {name!r}")

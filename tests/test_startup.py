@@ -187,6 +187,7 @@ def test_every_public_name_loads_on_first_use_and_is_listed() -> None:
         "import csp_sudoku as cs\n"
         "before = sorted(m for m in sys.modules if m.startswith('csp_sudoku.'))\n"
         "missing = [n for n in cs.__all__ if getattr(cs, n, None) is None]\n"
+        "assert getattr(cs, 'no.such', None) is None and not hasattr(cs, 'nope')\n"
         "print(json.dumps([before, missing, sorted(set(cs.__all__) - set(dir(cs)))]))"
     )
     before, missing, unlisted = json.loads(out)
