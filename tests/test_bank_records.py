@@ -534,3 +534,25 @@ def test_model_export_over_its_puzzle_file_is_refused(
     code, _, err = _run(["export", "cnf", str(src), "-o", str(out)], capsys)
     assert code == 2 and "destroy" in err, err
     assert src.read_text(encoding="utf-8") == SEVENTEEN[0] + "\n"
+
+
+def test_a_seed_too_big_for_the_bank_is_said_not_dropped_in_silence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # minimize rows carry the run's seed as given (up to 2**128): SQLite holds 64 bits
+    big = 2**100
+    src = _jsonl(
+        tmp_path / "m.jsonl",
+        [{"puzzle": SEVENTEEN[0], "seed": big}, {"puzzle": SEVENTEEN[1], "seed": 12}],
+    )
+    db = str(tmp_path / "bank.db")
+    code, _, err = _run(["bank", "add", db, src], capsys)
+    assert code == 0
+    assert "1 record gave a seed of 2**63 or more" in err and "stored without it" in err
+    with PuzzleBank(db) as bank:
+        seeds = {e.puzzle.to_line(): e.seed for e in bank.query()}
+    assert seeds == {SEVENTEEN[0]: None, SEVENTEEN[1]: 12}
+    # the seeds that fit say nothing
+    src2 = _jsonl(tmp_path / "ok.jsonl", [{"puzzle": SEVENTEEN[2], "seed": 2**63 - 1}])
+    code, _, err = _run(["bank", "add", db, src2], capsys)
+    assert code == 0 and "seed" not in err

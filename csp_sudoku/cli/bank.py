@@ -242,6 +242,15 @@ def _int_or_none(value: Any) -> int | None:
     return number if number in _SQLITE_INT else None
 
 
+def _whole_number(value: Any) -> bool:
+    """Whether a record's field is a whole number (a JSON integer, or CSV digits)."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return True
+    return isinstance(value, str) and value.lstrip("-").isdigit()
+
+
 def _text_or_none(value: Any) -> str | None:
     """A text field of an input record (a level name), None when absent or not text."""
     return value if isinstance(value, str) and value else None
@@ -304,16 +313,22 @@ def _is_rate_row(fields: dict[str, Any]) -> bool:
     return isinstance(fields.get("metric"), str) and "score" in fields
 
 
-def _provenance(fields: dict[str, Any], args: argparse.Namespace) -> Provenance:
+def _provenance(
+    fields: dict[str, Any], args: argparse.Namespace, tally: _Tally | None = None
+) -> Provenance:
     """Where a record says its puzzle came from; ``--generator`` and ``--seed`` win.
 
     In a ``rate`` row, ``seed`` and ``version`` are the rating's; the generator's
-    are the fields ``rate`` kept as ``input_seed`` and ``input_version``.
+    are the fields ``rate`` kept as ``input_seed`` and ``input_version``. A seed
+    SQLite cannot hold (64-bit) is left out, counted in ``tally`` (said at the end).
     """
     rated = _is_rate_row(fields)
     seed = args.seed
     if seed is None:
-        seed = _int_or_none(fields.get("input_seed") if rated else fields.get("seed"))
+        given = fields.get("input_seed") if rated else fields.get("seed")
+        seed = _int_or_none(given)
+        if seed is None and tally is not None and _whole_number(given):
+            tally.counts["seed too big"] += 1
     version = fields.get("generator_version")
     if version is None and not (rated and "input_metric" in fields):  # not a rating's version
         version = fields.get("input_version") if rated else fields.get("version")
@@ -399,16 +414,20 @@ def _checked_ratings(fields: dict[str, Any]) -> list[SimpleNamespace]:
 
 
 def _batch_of(
-    records: list[tuple[Entry, list[SimpleNamespace]]], args: argparse.Namespace, lines: int
+    records: list[tuple[Entry, list[SimpleNamespace]]],
+    args: argparse.Namespace,
+    lines: int,
+    tally: _Tally,
 ) -> _Batch:
-    """The batch of records read one by one (``lines``: the input lines they took)."""
+    """The batch of records read one by one (``lines``: the input lines they took;
+    ``tally`` counts the seeds too big to store)."""
     first = cast(Puzzle, records[0][0].puzzle)
     return _Batch(
         first.geometry,
         np.stack([cast(Puzzle, e.puzzle).cells for e, _ in records]),
         [(e.source, e.line) for e, _ in records],
         [_claims(e.fields) for e, _ in records],
-        [_provenance(e.fields, args) for e, _ in records],
+        [_provenance(e.fields, args, tally) for e, _ in records],
         [list(ratings) for _, ratings in records],
         lines,
     )
@@ -434,7 +453,7 @@ def _batches(
         if isinstance(read, tuple):
             cells, geo = read
             if records:
-                yield _batch_of(records, args, lines)
+                yield _batch_of(records, args, lines, tally)
                 records, lines = [], 0
             where = [(chunk.source, chunk.first_line + i) for i in range(len(cells))]
             yield _Batch(geo, cells, where, None, [plain] * len(cells), None, lines + len(cells))
@@ -446,7 +465,7 @@ def _batches(
                 len(records) >= ADD_BATCH
                 or (puzzle is not None and puzzle.geometry != records[0][0].puzzle.geometry)  # type: ignore[union-attr]
             ):
-                yield _batch_of(records, args, lines)
+                yield _batch_of(records, args, lines, tally)
                 records, lines = [], 0
             lines += 1
             if puzzle is None:
@@ -462,7 +481,7 @@ def _batches(
                 )
                 tally.counts["bad"] += 1
     if records:
-        yield _batch_of(records, args, lines)
+        yield _batch_of(records, args, lines, tally)
 
 
 def _keyed(batch: _Batch, stop: threading.Event) -> tuple[list[str], list[int]]:
@@ -563,6 +582,12 @@ def _run_add(args: argparse.Namespace) -> int:
             f"added {n['added']}, duplicates {n['duplicates']}, skipped "
             f"{n['not unique'] + n['bad']} ({n['not unique']} not unique, {n['bad']} bad); "
             f"the bank holds {total}"
+        )
+    if n["seed too big"]:
+        print(
+            f"csp-sudoku bank: note: {counted(n['seed too big'], 'record')} gave a seed of "
+            "2**63 or more, which the bank's 64-bit integers cannot hold: stored without it",
+            file=sys.stderr,
         )
     if tally.corrected:
         wrong = ", ".join(f"{what} {n}" for what, n in sorted(tally.corrected.items()))
