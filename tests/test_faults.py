@@ -865,6 +865,8 @@ def test_small_api_calls_say_what_they_take() -> None:
         cs.Geometry.for_cells(-1)
     with pytest.raises(ArgumentError, match="model must be an SeModel"):
         cs.next_step(EASY, model="x")  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match="model must be an SeModel"):
+        cs.next_step(EASY, model=[1.0])  # type: ignore[arg-type]  # unhashable: no cache key
     for source in (None, b"abc"):
         with pytest.raises(ArgumentError, match="puzzles are read from a path"):
             list(cs.read_puzzles(source))  # type: ignore[arg-type]

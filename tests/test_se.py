@@ -504,6 +504,7 @@ def test_fallback_values_grow_with_level_and_length() -> None:
     assert m.chain_value(0, "contradiction", 10) <= m.chain_value(1, "contradiction", 10)
     assert m.chain_value(2, "contradiction", 10**6) <= m.cap
     assert SeModel.from_dict(m.to_dict()) == m
+    assert shipped_model() is m  # read once per process, not at every rating
 
 
 def test_replay_stops_at_max_steps() -> None:

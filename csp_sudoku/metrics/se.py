@@ -125,7 +125,6 @@ class SeModel:
         return min(self.cap, base + length_bonus(complexity))
 
 
-@lru_cache(maxsize=1)
 def _model(model: object) -> SeModel:
     """``model``, or the shipped one for None; an :class:`ArgumentError` for anything
     else (a name raised AttributeError: 'str' object has no attribute 'chain_value')."""
@@ -136,8 +135,10 @@ def _model(model: object) -> SeModel:
     return model
 
 
+@lru_cache(maxsize=1)
 def shipped_model() -> SeModel:
-    """The fitted model shipped with the package (defaults if the file is missing)."""
+    """The fitted model shipped with the package (defaults if the file is missing),
+    read once per process."""
     try:
         text = resources.files("csp_sudoku").joinpath("data/se_model.json").read_text()
     except (FileNotFoundError, OSError):
