@@ -159,9 +159,7 @@ class Puzzle:
             if isinstance(cell, bool) or not isinstance(cell, int | np.integer):
                 raise ParseError(f"a cell is a whole number, got {cell!r:.40}")
             if not 0 <= cell < new.size:
-                raise ParseError(
-                    f"cells of a {self._geometry.name} puzzle are 0 to {new.size - 1}, got {cell}"
-                )
+                raise self._no_cell(cell)
             if isinstance(digit, bool) or not isinstance(digit, int | np.integer):
                 raise ParseError(f"a digit is a whole number, got {digit!r:.40}")
             if not 0 <= digit <= self._geometry.size:
@@ -172,6 +170,13 @@ class Puzzle:
             new[cell] = digit
         return Puzzle(new, self._geometry)
 
+    def _no_cell(self, given: object) -> ParseError:
+        """The error for ``given`` naming cells this puzzle's grid lacks."""
+        return ParseError(
+            f"cells of a {self._geometry.name} puzzle are 0 to {self._cells.size - 1}, "
+            f"got {given!r:.40}"
+        )
+
     def without(self, cells: Any) -> Puzzle:
         """A new puzzle with the given cells emptied.
 
@@ -181,10 +186,7 @@ class Puzzle:
         """
         at = np.asarray(cells, dtype=np.intp)
         if at.size and (at.min() < 0 or at.max() >= self._cells.size):
-            raise ParseError(
-                f"cells of a {self._geometry.name} puzzle are 0 to {self._cells.size - 1}, "
-                f"got {cells!r:.40}"
-            )
+            raise self._no_cell(cells)
         new = self._cells.copy()
         new[at] = 0
         return Puzzle(new, self._geometry)
