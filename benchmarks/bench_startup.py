@@ -17,14 +17,19 @@ median wall and CPU (user + system) seconds of the runs, with their range.
   of one of the forum's hardest (ER 10.4), on every core of the machine and,
   alternating, on one (the process's affinity set to one core, as
   ``taskset -c 0`` does: what a one-core machine, or a worker, gets).
+* ``second se, ER x`` (``--se-by-er N``): the same second rating of one puzzle
+  of each half-point band of SE's ratings (the first of the band, in file
+  order, from the SE calibration set in ``tests/data/reference``): what the
+  wait is for puzzles of every difficulty, not just the hardest.
 
 Usage:
-    .venv/bin/python benchmarks/bench_startup.py [--warm 9] [--cold 3] [--warm-se 0] ROOT [ROOT ...]
+    .venv/bin/python benchmarks/bench_startup.py [--warm 9] [--cold 3] [--warm-se 0] [--se-by-er 0] ROOT [ROOT ...]
 """
 
 from __future__ import annotations
 
 import argparse
+import lzma
 import os
 import resource
 import statistics
@@ -45,6 +50,23 @@ COMMANDS = {
     "rate": ["rate", "--seed", "1", "--metric", METRICS, PUZZLE],
     "se": ["rate", "--metric", "se", "-q", HARD],
 }
+
+
+#: SukakuExplainer's ratings of the calibration puzzles (tab-separated, ``ER`` and ``puzzle``).
+CALIBRATION = Path(__file__).resolve().parents[1] / "tests/data/reference/se_calibration.tsv.xz"
+
+
+def _one_per_band() -> list[tuple[float, str]]:
+    """The first calibration puzzle of each half-point band of ER, easiest band first."""
+    with lzma.open(CALIBRATION, "rt") as fh:
+        header = fh.readline().rstrip("\n").split("\t")
+        er, puzzle = header.index("ER"), header.index("puzzle")
+        bands: dict[float, tuple[float, str]] = {}
+        for line in fh:
+            fields = line.rstrip("\n").split("\t")
+            score = float(fields[er])
+            bands.setdefault(int(score * 2) / 2, (score, fields[puzzle]))
+    return [bands[b] for b in sorted(bands)]
 
 
 def _clear_numba_cache(root: Path) -> None:
@@ -95,6 +117,12 @@ def main() -> None:
     ap.add_argument("--warm", type=int, default=9, help="warm check runs per root")
     ap.add_argument("--cold", type=int, default=3, help="first runs per root and command")
     ap.add_argument("--warm-se", type=int, default=0, help="second se ratings per root and way")
+    ap.add_argument(
+        "--se-by-er",
+        type=int,
+        default=0,
+        help="second se ratings per root of one puzzle an ER band",
+    )
     args = ap.parse_args()
     roots = [r.resolve() for r in args.roots]
     loads = [os.getloadavg()[0]]
@@ -123,6 +151,13 @@ def main() -> None:
                     label = "second se, 1 core" if one else "second se"
                     results.setdefault((label, root), []).append(
                         _run(root, COMMANDS["se"], scratch, one)
+                    )
+        bands = _one_per_band() if args.se_by_er else []
+        for _ in range(args.se_by_er):
+            for score, puzzle in bands:
+                for root in roots:
+                    results.setdefault((f"second se, ER {score:.1f}", root), []).append(
+                        _run(root, ["rate", "--metric", "se", "-q", puzzle], scratch)
                     )
         loads.append(os.getloadavg()[0])
     for (label, root), runs in results.items():

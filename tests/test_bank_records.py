@@ -556,3 +556,33 @@ def test_a_seed_too_big_for_the_bank_is_said_not_dropped_in_silence(
     src2 = _jsonl(tmp_path / "ok.jsonl", [{"puzzle": SEVENTEEN[2], "seed": 2**63 - 1}])
     code, _, err = _run(["bank", "add", db, src2], capsys)
     assert code == 0 and "seed" not in err
+
+
+def test_a_seed_that_is_no_whole_number_is_said_never_cut(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A seed of 2.9 was stored as 2 (int() cut it), -1 as -1, and "abc" or true
+    dropped in silence: none reproduces the puzzle. Each is left out, and said."""
+    lines = load_lines("17_clue.txt", limit=7)
+    records = [
+        {"puzzle": lines[0], "seed": 2.9},
+        {"puzzle": lines[1], "seed": -1},
+        {"puzzle": lines[2], "seed": "abc"},
+        {"puzzle": lines[3], "seed": True},
+        {"puzzle": lines[4], "seed": "--5"},
+        {"puzzle": lines[5], "seed": 7},
+        {"puzzle": lines[6], "seed": "8"},
+    ]
+    src = _jsonl(tmp_path / "s.jsonl", records)
+    db = str(tmp_path / "bank.db")
+    code, _, err = _run(["bank", "add", db, src], capsys)
+    assert code == 0, err
+    assert "1 record gave a seed of 2**63 or more, or below 0" in err
+    assert "4 records gave a seed that is not a whole number" in err
+    with PuzzleBank(db) as bank:
+        seeds = {e.puzzle.to_line(): e.seed for e in bank.query()}
+    assert seeds == {
+        **{lines[i]: None for i in range(5)},
+        lines[5]: 7,
+        lines[6]: 8,
+    }

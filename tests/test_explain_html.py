@@ -214,7 +214,27 @@ def test_html_and_svg_take_one_puzzle(tmp_path: Path, capsys: pytest.CaptureFixt
     src = tmp_path / "two.txt"
     src.write_text(f"{SUBSETS}\n{SUBSETS}\n")
     assert main(["explain", str(src), "--html", str(tmp_path / "x.html")]) == 2
-    assert "one puzzle" in capsys.readouterr().err
+    assert "--html takes one puzzle" in capsys.readouterr().err
+
+
+def test_indented_json_takes_one_puzzle_and_needs_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Indented objects one after another are neither JSON nor JSON Lines."""
+    src = tmp_path / "two.txt"
+    src.write_text(f"{SUBSETS}\n{SUBSETS}\n")
+    assert main(["explain", str(src), "--json", "--indent", "2"]) == 2
+    captured = capsys.readouterr()
+    assert "--indent takes one puzzle" in captured.err and captured.out == ""
+    assert main(["explain", SUBSETS, "--indent", "2"]) == 2  # was ignored without --json
+    captured = capsys.readouterr()
+    assert "add --json" in captured.err and captured.out == ""
+    assert main(["explain", SUBSETS, "--json", "--indent", "2"]) == 0
+    out = capsys.readouterr().out
+    assert json.loads(out)["steps"] and out.startswith("{\n  ")
+    assert main(["explain", str(src), "--json"]) == 0  # JSON Lines: one object a line
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and all(json.loads(line)["steps"] for line in lines)
 
 
 def test_unwritable_target(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

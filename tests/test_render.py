@@ -150,13 +150,21 @@ def test_solution_pages_need_puzzles_with_one_solution(
         with pytest.raises(RenderError, match=how):
             render_book([parse_line(EASY), bad], tmp_path / "book.pdf", solutions=True)
     assert not (tmp_path / "book.pdf").exists()
+    # the command line names each such puzzle by its file and line, as it does a
+    # bad line, and draws the book of the others (exit 2), whatever the captions
     src = tmp_path / "in.txt"
-    src.write_text(EASY + "\n" + "." * 81 + "\n")
-    out = tmp_path / "out.svg"
-    assert main(["render", str(src), "-o", str(out), "--solutions"]) == 2
-    assert "puzzle 2 has more than one solution" in capsys.readouterr().err
-    assert not out.exists()
-    assert main(["render", str(src), "-o", str(out)]) == 0  # no solution page: no claim
+    src.write_text(EASY + "\n" + "." * 81 + "\n" + "11" + "." * 79 + "\n" + EASY + "\n")
+    out = tmp_path / "out.pdf"
+    args = ["render", str(src), "-o", str(out), "--solutions", "--caption", "{clues} clues"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert f"{src}:2: the puzzle has more than one solution" in err
+    assert f"{src}:3: the puzzle has no solution" in err
+    assert "0 clues" not in err
+    pypdf = pytest.importorskip("pypdf")
+    pages = [p.extract_text() for p in pypdf.PdfReader(out).pages]
+    assert sum(t.count("30 clues") for t in pages) == 4  # two puzzles, two solutions
+    assert main(["render", str(src), "-o", str(tmp_path / "all.svg")]) == 0  # no solution page
 
 
 def test_per_page_range_is_the_same_for_the_cli_and_the_library(

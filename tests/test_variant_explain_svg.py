@@ -393,8 +393,11 @@ def test_svg_takes_one_puzzle(tmp_path: Path) -> None:
     f = tmp_path / "p.jsonl"
     f.write_text(json.dumps(good) + "\n" + json.dumps(good) + "\n", encoding="utf-8")
     code, _, err = run_cli("explain", str(f), "--svg", str(tmp_path / "svg"))
-    assert code == 2 and "draw one puzzle" in err and "holds 2" in err
+    assert code == 2 and "--svg takes one puzzle" in err and "holds 2" in err
     assert not (tmp_path / "svg").exists()
+    # an indented JSON object is one document: two would be neither JSON nor JSON Lines
+    code, out, err = run_cli("explain", str(f), "--json", "--indent", "2")
+    assert code == 2 and out == "" and "--indent takes one puzzle" in err
 
 
 def test_several_solutions_draw_nothing(tmp_path: Path) -> None:

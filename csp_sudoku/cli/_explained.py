@@ -26,7 +26,28 @@ def svg_refusal(args: argparse.Namespace) -> str | None:
     svg = getattr(args, "svg", None)
     if svg is not None and os.path.exists(svg) and not os.path.isdir(svg):
         return f"--svg {svg}: is a file; --svg takes a folder to write the step images into"
+    if args.indent is not None and not args.json:
+        return "--indent indents the JSON that --json writes: add --json, or leave --indent out"
     return None
+
+
+def one_puzzle_options(args: argparse.Namespace) -> list[str]:
+    """The options given that take one puzzle: ``--html`` and ``--svg`` draw one path, and
+    ``--indent``'s JSON is one document (several would be neither JSON nor JSON Lines)."""
+    given = {"--html": args.html, "--svg": getattr(args, "svg", None), "--indent": args.indent}
+    return [flag for flag, value in given.items() if value is not None]
+
+
+def one_puzzle_refusal(args: argparse.Namespace, count: int) -> str | None:
+    """Why the input's ``count`` puzzles do not fit :func:`one_puzzle_options`, or None."""
+    given = one_puzzle_options(args)
+    if count <= 1 or not given:
+        return None
+    verb = "takes" if len(given) == 1 else "take"
+    return (
+        f"{' and '.join(given)} {verb} one puzzle; the input holds {count} entries: nothing "
+        "was written (explain them one at a time)"
+    )
 
 
 def draw_path(

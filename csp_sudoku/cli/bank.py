@@ -17,6 +17,7 @@ import contextlib
 import itertools
 import json
 import math
+import re
 import sys
 import threading
 from collections import Counter
@@ -229,16 +230,11 @@ _SQLITE_INT = range(-(2**63), 2**63)
 
 
 def _int_or_none(value: Any) -> int | None:
-    """An integer field of an input record (JSON number or CSV text) that SQLite can hold,
-    else None."""
-    if isinstance(value, bool) or value in (None, ""):
+    """An integer field of an input record (a JSON integer or CSV digits) that SQLite can
+    hold, else None (a fraction such as 2.9 is no integer: never cut to 2)."""
+    if not _whole_number(value) or (isinstance(value, str) and len(value) > 25):
         return None
-    if isinstance(value, str) and len(value) > 25:
-        return None
-    try:
-        number = int(value)
-    except (TypeError, ValueError, OverflowError):
-        return None
+    number = int(value)
     return number if number in _SQLITE_INT else None
 
 
@@ -248,7 +244,7 @@ def _whole_number(value: Any) -> bool:
         return False
     if isinstance(value, int):
         return True
-    return isinstance(value, str) and value.lstrip("-").isdigit()
+    return isinstance(value, str) and re.fullmatch("-?[0-9]+", value) is not None
 
 
 def _text_or_none(value: Any) -> str | None:
@@ -327,8 +323,10 @@ def _provenance(
     if seed is None:
         given = fields.get("input_seed") if rated else fields.get("seed")
         seed = _int_or_none(given)
-        if seed is None and tally is not None and _whole_number(given):
-            tally.counts["seed too big"] += 1
+        if seed is not None and seed < 0:
+            seed = None  # seeds are 0 or more: a negative one reproduces nothing
+        if seed is None and tally is not None and given not in (None, ""):
+            tally.counts["seed out of range" if _whole_number(given) else "seed bad"] += 1
     version = fields.get("generator_version")
     if version is None and not (rated and "input_metric" in fields):  # not a rating's version
         version = fields.get("input_version") if rated else fields.get("version")
@@ -583,10 +581,16 @@ def _run_add(args: argparse.Namespace) -> int:
             f"{n['not unique'] + n['bad']} ({n['not unique']} not unique, {n['bad']} bad); "
             f"the bank holds {total}"
         )
-    if n["seed too big"]:
+    if n["seed out of range"]:
         print(
-            f"csp-sudoku bank: note: {counted(n['seed too big'], 'record')} gave a seed of "
-            "2**63 or more, which the bank's 64-bit integers cannot hold: stored without it",
+            f"csp-sudoku bank: note: {counted(n['seed out of range'], 'record')} gave a seed of "
+            "2**63 or more, or below 0, which the bank does not hold: stored without it",
+            file=sys.stderr,
+        )
+    if n["seed bad"]:
+        print(
+            f"csp-sudoku bank: note: {counted(n['seed bad'], 'record')} gave a seed that is "
+            "not a whole number (a seed is an integer of 0 or more): stored without it",
             file=sys.stderr,
         )
     if tally.corrected:

@@ -27,7 +27,13 @@ from csp_sudoku.cli._common import (
     noting_compiles,
     seed_arg,
 )
-from csp_sudoku.cli._explained import draw_path, show_path, svg_refusal
+from csp_sudoku.cli._explained import (
+    draw_path,
+    one_puzzle_options,
+    one_puzzle_refusal,
+    show_path,
+    svg_refusal,
+)
 from csp_sudoku.cli.variant_explain import hook as variant_hook
 from csp_sudoku.core.io import Entry, counted, format_grid
 from csp_sudoku.core.puzzle import Puzzle
@@ -235,14 +241,11 @@ def run_explain(args: argparse.Namespace) -> int:
     bad = False  # a bad line met: exit 2 whatever else comes
     first = True
     entries: Iterable[Entry] = iter_entries(args.inputs, geometry_from_args(args))
-    if args.html or args.svg:  # all read first: refused before anything is written
+    if one_puzzle_options(args):  # all read first: refused before anything is written
         entries = list(entries)
-        if len(entries) > 1:
-            print(
-                f"csp-sudoku: error: --html and --svg draw one puzzle; the input holds "
-                f"{len(entries)} entries: nothing was written (explain them one at a time)",
-                file=sys.stderr,
-            )
+        several = one_puzzle_refusal(args, len(entries))
+        if several is not None:
+            print(f"csp-sudoku: error: {several}", file=sys.stderr)
             return EXIT_BAD_INPUT
     # one note for the run while numba compiles (a first run on a machine)
     with noting_compiles("explain", "the solving kernels"):

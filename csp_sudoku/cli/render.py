@@ -98,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
     geometry = geometry_from_args(args)
     puzzles: list[Puzzle | VariantPuzzle] = []
     captions: list[str] = []
+    answers: list[Puzzle] = []
     code = EXIT_OK  # a bad line is said and the book drawn of the others: exit 2
     for entry in iter_entries(args.inputs, geometry):
         puzzle: Puzzle | VariantPuzzle | None = entry.puzzle
@@ -108,6 +109,12 @@ def run(args: argparse.Namespace) -> int:
                 code = _fail(why)
                 continue
             puzzle = item.puzzle
+        if args.solutions:
+            answer = _only_solution(puzzle, entry.source, entry.line)
+            if answer is None:
+                code = EXIT_BAD_INPUT
+                continue
+            answers.append(answer)
         puzzles.append(puzzle)
         try:
             values = _values(puzzle, entry.fields, len(puzzles), entry.source, entry.line)
@@ -118,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
             break
     if not puzzles:
         return code if code != EXIT_OK else _fail("no puzzles in the input")
-    _draw(args, puzzles, captions, args.solutions)
+    _draw(args, puzzles, captions, answers if args.solutions else False)
     return code
 
 
@@ -220,21 +227,11 @@ def run_variants(args: argparse.Namespace) -> int:
             code = EXIT_BAD_INPUT
             continue
         if args.solutions:
-            try:
-                found = _solutions(puzzle)
-            except SudokuError as err:
-                found = []
-                print(f"csp-sudoku render: {item.source}:{item.line}: {err}", file=sys.stderr)
-            if len(found) != 1:
-                how = "no solution" if not found else "more than one solution"
-                print(
-                    f"csp-sudoku render: {item.source}:{item.line}: the puzzle has {how}: "
-                    "no solution page can show it",
-                    file=sys.stderr,
-                )
+            answer = _only_solution(puzzle, item.source, item.line)
+            if answer is None:
                 code = EXIT_BAD_INPUT
                 continue
-            answers.append(found[0])
+            answers.append(answer)
         try:
             values = _values(puzzle, item.fields, len(puzzles) + 1, item.source, item.line)
             caption = _caption(args, values)
@@ -246,6 +243,24 @@ def run_variants(args: argparse.Namespace) -> int:
         return _fail("no puzzles to draw")
     _draw(args, puzzles, captions, answers if args.solutions else False)
     return code
+
+
+def _only_solution(puzzle: Puzzle | VariantPuzzle, source: str, line: int) -> Puzzle | None:
+    """The one solution of a puzzle, for its solution page; None, said on stderr as
+    ``FILE:LINE: why``, when it has none or several (the book leaves it out)."""
+    try:
+        found = _solutions(puzzle)
+    except SudokuError as err:
+        found = []
+        print(f"csp-sudoku render: {source}:{line}: {err}", file=sys.stderr)
+    if len(found) == 1:
+        return found[0]
+    how = "no solution" if not found else "more than one solution"
+    print(
+        f"csp-sudoku render: {source}:{line}: the puzzle has {how}: no solution page can show it",
+        file=sys.stderr,
+    )
+    return None
 
 
 def _solutions(puzzle: Puzzle | VariantPuzzle) -> list[Puzzle]:

@@ -72,7 +72,7 @@ def _refused(args: argparse.Namespace) -> str | None:
 def run_variant_explain(args: argparse.Namespace) -> int:
     """Explain every variant puzzle of ``args.inputs``; the exit code."""
     from csp_sudoku import variants
-    from csp_sudoku.cli._explained import draw_path, show_path
+    from csp_sudoku.cli._explained import draw_path, one_puzzle_refusal, show_path
     from csp_sudoku.cli.variants import read_inputs
     from csp_sudoku.variants import explain as vx
 
@@ -81,12 +81,9 @@ def run_variant_explain(args: argparse.Namespace) -> int:
         print(f"csp-sudoku explain: error: {why}", file=sys.stderr)
         return EXIT_BAD_INPUT
     puzzles = list(read_inputs(args.inputs))
-    if (args.html or args.svg) and len(puzzles) != 1:
-        print(
-            f"csp-sudoku explain: error: --html and --svg draw one puzzle; the input holds "
-            f"{len(puzzles)}: nothing was written (explain them one at a time)",
-            file=sys.stderr,
-        )
+    several = one_puzzle_refusal(args, len(puzzles))
+    if several is not None:
+        print(f"csp-sudoku explain: error: {several}", file=sys.stderr)
         return EXIT_BAD_INPUT
     max_subset = vx.DEFAULT_MAX_SUBSET if args.max_subset is None else args.max_subset
     budget = vx.DEFAULT_BUDGET if args.budget is None else args.budget

@@ -97,7 +97,7 @@ import numpy as np
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.puzzle import Grid, Puzzle
 from csp_sudoku.generators.grids import _grid_cells
-from csp_sudoku.generators.minimal import move9, reduce_clues
+from csp_sudoku.generators.minimal import dug, move9, reduce_clues
 from csp_sudoku.generators.novelty import KeySet
 from csp_sudoku.generators.search.base import (
     Found,
@@ -357,14 +357,13 @@ class _Search:
         return got
 
     def _fresh(self) -> tuple[Grid, Grid]:
-        """A fresh random minimal puzzle (RG2) and its grid."""
+        """A fresh random puzzle (RG2: minimal, or dug from the grid) and its grid."""
         sol = _grid_cells(self.geometry, self.rng)
-        clues = sol.copy()
-        symmetry = self.request.symmetry
-        if self.request.minimal or symmetry != "none":
-            clues = reduce_clues(
-                clues, sol, self.geometry, self.rng, symmetry=symmetry, checker=self.checker
-            )
+        request = self.request
+        clues = dug(
+            sol.copy(), sol, self.geometry, self.rng, minimal=request.minimal,
+            symmetry=request.symmetry, checker=self.checker,
+        )  # fmt: skip
         return clues, sol
 
     def _move(self, clues: Grid, sol: Grid, k: int = 0) -> Grid:

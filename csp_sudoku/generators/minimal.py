@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 __all__ = [
     "RemovalStats",
     "checker_for",
+    "dug",
     "minimal_puzzle",
     "minimal_puzzles",
     "minimize",
@@ -125,11 +126,13 @@ def reduce_clues(
     checker: Checker | None = None,
     shortcut: bool = True,
     stats: RemovalStats | None = None,
+    until: int | None = None,
 ) -> Grid:
     """Remove clues (whole orbits) in random order while ``solution`` stays the only one.
 
     The core of RG2. ``clues`` must be a unique puzzle whose solution is
-    ``solution``; the result is minimal (among ``symmetry``-patterned puzzles).
+    ``solution``; the result is minimal (among ``symmetry``-patterned puzzles),
+    unless ``until`` is given.
     Both are taken on trust (this runs in the generators' inner loops): the
     entry points check a solution given to them
     (:func:`solution_grid`), and so should a caller of this one.
@@ -143,6 +146,13 @@ def reduce_clues(
         checker: the uniqueness checker (default: the cached ``auto`` one).
         shortcut: skip the solver when the removed cells are singles (same result).
         stats: counters to update.
+        until: None removes every orbit it can (a minimal result). A number
+            digs as RG2 is stated in its paper (Hunt, Pong and Tucker,
+            *Difficulty-Driven Sudoku Puzzle Generation*, "RG2"): the first removal
+            that leaves another solution is undone and ends the digging, once
+            at most ``until`` clues remain (the cells' count: no limit). The
+            result is unique and usually not minimal: what ``minimal=False``
+            makes of a full grid.
 
     Returns:
         The reduced clues as a new flat int8 array.
@@ -154,7 +164,12 @@ def reduce_clues(
     sol = np.ascontiguousarray(solution, dtype=np.int8)
     orbs = orbits(geometry.size, check_name(symmetry))
     order = rng.permutation(len(orbs))
-    if chk.backend.name == "fast" and geometry == Geometry.standard(9) and work.shape == (81,):
+    if (
+        until is None
+        and chk.backend.name == "fast"
+        and geometry == Geometry.standard(9)
+        and work.shape == (81,)
+    ):
         # the standard grid: the whole loop in one call of the 9x9 kernel; same
         # order, same decisions, so the same puzzle as the loop below
         done = _reduce9(work, sol, symmetry, order, stats)
@@ -178,9 +193,37 @@ def reduce_clues(
             stats.solver_calls += 1
         if chk.has_other_solution(work, sol):
             work[group] = saved
+            if until is not None and np.count_nonzero(work) <= until:
+                break
         elif stats is not None:
             stats.removed += 1
     return work
+
+
+def dug(
+    clues: Grid,
+    solution: Grid,
+    geometry: Geometry,
+    rng: np.random.Generator,
+    *,
+    minimal: bool,
+    symmetry: str = "none",
+    checker: Checker | None = None,
+    max_clues: int | None = None,
+) -> Grid:
+    """A base puzzle made into what a run asked for: :func:`reduce_clues` to a minimal
+    puzzle, or, with ``minimal`` False, a full grid dug as RG2's paper digs (``until``)
+    down to ``max_clues`` (a full grid is no puzzle to give a user or climb from);
+    another non-minimal puzzle is kept as it is.
+    """
+    if minimal:
+        return reduce_clues(clues, solution, geometry, rng, symmetry=symmetry, checker=checker)
+    if np.count_nonzero(clues) < clues.size:
+        return clues
+    until = clues.size if max_clues is None else max_clues
+    return reduce_clues(
+        clues, solution, geometry, rng, symmetry=symmetry, checker=checker, until=until
+    )
 
 
 #: Branch nodes per removal test in :func:`_reduce9` (the fast backend's default).

@@ -85,7 +85,7 @@ from csp_sudoku.core.seeds import (
     item_seed,
 )
 from csp_sudoku.generators.grids import check_count, check_has_grid
-from csp_sudoku.generators.minimal import check_max_clues, checker_for, reduce_clues
+from csp_sudoku.generators.minimal import check_max_clues, checker_for, dug, reduce_clues
 from csp_sudoku.generators.novelty import (
     avoided,
     keys_of_file,
@@ -281,7 +281,10 @@ def generate(
         rate_with: further metrics to rate every output with.
         symmetry: the clue-pattern symmetry (``none``, ``rot180``, ``rot90``,
             ``mirror``, ``flip``, ``diagonal``, ``antidiagonal``).
-        minimal: make every puzzle minimal (among puzzles of that symmetry).
+        minimal: make every puzzle minimal (among puzzles of that symmetry). False
+            keeps a base method's clues, but digs a full grid (``random``, and the
+            annealing search's starts) as RG2's paper digs, down to ``max_clues``
+            (:func:`~csp_sudoku.generators.minimal.dug`).
         seed: an int (reproducible), a numpy Generator, or None (fresh).
         budget_seconds: wall-clock budget for the whole call.
         attempts: the most attempts per puzzle (one attempt = one solution
@@ -792,7 +795,8 @@ def _prepared(
     chk: Checker,
     origin: list[str] | None = None,
 ) -> tuple[Grid, Grid] | None:
-    """A base puzzle, closed under the symmetry and made minimal when asked.
+    """A base puzzle, closed under the symmetry and made minimal when asked (a full
+    grid is dug down otherwise: :func:`~csp_sudoku.generators.minimal.dug`).
 
     The base puzzle (unique, with its solution) comes from the base generator
     registered as ``method``; ``origin`` receives the seed-bank puzzle a
@@ -806,8 +810,10 @@ def _prepared(
     geo = opts.geometry
     if opts.symmetry != "none":
         clues = _symmetrize(clues, sol, opts.symmetry, geo.size)
-    if opts.minimal:
-        clues = reduce_clues(clues, sol, geo, rng, symmetry=opts.symmetry, checker=chk)
+    clues = dug(
+        clues, sol, geo, rng, minimal=opts.minimal, symmetry=opts.symmetry, checker=chk,
+        max_clues=opts.max_clues,
+    )  # fmt: skip
     return clues, sol
 
 

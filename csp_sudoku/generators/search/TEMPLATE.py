@@ -39,7 +39,7 @@ import time
 from collections.abc import Iterator
 
 from csp_sudoku.generators.grids import _grid_cells
-from csp_sudoku.generators.minimal import reduce_clues
+from csp_sudoku.generators.minimal import dug
 from csp_sudoku.generators.search.base import Found, SearchRequest, objective
 from csp_sudoku.generators.search.outputs import Outputs
 from csp_sudoku.generators.search.rating import Rater
@@ -57,10 +57,9 @@ def search(request: SearchRequest, settings: SearchSettings = DEFAULTS) -> Itera
         if request.max_chains is not None and st.restarts >= request.max_chains:
             return
         sol = _grid_cells(geometry, rng)
-        clues = sol.copy()
-        if request.minimal or request.symmetry != "none":
-            symmetry, checker = request.symmetry, request.checker
-            clues = reduce_clues(clues, sol, geometry, rng, symmetry=symmetry, checker=checker)
+        symmetry, checker = request.symmetry, request.checker
+        clues = dug(sol.copy(), sol, geometry, rng, minimal=request.minimal, symmetry=symmetry,
+                    checker=checker)  # fmt: skip
         st.steps += 1
         if request.on_step is not None:
             request.on_step()
