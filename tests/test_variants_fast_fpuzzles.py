@@ -2,7 +2,7 @@
 
 Each file the engine can read must be unique for the ``fast``, ``sat`` and
 ``cpsat`` backends; the one solution must be the setter's (the file's
-``solution``, which the package never reads) and pass
+``solution``, which the reader only checks against the rules) and pass
 :func:`tests.independent_variants.broken_rules`, which shares no code with
 the package. Each file with a kind the engine does not know must be refused
 with an error naming the field, and ``check`` of all of them in one run must
@@ -78,11 +78,8 @@ def test_an_unknown_kind_is_refused_by_name(stem: str) -> None:
 def test_check_answers_every_file_and_reports_the_refused_ones(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    paths = []
-    for f in FILES:
-        data, _ = load(f)
-        paths.append(tmp_path / f.name)
-        paths[-1].write_text(json.dumps(data))
+    # the files as f-puzzles saved them, setters' solutions included
+    paths = FILES
     code = main(["check", *map(str, paths)])
     out, err = capsys.readouterr()
     assert code == 2
@@ -94,3 +91,34 @@ def test_check_answers_every_file_and_reports_the_refused_ones(
             assert any(str(p) in line and REFUSED[p.stem] in line for line in err.splitlines())
         else:
             assert verdicts[key] == "unique", p.stem
+
+
+def test_a_saved_solution_that_breaks_the_rules_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The setter's solution is read to be checked: one that breaks the rules means a
+    damaged file or a constraint read otherwise, said by name, never passed over."""
+    data = json.loads((FOLDER / "frost.json").read_text())
+    assert from_fpuzzles(data).keeps(data["solution"])
+    swapped = list(data["solution"])
+    swapped[0], swapped[1] = swapped[1], swapped[0]
+    with pytest.raises(ParseError, match="solution: the setter's solution breaks"):
+        from_fpuzzles({**data, "solution": swapped})
+    n = data["size"]
+    for bad in (swapped[:-1], [0] * (n * n), "123", [True] * (n * n), [str(v) for v in swapped]):
+        with pytest.raises(ParseError, match=f"solution: a list of {n * n} digits"):
+            from_fpuzzles({**data, "solution": bad})
+    for none in (None, []):  # no solution given
+        assert from_fpuzzles({**data, "solution": none}).keeps(data["solution"])
+    f = tmp_path / "bad.json"
+    f.write_text(json.dumps({**data, "solution": swapped}))
+    assert main(["check", str(f)]) == 2
+    assert f"{f}:1: solution: the setter's solution breaks" in capsys.readouterr().err
+
+
+def test_to_fpuzzles_takes_a_variant_puzzle() -> None:
+    from csp_sudoku.constraints import to_fpuzzles
+    from csp_sudoku.core.errors import ArgumentError
+
+    with pytest.raises(ArgumentError, match="to_fpuzzles takes a VariantPuzzle"):
+        to_fpuzzles("x")  # type: ignore[arg-type]

@@ -25,7 +25,7 @@ from csp_sudoku.constraints._pairs import NoDot
 from csp_sudoku.constraints.base import Constraint
 from csp_sudoku.constraints.puzzle import VariantPuzzle
 from csp_sudoku.constraints.registry import KINDS
-from csp_sudoku.core.errors import ParseError
+from csp_sudoku.core.errors import ArgumentError, ParseError
 from csp_sudoku.core.geometry import STANDARD_BOXES, Geometry
 from csp_sudoku.core.puzzle import Puzzle
 
@@ -115,7 +115,14 @@ def from_fpuzzles(data: Any) -> VariantPuzzle:
     """
     if not isinstance(data, dict):
         raise ParseError("an f-puzzles puzzle is a JSON object")
-    known = {"size", "grid", "negative", *TEXTS, *(k for k in KINDS if not k.startswith("-"))}
+    known = {
+        "size",
+        "grid",
+        "negative",
+        "solution",
+        *TEXTS,
+        *(k for k in KINDS if not k.startswith("-")),
+    }
     for key in data:
         if key not in known:
             raise ParseError(f"unknown field {key!r}: this engine cannot solve it")
@@ -134,7 +141,30 @@ def from_fpuzzles(data: Any) -> VariantPuzzle:
         if not isinstance(value, str):
             raise ParseError(f"{key}: a text was expected, not {value!r}")
         texts[attr] = value
-    return VariantPuzzle(Puzzle(givens, geometry), tuple(constraints), **texts)
+    puzzle = VariantPuzzle(Puzzle(givens, geometry), tuple(constraints), **texts)
+    _check_solution(data.get("solution"), puzzle)
+    return puzzle
+
+
+def _check_solution(value: Any, puzzle: VariantPuzzle) -> None:
+    """The setter's solution, which f-puzzles saves with a puzzle (a flat list of digits,
+    row by row): read only to be checked. One that breaks the puzzle's rules means a
+    damaged file, or a constraint read otherwise than its setter meant it: never
+    passed over in silence. An empty list or null is no solution given."""
+    if value is None or value == []:
+        return
+    n = puzzle.geometry.size
+    if (
+        not isinstance(value, list)
+        or len(value) != n * n
+        or any(isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= n for v in value)
+    ):
+        raise ParseError(f"solution: a list of {n * n} digits from 1 to {n} was expected")
+    if not puzzle.keeps(value):
+        raise ParseError(
+            "solution: the setter's solution breaks the puzzle's givens, units or "
+            "constraints (a damaged file, or a constraint this engine reads otherwise)"
+        )
 
 
 def _read_negative(value: Any, constraints: list[Constraint]) -> list[Constraint]:
@@ -215,6 +245,11 @@ def to_fpuzzles(puzzle: VariantPuzzle) -> dict[str, Any]:
         ParseError: a geometry with extra units (X, Windoku), which f-puzzles
             writes as constraints: build the puzzle with those constraints instead.
     """
+    if not isinstance(puzzle, VariantPuzzle):
+        raise ArgumentError(
+            f"to_fpuzzles takes a VariantPuzzle (from_fpuzzles, or VariantPuzzle(grid, "
+            f"constraints)), not {type(puzzle).__name__}"
+        )
     g = puzzle.geometry
     if g.extra_units:
         raise ParseError(
