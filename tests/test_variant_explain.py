@@ -328,6 +328,43 @@ def test_a_puzzle_without_solution_ends_in_a_contradiction() -> None:
     assert not path.solved
 
 
+def test_a_full_grid_that_breaks_a_constraint_is_no_solution() -> None:
+    """Singles filled the last cells before the palindrome's marks were looked at
+    again, and the path said "solved" with a grid that breaks it."""
+    empty = [[{} for _ in range(4)] for _ in range(4)]
+    data = {
+        "size": 4,
+        "grid": empty,
+        "slowthermometer": [
+            {"lines": [["R2C3", "R2C2", "R3C1", "R4C2"]]},
+            {"lines": [["R1C4", "R2C3"]]},
+        ],
+        "palindrome": [{"lines": [["R4C4", "R3C3"]]}],
+    }
+    assert brute_solutions(data) == []
+    path = explain(from_fpuzzles(data))
+    assert path.contradiction and not path.solved
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_two_grids_constraints_solved_only_when_solvable(seed: int) -> None:
+    """The constraints of two random grids together: often no solution at all. A
+    path says solved only with the one solution, and never on a puzzle without."""
+    data = random_4x4(seed)
+    for kind, items in random_4x4(seed + 1).items():
+        if kind not in ("size", "grid"):
+            data.setdefault(kind, []).extend(items)
+    sols = brute_solutions(data)
+    path = explain(from_fpuzzles(data))
+    if path.solved:
+        assert sols == [tuple(path.values)]
+    if not sols:
+        assert not path.solved and (path.contradiction or path.stopped in ("guess", "budget"))
+    else:
+        check_path(data, path, sols, complete=True)
+
+
 def test_the_json_and_text_forms() -> None:
     data = dict(CASES)["killercage:unique"]
     path = explain(from_fpuzzles(data))
@@ -384,3 +421,16 @@ def test_cli_bad_input_and_several_solutions(
     assert code == 2 and "--order" in err and "Traceback" not in err
     code, _, _ = run(capsys, "explain", str(g), "--budget", "0")
     assert code == 2
+
+
+def test_a_plain_puzzle_is_explained_as_one_without_constraints() -> None:
+    """explain(Puzzle) raised AttributeError; the other variant functions take one."""
+    import csp_sudoku as cs
+    from csp_sudoku.core.errors import ArgumentError
+
+    plain = cs.parse("1234341221434321")
+    plain = cs.Puzzle(np.where(np.arange(16) % 3 == 0, 0, plain.cells), plain.geometry)
+    path = explain(plain)
+    assert path.solved and path.values == [int(v) for v in "1234341221434321"]
+    with pytest.raises(ArgumentError, match="a variant puzzle is a VariantPuzzle"):
+        explain(3.5)  # type: ignore[arg-type]

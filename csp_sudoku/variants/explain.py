@@ -1149,7 +1149,7 @@ def explain(
     """The human solving path of a variant puzzle (see the module doc).
 
     Args:
-        puzzle: the variant puzzle.
+        puzzle: the variant puzzle (a plain Puzzle is one without constraints).
         max_subset: the largest size of the constraint subset rule on the path (0: none).
         inner_subset: the largest size inside a refutation's hypothesis (0: none).
         budget: the most hypotheses one refutation step runs before the path stops.
@@ -1167,8 +1167,9 @@ def explain(
     ):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise ArgumentError(f"{name} must be a whole number of at least {low}, not {value!r}")
-    from csp_sudoku.variants import solve
+    from csp_sudoku.variants import _variant, solve
 
+    puzzle = _variant(puzzle)  # a plain Puzzle is one without constraints, as elsewhere
     sol = solve(puzzle)
     solution = None if sol is None else [int(v) for v in sol.cells.tolist()]
     model = _Model(puzzle)
@@ -1189,6 +1190,10 @@ def explain(
                 path.stopped = "budget" if run.out_of_budget else "guess"
                 break
             path.steps.append(step)
+        if all(st.values) and not puzzle.keeps(st.values):
+            # singles can fill the last cells before a constraint's pencil marks are
+            # looked at again: a full grid that breaks one ends in a contradiction
+            raise Contradiction("the full grid breaks a constraint")
     except Contradiction:
         path.contradiction = True
     finally:
