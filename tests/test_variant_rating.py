@@ -464,7 +464,8 @@ def test_cli_generate_at_a_level(tmp_path: Path, capsys: pytest.CaptureFixture[s
         (["--level", "hard=2"], "per-level quotas are for classic puzzles"),
         (["--level", "nope"], "unknown variant level"),
         (["--score-min", "4", "--score-max", "3"], "the low end is above"),
-        (["--budget-seconds", "-1"], "--budget-seconds must be 0 or more"),
+        (["--budget-seconds", "-1"], "--budget-seconds: must be a number of seconds above 0"),
+        (["--budget-seconds", "0"], "--budget-seconds: must be a number of seconds above 0"),
     ],
 )
 def test_cli_generate_bad_targets(
@@ -472,3 +473,31 @@ def test_cli_generate_bad_targets(
 ) -> None:
     code, out, err = run_cli(capsys, "generate", "--killer", "--size", "6", *extra)
     assert code == 2 and out == "" and message in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--drawn", "", "--size", "4"], "--drawn '': choose kinds from"),
+        (["--constraints", ""], "--constraints takes a file of variant puzzles"),
+        (["--budget-seconds", "0"], "--budget-seconds: must be a number of seconds above 0"),
+    ],
+)
+def test_cli_generate_empty_or_zero_values_are_refused(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    """An empty --drawn or --constraints made a classic puzzle in silence, and a
+    budget of 0 seconds ran out before any work (exit 1) where count refuses it."""
+    code, out, err = run_cli(capsys, "generate", "-n", "1", "--seed", "1", *args)
+    assert code == 2 and out == "" and message in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("content", ["", "   \n\n"])
+def test_cli_generate_from_an_empty_template_file_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str
+) -> None:
+    empty = tmp_path / "empty.json"
+    empty.write_text(content, encoding="utf-8")
+    code, out, err = run_cli(capsys, "generate", "--constraints", str(empty), "-n", "2")
+    assert code == 2 and out == ""
+    assert f"{empty}: no puzzles found in the input" in err

@@ -42,6 +42,7 @@ from csp_sudoku.cli._common import (
     metric_names,
     noting_compiles,
     progress,
+    seconds_arg,
 )
 from csp_sudoku.cli._resume import (
     MAX_ATTEMPT_SEARCH,
@@ -185,7 +186,7 @@ def register(sub: Any) -> None:
         help="also rate every puzzle with METRIC (repeatable, takes comma lists; all: every metric)",
     )
     p.add_argument("--method", choices=METHODS, default="auto", help="generator (default auto)")
-    p.add_argument("--budget-seconds", type=finite_float, help="stop after this many seconds")
+    p.add_argument("--budget-seconds", type=seconds_arg, help="stop after this many seconds")
     p.add_argument("--attempts", type=int_in(1, MAX_COUNT), help="most attempts per puzzle")
     p.add_argument("--max-clues", type=int_in(0, 10**6), help="reject puzzles with more clues")
     p.add_argument(

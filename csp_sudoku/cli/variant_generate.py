@@ -136,11 +136,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def wanted(args: argparse.Namespace) -> bool:
     """Whether ``generate`` is asked for variant puzzles."""
-    return bool(
-        getattr(args, "constraints", None)
+    return (
+        getattr(args, "constraints", None) is not None
         or getattr(args, "killer", False)
-        or getattr(args, "drawn", None)
-    )
+        or getattr(args, "drawn", None) is not None
+    )  # an empty --drawn or --constraints is a variant run's error, not a classic run
 
 
 def _flag(key: str) -> str:
@@ -152,9 +152,9 @@ def _refusal(args: argparse.Namespace) -> str | None:
     modes = [
         m
         for m, on in (
-            ("--constraints", args.constraints),
+            ("--constraints", args.constraints is not None),
             ("--killer", args.killer),
-            ("--drawn", args.drawn),
+            ("--drawn", args.drawn is not None),
         )
         if on
     ]
@@ -164,8 +164,6 @@ def _refusal(args: argparse.Namespace) -> str | None:
         if getattr(args, key, default) != default:
             flag = "--not-minimal" if key == "minimal" else _flag(key)
             return f"{flag} is an option of classic puzzles, not of {modes[0]}"
-    if args.budget_seconds is not None and args.budget_seconds < 0:
-        return "--budget-seconds must be 0 or more"
     if args.report_removable and args.format == "text":
         return "--report-removable adds a field: use --format jsonl or csv"
     if args.resume and not args.output:
@@ -174,9 +172,13 @@ def _refusal(args: argparse.Namespace) -> str | None:
         return "--resume needs --format jsonl or csv (the text rows do not record their seeds)"
     if args.resume and args.seed is None:
         return "--resume needs the --seed of the interrupted run"
-    if args.constraints and (args.size or args.jigsaw or args.variant != "standard"):
+    if args.constraints is None:
+        return None
+    if args.size or args.jigsaw or args.variant != "standard":
         return "--constraints: the file gives the grid's shape; drop --size, --variant, --jigsaw"
-    return missing_input([args.constraints], plain=False) if args.constraints else None
+    if not args.constraints:
+        return "--constraints takes a file of variant puzzles (or - for standard input)"
+    return missing_input([args.constraints], plain=False)
 
 
 def _target(args: argparse.Namespace) -> VariantTarget:
@@ -229,8 +231,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"csp-sudoku generate: {why}", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
-        kinds = _drawn_kinds(args.drawn) if args.drawn else ()
-        shape = None if args.constraints else _shape(args)
+        kinds = _drawn_kinds(args.drawn) if args.drawn is not None else ()
+        shape = None if args.constraints is not None else _shape(args)
         target = _target(args)
     except SudokuError as err:
         print(f"csp-sudoku generate: {err}", file=sys.stderr)
@@ -460,7 +462,9 @@ def _made(
         except SudokuError as err:  # a shape with no grid
             yield source, f"{source}: {err}"
         return
+    read = 0
     for k, entry in enumerate(read_inputs([args.constraints])):
+        read += 1
         template = entry.puzzle
         if template is None:
             yield entry.source, entry.error
@@ -482,6 +486,9 @@ def _made(
             raise
         except SudokuError as err:  # no grid keeps the constraints, a shape with no symmetry
             yield where, f"{where}: {err}"
+    if not read:  # an empty file: no template, so no puzzle, said like every command
+        name = "standard input" if args.constraints == "-" else args.constraints
+        yield name, f"{name}: no puzzles found in the input"
 
 
 def _fp(item: VariantGenerated) -> dict[str, Any]:
