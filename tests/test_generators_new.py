@@ -419,6 +419,22 @@ def test_max_per_grid_is_checked_before_any_search(capsys: pytest.CaptureFixture
         next(generate(1, level="extreme", metric="se", max_per_grid=0))
     assert main(["generate", "--level", "extreme", "--metric", "se", "--max-per-grid", "0"]) == 2
     assert "--max-per-grid" in capsys.readouterr().err
+    # a method that makes every puzzle on a fresh grid has no family to cap: refused,
+    # not ignored
+    with pytest.raises(cs.generators.GenerationError, match="hard-end search"):
+        next(generate(1, max_per_grid=3, seed=1))
+    assert main(["generate", "-n", "1", "--max-per-grid", "3", "--seed", "1"]) == 2
+    captured = capsys.readouterr()
+    assert "--max-per-grid" in captured.err and captured.out == ""
+
+
+def test_a_count_beside_per_level_quotas_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """-n 5 with --level hard=1 made one puzzle: the count was ignored in silence."""
+    assert main(["generate", "-n", "5", "--level", "Hard=1", "--seed", "1"]) == 2
+    captured = capsys.readouterr()
+    assert "--count 5 and per-level quotas" in captured.err and captured.out == ""
+    assert main(["generate", "--level", "Easy=1", "--seed", "1", "-q"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 1
 
 
 def test_a_generated_row_says_when_its_rating_is_an_estimate() -> None:

@@ -111,7 +111,11 @@ def register(sub: Any) -> None:
     )
     p.epilog = _names_epilog()
     p.add_argument(
-        "--count", "-n", type=int_in(0, MAX_COUNT), default=1, help="how many puzzles (default 1)"
+        "--count",
+        "-n",
+        type=int_in(0, MAX_COUNT),
+        default=None,
+        help="how many puzzles (default 1)",
     )
     m = p.add_mutually_exclusive_group()
     m.add_argument(
@@ -133,7 +137,7 @@ def register(sub: Any) -> None:
         action="append",
         metavar="NAME[=N]",
         help="target level (repeatable); NAME=N asks for N puzzles of that level "
-        "(per-level quotas in one run, --count is then ignored)",
+        "(per-level quotas in one run, which say how many: no --count then)",
     )
     p.add_argument(
         "--strict-minimal",
@@ -381,6 +385,14 @@ def _read_done(path: str, args: argparse.Namespace, seed: int) -> _Done:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.count is not None and any("=" in lv for lv in args.level or []):
+        print(
+            f"csp-sudoku generate: --count {args.count} and per-level quotas (--level NAME=N) "
+            "both say how many puzzles: give one or the other",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
+    args.count = 1 if args.count is None else args.count
     if variant_generate.wanted(args):
         return variant_generate.run(args)
     if args.count < 0 or args.jobs < 0:

@@ -331,7 +331,7 @@ def generate(
             None, is 1 (every output a different puzzle), or no limit with
             ``vicinity_of`` (whose point is the neighbourhood). A larger value
             mines each find's neighbours. The other methods draw a fresh grid
-            per attempt.
+            per attempt: a ``max_per_grid`` given with one is a GenerationError.
         progress: called now and then. Other methods than annealing, run in
             this process (``jobs`` 1, no executor), say at most every 2 s
             ``found``, ``attempts`` (for the puzzle being searched),
@@ -422,6 +422,12 @@ def generate(
     check_max_clues(max_clues, opts.geometry)
     if opts.method == "auto" and _wants_search(opts):
         opts = replace(opts, method=AUTO_STRATEGY)
+    if max_per_grid is not None and opts.method not in STRATEGIES:
+        raise GenerationError(
+            f"max_per_grid (--max-per-grid) caps each family's outputs in the hard-end "
+            f"search (method {', '.join(STRATEGIES)}, which auto runs for targets random "
+            f"puzzles rarely reach); method {opts.method!r} makes every puzzle on a fresh grid"
+        )
     if vicinity_of:
         opts = replace(opts, starts=_starts(opts, vicinity_of))
     for f in opts.avoid_files:  # unreadable: an error now, before any search
