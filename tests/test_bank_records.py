@@ -586,3 +586,17 @@ def test_a_seed_that_is_no_whole_number_is_said_never_cut(
         lines[5]: 7,
         lines[6]: 8,
     }
+
+
+@pytest.mark.parametrize("content", ["", "# a comment only\n\n"])
+def test_an_empty_input_is_said_as_every_command_says_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str
+) -> None:
+    """bank add of an empty file said "added 0" and exited 0; minimize, rate, explain
+    and render say "no puzzles found in the input" and exit 2."""
+    src = tmp_path / "empty.txt"
+    src.write_text(content, encoding="utf-8")
+    code, _, err = _run(["bank", "add", str(tmp_path / "b.db"), str(src)], capsys)
+    assert code == 2 and "no puzzles found in the input" in err
+    code, _, err = _run(["rate", str(src)], capsys)
+    assert code == 2 and "no puzzles found in the input" in err

@@ -378,3 +378,25 @@ def test_counted_says_one_and_many() -> None:
 
     assert [counted(n, "restart") for n in (0, 1, 2)] == ["0 restarts", "1 restart", "2 restarts"]
     assert [counted(n, "vicinity", "vicinities") for n in (1, 3)] == ["1 vicinity", "3 vicinities"]
+
+
+def test_a_file_that_cannot_be_opened_is_the_projects_error_naming_it(tmp_path: Path) -> None:
+    """read_puzzles raised a bare FileNotFoundError or IsADirectoryError, and
+    write_puzzles into a missing folder named the hidden sibling it writes first."""
+    from csp_sudoku.core.errors import FileAccessError, SudokuError
+    from csp_sudoku.core.io import read_puzzles, write_puzzles
+
+    cases = [
+        (tmp_path / "missing.txt", "cannot open for reading: no such file"),
+        (tmp_path, "cannot open for reading: is a folder, not a file"),
+    ]
+    for path, why in cases:
+        with pytest.raises(FileAccessError) as info:
+            list(read_puzzles(str(path)))
+        assert str(info.value) == f"{path}: {why}"
+        assert isinstance(info.value, SudokuError) and isinstance(info.value, OSError)
+    target = tmp_path / "nowhere" / "out.txt"
+    with pytest.raises(FileAccessError) as info:
+        write_puzzles(["." * 81], target)
+    assert str(info.value) == f"{target}: cannot open for writing: its folder does not exist"
+    assert ".partial" not in str(info.value)

@@ -600,6 +600,10 @@ def _run_add(args: argparse.Namespace) -> int:
             "it stored the computed facts",
             file=sys.stderr,
         )
+    if not (n["added"] or n["duplicates"] or n["not unique"] or n["bad"]):
+        # as every command says of an input with nothing to read (exit 0 said "added 0")
+        print("csp-sudoku: error: no puzzles found in the input", file=sys.stderr)
+        return EXIT_BAD_INPUT
     # as in every command: 2 for a bad line, else 1 for a puzzle without one solution
     return EXIT_BAD_INPUT if n["bad"] else EXIT_NOT_ALL if n["not unique"] else EXIT_OK
 

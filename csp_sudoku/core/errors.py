@@ -139,6 +139,12 @@ class BatchError(SudokuError):
     reached, a worker process that died."""
 
 
+class FileAccessError(SudokuError, OSError):
+    """A file the package was asked to read or write that cannot be opened: missing, a
+    folder, no permission. An OSError too, so code that caught the OSError still does;
+    its message names the path the caller gave (never a temporary sibling)."""
+
+
 class BankError(SudokuError):
     """A bank file that cannot be used, or a query that makes no sense."""
 

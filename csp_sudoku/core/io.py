@@ -51,7 +51,7 @@ from typing import IO, Any, Union, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from csp_sudoku.core.errors import ArgumentError, GeometryError, ParseError
+from csp_sudoku.core.errors import ArgumentError, FileAccessError, GeometryError, ParseError
 from csp_sudoku.core.geometry import STANDARD_BOXES, Geometry, check_geometry
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.core.puzzle import format_grid as format_grid
@@ -402,6 +402,29 @@ def open_file(path: str | os.PathLike[str]) -> IO[bytes]:
         raise
 
 
+def _access_error(path: str, err: OSError, doing: str) -> FileAccessError:
+    """The project's error for a file that cannot be opened for ``doing``, naming ``path``."""
+    if isinstance(err, IsADirectoryError):
+        why = "is a folder, not a file"
+    elif isinstance(err, FileNotFoundError):
+        why = "no such file" if doing == "reading" else "its folder does not exist"
+    else:
+        why = err.strerror or str(err)
+    error = FileAccessError(f"{path}: cannot open for {doing}: {why}")
+    error.errno = err.errno  # the message alone is its text (no strerror, no filename)
+    return error
+
+
+def _opened(path: str) -> IO[bytes]:
+    """:func:`open_file` with an unreadable path as a :class:`FileAccessError`."""
+    try:
+        return open_file(path)
+    except OSError as err:
+        if isinstance(err, FileAccessError):
+            raise
+        raise _access_error(path, err, "reading") from err
+
+
 def _zip_member(fh: IO[bytes], name: str) -> IO[bytes]:
     """The one file of a zip archive, opened for reading.
 
@@ -454,7 +477,7 @@ def _open_lines(source: PathOrLines) -> tuple[Iterable[str], str, IO[str] | None
             return sys.stdin, "<stdin>", None
         name = "<stdin>"
     else:
-        data = open_file(name)
+        data = _opened(name)
     text = _io.TextIOWrapper(data, encoding="utf-8-sig", errors="replace", newline=None)
     return text, name, text
 
@@ -868,7 +891,7 @@ def _open_bytes(
                 raw = _io.BytesIO(sys.stdin.read().encode("utf-8", "surrogateescape"))
             data = open_input(raw, "<stdin>")
             return data, "<stdin>", (None if data is raw else data)
-        data = open_file(name)
+        data = _opened(name)
         return data, name, data
     return source, str(getattr(source, "name", "<input>")), None
 
@@ -1218,8 +1241,13 @@ def open_output(
             fh.write(text)
     """
     if isinstance(target, (str, os.PathLike)):
-        with staged(target) as tmp, open(tmp, "w", encoding="utf-8", newline=newline) as fh:
-            yield fh
+        with staged(target) as tmp:
+            try:
+                fh = open(tmp, "w", encoding="utf-8", newline=newline)  # noqa: SIM115
+            except OSError as err:  # named by the target: the sibling is the package's own
+                raise _access_error(os.fspath(target), err, "writing") from err
+            with fh:
+                yield fh
     elif callable(getattr(target, "write", None)):
         yield target
     else:  # None raised "no attribute 'write'" at the first row
