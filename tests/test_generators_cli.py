@@ -198,6 +198,16 @@ def test_avoid_that_cannot_be_read_is_exit_2_naming_file_and_reason(tmp_path: Pa
         assert f"--avoid {path}" in err and why in err, err
 
 
+def test_a_jigsaw_file_that_cannot_be_read_is_said_by_name(tmp_path: Path) -> None:
+    """--jigsaw of a folder printed Python's "[Errno 21] Is a directory"."""
+    from tests.helpers import run_cli
+
+    for path, why in ((tmp_path, "is a folder, not a file"), (tmp_path / "no", "no such file")):
+        code, out, err = run_cli(["generate", "--jigsaw", str(path), "--seed", "1", "-q"])
+        assert code == 2 and out == "" and "Errno" not in err
+        assert f"{path}: cannot open for reading: {why}" in err, err
+
+
 @pytest.mark.parametrize("fmt", ["jsonl", "csv", "grid"])
 def test_avoid_reads_every_form_the_commands_write(tmp_path: Path, fmt: str) -> None:
     """``--avoid`` read only lines whose first field was 81 cells of ``.`` and digits:

@@ -23,6 +23,7 @@ from csp_sudoku.core.geometry import STANDARD_BOXES, Geometry
 from csp_sudoku.core.io import (
     Entry,
     TextChunk,
+    access_error,
     compression,
     read_chunks,
     read_puzzles,
@@ -208,7 +209,11 @@ def read_jigsaw(path: str) -> Geometry:
         GeometryError: when the labels do not cut the grid into N regions of N cells.
     """
     labels: list[int] = []
-    with open(path, encoding="utf-8", errors="replace") as fh:
+    try:
+        fh = open(path, encoding="utf-8", errors="replace")  # noqa: SIM115 - closed below
+    except OSError as err:  # a folder, a missing file: said by name, as the inputs are
+        raise access_error(path, err, "reading") from err
+    with fh:
         for lineno, line in enumerate(fh, start=1):
             if line.lstrip().startswith("#"):
                 continue

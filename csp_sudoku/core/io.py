@@ -402,7 +402,7 @@ def open_file(path: str | os.PathLike[str]) -> IO[bytes]:
         raise
 
 
-def _access_error(path: str, err: OSError, doing: str) -> FileAccessError:
+def access_error(path: str, err: OSError, doing: str) -> FileAccessError:
     """The project's error for a file that cannot be opened for ``doing``, naming ``path``."""
     if isinstance(err, IsADirectoryError):
         why = "is a folder, not a file"
@@ -422,7 +422,7 @@ def _opened(path: str) -> IO[bytes]:
     except OSError as err:
         if isinstance(err, FileAccessError):
             raise
-        raise _access_error(path, err, "reading") from err
+        raise access_error(path, err, "reading") from err
 
 
 def _zip_member(fh: IO[bytes], name: str) -> IO[bytes]:
@@ -1245,7 +1245,7 @@ def open_output(
             try:
                 fh = open(tmp, "w", encoding="utf-8", newline=newline)  # noqa: SIM115
             except OSError as err:  # named by the target: the sibling is the package's own
-                raise _access_error(os.fspath(target), err, "writing") from err
+                raise access_error(os.fspath(target), err, "writing") from err
             with fh:
                 yield fh
     elif callable(getattr(target, "write", None)):
