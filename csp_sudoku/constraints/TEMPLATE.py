@@ -38,7 +38,13 @@ To add a kind called ``mine`` (its f-puzzles field):
    :meth:`draw`. Everything a kind needs comes from the one
    module ``base`` (it re-exports ``ParseError``, ``Geometry`` and
    ``SudokuModel``). Raise only ``base.ParseError`` for bad input; the reader
-   adds the field and the entry's index to the message.
+   adds the field and the entry's index to the message. Annotate every field
+   with its type (``base.Cell``, ``tuple[base.Cell, ...]``, ``int``,
+   ``int | None``, ``bool``, ``str``): ``base.Constraint`` takes a list for a
+   tuple at construction and its ``validate`` refuses a value of another type
+   (``base.fit``), so a ``validate`` of your own calls ``super().validate(size)``
+   first and checks only what is the kind's own (an empty cage, a sum no
+   digits make).
 3. Register it: one line in ``KINDS`` in ``csp_sudoku/constraints/registry.py``:
    ``"mine": Mine,``.
 4. Teach the test maker (``draw`` in tests/test_variants.py) to draw it from a

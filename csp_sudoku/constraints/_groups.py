@@ -59,6 +59,8 @@ class DistinctCells(base.Constraint):
 
     def validate(self, size: int) -> None:
         super().validate(size)
+        if not self.cells:  # a cage of no cells: the backends read it each its own way
+            raise base.ParseError(f"cells: a {self.noun} of no cells")
         base.no_repeats(self.cells, "cells")
         if len(self.cells) > size:
             raise base.ParseError(

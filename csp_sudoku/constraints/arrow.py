@@ -87,7 +87,12 @@ class Arrow(base.Constraint):
     shafts: tuple[tuple[base.Cell, ...], ...]
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "circle", tuple(sorted(self.circle)))
+        super().__post_init__()  # lists as tuples
+        try:
+            circle = base.as_cells(self.circle)
+        except base.ParseError:
+            return  # no cells: validate refuses it by name
+        object.__setattr__(self, "circle", tuple(sorted(circle)))
 
     def footprint(self) -> tuple[base.Cell, ...]:
         return self.circle + self._shaft_cells()

@@ -34,12 +34,16 @@ what is its own.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import numbers
 import re
+import types
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, Union, get_args, get_origin, get_type_hints
 
+import numpy as np
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
@@ -101,11 +105,27 @@ class Constraint:
 
     kind: ClassVar[str] = ""
 
+    def __post_init__(self) -> None:
+        """Take each field's value as its type (:func:`fit`): a list for a tuple, a
+        numpy integer for an int, so that ``KillerCage([[0, 0], [0, 1]], 5)`` is the
+        hashable constraint the reader makes. A value that fits no type is kept as
+        given, for :meth:`validate` to refuse by name."""
+        for name, fitted in field_fitters(type(self)):
+            try:
+                value = fitted(getattr(self, name), name)
+            except ParseError:
+                continue
+            object.__setattr__(self, name, value)
+
     def validate(self, size: int) -> None:
         """Raise :class:`ParseError` when the constraint cannot be on an ``size`` grid.
 
-        The default checks that every cell of :meth:`footprint` lies in the grid.
+        The default checks every field's value against its type (:func:`check_fields`:
+        a built constraint is checked as the reader checks an entry, so no backend
+        meets a float, a string or None) and that every cell of :meth:`footprint`
+        lies in the grid. A kind's own ``validate`` calls it first.
         """
+        check_fields(self)
         for cell in self.footprint():
             check_cell(cell, size)
 
@@ -271,6 +291,171 @@ def parse_int(value: Any, what: str = "value") -> int:
 
 def _kind_of(value: Any) -> str:
     return "null" if value is None else type(value).__name__
+
+
+# -------------------------------------------------------------------- field values
+#: What a cell is, said in every error about one.
+CELL_IS = "a cell is a (row, column) pair of 0-based whole numbers, (0, 0) the top left"
+
+
+def shown(value: Any) -> str:
+    """``value`` in an error about an argument: its type and its start (``str '5'``)."""
+    return "None" if value is None else f"{type(value).__name__} {value!r:.60}"
+
+
+def is_whole(value: Any) -> bool:
+    """Whether ``value`` is a whole number: an int or a numpy integer (a bool is none)."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+#: Each constraint class's fields, with the function fitting each (:func:`field_fitters`).
+_FIELDS: dict[type, tuple[tuple[str, Callable[[Any, str], Any]], ...]] = {}
+
+
+def field_fitters(cls: type) -> tuple[tuple[str, Callable[[Any, str], Any]], ...]:
+    """Each dataclass field of ``cls`` and the function that fits a value to its type
+    (:func:`fit`, of the field's resolved annotation); none for a class that is no
+    dataclass. Made once a class."""
+    got = _FIELDS.get(cls)
+    if got is None:
+        got = ()
+        if dataclasses.is_dataclass(cls):
+            hints = get_type_hints(cls)
+            got = tuple((f.name, _fitter(hints[f.name])) for f in dataclasses.fields(cls))
+        _FIELDS[cls] = got
+    return got
+
+
+def _describe(hint: Any, many: bool = False) -> str:
+    """``hint`` in words, for an error ("a tuple of cells", "a whole number")."""
+    s = "s" if many else ""
+    origin, args = get_origin(hint), get_args(hint)
+    if hint == Cell:
+        return "cells" if many else "a cell"
+    if origin in (Union, types.UnionType):
+        return " or ".join("None" if a is type(None) else _describe(a, many) for a in args)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return f"{'' if many else 'a '}tuple{s} (or list{s}) of {_describe(args[0], True)}"
+    if origin is tuple:
+        return f"{'' if many else 'a '}tuple{s} of {len(args)} {_describe(args[0], True)}"
+    words = {int: "whole number", bool: "True or False", str: "string"}
+    word = words.get(hint, getattr(hint, "__name__", str(hint)))
+    return word if hint is bool else (f"{word}{s}" if many else f"a {word}")
+
+
+def fit(value: Any, hint: Any, what: str) -> Any:
+    """``value`` as a value of type ``hint``, or a :class:`ParseError` naming ``what``.
+
+    The types of a constraint's fields: a cell (``(row, column)``, two whole
+    numbers), a tuple of ``X`` (a list or a tuple, each item fitted), a whole
+    number (an int or a numpy integer: a bool, a float, even 2.0, or a string
+    is none, as a solver needs the exact integer), True or False, a string, and
+    ``X | None``. A list becomes a tuple and a numpy integer an int; any other
+    type is taken as it is.
+    """
+    return _fitter(hint)(value, what)
+
+
+#: The function that fits a value to each type (:func:`_fitter`), made once a type.
+_FITTERS: dict[Any, Callable[[Any, str], Any]] = {}
+
+
+def _fitter(hint: Any) -> Callable[[Any, str], Any]:
+    """The function of :func:`fit` for ``hint`` (constraints are built by the thousand
+    when puzzles are generated: the common case, a value of the type, is a few checks)."""
+    got = _FITTERS.get(hint)
+    if got is None:
+        got = _FITTERS[hint] = _make_fitter(hint)
+    return got
+
+
+def _make_fitter(hint: Any) -> Callable[[Any, str], Any]:
+    """Make the function of :func:`fit` for ``hint`` (see :func:`_fitter`)."""
+    origin, args = get_origin(hint), get_args(hint)
+
+    def misfit(value: Any, what: str) -> ParseError:
+        return ParseError(f"{what}: {_describe(hint)} was expected, not {shown(value)}")
+
+    if hint == Cell:
+
+        def cell(value: Any, what: str) -> Any:
+            if type(value) is tuple and len(value) == 2:
+                r, c = value
+                if type(r) is int and type(c) is int:
+                    return value
+            if isinstance(value, np.ndarray):
+                value = value.tolist()
+            if isinstance(value, (tuple, list)) and len(value) == 2:
+                r, c = value
+                if is_whole(r) and is_whole(c):
+                    return (int(r), int(c))
+            raise ParseError(f"{what}: {value!r:.60} is not a cell; {CELL_IS}")
+
+        return cell
+    if origin in (Union, types.UnionType):
+        kinds = [a for a in args if a is not type(None)]
+        if len(kinds) != 1:
+            return lambda value, what: value
+        inner = _fitter(kinds[0])
+        optional = type(None) in args
+        return lambda value, what: None if value is None and optional else inner(value, what)
+    if origin is tuple:
+        fixed = not (len(args) == 2 and args[1] is Ellipsis)
+        parts = [_fitter(a) for a in args]
+
+        def sequence(value: Any, what: str) -> Any:
+            if isinstance(value, np.ndarray):
+                value = value.tolist()
+            if not isinstance(value, (tuple, list)) or (fixed and len(value) != len(args)):
+                raise misfit(value, what)
+            fits = parts if fixed else [parts[0]] * len(value)
+            try:  # the items' names are made only for an error
+                return tuple([f(v, what) for f, v in zip(fits, value, strict=True)])
+            except ParseError:
+                for i, (f, v) in enumerate(zip(fits, value, strict=True)):
+                    f(v, f"{what}[{i}]")  # raises again, naming the item
+                raise
+
+        return sequence
+    if hint is int:
+
+        def whole(value: Any, what: str) -> Any:
+            if type(value) is int:
+                return value
+            if is_whole(value):
+                return int(value)
+            raise misfit(value, what)
+
+        return whole
+    if hint is bool:
+
+        def truth(value: Any, what: str) -> Any:
+            if isinstance(value, (bool, np.bool_)):
+                return bool(value)
+            raise misfit(value, what)
+
+        return truth
+    if hint is str:
+
+        def text(value: Any, what: str) -> Any:
+            if isinstance(value, str):
+                return value
+            raise misfit(value, what)
+
+        return text
+    return lambda value, what: value
+
+
+def check_fields(constraint: Constraint) -> None:
+    """Raise :class:`ParseError` when a field of ``constraint`` is not of its type (:func:`fit`)."""
+    for name, fitted in field_fitters(type(constraint)):
+        fitted(getattr(constraint, name), name)
+
+
+def as_cells(value: Any, what: str = "cells") -> tuple[Cell, ...]:
+    """``value`` as a tuple of cells (a list or tuple of ``(row, column)`` pairs)."""
+    cells: tuple[Cell, ...] = fit(value, tuple[Cell, ...], what)
+    return cells
 
 
 def parse_lines(value: Any, size: int) -> Iterator[tuple[int, list[Cell]]]:

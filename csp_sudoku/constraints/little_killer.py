@@ -19,7 +19,9 @@ class LittleKiller(base.Constraint):
     Attributes:
         cells: the diagonal's cells, from the clue inwards.
         total: the sum.
-        clue: where f-puzzles draws the clue (``R0C3``: outside the grid), kept as written.
+        clue: the f-puzzles name of the clue's cell, kept as written: :meth:`place`, one
+            step outside the grid (``R0C3`` for a diagonal from ``R1C4`` going ``DR``), or
+            empty for there.
         direction: the arrow's direction from the clue (``UL``, ``UR``, ``DL``, ``DR``).
     """
 
@@ -33,21 +35,48 @@ class LittleKiller(base.Constraint):
         return self.cells
 
     def validate(self, size: int) -> None:
+        """Also refuse a diagonal of no cells, cells out of :attr:`direction`'s order,
+        and a clue anywhere but :meth:`place` (one step outside the grid): f-puzzles
+        puts it there, and a clue elsewhere was drawn wherever it named."""
         super().validate(size)
+        if not self.cells:
+            raise base.ParseError("cells: a little killer of no cells")
         base.no_repeats(self.cells, "cells")
+        if self.direction not in DIRECTIONS:
+            raise base.ParseError(
+                f"direction: one of {', '.join(DIRECTIONS)}, not {self.direction!r}"
+            )
         for a, b in zip(self.cells, self.cells[1:], strict=False):
             if abs(a[0] - b[0]) != 1 or abs(a[1] - b[1]) != 1:
                 raise base.ParseError(
                     f"cells {base.name(a)} and {base.name(b)} are not diagonal neighbours"
                 )
-        if self.direction not in DIRECTIONS:
+            if (b[0] - a[0], b[1] - a[1]) != STEPS[self.direction]:
+                raise base.ParseError(
+                    f"cells {base.name(a)} then {base.name(b)} go against the direction "
+                    f"{self.direction}: the cells run from the clue along it"
+                )
+        first, place = self.cells[0], self.place()
+        if self.clue and base.parse_name(self.clue, size, inside=False) != place:
             raise base.ParseError(
-                f"direction: one of {', '.join(DIRECTIONS)}, not {self.direction!r}"
+                f"cell {self.clue!r}: the clue of a diagonal from {base.name(first)} going "
+                f"{self.direction} is at {base.name(place)}, one step before its first cell"
+            )
+        if 0 <= place[0] < size and 0 <= place[1] < size:
+            raise base.ParseError(
+                f"the clue's place {base.name(place)}, one step before {base.name(first)} "
+                f"against the direction {self.direction}, is inside the grid: the diagonal "
+                "must start at the grid's edge"
             )
         if not len(self.cells) <= self.total <= len(self.cells) * size:
             raise base.ParseError(
                 f"no digits of 1-{size} in {len(self.cells)} cells add up to {self.total}"
             )
+
+    def place(self) -> base.Cell:
+        """Where the clue is: one step back from the first cell, against :attr:`direction`."""
+        dr, dc = STEPS[self.direction]
+        return (self.cells[0][0] - dr, self.cells[0][1] - dc)
 
     def clauses(self, cnf: base.Cnf) -> base.Clauses:
         return base.sum_equals(cnf, self.cells, self.total)
@@ -62,19 +91,15 @@ class LittleKiller(base.Constraint):
         return sum(base.at(grid, c) for c in self.cells) == self.total
 
     def draw(self, pen: base.Pen) -> None:
-        dr, dc = STEPS[self.direction]
-        if self.clue:
-            place = base.parse_name(self.clue, pen.size, inside=False)
-        else:  # one step back from the first cell, against the arrow
-            place = (self.cells[0][0] - dr, self.cells[0][1] - dc)
-        pen.outside(place, str(self.total), towards=(dr, dc))
+        # validate() has checked that a clue the entry names is at place()
+        pen.outside(self.place(), str(self.total), towards=STEPS[self.direction])
 
     @classmethod
     def read_entry(cls, entry: Any, geometry: base.Geometry) -> list[LittleKiller]:
         got = base.fields(entry, ("cells", "value"), ("cell", "direction"))
         cells = tuple(base.parse_cells(got["cells"], geometry.size))
         clue = got.get("cell", "")
-        if clue != "":
+        if clue != "":  # a cell name; validate() checks it is the clue's place
             base.parse_name(clue, geometry.size, inside=False)
         direction = got.get("direction", "DR")
         if not isinstance(direction, str):

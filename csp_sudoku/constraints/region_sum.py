@@ -41,8 +41,16 @@ class RegionSumLine(base.Constraint):
 
     @classmethod
     def along(cls, cells: tuple[base.Cell, ...], geometry: base.Geometry) -> RegionSumLine:
-        """The region-sum line over ``cells`` on ``geometry``."""
-        return cls(stretches(cells, geometry))
+        """The region-sum line over ``cells`` on ``geometry``.
+
+        Raises:
+            ParseError: ``cells`` is not a tuple of cells, or one is outside the grid
+                (it has no region).
+        """
+        line = base.as_cells(cells)
+        for cell in line:
+            base.check_cell(cell, geometry.size)
+        return cls(stretches(line, geometry))
 
     def footprint(self) -> tuple[base.Cell, ...]:
         return tuple(c for part in self.parts for c in part)
@@ -52,6 +60,12 @@ class RegionSumLine(base.Constraint):
 
     def validate(self, size: int) -> None:
         super().validate(size)
+        # a line of no stretches, or an empty stretch (a sum of 0), has no reading
+        if not self.parts:
+            raise base.ParseError("parts: a region-sum line of no cells")
+        for k, part in enumerate(self.parts):
+            if not part:
+                raise base.ParseError(f"parts[{k}]: a stretch of no cells")
         base.no_repeats(self.footprint(), "line")
 
     def clauses(self, cnf: base.Cnf) -> base.Clauses:

@@ -30,6 +30,7 @@ class Sandwich(base.Constraint):
         return tuple((self.index, c) for c in range(size))
 
     def validate(self, size: int) -> None:
+        super().validate(size)  # the fields' types: a bool and two whole numbers
         if not 0 <= self.index < size:
             raise base.ParseError(
                 f"{'column' if self.column else 'row'} {self.index + 1} is outside the grid"
