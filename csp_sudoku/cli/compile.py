@@ -143,10 +143,11 @@ def _warm_variants() -> str:
 def _warm_shapes() -> str:
     """The counting kernels on a 9x9 puzzle's read-only cells and on a plain array (numba
     compiles each kind of array apart), on the other shapes, one by one and in a batch;
-    the canonical form; a bank's facts of a puzzle added."""
+    the canonical form; a bank's facts of a puzzle added; the minimality check (``bank add``,
+    ``is_minimal``, a generator's output)."""
     import numpy as np
 
-    from csp_sudoku.api import as_puzzle, count_many, count_solutions, solve
+    from csp_sudoku.api import as_puzzle, count_many, count_solutions, is_minimal, solve
     from csp_sudoku.core.geometry import Geometry
     from csp_sudoku.core.puzzle import Puzzle
     from csp_sudoku.tools.bank import PuzzleBank
@@ -157,6 +158,7 @@ def _warm_shapes() -> str:
         solve(form)
         count_solutions(form)
         canonical_key(form)
+    is_minimal(puzzle)
     for geometry in (Geometry.standard(4), Geometry.standard(6), Geometry.x_sudoku(9)):
         empty = np.zeros(geometry.ncells, dtype=np.int8)
         for form in (Puzzle(empty, geometry), empty):
