@@ -109,12 +109,9 @@ def run(args: argparse.Namespace) -> int:
                 code = _fail(why)
                 continue
             puzzle = item.puzzle
-        if args.solutions:
-            answer = _only_solution(puzzle, entry.source, entry.line)
-            if answer is None:
-                code = EXIT_BAD_INPUT
-                continue
-            answers.append(answer)
+        if args.solutions and not _solution_into(answers, puzzle, entry.source, entry.line):
+            code = EXIT_BAD_INPUT
+            continue
         puzzles.append(puzzle)
         try:
             values = _values(puzzle, entry.fields, len(puzzles), entry.source, entry.line)
@@ -226,12 +223,9 @@ def run_variants(args: argparse.Namespace) -> int:
             print(f"csp-sudoku render: {item.error}", file=sys.stderr)
             code = EXIT_BAD_INPUT
             continue
-        if args.solutions:
-            answer = _only_solution(puzzle, item.source, item.line)
-            if answer is None:
-                code = EXIT_BAD_INPUT
-                continue
-            answers.append(answer)
+        if args.solutions and not _solution_into(answers, puzzle, item.source, item.line):
+            code = EXIT_BAD_INPUT
+            continue
         try:
             values = _values(puzzle, item.fields, len(puzzles) + 1, item.source, item.line)
             caption = _caption(args, values)
@@ -245,22 +239,26 @@ def run_variants(args: argparse.Namespace) -> int:
     return code
 
 
-def _only_solution(puzzle: Puzzle | VariantPuzzle, source: str, line: int) -> Puzzle | None:
-    """The one solution of a puzzle, for its solution page; None, said on stderr as
-    ``FILE:LINE: why``, when it has none or several (the book leaves it out)."""
+def _solution_into(
+    answers: list[Puzzle], puzzle: Puzzle | VariantPuzzle, source: str, line: int
+) -> bool:
+    """Append the one solution of a puzzle (its solution page) to ``answers``; False,
+    said on stderr as ``FILE:LINE: why``, when it has none or several (the book
+    leaves the puzzle out)."""
     try:
         found = _solutions(puzzle)
     except SudokuError as err:
         found = []
         print(f"csp-sudoku render: {source}:{line}: {err}", file=sys.stderr)
     if len(found) == 1:
-        return found[0]
+        answers.append(found[0])
+        return True
     how = "no solution" if not found else "more than one solution"
     print(
         f"csp-sudoku render: {source}:{line}: the puzzle has {how}: no solution page can show it",
         file=sys.stderr,
     )
-    return None
+    return False
 
 
 def _solutions(puzzle: Puzzle | VariantPuzzle) -> list[Puzzle]:
