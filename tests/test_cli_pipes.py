@@ -204,8 +204,32 @@ def test_csv_rows_pass_through_minimize_and_solve(tmp_path: Path) -> None:
     rows = list(csv.DictReader(io.StringIO(out)))
     assert len(rows) == 2
     for r in rows:
-        assert r["method"] and int(r["removed"]) > 0 and r["minimal"] == "True"
+        assert r["size"] == "9" and int(r["removed"]) > 0 and r["minimal"] == "True"
         assert check_solution(parse_line(r["solution"]).cells, parse_line(r["puzzle"]).cells)
+        # the generator's method and ratings were facts of the puzzle minimize changed
+        assert not r.get("method") and not r.get("ratings")
+
+
+def test_a_changed_puzzle_leaves_its_old_rating_behind(tmp_path: Path) -> None:
+    """``rate | minimize`` kept the rating of the puzzle it changed on the new one, and
+    ``| bank add`` stored it: rounds 1.0 Easy for a puzzle that rates Fiendish."""
+    (tmp_path / "in.txt").write_text(
+        ".17.69.2.632.5..4.95.72431.82543.1.97.15864323.6..2.582.9.43.7...3291684.6.875293\n"
+        + LINE
+        + "\n"  # minimal already: its record's facts still hold
+    )
+    *runs, (_, out) = pipeline(
+        ["rate", "in.txt", "-m", "rounds", "--format", "jsonl", "-q"],
+        ["minimize", "-", "--format", "jsonl", "--seed", "1", "-q"],
+        ["bank", "add", "bank.db", "-", "-q"],
+        cwd=tmp_path,
+    )
+    assert all(code == 0 for code, _ in runs), runs
+    with PuzzleBank(tmp_path / "bank.db") as bank:
+        ratings = {e.puzzle.to_line(): e.ratings for e in bank.query()}
+    assert len(ratings) == 2 and ratings[LINE]  # the unchanged puzzle keeps its rating
+    changed = next(r for p, r in ratings.items() if p != LINE)
+    assert changed == {}
 
 
 def test_minimized_puzzles_go_down_the_pipe(tmp_path: Path) -> None:

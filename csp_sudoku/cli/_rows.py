@@ -254,7 +254,7 @@ def run_rows(
                         writer.write(
                             {"file": e.source, "line": e.line, **row},
                             text.replace(WHERE, where),
-                            e.fields,
+                            passed_fields(e, row),
                         )
     if puzzles == 0 and bad == 0 and done is None:
         print("csp-sudoku: error: no puzzles found in the input", file=sys.stderr)
@@ -270,6 +270,32 @@ def run_rows(
 
 
 _ADJECTIVE = {"solve": "uniquely solvable", "count": "counted", "minimize": "unique"}
+
+#: The fields of an input record that state facts of its puzzle: a rating (a ``rate``
+#: row's, ``generate``'s ``ratings``) and where the puzzle came from (what ``bank add``
+#: files with it). The ``input_`` fields of a ``rate`` row are such facts too.
+PUZZLE_FACTS = frozenset(
+    {
+        "metric", "score", "level", "level_rank", "estimated", "details", "parameters",
+        "runs", "ratings", "seed", "method", "generator", "generator_version", "version",
+        "derived_from", "attempts", "steps", "seconds",
+    }
+)  # fmt: skip
+
+
+def passed_fields(entry: Entry, row: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The fields of ``entry``'s record that pass through to ``row``: all, unless the row's
+    ``puzzle`` is another puzzle (``minimize``'s), which the record's facts
+    (:data:`PUZZLE_FACTS`) do not describe: those are left out, so that no later command
+    (``bank add``) files the old puzzle's rating under the new one."""
+    puzzle = row.get("puzzle")
+    if puzzle is None or entry.puzzle is None or puzzle == entry.puzzle.to_line():
+        return entry.fields
+    return {
+        k: v
+        for k, v in entry.fields.items()
+        if k not in PUZZLE_FACTS and not k.startswith("input_")
+    }
 
 
 def rows_runner(
