@@ -194,3 +194,32 @@ def test_a_shape_or_backend_given_as_something_else_is_named() -> None:
     # and what is one still is (a numpy array of cells, a solution given as cells)
     solution = cs.solve(line)
     assert solution is not None and cs.is_solution(solution.cells, cs.parse(line).cells)
+
+
+def test_a_solution_is_held_to_the_puzzles_rules_not_its_own() -> None:
+    """A plain grid given as a Puzzle passed as the solution of an X-Sudoku whose
+    diagonals it breaks (its own geometry was used), and certify then certified an
+    X-Sudoku with no solution at all."""
+    import csp_sudoku as cs
+    from csp_sudoku import Puzzle
+    from csp_sudoku.core.errors import CertificateError
+    from csp_sudoku.tools.certify import certify
+    from tests.independent import count_solutions
+
+    plain = cs.solve(
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    )
+    assert plain is not None
+    x = Geometry.x_sudoku()
+    diagonal = [int(plain.cells[i * 10]) for i in range(9)]
+    assert sorted(diagonal) != list(range(1, 10))  # the grid breaks the X rule
+    xp = Puzzle(plain.cells, x).without(range(0, 81, 2))
+    assert cs.count_solutions(xp) == 0
+    for solution in (plain, plain.cells, plain.to_line()):
+        assert not cs.is_solution(solution, xp)
+    assert not cs.is_solution(plain, Puzzle(np.zeros(81, np.int8), x))
+    assert not cs.is_solution(plain, "12..34......4..3")  # another size: no solution
+    with pytest.raises(CertificateError, match="does not solve"):
+        certify(xp, solution=plain)
+    assert cs.is_solution(plain, plain.without(range(40)))  # the plain puzzle's own
+    assert count_solutions(plain.without(range(40)).cells, limit=1) == 1

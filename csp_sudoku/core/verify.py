@@ -24,7 +24,9 @@ def is_solution(
 
     Either may be a :class:`Puzzle`, puzzle text (``parse``) or an array of
     cells. A ``solution`` text is read in the
-    puzzle's shape when a puzzle is given.
+    puzzle's shape when a puzzle is given, and the grid is held to the puzzle's
+    rules (an X-Sudoku's diagonals, a jigsaw's regions), whatever the geometry of a
+    ``solution`` Puzzle; a grid of another size solves no puzzle (False).
 
     Raises:
         ParseError: a text that is not a puzzle, or a ``solution`` that is no
@@ -38,7 +40,9 @@ def is_solution(
         solution = parse(solution, puzzle.geometry if puzzle is not None else None)
     if isinstance(solution, Puzzle):
         cells = solution.cells
-        geometry: Geometry = solution.geometry
+        # the puzzle's rules decide (an X-Sudoku's diagonals): a plain grid's own
+        # geometry let a grid that breaks them pass as the X-Sudoku's solution
+        geometry: Geometry = solution.geometry if puzzle is None else puzzle.geometry
     else:
         if solution is None or np.ndim(solution) == 0:  # no grid ("1 cells is not ...")
             raise ParseError(
@@ -47,7 +51,7 @@ def is_solution(
             )
         cells = np.asarray(solution).reshape(-1)
         geometry = puzzle.geometry if puzzle is not None else Geometry.for_cells(cells.size)
-    if cells.size != geometry.ncells:
+    if cells.size != geometry.ncells or (puzzle is not None and puzzle.cells.size != cells.size):
         return False
     want = np.arange(1, geometry.size + 1)
     for unit in geometry.units:
