@@ -176,6 +176,27 @@ def test_with_cells_refuses_what_is_not_a_cell_and_digit(changes: Any, why: str)
     assert str(p.with_cells({1: 9, 0: 0})) == "." + "9" + LINE[2:]  # a good change still works
 
 
+def test_without_takes_indexes_or_a_mask_and_nothing_else() -> None:
+    """A mask of bools was read as the indexes 0 and 1 (an all-False mask emptied
+    cell 0), 1.7 emptied cell 1, and "12" cell 12."""
+    p = cs.parse(LINE)
+    cells = np.asarray(p.cells)
+    fours = p.without(cells == 4)
+    assert np.array_equal(np.asarray(fours.cells), np.where(cells == 4, 0, cells))
+    assert fours.clue_count == p.clue_count - 3
+    assert p.without(np.zeros(81, dtype=bool)) == p
+    assert p.without(np.flatnonzero(cells == 4)) == fours  # the same as its indexes
+    assert p.without([]) == p and p.without(0).clue_count == p.clue_count - 1
+    for bad, why in (
+        ([1.7], "cell indexes"),
+        ("12", "cell indexes"),
+        (None, "cell indexes"),
+        (np.zeros(80, dtype=bool), "0 to 80"),
+    ):
+        with pytest.raises(cs.ParseError, match=why):
+            p.without(bad)
+
+
 @pytest.mark.parametrize(
     ("settings", "why"),
     [

@@ -218,7 +218,7 @@ def test_a_changed_puzzle_leaves_its_old_rating_behind(tmp_path: Path) -> None:
         + LINE
         + "\n"  # minimal already: its record's facts still hold
     )
-    *runs, (_, out) = pipeline(
+    *runs, _ = pipeline(
         ["rate", "in.txt", "-m", "rounds", "--format", "jsonl", "-q"],
         ["minimize", "-", "--format", "jsonl", "--seed", "1", "-q"],
         ["bank", "add", "bank.db", "-", "-q"],

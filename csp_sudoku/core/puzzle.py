@@ -178,13 +178,25 @@ class Puzzle:
         )
 
     def without(self, cells: Any) -> Puzzle:
-        """A new puzzle with the given cells emptied.
+        """A new puzzle with the given cells emptied: cell indexes (an int, or a sequence
+        or array of them), or a mask of one bool a cell (``p.cells == 9``).
 
         Raises:
             ParseError: a cell the grid lacks (81 raised IndexError, -1 emptied the
-                last cell).
+                last cell), or no cells: a string, None, a fraction (``1.7`` emptied
+                cell 1), a mask of another length (an all-False mask emptied cell 0).
         """
-        at = np.asarray(cells, dtype=np.intp)
+        given = np.asarray(cells) if not isinstance(cells, (str, bytes)) else None
+        if given is not None and given.dtype == np.bool_:
+            if given.shape != self._cells.shape:
+                raise self._no_cell(cells)
+            given = np.flatnonzero(given)
+        if given is None or (given.size and given.dtype.kind not in "iu"):
+            raise ParseError(
+                f"cells to empty are cell indexes (ints) or a mask of {self._cells.size} "
+                f"bools, got {type(cells).__name__} {cells!r:.40}"
+            )
+        at = given.astype(np.intp, copy=False)
         if at.size and (at.min() < 0 or at.max() >= self._cells.size):
             raise self._no_cell(cells)
         new = self._cells.copy()
