@@ -311,6 +311,31 @@ def test_variant_puzzles_keep_their_shape_through_pipes(tmp_path: Path) -> None:
         assert check_solution(e.solution.cells, e.puzzle.cells, diagonals=True)
 
 
+def test_every_commands_rows_name_a_shape_the_line_does_not_tell(tmp_path: Path) -> None:
+    """Rows of check, count, solve, rate and minimize of an X-Sudoku read with
+    --variant x did not name it, so the next command read a plain 9x9 with several
+    solutions. Each row now names it, and the pipe ends with the puzzle unique, no
+    option repeated."""
+    from tests.independent import count_solutions
+
+    x = "..4..1.79371..82.6...72.13563..9...77..13...84.2.756...2.6139.416..4.78..492..36."
+    (tmp_path / "x.txt").write_text(x + "\n")
+    first = ["minimize", "x.txt", "--variant", "x", "--seed", "1", "--format", "jsonl", "-q"]
+    made = json.loads(run_module(first, cwd=tmp_path, check=True).stdout)
+    assert count_solutions(parse_line(made["puzzle"]).cells, limit=2) == 2  # as a plain 9x9
+    *runs, (_, out) = pipeline(
+        first,
+        ["check", "-", "--format", "jsonl", "-q"],
+        ["rate", "-", "-m", "rounds", "--format", "jsonl", "-q"],
+        ["solve", "-", "--format", "csv", "-q"],
+        ["count", "-", "--format", "jsonl", "-q"],
+        cwd=tmp_path,
+    )
+    assert all(code == 0 for code, _ in runs), runs
+    (row,) = [json.loads(r) for r in out.splitlines()]
+    assert row["count"] == 1 and row["geometry"] == "x-9x9"
+
+
 def test_rows_of_a_binary_input_read_back_without_stopping(tmp_path: Path) -> None:
     """A binary file among the inputs gets one ``invalid`` row, its bytes escaped
     (``\\x00``): raw, they made the output itself binary, so ``check`` of that output

@@ -40,7 +40,7 @@ from csp_sudoku.cli._common import (
 )
 from csp_sudoku.cli._resume import BAD_ROW_ERRORS, ResumeError
 from csp_sudoku.core.errors import SudokuError
-from csp_sudoku.core.io import Entry
+from csp_sudoku.core.io import Entry, shape_fields
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.tools.batch import ordered_map
 
@@ -254,7 +254,7 @@ def run_rows(
                         writer.write(
                             {"file": e.source, "line": e.line, **row},
                             text.replace(WHERE, where),
-                            passed_fields(e, row),
+                            {**shape_fields(e.puzzle.geometry), **passed_fields(e, row)},
                         )
     if puzzles == 0 and bad == 0 and done is None:
         print("csp-sudoku: error: no puzzles found in the input", file=sys.stderr)

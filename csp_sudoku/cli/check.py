@@ -68,6 +68,7 @@ from csp_sudoku.core.io import (
     parse_line,
     read_chunk,
     record_geometry,
+    shape_fields,
 )
 from csp_sudoku.tools.batch import (
     LIMIT_WHY,
@@ -395,8 +396,9 @@ def _format(verdicts: Verdicts, job: _Job, names: list[str] | None) -> tuple[str
         return "".join(rows), None
     buf = io.StringIO()
     writer = RowWriter(job.fmt, job.fields, buf, header=False, names=names)
+    shape = shape_fields(job.geometry)  # a record's own geometry field wins
     for r in verdicts.results():
-        writer.write(r.as_dict(), "", r.fields)
+        writer.write(r.as_dict(), "", {**shape, **r.fields} if shape else r.fields)
     return buf.getvalue(), writer.names
 
 

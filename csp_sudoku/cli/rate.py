@@ -36,7 +36,7 @@ from csp_sudoku.cli import _common as common
 from csp_sudoku.cli._resume import ResumeError, ResumePoint, State, mark_done, read_resume_point
 from csp_sudoku.cli.variant_rate import hook as variant_hook
 from csp_sudoku.core.errors import NotUniqueError, SudokuError
-from csp_sudoku.core.io import Entry
+from csp_sudoku.core.io import Entry, shape_fields
 from csp_sudoku.core.names import MetricName
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.tools.batch import ordered_map
@@ -357,7 +357,11 @@ def _rate(
         text = entry.puzzle.to_line()
         rows = [{"file": entry.source, "line": entry.line, "puzzle": text, **r} for r in result]
         own = set(FIELDS).union(*rows)
-        kept = kept_fields(entry.fields, own) if writer.fmt != "text" else {}
+        kept = (
+            {**shape_fields(entry.puzzle.geometry), **kept_fields(entry.fields, own)}
+            if writer.fmt != "text" and entry.puzzle is not None
+            else {}
+        )
         if writer.fmt == "csv":
             rows = [flat_details(row) for row in rows]
             if writer.names is None:  # the first row fixes the columns

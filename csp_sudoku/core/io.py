@@ -774,6 +774,15 @@ def geometry_fields(geometry: Geometry) -> dict[str, str]:
     return {"geometry": geometry.name} | ({} if regions is None else {"regions": regions})
 
 
+def shape_fields(geometry: Geometry | None) -> dict[str, str]:
+    """:func:`geometry_fields` for a shape that a puzzle line alone does not tell (extra
+    units, jigsaw regions), else none: what a command's row carries, so that the next
+    command reads an X-Sudoku or a jigsaw again as one, not as a plain grid."""
+    if geometry is None or geometry == Geometry.standard(geometry.size):
+        return {}
+    return geometry_fields(geometry)
+
+
 def record_geometry(rec: dict[str, Any], geometry: Geometry | None) -> Geometry | str | None:
     """The geometry to read a record's puzzle in: the one its ``geometry`` field
     (and a jigsaw's ``regions``, :meth:`Geometry.named`) names, or ``geometry``
