@@ -400,3 +400,20 @@ def test_a_file_that_cannot_be_opened_is_the_projects_error_naming_it(tmp_path: 
         write_puzzles(["." * 81], target)
     assert str(info.value) == f"{target}: cannot open for writing: its folder does not exist"
     assert ".partial" not in str(info.value)
+
+
+@pytest.mark.parametrize("sep", ["", "|", " "])
+def test_grid_rows_of_packed_digits_are_rows_of_cells(sep: str) -> None:
+    """A row such as 400000805 (or 400|000|805) was read as one or three numbers, so
+    a grid written that way was nine bad lines; only tokens of one or two digits
+    separated by spaces are numbers (a 16x16 grid's 10 0 3 16)."""
+    from csp_sudoku.core.io import read_puzzles
+
+    line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    rows = [line[r * 9 : r * 9 + 9].replace(".", "0") for r in range(9)]
+    text = "\n".join(sep.join((r[:3], r[3:6], r[6:])) for r in rows) + "\n"
+    (entry,) = list(read_puzzles(text.splitlines(keepends=True)))
+    assert entry.puzzle is not None and entry.puzzle.to_line() == line
+    full = "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
+    (entry,) = list(read_puzzles([full[r * 9 : r * 9 + 9] + "\n" for r in range(9)]))
+    assert entry.puzzle is not None and entry.puzzle.to_line() == full

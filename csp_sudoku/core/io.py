@@ -150,7 +150,11 @@ def parse_line(line: str, geometry: Geometry | None = None) -> Puzzle:
 
 
 def _row_cells(line: str, size: int | None) -> list[tuple[int, str]] | list[tuple[int, int]]:
-    """Cells of a grid row: characters, or whole numbers when separated by spaces."""
+    """Cells of a grid row: characters, or whole numbers when separated by spaces.
+
+    Numbers are tokens of one or two digits (a 16x16 or 25x25 grid's ``10 0 3 16``):
+    a longer run of digits (``400000805``, ``400|000|805``) is a row of digit cells.
+    """
     tokens: list[tuple[int, str]] = []
     i = 0
     n = len(line)
@@ -164,7 +168,8 @@ def _row_cells(line: str, size: int | None) -> list[tuple[int, str]] | list[tupl
         tokens.append((i + 1, line[i:j]))
         i = j
     numeric = any(len(t) > 1 for _, t in tokens) and all(
-        (t.isascii() and t.isdigit()) or (len(t) == 1 and t in BLANKS) for _, t in tokens
+        (t.isascii() and t.isdigit() and len(t) <= 2) or (len(t) == 1 and t in BLANKS)
+        for _, t in tokens
     )
     if numeric:
         return [(col, 0 if t in BLANKS else _number(t)) for col, t in tokens]
