@@ -212,3 +212,38 @@ def test_generate_resume_refuses_rows_made_with_other_options(
     assert main([*base, "-n", "4", *again, "--resume"]) == 2
     assert f"{out}:1: {why}" in capsys.readouterr().err
     assert out.read_bytes() == kept
+
+
+@pytest.mark.parametrize(
+    ("writer", "resumer", "fmt", "why"),
+    [
+        ("check", "count", "csv", "not the output of 'count --format csv'"),
+        ("check", "solve", "jsonl", "not a row of 'solve --format jsonl' (it has no 'solution')"),
+        ("count", "minimize", "csv", "not the output of 'minimize --format csv'"),
+        ("solve", "count", "jsonl", "not a row of 'count --format jsonl' (it has no 'count')"),
+        ("count", "count", "csv", None),  # its own output: resumed
+    ],
+)
+def test_resume_refuses_another_commands_output(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    writer: str,
+    resumer: str,
+    fmt: str,
+    why: str | None,
+) -> None:
+    """count --resume appended its rows under check's CSV header (the count in the
+    status column): another command's output is refused, nothing appended."""
+    src = _input(tmp_path)
+    out = tmp_path / f"out.{fmt}"
+    assert main([writer, str(src), "--format", fmt, "-o", str(out), "-q"]) in (0, 1)  # 1: multiple
+    cut = out.read_bytes()[: len(out.read_bytes()) // 2]
+    out.write_bytes(cut)
+    capsys.readouterr()
+    seed = ["--seed", "1"] if resumer == "minimize" else []  # its resume needs the seed
+    code = main([resumer, str(src), "--format", fmt, "-o", str(out), "--resume", "-q", *seed])
+    if why is None:
+        assert code in (0, 1)
+        return
+    assert code == 2 and why in capsys.readouterr().err
+    assert out.read_bytes() == cut

@@ -66,17 +66,24 @@ def _work_chunk(work: Work, puzzles: list[Puzzle], options: dict[str, Any]) -> l
 
 
 def last_entry(
-    path: str, fmt: str, what: str, same: Mapping[str, Any] | None = None
+    path: str,
+    fmt: str,
+    what: str,
+    same: Mapping[str, Any] | None = None,
+    fields: Sequence[str] = (),
 ) -> tuple[tuple[str, int] | None, bool]:
     """Drop the rows of the last entry in ``path``; return the entry before it and the header.
 
     Returns ``((file, line) of the last entry kept, or None; whether a CSV header is kept)``.
     ``same``: fields that every JSON Lines or CSV row must hold with these values
-    (the options of the run that wrote it, such as its seed).
+    (the options of the run that wrote it, such as its seed). ``fields``: the
+    command's own columns after ``file`` and ``line``, which a CSV header must
+    begin with and every JSON Lines row hold (an output of another command has
+    other ones: ``check``'s rows took ``count``'s under ``status``).
 
     Raises:
-        ResumeError: when a row has no ``file`` and ``line``, or another value of a
-            field of ``same``.
+        ResumeError: when a row has no ``file`` and ``line``, another value of a
+            field of ``same``, or not the command's ``fields``.
     """
     if not os.path.exists(path):
         return None, False
@@ -95,6 +102,11 @@ def last_entry(
         try:
             if fmt == "csv" and header is None:
                 header = next(csv.reader([text]))
+                if fields and header[: len(fields) + 2] != ["file", "line", *fields]:
+                    raise ResumeError(
+                        f"{path}:1: not the output of '{what} --format csv' (its header is "
+                        "another command's, or another version's): give another --output"
+                    )
                 continue
             if fmt == "csv":
                 assert header is not None
@@ -107,6 +119,11 @@ def last_entry(
             key = (str(rec["file"]), int(rec["line"]))
         except BAD_ROW_ERRORS:
             raise ResumeError(f"{path}:{n}: not a row of '{what} --format {fmt}'") from None
+        if fmt == "jsonl" and any(name not in rec for name in fields):
+            raise ResumeError(
+                f"{path}:{n}: not a row of '{what} --format jsonl' (it has no "
+                f"{next(name for name in fields if name not in rec)!r}): give another --output"
+            )
         for name, want in (same or {}).items() if fmt != "text" else ():
             if str(rec.get(name)) != str(want):
                 raise ResumeError(
@@ -196,7 +213,7 @@ def run_rows(
     has_header = False
     if args.resume:
         same = {name: options[name] for name in resume_same}
-        done, has_header = last_entry(args.output, args.format, what, same)
+        done, has_header = last_entry(args.output, args.format, what, same, fields)
     appending = done is not None or has_header
     geometry = geometry_from_args(args)
     with batch_session(args.output, appending=appending, scheduler=args.scheduler) as (
