@@ -247,3 +247,27 @@ def test_resume_refuses_another_commands_output(
         return
     assert code == 2 and why in capsys.readouterr().err
     assert out.read_bytes() == cut
+
+
+@pytest.mark.parametrize("command", ["count", "solve", "minimize"])
+def test_a_resumed_run_says_the_bad_lines_of_the_part_done(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """A resumed count ended with exit 0 and '0 bad' when the bad lines were in the
+    part already done; check and rate said them again. Now all three do too."""
+    lines = load_lines("top1465.txt", limit=6)
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join([lines[0], "12x", *lines[1:]]) + "\n")
+    out = tmp_path / "out.jsonl"
+    argv = [command, str(src), "--format", "jsonl", "-o", str(out), "--seed", "1"]
+    argv = argv if command == "minimize" else argv[:-2]
+    assert main(argv) == 2
+    full = out.read_bytes()
+    capsys.readouterr()
+    rows = full.splitlines(keepends=True)
+    assert len(rows) == 6
+    out.write_bytes(b"".join(rows[:4]))  # the bad line 2 in the part done
+    assert main([*argv, "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert f"{src}:2:" in err and "1 bad" in err
+    assert out.read_bytes() == full

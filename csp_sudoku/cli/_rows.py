@@ -155,8 +155,14 @@ class _Located(Protocol):
 _E = TypeVar("_E", bound=_Located)
 
 
-def entries_after(entries: Iterator[_E], done: tuple[str, int] | None) -> Iterator[_E]:
-    """The entries after ``done`` (all of them when None)."""
+def entries_after(
+    entries: Iterator[_E],
+    done: tuple[str, int] | None,
+    again: Callable[[_E], bool] | None = None,
+) -> Iterator[_E]:
+    """The entries after ``done`` (all of them when None), and those up to it for which
+    ``again`` is true (bad lines, which wrote no row: said and counted again, so that
+    a resumed run ends with the exit code and the messages of a whole one)."""
     if done is None:
         yield from entries
         return
@@ -164,10 +170,17 @@ def entries_after(entries: Iterator[_E], done: tuple[str, int] | None) -> Iterat
         if (e.source, e.line) == done:
             yield from entries
             return
+        if again is not None and again(e):
+            yield e
     raise ResumeError(
         f"the output's rows end at {done[0]}:{done[1]}, which is no entry of the input: "
         "not this input's output"
     )
+
+
+def _bad_line(entry: Entry) -> bool:
+    """Whether an input entry is a bad line (no puzzle: said, never a row)."""
+    return entry.puzzle is None
 
 
 def run_rows(
@@ -230,7 +243,7 @@ def run_rows(
 
         def tasks() -> Iterator[tuple[Any, ...]]:
             chunk: list[Entry] = []
-            for e in entries_after(iter_entries(args.inputs, geometry), done):
+            for e in entries_after(iter_entries(args.inputs, geometry), done, _bad_line):
                 chunk.append(e)
                 if sum(x.puzzle is not None for x in chunk) >= size or len(chunk) >= 4 * size:
                     held.append(chunk)
