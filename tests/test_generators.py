@@ -254,8 +254,15 @@ def test_max_clues() -> None:
 def test_minimal_and_grid_counts_are_checked() -> None:
     from csp_sudoku.generators import minimal_puzzles, random_grids
 
-    with pytest.raises(GenerationError, match="attempts must be at least 1, got 0"):
+    with pytest.raises(
+        GenerationError, match="attempts must be a whole number of at least 1, got 0"
+    ):
         minimal_puzzle(seed=1, attempts=0)
+    for bad in (None, "3", 2.5, True):  # None and "3" raised TypeError from the comparison
+        with pytest.raises(GenerationError, match="attempts must be a whole number"):
+            minimal_puzzle(seed=1, attempts=bad)  # type: ignore[arg-type]
+    with pytest.raises(cs.GeometryError, match="geometry must be a Geometry"):
+        minimal_puzzle("9x9", seed=1)  # type: ignore[arg-type]  # was AttributeError
     with pytest.raises(GenerationError, match="count must be non-negative, got -1"):
         random_grids(-1)
     with pytest.raises(GenerationError, match="count must be non-negative, got -2"):

@@ -417,3 +417,18 @@ def test_grid_rows_of_packed_digits_are_rows_of_cells(sep: str) -> None:
     full = "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
     (entry,) = list(read_puzzles([full[r * 9 : r * 9 + 9] + "\n" for r in range(9)]))
     assert entry.puzzle is not None and entry.puzzle.to_line() == full
+
+
+def test_a_file_written_whole_into_a_missing_folder_is_named_by_its_path(tmp_path: Path) -> None:
+    """render_puzzle and certify_to into a missing folder raised a raw
+    FileNotFoundError naming the hidden sibling (.r.PID.partial.png)."""
+    pytest.importorskip("matplotlib")
+    from csp_sudoku.core.errors import FileAccessError
+    from csp_sudoku.core.io import parse_line
+    from csp_sudoku.tools.render import render_puzzle
+
+    target = tmp_path / "nowhere" / "r.png"
+    with pytest.raises(FileAccessError) as info:
+        render_puzzle(parse_line("." * 81), target)
+    assert str(info.value) == f"{target}: cannot open for writing: its folder does not exist"
+    assert not (tmp_path / "nowhere").exists()

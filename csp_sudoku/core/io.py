@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import errno
 import io as _io
 import json
 import os
@@ -1233,6 +1234,9 @@ def staged(target: str | os.PathLike[str]) -> Iterator[str]:
         yield path
         return
     head, name = os.path.split(path)
+    if head and not os.path.isdir(head):  # said of the target, not of the hidden sibling
+        missing = FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), head)
+        raise access_error(path, missing, "writing")
     stem, suffix = os.path.splitext(name)
     tmp = os.path.join(head, f".{stem}.{os.getpid()}.partial{suffix}")
     try:

@@ -361,10 +361,12 @@ def minimal_puzzle(
         GenerationError: a bad mask or solution, ``attempts`` below 1, or
             ``max_clues`` below the fewest clues of the shape (:func:`check_max_clues`).
     """
-    geo = geometry or (as_puzzle(solution).geometry if solution is not None else None)
+    geo = check_geometry(geometry) or (
+        as_puzzle(solution).geometry if solution is not None else None
+    )
     geo = geo or Geometry.standard(9)
-    if attempts < 1:
-        raise GenerationError(f"attempts must be at least 1, got {attempts}")
+    if isinstance(attempts, bool) or not isinstance(attempts, (int, np.integer)) or attempts < 1:
+        raise GenerationError(f"attempts must be a whole number of at least 1, got {attempts!r}")
     check_max_clues(max_clues, geo)
     rng = as_generator(seed)
     sym = check_name(symmetry)
