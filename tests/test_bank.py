@@ -246,3 +246,20 @@ def test_iter_query_reads_each_entry_when_asked(
     assert [e.id for e in [first, *rest]] == [e.id for e in bank.query(BankQuery(order="clues"))]
     with pytest.raises(BankError):
         bank.iter_query(BankQuery(order="nope"))  # at the call, not when read
+
+
+def test_arguments_that_are_no_bank_query_or_batch_are_the_projects_errors() -> None:
+    """PuzzleBank(None), BankQuery(limit="5") and add_each(None) raised TypeError; a
+    puzzle line given as the batch was read letter by letter."""
+    from csp_sudoku.core.errors import ArgumentError
+
+    with pytest.raises(BankError, match="a bank is a file path"):
+        PuzzleBank(None)  # type: ignore[arg-type]
+    with PuzzleBank() as bank:
+        with pytest.raises(BankError, match="limit must be a whole number >= 0, got '5'"):
+            bank.query(BankQuery(limit="5"))  # type: ignore[arg-type]
+        for batch in (None, load_lines("17_clue.txt", limit=1)[0]):
+            with pytest.raises(ArgumentError, match="an iterable of puzzles"):
+                bank.add_each(batch)  # type: ignore[arg-type]
+        assert len(bank) == 0
+        assert len(bank.add_many(load_lines("17_clue.txt", limit=2))) == 2

@@ -455,8 +455,12 @@ class BankQuery:
             )
         if self.order not in ORDERS:
             raise BankError(f"unknown order {self.order!r}; known: {', '.join(ORDERS)}")
-        if self.limit is not None and self.limit < 0:
-            raise BankError(f"limit must be >= 0, got {self.limit}")
+        if self.limit is not None and (
+            isinstance(self.limit, bool)
+            or not isinstance(self.limit, (int, np.integer))
+            or self.limit < 0
+        ):  # "5" raised TypeError from the comparison
+            raise BankError(f"limit must be a whole number >= 0, got {self.limit!r}")
         wants = self.needs_metric()
         if wants is not None:
             raise BankError(f"{wants} needs a metric (--metric): the scores of which metric?")
@@ -988,6 +992,10 @@ class PuzzleBank(Closing):
     def __init__(
         self, path: str | os.PathLike[str] = ":memory:", *, readonly: bool = False
     ) -> None:
+        if not isinstance(path, (str, os.PathLike)):  # None raised TypeError from fspath
+            raise BankError(
+                f"a bank is a file path (or ':memory:'), got {type(path).__name__} {path!r:.40}"
+            )
         self.path = os.fspath(path)
         memory = self.path == ":memory:"
         existed = not memory and os.path.exists(self.path) and os.path.getsize(self.path) > 0
@@ -1492,6 +1500,11 @@ class PuzzleBank(Closing):
                 raise ArgumentError(f"puzzles: cell values must be in 0..{geo.size}")
             cells = np.ascontiguousarray(arr, dtype=np.int8)
             return len(cells), [(geo, list(range(len(cells))), cells)]
+        if isinstance(puzzles, (str, bytes)) or not isinstance(puzzles, Iterable):
+            raise ArgumentError(  # None raised TypeError; a line was read letter by letter
+                "puzzles: an iterable of puzzles (or an (n, cells) array) was expected, got "
+                f"{type(puzzles).__name__} {puzzles!r:.40}"
+            )
         by_geometry: dict[Geometry, list[tuple[int, Puzzle]]] = {}
         n = 0
         for i, item in enumerate(puzzles):
