@@ -105,3 +105,20 @@ def test_17_clue_list_has_49158_forms() -> None:
     forms = canonical_many(arr)
     assert len(lines) == 49158
     assert len({row.tobytes() for row in forms}) == 49158
+
+
+def test_canonical_many_takes_lines_and_refuses_what_is_no_batch() -> None:
+    """Lines raised AttributeError, None TypeError, and 1.5 was cut to 1."""
+    import csp_sudoku as cs
+    from csp_sudoku.core.errors import ArgumentError
+    from csp_sudoku.tools.canonical import canonical_many, random_isomorphism
+
+    line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    moved = random_isomorphism(3).apply(line)  # a line is a puzzle here too
+    forms = canonical_many([line, moved, cs.parse(line)])
+    assert (forms[0] == forms[1]).all() and (forms[0] == forms[2]).all()
+    for bad in (None, line):
+        with pytest.raises(ArgumentError, match="canonical_many takes"):
+            canonical_many(bad)  # type: ignore[arg-type]
+    with pytest.raises(cs.GeometryError, match="whole numbers"):
+        canonical_many(np.full((1, 81), 1.5))  # type: ignore[arg-type]

@@ -32,7 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku._kernels import canonical as _k
-from csp_sudoku.core.errors import GeometryError
+from csp_sudoku.core.errors import ArgumentError, GeometryError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.core.seeds import SeedLike, as_generator
@@ -68,10 +68,9 @@ class Isomorphism:
         out: NDArray[np.int8] = np.asarray(self.digit_map, dtype=np.int8)[moved].reshape(-1)
         return out
 
-    def apply(self, puzzle: Puzzle) -> Puzzle:
-        """The image of a 9x9 puzzle."""
-        _require_nine(puzzle)
-        return Puzzle(self.apply_cells(puzzle.cells), _NINE)
+    def apply(self, puzzle: Puzzle | str | NDArray[np.integer]) -> Puzzle:
+        """The image of a 9x9 puzzle (or puzzle line, or cells)."""
+        return Puzzle(self.apply_cells(_as_cells(puzzle)), _NINE)
 
 
 def _require_nine(puzzle: Puzzle) -> None:
@@ -157,19 +156,30 @@ def canonical_key(puzzle: Puzzle | str | NDArray[np.integer]) -> str:
     return "".join(str(int(v)) if v else "." for v in canonical_cells(puzzle).tolist())
 
 
-def canonical_many(puzzles: NDArray[np.integer] | Iterable[Puzzle]) -> NDArray[np.int8]:
-    """Canonical forms of many puzzles: an ``(n, 81)`` array in, an ``(n, 81)`` array out.
+def canonical_many(
+    puzzles: NDArray[np.integer] | Iterable[Puzzle | str | NDArray[np.integer]],
+) -> NDArray[np.int8]:
+    """Canonical forms of many puzzles: an ``(n, 81)`` integer array, or puzzles (Puzzles,
+    lines, cells) in; an ``(n, 81)`` array out.
 
     Raises:
-        GeometryError: when the input is not 81 cells a row of values 0..9.
+        GeometryError: when the input is not 81 cells a row of whole values 0..9.
+        ArgumentError: an input that is no array or iterable of puzzles (None, a line).
+        ParseError: an item that is no puzzle.
     """
+    given: object = puzzles  # checked as it comes (None, a line, a number)
     if isinstance(puzzles, np.ndarray):
         arr = puzzles
+        if arr.size and arr.dtype.kind not in "iu":  # 1.5 was cut to 1
+            raise GeometryError(f"cell values must be whole numbers 0..9, got {arr.dtype}")
+    elif isinstance(given, (str, bytes)) or not isinstance(given, Iterable):
+        raise ArgumentError(
+            "canonical_many takes an (n, 81) array or puzzles (Puzzles, lines), got "
+            f"{type(puzzles).__name__} {puzzles!r:.40}"
+        )
     else:
-        items = list(puzzles)
-        for p in items:
-            _require_nine(p)
-        arr = np.stack([p.cells for p in items]) if items else np.zeros((0, 81), np.int8)
+        items = [_as_cells(p) for p in puzzles]  # a line is a puzzle too
+        arr = np.stack(items) if items else np.zeros((0, 81), np.int8)
     if arr.ndim != 2 or arr.shape[1] != 81:
         raise GeometryError(f"canonical_many needs an (n, 81) array, got shape {arr.shape}")
     if arr.size and (arr.min() < 0 or arr.max() > 9):
