@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import numbers
 import re
 import types
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -56,6 +55,7 @@ from csp_sudoku.constraints.lowering import Lowering as Lowering
 from csp_sudoku.constraints.lowering import sum_sets
 from csp_sudoku.core.errors import ParseError as ParseError
 from csp_sudoku.core.geometry import Geometry as Geometry
+from csp_sudoku.core.numbers import is_whole
 from csp_sudoku.encodings.cnf import ctrl_c_held, rules_cnf, variable
 from csp_sudoku.encodings.cpsat import SudokuModel as SudokuModel
 
@@ -301,11 +301,6 @@ CELL_IS = "a cell is a (row, column) pair of 0-based whole numbers, (0, 0) the t
 def shown(value: Any) -> str:
     """``value`` in an error about an argument: its type and its start (``str '5'``)."""
     return "None" if value is None else f"{type(value).__name__} {value!r:.60}"
-
-
-def is_whole(value: Any) -> bool:
-    """Whether ``value`` is a whole number: an int or a numpy integer (a bool is none)."""
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
 #: Each constraint class's fields, with the function fitting each (:func:`field_fitters`).

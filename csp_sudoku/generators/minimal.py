@@ -41,6 +41,7 @@ from csp_sudoku.core.errors import BudgetExhaustedError, GenerationError, NotUni
 from csp_sudoku.core.geometry import Geometry, check_geometry
 from csp_sudoku.core.io import counted
 from csp_sudoku.core.names import SymmetryName
+from csp_sudoku.core.numbers import is_whole
 from csp_sudoku.core.puzzle import Grid, Puzzle
 from csp_sudoku.core.seeds import SeedLike, as_generator, kernel_seeds
 from csp_sudoku.core.verify import solution_fault
@@ -365,7 +366,7 @@ def minimal_puzzle(
         as_puzzle(solution).geometry if solution is not None else None
     )
     geo = geo or Geometry.standard(9)
-    if isinstance(attempts, bool) or not isinstance(attempts, (int, np.integer)) or attempts < 1:
+    if not is_whole(attempts) or attempts < 1:
         raise GenerationError(f"attempts must be a whole number of at least 1, got {attempts!r}")
     check_max_clues(max_clues, geo)
     rng = as_generator(seed)

@@ -98,6 +98,7 @@ from csp_sudoku.core.errors import BankError as BankError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import open_output
 from csp_sudoku.core.names import MetricName
+from csp_sudoku.core.numbers import is_whole
 from csp_sudoku.core.puzzle import Puzzle, format_lines
 
 if TYPE_CHECKING:
@@ -455,11 +456,8 @@ class BankQuery:
             )
         if self.order not in ORDERS:
             raise BankError(f"unknown order {self.order!r}; known: {', '.join(ORDERS)}")
-        if self.limit is not None and (
-            isinstance(self.limit, bool)
-            or not isinstance(self.limit, (int, np.integer))
-            or self.limit < 0
-        ):  # "5" raised TypeError from the comparison
+        if self.limit is not None and (not is_whole(self.limit) or self.limit < 0):
+            # "5" raised TypeError from the comparison
             raise BankError(f"limit must be a whole number >= 0, got {self.limit!r}")
         wants = self.needs_metric()
         if wants is not None:

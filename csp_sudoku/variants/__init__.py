@@ -42,6 +42,7 @@ from csp_sudoku.backends.sat import INTERRUPTIBLE, SolverSession
 from csp_sudoku.constraints import Cnf, VariantPuzzle
 from csp_sudoku.core import deadline
 from csp_sudoku.core.errors import ArgumentError, CountBudgetExceeded, DeadlinePassed
+from csp_sudoku.core.numbers import is_whole
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.encodings.cnf import HeldSolver, clue_literals, puzzle_cnf, rules_cnf
 from csp_sudoku.encodings.cpsat import SudokuModel
@@ -164,7 +165,7 @@ MAX_SOLUTIONS = 10_000_000
 
 
 def _check_limit(limit: object) -> None:
-    if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
+    if not is_whole(limit) or limit < 1:
         raise ArgumentError(f"limit must be a whole number of at least 1, not {limit!r}")
 
 
