@@ -426,8 +426,6 @@ def _opened(path: str) -> IO[bytes]:
     try:
         return open_file(path)
     except OSError as err:
-        if isinstance(err, FileAccessError):
-            raise
         raise access_error(path, err, "reading") from err
 
 
