@@ -9,6 +9,7 @@ the same text the scripts wrote out by hand before.
 
 from __future__ import annotations
 
+import argparse
 import platform
 import subprocess
 from collections.abc import Iterable, Sequence
@@ -40,6 +41,17 @@ def one_core() -> None:
 
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+
+
+def seeds_parser(doc: str, per: str, seed: int) -> argparse.ArgumentParser:
+    """The options of the scripts that run the search for some CPU seconds on each of
+    some seeds: ``--seconds`` (60 by default; ``per`` says per what, for the help)
+    and ``--seed`` (one or more; ``seed`` by default). The description is the first
+    paragraph of the script's ``doc``; a script adds its own options to the parser."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--seconds", type=float, default=60.0, help=f"CPU seconds {per}")
+    ap.add_argument("--seed", type=int, nargs="+", default=[seed])
+    return ap
 
 
 def processor() -> str:

@@ -15,7 +15,6 @@ Record: benchmarks/results/generate_best_of_k.md.
 
 from __future__ import annotations
 
-import argparse
 import time
 
 import _common
@@ -27,10 +26,8 @@ from csp_sudoku.generators.search.base import objective
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seconds", type=float, default=60.0, help="CPU seconds per seed and K")
+    ap = _common.seeds_parser(__doc__, "per seed and K", 4001)
     ap.add_argument("--k", type=int, nargs="+", default=[1, 20], help="puzzles drawn per start")
-    ap.add_argument("--seed", type=int, nargs="+", default=[4001])
     args = ap.parse_args()
     _common.one_core()  # the figures are per core
     fresh = anneal._Search._fresh

@@ -23,7 +23,6 @@ with wrappers around the search's own methods (nothing it does changes):
 
 from __future__ import annotations
 
-import argparse
 import time
 from collections import defaultdict
 from collections.abc import Iterator
@@ -33,7 +32,7 @@ from unittest import mock
 
 import bench_generate_new as bench
 import numpy as np
-from _common import commit, one_core
+from _common import commit, one_core, seeds_parser
 
 from csp_sudoku.generators import anneal
 from csp_sudoku.generators.search import outputs as outputs_mod
@@ -178,10 +177,7 @@ def report(seed: int, got: list[Any], led: Ledger) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seconds", type=float, default=60.0, help="CPU seconds per seed")
-    ap.add_argument("--seed", type=int, nargs="+", default=[4027])
-    args = ap.parse_args()
+    args = seeds_parser(__doc__, "per seed", 4027).parse_args()
     one_core()  # the figures are per core
     print(f"commit {commit()}; {args.seconds:g} CPU-s a seed")
     for seed in args.seed:

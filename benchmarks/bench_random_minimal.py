@@ -15,7 +15,6 @@ Record: benchmarks/results/generate_random_minimal.md.
 
 from __future__ import annotations
 
-import argparse
 import time
 
 import _common
@@ -46,10 +45,7 @@ def sampled(seconds: float, seed: int) -> tuple[int, int, int]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seconds", type=float, default=60.0, help="CPU seconds per seed and way")
-    ap.add_argument("--seed", type=int, nargs="+", default=[4011])
-    args = ap.parse_args()
+    args = _common.seeds_parser(__doc__, "per seed and way", 4011).parse_args()
     _common.one_core()  # the figures are per core
     warm_up()
     print(f"commit {_common.commit()}; SE extreme, {args.seconds:g} CPU-s a seed and way")

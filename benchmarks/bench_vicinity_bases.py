@@ -17,7 +17,6 @@ steps only on bases near the floor? (benchmarks/results/generate_expand_within.m
 
 from __future__ import annotations
 
-import argparse
 import collections
 import time
 from typing import Any
@@ -75,10 +74,7 @@ def _watch() -> tuple[dict[str, float], dict[float, list[float]], list[float]]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seconds", type=float, default=60.0, help="CPU seconds per seed")
-    ap.add_argument("--seed", type=int, nargs="+", default=[4001])
-    args = ap.parse_args()
+    args = _common.seeds_parser(__doc__, "per seed", 4001).parse_args()
     _common.one_core()  # the figures are per core
     warm_up()
     clock, bases, _ = _watch()
