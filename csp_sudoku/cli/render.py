@@ -70,7 +70,8 @@ def register(sub: Any) -> None:
         help=(
             "caption format over the record's fields, e.g. '{n}. {level} ({score:.1f})': "
             "n (number), metric, score, level, hardest, and every field of the record "
-            "(clues, seed, ratings[METRIC][score], ...)"
+            "(clues, seed, ratings[METRIC][score], ...); a field is a name, with [key] "
+            "only into a mapping field (no attribute access)"
         ),
     )
     p.add_argument(

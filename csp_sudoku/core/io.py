@@ -1278,6 +1278,21 @@ def write_text(target: str | os.PathLike[str], text: str) -> None:
         fh.write(text)
 
 
+def check_many(items: object, what: str) -> None:
+    """Refuse an argument meant to hold several puzzles that cannot: a text (it would be
+    read letter by letter, each letter a puzzle), a single :class:`Puzzle`, or what is
+    not iterable (``None``, a number).
+
+    Raises:
+        ArgumentError: naming ``what`` and the type given (with a hint for one puzzle).
+    """
+    if isinstance(items, (str, bytes, Puzzle)) or not isinstance(items, Iterable):
+        one = " (for one puzzle, pass [puzzle])" if isinstance(items, (str, Puzzle)) else ""
+        raise ArgumentError(
+            f"{what} must be a sequence of puzzles, got {type(items).__name__}{one}"
+        )
+
+
 def write_puzzles(
     puzzles: Iterable[Puzzle | str | Sequence[int] | NDArray[np.integer]],
     target: str | os.PathLike[str] | IO[str],
@@ -1289,8 +1304,13 @@ def write_puzzles(
     at all (:func:`open_output`), so a bad item leaves no half file.
 
     Raises:
+        ArgumentError: ``puzzles`` that is not an iterable of puzzles (``None``, a
+            number, a single puzzle or puzzle line), before anything is written.
         ParseError: an item that is no puzzle, named by its index (``puzzles[2]: ...``).
     """
+    # None raised "'NoneType' object is not iterable"; a puzzle line was read letter by
+    # letter, each letter "a line of 1 cells"
+    check_many(puzzles, "puzzles")
     count = 0
     with open_output(target) as fh:
         for i, p in enumerate(puzzles):

@@ -69,6 +69,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import math
 import os
 import re
 import sqlite3
@@ -92,7 +93,6 @@ from csp_sudoku.core.errors import (
     BankUpgradeWarning,
     GeometryError,
     NotUniqueError,
-    ParseError,
 )
 from csp_sudoku.core.errors import BankError as BankError
 from csp_sudoku.core.geometry import Geometry
@@ -100,6 +100,7 @@ from csp_sudoku.core.io import open_output
 from csp_sudoku.core.names import MetricName
 from csp_sudoku.core.numbers import is_whole
 from csp_sudoku.core.puzzle import Puzzle, format_lines
+from csp_sudoku.tools._inputs import puzzle_arg
 
 if TYPE_CHECKING:
     from csp_sudoku.api import PuzzleLike
@@ -641,31 +642,6 @@ def _let_signals_in() -> None:
     """
 
 
-def _as_puzzle(item: Any, what: str, geometry: Geometry | None = None) -> Puzzle:
-    """``item`` as a :class:`Puzzle`: a Puzzle, a puzzle line or grid text, or an array of
-    cell values (what :data:`csp_sudoku.api.PuzzleLike` documents).
-
-    Raises:
-        ArgumentError: naming ``what`` when ``item`` is none of these (or text that is
-            no puzzle: the parser's reason is kept).
-    """
-    from csp_sudoku.api import as_puzzle
-
-    if isinstance(item, Puzzle):
-        return item
-    if not isinstance(item, (str, np.ndarray, list, tuple)):
-        raise ArgumentError(
-            f"{what} must be a Puzzle, a puzzle line or an array of cell values, "
-            f"got {type(item).__name__}"
-        )
-    try:
-        return as_puzzle(item, geometry)
-    except ParseError as err:
-        raise ArgumentError(f"{what} is not a puzzle: {err}") from None
-    except (TypeError, ValueError) as err:
-        raise ArgumentError(f"{what} is not a puzzle: {err}") from None
-
-
 def pattern_symmetries(puzzle: Puzzle) -> tuple[str, ...]:
     """The symmetries (of :data:`PATTERN_SYMMETRIES`) that map the clue pattern onto itself."""
     found = pattern_symmetries_many(puzzle.cells.reshape(1, -1), puzzle.geometry.size)
@@ -925,17 +901,36 @@ _REPLACE = "UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in _RATING_COLU
 _KEEP = "NOTHING"
 
 
-def _rating_values(rating: Any) -> tuple[Any, ...]:
+def _rating_values(rating: Any, what: str = "rating") -> tuple[Any, ...]:
     """The ``ratings`` columns after ``puzzle_id`` and before ``rated`` of a
     :class:`csp_sudoku.metrics.Rating` (or any object with its fields).
 
+    Checked here, before any row is written: ``None`` (or a dict) in place of a
+    rating raised ``AttributeError``, a metric of ``None`` was stored as the
+    metric ``"None"``, and a NaN score was refused by SQLite as "a rating of no
+    banked puzzle".
+
     Raises:
-        TypeError, ValueError: a score that is no number.
+        ArgumentError: naming ``what``: an object with no metric name, or a score
+            that is no finite number.
     """
+    metric = getattr(rating, "metric", None)
+    if not isinstance(metric, str) or not metric:
+        raise ArgumentError(
+            f"{what} must be a Rating (or an object with its fields: a metric name, a "
+            f"score ...), got {type(rating).__name__} {rating!r:.60}"
+        )
+    given: Any = getattr(rating, "score", None)
+    try:
+        score = float(given)
+    except (TypeError, ValueError, OverflowError):
+        score = math.nan
+    if not math.isfinite(score):
+        raise ArgumentError(f"{what}: score {given!r} of {metric} is not a finite number")
     params = getattr(rating, "parameters", {}) or {}
     return (
-        str(rating.metric),
-        float(rating.score),
+        metric,
+        score,
         getattr(rating, "level", None),
         getattr(rating, "level_rank", None),
         json.dumps(params, sort_keys=True, default=str),
@@ -943,6 +938,23 @@ def _rating_values(rating: Any) -> tuple[Any, ...]:
         getattr(rating, "seed", None),
         getattr(rating, "version", None),
     )
+
+
+def _rating_row(pair: Any, what: str, now: float) -> tuple[Any, ...]:
+    """The ``ratings`` row of a ``(puzzle id, rating)`` pair of :meth:`PuzzleBank.add_ratings`.
+
+    Raises:
+        ArgumentError: naming ``what``: no pair, an id that is no whole number, or a
+            rating :func:`_rating_values` refuses.
+    """
+    if isinstance(pair, (str, bytes)) or not isinstance(pair, Sequence) or len(pair) != 2:
+        raise ArgumentError(
+            f"{what} must be a (puzzle id, rating) pair, got {type(pair).__name__} {pair!r:.60}"
+        )
+    pid, rating = pair
+    if not is_whole(pid):
+        raise ArgumentError(f"{what}: a puzzle id is a whole number, got {pid!r:.40}")
+    return (int(pid), *_rating_values(rating, f"the rating of {what}"), now)
 
 
 #: The distinct values of an index's first column(s), one index seek each (a
@@ -1409,9 +1421,9 @@ class PuzzleBank(Closing):
         ``keys``, ``hashes``): it is :meth:`prepare`, then :meth:`write`.
 
         Raises:
-            ArgumentError: when an item is not a puzzle.
-            TypeError, ValueError: a rating's score that is no number (nothing is added);
-                an option :meth:`prepare` does not take.
+            ArgumentError: when an item is not a puzzle, or a rating is none (no
+                metric name, a score that is no finite number): nothing is added.
+            TypeError: an option :meth:`prepare` does not take.
         """
         return self.write(self.prepare(puzzles, **options))
 
@@ -1460,8 +1472,8 @@ class PuzzleBank(Closing):
             hashes: with ``keys``, their :func:`key_hash` values when computed already.
 
         Raises:
-            ArgumentError: when an item is not a puzzle.
-            TypeError, ValueError: a rating's score that is no number.
+            ArgumentError: when an item is not a puzzle, or a rating is none (no
+                metric name, a score that is no finite number).
         """
         given = _Given(solutions, None, check_minimal, generator, None, claims)
         return self._plan(puzzles, given, geometry, provenance, ratings, keys, hashes)
@@ -1506,7 +1518,7 @@ class PuzzleBank(Closing):
         by_geometry: dict[Geometry, list[tuple[int, Puzzle]]] = {}
         n = 0
         for i, item in enumerate(puzzles):
-            p = _as_puzzle(item, "puzzle", geometry)
+            p = puzzle_arg(item, "puzzle", geometry)
             by_geometry.setdefault(p.geometry, []).append((i, p))
             n = i + 1
         return n, [
@@ -1561,7 +1573,9 @@ class PuzzleBank(Closing):
             plan.transaction = self._transactions
         if ratings is not None:
             plan.ratings = [
-                (i, _rating_values(r)) for i, items in enumerate(ratings) for r in items or ()
+                (i, _rating_values(r, f"a rating in ratings[{i}]"))
+                for i, items in enumerate(ratings)
+                for r in items or ()
             ]
         # the first place of each key: the later places assigned first, so the first wins
         first = dict(zip(reversed(all_keys), range(n - 1, -1, -1), strict=True))
@@ -1729,7 +1743,7 @@ class PuzzleBank(Closing):
         from csp_sudoku.core.verify import is_solution
 
         backend = self._checker(geo).backend
-        sol = None if stated is None else _as_puzzle(stated, "solution", geo)
+        sol = None if stated is None else puzzle_arg(stated, "solution", geo)
         if sol is None or not is_solution(sol, Puzzle(row, geo)):
             found = backend.solutions(row, geo, 2)
             if len(found) != 1:
@@ -1864,7 +1878,7 @@ class PuzzleBank(Closing):
         Raises:
             ArgumentError: when ``puzzle`` is not a puzzle.
         """
-        key = dedup_key(_as_puzzle(puzzle, "puzzle"))
+        key = dedup_key(puzzle_arg(puzzle, "puzzle"))
         found = self._ids_of([key], [key_hash(key)])
         return None if not found else self.get(found[key])
 
@@ -1898,11 +1912,19 @@ class PuzzleBank(Closing):
         ``bank add`` does with the ratings records carry).
 
         Raises:
-            TypeError, ValueError: a score that is no number (nothing is stored).
+            ArgumentError: ``ratings`` that is no iterable, an item that is no such
+                pair, an id that is no whole number, an object that is no rating, or
+                a score that is no finite number (nothing is stored).
             BankError: an id that is no banked puzzle.
         """
+        given: object = ratings  # checked as the caller may have given anything
+        if isinstance(given, (str, bytes)) or not isinstance(given, Iterable):
+            raise ArgumentError(
+                "ratings must be an iterable of (puzzle id, rating) pairs, got "
+                f"{type(given).__name__}"
+            )
         now = time.time()
-        rows = [(int(pid), *_rating_values(r), now) for pid, r in ratings]
+        rows = [_rating_row(pair, f"ratings[{i}]", now) for i, pair in enumerate(given)]
         if not rows:
             return 0
         with self._write():
@@ -2030,7 +2052,8 @@ class PuzzleBank(Closing):
         looks like an empty bank rather than a typing mistake.
 
         Raises:
-            BankError: naming the unknown metric or level and the known ones.
+            BankError: naming the unknown metric or level and the known ones, or a
+                level of a metric that has none (saying to select by score).
         """
         self._levels_of(query)
 
@@ -2054,6 +2077,12 @@ class PuzzleBank(Closing):
         for level in rated:
             if level.lower() not in {lv.lower() for lv in levels}:
                 levels.append(level)
+        if not levels:  # "known: " and nothing after it said no more than the error
+            raise BankError(
+                f"metric {query.metric} has no levels (the library does not know it and "
+                f"its banked ratings name none), so level {query.level!r} selects nothing; "
+                "select by score instead: min_score/max_score (--score-min/--score-max)"
+            )
         if query.level.lower() not in {lv.lower() for lv in levels}:
             raise BankError(
                 f"unknown level {query.level!r} of {query.metric}; known: {', '.join(levels)}"

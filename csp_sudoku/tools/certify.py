@@ -30,6 +30,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from pysat.formula import CNF
@@ -40,7 +41,11 @@ from csp_sudoku.core.errors import NotUniqueError
 from csp_sudoku.core.io import staged, write_text
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.encodings.cnf import HeldSolver, puzzle_cnf, variable
+from csp_sudoku.tools._inputs import plain_or_variant, puzzle_arg
 from csp_sudoku.variants import variant_cnf
+
+if TYPE_CHECKING:
+    from csp_sudoku.api import PuzzleLike
 
 #: python-sat solvers that log DRAT proofs with ``with_proof=True``.
 PROOF_SOLVERS = ("glucose4", "glucose3", "cadical153", "cadical195", "lingeling")
@@ -97,13 +102,32 @@ def _solve_once(puzzle: Certifiable, solver: str) -> Puzzle:
     return Puzzle((model.reshape(-1, n).argmax(axis=1) + 1).astype(np.int8), puzzle.geometry)
 
 
+def _certifiable(
+    puzzle: Certifiable | PuzzleLike, solution: PuzzleLike | None
+) -> tuple[Certifiable, Puzzle | None]:
+    """The puzzle and the solution given to :func:`certify` as a :data:`Certifiable`
+    and a :class:`Puzzle` of its shape: the plain ones may come in any form
+    :data:`csp_sudoku.api.PuzzleLike` names, as the rest of the API takes them (a
+    puzzle line raised ``AttributeError`` from deep in the formula).
+
+    Raises:
+        ArgumentError: naming the argument that is no puzzle.
+    """
+    p = plain_or_variant(puzzle, "puzzle")
+    return p, None if solution is None else puzzle_arg(solution, "solution", p.geometry)
+
+
 def certify(
-    puzzle: Certifiable, solution: Puzzle | None = None, *, solver: str = DEFAULT_PROOF_SOLVER
+    puzzle: Certifiable | PuzzleLike,
+    solution: PuzzleLike | None = None,
+    *,
+    solver: str = DEFAULT_PROOF_SOLVER,
 ) -> tuple[CNF, list[str], Puzzle]:
     """Build the uniqueness formula of a puzzle and a DRAT proof of its unsatisfiability.
 
     Args:
-        puzzle: the puzzle to certify, plain or variant.
+        puzzle: the puzzle to certify, plain or variant; a plain one may be anything
+            :data:`csp_sudoku.api.PuzzleLike` names (a puzzle line, cell values).
         solution: its solution when known (it is checked, not trusted); found otherwise.
         solver: a python-sat solver with proof logging (see :data:`PROOF_SOLVERS`).
 
@@ -114,11 +138,13 @@ def certify(
     Raises:
         NotUniqueError: when the puzzle has no solution or more than one.
         CertificateError: for an unknown proof solver.
+        ArgumentError: a ``puzzle`` or ``solution`` that is no puzzle.
     """
     if solver not in PROOF_SOLVERS:
         raise CertificateError(
             f"solver {solver!r} cannot log proofs; use one of {', '.join(PROOF_SOLVERS)}"
         )
+    puzzle, solution = _certifiable(puzzle, solution)
     if solution is None:
         solution = _solve_once(puzzle, solver)
     else:
@@ -150,23 +176,26 @@ def _model_cells(model: list[int], puzzle: Certifiable) -> list[int]:
 
 
 def certify_to(
-    puzzle: Certifiable,
+    puzzle: Certifiable | PuzzleLike,
     path: str | os.PathLike[str],
     *,
     cnf_path: str | os.PathLike[str] | None = None,
-    solution: Puzzle | None = None,
+    solution: PuzzleLike | None = None,
     solver: str = DEFAULT_PROOF_SOLVER,
 ) -> Certificate:
     """Write the DRAT proof of uniqueness to ``path`` and its formula beside it.
 
     The formula goes to ``cnf_path``, by default ``path`` with the suffix
     ``.cnf`` (``p1.drat`` -> ``p1.cnf``). Check with ``drat-trim p1.cnf p1.drat``.
+    ``puzzle`` and ``solution`` are taken as :func:`certify` takes them.
 
     Raises:
         NotUniqueError: when the puzzle has no solution or more than one.
         CertificateError: for an unknown proof solver.
+        ArgumentError: a ``puzzle`` or ``solution`` that is no puzzle.
         OSError: when a file cannot be written.
     """
+    puzzle, solution = _certifiable(puzzle, solution)
     proof_path = Path(path)
     formula_path = Path(cnf_path) if cnf_path is not None else proof_path.with_suffix(".cnf")
     if formula_path == proof_path:

@@ -44,7 +44,7 @@ import math
 import os
 import re
 import string
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -53,9 +53,12 @@ import numpy as np
 from csp_sudoku.core.errors import RenderError as RenderError
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import counted, staged, symbol
+from csp_sudoku.core.numbers import is_whole
 from csp_sudoku.core.puzzle import Puzzle
+from csp_sudoku.tools._inputs import items_arg, plain_or_variant, puzzle_arg
 
 if TYPE_CHECKING:  # importing the constraints loads OR-tools: only when a variant is drawn
+    from csp_sudoku.api import PuzzleLike
     from csp_sudoku.constraints import VariantPuzzle
     from csp_sudoku.constraints.drawing import Bounds
 
@@ -204,44 +207,140 @@ def default_caption(values: Mapping[str, Any]) -> str:
 #: gigabytes of text for minutes, deaf to signals.
 CAPTION_MAX = 1000
 
+#: The fields every caption has (:func:`caption_fields`); a record's other fields
+#: (``seed``, ``file``, ``line``, ``ratings`` ...) and a variant's (``title``,
+#: ``author``, ``kinds``: :func:`variant_caption_fields`) come on top.
+CAPTION_FIELDS = ("n", "metric", "score", "level", "hardest", "clues", "puzzle")
+#: Fields that hold a number or a text, never a mapping: a ``[key]`` after one is
+#: refused before any record is read (``{puzzle[0]}`` picked a character).
+_SCALAR_FIELDS = frozenset(CAPTION_FIELDS) | {"title", "author", "kinds", "file", "line", "seed"}
+
+#: A caption field: a name, then ``[key]`` look-ups into a mapping
+#: (``ratings[se][score]``); no attribute (``.``), no empty key.
+_FIELD = re.compile(r"(?P<name>[^.\[\]]+)(?P<keys>(?:\[[^\[\]]+\])*)")
+
+
+def _allowed_fields() -> str:
+    """What a caption field may be, for the messages that refuse one."""
+    names = ", ".join(f"{{{name}}}" for name in CAPTION_FIELDS)
+    return (
+        f"a field is one of {names} or another field of the record by name ({{seed}}, "
+        "{file}, {line}, {title} ...), with [key] only to look into a mapping field "
+        "({ratings[se][score]})"
+    )
+
+
+def _caption_field(field: str) -> tuple[str, list[str]] | None:
+    """``field``'s name and keys (``ratings[se][score]`` -> ``ratings``, ``[se, score]``),
+    or None when it is not a name followed by keys."""
+    match = _FIELD.fullmatch(field)
+    if match is None or match["name"].isdigit():
+        return None
+    return match["name"], re.findall(r"\[([^\[\]]+)\]", match["keys"])
+
 
 def check_caption_format(fmt: str) -> None:
-    """Refuse a caption format that is not a valid format string, or whose field asks
-    for a width or precision beyond :data:`CAPTION_MAX` (before any record is read).
+    """Refuse a caption format that is not a valid format string, has a field that is
+    not a plain name (with ``[key]`` look-ups into a mapping), or asks for a width or
+    precision beyond :data:`CAPTION_MAX` (before any record is read).
+
+    A caption format is text from the command line, and Python's format strings
+    reach into the values they format: ``{n.__class__}`` printed the class of the
+    number and ``{n.__class__.__init__.__globals__}`` walked towards a module's
+    globals. So a field here is a name and nothing more: attribute access,
+    positional fields (``{}``, ``{0}``), a conversion other than ``!s``, ``!r``
+    and ``!a``, and a field inside a format spec (``{score:{w}}``, which escaped
+    the width limit) are refused; a ``[key]`` is looked up in mapping fields
+    only (:func:`format_caption`).
 
     Raises:
-        RenderError: saying what is wrong with ``fmt``.
+        RenderError: saying what is wrong with ``fmt`` (and what a field may be).
     """
     try:
         parts = list(string.Formatter().parse(fmt))
     except ValueError as err:
         raise RenderError(f"bad --caption format {fmt!r}: {err}") from None
-    for _, field, spec, _ in parts:
+    for _, field, spec, conversion in parts:
+        if field is None:
+            continue
+        whole = f"{{{field}{'!' + conversion if conversion else ''}{':' + spec if spec else ''}}}"
+        parsed = _caption_field(field)
+        if parsed is None:
+            raise RenderError(
+                f"bad --caption format {fmt!r}: {whole} is refused; {_allowed_fields()}"
+            )
+        if parsed[1] and parsed[0] in _SCALAR_FIELDS:
+            raise RenderError(
+                f"bad --caption format {fmt!r}: {whole} looks into {{{parsed[0]}}}, which "
+                f"is no mapping; {_allowed_fields()}"
+            )
+        if conversion not in (None, "s", "r", "a"):
+            raise RenderError(
+                f"bad --caption format {fmt!r}: {whole} has the conversion !{conversion}; "
+                "a conversion is !s, !r or !a"
+            )
+        if spec and ("{" in spec or "}" in spec):
+            raise RenderError(
+                f"bad --caption format {fmt!r}: {whole} has a field in its format spec; "
+                "a format spec is fixed text, such as :.1f or :>3"
+            )
         sizes = [int(d) for d in re.findall(r"\d+", spec or "")]
-        if field is not None and sizes and max(sizes) > CAPTION_MAX:
+        if sizes and max(sizes) > CAPTION_MAX:
             raise RenderError(
                 f"bad --caption format {fmt!r}: {{{field}:{spec}}} asks for {max(sizes)} "
                 f"characters; a caption has at most {CAPTION_MAX}"
             )
 
 
+class _CaptionFormatter(string.Formatter):
+    """A :class:`string.Formatter` whose fields are names of the values and ``[key]``
+    look-ups into mapping values, and nothing else (see :func:`check_caption_format`)."""
+
+    def get_field(self, field_name: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
+        """The value of ``name[key]...``: a missing name is a ``KeyError`` (the caller
+        names the fields there are); a key of a value that is no mapping, or one the
+        mapping lacks, is a :class:`RenderError`."""
+        parsed = _caption_field(field_name)
+        if parsed is None:  # check_caption_format refused it already
+            raise RenderError(f"{{{field_name}}} is refused; {_allowed_fields()}")
+        name, keys = parsed
+        value = kwargs[name]
+        reached = name
+        for key in keys:
+            if not isinstance(value, Mapping):
+                raise RenderError(
+                    f"{{{field_name}}}: {reached} is {type(value).__name__}, not a mapping; "
+                    "[key] looks into a mapping field only"
+                )
+            if key not in value:
+                known = ", ".join(sorted(str(k) for k in value))
+                raise RenderError(f"{{{field_name}}}: no key {key!r} in {reached} (keys: {known})")
+            value = value[key]
+            reached = f"{reached}[{key}]"
+        return value, name
+
+
 def format_caption(fmt: str, values: Mapping[str, Any]) -> str:
-    """``fmt.format_map(values)``, with every failure a :class:`RenderError`.
+    """``fmt`` formatted over ``values``, its fields read as :func:`check_caption_format`
+    allows (names, and ``[key]`` look-ups into mapping values), every failure a
+    :class:`RenderError`.
 
     Raises:
-        RenderError: an unknown field (naming the fields there are), a bad
-            format spec for a value, a malformed format string, or a caption
-            longer than :data:`CAPTION_MAX`.
+        RenderError: a field that is not a plain name, an unknown field (naming the
+            fields there are), a key that is not there, a bad format spec for a
+            value, a malformed format string, or a caption longer than
+            :data:`CAPTION_MAX`.
     """
+    check_caption_format(fmt)
     try:
-        text = fmt.format_map(values)
+        text = _CaptionFormatter().vformat(fmt, (), values)
     except KeyError as err:
         names = ", ".join(sorted(values))
         raise RenderError(
             f"bad --caption format {fmt!r}: no field {err.args[0]!r} in puzzle "
             f"{values.get('n')} (fields: {names})"
         ) from None
-    except (ValueError, TypeError, IndexError, AttributeError) as err:
+    except (RenderError, ValueError, TypeError, IndexError, AttributeError) as err:
         raise RenderError(
             f"bad --caption format {fmt!r} for puzzle {values.get('n')}: {err}"
         ) from None
@@ -596,10 +695,10 @@ def _save(fig: Any, path: Path, fmt: str, dpi: int = DEFAULT_DPI) -> None:
 
 
 def render_puzzle(
-    puzzle: Puzzle | VariantPuzzle,
+    puzzle: Puzzle | VariantPuzzle | PuzzleLike,
     target: str | os.PathLike[str],
     *,
-    solution: Puzzle | None = None,
+    solution: PuzzleLike | None = None,
     title: str | None = None,
     fmt: str | None = None,
     size: float = 6.0,
@@ -607,17 +706,59 @@ def render_puzzle(
 ) -> Path:
     """Draw one puzzle (or its solution, when given) on a square page of ``size`` inches.
 
+    ``puzzle`` is a :class:`Puzzle`, a variant puzzle, or what
+    :data:`csp_sudoku.api.PuzzleLike` names (a puzzle line, cell values), as
+    the other functions of the API take it; so is ``solution``.
     ``dpi`` is the PNG resolution (:data:`DPI_RANGE`); SVG and PDF are vector.
 
     Raises:
         RenderError: for an unknown format, a dpi out of range, or missing matplotlib.
+        ArgumentError: a ``puzzle`` or ``solution`` that is no puzzle.
     """
     path = Path(target)
     f = _format_of(path, fmt)
     _check_dpi(dpi)
-    fig = _page([puzzle], [title], [solution] if solution else None, (1, 1), None, (size, size))
+    drawn = plain_or_variant(puzzle, "puzzle")
+    answer = None if solution is None else puzzle_arg(solution, "solution", drawn.geometry)
+    fig = _page([drawn], [title], None if answer is None else [answer], (1, 1), None, (size, size))
     _save(fig, path, f, dpi)
     return path
+
+
+def _check_per_page(per_page: object) -> int:
+    """``per_page`` when it is an integer in :data:`PER_PAGE_RANGE`.
+
+    ``per_page=0`` once meant the default (it was read as ``per_page or ...``)
+    and ``2.5`` failed deep in the layout with a ``TypeError``: both are refused.
+
+    Raises:
+        RenderError: naming the range and the value given.
+    """
+    lo, hi = PER_PAGE_RANGE
+    if not is_whole(per_page) or not lo <= per_page <= hi:
+        raise RenderError(f"per_page must be an integer from {lo} to {hi}, got {per_page!r}")
+    return int(per_page)
+
+
+def _given_solutions(solutions: object, puzzles: Sequence[Puzzle | VariantPuzzle]) -> list[Puzzle]:
+    """The solutions given to :func:`render_book`, one per puzzle, as puzzles of its shape.
+
+    Raises:
+        ArgumentError: ``solutions`` that is neither a bool nor a sequence of
+            puzzles, or an item that is no puzzle.
+        RenderError: not one solution per puzzle (a solution page beside the
+            wrong puzzle, or an ``IndexError`` when there were fewer).
+    """
+    given = items_arg(solutions, "solutions (True, False or the solutions)")
+    if len(given) != len(puzzles):
+        raise RenderError(
+            f"{counted(len(given), 'solution')} for {counted(len(puzzles), 'puzzle')}: "
+            "give one solution per puzzle, or solutions=True to solve them"
+        )
+    return [
+        puzzle_arg(s, f"solutions[{i}]", p.geometry)
+        for i, (s, p) in enumerate(zip(given, puzzles, strict=True))
+    ]
 
 
 def default_per_page(geometry: Geometry) -> int:
@@ -626,11 +767,11 @@ def default_per_page(geometry: Geometry) -> int:
 
 
 def render_book(
-    puzzles: Sequence[Puzzle | VariantPuzzle],
+    puzzles: Iterable[Puzzle | VariantPuzzle | PuzzleLike],
     target: str | os.PathLike[str],
     *,
     per_page: int | None = None,
-    solutions: bool | Sequence[Puzzle] = False,
+    solutions: bool | Sequence[PuzzleLike] = False,
     titles: Sequence[str] | None = None,
     title: str | None = None,
     fmt: str | None = None,
@@ -649,12 +790,14 @@ def render_book(
     more fit on a page. Fonts are embedded as TrueType.
 
     Args:
-        puzzles: the puzzles, in order (plain or variant ones).
+        puzzles: the puzzles, in order (plain or variant ones; a plain one may be
+            anything :data:`csp_sudoku.api.PuzzleLike` names, such as a puzzle line).
         target: the output path; its suffix gives the format unless ``fmt`` does.
-        per_page: puzzles per page (default :func:`default_per_page`).
+        per_page: puzzles per page, an integer in :data:`PER_PAGE_RANGE` (default
+            :func:`default_per_page`).
         solutions: True to solve the puzzles (variant ones with
             :func:`csp_sudoku.variants.solutions`) and add solution pages, or
-            the solutions themselves.
+            the solutions themselves, one per puzzle.
         titles: a caption per puzzle (default ``"1"``, ``"2"``, ...).
         title: the book's title, on a cover page.
         fmt: ``svg``, ``pdf`` or ``png``.
@@ -670,28 +813,31 @@ def render_book(
         The files written.
 
     Raises:
-        RenderError: for an unknown format, no puzzles, a dpi out of range,
-            mismatched titles, or (with ``solutions=True``) a puzzle with no
-            solution or several.
+        RenderError: for an unknown format, no puzzles, a dpi or ``per_page`` out
+            of range, mismatched titles or solutions, or (with ``solutions=True``)
+            a puzzle with no solution or several.
+        ArgumentError: ``puzzles`` that are no sequence of puzzles (a puzzle line
+            alone, ``None``), or an item of them or of ``solutions`` that is no puzzle.
     """
     path = Path(target)
     f = _format_of(path, fmt)
     _check_dpi(dpi)
-    if not puzzles:
+    drawn = [
+        plain_or_variant(p, f"puzzles[{i}]") for i, p in enumerate(items_arg(puzzles, "puzzles"))
+    ]
+    if not drawn:
         raise RenderError("nothing to render: no puzzles")
-    per = per_page or default_per_page(puzzles[0].geometry)
-    if not PER_PAGE_RANGE[0] <= per <= PER_PAGE_RANGE[1]:
-        raise RenderError(f"per_page must be {PER_PAGE_RANGE[0]}..{PER_PAGE_RANGE[1]}, got {per}")
-    if titles is not None and len(titles) != len(puzzles):
-        raise RenderError(f"{counted(len(titles), 'title')} for {counted(len(puzzles), 'puzzle')}")
+    per = default_per_page(drawn[0].geometry) if per_page is None else _check_per_page(per_page)
+    if titles is not None and len(titles) != len(drawn):
+        raise RenderError(f"{counted(len(titles), 'title')} for {counted(len(drawn), 'puzzle')}")
     caps: list[str | None] = (
-        list(titles) if titles is not None else [str(i + 1) for i in range(len(puzzles))]
+        list(titles) if titles is not None else [str(i + 1) for i in range(len(drawn))]
     )
     sols: list[Puzzle] = []
     if solutions is True:
         from csp_sudoku.api import solutions as solve_up_to
 
-        for i, p in enumerate(puzzles):
+        for i, p in enumerate(drawn):
             if isinstance(p, Puzzle):
                 found = solve_up_to(p, 2, backend="sat")
             else:
@@ -704,13 +850,13 @@ def render_book(
                 raise RenderError(f"puzzle {caps[i]} has {how}: no solution page can show it")
             sols.append(found[0])
     elif solutions is not False:
-        sols = list(solutions)
+        sols = _given_solutions(solutions, drawn)
     cols, rows = _layout(per)
     sol_layout = (cols + 1, rows + 1)
     sol_per = sol_layout[0] * sol_layout[1]
     # (kind, start, chunk size) of every page, so that the total is known for the footers
     plan: list[tuple[str, int, int]] = [("cover", 0, 0)] if title else []
-    plan += [("puzzles", start, per) for start in range(0, len(puzzles), per)]
+    plan += [("puzzles", start, per) for start in range(0, len(drawn), per)]
     plan += [("solutions", start, sol_per) for start in range(0, len(sols), sol_per)]
     total = len(plan)
 
@@ -721,12 +867,12 @@ def render_book(
             end = start + size
             if kind == "cover":
                 assert title is not None
-                yield _cover(title, len(puzzles), page_size, footer)
+                yield _cover(title, len(drawn), page_size, footer)
             elif kind == "puzzles":
-                yield _page(puzzles[start:end], caps[start:end], None, (cols, rows), None,
+                yield _page(drawn[start:end], caps[start:end], None, (cols, rows), None,
                             page_size, footer)  # fmt: skip
             else:
-                yield _page(puzzles[start:end], caps[start:end], sols[start:end], sol_layout,
+                yield _page(drawn[start:end], caps[start:end], sols[start:end], sol_layout,
                             "Solutions", page_size, footer)  # fmt: skip
             if progress is not None:
                 progress(number, total)
