@@ -229,6 +229,40 @@ def test_cli_bank_quiet_and_short_metric_flag(
     assert len(rows) == 3 and all('"rounds"' in r for r in rows)
 
 
+def test_cli_bank_rate_takes_several_metrics_and_a_query_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``bank rate -m rounds -m hsolve`` rated with hsolve alone (the last option won,
+    silently) and ``-m rounds,hsolve`` was an unknown metric. Now each metric of a
+    comma list or a repeated option is rated in turn, an unknown one is refused
+    before any rating, and a query given two metrics is refused rather than using
+    the last."""
+    from csp_sudoku.cli import main
+
+    db = tmp_path / "b.db"
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text("\n".join(load_lines("top1465.txt", limit=3)) + "\n", encoding="utf-8")
+    assert main(["bank", "add", str(db), str(puzzles), "-q"]) == 0
+    assert main(["bank", "rate", str(db), "-m", "rounds", "-m", "oracle,nope"]) == 2
+    assert "unknown metric 'nope'" in capsys.readouterr().err
+    with PuzzleBank(db) as bank:
+        assert bank.rated_metrics() == []  # refused before rounds was rated
+    assert (
+        main(["bank", "rate", str(db), "-m", "rounds,hsolve", "-m", "rounds", "--seed", "1"]) == 0
+    )
+    assert capsys.readouterr().out.splitlines() == [
+        "rated 3 puzzles with rounds",
+        "rated 3 puzzles with hsolve",
+    ]
+    with PuzzleBank(db) as bank:
+        assert sorted(bank.rated_metrics()) == ["hsolve", "rounds"]
+        assert bank.count(BankQuery(metric="hsolve")) == bank.count(BankQuery(metric="rounds")) == 3
+    assert (
+        main(["bank", "query", str(db), "-m", "rounds", "-m", "hsolve", "--order", "-score"]) == 2
+    )
+    assert "a selection is by one metric, got rounds, hsolve" in capsys.readouterr().err
+
+
 def test_iter_query_reads_each_entry_when_asked(
     bank: PuzzleBank, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -43,6 +43,7 @@ from csp_sudoku.cli._common import (
     geometry_name,
     int_in,
     iter_chunks,
+    metric_names,
     progress,
 )
 from csp_sudoku.core.errors import ArgumentError, BankError
@@ -91,8 +92,9 @@ def _add_query_args(p: argparse.ArgumentParser) -> None:
     q.add_argument(
         "--metric",
         "-m",
+        action="append",
         help="rating metric for --level/--score-min/--score-max/--order (bank rate: the "
-        "metric to rate with)",
+        "metrics to rate with, repeatable and/or comma-separated, or 'all')",
     )
     q.add_argument("--level", help="rating level (case-insensitive), e.g. Hard")
     q.add_argument("--score-min", type=finite_float, help="the rating's score at least this")
@@ -125,13 +127,30 @@ def _query(args: argparse.Namespace) -> BankQuery:
         minimal=minimal,
         min_score=args.score_min,
         max_score=args.score_max,
+        metric=_one_metric(args),
         **same,
     )
 
 
+def _one_metric(args: argparse.Namespace) -> str | None:
+    """The one metric that ``--metric`` names for a selection (None: none named).
+
+    Raises:
+        ArgumentError: several metrics (a repeated ``--metric`` or a comma list: the
+            last one silently won), which only ``bank rate`` takes.
+    """
+    names = metric_names(args.metric or [], [])
+    if len(names) > 1:
+        raise ArgumentError(
+            f"--metric: a selection is by one metric, got {', '.join(names)} "
+            "(only `bank rate` takes several)"
+        )
+    return names[0] if names else None
+
+
 #: The selection options that set the query's field of the same name.
 _SAME_NAMES = (
-    "symmetry", "metric", "level", "min_clues", "max_clues", "generator", "geometry",
+    "symmetry", "level", "min_clues", "max_clues", "generator", "geometry",
     "not_exported", "not_in_batch", "order",
 )  # fmt: skip
 
@@ -609,34 +628,52 @@ def _run_add(args: argparse.Namespace) -> int:
 
 
 def _run_rate(args: argparse.Namespace) -> int:
-    if not args.metric:
+    """Rate the selected puzzles with each metric of ``--metric`` in turn (a comma
+    list, repeated, or ``all``), each metric's count said as it ends."""
+    from csp_sudoku.metrics import METRICS
+
+    metrics = metric_names(args.metric or [], list(METRICS))
+    if not metrics:
         print("csp-sudoku bank rate: error: --metric is required", file=sys.stderr)
         return EXIT_BAD_INPUT
-    show = not args.quiet and sys.stderr.isatty()
-    bar = progress(None, show)
-
-    with PuzzleBank(args.bank) as bank, contextlib.closing(bar):
-        n = bank.rate(
-            args.metric,
-            query=_query(args),
-            seed=args.seed,
-            runs=args.runs,
-            jobs=args.jobs,
-            progress=bar.tick,
+    unknown = [m for m in metrics if m not in METRICS]
+    if unknown:  # before any rating: one typo must not waste an hour of another metric's
+        print(
+            f"csp-sudoku bank rate: error: unknown metric {', '.join(map(repr, unknown))}; "
+            f"known: {', '.join(METRICS)} (or all)",
+            file=sys.stderr,
         )
-        why = "" if n or args.quiet else _why_nothing_to_rate(bank, args)
-    if not args.quiet:
-        print(f"rated {counted(n, 'puzzle')} with {args.metric}")
-    if why:
-        print(f"csp-sudoku bank: {why}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    query = _query(argparse.Namespace(**{**vars(args), "metric": None}))
+    show = not args.quiet and sys.stderr.isatty()
+    with PuzzleBank(args.bank) as bank:
+        for metric in metrics:
+            bar = progress(None, show)
+            with contextlib.closing(bar):
+                n = bank.rate(
+                    metric,
+                    query=query,
+                    seed=args.seed,
+                    runs=args.runs,
+                    jobs=args.jobs,
+                    progress=bar.tick,
+                )
+            if args.quiet:
+                continue
+            print(f"rated {counted(n, 'puzzle')} with {metric}")
+            if not n:
+                print(
+                    f"csp-sudoku bank: {_why_nothing_to_rate(bank, args.bank, metric)}",
+                    file=sys.stderr,
+                )
     return EXIT_OK
 
 
-def _why_nothing_to_rate(bank: PuzzleBank, args: argparse.Namespace) -> str:
+def _why_nothing_to_rate(bank: PuzzleBank, path: str, metric: str) -> str:
     """Why ``bank rate`` found nothing to rate: an empty bank, or all rated already."""
     if len(bank) == 0:
-        return f"{args.bank} holds no puzzles; add some with `csp-sudoku bank add {args.bank} FILE`"
-    return f"every selected puzzle is rated with {args.metric} already"
+        return f"{path} holds no puzzles; add some with `csp-sudoku bank add {path} FILE`"
+    return f"every selected puzzle is rated with {metric} already"
 
 
 _RECORD_FIELDS = (
