@@ -17,6 +17,7 @@ from typing import Any
 
 from csp_sudoku.api import count_solutions, solutions
 from csp_sudoku.cli import EXIT_NOT_ALL, EXIT_OK
+from csp_sudoku.cli._resume import Kind, ResumeError
 from csp_sudoku.cli._rows import WHERE, Outcome
 from csp_sudoku.core.errors import CountBudgetExceeded
 from csp_sudoku.core.io import Entry, counted, format_grid, format_line
@@ -122,6 +123,118 @@ def count_one(puzzle: Puzzle, options: dict[str, Any]) -> Outcome:
     )
 
 
+# ------------------------------------------------------------------ rows kept by --resume
+#: Said after how an earlier run's options differ from this one's.
+_GIVE = "give the interrupted run's {option} (or another --output)"
+
+
+def _flag(value: Any) -> bool:
+    """A row's boolean field, as JSON (``true``) or a CSV cell (``True``) has it."""
+    return value is True or str(value) == "True"
+
+
+def _shown(row: dict[str, Any]) -> tuple[str, str]:
+    """The first field of a text row (:data:`csp_sudoku.cli._resume.Judge`) split at
+    its first space: ``("unique", "")``, ``("multiple", "5+")``, ``("7+", "(budget)")``."""
+    first, _, rest = row["text"].split("\t", 1)[0].partition(" ")
+    return first, rest.strip()
+
+
+def _earlier(option: str, earlier: str, this: int) -> ResumeError:
+    """The refusal of rows that another value of ``option`` wrote."""
+    how = _GIVE.format(option=option)
+    return ResumeError(f"the earlier run used {earlier}, this one {option} {this}: {how}")
+
+
+def kept_check(rows: list[dict[str, Any]], options: dict[str, Any]) -> Kind:
+    """What ``check``'s row of an entry kept by ``--resume`` says: ``ok`` (unique),
+    ``bad`` (invalid) or ``failed``.
+
+    Raises:
+        ResumeError: the row was written with another ``--limit``, as far as it
+            tells: a text row shows the count only when the limit is not 2, and
+            ``N+`` at the limit; a JSON or CSV row's count is at most its limit.
+    """
+    row, limit = rows[0], options["limit"]
+    if "text" not in row:
+        found = int(row.get("count") or 0)
+        if found > limit:
+            raise _earlier("--limit", f"a --limit of {found} or more", limit)
+        return _verdict_kind(str(row["status"]))
+    status, count = _shown(row)
+    if status == "invalid" or (not count and limit == 2):
+        return _verdict_kind(status)
+    if not count:
+        raise _earlier("--limit", "--limit 2", limit)
+    n = int(count.rstrip("+"))
+    if count.endswith("+") and n != limit:
+        raise _earlier("--limit", f"--limit {n}", limit)
+    if not count.endswith("+") and (limit == 2 or n >= limit):
+        raise _earlier("--limit", f"a --limit above {n} (not 2)", limit)
+    return _verdict_kind(status)
+
+
+def _verdict_kind(status: str) -> Kind:
+    return "ok" if status == "unique" else "bad" if status == "invalid" else "failed"
+
+
+def kept_count(rows: list[dict[str, Any]], options: dict[str, Any]) -> Kind:
+    """What ``count``'s row of an entry kept by ``--resume`` says: ``failed`` when its
+    budget stopped the count (exit code 1), else ``ok``.
+
+    Raises:
+        ResumeError: the row was counted under another ``--limit``: a count stopped
+            at the limit is the limit itself, a whole count is below it. (A CSV row
+            does not say that a budget stopped it: below this run's limit, it is
+            taken for one when this run has a budget too.)
+    """
+    row, limit = rows[0], options["limit"]
+    if "text" in row:  # N, N+ at the limit, N+ (budget)
+        count, why = _shown(row)
+        n, capped, budget = int(count.rstrip("+")), count.endswith("+"), why == "(budget)"
+    else:
+        n, capped, budget = int(row["count"]), _flag(row["capped"]), _flag(row.get("budget"))
+    csv_row = isinstance(row.get("capped"), str)
+    if budget or (capped and n < limit and csv_row and options.get("budget") is not None):
+        return "failed"
+    if capped and n != limit:
+        budget_too = " (or a --budget-seconds)" if csv_row else ""
+        raise _earlier("--limit", f"--limit {n}{budget_too}", limit)
+    if not capped and n >= limit:
+        raise _earlier("--limit", f"a --limit above {n}", limit)
+    return "ok"
+
+
+def kept_solve(rows: list[dict[str, Any]], options: dict[str, Any]) -> Kind:
+    """What ``solve``'s rows of an entry kept by ``--resume`` say: ``ok`` (unique) or
+    ``failed`` (no solution, or several).
+
+    Raises:
+        ResumeError: the rows were written with another ``--all``: this run looks
+            for ``max(K, 2)`` solutions (``capped`` when it finds them all) and
+            writes a row for each of the first K (one for a puzzle without any).
+    """
+    row, wanted = rows[0], options["all"]
+    if "text" in row:  # a variant puzzle's text rows: STATUS<TAB>SOLUTION
+        return "ok" if _shown(row)[0] == "unique" else "failed"
+    n, capped = int(row["solutions"]), _flag(row["capped"])
+    most = max(wanted, 2)
+    if (capped and n != most) or (not capped and n >= most) or len(rows) != max(min(wanted, n), 1):
+        if capped and n > 2:
+            earlier = f"--all {n}"
+        elif capped or len(rows) < n:
+            earlier = f"--all {len(rows)}"
+        else:
+            earlier = f"an --all above {n}"
+        raise _earlier("--all", earlier, wanted)
+    return "ok" if str(row["status"]) == "unique" else "failed"
+
+
+#: The judges of the rows that ``--resume`` keeps, per command (:data:`csp_sudoku.cli._resume.Judge`
+#: given the command's options).
+KEPT = {"check": kept_check, "count": kept_count, "solve": kept_solve}
+
+
 def _part_progress(done: int, parts: int, found: int) -> None:
     """One count's progress on stderr: parts done and solutions so far."""
     end = "\n" if done == parts else ""
@@ -132,4 +245,13 @@ def _part_progress(done: int, parts: int, found: int) -> None:
     )
 
 
-__all__ = ["check_one", "count_one", "invalid_row", "solve_one"]
+__all__ = [
+    "KEPT",
+    "check_one",
+    "count_one",
+    "invalid_row",
+    "kept_check",
+    "kept_count",
+    "kept_solve",
+    "solve_one",
+]

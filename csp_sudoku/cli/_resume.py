@@ -32,7 +32,7 @@ import json
 import os
 from array import array
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Literal
 
@@ -54,6 +54,39 @@ BAD_ROW_ERRORS = (
 
 class ResumeError(SudokuError):
     """The output file does not belong to this input, or cannot be read."""
+
+
+#: What the rows an earlier run wrote for one entry say of it: ``ok``, ``failed``
+#: (the entry's exit code 1: a puzzle not unique, a count its budget stopped) or
+#: ``bad`` (``check``'s ``invalid`` row of an entry that could not be read).
+Kind = Literal["ok", "failed", "bad"]
+#: The kind of one entry from its rows (each a dict; a text row is ``file``,
+#: ``line`` and ``text``, what follows its ``FILE:LINE`` and tab). Raises
+#: :class:`ResumeError` when this run's options write other rows for it (another
+#: ``count --limit``): the message says how the two runs differ.
+Judge = Callable[[list[dict[str, Any]]], Kind]
+#: A command's judge, given its options too (:data:`csp_sudoku.cli._plain.KEPT`).
+OptionsJudge = Callable[[list[dict[str, Any]], dict[str, Any]], Kind]
+
+
+def with_options(judge: OptionsJudge | None, options: dict[str, Any]) -> Judge | None:
+    """``judge`` with the run's ``options`` (None without one)."""
+    if judge is None:
+        return None
+    given = judge
+    return lambda rows: given(rows, options)
+
+
+def judged(judge: Judge | None, rows: list[dict[str, Any]], path: str, line: int) -> Kind:
+    """The kind of one kept entry (``ok`` without a judge); a fault names its first row."""
+    if judge is None:
+        return "ok"
+    try:
+        return judge(rows)
+    except ResumeError as err:
+        raise ResumeError(f"{path}:{line}: {err}") from None
+    except BAD_ROW_ERRORS:
+        raise ResumeError(f"{path}:{line}: a row this command does not write") from None
 
 
 #: How many attempts of a puzzle ``generate --resume`` looks through for the seed of a
@@ -179,7 +212,7 @@ def _rows(
     """``(row, end offset)`` for every row; ``(None, offset)`` for a CSV header.
 
     Every row has ``file``, ``line`` (an int) and ``key``; a text row also has
-    ``puzzle`` (its last field).
+    ``puzzle`` (its last field) and ``text`` (what follows ``FILE:LINE`` and its tab).
     """
     fieldnames: list[str] | None = None
     end = 0
@@ -201,6 +234,7 @@ def _rows(
                 source, num = fields[0].rsplit(":", 1)
                 rec = {"file": source, "line": num, key: fields[1].split(" ", 1)[0]}
                 rec["puzzle"] = fields[-1]
+                rec["text"] = "\t".join(fields[1:])
             rec["line"] = int(rec["line"])
             if not isinstance(rec["file"], str) or not isinstance(rec[key], str):
                 raise TypeError
@@ -216,6 +250,7 @@ def read_resume_point(
     key: str = "status",
     group: Sequence[str] | None = None,
     what: str = "check",
+    judge: Judge | None = None,
 ) -> ResumePoint:
     """Read the complete rows (or groups of rows) of an earlier run's output.
 
@@ -227,10 +262,13 @@ def read_resume_point(
             metrics); None for one row per entry (``check``). A trailing group
             cut short is removed from the file.
         what: the command, for error messages.
+        judge: checks each complete group's rows against this run's options
+            (``check --limit``, see :data:`Judge`; the tally is the rows' own).
 
     Raises:
-        ResumeError: when a row cannot be read in the given format, or rows
-            are not grouped as ``group`` says (another ``--metric``).
+        ResumeError: when a row cannot be read in the given format, rows
+            are not grouped as ``group`` says (another ``--metric``), or
+            ``judge`` refuses them.
     """
     point = ResumePoint()
     if not os.path.exists(path):
@@ -240,7 +278,7 @@ def read_resume_point(
     current: list[dict[str, Any]] = []
     keep = 0  # end of the last complete group
     with open(path, "rb") as fh:
-        for rec, end in _rows(fh, fmt, key, what):
+        for n, (rec, end) in enumerate(_rows(fh, fmt, key, what), 1):
             if rec is None:
                 point.has_header = True
                 keep = end
@@ -260,6 +298,7 @@ def read_resume_point(
             current.append(rec)
             if len(current) < size:
                 continue
+            judged(judge, current, path, n + 1 - size)
             keep = end
             point.rows += size
             point.groups += 1

@@ -51,7 +51,7 @@ from csp_sudoku.cli._common import (
     noting_compiles,
     progress,
 )
-from csp_sudoku.cli._resume import ResumePoint, read_resume_point, skip_done
+from csp_sudoku.cli._resume import ResumePoint, read_resume_point, skip_done, with_options
 from csp_sudoku.cli.variants import (
     VARIANT_MARKERS,
     answer_entry,
@@ -159,7 +159,12 @@ def run(args: argparse.Namespace) -> int:
         print("csp-sudoku check: --resume needs --output FILE", file=sys.stderr)
         return EXIT_BAD_INPUT
     geometry = geometry_from_args(args)
-    point = read_resume_point(args.output, args.format) if args.resume else ResumePoint()
+    point = ResumePoint()
+    if args.resume:  # rows that another --limit wrote are refused
+        from csp_sudoku.cli._plain import kept_check
+
+        judge = with_options(kept_check, {"limit": args.limit})
+        point = read_resume_point(args.output, args.format, judge=judge)
     appending = point.rows > 0 or point.has_header
     mixed = answer_options("check", args) if stdin_may_mix(args.inputs) else None
     fields = FIELDS if mixed is None else (*FIELDS, "fpuzzles")

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import sys
 from collections import deque
 from collections.abc import Iterator
@@ -145,23 +146,72 @@ def _bad_params(metrics: list[str], params: dict[str, Any]) -> str | None:
     The values are the same for every puzzle, so a bad one is an option error,
     said once before any work (not a bad line per puzzle, which
     ``--skip-invalid`` would hide): each metric rates a full 9x9 grid with
-    them, which reads and checks its parameters and rates nothing (a few ms).
+    them (:func:`_grid_ratings`).
     """
-    from csp_sudoku.generators.grids import random_grid
-    from csp_sudoku.metrics import rate
-
     own = {"runs": "--runs", "seed": "--seed", "solution": None, "metric": "--metric"}
     for name, option in own.items():
         if name in params:
             instead = f"; use {option}" if option else ""
             return f"{name} is not a metric parameter{instead}"
-    grid = random_grid(seed=0, transform=False)
-    for m in metrics:
-        try:
-            rate(grid, cast(MetricName, m), seed=0, **params)
-        except SudokuError as err:
-            return str(err)
+    try:
+        _grid_ratings(metrics, None, params)
+    except SudokuError as err:
+        return str(err)
     return None
+
+
+def _grid_ratings(
+    metrics: list[str], runs: int | None, params: dict[str, Any]
+) -> dict[str, dict[str, Any]]:
+    """Each metric's rating row (:meth:`Rating.to_dict`) of a full 9x9 grid under these
+    options: it reads and checks the parameters, and records them and the runs as
+    a puzzle's row does (the defaults included), rating nothing (a few ms).
+
+    Raises:
+        SudokuError: an option the metric refuses.
+    """
+    from csp_sudoku.generators.grids import random_grid
+    from csp_sudoku.metrics import rate
+
+    grid = random_grid(seed=0, transform=False)
+    return {
+        m: rate(grid, cast(MetricName, m), runs=runs, seed=0, **params).to_dict() for m in metrics
+    }
+
+
+def _settings_fault(
+    rows: list[dict[str, Any]], metrics: list[str], runs: int | None, params: dict[str, Any]
+) -> str | None:
+    """Why rows of an earlier run (those of its last puzzle) are not what this run
+    writes: they record other ``runs`` or ``parameters`` (another ``--runs`` or
+    ``--param``, whose ratings differ); None when they agree. A text row records
+    neither; a CSV cell holds a nested value as JSON."""
+    wanted = _grid_ratings(metrics, runs, params)
+    for row in rows:
+        own = wanted.get(str(row.get("metric")))
+        if own is None:
+            continue
+        for name, option in (("runs", "--runs"), ("parameters", "--param")):
+            if name in row and _recorded(row[name]) != _recorded(own[name]):
+                return (
+                    f"the earlier run rated {row['metric']} with {name} {_recorded(row[name])}, "
+                    f"this one with {name} {_recorded(own[name])}: give the interrupted run's "
+                    f"{option} (or another --output)"
+                )
+    return None
+
+
+def _recorded(value: Any) -> str:
+    """A value of a row as JSON with sorted keys (a CSV cell's text read as JSON first),
+    so that a JSON row and a CSV row of the same rating compare equal."""
+    if isinstance(value, str):
+        if value == "":
+            return "null"
+        try:
+            value = json.loads(value)
+        except (ValueError, RecursionError):
+            return json.dumps(value)
+    return json.dumps(value, sort_keys=True)
 
 
 class _NotUnique(str):
@@ -245,6 +295,10 @@ def run(args: argparse.Namespace) -> int:
         point = read_resume_point(
             args.output, args.format, key="metric", group=metrics, what="rate"
         )
+        fault = _settings_fault(point.last_group, metrics, args.runs, params)
+        if fault is not None:
+            print(f"csp-sudoku rate: {args.output}: {fault}", file=sys.stderr)
+            return EXIT_BAD_INPUT
     appending = point.rows > 0 or point.has_header
     with common.batch_session(args.output, appending=appending, scheduler=args.scheduler) as (
         out,

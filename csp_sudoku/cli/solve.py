@@ -3,7 +3,9 @@
 Both are batch commands (:mod:`csp_sudoku.cli._rows`): every puzzle of the
 inputs gives its rows (:mod:`csp_sudoku.cli._plain`), bad lines are reported
 and skipped, and the batch flags (``-o``, ``--format``, ``--jobs``, ``--resume``, ...) work as on
-``check`` and ``rate``.
+``check`` and ``rate``. ``--resume`` refuses an output that another ``count
+--limit`` or ``solve --all`` wrote (:func:`~csp_sudoku.cli._plain.kept_count`,
+:func:`~csp_sudoku.cli._plain.kept_solve`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from csp_sudoku.cli._common import (
     int_in,
     seconds_arg,
 )
-from csp_sudoku.cli._plain import count_one, solve_one
+from csp_sudoku.cli._plain import count_one, kept_count, kept_solve, solve_one
 from csp_sudoku.cli._rows import rows_runner, run_rows
 from csp_sudoku.cli.variants import hook
 
@@ -71,6 +73,7 @@ run_solve = rows_runner(
     "all",
     "backend",
     "grid",
+    judge=kept_solve,
 )
 
 
@@ -88,4 +91,5 @@ def run_count(args: argparse.Namespace) -> int:
         },
         located_text=True,
         compiles=True,
+        judge=kept_count,
     )

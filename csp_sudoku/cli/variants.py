@@ -7,9 +7,12 @@ input holds a variant puzzle (:func:`is_variant_input`): a ``.json`` file (one
 f-puzzles object), an f-puzzles link (``?load=``), or a file or standard input
 (``-``) whose entries are f-puzzles objects, links, or result rows that carry
 their puzzle's f-puzzles object in an ``fpuzzles`` field (what every command
-here writes, and ``generate --killer``). Standard input is looked at once: its
-first entry is read and kept (:func:`_peek_stdin`), and whichever path runs
-reads it again from the start.
+here writes, and ``generate --killer``). A CSV row is a variant puzzle only
+when its ``fpuzzles`` field is filled: under the same column, an empty one is
+the plain puzzle of its ``puzzle`` field. Standard input is looked at once: its
+first entry (and, under a CSV header with an ``fpuzzles`` column, its first
+row) is read and kept (:func:`_peek_stdin`), and whichever path runs reads it
+again from the start.
 
 **Reading.** :func:`read_inputs` yields every entry of the inputs, in order: a
 variant puzzle, or, in a run that answers plain puzzles too, a plain one (a
@@ -45,6 +48,7 @@ import argparse
 import contextlib
 import csv
 import io
+import itertools
 import json
 import os
 import re
@@ -71,7 +75,8 @@ from csp_sudoku.cli._common import (
     noting_compiles,
     progress,
 )
-from csp_sudoku.cli._rows import WHERE, entries_after, last_entry
+from csp_sudoku.cli._resume import Judge, Kind, OptionsJudge, with_options
+from csp_sudoku.cli._rows import WHERE, Kept, again_rows, entries_after, last_entry, summary
 from csp_sudoku.core.errors import (
     ArgumentError,
     CountBudgetExceeded,
@@ -110,12 +115,16 @@ def _variant_record(rec: dict[str, Any]) -> bool:
     return rec.get("fpuzzles") not in (None, "") or ("size" in rec and "grid" in rec)
 
 
-def _variant_line(text: str, *, first: bool) -> bool:
+def _variant_line(text: str, *, first: bool, columns: list[str] | None = None) -> bool:
     """Whether one line of an input is (or starts) a variant entry.
 
-    A link, a JSON object of :func:`_variant_record`, a CSV header with an
-    ``fpuzzles`` column; and, as the ``first`` line of an input, a ``{`` that
-    opens a JSON object written over several lines (one f-puzzles file).
+    A link, a JSON object of :func:`_variant_record`, a CSV row whose
+    ``fpuzzles`` field is filled (``columns``: the header of the input's CSV
+    rows, when it names an ``fpuzzles`` column); and, as the ``first`` line of
+    an input, a ``{`` that opens a JSON object written over several lines (one
+    f-puzzles file). A CSV header is none: the rows under an ``fpuzzles``
+    column are plain puzzles where it is empty (``check - --format csv`` of
+    plain puzzles writes that column, empty, for the variant entries it may meet).
     """
     s = text.strip().lstrip("\ufeff")
     if s.startswith("{"):
@@ -126,9 +135,32 @@ def _variant_line(text: str, *, first: bool) -> bool:
         return isinstance(rec, dict) and _variant_record(rec)
     if "load=" in s:
         return True
-    if "," in s and "fpuzzles" in s:
-        with contextlib.suppress(csv.Error):
-            return "fpuzzles" in (c.strip() for c in next(csv.reader([s]), []))
+    return columns is not None and _fpuzzles_filled(s, columns)
+
+
+def _csv_columns(text: str) -> list[str] | None:
+    """The columns of a CSV header (a line naming a ``puzzle`` or ``fpuzzles`` column),
+    else None."""
+    if text.startswith("{") or "," not in text:
+        return None
+    with contextlib.suppress(csv.Error):
+        names = [c.strip() for c in next(csv.reader([text]), [])]
+        if {"puzzle", "fpuzzles"} & set(names):
+            return names
+    return None
+
+
+def _fpuzzles_filled(text: str, columns: list[str]) -> bool:
+    """Whether a CSV row under the header ``columns`` fills its ``fpuzzles`` field (a
+    variant puzzle's row); False for a row of another shape, or for the header
+    again (files joined with ``cat``), which the puzzle reader reads as it does."""
+    if "fpuzzles" not in columns:
+        return False
+    with contextlib.suppress(csv.Error):
+        values = next(csv.reader([text]), [])
+        if len(values) == len(columns):
+            value = values[columns.index("fpuzzles")].strip()
+            return value not in ("", "fpuzzles")
     return False
 
 
@@ -148,11 +180,13 @@ def _file_is_variant(path: str) -> bool:
     """Whether a file (compressed or not) holds a variant entry.
 
     The first entry decides for a JSON object that is one and for a CSV header
-    (a CSV file holds variant rows only under an ``fpuzzles`` column). A file
-    of JSON rows is looked through for its first 16 MB, a file that starts with
-    plain puzzle lines for its first megabyte: lines are read as JSON only where
-    the bytes hold ``fpuzzles``, ``load=`` or ``"grid"``. (Past that, the plain
-    reader refuses an ``fpuzzles`` row rather than read its givens.)
+    without an ``fpuzzles`` column (no row under it is a variant puzzle). A
+    file of JSON rows or of CSV rows under an ``fpuzzles`` column (a row is a
+    variant puzzle when that field is filled) is looked through for its first
+    16 MB, a file that starts with plain puzzle lines for its first megabyte:
+    lines are read only where the bytes hold ``fpuzzles``, ``load=`` or
+    ``"grid"`` (what the f-puzzles object of a filled field holds). (Past that,
+    the plain reader refuses an ``fpuzzles`` row rather than read its givens.)
     """
     from csp_sudoku.core.io import open_file
 
@@ -163,6 +197,7 @@ def _file_is_variant(path: str) -> bool:
     with fh:
         carry, seen, limit = b"", 0, None
         first = True
+        columns: list[str] | None = None  # the CSV header, when it names fpuzzles
         while True:
             try:
                 block = fh.read(1 << 16)
@@ -182,10 +217,12 @@ def _file_is_variant(path: str) -> bool:
                     if _variant_line(text, first=True):
                         return True
                     first = False
-                    if not text.startswith("{") and "," in text and "puzzle" in text:
+                    columns = _csv_columns(text.lstrip("\ufeff"))
+                    if columns is not None and "fpuzzles" not in columns:
                         return False  # a CSV header without an fpuzzles column
-                    limit = _RECORDS_LOOK if text.startswith("{") else _PLAIN_LOOK
-                elif _variant_line(text, first=False):
+                    records = text.startswith("{") or columns is not None
+                    limit = _RECORDS_LOOK if records else _PLAIN_LOOK
+                elif _variant_line(text, first=False, columns=columns):
                     return True
             if not block or (limit is not None and seen >= limit):
                 return False
@@ -194,10 +231,10 @@ def _file_is_variant(path: str) -> bool:
 def is_variant_input(item: str) -> bool:
     """Whether an input holds a variant puzzle: a link, JSON text, a ``.json`` file,
     a file whose entries include f-puzzles objects, links or ``fpuzzles`` rows
-    (:func:`_file_is_variant`), or standard input (``-``) whose first entry is one."""
+    (:func:`_file_is_variant`), or standard input (``-``) whose first entry is one
+    (:func:`_stdin_is_variant`)."""
     if item == "-":
-        first = _peek_stdin()
-        return first is not None and _variant_line(first, first=True)
+        return _stdin_is_variant(_peek_stdin())
     if "load=" in item or item.lstrip().startswith("{"):
         return True
     if item.lower().endswith(".json"):
@@ -206,10 +243,10 @@ def is_variant_input(item: str) -> bool:
 
 
 #: Standard input as read so far by :func:`_peek_stdin`: the stream put in its
-#: place, the first entry's line (None: the input is empty), and the stream it
+#: place, the entries' lines read (:func:`_first_entries`), and the stream it
 #: replaced (kept alive: an object that closes its data when collected, as a
 #: text stream a program put in place does, must not close what is read on).
-_PEEKED: list[tuple[Any, str | None, Any]] = []
+_PEEKED: list[tuple[Any, tuple[str, ...], Any]] = []
 
 
 class _Replay(io.RawIOBase):
@@ -255,22 +292,23 @@ class _Replay(io.RawIOBase):
             return False
 
 
-def _peek_stdin() -> str | None:
-    """The first entry's line of standard input (blank and ``#`` lines skipped),
-    None when it has none; standard input is then a stream that gives every line
+def _peek_stdin() -> tuple[str, ...]:
+    """The first entries' lines of standard input (:func:`_first_entries`: the first
+    entry, and the first row under a CSV header with an ``fpuzzles`` column), none
+    when it has none; standard input is then a stream that gives every line
     again (:class:`_Replay`). Read once per stream: a second call answers the same."""
     stdin = sys.stdin
     for stream, first, _ in _PEEKED:
         if stream is stdin:
             return first
     if stdin is None:
-        return None
+        return ()
     raw = getattr(stdin, "buffer", None)
     try:
         if raw is None:  # a text stream put in place (a test, an embedding program)
             text = stdin.read()
             replaced: Any = io.StringIO(text)
-            first = _first_entry(iter(text.splitlines(True)))
+            first = _first_entries(iter(text.splitlines(True)))
         else:
             from csp_sudoku.core.io import open_input
 
@@ -278,11 +316,11 @@ def _peek_stdin() -> str | None:
                 raw = io.BufferedReader(raw)
             data = open_input(raw, "<stdin>")  # compressed data read as its text
             read: list[bytes] = []
-            first = _first_entry(line.decode("utf-8", "replace") for line in _kept(data, read))
+            first = _first_entries(line.decode("utf-8", "replace") for line in _kept(data, read))
             replay = io.BufferedReader(_Replay(b"".join(read), data))
             replaced = io.TextIOWrapper(replay, encoding="utf-8-sig", errors="replace")
     except OSError:  # no standard input to read (closed, a test's capture)
-        return None
+        return ()
     sys.stdin = replaced
     _PEEKED.append((replaced, first, stdin))
     return first
@@ -297,11 +335,41 @@ def _kept(data: IO[bytes], read: list[bytes]) -> Iterator[bytes]:
 
 def _first_entry(lines: Iterator[str]) -> str | None:
     """The first line that is not blank or a ``#`` comment (stripped), read no further."""
+    return next(_entry_lines(lines), None)
+
+
+def _first_entries(lines: Iterator[str]) -> tuple[str, ...]:
+    """The first entry's line (:func:`_first_entry`; none for an empty input) and,
+    when it is a CSV header with an ``fpuzzles`` column, the next one, the first
+    row: whether such an input holds variant puzzles is told by its rows (a row
+    whose ``fpuzzles`` field is filled), not by its header. Read no further."""
+    entries = _entry_lines(lines)
+    first = next(entries, None)
+    if first is None:
+        return ()
+    if "fpuzzles" not in (_csv_columns(first) or ()):
+        return (first,)
+    return (first, *itertools.islice(entries, 1))
+
+
+def _entry_lines(lines: Iterator[str]) -> Iterator[str]:
+    """The lines that are not blank or ``#`` comments, stripped (a byte order mark too)."""
     for line in lines:
         text = line.strip().lstrip("\ufeff")
         if text and not text.startswith("#"):
-            return text
-    return None
+            yield text
+
+
+def _stdin_is_variant(peeked: tuple[str, ...]) -> bool:
+    """Whether standard input, whose first entries are ``peeked`` (:func:`_peek_stdin`),
+    is a variant input: its first entry is a variant one, or it is CSV whose first
+    row fills the ``fpuzzles`` field."""
+    if not peeked:
+        return False
+    columns = _csv_columns(peeked[0])
+    if columns is None:
+        return _variant_line(peeked[0], first=True)
+    return any(_variant_line(row, first=False, columns=columns) for row in peeked[1:])
 
 
 @contextlib.contextmanager
@@ -330,20 +398,12 @@ def _reads_stdin(inputs: list[str]) -> bool:
         return False
 
 
-def _csv_header(text: str) -> bool:
-    """Whether an input's first entry is a CSV header (a ``puzzle`` or ``fpuzzles`` column)."""
-    if text.startswith("{") or "," not in text:
-        return False
-    with contextlib.suppress(csv.Error):
-        names = {c.strip() for c in next(csv.reader([text]), [])}
-        return bool(names & {"puzzle", "fpuzzles"})
-    return False
-
-
 def stdin_may_mix(inputs: list[str]) -> bool:
     """Whether a run reads standard input whose later entries may be variant ones
-    although its first is plain: every such input but CSV (whose rows hold a
-    variant puzzle only under an ``fpuzzles`` column, which its header names).
+    although its first is plain: every such input but CSV without an ``fpuzzles``
+    column (whose rows hold a variant puzzle only under one, which its header names;
+    under it, a row whose field is empty is a plain puzzle, one that fills it a
+    variant puzzle).
 
     Standard input is not read ahead (its rows are answered as they come), so a
     plain run that reads it answers each variant entry it meets there by the
@@ -352,8 +412,11 @@ def stdin_may_mix(inputs: list[str]) -> bool:
     """
     if not _reads_stdin(inputs):
         return False
-    first = _peek_stdin()
-    return first is not None and not _csv_header(first)
+    peeked = _peek_stdin()
+    if not peeked:
+        return False
+    columns = _csv_columns(peeked[0])
+    return columns is None or "fpuzzles" in columns
 
 
 def routed(plain: Command, variant: Command, *, stdin_mixed: bool = False) -> Command:
@@ -563,7 +626,7 @@ def _whole_document(path: str) -> str | None:
     from csp_sudoku.core.io import open_file
 
     if path == "-":
-        first = _peek_stdin()
+        first = next(iter(_peek_stdin()), None)
     else:
         with open_file(path) as fh:
             first = _first_entry(raw.decode("utf-8", "replace") for raw in fh)
@@ -618,7 +681,9 @@ def variant_item(entry: Entry) -> Item | None:
 
     For the plain paths that meet variant entries where they read plain ones
     (``render`` of puzzles whose first is plain)."""
-    if entry.puzzle is not None or not _variant_line(entry.text, first=False):
+    if entry.puzzle is not None:
+        return None
+    if entry.fields.get("fpuzzles") in (None, "") and not _variant_line(entry.text, first=False):
         return None
     return _from_entry(entry, plain=False, json_lines=False)
 
@@ -804,6 +869,9 @@ class Batch:
         invalid_rows: whether an entry that cannot be read gets an ``invalid`` row.
         certify: ``check --certify``'s folder.
         csv_names: the CSV columns, when fixed in advance.
+        judge: what the rows of an entry that ``--resume`` keeps say of it, given
+            them and ``options`` (:data:`csp_sudoku.cli._plain.KEPT`); without
+            it, every kept entry is ``ok``.
     """
 
     command: str
@@ -816,6 +884,7 @@ class Batch:
     invalid_rows: bool = False
     certify: Path | None = None
     csv_names: tuple[str, ...] | None = None
+    judge: OptionsJudge | None = None
 
 
 def _work_item(work: Work, puzzle: Any, options: dict[str, Any]) -> Answer | None:
@@ -837,23 +906,40 @@ def run_batch(batch: Batch, args: argparse.Namespace) -> int:
     """
     fmt = getattr(args, "format", "text")
     output = getattr(args, "output", None)
-    done: tuple[str, int] | None = None
-    has_header = False
+    kept = Kept()
     if getattr(args, "resume", False) and output:  # (--resume without -o is refused before)
-        done, has_header = last_entry(output, fmt, batch.command)
+        kept = last_entry(output, fmt, batch.command, judge=_kept_judge(batch, kept))
     with batch_session(
-        output, appending=done is not None or has_header, scheduler=getattr(args, "scheduler", None)
+        output,
+        appending=bool(kept.keys) or kept.has_header,
+        scheduler=getattr(args, "scheduler", None),
     ) as (out, client):
         names = batch.csv_names
-        writer = RowWriter(fmt, batch.fields, out, header=not has_header, names=names)
-        return _loop(batch, args, writer, done, client)
+        writer = RowWriter(fmt, batch.fields, out, header=not kept.has_header, names=names)
+        return _loop(batch, args, writer, kept, client)
+
+
+def _kept_judge(batch: Batch, kept: Kept) -> Judge:
+    """The judge of the rows ``--resume`` keeps (:data:`csp_sudoku.cli._resume.Judge`):
+    the command's (:data:`csp_sudoku.cli._plain.KEPT`, with the batch's options),
+    which also counts in ``kept.tally["variant"]`` the entries whose rows carry an
+    f-puzzles object (a variant puzzle's, for the summary)."""
+
+    own = with_options(batch.judge, batch.options)
+
+    def judge(rows: list[dict[str, Any]]) -> Kind:
+        kind = own(rows) if own is not None else "ok"
+        kept.tally["variant"] += kind != "bad" and rows[0].get("fpuzzles") not in (None, "")
+        return kind
+
+    return judge
 
 
 def _loop(
     batch: Batch,
     args: argparse.Namespace,
     writer: RowWriter,
-    done: tuple[str, int] | None,
+    kept: Kept,
     client: Any,
 ) -> int:
     from csp_sudoku.core.parallel import ordered_map
@@ -861,25 +947,27 @@ def _loop(
     command = batch.command
     quiet = getattr(args, "quiet", False)
     show_bar = not quiet and sys.stderr.isatty()
-    bar = progress(_total(args.inputs) if show_bar and done is None else None, show_bar)
+    bar = progress(_total(args.inputs) if show_bar and not kept.keys else None, show_bar)
     geometry = geometry_from_args(args) if batch.plain else None
-    held: deque[Item] = deque()
-    tally: Counter[str] = Counter()
+    held: deque[tuple[Item, bool]] = deque()
+    tally: Counter[str] = Counter(kept.tally)  # the entries kept count as in the earlier run
     taken: set[str] = set()  # the certificates' names written so far
     started = time.perf_counter()
 
     def tasks() -> Iterator[tuple[Any, ...]]:
         entries = read_inputs(args.inputs, geometry=geometry, plain=batch.plain)
-        for item in entries_after(entries, done):
-            held.append(item)
+        for item, again in entries_after(entries, kept.keys):
+            held.append((item, again))
             yield batch.work, item.answerable, batch.options
 
     jobs = getattr(args, "jobs", 1)
     jobs = 0 if client is not None and jobs == 1 else jobs
     try:
         for result in ordered_map(_work_item, tasks(), jobs=jobs, executor=client):
-            item = held.popleft()
+            item, again = held.popleft()
             bar.update(1)
+            if again and result is not None and result[1]:
+                raise again_rows(item.source, item.line, args.output)
             said = emit(item, result, writer, invalid_rows=batch.invalid_rows)
             for message in said.messages:
                 print(f"csp-sudoku {command}: {message}", file=sys.stderr)
@@ -890,24 +978,44 @@ def _loop(
     finally:
         bar.close()
     total = tally["ok"] + tally["failed"] + tally["bad"]
-    if total == 0 and done is None:
+    if total == 0 and not kept.keys:
         print("csp-sudoku: error: no puzzles found in the input", file=sys.stderr)
         return EXIT_BAD_INPUT
     if not quiet:
-        secs = time.perf_counter() - started
-        answered = tally["ok"] + tally["failed"]
-        plain = tally["variant"] < answered
-        what = counted(total, "puzzle" if plain else "variant puzzle")
-        if plain and tally["variant"]:
-            what += f" ({tally['variant']} variant)"
-        print(
-            f"{what}: {tally['ok']} {batch.good}, {tally['failed']} {batch.bad}, "
-            f"{tally['bad']} bad in {secs:.2f} s",
-            file=sys.stderr,
-        )
+        print(_summary(batch, tally, kept, time.perf_counter() - started), file=sys.stderr)
     if tally["bad"] and not getattr(args, "skip_invalid", False):
         return EXIT_BAD_INPUT
     return EXIT_NOT_ALL if tally["failed"] else EXIT_OK
+
+
+def _summary(batch: Batch, tally: Counter[str], kept: Kept, secs: float) -> str:
+    """The closing line of a run: ``count`` and ``solve``'s that of their plain loop
+    (:func:`csp_sudoku.cli._rows.summary`, so that standard input, which comes
+    here, and a file of plain puzzles end alike); the others' with each outcome
+    and the time."""
+    answered = tally["ok"] + tally["failed"]
+    earlier = sum(kept.tally[k] for k in ("ok", "failed", "bad"))
+    if batch.command in ("count", "solve"):
+        earlier -= kept.tally["bad"]
+        return summary(
+            batch.command,
+            answered,
+            tally["failed"],
+            tally["bad"],
+            variant=tally["variant"],
+            earlier=earlier,
+        )
+    total = answered + tally["bad"]
+    plain = tally["variant"] < answered
+    what = counted(total, "puzzle" if plain else "variant puzzle")
+    notes = [f"{tally['variant']} variant"] if plain and tally["variant"] else []
+    notes += [f"{earlier} from the earlier run"] if earlier else []
+    if notes:
+        what += f" ({', '.join(notes)})"
+    return (
+        f"{what}: {tally['ok']} {batch.good}, {tally['failed']} {batch.bad}, "
+        f"{tally['bad']} bad in {secs:.2f} s"
+    )
 
 
 @dataclass(frozen=True)
@@ -1047,6 +1155,8 @@ def run_variants(command: str, args: argparse.Namespace) -> int:
     if why:
         print(f"csp-sudoku {command}: {why}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    from csp_sudoku.cli._plain import KEPT
+
     certify = getattr(args, "certify", None)
     batch = Batch(
         command,
@@ -1057,6 +1167,7 @@ def run_variants(command: str, args: argparse.Namespace) -> int:
         _BAD[command],
         invalid_rows=command == "check",
         certify=Path(certify) if certify else None,
+        judge=KEPT.get(command),
     )
     return run_batch(batch, args)
 
