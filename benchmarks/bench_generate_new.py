@@ -43,6 +43,7 @@ import argparse
 import math
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -107,7 +108,12 @@ VARIANTS: dict[str, SearchSettings] = {
     # records: benchmarks/results/generate_transplants.md ("transplant": fresh
     # starts from an output's clue pattern on a fresh grid, since taken out),
     # generate_expand_within.md ("within01", "within02": vicinity steps only from
-    # bases within 0.1 or 0.2 of the floor, since taken out)
+    # bases within 0.1 or 0.2 of the floor, since taken out), generate_pick_by_index.md
+    # (the "pick" ones below: each vicinity move from the state of the best promise)
+    "pick100": replace(DEFAULTS, pick_trials=100),
+    "pick300": replace(DEFAULTS, pick_trials=300),
+    "pick1000": replace(DEFAULTS, pick_trials=1000),
+    "pick10000": replace(DEFAULTS, pick_trials=10_000),
 }
 
 

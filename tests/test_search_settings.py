@@ -32,6 +32,7 @@ from csp_sudoku.generators.target import generate
         ({"deepen_ratings": -3}, "deepen_ratings must be a whole number"),
         ({"lean": -0.05}, "lean must be a finite non-negative number"),
         ({"bounded": math.inf}, "bounded must be a finite non-negative number"),
+        ({"pick_trials": 0}, "pick_trials must be a whole number, at least 1"),
     ],
 )
 def test_settings_out_of_range_are_refused_when_made(change: dict[str, Any], message: str) -> None:
@@ -69,3 +70,41 @@ def test_generate_hands_its_one_settings_value_to_the_search(
         got = generate(1, method="anneal", metric="se", level="hard", seed=1, search=search)
         assert len(list(got)) == 1
     assert seen == [mine, DEFAULTS]
+
+
+def _pool(*scores: float) -> Any:
+    """An elite pool of states whose objective is each score (clue sets told apart by
+    their first cell)."""
+    import numpy as np
+
+    from csp_sudoku.generators.search.elite import Elite
+
+    pool = Elite(len(scores))
+    for i, h in enumerate(scores):
+        clues = np.zeros(81, dtype=np.int8)
+        clues[0], clues[1] = i % 9 + 1, i // 9 + 1
+        pool.remember(h, clues, clues.copy(), h)
+    return pool
+
+
+def test_the_pick_by_index_spends_moves_on_the_best_state_until_it_misses() -> None:
+    """``Elite.by_index``: the best state first; after its moves missed as often as
+    its lead is worth (``exp(PROMISE_SLOPE * gap) = 1 + misses / trials``), the next."""
+    import numpy as np
+
+    from csp_sudoku.generators.search.elite import PROMISE_SLOPE
+
+    pool = _pool(9.0, 8.8, 8.0)
+    rng = np.random.default_rng(0)
+    best, second = pool.states[0].clues, pool.states[1].clues
+    trials = 100
+    lead = math.exp(PROMISE_SLOPE * 0.2)  # the best's promise against the second's
+    turns = math.ceil(trials * (lead - 1))  # misses after which the second is ahead
+    picks = []
+    for _ in range(turns + 1):
+        clues, _sol = pool.by_index(rng, trials)
+        picks.append(clues.tobytes())
+        pool.missed(clues)
+    assert picks[:turns] == [best.tobytes()] * turns
+    assert picks[turns] == second.tobytes()
+    assert pool.misses(best) == turns and pool.misses(pool.states[2].clues) == 0

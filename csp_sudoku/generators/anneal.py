@@ -452,8 +452,13 @@ class _Search:
         gave no output), otherwise hit ``arm``."""
         k = 1
         wider = self.settings.wider_after
+        trials = self.settings.pick_trials
+        keep_misses = wider is not None or trials is not None  # the elite counts them
         if arm < 0:
-            base, sol = self.elite.harder_of_two(self.rng)
+            if trials is None:
+                base, sol = self.elite.harder_of_two(self.rng)
+            else:
+                base, sol = self.elite.by_index(self.rng, trials)
             if wider is not None and self.elite.misses(base) >= wider:
                 k = 2  # its {-1+1} vicinity gave nothing so far: look further
         else:
@@ -462,7 +467,7 @@ class _Search:
         cand = self._move(base, sol, k)
         r = self.rater.value(cand, sol, self._quick_limit(), unless=self._spent)
         got = None if r is None else self._take(objective(self.target, r), cand, sol, r)
-        if arm < 0 and got is None and wider is not None:
+        if arm < 0 and got is None and keep_misses:
             self.elite.missed(base)
         if arm >= 0:
             self.sources.tries[arm] += 1

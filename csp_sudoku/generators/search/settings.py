@@ -156,6 +156,15 @@ class SearchSettings:
             (benchmarks/results/generate_screened.md, "Wider moves from a
             barren state").
 
+        pick_trials: before the first hit, the elite state of each vicinity move is
+            the one of the highest index (:meth:`~csp_sudoku.generators.search.elite.Elite.by_index`:
+            its objective's promise, lowered as its moves miss, as if this many
+            moves had been tried before); None (the default): the harder of two
+            states drawn at random. At SE extreme 300 found 1.22x the families on
+            eight development seeds, most of it on one seed (1.06x without it),
+            within a run's spread as ``wider_after`` was, so it is off
+            (benchmarks/results/generate_pick_by_index.md).
+
     Raises:
         GenerationError: a setting out of its range (named in the message).
     """
@@ -176,6 +185,7 @@ class SearchSettings:
     screen_at_floor: bool = True
     skip_spent_below: float | None = 9.5
     wider_after: int | None = None
+    pick_trials: int | None = None
 
     def __post_init__(self) -> None:
         """Check every setting's range; keep ``windows`` as a tuple (a frozen value)."""
@@ -192,7 +202,7 @@ class SearchSettings:
                 raise GenerationError(f"{name} must be between 0 and 1, got {share}")
         for name in ("patience", "elite_size"):
             _at_least_one(name, getattr(self, name))
-        for name in ("renew", "deepen", "deepen_ratings", "wider_after"):
+        for name in ("renew", "deepen", "deepen_ratings", "wider_after", "pick_trials"):
             if getattr(self, name) is not None:
                 _at_least_one(name, getattr(self, name))
         for name in ("lean", "bounded", "skip_spent_below"):
