@@ -263,10 +263,22 @@ def add_row_args(
     command that takes only some of the batch flags (``candidates``).
     """
     group.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no summary")
-    group.add_argument("--output", "-o", help="write the rows to this file (default: stdout)")
+    group.add_argument(
+        "--output",
+        "-o",
+        type=output_file,
+        help="write the rows to this file (default, or '-': stdout)",
+    )
     group.add_argument(
         "--format", choices=("text", "jsonl", "csv"), default="text", help=format_help
     )
+
+
+def output_file(text: str) -> str | None:
+    """The argparse ``type`` of every command's ``--output``: the file, or None for
+    standard output, which ``-`` names (``candidates -o -`` once wrote a file named
+    ``-``). An empty name is refused by :func:`preflight`, with the other outputs'."""
+    return None if text == "-" else text
 
 
 def add_batch_args(
@@ -386,6 +398,9 @@ def batch_session(
 
 #: Options (argparse ``dest``) whose value is a file a command writes.
 OUTPUT_OPTIONS = ("output", "html")
+#: Options whose value is a folder a command writes files into (``explain --svg``,
+#: ``check --certify``): standard output cannot stand for one.
+FOLDER_OPTIONS = ("svg", "certify")
 #: Options whose value names a file (or files) a command reads.
 INPUT_OPTIONS = ("inputs", "bank", "jigsaw", "avoid", "vicinity_of", "input", "puzzle")
 #: Input options that name a file even before it exists (a bank is made on first use).
@@ -477,12 +492,16 @@ def preflight(args: argparse.Namespace) -> None:
       refused before any work (the error would otherwise come at the end).
     * An argument holding a NUL character is refused (no file name can hold
       one, and the operating system's calls reject it with a bare ValueError).
+    * An empty output path is refused (it names no file: a run once wrote
+      nothing, or to standard output, or said "unknown format ''"), and so is
+      ``-`` for a folder (standard output holds no folder of files).
     * An output another run is writing is refused (:func:`_claim`); this run
       holds it until :func:`release_outputs`.
 
     Raises:
         ArgumentError: an output names an input, is a folder or lies in no
-            folder, or another run writes it; or an argument holds a NUL.
+            folder, or another run writes it; an output is empty, or a folder
+            ``-``; or an argument holds a NUL.
     """
     for name, value in vars(args).items():
         values = value if isinstance(value, (list, tuple)) else [value]
@@ -490,6 +509,16 @@ def preflight(args: argparse.Namespace) -> None:
             raise ArgumentError(
                 f"the {name.replace('_', ' ')} argument holds a NUL character (\\0), "
                 "which no file name, puzzle or option value can hold"
+            )
+    for name in (*OUTPUT_OPTIONS, *FOLDER_OPTIONS):
+        target = getattr(args, name, None)
+        flag = f"--{name.replace('_', '-')}"
+        if target == "":
+            what = "a folder" if name in FOLDER_OPTIONS else "a file, or '-' for standard output"
+            raise ArgumentError(f"{flag}: empty path; name {what}")
+        if target == "-" and name in FOLDER_OPTIONS:
+            raise ArgumentError(
+                f"{flag} -: standard output cannot hold a folder of files; name a folder"
             )
     read = getattr(args, "inputs", None)
     from_terminal = sys.stdin is not None and sys.stdin.isatty()

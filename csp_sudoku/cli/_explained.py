@@ -1,6 +1,7 @@
 """How ``explain`` writes one explained path, for the classic run and the variant one.
 
-:func:`draw_path` draws it where ``--html`` and ``--svg`` say;
+:func:`shown` does both of these: :func:`draw_path` draws it where ``--html`` and ``--svg`` say (``--html -``:
+the page on standard output, in place of the text);
 :func:`show_path` prints it: its JSON object with ``--json`` (one a line),
 else its text, a blank line between two puzzles' texts.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -28,6 +30,11 @@ def svg_refusal(args: argparse.Namespace) -> str | None:
         return f"--svg {svg}: is a file; --svg takes a folder to write the step images into"
     if args.indent is not None and not args.json:
         return "--indent indents the JSON that --json writes: add --json, or leave --indent out"
+    if args.html == "-" and args.json:
+        return (
+            "--html - writes the page to standard output, and --json the path: "
+            "write the page to a file (--html FILE), or leave --json out"
+        )
     return None
 
 
@@ -56,10 +63,12 @@ def draw_path(
     """Draw ``view`` where ``--html`` and ``--svg`` say (``constraints``: a variant
     puzzle's, drawn on the page and on every step's image); why a file cannot be
     written, or None."""
-    from csp_sudoku.tools.explain_view import write_html, write_svgs
+    from csp_sudoku.tools.explain_view import html_page, write_html, write_svgs
 
     try:
-        if args.html:
+        if args.html == "-":  # the page is the run's output (show_path prints no text)
+            sys.stdout.write(html_page(view, constraints=constraints))
+        elif args.html:
             write_html(view, args.html, constraints=constraints)
         if getattr(args, "svg", None):
             write_svgs(view, args.svg, constraints=constraints)
@@ -75,10 +84,33 @@ def show_path(
     first: bool,
 ) -> None:
     """Print one explained path: its JSON object with ``--json``, else ``text()`` (made
-    only then), with a blank line before every text but the first."""
+    only then), with a blank line before every text but the first; nothing with
+    ``--html -``, whose page is on standard output."""
+    if args.html == "-":
+        return
     if args.json:
         print(json.dumps(path.to_dict(), indent=args.indent))
     else:
         if not first:
             print()
         print(text())
+
+
+def shown(
+    args: argparse.Namespace,
+    path: SePath | SolvePath | VariantPath,
+    text: Callable[[], str],
+    first: bool,
+    view: Callable[[], SePath | SolvePath],
+    constraints: Sequence[Drawable] = (),
+) -> str | None:
+    """Draw a path where ``--html`` and ``--svg`` say (:func:`draw_path` of ``view()``:
+    a classic path itself, a variant one's classic view drawn with its
+    ``constraints``), then print it (:func:`show_path`, ``text()`` its text); why a
+    drawing could not be written (nothing printed then), or None."""
+    if args.html or getattr(args, "svg", None):
+        why = draw_path(args, view(), constraints)
+        if why is not None:
+            return why
+    show_path(args, path, text, first)
+    return None

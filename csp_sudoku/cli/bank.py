@@ -44,6 +44,7 @@ from csp_sudoku.cli._common import (
     int_in,
     iter_chunks,
     metric_names,
+    output_file,
     progress,
 )
 from csp_sudoku.core.errors import ArgumentError, BankError
@@ -227,7 +228,10 @@ def register(sub: Any) -> None:
 
     export = _action(bsub, "export", "write the selected puzzles and record the batch", _run_export)
     export.add_argument(
-        "--output", "-o", default="-", help="the puzzle file to write (default: stdout)"
+        "--output",
+        "-o",
+        type=output_file,
+        help="the puzzle file to write (default, or '-': stdout)",
     )
     export.add_argument(
         "--format",
@@ -796,7 +800,7 @@ def _run_query(args: argparse.Namespace) -> int:
 
 def _run_export(args: argparse.Namespace) -> int:
     """Write the selection and record its batch; an empty selection writes no file."""
-    to_stdout = args.output == "-"
+    to_stdout = args.output is None
     fmt = _format_of(args)
     batch = args.batch or ("stdout" if to_stdout else args.output)
     with PuzzleBank(args.bank) as bank:

@@ -6,13 +6,16 @@ rating; ``--order subsets`` shows the human model's path. Readable by default
 (technique, difficulty, placements and eliminations, the pattern and chain);
 ``--json`` writes the object documented in docs/explain_schema.md (one JSON
 object per line when several puzzles are given); ``--html`` / ``--svg`` draw it.
+Plain and variant puzzles may come in one run, each explained by its own path
+(:func:`explain_each`; variant ones by :mod:`csp_sudoku.cli.variant_explain`).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -28,13 +31,15 @@ from csp_sudoku.cli._common import (
     seed_arg,
 )
 from csp_sudoku.cli._explained import (
-    draw_path,
     one_puzzle_options,
     one_puzzle_refusal,
-    show_path,
+    shown,
     svg_refusal,
 )
+from csp_sudoku.cli.variant_explain import MAX_SUBSET as VARIANT_MAX_SUBSET
 from csp_sudoku.cli.variant_explain import hook as variant_hook
+from csp_sudoku.cli.variant_explain import show_variant, variant_path
+from csp_sudoku.cli.variants import Item, variant_item
 from csp_sudoku.core.io import Entry, counted, format_grid
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.core.seeds import as_generator
@@ -42,6 +47,14 @@ from csp_sudoku.human.chains import DEFAULT_BUDGET, MAX_LEVEL, ChainSettings
 from csp_sudoku.human.path import DEFAULT_TECHNIQUES, TECHNIQUES, SolvePath, solve_path
 from csp_sudoku.metrics.se import DEFAULT_RATER, PATH_ORDERS, RATERS, SePath
 from csp_sudoku.metrics.se import solve_path as explained_path
+
+#: The largest subset size ``--max-subset`` takes on the human model's path: the
+#: named subsets end at 4 (quads, Jellyfish); mixed ones up to 7 still turn up on
+#: hard 9x9 puzzles, while each size more costs several times the one before (a
+#: hard 9x9 at 9 took 23 s where 8 took 7 s, a 16x16 at 8 some 13 s).
+MAX_SUBSET = 8
+#: The default of ``--max-subset`` on the human model's path.
+DEFAULT_MAX_SUBSET = 4
 
 
 def register(sub: Any) -> None:
@@ -82,10 +95,12 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--max-subset",
-        type=int,
+        type=int_in(0, MAX_SUBSET, "a subset size"),
         default=None,
         metavar="N",
-        help="--order subsets: largest subset size (default 4)",
+        help=f"--order subsets: largest subset size, 1 to {MAX_SUBSET} (default "
+        f"{DEFAULT_MAX_SUBSET}); a variant puzzle's path: 0 to {VARIANT_MAX_SUBSET} "
+        "(default 2)",
     )
     p.add_argument(
         "--seed",
@@ -119,7 +134,8 @@ def register(sub: Any) -> None:
         metavar="FILE",
         default=None,
         help="also write one self-contained HTML page that steps through the path "
-        "(pencil marks before each step, the step marked; one puzzle only)",
+        "(pencil marks before each step, the step marked; one puzzle only; '-': the page "
+        "on standard output, in place of the text)",
     )
     p.add_argument(
         "--svg",
@@ -151,11 +167,9 @@ def _readable(path: SePath | SolvePath) -> str:
     lines.extend(path.describe())
     lines.append("")
     counts = ", ".join(f"{k} {v}" for k, v in path.technique_counts().items())
-    size = path.max_subset_size
     if path.solved:
         lines.append(
-            f"solved in {counted(len(path.steps), 'step')}"
-            + (f" (largest subset size {size})" if size else " (singles only)")
+            f"solved in {counted(len(path.steps), 'step')} ({_hardest(path)})"
             + (f": {counts}" if counts else "")
         )
     else:
@@ -172,74 +186,196 @@ def _readable(path: SePath | SolvePath) -> str:
     return "\n".join(lines)
 
 
+def _hardest(path: SolvePath) -> str:
+    """What a solved path needed beyond singles, hardest family last: its largest
+    subset size, its highest chain level, refutation and oracle steps; ``singles
+    only`` only when every step is a single (the label once read the subset size
+    alone, and called a path of chains or oracle steps "singles only")."""
+    kinds = {s.kind for s in path.steps}
+    parts = []
+    if path.max_subset_size:
+        parts.append(f"largest subset size {path.max_subset_size}")
+    if path.max_level >= 0:
+        parts.append(f"highest chain level {path.max_level}")
+    parts += [kind for kind in ("refutation", "oracle") if kind in kinds]
+    return ", ".join(parts) or "singles only"
+
+
 #: The paths explain can show (the first is the default).
 ORDERS = PATH_ORDERS
 
 
-def run_explain(args: argparse.Namespace) -> int:
+@dataclass(frozen=True)
+class Plan:
+    """The classic path ``explain`` shows, its options checked (:func:`plan`).
+
+    Attributes:
+        order: ``se`` or ``subsets``.
+        rater: whose order the se path replays.
+        techniques: the human model's technique families, in order of preference.
+        max_subset: the human model's largest subset size.
+        seed: the human model's seed (None: the first single, a fresh estimate).
+        chains: the human model's chain settings (level, budget).
+    """
+
+    order: str
+    rater: str
+    techniques: tuple[str, ...]
+    max_subset: int
+    seed: int | None
+    chains: ChainSettings
+
+
+def plan(args: argparse.Namespace) -> Plan | str:
+    """The classic path the options ask for, or why they are refused."""
     if args.order not in ORDERS:
-        print(
-            f"csp-sudoku: error: unknown --order {args.order!r}; choose from {', '.join(ORDERS)}",
-            file=sys.stderr,
-        )
-        return EXIT_BAD_INPUT
+        return f"unknown --order {args.order!r}; choose from {', '.join(ORDERS)}"
     if args.order != "se" and args.rater is not None:
-        print(
-            f"csp-sudoku: error: --rater {args.rater} sets whose order the se path replays: "
-            f"it takes --order se (the default), not --order {args.order}",
-            file=sys.stderr,
+        return (
+            f"--rater {args.rater} sets whose order the se path replays: "
+            f"it takes --order se (the default), not --order {args.order}"
         )
-        return EXIT_BAD_INPUT
-    args.rater = DEFAULT_RATER if args.rater is None else args.rater
-    if args.rater not in RATERS:
-        print(
-            f"csp-sudoku: error: unknown --rater {args.rater!r}; choose from {', '.join(RATERS)}",
-            file=sys.stderr,
-        )
-        return EXIT_BAD_INPUT
+    rater = DEFAULT_RATER if args.rater is None else args.rater
+    if rater not in RATERS:
+        return f"unknown --rater {rater!r}; choose from {', '.join(RATERS)}"
     # the human model's options: refused for the se path rather than ignored
-    model_only = {
+    given = model_options(args)
+    if args.order == "se" and given:
+        return (
+            f"{', '.join(given)} set the human model's path: add "
+            "--order subsets (the se path takes --rater only)"
+        )
+    text = ",".join(DEFAULT_TECHNIQUES) if args.techniques is None else args.techniques
+    order = _techniques(text)
+    if order is None:
+        return f"--techniques takes names from {', '.join(TECHNIQUES)}, got {text!r}"
+    max_subset = DEFAULT_MAX_SUBSET if args.max_subset is None else args.max_subset
+    if max_subset < 1:
+        return f"--max-subset must be from 1 to {MAX_SUBSET} with --order subsets, got {max_subset}"
+    budget = DEFAULT_BUDGET if args.budget is None else args.budget
+    if budget < 1:
+        return "--budget must be at least 1"
+    max_level = ChainSettings().max_level if args.max_level is None else args.max_level
+    chains = ChainSettings(max_level=max_level, budget=budget)
+    return Plan(args.order, rater, order, max_subset, args.seed, chains)
+
+
+def model_options(args: argparse.Namespace) -> list[str]:
+    """The human model's options given (each refused on the se path)."""
+    values = {
         "--techniques": args.techniques,
         "--max-subset": args.max_subset,
         "--max-level": args.max_level,
         "--budget": args.budget,
         "--seed": args.seed,
     }
-    given = [flag for flag, value in model_only.items() if value is not None]
-    if args.order == "se" and given:
+    return [flag for flag, value in values.items() if value is not None]
+
+
+def explain_plain(puzzle: Puzzle, where: str, how: Plan) -> tuple[int, SePath | SolvePath | None]:
+    """The path of one plain puzzle (``where``: its ``FILE:LINE``), with the exit code
+    it gives the run: 0, or 1 when it has no or several solutions (said on stderr;
+    no path: no proof exists) or its path does not solve it."""
+    clashes = puzzle.clashes()
+    n = 0 if clashes else count_solutions(puzzle, limit=2)
+    if n != 1:
+        what = "no solution" if n == 0 else "more than one solution"
+        if clashes:
+            what += f" ({clashes[0]})"
         print(
-            f"csp-sudoku: error: {', '.join(given)} set the human model's path: add "
-            "--order subsets (the se path takes --rater only)",
+            f"csp-sudoku: {where}: the puzzle has {what}; no logical explanation exists",
             file=sys.stderr,
         )
-        return EXIT_BAD_INPUT
-    if args.techniques is None:
-        args.techniques = ",".join(DEFAULT_TECHNIQUES)
-    max_subset = 4 if args.max_subset is None else args.max_subset
-    budget = DEFAULT_BUDGET if args.budget is None else args.budget
-    max_level = ChainSettings().max_level if args.max_level is None else args.max_level
-    order = _techniques(args.techniques)
-    if order is None:
-        print(
-            f"csp-sudoku: error: --techniques takes names from {', '.join(TECHNIQUES)}, "
-            f"got {args.techniques!r}",
-            file=sys.stderr,
+        return EXIT_NOT_ALL, None
+    path: SePath | SolvePath
+    if how.order == "se":
+        from csp_sudoku.metrics._helper import start_nested_helper
+
+        start_nested_helper(puzzle.geometry)  # cold: SE's largest kernel beside this
+        # a budget stop keeps its steps: shown, then said
+        path = explained_path(puzzle, "se", rater=how.rater)
+    else:
+        rng = as_generator(how.seed) if how.seed is not None else None
+        path = solve_path(
+            puzzle, how.techniques, max_subset=how.max_subset, rng=rng, chains=how.chains
         )
-        return EXIT_BAD_INPUT
-    if max_subset < 1:
-        print("csp-sudoku: error: --max-subset must be at least 1", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    if budget < 1:
-        print("csp-sudoku: error: --budget must be at least 1", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    refusal = svg_refusal(args)
+    return (EXIT_OK if path.solved else EXIT_NOT_ALL), path
+
+
+def show_plain(args: argparse.Namespace, path: SePath | SolvePath, first: bool) -> str | None:
+    """Draw and print a plain puzzle's path (:func:`csp_sudoku.cli._explained.shown`);
+    why a drawing could not be written, or None."""
+    return shown(args, path, partial(_readable, path), first, lambda: path)
+
+
+#: One entry of an explain run: where it is (``FILE:LINE``), and a plain puzzle, a
+#: variant entry (its puzzle, or why it cannot be read) or why a line cannot be read.
+Task = tuple[str, Puzzle | Item | str]
+
+
+def explain_each(
+    args: argparse.Namespace, tasks: Iterable[Task], how: Plan | str, prefix: str
+) -> tuple[int, bool]:
+    """Explain every task by its own path and print each path: a plain puzzle by
+    ``how`` (or, where ``how`` says why plain puzzles are refused, that and exit 2),
+    a variant entry by :func:`csp_sudoku.cli.variant_explain.variant_path`.
+
+    The loop of the classic run and of the variant one (``prefix`` starts their
+    messages). Returns the exit code and whether a path was shown; a drawing
+    that cannot be written ends the run at once (exit 2, said).
+    """
+    code = EXIT_OK
+    first = True
+    for where, task in tasks:
+        if isinstance(task, str):  # a bad line: said, and the puzzles around it explained
+            print(f"{prefix}: error: {task}", file=sys.stderr)
+            code = EXIT_BAD_INPUT
+            continue
+        why: str | None = None
+        if isinstance(task, Puzzle):
+            if isinstance(how, str):
+                print(f"{prefix}: error: {where}: {how}", file=sys.stderr)
+                code = EXIT_BAD_INPUT
+                continue
+            done, path = explain_plain(task, where, how)
+            done_one = path is not None
+            if path is not None:
+                why = show_plain(args, path, first)
+        else:
+            done, variant = variant_path(args, task)
+            done_one = variant is not None
+            if variant is not None:
+                why = show_variant(args, variant, where, first)
+        if why is not None:
+            print(f"{prefix}: error: {why}", file=sys.stderr)
+            return EXIT_BAD_INPUT, not first
+        code = max(code, done)
+        first = first and not done_one
+    return code, not first
+
+
+def _tasks(entries: Iterable[Entry]) -> Iterator[Task]:
+    """The tasks of the plain reader's entries: a variant entry met among them
+    (standard input whose first entry is plain) is explained as one."""
+    for e in entries:
+        where = f"{e.source}:{e.line}"
+        if e.puzzle is not None:
+            yield where, e.puzzle
+        elif (item := variant_item(e)) is not None:
+            yield where, item
+        else:
+            yield where, str(e.error)
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    """Explain every puzzle of ``args.inputs`` (all plain, or standard input whose
+    first entry is plain: a variant entry met there is explained by its own path);
+    the exit code."""
+    how = plan(args)
+    refusal = how if isinstance(how, str) else svg_refusal(args)
     if refusal is not None:
         print(f"csp-sudoku: error: {refusal}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    settings = ChainSettings(max_level=max_level, budget=budget)
-    code = EXIT_OK
-    bad = False  # a bad line met: exit 2 whatever else comes
-    first = True
     entries: Iterable[Entry] = iter_entries(args.inputs, geometry_from_args(args))
     if one_puzzle_options(args):  # all read first: refused before anything is written
         entries = list(entries)
@@ -249,44 +385,8 @@ def run_explain(args: argparse.Namespace) -> int:
             return EXIT_BAD_INPUT
     # one note for the run while numba compiles (a first run on a machine)
     with noting_compiles("explain", "the solving kernels"):
-        for e in entries:
-            if e.puzzle is None:  # a bad line: said, and the puzzles around it explained
-                print(f"csp-sudoku: error: {e.error}", file=sys.stderr)
-                code, bad = EXIT_BAD_INPUT, True
-                continue
-            clashes = e.puzzle.clashes()
-            n = 0 if clashes else count_solutions(e.puzzle, limit=2)
-            if n != 1:
-                what = "no solution" if n == 0 else "more than one solution"
-                if clashes:
-                    what += f" ({clashes[0]})"
-                print(
-                    f"csp-sudoku: {e.source}:{e.line}: the puzzle has {what}; "
-                    "no logical explanation exists",
-                    file=sys.stderr,
-                )
-                code = code if bad else EXIT_NOT_ALL
-                continue
-            path: SePath | SolvePath
-            if args.order == "se":
-                from csp_sudoku.metrics._helper import start_nested_helper
-
-                start_nested_helper(e.puzzle.geometry)  # cold: SE's largest kernel beside this
-                # a budget stop keeps its steps: shown, then said
-                path = explained_path(e.puzzle, "se", rater=args.rater)
-            else:
-                rng = as_generator(args.seed) if args.seed is not None else None
-                path = solve_path(e.puzzle, order, max_subset=max_subset, rng=rng, chains=settings)
-            if not path.solved and not bad:
-                code = EXIT_NOT_ALL
-            if args.html or args.svg:
-                why = draw_path(args, path)
-                if why is not None:
-                    print(f"csp-sudoku: error: {why}", file=sys.stderr)
-                    return EXIT_BAD_INPUT
-            show_path(args, path, partial(_readable, path), first)
-            first = False
-    if first and code == EXIT_OK and not bad:  # no entry: an empty file, comments only
+        code, any_shown = explain_each(args, _tasks(entries), how, "csp-sudoku")
+    if not any_shown and code == EXIT_OK:  # no entry: an empty file, comments only
         print("csp-sudoku: error: no puzzles found in the input", file=sys.stderr)
         return EXIT_BAD_INPUT
     return code

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Iterator
 from typing import IO, Any
@@ -21,8 +22,19 @@ from typing import IO, Any
 import numpy as np
 
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_OK
-from csp_sudoku.cli._common import add_geometry_args, geometry_from_args, iter_entries
-from csp_sudoku.cli.variants import is_variant_input, read_inputs
+from csp_sudoku.cli._common import (
+    add_geometry_args,
+    geometry_from_args,
+    iter_entries,
+    output_file,
+)
+from csp_sudoku.cli.variants import (
+    grid_options_refusal,
+    is_variant_input,
+    missing_input,
+    read_inputs,
+    variant_item,
+)
 from csp_sudoku.constraints import VariantPuzzle
 from csp_sudoku.core.geometry import Geometry
 from csp_sudoku.core.io import open_output
@@ -55,7 +67,7 @@ def register(sub: Any) -> None:
         help="a puzzle (text, a file with one puzzle, an f-puzzles .json file or ?load= link; "
         "fpuzzles: a file of any number, .jsonl included); default: rules only",
     )
-    p.add_argument("--output", "-o", default="-", help="output file (default: stdout)")
+    p.add_argument("--output", "-o", type=output_file, help="output file (default, or '-': stdout)")
     p.add_argument(
         "--link",
         action="store_true",
@@ -73,38 +85,42 @@ def _error(why: object) -> int:
 def run(args: argparse.Namespace) -> int:
     if args.link and args.model != "fpuzzles":
         return _error("--link goes with 'export fpuzzles'")
+    if args.puzzle is not None:  # a file named that is not there: said so, not read as a puzzle
+        missing = missing_input([args.puzzle], plain=True)
+        if missing is not None:
+            return _error(missing)
     geometry = geometry_from_args(args)
     variant = bool(args.puzzle) and is_variant_input(args.puzzle)
-    if variant and geometry is not None:
-        return _error(
-            "an f-puzzles puzzle gives its own grid: --size, --variant and --jigsaw do not apply"
-        )
+    if variant:
+        refused = grid_options_refusal(args, [args.puzzle])
+        if refused is not None:
+            return _error(refused)
     if args.model == "fpuzzles":
         return _fpuzzles(args, geometry, variant)
     target: Puzzle | Geometry | VariantPuzzle
     if variant:
-        items = list(read_inputs([args.puzzle]))
+        items = list(read_inputs([args.puzzle], geometry=geometry, plain=True))
         if len(items) != 1:
-            return _error(f"{args.puzzle}: expected exactly one puzzle, found {len(items)}")
-        if items[0].puzzle is None:
+            return _error(_not_one(args.puzzle, len(items)))
+        one = items[0].answerable  # (a plain puzzle, of a file or stdin that mixes them)
+        if one is None:
             return _error(items[0].error)
-        if args.model == "exact-cover":
+        if isinstance(one, VariantPuzzle) and args.model == "exact-cover":
             return _error(
                 "a variant puzzle's constraints are no exact-cover matrix: "
                 "export it as cnf, minizinc or fpuzzles"
             )
-        target = items[0].puzzle
+        target = one
     elif args.puzzle:
         entries = list(iter_entries([args.puzzle], geometry))
-        if len(entries) != 1 or entries[0].puzzle is None:
-            why = (
-                entries[0].error if entries and entries[0].error else "expected exactly one puzzle"
-            )
-            return _error(why)
+        if len(entries) != 1:
+            return _error(_not_one(args.puzzle, len(entries)))
+        if entries[0].puzzle is None:
+            return _error(entries[0].error)
         target = entries[0].puzzle
     else:
         target = geometry or Geometry.standard(9)
-    with open_output(sys.stdout if args.output == "-" else args.output) as out:
+    with open_output(sys.stdout if args.output is None else args.output) as out:
         if isinstance(target, VariantPuzzle):
             _write_variant(args.model, target, out)
         elif args.model == "cnf":
@@ -116,6 +132,13 @@ def run(args: argparse.Namespace) -> int:
         else:
             exact_cover(target).write(out)
     return EXIT_OK
+
+
+def _not_one(item: str, found: int) -> str:
+    """Why the input ``item`` (a file, ``-``, a puzzle written as an argument) is no one
+    puzzle to export a model of: how many entries it holds."""
+    name = "<stdin>" if item == "-" else item if os.path.exists(item) else "<argument>"
+    return f"{name}: expected exactly one puzzle, found {found}"
 
 
 def _write_variant(model: str, puzzle: VariantPuzzle, out: IO[str]) -> None:
@@ -149,7 +172,7 @@ def _fpuzzles(args: argparse.Namespace, geometry: Geometry | None, variant: bool
 
     code = EXIT_OK
     written = 0
-    with open_output(sys.stdout if args.output == "-" else args.output) as out:
+    with open_output(sys.stdout if args.output is None else args.output) as out:
         for where, puzzle, error in _puzzles(args.puzzle, geometry, variant):
             if puzzle is None:
                 print(f"csp-sudoku export: {error}", file=sys.stderr)
@@ -183,13 +206,19 @@ def _puzzles(
         g = geometry or Geometry.standard(9)
         yield "<rules>", as_variant(Puzzle(np.zeros(g.ncells, dtype=np.int8), g)), ""
         return
-    if variant:
-        for it in read_inputs([item]):
-            yield f"{it.source}:{it.line}", it.puzzle, it.error
+    if variant:  # the plain puzzles beside the variant ones too, each by its own path
+        for it in read_inputs([item], geometry=geometry, plain=True):
+            where = f"{it.source}:{it.line}"
+            if it.plain is not None:
+                yield where, as_variant(it.plain), ""
+            else:
+                yield where, it.puzzle, it.error
         return
     for e in iter_entries([item], geometry):
         where = f"{e.source}:{e.line}"
-        if e.puzzle is None:
-            yield where, None, str(e.error or e.text)
-        else:
+        if e.puzzle is not None:
             yield where, as_variant(e.puzzle), ""
+        elif (met := variant_item(e)) is not None:  # after plain ones (standard input)
+            yield where, met.puzzle, met.error
+        else:
+            yield where, None, str(e.error or e.text)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -34,9 +35,16 @@ from csp_sudoku.cli._common import (
     geometry_from_args,
     int_in,
     iter_entries,
+    output_file,
     progress,
 )
-from csp_sudoku.cli.variants import is_variant_input, missing_input, read_inputs, variant_item
+from csp_sudoku.cli.variants import (
+    grid_options_refusal,
+    is_variant_input,
+    missing_input,
+    read_inputs,
+    variant_item,
+)
 from csp_sudoku.constraints import VariantPuzzle
 from csp_sudoku.core.errors import RenderError, SudokuError
 from csp_sudoku.core.puzzle import Puzzle
@@ -55,7 +63,14 @@ def register(sub: Any) -> None:
         ),
     )
     add_input_args(p)
-    p.add_argument("--output", "-o", required=True, help="output file: .svg, .pdf or .png")
+    p.add_argument(
+        "--output",
+        "-o",
+        type=output_file,
+        required=True,
+        help="output file: .svg, .pdf or .png ('-': one SVG page on standard output, "
+        "with --format svg)",
+    )
     p.add_argument("--format", choices=("svg", "pdf", "png"), help="default: from the suffix")
     p.add_argument(
         "--per-page",
@@ -91,6 +106,9 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    to_stdout = _stdout_refusal(args)
+    if to_stdout is not None:
+        return _fail(to_stdout)
     if any(is_variant_input(i) for i in args.inputs):
         return run_variants(args)
     bad_format = _check_caption(args)
@@ -123,8 +141,8 @@ def run(args: argparse.Namespace) -> int:
             break
     if not puzzles:
         return code if code != EXIT_OK else _fail("no puzzles in the input")
-    _draw(args, puzzles, captions, answers if args.solutions else False)
-    return code
+    unwritten = _draw(args, puzzles, captions, answers if args.solutions else False)
+    return code if unwritten is None else _fail(unwritten)
 
 
 def _values(
@@ -147,6 +165,17 @@ def _values(
 def _fail(message: str) -> int:
     print(f"csp-sudoku render: error: {message}", file=sys.stderr)
     return EXIT_BAD_INPUT
+
+
+def _stdout_refusal(args: argparse.Namespace) -> str | None:
+    """Why ``-o -`` (standard output) cannot be drawn to, or None: an SVG page is
+    text and goes there; a PDF or PNG is binary data for a file."""
+    if args.output is not None or args.format == "svg":
+        return None
+    return (
+        "-o - writes one SVG page to standard output: add --format svg, or name a file "
+        "(-o FILE.pdf, FILE.png: binary, not for standard output)"
+    )
 
 
 def _check_caption(args: argparse.Namespace) -> str | None:
@@ -179,15 +208,19 @@ def _draw(
     puzzles: Sequence[Puzzle | VariantPuzzle],
     captions: Sequence[str],
     solutions: bool | Sequence[Puzzle],
-) -> None:
-    """Render the book of ``puzzles`` to ``--output`` and print the paths of its files."""
+) -> str | None:
+    """Render the book of ``puzzles`` to ``--output`` and print the paths of its files;
+    with ``-o -`` print its one SVG page instead. Why it was not written, or None."""
+    import tempfile
+
     from csp_sudoku.tools.render import render_book
 
     bar = progress(None, not args.quiet and sys.stderr.isatty(), unit="page")
-    with contextlib.closing(bar):
+    with contextlib.closing(bar), tempfile.TemporaryDirectory() as folder:
+        to_stdout = args.output is None  # (-o -) drawn where it can be read back, then printed
         written = render_book(
             puzzles,
-            args.output,
+            os.path.join(folder, "book.svg") if to_stdout else args.output,
             per_page=args.per_page,
             solutions=solutions,
             titles=captions,
@@ -196,19 +229,26 @@ def _draw(
             dpi=args.dpi,
             progress=bar.tick,
         )
+        if to_stdout:
+            if len(written) != 1:
+                return (
+                    f"-o -: the book has {len(written)} pages, and standard output takes one "
+                    "SVG page: name a file (-o FILE.svg writes one file a page), or fit the "
+                    "puzzles on one page (--per-page)"
+                )
+            sys.stdout.write(written[0].read_text(encoding="utf-8"))
+            return None
     for path in written:
         print(path)
+    return None
 
 
 def run_variants(args: argparse.Namespace) -> int:
     """Draw the puzzles of a run with variant inputs, each by its own path (plain
     ones beside them too); exit 2 when one could not be drawn."""
-    named_plain = [i for i in args.inputs if not is_variant_input(i)]
-    if (args.size or args.jigsaw or args.variant != "standard") and not named_plain:
-        return _fail("--size, --variant and --jigsaw do not apply to f-puzzles inputs")
-    missing = missing_input(args.inputs, plain=True)
-    if missing:
-        return _fail(missing)
+    refused = grid_options_refusal(args, args.inputs) or missing_input(args.inputs, plain=True)
+    if refused:
+        return _fail(refused)
     bad_format = _check_caption(args)
     if bad_format is not None:
         return _fail(bad_format)
@@ -236,8 +276,8 @@ def run_variants(args: argparse.Namespace) -> int:
         captions.append(caption)
     if not puzzles:
         return _fail("no puzzles to draw")
-    _draw(args, puzzles, captions, answers if args.solutions else False)
-    return code
+    why = _draw(args, puzzles, captions, answers if args.solutions else False)
+    return code if why is None else _fail(why)
 
 
 def _solution_into(

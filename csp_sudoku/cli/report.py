@@ -1,4 +1,8 @@
-"""``csp-sudoku report``: an HTML or PNG report of a puzzle set's distributions."""
+"""``csp-sudoku report``: an HTML or PNG report of a puzzle set's distributions.
+
+``--metric`` names are checked before any puzzle is read (``none``, alone: the
+counts only); ``-o -`` writes the HTML page to standard output.
+"""
 
 from __future__ import annotations
 
@@ -23,14 +27,20 @@ def register(sub: Any) -> None:
         ),
     )
     common.add_input_args(p)
-    p.add_argument("--output", "-o", required=True, help="report file: .html or .png")
+    p.add_argument(
+        "--output",
+        "-o",
+        type=common.output_file,
+        required=True,
+        help="report file: .html or .png ('-': the HTML page on standard output)",
+    )
     p.add_argument(
         "--metric",
         "-m",
         action="append",
         default=[],
         help="a difficulty metric to rate with (repeatable, and takes comma lists; all: "
-        "every metric); none: counts only",
+        "every metric; none, alone: counts only, as without --metric)",
     )
     common.add_rating_args(
         p,
@@ -56,10 +66,46 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    from csp_sudoku.metrics import METRICS
-    from csp_sudoku.tools.report import collect, write_report
+#: ``--metric none``: no rating, the clue and solution counts only.
+NO_METRIC = "none"
 
+
+def _metrics(given: list[str]) -> list[str] | str:
+    """The metrics ``--metric`` asks for (``none``: no metric), or why they are refused:
+    checked before any puzzle is read or counted (an unknown name was once said only
+    when a unique puzzle came to be rated, and a set of none wrote a report of it)."""
+    from csp_sudoku.metrics import METRICS
+
+    names = common.metric_names(given, list(METRICS))
+    if NO_METRIC in names:
+        if len(names) > 1:
+            return (
+                f"--metric {NO_METRIC} (counts only) takes no other metric, got {','.join(names)}"
+            )
+        return []
+    unknown = [m for m in names if m not in METRICS]
+    if unknown:
+        return (
+            f"unknown metric {', '.join(unknown)}; known: {', '.join(METRICS)} "
+            f"(or all, or {NO_METRIC} for counts only)"
+        )
+    return names
+
+
+def run(args: argparse.Namespace) -> int:
+    from csp_sudoku.core.errors import ReportError
+    from csp_sudoku.tools.report import collect, report_format, report_html, write_report
+
+    metrics = _metrics(args.metric)
+    if isinstance(metrics, str):
+        print(f"csp-sudoku report: error: {metrics}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    to_stdout = args.output is None  # -o -
+    try:
+        report_format("report.html" if to_stdout else args.output)
+    except ReportError as err:
+        print(f"csp-sudoku report: error: --output {args.output}: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     geometry = common.geometry_from_args(args)
     puzzles: list[Puzzle] = []
     skipped = 0
@@ -91,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
     with contextlib.closing(bar):
         data = collect(
             puzzles,
-            common.metric_names(args.metric, list(METRICS)),
+            metrics,
             seed=args.seed,
             runs=args.runs,
             jobs=args.jobs,
@@ -101,9 +147,14 @@ def run(args: argparse.Namespace) -> int:
         )
     if skipped:
         data.notes.append(f"{common.counted(skipped, 'bad line')} skipped.")
-    path = write_report(data, args.output)
+    written = None
+    if to_stdout:  # the page is the output: no path to print
+        sys.stdout.write(report_html(data))
+    else:
+        written = write_report(data, args.output)
     if not args.quiet:
         for note in data.notes:
             print(note, file=sys.stderr)
-    print(path)
+    if written is not None:
+        print(written)
     return EXIT_OK

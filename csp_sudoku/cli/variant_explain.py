@@ -7,7 +7,16 @@
 classic path is: ``--html FILE`` the explain page, ``--svg DIR`` one image a
 step (``DIR/step-001.svg`` ...), both with the puzzle's constraints drawn as
 ``render`` draws them. The human model's own options (``--order``,
-``--techniques`` ...) are refused for variant inputs.
+``--techniques`` ...) are refused for variant inputs, and so are the grid
+shape options (``--size``, ``--variant``, ``--jigsaw``) when no input holds
+plain puzzles. ``--max-subset`` takes 0 to :data:`MAX_SUBSET` here.
+
+Plain puzzles beside the variant ones (``explain plain.txt killer.json``, a
+file or standard input that mixes them) are explained each by its own path:
+a plain one by the classic run's se path
+(:func:`csp_sudoku.cli.explain.explain_plain`), as ``render`` draws each
+entry by its own; the classic run explains a variant entry it meets on
+standard input after plain ones by :func:`variant_path`.
 
 Exit codes: 0 when every puzzle was solved by the path; 1 when one needed a
 guess, ran past its budget or has no or several solutions (no path is printed
@@ -24,16 +33,21 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
-from csp_sudoku.cli._explained import svg_refusal
+from csp_sudoku.cli._explained import shown, svg_refusal
 from csp_sudoku.core.errors import SudokuError
 
 if TYPE_CHECKING:
+    from csp_sudoku.cli.variants import Item
     from csp_sudoku.variants.explain import VariantPath
 
 Command = Callable[[argparse.Namespace], int]
 
 #: The explain options that set the classic paths only: refused for variant inputs.
 CLASSIC_ONLY = ("techniques", "seed", "max_level")
+#: The largest ``--max-subset`` of a variant puzzle's path: its subset rule runs over
+#: the constraints' cells too, and grows fast (a killer 9x9 took 2.5 s at 3, 8 s at
+#: 4, 74 s at 5); the default is 2 (:data:`csp_sudoku.variants.explain.DEFAULT_MAX_SUBSET`).
+MAX_SUBSET = 4
 
 
 def hook(plain: Command) -> Command:
@@ -43,8 +57,8 @@ def hook(plain: Command) -> Command:
     return routed(plain, run_variant_explain)
 
 
-def _refused(args: argparse.Namespace) -> str | None:
-    """Why the options do not fit a variant run (or an input file is missing), or None."""
+def options_refusal(args: argparse.Namespace) -> str | None:
+    """Why the path options do not fit a variant puzzle's path, or None."""
     given = [f"--{k.replace('_', '-')}" for k in CLASSIC_ONLY if getattr(args, k, None) is not None]
     from csp_sudoku.metrics.se import PATH_ORDERS
 
@@ -57,76 +71,117 @@ def _refused(args: argparse.Namespace) -> str | None:
             f"{', '.join(given)} set the classic paths; a variant puzzle's path takes "
             "--json, --indent, --html, --svg, --max-subset and --budget"
         )
-    if args.max_subset is not None and args.max_subset < 0:
-        return "--max-subset must be at least 0"
+    if args.max_subset is not None and not 0 <= args.max_subset <= MAX_SUBSET:
+        return (
+            f"--max-subset must be from 0 to {MAX_SUBSET} for a variant puzzle, "
+            f"got {args.max_subset}"
+        )
     if args.budget is not None and args.budget < 1:
         return "--budget must be at least 1"
-    refusal = svg_refusal(args)
-    if refusal is not None:
-        return refusal
-    from csp_sudoku.cli.variants import missing_input
+    return None
 
-    return missing_input(args.inputs, plain=False)
+
+def _refused(args: argparse.Namespace) -> str | None:
+    """Why the options do not fit a variant run (or an input file is missing), or None."""
+    from csp_sudoku.cli.variants import grid_options_refusal, is_variant_input, missing_input
+
+    why = (
+        options_refusal(args)
+        or svg_refusal(args)
+        or grid_options_refusal(args, args.inputs)
+        or missing_input(args.inputs, plain=True)
+    )
+    named_plain = [i for i in args.inputs if not is_variant_input(i)]
+    if why is None and named_plain and (plain := plain_refusal(args)) is not None:
+        return f"{named_plain[0]}: {plain}"
+    return why
+
+
+def plain_refusal(args: argparse.Namespace) -> str | None:
+    """Why plain puzzles cannot be explained beside variant ones, or None: they get
+    the se path, which takes none of the human model's options (``--max-subset`` and
+    ``--budget`` given are the variant path's)."""
+    from csp_sudoku.cli.explain import model_options
+
+    given = model_options(args)
+    if not given:
+        return None
+    return (
+        "plain puzzles beside variant ones are explained by the se path, which takes no "
+        f"{' or '.join(given)} (a variant puzzle's path does): explain them in a run of "
+        "their own"
+    )
 
 
 def run_variant_explain(args: argparse.Namespace) -> int:
-    """Explain every variant puzzle of ``args.inputs``; the exit code."""
-    from csp_sudoku import variants
-    from csp_sudoku.cli._explained import draw_path, one_puzzle_refusal, show_path
+    """Explain every puzzle of ``args.inputs``, each by its own path; the exit code."""
+    from csp_sudoku.cli._common import geometry_from_args
+    from csp_sudoku.cli._explained import one_puzzle_refusal
+    from csp_sudoku.cli.explain import explain_each, plan
     from csp_sudoku.cli.variants import read_inputs
-    from csp_sudoku.variants import explain as vx
 
-    why = _refused(args)
-    if why is not None:
-        print(f"csp-sudoku explain: error: {why}", file=sys.stderr)
+    refused = _refused(args)
+    if refused is not None:
+        print(f"csp-sudoku explain: error: {refused}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    puzzles = list(read_inputs(args.inputs))
+    puzzles = list(read_inputs(args.inputs, geometry=geometry_from_args(args), plain=True))
     several = one_puzzle_refusal(args, len(puzzles))
     if several is not None:
         print(f"csp-sudoku explain: error: {several}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    max_subset = vx.DEFAULT_MAX_SUBSET if args.max_subset is None else args.max_subset
-    budget = vx.DEFAULT_BUDGET if args.budget is None else args.budget
-    code = EXIT_OK
-    first = True
-    for item in puzzles:
-        where = f"{item.source}:{item.line}"
-        puzzle = item.puzzle
-        if puzzle is None:
-            print(f"csp-sudoku explain: {item.error}", file=sys.stderr)
-            code = EXIT_BAD_INPUT
-            continue
-        try:
-            verdict = variants.check(puzzle)
-            if verdict != "unique":
-                what = "no solution" if verdict == "none" else "more than one solution"
-                print(
-                    f"csp-sudoku explain: {where}: the puzzle has {what}; "
-                    "no logical explanation exists",
-                    file=sys.stderr,
-                )
-                code = max(code, EXIT_NOT_ALL)
-                continue
-            path = vx.explain(puzzle, max_subset=max_subset, budget=budget)
-        except SudokuError as err:
-            print(f"csp-sudoku explain: {where}: {err}", file=sys.stderr)
-            code = EXIT_BAD_INPUT
-            continue
-        if not path.solved:
-            code = max(code, EXIT_NOT_ALL)
-        if args.html or args.svg:
-            from csp_sudoku.tools.explain_view import classic_view
-
-            why = draw_path(args, classic_view(path), path.puzzle.constraints)
-            if why is not None:
-                print(f"csp-sudoku explain: error: {why}", file=sys.stderr)
-                return EXIT_BAD_INPUT
-        show_path(args, path, partial(readable, path, where), first)
-        first = False
+    # a plain puzzle (one beside the variant ones) by the classic run's se path
+    tasks = ((f"{i.source}:{i.line}", i if i.plain is None else i.plain) for i in puzzles)
+    code, _ = explain_each(args, tasks, plain_refusal(args) or plan(args), "csp-sudoku explain")
     if not puzzles:
         print("csp-sudoku explain: error: no puzzles found in the input", file=sys.stderr)
         return EXIT_BAD_INPUT
     return code
+
+
+def variant_path(args: argparse.Namespace, item: Item) -> tuple[int, VariantPath | None]:
+    """The path of one variant entry, with the exit code it gives the run: 0; 1 when
+    it has no or several solutions (said on stderr: no path) or its path does not
+    solve it; 2 when it cannot be read or the options do not fit it (said)."""
+    from csp_sudoku import variants
+    from csp_sudoku.variants import explain as vx
+
+    where = f"{item.source}:{item.line}"
+    puzzle = item.puzzle
+    if puzzle is None:
+        print(f"csp-sudoku explain: {item.error}", file=sys.stderr)
+        return EXIT_BAD_INPUT, None
+    why = options_refusal(args)  # said before any work in a variant run; here for an
+    if why is not None:  # entry met by the classic run (standard input)
+        print(f"csp-sudoku explain: error: {where}: a variant puzzle: {why}", file=sys.stderr)
+        return EXIT_BAD_INPUT, None
+    max_subset = vx.DEFAULT_MAX_SUBSET if args.max_subset is None else args.max_subset
+    budget = vx.DEFAULT_BUDGET if args.budget is None else args.budget
+    try:
+        verdict = variants.check(puzzle)
+        if verdict != "unique":
+            what = "no solution" if verdict == "none" else "more than one solution"
+            print(
+                f"csp-sudoku explain: {where}: the puzzle has {what}; "
+                "no logical explanation exists",
+                file=sys.stderr,
+            )
+            return EXIT_NOT_ALL, None
+        path = vx.explain(puzzle, max_subset=max_subset, budget=budget)
+    except SudokuError as err:
+        print(f"csp-sudoku explain: {where}: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT, None
+    return (EXIT_OK if path.solved else EXIT_NOT_ALL), path
+
+
+def show_variant(
+    args: argparse.Namespace, path: VariantPath, where: str, first: bool
+) -> str | None:
+    """Draw a variant puzzle's path (with its constraints) where ``--html`` and ``--svg``
+    say, and print it; why a drawing could not be written, or None."""
+    from csp_sudoku.tools.explain_view import classic_view
+
+    text = partial(readable, path, where)
+    return shown(args, path, text, first, partial(classic_view, path), path.puzzle.constraints)
 
 
 def readable(path: VariantPath, where: str) -> str:
@@ -144,4 +199,13 @@ def readable(path: VariantPath, where: str) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["hook", "readable", "run_variant_explain"]
+__all__ = [
+    "MAX_SUBSET",
+    "hook",
+    "options_refusal",
+    "plain_refusal",
+    "readable",
+    "run_variant_explain",
+    "show_variant",
+    "variant_path",
+]

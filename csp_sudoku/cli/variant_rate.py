@@ -84,11 +84,12 @@ def _refused(args: argparse.Namespace) -> str | None:
         )
     if args.runs is not None:
         return "--runs does not apply: a variant rating is one deterministic path"
+    from csp_sudoku.cli.variants import NO_GRID_OPTIONS, is_variant_input, missing_input
+
     if args.size or args.jigsaw or args.variant != "standard":
-        return "--size, --variant and --jigsaw do not apply to f-puzzles inputs"
+        return NO_GRID_OPTIONS  # (plain inputs too are refused: a run rates one kind)
     if args.resume and not args.output:
         return "--resume needs --output FILE"
-    from csp_sudoku.cli.variants import is_variant_input, missing_input
 
     missing = missing_input(args.inputs, plain=False)
     if missing is not None:

@@ -1122,8 +1122,28 @@ def missing_input(inputs: list[str], *, plain: bool) -> str | None:
     return None
 
 
-def variant_backend(name: str) -> str:
-    """The variant backend of ``--backend NAME`` (``auto``: the default one).
+#: Why the grid shape options are refused for f-puzzles inputs: such a puzzle gives its grid.
+NO_GRID_OPTIONS = "--size, --variant and --jigsaw do not apply to f-puzzles inputs"
+
+
+def grid_options_refusal(args: argparse.Namespace, inputs: list[str]) -> str | None:
+    """:data:`NO_GRID_OPTIONS` when ``--size``, ``--variant`` or ``--jigsaw`` is given
+    and every input is a variant one (:func:`is_variant_input`): they would be
+    ignored. With an input of plain puzzles beside them, they set that input's
+    shape. The one guard of every command that reads variant inputs."""
+    given = (
+        getattr(args, "size", None)
+        or getattr(args, "jigsaw", None)
+        or getattr(args, "variant", "standard") != "standard"
+    )
+    if given and all(is_variant_input(i) for i in inputs):
+        return NO_GRID_OPTIONS
+    return None
+
+
+def variant_backend(name: str, users: str = "variant puzzles") -> str:
+    """The variant backend of ``--backend NAME`` (``auto``: the default one);
+    ``users`` names who takes only those in the message.
 
     Raises:
         ArgumentError: NAME is no variant backend (``dlx``, ``sat:glucose4`` ...).
@@ -1133,19 +1153,23 @@ def variant_backend(name: str) -> str:
     if name == "auto":
         return variants.DEFAULT_BACKEND
     if name not in variants.BACKENDS:
-        raise ArgumentError(f"variant puzzles use --backend {', '.join(variants.BACKENDS)} or auto")
+        raise ArgumentError(
+            f"--backend {name!r}: {users} use {', '.join(variants.BACKENDS)} or auto"
+        )
     return name
 
 
 def _refusal(command: str, args: argparse.Namespace) -> str | None:
     """Why the options cannot run on variant puzzles, or None."""
+    # candidates answers a plain puzzle as a variant one: the same backends
+    users = "the candidates of plain and variant puzzles" if command == "candidates" else None
     try:
-        variant_backend(getattr(args, "backend", "auto"))
+        variant_backend(getattr(args, "backend", "auto"), users or "variant puzzles")
     except ArgumentError as err:
         return str(err)
     if getattr(args, "resume", False) and not getattr(args, "output", None):
         return "--resume needs --output FILE"
-    return missing_input(args.inputs, plain=True)
+    return grid_options_refusal(args, args.inputs) or missing_input(args.inputs, plain=True)
 
 
 def run_variants(command: str, args: argparse.Namespace) -> int:
@@ -1153,7 +1177,7 @@ def run_variants(command: str, args: argparse.Namespace) -> int:
     them) for ``command``; the exit code."""
     why = _refusal(command, args)
     if why:
-        print(f"csp-sudoku {command}: {why}", file=sys.stderr)
+        print(f"csp-sudoku {command}: error: {why}", file=sys.stderr)
         return EXIT_BAD_INPUT
     from csp_sudoku.cli._plain import KEPT
 
@@ -1183,6 +1207,7 @@ __all__ = [
     "answer_entry",
     "answer_options",
     "emit",
+    "grid_options_refusal",
     "hook",
     "is_variant_input",
     "missing_input",

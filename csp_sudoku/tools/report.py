@@ -266,6 +266,19 @@ def _summary_rows(data: ReportData) -> list[tuple[str, str]]:
     return rows
 
 
+def report_format(target: str | os.PathLike[str], fmt: str | None = None) -> str:
+    """The format a report written to ``target`` has: ``fmt``, else the suffix's
+    (``htm`` is ``html``); asked before the work as well as by :func:`write_report`.
+
+    Raises:
+        ReportError: for an unknown format.
+    """
+    f = (fmt or Path(target).suffix.lstrip(".")).lower()
+    if f not in ("html", "png", "htm"):
+        raise ReportError(f"unknown report format {f!r}; use html or png")
+    return "html" if f == "htm" else f
+
+
 def write_report(
     data: ReportData, target: str | os.PathLike[str], *, fmt: str | None = None
 ) -> Path:
@@ -275,14 +288,17 @@ def write_report(
         ReportError: for an unknown format.
     """
     path = Path(target)
-    f = (fmt or path.suffix.lstrip(".")).lower()
-    if f not in ("html", "png", "htm"):
-        raise ReportError(f"unknown report format {f!r}; use html or png")
-    fig = report_figure(data)
-    if f == "png":
+    if report_format(path, fmt) == "png":
         with staged(path) as tmp:
-            fig.savefig(tmp, format="png", dpi=110)
+            report_figure(data).savefig(tmp, format="png", dpi=110)
         return path
+    write_text(path, report_html(data))
+    return path
+
+
+def report_html(data: ReportData) -> str:
+    """The report as one self-contained HTML page (the figure inline, as PNG)."""
+    fig = report_figure(data)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110)
     img = base64.b64encode(buf.getvalue()).decode("ascii")
@@ -309,5 +325,4 @@ img{{max-width:100%}}</style></head>
 <p>Made by csp_sudoku.</p>
 </body></html>
 """
-    write_text(path, page)
-    return path
+    return page
