@@ -7,7 +7,8 @@ rating; ``--order subsets`` shows the human model's path. Readable by default
 ``--json`` writes the object documented in docs/explain_schema.md (one JSON
 object per line when several puzzles are given); ``--html`` / ``--svg`` draw it.
 Plain and variant puzzles may come in one run, each explained by its own path
-(:func:`explain_each`; variant ones by :mod:`csp_sudoku.cli.variant_explain`).
+(:func:`explain_each`, :func:`run_mixed_explain`; variant ones by
+:mod:`csp_sudoku.cli.variant_explain`).
 """
 
 from __future__ import annotations
@@ -37,9 +38,8 @@ from csp_sudoku.cli._explained import (
     svg_refusal,
 )
 from csp_sudoku.cli.variant_explain import MAX_SUBSET as VARIANT_MAX_SUBSET
-from csp_sudoku.cli.variant_explain import hook as variant_hook
-from csp_sudoku.cli.variant_explain import show_variant, variant_path
-from csp_sudoku.cli.variants import Item, variant_item
+from csp_sudoku.cli.variant_explain import options_refusal, show_variant, variant_path
+from csp_sudoku.cli.variants import Item, routed, variant_item
 from csp_sudoku.core.io import Entry, counted, format_grid
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.core.seeds import as_generator
@@ -147,7 +147,8 @@ def register(sub: Any) -> None:
         "--indent", type=int_in(0, 16), default=None, help="indent the JSON (one puzzle only)"
     )
     add_geometry_args(p)
-    p.set_defaults(func=variant_hook(run_explain))  # f-puzzles inputs: cli/variant_explain.py
+    # an f-puzzles input: every entry by its own path (variant ones: cli/variant_explain.py)
+    p.set_defaults(func=routed(run_explain, run_mixed_explain))
 
 
 def _techniques(text: str) -> tuple[str, ...] | None:
@@ -388,5 +389,58 @@ def run_explain(args: argparse.Namespace) -> int:
         code, any_shown = explain_each(args, _tasks(entries), how, "csp-sudoku")
     if not any_shown and code == EXIT_OK:  # no entry: an empty file, comments only
         print("csp-sudoku: error: no puzzles found in the input", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return code
+
+
+def _mixed_refused(args: argparse.Namespace) -> str | None:
+    """Why the options do not fit a run with variant inputs (or an input file is
+    missing), or None."""
+    from csp_sudoku.cli.variants import grid_options_refusal, is_variant_input, missing_input
+
+    why = (
+        options_refusal(args)
+        or svg_refusal(args)
+        or grid_options_refusal(args, args.inputs)
+        or missing_input(args.inputs, plain=True)
+    )
+    named_plain = [i for i in args.inputs if not is_variant_input(i)]
+    if why is None and named_plain and (plain := plain_refusal(args)) is not None:
+        return f"{named_plain[0]}: {plain}"
+    return why
+
+
+def plain_refusal(args: argparse.Namespace) -> str | None:
+    """Why plain puzzles cannot be explained beside variant ones, or None: they get
+    the se path, which takes none of the human model's options (``--max-subset`` and
+    ``--budget`` given are the variant path's)."""
+    given = model_options(args)
+    if not given:
+        return None
+    return (
+        "plain puzzles beside variant ones are explained by the se path, which takes no "
+        f"{' or '.join(given)} (a variant puzzle's path does): explain them in a run of "
+        "their own"
+    )
+
+
+def run_mixed_explain(args: argparse.Namespace) -> int:
+    """``explain`` where an input is a variant one: every puzzle of ``args.inputs``,
+    each by its own path (a plain one beside them by the se path); the exit code."""
+    from csp_sudoku.cli.variants import read_inputs
+
+    refused = _mixed_refused(args)
+    if refused is not None:
+        print(f"csp-sudoku explain: error: {refused}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    puzzles = list(read_inputs(args.inputs, geometry=geometry_from_args(args), plain=True))
+    several = one_puzzle_refusal(args, len(puzzles))
+    if several is not None:
+        print(f"csp-sudoku explain: error: {several}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    tasks = ((f"{i.source}:{i.line}", i if i.plain is None else i.plain) for i in puzzles)
+    code, _ = explain_each(args, tasks, plain_refusal(args) or plan(args), "csp-sudoku explain")
+    if not puzzles:
+        print("csp-sudoku explain: error: no puzzles found in the input", file=sys.stderr)
         return EXIT_BAD_INPUT
     return code

@@ -1,7 +1,8 @@
 """``csp-sudoku explain`` on variant puzzles (f-puzzles ``.json``, ``.jsonl``, ``?load=`` links).
 
-``explain`` hands its run here (:func:`hook`) when an input is a variant one
-(:func:`csp_sudoku.cli.variants.is_variant_input`). Each puzzle's path
+``explain`` hands each variant entry here
+(:func:`csp_sudoku.cli.explain.run_mixed_explain` when an input is a variant
+one, :func:`csp_sudoku.cli.variants.is_variant_input`). Each puzzle's path
 (:func:`csp_sudoku.variants.explain.explain`) is printed as text, or with
 ``--json`` as one JSON object a puzzle (docs/variants.md), and drawn as the
 classic path is: ``--html FILE`` the explain page, ``--svg DIR`` one image a
@@ -12,11 +13,10 @@ shape options (``--size``, ``--variant``, ``--jigsaw``) when no input holds
 plain puzzles. ``--max-subset`` takes 0 to :data:`MAX_SUBSET` here.
 
 Plain puzzles beside the variant ones (``explain plain.txt killer.json``, a
-file or standard input that mixes them) are explained each by its own path:
-a plain one by the classic run's se path
-(:func:`csp_sudoku.cli.explain.explain_plain`), as ``render`` draws each
-entry by its own; the classic run explains a variant entry it meets on
-standard input after plain ones by :func:`variant_path`.
+file or standard input that mixes them) are explained each by its own path
+(:mod:`csp_sudoku.cli.explain` runs both: this module never imports it), a
+plain one by the classic run's se path, as ``render`` draws each entry by
+its own; a variant one by :func:`variant_path`.
 
 Exit codes: 0 when every puzzle was solved by the path; 1 when one needed a
 guess, ran past its budget or has no or several solutions (no path is printed
@@ -33,7 +33,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from csp_sudoku.cli import EXIT_BAD_INPUT, EXIT_NOT_ALL, EXIT_OK
-from csp_sudoku.cli._explained import shown, svg_refusal
+from csp_sudoku.cli._explained import shown
 from csp_sudoku.core.errors import SudokuError
 
 if TYPE_CHECKING:
@@ -48,13 +48,6 @@ CLASSIC_ONLY = ("techniques", "seed", "max_level")
 #: the constraints' cells too, and grows fast (a killer 9x9 took 2.5 s at 3, 8 s at
 #: 4, 74 s at 5); the default is 2 (:data:`csp_sudoku.variants.explain.DEFAULT_MAX_SUBSET`).
 MAX_SUBSET = 4
-
-
-def hook(plain: Command) -> Command:
-    """``plain`` (the classic explain), or the variant run when an input is a variant one."""
-    from csp_sudoku.cli.variants import routed
-
-    return routed(plain, run_variant_explain)
 
 
 def options_refusal(args: argparse.Namespace) -> str | None:
@@ -79,63 +72,6 @@ def options_refusal(args: argparse.Namespace) -> str | None:
     if args.budget is not None and args.budget < 1:
         return "--budget must be at least 1"
     return None
-
-
-def _refused(args: argparse.Namespace) -> str | None:
-    """Why the options do not fit a variant run (or an input file is missing), or None."""
-    from csp_sudoku.cli.variants import grid_options_refusal, is_variant_input, missing_input
-
-    why = (
-        options_refusal(args)
-        or svg_refusal(args)
-        or grid_options_refusal(args, args.inputs)
-        or missing_input(args.inputs, plain=True)
-    )
-    named_plain = [i for i in args.inputs if not is_variant_input(i)]
-    if why is None and named_plain and (plain := plain_refusal(args)) is not None:
-        return f"{named_plain[0]}: {plain}"
-    return why
-
-
-def plain_refusal(args: argparse.Namespace) -> str | None:
-    """Why plain puzzles cannot be explained beside variant ones, or None: they get
-    the se path, which takes none of the human model's options (``--max-subset`` and
-    ``--budget`` given are the variant path's)."""
-    from csp_sudoku.cli.explain import model_options
-
-    given = model_options(args)
-    if not given:
-        return None
-    return (
-        "plain puzzles beside variant ones are explained by the se path, which takes no "
-        f"{' or '.join(given)} (a variant puzzle's path does): explain them in a run of "
-        "their own"
-    )
-
-
-def run_variant_explain(args: argparse.Namespace) -> int:
-    """Explain every puzzle of ``args.inputs``, each by its own path; the exit code."""
-    from csp_sudoku.cli._common import geometry_from_args
-    from csp_sudoku.cli._explained import one_puzzle_refusal
-    from csp_sudoku.cli.explain import explain_each, plan
-    from csp_sudoku.cli.variants import read_inputs
-
-    refused = _refused(args)
-    if refused is not None:
-        print(f"csp-sudoku explain: error: {refused}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    puzzles = list(read_inputs(args.inputs, geometry=geometry_from_args(args), plain=True))
-    several = one_puzzle_refusal(args, len(puzzles))
-    if several is not None:
-        print(f"csp-sudoku explain: error: {several}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    # a plain puzzle (one beside the variant ones) by the classic run's se path
-    tasks = ((f"{i.source}:{i.line}", i if i.plain is None else i.plain) for i in puzzles)
-    code, _ = explain_each(args, tasks, plain_refusal(args) or plan(args), "csp-sudoku explain")
-    if not puzzles:
-        print("csp-sudoku explain: error: no puzzles found in the input", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    return code
 
 
 def variant_path(args: argparse.Namespace, item: Item) -> tuple[int, VariantPath | None]:
@@ -201,11 +137,8 @@ def readable(path: VariantPath, where: str) -> str:
 
 __all__ = [
     "MAX_SUBSET",
-    "hook",
     "options_refusal",
-    "plain_refusal",
     "readable",
-    "run_variant_explain",
     "show_variant",
     "variant_path",
 ]
