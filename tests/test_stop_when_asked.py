@@ -522,10 +522,32 @@ def test_the_command_line_module_loads_nothing_heavy_before_its_handlers() -> No
     assert "numpy" not in loaded and "numba" not in loaded
 
 
-@pytest.mark.parametrize("after", [0.15, 0.3, 0.6])
+def _handlers_set(pid: int, timeout: float = 60.0) -> None:
+    """Wait until process ``pid`` catches SIGTERM: the command's handlers are set.
+
+    Before that, the interpreter starts and imports the command line (a tenth of
+    a second, several on a loaded machine); a Ctrl-C there is Python's own (a
+    traceback), as for any Python program.
+    """
+    status = Path(f"/proc/{pid}/status")
+    if not status.exists():
+        pytest.skip("needs /proc to see a process's signal handlers")
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            caught = next(ln for ln in status.read_text().splitlines() if ln.startswith("SigCgt:"))
+        except (OSError, StopIteration):
+            break  # the process is gone
+        if int(caught.split()[1], 16) & (1 << (signal.SIGTERM - 1)):
+            return
+        time.sleep(0.005)
+    pytest.fail("the command never set its signal handlers")
+
+
+@pytest.mark.parametrize("after", [0.0, 0.05, 0.15, 0.3, 0.6])
 def test_a_ctrl_c_soon_after_the_start_is_an_interruption(after: float) -> None:
-    """Signals from the first tenths of a second on (imports, parsing, the kernels
-    loaded, the first nets) end the run with the one line, exit 130."""
+    """Signals from the moment the command's handlers are set on (imports, parsing,
+    the kernels loaded, the first nets) end the run with the one line, exit 130."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "csp_sudoku", "rate", "--metric", "se", HARD],
         stdout=subprocess.DEVNULL,
@@ -533,6 +555,7 @@ def test_a_ctrl_c_soon_after_the_start_is_an_interruption(after: float) -> None:
         text=True,
         start_new_session=True,
     )
+    _handlers_set(proc.pid)
     time.sleep(after)
     os.killpg(proc.pid, signal.SIGINT)
     _, err = proc.communicate(timeout=60)
@@ -572,3 +595,50 @@ def test_a_ctrl_c_while_nets_run_on_spare_cores_waits_for_them_and_stops() -> No
         on_spare_cores(calls)  # type: ignore[arg-type]
     assert running == [0]
     assert len(ran) < 50  # the others stopped taking calls
+
+
+#: A command whose first step (the pre-flight check, patched) sends itself a
+#: Ctrl-C where the KeyboardInterrupt is lost, then works on for ``LONG`` seconds.
+_LOST_CTRL_C = """
+import os, signal, sys, time
+import csp_sudoku.cli as cli
+import csp_sudoku.cli._common as common
+
+class Finalized:
+    def __del__(self):  # a finalizer: Python prints what it raises and goes on
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.5)
+
+def swallowed():
+    try:  # a library's bare except
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.5)
+    except BaseException:
+        pass
+
+def preflight(args):
+    {lose}
+    time.sleep({long})
+
+common.preflight = preflight
+sys.exit(cli.main(["check", "-q", {puzzle!r}]))
+"""
+
+
+@pytest.mark.parametrize(("lose", "ends_early"), [("Finalized()", True), ("swallowed()", False)])
+def test_a_ctrl_c_that_something_swallowed_still_stops_the_run(lose: str, ends_early: bool) -> None:
+    """A signal's handler runs wherever the main thread is. In a finalizer (or a
+    ctypes or garbage-collector callback) its KeyboardInterrupt is printed as
+    "Exception ignored" and lost, and the run went on to its end with exit 0: the
+    signal now comes again a moment later and stops the run. One that a library's
+    bare ``except`` swallowed cannot be sent again blindly, but the run still ends
+    with the interrupted line and exit 130."""
+    script = _LOST_CTRL_C.format(lose=lose, long=20 if ends_early else 0.5, puzzle=HARD)
+    start = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    took = time.monotonic() - start
+    assert (done.returncode, done.stderr) == (130, "csp-sudoku: interrupted\n")
+    if ends_early:
+        assert took < 15  # not the 20 s of work after the lost signal

@@ -103,6 +103,7 @@ def _interrupted(err: BaseException) -> bool:
 
 def _stopped() -> int:
     """Say that the run was stopped, and how; the exit code of it."""
+    _REPORTED.append(True)
     if signal.SIGTERM in _SIGNALS:
         print("csp-sudoku: terminated", file=sys.stderr)
         return EXIT_TERMINATED
@@ -185,9 +186,39 @@ def _warnings_shown_by(previous: Callable[..., None]) -> Callable[..., None]:
     return show
 
 
-#: Set when a SIGTERM came: the KeyboardInterrupt it raised was a termination.
-#: The signals the command's handlers have seen (SIGINT, SIGTERM) in this run.
+#: The signals the command's handlers have seen (SIGINT, SIGTERM) in this run;
+#: SIGTERM among them: the KeyboardInterrupt they raised was a termination.
 _SIGNALS: list[int] = []
+#: The run was reported stopped (:func:`_stopped`): a signal seen has done its work.
+_REPORTED: list[bool] = []
+
+
+def _send_again(signum: int, after: float = 0.02) -> None:
+    """Send ``signum`` to this process again ``after`` seconds from now (from a
+    daemon thread): its handler then runs at another place of the main thread."""
+    again = threading.Timer(after, os.kill, (os.getpid(), signum))
+    again.daemon = True
+    again.start()
+
+
+def _unraisable_shown_by(previous: Callable[[Any], None]) -> Callable[[Any], None]:
+    """A ``sys.unraisablehook`` that sends a signal again whose KeyboardInterrupt was lost.
+
+    A signal's handler runs wherever the main thread is, which may be a
+    finalizer (a ``__del__``, a weakref or garbage-collector callback) or a
+    ctypes callback: Python cannot raise out of those, so it prints "Exception
+    ignored in ..." and goes on, and the Ctrl-C would be lost (the whole run
+    then went on to its end). Such a KeyboardInterrupt of the command's handlers
+    is not printed; the signal comes again a moment later, somewhere it counts.
+    """
+
+    def hook(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt) and _SIGNALS and not _REPORTED:
+            _send_again(_SIGNALS[-1])
+            return
+        previous(unraisable)
+
+    return hook
 
 
 def _on_sigint(signum: int, frame: Any) -> None:
@@ -231,9 +262,7 @@ def _outside_llvm(handler: Callable[[int, Any], None]) -> Callable[[int, Any], N
         f = frame
         while f is not None:
             if marker in f.f_code.co_filename:
-                again = threading.Timer(0.02, os.kill, (os.getpid(), signum))
-                again.daemon = True
-                again.start()
+                _send_again(signum)
                 return
             f = f.f_back
         handler(signum, frame)
@@ -246,24 +275,31 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     The library's warnings (:class:`~csp_sudoku.core.errors.SudokuError` ones) are
     printed as ``csp-sudoku: warning: ...`` while the command runs, and a SIGTERM
-    ends the command as a Ctrl-C does (exit code 143 instead of 130).
+    ends the command as a Ctrl-C does (exit code 143 instead of 130). A signal
+    whose KeyboardInterrupt something swallowed after all (a library's bare
+    ``except:``) still makes the run's exit code and last line those of a stop.
     """
     previous = warnings.showwarning
     warnings.showwarning = _warnings_shown_by(previous)
+    previous_hook = sys.unraisablehook
+    sys.unraisablehook = _unraisable_shown_by(previous_hook)
     on_term = on_int = None
     _SIGNALS.clear()
+    _REPORTED.clear()
     if threading.current_thread() is threading.main_thread():  # only it may set handlers
         on_term = signal.signal(signal.SIGTERM, _outside_llvm(_on_sigterm(os.getpid())))
         if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
             on_int = signal.signal(signal.SIGINT, _outside_llvm(_on_sigint))
     try:
-        return _main(argv)
+        code = _main(argv)
+        return _stopped() if _SIGNALS and not _REPORTED else code
     finally:
         if on_term is not None:
             signal.signal(signal.SIGTERM, on_term)
         if on_int is not None:
             signal.signal(signal.SIGINT, on_int)
         warnings.showwarning = previous
+        sys.unraisablehook = previous_hook
         if "csp_sudoku.cli._common" in sys.modules:  # outputs were claimed only if loaded
             sys.modules["csp_sudoku.cli._common"].release_outputs()
 
