@@ -210,11 +210,15 @@ def _draw(
     solutions: bool | Sequence[Puzzle],
 ) -> str | None:
     """Render the book of ``puzzles`` to ``--output`` and print the paths of its files;
-    with ``-o -`` print its one SVG page instead. Why it was not written, or None."""
+    with ``-o -`` print its one SVG page instead. Why it was not written, or None
+    (an output that cannot take the book is refused before any page is drawn)."""
     import tempfile
 
     from csp_sudoku.tools.render import render_book
 
+    refused = _pages_refusal(args, puzzles, solutions is not False)
+    if refused is not None:
+        return refused
     bar = progress(None, not args.quiet and sys.stderr.isatty(), unit="page")
     with contextlib.closing(bar), tempfile.TemporaryDirectory() as folder:
         to_stdout = args.output is None  # (-o -) drawn where it can be read back, then printed
@@ -229,18 +233,51 @@ def _draw(
             dpi=args.dpi,
             progress=bar.tick,
         )
-        if to_stdout:
-            if len(written) != 1:
-                return (
-                    f"-o -: the book has {len(written)} pages, and standard output takes one "
-                    "SVG page: name a file (-o FILE.svg writes one file a page), or fit the "
-                    "puzzles on one page (--per-page)"
-                )
+        if to_stdout:  # one page: _pages_refusal refused more
             sys.stdout.write(written[0].read_text(encoding="utf-8"))
             return None
-    for path in written:
-        print(path)
+    if not _is_stdout(args.output):  # the paths after a PDF on /dev/stdout spoilt it
+        for path in written:
+            print(path)
     return None
+
+
+def _is_stdout(output: str) -> bool:
+    """Whether ``output`` is the file the standard output writes to (``/dev/stdout``,
+    ``/dev/fd/1``, or the file or pipe it goes to, by another name)."""
+    try:
+        mine, given = os.fstat(sys.stdout.fileno()), os.stat(output)
+    except (OSError, ValueError, AttributeError):  # no such file; stdout no file (a test's)
+        return False
+    return (mine.st_dev, mine.st_ino) == (given.st_dev, given.st_ino)
+
+
+def _pages_refusal(
+    args: argparse.Namespace, puzzles: Sequence[Puzzle | VariantPuzzle], solutions: bool
+) -> str | None:
+    """Why standard output (``-o -``) cannot take the book of ``puzzles``, or None;
+    said before any page is drawn (it was once said after the whole book was drawn).
+    Standard output takes one SVG page; a pipe or a device named as the output of
+    several pages is refused by :func:`~csp_sudoku.tools.render.render_book` itself,
+    before it draws."""
+    from csp_sudoku.tools.render import page_count
+
+    if args.output is not None or (args.format or "svg") != "svg":
+        return None
+    pages = page_count(
+        len(puzzles),
+        puzzles[0].geometry,
+        per_page=args.per_page,
+        solutions=solutions,
+        title=args.title,
+    )
+    if pages == 1:
+        return None
+    return (
+        f"-o -: the book has {pages} pages, and standard output takes one SVG page: "
+        "name a file (-o FILE.svg writes one file a page), or fit the puzzles on one "
+        "page (--per-page)"
+    )
 
 
 def run_variants(args: argparse.Namespace) -> int:

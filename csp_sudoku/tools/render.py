@@ -52,7 +52,7 @@ import numpy as np
 
 from csp_sudoku.core.errors import RenderError as RenderError
 from csp_sudoku.core.geometry import Geometry
-from csp_sudoku.core.io import counted, staged, symbol
+from csp_sudoku.core.io import access_error, counted, staged, symbol, written_as_is
 from csp_sudoku.core.numbers import is_whole
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.tools._inputs import items_arg, plain_or_variant, puzzle_arg
@@ -684,14 +684,21 @@ def _cover(title: str, count: int, page_size: tuple[float, float], footer: str |
     return fig
 
 
-def _save(fig: Any, path: Path, fmt: str, dpi: int = DEFAULT_DPI) -> None:
+def _write_page(fig: Any, target: str, fmt: str, dpi: int = DEFAULT_DPI) -> None:
+    """Write ``fig`` to ``target`` as it is: the caller stages it (:func:`staged`)."""
     metadata: dict[str, Any] = {"Creator": "csp_sudoku"}
     if fmt == "svg":
         metadata = {"Creator": "csp_sudoku", "Date": None}
     elif fmt == "pdf":
         metadata = {"Creator": "csp_sudoku", "CreationDate": None}
-    with _truetype_fonts(), staged(path) as tmp:
-        fig.savefig(tmp, format=fmt, dpi=dpi if fmt == "png" else 72, metadata=metadata)
+    with _truetype_fonts():
+        fig.savefig(target, format=fmt, dpi=dpi if fmt == "png" else 72, metadata=metadata)
+
+
+def _save(fig: Any, path: Path, fmt: str, dpi: int = DEFAULT_DPI) -> None:
+    """Write ``fig`` to ``path``, staged and renamed into place."""
+    with staged(path) as tmp:
+        _write_page(fig, tmp, fmt, dpi)
 
 
 def render_puzzle(
@@ -766,6 +773,63 @@ def default_per_page(geometry: Geometry) -> int:
     return 6 if geometry.size <= 9 else 2 if geometry.size <= 16 else 1
 
 
+def _plan(count: int, per_page: int, solutions: bool, cover: bool) -> list[tuple[str, int, int]]:
+    """``(kind, start, chunk size)`` of every page of a book of ``count`` puzzles: the
+    cover, the puzzle pages, the solution pages (one more column and one more row
+    than the puzzle pages), known before any is drawn (the footers say the total)."""
+    cols, rows = _layout(per_page)
+    sol_per = (cols + 1) * (rows + 1)
+    plan = [("cover", 0, 0)] if cover else []
+    plan += [("puzzles", start, per_page) for start in range(0, count, per_page)]
+    if solutions:
+        plan += [("solutions", start, sol_per) for start in range(0, count, sol_per)]
+    return plan
+
+
+def page_count(
+    count: int,
+    geometry: Geometry,
+    *,
+    per_page: int | None = None,
+    solutions: bool = False,
+    title: str | None = None,
+) -> int:
+    """How many pages :func:`render_book` makes of ``count`` puzzles of ``geometry``
+    with these options, without drawing any: so that an output that takes one page
+    only (standard output) is refused before the drawing work.
+
+    Raises:
+        RenderError: a ``per_page`` out of :data:`PER_PAGE_RANGE`.
+    """
+    per = default_per_page(geometry) if per_page is None else _check_per_page(per_page)
+    return len(_plan(count, per, solutions, bool(title)))
+
+
+def _check_pages_target(path: Path, fmt: str, total: int) -> None:
+    """Refuse a pipe or a device (``/dev/null``, a FIFO, a link to one: what
+    :func:`~csp_sudoku.core.io.written_as_is` names) as the output of a book of
+    several SVG or PNG pages, before any page is drawn.
+
+    Such a book is one file a page, named after the output (``book-1.svg``, ...);
+    the pages of a book to ``/dev/null`` went to ``/dev/null-1.svg``, ... beside
+    it, and the run said it had written them. A PDF holds every page in one file,
+    which a device or a pipe can take; so can a book of one page.
+
+    Raises:
+        RenderError: saying why, and what to write instead.
+    """
+    if fmt == "pdf" or total <= 1 or not written_as_is(path):
+        return
+    first, second = (_page_path(path, fmt, k).name for k in (1, 2))
+    raise RenderError(
+        f"{path} is not a regular file (a pipe, a device or a stream): a book of {total} "
+        f"{fmt.upper()} pages is written one file a page ({first}, {second}, ...) beside "
+        "its name, and no pipe or device holds them; name a regular file (or one in a "
+        "folder) for the pages, or make the book one PDF file, which holds every page "
+        "(--format pdf; fmt='pdf' from Python)"
+    )
+
+
 def render_book(
     puzzles: Iterable[Puzzle | VariantPuzzle | PuzzleLike],
     target: str | os.PathLike[str],
@@ -782,7 +846,11 @@ def render_book(
     """A sheet or book of puzzles, optionally followed by solution pages.
 
     PDF output is one file with every page. SVG and PNG hold one page each:
-    with more than one page the files are numbered (``book-1.svg``, ...).
+    with more than one page the files are numbered (``book-1.svg``, ...), named
+    after ``target``, which must then be a regular file's name (not a pipe or a
+    device such as ``/dev/null``), and they appear together: each is staged and
+    all are moved into place once the last is written, so a run interrupted on
+    the way leaves an earlier book of the name as it was.
     With ``title`` the book opens with a cover page holding it (the title is
     not repeated on the other pages). When there is more than one page, every
     page says ``page k of N`` at its foot. Solution pages use one more column
@@ -814,8 +882,9 @@ def render_book(
 
     Raises:
         RenderError: for an unknown format, no puzzles, a dpi or ``per_page`` out
-            of range, mismatched titles or solutions, or (with ``solutions=True``)
-            a puzzle with no solution or several.
+            of range, mismatched titles or solutions, a pipe or a device as the
+            target of several SVG or PNG pages (before any page is drawn), or
+            (with ``solutions=True``) a puzzle with no solution or several.
         ArgumentError: ``puzzles`` that are no sequence of puzzles (a puzzle line
             alone, ``None``), or an item of them or of ``solutions`` that is no puzzle.
     """
@@ -833,6 +902,11 @@ def render_book(
     caps: list[str | None] = (
         list(titles) if titles is not None else [str(i + 1) for i in range(len(drawn))]
     )
+    # every page, before any is drawn: the total is in the footers, and an output that
+    # cannot take the pages is refused before the solving and drawing work
+    plan = _plan(len(drawn), per, solutions is not False, bool(title))
+    total = len(plan)
+    _check_pages_target(path, f, total)
     sols: list[Puzzle] = []
     if solutions is True:
         from csp_sudoku.api import solutions as solve_up_to
@@ -853,12 +927,6 @@ def render_book(
         sols = _given_solutions(solutions, drawn)
     cols, rows = _layout(per)
     sol_layout = (cols + 1, rows + 1)
-    sol_per = sol_layout[0] * sol_layout[1]
-    # (kind, start, chunk size) of every page, so that the total is known for the footers
-    plan: list[tuple[str, int, int]] = [("cover", 0, 0)] if title else []
-    plan += [("puzzles", start, per) for start in range(0, len(drawn), per)]
-    plan += [("solutions", start, sol_per) for start in range(0, len(sols), sol_per)]
-    total = len(plan)
 
     def pages() -> Iterator[Any]:
         """Each page's figure in turn, drawn when asked for."""
@@ -882,9 +950,18 @@ def render_book(
             from matplotlib.backends.backend_pdf import PdfPages
 
             meta = {"Creator": "csp_sudoku", "CreationDate": None}
-            with staged(path) as tmp, PdfPages(tmp, metadata=meta) as pdf:
+            with staged(path) as tmp, _opened_for_writing(tmp, path) as fh:
+                # the file is opened here, not by matplotlib: a pipe then gets the
+                # book (matplotlib gathers it in memory where the file cannot tell
+                # its place) instead of "Illegal seek", and a book that fails half
+                # way is not finished (see below)
+                pdf: Any = PdfPages(fh, metadata=meta)  # untyped: its methods too
                 for fig in pages():
                     pdf.savefig(fig)
+                # finished only when every page is in: after a failed write (a full
+                # disk, /dev/full) its compressed stream is broken, and finishing it
+                # raised zlib's "Error -2 while flushing" in place of the OSError
+                pdf.close()
             return [path]
         if total == 1:
             for fig in pages():
@@ -892,14 +969,31 @@ def render_book(
             _drop_old_pages(path, f, 1)
             return [path]
         out: list[Path] = []
-        for i, fig in enumerate(pages(), start=1):
-            page_path = _page_path(path, f, i)
-            _save(fig, page_path, f, dpi)
-            out.append(page_path)
+        # every page staged (.book-3.PID.partial.svg) and all of them moved into place
+        # when the last is written: a run interrupted or failing on the way removes
+        # the staged pages and leaves an earlier book of this name whole (pages moved
+        # one by one made a book of new pages and old ones)
+        with contextlib.ExitStack() as pending:
+            for i, fig in enumerate(pages(), start=1):
+                page_path = _page_path(path, f, i)
+                _write_page(fig, pending.enter_context(staged(page_path)), f, dpi)
+                out.append(page_path)
         _drop_old_pages(path, f, total + 1)
         if path.is_file():  # an earlier one-page book of this name: these pages replace it
             path.unlink()
         return out
+
+
+@contextlib.contextmanager
+def _opened_for_writing(tmp: str, target: Path) -> Iterator[Any]:
+    """``tmp`` (what :func:`staged` gave for ``target``) opened for writing bytes,
+    a failure to open it said of ``target`` (the staged sibling is the package's own)."""
+    try:
+        fh = open(tmp, "wb")  # noqa: SIM115 - closed below
+    except OSError as err:
+        raise access_error(os.fspath(target), err, "writing") from err
+    with fh:
+        yield fh
 
 
 def _page_path(path: Path, fmt: str, number: int) -> Path:
