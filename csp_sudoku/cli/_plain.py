@@ -12,11 +12,13 @@ in a text row stands for the puzzle's ``FILE:LINE``.
 
 from __future__ import annotations
 
-import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from csp_sudoku.api import count_solutions, solutions
 from csp_sudoku.cli import EXIT_NOT_ALL, EXIT_OK
+from csp_sudoku.cli._common import progress
 from csp_sudoku.cli._resume import Kind, ResumeError
 from csp_sudoku.cli._rows import WHERE, Outcome
 from csp_sudoku.core.errors import CountBudgetExceeded
@@ -104,13 +106,14 @@ def count_one(puzzle: Puzzle, options: dict[str, Any]) -> Outcome:
     budget = options.get("budget")
     line = format_line(puzzle)
     try:
-        n = count_solutions(
-            puzzle,
-            limit=limit,
-            backend=options["backend"],
-            budget_seconds=budget,
-            progress=_part_progress if budget is not None and options.get("show") else None,
-        )
+        with _part_progress(budget is not None and bool(options.get("show"))) as note:
+            n = count_solutions(
+                puzzle,
+                limit=limit,
+                backend=options["backend"],
+                budget_seconds=budget,
+                progress=note,
+            )
     except CountBudgetExceeded as err:
         n = err.at_least
         row = {"puzzle": line, "count": n, "capped": True, "budget": True}
@@ -235,14 +238,36 @@ def kept_solve(rows: list[dict[str, Any]], options: dict[str, Any]) -> Kind:
 KEPT = {"check": kept_check, "count": kept_count, "solve": kept_solve}
 
 
-def _part_progress(done: int, parts: int, found: int) -> None:
-    """One count's progress on stderr: parts done and solutions so far."""
-    end = "\n" if done == parts else ""
-    print(
-        f"\rcount: part {done}/{parts}, {counted(found, 'solution')} so far",
-        end=end,
-        file=sys.stderr,
-    )
+@contextmanager
+def _part_progress(show: bool) -> Iterator[Callable[[int, int, int], None] | None]:
+    """One count's progress on stderr while the block runs, when ``show``: how many of
+    its parts are done and the solutions found so far. Yields the callback for the
+    count's ``progress`` (None without ``show``).
+
+    A bar of the command line's (:func:`~csp_sudoku.cli._common.progress`), redrawn
+    at most every half second as parts end and once a second besides, which draws
+    its last state when the block ends (the count done, or stopped by its budget or
+    its limit). A count in parts calls back after every part, several hundred
+    times a second on an empty grid: a line redrawn at each call kept the terminal
+    busy with nothing anyone could read.
+    """
+    if not show:
+        yield None
+        return
+    bar = progress(None, True, unit="part")
+    done_before = 0
+
+    def note(done: int, parts: int, found: int) -> None:
+        nonlocal done_before
+        bar.set_total(parts)
+        bar.postfix(f"{counted(found, 'solution')} so far")
+        bar.update(done - done_before)
+        done_before = done
+
+    try:
+        yield note
+    finally:
+        bar.close()
 
 
 __all__ = [

@@ -20,9 +20,10 @@ the verdict of a count and the reason a puzzle has no solution;
 :meth:`CountedLines.verdicts` makes the lists).
 
 **Dask.** :func:`dask_client` connects to a scheduler (``tcp://host:8786``) or
-starts a local cluster (``local:4``); a ``distributed.Client`` passed as
-``executor`` is wrapped in :class:`DaskSubmitter`, which submits every chunk as
-a distinct task (``pure=False``) with retries. When a worker dies, the
+starts a local cluster (``local:4``: its workers leave a Ctrl-C to this process,
+which kills them when it closes the cluster, so a stopped run ends at once); a
+``distributed.Client`` passed as ``executor`` is wrapped in :class:`DaskSubmitter`,
+which submits every chunk as a distinct task (``pure=False``) with retries. When a worker dies, the
 scheduler runs its tasks again elsewhere and the results are still consumed in
 input order, so no puzzle is lost or reported twice. Dask is optional:
 ``pip install 'csp_sudoku[dask]'``.
@@ -30,8 +31,12 @@ input order, so no puzzle is lost or reported twice. Dask is optional:
 
 from __future__ import annotations
 
+import contextlib
 import enum
+import functools
+import logging
 import os
+import signal
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor
@@ -56,7 +61,7 @@ from csp_sudoku.core.io import (
 )
 from csp_sudoku.core.numbers import is_whole
 from csp_sudoku.core.parallel import DaskSubmitter as DaskSubmitter
-from csp_sudoku.core.parallel import Submitter
+from csp_sudoku.core.parallel import Submitter, exit_with_parent
 from csp_sudoku.core.parallel import ordered_map as ordered_map
 from csp_sudoku.core.puzzle import Puzzle, format_lines
 
@@ -120,7 +125,7 @@ def dask_client(scheduler: str, *, timeout: float = 30.0) -> Any:
         BatchError: when Dask is not installed or the scheduler cannot be reached.
     """
     try:
-        from distributed import Client, LocalCluster
+        from distributed import Client
     except ImportError:
         raise BatchError(
             "a Dask scheduler needs dask.distributed: pip install 'csp_sudoku[dask]'"
@@ -129,10 +134,17 @@ def dask_client(scheduler: str, *, timeout: float = 30.0) -> Any:
         import dask
 
         n = _local_workers(scheduler)
+        given = dask.config.get("distributed.worker.preload", None) or []
+        # this module's dask_setup runs in each worker as it starts
+        preload = [*([given] if isinstance(given, str) else given), __name__]
         # the workers' statistical profiler samples every 10 ms: measurable on CPU-bound tasks
         with dask.config.set({"distributed.worker.profile.enabled": False}):
-            cluster = LocalCluster(  # type: ignore[no-untyped-call,unused-ignore]
-                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0"
+            cluster = _quick_local_cluster()(
+                n_workers=n,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=":0",
+                preload=preload,
             )
         return Client(cluster)  # type: ignore[no-untyped-call,unused-ignore]
     _check_address(scheduler)
@@ -140,6 +152,91 @@ def dask_client(scheduler: str, *, timeout: float = 30.0) -> Any:
         return Client(scheduler, timeout=timeout)  # type: ignore[no-untyped-call,unused-ignore]
     except (OSError, TimeoutError) as err:
         raise BatchError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from None
+
+
+def dask_setup(worker: Any) -> None:
+    """Dask's preload hook: run in every worker process of a local cluster as it starts.
+
+    The worker is then one of this process's, as a worker of a process pool is
+    (:func:`~csp_sudoku.core.parallel.exit_with_parent`): a Ctrl-C, which reaches the
+    whole process group, is left to this process, which kills its workers when it
+    closes the cluster (:func:`_quick_local_cluster`). A worker that took the Ctrl-C
+    itself stopped its event loop with a warning and went on with its task, and
+    the cluster's close then waited four seconds before killing it.
+    """
+    exit_with_parent()
+
+
+#: Seconds that closing a local cluster waits for its loop to kill the workers.
+_KILL_WITHIN = 2.0
+
+#: The loggers that a closing local cluster silences: those of Dask's servers and their loop.
+_DASK_LOGGERS = ("distributed", "tornado", "asyncio")
+
+
+@contextlib.contextmanager
+def _dask_silenced() -> Iterator[None]:
+    """Dask's loggers drop every record inside the block.
+
+    While a local cluster closes its servers end one another's connections, and
+    they log each end as a warning or a traceback: noise on the standard error of
+    a run that was told to stop, where the command line says so in one line.
+    """
+    loggers = [
+        logging.getLogger(name)
+        for name in [*_DASK_LOGGERS, *logging.root.manager.loggerDict]
+        if name.split(".", 1)[0] in _DASK_LOGGERS
+    ]
+    before = [lg.disabled for lg in loggers]
+    for lg in loggers:
+        lg.disabled = True
+    try:
+        yield
+    finally:
+        for lg, was in zip(loggers, before, strict=True):
+            lg.disabled = was
+
+
+@functools.cache
+def _quick_local_cluster() -> type[Any]:
+    """A subclass of Dask's ``LocalCluster`` that closes at once (made when first
+    asked for: Dask is optional).
+
+    Its close kills the worker processes first (SIGKILL) and then closes the rest,
+    with Dask's loggers silenced (:func:`_dask_silenced`). ``LocalCluster``'s own
+    close asks each worker to stop and waits for it: four seconds for a worker
+    inside a long task (a count of an empty grid to a big limit), which it then
+    kills, after warnings and tracebacks of the servers ending. A run of the
+    command line stopped by a Ctrl-C or a SIGTERM took that long to end. Killing
+    loses nothing: by its close, the cluster's client has read what it wants.
+    """
+    from distributed import LocalCluster
+
+    class QuickLocalCluster(LocalCluster):
+        """A ``LocalCluster`` whose close kills its workers instead of waiting on them."""
+
+        def close(self, timeout: float | None = None) -> Any:
+            with _dask_silenced():
+                if not self.asynchronous:
+                    # a close called on the loop itself (a failed start) cannot wait for
+                    # it: the workers are then closed as LocalCluster closes them
+                    with contextlib.suppress(Exception):
+                        self.sync(  # type: ignore[no-untyped-call,unused-ignore]
+                            self._kill_workers, callback_timeout=_KILL_WITHIN
+                        )
+                return super().close(timeout)
+
+        async def _kill_workers(self) -> None:
+            for nanny in list(self.workers.values()):
+                process = getattr(getattr(nanny, "process", None), "process", None)
+                if process is None or not process.is_alive():
+                    continue
+                # a nanny whose worker died restarts it, unless it knows it closes
+                nanny.close_gracefully()
+                with contextlib.suppress(OSError):
+                    os.kill(process.pid, signal.SIGKILL)
+
+    return QuickLocalCluster
 
 
 def _check_address(scheduler: str) -> None:
