@@ -227,3 +227,16 @@ def test_a_record_whose_geometry_cannot_be_read_is_a_bad_line(
     assert first.puzzle is not None and last.puzzle is not None
     assert bad.puzzle is None and bad.error is not None
     assert str(bad.error).startswith("s:2:") and why in str(bad.error), str(bad.error)
+
+
+def test_an_fpuzzles_object_among_plain_lines_is_named_a_variant_puzzle() -> None:
+    """An f-puzzles object met by the plain reader (``rate -m rounds -`` of plain lines
+    and then variant ones, where the first line routed the run) has no ``puzzle``
+    field: "no 'puzzle' field" sent the user looking for a missing column."""
+    fpuzzles = json.dumps({"size": 4, "grid": [[{} for _ in range(4)] for _ in range(4)]})
+    got = list(read_puzzles(io.StringIO(f"{LINE}\n{fpuzzles}\n"), source_name="s"))
+    assert got[0].error is None
+    assert got[1].error is not None
+    assert got[1].error.describe() == (
+        "s:2:1: a variant puzzle (an f-puzzles object), not a plain one"
+    )

@@ -109,16 +109,10 @@ Answer = tuple[int, list[tuple[dict[str, Any], str]], str | None]
 
 
 # ------------------------------------------------------------------ routing
-def _variant_record(rec: dict[str, Any]) -> bool:
-    """Whether a JSON object is a variant entry: a row with an ``fpuzzles`` field,
-    or an f-puzzles object itself (``size`` and ``grid``)."""
-    return rec.get("fpuzzles") not in (None, "") or ("size" in rec and "grid" in rec)
-
-
 def _variant_line(text: str, *, first: bool, columns: list[str] | None = None) -> bool:
     """Whether one line of an input is (or starts) a variant entry.
 
-    A link, a JSON object of :func:`_variant_record`, a CSV row whose
+    A link, a JSON object of :func:`~csp_sudoku.core.io.is_variant_record`, a CSV row whose
     ``fpuzzles`` field is filled (``columns``: the header of the input's CSV
     rows, when it names an ``fpuzzles`` column); and, as the ``first`` line of
     an input, a ``{`` that opens a JSON object written over several lines (one
@@ -126,13 +120,15 @@ def _variant_line(text: str, *, first: bool, columns: list[str] | None = None) -
     column are plain puzzles where it is empty (``check - --format csv`` of
     plain puzzles writes that column, empty, for the variant entries it may meet).
     """
+    from csp_sudoku.core.io import is_variant_record
+
     s = text.strip().lstrip("\ufeff")
     if s.startswith("{"):
         try:
             rec = json.loads(s)
         except (ValueError, RecursionError):
             return first
-        return isinstance(rec, dict) and _variant_record(rec)
+        return isinstance(rec, dict) and is_variant_record(rec)
     if "load=" in s:
         return True
     return columns is not None and _fpuzzles_filled(s, columns)

@@ -736,6 +736,12 @@ def _csv_value(value: str) -> Any:
     return value
 
 
+def is_variant_record(rec: dict[str, Any]) -> bool:
+    """Whether a JSON or CSV record holds a variant puzzle: a row with its ``fpuzzles``
+    field filled, or an f-puzzles object itself (``size`` and ``grid``)."""
+    return rec.get("fpuzzles") not in (None, "") or ("size" in rec and "grid" in rec)
+
+
 def _field_entry(
     rec: dict[str, Any], text: str, lineno: int, geometry: Geometry | None, name: str
 ) -> Entry:
@@ -747,10 +753,12 @@ def _field_entry(
     """
     value = rec.get("puzzle")
     fields = {k: v for k, v in rec.items() if k != "puzzle"}
-    if rec.get("fpuzzles") not in (None, ""):
+    if is_variant_record(rec):
         reason = (
             "a variant puzzle (the record's 'fpuzzles' field), not a plain one: "
             "its 'puzzle' field holds only the givens"
+            if "size" not in rec or "grid" not in rec
+            else "a variant puzzle (an f-puzzles object), not a plain one"
         )
         err = ParseError(reason, source=name, line=lineno, column=1)
         return Entry(lineno, text, None, err, name, fields)
