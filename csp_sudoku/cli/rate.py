@@ -9,8 +9,12 @@ reason``; the other puzzles are still rated, and the exit code is 2 unless
 
 Puzzles go to worker processes (``--jobs``) or a Dask cluster (``--scheduler``)
 in chunks through :func:`csp_sudoku.tools.batch.ordered_map`; rows come out in input
-order either way. ``--output FILE --resume`` continues an interrupted run from
-the complete puzzles already in FILE (see :mod:`csp_sudoku.cli._resume`).
+order either way, each chunk's as soon as it and those before it are rated. A
+chunk is about a second of work (one puzzle until the first are timed, at most
+16), and ends where a slow pipe has no more lines yet: an interrupted run loses
+little, and a slow writer's puzzles are rated as they come. ``--output FILE
+--resume`` continues an interrupted run from the complete puzzles already in
+FILE (see :mod:`csp_sudoku.cli._resume`).
 
 The fields of a JSON Lines or CSV input record (a generator's ``seed``,
 ``method``, ``derived_from``, ``minimal``, ``symmetry``, ``ratings`` ...) are
@@ -27,7 +31,11 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
+import select
+import stat
 import sys
+import time
 from collections import deque
 from collections.abc import Iterator
 from typing import Any, cast
@@ -39,6 +47,7 @@ from csp_sudoku.cli.variant_rate import hook as variant_hook
 from csp_sudoku.core.errors import NotUniqueError, SudokuError
 from csp_sudoku.core.io import Entry, shape_fields
 from csp_sudoku.core.names import MetricName
+from csp_sudoku.core.parallel import Pace
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.tools.batch import ordered_map
 
@@ -231,8 +240,10 @@ def _rate_chunk(
     runs: int | None,
     params: dict[str, Any],
     first: bool = False,
-) -> list[_Result]:
-    """Worker task: the rows of every puzzle of a chunk, or why it cannot be rated.
+) -> tuple[list[_Result], float]:
+    """Worker task: the rows of every puzzle of a chunk, or why it cannot be rated, and
+    the seconds they took (what sizes the next chunks:
+    :class:`~csp_sudoku.core.parallel.Pace`).
 
     ``first``: the run's first chunk, rated in this process: its first puzzle may
     share compiling the kernels with a helper process
@@ -240,6 +251,7 @@ def _rate_chunk(
     """
     from csp_sudoku.metrics import rate
 
+    began = time.perf_counter()
     out: list[_Result] = []
     for i, (puzzle, seed) in enumerate(zip(puzzles, seeds, strict=True)):
         try:
@@ -258,7 +270,27 @@ def _rate_chunk(
             out.append(_NotUnique(err))
         except SudokuError as err:
             out.append(str(err))
-    return out
+    return out, time.perf_counter() - began
+
+
+def _input_waits(source: str) -> bool:
+    """Whether reading on from ``source`` would wait for its writer now: standard input
+    that is a pipe, a socket or a terminal with nothing to read yet (a file never waits).
+
+    A chunk being filled from a slow pipe is sent out then: its puzzles are rated
+    while the writer is quiet, not when it has sent a chunk's worth more. (Lines
+    read ahead into the stream's buffer look like none: the chunk is cut early.)
+    """
+    if source != "<stdin>":
+        return False
+    try:
+        fd = sys.stdin.fileno()
+        mode = os.fstat(fd).st_mode
+        if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)):
+            return False
+        return not select.select([fd], [], [], 0)[0]
+    except (AttributeError, OSError, ValueError):  # no descriptor (a stream put in its place)
+        return False
 
 
 def run(args: argparse.Namespace) -> int:
@@ -337,7 +369,11 @@ def _rate(
     not_unique = 0
     rated = point.groups
     serial = args.jobs == 1 and client is None
-    size = 1 if serial else max(1, args.chunk_size)
+    # chunks of about a second of work, --chunk-size puzzles at most: a chunk's rows come
+    # back together, so an interrupted run lost its unfinished chunks' (16 puzzles of a
+    # slow metric were minutes of work), and a chunk's first rows waited for the rest
+    cap = 1 if serial else max(1, args.chunk_size)
+    pace = Pace()
     held: deque[list[tuple[Entry, State]]] = deque()
 
     def check_seed(index: int) -> None:
@@ -364,6 +400,7 @@ def _rate(
         chunk: list[tuple[Entry, State]] = []
         puzzles: list[Puzzle] = []
         seeds: list[int] = []
+        size = pace.size(cap)
         for e, state in marked:
             if state == "done":
                 done += 1
@@ -376,11 +413,16 @@ def _rate(
                 puzzles.append(e.puzzle)
                 seeds.append(derive_seed(base, k))
                 k += 1
-            if len(puzzles) >= size or len(chunk) >= 4 * size:
+            if (
+                len(puzzles) >= size
+                or len(chunk) >= 4 * size
+                or (not serial and _input_waits(e.source))
+            ):
                 held.append(chunk)
                 yield puzzles, seeds, metrics, args.runs, params, serial and first
                 first = first and not puzzles
                 chunk, puzzles, seeds = [], [], []
+                size = pace.size(cap)
         if chunk:
             held.append(chunk)
             yield puzzles, seeds, metrics, args.runs, params, serial and first
@@ -433,10 +475,13 @@ def _rate(
 
     jobs = 0 if client is not None and args.jobs == 1 else args.jobs
     try:
-        for results in ordered_map(_rate_chunk, tasks(), jobs=jobs, executor=client):
+        for results, seconds in ordered_map(_rate_chunk, tasks(), jobs=jobs, executor=client):
+            pace.add(seconds, len(results))
             it = iter(results)
             for entry, state in held.popleft():
                 emit(entry, state, None if entry.puzzle is None else next(it))
+            if not serial:
+                writer.flush()  # a chunk's rows are seen at once, not with the next chunk's
     finally:
         bar.close()
     sys.stdout.flush()

@@ -5,6 +5,7 @@
 but its errors, so metrics and generators can use it without importing
 :mod:`csp_sudoku.tools.batch`.
 :mod:`csp_sudoku.tools.batch` re-exports it with :class:`DaskSubmitter`.
+:class:`Pace` sizes the tasks of a batch to about a second of work each.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import os
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import BrokenExecutor, Executor, Future
 from typing import Any, Protocol
 
@@ -22,6 +23,7 @@ from csp_sudoku.core.numbers import is_whole
 
 __all__ = [
     "DaskSubmitter",
+    "Pace",
     "Submitter",
     "check_jobs",
     "end_workers",
@@ -167,7 +169,12 @@ def _submit(pool: Any, fn: Callable[..., Any], *args: Any) -> Any:
         raise BatchError(_DIED) from err
 
 
-def _threaded(fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...]], jobs: int) -> Iterator[Any]:
+def _threaded(
+    fn: Callable[..., Any],
+    tasks: Iterator[tuple[Any, ...]],
+    jobs: int,
+    on_stop: Callable[[int, Any], None] | None,
+) -> Iterator[Any]:
     """:func:`ordered_map` on ``jobs - 1`` threads and this one (see its ``threads``).
 
     When the caller stops early, the tasks running in the other threads are
@@ -178,20 +185,18 @@ def _threaded(fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...]], jobs: in
     from concurrent.futures import ThreadPoolExecutor
 
     window = 2 * (jobs - 1)  # tasks queued for the other threads at once
-    pending: deque[Future[Any]] = deque()
+    pending: deque[_Future] = deque()
     stop = threading.Event()
     _POOLS_AT_WORK[0] += 1  # this thread runs tasks too: it has one core, not all
     with ThreadPoolExecutor(jobs - 1, thread_name_prefix="csp-sudoku") as pool:
+
+        def place(args: tuple[Any, ...]) -> _Future:
+            if sum(not _done(f) for f in pending) >= window:
+                return _here(fn, args)  # the others have enough: take this one
+            return pool.submit(_stoppable, stop, fn, *args)
+
         try:
-            for args in tasks:
-                if sum(not f.done() for f in pending) >= window:
-                    pending.append(_here(fn, args))  # the others have enough: take this one
-                else:
-                    pending.append(pool.submit(_stoppable, stop, fn, *args))
-                while pending and (len(pending) > 4 * jobs or pending[0].done()):
-                    yield pending.popleft().result()
-            while pending:
-                yield pending.popleft().result()
+            yield from _in_order(tasks, place, pending, 4 * jobs, on_stop)
         finally:
             _POOLS_AT_WORK[0] -= 1
             stop.set()
@@ -213,6 +218,104 @@ def _here(fn: Callable[..., Any], args: tuple[Any, ...]) -> Future[Any]:
     except Exception as err:  # raised when its turn comes, after the results before it
         done.set_exception(err)
     return done
+
+
+def _done(future: _Future) -> bool:
+    """Whether a task has ended (a future with no ``done``: not known before its result)."""
+    done = getattr(future, "done", None)
+    return bool(done()) if callable(done) else False
+
+
+def _in_order(
+    tasks: Iterator[tuple[Any, ...]],
+    place: Callable[[tuple[Any, ...]], _Future],
+    pending: deque[_Future],
+    room: int,
+    on_stop: Callable[[int, Any], None] | None,
+) -> Iterator[Any]:
+    """The results of ``tasks``, each placed by ``place`` (submitted, or run here), in order.
+
+    After each task is placed, the results at the head that are done are handed
+    back, and the oldest is waited for while ``room`` tasks are placed and not
+    yet handed back (``pending``, given empty, holds them). A result is thus
+    handed back by the next read of a task at the latest: tasks read from a
+    quiet pipe hold back the results done meanwhile until the next one comes
+    (reading in a thread of its own would run the caller's generator beside its
+    loop, and the command line's generators share state with their loops).
+    ``on_stop``: see :func:`ordered_map`.
+    """
+    handed = 0  # results handed back (or raised): the index of ``pending[0]``
+    finished = False
+    try:
+        for args in tasks:
+            try:
+                future = place(args)
+            except BatchError:
+                # a worker died while the queue was being filled: the tasks in flight
+                # say so in turn (their results first, then the dead one's error)
+                while pending:
+                    handed += 1
+                    yield _result(pending.popleft())
+                raise
+            pending.append(future)
+            while pending and (len(pending) >= room or _done(pending[0])):
+                handed += 1
+                yield _result(pending.popleft())
+        while pending:
+            handed += 1
+            yield _result(pending.popleft())
+        finished = True
+    finally:
+        if not finished and on_stop is not None:
+            _finished_at_stop(pending, handed, on_stop)
+
+
+def _finished_at_stop(
+    pending: deque[_Future], first: int, on_stop: Callable[[int, Any], None]
+) -> None:
+    """``on_stop(index, result)`` for each task of ``pending`` done (and not failed), the
+    first being task ``first``."""
+    for k, future in enumerate(pending):
+        if not _done(future):
+            continue
+        try:
+            result = future.result()
+        except Exception:  # failed or cancelled: nothing to keep
+            continue
+        on_stop(first + k, result)
+
+
+class Pace:
+    """How many items make one task of about :attr:`seconds` of work, from the tasks done.
+
+    Batch work that gave every task a fixed number of items (64 puzzles to
+    rate, 16 on the command line) made tasks of minutes for a slow metric, and
+    a run stopped early lost what its unfinished tasks had done (a task's
+    results come back together). Until a task is measured (:meth:`add`), a
+    task has one item; then as many as :attr:`seconds` of work at the mean
+    pace of the items measured, from 1 to the caller's cap (:meth:`size`).
+    The reader of the tasks (another thread) and the caller share one.
+    """
+
+    def __init__(self, seconds: float = 1.0) -> None:
+        #: The work one task aims at, in seconds.
+        self.seconds = seconds
+        self._done = (0.0, 0)  # seconds and items measured (one tuple: read whole)
+
+    def add(self, seconds: float, items: int) -> None:
+        """A task of ``items`` took ``seconds`` (measured where it ran)."""
+        spent, count = self._done
+        self._done = (spent + max(seconds, 0.0), count + items)
+
+    def size(self, cap: int) -> int:
+        """The number of items of the next task: 1 before any is measured, else the items
+        that take :attr:`seconds`, from 1 to ``cap``."""
+        spent, count = self._done
+        if count == 0:
+            return 1
+        if spent <= 0:
+            return max(1, cap)
+        return max(1, min(cap, int(self.seconds * count / spent)))
 
 
 class Submitter(Protocol):
@@ -260,16 +363,19 @@ def ordered_map(
     jobs: int = 1,
     executor: Executor | Submitter | None = None,
     threads: bool = False,
-) -> Iterator[Any]:
+    on_stop: Callable[[int, Any], None] | None = None,
+) -> Generator[Any, None, None]:
     """``fn(*task)`` for every task, in order, on local processes, threads or any executor.
 
     The building block for batch work other than checking (rating, generating):
     give it chunks (a task per chunk keeps the per-task overhead small). At most
-    ``2 * jobs`` tasks are in flight, so a long stream of tasks runs in bounded
-    memory; when the caller stops early (an exception, Ctrl-C, ``close()``),
-    the tasks not yet read are cancelled. A worker process that dies (killed,
-    out of memory) ends the run with a :class:`~csp_sudoku.core.errors.BatchError`
-    once its task's turn comes: the results before it have been yielded.
+    ``2 * jobs + 1`` tasks (``4 * jobs`` with ``threads``) are read and not yet
+    handed back, so a long stream of tasks runs in bounded memory; when the
+    caller stops early (an exception, Ctrl-C, ``close()``), the tasks not yet
+    read are cancelled. A worker process that dies (killed, out of memory)
+    ends the run with a :class:`~csp_sudoku.core.errors.BatchError` once its
+    task's turn comes: the results before it have been yielded. A result done
+    is yielded after the next task is read (or at the end): see :func:`_in_order`.
 
     Args:
         fn: a picklable function (module level).
@@ -284,6 +390,12 @@ def ordered_map(
             releases the GIL (compiled kernels built with ``nogil``): no
             process to start, no task or result to pickle. A task's error
             surfaces at its turn, as from a process.
+        on_stop: when the run stops early (an error, a Ctrl-C, the caller
+            closing it), called as ``on_stop(i, result)`` for every task ``i``
+            (its place in ``tasks``, from 0) that was done but not yet yielded
+            (one before it was not done), before the workers are ended: so that
+            a caller that can keep results out of order (a bank storing
+            ratings) loses none that was made.
 
     Yields:
         The results, in task order.
@@ -307,7 +419,7 @@ def ordered_map(
             yield fn(*args)
         return
     if executor is None and threads:
-        yield from _threaded(fn, tasks, jobs)
+        yield from _threaded(fn, iter(tasks), jobs, on_stop)
         return
     own = executor is None
     if executor is None:
@@ -317,20 +429,13 @@ def ordered_map(
     pool: Executor | Submitter = executor
     pending: deque[_Future] = deque()
     finished = False  # every result read (a task may run while ``pending`` is empty)
+
+    def place(args: tuple[Any, ...]) -> _Future:
+        future: _Future = _submit(pool, fn, *args)
+        return future
+
     try:
-        for args in tasks:
-            try:
-                pending.append(_submit(pool, fn, *args))
-            except BatchError:
-                # a worker died while the queue was being filled: the tasks in flight
-                # say so in turn (their results first, then the dead one's error)
-                while pending:
-                    yield _result(pending.popleft())
-                raise
-            while len(pending) > 2 * jobs:
-                yield _result(pending.popleft())
-        while pending:
-            yield _result(pending.popleft())
+        yield from _in_order(iter(tasks), place, pending, 2 * jobs + 1, on_stop)
         finished = True
     finally:
         if own and isinstance(pool, Executor):

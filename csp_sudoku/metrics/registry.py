@@ -11,7 +11,8 @@ through :func:`rate`, handed to it as an argument, so that
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+import time
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -530,12 +531,16 @@ def _rate_chunk(
     metric: str,
     runs: int | None,
     params: dict[str, Any],
-) -> list[Rating]:
-    """Worker task: the ratings of one chunk of puzzles, the first being item ``start``."""
-    return [
+) -> tuple[list[Rating], float]:
+    """Worker task: the ratings of one chunk of puzzles, the first being item ``start``,
+    and the seconds they took (what sizes the next chunks:
+    :class:`~csp_sudoku.core.parallel.Pace`)."""
+    began = time.perf_counter()
+    ratings = [
         _rate_item(start + k, it, metric, runs, s, params)
         for k, (it, s) in enumerate(zip(items, seeds, strict=True))
     ]
+    return ratings, time.perf_counter() - began
 
 
 #: The most puzzles in one task: enough that task overhead stays small next to
@@ -567,8 +572,9 @@ def rate_many(
 
     Item ``i`` is rated with seed :func:`derive_seed` ``(seed, i)`` (recorded in its
     rating), so the result does not depend on ``jobs`` or ``executor`` and any
-    item can be re-rated alone. Puzzles go to the workers in chunks (at most 64
-    per task) through :func:`csp_sudoku.core.parallel.ordered_map`.
+    item can be re-rated alone. Puzzles go to the workers in chunks of about a
+    second of work (at most 64 per task) through
+    :func:`csp_sudoku.core.parallel.ordered_map`.
 
     Args:
         puzzles: an ``(n, cells)`` integer array (0 = empty) or puzzle-likes.
@@ -582,7 +588,10 @@ def rate_many(
         on_rating: called as ``on_rating(i, rating)`` for each rating, in order,
             as soon as it is made (its chunk, in workers): to store ratings as
             they come, so that an interrupted batch keeps what it rated, or to
-            show progress.
+            show progress. When the batch stops early (an error, a Ctrl-C),
+            it is called for the ratings made by then and not yet given too
+            (a chunk done after one still running), out of order; not after
+            an error of its own.
         **params: as for :func:`rate`.
     """
     metric = _metric_name(metric)
@@ -610,10 +619,24 @@ def rate_many(
     base = _fresh_seed() if seed is None else int(seed)
     seeds = [derive_seed(base, i) for i in range(len(items))]
     out: list[Rating] = []
-    for rating in _rated(items, seeds, metric, runs, params, jobs, executor):
-        if on_rating is not None:
-            on_rating(len(out), rating)
-        out.append(rating)
+    failed = False  # on_rating raised an error: it is not called again
+
+    def stopped(i: int, rating: Rating) -> None:
+        if on_rating is not None and not failed:
+            on_rating(i, rating)
+
+    ratings = _rated(items, seeds, metric, runs, params, jobs, executor, stopped)
+    try:
+        for rating in ratings:
+            if on_rating is not None:
+                try:
+                    on_rating(len(out), rating)
+                except Exception:
+                    failed = True
+                    raise
+            out.append(rating)
+    finally:
+        ratings.close()  # stopped early: the ratings made meanwhile reach ``on_rating`` now
     return out
 
 
@@ -625,8 +648,19 @@ def _rated(
     params: dict[str, Any],
     jobs: int,
     executor: Executor | Any | None,
-) -> Iterator[Rating]:
-    """The ratings of ``items`` with their ``seeds``, chunk by chunk, in order."""
+    on_stop: Callable[[int, Rating], None] | None = None,
+) -> Generator[Rating, None, None]:
+    """The ratings of ``items`` with their ``seeds``, in order.
+
+    In workers, the puzzles go in chunks of about a second of work (one puzzle
+    each until the first are timed, :class:`~csp_sudoku.core.parallel.Pace`),
+    at most :data:`_MAX_CHUNK` and a quarter of a worker's share: a chunk's
+    ratings come back together, so a run stopped early loses those of its
+    unfinished chunks (64 puzzles of a slow metric were minutes of work).
+    ``on_stop``: when the run stops early, called with ``(i, rating)`` for the
+    ratings made but not yet yielded (those of the chunk being yielded, and of
+    the chunks done after one still running).
+    """
     if executor is None:
         jobs = (os.cpu_count() or 1) if jobs == 0 else int(jobs)
         if jobs == 1 or len(items) < 2:  # here, one by one
@@ -637,15 +671,42 @@ def _rated(
     else:
         window = int(jobs) if jobs > 1 else 0
         width = window or _capacity(executor)
-    from csp_sudoku.core.parallel import ordered_map
+    from csp_sudoku.core.parallel import Pace, ordered_map
 
-    size = max(1, min(_MAX_CHUNK, -(-len(items) // (width * 4))))
-    tasks = (
-        (i, items[i : i + size], seeds[i : i + size], metric, runs, params)
-        for i in range(0, len(items), size)
-    )
-    for part in ordered_map(_rate_chunk, tasks, jobs=window, executor=executor):
-        yield from part
+    cap = max(1, min(_MAX_CHUNK, -(-len(items) // (width * 4))))
+    pace = Pace()  # about a second of work a task
+    starts: list[int] = []  # the first item of each task, in order
+
+    def tasks() -> Iterator[tuple[Any, ...]]:
+        i = 0
+        while i < len(items):
+            size = pace.size(cap)
+            starts.append(i)
+            yield i, items[i : i + size], seeds[i : i + size], metric, runs, params
+            i += size
+
+    def stopped(task: int, done: tuple[list[Rating], float]) -> None:
+        if on_stop is not None:
+            for k, rating in enumerate(done[0]):
+                on_stop(starts[task] + k, rating)
+
+    results = ordered_map(_rate_chunk, tasks(), jobs=window, executor=executor, on_stop=stopped)
+    part: list[Rating] = []  # the chunk being yielded, its first item ``first``
+    first = taken = 0  # ``taken``: its ratings yielded
+    finished = False
+    try:
+        for part, seconds in results:
+            first, taken = first + taken, 0
+            pace.add(seconds, len(part))
+            for rating in part:
+                taken += 1  # before the yield: the rating is the caller's once yielded
+                yield rating
+        finished = True
+    finally:
+        results.close()  # stopped early: the chunks done after it go to ``on_stop`` now
+        if not finished and on_stop is not None:
+            for k in range(taken, len(part)):  # and the rest of this one
+                on_stop(first + k, part[k])
 
 
 def _metric_name(metric: object) -> MetricName:
