@@ -456,7 +456,7 @@ def test_unknown_metric_or_level_is_exit_2(
 
 def test_rate_unknown_metric_is_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = _run(["rate", SEVENTEEN[0], "-m", "rounds", "-m", "sse"], capsys)
-    assert code == 2 and "unknown metric sse" in err and out == ""
+    assert code == 2 and "unknown metric 'sse'" in err and out == ""
 
 
 def test_score_flags_one_spelling_and_the_old_one(

@@ -70,7 +70,7 @@ def test_the_subsets_summary_names_chains_and_oracle_steps(here: Path) -> None:
 def test_report_refuses_an_unknown_metric_before_any_work(here: Path) -> None:
     code, out, err = run_cli(["report", "c4.txt", "-o", "z.html", "-m", "bogus,se"])
     assert code == 2 and out == ""
-    assert "unknown metric bogus" in err and "none" in err
+    assert "unknown metric 'bogus'" in err and "none" in err
     assert not (here / "z.html").exists()
 
 
@@ -194,3 +194,18 @@ def test_candidates_backend_message_of_a_plain_puzzle(here: Path) -> None:
     assert code == 2 and out == ""
     assert "candidates: error: --backend 'bogus'" in err
     assert "the candidates of plain and variant puzzles use fast, sat, cpsat or auto" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["rate", UNIQUE4], ["report", UNIQUE4, "-o", "r.html"], ["bank", "rate", "b.db"]],
+    ids=["rate", "report", "bank-rate"],
+)
+def test_every_command_refuses_an_empty_metric_name_alike(here: Path, argv: list[str]) -> None:
+    """``-m ''`` was "unknown metric (none)" in rate, "--metric is required" in bank
+    rate, and in report a run of every metric; the three checks are now one."""
+    if argv[0] == "bank":
+        assert run_cli(["bank", "add", "b.db", "u4.txt"])[0] == 0
+    code, out, err = run_cli([*argv, "-m", ""])
+    assert (code, out) == (2, "")
+    assert "no metric named; known: " in err and "rounds" in err

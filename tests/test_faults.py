@@ -729,7 +729,7 @@ def test_all_beside_other_metrics_is_every_metric() -> None:
     code, out, _ = _run(["rate", EASY, "-m", "rounds,all", "-q"])
     assert code == 0 and [r.split("\t")[1] for r in out.splitlines()] == list(METRICS)
     code, _, err = _run(["rate", EASY, "-m", "all,nope", "-q"])
-    assert code == 2 and "unknown metric nope" in err
+    assert code == 2 and "unknown metric 'nope'" in err
 
 
 @pytest.mark.parametrize("given", [None, 5, 2.5], ids=["None", "int", "float"])

@@ -840,6 +840,18 @@ def count_lines(inputs: Sequence[str]) -> int | None:
     return total
 
 
+def metric_refusal(names: list[str], known: Sequence[str], also: str = "all") -> str | None:
+    """Why the metrics ``names`` (from :func:`metric_names`) are refused, or None: names
+    not in ``known``, or none at all (``--metric ''``); the message lists the known
+    ones and ``also`` (what else the option takes). One wording for every command
+    that takes ``--metric``, said before any work."""
+    unknown = [n for n in names if n not in known]
+    if names and not unknown:
+        return None
+    what = f"unknown metric {', '.join(map(repr, unknown))}" if unknown else "no metric named"
+    return f"{what}; known: {', '.join(known)} (or {also})"
+
+
 def metric_names(given: list[str], known: list[str]) -> list[str]:
     """The metrics of every ``--metric`` (each may be a comma list), in order, once each;
     ``all`` stands for every known metric, beside other names too (``rounds,all``

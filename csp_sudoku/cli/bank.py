@@ -44,6 +44,7 @@ from csp_sudoku.cli._common import (
     int_in,
     iter_chunks,
     metric_names,
+    metric_refusal,
     output_file,
     progress,
 )
@@ -636,17 +637,14 @@ def _run_rate(args: argparse.Namespace) -> int:
     list, repeated, or ``all``), each metric's count said as it ends."""
     from csp_sudoku.metrics import METRICS
 
-    metrics = metric_names(args.metric or [], list(METRICS))
-    if not metrics:
+    if not args.metric:
         print("csp-sudoku bank rate: error: --metric is required", file=sys.stderr)
         return EXIT_BAD_INPUT
-    unknown = [m for m in metrics if m not in METRICS]
-    if unknown:  # before any rating: one typo must not waste an hour of another metric's
-        print(
-            f"csp-sudoku bank rate: error: unknown metric {', '.join(map(repr, unknown))}; "
-            f"known: {', '.join(METRICS)} (or all)",
-            file=sys.stderr,
-        )
+    metrics = metric_names(args.metric, list(METRICS))
+    # before any rating: one typo must not waste an hour of another metric's
+    refused = metric_refusal(metrics, list(METRICS))
+    if refused is not None:
+        print(f"csp-sudoku bank rate: error: {refused}", file=sys.stderr)
         return EXIT_BAD_INPUT
     query = _query(argparse.Namespace(**{**vars(args), "metric": None}))
     show = not args.quiet and sys.stderr.isatty()

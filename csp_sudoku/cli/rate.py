@@ -297,13 +297,9 @@ def run(args: argparse.Namespace) -> int:
     from csp_sudoku.metrics import METRICS
 
     metrics = common.metric_names(args.metric or ["hsolve"], list(METRICS))
-    unknown = [m for m in metrics if m not in METRICS]
-    if not metrics or unknown:
-        print(
-            f"csp-sudoku rate: unknown metric {', '.join(unknown) or '(none)'}; "
-            f"known: {', '.join(METRICS)} (or all)",
-            file=sys.stderr,
-        )
+    refused = common.metric_refusal(metrics, list(METRICS))
+    if refused is not None:
+        print(f"csp-sudoku rate: {refused}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.runs is not None and args.runs < 1:
         print("csp-sudoku rate: --runs must be at least 1", file=sys.stderr)

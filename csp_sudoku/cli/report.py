@@ -83,13 +83,8 @@ def _metrics(given: list[str]) -> list[str] | str:
                 f"--metric {NO_METRIC} (counts only) takes no other metric, got {','.join(names)}"
             )
         return []
-    unknown = [m for m in names if m not in METRICS]
-    if unknown:
-        return (
-            f"unknown metric {', '.join(unknown)}; known: {', '.join(METRICS)} "
-            f"(or all, or {NO_METRIC} for counts only)"
-        )
-    return names
+    refused = common.metric_refusal(names, list(METRICS), f"all, or {NO_METRIC} for counts only")
+    return names if refused is None else refused
 
 
 def run(args: argparse.Namespace) -> int:
