@@ -97,10 +97,12 @@ def test_a_name_of_no_geometry_is_refused(name: str, regions: str | None, why: s
         Geometry.named(name, regions)
 
 
-def test_fewest_clues_are_the_proved_bounds_of_standard_shapes_only() -> None:
+def test_fewest_clues_are_the_proved_bounds_or_one_less_than_the_digits() -> None:
+    """The exact fewest where it is proved (standard 4x4 and 9x9), else ``size - 1``: a
+    unique puzzle shows all but at most one digit (two unseen digits could swap)."""
     assert Geometry.standard(9).fewest_clues == 17 and Geometry.standard(4).fewest_clues == 4
-    assert Geometry.standard(16).fewest_clues == 0  # not proved: no bound claimed
-    assert Geometry.x_sudoku(9).fewest_clues == 0 and Geometry.windoku().fewest_clues == 0
+    assert Geometry.standard(16).fewest_clues == 15 and Geometry.standard(6).fewest_clues == 5
+    assert Geometry.x_sudoku(9).fewest_clues == 8 and Geometry.windoku().fewest_clues == 8
 
 
 def test_bad_shapes_are_refused() -> None:

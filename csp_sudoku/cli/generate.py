@@ -5,20 +5,27 @@ clue count, seed and ratings; ``--format jsonl`` one JSON object with at least
 ``puzzle``, ``clues``, ``minimal``, ``symmetry``, ``seed`` and ``ratings``.
 ``--jobs`` runs puzzle streams in worker processes (``--scheduler``: on a
 Dask cluster) with seeds spawned from ``--seed`` (numpy SeedSequence); the
-output is the same, in the same order, for any ``--jobs`` or scheduler.
+output is the same, in the same order, for any ``--jobs`` or scheduler, but
+where the run anneals (``--method anneal``, or ``auto`` for the hard targets,
+such as a quota run's ``--level fiendish=2``): annealing runs one chain per
+job, so those puzzles depend on ``--seed`` and ``--jobs`` (``--jobs 0``: this
+machine's cores; with ``--scheduler``, one chain), not on where the chains run.
 ``--output FILE --resume`` continues an interrupted run: puzzle k depends on
 ``--seed`` and k alone, so the rows already in FILE are kept and only the rest
-are generated. An annealing run (``--method anneal``, or ``auto`` for the hard
-targets) resumes with new chains (seeded from ``--seed`` and the number of rows
-kept) that avoid every puzzle already in FILE; its ``--jobs`` must be the
-interrupted run's. Exit code 1 when the budget runs out before ``--count``.
+are generated; a row written with other options (another target, ``--rate``,
+``--max-clues``, ``--method``, shape or symmetry) is refused. An annealing run
+resumes with new chains (seeded from ``--seed`` and the number of rows kept)
+that avoid every puzzle already in FILE; its ``--jobs`` must be the interrupted
+run's. Exit code 1 when the budget runs out before ``--count``.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import json
 import os
+import re
 import sys
 import threading
 import time
@@ -66,7 +73,7 @@ from csp_sudoku.generators import (
 )
 from csp_sudoku.generators.registry import STRATEGIES
 from csp_sudoku.generators.target import anneal_chains, chain_seed, resolved_method
-from csp_sudoku.generators.targeting import metrics_with_levels
+from csp_sudoku.generators.targeting import Target, make_target, metrics_with_levels
 from csp_sudoku.generators.techniques import check_names
 
 #: The columns of a row (every field :meth:`Generated.to_dict` gives: CSV drops none;
@@ -166,7 +173,8 @@ def register(sub: Any) -> None:
         default=[],
         metavar="FILE|DB",
         help="never output a puzzle isomorphic to one in this puzzle file or bank "
-        "database (repeatable; the bundled reference sets are always avoided)",
+        "database, of the run's shape (repeatable; the bundled reference sets are always "
+        "avoided; on shapes other than 9x9, puzzles the same up to a relabelling)",
     )
     p.add_argument(
         "--vicinity-of",
@@ -228,22 +236,114 @@ class _Done:
 
 
 def _row_fields(line: str, fmt: str) -> dict[str, Any]:
-    """One row of an earlier ``generate`` output (a text row: its puzzle, clues and seed)."""
+    """One row of an earlier ``generate`` output (a text row: its puzzle, clues, seed
+    and ratings), its ``ratings`` read as ``{metric: {"score": float, "level": str}}``
+    (None: ratings of another form, not such a row).
+
+    Raises:
+        ValueError: not such a row.
+    """
     if fmt in ("jsonl", "csv"):
-        return row_record(line, fmt, _FIELDS)
+        row = row_record(line, fmt, _FIELDS)
+        ratings = row.get("ratings")
+        if fmt == "csv" and isinstance(ratings, str):
+            ratings = json.loads(ratings) if ratings else {}
+        row["ratings"] = _checked_ratings(ratings)
+        return row
     parts = line.rstrip("\r\n").split("\t")
     if len(parts) < 3 or not parts[2].startswith("seed="):
         raise ValueError("no seed= field")
-    return {"puzzle": parts[0], "clues": parts[1], "seed": parts[2][len("seed=") :]}
+    return {
+        "puzzle": parts[0],
+        "clues": parts[1],
+        "seed": parts[2][len("seed=") :],
+        "ratings": _text_ratings(parts[3] if len(parts) == 4 else "") if len(parts) <= 4 else None,
+    }
+
+
+def _checked_ratings(ratings: Any) -> dict[str, dict[str, Any]] | None:
+    """A row's ``ratings``, each with a number ``score`` and a text ``level``; None
+    for ratings of another form."""
+    if not isinstance(ratings, dict):
+        return None
+    for r in ratings.values():
+        if not isinstance(r, dict) or not isinstance(r.get("level"), str):
+            return None
+        if isinstance(r.get("score"), bool) or not isinstance(r.get("score"), (int, float)):
+            return None
+    return ratings
+
+
+def _text_ratings(text: str) -> dict[str, dict[str, Any]] | None:
+    """The ratings of a text row, ``rounds=2015.0 Hard se=7.2 (estimate) diabolical``
+    (what :func:`_write_all` writes: the score in tenths, then the level, which may
+    hold spaces); None for text of another form.
+
+    Raises:
+        ValueError: a score that is not a number.
+    """
+    from csp_sudoku.metrics import METRICS
+
+    names = "|".join(re.escape(m) for m in METRICS)
+    one = re.compile(rf"({names})=(\S+)(?: \(estimate\))? (.+?)(?= (?:{names})=|$)")
+    out: dict[str, dict[str, Any]] = {}
+    at = 0
+    for m in one.finditer(text):
+        if m.start() != at:
+            return None
+        out[m.group(1)] = {"score": float(m.group(2)), "level": m.group(3)}
+        at = m.end() + 1
+    return out if not text or at == len(text) + 1 else None
+
+
+@dataclass(frozen=True)
+class _Expected:
+    """What every row of this run has: the methods it may have been made by (as
+    written), their words for a message, the target, the metrics each row is rated
+    with, the most clues, and the step the scores are written in (text: tenths)."""
+
+    methods: frozenset[str]
+    method_said: str
+    target: Target
+    rated: tuple[str, ...]
+    max_clues: int | None
+    rounded: float
+
+
+def _expected(args: argparse.Namespace, method: str) -> _Expected:
+    """The :class:`_Expected` of this run, whose method resolves to ``method``.
+
+    Raises:
+        GenerationError: an unknown level of the metric.
+    """
+    target = make_target(args.metric or "rounds", args.level, _score_range(args))
+    if method in ("auto", "climb"):
+        # the row says what made it: a plain RG2 puzzle, or one the climb moved
+        made = ("random", "climb") if target.active else ("random",)
+        said = f"{method} ({' or '.join(made)} for this target)"
+    else:
+        made = (method,)
+        said = method if args.method == method else f"{args.method} ({method} for this target)"
+    extra = [m for m in _rated_with(args) if m != target.metric or not target.active]
+    rated = ((target.metric,) if target.active else ()) + tuple(extra)
+    return _Expected(
+        methods=frozenset(made),
+        method_said=said,
+        target=target,
+        rated=rated,
+        max_clues=args.max_clues,
+        rounded=0.1 if args.format == "text" else 0.0,
+    )
 
 
 def _made_otherwise(
-    row: dict[str, Any], args: argparse.Namespace, method: str, shape: Geometry
+    row: dict[str, Any], args: argparse.Namespace, expect: _Expected, shape: Geometry
 ) -> str | None:
     """Why a row of an earlier run was not made by this run's options (None: it may
     have been): its puzzle of another shape, clues not symmetric as ``--symmetry``
-    asks, or another method (a level or metric of another method). The seed check
-    alone let a 4x4 run's file take 9x9 rows, a plain file rot180 ones."""
+    asks, more clues than ``--max-clues``, another method, or ratings that are not
+    this run's (:func:`_rated_otherwise`). The seed check alone let a 4x4 run's file
+    take 9x9 rows, a plain file rot180 ones, an easy file hard ones."""
     from csp_sudoku.core.io import parse
     from csp_sudoku.generators.symmetry import is_symmetric
 
@@ -261,9 +361,61 @@ def _made_otherwise(
             f"its clues are not symmetric under {args.symmetry}: the earlier run used "
             "another --symmetry"
         )
-    if method != "auto" and row.get("method") not in (None, "", method):  # auto: its pick
-        return f"the earlier run used method {row['method']}, this one {method}"
+    clues = int((cells != 0).sum())
+    if expect.max_clues is not None and clues > expect.max_clues:
+        return (
+            f"its puzzle has {clues} clues, above --max-clues {expect.max_clues}: the earlier "
+            "run used another --max-clues"
+        )
+    made = row.get("method")
+    if made not in (None, "") and made not in expect.methods:
+        return (
+            f"the earlier run used method {made}, this one {expect.method_said}: "
+            "another --method (or a target that --method auto makes otherwise)"
+        )
+    if row.get("ratings") is None:
+        return f"not a row of 'generate --format {args.format}' (no ratings as it writes them)"
+    return _rated_otherwise(row["ratings"], expect)
+
+
+def _rated_otherwise(ratings: dict[str, dict[str, Any]], expect: _Expected) -> str | None:
+    """Why a row's ratings are not this run's (None: they may be): a metric this run
+    rates with that the row lacks, one it does not rate with, or a rating of the
+    target's metric off this run's target (:meth:`Target.takes`, the check a
+    generated puzzle passes)."""
+    target = expect.target
+    for name in expect.rated:
+        if name not in ratings:
+            why = (
+                f"target of --metric {name} (--level, --score-min, --score-max)"
+                if target.active and name == target.metric
+                else f"--rate {name}"
+            )
+            return f"it has no {name} rating: the earlier run had no {why}, this one has"
+    for name in ratings:
+        if name not in expect.rated:
+            return (
+                f"it is rated with {name}: the earlier run had a target of --metric {name} "
+                f"or --rate {name}, this one has neither"
+            )
+    if target.active:
+        r = ratings[target.metric]
+        if not target.takes(r["level"], float(r["score"]), rounded=expect.rounded):
+            return (
+                f"its {target.metric} rating ({r['level']}, {r['score']:g}) is not on this "
+                f"run's target ({target.describe()}): the earlier run used another --level, "
+                "--score-min or --score-max"
+            )
     return None
+
+
+def _rated_with(args: argparse.Namespace) -> list[str]:
+    """The metrics every puzzle is rated with besides the target's: ``--rate`` (comma
+    lists, ``all``), and ``--metric`` when no target uses it."""
+    extra = metric_names(args.rate, list(get_args(MetricName)))
+    if args.metric and not args.level and _score_range(args) is None:
+        extra.insert(0, args.metric)
+    return list(dict.fromkeys(extra))
 
 
 def _jobs(args: argparse.Namespace) -> int:
@@ -324,6 +476,7 @@ def _read_done(path: str, args: argparse.Namespace, seed: int) -> _Done:
         score_range=_score_range(args),
         geometry=geometry_from_args(args),
     )
+    expect = _expected(args, method)
     chains = _ChainSeeds(seed, args.count, _jobs(args)) if method in STRATEGIES else None
     shape = geometry_from_args(args) or Geometry.standard(9)
     truncate_partial_line(path)
@@ -357,7 +510,7 @@ def _read_done(path: str, args: argparse.Namespace, seed: int) -> _Done:
                 f"{path}:{n}: not a row of 'generate --format {args.format}'"
             ) from None
         fault = generate_row_fault(row, symmetry=args.symmetry, minimal=args.minimal)
-        fault = fault or _made_otherwise(row, args, method, shape)
+        fault = fault or _made_otherwise(row, args, expect, shape)
         if fault is not None:
             raise GenerateResumeError(f"{path}:{n}: {fault}")
         if chains is not None:
@@ -384,38 +537,54 @@ def _read_done(path: str, args: argparse.Namespace, seed: int) -> _Done:
     return done
 
 
+def _fail(message: str) -> int:
+    """Say a usage error as every command does (``csp-sudoku: error: ...``); exit 2."""
+    print(f"csp-sudoku: error: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def _refusal(args: argparse.Namespace) -> str | None:
+    """Why the options of a classic run cannot go together, or None: said before any work.
+    An option that this run would take and do nothing with is refused too."""
+    if args.resume and not args.output:
+        return "--resume needs --output FILE"
+    if args.resume and any("=" in lv for lv in args.level or []):
+        return (
+            "--resume does not take per-level quotas (--level NAME=N); "
+            "run each level to an output of its own"
+        )
+    if args.report_removable:
+        return (
+            "--report-removable lists the constraints a variant puzzle can do without: "
+            "it needs --killer, --drawn or --constraints"
+        )
+    if args.strict_minimal and args.symmetry == "none":
+        return (
+            "--strict-minimal keeps, of the puzzles minimal among --symmetry's clue patterns, "
+            "those minimal in the plain sense too; without --symmetry every puzzle is "
+            "(drop it, or give a --symmetry)"
+        )
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     if args.count is not None and any("=" in lv for lv in args.level or []):
-        print(
-            f"csp-sudoku generate: --count {args.count} and per-level quotas (--level NAME=N) "
-            "both say how many puzzles: give one or the other",
-            file=sys.stderr,
+        return _fail(
+            f"--count {args.count} and per-level quotas (--level NAME=N) "
+            "both say how many puzzles: give one or the other"
         )
-        return EXIT_BAD_INPUT
     args.count = 1 if args.count is None else args.count
     if variant_generate.wanted(args):
         return variant_generate.run(args)
     if args.count < 0 or args.jobs < 0:
-        print("csp-sudoku generate: --count and --jobs must be >= 0", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    if args.resume and not args.output:
-        print("csp-sudoku generate: --resume needs --output FILE", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    if args.resume and any("=" in lv for lv in args.level or []):
-        print(
-            "csp-sudoku generate: --resume does not take per-level quotas (--level NAME=N); "
-            "run each level to an output of its own",
-            file=sys.stderr,
-        )
-        return EXIT_BAD_INPUT
+        return _fail("--count and --jobs must be >= 0")
+    why = _refusal(args)
+    if why is not None:
+        return _fail(why)
     if args.metric is None and args.level:
         args.metric = _metric_of_levels(args)
     if args.resume and args.seed is None:
-        print(
-            "csp-sudoku generate: --resume needs the --seed of the interrupted run",
-            file=sys.stderr,
-        )
-        return EXIT_BAD_INPUT
+        return _fail("--resume needs the --seed of the interrupted run")
     if args.output and args.seed is None:
         args.seed = fresh_seed()
         if not args.quiet:
@@ -427,8 +596,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         done = _read_done(args.output, args, args.seed) if args.resume else _Done()
     except GenerationError as err:  # an unknown level: say so before anything else
-        print(f"csp-sudoku generate: {err}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return _fail(str(err))
     appending = done.rows > 0 or done.has_header
     with batch_session(args.output, appending=appending, scheduler=args.scheduler) as (
         out,
@@ -441,20 +609,16 @@ def run(args: argparse.Namespace) -> int:
 def _generate(args: argparse.Namespace, writer: RowWriter, done: _Done, client: Any) -> int:
     score_range = _score_range(args)
     metric = cast(MetricName, args.metric or "rounds")  # checked by generate
-    extra = metric_names(args.rate, list(get_args(MetricName)))  # comma lists, all
-    if args.metric and not args.level and score_range is None:
-        extra.insert(0, args.metric)
+    extra = _rated_with(args)  # comma lists, all
+    shape = geometry_from_args(args) or Geometry.standard(9)
     with ExitStack() as stack:
         try:
             quotas = _quotas(args.level or [])
             check_names([*args.require_technique, *args.exclude_technique])
-            avoid = stack.enter_context(_avoid_files(args.avoid))
-            starts = _vicinity_of(
-                args.vicinity_of, geometry_from_args(args) or Geometry.standard(9)
-            )
+            avoid = stack.enter_context(_avoid_files(args.avoid, shape))
+            starts = _vicinity_of(args.vicinity_of, shape)
         except (GenerationError, OSError) as err:
-            print(f"csp-sudoku generate: {err}", file=sys.stderr)
-            return EXIT_BAD_INPUT
+            return _fail(str(err))
         return _run(args, writer, done, client, quotas, score_range, metric, extra, avoid, starts)
 
 
@@ -593,17 +757,19 @@ def _quotas(levels: list[str]) -> list[tuple[str, int]] | None:
 
 
 @contextmanager
-def _avoid_files(paths: list[str]) -> Iterator[list[str]]:
-    """The puzzle files to avoid (:func:`_avoid_file` of each); the temporary ones
-    made of bank databases are deleted on the way out, however the run ends.
+def _avoid_files(paths: list[str], shape: Geometry) -> Iterator[list[str]]:
+    """The puzzle files to avoid in a run of ``shape`` (:func:`_avoid_file` of each);
+    the temporary ones made of bank databases are deleted on the way out, however
+    the run ends.
 
     Raises:
-        GenerationError: a file cannot be read, or is a database that is not a bank.
+        GenerationError: a file cannot be read, holds a puzzle of another shape, or
+            is a database that is not a bank.
     """
     made: list[str] = []
     try:
         for path in paths:
-            made.append(_avoid_file(path))
+            made.append(_avoid_file(path, shape))
         yield made
     finally:
         for name, path in zip(made, paths, strict=False):
@@ -653,31 +819,46 @@ def _option_lines(
     return out
 
 
-def _avoid_file(path: str) -> str:
-    """A puzzle file to avoid: ``path`` itself, or a bank database's puzzles in a temp file.
+def _avoid_file(path: str, shape: Geometry) -> str:
+    """A puzzle file to avoid in a run of ``shape``: ``path`` itself, or its puzzles
+    (a bank database's, or those of another form) in a temp file. Every puzzle must
+    be of the run's shape: one of another would be avoided by nothing.
 
     Raises:
-        GenerationError: the file cannot be read, or is a database that is not a bank.
+        GenerationError: the file cannot be read, holds a puzzle of another shape, or
+            is a database that is not a bank.
     """
     try:
         with open(path, "rb") as fh:
             head = fh.read(16)
     except OSError as exc:
         raise GenerationError(f"--avoid {path}: cannot read it ({exc.strerror or exc})") from None
+    nine = shape == Geometry.standard(9)
     if head != b"SQLite format 3\x00":
-        if _plain_lines(path):
+        if nine and _plain_lines(path):
             return path  # read as it is (its keys cached by its digest)
-        # any other form the commands read (JSON Lines, CSV, grids); only 9x9 puzzles
-        # have keys
-        lines = _option_lines("--avoid", path, None, only=Geometry.standard(9))
+        # any other form the commands read (JSON Lines, CSV, grids): on 9x9, only 9x9
+        # puzzles (they have keys); on another shape, its lines read in that shape
+        lines = (
+            _option_lines("--avoid", path, None, only=shape)
+            if nine
+            else _option_lines("--avoid", path, shape)
+        )
     else:
         from csp_sudoku.tools.bank import PuzzleBank
 
         try:
             with PuzzleBank(path) as bank:
-                lines = [e.puzzle.to_line() for e in bank.query()]
+                entries = [(e.puzzle.geometry, e.puzzle.to_line()) for e in bank.query()]
         except Exception as exc:  # any failure to read the bank is a bad --avoid
             raise GenerationError(f"--avoid {path}: not a puzzle bank ({exc})") from None
+        other = next((g for g, _ in entries if g != shape), None)
+        if other is not None:
+            raise GenerationError(
+                f"--avoid {path}: the bank holds {other.name} puzzles; only {shape.name} "
+                "puzzles are taken"
+            )
+        lines = [line for _, line in entries]
     import tempfile
 
     fd, name = tempfile.mkstemp(prefix="csp_sudoku_avoid_", suffix=".txt")

@@ -44,7 +44,8 @@ STANDARD_BOXES: dict[int, tuple[int, int]] = {
 #: The fewest clues a puzzle with one solution can have, for the standard shapes
 #: where it is proved: 4 for 4x4, and 17 for 9x9 (McGuire, Tugemann and Civario,
 #: "There is no 16-clue Sudoku", Experimental Mathematics 23(2), 2014). A
-#: generator asked for fewer could only search for ever.
+#: generator asked for fewer could only search for ever. Every other shape has the
+#: floor ``size - 1`` (:attr:`Geometry.fewest_clues`).
 FEWEST_CLUES: dict[int, int] = {4: 4, 9: 17}
 
 
@@ -232,11 +233,16 @@ class Geometry:
 
     @property
     def fewest_clues(self) -> int:
-        """The fewest clues a puzzle of this shape with one solution can have, where it
-        is proved (:data:`FEWEST_CLUES`: the standard 4x4 and 9x9), else 0."""
+        """A proved lower bound on the clues of a puzzle of this shape with one solution:
+        the exact fewest where it is known (:data:`FEWEST_CLUES`: the standard 4x4 and
+        9x9), else ``size - 1`` for every shape. Two digits that no clue shows can be
+        swapped in a solution, which gives another (a unit of any shape asks only
+        that its digits differ, whatever they are called), so at least ``size - 1``
+        different digits, hence clues, appear in a unique puzzle."""
+        floor = max(self.size - 1, 0)
         if not self.is_standard or (self.box_rows, self.box_cols) != STANDARD_BOXES.get(self.size):
-            return 0
-        return FEWEST_CLUES.get(self.size, 0)
+            return floor
+        return FEWEST_CLUES.get(self.size, floor)
 
     def __repr__(self) -> str:
         return f"Geometry({self.name!r})"

@@ -440,14 +440,22 @@ def check_max_clues(max_clues: int | None, geometry: Geometry) -> None:
 
     Raises:
         GenerationError: ``max_clues`` below :attr:`Geometry.fewest_clues` (17 for
-            9x9: a proved bound), where every attempt would fail.
+            9x9, a proved bound; ``size - 1`` where no exact value is known), where
+            every attempt would fail.
     """
     fewest = geometry.fewest_clues
-    if max_clues is not None and max_clues < fewest:
-        raise GenerationError(
-            f"max_clues {max_clues} is below {fewest}, the fewest clues a {geometry.name} "
-            "puzzle with one solution can have (a proved bound): no puzzle can pass"
+    if max_clues is None or max_clues >= fewest:
+        return
+    if fewest > geometry.size - 1:  # the exact fewest, proved (the standard 4x4, 9x9)
+        why = f"the fewest clues a {geometry.name} puzzle with one solution can have"
+        why += " (a proved bound)"
+    else:
+        why = (
+            f"a {geometry.name} puzzle with one solution shows at least {fewest} different "
+            "digits (two digits that no clue shows could be swapped in its solution), so "
+            "it has at least as many clues"
         )
+    raise GenerationError(f"max_clues {max_clues} is below {fewest}: {why}: no puzzle can pass")
 
 
 def minimal_puzzles(

@@ -64,6 +64,7 @@ from csp_sudoku.core._version import __version__
 from csp_sudoku.core.deadline import check_budget
 from csp_sudoku.core.deadline import deadline as solver_deadline
 from csp_sudoku.core.errors import (
+    ArgumentError,
     BudgetExhaustedError,
     DeadlinePassed,
     GenerationError,
@@ -104,7 +105,7 @@ from csp_sudoku.generators.registry import (
 from csp_sudoku.generators.search.settings import DEFAULTS, SearchSettings
 from csp_sudoku.generators.streams import Channel, round_robin
 from csp_sudoku.generators.symmetry import check_name, orbit_index, orbits
-from csp_sudoku.generators.targeting import Target
+from csp_sudoku.generators.targeting import Target, check_reachable
 from csp_sudoku.generators.targeting import make_target as _make_target
 from csp_sudoku.generators.targeting import rate_with_solution as _rate
 from csp_sudoku.generators.techniques import check_filters, check_names, path_uses
@@ -190,12 +191,7 @@ class Generated:
             "method": self.method,
             "size": self.puzzle.geometry.size,
             **geometry_fields(self.puzzle.geometry),
-            "ratings": {
-                name: {"score": r.score, "level": r.level, "level_rank": r.level_rank}
-                # a score the metric only estimates (se beyond SE's dynamic chains) says so
-                | ({"estimated": True} if r.details.get("estimated") else {})
-                for name, r in self.ratings.items()
-            },
+            "ratings": {name: _rating_fields(name, r) for name, r in self.ratings.items()},
             "attempts": self.attempts,
             "steps": self.steps,
             "seconds": round(self.seconds, 4),
@@ -207,6 +203,25 @@ class Generated:
             **({} if self.derived_from is None else {"derived_from": self.derived_from}),
             "version": __version__,
         }
+
+
+def _rating_fields(name: str, r: Rating) -> dict[str, Any]:
+    """One rating of a row: score, level and rank; for a metric that takes a seed, the
+    seed it was rated with (and its runs, when not the metric's default), so that
+    ``rate --metric NAME --seed SEED [--runs RUNS]`` (or ``rate(puzzle, NAME,
+    seed=SEED)``) gives the same score again; ``estimated`` for a score the metric
+    only estimates (se beyond SE's dynamic chains)."""
+    from csp_sudoku.metrics import REGISTRY
+
+    out: dict[str, Any] = {"score": r.score, "level": r.level, "level_rank": r.level_rank}
+    if r.seed is not None:
+        out["seed"] = r.seed
+        spec = REGISTRY.get(name)
+        if r.runs is not None and (spec is None or r.runs != spec.runs):
+            out["runs"] = r.runs
+    if r.details.get("estimated"):
+        out["estimated"] = True
+    return out
 
 
 @dataclass(frozen=True)
@@ -231,6 +246,9 @@ class _Options:
     exclude: tuple[str, ...] = ()
     #: the puzzles an interrupted part of the run wrote (annealing: every chain avoids them)
     known: tuple[str, ...] = ()
+    #: on a shape other than the standard 9x9: the puzzles of ``avoid_files``, read in
+    #: the run's shape (avoided up to a relabelling, as the run's own outputs are)
+    avoid_lines: tuple[str, ...] = ()
     #: annealing: at most this many outputs per solution grid (None: no limit)
     per_grid: int | None = None
     #: annealing at the hard end: the caller's puzzles whose vicinity is searched first
@@ -284,7 +302,7 @@ def generate(
         minimal: make every puzzle minimal (among puzzles of that symmetry). False
             keeps a base method's clues, but digs a full grid (``random``, and the
             annealing search's starts) as RG2's paper digs, down to ``max_clues``
-            (:func:`~csp_sudoku.generators.minimal.dug`).
+            (:func:`~csp_sudoku.generators.minimal.dug`). True or False (a bool).
         seed: an int (reproducible), a numpy Generator, or None (fresh).
         budget_seconds: wall-clock budget for the whole call.
         attempts: the most attempts per puzzle (one attempt = one solution
@@ -300,7 +318,7 @@ def generate(
         climb_steps: the most hill-climbing steps per attempt.
         climb_patience: end an attempt's climb after this many steps without
             getting closer to the target.
-        max_clues: reject puzzles with more clues.
+        max_clues: reject puzzles with more clues (a whole number, or None).
         jobs: worker processes (results and order do not depend on it; 0:
             every core here, as ``rate_many`` and ``--jobs 0`` read it); with
             an ``executor``, how many streams are kept in flight (1 or less:
@@ -319,6 +337,9 @@ def generate(
             output, when resuming: no output is isomorphic to one of them.
         avoid: files of puzzles (one a line) that no output may be isomorphic
             to, besides the bundled collections and the seed bank (always avoided).
+            On a shape other than the standard 9x9, files of puzzles of that shape
+            (any form the puzzle readers take), avoided up to a relabelling of the
+            digits, as the run's own outputs are.
         strict_minimal: with a symmetry, yield only puzzles that are minimal
             in the plain sense too (no single clue removable), not only
             minimal among symmetric patterns.
@@ -361,7 +382,13 @@ def generate(
         BudgetExhaustedError: the budget ran out (after yielding what was found).
         GenerationError: bad options, or options no puzzle can meet (technique
             filters, :func:`~csp_sudoku.generators.techniques.check_filters`;
-            ``max_clues`` below the shape's proved fewest clues), before any search.
+            ``max_clues`` below the shape's proved fewest clues,
+            :attr:`~csp_sudoku.core.geometry.Geometry.fewest_clues`; levels the
+            shape cannot reach or a score range outside the levels' scores,
+            :func:`~csp_sudoku.generators.targeting.check_reachable`), before any search.
+        ArgumentError: an argument of the wrong kind (``minimal`` or
+            ``strict_minimal`` not a bool, ``max_clues`` or ``start`` not a whole
+            number, ``progress`` not callable), before any search.
     """
     # a lone string is one name, file or puzzle, not a sequence of characters
     # (technique names: check_names reads them so)
@@ -372,6 +399,9 @@ def generate(
     if isinstance(vicinity_of, str):
         vicinity_of = (vicinity_of,)
     count = check_count(count)
+    _check_kinds(minimal, strict_minimal, max_clues, progress, start)
+    minimal, strict_minimal, start = bool(minimal), bool(strict_minimal), int(start)
+    max_clues = None if max_clues is None else int(max_clues)
     if method not in METHODS:
         raise GenerationError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
     budget_seconds = check_budget(budget_seconds, GenerationError)
@@ -412,6 +442,7 @@ def generate(
         settings=DEFAULTS if search is None else search,
     )
     _check_metrics(opts)
+    check_reachable(target, opts.geometry)
     check_filters(opts.require, opts.exclude, target)
     check_has_grid(opts.geometry)
     if strict_minimal and not minimal:
@@ -430,10 +461,12 @@ def generate(
         )
     if vicinity_of:
         opts = replace(opts, starts=_starts(opts, vicinity_of))
-    for f in opts.avoid_files:  # unreadable: an error now, before any search
-        keys_of_file(f)
     if opts.geometry == Geometry.standard(9):
+        for f in opts.avoid_files:  # unreadable: an error now, before any search
+            keys_of_file(f)
         published_keys()  # missing or damaged: an error now, before any search
+    elif opts.avoid_files:  # other shapes: the files' puzzles join the run's own
+        opts = replace(opts, avoid_lines=_avoid_lines(opts.avoid_files, opts.geometry))
     base = as_seed(seed)
     deadline = None if budget_seconds is None else time.time() + budget_seconds
     if opts.method in STRATEGIES:  # a hard-end search: every chain avoids what was written
@@ -458,7 +491,8 @@ def generate(
     # of the avoid files', is met here too and searched past like a repeat
     nine = opts.geometry == Geometry.standard(9)
     done = tuple(done)
-    seen = run_keys(opts.geometry, done, avoided(opts.avoid_files) if nine else None)
+    base_keys = avoided(opts.avoid_files) if nine else None
+    seen = run_keys(opts.geometry, (*done, *opts.avoid_lines), base_keys)
     written: set[str] = set(done)  # the outputs, as the closest puzzle is said
     try:
         for i, res in enumerate(results, start=start):
@@ -525,6 +559,50 @@ def make_one(
 
 
 # ---------------------------------------------------------------------- internals
+def _check_kinds(
+    minimal: object, strict_minimal: object, max_clues: object, progress: object, start: object
+) -> None:
+    """The arguments of :func:`generate` that Python's types would let through wrong
+    (``minimal="no"`` read as True, ``max_clues=20.5`` compared as a number,
+    ``max_clues="20"`` a TypeError deep inside, ``progress=5`` called later).
+
+    Raises:
+        ArgumentError: naming the argument.
+    """
+    for name, flag in (("minimal", minimal), ("strict_minimal", strict_minimal)):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise ArgumentError(f"{name} must be True or False, got {flag!r}")
+    if max_clues is not None and not is_whole(max_clues):
+        raise ArgumentError(f"max_clues must be a whole number or None, got {max_clues!r}")
+    if progress is not None and not callable(progress):
+        raise ArgumentError(f"progress must be a function or None, not {progress!r}")
+    if not is_whole(start):
+        raise ArgumentError(f"start must be a whole number, got {start!r}")
+
+
+def _avoid_lines(paths: Sequence[str], geometry: Geometry) -> tuple[str, ...]:
+    """The puzzles of the avoid files of a run on ``geometry`` (not the standard
+    9x9, whose files are read as keys), read in that shape.
+
+    Raises:
+        GenerationError: a file that cannot be read, or a line that is no puzzle
+            of that shape (file:line:column and why).
+    """
+    from csp_sudoku.core.io import read_puzzles
+
+    out: list[str] = []
+    for path in paths:
+        try:
+            for entry in read_puzzles(path, geometry):
+                if entry.error is not None:
+                    raise GenerationError(f"avoid file {entry.error}")
+                if entry.puzzle is not None:
+                    out.append(entry.puzzle.to_line())
+        except OSError as exc:
+            raise GenerationError(f"cannot read puzzles to avoid from {path!r}: {exc}") from None
+    return tuple(out)
+
+
 def _check_metrics(opts: _Options) -> None:
     known = get_args(MetricName)  # the names of csp_sudoku.metrics.METRICS (tested)
     # the target's metric even when no target uses it: a typo is said
@@ -554,13 +632,7 @@ def _budget_error(
     best: Closest | None = None,
     made: Collection[str] = (),
 ) -> BudgetExhaustedError:
-    t = opts.target
-    what = []
-    if t.levels:
-        what.append(f"level {' or '.join(t.levels)}")
-    if t.score_range is not None:
-        what.append(f"score in [{t.score_range[0]:g}, {t.score_range[1]:g}]")
-    aim = f" at {' and '.join(what)} of metric {t.metric!r}" if what else ""
+    aim = f" at {opts.target.describe()}" if opts.target.active else ""
     limit = (
         f"the time budget of {budget_seconds:g} s"
         if why == "time" or opts.attempts is None
@@ -1221,7 +1293,9 @@ def _anneal_chain(
     geo = opts.geometry
     chk = checker_for(geo, opts.backend)
     nine = geo == Geometry.standard(9)
-    avoid = run_keys(geo, opts.known, avoided(opts.avoid_files) if nine else None)
+    avoid = run_keys(
+        geo, (*opts.known, *opts.avoid_lines), avoided(opts.avoid_files) if nine else None
+    )
     rng = as_generator(seed)
     st = SearchStats()
     t0 = time.perf_counter()
@@ -1323,6 +1397,50 @@ def target_seed(seed: int, metric: str, level: str) -> int:
     return derive(seed, tag)
 
 
+#: What :func:`generate_quotas` says itself, so takes in no ``options``: why.
+_QUOTA_OWN = {
+    "count": "the quotas say how many puzzles of each level",
+    "level": "the quotas' keys are the levels",
+    "start": "a quota run is not resumed part way; resume a level with "
+    "generate(n, level=L, seed=target_seed(seed, metric, L), start=k)",
+}
+
+
+def _quota_items(quotas: object, options: Mapping[str, Any]) -> list[tuple[str, int]]:
+    """The ``(level, quota)`` pairs of :func:`generate_quotas`, checked with its options.
+
+    Raises:
+        ArgumentError: quotas that are not level names with whole numbers, or an
+            option that the quotas say or :func:`generate` does not take.
+    """
+    import inspect
+
+    for name in options:
+        if name in _QUOTA_OWN:
+            raise ArgumentError(f"generate_quotas takes no {name}: {_QUOTA_OWN[name]}")
+        if name not in inspect.signature(generate).parameters:
+            raise ArgumentError(f"generate_quotas got an unknown argument {name!r}")
+    if isinstance(quotas, Mapping):
+        pairs: list[Any] = list(quotas.items())
+    elif isinstance(quotas, Iterable) and not isinstance(quotas, str):
+        pairs = list(quotas)
+    else:
+        raise ArgumentError(f"quotas must map level names to counts, got {quotas!r}")
+    out: list[tuple[str, int]] = []
+    for pair in pairs:
+        if isinstance(pair, str) or not (isinstance(pair, Sequence) and len(pair) == 2):
+            raise ArgumentError(f"quotas: {pair!r} is not a (level, count) pair")
+        lv, n = pair
+        if not isinstance(lv, str):
+            raise ArgumentError(f"quotas: a level must be a name, got {lv!r}")
+        if not is_whole(n):
+            raise ArgumentError(
+                f"quotas: the quota of level {lv!r} must be a whole number, got {n!r}"
+            )
+        out.append((lv, int(n)))
+    return out
+
+
 def generate_quotas(
     quotas: Mapping[str, int] | Sequence[tuple[str, int]],
     *,
@@ -1333,19 +1451,24 @@ def generate_quotas(
 ) -> Iterator[Generated]:
     """Puzzles for several levels in one run: ``quotas[level]`` puzzles of each level.
 
-    Every level name is checked before any search. Level ``L`` runs
-    :func:`generate` with seed :func:`target_seed` ``(seed, metric, L)`` and
-    what is left of the one time budget; no output is isomorphic to an
+    Every level, and the options with each, is checked before any search. Level
+    ``L`` runs :func:`generate` with seed :func:`target_seed` ``(seed, metric, L)``
+    and what is left of the one time budget; no output is isomorphic to an
     earlier one of the run (levels differ, so two levels cannot share a puzzle).
+    ``options`` are :func:`generate`'s, but ``count``, ``level`` and ``start``,
+    which the quotas say (a level of a quota run resumes as
+    ``generate(n, level=L, seed=target_seed(seed, metric, L), start=k, ...)``).
 
     Raises:
-        GenerationError: an unknown level, a level given twice, a negative quota
-            or technique filters that no puzzle of some level can pass (before
-            searching).
+        GenerationError: an unknown level, a level given twice, a negative quota,
+            technique filters that no puzzle of some level can pass, or another
+            option :func:`generate` refuses with some level (before searching).
+        ArgumentError: quotas that are not level names with whole numbers, or an
+            option that is not :func:`generate`'s or that the quotas say.
         BudgetExhaustedError: the budget ran out (after yielding what was found);
             its message says how many of each level were found.
     """
-    items = list(quotas.items()) if isinstance(quotas, Mapping) else list(quotas)
+    items = _quota_items(quotas, options)
     require = check_names(options.get("require_technique", ()))
     exclude = check_names(options.get("exclude_technique", ()))
     quota_of: dict[str, int] = {}
@@ -1359,6 +1482,11 @@ def generate_quotas(
                 f"level {lv!r} has two quotas ({quota_of[key]} and {n}): give each level once"
             )
         quota_of[key] = n
+    for lv, _n in items:  # every level's options, as generate checks them: no puzzle made
+        # (in this process: an executor's workers need not start for it)
+        here = {**options, "executor": None, "jobs": 1}
+        for _ in generate(0, level=lv, metric=metric, budget_seconds=budget_seconds, **here):
+            pass
     base = as_seed(seed)
     deadline = None if budget_seconds is None else time.time() + budget_seconds
     got: dict[str, int] = {}
