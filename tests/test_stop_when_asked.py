@@ -102,11 +102,13 @@ def _stop_time(
     *,
     processes: int = 1,
     group: bool = False,
+    busy: int = 1,
+    busy_cpu: float = BUSY,
 ) -> tuple[float, subprocess.Popen[str], list[psutil.Process]]:
-    """Start ``csp-sudoku ARGV``; once its tree has ``processes`` processes and the busiest
-    has spent :data:`BUSY` CPU seconds, send ``sig`` (to the whole session with
-    ``group``, as a terminal's Ctrl-C does; else to the command); return the seconds
-    until no process of the tree is left, the command and the tree."""
+    """Start ``csp-sudoku ARGV``; once its tree has ``processes`` processes and ``busy``
+    of them have spent ``busy_cpu`` CPU seconds each, send ``sig`` (to the whole
+    session with ``group``, as a terminal's Ctrl-C does; else to the command); return
+    the seconds until no process of the tree is left, the command and the tree."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "csp_sudoku", *argv],
         stdout=subprocess.DEVNULL,
@@ -118,7 +120,7 @@ def _stop_time(
     root = psutil.Process(proc.pid)
     give_up = time.monotonic() + 120
     tree = _tree(root)
-    while len(tree) < processes or max(map(_cpu, tree)) < BUSY:
+    while len(tree) < processes or sum(_cpu(p) >= busy_cpu for p in tree) < busy:
         assert proc.poll() is None, f"the run ended before the signal: {proc.stderr.read()}"  # type: ignore[union-attr]
         assert time.monotonic() < give_up, "the run never got busy"
         time.sleep(0.05)
@@ -642,3 +644,24 @@ def test_a_ctrl_c_that_something_swallowed_still_stops_the_run(lose: str, ends_e
     assert (done.returncode, done.stderr) == (130, "csp-sudoku: interrupted\n")
     if ends_early:
         assert took < 15  # not the 20 s of work after the lost signal
+
+
+@pytest.mark.parametrize(
+    ("sig", "group"), [(signal.SIGINT, True), (signal.SIGTERM, False)], ids=["ctrl-c", "SIGTERM"]
+)
+def test_a_run_on_a_local_cluster_stops_at_once_and_says_one_line(
+    started: list[subprocess.Popen[str]], empty16: Path, sig: signal.Signals, group: bool
+) -> None:
+    """``count --scheduler local:2`` of empty grids, stopped while both Dask workers count
+    (3 CPU seconds each: a worker's start takes about 1.5): a Ctrl-C to the whole group,
+    as a terminal sends it, or a SIGTERM to the command. The run took 4.2 s to end
+    (Dask's close waited for each worker inside its compiled count, then killed it)
+    and wrote Dask's warnings ("Worker process still alive after 4.0 seconds,
+    killing", cancelled tasks) and tracebacks; now the workers leave a Ctrl-C to the
+    command, which kills them when it closes the cluster (about 0.3 s)."""
+    pytest.importorskip("distributed")
+    argv = [*COUNT, "--scheduler", "local:2", str(empty16)]
+    took, proc, tree = _stop_time(started, argv, sig, group=group, busy=2, busy_cpu=3.0)
+    word = "interrupted" if sig == signal.SIGINT else "terminated"
+    assert _exit(proc) == (128 + sig, f"csp-sudoku: {word}\n")
+    assert took < WITHIN, [p.pid for p in _alive(tree)]
