@@ -76,6 +76,8 @@ def _metrics(given: list[str]) -> list[str] | str:
     when a unique puzzle came to be rated, and a set of none wrote a report of it)."""
     from csp_sudoku.metrics import METRICS
 
+    if not given:  # no --metric: counts only, as with none
+        return []
     names = common.metric_names(given, list(METRICS))
     if NO_METRIC in names:
         if len(names) > 1:
