@@ -23,6 +23,14 @@ from pathlib import Path
 
 import pytest
 
+# A run started in the background of a script (``.ci/run &``) inherits SIGINT ignored,
+# and so does every command a test starts: the command line then rightly ignores a
+# Ctrl-C too (a background job's), and the tests of what a Ctrl-C does to a
+# foreground run cannot see it. The tests' processes take SIGINT as a terminal's
+# foreground does: Python's handler here, the default in the commands they start.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
 TEST_DATA = Path(__file__).resolve().parent / "data"
 #: The reference puzzle sets (``NAME.xz`` for each ``NAME`` the helpers take).
 REFERENCE = TEST_DATA / "reference"
