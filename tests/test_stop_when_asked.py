@@ -665,3 +665,42 @@ def test_a_run_on_a_local_cluster_stops_at_once_and_says_one_line(
     word = "interrupted" if sig == signal.SIGINT else "terminated"
     assert _exit(proc) == (128 + sig, f"csp-sudoku: {word}\n")
     assert took < WITHIN, [p.pid for p in _alive(tree)]
+
+
+def test_a_signal_sent_again_is_not_sent_once_the_run_is_reported_stopped() -> None:
+    """A signal whose KeyboardInterrupt was lost is sent again 20 ms later; when the run
+    had meanwhile stopped another way, the signal came after the command's handlers
+    were gone, and Python's ended the process with exit -2 after our line."""
+    import threading
+
+    import csp_sudoku.cli as cli
+
+    came = threading.Event()
+    previous = signal.signal(signal.SIGUSR1, lambda *_: came.set())
+    try:
+        cli._REPORTED[:] = [True]
+        cli._send_again(signal.SIGUSR1, 0.01)
+        assert not came.wait(0.5)
+        cli._REPORTED.clear()
+        cli._send_again(signal.SIGUSR1, 0.01)
+        assert came.wait(5)
+    finally:
+        cli._REPORTED.clear()
+        signal.signal(signal.SIGUSR1, previous)
+
+
+def test_a_ctrl_c_after_main_is_an_interruption_too() -> None:
+    """A Ctrl-C that comes once ``main`` has put Python's handler back reaches the
+    script's entry point as a KeyboardInterrupt: exit 130 with the one line, not a
+    traceback or Python's exit for it."""
+    script = (
+        "import csp_sudoku.cli as cli\n"
+        "def main(argv=None):\n"
+        "    raise KeyboardInterrupt\n"
+        "cli.main = main\n"
+        "cli.entry()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert (done.returncode, done.stderr) == (130, "csp-sudoku: interrupted\n")

@@ -195,10 +195,18 @@ _REPORTED: list[bool] = []
 
 def _send_again(signum: int, after: float = 0.02) -> None:
     """Send ``signum`` to this process again ``after`` seconds from now (from a
-    daemon thread): its handler then runs at another place of the main thread."""
-    again = threading.Timer(after, os.kill, (os.getpid(), signum))
-    again.daemon = True
-    again.start()
+    daemon thread): its handler then runs at another place of the main thread.
+    Not once the run is reported stopped (by another way to the same end): the
+    signal would come after the command's handlers are gone, and Python's own
+    would end the process with a KeyboardInterrupt's exit instead of 130."""
+
+    def again() -> None:
+        if not _REPORTED:
+            os.kill(os.getpid(), signum)
+
+    timer = threading.Timer(after, again)
+    timer.daemon = True
+    timer.start()
 
 
 def _unraisable_shown_by(previous: Callable[[Any], None]) -> Callable[[Any], None]:
@@ -372,7 +380,10 @@ def entry() -> NoReturn:
     running that a normal exit would wait for (a worker process, a thread).
     Files the command wrote are closed by then: every command closes its own.
     """
-    code = main()
+    try:
+        code = main()
+    except KeyboardInterrupt:  # a Ctrl-C after main put Python's handler back: a stop too
+        code = EXIT_INTERRUPTED if _REPORTED else _stopped()
     if "numba" not in sys.modules or _still_running():
         sys.exit(code)
     for stream in (sys.stdout, sys.stderr):
