@@ -9,7 +9,7 @@ live here, below both, so that neither imports the other.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
@@ -165,13 +165,8 @@ class Target:
         spec = REGISTRY.get(self.metric)
         order = level_order(self.metric)
         if self.levels and spec is not None and spec.level_floor is not None:
-            floor = spec.level_floor
-            low = min(floor(lv) for lv in self.levels)
-            ceilings = [
-                floor(order[order.index(lv) + 1]) if lv != order[-1] else math.inf
-                for lv in self.levels
-            ]
-            high = max(ceilings)
+            bands = [_floor_band(spec.level_floor, order, lv) for lv in self.levels]
+            low, high = min(b[0] for b in bands), max(b[1] for b in bands)
         if self.score_range is not None:
             low, high = max(low, self.score_range[0]), min(high, self.score_range[1])
         return low, high
@@ -316,8 +311,7 @@ def level_band(metric: str, level: str, geometry: Geometry) -> tuple[float, floa
 
     spec = REGISTRY[metric]
     if spec.level_floor is not None:
-        floor = spec.level_floor
-        return floor(level), floor(order[k + 1]) if k + 1 < len(order) else inf
+        return _floor_band(spec.level_floor, order, level)
     if metric == "rounds":
         n = geometry.size
         return 1000.0 * k, 1000.0 * k + n**2 + n**3
@@ -339,6 +333,15 @@ def level_band(metric: str, level: str, geometry: Geometry) -> tuple[float, floa
     if metric in ("hsolve", "refutation", "dependency"):
         return _quantile_band(metric, k, len(order), geometry, spec.lower_is_harder)
     return None
+
+
+def _floor_band(
+    floor: Callable[[str], float], order: Sequence[str], level: str
+) -> tuple[float, float]:
+    """The scores of ``level`` of a metric whose levels start at floors: its floor up
+    to the next level's (no end for the hardest)."""
+    k = order.index(level)
+    return floor(level), floor(order[k + 1]) if k + 1 < len(order) else math.inf
 
 
 def _quantile_band(
