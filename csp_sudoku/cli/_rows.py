@@ -55,7 +55,7 @@ from csp_sudoku.cli._resume import (
     with_options,
 )
 from csp_sudoku.core.errors import SudokuError
-from csp_sudoku.core.io import Entry, shape_fields
+from csp_sudoku.core.io import Entry, input_waits, shape_fields
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.tools.batch import ordered_map
 
@@ -321,7 +321,11 @@ def run_rows(
             chunk: list[tuple[Entry, bool]] = []
             for e, again in entries_after(iter_entries(args.inputs, geometry), kept.keys):
                 chunk.append((e, again))
-                if sum(x.puzzle is not None for x, _ in chunk) >= size or len(chunk) >= 4 * size:
+                if (
+                    sum(x.puzzle is not None for x, _ in chunk) >= size
+                    or len(chunk) >= 4 * size
+                    or (not serial and input_waits())  # a slow writer's lines go at once
+                ):
                     held.append(chunk)
                     yield work, [x.puzzle for x, _ in chunk if x.puzzle is not None], options
                     chunk = []
@@ -339,7 +343,9 @@ def run_rows(
             noting_compiles(what, "the solver kernels", args.quiet) if compiles else nullcontext()
         )
         with saying, closing(bar):
-            for outcomes in ordered_map(_work_chunk, tasks(), jobs=jobs, executor=client):
+            for outcomes in ordered_map(
+                _work_chunk, tasks(), jobs=jobs, executor=client, input_waits=input_waits
+            ):
                 it = iter(outcomes)
                 for e, again in held.popleft():
                     bar.update(1)

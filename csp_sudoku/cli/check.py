@@ -65,6 +65,7 @@ from csp_sudoku.core.io import (
     ReadState,
     TextChunk,
     guess_state,
+    input_waits,
     parse_line,
     read_chunk,
     record_geometry,
@@ -476,7 +477,14 @@ class _Pipeline:
             starts = itertools.chain([first], starts)
         threads = executor is None and first is not None and _gil_free(first[0], self.job)
         tasks = self._tasks(starts)  # after a failure ``starts`` gives nothing more
-        for out in ordered_map(_check_chunk, tasks, jobs=jobs, executor=executor, threads=threads):
+        for out in ordered_map(
+            _check_chunk,
+            tasks,
+            jobs=jobs,
+            executor=executor,
+            threads=threads,
+            input_waits=input_waits,
+        ):
             chunk, start, sure, skip, number = self.held.popleft()
             known = self.writer.names
             if not sure and start != self.end:

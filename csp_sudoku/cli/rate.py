@@ -31,9 +31,6 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import os
-import select
-import stat
 import sys
 import time
 from collections import deque
@@ -45,7 +42,7 @@ from csp_sudoku.cli import _common as common
 from csp_sudoku.cli._resume import ResumeError, ResumePoint, State, mark_done, read_resume_point
 from csp_sudoku.cli.variant_rate import hook as variant_hook
 from csp_sudoku.core.errors import NotUniqueError, SudokuError
-from csp_sudoku.core.io import Entry, shape_fields
+from csp_sudoku.core.io import Entry, input_waits, shape_fields
 from csp_sudoku.core.names import MetricName
 from csp_sudoku.core.parallel import Pace
 from csp_sudoku.core.puzzle import Puzzle
@@ -273,26 +270,6 @@ def _rate_chunk(
     return out, time.perf_counter() - began
 
 
-def _input_waits(source: str) -> bool:
-    """Whether reading on from ``source`` would wait for its writer now: standard input
-    that is a pipe, a socket or a terminal with nothing to read yet (a file never waits).
-
-    A chunk being filled from a slow pipe is sent out then: its puzzles are rated
-    while the writer is quiet, not when it has sent a chunk's worth more. (Lines
-    read ahead into the stream's buffer look like none: the chunk is cut early.)
-    """
-    if source != "<stdin>":
-        return False
-    try:
-        fd = sys.stdin.fileno()
-        mode = os.fstat(fd).st_mode
-        if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)):
-            return False
-        return not select.select([fd], [], [], 0)[0]
-    except (AttributeError, OSError, ValueError):  # no descriptor (a stream put in its place)
-        return False
-
-
 def run(args: argparse.Namespace) -> int:
     from csp_sudoku.metrics import METRICS
 
@@ -409,11 +386,7 @@ def _rate(
                 puzzles.append(e.puzzle)
                 seeds.append(derive_seed(base, k))
                 k += 1
-            if (
-                len(puzzles) >= size
-                or len(chunk) >= 4 * size
-                or (not serial and _input_waits(e.source))
-            ):
+            if len(puzzles) >= size or len(chunk) >= 4 * size or (not serial and input_waits()):
                 held.append(chunk)
                 yield puzzles, seeds, metrics, args.runs, params, serial and first
                 first = first and not puzzles
@@ -471,7 +444,9 @@ def _rate(
 
     jobs = 0 if client is not None and args.jobs == 1 else args.jobs
     try:
-        for results, seconds in ordered_map(_rate_chunk, tasks(), jobs=jobs, executor=client):
+        for results, seconds in ordered_map(
+            _rate_chunk, tasks(), jobs=jobs, executor=client, input_waits=input_waits
+        ):
             pace.add(seconds, len(results))
             it = iter(results)
             for entry, state in held.popleft():

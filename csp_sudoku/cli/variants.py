@@ -938,6 +938,7 @@ def _loop(
     kept: Kept,
     client: Any,
 ) -> int:
+    from csp_sudoku.core.io import input_waits
     from csp_sudoku.core.parallel import ordered_map
 
     command = batch.command
@@ -959,7 +960,9 @@ def _loop(
     jobs = getattr(args, "jobs", 1)
     jobs = 0 if client is not None and jobs == 1 else jobs
     try:
-        for result in ordered_map(_work_item, tasks(), jobs=jobs, executor=client):
+        for result in ordered_map(
+            _work_item, tasks(), jobs=jobs, executor=client, input_waits=input_waits
+        ):
             item, again = held.popleft()
             bar.update(1)
             if again and result is not None and result[1]:

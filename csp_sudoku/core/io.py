@@ -45,6 +45,7 @@ import io as _io
 import json
 import os
 import re
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any, Union, cast
@@ -455,7 +456,7 @@ def _zip_member(fh: IO[bytes], name: str) -> IO[bytes]:
         raise _damaged("zip", name, exc) from None
 
 
-def _open_lines(source: PathOrLines) -> tuple[Iterable[str], str, IO[str] | None]:
+def _open_lines(source: PathOrLines) -> tuple[Iterable[str], str, IO[Any] | None]:
     """The text lines of ``source``, its name, and what to close (compressed data
     decompressed: :func:`open_input`)."""
     if isinstance(source, (_io.BufferedIOBase, _io.RawIOBase)):  # open(..., "rb"), gzip.open
@@ -477,13 +478,100 @@ def _open_lines(source: PathOrLines) -> tuple[Iterable[str], str, IO[str] | None
 
         raw = getattr(sys.stdin, "buffer", None)
         data = None if raw is None else open_input(raw, "<stdin>")
-        if data is None or data is raw:  # plain text (or a text stream put in place)
+        if data is None:  # a text stream put in place of stdin (an embedding program, a test)
+            return sys.stdin, "<stdin>", None
+        if data is raw:  # plain text: read as sys.stdin would decode it
+            fd = _stream_fd(raw)
+            if fd is not None:
+                return (
+                    _PipeLines(raw, fd, sys.stdin.encoding, sys.stdin.errors or "strict"),
+                    "<stdin>",
+                    None,
+                )
             return sys.stdin, "<stdin>", None
         name = "<stdin>"
     else:
         data = _opened(name)
+        fd = _stream_fd(data)
+        if fd is not None:  # a named pipe, ``<(command)``
+            return _PipeLines(data, fd, "utf-8-sig", "replace"), name, data
     text = _io.TextIOWrapper(data, encoding="utf-8-sig", errors="replace", newline=None)
     return text, name, text
+
+
+class _PipeLines:
+    """The text lines of a pipe, a socket or a terminal, each as soon as it is whole,
+    knowing whether the next one is here (:meth:`waits`).
+
+    A text stream reads ahead, so whether it holds a next line cannot be asked;
+    this reader holds what it read itself. Decoded as a text stream would be
+    (universal line ends: ``\r\n`` and ``\r`` end a line as ``\n``).
+    """
+
+    def __init__(self, fh: IO[bytes], fd: int, encoding: str, errors: str) -> None:
+        import codecs
+
+        self._fd = fd
+        self._read = getattr(fh, "read1", fh.read)
+        decoder = codecs.getincrementaldecoder(encoding)(errors)
+        self._decoder = _io.IncrementalNewlineDecoder(decoder, translate=True)
+        self._lines: deque[str] = deque()  # whole lines read and not yet given
+        self._tail: list[str] = []  # the pieces of the line being written
+        self._eof = False
+
+    def __iter__(self) -> _PipeLines:
+        return self
+
+    def __next__(self) -> str:
+        while not self._lines:
+            if self._eof:
+                line, self._tail = "".join(self._tail), []
+                if not line:
+                    raise StopIteration
+                return line
+            more = self._read(_PIECE)
+            self._eof = not more
+            first, *whole = self._decoder.decode(more, self._eof).split("\n")
+            self._tail.append(first)
+            if whole:  # a line end: the line written so far is whole
+                whole[0:0] = ["".join(self._tail)]
+                self._tail = [whole.pop()]
+                self._lines.extend(line + "\n" for line in whole)
+        return self._lines.popleft()
+
+    def waits(self, timeout: float = 0.0) -> bool:
+        """Whether the next line would wait for the writer: none is held, none can be read
+        (within ``timeout`` seconds)."""
+        return not self._lines and not self._eof and _would_wait(self._fd, timeout)
+
+
+#: The readers of pipes now being read (newest last): see :func:`input_waits`.
+_READING: list[Callable[[float], bool]] = []
+
+
+@contextlib.contextmanager
+def _reading(waits: Callable[[float], bool] | None) -> Iterator[None]:
+    """While the block runs (a reader's generator is not done), :func:`input_waits` asks ``waits``."""
+    if waits is None:
+        yield
+        return
+    _READING.append(waits)
+    try:
+        yield
+    finally:
+        _READING.remove(waits)
+
+
+def input_waits(timeout: float = 0.0) -> bool:
+    """Whether the pipe (or socket, or terminal) being read now has no whole line to give:
+    reading on would wait for its writer (waiting up to ``timeout`` seconds for one to
+    come). False at once while no pipe is being read.
+
+    So that a batch on several processes hands back the results done while its
+    writer is quiet (:func:`csp_sudoku.core.parallel.ordered_map`), instead of
+    holding them until the next line comes.
+    """
+    return bool(_READING) and _READING[-1](timeout)
 
 
 def read_puzzles(
@@ -506,7 +594,8 @@ def read_puzzles(
     lines, name, handle = _open_lines(source)
     name = source_name or name
     try:
-        yield from _entries(lines, geometry, name)
+        with _reading(lines.waits if isinstance(lines, _PipeLines) else None):
+            yield from _entries(lines, geometry, name)
     finally:
         if handle is not None:
             handle.close()
@@ -930,12 +1019,13 @@ def _stream_fd(fh: IO[bytes]) -> int | None:
     return fd if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode) else None
 
 
-def _would_wait(fd: int) -> bool:
-    """Whether a read of ``fd`` would wait for its writer now (no data is ready)."""
+def _would_wait(fd: int, timeout: float = 0.0) -> bool:
+    """Whether a read of ``fd`` would wait for its writer now (no data is ready, nor
+    comes within ``timeout`` seconds)."""
     import select
 
     try:
-        return not select.select([fd], [], [], 0)[0]
+        return not select.select([fd], [], [], timeout)[0]
     except (OSError, ValueError):  # select cannot watch it: read as a file is
         return False
 
@@ -982,44 +1072,51 @@ def read_chunks(
     pipe = _stream_fd(fh)
     # from a pipe, what is there now (read() would wait until all it asks for came)
     read = getattr(fh, "read1", fh.read) if pipe is not None else fh.read
+    held = [b""]  # ``buf`` while a chunk is out: :func:`input_waits` asks whether a line is there
+
+    def waits(timeout: float) -> bool:
+        return b"\n" not in held[0] and _would_wait(cast(int, pipe), timeout)
+
     try:
-        first, buf, eof = 1, b"", False
-        broken: ParseError | None = None  # compressed data damaged after ``buf``
-        width = 0.0  # bytes per line so far: one read mostly brings a chunk's lines
-        while True:
-            ends = _LineEnds(buf, eof, int(lines * width))
-            waiting = False  # a pipe's writer is slow: the whole lines so far go now
-            while not ends.more_than(lines) and not eof:
-                if pipe is not None and b"\n" in buf and _would_wait(pipe):
-                    waiting = True
-                    break
-                want = int((lines + 1) * width * 1.1) - len(buf) if width else _READ_BYTES
-                want = max(want, len(buf), 4096)  # at least doubling: linear time
-                try:
-                    more = read(want)
-                except ParseError as damage:  # the whole lines before it are still read
-                    broken, more = damage, b""
-                    buf = buf[: buf.rfind(b"\n") + 1]
-                eof = not more
-                buf += more
+        with _reading(None if pipe is None else waits):
+            first, buf, eof = 1, b"", False
+            broken: ParseError | None = None  # compressed data damaged after ``buf``
+            width = 0.0  # bytes per line so far: one read mostly brings a chunk's lines
+            while True:
                 ends = _LineEnds(buf, eof, int(lines * width))
-            if ends.more_than(lines) or (eof and ends.count() == lines and not ends.at_end()):
-                cut, count = ends.after(lines), lines
-            elif waiting:  # the whole lines there are; the line being written stays
-                count = ends.count()
-                cut = ends.after(count)
-            else:  # the rest of the input, maybe with a last line without its line end
-                cut = len(buf)
-                count = ends.count() + (bool(buf) and not ends.at_end())
-            width = cut / max(count, 1)
-            data, buf = buf[:cut], buf[cut:]
-            last = eof and not buf
-            yield TextChunk(name, first, count, data, last)
-            if last:
-                if broken is not None:
-                    raise broken
-                return
-            first += count
+                waiting = False  # a pipe's writer is slow: the whole lines so far go now
+                while not ends.more_than(lines) and not eof:
+                    if pipe is not None and b"\n" in buf and _would_wait(pipe):
+                        waiting = True
+                        break
+                    want = int((lines + 1) * width * 1.1) - len(buf) if width else _READ_BYTES
+                    want = max(want, len(buf), 4096)  # at least doubling: linear time
+                    try:
+                        more = read(want)
+                    except ParseError as damage:  # the whole lines before it are still read
+                        broken, more = damage, b""
+                        buf = buf[: buf.rfind(b"\n") + 1]
+                    eof = not more
+                    buf += more
+                    ends = _LineEnds(buf, eof, int(lines * width))
+                if ends.more_than(lines) or (eof and ends.count() == lines and not ends.at_end()):
+                    cut, count = ends.after(lines), lines
+                elif waiting:  # the whole lines there are; the line being written stays
+                    count = ends.count()
+                    cut = ends.after(count)
+                else:  # the rest of the input, maybe with a last line without its line end
+                    cut = len(buf)
+                    count = ends.count() + (bool(buf) and not ends.at_end())
+                width = cut / max(count, 1)
+                data, buf = buf[:cut], buf[cut:]
+                last = eof and not buf
+                held[0] = buf
+                yield TextChunk(name, first, count, data, last)
+                if last:
+                    if broken is not None:
+                        raise broken
+                    return
+                first += count
     finally:
         if handle is not None:
             handle.close()

@@ -38,6 +38,8 @@ _DIED = "a worker process died before finishing its task (killed, or out of memo
 
 #: Seconds between two looks of a worker at whether its parent is still alive.
 PARENT_POLL = 0.25
+#: Seconds between looks at the oldest task while the input is quiet (``input_waits``).
+_QUIET_POLL = 0.01
 
 #: Pools at work in this process (a worker process counts one for ever): while
 #: any is, the cores are taken and :func:`spare_cores` says 1.
@@ -174,6 +176,7 @@ def _threaded(
     tasks: Iterator[tuple[Any, ...]],
     jobs: int,
     on_stop: Callable[[int, Any], None] | None,
+    input_waits: Callable[[float], bool] | None,
 ) -> Iterator[Any]:
     """:func:`ordered_map` on ``jobs - 1`` threads and this one (see its ``threads``).
 
@@ -196,7 +199,7 @@ def _threaded(
             return pool.submit(_stoppable, stop, fn, *args)
 
         try:
-            yield from _in_order(tasks, place, pending, 4 * jobs, on_stop)
+            yield from _in_order(tasks, place, pending, 4 * jobs, on_stop, input_waits)
         finally:
             _POOLS_AT_WORK[0] -= 1
             stop.set()
@@ -232,16 +235,17 @@ def _in_order(
     pending: deque[_Future],
     room: int,
     on_stop: Callable[[int, Any], None] | None,
+    input_waits: Callable[[float], bool] | None = None,
 ) -> Iterator[Any]:
     """The results of ``tasks``, each placed by ``place`` (submitted, or run here), in order.
 
     After each task is placed, the results at the head that are done are handed
     back, and the oldest is waited for while ``room`` tasks are placed and not
     yet handed back (``pending``, given empty, holds them). A result is thus
-    handed back by the next read of a task at the latest: tasks read from a
-    quiet pipe hold back the results done meanwhile until the next one comes
-    (reading in a thread of its own would run the caller's generator beside its
-    loop, and the command line's generators share state with their loops).
+    handed back by the next read of a task at the latest, and sooner while
+    ``input_waits(0)`` says that reading the next task would wait (tasks read
+    from a quiet pipe): then each result is handed back as it is done, and
+    ``input_waits(seconds)`` waits a little for the next task.
     ``on_stop``: see :func:`ordered_map`.
     """
     handed = 0  # results handed back (or raised): the index of ``pending[0]``
@@ -261,6 +265,12 @@ def _in_order(
             while pending and (len(pending) >= room or _done(pending[0])):
                 handed += 1
                 yield _result(pending.popleft())
+            while pending and input_waits is not None and input_waits(0.0):
+                if _done(pending[0]):
+                    handed += 1
+                    yield _result(pending.popleft())
+                else:  # a look at the oldest task again soon, or the input as it comes
+                    input_waits(_QUIET_POLL)
         while pending:
             handed += 1
             yield _result(pending.popleft())
@@ -364,6 +374,7 @@ def ordered_map(
     executor: Executor | Submitter | None = None,
     threads: bool = False,
     on_stop: Callable[[int, Any], None] | None = None,
+    input_waits: Callable[[float], bool] | None = None,
 ) -> Generator[Any, None, None]:
     """``fn(*task)`` for every task, in order, on local processes, threads or any executor.
 
@@ -375,7 +386,8 @@ def ordered_map(
     read are cancelled. A worker process that dies (killed, out of memory)
     ends the run with a :class:`~csp_sudoku.core.errors.BatchError` once its
     task's turn comes: the results before it have been yielded. A result done
-    is yielded after the next task is read (or at the end): see :func:`_in_order`.
+    is yielded after the next task is read (or at the end), or at once while
+    ``input_waits`` says the next read would wait: see :func:`_in_order`.
 
     Args:
         fn: a picklable function (module level).
@@ -396,6 +408,11 @@ def ordered_map(
             (one before it was not done), before the workers are ended: so that
             a caller that can keep results out of order (a bank storing
             ratings) loses none that was made.
+        input_waits: ``input_waits(seconds)``: whether reading the next task
+            would wait, waiting up to that long for it (tasks read from a pipe
+            whose writer is quiet: :func:`csp_sudoku.core.io.input_waits`);
+            while it does, each result is yielded as soon as it is done, not
+            after the next read.
 
     Yields:
         The results, in task order.
@@ -419,7 +436,7 @@ def ordered_map(
             yield fn(*args)
         return
     if executor is None and threads:
-        yield from _threaded(fn, iter(tasks), jobs, on_stop)
+        yield from _threaded(fn, iter(tasks), jobs, on_stop, input_waits)
         return
     own = executor is None
     if executor is None:
@@ -435,7 +452,7 @@ def ordered_map(
         return future
 
     try:
-        yield from _in_order(iter(tasks), place, pending, 2 * jobs + 1, on_stop)
+        yield from _in_order(iter(tasks), place, pending, 2 * jobs + 1, on_stop, input_waits)
         finished = True
     finally:
         if own and isinstance(pool, Executor):
