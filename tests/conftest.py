@@ -14,6 +14,7 @@ import csv
 import hashlib
 import lzma
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -131,3 +132,36 @@ def started() -> Iterator[list[subprocess.Popen[str]]]:
         proc.wait(timeout=10)
         if proc.stderr is not None:
             proc.stderr.close()
+
+
+def rows_as_written(
+    args: list[str], lines: list[str], started: list[subprocess.Popen[str]], wait: float = 60
+) -> tuple[list[str], int, str]:
+    """``csp-sudoku ARGS`` fed by a writer that sends each line only once the row of the
+    line before has come: the rows, the exit code and what came after the last row.
+
+    A command that holds a row back until its next input line fails the test
+    (after ``wait`` seconds) rather than hanging it.
+    """
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "csp_sudoku", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    started.append(proc)
+    assert proc.stdin is not None and proc.stdout is not None
+    rows = []
+    for k, line in enumerate(lines, 1):
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+        ready, _, _ = select.select([proc.stdout], [], [], wait)
+        assert ready, f"{' '.join(args)}: no row for line {k} while the writer waits"
+        rows.append(proc.stdout.readline())
+    proc.stdin.close()
+    code = proc.wait(timeout=wait)
+    rest = proc.stdout.read()
+    proc.stdout.close()
+    return rows, code, rest

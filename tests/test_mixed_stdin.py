@@ -17,9 +17,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import select
-import subprocess
-import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -28,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from csp_sudoku.constraints import from_fpuzzles, link
+from tests.conftest import rows_as_written
 from tests.independent import check_solution, count_solutions
 from tests.independent_variants import broken_rules
 from tests.test_variant_rows import GRIDS4, cli, independent_verdict, sample
@@ -192,27 +190,10 @@ def test_a_slow_writer_gets_each_row_before_it_sends_the_next(
         ("count", ["1", "1", "3+"]),
     ):
         extra = ["--limit", "3"] if command == "count" else []
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "csp_sudoku", command, "-", "-q", "--backend", "sat", *extra],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            start_new_session=True,
-        )
-        started.append(proc)
-        assert proc.stdin is not None and proc.stdout is not None
-        got = []
-        for line in lines:
-            proc.stdin.write(line + "\n")
-            proc.stdin.flush()
-            ready, _, _ = select.select([proc.stdout], [], [], 120)
-            assert ready, f"{command}: no row for {line[:30]} while the writer waits"
-            got.append(proc.stdout.readline().split("\t")[1].strip())
-        proc.stdin.close()
-        assert proc.wait(timeout=60) == (1 if command == "check" else 0)
-        proc.stdout.close()
-        assert got == answers
+        args = [command, "-", "-q", "--backend", "sat", *extra]
+        rows, code, _ = rows_as_written(args, lines, started, wait=120)
+        assert code == (1 if command == "check" else 0)
+        assert [row.split("\t")[1].strip() for row in rows] == answers
 
 
 # ---------------------------------------------------------------- render

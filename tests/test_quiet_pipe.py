@@ -9,9 +9,6 @@ next; a row held back fails the test after a minute rather than hanging it.
 from __future__ import annotations
 
 import os
-import select
-import subprocess
-import sys
 import threading
 from typing import Any
 
@@ -20,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from csp_sudoku.core.io import input_waits, read_puzzles
-from tests.conftest import load_lines
+from tests.conftest import load_lines, rows_as_written
 
 COMMANDS = {
     "rate": ["-m", "rounds"],
@@ -34,31 +31,9 @@ COMMANDS = {
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_each_row_comes_while_the_writer_waits(command: str, started: list[Any]) -> None:
     lines = load_lines("top1465.txt", limit=3)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "csp_sudoku", command, "-", "-q", "--jobs", "2"] + COMMANDS[command],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    started.append(proc)
-    assert proc.stdin is not None and proc.stdout is not None
-    rows = []
-    for line in lines:
-        proc.stdin.write(line + "\n")
-        proc.stdin.flush()
-        ready, _, _ = select.select([proc.stdout], [], [], 60)
-        assert ready, f"{command} --jobs 2: no row for line {len(rows) + 1} while the writer waits"
-        rows.append(proc.stdout.readline())
-    proc.stdin.close()
-    code = proc.wait(timeout=60)
-    rest, err = proc.stdout.read(), proc.stderr.read() if proc.stderr else ""
-    proc.stdout.close()
-    if proc.stderr:
-        proc.stderr.close()
-    assert code == 0, err
-    assert rest == ""
+    args = [command, "-", "-q", "--jobs", "2", *COMMANDS[command]]
+    rows, code, rest = rows_as_written(args, lines, started)
+    assert code == 0 and rest == ""
     if command in ("rate", "check", "count"):  # rows that name their line
         assert [r.split("\t")[0] for r in rows] == ["<stdin>:1", "<stdin>:2", "<stdin>:3"]
 
