@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 
 from csp_sudoku.cli import EXIT_INTERRUPTED, main
@@ -271,3 +276,45 @@ def test_a_resumed_run_says_the_bad_lines_of_the_part_done(
     err = capsys.readouterr().err
     assert f"{src}:2:" in err and "1 bad" in err
     assert out.read_bytes() == full
+
+
+def test_an_interrupted_resume_leaves_its_rows_in_the_output(
+    tmp_path: Path, started: list[Any]
+) -> None:
+    """A run over an earlier output is interrupted (its rows in OUT.partial), then its
+    resume is interrupted too, having kept none of the rows (``count`` does its last
+    entry again): the rows the resume made are in OUT, and nothing says OUT was left
+    as it was (the resume had emptied it, and the rows were in OUT.partial)."""
+    src = tmp_path / "in.txt"
+    src.write_text(load_lines("top1465.txt", limit=1)[0] + "\n" + "." * 81 + "\n")  # then slow
+    out = tmp_path / "out.txt"
+    partial = tmp_path / "out.txt.partial"
+    args = ["count", str(src), "--limit", "1000000000000", "-o", str(out), "-q"]
+
+    def interrupted(args: list[str]) -> str:
+        """Run ``csp-sudoku ARGS``, Ctrl-C once it has counted a while (3 CPU-seconds:
+        its start and the first puzzle take well under that): its stderr."""
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "csp_sudoku", *args],
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        started.append(proc)
+        limit = time.monotonic() + 120
+        while sum(psutil.Process(proc.pid).cpu_times()[:2]) < 3:
+            assert time.monotonic() < limit and proc.poll() is None, "the count ended"
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=60) == EXIT_INTERRUPTED
+        assert proc.stderr is not None
+        return proc.stderr.read()
+
+    out.write_text("an earlier output\n")
+    interrupted(args)
+    assert out.read_text() == "an earlier output\n"  # left as it was: the rows are beside it
+    row = partial.read_text()
+    assert row.startswith(f"{src}:1\t1\t")
+    err = interrupted([*args, "--resume"])
+    assert out.read_text() == row and not partial.exists()
+    assert "left as it was" not in err

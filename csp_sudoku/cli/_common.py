@@ -338,6 +338,9 @@ def add_rating_args(
 
 #: The suffix of the file a run writes its rows to before it is renamed into place.
 PARTIAL = ".partial"
+#: Outputs that ``--resume`` goes on with (:func:`preflight`): their rows are the
+#: interrupted run's, so this run appends to them, even when it keeps none.
+_RESUMED: set[str] = set()
 
 
 @contextlib.contextmanager
@@ -354,7 +357,9 @@ def batch_session(
     good one stood: when ``OUTPUT`` existed, it is left as it was and the rows of
     the interrupted run stay in ``OUTPUT.partial`` (which ``--resume`` takes up, see
     :func:`preflight`); when it did not, the rows are renamed into place at once.
-    A resumed run appends to ``OUTPUT`` itself.
+    A resumed run appends to ``OUTPUT`` itself, even when it kept none of its
+    rows (the interrupted run's own, truncated by the resume), so an interrupted
+    resume leaves the rows it made there.
     """
     from csp_sudoku.tools.batch import dask_client
 
@@ -362,6 +367,7 @@ def batch_session(
     client: Any = None
     partial = f"{output}{PARTIAL}"
     existed = bool(output) and os.path.exists(output or "")
+    appending = appending or (bool(output) and os.path.abspath(output or "") in _RESUMED)
     # a device, a pipe or /dev/stdout is written as it is: there is nothing to rename
     direct = appending or (bool(output) and written_as_is(output or ""))
     done = False
@@ -470,7 +476,9 @@ def _claim(flag: str, target: str) -> None:
 
 
 def release_outputs() -> None:
-    """Free the output locks of :func:`_claim` and remove their files (end of a command)."""
+    """Free the output locks of :func:`_claim` and remove their files, and forget the
+    outputs resumed (end of a command)."""
+    _RESUMED.clear()
     while _CLAIMS:
         fh, lock = _CLAIMS.pop()
         with contextlib.suppress(OSError):
@@ -554,6 +562,8 @@ def preflight(args: argparse.Namespace) -> None:
         partial = f"{output}{PARTIAL}"
         if os.path.isfile(partial):
             os.replace(partial, output)
+        if os.path.isfile(output):
+            _RESUMED.add(os.path.abspath(output))
 
 
 @contextlib.contextmanager
