@@ -131,6 +131,22 @@ def test_a_grid_cut_short_by_a_puzzle_line_reports_and_goes_on() -> None:
     assert entries[1].puzzle == parse(LINE) and entries[1].line == 5
 
 
+@pytest.mark.parametrize("spaced", [False, True])
+def test_a_bad_cell_in_a_grid_row_is_the_one_error(spaced: bool) -> None:
+    """A grid whose row 5 holds an 'x' is one bad entry that names the 'x' (it was
+    three: the grid cut short at row 4, row 5 as a line of 9 cells, rows 6-9 as
+    another grid cut short), and the puzzle after it reads."""
+    rows = [LINE[i : i + 9] for i in range(0, 81, 9)]
+    rows[4] = rows[4][:5] + "x" + rows[4][6:]
+    if spaced:
+        rows = [" ".join(r[:3]) + " | " + " ".join(r[3:6]) + " | " + " ".join(r[6:]) for r in rows]
+    entries = list(read_puzzles(io.StringIO("\n".join(rows) + "\n" + LINE + "\n")))
+    assert len(entries) == 2 and entries[1].puzzle == parse(LINE) and entries[1].line == 10
+    err = entries[0].error
+    assert err is not None and entries[0].line == 1 and err.line == 5
+    assert err.column == rows[4].index("x") + 1 and "unknown character 'x'" in err.reason
+
+
 def test_parse_refuses_empty_and_several() -> None:
     with pytest.raises(ParseError, match="no puzzle"):
         parse("# nothing\n\n")
