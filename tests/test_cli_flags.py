@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from csp_sudoku.cli._common import BATCH_COMMANDS, BATCH_FLAGS
+from tests.conftest import load_lines
 from tests.helpers import cli_commands
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "cli.md"
@@ -244,3 +245,20 @@ def test_minimize_rows_say_their_seed_and_a_resume_keeps_to_them(
         assert re.search(why, capsys.readouterr().err)
     assert main([*base, "--resume", "--seed", str(seed)]) == 0
     assert out.read_bytes() == again.read_bytes()
+
+
+@pytest.mark.parametrize("command", ["solve", "count", "minimize"])
+@pytest.mark.parametrize("backend", ["nope", "sat:nope"])
+def test_an_unknown_backend_is_refused_once_before_any_work(
+    command: str, backend: str, tmp_path: Path
+) -> None:
+    """Not as every puzzle's error (12 lines for 12 puzzles, and exit 0 with
+    ``--skip-invalid``): one line, exit 2, nothing on stdout."""
+    from tests.helpers import run_cli
+
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(load_lines("top1465.txt", limit=3)) + "\n")
+    for extra in ([], ["--skip-invalid"]):
+        code, out, err = run_cli([command, str(src), "--backend", backend, *extra])
+        assert code == 2 and out == ""
+        assert err.count("\n") == 1 and "unknown" in err and "nope" in err

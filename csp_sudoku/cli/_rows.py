@@ -287,6 +287,10 @@ def run_rows(
             them and ``options`` (for the exit code and the summary; it refuses rows
             that other options wrote); without it, every kept entry is ``ok``.
     """
+    if "backend" in options:  # once, before any work: not as every puzzle's error
+        from csp_sudoku.backends import get_backend
+
+        get_backend(options["backend"])
     if args.resume and not args.output:
         print(f"csp-sudoku {what}: --resume needs --output FILE", file=sys.stderr)
         return EXIT_BAD_INPUT
