@@ -148,8 +148,15 @@ def broken_rules(data: dict[str, Any], sol: list[list[int]]) -> list[str]:
         return a + b == (10 if value == "X" else 5)
 
     negative = data.get("negative", [])
+    # a pair with a Kropki dot of either colour is exempt from both Kropki negatives
+    # (a 1-2 pair may show either dot); an XV pair only from the XV negative
+    kropki = {
+        frozenset((_cell(e["cells"][0]), _cell(e["cells"][1])))
+        for kind in ("difference", "ratio")
+        for e in data.get(kind, [])
+    }
     for kind in ("difference", "ratio", "xv"):
-        marked = set()
+        marked = set(kropki) if kind != "xv" else set()
         for i, e in enumerate(data.get(kind, [])):
             a, b = e["cells"]
             marked.add(frozenset((_cell(a), _cell(b))))

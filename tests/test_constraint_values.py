@@ -184,11 +184,21 @@ def _little_killer(entry: dict[str, Any]) -> dict[str, Any]:
 @pytest.mark.parametrize(
     "entry",
     [
-        {"cells": ["R1C1", "R2C2"], "value": "5", "cell": "R0C0", "direction": "DR"},
+        {
+            "cells": ["R1C1", "R2C2", "R3C3", "R4C4"],
+            "value": "10",
+            "cell": "R0C0",
+            "direction": "DR",
+        },
         {"cells": ["R1C2", "R2C3", "R3C4"], "value": "6", "cell": "R0C1", "direction": "DR"},
         {"cells": ["R4C2", "R3C1"], "value": "5", "cell": "R5C3", "direction": "UL"},
         {"cells": ["R3C1", "R2C2", "R1C3"], "value": "6", "cell": "R4C0", "direction": "UR"},
-        {"cells": ["R1C4", "R2C3"], "value": "5", "cell": "R0C5", "direction": "DL"},
+        {
+            "cells": ["R1C4", "R2C3", "R3C2", "R4C1"],
+            "value": "10",
+            "cell": "R0C5",
+            "direction": "DL",
+        },
         {"cells": ["R4C2", "R3C1"], "value": "5", "direction": "UL"},  # no clue cell: its place
     ],
 )
@@ -232,7 +242,12 @@ def test_a_little_killer_clue_anywhere_else_is_refused(
 
 
 def test_the_reader_keeps_a_clue_as_written() -> None:
-    entry = {"cells": ["R1C1", "R2C2"], "value": "5", "cell": "R0C0", "direction": "DR"}
+    entry = {
+        "cells": ["R1C1", "R2C2", "R3C3", "R4C4"],
+        "value": "10",
+        "cell": "R0C0",
+        "direction": "DR",
+    }
     p = from_fpuzzles(_little_killer(copy.deepcopy(entry)))
     assert to_fpuzzles(p)["littlekillersum"] == [entry]
 

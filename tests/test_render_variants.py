@@ -75,7 +75,12 @@ EVERY_KIND: dict[str, Any] = {
     "diagonal+": True,
     "diagonal-": True,
     "littlekillersum": [
-        {"cells": ["R1C4", "R2C5", "R3C6"], "value": "12", "cell": "R0C3", "direction": "DR"},
+        {
+            "cells": ["R1C4", "R2C5", "R3C6", "R4C7", "R5C8", "R6C9"],
+            "value": "30",
+            "cell": "R0C3",
+            "direction": "DR",
+        },
         {"cells": ["R9C3", "R8C2", "R7C1"], "value": "9", "direction": "UL"},
     ],
     "sandwichsum": [{"cell": "R4C0", "value": "20"}, {"cell": "R0C7", "value": "5"}],

@@ -168,8 +168,13 @@ def _fpuzzles(args: argparse.Namespace, geometry: Geometry | None, variant: bool
     with its file and line, the others are written, and the exit code is 2.
     """
     from csp_sudoku.constraints import link, to_fpuzzles
+    from csp_sudoku.constraints.fpuzzles import size_refusal
     from csp_sudoku.core.errors import SudokuError
 
+    # a shape the options give (--size 25): refused once, before anything is written
+    refused = None if geometry is None else size_refusal(geometry.size)
+    if refused is not None:
+        return _error(refused)
     code = EXIT_OK
     written = 0
     with open_output(sys.stdout if args.output is None else args.output) as out:

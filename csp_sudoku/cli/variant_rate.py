@@ -58,7 +58,12 @@ def hook(plain: Command) -> Command:
 
 
 def _params(args: argparse.Namespace) -> tuple[dict[str, int], str | None]:
-    """The ``--param`` settings of the explainer, or why they are refused."""
+    """The ``--param`` settings of the explainer, or why they are refused: a value out
+    of its range by the explainer's own check
+    (:func:`csp_sudoku.variants.explain.setting_refusal`, as ``explain --max-subset``
+    and ``rate_variant`` are checked), once, before any puzzle is read."""
+    from csp_sudoku.variants.explain import setting_refusal
+
     out: dict[str, int] = {}
     for kv in getattr(args, "param", None) or []:
         key, sep, value = (x.strip() for x in kv.partition("="))
@@ -68,6 +73,9 @@ def _params(args: argparse.Namespace) -> tuple[dict[str, int], str | None]:
             out[key] = int(value)
         except ValueError:
             return out, f"--param {kv!r}: {key} is a whole number"
+        why = setting_refusal(key, out[key])
+        if why is not None:
+            return out, f"--param {kv!r}: {why}"
     return out, None
 
 

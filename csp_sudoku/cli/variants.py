@@ -45,8 +45,10 @@ solutions found by then as a lower bound (``capped`` and ``budget``, exit 1).
 from __future__ import annotations
 
 import argparse
+import codecs
 import contextlib
 import csv
+import functools
 import io
 import itertools
 import json
@@ -95,7 +97,8 @@ Command = Callable[[argparse.Namespace], int]
 
 #: The columns of each command's JSON and CSV rows: those of the plain puzzles'
 #: rows (``puzzle`` is the givens' line), ``candidates`` a list of each cell's
-#: digits, and ``fpuzzles`` the puzzle's f-puzzles object (empty for a plain one).
+#: digits (a string of symbols, 1-9 then A for 10: see :func:`answer`), and
+#: ``fpuzzles`` the puzzle's f-puzzles object (empty for a plain one).
 FIELDS: dict[str, tuple[str, ...]] = {
     "check": ("file", "line", "puzzle", "status", "count", "reason", "fpuzzles"),
     "count": ("file", "line", "puzzle", "count", "capped", "fpuzzles"),
@@ -584,19 +587,30 @@ def _read_source(path: str, geometry: Geometry | None, plain: bool) -> Iterator[
     for ending in (".gz", ".bz2", ".xz", ".zip"):
         low = low.removesuffix(ending)
     json_lines = low.endswith(".jsonl")
-    whole = None if json_lines else _whole_document(path)
+    if json_lines:
+        for e, raw in _json_lines(path, geometry):
+            yield _from_entry(e, plain=plain, json_lines=True, raw=raw)
+        return
+    try:
+        whole = _whole_document(path, arrays=low.endswith(".json"))
+    except ParseError as err:  # bytes that are not UTF-8 in a document read whole
+        yield Item(name, err.line or 1, None, err.reason, err.column)
+        return
     if whole is not None:
         yield _parsed(name, 1, whole, whole=True)
         return
-    entries = _json_lines(path, geometry) if json_lines else read_puzzles(path, geometry)
-    for e in entries:
-        yield _from_entry(e, plain=plain, json_lines=json_lines)
+    # a line the plain reader refused as not UTF-8 is read again from the file's bytes
+    # (standard input, a pipe, cannot be read again: the plain reader's word stands)
+    with _RawLines(path if path != "-" and os.path.isfile(path) else None) as again:
+        for e in read_puzzles(path, geometry):
+            line = again.line(e.line) if _not_utf8(e) else None
+            yield _from_entry(e, plain=plain, json_lines=False, raw=line)
 
 
-def _json_lines(path: str, geometry: Geometry | None) -> Iterator[Entry]:
-    """The entries of a JSON Lines file, a line each (blank and ``#`` lines skipped):
-    each line read alone by the puzzle reader, so that a bad line never takes the
-    next into a multi-line grid."""
+def _json_lines(path: str, geometry: Geometry | None) -> Iterator[tuple[Entry, bytes]]:
+    """The entries of a JSON Lines file, a line each (blank and ``#`` lines skipped),
+    each with the bytes of its line: each line read alone by the puzzle reader, so
+    that a bad line never takes the next into a multi-line grid."""
     from dataclasses import replace
 
     from csp_sudoku.core.io import Entry, open_file, read_puzzles
@@ -610,15 +624,23 @@ def _json_lines(path: str, geometry: Geometry | None) -> Iterator[Entry]:
                 continue
             got = next(read_puzzles([text], geometry, source_name=path), None)
             if got is None:
-                yield Entry(k, text, None, None, path)
+                yield Entry(k, text, None, None, path), raw
                 continue
             # read alone, the line was line 1: its place (and its error's) is line k
             error = None if got.error is None else got.error.located(line=k)
-            yield replace(got, line=k, error=error)
+            yield replace(got, line=k, error=error), raw
 
 
-def _whole_document(path: str) -> str | None:
-    """The text of an input that is one JSON object written over several lines, else None."""
+def _whole_document(path: str, *, arrays: bool = False) -> str | None:
+    """The text of an input that is one JSON value written as a whole: an object over
+    several lines (one on its line is JSON Lines), or, with ``arrays`` (a ``.json``
+    file, which holds one f-puzzles object), an array (refused by the f-puzzles
+    reader as such: not read line by line into nonsense); else None.
+
+    Raises:
+        ParseError: a file's bytes that are not UTF-8 (:func:`_utf8`), at their line
+            and column: never read as U+FFFD into a puzzle's text.
+    """
     from csp_sudoku.core.io import open_file
 
     if path == "-":
@@ -626,31 +648,141 @@ def _whole_document(path: str) -> str | None:
     else:
         with open_file(path) as fh:
             first = _first_entry(raw.decode("utf-8", "replace") for raw in fh)
-    if first is None or not first.startswith("{"):
+    if first is None or not first.startswith(("{", "[") if arrays else "{"):
+        return None
+    if first.startswith("{"):
+        try:
+            json.loads(first)
+            return None  # a whole object on its line: JSON Lines
+        except (ValueError, RecursionError):
+            pass
+    if path == "-":
+        # standard input as peeked (unread yet): its bytes, checked as a file's are
+        raw = getattr(sys.stdin, "buffer", None)
+        peeked = any(stream is sys.stdin for stream, _, _ in _PEEKED)
+        return _utf8(raw.read()) if raw is not None and peeked else sys.stdin.read()
+    with open_file(path) as fh:
+        return _utf8(fh.read())
+
+
+@functools.cache
+def _not_utf8_reason() -> str:
+    """The plain reader's reason for a line with bytes that are not UTF-8, which it reads
+    as U+FFFD (asked of it once, not copied: both readers say the same)."""
+    from csp_sudoku.core.io import read_puzzles
+
+    got = next(read_puzzles(["\ufffd"]))
+    assert got.error is not None
+    return got.error.reason
+
+
+def _not_utf8(e: Entry) -> bool:
+    """Whether the plain reader refused entry ``e`` as bytes that are not UTF-8: it sees
+    any U+FFFD of a line so, a character of the text as well, and keeps only the
+    line's first 80 characters as the entry's text."""
+    return e.puzzle is None and e.error is not None and e.error.reason == _not_utf8_reason()
+
+
+def _utf8(raw: bytes, *, line: int = 1) -> str:
+    """``raw`` (a document's bytes, or those of its line ``line``) as text, a byte order
+    mark at its start left out (as the plain reader leaves it out).
+
+    Raises:
+        ParseError: bytes that are not UTF-8, with the plain reader's reason, at the line
+            and column (characters) of the first.
+    """
+    while raw.startswith(codecs.BOM_UTF8):
+        raw = raw[len(codecs.BOM_UTF8) :]
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        before = raw[: err.start].decode("utf-8")
+        at = line + before.count("\n")
+        column = len(before) - before.rfind("\n")
+        raise ParseError(_not_utf8_reason(), line=at, column=column) from None
+
+
+class _RawLines:
+    """The bytes of a file's lines by number, for the lines the plain reader refused as
+    not UTF-8 (:func:`_not_utf8`): read forward once, as its entries come in order,
+    and split where the plain reader splits them (universal line ends). ``path``
+    None: a source that cannot be read again (standard input, a pipe): no line."""
+
+    def __init__(self, path: str | None) -> None:
+        self._path = path
+        self._lines: IO[str] | None = None
+        self._at = 0  # the lines read so far
+
+    def __enter__(self) -> _RawLines:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._lines is not None:
+            self._lines.close()
+
+    def line(self, number: int) -> bytes | None:
+        """The bytes of line ``number`` (1-based), or None when there is none to read."""
+        if self._path is None or number <= self._at:
+            return None
+        if self._lines is None:
+            from csp_sudoku.core.io import open_file
+
+            # latin-1 maps each byte to one character and back: the bytes kept whole
+            self._lines = io.TextIOWrapper(open_file(self._path), encoding="latin-1", newline=None)
+        for text in self._lines:
+            self._at += 1
+            if self._at == number:
+                return text.encode("latin-1")
+        return None
+
+
+def _whole_line(e: Entry, raw: bytes | None) -> Item | None:
+    """The item of an entry the plain reader refused as not UTF-8 (:func:`_not_utf8`),
+    read again from its line's bytes ``raw``: a byte that is not UTF-8 is that
+    reason at its true column; a line of UTF-8 text whose U+FFFD is a character
+    (a title's) is read whole when it is a variant entry (an f-puzzles object, a
+    row with an ``fpuzzles`` field, a link). None without ``raw``, or for any
+    other line: the plain reader's error stands."""
+    assert e.error is not None
+    if raw is None:
         return None
     try:
-        json.loads(first)
-        return None  # a whole object on its line: JSON Lines
-    except (ValueError, RecursionError):
-        pass
-    if path == "-":
-        return sys.stdin.read()
-    with open_file(path) as fh:
-        return fh.read().decode("utf-8-sig", "replace")
+        text = _utf8(raw.rstrip(b"\r\n"), line=e.line).strip()
+    except ParseError as err:
+        return Item(e.source, e.line, None, err.reason, err.column, e.fields)
+    rec: Any = None
+    with contextlib.suppress(ValueError, RecursionError):
+        rec = json.loads(text)
+    if isinstance(rec, dict) and rec.get("fpuzzles") not in (None, ""):
+        rest = {k: v for k, v in rec.items() if k not in ("fpuzzles", "puzzle")}
+        return _parsed(e.source, e.line, rec["fpuzzles"], fields=rest, key="fpuzzles")
+    if (text.startswith("{") and not _has_puzzle(text)) or "load=" in text:
+        return _parsed(e.source, e.line, text)
+    return None
 
 
 #: A plain puzzle line in digit notation (in a JSON Lines file, read as one).
 _PLAIN_DIGITS = re.compile(r"[0-9.]+")
 
 
-def _from_entry(e: Entry, *, plain: bool, json_lines: bool) -> Item:
+def _from_entry(e: Entry, *, plain: bool, json_lines: bool, raw: bytes | None = None) -> Item:
     """The item of one entry of the puzzle reader.
 
     A row with ``fpuzzles`` is its variant puzzle; a plain puzzle an item with
     ``plain`` (or an error, see :func:`read_inputs`); a JSON object without a
     ``puzzle`` field or a link goes to the f-puzzles reader (its own reasons,
     a JSON error's column among them); a bad plain line keeps the plain reader's.
+    A line refused as not UTF-8 (:func:`_not_utf8`), whose text the plain reader
+    cut to 80 characters, is never parsed from that text: it is read again from
+    its bytes ``raw`` (:func:`_whole_line`), or keeps the plain reader's error.
     """
+    if _not_utf8(e):
+        assert e.error is not None
+        whole = _whole_line(e, raw)
+        if whole is not None:
+            return whole
+        entry = e if plain else None
+        return Item(e.source, e.line, None, e.error.reason, e.error.column, e.fields, entry)
     fp = e.fields.get("fpuzzles")
     if fp not in (None, ""):
         rest = {k: v for k, v in e.fields.items() if k != "fpuzzles"}
@@ -775,11 +907,13 @@ def answer(puzzle: VariantPuzzle | Puzzle, options: dict[str, Any]) -> Answer:
     * ``solve``: the status and up to ``--all`` solutions (a second one is always
       looked for, so a puzzle with several is never shown as having one);
       exit code 1 unless unique.
-    * ``candidates``: each cell's digits; ``--cap`` reached is a note and exit code 1.
+    * ``candidates``: each cell's digits, a symbol each (1-9, then A for 10 ...: one
+      cell's candidates read back alone), ``-`` for none; ``--cap`` reached is a
+      note and exit code 1.
     """
     from csp_sudoku import variants
     from csp_sudoku.constraints import VariantPuzzle
-    from csp_sudoku.core.io import format_grid, format_line
+    from csp_sudoku.core.io import format_grid, format_line, symbol
 
     command = options["command"]
     if not isinstance(puzzle, VariantPuzzle):
@@ -823,8 +957,10 @@ def answer(puzzle: VariantPuzzle | Puzzle, options: dict[str, Any]) -> Answer:
         cands = variants.candidates(puzzle, options["cap"], backend=backend)
     except DeadlinePassed as err:
         return EXIT_NOT_ALL, [], str(err)
+    # each digit one symbol, as puzzle lines write them (10 = A ... 16 = G): {1, 13}
+    # is "1D", never "113", which also reads as {1, 1, 3} or {11, 3}
     cells = [
-        "".join(str(d + 1) for d in range(cands.shape[1]) if row[d]) or "-"
+        "".join(symbol(d + 1) for d in range(cands.shape[1]) if row[d]) or "-"
         for row in cands.tolist()
     ]
     row = {"puzzle": line, "candidates": cells}
@@ -978,7 +1114,8 @@ def _loop(
         bar.close()
     total = tally["ok"] + tally["failed"] + tally["bad"]
     if total == 0 and not kept.keys:
-        print("csp-sudoku: error: no puzzles found in the input", file=sys.stderr)
+        names = ", ".join("<stdin>" if i == "-" else i for i in args.inputs)
+        print(f"csp-sudoku: error: {names}: no puzzles found in the input", file=sys.stderr)
         return EXIT_BAD_INPUT
     if not quiet:
         print(_summary(batch, tally, kept, time.perf_counter() - started), file=sys.stderr)

@@ -5,6 +5,13 @@ between their digits; its *negative* (the f-puzzles ``negative`` list) says
 the relation holds between no other two adjacent cells. Each dot kind gives
 the relation three ways: as a test on two digits (the CNF and ``check``),
 and as a CP-SAT constraint (and its negation).
+
+"No other two adjacent cells" means the pairs that carry no dot of the
+negated kind's *family* (:attr:`Dot.family`): the white and the black Kropki
+dots are one family, so a pair with either dot is exempt from both Kropki
+negatives (a 1-2 pair may show a white dot or a black one; rangsk's
+f-puzzles solver reads it so), while an X or a V exempts a pair from the XV
+negative only.
 """
 
 from __future__ import annotations
@@ -14,6 +21,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from csp_sudoku.constraints import base
+
+#: The family of the white and the black Kropki dots (:attr:`Dot.family`).
+KROPKI = "kropki"
 
 
 @dataclass(frozen=True)
@@ -32,6 +42,15 @@ class Dot(base.Constraint):
     #: The value is any number the entry gives (checked: some pair of digits keeps
     #: it); False for the lettered kinds (XV: X or V), whose letters are their values.
     any_value: ClassVar[bool] = True
+    #: The dots whose pairs a negative rule of this kind leaves alone: those of the same
+    #: family (the Kropki dots, white and black, are :data:`KROPKI`); a kind that names
+    #: none is a family of its own (XV).
+    family: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "family" not in cls.__dict__:
+            cls.family = cls.kind
 
     def footprint(self) -> tuple[base.Cell, ...]:
         return (self.a, self.b)
@@ -115,8 +134,9 @@ class NoDot(base.Constraint):
     Build one with :meth:`of` the puzzle's constraints.
 
     Attributes:
-        marked: the pairs that carry a dot of the kind (exempt), each as ``(a, b)``
-            with ``a < b``; the reader fills it from the dots of the puzzle.
+        marked: the pairs that carry a dot of the kind's family (exempt: a Kropki
+            negative leaves alone every pair with a white or a black dot), each as
+            ``(a, b)`` with ``a < b``; the reader fills it from the dots of the puzzle.
     """
 
     marked: tuple[tuple[base.Cell, base.Cell], ...]
@@ -138,10 +158,11 @@ class NoDot(base.Constraint):
 
     @classmethod
     def of(cls, constraints: Sequence[base.Constraint]) -> Any:
-        """The negative of the dots of :attr:`dot`'s kind among ``constraints``."""
+        """The negative of :attr:`dot`'s kind, exempting every pair that carries a dot of
+        its family (:attr:`Dot.family`) among ``constraints``."""
         pairs: set[tuple[base.Cell, base.Cell]] = set()
         for d in constraints:
-            if isinstance(d, cls.dot):
+            if isinstance(d, Dot) and d.family == cls.dot.family:
                 pairs.add((d.a, d.b) if d.a < d.b else (d.b, d.a))
         return cls(tuple(sorted(pairs)))
 

@@ -55,6 +55,7 @@ from csp_sudoku.constraints.lowering import Lowering as Lowering
 from csp_sudoku.constraints.lowering import sum_sets
 from csp_sudoku.core.errors import ParseError as ParseError
 from csp_sudoku.core.geometry import Geometry as Geometry
+from csp_sudoku.core.io import counted
 from csp_sudoku.core.numbers import is_whole
 from csp_sudoku.encodings.cnf import ctrl_c_held, rules_cnf, variable
 from csp_sudoku.encodings.cpsat import SudokuModel as SudokuModel
@@ -128,6 +129,14 @@ class Constraint:
         check_fields(self)
         for cell in self.footprint():
             check_cell(cell, size)
+
+    def validate_on(self, geometry: Geometry) -> None:
+        """Raise :class:`ParseError` when a field that the reader derives from the grid's
+        regions is not what it derives on ``geometry`` (a region-sum line's stretches):
+        such a constraint, built in Python, would be written to f-puzzles as a puzzle
+        that reads back otherwise. The default has no such field. Called by
+        :class:`~csp_sudoku.constraints.puzzle.VariantPuzzle` after :meth:`validate`.
+        """
 
     def footprint(self) -> tuple[Cell, ...]:
         """The cells the constraint names (none for a global rule)."""
@@ -655,7 +664,9 @@ class LineConstraint(Constraint):
         super().validate(size)
         no_repeats(self.cells, "line")
         if len(self.cells) < self.shortest:
-            raise ParseError(f"a line of {len(self.cells)} cells; at least {self.shortest}")
+            raise ParseError(
+                f"a line of {counted(len(self.cells), 'cell')}; at least {self.shortest}"
+            )
 
     @classmethod
     def read_entry(cls: type[L], entry: Any, geometry: Geometry) -> list[L]:

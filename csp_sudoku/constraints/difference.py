@@ -1,7 +1,8 @@
 """White Kropki dot: the two digits differ by the dot's value (1, consecutive, by default).
 
 Its negative (``"difference"`` in the f-puzzles ``negative`` list): no two
-adjacent cells without a white dot hold consecutive digits.
+adjacent cells without a Kropki dot (white, or black: a 1-2 pair may show
+either) hold consecutive digits.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from csp_sudoku.constraints._pairs import Dot, NoDot
+from csp_sudoku.constraints._pairs import KROPKI, Dot, NoDot
 from csp_sudoku.encodings.cpsat import SudokuModel
 
 
@@ -18,6 +19,7 @@ class WhiteDot(Dot):
     """The digits of ``a`` and ``b`` differ by ``value``."""
 
     kind = "difference"
+    family = KROPKI
     value: int = 1
 
     @staticmethod
@@ -34,7 +36,7 @@ class WhiteDot(Dot):
 
 @dataclass(frozen=True)
 class NoWhiteDot(NoDot):
-    """No two adjacent cells without a white dot hold consecutive digits."""
+    """No two adjacent cells without a Kropki dot (white or black) hold consecutive digits."""
 
     dot = WhiteDot
     note = "All white dots given: no other neighbours are consecutive"

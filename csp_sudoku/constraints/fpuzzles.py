@@ -52,7 +52,9 @@ def parse_fpuzzles(text: str) -> VariantPuzzle:
             f"got {type(text).__name__} {text!r:.40}"
         )
     text = text.strip()
-    return from_fpuzzles(_json(text if text.startswith("{") else decompress(text)))
+    # JSON text (an array too: refused as one by from_fpuzzles), else a link or its data
+    json_text = text.startswith(("{", "["))
+    return from_fpuzzles(_json(text if json_text else decompress(text)))
 
 
 def _json(text: str) -> Any:
@@ -113,6 +115,11 @@ def from_fpuzzles(data: Any) -> VariantPuzzle:
     Raises:
         ParseError: an unknown field, a bad entry, a cell outside the grid ...
     """
+    if isinstance(data, list):  # read as JSON Lines, its lines were nonsense
+        raise ParseError(
+            "a JSON array, not an f-puzzles object: for several puzzles, write one "
+            "object a line (JSON Lines, a .jsonl file)"
+        )
     if not isinstance(data, dict):
         raise ParseError("an f-puzzles puzzle is a JSON object")
     known = {
@@ -126,10 +133,15 @@ def from_fpuzzles(data: Any) -> VariantPuzzle:
     for key in data:
         if key not in known:
             raise ParseError(f"unknown field {key!r}: this engine cannot solve it")
-    size = data.get("size")
+    for key in ("size", "grid"):  # said as missing, not as a bad value None
+        if key not in data:
+            raise ParseError(
+                f"{key}: the field {key!r} is missing (an f-puzzles puzzle has 'size' and 'grid')"
+            )
+    size = data["size"]
     if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= LARGEST:
         raise ParseError(f"size: a whole number from 1 to {LARGEST} was expected, not {size!r}")
-    geometry, givens = _read_grid(data.get("grid"), size)
+    geometry, givens = _read_grid(data["grid"], size)
     constraints: list[Constraint] = []
     for kind, cls in KINDS.items():
         if kind in data:
@@ -238,12 +250,24 @@ def _box_labels(size: int) -> list[int]:
     return [(r // br) * (size // bc) + c // bc for r in range(size) for c in range(size)]
 
 
+def size_refusal(size: int) -> str | None:
+    """Why a ``size x size`` grid cannot be written to f-puzzles (the reader takes 1 to
+    :data:`LARGEST`: a larger one would be written as an object nobody reads back), or
+    None when it can."""
+    if 1 <= size <= LARGEST:
+        return None
+    return (
+        f"a {size}x{size} grid is no f-puzzles grid: f-puzzles grids are 1x1 to {LARGEST}x{LARGEST}"
+    )
+
+
 def to_fpuzzles(puzzle: VariantPuzzle) -> dict[str, Any]:
     """The f-puzzles object of ``puzzle`` (``from_fpuzzles`` reads it back equal).
 
     Raises:
         ParseError: a geometry with extra units (X, Windoku), which f-puzzles
-            writes as constraints: build the puzzle with those constraints instead.
+            writes as constraints: build the puzzle with those constraints instead;
+            or a grid larger than f-puzzles draws (:func:`size_refusal`).
     """
     if not isinstance(puzzle, VariantPuzzle):
         raise ArgumentError(
@@ -257,6 +281,9 @@ def to_fpuzzles(puzzle: VariantPuzzle) -> dict[str, Any]:
             "use the diagonal or extra-region constraints"
         )
     n = g.size
+    refused = size_refusal(n)
+    if refused is not None:
+        raise ParseError(refused)
     boxes = _box_labels(n)
     labels = list(g.regions) if g.regions is not None else boxes
     cells = puzzle.puzzle.cells

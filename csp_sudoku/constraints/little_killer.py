@@ -36,8 +36,10 @@ class LittleKiller(base.Constraint):
 
     def validate(self, size: int) -> None:
         """Also refuse a diagonal of no cells, cells out of :attr:`direction`'s order,
-        and a clue anywhere but :meth:`place` (one step outside the grid): f-puzzles
-        puts it there, and a clue elsewhere was drawn wherever it named."""
+        a clue anywhere but :meth:`place` (one step outside the grid): f-puzzles
+        puts it there, and a clue elsewhere was drawn wherever it named; and cells
+        that stop short of the grid's far edge: the clue sums its whole diagonal,
+        so a shorter one was another puzzle than the one drawn."""
         super().validate(size)
         if not self.cells:
             raise base.ParseError("cells: a little killer of no cells")
@@ -67,6 +69,15 @@ class LittleKiller(base.Constraint):
                 f"the clue's place {base.name(place)}, one step before {base.name(first)} "
                 f"against the direction {self.direction}, is inside the grid: the diagonal "
                 "must start at the grid's edge"
+            )
+        last = self.cells[-1]
+        dr, dc = STEPS[self.direction]
+        after = (last[0] + dr, last[1] + dc)
+        if 0 <= after[0] < size and 0 <= after[1] < size:
+            raise base.ParseError(
+                f"the diagonal stops at {base.name(last)}, short of the grid's far edge "
+                f"({base.name(after)} follows going {self.direction}): a little killer "
+                "sums its whole diagonal"
             )
         if not len(self.cells) <= self.total <= len(self.cells) * size:
             raise base.ParseError(

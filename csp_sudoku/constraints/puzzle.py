@@ -36,8 +36,10 @@ class VariantPuzzle:
         ArgumentError: ``puzzle`` is not a :class:`Puzzle`, ``constraints`` is not a
             sequence (a list is taken as a tuple), or a text is not a string.
         ParseError: a constraint of an unregistered kind, or one that cannot be on
-            this grid, a field of the wrong type included (its message names
-            ``constraints[i]`` and the kind).
+            this grid, a field of the wrong type included, or a field the reader
+            derives from the grid's regions that is not what it derives (a region-sum
+            line's stretches: :meth:`Constraint.validate_on`); its message names
+            ``constraints[i]`` and the kind.
     """
 
     puzzle: Puzzle
@@ -70,6 +72,7 @@ class VariantPuzzle:
                 raise ParseError(f"constraints[{i}]: {c!r} is not a registered constraint kind")
             try:
                 c.validate(size)
+                c.validate_on(self.puzzle.geometry)
             except ParseError as err:
                 raise ParseError(f"constraints[{i}] ({c.kind}): {err.reason}") from None
         ordered = tuple(sorted(constraints, key=lambda c: order(c.kind)))

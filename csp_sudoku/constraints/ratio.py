@@ -1,7 +1,8 @@
 """Black Kropki dot: one digit is the other times the dot's value (2 by default).
 
 Its negative (``"ratio"`` in the f-puzzles ``negative`` list): no two
-adjacent cells without a black dot hold digits in ratio 2.
+adjacent cells without a Kropki dot (black, or white: a 1-2 pair may show
+either) hold digits in ratio 2.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from csp_sudoku.constraints._pairs import Dot, NoDot
+from csp_sudoku.constraints._pairs import KROPKI, Dot, NoDot
 from csp_sudoku.encodings.cpsat import SudokuModel
 
 
@@ -18,6 +19,7 @@ class BlackDot(Dot):
     """One of the digits of ``a`` and ``b`` is ``value`` times the other."""
 
     kind = "ratio"
+    family = KROPKI
     value: int = 2
     default = 2
     filled = True
@@ -40,7 +42,7 @@ class BlackDot(Dot):
 
 @dataclass(frozen=True)
 class NoBlackDot(NoDot):
-    """No two adjacent cells without a black dot hold digits in ratio 2."""
+    """No two adjacent cells without a Kropki dot (black or white) hold digits in ratio 2."""
 
     dot = BlackDot
     note = "All black dots given: no other neighbours are in ratio 2"

@@ -68,6 +68,18 @@ class RegionSumLine(base.Constraint):
                 raise base.ParseError(f"parts[{k}]: a stretch of no cells")
         base.no_repeats(self.footprint(), "line")
 
+    def validate_on(self, geometry: base.Geometry) -> None:
+        """Refuse parts other than the line's stretches on ``geometry`` (:func:`stretches`,
+        what :meth:`along` and the reader make): f-puzzles keeps the line alone, so other
+        parts would be written as a puzzle that reads back with another rule."""
+        want = stretches(self.footprint(), geometry)
+        if self.parts != want:
+            shown = " | ".join(" ".join(base.name(c) for c in part) for part in want)
+            raise base.ParseError(
+                f"parts: not the line's stretches by region ({shown}); build the line "
+                "with RegionSumLine.along(cells, geometry)"
+            )
+
     def clauses(self, cnf: base.Cnf) -> base.Clauses:
         if len(self.parts) < 2:
             return []

@@ -100,8 +100,19 @@ ASSUME = "assume"
 #: The subset rule's largest size on the path, and inside a refutation's hypothesis.
 DEFAULT_MAX_SUBSET = 2
 DEFAULT_INNER_SUBSET = 1
+#: The largest size the subset rule takes: it runs over the constraints' cells too, and
+#: grows fast (a killer 9x9 took 2.5 s at 3, 8 s at 4, 74 s at 5).
+MAX_SUBSET = 4
 #: Hypotheses one refutation step may run before the path stops (``stopped = "budget"``).
 DEFAULT_BUDGET = 5000
+#: The range of each setting of :func:`explain` (and :func:`~csp_sudoku.variants.rating.
+#: rate_variant`, ``explain --max-subset``, ``rate --param``): the least and the most
+#: (None: no bound).
+SETTINGS: dict[str, tuple[int, int | None]] = {
+    "max_subset": (0, MAX_SUBSET),
+    "inner_subset": (0, MAX_SUBSET),
+    "budget": (1, None),
+}
 #: The most assignments a constraint's filter remembers (to skip solver calls).
 MAX_WITNESSES = 256
 #: The most leftover cells (innies or outies) the 45 rule turns into a sum.
@@ -1138,6 +1149,28 @@ def constraint_peers(puzzle: VariantPuzzle) -> list[set[int]]:
     return [set(p) for p in model.peers]
 
 
+def setting_refusal(name: str, value: object, shown: str | None = None) -> str | None:
+    """Why ``value`` is no ``name`` setting of :func:`explain` (:data:`SETTINGS`), or None:
+    the one check of the library's keywords and the command line's options alike
+    (``shown`` names the setting in the message: ``--max-subset``).
+    """
+    low, high = SETTINGS[name]
+    whole = isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(value, int) and whole and low <= value and (high is None or value <= high):
+        return None
+    span = f"at least {low}" if high is None else f"from {low} to {high}"
+    return f"{shown or name} must be {'' if whole else 'a whole number, '}{span}, not {value!r}"
+
+
+def check_settings(**settings: object) -> None:
+    """Raise :class:`ArgumentError` for the first setting of :func:`explain` out of its
+    range (:func:`setting_refusal`)."""
+    for name, value in settings.items():
+        why = setting_refusal(name, value)
+        if why is not None:
+            raise ArgumentError(why)
+
+
 def explain(
     puzzle: VariantPuzzle,
     *,
@@ -1150,23 +1183,22 @@ def explain(
 
     Args:
         puzzle: the variant puzzle (a plain Puzzle is one without constraints).
-        max_subset: the largest size of the constraint subset rule on the path (0: none).
-        inner_subset: the largest size inside a refutation's hypothesis (0: none).
+        max_subset: the largest size of the constraint subset rule on the path (0: none,
+            at most :data:`MAX_SUBSET`).
+        inner_subset: the largest size inside a refutation's hypothesis (0: none, at
+            most :data:`MAX_SUBSET`).
         budget: the most hypotheses one refutation step runs before the path stops.
         max_steps: stop after this many steps (None: no limit), ``stopped = "max_steps"``.
+
+    Raises:
+        ArgumentError: a setting out of its range (:data:`SETTINGS`).
 
     Returns:
         The path: solved, stopped with ``stopped = "guess"`` where nothing applies
         (the candidates left are in ``values`` and ``candidates``), or, for a
         puzzle without solution, with ``contradiction`` set.
     """
-    for name, value, low in (
-        ("max_subset", max_subset, 0),
-        ("inner_subset", inner_subset, 0),
-        ("budget", budget, 1),
-    ):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise ArgumentError(f"{name} must be a whole number of at least {low}, not {value!r}")
+    check_settings(max_subset=max_subset, inner_subset=inner_subset, budget=budget)
     from csp_sudoku.variants import _variant, solve
 
     puzzle = _variant(puzzle)  # a plain Puzzle is one without constraints, as elsewhere
@@ -1207,10 +1239,14 @@ __all__ = [
     "DEFAULT_INNER_SUBSET",
     "DEFAULT_MAX_SUBSET",
     "KINDS",
+    "MAX_SUBSET",
+    "SETTINGS",
     "TECHNIQUE_NAMES",
     "VariantPath",
     "VariantStep",
+    "check_settings",
     "constraint_peers",
     "explain",
+    "setting_refusal",
     "technique_name",
 ]

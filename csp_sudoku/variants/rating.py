@@ -60,6 +60,7 @@ from csp_sudoku.variants.explain import (
     KINDS,
     VariantPath,
     VariantStep,
+    check_settings,
     explain,
 )
 
@@ -251,10 +252,12 @@ def rate_variant(
 
     Raises:
         NotUniqueError: the puzzle has no solution or several.
-        ArgumentError: a bad ``max_subset`` or ``budget``.
+        ArgumentError: a bad ``max_subset`` or ``budget`` (the explainer's check,
+            :func:`~csp_sudoku.variants.explain.check_settings`, before any work).
     """
     from csp_sudoku import variants
 
+    check_settings(max_subset=max_subset, budget=budget)
     verdict = variants.check(puzzle)
     if verdict != "unique":
         what = "no solution" if verdict == "none" else "more than one solution"
