@@ -77,3 +77,10 @@ def table(header: Sequence[str], rows: Iterable[Sequence[object]], left: int = 1
     rule = "|" + "---|" * left + "---:|" * (len(header) - left)
     body = (f"| {' | '.join(str(x) for x in row)} |" for row in rows)
     return "\n".join([f"| {' | '.join(header)} |", rule, *body])
+
+
+def summary_of(done: subprocess.CompletedProcess[str]) -> str:
+    """The ``added ...`` or ``rated ...`` summary line of a ``csp-sudoku bank`` run (on
+    stderr now, on stdout in older versions that a benchmark may run beside it)."""
+    lines = (done.stderr + "\n" + done.stdout).splitlines()
+    return next((x for x in lines if x.startswith(("added ", "rated "))), "")

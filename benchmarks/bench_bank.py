@@ -64,6 +64,7 @@ from csp_sudoku.core.puzzle import format_lines
 from csp_sudoku.tools.bank import BankQuery, PuzzleBank
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import summary_of
 from bench_bank_add import DEFAULT_BASELINE, compare, load, timed
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -213,7 +214,7 @@ def main() -> None:
             compare("baseline", sample, folder, args.baseline, repeats=2, one_core=True)
             sample.unlink()
         add_s, add_cpu, done = timed(["bank", "add", str(bank_path), str(source)])
-        print(f"$ csp-sudoku bank add BANK puzzles.txt\n  {done.stdout.strip()}")
+        print(f"$ csp-sudoku bank add BANK puzzles.txt\n  {summary_of(done)}")
         if done.returncode not in (0, 1):
             sys.exit(f"bank add failed ({done.returncode}): {done.stderr.strip()}")
         with PuzzleBank(bank_path) as bank:

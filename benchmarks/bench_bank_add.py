@@ -45,6 +45,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+from _common import summary_of
 from numpy.typing import NDArray
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -121,7 +122,7 @@ def add_once(
     n = sum(1 for _ in lines.open())
     print(
         f"  {label}: {wall:.1f} s, {n / wall:,.0f} puzzles a second; CPU {cpu:.1f} s, "
-        f"{cpu / n * 1e6:.0f} us a puzzle (load before: {before})\n    {done.stdout.strip()}",
+        f"{cpu / n * 1e6:.0f} us a puzzle (load before: {before})\n    {summary_of(done)}",
         flush=True,
     )
     bank.unlink(missing_ok=True)

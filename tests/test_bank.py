@@ -166,11 +166,11 @@ def test_cli_bank_add_query_export(tmp_path: Path, capsys: pytest.CaptureFixture
     # the empty grid is not unique: exit 1, as every command says it (2 is for bad lines)
     assert main(["bank", "add", db, str(src), "--generator", "royle"]) == 1
     out = capsys.readouterr()
-    assert "added 4, duplicates 1, skipped 1 (1 not unique, 0 bad)" in out.out
+    assert "added 4, duplicates 1, skipped 1 (1 not unique, 0 bad)" in out.err  # a summary
     bad = tmp_path / "bad.txt"
     bad.write_text("x" * 81 + "\n" + "." * 81 + "\n")
     assert main(["bank", "add", db, str(bad)]) == 2
-    assert "skipped 2 (1 not unique, 1 bad)" in capsys.readouterr().out
+    assert "skipped 2 (1 not unique, 1 bad)" in capsys.readouterr().err
     assert main(["bank", "query", db, "--minimal", "--min-clues", "17", "-n", "3"]) == 0
     assert capsys.readouterr().out.splitlines() == lines[:3]
     book = tmp_path / "book.txt"
@@ -250,7 +250,7 @@ def test_cli_bank_rate_takes_several_metrics_and_a_query_one(
     assert (
         main(["bank", "rate", str(db), "-m", "rounds,hsolve", "-m", "rounds", "--seed", "1"]) == 0
     )
-    assert capsys.readouterr().out.splitlines() == [
+    assert capsys.readouterr().err.splitlines() == [  # summaries: on stderr
         "rated 3 puzzles with rounds",
         "rated 3 puzzles with hsolve",
     ]

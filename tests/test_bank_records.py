@@ -87,7 +87,7 @@ def test_claimed_minimal_is_checked(tmp_path: Path, capsys: pytest.CaptureFixtur
     src = _jsonl(tmp_path / "in.jsonl", records)
     db = str(tmp_path / "bank.db")
     code, out, err = _run(["bank", "add", db, src], capsys)
-    assert code == 0 and "added 4" in out
+    assert code == 0 and "added 4" in err
     wrong_sym = sum(not independent_rot180(x) for x in lines)
     assert f"minimal 2, symmetry {wrong_sym}" in err and "corrected" in err
     code, out, _ = _run(["bank", "stats", db], capsys)
@@ -507,7 +507,7 @@ def test_two_concurrent_adds_both_succeed(tmp_path: Path) -> None:
         for p, (out, err) in zip(procs, results, strict=True):
             assert p.returncode == 0, (trial, out, err)
             assert "Traceback" not in err and "internal error" not in err
-        added = [int(out.split()[1].rstrip(",")) for out, _ in results]
+        added = [int(err.split("added ")[1].split(",")[0]) for _, err in results]
         assert sum(added) == len(lines), results  # each puzzle added by exactly one of them
         with PuzzleBank(db) as bank:
             assert len(bank) == len(lines)

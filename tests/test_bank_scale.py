@@ -428,8 +428,8 @@ def test_bank_add_finds_isomorphs_across_its_batches(
     source = tmp_path / "in.txt"
     source.write_text("\n".join(lines) + "\n")
     path = tmp_path / "b.db"
-    code, out, _ = _run(["bank", "add", str(path), str(source), "--no-minimal-check"], capsys)
-    assert code == 0 and "added 5, duplicates 4" in out
+    code, _, err = _run(["bank", "add", str(path), str(source), "--no-minimal-check"], capsys)
+    assert code == 0 and "added 5, duplicates 4" in err
     with PuzzleBank(path) as bank:
         assert [e.puzzle.to_line() for e in bank.query()] == LINES[:5]
 
@@ -460,9 +460,9 @@ def test_bank_add_skips_a_record_with_a_bad_score(
         f'{{"puzzle": "{LINES[1]}", "metric": "se", "score": 4.5, "level": "Hard"}}\n'
     )
     code, out, err = _run(["bank", "add", str(tmp_path / "b.db"), str(source)], capsys)
-    assert code == 2
+    assert code == 2 and out == ""
     assert "in.jsonl:1: bad rating (score 'NaN' of se is not a finite number)" in err
-    assert "added 1, duplicates 0, skipped 1 (0 not unique, 1 bad)" in out
+    assert "added 1, duplicates 0, skipped 1 (0 not unique, 1 bad)" in err
 
 
 # ---------------------------------------------------------------------- empty answers
@@ -501,7 +501,7 @@ def test_rate_with_nothing_left_says_why(
     path = tmp_path / "b.db"
     _rated_bank(path, ("rounds",))
     code, out, err = _run(["bank", "rate", str(path), "-m", "rounds"], capsys)
-    assert code == 0 and "rated 0 puzzles with rounds" in out
+    assert code == 0 and out == "" and "rated 0 puzzles with rounds" in err
     assert "every selected puzzle is rated with rounds already" in err
 
 

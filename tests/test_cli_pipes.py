@@ -76,14 +76,16 @@ def jsonl_rows(*commands: list[str], cwd: Path, count: int) -> list[dict[str, An
 
 
 def test_generate_rate_bank_add(tmp_path: Path) -> None:
-    gen, rate, add, (_, out) = pipeline(
+    gen, rate, add, _ = pipeline(
         ["generate", "--count", "3", "--seed", "5", "--format", "jsonl"],
         ["rate", "-", "--format", "jsonl", "--seed", "2", "-m", "hsolve,rounds", "-q"],
         ["bank", "add", "bank.db", "-"],
         cwd=tmp_path,
     )
     assert gen[0] == 0 and rate[0] == 0 and add[0] == 0, (gen, rate, add)
-    assert "added 3, duplicates 3, skipped 0 (0 not unique, 0 bad)" in out  # 3 puzzles, 2 rows each
+    assert (
+        "added 3, duplicates 3, skipped 0 (0 not unique, 0 bad)" in add[1]
+    )  # 3 puzzles, 2 rows each
     with PuzzleBank(tmp_path / "bank.db") as bank:
         entries = bank.query()
     assert len(entries) == 3
@@ -288,14 +290,14 @@ def test_variant_puzzles_keep_their_shape_through_pipes(tmp_path: Path) -> None:
     as plain 9x9 they have several solutions), checked by the independent
     solver on the bank's solutions."""
     bank = tmp_path / "x.db"
-    *codes, (_, added) = pipeline(
+    *codes, _ = pipeline(
         ["generate", "-n", "3", "--seed", "2", "--variant", "x", "--format", "jsonl", "-q"],
         ["rate", "-", "-m", "rounds", "--format", "jsonl"],
         ["bank", "add", str(bank), "-"],
         cwd=tmp_path,
     )
     assert [c for c, _ in codes] == [0, 0, 0], codes
-    assert "added 3" in added
+    assert "added 3" in codes[2][1]
     *codes, (_, rows) = pipeline(
         ["bank", "query", str(bank), "--format", "jsonl"],
         ["check", "-", "--format", "jsonl"],

@@ -48,9 +48,16 @@ from csp_sudoku.cli._common import (
     output_file,
     progress,
 )
-from csp_sudoku.core.errors import ArgumentError, BankError
+from csp_sudoku.core.errors import ArgumentError, BankError, ParseError
 from csp_sudoku.core.geometry import Geometry
-from csp_sudoku.core.io import Entry, ReadState, geometry_fields, open_output, read_chunk
+from csp_sudoku.core.io import (
+    Entry,
+    ReadState,
+    TextChunk,
+    geometry_fields,
+    open_output,
+    read_chunk,
+)
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.tools.bank import (
     ORDERS,
@@ -411,10 +418,12 @@ class _Batch:
 @dataclass
 class _Tally:
     """What ``bank add`` did so far: records ``added``, ``duplicates``, ``bad`` and
-    ``not unique`` in ``counts``, and each claim the bank ``corrected``."""
+    ``not unique`` in ``counts``, each claim the bank ``corrected``, and the
+    ``damage`` that ended the reading (an input cut short or missing), if any."""
 
     counts: Counter[str] = field(default_factory=Counter)
     corrected: Counter[str] = field(default_factory=Counter)
+    damage: ParseError | None = None
 
 
 def _checked_ratings(fields: dict[str, Any]) -> list[SimpleNamespace]:
@@ -468,7 +477,7 @@ def _batches(
     plain = Provenance(generator=args.generator, seed=args.seed)
     records: list[tuple[Entry, list[SimpleNamespace]]] = []
     lines = 0  # input lines read since the last batch went out
-    for chunk in iter_chunks(args.inputs, ADD_BATCH):
+    for chunk in _until_damaged(iter_chunks(args.inputs, ADD_BATCH), tally):
         if chunk.first_line == 1:
             state = ReadState()  # a new input
         read = read_chunk(chunk, state, geometry)
@@ -504,6 +513,21 @@ def _batches(
                 tally.counts["bad"] += 1
     if records:
         yield _batch_of(records, args, lines, tally)
+
+
+def _until_damaged(chunks: Iterator[TextChunk], tally: _Tally) -> Iterator[TextChunk]:
+    """The chunks of the inputs up to damaged data or an input that cannot be read,
+    whose error is kept in ``tally.damage`` rather than raised.
+
+    The reader yields the whole lines before the damage first, so the puzzles read
+    before it are added and summed up, and the damage is said after them (exit 2),
+    as every batch command keeps the good results before a bad input: raised at
+    once, it rolled back the whole run, the good files given before included.
+    """
+    try:
+        yield from chunks
+    except ParseError as err:
+        tally.damage = err
 
 
 def _keyed(batch: _Batch, stop: threading.Event) -> tuple[list[str], list[int]]:
@@ -557,7 +581,9 @@ def _run_add(args: argparse.Namespace) -> int:
     are computed by the bank's threads and the keys (canonical forms) of the
     one after by another thread. The writes commit every
     :data:`COMMIT_SECONDS` and at the end; a Ctrl-C or SIGTERM keeps what was
-    committed before it.
+    committed before it. Damaged input data (a gzip file cut short) ends the
+    reading: what was read before it is added and summed up (on stderr, as
+    every summary), then the damage is raised (exit 2).
     """
     geometry = geometry_from_args(args)
     tally = _Tally()
@@ -599,11 +625,12 @@ def _run_add(args: argparse.Namespace) -> int:
             write(*ready)
         total = len(bank)
     n = tally.counts
-    if not args.quiet:
+    if not args.quiet:  # a summary goes to stderr, as every command's: stdout has results
         print(
             f"added {n['added']}, duplicates {n['duplicates']}, skipped "
             f"{n['not unique'] + n['bad']} ({n['not unique']} not unique, {n['bad']} bad); "
-            f"the bank holds {total}"
+            f"the bank holds {total}",
+            file=sys.stderr,
         )
     if n["seed out of range"]:
         print(
@@ -624,6 +651,8 @@ def _run_add(args: argparse.Namespace) -> int:
             "it stored the computed facts",
             file=sys.stderr,
         )
+    if tally.damage is not None:  # after the summary of what was read before it
+        raise tally.damage
     if not (n["added"] or n["duplicates"] or n["not unique"] or n["bad"]):
         # as every command says of an input with nothing to read (exit 0 said "added 0")
         print("csp-sudoku: error: no puzzles found in the input", file=sys.stderr)
@@ -662,7 +691,7 @@ def _run_rate(args: argparse.Namespace) -> int:
                 )
             if args.quiet:
                 continue
-            print(f"rated {counted(n, 'puzzle')} with {metric}")
+            print(f"rated {counted(n, 'puzzle')} with {metric}", file=sys.stderr)
             if not n:
                 print(
                     f"csp-sudoku bank: {_why_nothing_to_rate(bank, args.bank, metric)}",

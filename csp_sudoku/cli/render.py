@@ -71,7 +71,11 @@ def register(sub: Any) -> None:
         help="output file: .svg, .pdf or .png ('-': one SVG page on standard output, "
         "with --format svg)",
     )
-    p.add_argument("--format", choices=("svg", "pdf", "png"), help="default: from the suffix")
+    p.add_argument(
+        "--format",
+        choices=("svg", "pdf", "png"),
+        help="default: from the suffix of --output (a format the suffix contradicts is refused)",
+    )
     p.add_argument(
         "--per-page",
         type=int_in(*PER_PAGE_RANGE),
@@ -84,7 +88,8 @@ def register(sub: Any) -> None:
         metavar="FORMAT",
         help=(
             "caption format over the record's fields, e.g. '{n}. {level} ({score:.1f})': "
-            "n (number), metric, score, level, hardest, and every field of the record "
+            "n (number), file and line (where it was read), metric, score, level, hardest, "
+            "and every field of the record "
             "(clues, seed, ratings[METRIC][score], ...); a field is a name, with [key] "
             "only into a mapping field (no attribute access)"
         ),
@@ -106,9 +111,9 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    to_stdout = _stdout_refusal(args)
-    if to_stdout is not None:
-        return _fail(to_stdout)
+    refused = _stdout_refusal(args) or _format_refusal(args)
+    if refused is not None:
+        return _fail(refused)
     if any(is_variant_input(i) for i in args.inputs):
         return run_variants(args)
     bad_format = _check_caption(args)
@@ -149,16 +154,19 @@ def _values(
     puzzle: Puzzle | VariantPuzzle, fields: dict[str, Any], n: int, source: str, line: int
 ) -> dict[str, Any]:
     """The caption fields of puzzle ``n``: a plain one's record (its number, rating
-    and ``fields``, its clues and line), a variant one's title, kinds and place."""
+    and ``fields``, its clues and line), a variant one's title and kinds; and, for
+    both, ``file`` and ``line``, where this command read it (a plain puzzle had
+    them only from a record that carried its own, so ``{file}`` failed on a
+    plain line; as everywhere, the command's own input wins over a record's)."""
     from csp_sudoku.tools.render import caption_fields, variant_caption_fields
 
     if isinstance(puzzle, VariantPuzzle):
         values = variant_caption_fields(puzzle, n)
-        values.update(file=source, line=line)
-        return values
-    values = caption_fields(fields, n)
-    values.setdefault("clues", puzzle.clue_count)
-    values.setdefault("puzzle", puzzle.to_line())
+    else:
+        values = caption_fields(fields, n)
+        values.setdefault("clues", puzzle.clue_count)
+        values.setdefault("puzzle", puzzle.to_line())
+    values.update(file=source, line=line)
     return values
 
 
@@ -176,6 +184,21 @@ def _stdout_refusal(args: argparse.Namespace) -> str | None:
         "-o - writes one SVG page to standard output: add --format svg, or name a file "
         "(-o FILE.pdf, FILE.png: binary, not for standard output)"
     )
+
+
+def _format_refusal(args: argparse.Namespace) -> str | None:
+    """Why ``--format`` and ``-o`` give no format (an unknown suffix and no
+    ``--format``, or a ``--format`` that the suffix contradicts: PNG data was
+    written into ``x-1.svg``), or None; said before any puzzle is read."""
+    from csp_sudoku.tools.render import output_format
+
+    if args.output is None:  # -o -: one SVG page (_stdout_refusal)
+        return None
+    try:
+        output_format(args.output, args.format)
+    except RenderError as err:
+        return str(err)
+    return None
 
 
 def _check_caption(args: argparse.Namespace) -> str | None:
@@ -236,13 +259,13 @@ def _draw(
         if to_stdout:  # one page: _pages_refusal refused more
             sys.stdout.write(written[0].read_text(encoding="utf-8"))
             return None
-    if not _is_stdout(args.output):  # the paths after a PDF on /dev/stdout spoilt it
+    if not is_stdout(args.output):  # the paths after a PDF on /dev/stdout spoilt it
         for path in written:
             print(path)
     return None
 
 
-def _is_stdout(output: str) -> bool:
+def is_stdout(output: str) -> bool:
     """Whether ``output`` is the file the standard output writes to (``/dev/stdout``,
     ``/dev/fd/1``, or the file or pipe it goes to, by another name)."""
     try:

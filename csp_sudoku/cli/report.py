@@ -1,7 +1,8 @@
 """``csp-sudoku report``: an HTML or PNG report of a puzzle set's distributions.
 
 ``--metric`` names are checked before any puzzle is read (``none``, alone: the
-counts only); ``-o -`` writes the HTML page to standard output.
+counts only); ``-o -`` writes the HTML page to standard output, and so does
+``-o /dev/stdout`` (a device or pipe without a suffix is written HTML).
 """
 
 from __future__ import annotations
@@ -90,6 +91,7 @@ def _metrics(given: list[str]) -> list[str] | str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from csp_sudoku.cli.render import is_stdout
     from csp_sudoku.core.errors import ReportError
     from csp_sudoku.tools.report import collect, report_format, report_html, write_report
 
@@ -152,6 +154,6 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         for note in data.notes:
             print(note, file=sys.stderr)
-    if written is not None:
+    if written is not None and not is_stdout(args.output):  # a path after the page spoilt it
         print(written)
     return EXIT_OK

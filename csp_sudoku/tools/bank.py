@@ -957,6 +957,122 @@ def _rating_row(pair: Any, what: str, now: float) -> tuple[Any, ...]:
     return (int(pid), *_rating_values(rating, f"the rating of {what}"), now)
 
 
+def _insert_ratings(db: _Guarded, rows: Sequence[tuple[Any, ...]], *, replace: bool) -> int:
+    """Insert ``ratings`` rows (:func:`_rating_row`) on ``db``, inside the caller's
+    transaction; returns how many were stored (a kept rating does not count).
+
+    Raises:
+        BankError: an id that is no banked puzzle, or SQLite's error in the bank's words.
+    """
+    try:
+        cur = db.db.executemany(_INSERT_RATING + (_REPLACE if replace else _KEEP), rows)
+    except sqlite3.IntegrityError as err:  # FOREIGN KEY constraint failed
+        raise BankError(f"{db.path}: a rating of no banked puzzle ({err})") from None
+    except sqlite3.Error as err:
+        raise db._error(err) from None
+    return int(cur.rowcount)
+
+
+#: Seconds at most that :meth:`PuzzleBank.rate` leaves a rating made uncommitted.
+RATING_COMMIT_SECONDS = 1.0
+
+
+class _RatingCommits:
+    """The ratings of one :meth:`PuzzleBank.rate` run, committed as they come.
+
+    A rating reaches the bank when the rating loop hands it on (``on_rating``),
+    between two ratings. Committed there, once a second at most, the ratings
+    made in the second before a long one (a 16x16 puzzle with ``se``: minutes)
+    stayed uncommitted until it ended: another reader saw none of them, and a
+    ``kill -9`` lost them. So a thread of its own, on a connection of its own
+    (as :meth:`PuzzleBank._quick_check` has), commits what has come every
+    :data:`RATING_COMMIT_SECONDS`, one transaction for all of them, while the
+    ratings go on; :meth:`close` stores the rest on the bank's connection.
+
+    Without a file to share (``:memory:``), or inside the caller's
+    :meth:`PuzzleBank.transaction` (which commits at its end, and whose write
+    lock another connection would wait for), each rating is written at once on
+    the bank's connection instead (no commit of its own: nothing to wait for).
+    """
+
+    def __init__(self, bank: PuzzleBank) -> None:
+        self._bank = bank
+        self._rows: list[tuple[Any, ...]] = []
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._error: BaseException | None = None  # what stopped the thread's commits
+        self._thread: threading.Thread | None = None
+        if bank.path != ":memory:" and bank._open_since is None:
+            self._thread = threading.Thread(
+                target=self._commit_each_second, name="csp-sudoku-bank-ratings", daemon=True
+            )
+            self._thread.start()
+
+    def put(self, puzzle_id: int, rating: Any) -> None:
+        """Store ``rating`` of puzzle ``puzzle_id`` (committed within a second).
+
+        Raises:
+            BankError: the thread could not commit (a full disk, a lock held past
+                :data:`BUSY_TIMEOUT`): the run stops; :meth:`close` tries once more.
+        """
+        row = _rating_row((puzzle_id, rating), f"puzzle {puzzle_id}", time.time())
+        if self._thread is None:
+            with self._bank._write():
+                _insert_ratings(self._bank._db, [row], replace=True)
+            return
+        if self._error is not None:
+            raise self._error
+        with self._lock:
+            self._rows.append(row)
+
+    def close(self) -> None:
+        """Stop the thread and store what it has not committed, on the bank's connection."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        with self._lock:
+            rows, self._rows = self._rows, []
+        if rows:
+            with self._bank._write():
+                _insert_ratings(self._bank._db, rows, replace=True)
+
+    def _commit_each_second(self) -> None:
+        """The thread: every :data:`RATING_COMMIT_SECONDS`, commit the ratings come
+        meanwhile; on an error, give them back to :meth:`close` and stop."""
+        path = self._bank.path
+        try:
+            connection = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None)
+        except sqlite3.Error as err:
+            self._error = BankError(f"{path}: cannot open the bank ({err})")
+            return
+        db = _Guarded(connection, path)
+        try:
+            db.execute("PRAGMA foreign_keys = ON")
+            while not self._stop.wait(RATING_COMMIT_SECONDS):
+                self._commit(db)
+        except Exception as err:
+            self._error = err
+        finally:
+            db.close()
+
+    def _commit(self, db: _Guarded) -> None:
+        """Commit the ratings come since the last commit, in one transaction."""
+        with self._lock:
+            rows, self._rows = self._rows, []
+        if not rows:
+            return
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            _insert_ratings(db, rows, replace=True)
+            db.execute("COMMIT")
+        except BaseException:
+            if db.db.in_transaction:
+                db.db.rollback()
+            with self._lock:
+                self._rows[:0] = rows  # stored by close() instead
+            raise
+
+
 #: The distinct values of an index's first column(s), one index seek each (a
 #: "skip scan"): the metrics rated, and the levels of one metric, in a bank of
 #: millions of ratings without reading them all.
@@ -1928,15 +2044,7 @@ class PuzzleBank(Closing):
         if not rows:
             return 0
         with self._write():
-            try:
-                cur = self._db.db.executemany(
-                    _INSERT_RATING + (_REPLACE if replace else _KEEP), rows
-                )
-            except sqlite3.IntegrityError as err:  # FOREIGN KEY constraint failed
-                raise BankError(f"{self.path}: a rating of no banked puzzle ({err})") from None
-            except sqlite3.Error as err:
-                raise self._db._error(err) from None
-        return int(cur.rowcount)
+            return _insert_ratings(self._db, rows, replace=replace)
 
     def rate(
         self,
@@ -1951,11 +2059,13 @@ class PuzzleBank(Closing):
         """Rate the selected puzzles not yet rated with ``metric``; returns how many.
 
         Uses :func:`csp_sudoku.metrics.rate_many`, whose per-item seeds are
-        recorded with each rating. The ratings are stored as they come, at
-        least once a second (one transaction for those of that second, not one
-        each), and the last ones when the run ends, however it ends: an
-        interrupted run keeps what it rated (the next run rates the rest); and
-        ``progress(done, total)`` is called after each.
+        recorded with each rating. The ratings are stored as they come and
+        committed within :data:`RATING_COMMIT_SECONDS` (one transaction for
+        those of that second, not one each), by a thread, so also while a long
+        rating runs (:class:`_RatingCommits`), and the last ones when the run
+        ends, however it ends: an interrupted run keeps what it rated, a killed
+        one what it rated up to a second before (the next run rates the rest);
+        and ``progress(done, total)`` is called after each.
         """
         from dataclasses import replace
 
@@ -1967,18 +2077,10 @@ class PuzzleBank(Closing):
         entries = self.query(q)
         if not entries:
             return 0
-        pending: list[tuple[int, Any]] = []
-        stored = [time.monotonic()]
-
-        def flush() -> None:
-            self.add_ratings(pending)
-            pending.clear()
-            stored[0] = time.monotonic()
+        commits = _RatingCommits(self)
 
         def store(i: int, rating: Any) -> None:
-            pending.append((entries[i].id, rating))
-            if time.monotonic() - stored[0] >= 1.0:
-                flush()
+            commits.put(entries[i].id, rating)
             if progress is not None:
                 progress(i + 1, len(entries))
 
@@ -1992,7 +2094,7 @@ class PuzzleBank(Closing):
                 on_rating=store,
             )
         finally:
-            flush()
+            commits.close()
         return len(entries)
 
     # ------------------------------------------------------------------ reading

@@ -360,10 +360,28 @@ def _figure_class() -> Any:
     return Figure
 
 
-def _format_of(path: Path, fmt: str | None) -> str:
-    f = (fmt or path.suffix.lstrip(".")).lower()
+def output_format(target: str | os.PathLike[str], fmt: str | None = None) -> str:
+    """The format a drawing written to ``target`` has: ``fmt``, else the suffix's.
+
+    A ``fmt`` that the suffix contradicts (``x.svg`` as PNG) is refused: the
+    file held one format under another's name (and a book's pages, ``x-1.svg``,
+    too). A suffix that names no format (``book``, ``/dev/stdout``) takes any
+    ``fmt``. Asked before the work (``csp-sudoku render`` asks it before any
+    puzzle is read) as well as by :func:`render_book` and :func:`render_puzzle`.
+
+    Raises:
+        RenderError: an unknown format, or one that contradicts the suffix.
+    """
+    path = Path(target)
+    suffix = path.suffix.lstrip(".").lower()
+    f = (fmt or suffix).lower()
     if f not in FORMATS:
         raise RenderError(f"unknown format {f!r} for {path}; use one of {', '.join(FORMATS)}")
+    if suffix in FORMATS and suffix != f:
+        raise RenderError(
+            f"format {f} contradicts the name {path}, whose suffix says {suffix}: name a "
+            f".{f} file, or leave the format out (the suffix gives it)"
+        )
     return f
 
 
@@ -719,11 +737,12 @@ def render_puzzle(
     ``dpi`` is the PNG resolution (:data:`DPI_RANGE`); SVG and PDF are vector.
 
     Raises:
-        RenderError: for an unknown format, a dpi out of range, or missing matplotlib.
+        RenderError: for an unknown format (or one the suffix contradicts), a dpi out of
+            range, or missing matplotlib.
         ArgumentError: a ``puzzle`` or ``solution`` that is no puzzle.
     """
     path = Path(target)
-    f = _format_of(path, fmt)
+    f = output_format(path, fmt)
     _check_dpi(dpi)
     drawn = plain_or_variant(puzzle, "puzzle")
     answer = None if solution is None else puzzle_arg(solution, "solution", drawn.geometry)
@@ -868,7 +887,7 @@ def render_book(
             the solutions themselves, one per puzzle.
         titles: a caption per puzzle (default ``"1"``, ``"2"``, ...).
         title: the book's title, on a cover page.
-        fmt: ``svg``, ``pdf`` or ``png``.
+        fmt: ``svg``, ``pdf`` or ``png`` (refused where ``target``'s suffix names another).
         page_size: inches (default A4 portrait).
         dpi: PNG resolution, within :data:`DPI_RANGE`.
         progress: called as ``progress(done, total)`` after each page is written.
@@ -881,7 +900,8 @@ def render_book(
         The files written.
 
     Raises:
-        RenderError: for an unknown format, no puzzles, a dpi or ``per_page`` out
+        RenderError: for an unknown format (or one the suffix of ``target``
+            contradicts: :func:`output_format`), no puzzles, a dpi or ``per_page`` out
             of range, mismatched titles or solutions, a pipe or a device as the
             target of several SVG or PNG pages (before any page is drawn), or
             (with ``solutions=True``) a puzzle with no solution or several.
@@ -889,7 +909,7 @@ def render_book(
             alone, ``None``), or an item of them or of ``solutions`` that is no puzzle.
     """
     path = Path(target)
-    f = _format_of(path, fmt)
+    f = output_format(path, fmt)
     _check_dpi(dpi)
     drawn = [
         plain_or_variant(p, f"puzzles[{i}]") for i, p in enumerate(items_arg(puzzles, "puzzles"))

@@ -33,7 +33,7 @@ from numpy.typing import NDArray
 
 from csp_sudoku.core.errors import ReportError as ReportError
 from csp_sudoku.core.errors import SudokuError
-from csp_sudoku.core.io import counted, staged, write_text
+from csp_sudoku.core.io import counted, staged, write_text, written_as_is
 from csp_sudoku.core.names import MetricName
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.core.seeds import fresh_seed
@@ -270,10 +270,18 @@ def report_format(target: str | os.PathLike[str], fmt: str | None = None) -> str
     """The format a report written to ``target`` has: ``fmt``, else the suffix's
     (``htm`` is ``html``); asked before the work as well as by :func:`write_report`.
 
+    A device or a pipe named without a suffix (``/dev/stdout``, ``/dev/fd/3``, a
+    FIFO: :func:`~csp_sudoku.core.io.written_as_is`) gets HTML, as ``-`` does: it
+    is written as it is, and its name cannot say a format (it was refused as the
+    unknown format ``''``).
+
     Raises:
         ReportError: for an unknown format.
     """
-    f = (fmt or Path(target).suffix.lstrip(".")).lower()
+    suffix = Path(target).suffix.lstrip(".")
+    if fmt is None and not suffix and written_as_is(target):
+        return "html"
+    f = (fmt or suffix).lower()
     if f not in ("html", "png", "htm"):
         raise ReportError(f"unknown report format {f!r}; use html or png")
     return "html" if f == "htm" else f
