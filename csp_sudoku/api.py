@@ -321,6 +321,10 @@ def count_many(
     return backend_per_call(geo, backend).count_many(np.stack([p.cells for p in items]), geo, limit)
 
 
+#: What :meth:`Checker.removable_clues` says of a puzzle without one solution ("no", "several").
+_NOT_UNIQUE_FOR_REMOVAL = "removable clues need a unique puzzle; this one has {} solutions"
+
+
 class Checker:
     """A uniqueness checker for hot loops: rules loaded once, clues as assumptions.
 
@@ -408,8 +412,11 @@ class Checker:
         """Cells whose clue can be removed alone while the puzzle stays unique.
 
         An empty result means the puzzle is *minimal*. A given ``solution``
-        saves the search for it, and is checked (cheaply) to be a full valid
-        grid keeping the clues.
+        saves the search for it: it is checked (cheaply) to be a full valid
+        grid keeping the clues, and the puzzle to have no other (one search,
+        :meth:`has_other_solution`), since the backends' loop reads every clue
+        of a puzzle with several solutions as needed (an empty grid looked
+        minimal).
 
         Raises:
             NotUniqueError: when the puzzle does not have exactly one solution.
@@ -420,8 +427,7 @@ class Checker:
             sols = self.backend.solutions(cells, self.geometry, 2)
             if len(sols) != 1:
                 raise NotUniqueError(
-                    f"removable clues need a unique puzzle; this one has "
-                    f"{'no' if not sols else 'several'} solutions"
+                    _NOT_UNIQUE_FOR_REMOVAL.format("no" if not sols else "several")
                 )
             known = sols[0]
         else:
@@ -429,6 +435,8 @@ class Checker:
             fault = solution_fault(known, self.geometry, cells)
             if fault is not None:  # a wrong one would make a puzzle look minimal
                 raise ArgumentError(fault)
+            if self.backend.other_solution(cells, self.geometry, known) is not None:
+                raise NotUniqueError(_NOT_UNIQUE_FOR_REMOVAL.format("several"))
         return self.backend.removable_clues(cells, self.geometry, known)
 
     def is_minimal(self, puzzle: PuzzleLike | Cells) -> bool:

@@ -62,7 +62,9 @@ class Geometry:
         box_cols: columns of a box (0 for a jigsaw).
         regions: for a jigsaw, the region label (0..N-1) of every cell, row-major.
         extra_units: further units, each a tuple of N cell indices.
-        name: a short label ("9x9", "x-9x9", "windoku", "jigsaw-9x9").
+        name: a short label ("9x9", "6x6-3x2", "x-9x9", "windoku", "jigsaw-9x9"), what
+            :meth:`named` reads back; a plain shape with boxes other than its
+            size's standard ones names them (:meth:`standard`).
     """
 
     size: int
@@ -74,11 +76,15 @@ class Geometry:
 
     # ------------------------------------------------------------------ constructors
     @staticmethod
-    @cache
     def standard(
         size: int = 9, box_rows: int | None = None, box_cols: int | None = None
     ) -> Geometry:
         """The plain Sudoku of ``size`` digits with ``box_rows x box_cols`` boxes.
+
+        Its name is ``NxN`` with the standard boxes of ``N``
+        (:data:`STANDARD_BOXES`), and ``NxN-RxC`` with boxes of ``R`` rows and
+        ``C`` columns otherwise (``6x6-3x2``), so that a record naming it is read
+        back in its own shape (:meth:`named`).
 
         Args:
             size: N (4, 6, 9, 12, 16, 25, ...).
@@ -86,21 +92,23 @@ class Geometry:
             box_cols: columns of a box; inferred from ``size`` when omitted.
 
         Raises:
-            GeometryError: when ``box_rows * box_cols != size`` or no box shape is known.
+            GeometryError: when an argument is not a whole number,
+                ``box_rows * box_cols != size`` or no box shape is known.
         """
         br, bc = _box_shape(size, box_rows, box_cols)
-        size = int(size)  # a numpy integer too: the shape holds Python ints
-        return Geometry(size, int(br), int(bc), name=f"{size}x{size}")
+        # checked before the cache, whose key a list could not be (TypeError: unhashable);
+        # Python ints (a numpy integer too), so that every spelling gives one object
+        return _standard_cached(int(size), int(br), int(bc))
 
     @staticmethod
-    @cache
     def x_sudoku(size: int = 9) -> Geometry:
-        """Sudoku-X: the standard units plus both main diagonals."""
+        """Sudoku-X: the standard units plus both main diagonals.
+
+        Raises:
+            GeometryError: when ``size`` is not a whole number with a standard box shape.
+        """
         br, bc = _box_shape(size, None, None)
-        size = int(size)
-        diag = tuple(i * size + i for i in range(size))
-        anti = tuple(i * size + (size - 1 - i) for i in range(size))
-        return Geometry(size, br, bc, extra_units=(diag, anti), name=f"x-{size}x{size}")
+        return _x_sudoku_cached(int(size), br, bc)
 
     @staticmethod
     @cache
@@ -122,9 +130,20 @@ class Geometry:
                 may be used; each region must have exactly N cells.
 
         Raises:
-            GeometryError: when the labels do not cut the grid into N regions of N cells.
+            GeometryError: when the labels are not numbers or strings in a grid or a
+                flat sequence (numpy's ValueError and TypeError before), or do not cut
+                the grid into N regions of N cells.
         """
-        arr = np.asarray(labels).reshape(-1)
+        try:  # a ragged grid
+            arr = np.asarray(labels).reshape(-1)
+        except ValueError:
+            raise GeometryError(
+                f"a jigsaw's labels are N rows of N labels or N*N labels, got {labels!r:.60}"
+            ) from None
+        if arr.dtype == object:  # not numbers or strings: np.unique cannot order them
+            raise GeometryError(
+                f"a jigsaw's region labels are numbers or strings, got {labels!r:.60}"
+            )
         ncells = arr.size
         size = round(ncells**0.5)
         if size * size != ncells or size < 2:
@@ -139,8 +158,8 @@ class Geometry:
 
     @staticmethod
     def named(name: str, regions: str | None = None) -> Geometry:
-        """The geometry whose :attr:`name` is ``name`` (``9x9``, ``x-9x9``, ``windoku``,
-        ``jigsaw-9x9``, ...); a jigsaw's needs its ``regions``, as
+        """The geometry whose :attr:`name` is ``name`` (``9x9``, ``6x6-3x2``, ``x-9x9``,
+        ``windoku``, ``jigsaw-9x9``, ...); a jigsaw's needs its ``regions``, as
         :attr:`regions_text` writes them.
 
         Why: records name their geometry (a generator's JSON lines and CSV rows,
@@ -160,14 +179,25 @@ class Geometry:
             if regions:
                 raise GeometryError("a windoku geometry has no regions")
             return Geometry.windoku()
-        match = re.fullmatch(r"(x-|jigsaw-)?(\d+)x(\d+)", name)
-        if match is None or match.group(2) != match.group(3):
-            raise GeometryError(f"unknown geometry {name!r} (9x9, x-9x9, windoku, jigsaw-9x9, ...)")
+        match = re.fullmatch(r"(x-|jigsaw-)?(\d+)x(\d+)(?:-(\d+)x(\d+))?", name)
+        if (
+            match is None
+            or match.group(2) != match.group(3)
+            or (match.group(1) and match.group(4))  # boxes are a plain shape's only
+        ):
+            raise GeometryError(
+                f"unknown geometry {name!r} (9x9, 6x6-3x2, x-9x9, windoku, jigsaw-9x9, ...)"
+            )
         kind, size = match.group(1), int(match.group(2))
         if kind != "jigsaw-":
             if regions:
                 raise GeometryError(f"a {name} geometry has no regions")
-            return Geometry.x_sudoku(size) if kind == "x-" else Geometry.standard(size)
+            if kind == "x-":
+                return Geometry.x_sudoku(size)
+            boxes = match.group(4, 5)
+            if boxes[0] is None:
+                return Geometry.standard(size)
+            return Geometry.standard(size, int(boxes[0]), int(boxes[1]))
         if not regions or len(regions) != size * size:
             raise GeometryError(f"a {name} geometry needs its {size * size} region labels")
         try:
@@ -196,7 +226,9 @@ class Geometry:
         if self.size < 1 or self.size > 36:
             raise GeometryError(f"size must be 1..36, got {self.size}")
         if not self.name:
-            object.__setattr__(self, "name", f"{self.size}x{self.size}")
+            plain = self.regions is None and not self.extra_units
+            name = _plain_name(self.size, self.box_rows, self.box_cols) if plain else ""
+            object.__setattr__(self, "name", name or f"{self.size}x{self.size}")
 
     def __hash__(self) -> int:
         # the compared fields' hash, computed once: a geometry keys the caches
@@ -395,6 +427,28 @@ def _box_shape(size: int, box_rows: int | None, box_cols: int | None) -> tuple[i
     if rows < 1 or cols < 1 or rows * cols != size:
         raise GeometryError(f"boxes of {rows}x{cols} do not tile a {size}x{size} grid")
     return rows, cols
+
+
+def _plain_name(size: int, box_rows: int, box_cols: int) -> str:
+    """The name of the plain ``size`` shape with ``box_rows x box_cols`` boxes: ``NxN``
+    with the standard boxes of ``N``, ``NxN-RxC`` with any other (``6x6-3x2``: boxes of
+    3 rows and 2 columns), so that two shapes never share a name."""
+    base = f"{size}x{size}"
+    if STANDARD_BOXES.get(size) == (box_rows, box_cols):
+        return base
+    return f"{base}-{box_rows}x{box_cols}"
+
+
+@cache
+def _standard_cached(size: int, box_rows: int, box_cols: int) -> Geometry:
+    return Geometry(size, box_rows, box_cols, name=_plain_name(size, box_rows, box_cols))
+
+
+@cache
+def _x_sudoku_cached(size: int, box_rows: int, box_cols: int) -> Geometry:
+    diag = tuple(i * size + i for i in range(size))
+    anti = tuple(i * size + (size - 1 - i) for i in range(size))
+    return Geometry(size, box_rows, box_cols, extra_units=(diag, anti), name=f"x-{size}x{size}")
 
 
 @lru_cache(maxsize=256)

@@ -881,7 +881,9 @@ def shape_fields(geometry: Geometry | None) -> dict[str, str]:
     """:func:`geometry_fields` for a shape that a puzzle line alone does not tell (extra
     units, jigsaw regions), else none: what a command's row carries, so that the next
     command reads an X-Sudoku or a jigsaw again as one, not as a plain grid."""
-    if geometry is None or geometry == Geometry.standard(geometry.size):
+    if geometry is None or (
+        geometry.size in STANDARD_BOXES and geometry == Geometry.standard(geometry.size)
+    ):
         return {}
     return geometry_fields(geometry)
 

@@ -387,8 +387,10 @@ def generate(
             shape cannot reach or a score range outside the levels' scores,
             :func:`~csp_sudoku.generators.targeting.check_reachable`), before any search.
         ArgumentError: an argument of the wrong kind (``minimal`` or
-            ``strict_minimal`` not a bool, ``max_clues`` or ``start`` not a whole
-            number, ``progress`` not callable), before any search.
+            ``strict_minimal`` not a bool, ``max_clues``, ``start``,
+            ``climb_steps``, ``climb_patience`` or ``max_per_grid`` not a whole
+            number, ``level`` not a name or names, ``progress`` not callable),
+            before any search.
     """
     # a lone string is one name, file or puzzle, not a sequence of characters
     # (technique names: check_names reads them so)
@@ -399,9 +401,20 @@ def generate(
     if isinstance(vicinity_of, str):
         vicinity_of = (vicinity_of,)
     count = check_count(count)
-    _check_kinds(minimal, strict_minimal, max_clues, progress, start)
+    _check_kinds(
+        minimal,
+        strict_minimal,
+        progress,
+        max_clues=max_clues,
+        start=start,
+        climb_steps=climb_steps,
+        climb_patience=climb_patience,
+        max_per_grid=max_per_grid,
+    )
     minimal, strict_minimal, start = bool(minimal), bool(strict_minimal), int(start)
+    climb_steps, climb_patience = int(climb_steps), int(climb_patience)
     max_clues = None if max_clues is None else int(max_clues)
+    max_per_grid = None if max_per_grid is None else int(max_per_grid)
     if method not in METHODS:
         raise GenerationError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
     budget_seconds = check_budget(budget_seconds, GenerationError)
@@ -560,11 +573,13 @@ def make_one(
 
 # ---------------------------------------------------------------------- internals
 def _check_kinds(
-    minimal: object, strict_minimal: object, max_clues: object, progress: object, start: object
+    minimal: object, strict_minimal: object, progress: object, **whole: object
 ) -> None:
     """The arguments of :func:`generate` that Python's types would let through wrong
     (``minimal="no"`` read as True, ``max_clues=20.5`` compared as a number,
-    ``max_clues="20"`` a TypeError deep inside, ``progress=5`` called later).
+    ``max_clues="20"`` a TypeError deep inside, ``climb_steps=nan`` a TypeError
+    after the first grid, ``progress=5`` called later). ``whole``: the arguments
+    that are whole numbers, by name; ``max_clues`` and ``max_per_grid`` may be None.
 
     Raises:
         ArgumentError: naming the argument.
@@ -572,12 +587,14 @@ def _check_kinds(
     for name, flag in (("minimal", minimal), ("strict_minimal", strict_minimal)):
         if not isinstance(flag, (bool, np.bool_)):
             raise ArgumentError(f"{name} must be True or False, got {flag!r}")
-    if max_clues is not None and not is_whole(max_clues):
-        raise ArgumentError(f"max_clues must be a whole number or None, got {max_clues!r}")
     if progress is not None and not callable(progress):
         raise ArgumentError(f"progress must be a function or None, not {progress!r}")
-    if not is_whole(start):
-        raise ArgumentError(f"start must be a whole number, got {start!r}")
+    for name, value in whole.items():
+        optional = name in ("max_clues", "max_per_grid")
+        if not (optional and value is None) and not is_whole(value):
+            raise ArgumentError(
+                f"{name} must be a whole number{' or None' if optional else ''}, got {value!r:.40}"
+            )
 
 
 def _avoid_lines(paths: Sequence[str], geometry: Geometry) -> tuple[str, ...]:

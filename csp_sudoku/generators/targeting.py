@@ -9,11 +9,11 @@ live here, below both, so that neither imports the other.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
-from csp_sudoku.core.errors import GenerationError
+from csp_sudoku.core.errors import ArgumentError, GenerationError
 from csp_sudoku.core.puzzle import Puzzle
 
 if TYPE_CHECKING:
@@ -212,13 +212,27 @@ class Target:
 def make_target(
     metric: str, level: str | Sequence[str] | None, score_range: tuple[float, float] | None
 ) -> Target:
-    """A :class:`Target` from a metric, level name(s) and a score range, checked."""
-    if level is None:
-        levels: tuple[str, ...] = ()
-    elif isinstance(level, str):
-        levels = (level.strip().lower(),)
+    """A :class:`Target` from a metric, level name(s) and a score range, checked.
+
+    Raises:
+        ArgumentError: a ``level`` that is not a name or a sequence of names (a
+            number raised TypeError; bytes were read as their byte values).
+        GenerationError: an unknown level name, or a bad or unreachable score range.
+    """
+    given: object = level  # what a caller passed, whatever its annotation says
+    names: tuple[object, ...]
+    if given is None:
+        names = ()
+    elif isinstance(given, str):
+        names = (given,)
+    elif isinstance(given, Iterable) and not isinstance(given, (bytes, bytearray)):
+        names = tuple(given)
     else:
-        levels = tuple(str(lv).strip().lower() for lv in level)
+        raise ArgumentError(f"level must be a level name or a sequence of names, got {given!r:.40}")
+    for lv in names:
+        if not isinstance(lv, str):
+            raise ArgumentError(f"level names are strings, got {lv!r:.40} in {level!r:.60}")
+    levels = tuple(cast(str, lv).strip().lower() for lv in names)
     from csp_sudoku.metrics import REGISTRY
 
     order = level_order(metric)

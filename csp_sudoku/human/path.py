@@ -44,13 +44,14 @@ import json
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
 from csp_sudoku._kernels.status import RunStatus
-from csp_sudoku.core.errors import ArgumentError, NotUniqueError, SudokuError
+from csp_sudoku.core.errors import ArgumentError, NotUniqueError, ParseError, SudokuError
+from csp_sudoku.core.numbers import is_whole
 from csp_sudoku.core.puzzle import Puzzle
 from csp_sudoku.core.seeds import as_generator
 from csp_sudoku.human._tables import tables
@@ -583,6 +584,51 @@ TECHNIQUES: tuple[str, ...] = tuple(TECHNIQUE_STEPS)
 NEEDS_SOLUTION: frozenset[str] = frozenset({"refutation", "oracle"})
 
 
+def _check_options(max_subset: object, max_steps: object, chains: object) -> None:
+    """:func:`solve_path`'s options, checked before any step: ``max_subset="2"`` raised
+    a TypeError inside the subset search, ``max_steps=-1`` (or nan) gave an empty
+    path and 2.5 three steps, ``chains=5`` an AttributeError once the path reached
+    its first chain (and went unread on a path that needed none).
+
+    Raises:
+        ArgumentError: naming the option.
+    """
+    if not is_whole(max_subset) or max_subset < 1:
+        raise ArgumentError(
+            f"max_subset must be a whole number of at least 1, got {max_subset!r:.40}"
+        )
+    if max_steps is not None and (not is_whole(max_steps) or max_steps < 1):
+        raise ArgumentError(
+            f"max_steps must be a whole number of at least 1 or None, got {max_steps!r:.40}"
+        )
+    if chains is not None and not isinstance(chains, ChainSettings):
+        raise ArgumentError(f"chains must be a ChainSettings or None, got {chains!r:.40}")
+
+
+def _given_solution(solution: object, puzzle: Puzzle) -> NDArray[np.int8]:
+    """The ``solution`` given to :func:`solve_path`, as cells, checked to be ``puzzle``'s
+    (taken on trust, a wrong grid had the oracle reveal wrong digits, a path ending in
+    a contradiction, and one of another size raised IndexError).
+
+    Raises:
+        ParseError: ``solution`` cannot be read as a grid of this shape (its
+            source named ``solution``, as :func:`csp_sudoku.metrics.rate` reads one).
+        ArgumentError: naming ``solution``: not a full valid grid keeping the
+            puzzle's clues.
+    """
+    from csp_sudoku.api import as_puzzle
+    from csp_sudoku.core.verify import solution_fault
+
+    try:
+        given = as_puzzle(cast("PuzzleLike", solution), puzzle.geometry)
+    except ParseError as err:
+        raise err.located(source="solution") from None
+    fault = solution_fault(given.cells, puzzle.geometry, puzzle.cells)
+    if fault is not None:
+        raise ArgumentError(f"solution: {fault}")
+    return np.asarray(given.cells, dtype=np.int8)
+
+
 def solve_path(
     puzzle: PuzzleLike,
     techniques: str | Sequence[str] = DEFAULT_TECHNIQUES,
@@ -616,7 +662,12 @@ def solve_path(
         The :class:`SolvePath`; ``solved`` is False when the techniques got stuck.
 
     Raises:
-        ArgumentError: for an unknown technique or ``max_subset < 1``.
+        ArgumentError: before any step, for an unknown technique, a
+            ``max_subset`` or ``max_steps`` that is not a whole number of at
+            least 1, a ``chains`` that is not a ChainSettings, or a
+            ``solution`` that is not the puzzle's solution grid.
+        ParseError: a ``solution`` that is no grid of the puzzle's shape.
+        SeedError: an ``rng`` that is no seed.
         NotUniqueError: when ``refutation`` or ``oracle`` need a solution and
             the puzzle has none.
     """
@@ -624,43 +675,31 @@ def solve_path(
 
     puzzle = as_puzzle(puzzle)
     order = _check_techniques(techniques)
-    if max_subset < 1:
-        raise ArgumentError(f"max_subset must be at least 1, got {max_subset}")
+    _check_options(max_subset, max_steps, chains)
     # a seed as every randomised function takes one (an int raised AttributeError)
     gen = None if rng is None else as_generator(rng)
+    # checked whenever given: "zz" or 5 went unread unless refutation or oracle ran
+    sol = None if solution is None else _given_solution(solution, puzzle)
     state = CandidateState.from_puzzle(puzzle)
     path = SolvePath(puzzle, techniques=order)
-    sol: NDArray[np.int8] | None = None
-    if NEEDS_SOLUTION.intersection(order) and puzzle.is_consistent():
-        if solution is not None:
-            from csp_sudoku.api import as_puzzle
-            from csp_sudoku.core.verify import solution_fault
+    if sol is None and NEEDS_SOLUTION.intersection(order) and puzzle.is_consistent():
+        from csp_sudoku.api import solve
 
-            # taken on trust, a wrong grid had the oracle reveal wrong digits (a path
-            # ending in a contradiction) and one of another size raised IndexError
-            given = as_puzzle(solution, puzzle.geometry)
-            fault = solution_fault(given.cells, puzzle.geometry, puzzle.cells)
-            if fault is not None:
-                raise ArgumentError(f"solution: {fault}")
-            sol = np.asarray(given.cells, dtype=np.int8)
-        else:
-            from csp_sudoku.api import solve
-
-            solved = solve(puzzle)
-            if solved is None:
-                raise NotUniqueError("the puzzle has no solution to refute against or reveal")
-            sol = np.asarray(solved.cells, dtype=np.int8)
+        solved = solve(puzzle)
+        if solved is None:
+            raise NotUniqueError("the puzzle has no solution to refute against or reveal")
+        sol = np.asarray(solved.cells, dtype=np.int8)
     ctx = TechniqueContext(
         state=state,
         path=path,
         rng=gen,
         refutation_rng=gen if gen is not None else as_generator(None),
         solution=sol,
-        max_subset=max_subset,
+        max_subset=int(max_subset),
         chains=chains if chains is not None else ChainSettings(),
         memo=_SubsetMemo(),
         guide=_Guide(puzzle),
-        limit=max_steps if max_steps is not None else 10 * puzzle.geometry.ncandidates,
+        limit=int(max_steps) if max_steps is not None else 10 * puzzle.geometry.ncandidates,
     )
     while len(path.steps) < ctx.limit:
         if state.is_contradiction():

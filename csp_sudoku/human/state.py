@@ -277,6 +277,50 @@ class CandidateState:
                 out.append(s)
         return out
 
+    def solutions(self, limit: int = 2) -> list[NDArray[np.int8]]:
+        """Up to ``limit`` solutions of the marks themselves (flat grids): full grids
+        that keep every placed digit and give every empty cell one of its candidates.
+
+        Why: marks a player typed are a puzzle of their own (a pencil-mark puzzle,
+        as Sukaku Explainer reads them), and the placed digits alone do not say
+        how many solutions they have: a hint drawn from marks with none or several
+        is no proof (a Unique Rectangle removed both solutions of such marks).
+
+        No backend's search starts from candidate masks, so the SAT solver's rules
+        take them as assumptions (every candidate a cell has lost is false), a
+        further solution asked for after a clause that blocks the last one, as the
+        variant puzzles' SAT backend does. Under a deadline the solver is one that
+        can be interrupted (:data:`~csp_sudoku.backends.sat.INTERRUPTIBLE`).
+        """
+        from csp_sudoku.backends.sat import (
+            DEFAULT_SOLVER,
+            INTERRUPTIBLE,
+            SolverSession,
+            model_to_cells,
+        )
+        from csp_sudoku.core.deadline import remaining
+        from csp_sudoku.encodings.cnf import variable
+
+        g = self.geometry
+        n = g.size
+        allowed = self.digit_bits()
+        filled = np.flatnonzero(self.values)
+        allowed[filled, self.values[filled].astype(np.intp) - 1] = True
+        cells, digits = np.nonzero(~allowed)
+        lost = [
+            -variable(c, d + 1, n) for c, d in zip(cells.tolist(), digits.tolist(), strict=True)
+        ]
+        session = SolverSession(g, DEFAULT_SOLVER if remaining() is None else INTERRUPTIBLE)
+        found: list[NDArray[np.int8]] = []
+        try:
+            while len(found) < limit and session.solve(lost):
+                grid = model_to_cells(np.asarray(session.solver.get_model()), g)
+                found.append(grid)
+                session.solver.add_clause([-variable(c, d, n) for c, d in enumerate(grid.tolist())])
+        finally:
+            session.close()
+        return found
+
     def to_puzzle(self) -> Puzzle:
         """The filled cells as a puzzle."""
         return Puzzle(self.values.copy(), self.geometry)

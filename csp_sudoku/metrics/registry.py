@@ -469,8 +469,9 @@ def rate(
         A :class:`Rating`.
 
     Raises:
-        MetricError: an unknown metric or parameter, or a ``solution`` that is
-            not a full valid grid keeping the puzzle's clues.
+        MetricError: an unknown metric or parameter, a ``seed`` that is not None
+            or a non-negative whole number, or a ``solution`` that is not a full
+            valid grid keeping the puzzle's clues.
         NotUniqueError: the puzzle has no or several solutions.
         ParseError: the puzzle cannot be read.
     """
@@ -486,11 +487,8 @@ def rate(
         if fault is not None:
             raise MetricError(fault)
     n_runs = (runs if runs is not None else spec.runs) if spec.runs is not None else None
-    if seed is None:
-        seed = _fresh_seed()
-    elif not is_whole(seed) or seed < 0:
-        raise MetricError(f"seed must be a non-negative integer, got {seed!r}")
-    rng = np.random.default_rng(int(seed))
+    seed = _rating_seed(seed)
+    rng = np.random.default_rng(seed)
     score, level, rank, details, used = spec.run(p, sol, int(n_runs or 1), rng, dict(params))
     deterministic = spec.deterministic
     return Rating(
@@ -504,6 +502,22 @@ def rate(
         seed=None if deterministic else int(seed),
         version=_version(),
     )
+
+
+def _rating_seed(seed: object) -> int:
+    """The seed a rating (or a rated batch) records: ``seed`` as a Python int, or a
+    fresh one for None. The one check of :func:`rate`'s and :func:`rate_many`'s
+    ``seed`` (rate_many read ``int(seed)``: 1.5 was cut to 1, "7" taken, "x" and a
+    Generator raised Python's errors).
+
+    Raises:
+        MetricError: anything but None or a non-negative whole number.
+    """
+    if seed is None:
+        return _fresh_seed()
+    if not is_whole(seed) or seed < 0:
+        raise MetricError(f"seed must be a non-negative integer or None, got {seed!r:.40}")
+    return int(seed)
 
 
 def _rate_item(
@@ -593,8 +607,13 @@ def rate_many(
             (a chunk done after one still running), out of order; not after
             an error of its own.
         **params: as for :func:`rate`.
+
+    Raises:
+        MetricError: as for :func:`rate` (a bad ``seed`` included), or
+            ``puzzles`` that are not an array or a sequence of puzzles.
     """
     metric = _metric_name(metric)
+    base = _rating_seed(seed)  # before the puzzles are read (an iterator is read once)
     if on_rating is not None and not callable(on_rating):
         raise MetricError(f"on_rating must be a function or None, not {on_rating!r:.40}")
     if isinstance(puzzles, (str, Puzzle)):
@@ -616,7 +635,6 @@ def rate_many(
         nine = Geometry.standard(9)
         items = [p.cells if isinstance(p, Puzzle) and p.geometry == nine else p for p in puzzles]
     jobs = check_jobs(jobs, MetricError)
-    base = _fresh_seed() if seed is None else int(seed)
     seeds = [derive_seed(base, i) for i in range(len(items))]
     out: list[Rating] = []
     failed = False  # on_rating raised an error: it is not called again

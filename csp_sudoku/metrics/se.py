@@ -28,6 +28,7 @@ is rougher (the model's chains are not SE's) and is not the metric.
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 from dataclasses import asdict, dataclass, replace
@@ -184,35 +185,44 @@ def _unique(puzzle: PuzzleLike, what: str) -> Puzzle:
 
 
 def _marks_hold(state: CandidateState) -> None:
-    """Refuse pencil marks that leave the puzzle no solution: a hint from them would
-    be drawn from a false premise (a player's wrong elimination, or a wrong digit
-    placed), so it would be no proof and could lead the player on to a contradiction.
+    """Refuse pencil marks that do not have exactly one solution: a hint from marks
+    with none would be drawn from a false premise (a player's wrong elimination, or
+    a wrong digit placed) and could lead the player on to a contradiction; one from
+    marks with several is no proof either (SE's uniqueness techniques assume one,
+    and a Unique Rectangle then removed both solutions).
 
-    When the placed digits have one solution, each empty cell must keep its digit
-    as a candidate; when they have several, the marks may be what makes the puzzle
-    unique (a pencil-mark puzzle, as Sukaku Explainer reads them), and pass.
+    The marks are a puzzle of their own (a pencil-mark puzzle, as Sukaku Explainer
+    reads them, may be unique where its placed digits are not), so their own
+    solutions are counted, to 2 (:meth:`CandidateState.solutions`). Where they have
+    none, the message names what is wrong when the placed digits show it.
 
     Raises:
-        NotUniqueError: naming the wrong digit's cell, or saying that a placed digit is,
-            or the marks that contradict each other (:meth:`CandidateState.fault`).
+        NotUniqueError: saying that the marks contradict each other
+            (:meth:`CandidateState.fault`), that a placed digit is wrong, which
+            cell lost its digit in the solution, or that the marks leave no
+            solution or several.
     """
     why = state.fault()
     if why is not None:
         raise NotUniqueError(f"the pencil marks contradict each other ({why}): no hint is a proof")
-    found = solutions(state.to_puzzle(), 2)
-    if not found:
+    found = state.solutions(2)
+    if len(found) == 1:
+        return
+    if found:
+        raise NotUniqueError("the pencil marks leave several solutions: no hint is a proof")
+    placed = solutions(state.to_puzzle(), 2)
+    if not placed:
         raise NotUniqueError(
             "the placed digits have no solution (one of them is wrong): no hint is a proof"
         )
-    if len(found) > 1:
-        return
-    digits = found[0].cells
-    for cell in state.empty_cells().tolist():
-        if not state.has(cell, int(digits[cell])):
-            raise NotUniqueError(
-                f"the pencil marks have no {int(digits[cell])} in "
-                f"{state.geometry.cell_name(cell)}, its digit in the solution: no hint is a proof"
-            )
+    if len(placed) == 1:  # its digit is missing from some cell's marks, else it would hold
+        digits = placed[0].cells
+        cell = next(c for c in state.empty_cells().tolist() if not state.has(c, int(digits[c])))
+        raise NotUniqueError(
+            f"the pencil marks have no {int(digits[cell])} in "
+            f"{state.geometry.cell_name(cell)}, its digit in the solution: no hint is a proof"
+        )
+    raise NotUniqueError("the pencil marks leave no solution: no hint is a proof")
 
 
 #: The solving orders :func:`next_step` knows.
@@ -482,14 +492,20 @@ def solve_path(puzzle: PuzzleLike, order: str = "se", **options: Any) -> SePath 
     """
     if order not in PATH_ORDERS:
         raise ArgumentError(f"unknown order {order!r}; choose from {', '.join(PATH_ORDERS)}")
-    p = _unique(puzzle, "no explanation")
     if order == "subsets":
         from csp_sudoku.human.path import solve_path as human_path
 
-        try:
-            return human_path(p, **options)
-        except TypeError as exc:
-            raise ArgumentError(f"solve_path(order='subsets'): {exc}") from None
+        # the names here, each value where the path starts (before any step): a
+        # TypeError from inside the path is a bug to see, not a bad argument
+        known = [k for k in inspect.signature(human_path).parameters if k != "puzzle"]
+        unknown = set(options) - set(known)
+        if unknown:
+            raise ArgumentError(
+                f"solve_path(order='subsets') takes {', '.join(known)}, "
+                f"not {', '.join(sorted(unknown))}"
+            )
+        return human_path(_unique(puzzle, "no explanation"), **options)
+    p = _unique(puzzle, "no explanation")
     unknown = set(options) - {"rater", "model"}
     if unknown:
         raise ArgumentError(
@@ -524,7 +540,7 @@ def next_step(
     Raises:
         ArgumentError: for an unknown order or rater.
         NotUniqueError: for a puzzle with no solution or several, or pencil marks
-            that leave no solution (see :func:`_marks_hold`).
+            that leave no solution or several (see :func:`_marks_hold`).
         ChainBudgetExceeded: when a level-2 search runs past its budget.
     """
     if order not in ORDERS:
