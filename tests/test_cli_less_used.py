@@ -209,3 +209,26 @@ def test_every_command_refuses_an_empty_metric_name_alike(here: Path, argv: list
     code, out, err = run_cli([*argv, "-m", ""])
     assert (code, out) == (2, "")
     assert "no metric named; known: " in err and "rounds" in err
+
+
+def test_candidates_read_plain_lines_in_the_shape_the_options_give() -> None:
+    """``--size``, ``--variant`` and ``--jigsaw`` set the shape of plain inputs for
+    ``candidates`` as for ``check`` (they were refused as unknown arguments): an
+    X-Sudoku line with ``--variant x`` has one candidate a cell, its solution
+    (checked with the diagonals by the independent checker), while read as a
+    plain 9x9 it has several solutions, so some cell has more."""
+    from csp_sudoku import Geometry, generate
+    from tests.helpers import run_cli
+    from tests.independent import check_solution
+
+    (made,) = generate(1, geometry=Geometry.x_sudoku(), seed=3)
+    line = made.puzzle.to_line()
+    code, out, err = run_cli(["candidates", line, "--variant", "x", "-q"])
+    assert code == 0, err
+    cells = out.rstrip("\n").split("\t")[1].split(" ")
+    assert all(len(c) == 1 for c in cells)
+    clues = [0 if ch == "." else int(ch) for ch in line]
+    assert check_solution([int(c) for c in cells], clues, diagonals=True)
+    code, out, err = run_cli(["candidates", line, "--size", "9", "-q"])
+    assert code == 0, err
+    assert any(len(c) > 1 for c in out.rstrip("\n").split("\t")[1].split(" "))

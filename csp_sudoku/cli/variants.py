@@ -68,6 +68,7 @@ from csp_sudoku.cli._common import (
     MAX_COUNT,
     RowWriter,
     _looks_like_path,
+    add_geometry_args,
     add_row_args,
     batch_session,
     counted,
@@ -493,6 +494,7 @@ def register_candidates(sub: Any) -> None:
         action="store_true",
         help="continue an interrupted run: keep the puzzles whose rows are in --output",
     )
+    add_geometry_args(p)  # the shape of plain inputs, as on check, count and solve
     p.set_defaults(func=_run_candidates)
 
 
