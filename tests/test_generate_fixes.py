@@ -150,6 +150,7 @@ def test_a_rating_of_other_runs_says_them() -> None:
     [
         (["--size", "4", "--level", "hard"], "none can be level hard"),
         (["--size", "4", "--level", "medium"], "none can be level medium"),
+        (["--size", "4", "--level", "extreme", "--metric", "se"], "none can be level extreme"),
         (["--size", "4", "--level", "easy=1", "--level", "fiendish=1"], "level fiendish"),
         (["--level", "easy", "--score-min", "3000", "--metric", "rounds"], "easy [0, 810]"),
         (["--metric", "rounds", "--score-min", "5000"], "no rounds score"),
@@ -157,7 +158,7 @@ def test_a_rating_of_other_runs_says_them() -> None:
         (["--size", "6", "--max-clues", "0"], "below 5"),
         (["--variant", "x", "--max-clues", "7"], "below 8"),
     ],
-    ids=["4x4-hard", "4x4-medium", "4x4-quota", "band", "range", "oracle", "6x6", "x"],
+    ids=["4x4-hard", "4x4-medium", "4x4-se", "4x4-quota", "band", "range", "oracle", "6x6", "x"],
 )
 def test_targets_no_puzzle_can_meet_are_refused_up_front(argv: list[str], why: str) -> None:
     code, out, err = run_cli(["generate", "--seed", "1", "-q", "--budget-seconds", "2", *argv])
@@ -204,9 +205,10 @@ def _four_by_four_grids() -> np.ndarray:
 
 
 def test_every_minimal_4x4_puzzle_is_solved_by_singles() -> None:
-    """What ``top_level`` claims (rounds Easy, MDRT singles on the standard 4x4): every
-    minimal unique puzzle of the grids with first row 1234 (every grid, up to a
-    relabelling of the digits) is solved by singles; more clues keep it so."""
+    """What ``top_level`` claims (rounds Easy, MDRT singles, se medium at most, on the
+    standard 4x4): every minimal unique puzzle of the grids with first row 1234
+    (every grid, up to a relabelling of the digits) is solved by singles; more
+    clues keep it so."""
     from csp_sudoku.metrics.mdrt import mdrt
     from csp_sudoku.metrics.rounds import rounds
 
@@ -227,6 +229,7 @@ def test_every_minimal_4x4_puzzle_is_solved_by_singles() -> None:
             clues = np.where((bits & m) != 0, g, 0).astype(np.int8)
             puzzle = cs.Puzzle(clues, FOUR)
             assert rounds(puzzle).level == "Easy" and mdrt(puzzle)[0] == 0, clues
+            assert cs.rate(puzzle, "se").score <= 2.3, clues  # singles: ER 1.2 to 2.3
     assert minimal == 3568
 
 

@@ -283,13 +283,14 @@ def make_target(
 _PROVED_TOP: dict[tuple[str, str], str] = {
     ("rounds", "4x4"): "easy",
     ("mdrt", "4x4"): "singles",
+    ("se", "4x4"): "medium",  # SE takes a single while one is left: ER 2.3 at most
 }
 
 
 def top_level(metric: str, geometry: Geometry) -> str | None:
     """The hardest level of ``metric`` a puzzle of ``geometry`` can have, where it is
-    proved to be below the metric's hardest (:data:`_PROVED_TOP`: rounds and MDRT
-    on the standard 4x4, where singles solve every unique puzzle); None: no bound
+    proved to be below the metric's hardest (:data:`_PROVED_TOP`: rounds, MDRT and
+    se on the standard 4x4, where singles solve every unique puzzle); None: no bound
     is known, every level may be reached."""
     from csp_sudoku.core.geometry import Geometry
 
