@@ -262,3 +262,15 @@ def test_an_unknown_backend_is_refused_once_before_any_work(
         code, out, err = run_cli([command, str(src), "--backend", backend, *extra])
         assert code == 2 and out == ""
         assert err.count("\n") == 1 and "unknown" in err and "nope" in err
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+def test_solve_grid_with_rows_of_a_record_format_is_refused(fmt: str) -> None:
+    """``--grid`` draws text rows; with ``--format jsonl|csv`` it did nothing, silently."""
+    from tests.helpers import run_cli
+
+    line = load_lines("top1465.txt", limit=1)[0]
+    code, out, err = run_cli(["solve", line, "--grid", "--format", fmt])
+    assert code == 2 and out == "" and "--grid" in err and err.count("\n") == 1
+    code, out, _ = run_cli(["solve", line, "--grid", "-q"])
+    assert code == 0 and sum(t.isdigit() for t in out.split()) == 81 and "|" in out

@@ -25,6 +25,7 @@ from csp_sudoku.cli._common import (
 from csp_sudoku.cli._plain import count_one, kept_count, kept_solve, solve_one
 from csp_sudoku.cli._rows import rows_runner, run_rows
 from csp_sudoku.cli.variants import hook
+from csp_sudoku.core.errors import ArgumentError
 
 _NO_SEED = "accepted like on every batch command; the result depends on no seed"
 _RESUME = "continue an interrupted run: keep the puzzles whose rows are in --output, do the rest"
@@ -40,7 +41,7 @@ def register(sub: Any) -> None:
     p.add_argument("--backend", default="auto")
     add_batch_args(p, resume_help=_RESUME, seed_help=_NO_SEED)
     add_geometry_args(p)
-    p.set_defaults(func=hook("solve", run_solve))  # f-puzzles inputs: cli/variants.py
+    p.set_defaults(func=_grids_as_text(hook("solve", run_solve)))  # f-puzzles: cli/variants.py
 
     c = sub.add_parser("count", help="count the solutions of each puzzle, up to a limit")
     add_input_args(c)
@@ -63,6 +64,21 @@ def register(sub: Any) -> None:
     add_batch_args(c, resume_help=_RESUME, seed_help=_NO_SEED)
     add_geometry_args(c)
     c.set_defaults(func=hook("count", run_count))
+
+
+def _grids_as_text(command: Any) -> Any:
+    """``command``, refusing ``--grid`` with ``--format jsonl|csv`` (a row's solution
+    is its line there: the option would do nothing, silently)."""
+
+    def run(args: argparse.Namespace) -> int:
+        if args.grid and args.format != "text":
+            raise ArgumentError(
+                f"--grid draws text rows; --format {args.format} rows give each solution "
+                "as its line"
+            )
+        return int(command(args))
+
+    return run
 
 
 #: ``csp-sudoku solve``: :func:`solve_one` on every puzzle, with these options.
