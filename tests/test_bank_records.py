@@ -600,3 +600,33 @@ def test_an_empty_input_is_said_as_every_command_says_it(
     assert code == 2 and "no puzzles found in the input" in err
     code, _, err = _run(["rate", str(src)], capsys)
     assert code == 2 and "no puzzles found in the input" in err
+
+
+def test_a_generated_rating_keeps_the_seed_that_reproduces_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``generate --rate oracle`` rows carry each rating's seed; ``bank add`` stored the
+    score without it, so the bank's oracle scores could not be made again. A
+    ``ratings`` field that is no object of ratings was passed over in silence; it is
+    a bad rating now (the record skipped, exit 2)."""
+    import csp_sudoku as cs
+
+    rows = tmp_path / "g.jsonl"
+    assert main(["generate", "-n", "2", "--seed", "3", "--rate", "oracle", "--format", "jsonl",
+                 "-q", "-o", str(rows)]) == 0  # fmt: skip
+    records = [json.loads(x) for x in rows.read_text().splitlines()]
+    db = tmp_path / "b.db"
+    code, _, err = _run(["bank", "add", str(db), str(rows)], capsys)
+    assert code == 0, err
+    with sqlite3.connect(db) as con:
+        stored = con.execute(
+            "SELECT p.puzzle, r.score, r.seed FROM ratings r JOIN puzzles p ON p.id = r.puzzle_id"
+        ).fetchall()
+    assert len(stored) == 2
+    given = {r["ratings"]["oracle"]["seed"] for r in records}
+    assert {seed for _, _, seed in stored} == given
+    for line, score, seed in stored:
+        assert cs.rate(cs.parse(line), "oracle", seed=seed).score == pytest.approx(score)
+    bad = _jsonl(tmp_path / "bad.jsonl", [{**records[0], "ratings": "oops"}])
+    code, _, err = _run(["bank", "add", str(tmp_path / "c.db"), bad], capsys)
+    assert code == 2 and "bad.jsonl:1: bad rating (ratings 'oops'" in err

@@ -308,7 +308,13 @@ def _ratings(fields: dict[str, Any]) -> list[SimpleNamespace]:
     """The ratings an input record carries: a ``rate`` row (with its provenance: runs,
     seed, parameters, version), the rating of the row a second ``rate`` read (kept as
     ``input_metric``, ``input_score``, ...; its seed and version are not known for
-    sure, so they are not stored), or ``generate``'s ``ratings``."""
+    sure, so they are not stored), or ``generate``'s ``ratings`` (each with the seed
+    and runs that reproduce it).
+
+    Raises:
+        ArgumentError: a ``ratings`` field that is not such an object (the record is
+            skipped as a bad rating, not added without what it claims).
+    """
     found: list[SimpleNamespace] = []
     if isinstance(fields.get("metric"), str) and fields.get("score") not in (None, ""):
         params = fields.get("parameters")
@@ -328,10 +334,25 @@ def _ratings(fields: dict[str, Any]) -> list[SimpleNamespace]:
     ):
         found.append(_rating_row(fields, "input_"))
     ratings = fields.get("ratings")
-    if isinstance(ratings, dict):
-        for name, r in ratings.items():
-            if isinstance(r, dict) and r.get("score") is not None:
-                found.append(_rating_row({**r, "metric": name}, ""))  # keyed by its metric
+    if ratings in (None, ""):
+        return found
+    if not isinstance(ratings, dict) or not all(isinstance(r, dict) for r in ratings.values()):
+        raise ArgumentError(
+            f"ratings {ratings!r:.60} is not an object of metric: {{score, level, ...}} "
+            "(as generate writes it)"
+        )
+    for name, r in ratings.items():
+        if r.get("score") is not None:  # keyed by its metric, with the rating's own seed
+            params = r.get("parameters")
+            found.append(
+                _rating_row(
+                    {**r, "metric": name},
+                    "",
+                    runs=_int_or_none(r.get("runs")),
+                    seed=_int_or_none(r.get("seed")),
+                    parameters=params if isinstance(params, dict) else {},
+                )
+            )
     return found
 
 
