@@ -111,6 +111,18 @@ def test_bank_export_over_its_own_bank_is_refused(puzzles: Path, tmp_path: Path)
     assert bank.read_bytes() == before
 
 
+def test_generate_over_its_constraints_file_is_refused(tmp_path: Path) -> None:
+    """``generate --constraints FILE -o FILE`` wrote its puzzles over the templates."""
+    templates = tmp_path / "t.jsonl"
+    lines = (Path(__file__).parents[1] / "examples/data/variants.jsonl").read_text().splitlines()
+    templates.write_text("\n".join(lines[:3]) + "\n")
+    before = templates.read_bytes()
+    args = ["generate", "--constraints", str(templates), "-n", "1", "--seed", "2"]
+    code, out, err = _run([*args, "-o", str(templates)])
+    assert code == 2 and out == "" and "names the input" in err
+    assert templates.read_bytes() == before
+
+
 @pytest.mark.parametrize("old", ["good\n", None], ids=["over-a-good-file", "new-output"])
 def test_an_interrupted_run_leaves_a_good_file_as_it_was(tmp_path: Path, old: str | None) -> None:
     """Over a good file the rows wait in OUTPUT.partial; a new output is written in place."""

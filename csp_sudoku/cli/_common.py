@@ -408,7 +408,7 @@ OUTPUT_OPTIONS = ("output", "html")
 #: ``check --certify``): standard output cannot stand for one.
 FOLDER_OPTIONS = ("svg", "certify")
 #: Options whose value names a file (or files) a command reads.
-INPUT_OPTIONS = ("inputs", "bank", "jigsaw", "avoid", "vicinity_of", "input", "puzzle")
+INPUT_OPTIONS = ("inputs", "bank", "jigsaw", "avoid", "vicinity_of", "constraints", "input", "puzzle")
 #: Input options that name a file even before it exists (a bank is made on first use).
 _ALWAYS_PATHS = ("bank",)
 
